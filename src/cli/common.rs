@@ -1,0 +1,106 @@
+//! The options every game-reading command shares, and the command line's error.
+
+use crate::tafl::{parse_position, Game, Position, Preset, Rules, Side};
+use clap::Args;
+
+/// A command's failure: its one-line message and the exit code.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// Bad input: exit code 2.
+    #[error("{0}")]
+    Input(String),
+    /// Anything else: exit code 1.
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl CliError {
+    pub fn code(&self) -> u8 {
+        match self {
+            CliError::Input(_) => 2,
+            CliError::Failed(_) => 1,
+        }
+    }
+}
+
+/// `--rules`, `--set`, `--position`, `--to-move`.
+#[derive(Debug, Clone, Args)]
+pub struct Common {
+    /// The rules preset: linnaeus, walker, salmi or corner.
+    #[arg(long, default_value = "linnaeus", value_parser = parse_preset)]
+    pub rules: Preset,
+    /// A rule option on top of the preset, as option=value (repeatable), e.g. king_armed=false.
+    #[arg(long = "set", value_name = "OPTION=VALUE")]
+    pub set: Vec<String>,
+    /// The starting position as an OpenTafl position record (default: the start position).
+    #[arg(long, value_name = "RECORD")]
+    pub position: Option<String>,
+    /// The side to move in --position.
+    #[arg(long, default_value = "attackers", value_parser = parse_side)]
+    pub to_move: Side,
+}
+
+fn parse_preset(s: &str) -> Result<Preset, String> {
+    s.parse()
+        .map_err(|e: crate::tafl::RulesError| e.to_string())
+}
+
+fn parse_side(s: &str) -> Result<Side, String> {
+    match s {
+        "attackers" => Ok(Side::Attackers),
+        "defenders" => Ok(Side::Defenders),
+        _ => Err(format!("'{s}' is not a side: say attackers or defenders")),
+    }
+}
+
+impl Common {
+    /// The rule options: the preset with every `--set` applied.
+    pub fn rules(&self) -> Result<Rules, CliError> {
+        let mut rules = self.rules.rules();
+        for s in &self.set {
+            rules
+                .apply_setting(s)
+                .map_err(|e| CliError::Input(format!("--set {s}: {e}")))?;
+        }
+        Ok(rules)
+    }
+
+    /// The position to start from.
+    pub fn position(&self) -> Result<Position, CliError> {
+        let rules = self.rules()?;
+        match &self.position {
+            None => Ok(Position::start(rules).with_turn(self.to_move)),
+            Some(record) => parse_position(record, self.to_move, rules)
+                .map_err(|e| CliError::Input(format!("--position: {e}"))),
+        }
+    }
+
+    /// A game from the start position.
+    pub fn game(&self) -> Result<Game, CliError> {
+        Ok(Game::from_position(self.position()?))
+    }
+
+    /// A game with `moves` played, or the first refusal as a one-line error naming the ply.
+    pub fn game_after(&self, moves: &[String]) -> Result<Game, CliError> {
+        let mut game = self.game()?;
+        for (i, text) in moves.iter().enumerate() {
+            game.play_text(text)
+                .map_err(|e| CliError::Input(format!("ply {}: '{}': {}", i + 1, text, e)))?;
+        }
+        Ok(game)
+    }
+}
+
+/// The moves given as arguments, or read whitespace-separated from stdin when there are none.
+pub fn moves_or_stdin(moves: Vec<String>) -> Result<Vec<String>, CliError> {
+    if !moves.is_empty() {
+        return Ok(moves);
+    }
+    let mut input = String::new();
+    std::io::Read::read_to_string(&mut std::io::stdin(), &mut input)
+        .map_err(|e| CliError::Input(format!("cannot read moves from stdin: {e}")))?;
+    Ok(crate::tafl::record::record_tokens(&input)
+        .into_iter()
+        .map(str::to_string)
+        .collect())
+}

@@ -1,0 +1,49 @@
+//! The command line: one binary runs the bot (the default) and the tools beside it.
+
+mod common;
+mod perft;
+mod replay;
+mod run;
+
+pub use common::{CliError, Common};
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "tablut-bot",
+    version,
+    about = "Tablut, the Sami game of the king's escape, on Discord and on the command line"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the Discord bot (the default), configured by the environment or a .env file.
+    Run,
+    /// Apply moves to a position and print the result as one JSON object.
+    Replay(replay::ReplayArgs),
+    /// Count the leaves of the move tree to a depth.
+    Perft(perft::PerftArgs),
+}
+
+/// Parses the arguments and runs the command; the process exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command.unwrap_or(Command::Run) {
+        Command::Run => run::run(),
+        Command::Replay(args) => replay::run(args),
+        Command::Perft(args) => perft::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(e.code())
+        }
+    }
+}

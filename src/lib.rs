@@ -1,0 +1,5 @@
+//! tablut-bot: Tablut on Discord. The rules engine (`tafl`) stands alone; everything else is
+//! built over it.
+
+pub mod cli;
+pub mod tafl;

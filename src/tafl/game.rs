@@ -1,0 +1,311 @@
+//! A game: its rules, its start, every move played and how it ended.
+
+use super::mv::Move;
+use super::notation::{parse_move, MoveError};
+use super::position::{Decided, IllegalMove, Position};
+use super::record::{write_game_record, Call, Mark, RecordedMove};
+use super::rules::{NoMoves, Rules};
+use super::side::Side;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Why a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    KingCaptured,
+    KingEscaped,
+    Repetition,
+    NoMoves,
+    Resigned,
+    DrawAgreed,
+    Timeout,
+    Aborted,
+}
+
+impl Reason {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Reason::KingCaptured => "king_captured",
+            Reason::KingEscaped => "king_escaped",
+            Reason::Repetition => "repetition",
+            Reason::NoMoves => "no_moves",
+            Reason::Resigned => "resigned",
+            Reason::DrawAgreed => "draw_agreed",
+            Reason::Timeout => "timeout",
+            Reason::Aborted => "aborted",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Reason> {
+        [
+            Reason::KingCaptured,
+            Reason::KingEscaped,
+            Reason::Repetition,
+            Reason::NoMoves,
+            Reason::Resigned,
+            Reason::DrawAgreed,
+            Reason::Timeout,
+            Reason::Aborted,
+        ]
+        .into_iter()
+        .find(|r| r.name() == s)
+    }
+
+    /// A few words for people: "the king was captured".
+    pub const fn describe(self) -> &'static str {
+        match self {
+            Reason::KingCaptured => "the king was captured",
+            Reason::KingEscaped => "the king escaped",
+            Reason::Repetition => "a position was repeated",
+            Reason::NoMoves => "a side had no legal move",
+            Reason::Resigned => "a player resigned",
+            Reason::DrawAgreed => "the players agreed a draw",
+            Reason::Timeout => "a player ran out of time",
+            Reason::Aborted => "the game was aborted",
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Where a game stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Outcome {
+    Ongoing,
+    Won { winner: Side, reason: Reason },
+    Drawn { reason: Reason },
+}
+
+impl Outcome {
+    pub const fn is_over(self) -> bool {
+        !matches!(self, Outcome::Ongoing)
+    }
+
+    /// `ongoing`, `attackers_won`, `defenders_won` or `draw`.
+    pub const fn status(self) -> &'static str {
+        match self {
+            Outcome::Ongoing => "ongoing",
+            Outcome::Won {
+                winner: Side::Attackers,
+                ..
+            } => "attackers_won",
+            Outcome::Won {
+                winner: Side::Defenders,
+                ..
+            } => "defenders_won",
+            Outcome::Drawn { .. } => "draw",
+        }
+    }
+
+    pub const fn reason(self) -> Option<Reason> {
+        match self {
+            Outcome::Ongoing => None,
+            Outcome::Won { reason, .. } | Outcome::Drawn { reason } => Some(reason),
+        }
+    }
+
+    pub const fn winner(self) -> Option<Side> {
+        match self {
+            Outcome::Won { winner, .. } => Some(winner),
+            _ => None,
+        }
+    }
+}
+
+/// A game in progress or finished.
+#[derive(Debug, Clone)]
+pub struct Game {
+    start: Position,
+    /// Every position so far, the start first and the current one last.
+    history: Vec<Position>,
+    moves: Vec<RecordedMove>,
+    outcome: Outcome,
+}
+
+impl Game {
+    /// A new game from the start position.
+    pub fn new(rules: Rules) -> Game {
+        Game::from_position(Position::start(rules))
+    }
+
+    /// A new game from any position (its rules are the game's).
+    pub fn from_position(start: Position) -> Game {
+        let mut game = Game {
+            start,
+            history: vec![start],
+            moves: Vec::new(),
+            outcome: Outcome::Ongoing,
+        };
+        game.outcome = game.judge(None);
+        game
+    }
+
+    pub fn rules(&self) -> &Rules {
+        self.start.rules()
+    }
+
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    pub fn position(&self) -> &Position {
+        self.history.last().expect("history is never empty")
+    }
+
+    /// Every position so far, the start first.
+    pub fn positions(&self) -> &[Position] {
+        &self.history
+    }
+
+    pub fn moves(&self) -> &[RecordedMove] {
+        &self.moves
+    }
+
+    pub fn outcome(&self) -> Outcome {
+        self.outcome
+    }
+
+    pub fn turn(&self) -> Side {
+        self.position().turn()
+    }
+
+    /// How many times the current position has occurred in this game (at least 1).
+    pub fn repetitions(&self) -> usize {
+        let cur = self.position();
+        self.history
+            .iter()
+            .filter(|p| p.hash() == cur.hash() && *p == cur)
+            .count()
+    }
+
+    /// The outcome of the current position, given the move (and its mover) that led to it.
+    fn judge(&self, last: Option<Side>) -> Outcome {
+        let pos = self.position();
+        match pos.decided() {
+            Some(Decided::KingCaptured) => {
+                return Outcome::Won {
+                    winner: Side::Attackers,
+                    reason: Reason::KingCaptured,
+                }
+            }
+            Some(Decided::KingEscaped) => {
+                return Outcome::Won {
+                    winner: Side::Defenders,
+                    reason: Reason::KingEscaped,
+                }
+            }
+            None => {}
+        }
+        if last.is_some() && self.repetitions() >= usize::from(pos.rules().repetition_limit) {
+            return Outcome::Drawn {
+                reason: Reason::Repetition,
+            };
+        }
+        if !pos.has_legal_move() {
+            return match pos.rules().no_moves {
+                NoMoves::Lose => Outcome::Won {
+                    winner: pos.turn().other(),
+                    reason: Reason::NoMoves,
+                },
+                NoMoves::Draw => Outcome::Drawn {
+                    reason: Reason::NoMoves,
+                },
+            };
+        }
+        Outcome::Ongoing
+    }
+
+    /// Plays a move, recording it with its captures, mark and call.
+    pub fn play(&mut self, mv: Move) -> Result<RecordedMove, IllegalMove> {
+        if self.outcome.is_over() {
+            return Err(IllegalMove::GameOver);
+        }
+        let before = *self.position();
+        let side = before.turn();
+        let (after, effect) = before.play(mv).map_err(|e| e.error)?;
+        self.history.push(after);
+        self.outcome = self.judge(Some(side));
+        let mark = if self.outcome.winner() == Some(side) {
+            Mark::Win
+        } else if self.outcome.is_over() {
+            Mark::None
+        } else {
+            let threat = match side {
+                Side::Attackers => after.king_capturable(),
+                Side::Defenders => after.king_free_lines() > 0,
+            };
+            if threat {
+                Mark::Threat
+            } else {
+                Mark::None
+            }
+        };
+        let call = match side {
+            Side::Defenders if !self.outcome.is_over() => {
+                Call::from_free_lines(after.king_free_lines())
+            }
+            _ => None,
+        };
+        let recorded = RecordedMove {
+            mv,
+            side,
+            captured: effect.captured,
+            king_captured: effect.king_captured,
+            mark,
+            call,
+        };
+        self.moves.push(recorded);
+        Ok(recorded)
+    }
+
+    /// Reads a move in any accepted form and plays it.
+    pub fn play_text(&mut self, text: &str) -> Result<RecordedMove, MoveError> {
+        if self.outcome.is_over() {
+            return Err(IllegalMove::GameOver.into());
+        }
+        let mv = parse_move(self.position(), text)?;
+        Ok(self.play(mv)?)
+    }
+
+    /// `side` resigns: the other side wins.
+    pub fn resign(&mut self, side: Side) -> Result<(), IllegalMove> {
+        self.end(Outcome::Won {
+            winner: side.other(),
+            reason: Reason::Resigned,
+        })
+    }
+
+    /// The players agree a draw.
+    pub fn agree_draw(&mut self) -> Result<(), IllegalMove> {
+        self.end(Outcome::Drawn {
+            reason: Reason::DrawAgreed,
+        })
+    }
+
+    /// `side` ran out of time: the other side wins.
+    pub fn time_out(&mut self, side: Side) -> Result<(), IllegalMove> {
+        self.end(Outcome::Won {
+            winner: side.other(),
+            reason: Reason::Timeout,
+        })
+    }
+
+    /// Ends the game with an outcome decided off the board (resignation, agreement, time).
+    pub fn end(&mut self, outcome: Outcome) -> Result<(), IllegalMove> {
+        if self.outcome.is_over() {
+            return Err(IllegalMove::GameOver);
+        }
+        self.outcome = outcome;
+        Ok(())
+    }
+
+    /// The game record: `1. e2-c2 e4-d4  2. …`.
+    pub fn record(&self) -> String {
+        write_game_record(&self.moves)
+    }
+}

@@ -1,0 +1,199 @@
+//! Records: OpenTafl position records, recorded moves with their captures and marks, and game
+//! records numbered in pairs.
+
+use super::bitboard::Bitboard;
+use super::mv::Move;
+use super::position::{Position, PositionError};
+use super::rules::Rules;
+use super::side::{Piece, Side};
+use super::square::Square;
+use std::fmt;
+
+/// Why a position record cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    #[error("a position record has nine rows between slashes, like /3ttt3/4t4/…/; found {0}")]
+    Rows(usize),
+    #[error("row {row} of the position record covers {width} squares, not 9")]
+    Width { row: usize, width: usize },
+    #[error("'{0}' is not a piece letter: use t (attacker), T (defender), K (king) or a digit")]
+    Letter(char),
+    #[error("{0}")]
+    Position(#[from] PositionError),
+}
+
+/// Writes the OpenTafl position record: rows from rank 1 to rank 9, `t` attacker, `T` defender,
+/// `K` king, digits for runs of empty squares, every row between slashes.
+pub fn write_position(pos: &Position) -> String {
+    let mut out = String::with_capacity(48);
+    out.push('/');
+    for rank in 0..9 {
+        let mut run = 0;
+        for file in 0..9 {
+            let sq = Square::from_coords(file, rank).expect("on the board");
+            match pos.piece_at(sq) {
+                None => run += 1,
+                Some(p) => {
+                    if run > 0 {
+                        out.push(char::from(b'0' + run));
+                        run = 0;
+                    }
+                    out.push(p.letter());
+                }
+            }
+        }
+        if run > 0 {
+            out.push(char::from(b'0' + run));
+        }
+        out.push('/');
+    }
+    out
+}
+
+/// Reads an OpenTafl position record, with the side to move and the rules given beside it.
+pub fn parse_position(record: &str, turn: Side, rules: Rules) -> Result<Position, RecordError> {
+    let rows: Vec<&str> = record.trim().trim_matches('/').split('/').collect();
+    if rows.len() != 9 {
+        return Err(RecordError::Rows(rows.len()));
+    }
+    let mut attackers = Bitboard::EMPTY;
+    let mut defenders = Bitboard::EMPTY;
+    let mut king = None;
+    for (rank, row) in rows.iter().enumerate() {
+        let mut file = 0usize;
+        let mut digits = 0usize;
+        let mut place = |file: usize, piece: Option<Piece>| -> Result<(), RecordError> {
+            if file >= 9 {
+                return Ok(());
+            }
+            let sq = Square::from_coords(file as u8, rank as u8).expect("checked");
+            match piece {
+                Some(Piece::Attacker) => attackers = attackers.with(sq),
+                Some(Piece::Defender) => defenders = defenders.with(sq),
+                Some(Piece::King) if king.replace(sq).is_some() => {
+                    return Err(PositionError::TwoKings.into());
+                }
+                Some(Piece::King) => {}
+                None => {}
+            }
+            Ok(())
+        };
+        for c in row.chars() {
+            if let Some(d) = c.to_digit(10) {
+                digits = digits * 10 + d as usize;
+                continue;
+            }
+            file += std::mem::take(&mut digits);
+            let piece = match c {
+                't' => Piece::Attacker,
+                'T' => Piece::Defender,
+                'K' | 'k' => Piece::King,
+                other => return Err(RecordError::Letter(other)),
+            };
+            place(file, Some(piece))?;
+            file += 1;
+        }
+        file += digits;
+        if file != 9 {
+            return Err(RecordError::Width {
+                row: rank + 1,
+                width: file,
+            });
+        }
+    }
+    Ok(Position::new(attackers, defenders, king, turn, rules)?)
+}
+
+/// `+` where a move threatens to win next turn, `++` where it wins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    None,
+    Threat,
+    Win,
+}
+
+/// Linnaeus' calls: the king sees one free line to a winning square (*raichi*) or two
+/// (*tuichu*).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Call {
+    Raichi,
+    Tuichu,
+}
+
+impl Call {
+    pub fn from_free_lines(lines: u32) -> Option<Call> {
+        match lines {
+            0 => None,
+            1 => Some(Call::Raichi),
+            _ => Some(Call::Tuichu),
+        }
+    }
+
+    pub const fn word(self) -> &'static str {
+        match self {
+            Call::Raichi => "raichi",
+            Call::Tuichu => "tuichu",
+        }
+    }
+}
+
+/// A move as the record keeps it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RecordedMove {
+    pub mv: Move,
+    pub side: Side,
+    pub captured: Bitboard,
+    pub king_captured: bool,
+    pub mark: Mark,
+    pub call: Option<Call>,
+}
+
+impl fmt::Display for RecordedMove {
+    /// Canonical: `d1-d4xd5`, `e7-c7xc6/c8`, then `+` or `++`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.mv)?;
+        let mut sep = 'x';
+        for sq in self.captured {
+            write!(f, "{sep}{sq}")?;
+            sep = '/';
+        }
+        match self.mark {
+            Mark::None => Ok(()),
+            Mark::Threat => f.write_str("+"),
+            Mark::Win => f.write_str("++"),
+        }
+    }
+}
+
+/// The moves numbered in pairs, attackers first: `1. e2-c2 e4-d4  2. …`. A game whose first
+/// move is the defenders' starts `1. … e4-d4`.
+pub fn write_game_record(moves: &[RecordedMove]) -> String {
+    let mut out = String::new();
+    let mut number = 0;
+    for (i, m) in moves.iter().enumerate() {
+        if m.side == Side::Attackers || i == 0 {
+            number += 1;
+            if !out.is_empty() {
+                out.push_str("  ");
+            }
+            out.push_str(&format!("{number}."));
+            if m.side == Side::Defenders {
+                out.push_str(" …");
+            }
+        }
+        out.push(' ');
+        out.push_str(&m.to_string());
+    }
+    out
+}
+
+/// The move texts of a game record or a plain list of moves: move numbers (`1.`, `12...`) and
+/// ellipses are left out.
+pub fn record_tokens(text: &str) -> Vec<&str> {
+    text.split_whitespace()
+        .filter(|t| {
+            let t = t.trim_end_matches(['.', '…']);
+            !(t.is_empty() || t.chars().all(|c| c.is_ascii_digit()))
+        })
+        .collect()
+}

@@ -1,0 +1,350 @@
+//! Rule options and the named presets of RULES.md.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// How the king is captured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KingCapture {
+    /// Four sides on the castle, three beside it, two elsewhere.
+    Linnaeus,
+    /// Four sides everywhere (an empty castle or a hostile corner counts as a side).
+    FourSides,
+}
+
+/// Where the king escapes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Escape {
+    Edge,
+    Corner,
+}
+
+/// What happens to a side that has no legal move on its turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NoMoves {
+    Lose,
+    Draw,
+}
+
+/// The full option set a game is played under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Rules {
+    pub king_reenters_castle: bool,
+    pub castle_passable: bool,
+    pub king_armed: bool,
+    pub king_capture: KingCapture,
+    pub escape: Escape,
+    pub repetition_limit: u8,
+    pub no_moves: NoMoves,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules::LINNAEUS
+    }
+}
+
+/// A named option set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Preset {
+    Linnaeus,
+    Walker,
+    Salmi,
+    Corner,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 4] = [
+        Preset::Linnaeus,
+        Preset::Walker,
+        Preset::Salmi,
+        Preset::Corner,
+    ];
+
+    pub const fn rules(self) -> Rules {
+        match self {
+            Preset::Linnaeus => Rules::LINNAEUS,
+            Preset::Walker => Rules {
+                no_moves: NoMoves::Draw,
+                ..Rules::LINNAEUS
+            },
+            Preset::Salmi => Rules {
+                king_reenters_castle: true,
+                ..Rules::LINNAEUS
+            },
+            Preset::Corner => Rules {
+                escape: Escape::Corner,
+                ..Rules::LINNAEUS
+            },
+        }
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Preset::Linnaeus => "linnaeus",
+            Preset::Walker => "walker",
+            Preset::Salmi => "salmi",
+            Preset::Corner => "corner",
+        }
+    }
+
+    /// One line on what the preset changes.
+    pub const fn description(self) -> &'static str {
+        match self {
+            Preset::Linnaeus => "Linnaeus' rules as the project reads them (the default)",
+            Preset::Walker => "Damian Walker's rules: a side with no legal move draws",
+            Preset::Salmi => "Salmi's reading: the king may return to his castle",
+            Preset::Corner => "the king must reach a corner, not just the edge",
+        }
+    }
+}
+
+impl fmt::Display for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A rules text that is not understood.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RulesError {
+    #[error("unknown rules preset '{0}': choose linnaeus, walker, salmi or corner")]
+    UnknownPreset(String),
+    #[error("unknown rule option '{0}': the options are king_reenters_castle, castle_passable, king_armed, king_capture, escape, repetition_limit, no_moves")]
+    UnknownOption(String),
+    #[error("'{value}' is not a value of {option}: use {expected}")]
+    BadValue {
+        option: String,
+        value: String,
+        expected: &'static str,
+    },
+    #[error("'{0}' is not an option setting: write option=value, like king_armed=false")]
+    Malformed(String),
+}
+
+impl FromStr for Preset {
+    type Err = RulesError;
+
+    fn from_str(s: &str) -> Result<Preset, RulesError> {
+        Preset::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| RulesError::UnknownPreset(s.to_string()))
+    }
+}
+
+fn parse_bool(option: &str, value: &str) -> Result<bool, RulesError> {
+    match value {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(RulesError::BadValue {
+            option: option.into(),
+            value: value.into(),
+            expected: "true or false",
+        }),
+    }
+}
+
+impl Rules {
+    pub const LINNAEUS: Rules = Rules {
+        king_reenters_castle: false,
+        castle_passable: true,
+        king_armed: true,
+        king_capture: KingCapture::Linnaeus,
+        escape: Escape::Edge,
+        repetition_limit: 2,
+        no_moves: NoMoves::Lose,
+    };
+
+    /// The option names, in RULES.md's order.
+    pub const OPTION_NAMES: [&'static str; 7] = [
+        "king_reenters_castle",
+        "castle_passable",
+        "king_armed",
+        "king_capture",
+        "escape",
+        "repetition_limit",
+        "no_moves",
+    ];
+
+    /// Sets one option from its name and value, as RULES.md spells them.
+    pub fn set(&mut self, option: &str, value: &str) -> Result<(), RulesError> {
+        let option = option.trim();
+        let value = value.trim().to_ascii_lowercase();
+        let bad = |expected| RulesError::BadValue {
+            option: option.into(),
+            value: value.clone(),
+            expected,
+        };
+        match option {
+            "king_reenters_castle" => self.king_reenters_castle = parse_bool(option, &value)?,
+            "castle_passable" => self.castle_passable = parse_bool(option, &value)?,
+            "king_armed" => self.king_armed = parse_bool(option, &value)?,
+            "king_capture" => {
+                self.king_capture = match value.as_str() {
+                    "linnaeus" => KingCapture::Linnaeus,
+                    "four_sides" => KingCapture::FourSides,
+                    _ => return Err(bad("linnaeus or four_sides")),
+                }
+            }
+            "escape" => {
+                self.escape = match value.as_str() {
+                    "edge" => Escape::Edge,
+                    "corner" => Escape::Corner,
+                    _ => return Err(bad("edge or corner")),
+                }
+            }
+            "repetition_limit" => {
+                self.repetition_limit = match value.as_str() {
+                    "2" => 2,
+                    "3" => 3,
+                    _ => return Err(bad("2 or 3")),
+                }
+            }
+            "no_moves" => {
+                self.no_moves = match value.as_str() {
+                    "lose" => NoMoves::Lose,
+                    "draw" => NoMoves::Draw,
+                    _ => return Err(bad("lose or draw")),
+                }
+            }
+            _ => return Err(RulesError::UnknownOption(option.to_string())),
+        }
+        Ok(())
+    }
+
+    /// Applies an `option=value` setting.
+    pub fn apply_setting(&mut self, setting: &str) -> Result<(), RulesError> {
+        let (option, value) = setting
+            .split_once('=')
+            .ok_or_else(|| RulesError::Malformed(setting.to_string()))?;
+        self.set(option, value)
+    }
+
+    /// Each option with its value, as RULES.md spells them.
+    pub fn options(&self) -> [(&'static str, String); 7] {
+        [
+            (
+                "king_reenters_castle",
+                self.king_reenters_castle.to_string(),
+            ),
+            ("castle_passable", self.castle_passable.to_string()),
+            ("king_armed", self.king_armed.to_string()),
+            (
+                "king_capture",
+                match self.king_capture {
+                    KingCapture::Linnaeus => "linnaeus",
+                    KingCapture::FourSides => "four_sides",
+                }
+                .to_string(),
+            ),
+            (
+                "escape",
+                match self.escape {
+                    Escape::Edge => "edge",
+                    Escape::Corner => "corner",
+                }
+                .to_string(),
+            ),
+            ("repetition_limit", self.repetition_limit.to_string()),
+            (
+                "no_moves",
+                match self.no_moves {
+                    NoMoves::Lose => "lose",
+                    NoMoves::Draw => "draw",
+                }
+                .to_string(),
+            ),
+        ]
+    }
+
+    /// The preset these rules are exactly, if any.
+    pub fn preset(&self) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|p| p.rules() == *self)
+    }
+}
+
+impl fmt::Display for Rules {
+    /// The preset's name, or `option=value` pairs separated by spaces.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(p) = self.preset() {
+            return f.write_str(p.name());
+        }
+        let parts: Vec<String> = self
+            .options()
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        f.write_str(&parts.join(" "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_are_as_rules_md_says() {
+        assert_eq!(Preset::Linnaeus.rules(), Rules::default());
+        assert_eq!(Preset::Walker.rules().no_moves, NoMoves::Draw);
+        assert!(Preset::Salmi.rules().king_reenters_castle);
+        assert_eq!(Preset::Corner.rules().escape, Escape::Corner);
+        let d = Rules::default();
+        assert!(!d.king_reenters_castle && d.castle_passable && d.king_armed);
+        assert_eq!(d.king_capture, KingCapture::Linnaeus);
+        assert_eq!(d.repetition_limit, 2);
+        assert_eq!(d.no_moves, NoMoves::Lose);
+        for p in Preset::ALL {
+            assert_eq!(p.name().parse::<Preset>(), Ok(p));
+            assert_eq!(p.rules().preset(), Some(p));
+        }
+    }
+
+    #[test]
+    fn settings() {
+        let mut r = Rules::default();
+        r.apply_setting("king_armed=false").unwrap();
+        r.apply_setting("repetition_limit=3").unwrap();
+        r.apply_setting("king_capture=four_sides").unwrap();
+        assert!(!r.king_armed);
+        assert_eq!(r.repetition_limit, 3);
+        assert_eq!(r.preset(), None);
+        assert!(r.to_string().contains("king_armed=false"));
+        assert!(matches!(
+            r.apply_setting("king_armed=maybe"),
+            Err(RulesError::BadValue { .. })
+        ));
+        assert!(matches!(
+            r.apply_setting("flying_king=true"),
+            Err(RulesError::UnknownOption(_))
+        ));
+        assert!(matches!(
+            r.apply_setting("king_armed"),
+            Err(RulesError::Malformed(_))
+        ));
+        // Round trip through the option list.
+        let mut back = Rules::default();
+        for (k, v) in r.options() {
+            back.set(k, &v).unwrap();
+        }
+        assert_eq!(back, r);
+    }
+
+    #[test]
+    fn serde_round_trip() {
+        let r = Preset::Corner.rules();
+        let json = serde_json::to_string(&r).unwrap();
+        assert_eq!(serde_json::from_str::<Rules>(&json).unwrap(), r);
+        // Missing fields take the defaults: a stored set stays readable as options are added.
+        assert_eq!(
+            serde_json::from_str::<Rules>("{}").unwrap(),
+            Rules::default()
+        );
+    }
+}
