@@ -652,13 +652,13 @@ impl Position {
     pub fn unmake(&mut self, mv: Move, undo: Undo) {
         self.turn = self.turn.other();
         let from_to = (1u128 << mv.from.index()) | (1u128 << mv.to.index());
+        // The king's square before the move also undoes a king move or his capture.
         self.king = undo.king_was;
-        if self.king.0 >> mv.to.index() & 1 != 0 {
-            self.king.0 ^= from_to;
-        } else if self.turn == Side::Attackers {
-            self.attackers.0 ^= from_to;
-        } else {
-            self.defenders.0 ^= from_to;
+        if !undo.king_was.contains(mv.from) {
+            match self.turn {
+                Side::Attackers => self.attackers.0 ^= from_to,
+                Side::Defenders => self.defenders.0 ^= from_to,
+            }
         }
         match self.turn {
             Side::Attackers => self.defenders |= undo.effect.captured,

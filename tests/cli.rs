@@ -1,0 +1,247 @@
+//! The command line as other tools see it: `replay`, `perft` and the default `run`.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_tablut-bot"));
+    c.env_remove("DISCORD_TOKEN").env("RUST_LOG", "off");
+    c
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().unwrap()
+}
+
+fn run_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn stderr_line(out: &Output) -> String {
+    let err = String::from_utf8(out.stderr.clone()).unwrap();
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err:?}");
+    err.trim_end().to_string()
+}
+
+#[test]
+fn replay_prints_the_position_status_moves_and_legal_moves() {
+    let v = json(&run(&["replay", "e2-c2", "e4 d4"]));
+    assert_eq!(
+        v["position"],
+        "/3ttt3/2t6/4T4/t2T4t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/"
+    );
+    assert_eq!(v["to_move"], "attackers");
+    assert_eq!(v["status"], "ongoing");
+    assert_eq!(v["reason"], serde_json::Value::Null);
+    assert_eq!(v["moves"], serde_json::json!(["e2-c2", "e4-d4"]));
+    let legal: Vec<String> = v["legal_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    let mut sorted = legal.clone();
+    sorted.sort();
+    assert_eq!(legal, sorted);
+    assert!(legal.contains(&"a4-a1".to_string()));
+    assert!(!legal.contains(&"e1-e3".to_string()));
+    // The same list the engine gives.
+    let mut g = tablut_bot::tafl::Game::new(Default::default());
+    g.play_text("e2-c2").unwrap();
+    g.play_text("e4-d4").unwrap();
+    let engine: Vec<String> = g
+        .position()
+        .legal_moves_sorted()
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    assert_eq!(legal, engine);
+}
+
+#[test]
+fn replay_start_position_has_the_80_opening_moves() {
+    let v = json(&run(&["replay", "--to-move", "attackers"]));
+    assert_eq!(v["legal_moves"].as_array().unwrap().len(), 80);
+}
+
+#[test]
+fn replay_records_captures_and_the_end_of_the_game() {
+    // King on c3 away from the castle, attackers on b3 and d1: d1-d3 takes him.
+    let v = json(&run(&[
+        "replay",
+        "--position",
+        "/3t5/9/1tK6/9/9/9/9/9/t8/",
+        "d1-d3",
+    ]));
+    assert_eq!(v["status"], "attackers_won");
+    assert_eq!(v["reason"], "king_captured");
+    assert_eq!(v["moves"], serde_json::json!(["d1-d3++"]));
+    assert_eq!(v["legal_moves"], serde_json::json!([]));
+}
+
+#[test]
+fn replay_reads_moves_and_numbered_records_from_stdin() {
+    let v = json(&run_stdin(&["replay"], "1. e2-c2 e4-d4\n 2. a4-a3\n"));
+    assert_eq!(v["moves"], serde_json::json!(["e2-c2", "e4-d4", "a4-a3"]));
+    assert_eq!(v["to_move"], "defenders");
+}
+
+#[test]
+fn replay_draws_by_repetition() {
+    let v = json(&run(&["replay", "a4-a3", "e3-d3", "a3-a4", "d3-e3"]));
+    assert_eq!(v["status"], "draw");
+    assert_eq!(v["reason"], "repetition");
+    let v = json(&run(&[
+        "replay",
+        "--set",
+        "repetition_limit=3",
+        "a4-a3",
+        "e3-d3",
+        "a3-a4",
+        "d3-e3",
+    ]));
+    assert_eq!(v["status"], "ongoing");
+}
+
+#[test]
+fn replay_honours_rules_presets_and_the_side_to_move() {
+    // Under corner rules the king on the edge has not won yet.
+    let v = json(&run(&[
+        "replay",
+        "--rules",
+        "corner",
+        "--to-move",
+        "defenders",
+        "--position",
+        "/9/9/9/9/9/9/9/1T5t1/K8/",
+    ]));
+    // A king standing on a9 under corner rules: a9 is a corner, so the game is already won.
+    assert_eq!(v["status"], "defenders_won");
+    let v = json(&run(&[
+        "replay",
+        "--rules",
+        "corner",
+        "--to-move",
+        "defenders",
+        "--position",
+        "/9/9/9/9/9/9/K8/1T5t1/9/",
+        "a7-a8",
+    ]));
+    assert_eq!(v["status"], "ongoing", "a8 is only the edge");
+    let v = json(&run(&[
+        "replay",
+        "--to-move",
+        "defenders",
+        "--position",
+        "/9/9/9/9/9/9/1K7/1T5t1/9/",
+        "b7-a7",
+    ]));
+    assert_eq!(v["status"], "defenders_won");
+    assert_eq!(v["reason"], "king_escaped");
+    assert_eq!(v["moves"], serde_json::json!(["b7-a7++"]));
+}
+
+#[test]
+fn replay_refuses_an_illegal_move_with_exit_code_2_and_one_line() {
+    let out = run(&["replay", "e2-c2", "e4-d4", "d1-d6"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let line = stderr_line(&out);
+    assert!(line.contains("ply 3"), "{line}");
+    assert!(line.contains("'d1-d6'"), "{line}");
+    assert!(line.contains("blocked by the piece on d4"), "{line}");
+}
+
+#[test]
+fn replay_refuses_malformed_moves_off_board_squares_and_moves_after_the_end() {
+    let out = run(&["replay", "j4-j5"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(stderr_line(&out).contains("j4 is off the board"));
+
+    let out = run(&["replay", "e2-c2", "banana"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_line(&out).contains("ply 2: 'banana'"));
+
+    let out = run(&[
+        "replay",
+        "--position",
+        "/3t5/9/1tK6/9/9/9/9/9/t8/",
+        "d1-d3",
+        "a9-a8",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let line = stderr_line(&out);
+    assert!(
+        line.contains("ply 2") && line.contains("game is over"),
+        "{line}"
+    );
+}
+
+#[test]
+fn replay_refuses_bad_options() {
+    let out = run(&["replay", "--set", "king_armed=perhaps"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_line(&out).contains("king_armed"));
+    let out = run(&["replay", "--position", "/9/9/"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_line(&out).contains("nine rows"));
+    let out = run(&["replay", "--rules", "copenhagen"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn perft_prints_the_leaf_count_and_the_rate() {
+    for (depth, leaves) in [("1", "80"), ("2", "4400"), ("3", "353200")] {
+        let out = run(&["perft", depth]);
+        assert!(out.status.success());
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), leaves);
+        assert!(String::from_utf8_lossy(&out.stderr).contains("nodes/s"));
+    }
+    // From a composed position: the king alone with one attacker far away.
+    let out = run(&[
+        "perft",
+        "1",
+        "--to-move",
+        "defenders",
+        "--position",
+        "/t8/9/9/9/4K4/9/9/9/9/",
+    ]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "16");
+    let out = run(&["perft", "two"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn no_subcommand_without_a_token_says_what_is_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin().current_dir(dir.path()).output().unwrap();
+    assert!(!out.status.success());
+    let line = stderr_line(&out);
+    assert!(line.contains("DISCORD_TOKEN"), "{line}");
+    assert!(!line.contains("panicked"));
+}
