@@ -1,0 +1,102 @@
+//! Rules engine benchmarks: perft, move generation, parsing and formatting.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::hint::black_box;
+use tablut_bot::tafl::perft::perft;
+use tablut_bot::tafl::{parse_move, Game, MoveList, Position, Rules};
+
+/// A game of `plies` moves chosen by a fixed-seed generator.
+fn seeded_game(plies: usize) -> Game {
+    let mut rng = fastrand::Rng::with_seed(7);
+    let mut g = Game::new(Rules::default());
+    for _ in 0..plies {
+        if g.outcome().is_over() {
+            break;
+        }
+        let moves = g.position().legal_moves_sorted();
+        g.play(moves[rng.usize(..moves.len())]).unwrap();
+    }
+    g
+}
+
+/// A handful of positions: the start, an opening, a middle game.
+fn positions() -> Vec<(&'static str, Position)> {
+    vec![
+        ("start", Position::start(Rules::default())),
+        ("opening", *seeded_game(10).position()),
+        ("middle", *seeded_game(30).position()),
+    ]
+}
+
+fn bench_perft(c: &mut Criterion) {
+    let start = Position::start(Rules::default());
+    let mut group = c.benchmark_group("perft");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(19_913_864));
+    group.bench_function("depth 4", |b| b.iter(|| perft(black_box(&start), 4)));
+    group.throughput(Throughput::Elements(1_611_674_360));
+    group.bench_function("depth 5", |b| b.iter(|| perft(black_box(&start), 5)));
+    group.finish();
+}
+
+fn bench_movegen(c: &mut Criterion) {
+    let mut group = c.benchmark_group("movegen");
+    for (name, pos) in positions() {
+        group.bench_function(format!("legal_moves {name}"), |b| {
+            let mut list = MoveList::new();
+            b.iter(|| {
+                black_box(&pos).legal_moves(&mut list);
+                list.len()
+            })
+        });
+        group.bench_function(format!("count_legal_moves {name}"), |b| {
+            b.iter(|| black_box(&pos).count_legal_moves())
+        });
+        group.bench_function(format!("make every move {name}"), |b| {
+            let mut list = MoveList::new();
+            pos.legal_moves(&mut list);
+            b.iter(|| {
+                list.iter()
+                    .map(|&m| black_box(&pos).make(m).0.hash())
+                    .fold(0, |a, h| a ^ h)
+            })
+        });
+    }
+    group.finish();
+}
+
+fn bench_notation(c: &mut Criterion) {
+    let (_, pos) = positions()[1];
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let texts: Vec<String> = list.iter().map(|m| m.to_string()).collect();
+    let mut group = c.benchmark_group("notation");
+    group.throughput(Throughput::Elements(texts.len() as u64));
+    group.bench_function("parse every legal move", |b| {
+        b.iter(|| {
+            texts
+                .iter()
+                .filter(|t| parse_move(black_box(&pos), t).is_ok())
+                .count()
+        })
+    });
+    group.bench_function("format every legal move", |b| {
+        b.iter(|| list.iter().map(|m| m.to_string().len()).sum::<usize>())
+    });
+    let game = seeded_game(30);
+    let texts: Vec<String> = game.moves().iter().map(|m| m.mv.to_string()).collect();
+    group.throughput(Throughput::Elements(texts.len() as u64));
+    group.bench_function(format!("play and record a {}-ply game", texts.len()), |b| {
+        b.iter(|| {
+            let mut g = Game::new(Rules::default());
+            for m in &texts {
+                g.play_text(m).unwrap();
+            }
+            g.record().len()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_perft, bench_movegen, bench_notation);
+criterion_main!(benches);
