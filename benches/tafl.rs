@@ -52,6 +52,20 @@ fn bench_movegen(c: &mut Criterion) {
         group.bench_function(format!("count_legal_moves {name}"), |b| {
             b.iter(|| black_box(&pos).count_legal_moves())
         });
+        group.bench_function(format!("make_in_place and unmake every move {name}"), |b| {
+            let mut list = MoveList::new();
+            pos.legal_moves(&mut list);
+            let mut p = pos;
+            b.iter(|| {
+                let mut acc = 0;
+                for &m in list.iter() {
+                    let undo = p.make_in_place(black_box(m));
+                    acc ^= p.hash();
+                    p.unmake(m, undo);
+                }
+                acc
+            })
+        });
         group.bench_function(format!("make every move {name}"), |b| {
             let mut list = MoveList::new();
             pos.legal_moves(&mut list);

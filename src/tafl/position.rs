@@ -717,3 +717,13 @@ impl fmt::Debug for Position {
         writeln!(f, "   a b c d e f g h i   ({} to move)", self.turn)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_position_is_small_enough_to_copy() {
+        assert_eq!(std::mem::size_of::<Position>(), 64);
+    }
+}
