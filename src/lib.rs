@@ -2,4 +2,5 @@
 //! built over it.
 
 pub mod cli;
+pub mod rating;
 pub mod tafl;
