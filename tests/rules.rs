@@ -256,6 +256,18 @@ fn rule_7_a_defender_beside_the_occupied_castle_is_taken_against_the_king() {
 }
 
 #[test]
+fn rule_7_needs_the_king_armed_since_a_disarmed_king_takes_part_in_no_capture() {
+    let p = pos(
+        "e4 e6 d5 g1",
+        "f5",
+        "e5",
+        Side::Attackers,
+        rules_with("king_armed=false"),
+    );
+    assert!(captures(&p, "g1-g5").is_empty());
+}
+
+#[test]
 fn rule_8_the_king_on_the_castle_is_taken_on_four_sides() {
     // Worked case: king on e5, attackers on d5 e4 f5, then an attacker arriving on e6.
     let p = pos("d5 e4 f5 e9", "a1", "e5", Side::Attackers, Rules::default());

@@ -573,7 +573,10 @@ impl Position {
                 }
                 let z = z as usize;
                 if hostile >> z & 1 != 0
-                    || (z == CASTLE && self.turn == Side::Attackers && self.rule_12(y as usize))
+                    || (z == CASTLE
+                        && self.turn == Side::Attackers
+                        && self.rules.king_armed
+                        && self.rule_12(y as usize))
                 {
                     captured |= 1u128 << y;
                 }
@@ -608,7 +611,8 @@ impl Position {
     }
 
     /// Rule 12: the king on his castle with attackers on the three neighbours other than `y`,
-    /// where a defender stands.
+    /// where a defender stands. A disarmed king (`king_armed = false`) takes part in no capture,
+    /// so this needs him armed.
     #[inline]
     fn rule_12(&self, y: usize) -> bool {
         self.king.0 == Bitboard::CASTLE.0 && {
