@@ -1,6 +1,7 @@
 //! tablut-bot: Tablut on Discord. The rules engine (`tafl`) stands alone; everything else is
 //! built over it.
 
+pub mod ai;
 pub mod cli;
 pub mod rating;
 pub mod tafl;

@@ -1,5 +1,6 @@
 //! The command line: one binary runs the bot (the default) and the tools beside it.
 
+mod analyze;
 mod common;
 mod perft;
 mod replay;
@@ -29,6 +30,8 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Count the leaves of the move tree to a depth.
     Perft(perft::PerftArgs),
+    /// Ask the AI for the best move: prints {"best","score","depth","nodes","time_ms","pv"}.
+    Analyze(analyze::AnalyzeArgs),
 }
 
 /// Parses the arguments and runs the command; the process exit code.
@@ -38,6 +41,7 @@ pub fn main() -> ExitCode {
         Command::Run => run::run(),
         Command::Replay(args) => replay::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Analyze(args) => analyze::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,356 @@
+//! The static evaluation: what a tablut position is worth to the side to move.
+//!
+//! Everything is computed from bitboards, without allocation: material, the king's distance to
+//! the squares he escapes to, his free lines and his two-move escape routes, the attackers'
+//! blockade of the approaches, the king's safety on, beside and away from his castle, and
+//! mobility. The weights are tuned by self-play (`tablut-bot selfplay --tune`).
+
+use crate::tafl::tables::{slide, ADJACENT, DIRECTIONS};
+use crate::tafl::{Bitboard, Escape, KingCapture, Position, Side};
+
+/// The evaluation's weights, in centi-soldiers (an attacker is worth about 100).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Weights {
+    /// Each attacker on the board (counts for the attackers).
+    pub attacker: i32,
+    /// Each defender on the board (counts for the defenders).
+    pub defender: i32,
+    /// Each step the king is closer to the nearest square he escapes to (out of four).
+    pub king_near_edge: i32,
+    /// Each free line the king has to an escape square.
+    pub king_free_line: i32,
+    /// Each square the king reaches in one move from which a line to an escape square is free:
+    /// the two-move escape routes the attackers have not yet closed.
+    pub king_route: i32,
+    /// Each square the king reaches in one move from which two lines are free (a *tuichu* in one).
+    pub king_double: i32,
+    /// Each hostile square next to the king, weighted by how few more the attackers need.
+    pub king_danger: i32,
+    /// The king still on his castle (safest, but far from the edge).
+    pub king_on_castle: i32,
+    /// The king next to the castle.
+    pub king_beside_castle: i32,
+    /// Each attacker on a blockade square (the diagonal wall squares before the corners).
+    pub blockade: i32,
+    /// Each diagonally touching pair of attackers (the links of a tafl wall).
+    pub diagonal: i32,
+    /// Each legal move the defenders have more than the attackers, per 4 moves.
+    pub mobility: i32,
+    /// Having the move.
+    pub tempo: i32,
+}
+
+impl Weights {
+    /// The tuned default weights.
+    pub const DEFAULT: Weights = Weights {
+        attacker: 100,
+        defender: 130,
+        king_near_edge: 20,
+        king_free_line: 120,
+        king_route: 30,
+        king_double: 90,
+        king_danger: 25,
+        king_on_castle: 10,
+        king_beside_castle: 0,
+        blockade: 20,
+        diagonal: 12,
+        mobility: 4,
+        tempo: 10,
+    };
+
+    /// The weights by name, for the tuner.
+    pub fn fields_mut(&mut self) -> [(&'static str, &mut i32); 13] {
+        [
+            ("attacker", &mut self.attacker),
+            ("defender", &mut self.defender),
+            ("king_near_edge", &mut self.king_near_edge),
+            ("king_free_line", &mut self.king_free_line),
+            ("king_route", &mut self.king_route),
+            ("king_double", &mut self.king_double),
+            ("king_danger", &mut self.king_danger),
+            ("king_on_castle", &mut self.king_on_castle),
+            ("king_beside_castle", &mut self.king_beside_castle),
+            ("blockade", &mut self.blockade),
+            ("diagonal", &mut self.diagonal),
+            ("mobility", &mut self.mobility),
+            ("tempo", &mut self.tempo),
+        ]
+    }
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights::DEFAULT
+    }
+}
+
+const fn rank_mask(rank: usize) -> u128 {
+    0x1FFu128 << (rank * 9)
+}
+
+const FILE_A: u128 = Bitboard::FILE_A.0;
+const FILE_I: u128 = Bitboard::FILE_I.0;
+const CASTLE: u128 = Bitboard::CASTLE.0;
+const FULL: u128 = Bitboard::FULL.0;
+
+const fn squares_mask(list: &[(u8, u8)]) -> u128 {
+    let mut m = 0u128;
+    let mut i = 0;
+    while i < list.len() {
+        let (f, r) = list[i];
+        m |= 1u128 << (r as usize * 9 + f as usize);
+        i += 1;
+    }
+    m
+}
+
+/// b3, c2 and their seven mirror images: where attackers wall off the corners.
+const BLOCKADE: u128 = squares_mask(&[
+    (1, 2),
+    (2, 1),
+    (6, 1),
+    (7, 2),
+    (1, 6),
+    (2, 7),
+    (6, 7),
+    (7, 6),
+]);
+
+/// Manhattan-free distance to the nearest edge: 0 on the edge, 4 on the castle.
+const fn edge_distance() -> [u8; 81] {
+    let mut d = [0u8; 81];
+    let mut i = 0;
+    while i < 81 {
+        let f = i % 9;
+        let r = i / 9;
+        let mut m = f;
+        if 8 - f < m {
+            m = 8 - f;
+        }
+        if r < m {
+            m = r;
+        }
+        if 8 - r < m {
+            m = 8 - r;
+        }
+        d[i] = m as u8;
+        i += 1;
+    }
+    d
+}
+
+/// Steps to the nearest corner along ranks and files, capped at 8: 0 on a corner.
+const fn corner_distance() -> [u8; 81] {
+    let mut d = [0u8; 81];
+    let mut i = 0;
+    while i < 81 {
+        let f = i % 9;
+        let r = i / 9;
+        let df = if f < 8 - f { f } else { 8 - f };
+        let dr = if r < 8 - r { r } else { 8 - r };
+        let mut m = df + dr;
+        if m > 8 {
+            m = 8;
+        }
+        d[i] = m as u8;
+        i += 1;
+    }
+    d
+}
+
+static EDGE_DISTANCE: [u8; 81] = edge_distance();
+static CORNER_DISTANCE: [u8; 81] = corner_distance();
+
+/// The squares from which the line in each direction to an escape square is free, given the
+/// squares that block (`empty` is where a king may pass).
+#[inline(always)]
+fn free_line_fills(empty: u128, escape: u128) -> [u128; 4] {
+    // North: seeds on rank 9, spread south through empty squares.
+    let mut n = escape & empty & rank_mask(8);
+    let mut e = escape & empty & FILE_I;
+    let mut s = escape & empty & rank_mask(0);
+    let mut w = escape & empty & FILE_A;
+    for _ in 0..8 {
+        n |= (n >> 9) & empty;
+        s |= (s << 9) & empty & FULL;
+        e |= (e >> 1) & empty & !FILE_I;
+        w |= (w << 1) & empty & !FILE_A & FULL;
+    }
+    [n, e, s, w]
+}
+
+/// The king's reach in one move, as the rules let him move (`occ` without the king).
+#[inline(always)]
+pub(crate) fn king_reach(pos: &Position, k: usize, occ: u128) -> u128 {
+    let rules = pos.rules();
+    let mut reach = 0u128;
+    for dir in DIRECTIONS {
+        let mut r = slide(k, dir, occ);
+        if !rules.castle_passable && r & CASTLE != 0 {
+            // Cut the slide at the castle (he may land there only if he may re-enter).
+            r &= crate::tafl::tables::TO_CASTLE[k];
+        }
+        reach |= r;
+    }
+    if !rules.king_reenters_castle {
+        reach &= !CASTLE;
+    }
+    reach
+}
+
+/// The position's worth to the side to move, in centi-soldiers, measured from the start
+/// position's worth under the same rules (`bias`, see [`start_bias`]): the start is even.
+#[inline]
+pub fn evaluate(pos: &Position, w: &Weights, bias: i32) -> i32 {
+    let v = evaluate_defenders(pos, w) - bias;
+    match pos.turn() {
+        Side::Defenders => v + w.tempo,
+        Side::Attackers => w.tempo - v,
+    }
+}
+
+/// The start position's worth to the defenders under `rules`.
+pub fn start_bias(rules: &crate::tafl::Rules, w: &Weights) -> i32 {
+    evaluate_defenders(&Position::start(*rules), w)
+}
+
+/// The king's free lines and two-move routes, used by the search too.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct KingLines {
+    /// Free lines to an escape square now.
+    pub free: u32,
+    /// (square, direction) pairs with a free line, over the squares the king reaches in one move.
+    pub routes: u32,
+    /// Squares the king reaches in one move with two or more free lines.
+    pub doubles: u32,
+}
+
+#[inline(always)]
+pub(crate) fn king_lines(pos: &Position) -> KingLines {
+    let Some(k) = pos.king() else {
+        return KingLines::default();
+    };
+    let k = k.index();
+    let occ = pos.occupied().0 & !(1u128 << k);
+    let escape = pos.escape_squares().0;
+    let mut block = occ;
+    if !pos.rules().castle_passable {
+        block |= CASTLE;
+    }
+    let reach = king_reach(pos, k, occ);
+    let free = (reach & escape).count_ones();
+    let [n, e, s, wst] = free_line_fills(FULL & !block, escape);
+    let cand = reach & !escape;
+    let routes = (cand & n).count_ones()
+        + (cand & e).count_ones()
+        + (cand & s).count_ones()
+        + (cand & wst).count_ones();
+    let two = (n & (e | s | wst)) | (e & (s | wst)) | (s & wst);
+    let doubles = (cand & two).count_ones();
+    KingLines {
+        free,
+        routes,
+        doubles,
+    }
+}
+
+/// The position's worth to the defenders.
+pub fn evaluate_defenders(pos: &Position, w: &Weights) -> i32 {
+    let att = pos.attackers().0;
+    let def = pos.defenders().0;
+    // Material against the start's 8 defenders and 16 attackers, so the start is about even.
+    let mut v =
+        w.defender * (def.count_ones() as i32 - 8) - w.attacker * (att.count_ones() as i32 - 16);
+    let Some(ksq) = pos.king() else {
+        return v;
+    };
+    let k = ksq.index();
+    let rules = pos.rules();
+
+    // Distance to the squares he escapes to.
+    let dist = match rules.escape {
+        Escape::Edge => EDGE_DISTANCE[k] as i32,
+        Escape::Corner => (CORNER_DISTANCE[k] as i32 + 1) / 2,
+    };
+    v += w.king_near_edge * (4 - dist.min(4));
+
+    let lines = king_lines(pos);
+    v += w.king_free_line * lines.free as i32
+        + w.king_route * lines.routes as i32
+        + w.king_double * lines.doubles as i32;
+
+    // Safety: hostile squares around him, against how many the attackers need.
+    let adj = ADJACENT[k];
+    let castle_empty = k != 40;
+    let mut hostile = att;
+    if castle_empty {
+        hostile |= CASTLE;
+    }
+    if rules.escape == Escape::Corner {
+        hostile |= Bitboard::CORNERS.0;
+    }
+    let around = (adj & hostile).count_ones() as i32;
+    let beside = ADJACENT[40] >> k & 1 != 0;
+    let needed = match rules.king_capture {
+        KingCapture::FourSides => 4,
+        KingCapture::Linnaeus if k == 40 => 4,
+        KingCapture::Linnaeus if beside => 3,
+        KingCapture::Linnaeus => 2,
+    };
+    // Two of two is a capture already; one of two matters more than three of four.
+    v -= w.king_danger * around * 4 / needed;
+    if k == 40 {
+        v += w.king_on_castle;
+    } else if beside {
+        v += w.king_beside_castle;
+    }
+
+    // The attackers' wall.
+    v -= w.blockade * (att & BLOCKADE).count_ones() as i32;
+    let ne = (att << 10) & !FILE_A & att & FULL;
+    let nw = (att << 8) & !FILE_I & att & FULL;
+    v -= w.diagonal * (ne.count_ones() + nw.count_ones()) as i32;
+
+    if w.mobility != 0 {
+        let d = pos.with_turn(Side::Defenders).count_legal_moves() as i32;
+        let a = pos.with_turn(Side::Attackers).count_legal_moves() as i32;
+        v += w.mobility * (d - a) / 4;
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tafl::{parse_position, Rules};
+
+    #[test]
+    fn start_position_is_balanced_by_symmetry() {
+        let pos = Position::start(Rules::default());
+        let w = Weights::DEFAULT;
+        let bias = start_bias(pos.rules(), &w);
+        assert_eq!(evaluate(&pos, &w, bias), w.tempo);
+        assert_eq!(evaluate(&pos.with_turn(Side::Defenders), &w, bias), w.tempo);
+        // An attacker less is better for the defenders.
+        let fewer = Position::new(
+            pos.attackers().without("e2".parse().unwrap()),
+            pos.defenders(),
+            pos.king(),
+            Side::Defenders,
+            *pos.rules(),
+        )
+        .unwrap();
+        assert!(evaluate(&fewer, &w, bias) > w.tempo + w.attacker / 2);
+    }
+
+    #[test]
+    fn king_lines_count_free_lines_and_routes() {
+        // King on c3 with one attacker on e9: free lines to a3, c1, c9 and i3.
+        let pos =
+            parse_position("/9/9/2K6/9/9/9/9/9/4t4/", Side::Defenders, Rules::default()).unwrap();
+        let l = king_lines(&pos);
+        assert_eq!(l.free, 4);
+        assert!(l.routes > 0);
+        assert_eq!(king_lines(&pos).free, pos.king_free_lines());
+    }
+}

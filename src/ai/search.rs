@@ -1,0 +1,818 @@
+//! The search: iterative deepening principal variation search over a transposition table,
+//! with a quiescence step for the king's threats and exact repetition counting.
+
+use super::eval::{evaluate, king_reach, Weights};
+use super::tt::{Bound, Table};
+use crate::tafl::tables::{slide, ADJACENT, DIRECTIONS, NEIGHBOURS, NONE};
+use crate::tafl::{Bitboard, Escape, Game, Move, MoveList, NoMoves, Position, Rules, Side};
+use std::time::{Duration, Instant};
+
+/// A won game is worth `MATE - plies`; a lost one the opposite.
+pub const MATE: i32 = 30_000;
+/// Scores beyond this are forced wins or losses.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+pub(crate) const INF: i32 = 31_000;
+/// The deepest the search goes, extensions and quiescence included.
+pub const MAX_PLY: usize = 100;
+/// What a draw is worth less than an even position to the side the search plays for.
+pub const DEFAULT_CONTEMPT: i32 = 30;
+/// How many plies the quiescence step may add.
+const QMAX: u32 = 8;
+
+/// How a search stops.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Stop {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// The hard deadline: the search returns by then.
+    pub deadline: Option<Instant>,
+    /// No new iteration starts after this much time.
+    pub soft: Option<Duration>,
+}
+
+/// What a finished search found.
+#[derive(Debug, Clone)]
+pub struct Found {
+    pub best: Move,
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+    pub pv: Vec<Move>,
+}
+
+/// A key that tells positions under different rules apart in the table.
+fn rules_key(rules: &Rules) -> u64 {
+    let mut x = 0x51AB_u64;
+    for (name, value) in rules.options() {
+        for b in name.bytes().chain(value.bytes()) {
+            x = (x ^ u64::from(b)).wrapping_mul(0x100_0000_01B3);
+        }
+    }
+    x ^ (x >> 29)
+}
+
+pub struct Searcher {
+    tt: Table,
+    w: Weights,
+    rules_key: u64,
+    rep_limit: u32,
+    no_moves_lose: bool,
+    /// Hashes of the game's positions since its last capture, then the search's path.
+    path: Vec<u64>,
+    /// For each entry of `path`, the first index a position equal to it could have.
+    since: Vec<u32>,
+    nodes: u64,
+    stop: Stop,
+    stopped: bool,
+    started: Instant,
+    killers: [[Option<Move>; 2]; MAX_PLY],
+    history: Box<[[i32; 81 * 81]; 2]>,
+    pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+    ext_limit: usize,
+    /// Use null-move pruning.
+    pub null_move: bool,
+    /// What a draw costs the side to move at the root (and gains its opponent).
+    pub contempt: i32,
+    root_side: Side,
+    bias: i32,
+}
+
+#[inline(always)]
+fn side_index(side: Side) -> usize {
+    match side {
+        Side::Attackers => 0,
+        Side::Defenders => 1,
+    }
+}
+
+impl Searcher {
+    pub fn new(tt_mb: usize, weights: Weights) -> Searcher {
+        let none = Move::new(crate::tafl::Square::A1, crate::tafl::Square::A1);
+        Searcher {
+            tt: Table::new(tt_mb),
+            w: weights,
+            rules_key: 0,
+            rep_limit: 2,
+            no_moves_lose: true,
+            path: Vec::with_capacity(1024),
+            since: Vec::with_capacity(1024),
+            nodes: 0,
+            stop: Stop::default(),
+            stopped: false,
+            started: Instant::now(),
+            killers: [[None; 2]; MAX_PLY],
+            history: Box::new([[0; 81 * 81]; 2]),
+            pv: Box::new([[none; MAX_PLY]; MAX_PLY]),
+            pv_len: [0; MAX_PLY],
+            ext_limit: 0,
+            null_move: true,
+            contempt: DEFAULT_CONTEMPT,
+            root_side: Side::Attackers,
+            bias: 0,
+        }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Sets up the game's history (for repetitions) and its rules.
+    fn prepare(&mut self, game: &Game, stop: Stop) {
+        let rules = game.rules();
+        self.rules_key = rules_key(rules);
+        self.rep_limit = u32::from(rules.repetition_limit.max(1));
+        self.no_moves_lose = rules.no_moves == NoMoves::Lose;
+        self.path.clear();
+        self.since.clear();
+        let positions = game.positions();
+        // Positions before the last capture can never come back.
+        let pieces = |p: &Position| p.occupied().count();
+        let last = pieces(game.position());
+        let mut first = positions.len() - 1;
+        while first > 0 && pieces(&positions[first - 1]) == last {
+            first -= 1;
+        }
+        for p in &positions[first..] {
+            self.path.push(p.hash());
+            self.since.push(0);
+        }
+        self.root_side = game.turn();
+        self.bias = super::eval::start_bias(rules, &self.w);
+        self.nodes = 0;
+        self.stop = stop;
+        self.stopped = false;
+        self.started = Instant::now();
+        self.killers = [[None; 2]; MAX_PLY];
+        for h in self.history.iter_mut() {
+            h.fill(0);
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, hash: u64, irreversible: bool) {
+        let since = if irreversible {
+            self.path.len() as u32
+        } else {
+            *self.since.last().unwrap_or(&0)
+        };
+        self.path.push(hash);
+        self.since.push(since);
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) {
+        self.path.pop();
+        self.since.pop();
+    }
+
+    /// Whether the position on top of the path has now occurred `repetition_limit` times.
+    #[inline]
+    fn repeated(&self) -> bool {
+        let i = self.path.len() - 1;
+        let h = self.path[i];
+        let lo = self.since[i] as usize;
+        let mut count = 1;
+        let mut j = i;
+        while j >= lo + 2 {
+            j -= 2;
+            if self.path[j] == h {
+                count += 1;
+                if count >= self.rep_limit {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Counts a node; true once the search must stop.
+    #[inline(always)]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if let Some(n) = self.stop.nodes {
+            if self.nodes >= n {
+                self.stopped = true;
+            }
+        }
+        if self.nodes & 255 == 0 {
+            if let Some(d) = self.stop.deadline {
+                if Instant::now() >= d {
+                    self.stopped = true;
+                }
+            }
+        }
+        self.stopped
+    }
+
+    /// The score of a game the side to move lost at `ply`.
+    #[inline(always)]
+    fn lost(ply: usize) -> i32 {
+        -(MATE - ply as i32)
+    }
+
+    /// What having no legal move means for the side to move at `ply`.
+    fn no_moves(&self, pos: &Position, ply: usize) -> i32 {
+        if self.no_moves_lose {
+            Self::lost(ply)
+        } else {
+            self.draw(pos)
+        }
+    }
+
+    /// A draw's score for the side to move in `pos`.
+    #[inline(always)]
+    fn draw(&self, pos: &Position) -> i32 {
+        if pos.turn() == self.root_side {
+            -self.contempt
+        } else {
+            self.contempt
+        }
+    }
+
+    /// The squares on the king's free lines, his escape squares included.
+    fn free_line_squares(pos: &Position) -> u128 {
+        let Some(k) = pos.king() else { return 0 };
+        let k = k.index();
+        let occ = pos.occupied().0 & !(1u128 << k);
+        let reach = king_reach(pos, k, occ);
+        let escape = pos.escape_squares().0;
+        let mut m = 0;
+        for dir in DIRECTIONS {
+            let s = slide(k, dir, occ) & reach;
+            if s & escape != 0 {
+                m |= s;
+            }
+        }
+        m
+    }
+
+    /// An estimate of how many pieces a move captures (for ordering only).
+    #[inline(always)]
+    fn captures(pos: &Position, mv: Move) -> u32 {
+        let to = mv.to.index();
+        let from = mv.from.index();
+        let us = pos.turn();
+        let is_king = pos.king_bb().contains(mv.from);
+        if is_king && !pos.rules().king_armed {
+            return 0;
+        }
+        let (mut anvils, enemies) = match us {
+            Side::Attackers => (pos.attackers().0, pos.defenders().0),
+            Side::Defenders => {
+                let king = if pos.rules().king_armed {
+                    pos.king_bb().0
+                } else {
+                    0
+                };
+                (pos.defenders().0 | king, pos.attackers().0)
+            }
+        };
+        anvils &= !(1u128 << from);
+        let castle_empty = !pos.king_bb().contains(crate::tafl::Square::CASTLE) || is_king;
+        if castle_empty {
+            anvils |= Bitboard::CASTLE.0;
+        }
+        if pos.rules().escape == Escape::Corner {
+            anvils |= Bitboard::CORNERS.0;
+        }
+        let mut n = 0;
+        for dir in DIRECTIONS {
+            let y = NEIGHBOURS[to][dir];
+            if y == NONE || enemies >> y & 1 == 0 {
+                continue;
+            }
+            let z = NEIGHBOURS[y as usize][dir];
+            if z != NONE && anvils >> z & 1 != 0 {
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// Ordering scores for a list of moves.
+    fn order(
+        &self,
+        pos: &Position,
+        list: &MoveList,
+        scores: &mut [i32],
+        hash_move: Option<Move>,
+        ply: usize,
+    ) {
+        let us = pos.turn();
+        let si = side_index(us);
+        let king = pos.king_bb();
+        let king_adj = pos.king().map_or(0, |k| ADJACENT[k.index()]);
+        let killers = if ply < MAX_PLY {
+            self.killers[ply]
+        } else {
+            [None; 2]
+        };
+        for (i, &mv) in list.iter().enumerate() {
+            let s = if Some(mv) == hash_move {
+                1 << 30
+            } else {
+                let caps = Self::captures(pos, mv);
+                let mut s = self.history[si][mv.from.index() * 81 + mv.to.index()].min(400_000);
+                if caps > 0 {
+                    s += 2_000_000 + caps as i32 * 100_000;
+                } else if Some(mv) == killers[0] {
+                    s += 1_000_000;
+                } else if Some(mv) == killers[1] {
+                    s += 900_000;
+                }
+                if king.contains(mv.from) {
+                    s += 500_000;
+                } else if us == Side::Attackers && king_adj >> mv.to.index() & 1 != 0 {
+                    s += 450_000;
+                }
+                s
+            };
+            scores[i] = s;
+        }
+    }
+
+    /// Picks the best-scored move at or after `i` and swaps it into place.
+    #[inline(always)]
+    fn pick(list: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
+        let n = list.len();
+        let mut best = i;
+        for j in i + 1..n {
+            if scores[j] > scores[best] {
+                best = j;
+            }
+        }
+        let moves = list.as_mut_slice();
+        moves.swap(i, best);
+        scores.swap(i, best);
+        moves[i]
+    }
+
+    #[inline(always)]
+    fn tt_score_in(score: i32, ply: usize) -> i32 {
+        if score > MATE_BOUND {
+            score + ply as i32
+        } else if score < -MATE_BOUND {
+            score - ply as i32
+        } else {
+            score
+        }
+    }
+
+    #[inline(always)]
+    fn tt_score_out(score: i32, ply: usize) -> i32 {
+        if score > MATE_BOUND {
+            score - ply as i32
+        } else if score < -MATE_BOUND {
+            score + ply as i32
+        } else {
+            score
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        self.pv[ply][ply] = mv;
+        let next = if ply + 1 < MAX_PLY {
+            self.pv_len[ply + 1]
+        } else {
+            ply + 1
+        };
+        for j in ply + 1..next {
+            self.pv[ply][j] = self.pv[ply + 1][j];
+        }
+        self.pv_len[ply] = next.max(ply + 1);
+    }
+
+    /// The principal variation search below the root.
+    fn search(
+        &mut self,
+        pos: &Position,
+        mut depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.tick() {
+            return 0;
+        }
+        if pos.decided().is_some() {
+            return Self::lost(ply);
+        }
+        if self.repeated() {
+            return self.draw(pos);
+        }
+        if ply >= MAX_PLY - 2 {
+            return evaluate(pos, &self.w, self.bias);
+        }
+        let us = pos.turn();
+        let mut free = 0;
+        let threatened = match us {
+            Side::Defenders => {
+                if pos.king_free_lines() > 0 {
+                    return MATE - ply as i32 - 1;
+                }
+                pos.king_capturable()
+            }
+            Side::Attackers => {
+                if pos.king_capturable() {
+                    return MATE - ply as i32 - 1;
+                }
+                free = pos.king_free_lines();
+                if free >= 2 {
+                    return Self::lost(ply + 2);
+                }
+                free == 1
+            }
+        };
+        if threatened && ply < self.ext_limit {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply, 0);
+        }
+        let pv_node = beta - alpha > 1;
+        let key = pos.hash() ^ self.rules_key;
+        let mut hash_move = None;
+        if let Some(hit) = self.tt.probe(key) {
+            hash_move = hit.mv;
+            if !pv_node && hit.depth >= depth {
+                let s = Self::tt_score_out(hit.score, ply);
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        // Null move: if passing still holds beta, the position is good enough.
+        if self.null_move
+            && !pv_node
+            && !threatened
+            && depth >= 3
+            && beta.abs() < MATE_BOUND
+            && evaluate(pos, &self.w, self.bias) >= beta
+        {
+            let child = pos.with_turn(us.other());
+            self.push(child.hash(), true);
+            let r = 2 + depth / 6;
+            let s = -self.search(&child, depth - 1 - r, -beta, -beta + 1, ply + 1);
+            self.pop();
+            if self.stopped {
+                return 0;
+            }
+            if s >= beta && s < MATE_BOUND {
+                return s;
+            }
+        }
+
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        if list.is_empty() {
+            return self.no_moves(pos, ply);
+        }
+        if free == 1 {
+            let block = Self::free_line_squares(pos);
+            let mut i = 0;
+            while i < list.len() {
+                if block >> list[i].to.index() & 1 == 0 {
+                    list.swap_remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+            if list.is_empty() {
+                return Self::lost(ply + 2);
+            }
+        }
+        let mut scores = [0i32; 256];
+        self.order(pos, &list, &mut scores, hash_move, ply);
+
+        let alpha_orig = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        let si = side_index(us);
+        for i in 0..list.len() {
+            let mv = Self::pick(&mut list, &mut scores, i);
+            let quiet = scores[i] < 450_000;
+            let (child, effect) = pos.make(mv);
+            self.push(child.hash(), effect.captured.any());
+            let score = if i == 0 {
+                -self.search(&child, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let r = if depth >= 3 && i >= 3 && quiet && !threatened {
+                    if i >= 10 && depth >= 5 {
+                        2
+                    } else {
+                        1
+                    }
+                } else {
+                    0
+                };
+                let mut s = -self.search(&child, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
+                if s > alpha && r > 0 {
+                    s = -self.search(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
+                if s > alpha && s < beta {
+                    s = -self.search(&child, depth - 1, -beta, -alpha, ply + 1);
+                }
+                s
+            };
+            self.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        if quiet {
+                            let k = &mut self.killers[ply];
+                            if k[0] != Some(mv) {
+                                k[1] = k[0];
+                                k[0] = Some(mv);
+                            }
+                            let h = &mut self.history[si][mv.from.index() * 81 + mv.to.index()];
+                            *h += depth * depth;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, Self::tt_score_in(best, ply), depth, bound);
+        best
+    }
+
+    /// The quiescence step: the king's threats are played out, everything else stands pat.
+    fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, qd: u32) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.tick() {
+            return 0;
+        }
+        if pos.decided().is_some() {
+            return Self::lost(ply);
+        }
+        if self.repeated() {
+            return self.draw(pos);
+        }
+        if ply >= MAX_PLY - 2 {
+            return evaluate(pos, &self.w, self.bias);
+        }
+        let us = pos.turn();
+        let mut list = MoveList::new();
+        match us {
+            Side::Attackers => {
+                if pos.king_capturable() {
+                    return MATE - ply as i32 - 1;
+                }
+                let free = pos.king_free_lines();
+                if free >= 2 {
+                    return Self::lost(ply + 2);
+                }
+                if free == 1 {
+                    // Forced: block the line or lose.
+                    let block = Self::free_line_squares(pos);
+                    pos.legal_moves(&mut list);
+                    if list.is_empty() {
+                        return self.no_moves(pos, ply);
+                    }
+                    let mut best = Self::lost(ply + 2);
+                    for &mv in list.iter() {
+                        if block >> mv.to.index() & 1 == 0 {
+                            continue;
+                        }
+                        let (child, effect) = pos.make(mv);
+                        self.push(child.hash(), effect.captured.any());
+                        let s = -self.qsearch(&child, -beta, -alpha, ply + 1, qd + 1);
+                        self.pop();
+                        if self.stopped {
+                            return 0;
+                        }
+                        if s > best {
+                            best = s;
+                            if s > alpha {
+                                alpha = s;
+                                self.update_pv(ply, mv);
+                                if s >= beta {
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                    return best;
+                }
+                evaluate(pos, &self.w, self.bias)
+            }
+            Side::Defenders => {
+                if pos.king_free_lines() > 0 {
+                    return MATE - ply as i32 - 1;
+                }
+                let threatened = pos.king_capturable();
+                let stand = evaluate(pos, &self.w, self.bias);
+                if qd >= QMAX {
+                    return stand;
+                }
+                let mut best;
+                if threatened {
+                    // The king is attacked: every reply is searched, standing pat is no answer.
+                    pos.legal_moves(&mut list);
+                    if list.is_empty() {
+                        return self.no_moves(pos, ply);
+                    }
+                    best = -INF;
+                } else {
+                    if stand >= beta {
+                        return stand;
+                    }
+                    best = stand;
+                    if stand > alpha {
+                        alpha = stand;
+                    }
+                    // King moves that open a free line (raichi) force the attackers' answer.
+                    let Some(k) = pos.king() else { return stand };
+                    let routes = {
+                        let lines_from = Self::route_squares(pos);
+                        pos.destinations(k) & Bitboard(lines_from)
+                    };
+                    for to in routes {
+                        list.push(Move::new(k, to));
+                    }
+                }
+                for i in 0..list.len() {
+                    let mv = list[i];
+                    let (child, effect) = pos.make(mv);
+                    self.push(child.hash(), effect.captured.any());
+                    let s = -self.qsearch(&child, -beta, -alpha, ply + 1, qd + 1);
+                    self.pop();
+                    if self.stopped {
+                        return 0;
+                    }
+                    if s > best {
+                        best = s;
+                        if s > alpha {
+                            alpha = s;
+                            self.update_pv(ply, mv);
+                            if s >= beta {
+                                break;
+                            }
+                        }
+                    }
+                }
+                best
+            }
+        }
+    }
+
+    /// Squares from which the king would have a free line (the king's own square counted empty).
+    fn route_squares(pos: &Position) -> u128 {
+        let Some(k) = pos.king() else { return 0 };
+        let k = k.index();
+        let occ = pos.occupied().0 & !(1u128 << k);
+        let escape = pos.escape_squares().0;
+        let mut m = 0u128;
+        // Squares that see an escape square along a line: scan from each escape square inward.
+        for e in Bitboard(escape & !occ) {
+            for dir in DIRECTIONS {
+                m |= slide(e.index(), dir, occ);
+            }
+        }
+        m & !escape
+    }
+
+    /// Searches `game`'s position: iterative deepening until a limit is hit.
+    /// `None` when the game is over or there is no legal move.
+    pub fn run(&mut self, game: &Game, stop: Stop) -> Option<Found> {
+        if game.outcome().is_over() {
+            return None;
+        }
+        let pos = *game.position();
+        let mut root = MoveList::new();
+        pos.legal_moves(&mut root);
+        if root.is_empty() {
+            return None;
+        }
+        self.prepare(game, stop);
+        let mut scores = [0i32; 256];
+        let key = pos.hash() ^ self.rules_key;
+        let hash_move = self.tt.probe(key).and_then(|h| h.mv);
+        self.order(&pos, &root, &mut scores, hash_move, 0);
+        // Sort once by the ordering scores; later iterations put the best first.
+        let mut moves: Vec<(Move, i32)> =
+            root.iter().copied().zip(scores.iter().copied()).collect();
+        moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+        let mut moves: Vec<Move> = moves.into_iter().map(|(m, _)| m).collect();
+
+        let max_depth = stop
+            .depth
+            .unwrap_or(MAX_PLY as u32 / 2)
+            .clamp(1, MAX_PLY as u32 / 2);
+        let mut found = Found {
+            best: moves[0],
+            score: evaluate(&pos, &self.w, self.bias),
+            depth: 0,
+            nodes: 0,
+            pv: vec![moves[0]],
+        };
+        for depth in 1..=max_depth as i32 {
+            self.ext_limit = (2 * depth as usize + 4).min(MAX_PLY - 4);
+            let mut alpha = -INF;
+            let beta = INF;
+            let mut best: Option<(Move, i32, Vec<Move>)> = None;
+            for (i, &mv) in moves.iter().enumerate() {
+                let (child, effect) = pos.make(mv);
+                self.push(child.hash(), effect.captured.any());
+                let score = if i == 0 {
+                    -self.search(&child, depth - 1, -beta, -alpha, 1)
+                } else {
+                    let s = -self.search(&child, depth - 1, -alpha - 1, -alpha, 1);
+                    if s > alpha && !self.stopped {
+                        -self.search(&child, depth - 1, -beta, -alpha, 1)
+                    } else {
+                        s
+                    }
+                };
+                self.pop();
+                if self.stopped {
+                    break;
+                }
+                if score > alpha {
+                    alpha = score;
+                    let mut pv = vec![mv];
+                    pv.extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
+                    best = Some((mv, score, pv));
+                }
+            }
+            if let Some((mv, score, pv)) = best {
+                // Every move that raised alpha was searched in full, so the best of this
+                // iteration is trusted even if the iteration was cut short.
+                found.best = mv;
+                found.score = score;
+                found.pv = pv;
+                if !self.stopped {
+                    found.depth = depth as u32;
+                }
+                let at = moves.iter().position(|&m| m == mv).unwrap_or(0);
+                let m = moves.remove(at);
+                moves.insert(0, m);
+                self.tt.store(key, Some(mv), score, depth, Bound::Exact);
+            }
+            if self.stopped {
+                break;
+            }
+            if found.score.abs() > MATE_BOUND && MATE - found.score.abs() <= depth {
+                break;
+            }
+            if let Some(soft) = self.stop.soft {
+                if self.started.elapsed() >= soft {
+                    break;
+                }
+            }
+            if moves.len() == 1 && self.stop.deadline.is_some() {
+                break;
+            }
+        }
+        found.nodes = self.nodes;
+        Some(found)
+    }
+
+    /// Every root move with its score from a search of `depth` plies (for the easy level).
+    /// Moves not reached before `stop` trips are left out.
+    pub fn score_moves(&mut self, game: &Game, depth: i32, stop: Stop) -> Vec<(Move, i32)> {
+        if game.outcome().is_over() {
+            return Vec::new();
+        }
+        let pos = *game.position();
+        let mut root = MoveList::new();
+        pos.legal_moves(&mut root);
+        self.prepare(game, stop);
+        self.ext_limit = 4;
+        let mut out = Vec::with_capacity(root.len());
+        for &mv in root.iter() {
+            let (child, effect) = pos.make(mv);
+            self.push(child.hash(), effect.captured.any());
+            let s = -self.search(&child, depth - 1, -INF, INF, 1);
+            self.pop();
+            if self.stopped {
+                break;
+            }
+            out.push((mv, s));
+        }
+        out
+    }
+}

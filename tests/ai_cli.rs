@@ -1,0 +1,100 @@
+//! The AI's command-line faces: `analyze`, and the `engine` protocol over a pipe.
+
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_tablut-bot"));
+    c.env_remove("DISCORD_TOKEN").env("RUST_LOG", "off");
+    c
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn analyze_prints_one_json_object() {
+    let out = run(&["analyze", "--depth", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let best = v["best"].as_str().unwrap();
+    assert_eq!(best.len(), 5, "{best}");
+    assert_eq!(v["depth"], 2);
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+    assert!(v["score"].is_i64());
+    assert!(v["time_ms"].is_u64());
+    let pv = v["pv"].as_array().unwrap();
+    assert_eq!(pv[0].as_str(), Some(best));
+    // The best move is legal from the start.
+    let check = run(&["replay", best]);
+    assert!(check.status.success(), "{}", stderr(&check));
+}
+
+#[test]
+fn analyze_after_moves_and_with_levels() {
+    for level in ["easy", "medium", "hard"] {
+        let out = run(&[
+            "analyze", "e2-c2", "e4-d4", "--nodes", "2000", "--level", level,
+        ]);
+        assert!(out.status.success(), "{level}: {}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        // Attackers to move again: their best move starts from an attacker's square.
+        let replay = run(&["replay", "e2-c2", "e4-d4", v["best"].as_str().unwrap()]);
+        assert!(replay.status.success(), "{level}: {}", stderr(&replay));
+    }
+    // A king escape in one is found and scored as a win.
+    let out = run(&[
+        "analyze",
+        "--position",
+        "/9/9/9/2K6/9/9/9/9/4t4/",
+        "--to-move",
+        "defenders",
+        "--depth",
+        "3",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["score"].as_i64().unwrap() > 29_000, "{v}");
+}
+
+#[test]
+fn analyze_refuses_bad_input_with_one_line() {
+    let cases: &[&[&str]] = &[
+        &["analyze"],
+        &["analyze", "--depth", "0"],
+        &["analyze", "--depth", "2", "--level", "expert"],
+        &["analyze", "e1-e3", "--depth", "2"],
+        &["analyze", "--depth", "2", "--time-ms", "100"],
+        &["analyze", "--position", "/9/", "--depth", "2"],
+    ];
+    for args in cases {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    // One line for the errors the command itself reports.
+    let out = run(&["analyze", "e1-e3", "--depth", "2"]);
+    assert_eq!(stderr(&out).trim_end().lines().count(), 1, "{}", stderr(&out));
+}
+
+#[test]
+fn analyze_refuses_a_finished_game() {
+    // The king escapes with the last move.
+    let out = run(&[
+        "analyze",
+        "--position",
+        "/9/9/9/2K6/9/9/9/9/4t4/",
+        "--to-move",
+        "defenders",
+        "c4-a4",
+        "--depth",
+        "2",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("over"), "{err}");
+}
