@@ -77,7 +77,12 @@ fn analyze_refuses_bad_input_with_one_line() {
     }
     // One line for the errors the command itself reports.
     let out = run(&["analyze", "e1-e3", "--depth", "2"]);
-    assert_eq!(stderr(&out).trim_end().lines().count(), 1, "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out).trim_end().lines().count(),
+        1,
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
