@@ -132,19 +132,40 @@ pub fn choose_move(game: &Game, level: Level, time: Duration) -> Option<SearchRe
     }
     match level {
         Level::Easy => easy_move(game, Some(timed(started, time)), started),
-        Level::Medium | Level::Hard => {
-            let mut stop = timed(started, time);
-            if level == Level::Medium {
-                stop.depth = Some(MEDIUM_DEPTH);
-            }
-            PLAYER.with(|cell| {
-                let mut slot = cell.borrow_mut();
-                let searcher =
-                    slot.get_or_insert_with(|| Searcher::new(tt::DEFAULT_MB, Weights::DEFAULT));
-                searcher.run(game, stop).map(|f| result(f, started))
-            })
-        }
+        Level::Medium | Level::Hard => PLAYER.with(|cell| {
+            let mut slot = cell.borrow_mut();
+            let searcher =
+                slot.get_or_insert_with(|| Searcher::new(tt::DEFAULT_MB, Weights::DEFAULT));
+            choose_move_with(searcher, game, level, time)
+        }),
     }
+}
+
+/// [`choose_move`] with a searcher of one's own (its table and weights): self-play gives each
+/// player its own.
+pub fn choose_move_with(
+    searcher: &mut Searcher,
+    game: &Game,
+    level: Level,
+    time: Duration,
+) -> Option<SearchResult> {
+    let started = Instant::now();
+    if game.outcome().is_over() {
+        return None;
+    }
+    let mut stop = timed(started, time);
+    match level {
+        Level::Easy => return easy_move(game, Some(stop), started),
+        Level::Medium => stop.depth = Some(MEDIUM_DEPTH),
+        Level::Hard => {}
+    }
+    searcher.run(game, stop).map(|f| result(f, started))
+}
+
+/// A search of `game` with explicit stop conditions and a searcher of one's own.
+pub fn search_with(searcher: &mut Searcher, game: &Game, stop: Stop) -> Option<SearchResult> {
+    let started = Instant::now();
+    searcher.run(game, stop).map(|f| result(f, started))
 }
 
 /// Full-strength analysis with explicit limits, from a fresh table: with a depth or node limit

@@ -5,6 +5,7 @@ mod common;
 mod perft;
 mod replay;
 mod run;
+mod selfplay;
 
 pub use common::{CliError, Common};
 
@@ -32,6 +33,8 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Ask the AI for the best move: prints {"best","score","depth","nodes","time_ms","pv"}.
     Analyze(analyze::AnalyzeArgs),
+    /// Play two AI configurations against each other and report the Elo difference (--tune: tune the weights).
+    Selfplay(selfplay::SelfplayArgs),
 }
 
 /// Parses the arguments and runs the command; the process exit code.
@@ -42,6 +45,7 @@ pub fn main() -> ExitCode {
         Command::Replay(args) => replay::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Analyze(args) => analyze::run(args),
+        Command::Selfplay(args) => selfplay::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,439 @@
+//! `tablut-bot selfplay`: two AI configurations play each other from a fixed set of openings,
+//! both colours, and the match is reported as wins, draws, losses and an Elo difference with
+//! its 95% error. `--tune` improves the evaluation's weights by such matches.
+
+use super::common::{CliError, Common};
+use crate::ai::{self, Level, Searcher, Stop, Weights};
+use crate::tafl::{Game, Move, Outcome, Rules, Side};
+use clap::Args;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+#[derive(Debug, Args)]
+pub struct SelfplayArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// The first player: easy, medium or hard (timed by --time-ms), depth:N or nodes:N.
+    #[arg(long, default_value = "hard", value_parser = parse_spec)]
+    pub a: Spec,
+    /// The second player, as --a.
+    #[arg(long, default_value = "medium", value_parser = parse_spec)]
+    pub b: Spec,
+    /// Milliseconds per move for the level players.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=60_000))]
+    pub time_ms: u64,
+    /// How many opening positions (the start, then two seeded plies from it); each is played
+    /// twice, the colours swapped.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub openings: u64,
+    /// A game still going after this many plies is scored a draw.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(10..=10_000))]
+    pub max_plies: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub threads: u64,
+    /// Transposition table size per player, in MB.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub tt_mb: u64,
+    /// Weights for --a as a JSON object (a file path); the defaults otherwise.
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<String>,
+    /// Tune the weights instead: --a's configuration with changed weights plays the current
+    /// best, one weight at a time; a change that scores at least 55% is kept. Prints the
+    /// tuned weights as JSON.
+    #[arg(long)]
+    pub tune: bool,
+    /// Tuning passes over all the weights.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=100))]
+    pub rounds: u64,
+    /// The relative step of a tuning change, in percent of the weight (at least 2 points).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=200))]
+    pub step: u64,
+}
+
+/// A player's configuration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spec {
+    Level(Level),
+    Depth(u32),
+    Nodes(u64),
+}
+
+impl FromStr for Spec {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Spec, String> {
+        let bad = || format!("'{s}' is not a player: say easy, medium, hard, depth:N or nodes:N");
+        if let Ok(level) = s.parse::<Level>() {
+            return Ok(Spec::Level(level));
+        }
+        let (kind, n) = s.split_once(':').ok_or_else(bad)?;
+        match kind {
+            "depth" => match n.parse() {
+                Ok(d) if (1..=40).contains(&d) => Ok(Spec::Depth(d)),
+                _ => Err(bad()),
+            },
+            "nodes" => match n.parse() {
+                Ok(k) if k >= 1 => Ok(Spec::Nodes(k)),
+                _ => Err(bad()),
+            },
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl std::fmt::Display for Spec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Spec::Level(l) => write!(f, "{l}"),
+            Spec::Depth(d) => write!(f, "depth:{d}"),
+            Spec::Nodes(n) => write!(f, "nodes:{n}"),
+        }
+    }
+}
+
+fn parse_spec(s: &str) -> Result<Spec, String> {
+    s.parse()
+}
+
+/// A player in a match: its configuration and its own searcher.
+pub struct Player {
+    spec: Spec,
+    time: Duration,
+    searcher: Searcher,
+}
+
+impl Player {
+    pub fn new(spec: Spec, time: Duration, tt_mb: usize, weights: Weights) -> Player {
+        Player {
+            spec,
+            time,
+            searcher: Searcher::new(tt_mb, weights),
+        }
+    }
+
+    fn choose(&mut self, game: &Game) -> Option<Move> {
+        let found = match self.spec {
+            Spec::Level(level) => ai::choose_move_with(&mut self.searcher, game, level, self.time),
+            Spec::Depth(d) => ai::search_with(
+                &mut self.searcher,
+                game,
+                Stop {
+                    depth: Some(d),
+                    ..Stop::default()
+                },
+            ),
+            Spec::Nodes(n) => ai::search_with(
+                &mut self.searcher,
+                game,
+                Stop {
+                    nodes: Some(n),
+                    ..Stop::default()
+                },
+            ),
+        };
+        found.map(|r| r.best)
+    }
+}
+
+/// The fixed openings: the start, then two plies chosen by a generator seeded with the index.
+pub fn openings(rules: Rules, n: usize) -> Vec<Vec<Move>> {
+    let mut out = vec![Vec::new()];
+    let mut seed = 1;
+    while out.len() < n {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        seed += 1;
+        let mut g = Game::new(rules);
+        let mut line = Vec::new();
+        for _ in 0..2 {
+            let moves = g.position().legal_moves_sorted();
+            let mv = moves[rng.usize(..moves.len())];
+            g.play(mv).expect("a legal move");
+            line.push(mv);
+        }
+        if !g.outcome().is_over() && !out.contains(&line) {
+            out.push(line);
+        }
+    }
+    out
+}
+
+/// Plays one game from `start` after `opening`; the outcome (a draw after `max_plies`).
+pub fn play_game(
+    start: &Game,
+    opening: &[Move],
+    attackers: &mut Player,
+    defenders: &mut Player,
+    max_plies: usize,
+) -> Outcome {
+    let mut g = start.clone();
+    for &mv in opening {
+        if g.play(mv).is_err() {
+            break;
+        }
+    }
+    while !g.outcome().is_over() && g.moves().len() < max_plies {
+        let player = match g.turn() {
+            Side::Attackers => &mut *attackers,
+            Side::Defenders => &mut *defenders,
+        };
+        match player.choose(&g) {
+            Some(mv) => {
+                g.play(mv).expect("the AI plays legal moves");
+            }
+            None => break,
+        }
+    }
+    g.outcome()
+}
+
+/// A match's result from the first player's view.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Tally {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl Tally {
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The first player's score, 0 to 1.
+    pub fn score(&self) -> f64 {
+        if self.games() == 0 {
+            return 0.5;
+        }
+        (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(self.games())
+    }
+
+    /// The Elo difference and the half-width of its 95% interval.
+    pub fn elo(&self) -> (f64, f64) {
+        let n = f64::from(self.games().max(1));
+        let clamp = |p: f64| p.clamp(0.5 / n, 1.0 - 0.5 / n);
+        let p = self.score();
+        let to_elo = |p: f64| -400.0 * (1.0 / clamp(p) - 1.0).log10();
+        let var = (f64::from(self.wins) * (1.0 - p).powi(2)
+            + f64::from(self.draws) * (0.5 - p).powi(2)
+            + f64::from(self.losses) * p.powi(2))
+            / n;
+        let se = (var / n).sqrt();
+        let elo = to_elo(p);
+        let lo = to_elo(p - 1.96 * se);
+        let hi = to_elo(p + 1.96 * se);
+        (elo, (hi - lo) / 2.0)
+    }
+}
+
+/// Plays every opening twice, colours swapped: `a` against `b`. Progress goes to stderr.
+#[allow(clippy::too_many_arguments)]
+pub fn run_match(
+    rules: Rules,
+    start: &Game,
+    a: Spec,
+    wa: Weights,
+    b: Spec,
+    wb: Weights,
+    time: Duration,
+    openings: &[Vec<Move>],
+    max_plies: usize,
+    threads: usize,
+    tt_mb: usize,
+    verbose: bool,
+) -> Tally {
+    let _ = rules;
+    let jobs: Vec<(usize, bool)> = (0..openings.len())
+        .flat_map(|i| [(i, true), (i, false)])
+        .collect();
+    let next = AtomicUsize::new(0);
+    let tally = Mutex::new(Tally::default());
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                let mut pa = Player::new(a, time, tt_mb, wa);
+                let mut pb = Player::new(b, time, tt_mb, wb);
+                loop {
+                    let j = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(i, a_attacks)) = jobs.get(j) else {
+                        break;
+                    };
+                    let outcome = if a_attacks {
+                        play_game(start, &openings[i], &mut pa, &mut pb, max_plies)
+                    } else {
+                        play_game(start, &openings[i], &mut pb, &mut pa, max_plies)
+                    };
+                    let a_side = if a_attacks {
+                        Side::Attackers
+                    } else {
+                        Side::Defenders
+                    };
+                    let mut t = tally.lock().expect("no thread panics holding it");
+                    let result = match outcome.winner() {
+                        Some(w) if w == a_side => {
+                            t.wins += 1;
+                            "win"
+                        }
+                        Some(_) => {
+                            t.losses += 1;
+                            "loss"
+                        }
+                        None => {
+                            t.draws += 1;
+                            "draw"
+                        }
+                    };
+                    if verbose {
+                        eprintln!(
+                            "game {:>3}: opening {i}, {a} as {a_side}: {result} ({})  [+{} ={} -{}]",
+                            j + 1,
+                            outcome.reason().map_or("unfinished", |r| r.name()),
+                            t.wins,
+                            t.draws,
+                            t.losses
+                        );
+                    }
+                }
+            });
+        }
+    });
+    tally.into_inner().expect("no thread panicked")
+}
+
+fn read_weights(path: &str) -> Result<Weights, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::Input(format!("--weights {path}: {e}")))?;
+    serde_json::from_str(&text).map_err(|e| CliError::Input(format!("--weights {path}: {e}")))
+}
+
+pub fn run(args: SelfplayArgs) -> Result<(), CliError> {
+    let rules = args.common.rules()?;
+    let start = args.common.game()?;
+    if start.outcome().is_over() {
+        return Err(CliError::Input(
+            "the start position is already decided: nothing to play".into(),
+        ));
+    }
+    let time = Duration::from_millis(args.time_ms);
+    let book = if args.common.position.is_some() {
+        vec![Vec::new(); 1]
+    } else {
+        openings(rules, args.openings as usize)
+    };
+    let mut weights = match &args.weights {
+        Some(p) => read_weights(p)?,
+        None => Weights::DEFAULT,
+    };
+    let threads = args.threads as usize;
+    let tt_mb = args.tt_mb as usize;
+    let max_plies = args.max_plies as usize;
+    if !args.tune {
+        let t = run_match(
+            rules,
+            &start,
+            args.a,
+            weights,
+            args.b,
+            Weights::DEFAULT,
+            time,
+            &book,
+            max_plies,
+            threads,
+            tt_mb,
+            true,
+        );
+        let (elo, err) = t.elo();
+        let summary = serde_json::json!({
+            "a": args.a.to_string(),
+            "b": args.b.to_string(),
+            "games": t.games(),
+            "wins": t.wins,
+            "draws": t.draws,
+            "losses": t.losses,
+            "score": (t.score() * 1000.0).round() / 1000.0,
+            "elo": elo.round(),
+            "elo_error": err.round(),
+        });
+        println!("{summary}");
+        return Ok(());
+    }
+    for round in 0..args.rounds {
+        let names: Vec<&'static str> = weights.clone().fields_mut().iter().map(|f| f.0).collect();
+        for (i, name) in names.iter().enumerate() {
+            for sign in [1i32, -1] {
+                let mut cand = weights;
+                {
+                    let fields = cand.fields_mut();
+                    let v = &mut *fields[i].1;
+                    let step = (v.abs() * args.step as i32 / 100).max(2);
+                    *v += sign * step;
+                }
+                let t = run_match(
+                    rules, &start, args.a, cand, args.a, weights, time, &book, max_plies, threads,
+                    tt_mb, false,
+                );
+                let value = *cand.fields_mut()[i].1;
+                eprintln!(
+                    "round {} {name} -> {value}: +{} ={} -{} ({:.3})",
+                    round + 1,
+                    t.wins,
+                    t.draws,
+                    t.losses,
+                    t.score()
+                );
+                if t.score() >= 0.55 {
+                    weights = cand;
+                    eprintln!("  kept");
+                    break;
+                }
+            }
+        }
+    }
+    let json = serde_json::to_string_pretty(&weights)
+        .map_err(|e| CliError::Failed(format!("cannot write JSON: {e}")))?;
+    println!("{json}");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_of_even_and_lopsided_matches() {
+        let even = Tally {
+            wins: 5,
+            draws: 10,
+            losses: 5,
+        };
+        assert_eq!(even.elo().0.round(), 0.0);
+        let strong = Tally {
+            wins: 15,
+            draws: 2,
+            losses: 3,
+        };
+        let (elo, err) = strong.elo();
+        // 80% is about +241 Elo.
+        assert!((elo - 240.8).abs() < 1.0, "{elo}");
+        assert!(err > 50.0 && err < 400.0, "{err}");
+    }
+
+    #[test]
+    fn specs_parse() {
+        assert_eq!("hard".parse::<Spec>(), Ok(Spec::Level(Level::Hard)));
+        assert_eq!("depth:3".parse::<Spec>(), Ok(Spec::Depth(3)));
+        assert_eq!("nodes:5000".parse::<Spec>(), Ok(Spec::Nodes(5000)));
+        assert!("depth:0".parse::<Spec>().is_err());
+        assert!("fast".parse::<Spec>().is_err());
+    }
+
+    #[test]
+    fn openings_are_fixed_and_distinct() {
+        let a = openings(Rules::default(), 6);
+        assert_eq!(a, openings(Rules::default(), 6));
+        assert_eq!(a.len(), 6);
+        assert!(a[0].is_empty());
+    }
+}
