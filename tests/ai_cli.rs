@@ -103,3 +103,96 @@ fn analyze_refuses_a_finished_game() {
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(err.contains("over"), "{err}");
 }
+
+mod engine {
+    use super::bin;
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{ChildStdout, Stdio};
+    use tablut_bot::tafl::{write_position, Game, Rules};
+
+    const RULES: &str = "rules dim:9 esc:e ka:y ks:n linc:y cens: tfr:d \
+        start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+
+    /// The next line that is not a status line.
+    fn next(out: &mut BufReader<ChildStdout>) -> String {
+        loop {
+            let mut line = String::new();
+            assert!(out.read_line(&mut line).unwrap() > 0, "the engine hung up");
+            if !line.starts_with("status") {
+                return line.trim_end().to_string();
+            }
+        }
+    }
+
+    #[test]
+    fn a_session_over_a_pipe() {
+        let mut child = bin()
+            .args(["engine", "--seconds", "0.2", "--tt-mb", "4"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut input = child.stdin.take().unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        assert_eq!(next(&mut out), "hello");
+
+        let mut send = |line: &str| {
+            writeln!(input, "{line}").unwrap();
+            input.flush().unwrap();
+        };
+        let mut game = Game::new(Rules {
+            repetition_limit: 3,
+            ..Rules::default()
+        });
+        send(RULES);
+        send("side attackers");
+        send("start");
+        for _ in 0..3 {
+            send("play attackers");
+            send("clock 30000 30000 0 0 0");
+            let reply = next(&mut out);
+            let mv = reply
+                .strip_prefix("move ")
+                .unwrap_or_else(|| panic!("{reply}"));
+            game.play_text(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+            send(&format!("move {}", write_position(game.position())));
+            // The opponent answers with its first legal move in text order.
+            let answer = game.position().legal_moves_sorted()[0];
+            game.play(answer).unwrap();
+            send(&format!(
+                "opponent-move {answer} {}",
+                write_position(game.position())
+            ));
+        }
+        send("analyze 1 0.1");
+        let reply = next(&mut out);
+        let parts: Vec<&str> = reply.split(' ').collect();
+        assert_eq!(parts[0..2], ["analysis", "1"], "{reply}");
+        let first = parts[2].split('|').next().unwrap();
+        let mut check = game.clone();
+        check.play_text(first).unwrap();
+        parts[3].parse::<i32>().unwrap();
+
+        // Other games are refused with an error, and the engine carries on.
+        send("rules dim:11 start:/11/11/11/11/11/11/11/11/11/11/11/");
+        assert!(next(&mut out).starts_with("error -1"));
+        send("goodbye");
+        let status = child.wait().unwrap();
+        assert!(status.success());
+    }
+
+    #[test]
+    fn end_of_input_ends_cleanly() {
+        let mut child = bin()
+            .arg("engine")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdin.take());
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "hello\n");
+    }
+}

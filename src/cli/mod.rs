@@ -2,6 +2,7 @@
 
 mod analyze;
 mod common;
+mod engine;
 mod perft;
 mod replay;
 mod run;
@@ -35,6 +36,8 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Play two AI configurations against each other and report the Elo difference (--tune: tune the weights).
     Selfplay(selfplay::SelfplayArgs),
+    /// Speak the OpenTafl engine protocol on stdin and stdout.
+    Engine(engine::EngineArgs),
 }
 
 /// Parses the arguments and runs the command; the process exit code.
@@ -46,6 +49,7 @@ pub fn main() -> ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Selfplay(args) => selfplay::run(args),
+        Command::Engine(args) => engine::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

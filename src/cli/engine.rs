@@ -1,0 +1,439 @@
+//! `tablut-bot engine`: the OpenTafl Engine Protocol on stdin and stdout, so the AI can play
+//! inside OpenTafl and in automated matches.
+//!
+//! From the host: `rules`, `position`, `side`, `start`, `play`, `opponent-move`, `move` (the
+//! acknowledgement of our move), `clock`, `analyze`, `error`, `finish`, `goodbye`. From the
+//! engine: `hello` at start, `move <from-to>` when asked to play, `analysis`, `status`, `error`.
+//! Every line is flushed at once; the end of input ends the engine cleanly.
+
+use super::common::CliError;
+use crate::ai::{self, Level, Limits, Searcher, Weights};
+use crate::tafl::{parse_position, write_position, Escape, Game, KingCapture, Rules, Side};
+use clap::Args;
+use std::io::{BufRead, Write};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::Duration;
+
+#[derive(Debug, Args)]
+pub struct EngineArgs {
+    /// Seconds per move when the host sends no clock.
+    #[arg(long, default_value_t = 2.0)]
+    pub seconds: f64,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub tt_mb: u64,
+}
+
+/// Reads an OpenTafl rules record (`dim:9 esc:e ka:y … start:/…/`) into the rule options and
+/// the start position's record and side to move. Records the engine cannot play are refused
+/// with the reason.
+pub fn parse_rules_record(record: &str) -> Result<(Rules, String, Side), String> {
+    let mut rules = Rules::default();
+    let mut start = None;
+    let mut turn = Side::Attackers;
+    // OpenTafl's defaults where a key is absent.
+    let mut escape = Escape::Corner;
+    let mut king_strong = true;
+    let mut linnaean = false;
+    let mut cens = "K".to_string();
+    let mut cenp = "tcnkTCNK".to_string();
+    // The board size first: other games are refused for that before anything else.
+    let size = record
+        .split_whitespace()
+        .find_map(|t| t.strip_prefix("dim:"))
+        .map(|d| d.parse::<u32>().ok());
+    match size {
+        Some(Some(9)) => {}
+        Some(Some(d)) => return Err(format!("dim:{d}: only 9×9 tablut is supported")),
+        Some(None) => return Err("the dim: entry is not a number".into()),
+        None => return Err("the rules record has no dim: entry".into()),
+    }
+    for token in record.split_whitespace() {
+        let (key, value) = token.split_once(':').unwrap_or((token, ""));
+        let yes_no = |v: &str| -> Result<bool, String> {
+            match v {
+                "y" => Ok(true),
+                "n" => Ok(false),
+                _ => Err(format!("{key}:{v} is not y or n")),
+            }
+        };
+        match key {
+            "start" => start = Some(value.to_string()),
+            "esc" => {
+                escape = match value {
+                    "e" => Escape::Edge,
+                    "c" => Escape::Corner,
+                    _ => return Err(format!("unknown escape esc:{value}")),
+                }
+            }
+            "atkf" => {
+                turn = if yes_no(value)? {
+                    Side::Attackers
+                } else {
+                    Side::Defenders
+                }
+            }
+            "tfr" => match value {
+                "d" => rules.repetition_limit = 3,
+                _ => {
+                    return Err(format!(
+                        "tfr:{value}: only a drawn threefold repetition (tfr:d) is supported"
+                    ))
+                }
+            },
+            "ka" => rules.king_armed = yes_no(value)?,
+            "ks" => {
+                king_strong = match value {
+                    "y" | "s" => true,
+                    "n" | "w" | "c" => false,
+                    _ => return Err(format!("ks:{value}: unsupported king strength")),
+                }
+            }
+            "linc" => linnaean = yes_no(value)?,
+            "cens" => cens = value.to_string(),
+            "cenp" => cenp = value.to_string(),
+            "cenhe" if !(value.contains('t') && value.contains('T')) => {
+                return Err(format!(
+                    "cenhe:{value}: the empty castle is hostile to both sides in tablut"
+                ));
+            }
+            "cenh" if value.contains('T') => {
+                return Err(format!(
+                    "cenh:{value}: an occupied castle hostile to defenders is not supported"
+                ));
+            }
+            "sw" | "ber" | "kj" if value != "n" => {
+                return Err(format!("{key}:{value} is not part of tablut"));
+            }
+            "efe" if value == "y" => return Err("efe:y (edge forts) is not part of tablut".into()),
+            "cen" | "cor" if !value.is_empty() && value != "default" => {
+                return Err(format!(
+                    "{key}:{value}: only the standard castle and corners"
+                ));
+            }
+            _ => {}
+        }
+    }
+    let start = start.ok_or("the rules record has no start: position")?;
+    rules.escape = escape;
+    rules.king_capture = if linnaean || !king_strong {
+        KingCapture::Linnaeus
+    } else {
+        KingCapture::FourSides
+    };
+    if cens.chars().any(|c| c != 'K' && c != 'k') {
+        return Err(format!("cens:{cens}: only the king may stop on the castle"));
+    }
+    rules.king_reenters_castle = cens.contains('K') || cens.contains('k');
+    let soldiers_pass = (cenp.contains('t'), cenp.contains('T'));
+    rules.castle_passable = match soldiers_pass {
+        (true, true) => true,
+        (false, false) => false,
+        _ => {
+            return Err(format!(
+                "cenp:{cenp}: the castle is passable by both sides or neither"
+            ))
+        }
+    };
+    parse_position(&start, turn, rules).map_err(|e| format!("start: {e}"))?;
+    Ok((rules, start, turn))
+}
+
+struct Engine<W: Write> {
+    out: W,
+    game: Game,
+    side: Option<Side>,
+    /// Our remaining main time and the overtime period, in milliseconds.
+    clock: Option<(u64, u64)>,
+    default_time: Duration,
+    searcher: Searcher,
+}
+
+impl<W: Write> Engine<W> {
+    fn send(&mut self, line: &str) {
+        // A host that has gone away cannot be told anything.
+        let _ = writeln!(self.out, "{line}");
+        let _ = self.out.flush();
+    }
+
+    /// A game from a position record with `turn` to move, under the current rules.
+    fn reset(&mut self, record: &str, turn: Side) -> Result<(), String> {
+        let pos = parse_position(record, turn, *self.game.rules()).map_err(|e| e.to_string())?;
+        self.game = Game::from_position(pos);
+        Ok(())
+    }
+
+    /// The time to spend on this move.
+    fn budget(&self) -> Duration {
+        match self.clock {
+            Some((main, overtime)) if main > 0 || overtime > 0 => {
+                let ms = if main > 0 {
+                    main / 30 + overtime / 2
+                } else {
+                    overtime / 2
+                };
+                Duration::from_millis(ms.clamp(20, 60_000))
+            }
+            _ => self.default_time,
+        }
+    }
+
+    fn play(&mut self, side: Side) {
+        if self.game.turn() != side || self.game.outcome().is_over() {
+            let record = write_position(self.game.position());
+            if let Err(e) = self.reset(&record, side) {
+                self.send(&format!("error 0 {e}"));
+                return;
+            }
+        }
+        let time = self.budget();
+        match ai::choose_move_with(&mut self.searcher, &self.game, Level::Hard, time) {
+            Some(r) => {
+                self.send(&format!(
+                    "status depth {} score {} nodes {} time {} ms",
+                    r.depth, r.score, r.nodes, r.time_ms
+                ));
+                self.send(&format!("move {}", r.best));
+                let _ = self.game.play(r.best);
+            }
+            None => self.send("error 0 no legal move in this position"),
+        }
+    }
+
+    fn analyze(&mut self, seconds: f64) {
+        let limits = Limits {
+            time: Some(Duration::from_secs_f64(seconds.clamp(0.01, 3600.0))),
+            ..Limits::default()
+        };
+        match ai::analyze(&self.game, &limits) {
+            Some(r) => {
+                let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
+                self.send(&format!("analysis 1 {} {}", pv.join("|"), r.score));
+            }
+            None => self.send("error 0 nothing to analyse: the game is over"),
+        }
+    }
+
+    /// Handles one line; false when the engine should stop.
+    fn handle(&mut self, line: &str, lines: &Receiver<String>) -> bool {
+        let line = line.trim();
+        let (cmd, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let rest = rest.trim();
+        match cmd {
+            "" | "hello" | "start" | "simple-moves" => {}
+            "goodbye" => return false,
+            "rules" => match parse_rules_record(rest) {
+                Ok((rules, start, turn)) => {
+                    let pos = parse_position(&start, turn, rules).expect("checked when parsed");
+                    self.game = Game::from_position(pos);
+                    self.searcher = Searcher::new(self.searcher_mb(), Weights::DEFAULT);
+                    self.send(&format!("status rules accepted: {rules}"));
+                }
+                Err(e) => self.send(&format!("error -1 rules not supported: {e}")),
+            },
+            "position" => {
+                let turn = self.game.turn();
+                if let Err(e) = self.reset(rest, turn) {
+                    self.send(&format!("error 0 position: {e}"));
+                }
+            }
+            "side" => match parse_side(rest) {
+                Some(s) => self.side = Some(s),
+                None => self.send(&format!("error 0 '{rest}' is not a side")),
+            },
+            "clock" => self.clock = parse_clock(rest, self.side),
+            "play" => match parse_side(rest) {
+                Some(side) => {
+                    self.side = Some(side);
+                    // The host sends the clock right after 'play': wait a moment for it.
+                    match lines.recv_timeout(Duration::from_millis(30)) {
+                        Ok(next) if next.trim_start().starts_with("clock") => {
+                            let (_, args) = next.trim().split_once(' ').unwrap_or(("", ""));
+                            self.clock = parse_clock(args.trim(), self.side);
+                            self.play(side);
+                        }
+                        Ok(next) => {
+                            self.play(side);
+                            return self.handle(&next, lines);
+                        }
+                        Err(RecvTimeoutError::Timeout) => self.play(side),
+                        Err(RecvTimeoutError::Disconnected) => {
+                            self.play(side);
+                            return false;
+                        }
+                    }
+                }
+                None => self.send(&format!("error 0 '{rest}' is not a side")),
+            },
+            "opponent-move" => {
+                let (moves, record) = rest.split_once(' ').unwrap_or((rest, ""));
+                let mover = self.game.turn();
+                let mut ok = true;
+                for mv in moves.split('|').filter(|m| !m.is_empty()) {
+                    ok &= self.game.play_text(mv).is_ok();
+                }
+                let record = record.trim();
+                if !record.is_empty() && (!ok || write_position(self.game.position()) != record) {
+                    let turn = self.side.unwrap_or(mover.other());
+                    if let Err(e) = self.reset(record, turn) {
+                        self.send(&format!("error 0 opponent-move: {e}"));
+                    }
+                }
+            }
+            "move" => {
+                // The host accepted our move: resynchronise if our board differs.
+                if !rest.is_empty() && write_position(self.game.position()) != rest {
+                    let turn = self.side.map_or(self.game.turn(), Side::other);
+                    if let Err(e) = self.reset(rest, turn) {
+                        self.send(&format!("error 0 move: {e}"));
+                    }
+                }
+            }
+            "analyze" => {
+                let mut parts = rest.split_whitespace();
+                let _number = parts.next();
+                let seconds = parts
+                    .next()
+                    .and_then(|s| s.parse::<f64>().ok())
+                    .unwrap_or(2.0);
+                self.analyze(seconds);
+            }
+            "error" => {
+                self.send(&format!("status the host reports error {rest}"));
+            }
+            "finish" => {
+                self.clock = None;
+            }
+            other => self.send(&format!("error 0 unknown command '{other}'")),
+        }
+        true
+    }
+
+    fn searcher_mb(&self) -> usize {
+        ai::tt::DEFAULT_MB
+    }
+}
+
+fn parse_side(s: &str) -> Option<Side> {
+    match s.trim() {
+        "attackers" => Some(Side::Attackers),
+        "defenders" => Some(Side::Defenders),
+        _ => None,
+    }
+}
+
+/// `clock <attacker-ms>[*] <defender-ms>[*] [overtime-s] [attacker-overtimes] [defender-overtimes]`:
+/// our remaining time and overtime period in milliseconds.
+fn parse_clock(args: &str, side: Option<Side>) -> Option<(u64, u64)> {
+    let parts: Vec<&str> = args.split_whitespace().collect();
+    let num = |i: usize| -> Option<i64> {
+        parts
+            .get(i)
+            .and_then(|p| p.trim_end_matches('*').parse::<i64>().ok())
+    };
+    let mine = match side {
+        Some(Side::Defenders) => num(1)?,
+        _ => num(0)?,
+    };
+    let overtime = num(2).unwrap_or(0).max(0) as u64 * 1000;
+    let overtimes_left = match side {
+        Some(Side::Defenders) => num(4),
+        _ => num(3),
+    }
+    .unwrap_or(0);
+    let overtime = if overtimes_left > 0 { overtime } else { 0 };
+    if mine < 0 {
+        None
+    } else {
+        Some((mine as u64, overtime))
+    }
+}
+
+pub fn run(args: EngineArgs) -> Result<(), CliError> {
+    if !(args.seconds > 0.0 && args.seconds <= 3600.0) {
+        return Err(CliError::Input(
+            "--seconds must be more than 0 and at most 3600".into(),
+        ));
+    }
+    let (tx, rx) = mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        let stdin = std::io::stdin();
+        for line in stdin.lock().lines() {
+            match line {
+                Ok(l) => {
+                    if tx.send(l).is_err() {
+                        break;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+    });
+    let stdout = std::io::stdout();
+    let mut engine = Engine {
+        out: stdout.lock(),
+        game: Game::new(Rules::default()),
+        side: None,
+        clock: None,
+        default_time: Duration::from_secs_f64(args.seconds),
+        searcher: Searcher::new(args.tt_mb as usize, Weights::DEFAULT),
+    };
+    engine.send("hello");
+    while let Ok(line) = rx.recv() {
+        if !engine.handle(&line, &rx) {
+            break;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TABLUT: &str = "/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+
+    #[test]
+    fn rules_records_map_to_options() {
+        let (r, start, turn) = parse_rules_record(&format!(
+            "dim:9 esc:e ka:y ks:n linc:y cens:K tfr:d start:{TABLUT}"
+        ))
+        .unwrap();
+        assert_eq!(start, TABLUT);
+        assert_eq!(turn, Side::Attackers);
+        assert_eq!(r.escape, Escape::Edge);
+        assert!(r.king_armed && r.castle_passable && r.king_reenters_castle);
+        assert_eq!(r.king_capture, KingCapture::Linnaeus);
+        assert_eq!(r.repetition_limit, 3);
+
+        let (r, _, turn) =
+            parse_rules_record(&format!("dim:9 atkf:n ka:n cens: cenp:K start:{TABLUT}")).unwrap();
+        assert_eq!(turn, Side::Defenders);
+        assert_eq!(r.escape, Escape::Corner);
+        assert!(!r.king_armed && !r.castle_passable && !r.king_reenters_castle);
+        assert_eq!(r.king_capture, KingCapture::FourSides);
+    }
+
+    #[test]
+    fn other_games_are_refused() {
+        let brandub = "dim:7 ks:n cenhe: cenh: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+        assert!(parse_rules_record(brandub).unwrap_err().contains("9×9"));
+        assert!(parse_rules_record(&format!("dim:9 ber:c start:{TABLUT}")).is_err());
+        assert!(parse_rules_record(&format!("dim:9 tfr:w start:{TABLUT}")).is_err());
+        assert!(parse_rules_record(&format!("dim:9 cens:tK start:{TABLUT}")).is_err());
+        assert!(parse_rules_record("dim:9 esc:e").is_err());
+    }
+
+    #[test]
+    fn clocks_read_our_side() {
+        assert_eq!(
+            parse_clock("60000 30000 10 3 3", Some(Side::Defenders)),
+            Some((30000, 10000))
+        );
+        assert_eq!(
+            parse_clock("5000* 1000 10 0 2", Some(Side::Attackers)),
+            Some((5000, 0))
+        );
+        assert_eq!(parse_clock("-1 -1 0 0 0", Some(Side::Attackers)), None);
+    }
+}
