@@ -265,3 +265,74 @@ fn the_deadline_holds() {
         assert!(g.position().is_legal(r.best));
     }
 }
+
+/// The king boxed in his castle, one defender left on a1 to shuffle, twelve attackers: the
+/// attackers are winning and the defenders would take a draw.
+fn boxed(turn: Side, repetition_limit: u8) -> Game {
+    game(
+        &[
+            "d4", "f4", "d6", "f6", "e3", "e7", "c5", "g5", "b2", "h2", "b8", "h8",
+        ],
+        &["a1"],
+        "e5",
+        turn,
+        Rules {
+            repetition_limit,
+            ..Rules::default()
+        },
+    )
+}
+
+fn play_all(g: &mut Game, moves: &[&str]) {
+    for m in moves {
+        g.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    assert!(!g.outcome().is_over());
+}
+
+#[test]
+fn the_losing_side_takes_a_repetition_draw_under_either_limit() {
+    // Limit 2: a2-a1 brings back the first position.
+    let mut g = boxed(Side::Attackers, 2);
+    play_all(&mut g, &["b2-b1", "a1-a2", "b1-b2"]);
+    let r = ai::analyze(&g, &depth(3)).unwrap();
+    assert_eq!(r.best.to_string(), "a2-a1", "score {}", r.score);
+    let mut after = g.clone();
+    after.play(r.best).unwrap();
+    assert_eq!(
+        after.outcome().reason(),
+        Some(tablut_bot::tafl::Reason::Repetition)
+    );
+
+    // Limit 3: once round is not a draw yet, so the defenders see only their bad position...
+    let mut g = boxed(Side::Attackers, 3);
+    play_all(&mut g, &["b2-b1", "a1-a2", "b1-b2"]);
+    let r = ai::analyze(&g, &depth(3)).unwrap();
+    assert!(r.score < -100, "no draw in sight yet: {}", r.score);
+    // ...and the third time round the position is theirs to draw.
+    play_all(&mut g, &["a2-a1", "b2-b1", "a1-a2", "b1-b2"]);
+    let r = ai::analyze(&g, &depth(3)).unwrap();
+    assert_eq!(r.best.to_string(), "a2-a1", "score {}", r.score);
+    assert!(r.score > -100, "{}", r.score);
+}
+
+#[test]
+fn the_winning_side_avoids_a_repetition_draw() {
+    for limit in [2u8, 3] {
+        let mut g = boxed(Side::Defenders, limit);
+        play_all(&mut g, &["a1-a2", "b2-b1", "a2-a1"]);
+        if limit == 3 {
+            play_all(&mut g, &["b1-b2", "a1-a2", "b2-b1", "a2-a1"]);
+        }
+        // Now b1-b2 would bring the position back for the last allowed time.
+        let mut probe = g.clone();
+        probe.play_text("b1-b2").unwrap();
+        assert_eq!(
+            probe.outcome().reason(),
+            Some(tablut_bot::tafl::Reason::Repetition)
+        );
+        let r = ai::analyze(&g, &depth(3)).unwrap();
+        assert_ne!(r.best.to_string(), "b1-b2", "limit {limit}");
+        assert!(r.score > 100, "limit {limit}: {}", r.score);
+    }
+}

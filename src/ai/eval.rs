@@ -54,7 +54,7 @@ impl Weights {
         king_beside_castle: 0,
         blockade: 20,
         diagonal: 12,
-        mobility: 4,
+        mobility: 0,
         tempo: 10,
     };
 

@@ -6,6 +6,7 @@
 
 pub mod eval;
 pub mod search;
+pub mod threats;
 pub mod tt;
 
 pub use eval::Weights;
@@ -76,7 +77,7 @@ pub struct Limits {
 /// The depth [`analyze`] searches to when given no limit.
 pub const DEFAULT_DEPTH: u32 = 5;
 /// The deepest `medium` searches.
-pub const MEDIUM_DEPTH: u32 = 2;
+pub const MEDIUM_DEPTH: u32 = 3;
 /// The depth `easy` looks ahead: its own move and the king's threats after it.
 pub const EASY_DEPTH: i32 = 1;
 /// The default time for `hard`.

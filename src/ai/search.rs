@@ -2,9 +2,10 @@
 //! with a quiescence step for the king's threats and exact repetition counting.
 
 use super::eval::{evaluate, king_reach, Weights};
+use super::threats;
 use super::tt::{Bound, Table};
-use crate::tafl::tables::{slide, ADJACENT, DIRECTIONS, NEIGHBOURS, NONE};
-use crate::tafl::{Bitboard, Escape, Game, Move, MoveList, NoMoves, Position, Rules, Side};
+use crate::tafl::tables::{slide, ADJACENT, DIRECTIONS};
+use crate::tafl::{Bitboard, Game, Move, MoveList, NoMoves, Position, Rules, Side};
 use std::time::{Duration, Instant};
 
 /// A won game is worth `MATE - plies`; a lost one the opposite.
@@ -247,49 +248,6 @@ impl Searcher {
         m
     }
 
-    /// An estimate of how many pieces a move captures (for ordering only).
-    #[inline(always)]
-    fn captures(pos: &Position, mv: Move) -> u32 {
-        let to = mv.to.index();
-        let from = mv.from.index();
-        let us = pos.turn();
-        let is_king = pos.king_bb().contains(mv.from);
-        if is_king && !pos.rules().king_armed {
-            return 0;
-        }
-        let (mut anvils, enemies) = match us {
-            Side::Attackers => (pos.attackers().0, pos.defenders().0),
-            Side::Defenders => {
-                let king = if pos.rules().king_armed {
-                    pos.king_bb().0
-                } else {
-                    0
-                };
-                (pos.defenders().0 | king, pos.attackers().0)
-            }
-        };
-        anvils &= !(1u128 << from);
-        let castle_empty = !pos.king_bb().contains(crate::tafl::Square::CASTLE) || is_king;
-        if castle_empty {
-            anvils |= Bitboard::CASTLE.0;
-        }
-        if pos.rules().escape == Escape::Corner {
-            anvils |= Bitboard::CORNERS.0;
-        }
-        let mut n = 0;
-        for dir in DIRECTIONS {
-            let y = NEIGHBOURS[to][dir];
-            if y == NONE || enemies >> y & 1 == 0 {
-                continue;
-            }
-            let z = NEIGHBOURS[y as usize][dir];
-            if z != NONE && anvils >> z & 1 != 0 {
-                n += 1;
-            }
-        }
-        n
-    }
-
     /// Ordering scores for a list of moves.
     fn order(
         &self,
@@ -308,11 +266,13 @@ impl Searcher {
         } else {
             [None; 2]
         };
+        let [one, two, three] = threats::capture_squares(pos);
         for (i, &mv) in list.iter().enumerate() {
             let s = if Some(mv) == hash_move {
                 1 << 30
             } else {
-                let caps = Self::captures(pos, mv);
+                let t = mv.to.index();
+                let caps = (one >> t & 1) + (two >> t & 1) + (three >> t & 1);
                 let mut s = self.history[si][mv.from.index() * 81 + mv.to.index()].min(400_000);
                 if caps > 0 {
                     s += 2_000_000 + caps as i32 * 100_000;
@@ -412,10 +372,10 @@ impl Searcher {
                 if pos.king_free_lines() > 0 {
                     return MATE - ply as i32 - 1;
                 }
-                pos.king_capturable()
+                threats::king_capturable(pos)
             }
             Side::Attackers => {
-                if pos.king_capturable() {
+                if threats::king_capturable(pos) {
                     return MATE - ply as i32 - 1;
                 }
                 free = pos.king_free_lines();
@@ -578,7 +538,7 @@ impl Searcher {
         let mut list = MoveList::new();
         match us {
             Side::Attackers => {
-                if pos.king_capturable() {
+                if threats::king_capturable(pos) {
                     return MATE - ply as i32 - 1;
                 }
                 let free = pos.king_free_lines();
@@ -623,7 +583,7 @@ impl Searcher {
                 if pos.king_free_lines() > 0 {
                     return MATE - ply as i32 - 1;
                 }
-                let threatened = pos.king_capturable();
+                let threatened = threats::king_capturable(pos);
                 let stand = evaluate(pos, &self.w, self.bias);
                 if qd >= QMAX {
                     return stand;

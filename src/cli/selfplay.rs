@@ -210,20 +210,28 @@ impl Tally {
         (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(self.games())
     }
 
-    /// The Elo difference and the half-width of its 95% interval.
-    pub fn elo(&self) -> (f64, f64) {
+    /// The Elo difference and its 95% interval (low, high). A clean sweep has no spread of its
+    /// own, so the interval then takes the binomial spread of the clamped score.
+    pub fn elo_interval(&self) -> (f64, f64, f64) {
         let n = f64::from(self.games().max(1));
         let clamp = |p: f64| p.clamp(0.5 / n, 1.0 - 0.5 / n);
         let p = self.score();
         let to_elo = |p: f64| -400.0 * (1.0 / clamp(p) - 1.0).log10();
-        let var = (f64::from(self.wins) * (1.0 - p).powi(2)
+        let mut var = (f64::from(self.wins) * (1.0 - p).powi(2)
             + f64::from(self.draws) * (0.5 - p).powi(2)
             + f64::from(self.losses) * p.powi(2))
             / n;
+        if var == 0.0 {
+            let pc = clamp(p);
+            var = pc * (1.0 - pc);
+        }
         let se = (var / n).sqrt();
-        let elo = to_elo(p);
-        let lo = to_elo(p - 1.96 * se);
-        let hi = to_elo(p + 1.96 * se);
+        (to_elo(p), to_elo(p - 1.96 * se), to_elo(p + 1.96 * se))
+    }
+
+    /// The Elo difference and the half-width of its 95% interval.
+    pub fn elo(&self) -> (f64, f64) {
+        let (elo, lo, hi) = self.elo_interval();
         (elo, (hi - lo) / 2.0)
     }
 }
@@ -355,6 +363,7 @@ pub fn run(args: SelfplayArgs) -> Result<(), CliError> {
             "score": (t.score() * 1000.0).round() / 1000.0,
             "elo": elo.round(),
             "elo_error": err.round(),
+            "elo_low": t.elo_interval().1.round(),
         });
         println!("{summary}");
         return Ok(());
@@ -418,6 +427,17 @@ mod tests {
         // 80% is about +241 Elo.
         assert!((elo - 240.8).abs() < 1.0, "{elo}");
         assert!(err > 50.0 && err < 400.0, "{err}");
+        // A clean sweep still has an interval, and its low end is positive.
+        let sweep = Tally {
+            wins: 20,
+            draws: 0,
+            losses: 0,
+        };
+        let (elo, low, high) = sweep.elo_interval();
+        assert!(
+            low > 150.0 && low < elo && elo <= high,
+            "{low} {elo} {high}"
+        );
     }
 
     #[test]
