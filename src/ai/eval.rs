@@ -10,6 +10,7 @@ use crate::tafl::{Bitboard, Escape, KingCapture, Position, Side};
 
 /// The evaluation's weights, in centi-soldiers (an attacker is worth about 100).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct Weights {
     /// Each attacker on the board (counts for the attackers).
     pub attacker: i32,
@@ -34,8 +35,11 @@ pub struct Weights {
     pub blockade: i32,
     /// Each diagonally touching pair of attackers (the links of a tafl wall).
     pub diagonal: i32,
-    /// Each legal move the defenders have more than the attackers, per 4 moves.
+    /// Each legal move the defenders have more than the attackers, per 4 moves (costly: the
+    /// moves of both sides are counted; 0 skips it).
     pub mobility: i32,
+    /// Each square the king can move to.
+    pub king_mobility: i32,
     /// Having the move.
     pub tempo: i32,
 }
@@ -55,11 +59,12 @@ impl Weights {
         blockade: 20,
         diagonal: 12,
         mobility: 0,
+        king_mobility: 4,
         tempo: 10,
     };
 
     /// The weights by name, for the tuner.
-    pub fn fields_mut(&mut self) -> [(&'static str, &mut i32); 13] {
+    pub fn fields_mut(&mut self) -> [(&'static str, &mut i32); 14] {
         [
             ("attacker", &mut self.attacker),
             ("defender", &mut self.defender),
@@ -73,6 +78,7 @@ impl Weights {
             ("blockade", &mut self.blockade),
             ("diagonal", &mut self.diagonal),
             ("mobility", &mut self.mobility),
+            ("king_mobility", &mut self.king_mobility),
             ("tempo", &mut self.tempo),
         ]
     }
@@ -223,6 +229,8 @@ pub(crate) struct KingLines {
     pub routes: u32,
     /// Squares the king reaches in one move with two or more free lines.
     pub doubles: u32,
+    /// Squares the king reaches in one move.
+    pub reach: u32,
 }
 
 #[inline(always)]
@@ -251,6 +259,7 @@ pub(crate) fn king_lines(pos: &Position) -> KingLines {
         free,
         routes,
         doubles,
+        reach: reach.count_ones(),
     }
 }
 
@@ -277,7 +286,8 @@ pub fn evaluate_defenders(pos: &Position, w: &Weights) -> i32 {
     let lines = king_lines(pos);
     v += w.king_free_line * lines.free as i32
         + w.king_route * lines.routes as i32
-        + w.king_double * lines.doubles as i32;
+        + w.king_double * lines.doubles as i32
+        + w.king_mobility * lines.reach as i32;
 
     // Safety: hostile squares around him, against how many the attackers need.
     let adj = ADJACENT[k];

@@ -103,6 +103,11 @@ pub struct Player {
     spec: Spec,
     time: Duration,
     searcher: Searcher,
+    /// The longest a move took, wall clock from the call to the answer.
+    pub slowest: Duration,
+    /// Moves played and the sum of their completed depths.
+    pub moves: u64,
+    pub depth_sum: u64,
 }
 
 impl Player {
@@ -111,10 +116,14 @@ impl Player {
             spec,
             time,
             searcher: Searcher::new(tt_mb, weights),
+            slowest: Duration::ZERO,
+            moves: 0,
+            depth_sum: 0,
         }
     }
 
     fn choose(&mut self, game: &Game) -> Option<Move> {
+        let started = std::time::Instant::now();
         let found = match self.spec {
             Spec::Level(level) => ai::choose_move_with(&mut self.searcher, game, level, self.time),
             Spec::Depth(d) => ai::search_with(
@@ -134,7 +143,11 @@ impl Player {
                 },
             ),
         };
-        found.map(|r| r.best)
+        self.slowest = self.slowest.max(started.elapsed());
+        let r = found?;
+        self.moves += 1;
+        self.depth_sum += u64::from(r.depth);
+        Some(r.best)
     }
 }
 
@@ -190,11 +203,15 @@ pub fn play_game(
 }
 
 /// A match's result from the first player's view.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
 pub struct Tally {
     pub wins: u32,
     pub draws: u32,
     pub losses: u32,
+    /// The slowest move of each player, in milliseconds.
+    pub slowest_ms: [u64; 2],
+    /// The mean completed depth of each player's moves.
+    pub mean_depth: [f64; 2],
 }
 
 impl Tally {
@@ -258,6 +275,7 @@ pub fn run_match(
         .collect();
     let next = AtomicUsize::new(0);
     let tally = Mutex::new(Tally::default());
+    let stats = Mutex::new([(Duration::ZERO, 0u64, 0u64); 2]);
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
@@ -266,6 +284,11 @@ pub fn run_match(
                 loop {
                     let j = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&(i, a_attacks)) = jobs.get(j) else {
+                        let mut stats = stats.lock().expect("no thread panics holding it");
+                        for (k, p) in [&pa, &pb].into_iter().enumerate() {
+                            stats[k].1 += p.moves;
+                            stats[k].2 += p.depth_sum;
+                        }
                         break;
                     };
                     let outcome = if a_attacks {
@@ -273,6 +296,11 @@ pub fn run_match(
                     } else {
                         play_game(start, &openings[i], &mut pb, &mut pa, max_plies)
                     };
+                    let mut stats = stats.lock().expect("no thread panics holding it");
+                    for (k, p) in [&pa, &pb].into_iter().enumerate() {
+                        stats[k].0 = stats[k].0.max(p.slowest);
+                    }
+                    drop(stats);
                     let a_side = if a_attacks {
                         Side::Attackers
                     } else {
@@ -307,7 +335,13 @@ pub fn run_match(
             });
         }
     });
-    tally.into_inner().expect("no thread panicked")
+    let mut t = tally.into_inner().expect("no thread panicked");
+    let stats = stats.into_inner().expect("no thread panicked");
+    for (k, (slowest, moves, depths)) in stats.into_iter().enumerate() {
+        t.slowest_ms[k] = slowest.as_millis() as u64;
+        t.mean_depth[k] = depths as f64 / moves.max(1) as f64;
+    }
+    t
 }
 
 fn read_weights(path: &str) -> Result<Weights, CliError> {
@@ -364,6 +398,9 @@ pub fn run(args: SelfplayArgs) -> Result<(), CliError> {
             "elo": elo.round(),
             "elo_error": err.round(),
             "elo_low": t.elo_interval().1.round(),
+            "time_ms": args.time_ms,
+            "slowest_move_ms": t.slowest_ms,
+            "mean_depth": t.mean_depth.map(|d| (d * 10.0).round() / 10.0),
         });
         println!("{summary}");
         return Ok(());
@@ -416,12 +453,14 @@ mod tests {
             wins: 5,
             draws: 10,
             losses: 5,
+            ..Tally::default()
         };
         assert_eq!(even.elo().0.round(), 0.0);
         let strong = Tally {
             wins: 15,
             draws: 2,
             losses: 3,
+            ..Tally::default()
         };
         let (elo, err) = strong.elo();
         // 80% is about +241 Elo.
@@ -432,6 +471,7 @@ mod tests {
             wins: 20,
             draws: 0,
             losses: 0,
+            ..Tally::default()
         };
         let (elo, low, high) = sweep.elo_interval();
         assert!(
