@@ -255,14 +255,31 @@ fn beats_a_random_mover_as_defenders() {
 
 #[test]
 fn the_deadline_holds() {
-    let g = Game::new(Rules::default());
-    for level in Level::ALL {
-        let t = Duration::from_millis(150);
-        let started = std::time::Instant::now();
-        let r = ai::choose_move(&g, level, t).unwrap();
-        let took = started.elapsed();
-        assert!(took <= t + t / 20, "{level}: {took:?}");
-        assert!(g.position().is_legal(r.best));
+    let mut middle = Game::new(Rules::default());
+    for m in "e2-c2 e4-b4 e1-e2 e5-e4 i4-h4 e4-c4 h4-e4 f5-f4 f9-f5 e6-f6".split(' ') {
+        middle.play_text(m).unwrap();
+    }
+    let race = Game::from_position(
+        tablut_bot::tafl::parse_position(
+            "/5t3/2T6/t1K1T2t1/1T7/ttT5t/t2t5/4T4/4t4/3tt4/",
+            Side::Attackers,
+            Rules::default(),
+        )
+        .unwrap(),
+    );
+    for g in [Game::new(Rules::default()), middle, race] {
+        for level in Level::ALL {
+            for ms in [30, 120] {
+                let t = Duration::from_millis(ms);
+                let started = std::time::Instant::now();
+                let r = ai::choose_move(&g, level, t).unwrap();
+                let took = started.elapsed();
+                // The 5% figure is measured in release (benches/ai.rs, selfplay); a debug build
+                // on a busy machine gets more slack, but an ignored deadline still fails.
+                assert!(took <= t * 3 / 2, "{level} {ms} ms: {took:?}");
+                assert!(g.position().is_legal(r.best));
+            }
+        }
     }
 }
 

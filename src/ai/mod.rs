@@ -137,7 +137,7 @@ pub fn choose_move(game: &Game, level: Level, time: Duration) -> Option<SearchRe
             let mut slot = cell.borrow_mut();
             let searcher =
                 slot.get_or_insert_with(|| Searcher::new(tt::DEFAULT_MB, Weights::DEFAULT));
-            choose_move_with(searcher, game, level, time)
+            choose_since(searcher, game, level, time, started)
         }),
     }
 }
@@ -150,7 +150,17 @@ pub fn choose_move_with(
     level: Level,
     time: Duration,
 ) -> Option<SearchResult> {
-    let started = Instant::now();
+    choose_since(searcher, game, level, time, Instant::now())
+}
+
+/// The move at `level`, with `time` counted from `started`.
+fn choose_since(
+    searcher: &mut Searcher,
+    game: &Game,
+    level: Level,
+    time: Duration,
+    started: Instant,
+) -> Option<SearchResult> {
     if game.outcome().is_over() {
         return None;
     }
