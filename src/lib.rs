@@ -4,4 +4,5 @@
 pub mod ai;
 pub mod cli;
 pub mod rating;
+pub mod render;
 pub mod tafl;

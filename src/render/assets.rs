@@ -1,0 +1,850 @@
+//! Everything drawn once, at first use: the palette, one sprite for every kind of square
+//! (background × highlight × content), the frame with its labels, and the font.
+//!
+//! Sprites are drawn anti-aliased at four times their size with imageproc, shrunk with a box
+//! filter, laid over their square's cloth and then mapped to a shared 256-colour palette, so a
+//! board is afterwards only copies of palette indices.
+
+use super::text::{draw_text, Align};
+use super::theme::*;
+use ab_glyph::FontRef;
+use image::{Rgba, RgbaImage};
+use imageproc::drawing::{draw_filled_circle_mut, draw_polygon_mut};
+use imageproc::point::Point;
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+/// The bundled font (DejaVu Sans Bold; licence in `assets/fonts/DejaVu-LICENSE.txt`).
+static FONT_BYTES: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
+
+/// The font, parsed once.
+pub static FONT: LazyLock<FontRef<'static>> =
+    LazyLock::new(|| FontRef::try_from_slice(FONT_BYTES).expect("the bundled font parses"));
+
+/// Palette entries `0..TEXT_LEVELS` run from [`FRAME`] (0) to [`TEXT`] (the last): text is
+/// drawn straight into palette indices by its coverage.
+pub const TEXT_LEVELS: u8 = 16;
+/// The palette index never used by a picture: transparent in replay frames.
+pub const TRANSPARENT: u8 = 255;
+
+/// What stands on a square, as drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Content {
+    Empty,
+    Attacker,
+    Defender,
+    King {
+        danger: bool,
+        free: bool,
+    },
+    /// A piece the last move captured: its ghost, struck through.
+    Captured(Captive),
+    /// A square on the king's free line to a winning square.
+    FreeLine,
+    /// A winning square the king can reach next move.
+    Goal,
+}
+
+/// The kind of a captured piece.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Captive {
+    Attacker,
+    Defender,
+    King,
+}
+
+impl Content {
+    pub const COUNT: usize = 12;
+
+    pub const fn index(self) -> usize {
+        match self {
+            Content::Empty => 0,
+            Content::Attacker => 1,
+            Content::Defender => 2,
+            Content::King { danger, free } => 3 + danger as usize * 2 + free as usize,
+            Content::Captured(Captive::Attacker) => 7,
+            Content::Captured(Captive::Defender) => 8,
+            Content::Captured(Captive::King) => 9,
+            Content::FreeLine => 10,
+            Content::Goal => 11,
+        }
+    }
+
+    const ALL: [Content; Content::COUNT] = [
+        Content::Empty,
+        Content::Attacker,
+        Content::Defender,
+        Content::King {
+            danger: false,
+            free: false,
+        },
+        Content::King {
+            danger: false,
+            free: true,
+        },
+        Content::King {
+            danger: true,
+            free: false,
+        },
+        Content::King {
+            danger: true,
+            free: true,
+        },
+        Content::Captured(Captive::Attacker),
+        Content::Captured(Captive::Defender),
+        Content::Captured(Captive::King),
+        Content::FreeLine,
+        Content::Goal,
+    ];
+}
+
+/// The cloth of a square.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ground {
+    Plain,
+    /// The castle, drawn as the king's fort.
+    Castle,
+    /// A corner under corner rules: a refuge only the king may enter.
+    Refuge,
+}
+
+impl Ground {
+    pub const COUNT: usize = 3;
+    const ALL: [Ground; Ground::COUNT] = [Ground::Plain, Ground::Castle, Ground::Refuge];
+}
+
+/// Whether the last move touched a square.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Highlight {
+    None,
+    From,
+    To,
+}
+
+impl Highlight {
+    pub const COUNT: usize = 3;
+    const ALL: [Highlight; Highlight::COUNT] = [Highlight::None, Highlight::From, Highlight::To];
+}
+
+/// A square as drawn: an index into [`Assets::sprites`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SpriteId(pub u16);
+
+impl SpriteId {
+    pub const fn of(ground: Ground, highlight: Highlight, content: Content) -> SpriteId {
+        let g = ground as usize;
+        let h = highlight as usize;
+        SpriteId(((g * Highlight::COUNT + h) * Content::COUNT + content.index()) as u16)
+    }
+}
+
+/// The drawn-once parts of every image.
+pub struct Assets {
+    /// 256 RGB entries.
+    pub palette: Vec<u8>,
+    /// Every square's sprite, `SQUARE_PX`² palette indices each, in [`SpriteId`] order.
+    pub sprites: Vec<u8>,
+    /// The image with its frame, labels and an empty plain board, as palette indices.
+    pub background: Vec<u8>,
+}
+
+impl Assets {
+    /// The palette indices of one sprite, row by row.
+    pub fn sprite(&self, id: SpriteId) -> &[u8] {
+        let n = (SQUARE_PX * SQUARE_PX) as usize;
+        &self.sprites[id.0 as usize * n..(id.0 as usize + 1) * n]
+    }
+}
+
+pub static ASSETS: LazyLock<Assets> = LazyLock::new(build);
+
+// ---------------------------------------------------------------------------------------------
+// Drawing at four times the size.
+
+/// Supersampling factor.
+const SS: u32 = 4;
+
+/// A transparent layer at four times the sprite size, drawn in sprite coordinates (pixels of
+/// the final sprite, fractions allowed).
+struct Layer {
+    img: RgbaImage,
+}
+
+fn rgba(c: Rgb, a: u8) -> Rgba<u8> {
+    Rgba([c[0], c[1], c[2], a])
+}
+
+impl Layer {
+    fn new(size: u32) -> Layer {
+        Layer {
+            img: RgbaImage::new(size * SS, size * SS),
+        }
+    }
+
+    fn circle(&mut self, cx: f32, cy: f32, r: f32, c: Rgb) {
+        let s = SS as f32;
+        draw_filled_circle_mut(
+            &mut self.img,
+            ((cx * s).round() as i32, (cy * s).round() as i32),
+            (r * s).round() as i32,
+            rgba(c, 255),
+        );
+    }
+
+    /// Fills a polygon given by its corners (not closed: the first corner is not repeated).
+    fn polygon(&mut self, pts: &[(f32, f32)], c: Rgb) {
+        let s = SS as f32;
+        let mut points: Vec<Point<i32>> = pts
+            .iter()
+            .map(|&(x, y)| Point::new((x * s).round() as i32, (y * s).round() as i32))
+            .collect();
+        points.dedup();
+        while points.len() > 1 && points.first() == points.last() {
+            points.pop();
+        }
+        if points.len() >= 3 {
+            draw_polygon_mut(&mut self.img, &points, rgba(c, 255));
+        }
+    }
+
+    fn rect(&mut self, x0: f32, y0: f32, x1: f32, y1: f32, c: Rgb) {
+        self.polygon(&[(x0, y0), (x1, y0), (x1, y1), (x0, y1)], c);
+    }
+
+    /// A thick line from one point to another.
+    fn line(&mut self, a: (f32, f32), b: (f32, f32), width: f32, c: Rgb) {
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let len = (dx * dx + dy * dy).sqrt().max(1e-3);
+        let (nx, ny) = (-dy / len * width / 2.0, dx / len * width / 2.0);
+        self.polygon(
+            &[
+                (a.0 + nx, a.1 + ny),
+                (b.0 + nx, b.1 + ny),
+                (b.0 - nx, b.1 - ny),
+                (a.0 - nx, a.1 - ny),
+            ],
+            c,
+        );
+    }
+
+    /// Keeps only the pixels inside `mask` (by its alpha).
+    fn clip(&mut self, mask: &Layer) {
+        for (p, m) in self.img.pixels_mut().zip(mask.img.pixels()) {
+            if m[3] == 0 {
+                *p = Rgba([0, 0, 0, 0]);
+            }
+        }
+    }
+
+    /// Lays `top` over this layer.
+    fn stack(&mut self, top: &Layer) {
+        for (p, t) in self.img.pixels_mut().zip(top.img.pixels()) {
+            if t[3] != 0 {
+                *p = *t;
+            }
+        }
+    }
+
+    /// Shrinks to the sprite size with a box filter, alpha premultiplied; `opacity` scales
+    /// the result's alpha.
+    fn shrink(&self, opacity: f32) -> RgbaImage {
+        let w = self.img.width() / SS;
+        let h = self.img.height() / SS;
+        let mut out = RgbaImage::new(w, h);
+        for y in 0..h {
+            for x in 0..w {
+                let mut acc = [0f32; 4];
+                for sy in 0..SS {
+                    for sx in 0..SS {
+                        let p = self.img.get_pixel(x * SS + sx, y * SS + sy);
+                        let a = p[3] as f32 / 255.0;
+                        acc[0] += p[0] as f32 * a;
+                        acc[1] += p[1] as f32 * a;
+                        acc[2] += p[2] as f32 * a;
+                        acc[3] += a;
+                    }
+                }
+                let n = (SS * SS) as f32;
+                let a = acc[3] / n;
+                let px = if a <= 0.0 {
+                    Rgba([0, 0, 0, 0])
+                } else {
+                    Rgba([
+                        (acc[0] / acc[3]).round() as u8,
+                        (acc[1] / acc[3]).round() as u8,
+                        (acc[2] / acc[3]).round() as u8,
+                        (a * opacity * 255.0).round() as u8,
+                    ])
+                };
+                out.put_pixel(x, y, px);
+            }
+        }
+        out
+    }
+}
+
+fn mix(a: Rgb, b: Rgb, t: f32) -> Rgb {
+    let f = |x: u8, y: u8| (x as f32 + (y as f32 - x as f32) * t).round() as u8;
+    [f(a[0], b[0]), f(a[1], b[1]), f(a[2], b[2])]
+}
+
+/// An opaque RGB picture.
+struct Picture {
+    w: u32,
+    px: Vec<Rgb>,
+}
+
+impl Picture {
+    fn new(w: u32, h: u32, c: Rgb) -> Picture {
+        Picture {
+            w,
+            px: vec![c; (w * h) as usize],
+        }
+    }
+
+    fn set(&mut self, x: u32, y: u32, c: Rgb) {
+        let i = (y * self.w + x) as usize;
+        self.px[i] = c;
+    }
+
+    fn fill(&mut self, x0: u32, y0: u32, x1: u32, y1: u32, c: Rgb) {
+        for y in y0..y1 {
+            for x in x0..x1 {
+                self.set(x, y, c);
+            }
+        }
+    }
+
+    /// Lays a transparent image over this one at (x, y).
+    fn over(&mut self, img: &RgbaImage, x: u32, y: u32) {
+        for (ix, iy, p) in img.enumerate_pixels() {
+            let a = p[3] as f32 / 255.0;
+            if a > 0.0 {
+                let i = ((y + iy) * self.w + x + ix) as usize;
+                self.px[i] = mix(self.px[i], [p[0], p[1], p[2]], a);
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The squares.
+
+const S: f32 = SQUARE_PX as f32;
+
+/// The cloth of a square with its highlight: linen with a running stitch along its sides, or
+/// a fort.
+fn ground(kind: Ground, highlight: Highlight) -> Picture {
+    let tint = |c: Rgb| match highlight {
+        Highlight::None => c,
+        Highlight::From => mix(c, MOVE_FROM, 0.55),
+        Highlight::To => mix(c, MOVE_TO, 0.7),
+    };
+    let n = SQUARE_PX;
+    let cloth = match kind {
+        Ground::Plain => LINEN,
+        Ground::Castle => FORT_CLOTH,
+        Ground::Refuge => REFUGE_CLOTH,
+    };
+    let mut pic = Picture::new(n, n, tint(cloth));
+    if kind != Ground::Plain {
+        let wall = if kind == Ground::Castle {
+            FORT_WALL
+        } else {
+            REFUGE_WALL
+        };
+        pic.over(&fort(wall, tint(cloth)).shrink(1.0), 0, 0);
+    }
+    // The running stitch on the square's sides (half of each seam; the neighbour draws the
+    // other half).
+    let stitch = tint(STITCH);
+    for i in 0..n {
+        if (i + 2) % 8 < 5 {
+            for (x, y) in [(i, 0), (i, n - 1), (0, i), (n - 1, i)] {
+                pic.set(x, y, stitch);
+            }
+        }
+    }
+    pic
+}
+
+/// The king's fort, seen from above: a crenellated wall with towers at the corners and a
+/// diamond in the courtyard.
+fn fort(wall: Rgb, cloth: Rgb) -> Layer {
+    let mut l = Layer::new(SQUARE_PX);
+    let (a, b) = (7.0, 13.0); // the wall runs between these insets
+    l.rect(a, a, S - a, b, wall);
+    l.rect(a, S - b, S - a, S - a, wall);
+    l.rect(a, a, b, S - a, wall);
+    l.rect(S - b, a, S - a, S - a, wall);
+    // Merlons on the outer side of the wall.
+    let step = (S - 2.0 * a) / 7.0;
+    for k in 0..7 {
+        if k % 2 == 0 {
+            continue;
+        }
+        let t = a + k as f32 * step;
+        l.rect(t, 3.5, t + step, a, wall);
+        l.rect(t, S - a, t + step, S - 3.5, wall);
+        l.rect(3.5, t, a, t + step, wall);
+        l.rect(S - a, t, S - 3.5, t + step, wall);
+    }
+    // Corner towers.
+    for (x, y) in [(a, a), (S - a, a), (a, S - a), (S - a, S - a)] {
+        l.rect(x - 5.0, y - 5.0, x + 5.0, y + 5.0, wall);
+    }
+    // The courtyard's diamond.
+    let c = S / 2.0;
+    l.polygon(
+        &[(c, c - 10.0), (c + 10.0, c), (c, c + 10.0), (c - 10.0, c)],
+        wall,
+    );
+    let mut hole = Layer::new(SQUARE_PX);
+    hole.polygon(
+        &[(c, c - 5.5), (c + 5.5, c), (c, c + 5.5), (c - 5.5, c)],
+        cloth,
+    );
+    l.stack(&hole);
+    l
+}
+
+/// A heater shield's outline: flat top, straight sides, curving to a point.
+fn heater(cx: f32, top: f32, w: f32, h: f32) -> Vec<(f32, f32)> {
+    let (l, r) = (cx - w / 2.0, cx + w / 2.0);
+    let shoulder = top + h * 0.42;
+    let bottom = top + h;
+    let mut pts = vec![(l, top), (r, top), (r, shoulder)];
+    // Right side: a quadratic curve from the shoulder to the point.
+    let n = 16;
+    for k in 1..=n {
+        let t = k as f32 / n as f32;
+        let (p0, p1, p2) = ((r, shoulder), (r, bottom - h * 0.18), (cx, bottom));
+        let x = (1.0 - t) * (1.0 - t) * p0.0 + 2.0 * (1.0 - t) * t * p1.0 + t * t * p2.0;
+        let y = (1.0 - t) * (1.0 - t) * p0.1 + 2.0 * (1.0 - t) * t * p1.1 + t * t * p2.1;
+        pts.push((x, y));
+    }
+    for k in (0..n).rev() {
+        let t = k as f32 / n as f32;
+        let (p0, p1, p2) = ((l, shoulder), (l, bottom - h * 0.18), (cx, bottom));
+        let x = (1.0 - t) * (1.0 - t) * p0.0 + 2.0 * (1.0 - t) * t * p1.0 + t * t * p2.0;
+        let y = (1.0 - t) * (1.0 - t) * p0.1 + 2.0 * (1.0 - t) * t * p1.1 + t * t * p2.1;
+        pts.push((x, y));
+    }
+    pts
+}
+
+/// A soft shadow under a piece.
+fn shadow(shape: impl Fn(&mut Layer)) -> RgbaImage {
+    let mut l = Layer::new(SQUARE_PX);
+    shape(&mut l);
+    l.shrink(0.28)
+}
+
+/// An attacker: a round blue shield, quartered in two blues, with a dark rim and a steel
+/// boss.
+fn attacker() -> Layer {
+    let mut l = Layer::new(SQUARE_PX);
+    let c = S / 2.0;
+    let r = S * 0.40;
+    l.circle(c, c, r, ATTACKER_DARK);
+    l.circle(c, c, r - 3.0, ATTACKER);
+    let mut quarters = Layer::new(SQUARE_PX);
+    for q in [0.0f32, 2.0] {
+        let mut pts = vec![(c, c)];
+        for k in 0..=12 {
+            let a =
+                (q + k as f32 / 12.0) * std::f32::consts::FRAC_PI_2 + std::f32::consts::FRAC_PI_4;
+            pts.push((c + a.cos() * r, c + a.sin() * r));
+        }
+        quarters.polygon(&pts, ATTACKER_LIGHT);
+    }
+    let mut field = Layer::new(SQUARE_PX);
+    field.circle(c, c, r - 3.0, ATTACKER);
+    quarters.clip(&field);
+    l.stack(&quarters);
+    l.circle(c, c, S * 0.14 + 2.0, ATTACKER_DARK);
+    l.circle(c, c, S * 0.14, ATTACKER_BOSS);
+    l.circle(
+        c - 4.0,
+        c - 4.0,
+        2.2,
+        mix(ATTACKER_BOSS, [255, 255, 255], 0.5),
+    );
+    l
+}
+
+/// A defender: a pointed red shield with a cream cross.
+fn defender() -> Layer {
+    let mut l = Layer::new(SQUARE_PX);
+    let (cx, top, w, h) = (S / 2.0, S * 0.14, S * 0.64, S * 0.74);
+    l.polygon(&heater(cx, top, w, h), DEFENDER_DARK);
+    let inner = heater(cx, top + 3.0, w - 6.0, h - 7.0);
+    l.polygon(&inner, DEFENDER);
+    let mut cross = Layer::new(SQUARE_PX);
+    let cy = top + h * 0.40;
+    cross.rect(cx - 3.5, top, cx + 3.5, top + h, DEFENDER_CROSS);
+    cross.rect(
+        cx - w / 2.0,
+        cy - 3.5,
+        cx + w / 2.0,
+        cy + 3.5,
+        DEFENDER_CROSS,
+    );
+    let mut mask = Layer::new(SQUARE_PX);
+    mask.polygon(&inner, DEFENDER);
+    cross.clip(&mask);
+    l.stack(&cross);
+    l
+}
+
+/// The king: a larger red shield with a gold rim and a gold sun, under a gold crown.
+fn king() -> Layer {
+    let mut l = Layer::new(SQUARE_PX);
+    let (cx, top, w, h) = (S / 2.0, S * 0.30, S * 0.72, S * 0.64);
+    // The crown: a band with three points, above the shield.
+    let (cb, ct) = (top + 2.0, S * 0.05);
+    let crown = [
+        (cx - 17.0, cb),
+        (cx - 19.0, ct + 4.0),
+        (cx - 9.5, ct + 11.0),
+        (cx, ct),
+        (cx + 9.5, ct + 11.0),
+        (cx + 19.0, ct + 4.0),
+        (cx + 17.0, cb),
+    ];
+    l.polygon(&crown, GOLD_DARK);
+    let inner_crown = [
+        (cx - 14.5, cb),
+        (cx - 16.0, ct + 8.0),
+        (cx - 9.5, ct + 14.0),
+        (cx, ct + 4.0),
+        (cx + 9.5, ct + 14.0),
+        (cx + 16.0, ct + 8.0),
+        (cx + 14.5, cb),
+    ];
+    l.polygon(&inner_crown, GOLD);
+    for x in [cx - 17.5, cx, cx + 17.5] {
+        let y = if x == cx { ct + 1.0 } else { ct + 3.5 };
+        l.circle(x, y, 3.0, GOLD_DARK);
+        l.circle(x, y, 1.8, GOLD);
+    }
+    l.polygon(&heater(cx, top, w, h), GOLD_DARK);
+    l.polygon(&heater(cx, top + 2.0, w - 4.0, h - 4.5), GOLD);
+    let inner = heater(cx, top + 5.0, w - 10.0, h - 11.0);
+    l.polygon(&inner, KING);
+    // A gold sun in the middle.
+    let cy = top + h * 0.40;
+    let mut sun = Layer::new(SQUARE_PX);
+    for k in 0..8 {
+        let a = k as f32 * std::f32::consts::PI / 4.0;
+        sun.line(
+            (cx, cy),
+            (cx + a.cos() * 11.0, cy + a.sin() * 11.0),
+            3.0,
+            GOLD,
+        );
+    }
+    sun.circle(cx, cy, 7.0, GOLD_DARK);
+    sun.circle(cx, cy, 5.5, GOLD);
+    let mut mask = Layer::new(SQUARE_PX);
+    mask.polygon(&inner, KING);
+    sun.clip(&mask);
+    l.stack(&sun);
+    l
+}
+
+fn attacker_shadow(l: &mut Layer) {
+    l.circle(S / 2.0 + 1.5, S / 2.0 + 2.5, S * 0.40, [0, 0, 0]);
+}
+
+fn defender_shadow(l: &mut Layer) {
+    l.polygon(
+        &heater(S / 2.0 + 1.5, S * 0.14 + 2.5, S * 0.64, S * 0.74),
+        [0, 0, 0],
+    );
+}
+
+fn king_shadow(l: &mut Layer) {
+    l.polygon(
+        &heater(S / 2.0 + 1.5, S * 0.30 + 2.5, S * 0.72, S * 0.64),
+        [0, 0, 0],
+    );
+}
+
+/// A red glow filling the king's square, strongest under him: he can be captured next move.
+fn danger_glow() -> RgbaImage {
+    let n = SQUARE_PX;
+    let mut img = RgbaImage::new(n, n);
+    let c = S / 2.0 - 0.5;
+    let far = c * std::f32::consts::SQRT_2;
+    for (x, y, p) in img.enumerate_pixels_mut() {
+        let d = ((x as f32 - c).powi(2) + (y as f32 - c).powi(2)).sqrt() / far;
+        let a = 0.95 - 0.5 * d.clamp(0.0, 1.0);
+        *p = rgba(DANGER, (a * 255.0) as u8);
+    }
+    img
+}
+
+/// A ring of running stitch round the king or a goal square.
+fn ring(r: f32, width: f32, c: Rgb, dashes: u32) -> Layer {
+    let mut l = Layer::new(SQUARE_PX);
+    let centre = S / 2.0;
+    let n = dashes * 2;
+    for k in 0..n {
+        if k % 2 == 1 {
+            continue;
+        }
+        let a0 = k as f32 / n as f32 * std::f32::consts::TAU;
+        let a1 = (k + 1) as f32 / n as f32 * std::f32::consts::TAU;
+        let mut pts = Vec::new();
+        for j in 0..=6 {
+            let a = a0 + (a1 - a0) * j as f32 / 6.0;
+            pts.push((
+                centre + a.cos() * (r + width / 2.0),
+                centre + a.sin() * (r + width / 2.0),
+            ));
+        }
+        for j in (0..=6).rev() {
+            let a = a0 + (a1 - a0) * j as f32 / 6.0;
+            pts.push((
+                centre + a.cos() * (r - width / 2.0),
+                centre + a.sin() * (r - width / 2.0),
+            ));
+        }
+        l.polygon(&pts, c);
+    }
+    l
+}
+
+/// A cross stitch over a captured piece.
+fn capture_cross() -> Layer {
+    let mut l = Layer::new(SQUARE_PX);
+    let (a, b) = (S * 0.2, S * 0.8);
+    l.line((a, a), (b, b), 7.0, CAPTURE_MARK);
+    l.line((a, b), (b, a), 7.0, CAPTURE_MARK);
+    l
+}
+
+/// The layers of a square's content, bottom first, each already shrunk.
+fn content_layers(content: Content) -> Vec<RgbaImage> {
+    match content {
+        Content::Empty => vec![],
+        Content::Attacker => vec![shadow(attacker_shadow), attacker().shrink(1.0)],
+        Content::Defender => vec![shadow(defender_shadow), defender().shrink(1.0)],
+        Content::King { danger, free } => {
+            let mut v = Vec::new();
+            if danger {
+                v.push(danger_glow());
+            }
+            if free {
+                v.push(ring(S * 0.44, 4.0, FREE_LINE, 12).shrink(1.0));
+            }
+            v.push(shadow(king_shadow));
+            v.push(king().shrink(1.0));
+            v
+        }
+        Content::Captured(captive) => {
+            let ghost = match captive {
+                Captive::Attacker => attacker(),
+                Captive::Defender => defender(),
+                Captive::King => king(),
+            };
+            vec![ghost.shrink(0.35), capture_cross().shrink(1.0)]
+        }
+        Content::FreeLine => {
+            let mut l = Layer::new(SQUARE_PX);
+            l.circle(S / 2.0, S / 2.0, 6.0, FREE_LINE);
+            vec![l.shrink(1.0)]
+        }
+        Content::Goal => {
+            let mut l = ring(S * 0.30, 5.0, FREE_LINE, 8);
+            l.circle(S / 2.0, S / 2.0, 7.0, FREE_LINE);
+            vec![l.shrink(1.0)]
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The frame.
+
+/// The frame: dark blue wool, with a band of red and yellow cross stitch round the board.
+fn frame() -> Picture {
+    let mut pic = Picture::new(IMAGE_PX, IMAGE_PX, FRAME);
+    let (x0, y0) = (BOARD_LEFT, BOARD_TOP);
+    let (x1, y1) = (BOARD_LEFT + BOARD_PX, BOARD_TOP + BOARD_PX);
+    // Rings outwards from the board: yellow 2, red 6 (with yellow stitches), yellow 2.
+    let ring = |pic: &mut Picture, d0: u32, d1: u32, c: Rgb| {
+        pic.fill(x0 - d1, y0 - d1, x1 + d1, y0 - d0, c);
+        pic.fill(x0 - d1, y1 + d0, x1 + d1, y1 + d1, c);
+        pic.fill(x0 - d1, y0 - d0, x0 - d0, y1 + d0, c);
+        pic.fill(x1 + d0, y0 - d0, x1 + d1, y1 + d0, c);
+    };
+    ring(&mut pic, 0, 2, BAND_YELLOW);
+    ring(&mut pic, 2, 8, BAND_RED);
+    ring(&mut pic, 8, 10, BAND_YELLOW);
+    // Cross stitches in the red band: small diamonds every 12 pixels.
+    let diamond = [(1u32, 0u32), (0, 1), (1, 1), (2, 1), (1, 2)];
+    let mut stitch = |x: u32, y: u32, c: Rgb| {
+        for (dx, dy) in diamond {
+            pic.set(x + dx, y + dy, c);
+        }
+    };
+    let mut t = 4;
+    while t + 3 < BOARD_PX + 12 {
+        let c = if (t / 12) % 2 == 0 {
+            BAND_YELLOW
+        } else {
+            BAND_GREEN
+        };
+        stitch(x0 - 8 + t, y0 - 7 + 2, c);
+        stitch(x0 - 8 + t, y1 + 3, c);
+        stitch(x0 - 7 + 2, y0 - 8 + t, c);
+        stitch(x1 + 3, y0 - 8 + t, c);
+        t += 12;
+    }
+    pic
+}
+
+// ---------------------------------------------------------------------------------------------
+// The palette.
+
+/// The palette: the text ramp, then up to 239 colours chosen for the pictures (all of them
+/// when they are few enough, else by NeuQuant), then unused entries up to the transparent one.
+fn palette_for(colours: &HashMap<Rgb, u32>) -> Vec<Rgb> {
+    let mut palette: Vec<Rgb> = (0..TEXT_LEVELS)
+        .map(|k| mix(FRAME, TEXT, k as f32 / (TEXT_LEVELS - 1) as f32))
+        .collect();
+    let room = TRANSPARENT as usize - palette.len();
+    let mut rest: Vec<(Rgb, u32)> = colours
+        .iter()
+        .filter(|(c, _)| !palette.contains(c))
+        .map(|(c, n)| (*c, *n))
+        .collect();
+    rest.sort();
+    if rest.len() <= room {
+        palette.extend(rest.iter().map(|(c, _)| *c));
+    } else {
+        // Every colour once, and the common ones (the cloth, the pieces' fields) more often.
+        let mut sample = Vec::new();
+        for (c, n) in &rest {
+            let weight = 1 + (*n as f32).sqrt() as u32 / 4;
+            for _ in 0..weight.min(64) {
+                sample.extend_from_slice(&[c[0], c[1], c[2], 255]);
+            }
+        }
+        let nq = color_quant::NeuQuant::new(1, room, &sample);
+        palette.extend(nq.color_map_rgb().chunks(3).map(|c| [c[0], c[1], c[2]]));
+    }
+    while palette.len() < 256 {
+        palette.push([0, 0, 0]);
+    }
+    palette
+}
+
+fn nearest(palette: &[Rgb], c: Rgb) -> u8 {
+    let d = |p: &Rgb| {
+        let dr = p[0] as i32 - c[0] as i32;
+        let dg = p[1] as i32 - c[1] as i32;
+        let db = p[2] as i32 - c[2] as i32;
+        // Weighted towards how the eye sees differences.
+        3 * dr * dr + 4 * dg * dg + 2 * db * db
+    };
+    let (i, _) = palette[..TRANSPARENT as usize]
+        .iter()
+        .enumerate()
+        .min_by_key(|(_, p)| d(p))
+        .expect("the palette is not empty");
+    i as u8
+}
+
+fn build() -> Assets {
+    let grounds: Vec<Picture> = Ground::ALL
+        .iter()
+        .flat_map(|&g| Highlight::ALL.iter().map(move |&h| ground(g, h)))
+        .collect();
+    let contents: Vec<Vec<RgbaImage>> = Content::ALL.iter().map(|&c| content_layers(c)).collect();
+    // Every sprite in RGB, in SpriteId order.
+    let mut sprites_rgb: Vec<Picture> = Vec::with_capacity(grounds.len() * Content::COUNT);
+    for g in &grounds {
+        for layers in &contents {
+            let mut pic = Picture {
+                w: g.w,
+                px: g.px.clone(),
+            };
+            for layer in layers {
+                pic.over(layer, 0, 0);
+            }
+            sprites_rgb.push(pic);
+        }
+    }
+    debug_assert_eq!(
+        SpriteId::of(Ground::Refuge, Highlight::To, Content::Goal).0 as usize + 1,
+        sprites_rgb.len()
+    );
+    let mut frame_rgb = frame();
+    let plain =
+        &sprites_rgb[SpriteId::of(Ground::Plain, Highlight::None, Content::Empty).0 as usize];
+    for rank in 0..9 {
+        for file in 0..9 {
+            let sq = crate::tafl::Square::from_coords(file, rank).expect("on the board");
+            let (x, y) = square_origin(sq);
+            for row in 0..SQUARE_PX {
+                for col in 0..SQUARE_PX {
+                    frame_rgb.set(x + col, y + row, plain.px[(row * SQUARE_PX + col) as usize]);
+                }
+            }
+        }
+    }
+
+    let mut colours: HashMap<Rgb, u32> = HashMap::new();
+    for pic in sprites_rgb.iter().chain(std::iter::once(&frame_rgb)) {
+        for c in &pic.px {
+            *colours.entry(*c).or_default() += 1;
+        }
+    }
+    let palette = palette_for(&colours);
+    let index: HashMap<Rgb, u8> = colours.keys().map(|&c| (c, nearest(&palette, c))).collect();
+    let sprites: Vec<u8> = sprites_rgb
+        .iter()
+        .flat_map(|p| p.px.iter().map(|c| index[c]))
+        .collect();
+    let mut background: Vec<u8> = frame_rgb.px.iter().map(|c| index[c]).collect();
+    draw_labels(&mut background);
+    Assets {
+        palette: palette.iter().flatten().copied().collect(),
+        sprites,
+        background,
+    }
+}
+
+/// Files a–i above and below the board, ranks 1–9 left and right of it.
+fn draw_labels(background: &mut [u8]) {
+    let size = 17.0;
+    let band = 10; // the embroidered band round the board
+    for i in 0..9u32 {
+        let file = char::from(b'a' + i as u8).to_string();
+        let x = BOARD_LEFT + i * SQUARE_PX;
+        let top = (x, 0, SQUARE_PX, BOARD_TOP - band);
+        let bottom = (
+            x,
+            BOARD_TOP + BOARD_PX + band,
+            SQUARE_PX,
+            FILES_BAND_PX - band,
+        );
+        for area in [top, bottom] {
+            draw_text(background, IMAGE_PX, area, &file, size, size, Align::Centre);
+        }
+        let rank = (9 - i).to_string();
+        let y = BOARD_TOP + i * SQUARE_PX;
+        let left = (0, y, BOARD_LEFT - band, SQUARE_PX);
+        let right = (
+            BOARD_LEFT + BOARD_PX + band,
+            y,
+            BOARD_LEFT - band,
+            SQUARE_PX,
+        );
+        for area in [left, right] {
+            draw_text(background, IMAGE_PX, area, &rank, size, size, Align::Centre);
+        }
+    }
+}

@@ -1,0 +1,360 @@
+//! From a position to pixels: which sprite each square shows, the frame put together from the
+//! drawn-once assets, and the PNG and GIF encoders.
+
+use super::assets::{Assets, Captive, Content, Ground, Highlight, SpriteId, ASSETS, TRANSPARENT};
+use super::text::{draw_text, Align};
+use super::theme::*;
+use super::{deflate, lzw};
+use crate::tafl::{Bitboard, Escape, Position, RecordedMove, Side, Square};
+
+/// What every square of a board shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scene {
+    pub squares: [SpriteId; 81],
+}
+
+/// The square the king stood on when the last move captured him, worked out by putting him
+/// back beside the square the capturing attacker reached and replaying the move.
+pub fn captured_king_square(position: &Position, last: &RecordedMove) -> Option<Square> {
+    if !last.king_captured || position.king().is_some() || last.side != Side::Attackers {
+        return None;
+    }
+    let mv = last.mv;
+    if !position.attackers().contains(mv.to) {
+        return None;
+    }
+    let attackers = position.attackers().without(mv.to).with(mv.from);
+    let defenders = position.defenders() | last.captured;
+    neighbours(mv.to).find(|&k| {
+        if position.occupied().contains(k) || last.captured.contains(k) {
+            return false;
+        }
+        Position::new(
+            attackers,
+            defenders,
+            Some(k),
+            Side::Attackers,
+            *position.rules(),
+        )
+        .map(|before| before.is_legal(mv) && before.make(mv).1.king_captured)
+        .unwrap_or(false)
+    })
+}
+
+fn neighbours(sq: Square) -> impl Iterator<Item = Square> {
+    let (f, r) = (sq.file() as i8, sq.rank() as i8);
+    [(0i8, 1i8), (1, 0), (0, -1), (-1, 0)]
+        .into_iter()
+        .filter_map(move |(df, dr)| {
+            let (nf, nr) = (f + df, r + dr);
+            if (0..9).contains(&nf) && (0..9).contains(&nr) {
+                Square::from_coords(nf as u8, nr as u8)
+            } else {
+                None
+            }
+        })
+}
+
+/// The scene of a position after `last` (the move that led to it, if any).
+pub fn scene(position: &Position, last: Option<&RecordedMove>) -> Scene {
+    let corners = position.rules().escape == Escape::Corner;
+    let mut contents = [Content::Empty; 81];
+    let mut highlights = [Highlight::None; 81];
+    for sq in position.attackers() {
+        contents[sq.index()] = Content::Attacker;
+    }
+    for sq in position.defenders() {
+        contents[sq.index()] = Content::Defender;
+    }
+    if let Some(k) = position.king() {
+        let lines = king_lines(position, k);
+        for sq in lines.path {
+            contents[sq.index()] = Content::FreeLine;
+        }
+        for sq in lines.goals {
+            contents[sq.index()] = Content::Goal;
+        }
+        let escaped = (position.escape_squares() & Bitboard::from_square(k)).any();
+        contents[k.index()] = Content::King {
+            danger: position.king_capturable(),
+            free: lines.goals.any() || escaped,
+        };
+    }
+    if let Some(last) = last {
+        let captive = match last.side {
+            Side::Attackers => Captive::Defender,
+            Side::Defenders => Captive::Attacker,
+        };
+        for sq in last.captured {
+            if position.piece_at(sq).is_none() {
+                contents[sq.index()] = Content::Captured(captive);
+            }
+        }
+        if let Some(k) = captured_king_square(position, last) {
+            contents[k.index()] = Content::Captured(Captive::King);
+        }
+        highlights[last.mv.from.index()] = Highlight::From;
+        highlights[last.mv.to.index()] = Highlight::To;
+    }
+    let mut squares = [SpriteId(0); 81];
+    for sq in Square::all() {
+        let ground = if sq == Square::CASTLE {
+            Ground::Castle
+        } else if corners && sq.is_corner() {
+            Ground::Refuge
+        } else {
+            Ground::Plain
+        };
+        squares[sq.index()] = SpriteId::of(ground, highlights[sq.index()], contents[sq.index()]);
+    }
+    Scene { squares }
+}
+
+/// The king's free lines: the winning squares he could reach next move, and the squares on
+/// the way to them.
+struct KingLines {
+    goals: Bitboard,
+    path: Bitboard,
+}
+
+fn king_lines(position: &Position, king: Square) -> KingLines {
+    let mut lines = KingLines {
+        goals: Bitboard::EMPTY,
+        path: Bitboard::EMPTY,
+    };
+    if position.king_free_lines() == 0 {
+        return lines;
+    }
+    let as_defenders = position.with_turn(Side::Defenders);
+    lines.goals = as_defenders.destinations(king) & position.escape_squares();
+    for goal in lines.goals {
+        if let Some(between) = king.line_between(goal) {
+            for sq in between {
+                lines.path = lines.path.with(sq);
+            }
+        }
+    }
+    lines
+}
+
+/// A picture as palette indices, `IMAGE_PX` square.
+pub struct Canvas {
+    pub px: Vec<u8>,
+}
+
+impl Canvas {
+    /// The frame and an empty board.
+    pub fn new(assets: &Assets) -> Canvas {
+        Canvas {
+            px: assets.background.clone(),
+        }
+    }
+
+    /// Draws one square.
+    pub fn square(&mut self, assets: &Assets, sq: Square, id: SpriteId) {
+        let (x, y) = square_origin(sq);
+        let sprite = assets.sprite(id);
+        let n = SQUARE_PX as usize;
+        for row in 0..n {
+            let start = (y as usize + row) * IMAGE_PX as usize + x as usize;
+            self.px[start..start + n].copy_from_slice(&sprite[row * n..(row + 1) * n]);
+        }
+    }
+
+    /// Draws every square of a scene.
+    pub fn scene(&mut self, assets: &Assets, scene: &Scene) {
+        for sq in Square::all() {
+            self.square(assets, sq, scene.squares[sq.index()]);
+        }
+    }
+
+    /// Writes a caption in the band under the board (clearing what was there).
+    pub fn caption(&mut self, assets: &Assets, caption: &str) {
+        let start = (CAPTION_TOP * IMAGE_PX) as usize;
+        self.px[start..].copy_from_slice(&assets.background[start..]);
+        let margin = 16;
+        let area = (margin, CAPTION_TOP, IMAGE_PX - 2 * margin, CAPTION_PX);
+        draw_text(
+            &mut self.px,
+            IMAGE_PX,
+            area,
+            caption,
+            24.0,
+            15.0,
+            Align::Centre,
+        );
+    }
+}
+
+/// A board as palette indices.
+pub fn board_canvas(
+    position: &Position,
+    last: Option<&RecordedMove>,
+    caption: Option<&str>,
+) -> Canvas {
+    let assets = &*ASSETS;
+    let mut canvas = Canvas::new(assets);
+    canvas.scene(assets, &scene(position, last));
+    if let Some(caption) = caption {
+        canvas.caption(assets, caption);
+    }
+    canvas
+}
+
+/// Encodes palette indices as an 8-bit indexed PNG: unfiltered rows, deflated by
+/// [`deflate::zlib`], which knows that rows tend to repeat the row above.
+pub fn encode_png(canvas: &Canvas) -> Vec<u8> {
+    let assets = &*ASSETS;
+    let w = IMAGE_PX as usize;
+    let mut raw = Vec::with_capacity((w + 1) * w);
+    for row in canvas.px.chunks(w) {
+        raw.push(0); // filter type: none
+        raw.extend_from_slice(row);
+    }
+    let idat = deflate::zlib(&raw, w + 1);
+    let mut out = Vec::with_capacity(idat.len() + 1024);
+    let mut encoder = png::Encoder::new(&mut out, IMAGE_PX, IMAGE_PX);
+    encoder.set_color(png::ColorType::Indexed);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_palette(&assets.palette[..]);
+    let mut writer = encoder
+        .write_header()
+        .expect("writing to a Vec cannot fail");
+    writer
+        .write_chunk(png::chunk::IDAT, &idat)
+        .expect("writing to a Vec cannot fail");
+    writer.finish().expect("writing to a Vec cannot fail");
+    out
+}
+
+/// The caption a replay frame carries: the ply and its move, or the start, and the result
+/// on the last frame.
+fn replay_caption(game: &crate::tafl::Game, ply: usize) -> String {
+    let moves = game.moves();
+    let mut text = if ply == 0 {
+        "Start".to_string()
+    } else {
+        let m = &moves[ply - 1];
+        let first_side = moves.first().map(|m| m.side).unwrap_or(Side::Attackers);
+        // Moves are numbered in pairs, attackers first.
+        let offset = usize::from(first_side == Side::Defenders);
+        let number = (ply - 1 + offset) / 2 + 1;
+        let dots = if m.side == Side::Attackers {
+            "."
+        } else {
+            "…"
+        };
+        format!("{number}{dots} {m}")
+    };
+    if ply == moves.len() {
+        let outcome = game.outcome();
+        if let Some(reason) = outcome.reason() {
+            let result = match outcome.winner() {
+                Some(Side::Attackers) => "attackers win",
+                Some(Side::Defenders) => "defenders win",
+                None => "draw",
+            };
+            text = format!("{text} · {result}: {}", reason.describe());
+        }
+    }
+    text
+}
+
+/// One delay of the replay, in hundredths of a second.
+const PLY_DELAY: u16 = 80;
+const LAST_DELAY: u16 = 400;
+
+/// An animated GIF of a game: the start and one frame per ply, each after the first holding
+/// only the rectangle that changed, with unchanged pixels transparent.
+pub fn encode_replay(game: &crate::tafl::Game) -> Vec<u8> {
+    let assets = &*ASSETS;
+    let positions = game.positions();
+    let moves = game.moves();
+    let mut out = Vec::with_capacity(256 * 1024);
+    {
+        let size = IMAGE_PX as u16;
+        let mut encoder = gif::Encoder::new(&mut out, size, size, &assets.palette)
+            .expect("writing to a Vec cannot fail");
+        encoder
+            .set_repeat(gif::Repeat::Infinite)
+            .expect("writing to a Vec cannot fail");
+        let mut canvas = Canvas::new(assets);
+        let mut previous: Option<Vec<u8>> = None;
+        for (ply, position) in positions.iter().enumerate() {
+            let last = if ply == 0 { None } else { moves.get(ply - 1) };
+            let scene = scene(position, last);
+            canvas.scene(assets, &scene);
+            canvas.caption(assets, &replay_caption(game, ply));
+            let delay = if ply + 1 == positions.len() {
+                LAST_DELAY
+            } else {
+                PLY_DELAY
+            };
+            let frame = match &previous {
+                None => gif::Frame {
+                    width: size,
+                    height: size,
+                    buffer: std::borrow::Cow::Owned(lzw::encode(&canvas.px, TRANSPARENT)),
+                    delay,
+                    ..gif::Frame::default()
+                },
+                Some(before) => delta_frame(before, &canvas.px, delay),
+            };
+            encoder
+                .write_lzw_pre_encoded_frame(&frame)
+                .expect("writing to a Vec cannot fail");
+            previous = Some(canvas.px.clone());
+        }
+    }
+    out
+}
+
+/// The pixels that changed between two pictures, cropped to the rectangle that holds them,
+/// with every unchanged pixel transparent.
+fn delta_frame<'a>(before: &[u8], after: &[u8], delay: u16) -> gif::Frame<'a> {
+    let w = IMAGE_PX as usize;
+    let (mut x0, mut y0, mut x1, mut y1) = (w, w, 0, 0);
+    for (y, (a, b)) in before.chunks(w).zip(after.chunks(w)).enumerate() {
+        if a == b {
+            continue;
+        }
+        let first = a.iter().zip(b).position(|(p, q)| p != q).unwrap_or(0);
+        let last = w - a.iter().zip(b).rev().position(|(p, q)| p != q).unwrap_or(0);
+        x0 = x0.min(first);
+        x1 = x1.max(last);
+        y0 = y0.min(y);
+        y1 = y1.max(y + 1);
+    }
+    if x0 >= x1 {
+        // Nothing changed: one transparent pixel.
+        return gif::Frame {
+            width: 1,
+            height: 1,
+            buffer: std::borrow::Cow::Owned(lzw::encode(&[TRANSPARENT], TRANSPARENT)),
+            transparent: Some(TRANSPARENT),
+            delay,
+            ..gif::Frame::default()
+        };
+    }
+    let mut buffer = Vec::with_capacity((x1 - x0) * (y1 - y0));
+    for y in y0..y1 {
+        let a = &before[y * w + x0..y * w + x1];
+        let b = &after[y * w + x0..y * w + x1];
+        buffer.extend(
+            a.iter()
+                .zip(b)
+                .map(|(&p, &q)| if p == q { TRANSPARENT } else { q }),
+        );
+    }
+    gif::Frame {
+        left: x0 as u16,
+        top: y0 as u16,
+        width: (x1 - x0) as u16,
+        height: (y1 - y0) as u16,
+        buffer: std::borrow::Cow::Owned(lzw::encode(&buffer, TRANSPARENT)),
+        transparent: Some(TRANSPARENT),
+        dispose: gif::DisposalMethod::Keep,
+        delay,
+        ..gif::Frame::default()
+    }
+}

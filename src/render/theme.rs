@@ -1,0 +1,89 @@
+//! The look of the board: its colours and its geometry. Every square-to-pixel calculation of
+//! the renderer is here.
+//!
+//! The theme follows Damian Walker's print-and-play tablut: an embroidered cloth board, red
+//! shields for the king and his defenders, blue for the attackers, set in a frame of the dark
+//! blue wool and red and yellow bands of Sámi dress. Shape tells the pieces apart as well as
+//! colour: the attackers carry round shields, the defenders pointed (heater) shields, and the
+//! king a larger pointed shield under a crown.
+
+use crate::tafl::Square;
+
+/// An opaque colour.
+pub type Rgb = [u8; 3];
+
+/// The width and height of every image, in pixels: the board, its labels and the caption band.
+pub const IMAGE_PX: u32 = 720;
+/// The side of one square, in pixels.
+pub const SQUARE_PX: u32 = 68;
+/// The board's side (9 squares), in pixels.
+pub const BOARD_PX: u32 = 9 * SQUARE_PX;
+/// The left edge of the board.
+pub const BOARD_LEFT: u32 = (IMAGE_PX - BOARD_PX) / 2;
+/// The top edge of the board.
+pub const BOARD_TOP: u32 = 30;
+/// The height of the band under the board that holds the file letters.
+pub const FILES_BAND_PX: u32 = 30;
+/// The top of the caption band, which runs to the bottom of the image.
+pub const CAPTION_TOP: u32 = BOARD_TOP + BOARD_PX + FILES_BAND_PX;
+/// The caption band's height.
+pub const CAPTION_PX: u32 = IMAGE_PX - CAPTION_TOP;
+
+/// The top-left pixel of a square: `a1` is the bottom-left square.
+pub const fn square_origin(sq: Square) -> (u32, u32) {
+    let x = BOARD_LEFT + sq.file() as u32 * SQUARE_PX;
+    let y = BOARD_TOP + (8 - sq.rank() as u32) * SQUARE_PX;
+    (x, y)
+}
+
+/// The centre pixel of a square.
+pub const fn square_centre(sq: Square) -> (u32, u32) {
+    let (x, y) = square_origin(sq);
+    (x + SQUARE_PX / 2, y + SQUARE_PX / 2)
+}
+
+/// The dark blue wool of the frame and the caption band.
+pub const FRAME: Rgb = [0x1f, 0x2a, 0x4d];
+/// Labels and caption text.
+pub const TEXT: Rgb = [0xf3, 0xe7, 0xc9];
+/// The embroidered bands round the board.
+pub const BAND_RED: Rgb = [0xb8, 0x2e, 0x2a];
+pub const BAND_YELLOW: Rgb = [0xe9, 0xb8, 0x3c];
+pub const BAND_GREEN: Rgb = [0x3f, 0x7d, 0x4e];
+
+/// The linen of the squares and the running stitch between them.
+pub const LINEN: Rgb = [0xee, 0xe0, 0xbf];
+pub const STITCH: Rgb = [0x8c, 0x6a, 0x4a];
+
+/// The king's fort on the castle, and the refuges in the corners under corner rules.
+pub const FORT_CLOTH: Rgb = [0xd9, 0xb9, 0x86];
+pub const FORT_WALL: Rgb = [0x9c, 0x2f, 0x25];
+pub const REFUGE_CLOTH: Rgb = [0xc9, 0xd3, 0xa4];
+pub const REFUGE_WALL: Rgb = [0x3f, 0x6e, 0x45];
+
+/// The last move: the square it left and the square it reached.
+pub const MOVE_FROM: Rgb = [0xf2, 0xd7, 0x78];
+pub const MOVE_TO: Rgb = [0xe8, 0xb9, 0x3a];
+
+/// Attackers: round blue shields, quartered, with a steel boss.
+pub const ATTACKER: Rgb = [0x2d, 0x5b, 0xb5];
+pub const ATTACKER_DARK: Rgb = [0x16, 0x27, 0x52];
+pub const ATTACKER_LIGHT: Rgb = [0x5b, 0x8f, 0xe0];
+pub const ATTACKER_BOSS: Rgb = [0x9c, 0xa9, 0xb9];
+
+/// Defenders: pointed red shields with a cream cross.
+pub const DEFENDER: Rgb = [0xc6, 0x2f, 0x2a];
+pub const DEFENDER_DARK: Rgb = [0x4d, 0x0f, 0x0c];
+pub const DEFENDER_CROSS: Rgb = [0xf6, 0xea, 0xcf];
+
+/// The king: a larger red shield under a gold crown.
+pub const KING: Rgb = [0xb3, 0x1d, 0x22];
+pub const GOLD: Rgb = [0xf2, 0xc1, 0x3a];
+pub const GOLD_DARK: Rgb = [0x7a, 0x52, 0x0c];
+
+/// A captured piece: its ghost struck through with a cross stitch.
+pub const CAPTURE_MARK: Rgb = [0x2b, 0x12, 0x10];
+/// The king in danger of capture next move.
+pub const DANGER: Rgb = [0xe0, 0x1b, 0x1b];
+/// The king's free lines to a winning square, and the squares they reach.
+pub const FREE_LINE: Rgb = [0x1f, 0x8a, 0x4c];
