@@ -4,6 +4,7 @@ mod analyze;
 mod common;
 mod engine;
 mod perft;
+mod render;
 mod replay;
 mod run;
 mod selfplay;
@@ -38,6 +39,8 @@ enum Command {
     Selfplay(selfplay::SelfplayArgs),
     /// Speak the OpenTafl engine protocol on stdin and stdout.
     Engine(engine::EngineArgs),
+    /// Draw the board after some moves as a PNG, or the whole game as an animated GIF.
+    Render(render::RenderArgs),
 }
 
 /// Parses the arguments and runs the command; the process exit code.
@@ -50,6 +53,7 @@ pub fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(args),
         Command::Selfplay(args) => selfplay::run(args),
         Command::Engine(args) => engine::run(args),
+        Command::Render(args) => render::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
