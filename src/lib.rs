@@ -5,4 +5,6 @@ pub mod ai;
 pub mod cli;
 pub mod rating;
 pub mod render;
+pub mod service;
+pub mod store;
 pub mod tafl;

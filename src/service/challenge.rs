@@ -1,0 +1,337 @@
+//! Starting games: challenges between people (open, accept, decline, cancel, expire) and games
+//! against the AI.
+
+use super::*;
+use crate::store::challenges::{self, ChallengeRow, NewChallenge};
+use crate::store::games::NewGame;
+
+impl Service {
+    /// Opens a challenge. Refused: challenging yourself or a bot, a game already running in
+    /// the channel (unless it is to be played in a thread), a second open challenge of yours
+    /// in the channel.
+    pub async fn challenge(&self, req: ChallengeRequest) -> Result<ChallengeInfo, ServiceError> {
+        if req.opponent.id == req.challenger.id {
+            return Err(ServiceError::SelfChallenge);
+        }
+        if req.opponent_is_bot {
+            return Err(ServiceError::OpponentIsBot);
+        }
+        if !req.thread
+            && games::active_in_channel(&self.pool, req.place.channel)
+                .await?
+                .is_some()
+        {
+            return Err(ServiceError::GameRunning);
+        }
+        let now = self.now();
+        let expires_at = now + self.config.challenge_ttl.as_millis() as i64;
+        let rules = rules_json(&req.rules);
+        let start = start_columns(req.start.as_ref());
+        let id = challenges::insert(
+            &self.pool,
+            &NewChallenge {
+                guild_id: req.place.guild,
+                channel_id: req.place.channel,
+                challenger_id: req.challenger.id,
+                challenger_name: &req.challenger.name,
+                challenged_id: req.opponent.id,
+                challenged_name: &req.opponent.name,
+                side: req.side.name(),
+                rules: &rules,
+                start: start.as_ref().map(|(p, t)| (p.as_str(), t.as_str())),
+                time_per_move_ms: req.time_control.as_ms(),
+                thread: req.thread,
+                now,
+                expires_at,
+            },
+        )
+        .await
+        .map_err(|e| {
+            if store::is_unique_violation(&e, "challenges") {
+                ServiceError::ChallengeOpen
+            } else {
+                e.into()
+            }
+        })?;
+        self.challenge_info(id).await
+    }
+
+    /// A challenge as it stands.
+    pub async fn challenge_info(&self, id: ChallengeId) -> Result<ChallengeInfo, ServiceError> {
+        match challenges::by_id(&self.pool, id).await? {
+            Some(row) => challenge_info(row),
+            None => Err(ServiceError::NoChallenge),
+        }
+    }
+
+    /// Remembers the message that carries a challenge's buttons.
+    pub async fn set_challenge_message(
+        &self,
+        id: ChallengeId,
+        message_id: u64,
+    ) -> Result<(), ServiceError> {
+        Ok(challenges::set_message(&self.pool, id, message_id).await?)
+    }
+
+    /// Reads a challenge that `user` may answer now (a challenge past its time is marked
+    /// expired and refused).
+    async fn answerable(
+        &self,
+        id: ChallengeId,
+        user: UserId,
+    ) -> Result<ChallengeRow, ServiceError> {
+        let row = challenges::by_id(&self.pool, id)
+            .await?
+            .ok_or(ServiceError::NoChallenge)?;
+        if row.challenged_id != user {
+            return Err(ServiceError::ChallengeNotYours);
+        }
+        self.still_open(row).await
+    }
+
+    async fn still_open(&self, row: ChallengeRow) -> Result<ChallengeRow, ServiceError> {
+        if row.status == "expired" {
+            return Err(ServiceError::ChallengeExpired);
+        }
+        if row.status != "pending" {
+            return Err(ServiceError::ChallengeClosed(row.status.clone()));
+        }
+        let now = self.now();
+        if row.expires_at <= now {
+            challenges::close(&self.pool, row.id, "expired", None, now).await?;
+            return Err(ServiceError::ChallengeExpired);
+        }
+        Ok(row)
+    }
+
+    /// Checks that `user` could accept the challenge now, changing nothing (the bot checks
+    /// before it makes a thread for the game).
+    pub async fn check_accept(
+        &self,
+        id: ChallengeId,
+        user: UserId,
+    ) -> Result<ChallengeInfo, ServiceError> {
+        challenge_info(self.answerable(id, user).await?)
+    }
+
+    /// The challenged player accepts: the game starts in the challenge's channel, or in
+    /// `channel` when given (a thread made for it). The challenge closes and the game starts in
+    /// one transaction; a game already running in the channel refuses it.
+    pub async fn accept(
+        &self,
+        id: ChallengeId,
+        user: UserId,
+        channel: Option<ChannelId>,
+    ) -> Result<Started, ServiceError> {
+        let row = self.answerable(id, user).await?;
+        let challenger = Player::User(User::new(row.challenger_id, row.challenger_name.clone()));
+        let challenged = Player::User(User::new(row.challenged_id, row.challenged_name.clone()));
+        let side: SideChoice = row
+            .side
+            .parse()
+            .map_err(|e: String| ServiceError::Internal(e))?;
+        let (attackers, defenders) = match side.resolve() {
+            Side::Attackers => (challenger, challenged),
+            Side::Defenders => (challenged, challenger),
+        };
+        let place = Place {
+            guild: row.guild_id,
+            channel: channel.unwrap_or(row.channel_id),
+        };
+        let rules = parse_rules(&row.rules)?;
+        let start = stored_start(row.start.as_ref(), rules)?;
+        let now = self.now();
+        let mut tx = self.pool.begin().await?;
+        if !challenges::close(&mut *tx, row.id, "accepted", None, now).await? {
+            return Err(ServiceError::ChallengeClosed("answered".into()));
+        }
+        let info = self
+            .create_game(
+                &mut tx,
+                place,
+                attackers,
+                defenders,
+                start,
+                TimeControl::from_ms(row.time_per_move_ms),
+                true,
+            )
+            .await?;
+        sqlx::query("UPDATE challenges SET game_id = ? WHERE id = ?")
+            .bind(info.id)
+            .bind(row.id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        self.started(info).await
+    }
+
+    /// The challenged player declines.
+    pub async fn decline(
+        &self,
+        id: ChallengeId,
+        user: UserId,
+    ) -> Result<ChallengeInfo, ServiceError> {
+        let row = self.answerable(id, user).await?;
+        self.close_challenge(row.id, "declined").await
+    }
+
+    /// The challenger withdraws the challenge.
+    pub async fn cancel(
+        &self,
+        id: ChallengeId,
+        user: UserId,
+    ) -> Result<ChallengeInfo, ServiceError> {
+        let row = challenges::by_id(&self.pool, id)
+            .await?
+            .ok_or(ServiceError::NoChallenge)?;
+        if row.challenger_id != user {
+            return Err(ServiceError::NotYourChallenge);
+        }
+        let row = self.still_open(row).await?;
+        self.close_challenge(row.id, "cancelled").await
+    }
+
+    async fn close_challenge(
+        &self,
+        id: ChallengeId,
+        status: &str,
+    ) -> Result<ChallengeInfo, ServiceError> {
+        if !challenges::close(&self.pool, id, status, None, self.now()).await? {
+            return Err(ServiceError::ChallengeClosed("answered".into()));
+        }
+        self.challenge_info(id).await
+    }
+
+    /// Closes every open challenge whose time has run out, and returns them.
+    pub async fn expire_challenges(&self) -> Result<Vec<ChallengeInfo>, ServiceError> {
+        let now = self.now();
+        let mut out = Vec::new();
+        for row in challenges::expired(&self.pool, now).await? {
+            if challenges::close(&self.pool, row.id, "expired", None, now).await? {
+                out.push(self.challenge_info(row.id).await?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Starts a game against the AI. If the AI has the first move, call [`Service::ai_turn`].
+    pub async fn start_ai_game(&self, req: AiGameRequest) -> Result<Started, ServiceError> {
+        let human = Player::User(req.user);
+        let ai = Player::Ai(req.level);
+        let (attackers, defenders) = match req.side.resolve() {
+            Side::Attackers => (human, ai),
+            Side::Defenders => (ai, human),
+        };
+        let start = match req.start {
+            Some(p) => p,
+            None => Position::start(req.rules),
+        };
+        let mut tx = self.pool.begin().await?;
+        let info = self
+            .create_game(
+                &mut tx,
+                req.place,
+                attackers,
+                defenders,
+                start,
+                req.time_control,
+                false,
+            )
+            .await?;
+        tx.commit().await?;
+        self.started(info).await
+    }
+
+    async fn started(&self, info: GameInfo) -> Result<Started, ServiceError> {
+        let png = self.image(info.start, None, info.status_line()).await?;
+        Ok(Started { game: info, png })
+    }
+
+    /// Inserts a game at its start. The channel's one-active-game constraint refuses a
+    /// second: that violation is [`ServiceError::GameRunning`].
+    #[allow(clippy::too_many_arguments)]
+    async fn create_game(
+        &self,
+        conn: &mut SqliteConnection,
+        place: Place,
+        attackers: Player,
+        defenders: Player,
+        start: Position,
+        time_control: TimeControl,
+        rated: bool,
+    ) -> Result<GameInfo, ServiceError> {
+        let now = self.now();
+        let rules = *start.rules();
+        let game = Game::from_position(start);
+        if game.outcome().is_over() {
+            return Err(ServiceError::GameOver);
+        }
+        let rated = rated && place.guild.is_some() && !attackers.is_ai() && !defenders.is_ai();
+        let mut info = GameInfo {
+            id: 0,
+            place,
+            attackers,
+            defenders,
+            rules,
+            start,
+            rated,
+            ply: 0,
+            turn: game.turn(),
+            outcome: game.outcome(),
+            time_control,
+            turn_deadline: None,
+            board_message_id: None,
+        };
+        info.turn_deadline = self.deadline(&info, now);
+        let rules_text = rules_json(&rules);
+        let position = write_position(&start);
+        let start_cols = (start != Position::start(rules))
+            .then(|| start_columns(Some(&start)))
+            .flatten();
+        let (a, d) = (seat(&info.attackers), seat(&info.defenders));
+        info.id = games::insert(
+            &mut *conn,
+            &NewGame {
+                guild_id: place.guild,
+                channel_id: place.channel,
+                attacker: &a,
+                defender: &d,
+                rules: &rules_text,
+                start: start_cols.as_ref().map(|(p, t)| (p.as_str(), t.as_str())),
+                rated,
+                position: &position,
+                time_per_move_ms: time_control.as_ms(),
+                turn_deadline: info.turn_deadline,
+                now,
+            },
+        )
+        .await
+        .map_err(|e| {
+            if store::is_unique_violation(&e, "games") {
+                ServiceError::GameRunning
+            } else {
+                e.into()
+            }
+        })?;
+        Ok(info)
+    }
+}
+
+fn challenge_info(row: ChallengeRow) -> Result<ChallengeInfo, ServiceError> {
+    Ok(ChallengeInfo {
+        id: row.id,
+        place: Place {
+            guild: row.guild_id,
+            channel: row.channel_id,
+        },
+        challenger: User::new(row.challenger_id, row.challenger_name),
+        challenged: User::new(row.challenged_id, row.challenged_name),
+        side: row.side.parse().map_err(ServiceError::Internal)?,
+        rules: parse_rules(&row.rules)?,
+        time_control: TimeControl::from_ms(row.time_per_move_ms),
+        thread: row.thread,
+        status: row.status,
+        expires_at: row.expires_at,
+        message_id: row.message_id,
+    })
+}

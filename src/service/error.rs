@@ -1,0 +1,77 @@
+//! Every refusal the service gives, each with the one-line message a player reads.
+
+use crate::tafl::{MoveError, Side};
+
+/// Why the service refused, or failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    #[error("There is no game in this channel: start one with /tablut challenge or /tablut ai.")]
+    NoGame,
+    #[error(
+        "A game is already running in this channel: finish it first, or play in another channel."
+    )]
+    GameRunning,
+    #[error("You are not playing this game: only its two players can do that.")]
+    NotAPlayer,
+    #[error("It is not your turn: the {0} are to move.")]
+    NotYourTurn(Side),
+    #[error("That move is not legal: {0}.")]
+    IllegalMove(MoveError),
+    #[error("The position changed while you were moving: look at the board and try again.")]
+    PositionChanged,
+    #[error("This game is over: start a new one with /tablut challenge or /tablut ai.")]
+    GameOver,
+    #[error("You cannot challenge yourself: name another player, or play the AI with /tablut ai.")]
+    SelfChallenge,
+    #[error("Bots cannot play: challenge a person, or play the AI with /tablut ai.")]
+    OpponentIsBot,
+    #[error(
+        "You already have an open challenge in this channel: wait for the answer, or cancel it."
+    )]
+    ChallengeOpen,
+    #[error("That challenge no longer exists: start a new one with /tablut challenge.")]
+    NoChallenge,
+    #[error("That challenge has expired: start a new one with /tablut challenge.")]
+    ChallengeExpired,
+    #[error("That challenge is not yours to answer: only the challenged player can.")]
+    ChallengeNotYours,
+    #[error("Only the challenger can cancel this challenge.")]
+    NotYourChallenge,
+    #[error("That challenge was already {0}: start a new one with /tablut challenge.")]
+    ChallengeClosed(String),
+    #[error("There is no draw offer to answer: offer one with /tablut draw.")]
+    NoDrawOffer,
+    #[error("A draw offer is already open in this game: wait for the answer.")]
+    DrawOfferOpen,
+    #[error("You made this draw offer: your opponent has to answer it.")]
+    OwnDrawOffer,
+    #[error("The AI plays on and does not accept draws: play the game out or resign.")]
+    AiDeclinesDraw,
+    #[error(
+        "The game is past its first two moves: resign instead, or ask a moderator to abort it."
+    )]
+    TooLateToAbort,
+    #[error("You asked for a hint a moment ago: try again in {0} s.")]
+    HintTooSoon(u64),
+    #[error("It is the AI's turn: its move is coming.")]
+    AiToMove,
+    #[error("'{0}' is not a time control: write none, or a time per move like 12h or 3d.")]
+    BadTimeControl(String),
+    #[error("Something went wrong on our side and nothing was changed: please try again.")]
+    Database(#[from] sqlx::Error),
+    #[error("Something went wrong on our side and nothing was changed: please try again.")]
+    Internal(String),
+}
+
+impl ServiceError {
+    /// Whether this is a failure of the service (to be logged) rather than a refusal.
+    pub fn is_internal(&self) -> bool {
+        matches!(self, ServiceError::Database(_) | ServiceError::Internal(_))
+    }
+}
+
+impl From<tokio::task::JoinError> for ServiceError {
+    fn from(e: tokio::task::JoinError) -> ServiceError {
+        ServiceError::Internal(format!("a background task failed: {e}"))
+    }
+}

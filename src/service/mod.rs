@@ -1,0 +1,479 @@
+//! The game service: every use case the bot offers (challenges, moves, the AI's replies,
+//! resignations, draws, aborts, boards, records, hints, time control, ratings, stats), over the
+//! store, the rules engine, the AI and the renderer. Plain types (ids are integers), typed
+//! errors with a message for the user, and no Discord types: it is tested without Discord.
+//!
+//! Integrity: a game's move list is the truth; a move is written in one transaction that
+//! checks the game is still at the ply the move was checked against, so two moves at once
+//! cannot both land and a failure leaves the game as it was. The AI and the renderer run on
+//! blocking threads, never inside a transaction.
+
+pub mod challenge;
+pub mod clock;
+pub mod error;
+pub mod play;
+pub mod timecontrol;
+pub mod types;
+pub mod view;
+
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use error::ServiceError;
+pub use types::*;
+
+use crate::ai::Level;
+use crate::rating::{rate_game, Score};
+use crate::store::games::{Advance, GameRow, SeatRow};
+use crate::store::{self, draws, games, moves, players};
+use crate::tafl::{write_position, Game, Outcome, Position, Reason, RecordedMove, Rules, Side};
+use sqlx::{SqliteConnection, SqlitePool};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// What the service can be tuned with.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The time the AI may think for a move, by level (`easy`, `medium`, `hard`).
+    pub ai_time: [Duration; 3],
+    /// The time the AI thinks for a hint.
+    pub hint_time: Duration,
+    /// How long a user waits between hints.
+    pub hint_cooldown: Duration,
+    /// How long a challenge stays open.
+    pub challenge_ttl: Duration,
+    /// Whether to draw board images (turned off to measure the service without them).
+    pub images: bool,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            ai_time: [
+                Duration::from_millis(500),
+                Duration::from_secs(1),
+                crate::ai::DEFAULT_HARD_TIME,
+            ],
+            hint_time: Duration::from_secs(1),
+            hint_cooldown: Duration::from_secs(30),
+            challenge_ttl: Duration::from_secs(24 * 3600),
+            images: true,
+        }
+    }
+}
+
+impl Config {
+    pub fn ai_time(&self, level: Level) -> Duration {
+        self.ai_time[level as usize]
+    }
+}
+
+/// The game service. Cheap to share behind an `Arc`.
+pub struct Service {
+    pool: SqlitePool,
+    clock: Arc<dyn Clock>,
+    config: Config,
+    /// When each user last asked for a hint (Unix ms). A restart forgets it, which is harmless.
+    hints: Mutex<HashMap<UserId, i64>>,
+}
+
+/// A game read from the store and rebuilt from its moves.
+pub(crate) struct Loaded {
+    pub row: GameRow,
+    pub game: Game,
+    pub info: GameInfo,
+}
+
+impl Service {
+    pub fn new(pool: SqlitePool, config: Config, clock: Arc<dyn Clock>) -> Service {
+        Service {
+            pool,
+            clock,
+            config,
+            hints: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Opens the database at `url` (creating and migrating it) and makes a service over it.
+    pub async fn open(
+        url: &str,
+        config: Config,
+        clock: Arc<dyn Clock>,
+    ) -> Result<Service, store::OpenError> {
+        Ok(Service::new(store::open(url).await?, config, clock))
+    }
+
+    pub fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    pub(crate) fn now(&self) -> i64 {
+        self.clock.now_ms()
+    }
+
+    /// Closes the database.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    /// The active game in a channel, rebuilt.
+    pub(crate) async fn active(&self, channel: ChannelId) -> Result<Loaded, ServiceError> {
+        match games::active_in_channel(&self.pool, channel).await? {
+            Some(row) => self.load(row).await,
+            // A game just finished here: say so, rather than that there is none.
+            None => match games::latest_in_channel(&self.pool, channel).await? {
+                Some(_) => Err(ServiceError::GameOver),
+                None => Err(ServiceError::NoGame),
+            },
+        }
+    }
+
+    /// The channel's active game, or else its latest one (for looking, not playing).
+    pub(crate) async fn latest(&self, channel: ChannelId) -> Result<Loaded, ServiceError> {
+        match games::latest_in_channel(&self.pool, channel).await? {
+            Some(row) => self.load(row).await,
+            None => Err(ServiceError::NoGame),
+        }
+    }
+
+    pub(crate) async fn load(&self, row: GameRow) -> Result<Loaded, ServiceError> {
+        let moves = moves::of_game(&self.pool, row.id).await?;
+        rebuild(row, moves.iter().map(|m| m.notation.as_str()))
+    }
+
+    /// Writes a move that `loaded.game` has just played (the move list's newest entry), if
+    /// the game is still where it was read; then draws the board.
+    pub(crate) async fn commit_move(
+        &self,
+        loaded: Loaded,
+        by_user: Option<UserId>,
+    ) -> Result<MoveReport, ServiceError> {
+        let Loaded { row, game, info } = loaded;
+        let recorded = *game.moves().last().expect("a move was just played");
+        let now = self.now();
+        let info = GameInfo {
+            ply: row.ply + 1,
+            turn: game.turn(),
+            outcome: game.outcome(),
+            ..info
+        };
+        let info = GameInfo {
+            turn_deadline: self.deadline(&info, now),
+            ..info
+        };
+        let notation = recorded.to_string();
+        let position = write_position(game.position());
+        let ended = ending(info.outcome);
+        let mut tx = self.pool.begin().await?;
+        let advanced = games::advance(
+            &mut *tx,
+            &Advance {
+                id: row.id,
+                expected_ply: row.ply,
+                ply: info.ply,
+                position: &position,
+                ended: ended.as_ref().map(|(a, b)| (*a, *b)),
+                turn_deadline: info.turn_deadline,
+                now,
+            },
+        )
+        .await?;
+        if !advanced {
+            return Err(self.why_not_advanced(&mut tx, row.id).await?);
+        }
+        if let Err(e) = moves::insert(&mut *tx, row.id, info.ply, &notation, by_user, now).await {
+            return Err(if store::is_unique_violation(&e, "moves") {
+                ServiceError::PositionChanged
+            } else {
+                e.into()
+            });
+        }
+        draws::close_open(&mut *tx, row.id, "lapsed", now).await?;
+        let ratings = if info.is_over() {
+            rate(&mut tx, &info, now).await?
+        } else {
+            None
+        };
+        tx.commit().await?;
+        let png = self
+            .image(*game.position(), Some(recorded), info.status_line())
+            .await?;
+        Ok(MoveReport {
+            by: info.player(recorded.side).clone(),
+            captured: recorded.captured.into_iter().collect(),
+            call: recorded.call,
+            notation,
+            recorded,
+            ratings,
+            game: info,
+            png,
+        })
+    }
+
+    /// Ends a game off the board (resignation, agreement, abort, time), if it is still where
+    /// it was read.
+    pub(crate) async fn commit_end(
+        &self,
+        loaded: Loaded,
+        outcome: Outcome,
+    ) -> Result<Ended, ServiceError> {
+        let Loaded {
+            row,
+            mut game,
+            info,
+        } = loaded;
+        game.end(outcome).map_err(|_| ServiceError::GameOver)?;
+        let now = self.now();
+        let info = GameInfo {
+            outcome,
+            turn_deadline: None,
+            ..info
+        };
+        let position = write_position(game.position());
+        let ended = ending(outcome);
+        let mut tx = self.pool.begin().await?;
+        let advanced = games::advance(
+            &mut *tx,
+            &Advance {
+                id: row.id,
+                expected_ply: row.ply,
+                ply: row.ply,
+                position: &position,
+                ended: ended.as_ref().map(|(a, b)| (*a, *b)),
+                turn_deadline: None,
+                now,
+            },
+        )
+        .await?;
+        if !advanced {
+            return Err(self.why_not_advanced(&mut tx, row.id).await?);
+        }
+        draws::close_open(&mut *tx, row.id, "lapsed", now).await?;
+        let ratings = rate(&mut tx, &info, now).await?;
+        tx.commit().await?;
+        let png = self
+            .image(
+                *game.position(),
+                game.moves().last().copied(),
+                info.status_line(),
+            )
+            .await?;
+        Ok(Ended {
+            game: info,
+            ratings,
+            png,
+        })
+    }
+
+    /// Why a game did not move on: it ended, or another move came first.
+    async fn why_not_advanced(
+        &self,
+        conn: &mut SqliteConnection,
+        id: GameId,
+    ) -> Result<ServiceError, ServiceError> {
+        Ok(match games::by_id(&mut *conn, id).await? {
+            Some(r) if r.status == "active" => ServiceError::PositionChanged,
+            _ => ServiceError::GameOver,
+        })
+    }
+
+    /// When the player to move runs out of time: only people have a clock.
+    pub(crate) fn deadline(&self, info: &GameInfo, now: i64) -> Option<i64> {
+        let per_move = info.time_control.per_move()?;
+        match info.to_move() {
+            Some(Player::User(_)) => Some(now + per_move.as_millis() as i64),
+            _ => None,
+        }
+    }
+
+    /// The board image, drawn on a blocking thread (empty when images are off).
+    pub(crate) async fn image(
+        &self,
+        position: Position,
+        last: Option<RecordedMove>,
+        caption: String,
+    ) -> Result<Vec<u8>, ServiceError> {
+        if !self.config.images {
+            return Ok(Vec::new());
+        }
+        Ok(tokio::task::spawn_blocking(move || {
+            crate::render::board_png(&position, last.as_ref(), Some(&caption))
+        })
+        .await?)
+    }
+}
+
+/// The result and reason columns of an ended game.
+fn ending(outcome: Outcome) -> Option<(&'static str, &'static str)> {
+    outcome.reason().map(|r| (outcome.status(), r.name()))
+}
+
+/// Rates a finished game between two people in a server, in the transaction that ends it.
+async fn rate(
+    conn: &mut SqliteConnection,
+    info: &GameInfo,
+    now: i64,
+) -> Result<Option<RatingChanges>, ServiceError> {
+    let (Some(guild), Player::User(a), Player::User(d)) =
+        (info.place.guild, &info.attackers, &info.defenders)
+    else {
+        return Ok(None);
+    };
+    if !info.rated || info.outcome.reason() == Some(Reason::Aborted) {
+        return Ok(None);
+    }
+    let score = match info.outcome {
+        Outcome::Ongoing => return Ok(None),
+        Outcome::Won {
+            winner: Side::Attackers,
+            ..
+        } => Score::Win,
+        Outcome::Won { .. } => Score::Loss,
+        Outcome::Drawn { .. } => Score::Draw,
+    };
+    let before_a = players::get(&mut *conn, guild, a.id)
+        .await?
+        .map(|p| p.rating)
+        .unwrap_or_default();
+    let before_d = players::get(&mut *conn, guild, d.id)
+        .await?
+        .map(|p| p.rating)
+        .unwrap_or_default();
+    let (after_a, after_d) = rate_game(before_a, before_d, score);
+    players::put_rating(&mut *conn, guild, a.id, &a.name, after_a, now).await?;
+    players::put_rating(&mut *conn, guild, d.id, &d.name, after_d, now).await?;
+    Ok(Some(RatingChanges {
+        attackers: (a.id, before_a, after_a),
+        defenders: (d.id, before_d, after_d),
+    }))
+}
+
+/// A stored seat as a player.
+fn player(seat: &SeatRow) -> Result<Player, ServiceError> {
+    match (&seat.user_id, &seat.ai_level) {
+        (Some(id), None) => Ok(Player::User(User::new(*id, seat.name.clone()))),
+        (None, Some(level)) => level
+            .parse()
+            .map(Player::Ai)
+            .map_err(|e| ServiceError::Internal(format!("stored AI level: {e}"))),
+        _ => Err(ServiceError::Internal("a seat is both or neither".into())),
+    }
+}
+
+/// A player as a stored seat.
+pub(crate) fn seat(player: &Player) -> SeatRow {
+    match player {
+        Player::User(u) => SeatRow {
+            user_id: Some(u.id),
+            ai_level: None,
+            name: u.name.clone(),
+        },
+        Player::Ai(level) => SeatRow {
+            user_id: None,
+            ai_level: Some(level.name().to_string()),
+            name: player.name(),
+        },
+    }
+}
+
+/// The rules as stored.
+pub(crate) fn rules_json(rules: &Rules) -> String {
+    serde_json::to_string(rules).expect("rules serialize")
+}
+
+pub(crate) fn parse_rules(json: &str) -> Result<Rules, ServiceError> {
+    serde_json::from_str(json).map_err(|e| ServiceError::Internal(format!("stored rules: {e}")))
+}
+
+/// A game rebuilt from its row and its moves. The moves are the truth: the row's cached
+/// position is checked against them.
+pub(crate) fn rebuild<'a>(
+    row: GameRow,
+    moves: impl IntoIterator<Item = &'a str>,
+) -> Result<Loaded, ServiceError> {
+    let rules = parse_rules(&row.rules)?;
+    let start = stored_start(row.start.as_ref(), rules)?;
+    let mut game = Game::from_position(start);
+    for (i, text) in moves.into_iter().enumerate() {
+        game.play_text(text).map_err(|e| {
+            ServiceError::Internal(format!(
+                "game {}: stored ply {} '{text}': {e}",
+                row.id,
+                i + 1
+            ))
+        })?;
+    }
+    if game.moves().len() != row.ply as usize || write_position(game.position()) != row.position {
+        tracing::warn!(
+            game = row.id,
+            "the cached position disagrees with the moves; the moves win"
+        );
+    }
+    let stored = stored_outcome(&row)?;
+    if stored.is_over() && !game.outcome().is_over() {
+        game.end(stored).map_err(|_| ServiceError::GameOver)?;
+    }
+    let info = GameInfo {
+        id: row.id,
+        place: Place {
+            guild: row.guild_id,
+            channel: row.channel_id,
+        },
+        attackers: player(&row.attacker)?,
+        defenders: player(&row.defender)?,
+        rules,
+        start,
+        rated: row.rated,
+        ply: game.moves().len() as u32,
+        turn: game.turn(),
+        outcome: game.outcome(),
+        time_control: TimeControl::from_ms(row.time_per_move_ms),
+        turn_deadline: row.turn_deadline,
+        board_message_id: row.board_message_id,
+    };
+    Ok(Loaded { row, game, info })
+}
+
+/// A start position as stored: its record and side to move (none: the standard start).
+pub(crate) fn start_columns(start: Option<&Position>) -> Option<(String, String)> {
+    start.map(|p| (write_position(p), p.turn().name().to_string()))
+}
+
+/// The stored start position.
+pub(crate) fn stored_start(
+    start: Option<&(String, String)>,
+    rules: Rules,
+) -> Result<Position, ServiceError> {
+    let Some((record, turn)) = start else {
+        return Ok(Position::start(rules));
+    };
+    let bad = |e: String| ServiceError::Internal(format!("stored start position: {e}"));
+    let turn: Side = turn
+        .parse()
+        .map_err(|e: crate::tafl::side::SideError| bad(e.to_string()))?;
+    crate::tafl::parse_position(record, turn, rules).map_err(|e| bad(e.to_string()))
+}
+
+/// The outcome the row records.
+fn stored_outcome(row: &GameRow) -> Result<Outcome, ServiceError> {
+    let bad = || ServiceError::Internal(format!("game {}: stored result", row.id));
+    let (Some(result), Some(reason)) = (&row.result, &row.reason) else {
+        return Ok(Outcome::Ongoing);
+    };
+    let reason = Reason::from_name(reason).ok_or_else(bad)?;
+    Ok(match result.as_str() {
+        "attackers_won" => Outcome::Won {
+            winner: Side::Attackers,
+            reason,
+        },
+        "defenders_won" => Outcome::Won {
+            winner: Side::Defenders,
+            reason,
+        },
+        "draw" => Outcome::Drawn { reason },
+        _ => return Err(bad()),
+    })
+}

@@ -1,0 +1,265 @@
+//! Playing: moves, the AI's replies, resignations, draw offers and aborts.
+
+use super::*;
+use crate::tafl::MoveError;
+
+impl Service {
+    /// `user` plays the move `text` in the channel's game. Refused: no game, not a player, not
+    /// their turn, an illegal move (with the engine's reason), or another move landed first.
+    /// Against the AI, follow with [`Service::ai_turn`].
+    pub async fn play_move(
+        &self,
+        channel: ChannelId,
+        user: UserId,
+        text: &str,
+    ) -> Result<MoveReport, ServiceError> {
+        let mut loaded = self.active(channel).await?;
+        let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
+        if loaded.info.is_over() {
+            return Err(ServiceError::GameOver);
+        }
+        if side != loaded.info.turn {
+            return Err(ServiceError::NotYourTurn(loaded.info.turn));
+        }
+        loaded.game.play_text(text).map_err(illegal)?;
+        self.commit_move(loaded, Some(user)).await
+    }
+
+    /// If the AI is to move in game `id`, it thinks (on a blocking thread, within its time)
+    /// and plays. `None` when it is not the AI's turn, or the game moved on meanwhile.
+    pub async fn ai_turn(&self, id: GameId) -> Result<Option<MoveReport>, ServiceError> {
+        let Some(row) = games::by_id(&self.pool, id).await? else {
+            return Ok(None);
+        };
+        if row.status != "active" {
+            return Ok(None);
+        }
+        let mut loaded = self.load(row).await?;
+        let Some(Player::Ai(level)) = loaded.info.to_move().cloned() else {
+            return Ok(None);
+        };
+        let time = self.config.ai_time(level);
+        let game = loaded.game.clone();
+        let found =
+            tokio::task::spawn_blocking(move || crate::ai::choose_move(&game, level, time)).await?;
+        let Some(found) = found else {
+            return Ok(None);
+        };
+        loaded
+            .game
+            .play(found.best)
+            .map_err(|e| ServiceError::Internal(format!("the AI chose an illegal move: {e}")))?;
+        match self.commit_move(loaded, None).await {
+            Ok(report) => Ok(Some(report)),
+            Err(ServiceError::PositionChanged | ServiceError::GameOver) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The active games where the AI is to move (after a restart, each gets its turn).
+    pub async fn games_awaiting_ai(&self) -> Result<Vec<GameId>, ServiceError> {
+        let mut out = Vec::new();
+        for row in games::all_active(&self.pool).await? {
+            if row.attacker.ai_level.is_none() && row.defender.ai_level.is_none() {
+                continue;
+            }
+            let loaded = self.load(row).await?;
+            if loaded.info.to_move().is_some_and(Player::is_ai) {
+                out.push(loaded.info.id);
+            }
+        }
+        Ok(out)
+    }
+
+    /// `user` resigns the channel's game: the opponent wins.
+    pub async fn resign(&self, channel: ChannelId, user: UserId) -> Result<Ended, ServiceError> {
+        let loaded = self.active(channel).await?;
+        let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
+        self.commit_end(
+            loaded,
+            Outcome::Won {
+                winner: side.other(),
+                reason: Reason::Resigned,
+            },
+        )
+        .await
+    }
+
+    /// `user` offers a draw; the opponent answers with [`Service::answer_draw`]. The AI
+    /// declines at once.
+    pub async fn offer_draw(
+        &self,
+        channel: ChannelId,
+        user: UserId,
+    ) -> Result<GameInfo, ServiceError> {
+        let loaded = self.active(channel).await?;
+        let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
+        if loaded.info.player(side.other()).is_ai() {
+            return Err(ServiceError::AiDeclinesDraw);
+        }
+        draws::insert(
+            &self.pool,
+            loaded.info.id,
+            loaded.info.ply,
+            user,
+            self.now(),
+        )
+        .await
+        .map_err(|e| {
+            if store::is_unique_violation(&e, "draw_offers") {
+                ServiceError::DrawOfferOpen
+            } else {
+                e.into()
+            }
+        })?;
+        Ok(loaded.info)
+    }
+
+    /// The opponent of the player who offered a draw accepts or declines it.
+    pub async fn answer_draw(
+        &self,
+        channel: ChannelId,
+        user: UserId,
+        accept: bool,
+    ) -> Result<DrawAnswer, ServiceError> {
+        let loaded = self.active(channel).await?;
+        loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
+        let offer = draws::open_in_game(&self.pool, loaded.info.id)
+            .await?
+            .ok_or(ServiceError::NoDrawOffer)?;
+        if offer.offered_by == user {
+            return Err(ServiceError::OwnDrawOffer);
+        }
+        if accept {
+            let ended = self
+                .commit_end(
+                    loaded,
+                    Outcome::Drawn {
+                        reason: Reason::DrawAgreed,
+                    },
+                )
+                .await?;
+            Ok(DrawAnswer::Accepted(ended))
+        } else {
+            if !draws::close_open(&self.pool, loaded.info.id, "declined", self.now()).await? {
+                return Err(ServiceError::NoDrawOffer);
+            }
+            Ok(DrawAnswer::Declined(loaded.info))
+        }
+    }
+
+    /// Aborts the channel's game: a player may before the second move, a moderator always.
+    /// An aborted game is unrated.
+    pub async fn abort(
+        &self,
+        channel: ChannelId,
+        user: UserId,
+        moderator: bool,
+    ) -> Result<Ended, ServiceError> {
+        let loaded = self.active(channel).await?;
+        let player = loaded.info.side_of(user).is_some();
+        if !player && !moderator {
+            return Err(ServiceError::NotAPlayer);
+        }
+        if !moderator && loaded.info.ply >= 2 {
+            return Err(ServiceError::TooLateToAbort);
+        }
+        self.commit_end(
+            loaded,
+            Outcome::Drawn {
+                reason: Reason::Aborted,
+            },
+        )
+        .await
+    }
+
+    /// The AI's suggestion for `user`, the player to move. Rate-limited per user.
+    pub async fn hint(&self, channel: ChannelId, user: UserId) -> Result<Hint, ServiceError> {
+        let loaded = self.active(channel).await?;
+        let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
+        if side != loaded.info.turn {
+            return Err(ServiceError::NotYourTurn(loaded.info.turn));
+        }
+        let now = self.now();
+        let cooldown = self.config.hint_cooldown.as_millis() as i64;
+        {
+            let mut hints = self.hints.lock().expect("hint table");
+            if let Some(&last) = hints.get(&user) {
+                if now < last + cooldown {
+                    let wait = (last + cooldown - now + 999) / 1000;
+                    return Err(ServiceError::HintTooSoon(wait as u64));
+                }
+            }
+            hints.insert(user, now);
+        }
+        let time = self.config.hint_time;
+        let game = loaded.game;
+        let found =
+            tokio::task::spawn_blocking(move || crate::ai::choose_move(&game, Level::Hard, time))
+                .await?
+                .ok_or(ServiceError::GameOver)?;
+        Ok(Hint {
+            best: found.best.to_string(),
+            score: found.score,
+            depth: found.depth,
+            pv: found.pv.iter().map(|m| m.to_string()).collect(),
+        })
+    }
+
+    /// The moves `user` could play that match what they have typed, for autocomplete: up to
+    /// `limit`, as `from-to`. A bare square lists the moves from it and to it. Empty when it is
+    /// not their turn.
+    pub async fn suggest_moves(
+        &self,
+        channel: ChannelId,
+        user: UserId,
+        typed: &str,
+        limit: usize,
+    ) -> Result<Vec<String>, ServiceError> {
+        let loaded = self.active(channel).await?;
+        if loaded.info.side_of(user) != Some(loaded.info.turn) || loaded.info.is_over() {
+            return Ok(Vec::new());
+        }
+        Ok(matching_moves(loaded.game.position(), typed, limit))
+    }
+}
+
+/// A refused move as the player's error.
+fn illegal(e: MoveError) -> ServiceError {
+    match e {
+        MoveError::Illegal(crate::tafl::IllegalMove::GameOver) => ServiceError::GameOver,
+        e => ServiceError::IllegalMove(e),
+    }
+}
+
+/// The legal moves of `pos` that match `typed`: a prefix of `from-to` (the dash optional,
+/// any case), or a bare square: the moves from it and to it.
+pub fn matching_moves(pos: &Position, typed: &str, limit: usize) -> Vec<String> {
+    let key: String = typed
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    let mut moves: Vec<String> = pos
+        .legal_moves_sorted()
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    moves.sort();
+    let square = key.parse::<crate::tafl::Square>().ok();
+    moves
+        .into_iter()
+        .filter(|m| {
+            let (from, to) = m.split_once('-').expect("from-to");
+            match square {
+                Some(sq) => {
+                    from == sq.to_string()
+                        || to == sq.to_string()
+                        || format!("{from}{to}").starts_with(&key)
+                }
+                None => format!("{from}{to}").starts_with(&key),
+            }
+        })
+        .take(limit)
+        .collect()
+}

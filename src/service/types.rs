@@ -1,0 +1,476 @@
+//! The service's plain types: players, choices, and what each use case hands back.
+
+use super::error::ServiceError;
+use crate::ai::Level;
+use crate::rating::Rating;
+use crate::tafl::{Call, Outcome, Position, RecordedMove, Rules, Side, Square};
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// Discord ids, as plain integers.
+pub type UserId = u64;
+pub type ChannelId = u64;
+pub type GuildId = u64;
+/// Our own ids.
+pub type GameId = i64;
+pub type ChallengeId = i64;
+
+/// Where a command was used: the server (none in a DM) and the channel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Place {
+    pub guild: Option<GuildId>,
+    pub channel: ChannelId,
+}
+
+/// A person, by id, with the name to show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct User {
+    pub id: UserId,
+    pub name: String,
+}
+
+impl User {
+    pub fn new(id: UserId, name: impl Into<String>) -> User {
+        User {
+            id,
+            name: name.into(),
+        }
+    }
+}
+
+/// Who plays a side: a person or the AI.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Player {
+    User(User),
+    Ai(Level),
+}
+
+impl Player {
+    pub fn user_id(&self) -> Option<UserId> {
+        match self {
+            Player::User(u) => Some(u.id),
+            Player::Ai(_) => None,
+        }
+    }
+
+    pub fn is_ai(&self) -> bool {
+        matches!(self, Player::Ai(_))
+    }
+
+    /// The name to show: the user's, or "the AI (hard)".
+    pub fn name(&self) -> String {
+        match self {
+            Player::User(u) => u.name.clone(),
+            Player::Ai(level) => format!("the AI ({level})"),
+        }
+    }
+}
+
+/// The side a challenger wants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SideChoice {
+    Attackers,
+    Defenders,
+    Random,
+}
+
+impl SideChoice {
+    pub const fn name(self) -> &'static str {
+        match self {
+            SideChoice::Attackers => "attackers",
+            SideChoice::Defenders => "defenders",
+            SideChoice::Random => "random",
+        }
+    }
+
+    /// The side this choice gives, drawing one at random for `Random`.
+    pub fn resolve(self) -> Side {
+        match self {
+            SideChoice::Attackers => Side::Attackers,
+            SideChoice::Defenders => Side::Defenders,
+            SideChoice::Random => {
+                if fastrand::bool() {
+                    Side::Attackers
+                } else {
+                    Side::Defenders
+                }
+            }
+        }
+    }
+}
+
+impl FromStr for SideChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<SideChoice, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "attackers" | "attacker" | "a" => Ok(SideChoice::Attackers),
+            "defenders" | "defender" | "d" => Ok(SideChoice::Defenders),
+            "random" | "r" => Ok(SideChoice::Random),
+            _ => Err(format!(
+                "'{s}' is not a side: choose attackers, defenders or random"
+            )),
+        }
+    }
+}
+
+/// A game's time control: none, or a time for each move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeControl {
+    None,
+    PerMove(Duration),
+}
+
+impl TimeControl {
+    /// The default for correspondence games: three days a move.
+    pub const DEFAULT: TimeControl = TimeControl::PerMove(Duration::from_secs(3 * 24 * 3600));
+
+    pub fn per_move(self) -> Option<Duration> {
+        match self {
+            TimeControl::None => None,
+            TimeControl::PerMove(d) => Some(d),
+        }
+    }
+
+    pub(crate) fn from_ms(ms: Option<i64>) -> TimeControl {
+        match ms {
+            Some(ms) if ms > 0 => TimeControl::PerMove(Duration::from_millis(ms as u64)),
+            _ => TimeControl::None,
+        }
+    }
+
+    pub(crate) fn as_ms(self) -> Option<i64> {
+        self.per_move().map(|d| d.as_millis() as i64)
+    }
+}
+
+impl fmt::Display for TimeControl {
+    /// `none`, or the time per move in its largest whole unit: `3d`, `12h`, `90m`, `45s`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Some(d) = self.per_move() else {
+            return f.write_str("none");
+        };
+        let s = d.as_secs();
+        if s > 0 && s % 86_400 == 0 {
+            write!(f, "{}d", s / 86_400)
+        } else if s > 0 && s % 3600 == 0 {
+            write!(f, "{}h", s / 3600)
+        } else if s > 0 && s % 60 == 0 {
+            write!(f, "{}m", s / 60)
+        } else {
+            write!(f, "{s}s")
+        }
+    }
+}
+
+impl FromStr for TimeControl {
+    type Err = ServiceError;
+
+    /// `none`, or a number and a unit: `3d`, `12h`, `30m`, `1d12h` (days, hours, minutes,
+    /// seconds), from one minute to thirty days.
+    fn from_str(s: &str) -> Result<TimeControl, ServiceError> {
+        let bad = || ServiceError::BadTimeControl(s.trim().to_string());
+        let t = s.trim().to_ascii_lowercase();
+        if matches!(t.as_str(), "none" | "off" | "no" | "0") {
+            return Ok(TimeControl::None);
+        }
+        let mut total: u64 = 0;
+        let mut number = String::new();
+        for c in t.chars().filter(|c| !c.is_whitespace()) {
+            if c.is_ascii_digit() {
+                number.push(c);
+                continue;
+            }
+            let unit = match c {
+                'd' => 86_400,
+                'h' => 3600,
+                'm' => 60,
+                's' => 1,
+                _ => return Err(bad()),
+            };
+            let n: u64 = number.parse().map_err(|_| bad())?;
+            total = total
+                .checked_add(n.checked_mul(unit).ok_or_else(bad)?)
+                .ok_or_else(bad)?;
+            number.clear();
+        }
+        if !number.is_empty() || !(60..=30 * 86_400).contains(&total) {
+            return Err(bad());
+        }
+        Ok(TimeControl::PerMove(Duration::from_secs(total)))
+    }
+}
+
+/// A game as the service shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameInfo {
+    pub id: GameId,
+    pub place: Place,
+    pub attackers: Player,
+    pub defenders: Player,
+    pub rules: Rules,
+    /// The position the game started from (the standard start, or one given).
+    pub start: Position,
+    pub rated: bool,
+    /// Plies played so far.
+    pub ply: u32,
+    /// The side to move (also after the end: the side that would move).
+    pub turn: Side,
+    pub outcome: Outcome,
+    pub time_control: TimeControl,
+    /// When the player to move runs out of time (Unix ms), if the clock runs.
+    pub turn_deadline: Option<i64>,
+    pub board_message_id: Option<u64>,
+}
+
+impl GameInfo {
+    pub fn player(&self, side: Side) -> &Player {
+        match side {
+            Side::Attackers => &self.attackers,
+            Side::Defenders => &self.defenders,
+        }
+    }
+
+    /// The side a user plays, if they play.
+    pub fn side_of(&self, user: UserId) -> Option<Side> {
+        if self.attackers.user_id() == Some(user) {
+            Some(Side::Attackers)
+        } else if self.defenders.user_id() == Some(user) {
+            Some(Side::Defenders)
+        } else {
+            None
+        }
+    }
+
+    /// The player to move, while the game goes on.
+    pub fn to_move(&self) -> Option<&Player> {
+        (!self.outcome.is_over()).then(|| self.player(self.turn))
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_over()
+    }
+
+    /// The move number of the next move (attackers and defenders make one move together).
+    pub fn move_number(&self) -> u32 {
+        self.ply / 2 + 1
+    }
+
+    /// One line on where the game stands: "Move 12 · Astrid (attackers) to play", or the
+    /// result: "Defenders win: the king escaped".
+    pub fn status_line(&self) -> String {
+        match self.outcome {
+            Outcome::Ongoing => format!(
+                "Move {} · {} ({}) to play",
+                self.move_number(),
+                self.player(self.turn).name(),
+                self.turn
+            ),
+            Outcome::Won { winner, reason } => format!(
+                "{} win: {} ({})",
+                capitalised(winner.name()),
+                reason.describe(),
+                self.player(winner).name()
+            ),
+            Outcome::Drawn { reason } => format!("Draw: {}", reason.describe()),
+        }
+    }
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(first) => first.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// A move that was played.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MoveReport {
+    /// The game after the move.
+    pub game: GameInfo,
+    pub recorded: RecordedMove,
+    /// The move as the record writes it: `d1-d4xd5+`.
+    pub notation: String,
+    /// Who played it.
+    pub by: Player,
+    pub captured: Vec<Square>,
+    /// Linnaeus' call, when the defenders' move gave the king free lines.
+    pub call: Option<Call>,
+    /// Rating changes, when the move ended a rated game.
+    pub ratings: Option<RatingChanges>,
+    /// The board after the move (empty when images are turned off).
+    pub png: Vec<u8>,
+}
+
+/// A game that started, from a challenge or against the AI.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Started {
+    pub game: GameInfo,
+    pub png: Vec<u8>,
+}
+
+/// A game that ended off the board (resignation, agreed draw, abort, time).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ended {
+    pub game: GameInfo,
+    pub ratings: Option<RatingChanges>,
+    pub png: Vec<u8>,
+}
+
+/// Both players' ratings before and after a rated game.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RatingChanges {
+    pub attackers: (UserId, Rating, Rating),
+    pub defenders: (UserId, Rating, Rating),
+}
+
+/// A challenge between two people.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChallengeInfo {
+    pub id: ChallengeId,
+    pub place: Place,
+    pub challenger: User,
+    pub challenged: User,
+    pub side: SideChoice,
+    pub rules: Rules,
+    pub time_control: TimeControl,
+    pub thread: bool,
+    /// `pending`, `accepted`, `declined`, `cancelled` or `expired`.
+    pub status: String,
+    pub expires_at: i64,
+    pub message_id: Option<u64>,
+}
+
+/// What a challenge asks for.
+#[derive(Debug, Clone)]
+pub struct ChallengeRequest {
+    pub place: Place,
+    pub challenger: User,
+    pub opponent: User,
+    /// Whether the opponent is a bot account (bots cannot play).
+    pub opponent_is_bot: bool,
+    pub side: SideChoice,
+    pub rules: Rules,
+    pub time_control: TimeControl,
+    /// Play in a new thread of the channel.
+    pub thread: bool,
+    /// Start from this position (its side to move first) instead of the standard start.
+    pub start: Option<Position>,
+}
+
+/// A game against the AI.
+#[derive(Debug, Clone)]
+pub struct AiGameRequest {
+    pub place: Place,
+    pub user: User,
+    pub side: SideChoice,
+    pub level: Level,
+    pub rules: Rules,
+    pub time_control: TimeControl,
+    /// Start from this position (its side to move first) instead of the standard start.
+    pub start: Option<Position>,
+}
+
+/// The board of a channel's game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoardView {
+    pub game: GameInfo,
+    pub last: Option<RecordedMove>,
+    pub png: Vec<u8>,
+}
+
+/// A game's record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct History {
+    pub game: GameInfo,
+    /// `1. e2-c2 e4-d4  2. …`
+    pub record: String,
+    /// The moves as recorded, in order.
+    pub moves: Vec<String>,
+    /// The current position as an OpenTafl position record.
+    pub position_record: String,
+}
+
+/// The AI's suggestion.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hint {
+    pub best: String,
+    pub score: i32,
+    pub depth: u32,
+    pub pv: Vec<String>,
+}
+
+/// A draw offer's fate.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DrawAnswer {
+    Accepted(Ended),
+    Declined(GameInfo),
+}
+
+/// A player's record in a server.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stats {
+    pub user: UserId,
+    pub games: u32,
+    pub wins_as_attackers: u32,
+    pub losses_as_attackers: u32,
+    pub wins_as_defenders: u32,
+    pub losses_as_defenders: u32,
+    pub draws: u32,
+    /// The rating, if the player has played a rated game.
+    pub rating: Option<Rating>,
+    pub rated_games: u32,
+    /// The most recent finished games, newest first.
+    pub recent: Vec<RecentGame>,
+}
+
+/// One finished game, from a player's side.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecentGame {
+    pub game: GameId,
+    pub side: Side,
+    pub opponent: String,
+    /// `win`, `loss` or `draw`.
+    pub result: &'static str,
+    pub reason: String,
+    pub ended_at: i64,
+}
+
+/// A leaderboard line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ranked {
+    pub rank: u32,
+    pub user: UserId,
+    pub name: String,
+    pub rating: Rating,
+    pub rated_games: u32,
+}
+
+/// A page of a server's leaderboard.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Leaderboard {
+    /// Zero-based.
+    pub page: u32,
+    pub pages: u32,
+    pub players: u32,
+    pub lines: Vec<Ranked>,
+}
+
+/// What the clock did: reminders to send, games lost on time, challenges expired.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClockEvent {
+    /// Remind `user` to move: `number` is 1 (half the time gone) or 2 (near the end).
+    Reminder {
+        game: GameInfo,
+        user: UserId,
+        number: u32,
+        remaining: Duration,
+        png: Vec<u8>,
+    },
+    /// The player to move ran out of time and lost.
+    TimedOut(Ended),
+    /// A challenge expired unanswered.
+    ChallengeExpired(ChallengeInfo),
+}

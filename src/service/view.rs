@@ -1,0 +1,193 @@
+//! Looking: boards, records, replays, the games of a server, stats and the leaderboard.
+
+use super::*;
+use crate::store::games::GameRow;
+
+/// Lines on a leaderboard page.
+pub const LEADERBOARD_PAGE: u32 = 10;
+
+impl Service {
+    /// The board of the channel's game (its latest, if none is running).
+    pub async fn board(&self, channel: ChannelId) -> Result<BoardView, ServiceError> {
+        let loaded = self.latest(channel).await?;
+        let last = loaded.game.moves().last().copied();
+        let png = self
+            .image(*loaded.game.position(), last, loaded.info.status_line())
+            .await?;
+        Ok(BoardView {
+            game: loaded.info,
+            last,
+            png,
+        })
+    }
+
+    /// The game record of the channel's game (its latest, if none is running).
+    pub async fn history(&self, channel: ChannelId) -> Result<History, ServiceError> {
+        let loaded = self.latest(channel).await?;
+        Ok(History {
+            record: loaded.game.record(),
+            moves: loaded.game.moves().iter().map(|m| m.to_string()).collect(),
+            position_record: write_position(loaded.game.position()),
+            game: loaded.info,
+        })
+    }
+
+    /// The animated replay (GIF) of the channel's game (its latest, if none is running).
+    pub async fn replay(&self, channel: ChannelId) -> Result<(GameInfo, Vec<u8>), ServiceError> {
+        let loaded = self.latest(channel).await?;
+        let game = loaded.game;
+        let gif = tokio::task::spawn_blocking(move || crate::render::replay_gif(&game)).await?;
+        Ok((loaded.info, gif))
+    }
+
+    /// The game running in a channel, if any (for the rules of the channel's game).
+    pub async fn game_in_channel(
+        &self,
+        channel: ChannelId,
+    ) -> Result<Option<GameInfo>, ServiceError> {
+        match games::active_in_channel(&self.pool, channel).await? {
+            Some(row) => Ok(Some(self.load(row).await?.info)),
+            None => Ok(None),
+        }
+    }
+
+    /// A game by id.
+    pub async fn game(&self, id: GameId) -> Result<GameInfo, ServiceError> {
+        match games::by_id(&self.pool, id).await? {
+            Some(row) => Ok(self.load(row).await?.info),
+            None => Err(ServiceError::NoGame),
+        }
+    }
+
+    /// Remembers the message that shows a game's latest board.
+    pub async fn set_board_message(&self, id: GameId, message_id: u64) -> Result<(), ServiceError> {
+        Ok(games::set_board_message(&self.pool, id, message_id).await?)
+    }
+
+    /// Moves a game to another channel (a thread made for it).
+    pub async fn move_to_channel(
+        &self,
+        id: GameId,
+        channel: ChannelId,
+    ) -> Result<(), ServiceError> {
+        games::set_channel(&self.pool, id, channel)
+            .await
+            .map_err(|e| {
+                if store::is_unique_violation(&e, "games") {
+                    ServiceError::GameRunning
+                } else {
+                    e.into()
+                }
+            })
+    }
+
+    /// The games running in a server, oldest first.
+    pub async fn games_in_guild(&self, guild: GuildId) -> Result<Vec<GameInfo>, ServiceError> {
+        let mut out = Vec::new();
+        for row in games::active_in_guild(&self.pool, guild).await? {
+            out.push(self.load(row).await?.info);
+        }
+        Ok(out)
+    }
+
+    /// A player's record in a server: games, wins and losses by side, draws, rating, and the
+    /// last `recent` games. Aborted games do not count.
+    pub async fn stats(
+        &self,
+        guild: GuildId,
+        user: UserId,
+        recent: usize,
+    ) -> Result<Stats, ServiceError> {
+        let rows = games::finished_of_player(&self.pool, guild, user).await?;
+        let mut stats = Stats {
+            user,
+            games: 0,
+            wins_as_attackers: 0,
+            losses_as_attackers: 0,
+            wins_as_defenders: 0,
+            losses_as_defenders: 0,
+            draws: 0,
+            rating: None,
+            rated_games: 0,
+            recent: Vec::new(),
+        };
+        for row in rows {
+            if row.reason.as_deref() == Some(Reason::Aborted.name()) {
+                continue;
+            }
+            let Some(game) = finished(&row, user) else {
+                continue;
+            };
+            stats.games += 1;
+            match (game.side, game.result) {
+                (Side::Attackers, "win") => stats.wins_as_attackers += 1,
+                (Side::Attackers, "loss") => stats.losses_as_attackers += 1,
+                (Side::Defenders, "win") => stats.wins_as_defenders += 1,
+                (Side::Defenders, "loss") => stats.losses_as_defenders += 1,
+                _ => stats.draws += 1,
+            }
+            if stats.recent.len() < recent {
+                stats.recent.push(game);
+            }
+        }
+        if let Some(p) = players::get(&self.pool, guild, user).await? {
+            stats.rating = Some(p.rating);
+            stats.rated_games = p.rated_games;
+        }
+        Ok(stats)
+    }
+
+    /// A page (zero-based) of a server's leaderboard: rating first, then the surer rating.
+    pub async fn leaderboard(
+        &self,
+        guild: GuildId,
+        page: u32,
+    ) -> Result<Leaderboard, ServiceError> {
+        let players_count = players::count(&self.pool, guild).await?;
+        let pages = players_count.div_ceil(LEADERBOARD_PAGE).max(1);
+        let page = page.min(pages - 1);
+        let offset = page * LEADERBOARD_PAGE;
+        let lines = players::leaderboard(&self.pool, guild, offset, LEADERBOARD_PAGE)
+            .await?
+            .into_iter()
+            .enumerate()
+            .map(|(i, p)| Ranked {
+                rank: offset + i as u32 + 1,
+                user: p.user_id,
+                name: p.name,
+                rating: p.rating,
+                rated_games: p.rated_games,
+            })
+            .collect();
+        Ok(Leaderboard {
+            page,
+            pages,
+            players: players_count,
+            lines,
+        })
+    }
+}
+
+/// A finished game from `user`'s side.
+fn finished(row: &GameRow, user: UserId) -> Option<RecentGame> {
+    let (side, opponent) = if row.attacker.user_id == Some(user) {
+        (Side::Attackers, &row.defender.name)
+    } else if row.defender.user_id == Some(user) {
+        (Side::Defenders, &row.attacker.name)
+    } else {
+        return None;
+    };
+    let result = match (row.result.as_deref()?, side) {
+        ("attackers_won", Side::Attackers) | ("defenders_won", Side::Defenders) => "win",
+        ("draw", _) => "draw",
+        _ => "loss",
+    };
+    Some(RecentGame {
+        game: row.id,
+        side,
+        opponent: opponent.clone(),
+        result,
+        reason: row.reason.clone().unwrap_or_default(),
+        ended_at: row.ended_at.unwrap_or(row.updated_at),
+    })
+}

@@ -1,0 +1,73 @@
+//! The `draw_offers` table: at most one open offer per game.
+
+use super::{from_db, to_db};
+use sqlx::{Row, SqliteExecutor};
+
+/// An open draw offer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DrawOfferRow {
+    pub id: i64,
+    pub game_id: i64,
+    pub ply: u32,
+    pub offered_by: u64,
+}
+
+/// Opens an offer. A second open offer in a game is a unique violation on `draw_offers`.
+pub async fn insert<'e>(
+    ex: impl SqliteExecutor<'e>,
+    game_id: i64,
+    ply: u32,
+    offered_by: u64,
+    now: i64,
+) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "INSERT INTO draw_offers (game_id, ply, offered_by, created_at) VALUES (?, ?, ?, ?) \
+         RETURNING id",
+    )
+    .bind(game_id)
+    .bind(ply)
+    .bind(to_db(offered_by))
+    .bind(now)
+    .fetch_one(ex)
+    .await
+}
+
+/// The game's open offer, if any.
+pub async fn open_in_game<'e>(
+    ex: impl SqliteExecutor<'e>,
+    game_id: i64,
+) -> Result<Option<DrawOfferRow>, sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT id, game_id, ply, offered_by FROM draw_offers WHERE game_id = ? AND status = 'open'",
+    )
+    .bind(game_id)
+    .fetch_optional(ex)
+    .await?;
+    row.map(|r| {
+        Ok(DrawOfferRow {
+            id: r.try_get("id")?,
+            game_id: r.try_get("game_id")?,
+            ply: r.try_get("ply")?,
+            offered_by: from_db(r.try_get("offered_by")?),
+        })
+    })
+    .transpose()
+}
+
+/// Closes the game's open offer (if any) with `status`. Returns whether one was open.
+pub async fn close_open<'e>(
+    ex: impl SqliteExecutor<'e>,
+    game_id: i64,
+    status: &str,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE draw_offers SET status = ?, answered_at = ? WHERE game_id = ? AND status = 'open'",
+    )
+    .bind(status)
+    .bind(now)
+    .bind(game_id)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}

@@ -1,0 +1,341 @@
+//! The `games` table: who plays which side, the rules, the status and result, the time control,
+//! and a cache of the position (its ply and record) that the move list is the truth for.
+
+use super::{from_db, opt_to_db, to_db};
+use sqlx::sqlite::SqliteRow;
+use sqlx::{Row, SqliteExecutor};
+
+/// One side's player as stored: a user, or the AI at a level.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatRow {
+    pub user_id: Option<u64>,
+    pub ai_level: Option<String>,
+    pub name: String,
+}
+
+/// A stored game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameRow {
+    pub id: i64,
+    pub guild_id: Option<u64>,
+    pub channel_id: u64,
+    pub attacker: SeatRow,
+    pub defender: SeatRow,
+    /// The rule options, as JSON.
+    pub rules: String,
+    /// A start other than the standard one: its position record and side to move.
+    pub start: Option<(String, String)>,
+    pub rated: bool,
+    /// `active` or `finished`.
+    pub status: String,
+    /// `attackers_won`, `defenders_won` or `draw` once finished.
+    pub result: Option<String>,
+    pub reason: Option<String>,
+    pub ply: u32,
+    /// The current position's record (a cache; the moves are the truth).
+    pub position: String,
+    pub time_per_move_ms: Option<i64>,
+    pub turn_deadline: Option<i64>,
+    pub reminders_sent: u32,
+    pub last_reminder_at: Option<i64>,
+    pub board_message_id: Option<u64>,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub ended_at: Option<i64>,
+}
+
+/// A game to create.
+#[derive(Debug, Clone)]
+pub struct NewGame<'a> {
+    pub guild_id: Option<u64>,
+    pub channel_id: u64,
+    pub attacker: &'a SeatRow,
+    pub defender: &'a SeatRow,
+    pub rules: &'a str,
+    pub start: Option<(&'a str, &'a str)>,
+    pub rated: bool,
+    pub position: &'a str,
+    pub time_per_move_ms: Option<i64>,
+    pub turn_deadline: Option<i64>,
+    pub now: i64,
+}
+
+const COLUMNS: &str = "id, guild_id, channel_id, attacker_user_id, attacker_ai_level, attacker_name, \
+    defender_user_id, defender_ai_level, defender_name, rules, start_position, start_turn, rated, status, result, reason, ply, \
+    position, time_per_move_ms, turn_deadline, reminders_sent, last_reminder_at, board_message_id, \
+    created_at, updated_at, ended_at";
+
+fn seat(r: &SqliteRow, side: &str) -> Result<SeatRow, sqlx::Error> {
+    Ok(SeatRow {
+        user_id: r
+            .try_get::<Option<i64>, _>(format!("{side}_user_id").as_str())?
+            .map(from_db),
+        ai_level: r.try_get(format!("{side}_ai_level").as_str())?,
+        name: r.try_get(format!("{side}_name").as_str())?,
+    })
+}
+
+fn game(r: SqliteRow) -> Result<GameRow, sqlx::Error> {
+    Ok(GameRow {
+        id: r.try_get("id")?,
+        guild_id: r.try_get::<Option<i64>, _>("guild_id")?.map(from_db),
+        channel_id: from_db(r.try_get("channel_id")?),
+        attacker: seat(&r, "attacker")?,
+        defender: seat(&r, "defender")?,
+        rules: r.try_get("rules")?,
+        start: match (r.try_get("start_position")?, r.try_get("start_turn")?) {
+            (Some(p), Some(t)) => Some((p, t)),
+            _ => None,
+        },
+        rated: r.try_get("rated")?,
+        status: r.try_get("status")?,
+        result: r.try_get("result")?,
+        reason: r.try_get("reason")?,
+        ply: r.try_get("ply")?,
+        position: r.try_get("position")?,
+        time_per_move_ms: r.try_get("time_per_move_ms")?,
+        turn_deadline: r.try_get("turn_deadline")?,
+        reminders_sent: r.try_get("reminders_sent")?,
+        last_reminder_at: r.try_get("last_reminder_at")?,
+        board_message_id: r
+            .try_get::<Option<i64>, _>("board_message_id")?
+            .map(from_db),
+        created_at: r.try_get("created_at")?,
+        updated_at: r.try_get("updated_at")?,
+        ended_at: r.try_get("ended_at")?,
+    })
+}
+
+/// Creates a game and returns its id. A game already active in the channel makes this fail
+/// with a unique violation on `games` (see [`super::is_unique_violation`]).
+pub async fn insert<'e>(ex: impl SqliteExecutor<'e>, g: &NewGame<'_>) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "INSERT INTO games (guild_id, channel_id, attacker_user_id, attacker_ai_level, attacker_name, \
+         defender_user_id, defender_ai_level, defender_name, rules, start_position, start_turn, rated, \
+         position, time_per_move_ms, turn_deadline, created_at, updated_at) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+    )
+    .bind(opt_to_db(g.guild_id))
+    .bind(to_db(g.channel_id))
+    .bind(opt_to_db(g.attacker.user_id))
+    .bind(g.attacker.ai_level.as_deref())
+    .bind(&g.attacker.name)
+    .bind(opt_to_db(g.defender.user_id))
+    .bind(g.defender.ai_level.as_deref())
+    .bind(&g.defender.name)
+    .bind(g.rules)
+    .bind(g.start.map(|s| s.0))
+    .bind(g.start.map(|s| s.1))
+    .bind(g.rated)
+    .bind(g.position)
+    .bind(g.time_per_move_ms)
+    .bind(g.turn_deadline)
+    .bind(g.now)
+    .bind(g.now)
+    .fetch_one(ex)
+    .await
+}
+
+/// A game by id.
+pub async fn by_id<'e>(
+    ex: impl SqliteExecutor<'e>,
+    id: i64,
+) -> Result<Option<GameRow>, sqlx::Error> {
+    sqlx::query(&format!("SELECT {COLUMNS} FROM games WHERE id = ?"))
+        .bind(id)
+        .fetch_optional(ex)
+        .await?
+        .map(game)
+        .transpose()
+}
+
+/// The game active in a channel, if any.
+pub async fn active_in_channel<'e>(
+    ex: impl SqliteExecutor<'e>,
+    channel_id: u64,
+) -> Result<Option<GameRow>, sqlx::Error> {
+    sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'"
+    ))
+    .bind(to_db(channel_id))
+    .fetch_optional(ex)
+    .await?
+    .map(game)
+    .transpose()
+}
+
+/// The channel's active game, or else its most recent one.
+pub async fn latest_in_channel<'e>(
+    ex: impl SqliteExecutor<'e>,
+    channel_id: u64,
+) -> Result<Option<GameRow>, sqlx::Error> {
+    sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM games WHERE channel_id = ? \
+         ORDER BY status = 'active' DESC, id DESC LIMIT 1"
+    ))
+    .bind(to_db(channel_id))
+    .fetch_optional(ex)
+    .await?
+    .map(game)
+    .transpose()
+}
+
+/// The active games of a server, oldest first.
+pub async fn active_in_guild<'e>(
+    ex: impl SqliteExecutor<'e>,
+    guild_id: u64,
+) -> Result<Vec<GameRow>, sqlx::Error> {
+    sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM games WHERE guild_id = ? AND status = 'active' ORDER BY id"
+    ))
+    .bind(to_db(guild_id))
+    .fetch_all(ex)
+    .await?
+    .into_iter()
+    .map(game)
+    .collect()
+}
+
+/// Every active game (for the start-up sweep of AI turns).
+pub async fn all_active<'e>(ex: impl SqliteExecutor<'e>) -> Result<Vec<GameRow>, sqlx::Error> {
+    sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
+    ))
+    .fetch_all(ex)
+    .await?
+    .into_iter()
+    .map(game)
+    .collect()
+}
+
+/// Active games whose clock needs a look at `now`: half their time or more is gone, and a
+/// reminder is still to be sent or the time has run out.
+pub async fn clock_due<'e>(
+    ex: impl SqliteExecutor<'e>,
+    now: i64,
+) -> Result<Vec<GameRow>, sqlx::Error> {
+    sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM games WHERE status = 'active' AND turn_deadline IS NOT NULL \
+         AND turn_deadline - time_per_move_ms / 2 <= ?1 \
+         AND (reminders_sent < 2 OR turn_deadline <= ?1) ORDER BY turn_deadline"
+    ))
+    .bind(now)
+    .fetch_all(ex)
+    .await?
+    .into_iter()
+    .map(game)
+    .collect()
+}
+
+/// A player's finished games in a server, most recent first.
+pub async fn finished_of_player<'e>(
+    ex: impl SqliteExecutor<'e>,
+    guild_id: u64,
+    user_id: u64,
+) -> Result<Vec<GameRow>, sqlx::Error> {
+    sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM games WHERE guild_id = ? AND status = 'finished' \
+         AND (attacker_user_id = ?2 OR defender_user_id = ?2) ORDER BY ended_at DESC, id DESC"
+    ))
+    .bind(to_db(guild_id))
+    .bind(to_db(user_id))
+    .fetch_all(ex)
+    .await?
+    .into_iter()
+    .map(game)
+    .collect()
+}
+
+/// The new state after a move (or an ending off the board).
+#[derive(Debug, Clone)]
+pub struct Advance<'a> {
+    pub id: i64,
+    /// The ply the game must still be at: if it moved on, nothing is written.
+    pub expected_ply: u32,
+    pub ply: u32,
+    pub position: &'a str,
+    /// `Some((result, reason))` when the game ends.
+    pub ended: Option<(&'a str, &'a str)>,
+    pub turn_deadline: Option<i64>,
+    pub now: i64,
+}
+
+/// Moves a game on, if it is still active at the expected ply. Returns whether it was.
+pub async fn advance<'e>(
+    ex: impl SqliteExecutor<'e>,
+    a: &Advance<'_>,
+) -> Result<bool, sqlx::Error> {
+    let (status, result, reason, ended_at) = match a.ended {
+        Some((result, reason)) => ("finished", Some(result), Some(reason), Some(a.now)),
+        None => ("active", None, None, None),
+    };
+    let done = sqlx::query(
+        "UPDATE games SET ply = ?, position = ?, status = ?, result = ?, reason = ?, ended_at = ?, \
+         turn_deadline = ?, reminders_sent = 0, updated_at = ? \
+         WHERE id = ? AND ply = ? AND status = 'active'",
+    )
+    .bind(a.ply)
+    .bind(a.position)
+    .bind(status)
+    .bind(result)
+    .bind(reason)
+    .bind(ended_at)
+    .bind(if a.ended.is_some() { None } else { a.turn_deadline })
+    .bind(a.now)
+    .bind(a.id)
+    .bind(a.expected_ply)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Records that reminder number `number` (1 or 2) was sent, if it had not been: returns
+/// whether this call recorded it (so each reminder goes out once).
+pub async fn mark_reminder<'e>(
+    ex: impl SqliteExecutor<'e>,
+    id: i64,
+    ply: u32,
+    number: u32,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE games SET reminders_sent = ?, last_reminder_at = ? \
+         WHERE id = ? AND ply = ? AND status = 'active' AND reminders_sent < ?",
+    )
+    .bind(number)
+    .bind(now)
+    .bind(id)
+    .bind(ply)
+    .bind(number)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Moves a game to another channel (a thread made for it).
+pub async fn set_channel<'e>(
+    ex: impl SqliteExecutor<'e>,
+    id: i64,
+    channel_id: u64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE games SET channel_id = ? WHERE id = ?")
+        .bind(to_db(channel_id))
+        .bind(id)
+        .execute(ex)
+        .await?;
+    Ok(())
+}
+
+/// Remembers the message that shows the game's latest board.
+pub async fn set_board_message<'e>(
+    ex: impl SqliteExecutor<'e>,
+    id: i64,
+    message_id: u64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE games SET board_message_id = ? WHERE id = ?")
+        .bind(to_db(message_id))
+        .bind(id)
+        .execute(ex)
+        .await?;
+    Ok(())
+}

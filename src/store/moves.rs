@@ -1,0 +1,59 @@
+//! The `moves` table: a game's moves in order, the source of truth for its position.
+
+use super::{from_db, opt_to_db};
+use sqlx::{Row, SqliteExecutor};
+
+/// A stored move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveRow {
+    pub ply: u32,
+    pub notation: String,
+    /// The user who played it; `None` for the AI.
+    pub user_id: Option<u64>,
+    pub played_at: i64,
+}
+
+/// Records a move. Fails with a unique violation if that ply is already recorded.
+pub async fn insert<'e>(
+    ex: impl SqliteExecutor<'e>,
+    game_id: i64,
+    ply: u32,
+    notation: &str,
+    user_id: Option<u64>,
+    played_at: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO moves (game_id, ply, notation, user_id, played_at) VALUES (?, ?, ?, ?, ?)",
+    )
+    .bind(game_id)
+    .bind(ply)
+    .bind(notation)
+    .bind(opt_to_db(user_id))
+    .bind(played_at)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+/// A game's moves, in order.
+pub async fn of_game<'e>(
+    ex: impl SqliteExecutor<'e>,
+    game_id: i64,
+) -> Result<Vec<MoveRow>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT ply, notation, user_id, played_at FROM moves WHERE game_id = ? ORDER BY ply",
+    )
+    .bind(game_id)
+    .fetch_all(ex)
+    .await?;
+    rows.into_iter()
+        .map(|r| {
+            Ok(MoveRow {
+                ply: r.try_get("ply")?,
+                notation: r.try_get("notation")?,
+                user_id: r.try_get::<Option<i64>, _>("user_id")?.map(from_db),
+                played_at: r.try_get("played_at")?,
+            })
+        })
+        .collect()
+}

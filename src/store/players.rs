@@ -1,0 +1,105 @@
+//! The `players` table: each player's Glicko-2 rating in each server.
+
+use super::{from_db, to_db};
+use crate::rating::Rating;
+use sqlx::{Row, SqliteExecutor};
+
+/// A player's stored rating.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlayerRow {
+    pub user_id: u64,
+    pub name: String,
+    pub rating: Rating,
+    pub rated_games: u32,
+}
+
+fn player(r: sqlx::sqlite::SqliteRow) -> Result<PlayerRow, sqlx::Error> {
+    Ok(PlayerRow {
+        user_id: from_db(r.try_get("user_id")?),
+        name: r.try_get("name")?,
+        rating: Rating {
+            rating: r.try_get("rating")?,
+            deviation: r.try_get("deviation")?,
+            volatility: r.try_get("volatility")?,
+        },
+        rated_games: r.try_get("rated_games")?,
+    })
+}
+
+/// A player's rating in a server, if they have one.
+pub async fn get<'e>(
+    ex: impl SqliteExecutor<'e>,
+    guild_id: u64,
+    user_id: u64,
+) -> Result<Option<PlayerRow>, sqlx::Error> {
+    sqlx::query(
+        "SELECT user_id, name, rating, deviation, volatility, rated_games FROM players \
+         WHERE guild_id = ? AND user_id = ?",
+    )
+    .bind(to_db(guild_id))
+    .bind(to_db(user_id))
+    .fetch_optional(ex)
+    .await?
+    .map(player)
+    .transpose()
+}
+
+/// Stores a player's rating after a rated game (creating the row on their first).
+pub async fn put_rating<'e>(
+    ex: impl SqliteExecutor<'e>,
+    guild_id: u64,
+    user_id: u64,
+    name: &str,
+    rating: Rating,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO players (guild_id, user_id, name, rating, deviation, volatility, rated_games, updated_at) \
+         VALUES (?, ?, ?, ?, ?, ?, 1, ?) \
+         ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, rating = excluded.rating, \
+         deviation = excluded.deviation, volatility = excluded.volatility, \
+         rated_games = rated_games + 1, updated_at = excluded.updated_at",
+    )
+    .bind(to_db(guild_id))
+    .bind(to_db(user_id))
+    .bind(name)
+    .bind(rating.rating)
+    .bind(rating.deviation)
+    .bind(rating.volatility)
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+/// A page of a server's leaderboard (highest rating first) and the number of rated players.
+pub async fn leaderboard<'e, E>(
+    ex: E,
+    guild_id: u64,
+    offset: u32,
+    limit: u32,
+) -> Result<Vec<PlayerRow>, sqlx::Error>
+where
+    E: SqliteExecutor<'e>,
+{
+    sqlx::query(
+        "SELECT user_id, name, rating, deviation, volatility, rated_games FROM players \
+         WHERE guild_id = ? ORDER BY rating DESC, deviation ASC, user_id ASC LIMIT ? OFFSET ?",
+    )
+    .bind(to_db(guild_id))
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(ex)
+    .await?
+    .into_iter()
+    .map(player)
+    .collect()
+}
+
+/// How many players have a rating in a server.
+pub async fn count<'e>(ex: impl SqliteExecutor<'e>, guild_id: u64) -> Result<u32, sqlx::Error> {
+    sqlx::query_scalar("SELECT COUNT(*) FROM players WHERE guild_id = ?")
+        .bind(to_db(guild_id))
+        .fetch_one(ex)
+        .await
+}

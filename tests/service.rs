@@ -1,0 +1,867 @@
+//! The game service on real SQLite files in temporary directories: whole games to every
+//! ending, restarts, concurrency, every refusal, the AI, time control and ratings.
+
+use std::sync::Arc;
+use std::time::Duration;
+use tablut_bot::ai::Level;
+use tablut_bot::rating::{rate_game, Rating, Score};
+use tablut_bot::service::*;
+use tablut_bot::store;
+use tablut_bot::tafl::{
+    parse_position, write_position, Game, Outcome, Position, Reason, Rules, Side,
+};
+use tempfile::TempDir;
+
+const GUILD: u64 = 900_000_000_000_000_001;
+/// Ids above i64::MAX check that ids are stored losslessly.
+const ASTRID: u64 = 18_000_000_000_000_000_001;
+const BIRGER: u64 = 18_000_000_000_000_000_002;
+const CARL: u64 = 3;
+const T0: i64 = 1_800_000_000_000;
+
+struct Fixture {
+    dir: TempDir,
+    clock: ManualClock,
+    service: Service,
+}
+
+fn config(images: bool) -> Config {
+    Config {
+        ai_time: [Duration::from_millis(100); 3],
+        hint_time: Duration::from_millis(100),
+        hint_cooldown: Duration::from_secs(30),
+        challenge_ttl: Duration::from_secs(24 * 3600),
+        images,
+    }
+}
+
+fn url(dir: &TempDir) -> String {
+    format!("sqlite://{}", dir.path().join("tablut.db").display())
+}
+
+async fn fixture() -> Fixture {
+    fixture_with(false).await
+}
+
+async fn fixture_with(images: bool) -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = ManualClock::new(T0);
+    let service = Service::open(&url(&dir), config(images), Arc::new(clock.clone()))
+        .await
+        .unwrap();
+    Fixture {
+        dir,
+        clock,
+        service,
+    }
+}
+
+impl Fixture {
+    async fn reopen(self) -> Fixture {
+        self.service.close().await;
+        let service = Service::open(&url(&self.dir), config(false), Arc::new(self.clock.clone()))
+            .await
+            .unwrap();
+        Fixture { service, ..self }
+    }
+}
+
+fn place(channel: u64) -> Place {
+    Place {
+        guild: Some(GUILD),
+        channel,
+    }
+}
+
+fn astrid() -> User {
+    User::new(ASTRID, "Astrid")
+}
+
+fn birger() -> User {
+    User::new(BIRGER, "Birger")
+}
+
+fn request(channel: u64, side: SideChoice) -> ChallengeRequest {
+    ChallengeRequest {
+        place: place(channel),
+        challenger: astrid(),
+        opponent: birger(),
+        opponent_is_bot: false,
+        side,
+        rules: Rules::default(),
+        time_control: TimeControl::None,
+        thread: false,
+        start: None,
+    }
+}
+
+/// Astrid (attackers) against Birger (defenders) in `channel`, from `start` if given.
+async fn game_between(s: &Service, channel: u64, start: Option<Position>) -> GameInfo {
+    let c = s
+        .challenge(ChallengeRequest {
+            start,
+            ..request(channel, SideChoice::Attackers)
+        })
+        .await
+        .unwrap();
+    let started = s.accept(c.id, BIRGER, None).await.unwrap();
+    assert_eq!(started.game.attackers.user_id(), Some(ASTRID));
+    assert_eq!(started.game.defenders.user_id(), Some(BIRGER));
+    started.game
+}
+
+fn position(record: &str, turn: Side) -> Position {
+    parse_position(record, turn, Rules::default()).unwrap()
+}
+
+/// The user to move in `game`.
+fn mover(game: &GameInfo) -> u64 {
+    game.to_move().unwrap().user_id().unwrap()
+}
+
+/// The stored game rebuilt from its moves alone agrees with the service and the cache.
+async fn check_store(s: &Service, id: GameId) -> Game {
+    let row = store::games::by_id(s.pool(), id).await.unwrap().unwrap();
+    let moves = store::moves::of_game(s.pool(), id).await.unwrap();
+    let info = s.game(id).await.unwrap();
+    let mut game = Game::from_position(info.start);
+    for (i, m) in moves.iter().enumerate() {
+        assert_eq!(m.ply as usize, i + 1, "plies are consecutive");
+        game.play_text(&m.notation).unwrap();
+    }
+    assert_eq!(row.ply as usize, moves.len());
+    assert_eq!(row.position, write_position(game.position()));
+    game
+}
+
+#[tokio::test]
+async fn migrations_apply_to_an_empty_database_and_again_at_each_start() {
+    let f = fixture().await;
+    let applied: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM _sqlx_migrations")
+        .fetch_one(f.service.pool())
+        .await
+        .unwrap();
+    let files = std::fs::read_dir("migrations").unwrap().count() as i64;
+    assert_eq!(applied, files);
+    let mode: String = sqlx::query_scalar("PRAGMA journal_mode")
+        .fetch_one(f.service.pool())
+        .await
+        .unwrap();
+    assert_eq!(mode, "wal");
+    let fk: i64 = sqlx::query_scalar("PRAGMA foreign_keys")
+        .fetch_one(f.service.pool())
+        .await
+        .unwrap();
+    assert_eq!(fk, 1);
+    game_between(&f.service, 1, None).await;
+    let f = f.reopen().await;
+    let again: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM _sqlx_migrations")
+        .fetch_one(f.service.pool())
+        .await
+        .unwrap();
+    assert_eq!(again, files);
+    assert!(f.service.game_in_channel(1).await.unwrap().is_some());
+}
+
+#[tokio::test]
+async fn a_whole_game_from_the_start_ends_in_a_repetition_draw_and_is_rated() {
+    let f = fixture().await;
+    let s = &f.service;
+    let game = game_between(s, 10, None).await;
+    assert!(game.rated);
+    let mut last = None;
+    for (user, text) in [
+        (ASTRID, "a4-a3"),
+        (BIRGER, "e3 d3"),
+        (ASTRID, "A3A4"),
+        (BIRGER, "d3-e3"),
+    ] {
+        last = Some(s.play_move(10, user, text).await.unwrap());
+    }
+    let last = last.unwrap();
+    assert_eq!(
+        last.game.outcome,
+        Outcome::Drawn {
+            reason: Reason::Repetition
+        }
+    );
+    assert_eq!(last.notation, "d3-e3");
+    let ratings = last.ratings.expect("a rated game between two people");
+    assert_eq!(ratings.attackers.1, Rating::default());
+    let (a, d) = rate_game(Rating::default(), Rating::default(), Score::Draw);
+    assert_eq!((ratings.attackers.2, ratings.defenders.2), (a, d));
+    let history = s.history(10).await.unwrap();
+    assert_eq!(history.record, "1. a4-a3 e3-d3  2. a3-a4 d3-e3");
+    assert!(
+        s.game_in_channel(10).await.unwrap().is_none(),
+        "the channel is free again"
+    );
+    assert!(matches!(
+        s.play_move(10, ASTRID, "a4-a3").await,
+        Err(ServiceError::GameOver)
+    ));
+    check_store(s, game.id).await;
+    // A new game can start in the channel.
+    game_between(s, 10, None).await;
+}
+
+#[tokio::test]
+async fn the_king_escapes() {
+    let f = fixture().await;
+    let s = &f.service;
+    let start = position("/9/9/4K4/9/9/9/9/9/t7t/", Side::Defenders);
+    let game = game_between(s, 11, Some(start)).await;
+    let r = s.play_move(11, BIRGER, "e3-e1").await.unwrap();
+    assert_eq!(r.notation, "e3-e1++");
+    assert_eq!(
+        r.game.outcome,
+        Outcome::Won {
+            winner: Side::Defenders,
+            reason: Reason::KingEscaped
+        }
+    );
+    assert!(r.game.status_line().contains("Defenders win"));
+    let ratings = r.ratings.unwrap();
+    assert!(ratings.defenders.2.rating > 1500.0 && ratings.attackers.2.rating < 1500.0);
+    check_store(s, game.id).await;
+}
+
+#[tokio::test]
+async fn the_king_is_captured() {
+    let f = fixture().await;
+    let s = &f.service;
+    let start = position("/3t5/9/1tK6/9/9/9/9/9/t8/", Side::Attackers);
+    game_between(s, 12, Some(start)).await;
+    let r = s.play_move(12, ASTRID, "d1-d3").await.unwrap();
+    assert_eq!(
+        r.game.outcome,
+        Outcome::Won {
+            winner: Side::Attackers,
+            reason: Reason::KingCaptured
+        }
+    );
+    assert!(r.recorded.king_captured);
+}
+
+#[tokio::test]
+async fn a_side_without_a_legal_move_loses() {
+    let f = fixture().await;
+    let s = &f.service;
+    let start = position("/tT7/T8/9/9/4K4/9/9/9/9/", Side::Defenders);
+    game_between(s, 13, Some(start)).await;
+    let r = s.play_move(13, BIRGER, "e5-e6").await.unwrap();
+    assert_eq!(
+        r.game.outcome,
+        Outcome::Won {
+            winner: Side::Defenders,
+            reason: Reason::NoMoves
+        }
+    );
+}
+
+#[tokio::test]
+async fn resignation_ends_the_game_and_moves_ratings_to_known_glicko2_values() {
+    let f = fixture().await;
+    let s = &f.service;
+    let game = game_between(s, 14, None).await;
+    s.play_move(14, ASTRID, "a4-a3").await.unwrap();
+    assert!(matches!(
+        s.resign(14, CARL).await,
+        Err(ServiceError::NotAPlayer)
+    ));
+    let ended = s.resign(14, BIRGER).await.unwrap();
+    assert_eq!(
+        ended.game.outcome,
+        Outcome::Won {
+            winner: Side::Attackers,
+            reason: Reason::Resigned
+        }
+    );
+    // Two new players (1500, RD 350, σ 0.06), one game: Glicko-2 gives the winner 1662.3 and
+    // the loser 1337.7, both with RD 290.3.
+    let r = ended.ratings.unwrap();
+    assert!((r.attackers.2.rating - 1662.31).abs() < 0.05, "{:?}", r);
+    assert!((r.defenders.2.rating - 1337.69).abs() < 0.05, "{:?}", r);
+    assert!((r.attackers.2.deviation - 290.32).abs() < 0.05, "{:?}", r);
+    let stats = s.stats(GUILD, ASTRID, 5).await.unwrap();
+    assert_eq!((stats.games, stats.wins_as_attackers), (1, 1));
+    assert_eq!(stats.rating.unwrap().rating, r.attackers.2.rating);
+    assert_eq!(stats.recent[0].reason, "resigned");
+    let stats = s.stats(GUILD, BIRGER, 5).await.unwrap();
+    assert_eq!((stats.games, stats.losses_as_defenders), (1, 1));
+    assert_eq!(stats.recent[0].result, "loss");
+    check_store(s, game.id).await;
+}
+
+#[tokio::test]
+async fn a_draw_offer_is_answered_by_the_opponent_only() {
+    let f = fixture().await;
+    let s = &f.service;
+    game_between(s, 15, None).await;
+    assert!(matches!(
+        s.answer_draw(15, BIRGER, true).await,
+        Err(ServiceError::NoDrawOffer)
+    ));
+    s.offer_draw(15, ASTRID).await.unwrap();
+    assert!(matches!(
+        s.offer_draw(15, BIRGER).await,
+        Err(ServiceError::DrawOfferOpen)
+    ));
+    assert!(matches!(
+        s.answer_draw(15, ASTRID, true).await,
+        Err(ServiceError::OwnDrawOffer)
+    ));
+    assert!(matches!(
+        s.answer_draw(15, BIRGER, false).await.unwrap(),
+        DrawAnswer::Declined(_)
+    ));
+    // A move lets an open offer lapse.
+    s.offer_draw(15, ASTRID).await.unwrap();
+    s.play_move(15, ASTRID, "a4-a3").await.unwrap();
+    assert!(matches!(
+        s.answer_draw(15, BIRGER, true).await,
+        Err(ServiceError::NoDrawOffer)
+    ));
+    s.offer_draw(15, BIRGER).await.unwrap();
+    let DrawAnswer::Accepted(ended) = s.answer_draw(15, ASTRID, true).await.unwrap() else {
+        panic!("accepted")
+    };
+    assert_eq!(
+        ended.game.outcome,
+        Outcome::Drawn {
+            reason: Reason::DrawAgreed
+        }
+    );
+    assert!(ended.ratings.is_some());
+}
+
+#[tokio::test]
+async fn abort_is_for_players_before_the_second_move_and_for_moderators() {
+    let f = fixture().await;
+    let s = &f.service;
+    game_between(s, 16, None).await;
+    assert!(matches!(
+        s.abort(16, CARL, false).await,
+        Err(ServiceError::NotAPlayer)
+    ));
+    s.play_move(16, ASTRID, "a4-a3").await.unwrap();
+    let ended = s.abort(16, BIRGER, false).await.unwrap();
+    assert_eq!(ended.game.outcome.reason(), Some(Reason::Aborted));
+    assert!(ended.ratings.is_none(), "an aborted game is unrated");
+
+    game_between(s, 16, None).await;
+    s.play_move(16, ASTRID, "a4-a3").await.unwrap();
+    s.play_move(16, BIRGER, "e3-d3").await.unwrap();
+    assert!(matches!(
+        s.abort(16, ASTRID, false).await,
+        Err(ServiceError::TooLateToAbort)
+    ));
+    let ended = s.abort(16, CARL, true).await.unwrap();
+    assert_eq!(ended.game.outcome.reason(), Some(Reason::Aborted));
+    let stats = s.stats(GUILD, ASTRID, 5).await.unwrap();
+    assert_eq!(stats.games, 0, "aborted games do not count");
+    assert!(stats.rating.is_none());
+}
+
+#[tokio::test]
+async fn every_refusal_is_typed_and_changes_nothing() {
+    let f = fixture().await;
+    let s = &f.service;
+    assert!(matches!(
+        s.play_move(20, ASTRID, "a4-a3").await,
+        Err(ServiceError::NoGame)
+    ));
+    assert!(matches!(s.board(20).await, Err(ServiceError::NoGame)));
+    let self_challenge = ChallengeRequest {
+        opponent: astrid(),
+        ..request(20, SideChoice::Random)
+    };
+    assert!(matches!(
+        s.challenge(self_challenge).await,
+        Err(ServiceError::SelfChallenge)
+    ));
+    let bot = ChallengeRequest {
+        opponent_is_bot: true,
+        ..request(20, SideChoice::Random)
+    };
+    assert!(matches!(
+        s.challenge(bot).await,
+        Err(ServiceError::OpponentIsBot)
+    ));
+
+    let game = game_between(s, 20, None).await;
+    assert!(matches!(
+        s.challenge(request(20, SideChoice::Random)).await,
+        Err(ServiceError::GameRunning)
+    ));
+    assert!(matches!(
+        s.play_move(20, CARL, "a4-a3").await,
+        Err(ServiceError::NotAPlayer)
+    ));
+    assert!(matches!(
+        s.play_move(20, BIRGER, "e3-d3").await,
+        Err(ServiceError::NotYourTurn(Side::Attackers))
+    ));
+    let err = s.play_move(20, ASTRID, "d1-d6").await.unwrap_err();
+    assert!(matches!(err, ServiceError::IllegalMove(_)));
+    assert_eq!(
+        err.to_string(),
+        "That move is not legal: the path from d1 to d6 is blocked by the piece on d5."
+    );
+    assert!(matches!(
+        s.play_move(20, ASTRID, "zz9").await,
+        Err(ServiceError::IllegalMove(_))
+    ));
+    assert!(matches!(
+        s.play_move(20, ASTRID, "").await,
+        Err(ServiceError::IllegalMove(_))
+    ));
+    assert_eq!(
+        check_store(s, game.id).await.moves().len(),
+        0,
+        "nothing was played"
+    );
+    // Every message is one line.
+    for e in [
+        ServiceError::NoGame,
+        ServiceError::GameRunning,
+        ServiceError::NotAPlayer,
+        err,
+    ] {
+        assert!(!e.to_string().contains('\n') && !e.is_internal());
+    }
+}
+
+#[tokio::test]
+async fn challenges_are_answered_by_the_challenged_only_and_expire() {
+    let f = fixture().await;
+    let s = &f.service;
+    let c = s.challenge(request(30, SideChoice::Random)).await.unwrap();
+    assert_eq!(c.status, "pending");
+    assert!(matches!(
+        s.challenge(request(30, SideChoice::Random)).await,
+        Err(ServiceError::ChallengeOpen)
+    ));
+    assert!(matches!(
+        s.accept(c.id, ASTRID, None).await,
+        Err(ServiceError::ChallengeNotYours)
+    ));
+    assert!(matches!(
+        s.accept(c.id, CARL, None).await,
+        Err(ServiceError::ChallengeNotYours)
+    ));
+    assert!(matches!(
+        s.cancel(c.id, BIRGER).await,
+        Err(ServiceError::NotYourChallenge)
+    ));
+    let declined = s.decline(c.id, BIRGER).await.unwrap();
+    assert_eq!(declined.status, "declined");
+    assert!(matches!(
+        s.accept(c.id, BIRGER, None).await,
+        Err(ServiceError::ChallengeClosed(_))
+    ));
+
+    let c = s.challenge(request(30, SideChoice::Random)).await.unwrap();
+    assert_eq!(s.cancel(c.id, ASTRID).await.unwrap().status, "cancelled");
+
+    let c = s.challenge(request(30, SideChoice::Random)).await.unwrap();
+    f.clock.advance(Duration::from_secs(24 * 3600));
+    assert!(matches!(
+        s.accept(c.id, BIRGER, None).await,
+        Err(ServiceError::ChallengeExpired)
+    ));
+    assert!(s.game_in_channel(30).await.unwrap().is_none());
+
+    // The clock expires open challenges and reports each once.
+    let c = s.challenge(request(30, SideChoice::Random)).await.unwrap();
+    f.clock.advance(Duration::from_secs(23 * 3600));
+    assert!(s.tick().await.unwrap().is_empty());
+    f.clock.advance(Duration::from_secs(3600));
+    let events = s.tick().await.unwrap();
+    assert!(matches!(&events[..], [ClockEvent::ChallengeExpired(e)] if e.id == c.id));
+    assert!(s.tick().await.unwrap().is_empty());
+    assert!(matches!(
+        s.decline(c.id, BIRGER).await,
+        Err(ServiceError::ChallengeExpired)
+    ));
+    assert!(matches!(
+        s.accept(9999, BIRGER, None).await,
+        Err(ServiceError::NoChallenge)
+    ));
+}
+
+#[tokio::test]
+async fn a_challenge_accepted_after_another_game_started_is_refused_by_the_constraint() {
+    let f = fixture().await;
+    let s = &f.service;
+    let c = s.challenge(request(31, SideChoice::Random)).await.unwrap();
+    // Carl starts a game against the AI in the channel meanwhile.
+    s.start_ai_game(AiGameRequest {
+        place: place(31),
+        user: User::new(CARL, "Carl"),
+        side: SideChoice::Attackers,
+        level: Level::Easy,
+        rules: Rules::default(),
+        time_control: TimeControl::None,
+        start: None,
+    })
+    .await
+    .unwrap();
+    assert!(matches!(
+        s.accept(c.id, BIRGER, None).await,
+        Err(ServiceError::GameRunning)
+    ));
+    // Nothing changed: the challenge is still open.
+    assert_eq!(s.challenge_info(c.id).await.unwrap().status, "pending");
+    // Accepted into a thread of its own, it starts there.
+    let started = s.accept(c.id, BIRGER, Some(32)).await.unwrap();
+    assert_eq!(started.game.place.channel, 32);
+}
+
+#[tokio::test]
+async fn a_game_survives_a_restart() {
+    let f = fixture().await;
+    let game = game_between(&f.service, 40, None).await;
+    f.service.play_move(40, ASTRID, "a4-a3").await.unwrap();
+    f.service.play_move(40, BIRGER, "e3-d3").await.unwrap();
+    let f = f.reopen().await;
+    let board = f.service.board(40).await.unwrap();
+    assert_eq!(board.game.ply, 2);
+    assert_eq!(board.last.unwrap().to_string(), "e3-d3");
+    f.service.play_move(40, ASTRID, "a3-a2").await.unwrap();
+    let game = check_store(&f.service, game.id).await;
+    assert_eq!(game.record(), "1. a4-a3 e3-d3  2. a3-a2");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_moves_never_land_twice_and_none_is_lost() {
+    let f = fixture().await;
+    let s = Arc::new(f.service);
+    let channels: Vec<u64> = (100..116).collect();
+    let mut ids = Vec::new();
+    for &ch in &channels {
+        ids.push(game_between(&s, ch, None).await.id);
+    }
+    let plies = 12;
+    let mut tasks = Vec::new();
+    for &ch in &channels {
+        let s = s.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut rng = fastrand::Rng::with_seed(ch);
+            let mut applied = 0;
+            let mut refused = 0;
+            while applied < plies {
+                let Some(game) = s.game_in_channel(ch).await.unwrap() else {
+                    break;
+                };
+                let user = mover(&game);
+                let moves = s.suggest_moves(ch, user, "", 400).await.unwrap();
+                // Two different moves for the same turn, sent at once.
+                let a = moves[rng.usize(..moves.len())].clone();
+                let b = moves[rng.usize(..moves.len())].clone();
+                let (ra, rb) = tokio::join!(s.play_move(ch, user, &a), s.play_move(ch, user, &b));
+                for r in [ra, rb] {
+                    match r {
+                        Ok(_) => applied += 1,
+                        Err(ServiceError::PositionChanged) | Err(ServiceError::NotYourTurn(_)) => {
+                            refused += 1
+                        }
+                        Err(ServiceError::IllegalMove(_)) => refused += 1,
+                        Err(ServiceError::GameOver) => return (applied, refused),
+                        Err(e) => panic!("unexpected: {e:?}"),
+                    }
+                }
+            }
+            (applied, refused)
+        }));
+    }
+    let mut total_refused = 0;
+    for (task, id) in tasks.into_iter().zip(ids) {
+        let (applied, refused) = task.await.unwrap();
+        total_refused += refused;
+        let game = check_store(&s, id).await;
+        assert_eq!(
+            game.moves().len(),
+            applied,
+            "every acknowledged move is stored, once"
+        );
+    }
+    assert!(total_refused > 0, "the race was exercised");
+}
+
+#[tokio::test]
+async fn games_against_the_ai_as_each_side() {
+    let f = fixture().await;
+    let s = &f.service;
+    let ai_game = |channel, side| AiGameRequest {
+        place: place(channel),
+        user: astrid(),
+        side,
+        level: Level::Easy,
+        rules: Rules::default(),
+        time_control: TimeControl::PerMove(Duration::from_secs(3600)),
+        start: None,
+    };
+    // Astrid defends: the AI attacks and moves first.
+    let started = s
+        .start_ai_game(ai_game(50, SideChoice::Defenders))
+        .await
+        .unwrap();
+    assert!(!started.game.rated);
+    assert_eq!(started.game.turn_deadline, None, "the AI has no clock");
+    let reply = s
+        .ai_turn(started.game.id)
+        .await
+        .unwrap()
+        .expect("the AI moves");
+    assert!(reply.by.is_ai());
+    assert_eq!(reply.game.turn_deadline, Some(T0 + 3_600_000));
+    assert!(
+        s.ai_turn(started.game.id).await.unwrap().is_none(),
+        "not its turn"
+    );
+    let moves = s.suggest_moves(50, ASTRID, "", 1).await.unwrap();
+    s.play_move(50, ASTRID, &moves[0]).await.unwrap();
+    assert_eq!(s.games_awaiting_ai().await.unwrap(), vec![started.game.id]);
+    let reply = s.ai_turn(started.game.id).await.unwrap().unwrap();
+    assert_eq!(reply.game.ply, 3);
+    assert!(matches!(
+        s.offer_draw(50, ASTRID).await,
+        Err(ServiceError::AiDeclinesDraw)
+    ));
+
+    // Astrid attacks: her move first, then the AI's.
+    let started = s
+        .start_ai_game(ai_game(51, SideChoice::Attackers))
+        .await
+        .unwrap();
+    assert!(s.ai_turn(started.game.id).await.unwrap().is_none());
+    s.play_move(51, ASTRID, "a4-a3").await.unwrap();
+    let reply = s.ai_turn(started.game.id).await.unwrap().unwrap();
+    assert_eq!(reply.recorded.side, Side::Defenders);
+    check_store(s, started.game.id).await;
+    let ended = s.resign(51, ASTRID).await.unwrap();
+    assert!(ended.ratings.is_none(), "games against the AI are unrated");
+}
+
+#[tokio::test]
+async fn boards_are_real_pngs_and_replays_real_gifs() {
+    let f = fixture_with(true).await;
+    let s = &f.service;
+    game_between(s, 60, None).await;
+    let r = s.play_move(60, ASTRID, "a4-a3").await.unwrap();
+    let img = image::load_from_memory_with_format(&r.png, image::ImageFormat::Png).unwrap();
+    assert_eq!(
+        (img.width(), img.height()),
+        (
+            tablut_bot::render::BOARD_SIZE_PX,
+            tablut_bot::render::BOARD_SIZE_PX
+        )
+    );
+    let board = s.board(60).await.unwrap();
+    assert_eq!(board.png, r.png, "the same position draws the same board");
+    let (_, gif) = s.replay(60).await.unwrap();
+    assert_eq!(&gif[..6], b"GIF89a");
+    let frames = image::codecs::gif::GifDecoder::new(std::io::Cursor::new(gif)).unwrap();
+    use image::AnimationDecoder;
+    assert_eq!(frames.into_frames().count(), 2, "the start and one ply");
+}
+
+#[tokio::test]
+async fn autocomplete_lists_the_callers_matching_moves() {
+    let f = fixture().await;
+    let s = &f.service;
+    game_between(s, 70, None).await;
+    let from_a4 = s.suggest_moves(70, ASTRID, "a4", 25).await.unwrap();
+    assert_eq!(
+        from_a4,
+        ["a4-a1", "a4-a2", "a4-a3", "a4-b4", "a4-c4", "a4-d4"]
+    );
+    let to_c2 = s.suggest_moves(70, ASTRID, "c2", 25).await.unwrap();
+    assert!(to_c2.contains(&"e2-c2".to_string()) && to_c2.iter().all(|m| m.contains("c2")));
+    assert_eq!(
+        s.suggest_moves(70, ASTRID, "A4-A", 25).await.unwrap(),
+        ["a4-a1", "a4-a2", "a4-a3"]
+    );
+    assert_eq!(s.suggest_moves(70, ASTRID, "", 5).await.unwrap().len(), 5);
+    assert!(
+        s.suggest_moves(70, BIRGER, "e", 25)
+            .await
+            .unwrap()
+            .is_empty(),
+        "not his turn"
+    );
+    assert!(s
+        .suggest_moves(70, ASTRID, "x9", 25)
+        .await
+        .unwrap()
+        .is_empty());
+}
+
+#[tokio::test]
+async fn hints_are_legal_and_rate_limited() {
+    let f = fixture().await;
+    let s = &f.service;
+    game_between(s, 80, None).await;
+    assert!(matches!(
+        s.hint(80, BIRGER).await,
+        Err(ServiceError::NotYourTurn(_))
+    ));
+    let hint = s.hint(80, ASTRID).await.unwrap();
+    let legal = s.suggest_moves(80, ASTRID, "", 400).await.unwrap();
+    assert!(legal.contains(&hint.best));
+    assert!(matches!(
+        s.hint(80, ASTRID).await,
+        Err(ServiceError::HintTooSoon(30))
+    ));
+    f.clock.advance(Duration::from_secs(30));
+    assert!(s.hint(80, ASTRID).await.is_ok());
+}
+
+#[tokio::test]
+async fn reminders_come_once_each_and_time_runs_out_even_across_a_restart() {
+    let f = fixture().await;
+    let day = Duration::from_secs(24 * 3600);
+    let c = f
+        .service
+        .challenge(ChallengeRequest {
+            time_control: TimeControl::PerMove(2 * day),
+            ..request(90, SideChoice::Attackers)
+        })
+        .await
+        .unwrap();
+    let game = f.service.accept(c.id, BIRGER, None).await.unwrap().game;
+    assert_eq!(game.turn_deadline, Some(T0 + 2 * 86_400_000));
+    f.clock.advance(day - Duration::from_secs(1));
+    assert!(
+        f.service.tick().await.unwrap().is_empty(),
+        "not yet half the time"
+    );
+    f.clock.advance(Duration::from_secs(1));
+    let events = f.service.tick().await.unwrap();
+    match &events[..] {
+        [ClockEvent::Reminder {
+            user,
+            number: 1,
+            remaining,
+            ..
+        }] => {
+            assert_eq!(*user, ASTRID);
+            assert_eq!(*remaining, day);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(f.service.tick().await.unwrap().is_empty(), "once only");
+    // A move restarts the clock for the other player.
+    f.service.play_move(90, ASTRID, "a4-a3").await.unwrap();
+    f.clock.advance(day);
+    let events = f.service.tick().await.unwrap();
+    assert!(matches!(
+        &events[..],
+        [ClockEvent::Reminder {
+            user: BIRGER,
+            number: 1,
+            ..
+        }]
+    ));
+    // Restart in the middle of the time control.
+    let f = f.reopen().await;
+    f.clock.advance(day - Duration::from_secs(3600));
+    let events = f.service.tick().await.unwrap();
+    assert!(matches!(
+        &events[..],
+        [ClockEvent::Reminder {
+            user: BIRGER,
+            number: 2,
+            ..
+        }]
+    ));
+    assert!(f.service.tick().await.unwrap().is_empty());
+    f.clock.advance(Duration::from_secs(3600));
+    let events = f.service.tick().await.unwrap();
+    match &events[..] {
+        [ClockEvent::TimedOut(ended)] => assert_eq!(
+            ended.game.outcome,
+            Outcome::Won {
+                winner: Side::Attackers,
+                reason: Reason::Timeout
+            }
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert!(f.service.tick().await.unwrap().is_empty());
+    let stats = f.service.stats(GUILD, BIRGER, 1).await.unwrap();
+    assert_eq!(stats.recent[0].reason, "timeout");
+}
+
+#[tokio::test]
+async fn the_leaderboard_orders_by_rating_and_pages() {
+    let f = fixture().await;
+    let s = &f.service;
+    // Players 1..=12; player n beats player n+1 ... so ratings spread.
+    for n in 1..=12u64 {
+        let c = s
+            .challenge(ChallengeRequest {
+                place: place(200 + n),
+                challenger: User::new(1000 + n, format!("P{n}")),
+                opponent: User::new(1000 + n + 1, format!("P{}", n + 1)),
+                ..request(0, SideChoice::Attackers)
+            })
+            .await
+            .unwrap();
+        s.accept(c.id, 1000 + n + 1, None).await.unwrap();
+        s.resign(200 + n, 1000 + n + 1).await.unwrap();
+    }
+    let page0 = s.leaderboard(GUILD, 0).await.unwrap();
+    assert_eq!((page0.players, page0.pages, page0.lines.len()), (13, 2, 10));
+    let page1 = s.leaderboard(GUILD, 1).await.unwrap();
+    assert_eq!(page1.lines.len(), 3);
+    assert_eq!(page1.lines[0].rank, 11);
+    let all: Vec<_> = page0.lines.iter().chain(&page1.lines).collect();
+    for w in all.windows(2) {
+        assert!(w[0].rating.rating >= w[1].rating.rating);
+    }
+    assert_eq!(all[0].name, "P1", "unbeaten, with a win");
+    assert_eq!(all.last().unwrap().name, "P13", "one loss and no win");
+    assert_eq!(
+        s.leaderboard(GUILD, 99).await.unwrap().page,
+        1,
+        "a page past the end is the last"
+    );
+    assert_eq!(s.leaderboard(7, 0).await.unwrap().lines.len(), 0);
+    let listed = s.games_in_guild(GUILD).await.unwrap();
+    assert!(listed.is_empty());
+}
+
+#[tokio::test]
+async fn the_games_of_a_server_are_listed_with_whose_turn_it_is() {
+    let f = fixture().await;
+    let s = &f.service;
+    game_between(s, 300, None).await;
+    game_between(s, 301, None).await;
+    s.play_move(301, ASTRID, "a4-a3").await.unwrap();
+    let games = s.games_in_guild(GUILD).await.unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].place.channel, 300);
+    assert_eq!(mover(&games[0]), ASTRID);
+    assert_eq!(mover(&games[1]), BIRGER);
+}
+
+#[test]
+fn time_controls_read_and_write() {
+    for (text, secs) in [
+        ("3d", 259_200),
+        ("12h", 43_200),
+        ("90m", 5400),
+        ("1d12h", 129_600),
+    ] {
+        let tc: TimeControl = text.parse().unwrap();
+        assert_eq!(tc.per_move(), Some(Duration::from_secs(secs)));
+    }
+    assert_eq!("none".parse::<TimeControl>().unwrap(), TimeControl::None);
+    assert_eq!(TimeControl::DEFAULT.to_string(), "3d");
+    assert_eq!("36h".parse::<TimeControl>().unwrap().to_string(), "36h");
+    for bad in ["", "3", "3x", "10s", "99d", "h", "-1d"] {
+        assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
+    }
+}
