@@ -27,6 +27,7 @@ impl Service {
         let expires_at = now + self.config.challenge_ttl.as_millis() as i64;
         let rules = rules_json(&req.rules);
         let start = start_columns(req.start.as_ref());
+        let writing = self.writer.lock().await;
         let id = challenges::insert(
             &self.pool,
             &NewChallenge {
@@ -53,6 +54,7 @@ impl Service {
                 e.into()
             }
         })?;
+        drop(writing);
         self.challenge_info(id).await
     }
 
@@ -70,6 +72,7 @@ impl Service {
         id: ChallengeId,
         message_id: u64,
     ) -> Result<(), ServiceError> {
+        let _writing = self.writer.lock().await;
         Ok(challenges::set_message(&self.pool, id, message_id).await?)
     }
 
@@ -98,6 +101,7 @@ impl Service {
         }
         let now = self.now();
         if row.expires_at <= now {
+            let _writing = self.writer.lock().await;
             challenges::close(&self.pool, row.id, "expired", None, now).await?;
             return Err(ServiceError::ChallengeExpired);
         }
@@ -141,6 +145,7 @@ impl Service {
         let rules = parse_rules(&row.rules)?;
         let start = stored_start(row.start.as_ref(), rules)?;
         let now = self.now();
+        let writing = self.writer.lock().await;
         let mut tx = self.pool.begin().await?;
         if !challenges::close(&mut *tx, row.id, "accepted", None, now).await? {
             return Err(ServiceError::ChallengeClosed("answered".into()));
@@ -162,6 +167,7 @@ impl Service {
             .execute(&mut *tx)
             .await?;
         tx.commit().await?;
+        drop(writing);
         self.started(info).await
     }
 
@@ -196,9 +202,11 @@ impl Service {
         id: ChallengeId,
         status: &str,
     ) -> Result<ChallengeInfo, ServiceError> {
+        let writing = self.writer.lock().await;
         if !challenges::close(&self.pool, id, status, None, self.now()).await? {
             return Err(ServiceError::ChallengeClosed("answered".into()));
         }
+        drop(writing);
         self.challenge_info(id).await
     }
 
@@ -207,7 +215,10 @@ impl Service {
         let now = self.now();
         let mut out = Vec::new();
         for row in challenges::expired(&self.pool, now).await? {
-            if challenges::close(&self.pool, row.id, "expired", None, now).await? {
+            let writing = self.writer.lock().await;
+            let closed = challenges::close(&self.pool, row.id, "expired", None, now).await?;
+            drop(writing);
+            if closed {
                 out.push(self.challenge_info(row.id).await?);
             }
         }
@@ -226,6 +237,7 @@ impl Service {
             Some(p) => p,
             None => Position::start(req.rules),
         };
+        let writing = self.writer.lock().await;
         let mut tx = self.pool.begin().await?;
         let info = self
             .create_game(
@@ -239,6 +251,7 @@ impl Service {
             )
             .await?;
         tx.commit().await?;
+        drop(writing);
         self.started(info).await
     }
 

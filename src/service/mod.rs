@@ -74,6 +74,9 @@ pub struct Service {
     config: Config,
     /// When each user last asked for a hint (Unix ms). A restart forgets it, which is harmless.
     hints: Mutex<HashMap<UserId, i64>>,
+    /// Writes queue here rather than in SQLite's busy handler, whose sleeps (up to 100 ms)
+    /// would make the slowest moves wait far longer than the write takes.
+    pub(crate) writer: tokio::sync::Mutex<()>,
 }
 
 /// A game read from the store and rebuilt from its moves.
@@ -90,6 +93,7 @@ impl Service {
             clock,
             config,
             hints: Mutex::new(HashMap::new()),
+            writer: tokio::sync::Mutex::new(()),
         }
     }
 
@@ -167,6 +171,7 @@ impl Service {
         let notation = recorded.to_string();
         let position = write_position(game.position());
         let ended = ending(info.outcome);
+        let writing = self.writer.lock().await;
         let mut tx = self.pool.begin().await?;
         let advanced = games::advance(
             &mut *tx,
@@ -198,6 +203,7 @@ impl Service {
             None
         };
         tx.commit().await?;
+        drop(writing);
         let png = self
             .image(*game.position(), Some(recorded), info.status_line())
             .await?;
@@ -234,6 +240,7 @@ impl Service {
         };
         let position = write_position(game.position());
         let ended = ending(outcome);
+        let writing = self.writer.lock().await;
         let mut tx = self.pool.begin().await?;
         let advanced = games::advance(
             &mut *tx,
@@ -254,6 +261,7 @@ impl Service {
         draws::close_open(&mut *tx, row.id, "lapsed", now).await?;
         let ratings = rate(&mut tx, &info, now).await?;
         tx.commit().await?;
+        drop(writing);
         let png = self
             .image(
                 *game.position(),

@@ -97,6 +97,7 @@ impl Service {
         if loaded.info.player(side.other()).is_ai() {
             return Err(ServiceError::AiDeclinesDraw);
         }
+        let _writing = self.writer.lock().await;
         draws::insert(
             &self.pool,
             loaded.info.id,
@@ -141,6 +142,7 @@ impl Service {
                 .await?;
             Ok(DrawAnswer::Accepted(ended))
         } else {
+            let _writing = self.writer.lock().await;
             if !draws::close_open(&self.pool, loaded.info.id, "declined", self.now()).await? {
                 return Err(ServiceError::NoDrawOffer);
             }

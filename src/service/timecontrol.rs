@@ -46,9 +46,12 @@ impl Service {
             if loaded.row.reminders_sent >= number {
                 continue;
             }
-            if !games::mark_reminder(&self.pool, loaded.info.id, loaded.row.ply, number, now)
-                .await?
-            {
+            let writing = self.writer.lock().await;
+            let marked =
+                games::mark_reminder(&self.pool, loaded.info.id, loaded.row.ply, number, now)
+                    .await?;
+            drop(writing);
+            if !marked {
                 continue;
             }
             let last = loaded.game.moves().last().copied();
