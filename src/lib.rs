@@ -2,6 +2,7 @@
 //! built over it.
 
 pub mod ai;
+pub mod bot;
 pub mod cli;
 pub mod rating;
 pub mod render;

@@ -1,15 +1,23 @@
-//! Running the bot.
+//! Running the bot: settings from the environment or `.env`, logs with tracing, Ctrl-C stops it.
 
 use super::common::CliError;
+use crate::bot::{self, BotConfig};
 
 pub fn run() -> Result<(), CliError> {
     let _ = dotenvy::dotenv();
-    match std::env::var("DISCORD_TOKEN") {
-        Ok(t) if !t.trim().is_empty() => Err(CliError::Failed(
-            "tablut-bot: the Discord bot is not part of this build yet; the command-line tools (replay, perft) are".into(),
-        )),
-        _ => Err(CliError::Failed(
-            "tablut-bot: DISCORD_TOKEN is not set: put the bot's token in the environment or a .env file (see .env.example)".into(),
-        )),
-    }
+    let config = BotConfig::from_env().map_err(|e| CliError::Failed(format!("tablut-bot: {e}")))?;
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,serenity=warn,poise=warn,sqlx=warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::Failed(format!("tablut-bot: cannot start the runtime: {e}")))?;
+    runtime
+        .block_on(bot::run(config))
+        .map_err(|e| CliError::Failed(format!("tablut-bot: {e}")))
 }

@@ -1,0 +1,156 @@
+//! Looking: `/tablut board`, `history`, `replay`, `rules`, `stats`, `leaderboard`, `games`.
+
+use super::{board_reply, Context};
+use crate::bot::{components, messages, Error};
+use poise::serenity_prelude as serenity;
+
+/// Show the board of this channel's game.
+#[poise::command(slash_command, guild_only)]
+pub async fn board(ctx: Context<'_>) -> Result<(), Error> {
+    let view = ctx.data().service.board(ctx.channel_id().get()).await?;
+    let mut text = view.game.status_line();
+    if let Some(last) = view.last {
+        text = format!("Last move: **{last}**\n{}", messages::turn_line(&view.game));
+    } else if !view.game.is_over() {
+        text = messages::turn_line(&view.game);
+    }
+    ctx.send(board_reply(text, view.png).allowed_mentions(serenity::CreateAllowedMentions::new()))
+        .await?;
+    Ok(())
+}
+
+/// The record of this channel's game, as text and as a file.
+#[poise::command(slash_command, guild_only)]
+pub async fn history(ctx: Context<'_>) -> Result<(), Error> {
+    let h = ctx.data().service.history(ctx.channel_id().get()).await?;
+    let record = if h.record.is_empty() {
+        "(no moves yet)".to_string()
+    } else {
+        h.record.clone()
+    };
+    let file = format!(
+        "[Attackers \"{}\"]\n[Defenders \"{}\"]\n[Rules \"{}\"]\n[Result \"{}\"]\n\n{}\n\nposition: {}\n",
+        h.game.attackers.name(),
+        h.game.defenders.name(),
+        h.game.rules,
+        h.game.outcome.status(),
+        h.record,
+        h.position_record
+    );
+    let mut text = format!(
+        "**{}** (attackers) vs **{}** (defenders): {}\n",
+        messages::escape(&h.game.attackers.name()),
+        messages::escape(&h.game.defenders.name()),
+        h.game.status_line()
+    );
+    // Discord messages hold 2000 characters: the file has the whole record.
+    let room = 1900usize.saturating_sub(text.len());
+    if record.len() > room {
+        let cut: String = record.chars().take(room.saturating_sub(3)).collect();
+        text.push_str(&format!("```{cut}…```"));
+    } else {
+        text.push_str(&format!("```{record}```"));
+    }
+    ctx.send(
+        poise::CreateReply::default()
+            .content(text)
+            .allowed_mentions(serenity::CreateAllowedMentions::new())
+            .attachment(serenity::CreateAttachment::bytes(
+                file.into_bytes(),
+                format!("tablut-game-{}.txt", h.game.id),
+            )),
+    )
+    .await?;
+    Ok(())
+}
+
+/// An animated replay of this channel's game.
+#[poise::command(slash_command, guild_only)]
+pub async fn replay(ctx: Context<'_>) -> Result<(), Error> {
+    ctx.defer().await?;
+    let (game, gif) = ctx.data().service.replay(ctx.channel_id().get()).await?;
+    ctx.send(
+        poise::CreateReply::default()
+            .content(format!(
+                "Replay: {} plies. {}",
+                game.ply,
+                messages::escape(&game.status_line())
+            ))
+            .allowed_mentions(serenity::CreateAllowedMentions::new())
+            .attachment(serenity::CreateAttachment::bytes(
+                gif,
+                format!("tablut-game-{}.gif", game.id),
+            )),
+    )
+    .await?;
+    Ok(())
+}
+
+/// The rules in brief (and this channel's game's options).
+#[poise::command(slash_command)]
+pub async fn rules(ctx: Context<'_>) -> Result<(), Error> {
+    let rules = match ctx.guild_id() {
+        Some(_) => ctx
+            .data()
+            .service
+            .game_in_channel(ctx.channel_id().get())
+            .await?
+            .map(|g| g.rules),
+        None => None,
+    };
+    ctx.send(
+        poise::CreateReply::default()
+            .content(messages::rules_message(rules.as_ref()))
+            .ephemeral(true),
+    )
+    .await?;
+    Ok(())
+}
+
+/// A player's games, results and rating in this server.
+#[poise::command(slash_command, guild_only)]
+pub async fn stats(
+    ctx: Context<'_>,
+    #[description = "Whose stats (default yours)"] player: Option<serenity::User>,
+) -> Result<(), Error> {
+    let user = player.as_ref().unwrap_or(ctx.author());
+    let guild = ctx.guild_id().expect("guild only").get();
+    let stats = ctx.data().service.stats(guild, user.id.get(), 5).await?;
+    let name = super::person(user).name;
+    ctx.send(
+        poise::CreateReply::default()
+            .content(messages::stats_message(&name, &stats))
+            .allowed_mentions(serenity::CreateAllowedMentions::new()),
+    )
+    .await?;
+    Ok(())
+}
+
+/// This server's best players.
+#[poise::command(slash_command, guild_only)]
+pub async fn leaderboard(ctx: Context<'_>) -> Result<(), Error> {
+    let guild = ctx.guild_id().expect("guild only").get();
+    let board = ctx.data().service.leaderboard(guild, 0).await?;
+    ctx.send(
+        poise::CreateReply::default()
+            .content(messages::leaderboard_message(&board))
+            .allowed_mentions(serenity::CreateAllowedMentions::new())
+            .components(components::leaderboard_buttons(&board)),
+    )
+    .await?;
+    Ok(())
+}
+
+/// The games running in this server.
+#[poise::command(slash_command, guild_only)]
+pub async fn games(ctx: Context<'_>) -> Result<(), Error> {
+    let guild = ctx.guild_id().expect("guild only").get();
+    let games = ctx.data().service.games_in_guild(guild).await?;
+    ctx.send(
+        poise::CreateReply::default()
+            .content(messages::games_message(&games))
+            .allowed_mentions(serenity::CreateAllowedMentions::new()),
+    )
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,97 @@
+//! The slash commands: `/tablut …` (one module per topic) and `/move`.
+
+pub mod look;
+pub mod play;
+pub mod start;
+
+use super::{Context, Data, Error};
+use crate::service::{Place, User};
+use poise::serenity_prelude as serenity;
+
+/// Every command the bot registers.
+pub fn all() -> Vec<poise::Command<Data, Error>> {
+    vec![tablut(), play::move_()]
+}
+
+/// Tablut, the Sámi game of the king's escape.
+#[poise::command(
+    slash_command,
+    subcommands(
+        "start::challenge",
+        "start::ai",
+        "look::board",
+        "play::resign",
+        "play::draw",
+        "play::hint",
+        "look::history",
+        "look::replay",
+        "look::rules",
+        "play::abort",
+        "look::stats",
+        "look::leaderboard",
+        "look::games"
+    ),
+    subcommand_required
+)]
+pub async fn tablut(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Where the command was used.
+pub fn place(ctx: Context<'_>) -> Place {
+    Place {
+        guild: ctx.guild_id().map(|g| g.get()),
+        channel: ctx.channel_id().get(),
+    }
+}
+
+/// A Discord user as the service knows them: the id and the name people see.
+pub fn person(user: &serenity::User) -> User {
+    User::new(
+        user.id.get(),
+        user.global_name
+            .clone()
+            .unwrap_or_else(|| user.name.clone()),
+    )
+}
+
+/// The caller, with the name this server shows (their nickname, if any).
+pub fn caller(ctx: Context<'_>) -> User {
+    let mut u = person(ctx.author());
+    if let poise::Context::Application(a) = ctx {
+        if let Some(nick) = a.interaction.member.as_ref().and_then(|m| m.nick.clone()) {
+            u.name = nick;
+        }
+    }
+    u
+}
+
+/// Whether the caller may moderate the channel's games (Manage Messages).
+pub fn is_moderator(ctx: Context<'_>) -> bool {
+    match ctx {
+        poise::Context::Application(a) => a
+            .interaction
+            .member
+            .as_ref()
+            .and_then(|m| m.permissions)
+            .is_some_and(|p| p.manage_messages() || p.administrator()),
+        poise::Context::Prefix(_) => false,
+    }
+}
+
+/// A message with the board attached, mentioning (and pinging) only the users named in it.
+pub fn board_reply(text: String, png: Vec<u8>) -> poise::CreateReply {
+    let mut reply = poise::CreateReply::default().content(text);
+    if !png.is_empty() {
+        reply = reply.attachment(serenity::CreateAttachment::bytes(png, "board.png"));
+    }
+    reply
+}
+
+/// A one-line answer for the caller alone.
+pub fn private(text: impl Into<String>) -> poise::CreateReply {
+    poise::CreateReply::default()
+        .content(text)
+        .ephemeral(true)
+        .allowed_mentions(serenity::CreateAllowedMentions::new())
+}

@@ -1,0 +1,128 @@
+//! Playing: `/move`, `/tablut resign`, `/tablut draw`, `/tablut hint`, `/tablut abort`.
+
+use super::{board_reply, is_moderator, place, private, Context};
+use crate::bot::{components, messages, Error};
+use crate::service::GameId;
+use poise::serenity_prelude as serenity;
+
+/// Autocomplete for `/move`: the caller's legal moves that match what they typed.
+async fn legal_moves(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
+    let moves = ctx
+        .data()
+        .service
+        .suggest_moves(ctx.channel_id().get(), ctx.author().id.get(), typed, 25)
+        .await
+        .unwrap_or_default();
+    serenity::CreateAutocompleteResponse::new().set_choices(
+        moves
+            .into_iter()
+            .map(serenity::AutocompleteChoice::from)
+            .collect(),
+    )
+}
+
+/// Make a move: from-to, like e1-e3.
+#[poise::command(slash_command, guild_only, rename = "move")]
+pub async fn move_(
+    ctx: Context<'_>,
+    #[description = "The move, like e1-e3 (a square lists its moves)"]
+    #[autocomplete = "legal_moves"]
+    notation: String,
+) -> Result<(), Error> {
+    let data = ctx.data();
+    let report = data
+        .service
+        .play_move(ctx.channel_id().get(), ctx.author().id.get(), &notation)
+        .await?;
+    let game = report.game.id;
+    let ai_next = report.game.to_move().is_some_and(|p| p.is_ai());
+    let text = messages::move_message(&report);
+    ctx.send(board_reply(text, report.png)).await?;
+    if ai_next {
+        ai_reply(ctx, game).await?;
+    }
+    Ok(())
+}
+
+/// The AI thinks (on a blocking thread, within its time) and its move follows.
+pub async fn ai_reply(ctx: Context<'_>, game: GameId) -> Result<(), Error> {
+    let typing = ctx.channel_id().start_typing(&ctx.serenity_context().http);
+    let reply = ctx.data().service.ai_turn(game).await;
+    typing.stop();
+    if let Some(report) = reply? {
+        let text = messages::move_message(&report);
+        ctx.send(board_reply(text, report.png)).await?;
+    }
+    Ok(())
+}
+
+/// Resign the game in this channel.
+#[poise::command(slash_command, guild_only)]
+pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
+    let ended = ctx
+        .data()
+        .service
+        .resign(ctx.channel_id().get(), ctx.author().id.get())
+        .await?;
+    let by = ended
+        .game
+        .side_of(ctx.author().id.get())
+        .map(|s| ended.game.player(s).clone());
+    let text = messages::ended_message(&ended, by.as_ref());
+    ctx.send(board_reply(text, ended.png)).await?;
+    Ok(())
+}
+
+/// Offer your opponent a draw.
+#[poise::command(slash_command, guild_only)]
+pub async fn draw(ctx: Context<'_>) -> Result<(), Error> {
+    let me = ctx.author().id.get();
+    let game = ctx
+        .data()
+        .service
+        .offer_draw(ctx.channel_id().get(), me)
+        .await?;
+    let side = game.side_of(me).expect("a player offered");
+    let opponent = game.player(side.other());
+    let text = format!(
+        "{} offers a draw. {}, do you accept?",
+        messages::mention(game.player(side)),
+        messages::mention(opponent)
+    );
+    ctx.send(
+        poise::CreateReply::default()
+            .content(text)
+            .components(components::draw_buttons(game.id)),
+    )
+    .await?;
+    Ok(())
+}
+
+/// Ask the bot for a move (only you see it).
+#[poise::command(slash_command, guild_only)]
+pub async fn hint(ctx: Context<'_>) -> Result<(), Error> {
+    ctx.defer_ephemeral().await?;
+    let hint = ctx
+        .data()
+        .service
+        .hint(ctx.channel_id().get(), ctx.author().id.get())
+        .await?;
+    ctx.send(private(messages::hint_message(&hint))).await?;
+    Ok(())
+}
+
+/// Abort the game: its players before the second move, moderators at any time.
+#[poise::command(slash_command, guild_only)]
+pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
+    let ended = ctx
+        .data()
+        .service
+        .abort(place(ctx).channel, ctx.author().id.get(), is_moderator(ctx))
+        .await?;
+    let text = format!(
+        "{} aborted the game; it does not count.",
+        messages::mention(&crate::service::Player::User(super::caller(ctx)))
+    );
+    ctx.send(board_reply(text, ended.png)).await?;
+    Ok(())
+}

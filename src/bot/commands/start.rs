@@ -1,0 +1,144 @@
+//! Starting games: `/tablut challenge` and `/tablut ai`.
+
+use super::{caller, person, place, Context};
+use crate::ai::Level;
+use crate::bot::{components, messages, Error};
+use crate::service::{AiGameRequest, ChallengeRequest, SideChoice, TimeControl};
+use crate::tafl::{Preset, Rules};
+use poise::serenity_prelude as serenity;
+
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum SideArg {
+    #[name = "attackers"]
+    Attackers,
+    #[name = "defenders"]
+    Defenders,
+    #[name = "random"]
+    Random,
+}
+
+impl From<SideArg> for SideChoice {
+    fn from(s: SideArg) -> SideChoice {
+        match s {
+            SideArg::Attackers => SideChoice::Attackers,
+            SideArg::Defenders => SideChoice::Defenders,
+            SideArg::Random => SideChoice::Random,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum RulesArg {
+    #[name = "linnaeus"]
+    Linnaeus,
+    #[name = "walker"]
+    Walker,
+    #[name = "salmi"]
+    Salmi,
+    #[name = "corner"]
+    Corner,
+}
+
+impl From<RulesArg> for Rules {
+    fn from(r: RulesArg) -> Rules {
+        match r {
+            RulesArg::Linnaeus => Preset::Linnaeus,
+            RulesArg::Walker => Preset::Walker,
+            RulesArg::Salmi => Preset::Salmi,
+            RulesArg::Corner => Preset::Corner,
+        }
+        .rules()
+    }
+}
+
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum LevelArg {
+    #[name = "easy"]
+    Easy,
+    #[name = "medium"]
+    Medium,
+    #[name = "hard"]
+    Hard,
+}
+
+impl From<LevelArg> for Level {
+    fn from(l: LevelArg) -> Level {
+        match l {
+            LevelArg::Easy => Level::Easy,
+            LevelArg::Medium => Level::Medium,
+            LevelArg::Hard => Level::Hard,
+        }
+    }
+}
+
+fn time_control(ctx: Context<'_>, text: Option<String>) -> Result<TimeControl, Error> {
+    match text {
+        Some(t) => Ok(t.parse()?),
+        None => Ok(ctx.data().config.default_time_control),
+    }
+}
+
+/// Challenge someone to a game of Tablut.
+#[poise::command(slash_command, guild_only)]
+pub async fn challenge(
+    ctx: Context<'_>,
+    #[description = "Who you challenge"] opponent: serenity::User,
+    #[description = "The side you want (default random)"] side: Option<SideArg>,
+    #[description = "The rules (default linnaeus)"] rules: Option<RulesArg>,
+    #[description = "Time per move: none, 12h, 3d… (default 3d)"] time: Option<String>,
+    #[description = "Play in a new thread of this channel"] thread: Option<bool>,
+) -> Result<(), Error> {
+    let request = ChallengeRequest {
+        place: place(ctx),
+        challenger: caller(ctx),
+        opponent: person(&opponent),
+        opponent_is_bot: opponent.bot,
+        side: side.unwrap_or(SideArg::Random).into(),
+        rules: rules.unwrap_or(RulesArg::Linnaeus).into(),
+        time_control: time_control(ctx, time)?,
+        thread: thread.unwrap_or(false),
+        start: None,
+    };
+    let data = ctx.data();
+    let c = data.service.challenge(request).await?;
+    let reply = poise::CreateReply::default()
+        .content(messages::challenge_message(&c))
+        .components(components::challenge_buttons(c.id));
+    let sent = ctx.send(reply).await?;
+    if let Ok(message) = sent.message().await {
+        data.service
+            .set_challenge_message(c.id, message.id.get())
+            .await?;
+    }
+    Ok(())
+}
+
+/// Play a game against the bot.
+#[poise::command(slash_command, guild_only)]
+pub async fn ai(
+    ctx: Context<'_>,
+    #[description = "The side you play (default random)"] side: Option<SideArg>,
+    #[description = "How strong the bot plays (default medium)"] level: Option<LevelArg>,
+    #[description = "The rules (default linnaeus)"] rules: Option<RulesArg>,
+    #[description = "Time per move for you: none, 12h, 3d… (default 3d)"] time: Option<String>,
+) -> Result<(), Error> {
+    let data = ctx.data();
+    let started = data
+        .service
+        .start_ai_game(AiGameRequest {
+            place: place(ctx),
+            user: caller(ctx),
+            side: side.unwrap_or(SideArg::Random).into(),
+            level: level.unwrap_or(LevelArg::Medium).into(),
+            rules: rules.unwrap_or(RulesArg::Linnaeus).into(),
+            time_control: time_control(ctx, time)?,
+            start: None,
+        })
+        .await?;
+    let text = messages::started_message(&started.game);
+    ctx.send(super::board_reply(text, started.png)).await?;
+    if started.game.to_move().is_some_and(|p| p.is_ai()) {
+        super::play::ai_reply(ctx, started.game.id).await?;
+    }
+    Ok(())
+}

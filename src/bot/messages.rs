@@ -1,0 +1,361 @@
+//! What the bot says: every message's text, from the service's plain types. Pure functions.
+
+use crate::service::{
+    ChallengeInfo, ClockEvent, Ended, GameInfo, Hint, Leaderboard, MoveReport, Player,
+    RatingChanges, Stats, TimeControl,
+};
+use crate::tafl::{Call, Outcome, Rules, Side};
+use std::time::Duration;
+
+/// A player as a mention (people) or a name (the AI).
+pub fn mention(player: &Player) -> String {
+    match player {
+        Player::User(u) => format!("<@{}>", u.id),
+        Player::Ai(level) => format!("the AI ({level})"),
+    }
+}
+
+/// A player's name in bold.
+fn bold(player: &Player) -> String {
+    format!("**{}**", escape(&player.name()))
+}
+
+/// Discord markdown in a name, made harmless.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '*' | '_' | '~' | '`' | '|' | '>' | '\\' | '#' | '@') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// "Your move, <@id> (defenders) · move 3", or the result once the game is over.
+pub fn turn_line(game: &GameInfo) -> String {
+    match game.to_move() {
+        Some(p @ Player::User(_)) => format!(
+            "Your move, {} ({}) · move {}",
+            mention(p),
+            game.turn,
+            game.move_number()
+        ),
+        Some(p) => format!("{} ({}) is thinking…", capital(&mention(p)), game.turn),
+        None => result_line(game),
+    }
+}
+
+/// "**Astrid** wins with the attackers: the king was captured." or "Draw: …".
+pub fn result_line(game: &GameInfo) -> String {
+    match game.outcome {
+        Outcome::Ongoing => String::new(),
+        Outcome::Won { winner, reason } => format!(
+            "{} wins with the {winner}: {}.",
+            bold(game.player(winner)),
+            reason.describe()
+        ),
+        Outcome::Drawn { reason } => format!("Draw: {}.", reason.describe()),
+    }
+}
+
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// The message after a move.
+pub fn move_message(r: &MoveReport) -> String {
+    let mut text = format!(
+        "{} ({}) played **{}**",
+        bold(&r.by),
+        r.recorded.side,
+        r.notation
+    );
+    match r.captured.len() {
+        0 => text.push('.'),
+        _ => {
+            let squares: Vec<String> = r.captured.iter().map(|s| s.to_string()).collect();
+            text.push_str(&format!(", capturing {}.", squares.join(", ")));
+        }
+    }
+    if r.recorded.king_captured {
+        text.push_str(" The king is taken!");
+    }
+    match r.call {
+        Some(Call::Raichi) => text.push_str(" *Raichi!* The king has a free line to the edge."),
+        Some(Call::Tuichu) => text.push_str(" *Tuichu!* The king has two free lines to the edge."),
+        None => {}
+    }
+    text.push('\n');
+    text.push_str(&turn_line(&r.game));
+    if let Some(changes) = &r.ratings {
+        text.push('\n');
+        text.push_str(&ratings_line(&r.game, changes));
+    }
+    text
+}
+
+/// The message when a game ends off the board.
+pub fn ended_message(e: &Ended, by: Option<&Player>) -> String {
+    let reason = e.game.outcome.reason().map(|r| r.name());
+    let mut text = match (reason, by) {
+        (Some("resigned"), Some(p)) => format!("{} resigned. ", bold(p)),
+        (Some("aborted"), _) => "The game was aborted; it does not count. ".to_string(),
+        (Some("timeout"), _) => {
+            let loser = e.game.player(e.game.turn);
+            format!("{} ran out of time. ", mention(loser))
+        }
+        _ => String::new(),
+    };
+    if reason != Some("aborted") {
+        text.push_str(&result_line(&e.game));
+    }
+    if let Some(changes) = &e.ratings {
+        text.push('\n');
+        text.push_str(&ratings_line(&e.game, changes));
+    }
+    text
+}
+
+/// "Ratings: Astrid 1500 → 1662 · Birger 1500 → 1338".
+pub fn ratings_line(game: &GameInfo, c: &RatingChanges) -> String {
+    let one =
+        |side: Side, (_, before, after): (u64, crate::rating::Rating, crate::rating::Rating)| {
+            format!(
+                "{} {:.0} → {:.0}",
+                escape(&game.player(side).name()),
+                before.rating,
+                after.rating
+            )
+        };
+    format!(
+        "Ratings: {} · {}",
+        one(Side::Attackers, c.attackers),
+        one(Side::Defenders, c.defenders)
+    )
+}
+
+/// The message when a game starts.
+pub fn started_message(game: &GameInfo) -> String {
+    format!(
+        "Game on! {} attacks, {} defends ({} rules, {}).\n{}",
+        mention(&game.attackers),
+        mention(&game.defenders),
+        rules_name(&game.rules),
+        time_words(game.time_control),
+        turn_line(game)
+    )
+}
+
+/// The challenge message.
+pub fn challenge_message(c: &ChallengeInfo) -> String {
+    let side = match c.side {
+        crate::service::SideChoice::Random => "sides drawn at random".to_string(),
+        s => format!("{} to play the {}", escape(&c.challenger.name), s.name()),
+    };
+    format!(
+        "<@{}>, <@{}> challenges you to Tablut: {} rules, {side}, {}{}. Accept or decline <t:{}:R>.",
+        c.challenged.id,
+        c.challenger.id,
+        rules_name(&c.rules),
+        time_words(c.time_control),
+        if c.thread { ", in a thread" } else { "" },
+        c.expires_at / 1000
+    )
+}
+
+/// The preset's name, or "custom".
+pub fn rules_name(rules: &Rules) -> String {
+    rules
+        .preset()
+        .map(|p| p.name().to_string())
+        .unwrap_or_else(|| "custom".to_string())
+}
+
+/// "3d a move" or "no time limit".
+pub fn time_words(tc: TimeControl) -> String {
+    match tc {
+        TimeControl::None => "no time limit".into(),
+        tc => format!("{tc} a move"),
+    }
+}
+
+/// A duration in words: "1 d 2 h", "3 h 20 min", "5 min".
+pub fn duration_words(d: Duration) -> String {
+    let m = d.as_secs() / 60;
+    let (days, hours, mins) = (m / 1440, m / 60 % 24, m % 60);
+    match (days, hours) {
+        (0, 0) => format!("{} min", mins.max(1)),
+        (0, h) => format!("{h} h {mins} min"),
+        (d, h) => format!("{d} d {h} h"),
+    }
+}
+
+/// The rules in brief, with the options of the channel's game if one is running.
+pub fn rules_message(game: Option<&Rules>) -> String {
+    let mut text = String::from(
+        "**Tablut**, the Sámi game Linnaeus recorded in 1732. 9×9 board, files a–i, ranks 1–9.\n\
+         • The attackers (16, blue) move first; the king and his 8 defenders (red) answer. \
+         Every piece moves like a rook, over no piece.\n\
+         • Only the king may stand on the castle (e5); pieces pass through it while it is empty.\n\
+         • Enclose an enemy between two of yours on a rank or file to capture it. The empty castle \
+         is hostile to both sides; the armed king helps capture.\n\
+         • The king is taken by four attackers on the castle, three beside it, two elsewhere.\n\
+         • The defenders win when the king reaches the edge; the attackers when they take him. A \
+         repeated position draws; a side with no move loses.\n\
+         Move with `/move e1-e3` (a bare square lists its moves).",
+    );
+    if let Some(rules) = game {
+        let options: Vec<String> = rules
+            .options()
+            .iter()
+            .map(|(k, v)| format!("`{k}={v}`"))
+            .collect();
+        text.push_str(&format!(
+            "\nThis channel's game: **{}** rules: {}.",
+            rules_name(rules),
+            options.join(", ")
+        ));
+    }
+    text
+}
+
+/// A hint, for the player alone.
+pub fn hint_message(h: &Hint) -> String {
+    let line: Vec<&str> = h.pv.iter().take(6).map(String::as_str).collect();
+    format!(
+        "Try **{}** (searched {} plies ahead; score {:+.2} for you). Expected line: {}",
+        h.best,
+        h.depth,
+        h.score as f64 / 100.0,
+        line.join(" ")
+    )
+}
+
+/// A player's stats.
+pub fn stats_message(name: &str, s: &Stats) -> String {
+    let rating = match s.rating {
+        Some(r) => format!(
+            "rating **{:.0}** ± {:.0} ({} rated games)",
+            r.rating,
+            2.0 * r.deviation,
+            s.rated_games
+        ),
+        None => "no rating yet".to_string(),
+    };
+    let mut text = format!(
+        "**{}**: {} games · as attackers {} won, {} lost · as defenders {} won, {} lost · {} drawn · {rating}",
+        escape(name),
+        s.games,
+        s.wins_as_attackers,
+        s.losses_as_attackers,
+        s.wins_as_defenders,
+        s.losses_as_defenders,
+        s.draws
+    );
+    if !s.recent.is_empty() {
+        text.push_str("\nRecent:");
+        for g in &s.recent {
+            text.push_str(&format!(
+                "\n• {} as {} against {} ({})",
+                g.result,
+                g.side,
+                escape(&g.opponent),
+                g.reason.replace('_', " ")
+            ));
+        }
+    }
+    text
+}
+
+/// A leaderboard page.
+pub fn leaderboard_message(board: &Leaderboard) -> String {
+    if board.lines.is_empty() {
+        return "No rated games in this server yet: games between two people count.".to_string();
+    }
+    let mut text = format!("**Leaderboard** (page {}/{})", board.page + 1, board.pages);
+    for l in &board.lines {
+        text.push_str(&format!(
+            "\n{}. {} {:.0} ± {:.0} ({} games)",
+            l.rank,
+            escape(&l.name),
+            l.rating.rating,
+            2.0 * l.rating.deviation,
+            l.rated_games
+        ));
+    }
+    text
+}
+
+/// The games running in a server.
+pub fn games_message(games: &[GameInfo]) -> String {
+    if games.is_empty() {
+        return "No games are running in this server: start one with /tablut challenge or /tablut ai."
+            .to_string();
+    }
+    let mut text = format!("**Games in progress** ({})", games.len());
+    for g in games.iter().take(25) {
+        let turn = g
+            .to_move()
+            .map(|p| format!("{} ({}) to move", escape(&p.name()), g.turn))
+            .unwrap_or_default();
+        text.push_str(&format!(
+            "\n• <#{}>: {} vs {}, move {}, {turn}",
+            g.place.channel,
+            escape(&g.attackers.name()),
+            escape(&g.defenders.name()),
+            g.move_number()
+        ));
+    }
+    text
+}
+
+/// What the clock says in a game's channel.
+pub fn clock_message(event: &ClockEvent) -> String {
+    match event {
+        ClockEvent::Reminder {
+            game,
+            user,
+            remaining,
+            ..
+        } => format!(
+            "<@{user}>, it is your move ({}, move {}): {} left.",
+            game.turn,
+            game.move_number(),
+            duration_words(*remaining)
+        ),
+        ClockEvent::TimedOut(ended) => ended_message(ended, None),
+        ClockEvent::ChallengeExpired(c) => format!(
+            "The challenge from {} to {} expired unanswered.",
+            escape(&c.challenger.name),
+            escape(&c.challenged.name)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_cannot_inject_markdown_or_mentions() {
+        assert_eq!(escape("*Bo*_@everyone"), "\\*Bo\\*\\_\\@everyone");
+    }
+
+    #[test]
+    fn durations_read_naturally() {
+        assert_eq!(duration_words(Duration::from_secs(26 * 3600)), "1 d 2 h");
+        assert_eq!(duration_words(Duration::from_secs(200 * 60)), "3 h 20 min");
+        assert_eq!(duration_words(Duration::from_secs(10)), "1 min");
+    }
+
+    #[test]
+    fn the_rules_name_the_channel_games_options() {
+        let text = rules_message(Some(&crate::tafl::Preset::Corner.rules()));
+        assert!(text.contains("**corner** rules") && text.contains("`escape=corner`"));
+        assert!(!rules_message(None).contains("This channel's game"));
+    }
+}

@@ -1,0 +1,241 @@
+//! The Discord adapter: serenity with poise over the game service. Thin: each command reads
+//! its options, calls the service, and turns the answer into a message. One [`Data`], one
+//! [`Error`], one [`on_error`] that turns errors into a one-line ephemeral answer and logs
+//! what went wrong inside.
+
+pub mod background;
+pub mod commands;
+pub mod components;
+pub mod config;
+pub mod messages;
+
+pub use config::{BotConfig, ConfigError};
+
+use crate::service::{Clock, Service, ServiceError};
+use poise::serenity_prelude as serenity;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// What every command can reach.
+pub struct Data {
+    pub service: Arc<Service>,
+    pub config: Arc<BotConfig>,
+    /// Commands and button presses being handled now (shut-down waits for them).
+    pub in_flight: Arc<AtomicUsize>,
+}
+
+pub type Context<'a> = poise::Context<'a, Data, Error>;
+
+/// Why a command did not do what was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A refusal or failure of the service: its message is the player's answer.
+    #[error(transparent)]
+    Service(#[from] ServiceError),
+    /// Something the user must change, in one line.
+    #[error("{0}")]
+    User(String),
+    /// Discord refused a request of ours.
+    #[error("Discord did not take the bot's answer: please try again.")]
+    Discord(Box<serenity::Error>),
+}
+
+impl From<serenity::Error> for Error {
+    fn from(e: serenity::Error) -> Error {
+        Error::Discord(Box::new(e))
+    }
+}
+
+impl Error {
+    pub fn is_internal(&self) -> bool {
+        match self {
+            Error::Service(e) => e.is_internal(),
+            Error::User(_) => false,
+            Error::Discord(_) => true,
+        }
+    }
+}
+
+/// Why the bot could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("{0}")]
+    Config(#[from] ConfigError),
+    #[error("{0}")]
+    Database(#[from] crate::store::OpenError),
+    #[error("Discord rejected DISCORD_TOKEN (401 Unauthorized): copy the token again from the Bot page of the Discord developer portal")]
+    Rejected,
+    #[error("cannot reach Discord: {0}")]
+    Discord(serenity::Error),
+}
+
+/// A running bot.
+pub struct Running {
+    pub shard_manager: Arc<serenity::ShardManager>,
+    pub service: Arc<Service>,
+    pub in_flight: Arc<AtomicUsize>,
+    task: tokio::task::JoinHandle<Result<(), serenity::Error>>,
+    clock: tokio::task::JoinHandle<()>,
+}
+
+impl Running {
+    /// Stops the bot: no new events, waits (up to 10 s) for commands in flight, closes the
+    /// database.
+    pub async fn shutdown(self) {
+        self.shard_manager.shutdown_all().await;
+        self.clock.abort();
+        for _ in 0..200 {
+            if self.in_flight.load(Ordering::SeqCst) == 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        self.task.abort();
+        self.service.close().await;
+    }
+}
+
+/// Starts the bot: opens the database, checks the token with Discord, connects, registers
+/// the commands (in `DEV_GUILD_ID`, or globally) on the first READY, and starts the clock.
+pub async fn start(config: BotConfig, clock: Arc<dyn Clock>) -> Result<Running, StartError> {
+    let service =
+        Arc::new(Service::open(&config.database_url, config.service.clone(), clock).await?);
+    let http = match &config.proxy {
+        Some(proxy) => serenity::HttpBuilder::new(&config.token)
+            .proxy(proxy.as_str())
+            .ratelimiter_disabled(true)
+            .build(),
+        None => serenity::Http::new(&config.token),
+    };
+    match http.get_current_user().await {
+        Ok(me) => tracing::info!(bot = %me.name, id = %me.id, "token accepted"),
+        Err(serenity::Error::Http(e))
+            if e.status_code() == Some(serenity::StatusCode::UNAUTHORIZED) =>
+        {
+            return Err(StartError::Rejected)
+        }
+        Err(e) => return Err(StartError::Discord(e)),
+    }
+    let config = Arc::new(config);
+    let in_flight = Arc::new(AtomicUsize::new(0));
+    let data = Data {
+        service: service.clone(),
+        config: config.clone(),
+        in_flight: in_flight.clone(),
+    };
+    let dev_guild = config.dev_guild;
+    let framework = poise::Framework::builder()
+        .options(poise::FrameworkOptions {
+            commands: commands::all(),
+            on_error: |error| Box::pin(on_error(error)),
+            pre_command: |ctx| {
+                Box::pin(async move {
+                    ctx.data().in_flight.fetch_add(1, Ordering::SeqCst);
+                })
+            },
+            post_command: |ctx| {
+                Box::pin(async move {
+                    ctx.data().in_flight.fetch_sub(1, Ordering::SeqCst);
+                })
+            },
+            event_handler: |framework, event| Box::pin(components::on_event(framework, event)),
+            allowed_mentions: Some(serenity::CreateAllowedMentions::new().all_users(true)),
+            initialize_owners: false,
+            ..Default::default()
+        })
+        .setup(move |ctx, ready, framework| {
+            Box::pin(async move {
+                tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected");
+                let commands = &framework.options().commands;
+                match dev_guild {
+                    Some(g) => {
+                        poise::builtins::register_in_guild(ctx, commands, serenity::GuildId::new(g))
+                            .await?
+                    }
+                    None => poise::builtins::register_globally(ctx, commands).await?,
+                }
+                background::resume_ai_turns(ctx.http.clone(), data.service.clone());
+                Ok(data)
+            })
+        })
+        .build();
+    let mut client = serenity::ClientBuilder::new_with_http(http, serenity::GatewayIntents::GUILDS)
+        .framework(framework)
+        .await
+        .map_err(StartError::Discord)?;
+    let shard_manager = client.shard_manager.clone();
+    let clock_task = background::clock(client.http.clone(), service.clone(), config.clock_interval);
+    let task = tokio::spawn(async move { client.start().await });
+    Ok(Running {
+        shard_manager,
+        service,
+        in_flight,
+        task,
+        clock: clock_task,
+    })
+}
+
+/// Runs the bot until Ctrl-C (or until the connection fails for good).
+pub async fn run(config: BotConfig) -> Result<(), StartError> {
+    let mut running = start(config, Arc::new(crate::service::SystemClock)).await?;
+    tokio::select! {
+        ended = &mut running.task => {
+            let result = ended.unwrap_or(Ok(()));
+            running.service.close().await;
+            return match result {
+                Err(serenity::Error::Gateway(serenity::GatewayError::InvalidAuthentication)) => {
+                    Err(StartError::Rejected)
+                }
+                Err(e) => Err(StartError::Discord(e)),
+                Ok(()) => Ok(()),
+            };
+        }
+        _ = tokio::signal::ctrl_c() => {
+            tracing::info!("Ctrl-C: finishing the commands in flight and shutting down");
+        }
+    }
+    running.shutdown().await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// Turns every error into a one-line ephemeral answer; logs the internal ones.
+pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
+    use poise::FrameworkError as F;
+    let (ctx, message) = match error {
+        F::Command { error, ctx, .. } => {
+            if error.is_internal() {
+                tracing::error!(command = %ctx.command().qualified_name, error = ?error, "command failed");
+            }
+            ctx.data().in_flight.fetch_sub(1, Ordering::SeqCst);
+            (ctx, error.to_string())
+        }
+        F::GuildOnly { ctx, .. } => (
+            ctx,
+            "Tablut is played in a server's channels: use this command in a server, not in a direct message."
+                .to_string(),
+        ),
+        F::ArgumentParse { ctx, error, .. } => (
+            ctx,
+            format!("That option is not valid ({error}): check the command's options and try again."),
+        ),
+        F::CooldownHit { ctx, remaining_cooldown, .. } => (
+            ctx,
+            format!("Not so fast: try again in {} s.", remaining_cooldown.as_secs() + 1),
+        ),
+        other => {
+            if let Err(e) = poise::builtins::on_error(other).await {
+                tracing::error!(error = %e, "could not handle an error");
+            }
+            return;
+        }
+    };
+    let reply = poise::CreateReply::default()
+        .content(message)
+        .ephemeral(true)
+        .allowed_mentions(serenity::CreateAllowedMentions::new());
+    if let Err(e) = ctx.send(reply).await {
+        tracing::warn!(error = %e, "could not send an error message");
+    }
+}

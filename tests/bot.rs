@@ -1,0 +1,648 @@
+//! End to end: the real serenity/poise client, started as `main` starts it (with DISCORD_PROXY
+//! pointing at a fake Discord on 127.0.0.1), playing through slash commands, autocomplete and
+//! buttons, on a real SQLite file.
+
+mod support;
+
+use serde_json::json;
+use std::sync::Arc;
+use std::time::Duration;
+use support::fake_discord::*;
+use tablut_bot::bot::{self, BotConfig, Running};
+use tablut_bot::service::ManualClock;
+use tempfile::TempDir;
+
+const ASTRID: u64 = 900_000_000_000_000_101;
+const BIRGER: u64 = 900_000_000_000_000_102;
+const CARL: u64 = 900_000_000_000_000_103;
+const T0: i64 = 1_800_000_000_000;
+
+struct Harness {
+    fake: FakeDiscord,
+    dir: TempDir,
+    clock: ManualClock,
+    bot: Option<Running>,
+}
+
+fn who(id: u64) -> Who {
+    let name = match id {
+        ASTRID => "Astrid",
+        BIRGER => "Birger",
+        _ => "Carl",
+    };
+    Who::member(id, name)
+}
+
+fn config(fake: &FakeDiscord, dir: &TempDir) -> BotConfig {
+    let url = format!("sqlite://{}", dir.path().join("bot.db").display());
+    let base = fake.base_url.clone();
+    BotConfig::from_lookup(move |k| {
+        Some(match k {
+            "DISCORD_TOKEN" => TOKEN.to_string(),
+            "DISCORD_PROXY" => base.clone(),
+            "DATABASE_URL" => url.clone(),
+            "DEV_GUILD_ID" => GUILD_ID.to_string(),
+            "AI_EASY_TIME_MS" | "AI_MEDIUM_TIME_MS" | "AI_HARD_TIME_MS" | "AI_HINT_TIME_MS" => {
+                "100".to_string()
+            }
+            "CLOCK_INTERVAL_SECS" => "1".to_string(),
+            "DEFAULT_TIME_CONTROL" => "none".to_string(),
+            _ => return None,
+        })
+    })
+    .unwrap()
+}
+
+impl Harness {
+    async fn start() -> Harness {
+        let fake = FakeDiscord::start().await;
+        let dir = tempfile::tempdir().unwrap();
+        let clock = ManualClock::new(T0);
+        let mut h = Harness {
+            fake,
+            dir,
+            clock,
+            bot: None,
+        };
+        h.boot().await;
+        h
+    }
+
+    async fn boot(&mut self) {
+        let running = bot::start(config(&self.fake, &self.dir), Arc::new(self.clock.clone()))
+            .await
+            .unwrap();
+        self.fake.wait_ready().await;
+        let path = format!("/api/v10/applications/{APP_ID}/guilds/{GUILD_ID}/commands");
+        let put = self
+            .fake
+            .expect("the commands registered in the dev guild", |r| {
+                r.method == "PUT" && r.path == path
+            })
+            .await;
+        let names: Vec<&str> = put
+            .json
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["tablut", "move"]);
+        self.bot = Some(running);
+    }
+
+    async fn restart(&mut self) {
+        self.bot.take().unwrap().shutdown().await;
+        self.boot().await;
+    }
+
+    /// `/move notation` by `user` in `channel`; returns the callback.
+    async fn play(&self, user: u64, channel: u64, notation: &str) -> Recorded {
+        let id = self.fake.command(
+            &who(user),
+            channel,
+            "move",
+            None,
+            json!([{"name": "notation", "type": 3, "value": notation}]),
+            &[],
+        );
+        self.fake.callback(id).await
+    }
+
+    /// `/tablut sub` with options; returns (interaction id, callback).
+    async fn tablut(
+        &self,
+        user: u64,
+        channel: u64,
+        sub: &str,
+        options: serde_json::Value,
+    ) -> (u64, Recorded) {
+        let id = self
+            .fake
+            .command(&who(user), channel, "tablut", Some(sub), options, &[]);
+        (id, self.fake.callback(id).await)
+    }
+
+    /// Astrid challenges Birger (Astrid attacks) and Birger accepts; returns the start message.
+    async fn game(&self, channel: u64) -> Recorded {
+        let id = self.fake.command(
+            &who(ASTRID),
+            channel,
+            "tablut",
+            Some("challenge"),
+            json!([{"name": "opponent", "type": 6, "value": BIRGER.to_string()},
+                   {"name": "side", "type": 4, "value": 0}]),
+            &[(BIRGER, "Birger", false)],
+        );
+        let challenge = self.fake.callback(id).await;
+        assert!(challenge
+            .content()
+            .contains(&format!("<@{BIRGER}>, <@{ASTRID}> challenges you")));
+        let buttons = challenge.button_ids();
+        let accept = buttons
+            .iter()
+            .find(|b| b.starts_with("tablut:accept:"))
+            .unwrap();
+        let click = self.fake.click(&who(BIRGER), channel, 1, accept);
+        let started = self.fake.callback(click).await;
+        assert_eq!(
+            started.callback_type(),
+            Some(7),
+            "the challenge message becomes the game"
+        );
+        started
+    }
+}
+
+fn assert_refusal(r: &Recorded, words: &str) {
+    assert!(r.ephemeral(), "refusals are ephemeral: {:?}", r.json);
+    let text = r.content();
+    assert!(text.contains(words), "expected '{words}' in '{text}'");
+    assert!(!text.contains('\n'), "one line: '{text}'");
+}
+
+fn assert_board(r: &Recorded) {
+    let png = r.file(".png").expect("a board image");
+    let img = image::load_from_memory_with_format(png, image::ImageFormat::Png).unwrap();
+    assert_eq!(img.width(), tablut_bot::render::BOARD_SIZE_PX);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_between_two_users_ends_in_an_escape() {
+    let h = Harness::start().await;
+    let started = h.game(10).await;
+    assert!(started
+        .content()
+        .contains(&format!("Your move, <@{ASTRID}> (attackers)")));
+    assert_board(&started);
+    let moves = [
+        (ASTRID, "a6-a7"),
+        (BIRGER, "e4-c4"),
+        (ASTRID, "i6-i7"),
+        (BIRGER, "e5-e4"),
+        (ASTRID, "a4-a3"),
+        (BIRGER, "e4-g4"),
+        (ASTRID, "i4-i3"),
+    ];
+    for (i, (user, m)) in moves.iter().enumerate() {
+        let r = h.play(*user, 10, m).await;
+        assert!(!r.ephemeral());
+        assert!(
+            r.content().contains(&format!("played **{m}")),
+            "{}",
+            r.content()
+        );
+        let next = if i % 2 == 0 { BIRGER } else { ASTRID };
+        assert!(
+            r.content().contains(&format!("Your move, <@{next}>")),
+            "{}",
+            r.content()
+        );
+        assert_board(&r);
+    }
+    let raichi = h
+        .requests()
+        .into_iter()
+        .any(|r| r.content().contains("Raichi"));
+    assert!(raichi, "Linnaeus' call after e4-g4");
+    let last = h.play(BIRGER, 10, "g4-g1").await;
+    let text = last.content();
+    assert!(text.contains("played **g4-g1++**"), "{text}");
+    assert!(
+        text.contains("**Birger** wins with the defenders: the king escaped."),
+        "{text}"
+    );
+    assert!(
+        text.contains("Ratings: Astrid 1500 → 1338 · Birger 1500 → 1662"),
+        "{text}"
+    );
+    assert_board(&last);
+    // The record, as text and as a file.
+    let (_, history) = h.tablut(CARL, 10, "history", json!([])).await;
+    assert!(history.content().contains("1. a6-a7 e4-c4  2. i6-i7 e5-e4"));
+    let file = String::from_utf8(history.file(".txt").unwrap().to_vec()).unwrap();
+    assert!(file.contains("g4-g1++") && file.contains("position: /"));
+    // The game is over: moving is refused.
+    assert_refusal(&h.play(ASTRID, 10, "a7-a8").await, "This game is over");
+}
+
+impl Harness {
+    fn requests(&self) -> Vec<Recorded> {
+        self.fake.requests()
+    }
+
+    /// Waits until the newest challenge has its message id stored (the bot stores it after
+    /// fetching its reply).
+    async fn wait_for_challenge_message(&self) {
+        let pool = self.bot.as_ref().unwrap().service.pool().clone();
+        for _ in 0..400 {
+            let stored: Option<i64> =
+                sqlx::query_scalar("SELECT message_id FROM challenges ORDER BY id DESC LIMIT 1")
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap();
+            if stored.is_some() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("the challenge message id was never stored");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_against_the_ai_as_each_side() {
+    let h = Harness::start().await;
+    // Astrid defends: the AI attacks and moves at once.
+    let (id, started) = h
+        .tablut(
+            ASTRID,
+            20,
+            "ai",
+            json!([{"name": "side", "type": 4, "value": 1},
+                   {"name": "level", "type": 4, "value": 0}]),
+        )
+        .await;
+    assert!(
+        started.content().contains("the AI (easy) attacks"),
+        "{}",
+        started.content()
+    );
+    assert_board(&started);
+    let ai_move = h.fake.followup(id).await;
+    assert!(
+        ai_move
+            .content()
+            .contains("**the AI (easy)** (attackers) played"),
+        "{}",
+        ai_move.content()
+    );
+    assert!(ai_move
+        .content()
+        .contains(&format!("Your move, <@{ASTRID}> (defenders)")));
+    assert_board(&ai_move);
+
+    // Astrid attacks: her move, then the AI's, each with a board.
+    let (_, started) = h
+        .tablut(
+            ASTRID,
+            21,
+            "ai",
+            json!([{"name": "side", "type": 4, "value": 0}]),
+        )
+        .await;
+    assert!(started.content().contains("the AI (medium) defends"));
+    let id = h.fake.command(
+        &who(ASTRID),
+        21,
+        "move",
+        None,
+        json!([{"name": "notation", "type": 3, "value": "a4-a3"}]),
+        &[],
+    );
+    let mine = h.fake.callback(id).await;
+    assert!(mine.content().contains("is thinking"), "{}", mine.content());
+    let reply = h.fake.followup(id).await;
+    assert!(
+        reply.content().contains("(defenders) played"),
+        "{}",
+        reply.content()
+    );
+    assert_board(&reply);
+    // Hints are for the player to move, privately.
+    let (_, hint) = h.tablut(ASTRID, 21, "hint", json!([])).await;
+    assert_eq!(
+        hint.callback_type(),
+        Some(5),
+        "deferred while the AI thinks"
+    );
+    let hint = h.fake.followup(hint_id(&hint)).await;
+    assert!(
+        hint.ephemeral() && hint.content().starts_with("Try **"),
+        "{:?}",
+        hint.json
+    );
+    // A draw offer to the AI is refused.
+    let (_, draw) = h.tablut(ASTRID, 21, "draw", json!([])).await;
+    assert_refusal(&draw, "The AI plays on");
+}
+
+/// The interaction id in a callback's path.
+fn hint_id(r: &Recorded) -> u64 {
+    r.path.split('/').nth(4).unwrap().parse().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn challenges_are_accepted_declined_withdrawn_and_expire() {
+    let h = Harness::start().await;
+    let challenge = |channel| {
+        h.fake.command(
+            &who(ASTRID),
+            channel,
+            "tablut",
+            Some("challenge"),
+            json!([{"name": "opponent", "type": 6, "value": BIRGER.to_string()}]),
+            &[(BIRGER, "Birger", false)],
+        )
+    };
+    // Declined.
+    let c = h.fake.callback(challenge(30)).await;
+    let decline = c
+        .button_ids()
+        .into_iter()
+        .find(|b| b.contains(":decline:"))
+        .unwrap();
+    let accept = c
+        .button_ids()
+        .into_iter()
+        .find(|b| b.contains(":accept:"))
+        .unwrap();
+    // Only the challenged player may answer.
+    let wrong = h.fake.click(&who(ASTRID), 30, 1, &accept);
+    assert_refusal(&h.fake.callback(wrong).await, "not yours to answer");
+    let wrong = h.fake.click(&who(CARL), 30, 1, &decline);
+    assert_refusal(&h.fake.callback(wrong).await, "not yours to answer");
+    let click = h.fake.click(&who(BIRGER), 30, 1, &decline);
+    let r = h.fake.callback(click).await;
+    assert_eq!(r.callback_type(), Some(7));
+    assert!(r.content().contains("declined the challenge"));
+    assert!(r.button_ids().is_empty(), "the buttons are gone");
+    let again = h.fake.click(&who(BIRGER), 30, 1, &accept);
+    assert_refusal(&h.fake.callback(again).await, "already declined");
+
+    // Withdrawn by the challenger.
+    let c = h.fake.callback(challenge(30)).await;
+    let cancel = c
+        .button_ids()
+        .into_iter()
+        .find(|b| b.contains(":cancel:"))
+        .unwrap();
+    let click = h.fake.click(&who(ASTRID), 30, 1, &cancel);
+    assert!(h
+        .fake
+        .callback(click)
+        .await
+        .content()
+        .contains("withdrew the challenge"));
+
+    // Expired: the clock edits the challenge message.
+    let id = challenge(31);
+    let c = h.fake.callback(id).await;
+    let accept = c
+        .button_ids()
+        .into_iter()
+        .find(|b| b.contains(":accept:"))
+        .unwrap();
+    let original = h
+        .fake
+        .expect("the challenge message fetched", |r| {
+            r.method == "GET" && r.path.contains(&format!("token-{id}/messages/@original"))
+        })
+        .await;
+    let _ = original;
+    h.wait_for_challenge_message().await;
+    h.clock.advance(Duration::from_secs(24 * 3600));
+    let edit = h
+        .fake
+        .expect("the expired challenge edited", |r| {
+            r.method == "PATCH" && r.path.starts_with("/api/v10/channels/31/messages/")
+        })
+        .await;
+    assert!(edit.content().contains("expired unanswered"));
+    assert!(edit.button_ids().is_empty());
+    let late = h.fake.click(&who(BIRGER), 31, 1, &accept);
+    assert_refusal(&h.fake.callback(late).await, "expired");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn autocomplete_suggests_the_callers_legal_moves() {
+    let h = Harness::start().await;
+    h.game(40).await;
+    let id = h
+        .fake
+        .autocomplete(&who(ASTRID), 40, "move", "notation", "a4");
+    let r = h.fake.callback(id).await;
+    assert_eq!(r.callback_type(), Some(8));
+    let choices: Vec<&str> = r.json["data"]["choices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["value"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        choices,
+        ["a4-a1", "a4-a2", "a4-a3", "a4-b4", "a4-c4", "a4-d4"]
+    );
+    let id = h
+        .fake
+        .autocomplete(&who(BIRGER), 40, "move", "notation", "");
+    let r = h.fake.callback(id).await;
+    assert_eq!(
+        r.json["data"]["choices"].as_array().unwrap().len(),
+        0,
+        "not his turn"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_draw_offer_accepted_and_a_resignation() {
+    let h = Harness::start().await;
+    h.game(50).await;
+    let (_, offer) = h.tablut(ASTRID, 50, "draw", json!([])).await;
+    assert!(offer.content().contains("offers a draw"));
+    let yes = offer
+        .button_ids()
+        .into_iter()
+        .find(|b| b.contains("draw-yes"))
+        .unwrap();
+    let own = h.fake.click(&who(ASTRID), 50, 1, &yes);
+    assert_refusal(&h.fake.callback(own).await, "your opponent has to answer");
+    let spectator = h.fake.click(&who(CARL), 50, 1, &yes);
+    assert_refusal(&h.fake.callback(spectator).await, "not playing this game");
+    let click = h.fake.click(&who(BIRGER), 50, 1, &yes);
+    let r = h.fake.callback(click).await;
+    assert!(r.content().contains("Draw agreed"), "{}", r.content());
+
+    h.game(50).await;
+    h.play(ASTRID, 50, "a4-a3").await;
+    let (_, r) = h.tablut(CARL, 50, "resign", json!([])).await;
+    assert_refusal(&r, "not playing this game");
+    let (_, r) = h.tablut(BIRGER, 50, "resign", json!([])).await;
+    assert!(
+        r.content()
+            .contains("**Birger** resigned. **Astrid** wins with the attackers"),
+        "{}",
+        r.content()
+    );
+    assert_board(&r);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_refusal_is_one_ephemeral_line() {
+    let h = Harness::start().await;
+    assert_refusal(
+        &h.play(ASTRID, 60, "a4-a3").await,
+        "There is no game in this channel",
+    );
+    let (_, r) = h.tablut(ASTRID, 60, "board", json!([])).await;
+    assert_refusal(&r, "There is no game in this channel");
+    // Challenging yourself, or a bot.
+    let id = h.fake.command(
+        &who(ASTRID),
+        60,
+        "tablut",
+        Some("challenge"),
+        json!([{"name": "opponent", "type": 6, "value": ASTRID.to_string()}]),
+        &[(ASTRID, "Astrid", false)],
+    );
+    assert_refusal(&h.fake.callback(id).await, "cannot challenge yourself");
+    let id = h.fake.command(
+        &who(ASTRID),
+        60,
+        "tablut",
+        Some("challenge"),
+        json!([{"name": "opponent", "type": 6, "value": BOT_ID.to_string()}]),
+        &[(BOT_ID, "tablut-bot", true)],
+    );
+    assert_refusal(&h.fake.callback(id).await, "Bots cannot play");
+    let id = h.fake.command(
+        &who(ASTRID),
+        60,
+        "tablut",
+        Some("challenge"),
+        json!([{"name": "opponent", "type": 6, "value": BIRGER.to_string()},
+               {"name": "time", "type": 3, "value": "soon"}]),
+        &[(BIRGER, "Birger", false)],
+    );
+    assert_refusal(&h.fake.callback(id).await, "is not a time control");
+
+    h.game(60).await;
+    let id = h.fake.command(
+        &who(CARL),
+        60,
+        "tablut",
+        Some("challenge"),
+        json!([{"name": "opponent", "type": 6, "value": ASTRID.to_string()}]),
+        &[(ASTRID, "Astrid", false)],
+    );
+    assert_refusal(
+        &h.fake.callback(id).await,
+        "already running in this channel",
+    );
+    assert_refusal(&h.play(BIRGER, 60, "e3-d3").await, "It is not your turn");
+    assert_refusal(
+        &h.play(CARL, 60, "a4-a3").await,
+        "You are not playing this game",
+    );
+    assert_refusal(
+        &h.play(ASTRID, 60, "d1-d6").await,
+        "blocked by the piece on d5",
+    );
+    assert_refusal(&h.play(ASTRID, 60, "hello").await, "is not a move");
+    assert_refusal(
+        &h.play(ASTRID, 60, "c7").await,
+        "none of your pieces can reach c7",
+    );
+    let (_, r) = h.tablut(BIRGER, 60, "hint", json!([])).await;
+    assert_eq!(r.callback_type(), Some(5));
+    let r = h.fake.followup(hint_id(&r)).await;
+    assert_refusal(&r, "It is not your turn");
+    // Abort: not by a spectator, by a moderator at any time.
+    let (_, r) = h.tablut(CARL, 60, "abort", json!([])).await;
+    assert_refusal(&r, "You are not playing this game");
+    let moderator = Who {
+        permissions: "8192".into(),
+        ..who(CARL)
+    };
+    let id = h
+        .fake
+        .command(&moderator, 60, "tablut", Some("abort"), json!([]), &[]);
+    assert!(h
+        .fake
+        .callback(id)
+        .await
+        .content()
+        .contains("aborted the game"));
+    // In a direct message.
+    let dm = Who {
+        dm: true,
+        ..who(ASTRID)
+    };
+    let id = h.fake.command(
+        &dm,
+        61,
+        "move",
+        None,
+        json!([{"name": "notation", "type": 3, "value": "a4-a3"}]),
+        &[],
+    );
+    assert_refusal(&h.fake.callback(id).await, "use this command in a server");
+    // The rules answer anywhere.
+    let id = h
+        .fake
+        .command(&dm, 61, "tablut", Some("rules"), json!([]), &[]);
+    assert!(h.fake.callback(id).await.content().contains("Tablut"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_bot_continues_the_game() {
+    let mut h = Harness::start().await;
+    h.game(70).await;
+    h.play(ASTRID, 70, "a4-a3").await;
+    h.restart().await;
+    assert_eq!(h.fake.identifies(), 2, "a new client connected");
+    let r = h.play(BIRGER, 70, "e3-d3").await;
+    assert!(r.content().contains("played **e3-d3**"), "{}", r.content());
+    let (_, board) = h.tablut(CARL, 70, "board", json!([])).await;
+    assert!(board.content().contains("Last move: **e3-d3**"));
+    let (_, history) = h.tablut(CARL, 70, "history", json!([])).await;
+    assert!(history.content().contains("1. a4-a3 e3-d3"));
+}
+
+/// Runs the binary with these variables (and no others of the bot's) in a fresh directory.
+async fn run_binary(vars: Vec<(&'static str, String)>) -> std::process::Output {
+    let dir = tempfile::tempdir().unwrap();
+    tokio::task::spawn_blocking(move || {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_tablut-bot"));
+        for k in [
+            "DISCORD_TOKEN",
+            "DISCORD_PROXY",
+            "DATABASE_URL",
+            "DEV_GUILD_ID",
+            "RUST_LOG",
+        ] {
+            c.env_remove(k);
+        }
+        c.current_dir(dir.path()).env("NO_PROXY", "127.0.0.1");
+        for (k, v) in vars {
+            c.env(k, v);
+        }
+        c.output().unwrap()
+    })
+    .await
+    .unwrap()
+}
+
+fn one_line(out: &std::process::Output) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(!err.contains(TOKEN), "the token is never printed");
+    err
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_malformed_or_rejected_token_stops_the_bot_with_one_line() {
+    let out = run_binary(vec![("DISCORD_TOKEN", "not-a-token".into())]).await;
+    assert!(!out.status.success());
+    assert!(one_line(&out).contains("does not look like a bot token"));
+
+    let fake = FakeDiscord::start().await;
+    fake.reject_token();
+    let out = run_binary(vec![
+        ("DISCORD_TOKEN", TOKEN.into()),
+        ("DISCORD_PROXY", fake.base_url.clone()),
+    ])
+    .await;
+    assert!(!out.status.success());
+    assert!(one_line(&out).contains("Discord rejected DISCORD_TOKEN"));
+}

@@ -1,0 +1,567 @@
+//! A fake Discord on 127.0.0.1 for end-to-end tests of the real serenity/poise client: the REST
+//! API (through `DISCORD_PROXY`) and the gateway (HELLO, IDENTIFY → READY, heartbeats), with a
+//! test API to dispatch interactions and await what the bot sends back.
+
+use axum::body::Bytes;
+use axum::extract::ws::{Message as WsMessage, WebSocket, WebSocketUpgrade};
+use axum::extract::{FromRequest, Multipart, Request, State};
+use axum::http::{Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{mpsc, Notify};
+
+pub const APP_ID: u64 = 700_000_000_000_000_001;
+pub const BOT_ID: u64 = 700_000_000_000_000_001;
+pub const GUILD_ID: u64 = 800_000_000_000_000_001;
+/// A token of the right shape (three dot-separated parts).
+pub const TOKEN: &str = "NzAwMDAwMDAwMDAwMDAwMDAx.Gfake0.fake-token-for-tests-only-0123456789ab";
+
+/// A request the bot made.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    pub index: usize,
+    pub method: String,
+    pub path: String,
+    /// The JSON body (or a multipart request's `payload_json`); `Null` if none.
+    pub json: Value,
+    /// Attached files: (field name, file name, bytes).
+    pub files: Vec<(String, String, Vec<u8>)>,
+}
+
+impl Recorded {
+    /// The message content the request carries: `content`, or `data.content` of an
+    /// interaction callback.
+    pub fn content(&self) -> String {
+        self.json["content"]
+            .as_str()
+            .or_else(|| self.json["data"]["content"].as_str())
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    /// Whether the message is ephemeral (flag 64).
+    pub fn ephemeral(&self) -> bool {
+        let flags = self.json["flags"]
+            .as_u64()
+            .or_else(|| self.json["data"]["flags"].as_u64())
+            .unwrap_or(0);
+        flags & 64 != 0
+    }
+
+    /// The callback type of an interaction response.
+    pub fn callback_type(&self) -> Option<u64> {
+        self.json["type"].as_u64()
+    }
+
+    /// The custom ids of the buttons in the message.
+    pub fn button_ids(&self) -> Vec<String> {
+        let components = if self.json["components"].is_array() {
+            &self.json["components"]
+        } else {
+            &self.json["data"]["components"]
+        };
+        let mut out = Vec::new();
+        for row in components.as_array().into_iter().flatten() {
+            for c in row["components"].as_array().into_iter().flatten() {
+                if let Some(id) = c["custom_id"].as_str() {
+                    out.push(id.to_string());
+                }
+            }
+        }
+        out
+    }
+
+    pub fn file(&self, suffix: &str) -> Option<&[u8]> {
+        self.files
+            .iter()
+            .find(|(_, name, _)| name.ends_with(suffix))
+            .map(|(_, _, bytes)| bytes.as_slice())
+    }
+}
+
+#[derive(Default)]
+struct Inner {
+    requests: Mutex<Vec<Recorded>>,
+    consumed: Mutex<HashSet<usize>>,
+    arrived: Notify,
+    gateway: Mutex<Option<mpsc::UnboundedSender<String>>>,
+    connected: Notify,
+    seq: AtomicU64,
+    ids: AtomicU64,
+    reject_token: AtomicBool,
+    identifies: AtomicU64,
+    ws_url: Mutex<String>,
+    /// Each interaction token's channel, for the messages its webhook calls return.
+    channels: Mutex<std::collections::HashMap<String, u64>>,
+}
+
+/// The fake Discord. Dropping it stops nothing: each test's runtime ends with the test.
+#[derive(Clone)]
+pub struct FakeDiscord {
+    pub base_url: String,
+    inner: Arc<Inner>,
+}
+
+/// Someone using a command or pressing a button.
+#[derive(Debug, Clone)]
+pub struct Who {
+    pub id: u64,
+    pub name: String,
+    /// The member's permissions bit set (guild only), e.g. `"8192"` for Manage Messages.
+    pub permissions: String,
+    /// In a DM (no guild, no member).
+    pub dm: bool,
+}
+
+impl Who {
+    pub fn member(id: u64, name: &str) -> Who {
+        Who {
+            id,
+            name: name.to_string(),
+            permissions: "0".into(),
+            dm: false,
+        }
+    }
+}
+
+pub fn user_json(id: u64, name: &str, bot: bool) -> Value {
+    json!({"id": id.to_string(), "username": name, "global_name": name, "discriminator": "0",
+           "avatar": null, "bot": bot})
+}
+
+impl FakeDiscord {
+    pub async fn start() -> FakeDiscord {
+        let inner = Arc::new(Inner {
+            ids: AtomicU64::new(1_000_000_000_000_000_000),
+            ..Inner::default()
+        });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        *inner.ws_url.lock().unwrap() = format!("ws://{addr}/gateway");
+        let app = Router::new()
+            .route("/gateway", get(gateway))
+            .fallback(rest)
+            .with_state(inner.clone());
+        tokio::spawn(async move {
+            axum::serve(listener, app).await.unwrap();
+        });
+        FakeDiscord {
+            base_url: format!("http://{addr}"),
+            inner,
+        }
+    }
+
+    /// Makes the fake refuse the token (401 on REST, close code 4004 on the gateway).
+    pub fn reject_token(&self) {
+        self.inner.reject_token.store(true, Ordering::SeqCst);
+    }
+
+    pub fn next_id(&self) -> u64 {
+        self.inner.ids.fetch_add(1, Ordering::SeqCst)
+    }
+
+    /// Waits for the next request not yet taken that matches, and takes it.
+    pub async fn expect(&self, what: &str, pred: impl Fn(&Recorded) -> bool) -> Recorded {
+        self.expect_within(what, Duration::from_secs(20), pred)
+            .await
+    }
+
+    pub async fn expect_within(
+        &self,
+        what: &str,
+        timeout: Duration,
+        pred: impl Fn(&Recorded) -> bool,
+    ) -> Recorded {
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            let notified = self.inner.arrived.notified();
+            {
+                let requests = self.inner.requests.lock().unwrap();
+                let mut consumed = self.inner.consumed.lock().unwrap();
+                if let Some(r) = requests
+                    .iter()
+                    .find(|r| !consumed.contains(&r.index) && pred(r))
+                {
+                    consumed.insert(r.index);
+                    return r.clone();
+                }
+            }
+            if tokio::time::timeout_at(deadline, notified).await.is_err() {
+                let seen: Vec<String> = self
+                    .inner
+                    .requests
+                    .lock()
+                    .unwrap()
+                    .iter()
+                    .map(|r| {
+                        let body: String = r.json.to_string().chars().take(300).collect();
+                        format!("{} {} {body}", r.method, r.path)
+                    })
+                    .collect();
+                panic!(
+                    "timed out waiting for {what}; requests so far:\n{}",
+                    seen.join("\n")
+                );
+            }
+        }
+    }
+
+    /// The response to interaction `id` (its callback).
+    pub async fn callback(&self, id: u64) -> Recorded {
+        let prefix = format!("/api/v10/interactions/{id}/");
+        self.expect(&format!("the callback of interaction {id}"), |r| {
+            r.path.starts_with(&prefix)
+        })
+        .await
+    }
+
+    /// A follow-up or edit of interaction `id`'s response.
+    pub async fn followup(&self, id: u64) -> Recorded {
+        let token = format!("/token-{id}");
+        self.expect(&format!("a follow-up of interaction {id}"), |r| {
+            r.path.starts_with("/api/v10/webhooks/") && r.path.contains(&token) && r.method != "GET"
+        })
+        .await
+    }
+
+    /// A message posted in a channel.
+    pub async fn channel_message(&self, channel: u64) -> Recorded {
+        let path = format!("/api/v10/channels/{channel}/messages");
+        self.expect(&format!("a message in channel {channel}"), |r| {
+            r.method == "POST" && r.path == path
+        })
+        .await
+    }
+
+    /// Every request so far (taken or not).
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.inner.requests.lock().unwrap().clone()
+    }
+
+    /// How many times a client identified.
+    pub fn identifies(&self) -> u64 {
+        self.inner.identifies.load(Ordering::SeqCst)
+    }
+
+    /// Waits until a client is connected and has identified (READY sent).
+    pub async fn wait_ready(&self) {
+        for _ in 0..400 {
+            if self.inner.gateway.lock().unwrap().is_some() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!("no client connected to the fake gateway");
+    }
+
+    fn dispatch(&self, kind: &str, d: Value) {
+        let s = self.inner.seq.fetch_add(1, Ordering::SeqCst) + 2;
+        let frame = json!({"op": 0, "t": kind, "s": s, "d": d}).to_string();
+        let tx = self.inner.gateway.lock().unwrap().clone();
+        tx.expect("a connected client").send(frame).unwrap();
+    }
+
+    fn base(&self, kind: u64, who: &Who, channel: u64, data: Value) -> (u64, Value) {
+        let id = self.next_id();
+        self.inner
+            .channels
+            .lock()
+            .unwrap()
+            .insert(format!("token-{id}"), channel);
+        let mut d = json!({
+            "type": kind, "id": id.to_string(), "application_id": APP_ID.to_string(),
+            "token": format!("token-{id}"), "version": 1, "channel_id": channel.to_string(),
+            "locale": "en-US", "entitlements": [], "attachment_size_limit": 26_214_400,
+            "app_permissions": "2248473465835073", "data": data,
+            "channel": {"id": channel.to_string(), "type": if who.dm { 1 } else { 0 }},
+        });
+        if who.dm {
+            d["user"] = user_json(who.id, &who.name, false);
+        } else {
+            d["guild_id"] = json!(GUILD_ID.to_string());
+            d["guild_locale"] = json!("en-US");
+            d["member"] = json!({
+                "user": user_json(who.id, &who.name, false), "roles": [], "deaf": false,
+                "mute": false, "flags": 0, "joined_at": "2025-01-01T00:00:00+00:00",
+                "permissions": who.permissions, "nick": null,
+            });
+        }
+        (id, d)
+    }
+
+    /// Dispatches a slash command `/name sub ...` with options; `users` are resolved user
+    /// options (id, name, is_bot). Returns the interaction id.
+    pub fn command(
+        &self,
+        who: &Who,
+        channel: u64,
+        name: &str,
+        sub: Option<&str>,
+        options: Value,
+        users: &[(u64, &str, bool)],
+    ) -> u64 {
+        let options = match sub {
+            Some(sub) => json!([{"name": sub, "type": 1, "options": options}]),
+            None => options,
+        };
+        let mut resolved = json!({"users": {}, "members": {}});
+        for (id, uname, bot) in users {
+            resolved["users"][id.to_string()] = user_json(*id, uname, *bot);
+        }
+        let data =
+            json!({"id": "1", "name": name, "type": 1, "options": options, "resolved": resolved});
+        let (id, d) = self.base(2, who, channel, data);
+        self.dispatch("INTERACTION_CREATE", d);
+        id
+    }
+
+    /// Dispatches an autocomplete request for `/name`'s focused option `option` with `typed`.
+    pub fn autocomplete(
+        &self,
+        who: &Who,
+        channel: u64,
+        name: &str,
+        option: &str,
+        typed: &str,
+    ) -> u64 {
+        let data = json!({"id": "1", "name": name, "type": 1,
+            "options": [{"name": option, "type": 3, "value": typed, "focused": true}]});
+        let (id, d) = self.base(4, who, channel, data);
+        self.dispatch("INTERACTION_CREATE", d);
+        id
+    }
+
+    /// Dispatches a button click on a message the bot sent (`message_id` in `channel`).
+    pub fn click(&self, who: &Who, channel: u64, message_id: u64, custom_id: &str) -> u64 {
+        let data = json!({"custom_id": custom_id, "component_type": 2});
+        let (id, mut d) = self.base(3, who, channel, data);
+        d["message"] = message_json(message_id, channel, "", &json!({}));
+        self.dispatch("INTERACTION_CREATE", d);
+        id
+    }
+}
+
+fn message_json(id: u64, channel: u64, content: &str, body: &Value) -> Value {
+    json!({
+        "id": id.to_string(), "channel_id": channel.to_string(),
+        "author": user_json(BOT_ID, "tablut-bot", true), "content": content,
+        "timestamp": "2026-11-22T12:00:00+00:00", "edited_timestamp": null, "tts": false,
+        "mention_everyone": false, "mentions": [], "mention_roles": [], "attachments": [],
+        "embeds": [], "pinned": false, "type": 0,
+        "components": body.get("components").cloned().unwrap_or(json!([])),
+    })
+}
+
+async fn gateway(State(inner): State<Arc<Inner>>, ws: WebSocketUpgrade) -> Response {
+    ws.on_upgrade(move |socket| session(inner, socket))
+}
+
+async fn session(inner: Arc<Inner>, socket: WebSocket) {
+    let (mut sink, mut stream) = socket.split();
+    let (tx, mut rx) = mpsc::unbounded_channel::<String>();
+    let hello = json!({"op": 10, "d": {"heartbeat_interval": 500}}).to_string();
+    if sink.send(WsMessage::Text(hello.into())).await.is_err() {
+        return;
+    }
+    loop {
+        tokio::select! {
+            out = rx.recv() => {
+                let Some(out) = out else { break };
+                if sink.send(WsMessage::Text(out.into())).await.is_err() {
+                    break;
+                }
+            }
+            msg = stream.next() => {
+                let Some(Ok(msg)) = msg else { break };
+                let text = match msg {
+                    WsMessage::Text(t) => t.to_string(),
+                    WsMessage::Binary(b) => String::from_utf8_lossy(&b).to_string(),
+                    WsMessage::Close(_) => break,
+                    _ => continue,
+                };
+                let Ok(v) = serde_json::from_str::<Value>(&text) else { continue };
+                match v["op"].as_u64() {
+                    Some(1) => {
+                        let ack = json!({"op": 11}).to_string();
+                        if sink.send(WsMessage::Text(ack.into())).await.is_err() {
+                            break;
+                        }
+                    }
+                    Some(2) | Some(6) => {
+                        if inner.reject_token.load(Ordering::SeqCst) {
+                            let _ = sink
+                                .send(WsMessage::Close(Some(axum::extract::ws::CloseFrame {
+                                    code: 4004,
+                                    reason: "Authentication failed.".into(),
+                                })))
+                                .await;
+                            break;
+                        }
+                        inner.identifies.fetch_add(1, Ordering::SeqCst);
+                        inner.seq.store(0, Ordering::SeqCst);
+                        let ws_url = inner.ws_url.lock().unwrap().clone();
+                        let ready = json!({"op": 0, "t": "READY", "s": 1, "d": {
+                            "v": 10, "user": user_json(BOT_ID, "tablut-bot", true), "guilds": [],
+                            "session_id": "fake-session", "resume_gateway_url": ws_url,
+                            "application": {"id": APP_ID.to_string(), "flags": 0},
+                            "private_channels": [], "relationships": [],
+                        }});
+                        if sink.send(WsMessage::Text(ready.to_string().into())).await.is_err() {
+                            break;
+                        }
+                        *inner.gateway.lock().unwrap() = Some(tx.clone());
+                        inner.connected.notify_waiters();
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    let mut g = inner.gateway.lock().unwrap();
+    if g.as_ref().is_some_and(|g| g.same_channel(&tx)) {
+        *g = None;
+    }
+}
+
+async fn rest(State(inner): State<Arc<Inner>>, req: Request) -> Response {
+    let method = req.method().clone();
+    let path = req.uri().path().to_string();
+    let multipart = req
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("multipart/"));
+    let mut json = Value::Null;
+    let mut files = Vec::new();
+    if multipart {
+        if let Ok(mut form) = Multipart::from_request(req, &()).await {
+            while let Ok(Some(field)) = form.next_field().await {
+                let name = field.name().unwrap_or_default().to_string();
+                let file_name = field.file_name().map(str::to_string);
+                let bytes: Bytes = field.bytes().await.unwrap_or_default();
+                if name == "payload_json" {
+                    json = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+                } else {
+                    files.push((name, file_name.unwrap_or_default(), bytes.to_vec()));
+                }
+            }
+        }
+    } else {
+        let bytes = axum::body::to_bytes(req.into_body(), 64 << 20)
+            .await
+            .unwrap_or_default();
+        json = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    }
+    let rejected = inner.reject_token.load(Ordering::SeqCst);
+    let id = inner.ids.fetch_add(1, Ordering::SeqCst);
+    let response = answer(&inner, &method, &path, &json, id, rejected);
+    {
+        let mut requests = inner.requests.lock().unwrap();
+        let index = requests.len();
+        requests.push(Recorded {
+            index,
+            method: method.to_string(),
+            path,
+            json,
+            files,
+        });
+    }
+    inner.arrived.notify_waiters();
+    response
+}
+
+fn answer(
+    inner: &Inner,
+    method: &Method,
+    path: &str,
+    body: &Value,
+    id: u64,
+    rejected: bool,
+) -> Response {
+    if rejected && !path.contains("/interactions/") && !path.contains("/webhooks/") {
+        return (
+            StatusCode::UNAUTHORIZED,
+            Json(json!({"message": "401: Unauthorized", "code": 0})),
+        )
+            .into_response();
+    }
+    let parts: Vec<&str> = path.trim_start_matches("/api/v10/").split('/').collect();
+    match (method.as_str(), parts.as_slice()) {
+        ("GET", ["gateway"]) | ("GET", ["gateway", "bot"]) => {
+            let url = inner.ws_url.lock().unwrap().clone();
+            Json(json!({"url": url, "shards": 1, "session_start_limit":
+                {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}}))
+            .into_response()
+        }
+        ("GET", ["oauth2", "applications", "@me"]) => Json(json!({
+            "id": APP_ID.to_string(), "name": "tablut-bot", "description": "", "icon": null,
+            "bot_public": true, "bot_require_code_grant": false, "verify_key": "00",
+            "owner": user_json(1, "owner", false), "flags": 0,
+        }))
+        .into_response(),
+        ("GET", ["users", "@me"]) => Json(user_json(BOT_ID, "tablut-bot", true)).into_response(),
+        ("PUT", ["applications", _, "commands"])
+        | ("PUT", ["applications", _, "guilds", _, "commands"]) => {
+            let commands: Vec<Value> = body
+                .as_array()
+                .into_iter()
+                .flatten()
+                .enumerate()
+                .map(|(i, c)| {
+                    let mut c = c.clone();
+                    c["id"] = json!((id + i as u64).to_string());
+                    c["application_id"] = json!(APP_ID.to_string());
+                    c["version"] = json!("1");
+                    if c.get("type").is_none() {
+                        c["type"] = json!(1);
+                    }
+                    if c.get("description").is_none() {
+                        c["description"] = json!("");
+                    }
+                    c
+                })
+                .collect();
+            Json(Value::Array(commands)).into_response()
+        }
+        ("POST", ["interactions", _, _, "callback"]) => StatusCode::NO_CONTENT.into_response(),
+        (_, ["webhooks", _, _, ..])
+        | ("POST", ["channels", _, "messages"])
+        | ("PATCH", ["channels", _, "messages", _]) => {
+            let channel = match parts.as_slice() {
+                ["channels", ch, ..] => ch.parse().unwrap_or(1),
+                ["webhooks", _, token, ..] => inner
+                    .channels
+                    .lock()
+                    .unwrap()
+                    .get(*token)
+                    .copied()
+                    .unwrap_or(1),
+                _ => 1,
+            };
+            let content = body["content"].as_str().unwrap_or_default();
+            let mid = match parts.as_slice() {
+                ["channels", _, "messages", m] => m.parse().unwrap_or(id),
+                _ => id,
+            };
+            Json(message_json(mid, channel, content, body)).into_response()
+        }
+        ("POST", ["channels", parent, "threads"]) => Json(json!({
+            "id": id.to_string(), "type": 11, "guild_id": GUILD_ID.to_string(),
+            "parent_id": parent, "name": body["name"].as_str().unwrap_or("game"),
+            "owner_id": BOT_ID.to_string(), "position": 0, "permission_overwrites": [],
+            "nsfw": false, "rate_limit_per_user": 0, "flags": 0,
+            "thread_metadata": {"archived": false, "auto_archive_duration": 1440,
+                "archive_timestamp": "2026-11-22T12:00:00+00:00", "locked": false},
+            "member_count": 1, "message_count": 0, "total_message_sent": 0,
+        }))
+        .into_response(),
+        _ => StatusCode::NO_CONTENT.into_response(),
+    }
+}
