@@ -13,7 +13,7 @@ use fake_discord::*;
 use serde_json::json;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tablut_bot::bot::{self, BotConfig};
+use tablut_bot::bot;
 use tablut_bot::service::SystemClock;
 use tablut_bot::tafl::{Game, Rules};
 
@@ -50,19 +50,10 @@ fn move_options(text: &str) -> serde_json::Value {
 async fn run() {
     let fake = FakeDiscord::start().await;
     let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("bench.db").display());
-    let base = fake.base_url.clone();
-    let config = BotConfig::from_lookup(move |k| {
-        Some(match k {
-            "DISCORD_TOKEN" => TOKEN.to_string(),
-            "DISCORD_PROXY" => base.clone(),
-            "DATABASE_URL" => url.clone(),
-            "DEV_GUILD_ID" => GUILD_ID.to_string(),
-            "DEFAULT_TIME_CONTROL" => "3d".to_string(),
-            _ => return None,
-        })
-    })
-    .unwrap();
+    let config = fake.bot_config(
+        &dir.path().join("bench.db"),
+        &[("DEFAULT_TIME_CONTROL", "3d")],
+    );
     let running = bot::start(config, Arc::new(SystemClock)).await.unwrap();
     fake.wait_ready().await;
     fake.expect("registration", |r| r.method == "PUT").await;

@@ -34,23 +34,17 @@ fn who(id: u64) -> Who {
 }
 
 fn config(fake: &FakeDiscord, dir: &TempDir) -> BotConfig {
-    let url = format!("sqlite://{}", dir.path().join("bot.db").display());
-    let base = fake.base_url.clone();
-    BotConfig::from_lookup(move |k| {
-        Some(match k {
-            "DISCORD_TOKEN" => TOKEN.to_string(),
-            "DISCORD_PROXY" => base.clone(),
-            "DATABASE_URL" => url.clone(),
-            "DEV_GUILD_ID" => GUILD_ID.to_string(),
-            "AI_EASY_TIME_MS" | "AI_MEDIUM_TIME_MS" | "AI_HARD_TIME_MS" | "AI_HINT_TIME_MS" => {
-                "100".to_string()
-            }
-            "CLOCK_INTERVAL_SECS" => "1".to_string(),
-            "DEFAULT_TIME_CONTROL" => "none".to_string(),
-            _ => return None,
-        })
-    })
-    .unwrap()
+    fake.bot_config(
+        &dir.path().join("bot.db"),
+        &[
+            ("AI_EASY_TIME_MS", "100"),
+            ("AI_MEDIUM_TIME_MS", "100"),
+            ("AI_HARD_TIME_MS", "100"),
+            ("AI_HINT_TIME_MS", "100"),
+            ("CLOCK_INTERVAL_SECS", "1"),
+            ("DEFAULT_TIME_CONTROL", "none"),
+        ],
+    )
 }
 
 impl Harness {

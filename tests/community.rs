@@ -25,19 +25,7 @@ struct Harness {
 }
 
 fn config(fake: &FakeDiscord, dir: &TempDir) -> BotConfig {
-    let url = format!("sqlite://{}", dir.path().join("bot.db").display());
-    let base = fake.base_url.clone();
-    BotConfig::from_lookup(move |k| {
-        Some(match k {
-            "DISCORD_TOKEN" => TOKEN.to_string(),
-            "DISCORD_PROXY" => base.clone(),
-            "DATABASE_URL" => url.clone(),
-            "DEV_GUILD_ID" => GUILD_ID.to_string(),
-            "CLOCK_INTERVAL_SECS" => "1".to_string(),
-            _ => return None,
-        })
-    })
-    .unwrap()
+    fake.bot_config(&dir.path().join("bot.db"), &[("CLOCK_INTERVAL_SECS", "1")])
 }
 
 impl Harness {

@@ -190,6 +190,9 @@ impl Searcher {
     /// Counts a node; true once the search must stop.
     #[inline(always)]
     fn tick(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
         self.nodes += 1;
         if let Some(n) = self.stop.nodes {
             if self.nodes >= n {
@@ -204,6 +207,26 @@ impl Searcher {
             }
         }
         self.stopped
+    }
+
+    /// What every node checks first: the stop, a decided game, a repetition and the ply limit.
+    /// `Some(score)` ends the node there.
+    #[inline(always)]
+    fn settled(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+        self.pv_len[ply] = ply;
+        if self.tick() {
+            return Some(0);
+        }
+        if pos.decided().is_some() {
+            return Some(Self::lost(ply));
+        }
+        if self.repeated() {
+            return Some(self.draw(pos));
+        }
+        if ply >= MAX_PLY - 2 {
+            return Some(evaluate(pos, &self.w, self.bias));
+        }
+        None
     }
 
     /// The score of a game the side to move lost at `ply`.
@@ -352,18 +375,8 @@ impl Searcher {
         beta: i32,
         ply: usize,
     ) -> i32 {
-        self.pv_len[ply] = ply;
-        if self.tick() {
-            return 0;
-        }
-        if pos.decided().is_some() {
-            return Self::lost(ply);
-        }
-        if self.repeated() {
-            return self.draw(pos);
-        }
-        if ply >= MAX_PLY - 2 {
-            return evaluate(pos, &self.w, self.bias);
+        if let Some(score) = self.settled(pos, ply) {
+            return score;
         }
         let us = pos.turn();
         let mut free = 0;
@@ -521,18 +534,8 @@ impl Searcher {
 
     /// The quiescence step: the king's threats are played out, everything else stands pat.
     fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, qd: u32) -> i32 {
-        self.pv_len[ply] = ply;
-        if self.tick() {
-            return 0;
-        }
-        if pos.decided().is_some() {
-            return Self::lost(ply);
-        }
-        if self.repeated() {
-            return self.draw(pos);
-        }
-        if ply >= MAX_PLY - 2 {
-            return evaluate(pos, &self.w, self.bias);
+        if let Some(score) = self.settled(pos, ply) {
+            return score;
         }
         let us = pos.turn();
         let mut list = MoveList::new();

@@ -137,6 +137,28 @@ pub fn user_json(id: u64, name: &str, bot: bool) -> Value {
 }
 
 impl FakeDiscord {
+    /// The bot's settings against this fake: the token, `DISCORD_PROXY` pointing here, the
+    /// database file `db` and the development guild, then `extra` (name, value) settings.
+    pub fn bot_config(
+        &self,
+        db: &std::path::Path,
+        extra: &[(&'static str, &'static str)],
+    ) -> tablut_bot::bot::BotConfig {
+        let url = format!("sqlite://{}", db.display());
+        let base = self.base_url.clone();
+        let extra = extra.to_vec();
+        tablut_bot::bot::BotConfig::from_lookup(move |k| {
+            Some(match k {
+                "DISCORD_TOKEN" => TOKEN.to_string(),
+                "DISCORD_PROXY" => base.clone(),
+                "DATABASE_URL" => url.clone(),
+                "DEV_GUILD_ID" => GUILD_ID.to_string(),
+                _ => extra.iter().find(|(name, _)| *name == k)?.1.to_string(),
+            })
+        })
+        .expect("the test settings are valid")
+    }
+
     pub async fn start() -> FakeDiscord {
         let inner = Arc::new(Inner {
             ids: AtomicU64::new(1_000_000_000_000_000_000),
