@@ -146,6 +146,8 @@ struct Engine<W: Write> {
     /// Our remaining main time and the overtime period, in milliseconds.
     clock: Option<(u64, u64)>,
     default_time: Duration,
+    /// The transposition table's size in MB (`--tt-mb`), for each new game's searcher.
+    tt_mb: usize,
     searcher: Searcher,
 }
 
@@ -226,7 +228,7 @@ impl<W: Write> Engine<W> {
                 Ok((rules, start, turn)) => {
                     let pos = parse_position(&start, turn, rules).expect("checked when parsed");
                     self.game = Game::from_position(pos);
-                    self.searcher = Searcher::new(self.searcher_mb(), Weights::DEFAULT);
+                    self.searcher = Searcher::new(self.tt_mb, Weights::DEFAULT);
                     self.send(&format!("status rules accepted: {rules}"));
                 }
                 Err(e) => self.send(&format!("error -1 rules not supported: {e}")),
@@ -308,10 +310,6 @@ impl<W: Write> Engine<W> {
         }
         true
     }
-
-    fn searcher_mb(&self) -> usize {
-        ai::tt::DEFAULT_MB
-    }
 }
 
 fn parse_side(s: &str) -> Option<Side> {
@@ -376,6 +374,7 @@ pub fn run(args: EngineArgs) -> Result<(), CliError> {
         side: None,
         clock: None,
         default_time: Duration::from_secs_f64(args.seconds),
+        tt_mb: args.tt_mb as usize,
         searcher: Searcher::new(args.tt_mb as usize, Weights::DEFAULT),
     };
     engine.send("hello");
