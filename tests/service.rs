@@ -516,6 +516,15 @@ async fn a_challenge_accepted_after_another_game_started_is_refused_by_the_const
     // Accepted into a thread of its own, it starts there.
     let started = s.accept(c.id, BIRGER, Some(32)).await.unwrap();
     assert_eq!(started.game.place.channel, 32);
+    // The closed challenge names the game it started.
+    let row = store::challenges::by_id(s.pool(), c.id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (row.status.as_str(), row.game_id),
+        ("accepted", Some(started.game.id))
+    );
 }
 
 #[tokio::test]
@@ -864,4 +873,41 @@ fn time_controls_read_and_write() {
     for bad in ["", "3", "3x", "10s", "99d", "h", "-1d"] {
         assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
     }
+}
+
+#[tokio::test]
+async fn a_game_that_cannot_be_rebuilt_holds_up_no_other_clock() {
+    let f = fixture().await;
+    let day = Duration::from_secs(24 * 3600);
+    let mut ids = Vec::new();
+    for channel in [95, 96] {
+        let c = f
+            .service
+            .challenge(ChallengeRequest {
+                time_control: TimeControl::PerMove(2 * day),
+                ..request(channel, SideChoice::Attackers)
+            })
+            .await
+            .unwrap();
+        ids.push(f.service.accept(c.id, BIRGER, None).await.unwrap().game.id);
+    }
+    // The first game's stored rules are damaged: it cannot be rebuilt.
+    sqlx::query("UPDATE games SET rules = 'not json' WHERE id = ?")
+        .bind(ids[0])
+        .execute(f.service.pool())
+        .await
+        .unwrap();
+    f.clock.advance(day);
+    let events = f.service.tick().await.unwrap();
+    match &events[..] {
+        [ClockEvent::Reminder { game, user, .. }] => {
+            assert_eq!((game.id, *user), (ids[1], ASTRID));
+        }
+        other => panic!("{other:?}"),
+    }
+    // The damaged game is refused with the internal error, not taken for another.
+    assert!(matches!(
+        f.service.board(95).await,
+        Err(ServiceError::Internal(_))
+    ));
 }

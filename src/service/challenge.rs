@@ -47,13 +47,10 @@ impl Service {
             },
         )
         .await
-        .map_err(|e| {
-            if store::is_unique_violation(&e, "challenges") {
-                ServiceError::ChallengeOpen
-            } else {
-                e.into()
-            }
-        })?;
+        .map_err(ServiceError::unless_taken(
+            "challenges",
+            ServiceError::ChallengeOpen,
+        ))?;
         drop(writing);
         self.challenge_info(id).await
     }
@@ -119,8 +116,8 @@ impl Service {
     }
 
     /// The challenged player accepts: the game starts in the challenge's channel, or in
-    /// `channel` when given (a thread made for it). The challenge closes and the game starts in
-    /// one transaction; a game already running in the channel refuses it.
+    /// `channel` when given (a thread made for it). The game starts and the challenge closes
+    /// (naming it) in one transaction; a game already running in the channel refuses it.
     pub async fn accept(
         &self,
         id: ChallengeId,
@@ -147,9 +144,6 @@ impl Service {
         let now = self.now();
         let writing = self.writer.lock().await;
         let mut tx = self.pool.begin().await?;
-        if !challenges::close(&mut *tx, row.id, "accepted", None, now).await? {
-            return Err(ServiceError::ChallengeClosed("answered".into()));
-        }
         let info = self
             .create_game(
                 &mut tx,
@@ -161,11 +155,10 @@ impl Service {
                 true,
             )
             .await?;
-        sqlx::query("UPDATE challenges SET game_id = ? WHERE id = ?")
-            .bind(info.id)
-            .bind(row.id)
-            .execute(&mut *tx)
-            .await?;
+        // Answered meanwhile: dropping the transaction takes the game back.
+        if !challenges::close(&mut *tx, row.id, "accepted", Some(info.id), now).await? {
+            return Err(ServiceError::ChallengeClosed("answered".into()));
+        }
         tx.commit().await?;
         drop(writing);
         self.started(info).await
@@ -319,13 +312,10 @@ impl Service {
             },
         )
         .await
-        .map_err(|e| {
-            if store::is_unique_violation(&e, "games") {
-                ServiceError::GameRunning
-            } else {
-                e.into()
-            }
-        })?;
+        .map_err(ServiceError::unless_taken(
+            "games",
+            ServiceError::GameRunning,
+        ))?;
         Ok(info)
     }
 }

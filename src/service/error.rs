@@ -70,6 +70,23 @@ impl ServiceError {
     }
 }
 
+impl ServiceError {
+    /// A store error, with a violation of `table`'s uniqueness constraint read as `taken`: the
+    /// schema, not a read before the write, decides what is already there.
+    pub(crate) fn unless_taken(
+        table: &'static str,
+        taken: ServiceError,
+    ) -> impl FnOnce(sqlx::Error) -> ServiceError {
+        move |e| {
+            if crate::store::is_unique_violation(&e, table) {
+                taken
+            } else {
+                e.into()
+            }
+        }
+    }
+}
+
 impl From<tokio::task::JoinError> for ServiceError {
     fn from(e: tokio::task::JoinError) -> ServiceError {
         ServiceError::Internal(format!("a background task failed: {e}"))

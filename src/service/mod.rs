@@ -148,6 +148,19 @@ impl Service {
         rebuild(row, moves.iter().map(|m| m.notation.as_str()))
     }
 
+    /// [`Service::load`] for a sweep over many games: a game that cannot be rebuilt is logged
+    /// and skipped, so it does not hold up the others.
+    pub(crate) async fn load_or_skip(&self, row: GameRow) -> Option<Loaded> {
+        let id = row.id;
+        match self.load(row).await {
+            Ok(loaded) => Some(loaded),
+            Err(e) => {
+                tracing::error!(game = id, error = ?e, "cannot rebuild the game: skipped");
+                None
+            }
+        }
+    }
+
     /// Writes a move that `loaded.game` has just played (the move list's newest entry), if
     /// the game is still where it was read; then draws the board.
     pub(crate) async fn commit_move(
@@ -170,32 +183,27 @@ impl Service {
         };
         let notation = recorded.to_string();
         let position = write_position(game.position());
-        let ended = ending(info.outcome);
         let writing = self.writer.lock().await;
         let mut tx = self.pool.begin().await?;
-        let advanced = games::advance(
-            &mut *tx,
+        advance(
+            &mut tx,
             &Advance {
                 id: row.id,
                 expected_ply: row.ply,
                 ply: info.ply,
                 position: &position,
-                ended: ended.as_ref().map(|(a, b)| (*a, *b)),
+                ended: ending(info.outcome),
                 turn_deadline: info.turn_deadline,
                 now,
             },
         )
         .await?;
-        if !advanced {
-            return Err(self.why_not_advanced(&mut tx, row.id).await?);
-        }
-        if let Err(e) = moves::insert(&mut *tx, row.id, info.ply, &notation, by_user, now).await {
-            return Err(if store::is_unique_violation(&e, "moves") {
-                ServiceError::PositionChanged
-            } else {
-                e.into()
-            });
-        }
+        moves::insert(&mut *tx, row.id, info.ply, &notation, by_user, now)
+            .await
+            .map_err(ServiceError::unless_taken(
+                "moves",
+                ServiceError::PositionChanged,
+            ))?;
         draws::close_open(&mut *tx, row.id, "lapsed", now).await?;
         let ratings = if info.is_over() {
             rate(&mut tx, &info, now).await?
@@ -239,25 +247,21 @@ impl Service {
             ..info
         };
         let position = write_position(game.position());
-        let ended = ending(outcome);
         let writing = self.writer.lock().await;
         let mut tx = self.pool.begin().await?;
-        let advanced = games::advance(
-            &mut *tx,
+        advance(
+            &mut tx,
             &Advance {
                 id: row.id,
                 expected_ply: row.ply,
                 ply: row.ply,
                 position: &position,
-                ended: ended.as_ref().map(|(a, b)| (*a, *b)),
+                ended: ending(outcome),
                 turn_deadline: None,
                 now,
             },
         )
         .await?;
-        if !advanced {
-            return Err(self.why_not_advanced(&mut tx, row.id).await?);
-        }
         draws::close_open(&mut *tx, row.id, "lapsed", now).await?;
         let ratings = rate(&mut tx, &info, now).await?;
         tx.commit().await?;
@@ -273,18 +277,6 @@ impl Service {
             game: info,
             ratings,
             png,
-        })
-    }
-
-    /// Why a game did not move on: it ended, or another move came first.
-    async fn why_not_advanced(
-        &self,
-        conn: &mut SqliteConnection,
-        id: GameId,
-    ) -> Result<ServiceError, ServiceError> {
-        Ok(match games::by_id(&mut *conn, id).await? {
-            Some(r) if r.status == "active" => ServiceError::PositionChanged,
-            _ => ServiceError::GameOver,
         })
     }
 
@@ -312,6 +304,18 @@ impl Service {
         })
         .await?)
     }
+}
+
+/// Moves a game's row on, if it is still active at `a.expected_ply`; otherwise says why not:
+/// it ended, or another move came first.
+async fn advance(conn: &mut SqliteConnection, a: &Advance<'_>) -> Result<(), ServiceError> {
+    if games::advance(&mut *conn, a).await? {
+        return Ok(());
+    }
+    Err(match games::by_id(&mut *conn, a.id).await? {
+        Some(r) if r.status == "active" => ServiceError::PositionChanged,
+        _ => ServiceError::GameOver,
+    })
 }
 
 /// The result and reason columns of an ended game.

@@ -63,7 +63,9 @@ impl Service {
             if row.attacker.ai_level.is_none() && row.defender.ai_level.is_none() {
                 continue;
             }
-            let loaded = self.load(row).await?;
+            let Some(loaded) = self.load_or_skip(row).await else {
+                continue;
+            };
             if loaded.info.to_move().is_some_and(Player::is_ai) {
                 out.push(loaded.info.id);
             }
@@ -106,13 +108,10 @@ impl Service {
             self.now(),
         )
         .await
-        .map_err(|e| {
-            if store::is_unique_violation(&e, "draw_offers") {
-                ServiceError::DrawOfferOpen
-            } else {
-                e.into()
-            }
-        })?;
+        .map_err(ServiceError::unless_taken(
+            "draw_offers",
+            ServiceError::DrawOfferOpen,
+        ))?;
         Ok(loaded.info)
     }
 
@@ -242,26 +241,14 @@ pub fn matching_moves(pos: &Position, typed: &str, limit: usize) -> Vec<String> 
         .filter(|c| c.is_ascii_alphanumeric())
         .map(|c| c.to_ascii_lowercase())
         .collect();
-    let mut moves: Vec<String> = pos
-        .legal_moves_sorted()
-        .iter()
-        .map(|m| m.to_string())
-        .collect();
-    moves.sort();
     let square = key.parse::<crate::tafl::Square>().ok();
-    moves
+    pos.legal_moves_sorted()
         .into_iter()
         .filter(|m| {
-            let (from, to) = m.split_once('-').expect("from-to");
-            match square {
-                Some(sq) => {
-                    from == sq.to_string()
-                        || to == sq.to_string()
-                        || format!("{from}{to}").starts_with(&key)
-                }
-                None => format!("{from}{to}").starts_with(&key),
-            }
+            square.is_some_and(|sq| m.from == sq || m.to == sq)
+                || format!("{}{}", m.from, m.to).starts_with(&key)
         })
         .take(limit)
+        .map(|m| m.to_string())
         .collect()
 }

@@ -22,7 +22,9 @@ impl Service {
             let (Some(deadline), Some(per_move)) = (row.turn_deadline, row.time_per_move_ms) else {
                 continue;
             };
-            let loaded = self.load(row).await?;
+            let Some(loaded) = self.load_or_skip(row).await else {
+                continue;
+            };
             let Some(Player::User(user)) = loaded.info.to_move().cloned() else {
                 continue;
             };

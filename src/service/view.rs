@@ -74,13 +74,10 @@ impl Service {
         let _writing = self.writer.lock().await;
         games::set_channel(&self.pool, id, channel)
             .await
-            .map_err(|e| {
-                if store::is_unique_violation(&e, "games") {
-                    ServiceError::GameRunning
-                } else {
-                    e.into()
-                }
-            })
+            .map_err(ServiceError::unless_taken(
+                "games",
+                ServiceError::GameRunning,
+            ))
     }
 
     /// The games running in a server, oldest first.
