@@ -5,23 +5,29 @@
 mod support;
 
 use serde_json::json;
-use std::sync::Arc;
+use std::ops::{Deref, DerefMut};
 use std::time::Duration;
+use support::bot_harness::{assert_board, BotHarness};
 use support::fake_discord::*;
-use tablut_bot::bot::{self, BotConfig, Running};
-use tablut_bot::service::ManualClock;
-use tempfile::TempDir;
 
 const ASTRID: u64 = 900_000_000_000_000_101;
 const BIRGER: u64 = 900_000_000_000_000_102;
 const CARL: u64 = 900_000_000_000_000_103;
-const T0: i64 = 1_800_000_000_000;
 
-struct Harness {
-    fake: FakeDiscord,
-    dir: TempDir,
-    clock: ManualClock,
-    bot: Option<Running>,
+/// The bot with short AI times, no default time control and a fast clock; players by id.
+struct Harness(BotHarness);
+
+impl Deref for Harness {
+    type Target = BotHarness;
+    fn deref(&self) -> &BotHarness {
+        &self.0
+    }
+}
+
+impl DerefMut for Harness {
+    fn deref_mut(&mut self) -> &mut BotHarness {
+        &mut self.0
+    }
 }
 
 fn who(id: u64) -> Who {
@@ -33,74 +39,37 @@ fn who(id: u64) -> Who {
     Who::member(id, name)
 }
 
-fn config(fake: &FakeDiscord, dir: &TempDir) -> BotConfig {
-    fake.bot_config(
-        &dir.path().join("bot.db"),
-        &[
-            ("AI_EASY_TIME_MS", "100"),
-            ("AI_MEDIUM_TIME_MS", "100"),
-            ("AI_HARD_TIME_MS", "100"),
-            ("AI_HINT_TIME_MS", "100"),
-            ("CLOCK_INTERVAL_SECS", "1"),
-            ("DEFAULT_TIME_CONTROL", "none"),
-        ],
-    )
-}
-
 impl Harness {
     async fn start() -> Harness {
-        let fake = FakeDiscord::start().await;
-        let dir = tempfile::tempdir().unwrap();
-        let clock = ManualClock::new(T0);
-        let mut h = Harness {
-            fake,
-            dir,
-            clock,
-            bot: None,
-        };
-        h.boot().await;
+        let h = Harness(
+            BotHarness::start(&[
+                ("AI_EASY_TIME_MS", "100"),
+                ("AI_MEDIUM_TIME_MS", "100"),
+                ("AI_HARD_TIME_MS", "100"),
+                ("AI_HINT_TIME_MS", "100"),
+                ("CLOCK_INTERVAL_SECS", "1"),
+                ("DEFAULT_TIME_CONTROL", "none"),
+            ])
+            .await,
+        );
+        let put = h
+            .fake
+            .requests()
+            .into_iter()
+            .find(|r| r.method == "PUT")
+            .unwrap();
+        assert_registered(&put);
         h
     }
 
-    async fn boot(&mut self) {
-        let running = bot::start(config(&self.fake, &self.dir), Arc::new(self.clock.clone()))
-            .await
-            .unwrap();
-        self.fake.wait_ready().await;
-        let path = format!("/api/v10/applications/{APP_ID}/guilds/{GUILD_ID}/commands");
-        let put = self
-            .fake
-            .expect("the commands registered in the dev guild", |r| {
-                r.method == "PUT" && r.path == path
-            })
-            .await;
-        let names: Vec<&str> = put
-            .json
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["name"].as_str().unwrap())
-            .collect();
-        assert_eq!(names, ["tablut", "move"]);
-        self.bot = Some(running);
-    }
-
     async fn restart(&mut self) {
-        self.bot.take().unwrap().shutdown().await;
-        self.boot().await;
+        let put = self.0.restart().await;
+        assert_registered(&put);
     }
 
     /// `/move notation` by `user` in `channel`; returns the callback.
     async fn play(&self, user: u64, channel: u64, notation: &str) -> Recorded {
-        let id = self.fake.command(
-            &who(user),
-            channel,
-            "move",
-            None,
-            json!([{"name": "notation", "type": 3, "value": notation}]),
-            &[],
-        );
-        self.fake.callback(id).await
+        self.0.play(&who(user), channel, notation).await
     }
 
     /// `/tablut sub` with options; returns (interaction id, callback).
@@ -111,34 +80,17 @@ impl Harness {
         sub: &str,
         options: serde_json::Value,
     ) -> (u64, Recorded) {
-        let id = self
-            .fake
-            .command(&who(user), channel, "tablut", Some(sub), options, &[]);
-        (id, self.fake.callback(id).await)
+        self.0.tablut(&who(user), channel, sub, options, &[]).await
     }
 
     /// Astrid challenges Birger (Astrid attacks) and Birger accepts; returns the start message.
     async fn game(&self, channel: u64) -> Recorded {
-        let id = self.fake.command(
-            &who(ASTRID),
-            channel,
-            "tablut",
-            Some("challenge"),
-            json!([{"name": "opponent", "type": 6, "value": BIRGER.to_string()},
-                   {"name": "side", "type": 4, "value": 0}]),
-            &[(BIRGER, "Birger", false)],
-        );
-        let challenge = self.fake.callback(id).await;
+        let (challenge, started) = self
+            .challenge_accepted(channel, &who(ASTRID), (BIRGER, "Birger"), json!([]))
+            .await;
         assert!(challenge
             .content()
             .contains(&format!("<@{BIRGER}>, <@{ASTRID}> challenges you")));
-        let buttons = challenge.button_ids();
-        let accept = buttons
-            .iter()
-            .find(|b| b.starts_with("tablut:accept:"))
-            .unwrap();
-        let click = self.fake.click(&who(BIRGER), channel, 1, accept);
-        let started = self.fake.callback(click).await;
         assert_eq!(
             started.callback_type(),
             Some(7),
@@ -148,17 +100,27 @@ impl Harness {
     }
 }
 
+/// The two commands, registered in the development guild.
+fn assert_registered(put: &Recorded) {
+    assert_eq!(
+        put.path,
+        format!("/api/v10/applications/{APP_ID}/guilds/{GUILD_ID}/commands")
+    );
+    let names: Vec<&str> = put
+        .json
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["tablut", "move"]);
+}
+
 fn assert_refusal(r: &Recorded, words: &str) {
     assert!(r.ephemeral(), "refusals are ephemeral: {:?}", r.json);
     let text = r.content();
     assert!(text.contains(words), "expected '{words}' in '{text}'");
     assert!(!text.contains('\n'), "one line: '{text}'");
-}
-
-fn assert_board(r: &Recorded) {
-    let png = r.file(".png").expect("a board image");
-    let img = image::load_from_memory_with_format(png, image::ImageFormat::Png).unwrap();
-    assert_eq!(img.width(), tablut_bot::render::BOARD_SIZE_PX);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -509,6 +471,16 @@ async fn every_refusal_is_one_ephemeral_line() {
         &[(BIRGER, "Birger", false)],
     );
     assert_refusal(&h.fake.callback(id).await, "is not a time control");
+    // An option Discord would not send: a level that is not one of the choices.
+    let id = h.fake.command(
+        &who(ASTRID),
+        62,
+        "tablut",
+        Some("ai"),
+        json!([{"name": "level", "type": 4, "value": 9}]),
+        &[],
+    );
+    assert_refusal(&h.fake.callback(id).await, "That option is not valid");
 
     h.game(60).await;
     let id = h.fake.command(
@@ -576,6 +548,15 @@ async fn every_refusal_is_one_ephemeral_line() {
         .fake
         .command(&dm, 61, "tablut", Some("rules"), json!([]), &[]);
     assert!(h.fake.callback(id).await.content().contains("Tablut"));
+    // However each ended, every command has been counted out (shut-down waits for none).
+    let in_flight = &h.bot.as_ref().unwrap().in_flight;
+    for _ in 0..100 {
+        if in_flight.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(in_flight.load(std::sync::atomic::Ordering::SeqCst), 0);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

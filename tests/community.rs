@@ -5,148 +5,75 @@
 mod support;
 
 use serde_json::json;
-use std::sync::Arc;
 use std::time::Duration;
+use support::bot_harness::{assert_board, BotHarness};
 use support::fake_discord::*;
-use tablut_bot::bot::{self, BotConfig, Running};
-use tablut_bot::service::ManualClock;
-use tempfile::TempDir;
 
 const ASTRID: u64 = 900_000_000_000_000_201;
 const BIRGER: u64 = 900_000_000_000_000_202;
-const T0: i64 = 1_800_000_000_000;
 const HOUR: Duration = Duration::from_secs(3600);
-
-struct Harness {
-    fake: FakeDiscord,
-    dir: TempDir,
-    clock: ManualClock,
-    bot: Option<Running>,
-}
-
-fn config(fake: &FakeDiscord, dir: &TempDir) -> BotConfig {
-    fake.bot_config(&dir.path().join("bot.db"), &[("CLOCK_INTERVAL_SECS", "1")])
-}
-
-impl Harness {
-    async fn start() -> Harness {
-        let mut h = Harness {
-            fake: FakeDiscord::start().await,
-            dir: tempfile::tempdir().unwrap(),
-            clock: ManualClock::new(T0),
-            bot: None,
-        };
-        h.boot().await;
-        h
-    }
-
-    async fn boot(&mut self) {
-        let running = bot::start(config(&self.fake, &self.dir), Arc::new(self.clock.clone()))
-            .await
-            .unwrap();
-        self.fake.wait_ready().await;
-        self.fake
-            .expect("the commands registered", |r| {
-                r.method == "PUT" && r.path.ends_with("/commands")
-            })
-            .await;
-        self.bot = Some(running);
-    }
-
-    /// `challenger` challenges `opponent` (challenger attacks) with extra options; the
-    /// opponent accepts. Returns the accept callback.
-    async fn game(
-        &self,
-        channel: u64,
-        (challenger, cname): (u64, &str),
-        (opponent, oname): (u64, &str),
-        extra: serde_json::Value,
-    ) -> Recorded {
-        let mut options = vec![
-            json!({"name": "opponent", "type": 6, "value": opponent.to_string()}),
-            json!({"name": "side", "type": 4, "value": 0}),
-        ];
-        options.extend(extra.as_array().cloned().unwrap_or_default());
-        let id = self.fake.command(
-            &Who::member(challenger, cname),
-            channel,
-            "tablut",
-            Some("challenge"),
-            json!(options),
-            &[(opponent, oname, false)],
-        );
-        let c = self.fake.callback(id).await;
-        let accept = c
-            .button_ids()
-            .into_iter()
-            .find(|b| b.contains(":accept:"))
-            .unwrap_or_else(|| panic!("no accept button: {:?}", c.json));
-        let click = self
-            .fake
-            .click(&Who::member(opponent, oname), channel, 1, &accept);
-        self.fake.callback(click).await
-    }
-
-    async fn tablut(
-        &self,
-        user: (u64, &str),
-        channel: u64,
-        sub: &str,
-        options: serde_json::Value,
-        users: &[(u64, &str, bool)],
-    ) -> Recorded {
-        let id = self.fake.command(
-            &Who::member(user.0, user.1),
-            channel,
-            "tablut",
-            Some(sub),
-            options,
-            users,
-        );
-        self.fake.callback(id).await
-    }
-
-    async fn play(&self, user: (u64, &str), channel: u64, notation: &str) -> Recorded {
-        let id = self.fake.command(
-            &Who::member(user.0, user.1),
-            channel,
-            "move",
-            None,
-            json!([{"name": "notation", "type": 3, "value": notation}]),
-            &[],
-        );
-        self.fake.callback(id).await
-    }
-
-    fn channel_messages(&self, channel: u64) -> usize {
-        let path = format!("/api/v10/channels/{channel}/messages");
-        self.fake
-            .requests()
-            .iter()
-            .filter(|r| r.method == "POST" && r.path == path)
-            .count()
-    }
-}
 
 const A: (u64, &str) = (ASTRID, "Astrid");
 const B: (u64, &str) = (BIRGER, "Birger");
 
-fn assert_board(r: &Recorded) {
-    let png = r.file(".png").expect("a board image");
-    image::load_from_memory_with_format(png, image::ImageFormat::Png).unwrap();
+fn who((id, name): (u64, &str)) -> Who {
+    Who::member(id, name)
+}
+
+/// The bot with a clock that looks every second.
+async fn start() -> BotHarness {
+    BotHarness::start(&[("CLOCK_INTERVAL_SECS", "1")]).await
+}
+
+/// `challenger` challenges `opponent` (challenger attacks) with extra options; the opponent
+/// accepts. Returns the accept callback.
+async fn game(
+    h: &BotHarness,
+    channel: u64,
+    challenger: (u64, &str),
+    opponent: (u64, &str),
+    extra: serde_json::Value,
+) -> Recorded {
+    h.challenge_accepted(channel, &who(challenger), opponent, extra)
+        .await
+        .1
+}
+
+async fn tablut(
+    h: &BotHarness,
+    user: (u64, &str),
+    channel: u64,
+    sub: &str,
+    options: serde_json::Value,
+    users: &[(u64, &str, bool)],
+) -> Recorded {
+    h.tablut(&who(user), channel, sub, options, users).await.1
+}
+
+async fn play(h: &BotHarness, user: (u64, &str), channel: u64, notation: &str) -> Recorded {
+    h.play(&who(user), channel, notation).await
+}
+
+fn channel_messages(h: &BotHarness, channel: u64) -> usize {
+    let path = format!("/api/v10/channels/{channel}/messages");
+    h.fake
+        .requests()
+        .iter()
+        .filter(|r| r.method == "POST" && r.path == path)
+        .count()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reminders_come_once_each_and_time_runs_out_across_a_restart() {
-    let mut h = Harness::start().await;
-    let started = h
-        .game(
-            10,
-            A,
-            B,
-            json!([{"name": "time", "type": 3, "value": "1d"}]),
-        )
-        .await;
+    let mut h = start().await;
+    let started = game(
+        &h,
+        10,
+        A,
+        B,
+        json!([{"name": "time", "type": 3, "value": "1d"}]),
+    )
+    .await;
     assert!(
         started.content().contains("1d a move"),
         "{}",
@@ -165,11 +92,10 @@ async fn reminders_come_once_each_and_time_runs_out_across_a_restart() {
     assert_board(&reminder);
     // Once only: two more clock ticks send nothing.
     tokio::time::sleep(Duration::from_millis(2200)).await;
-    assert_eq!(h.channel_messages(10), 1);
+    assert_eq!(channel_messages(&h, 10), 1);
 
     // The bot restarts in the middle of the time control.
-    h.bot.take().unwrap().shutdown().await;
-    h.boot().await;
+    h.restart().await;
     h.clock.advance(10 * HOUR + Duration::from_secs(30 * 60));
     let second = h.fake.channel_message(10).await;
     assert!(
@@ -189,18 +115,18 @@ async fn reminders_come_once_each_and_time_runs_out_across_a_restart() {
         "{text}"
     );
     assert_board(&out);
-    let r = h.play(A, 10, "a4-a3").await;
+    let r = play(&h, A, 10, "a4-a3").await;
     assert!(r.ephemeral() && r.content().contains("This game is over"));
     // The loss counts in the ratings.
-    let stats = h
-        .tablut(
-            A,
-            11,
-            "stats",
-            json!([{"name": "player", "type": 6, "value": BIRGER.to_string()}]),
-            &[(BIRGER, "Birger", false)],
-        )
-        .await;
+    let stats = tablut(
+        &h,
+        A,
+        11,
+        "stats",
+        json!([{"name": "player", "type": 6, "value": BIRGER.to_string()}]),
+        &[(BIRGER, "Birger", false)],
+    )
+    .await;
     let text = stats.content();
     assert!(text.contains("**Birger**: 1 games"), "{text}");
     assert!(text.contains("as defenders 1 won"), "{text}");
@@ -213,16 +139,16 @@ async fn reminders_come_once_each_and_time_runs_out_across_a_restart() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_leaderboard_pages_with_buttons_and_the_games_are_listed() {
-    let h = Harness::start().await;
+    let h = start().await;
     // Twelve players: player 2k beats player 2k+1 by resignation.
     for k in 0..6u64 {
         let (w, l) = (1000 + 2 * k, 1001 + 2 * k);
         let (wn, ln) = (format!("W{k}"), format!("L{k}"));
-        h.game(100 + k, (w, &wn), (l, &ln), json!([])).await;
-        let r = h.tablut((l, &ln), 100 + k, "resign", json!([]), &[]).await;
+        game(&h, 100 + k, (w, &wn), (l, &ln), json!([])).await;
+        let r = tablut(&h, (l, &ln), 100 + k, "resign", json!([]), &[]).await;
         assert!(r.content().contains("resigned"));
     }
-    let board = h.tablut(A, 1, "leaderboard", json!([]), &[]).await;
+    let board = tablut(&h, A, 1, "leaderboard", json!([]), &[]).await;
     let text = board.content();
     assert!(text.starts_with("**Leaderboard** (page 1/2)"), "{text}");
     assert!(text.contains("\n1. W0 1662"), "{text}");
@@ -243,10 +169,10 @@ async fn the_leaderboard_pages_with_buttons_and_the_games_are_listed() {
     );
 
     // The games running in the server, with whose turn it is.
-    h.game(200, A, B, json!([])).await;
-    h.game(201, B, A, json!([])).await;
-    h.play(B, 201, "a4-a3").await;
-    let games = h.tablut(A, 1, "games", json!([]), &[]).await;
+    game(&h, 200, A, B, json!([])).await;
+    game(&h, 201, B, A, json!([])).await;
+    play(&h, B, 201, "a4-a3").await;
+    let games = tablut(&h, A, 1, "games", json!([]), &[]).await;
     let text = games.content();
     assert!(text.contains("**Games in progress** (2)"), "{text}");
     assert!(
@@ -261,15 +187,15 @@ async fn the_leaderboard_pages_with_buttons_and_the_games_are_listed() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_in_a_thread_is_played_there_and_spectators_only_look() {
-    let h = Harness::start().await;
-    let accepted = h
-        .game(
-            300,
-            A,
-            B,
-            json!([{"name": "thread", "type": 5, "value": true}]),
-        )
-        .await;
+    let h = start().await;
+    let accepted = game(
+        &h,
+        300,
+        A,
+        B,
+        json!([{"name": "thread", "type": 5, "value": true}]),
+    )
+    .await;
     let thread = h
         .fake
         .expect("a thread created in the channel", |r| {
@@ -291,29 +217,29 @@ async fn a_game_in_a_thread_is_played_there_and_spectators_only_look() {
     assert!(first.content().contains("Game on!"));
     assert_board(&first);
     // The game lives in the thread: the channel is free, the thread plays.
-    let r = h.play(A, 300, "a4-a3").await;
+    let r = play(&h, A, 300, "a4-a3").await;
     assert!(
         r.content().contains("There is no game in this channel"),
         "{}",
         r.content()
     );
-    let r = h.play(A, thread_id, "a4-a3").await;
+    let r = play(&h, A, thread_id, "a4-a3").await;
     assert!(r.content().contains("played **a4-a3**"), "{}", r.content());
     // A spectator looks, but cannot play, resign or offer a draw.
     let carl = (3u64, "Carl");
-    let board = h.tablut(carl, thread_id, "board", json!([]), &[]).await;
+    let board = tablut(&h, carl, thread_id, "board", json!([]), &[]).await;
     assert!(!board.ephemeral() && board.content().contains("Last move: **a4-a3**"));
     assert_board(&board);
-    let history = h.tablut(carl, thread_id, "history", json!([]), &[]).await;
+    let history = tablut(&h, carl, thread_id, "history", json!([]), &[]).await;
     assert!(history.content().contains("1. a4-a3"));
     for sub in ["resign", "draw"] {
-        let r = h.tablut(carl, thread_id, sub, json!([]), &[]).await;
+        let r = tablut(&h, carl, thread_id, sub, json!([]), &[]).await;
         assert!(
             r.ephemeral() && r.content().contains("You are not playing this game"),
             "{sub}"
         );
     }
-    let r = h.play(carl, thread_id, "e3-d3").await;
+    let r = play(&h, carl, thread_id, "e3-d3").await;
     assert!(r.ephemeral() && r.content().contains("You are not playing this game"));
     // The replay is an animated GIF.
     let id = h.fake.command(

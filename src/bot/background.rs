@@ -39,7 +39,7 @@ pub fn clock(
                         announce(&http, event).await;
                     }
                 }
-                Err(e) => tracing::error!(error = %e, "the clock failed"),
+                Err(e) => tracing::error!(error = ?e, "the clock failed"),
             }
         }
     })
@@ -78,7 +78,7 @@ pub fn resume_ai_turns(http: Arc<serenity::Http>, service: Arc<Service>) {
         let games = match service.games_awaiting_ai().await {
             Ok(g) => g,
             Err(e) => {
-                tracing::error!(error = %e, "could not list the AI's turns");
+                tracing::error!(error = ?e, "could not list the AI's turns");
                 return;
             }
         };
@@ -89,7 +89,7 @@ pub fn resume_ai_turns(http: Arc<serenity::Http>, service: Arc<Service>) {
                     post(&http, report.game.place.channel, text, report.png).await;
                 }
                 Ok(None) => {}
-                Err(e) => tracing::error!(game = id, error = %e, "the AI could not move"),
+                Err(e) => tracing::error!(game = id, error = ?e, "the AI could not move"),
             }
         }
     });

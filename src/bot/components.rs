@@ -1,10 +1,9 @@
 //! Buttons: accepting, declining and cancelling challenges, answering draw offers, paging the
 //! leaderboard. Custom ids are `tablut:<action>:<id>`; the service decides who may press what.
 
-use super::{messages, Data, Error};
+use super::{messages, Data, Error, InFlight};
 use crate::service::{ChallengeId, DrawAnswer, GameId, Leaderboard, ServiceError};
 use poise::serenity_prelude as serenity;
-use std::sync::atomic::Ordering;
 
 fn button(id: String, label: &str, style: serenity::ButtonStyle) -> serenity::CreateButton {
     serenity::CreateButton::new(id).label(label).style(style)
@@ -81,7 +80,7 @@ pub async fn on_event(
     };
     let data = framework.user_data;
     let ctx = framework.serenity_context;
-    data.in_flight.fetch_add(1, Ordering::SeqCst);
+    let _counted = InFlight::enter(&data.in_flight);
     let result = press(ctx, data, press_event).await;
     if let Err(error) = result {
         if error.is_internal() {
@@ -97,7 +96,6 @@ pub async fn on_event(
             tracing::warn!(error = %e, "could not answer a button");
         }
     }
-    data.in_flight.fetch_sub(1, Ordering::SeqCst);
     Ok(())
 }
 

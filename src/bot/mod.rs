@@ -27,6 +27,23 @@ pub struct Data {
 
 pub type Context<'a> = poise::Context<'a, Data, Error>;
 
+/// One command or button press being handled, counted while it lives: however its handling
+/// ends (an answer, a refusal, an option that did not parse), dropping it counts it out.
+pub struct InFlight(Arc<AtomicUsize>);
+
+impl InFlight {
+    pub fn enter(count: &Arc<AtomicUsize>) -> InFlight {
+        count.fetch_add(1, Ordering::SeqCst);
+        InFlight(count.clone())
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 /// Why a command did not do what was asked.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -129,14 +146,12 @@ pub async fn start(config: BotConfig, clock: Arc<dyn Clock>) -> Result<Running, 
         .options(poise::FrameworkOptions {
             commands: commands::all(),
             on_error: |error| Box::pin(on_error(error)),
+            // The invocation's data lives until poise has finished with the command, errors
+            // included.
             pre_command: |ctx| {
                 Box::pin(async move {
-                    ctx.data().in_flight.fetch_add(1, Ordering::SeqCst);
-                })
-            },
-            post_command: |ctx| {
-                Box::pin(async move {
-                    ctx.data().in_flight.fetch_sub(1, Ordering::SeqCst);
+                    let counted = InFlight::enter(&ctx.data().in_flight);
+                    ctx.set_invocation_data(counted).await;
                 })
             },
             event_handler: |framework, event| Box::pin(components::on_event(framework, event)),
@@ -208,7 +223,6 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
             if error.is_internal() {
                 tracing::error!(command = %ctx.command().qualified_name, error = ?error, "command failed");
             }
-            ctx.data().in_flight.fetch_sub(1, Ordering::SeqCst);
             (ctx, error.to_string())
         }
         F::GuildOnly { ctx, .. } => (
@@ -220,6 +234,14 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
             ctx,
             format!("That option is not valid ({error}): check the command's options and try again."),
         ),
+        F::CommandStructureMismatch { ctx, description, .. } => {
+            tracing::warn!(command = %ctx.command().qualified_name, description, "options Discord should not have sent");
+            (
+                poise::Context::Application(ctx),
+                "That option is not valid: pick one of the command's choices and try again."
+                    .to_string(),
+            )
+        }
         F::CooldownHit { ctx, remaining_cooldown, .. } => (
             ctx,
             format!("Not so fast: try again in {} s.", remaining_cooldown.as_secs() + 1),
