@@ -253,11 +253,7 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
             return;
         }
     };
-    let reply = poise::CreateReply::default()
-        .content(message)
-        .ephemeral(true)
-        .allowed_mentions(serenity::CreateAllowedMentions::new());
-    if let Err(e) = ctx.send(reply).await {
+    if let Err(e) = ctx.send(commands::private(message)).await {
         tracing::warn!(error = %e, "could not send an error message");
     }
 }
