@@ -182,22 +182,9 @@ impl Service {
             ..info
         };
         let notation = recorded.to_string();
-        let position = write_position(game.position());
         let writing = self.writer.lock().await;
         let mut tx = self.pool.begin().await?;
-        advance(
-            &mut tx,
-            &Advance {
-                id: row.id,
-                expected_ply: row.ply,
-                ply: info.ply,
-                position: &position,
-                ended: ending(info.outcome),
-                turn_deadline: info.turn_deadline,
-                now,
-            },
-        )
-        .await?;
+        advance(&mut tx, &row, &info, game.position(), now).await?;
         moves::insert(&mut *tx, row.id, info.ply, &notation, by_user, now)
             .await
             .map_err(ServiceError::unless_taken(
@@ -246,22 +233,9 @@ impl Service {
             turn_deadline: None,
             ..info
         };
-        let position = write_position(game.position());
         let writing = self.writer.lock().await;
         let mut tx = self.pool.begin().await?;
-        advance(
-            &mut tx,
-            &Advance {
-                id: row.id,
-                expected_ply: row.ply,
-                ply: row.ply,
-                position: &position,
-                ended: ending(outcome),
-                turn_deadline: None,
-                now,
-            },
-        )
-        .await?;
+        advance(&mut tx, &row, &info, game.position(), now).await?;
         draws::close_open(&mut *tx, row.id, "lapsed", now).await?;
         let ratings = rate(&mut tx, &info, now).await?;
         tx.commit().await?;
@@ -306,13 +280,28 @@ impl Service {
     }
 }
 
-/// Moves a game's row on, if it is still active at `a.expected_ply`; otherwise says why not:
-/// it ended, or another move came first.
-async fn advance(conn: &mut SqliteConnection, a: &Advance<'_>) -> Result<(), ServiceError> {
-    if games::advance(&mut *conn, a).await? {
+/// Moves a game's row on to `info` (at `position`), if it is still active at the ply it was
+/// read at; otherwise says why not: it ended, or another move came first.
+async fn advance(
+    conn: &mut SqliteConnection,
+    row: &GameRow,
+    info: &GameInfo,
+    position: &Position,
+    now: i64,
+) -> Result<(), ServiceError> {
+    let advance = Advance {
+        id: row.id,
+        expected_ply: row.ply,
+        ply: info.ply,
+        position: &write_position(position),
+        ended: ending(info.outcome),
+        turn_deadline: info.turn_deadline,
+        now,
+    };
+    if games::advance(&mut *conn, &advance).await? {
         return Ok(());
     }
-    Err(match games::by_id(&mut *conn, a.id).await? {
+    Err(match games::by_id(&mut *conn, row.id).await? {
         Some(r) if r.status == "active" => ServiceError::PositionChanged,
         _ => ServiceError::GameOver,
     })
