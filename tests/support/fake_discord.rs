@@ -1,6 +1,10 @@
 //! A fake Discord on 127.0.0.1 for end-to-end tests of the real serenity/poise client: the REST
 //! API (through `DISCORD_PROXY`) and the gateway (HELLO, IDENTIFY → READY, heartbeats), with a
 //! test API to dispatch interactions and await what the bot sends back.
+//!
+//! Every request is checked against Discord's published contract ([`contract`]): a request with
+//! no such route, or a body its schema refuses, is answered as Discord would (404, 400) and
+//! recorded as a violation, and the test fails when its last handle on the fake is dropped.
 
 use axum::body::Bytes;
 use axum::extract::ws::{Message as WsMessage, WebSocket, WebSocketUpgrade};
@@ -16,6 +20,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{mpsc, Notify};
+
+#[path = "contract.rs"]
+pub mod contract;
 
 pub const APP_ID: u64 = 700_000_000_000_000_001;
 pub const BOT_ID: u64 = 700_000_000_000_000_001;
@@ -100,13 +107,35 @@ struct Inner {
     ws_url: Mutex<String>,
     /// Each interaction token's channel, for the messages its webhook calls return.
     channels: Mutex<std::collections::HashMap<String, u64>>,
+    /// Requests that broke Discord's contract: method, path and why.
+    violations: Mutex<Vec<String>>,
 }
 
-/// The fake Discord. Dropping it stops nothing: each test's runtime ends with the test.
+/// Fails the test, when the test's last handle on the fake goes, if any request the bot sent
+/// broke Discord's contract.
+struct ContractGuard(Arc<Inner>);
+
+impl Drop for ContractGuard {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            return;
+        }
+        let violations = self.0.violations.lock().unwrap();
+        assert!(
+            violations.is_empty(),
+            "the bot sent requests Discord would refuse:\n{}",
+            violations.join("\n")
+        );
+    }
+}
+
+/// The fake Discord. Dropping it stops nothing: each test's runtime ends with the test. Dropping
+/// its last handle checks the contract (see [`FakeDiscord::assert_contract`]).
 #[derive(Clone)]
 pub struct FakeDiscord {
     pub base_url: String,
     inner: Arc<Inner>,
+    _contract: Arc<ContractGuard>,
 }
 
 /// Someone using a command or pressing a button.
@@ -180,6 +209,7 @@ impl FakeDiscord {
         });
         FakeDiscord {
             base_url: format!("http://{addr}"),
+            _contract: Arc::new(ContractGuard(inner.clone())),
             inner,
         }
     }
@@ -264,6 +294,27 @@ impl FakeDiscord {
             r.method == "POST" && r.path == path
         })
         .await
+    }
+
+    /// The requests so far that broke Discord's contract (method, path and why).
+    pub fn violations(&self) -> Vec<String> {
+        self.inner.violations.lock().unwrap().clone()
+    }
+
+    /// Takes the violations so far, for a test that sends them on purpose.
+    pub fn take_violations(&self) -> Vec<String> {
+        std::mem::take(&mut *self.inner.violations.lock().unwrap())
+    }
+
+    /// Fails if any request so far broke Discord's contract. Also done when the test's last
+    /// handle on the fake is dropped, so no test can forget it.
+    pub fn assert_contract(&self) {
+        let violations = self.violations();
+        assert!(
+            violations.is_empty(),
+            "the bot sent requests Discord would refuse:\n{}",
+            violations.join("\n")
+        );
     }
 
     /// Every request so far (taken or not).
@@ -466,14 +517,21 @@ async fn rest(State(inner): State<Arc<Inner>>, req: Request) -> Response {
         .is_some_and(|v| v.starts_with("multipart/"));
     let mut json = Value::Null;
     let mut files = Vec::new();
+    // What the contract check sees: whether a body came, and whether it parsed.
+    let mut parsed = true;
+    let mut payload_sent = false;
+    let empty;
     if multipart {
+        empty = false;
         if let Ok(mut form) = Multipart::from_request(req, &()).await {
             while let Ok(Some(field)) = form.next_field().await {
                 let name = field.name().unwrap_or_default().to_string();
                 let file_name = field.file_name().map(str::to_string);
                 let bytes: Bytes = field.bytes().await.unwrap_or_default();
                 if name == "payload_json" {
+                    payload_sent = true;
                     json = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+                    parsed = !json.is_null();
                 } else {
                     files.push((name, file_name.unwrap_or_default(), bytes.to_vec()));
                 }
@@ -483,11 +541,36 @@ async fn rest(State(inner): State<Arc<Inner>>, req: Request) -> Response {
         let bytes = axum::body::to_bytes(req.into_body(), 64 << 20)
             .await
             .unwrap_or_default();
-        json = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        empty = bytes.is_empty();
+        match serde_json::from_slice(&bytes) {
+            Ok(v) => json = v,
+            Err(_) => parsed = false,
+        }
     }
+    let body = match (multipart, empty) {
+        (true, _) => contract::Body::Multipart {
+            payload: payload_sent.then_some(parsed.then_some(&json)),
+            parts: files.iter().map(|(name, _, _)| name.clone()).collect(),
+        },
+        (false, true) => contract::Body::Empty,
+        (false, false) => contract::Body::Json(parsed.then_some(&json)),
+    };
+    let verdict = contract::check(method.as_str(), &path, &body);
     let rejected = inner.reject_token.load(Ordering::SeqCst);
     let id = inner.ids.fetch_add(1, Ordering::SeqCst);
-    let response = answer(&inner, &method, &path, &json, id, rejected);
+    let response = match &verdict {
+        Ok(()) => answer(&inner, &method, &path, &json, id, rejected),
+        Err(v) => {
+            inner
+                .violations
+                .lock()
+                .unwrap()
+                .push(format!("{method} {path}: {}", v.reason));
+            let status = StatusCode::from_u16(v.status).unwrap_or(StatusCode::BAD_REQUEST);
+            let code = if v.status == 400 { 50035 } else { 0 };
+            (status, Json(json!({"message": v.reason, "code": code}))).into_response()
+        }
+    };
     {
         let mut requests = inner.requests.lock().unwrap();
         let index = requests.len();
