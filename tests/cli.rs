@@ -245,3 +245,107 @@ fn no_subcommand_without_a_token_says_what_is_missing() {
     assert!(line.contains("DISCORD_TOKEN"), "{line}");
     assert!(!line.contains("panicked"));
 }
+
+/// The variables a text names: `NAME=` at a line's start (commented or not) in `.env.example`,
+/// `[env: NAME` in `--help`.
+fn variables(text: &str, marker: &str) -> std::collections::BTreeSet<String> {
+    text.split(marker)
+        .skip(1)
+        .map(|rest| {
+            rest.chars()
+                .take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_')
+                .collect::<String>()
+        })
+        .filter(|name| !name.is_empty())
+        .collect()
+}
+
+#[test]
+fn run_help_documents_every_variable_of_env_example_and_no_other() {
+    let example =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/.env.example")).unwrap();
+    let in_example: std::collections::BTreeSet<String> = example
+        .lines()
+        .map(|l| l.trim_start_matches('#'))
+        .filter_map(|l| l.split_once('='))
+        .map(|(name, _)| name.to_string())
+        .filter(|name| {
+            !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        })
+        .collect();
+    let out = run(&["run", "--help"]);
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    let in_help = variables(&help, "[env: ");
+    assert!(in_example.contains("DISCORD_TOKEN") && in_example.len() > 10);
+    assert_eq!(
+        in_example, in_help,
+        ".env.example and `run --help` list the same variables"
+    );
+}
+
+const A_TOKEN: &str = "Mjg4NzYwMjQxMzYzODc3ODg4.C_ikow.j3VupLBuE1QWZng3TMGH0z_UAwg";
+
+#[test]
+fn run_help_never_shows_the_token() {
+    let out = bin()
+        .args(["run", "--help"])
+        .env("DISCORD_TOKEN", A_TOKEN)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert!(help.contains("DISCORD_TOKEN"));
+    assert!(!help.contains("C_ikow"), "{help}");
+}
+
+#[test]
+fn settings_come_from_dot_env_and_the_environment_overrides_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join(".env"),
+        format!("DISCORD_TOKEN={A_TOKEN}\nDEV_GUILD_ID=from-file\nCLOCK_INTERVAL_SECS=\n"),
+    )
+    .unwrap();
+    let out = bin()
+        .current_dir(dir.path())
+        .env_remove("DEV_GUILD_ID")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr_line(&out),
+        "tablut-bot: DEV_GUILD_ID (--dev-guild)='from-file' is not valid: write the server's numeric id"
+    );
+    let out = bin()
+        .current_dir(dir.path())
+        .env("DEV_GUILD_ID", "from-env")
+        .output()
+        .unwrap();
+    assert!(stderr_line(&out).contains("'from-env' is not valid"));
+    // A flag overrides both; an over-long value is echoed cut short.
+    let long = "x".repeat(10_000);
+    let out = bin()
+        .current_dir(dir.path())
+        .args(["run", "--dev-guild", &long])
+        .output()
+        .unwrap();
+    let line = stderr_line(&out);
+    assert!(line.len() < 200, "{line}");
+    assert!(!line.contains("C_ikow"), "{line}");
+}
+
+#[test]
+fn an_unknown_over_long_argument_is_echoed_cut_short() {
+    let long = format!("--{}", "x".repeat(10_000));
+    for args in [vec!["perft", long.as_str()], vec![long.as_str()]] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.len() < 400, "{err}");
+        assert!(err.contains("unexpected argument '--xxxx"), "{err}");
+    }
+}

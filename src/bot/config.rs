@@ -1,158 +1,273 @@
-//! The bot's settings, from the environment (and a `.env` file, loaded by the command line).
+//! The bot's settings: one clap declaration each (flag, environment variable, default, help),
+//! so `tablut-bot run --help` documents every variable `.env.example` lists. The command line
+//! loads `.env` first; the environment overrides it, a flag overrides both. A blank variable
+//! counts as unset, and values are trimmed.
+//!
+//! Adding a setting is one field below (and its line in `.env.example`, which a test checks).
 
+use crate::echo::echo;
 use crate::service::{self, TimeControl};
+use clap::{Args, FromArgMatches};
 use std::fmt;
 use std::time::Duration;
 
 /// Everything the bot is configured with.
-#[derive(Clone)]
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Settings (each also read from its environment variable or .env)")]
 pub struct BotConfig {
-    /// The bot's token. Never logged: `Debug` leaves it out.
-    pub token: String,
-    /// The SQLite database (`DATABASE_URL`).
+    /// The bot's token, from the Discord developer portal (your application > Bot > Reset
+    /// Token). Required. Prefer the variable: a flag is visible to other users of the machine.
+    #[arg(
+        long = "token",
+        env = "DISCORD_TOKEN",
+        value_name = "TOKEN",
+        hide_env_values = true,
+        default_value = "",
+        hide_default_value = true,
+        value_parser = Token::parse
+    )]
+    pub token: Token,
+
+    /// The SQLite database, created on first run.
+    #[arg(long, env = "DATABASE_URL", value_name = "URL", default_value = crate::store::DEFAULT_DATABASE_URL, value_parser = trimmed)]
     pub database_url: String,
-    /// Register the commands in this server only, where they appear at once (`DEV_GUILD_ID`).
+
+    /// Register the commands in this one server (its numeric id), where they appear at once.
+    /// Unset: registered globally (Discord may take up to an hour to show them).
+    #[arg(long = "dev-guild", env = "DEV_GUILD_ID", value_name = "ID", value_parser = guild_id)]
     pub dev_guild: Option<u64>,
-    /// A base URL every Discord REST call goes through (`DISCORD_PROXY`).
+
+    /// A base URL through which every Discord REST call goes (an HTTP proxy such as
+    /// twilight-http-proxy, or a test's fake Discord). When set, the bot leaves rate limiting
+    /// to the proxy and asks it for the gateway URL.
+    #[arg(long, env = "DISCORD_PROXY", value_name = "URL", value_parser = base_url)]
     pub proxy: Option<String>,
-    /// AI and hint times, challenge lifetime.
-    pub service: service::Config,
-    /// The time control of a challenge that names none (`DEFAULT_TIME_CONTROL`).
+
+    /// How long the AI may think per move at level easy, in milliseconds.
+    #[arg(long = "ai-easy-time-ms", env = "AI_EASY_TIME_MS", value_name = "MS", default_value = "500", value_parser = millis)]
+    pub ai_easy_time: Duration,
+
+    /// How long the AI may think per move at level medium, in milliseconds.
+    #[arg(long = "ai-medium-time-ms", env = "AI_MEDIUM_TIME_MS", value_name = "MS", default_value = "1000", value_parser = millis)]
+    pub ai_medium_time: Duration,
+
+    /// How long the AI may think per move at level hard, in milliseconds.
+    #[arg(long = "ai-hard-time-ms", env = "AI_HARD_TIME_MS", value_name = "MS", default_value = "2000", value_parser = millis)]
+    pub ai_hard_time: Duration,
+
+    /// How long the AI thinks for a /tablut hint, in milliseconds.
+    #[arg(long = "ai-hint-time-ms", env = "AI_HINT_TIME_MS", value_name = "MS", default_value = "1000", value_parser = millis)]
+    pub ai_hint_time: Duration,
+
+    /// Seconds a user waits between hints.
+    #[arg(long = "hint-cooldown-secs", env = "HINT_COOLDOWN_SECS", value_name = "SECS", default_value = "30", value_parser = seconds)]
+    pub hint_cooldown: Duration,
+
+    /// The time per move of a challenge that names none: none, or like 12h, 3d, 1d12h.
+    #[arg(long, env = "DEFAULT_TIME_CONTROL", value_name = "TIME", default_value = "3d", value_parser = time_control)]
     pub default_time_control: TimeControl,
-    /// How often the clock looks for reminders, time-outs and expired challenges
-    /// (`CLOCK_INTERVAL_SECS`).
+
+    /// Seconds an unanswered challenge stays open.
+    #[arg(long = "challenge-ttl-secs", env = "CHALLENGE_TTL_SECS", value_name = "SECS", default_value = "86400", value_parser = seconds)]
+    pub challenge_ttl: Duration,
+
+    /// How often the clock looks for reminders, losses on time and expired challenges, in
+    /// seconds.
+    #[arg(long = "clock-interval-secs", env = "CLOCK_INTERVAL_SECS", value_name = "SECS", default_value = "60", value_parser = interval)]
     pub clock_interval: Duration,
+
+    /// The log filter (tracing's EnvFilter syntax).
+    #[arg(long = "log", env = "RUST_LOG", value_name = "FILTER", default_value = "info,serenity=warn,poise=warn,sqlx=warn", value_parser = log_filter)]
+    pub log: String,
 }
 
-impl fmt::Debug for BotConfig {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("BotConfig")
-            .field("token", &"<hidden>")
-            .field("database_url", &self.database_url)
-            .field("dev_guild", &self.dev_guild)
-            .field("proxy", &self.proxy)
-            .field("service", &self.service)
-            .field(
-                "default_time_control",
-                &self.default_time_control.to_string(),
-            )
-            .field("clock_interval", &self.clock_interval)
-            .finish()
+/// The bot's token. Neither `Debug` nor any message shows it.
+#[derive(Clone)]
+pub struct Token(String);
+
+impl Token {
+    fn parse(s: &str) -> Result<Token, ConfigError> {
+        let s = s.trim();
+        if s.is_empty() {
+            return Err(ConfigError::MissingToken);
+        }
+        if serenity::utils::token::validate(s).is_err() || s.contains(char::is_whitespace) {
+            return Err(ConfigError::MalformedToken);
+        }
+        Ok(Token(s.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
     }
 }
 
-/// A setting that is missing or wrong.
-#[derive(Debug, thiserror::Error)]
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("<hidden>")
+    }
+}
+
+/// A setting that is missing or wrong, in one line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
     #[error("DISCORD_TOKEN is not set: put the bot's token in .env (see .env.example) or in the environment")]
     MissingToken,
     #[error("DISCORD_TOKEN does not look like a bot token (three parts separated by dots): copy it again from the Bot page of the Discord developer portal")]
     MalformedToken,
-    #[error("{name}='{value}' is not valid: {hint}")]
-    Invalid {
-        name: &'static str,
-        value: String,
-        hint: &'static str,
-    },
+    /// A value a setting's parser refused, or anything else clap reports, as one line.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+fn trimmed(s: &str) -> Result<String, ConfigError> {
+    Ok(s.trim().to_string())
+}
+
+fn number(s: &str, hint: &str) -> Result<u64, ConfigError> {
+    s.trim()
+        .parse()
+        .map_err(|_| ConfigError::Invalid(hint.to_string()))
+}
+
+fn guild_id(s: &str) -> Result<u64, ConfigError> {
+    number(s, "write the server's numeric id")
+}
+
+fn millis(s: &str) -> Result<Duration, ConfigError> {
+    number(s, "write a whole number of milliseconds, like 2000").map(Duration::from_millis)
+}
+
+fn seconds(s: &str) -> Result<Duration, ConfigError> {
+    number(s, "write a whole number of seconds, like 30").map(Duration::from_secs)
+}
+
+fn interval(s: &str) -> Result<Duration, ConfigError> {
+    match number(s, "write a whole number of seconds, like 60")? {
+        0 => Err(ConfigError::Invalid(
+            "write a whole number of seconds, at least 1, like 60".into(),
+        )),
+        n => Ok(Duration::from_secs(n)),
+    }
+}
+
+fn time_control(s: &str) -> Result<TimeControl, ConfigError> {
+    s.trim()
+        .parse()
+        .map_err(|_| ConfigError::Invalid("write none, or a time per move like 12h or 3d".into()))
+}
+
+fn base_url(s: &str) -> Result<String, ConfigError> {
+    let s = s.trim();
+    if !(s.starts_with("http://") || s.starts_with("https://")) {
+        return Err(ConfigError::Invalid(
+            "write a base URL like http://127.0.0.1:3000".into(),
+        ));
+    }
+    Ok(s.trim_end_matches('/').to_string())
+}
+
+fn log_filter(s: &str) -> Result<String, ConfigError> {
+    let s = s.trim();
+    tracing_subscriber::EnvFilter::try_new(s).map_err(|e| {
+        ConfigError::Invalid(format!(
+            "{e}: write a filter like info,serenity=warn (see tracing's EnvFilter)"
+        ))
+    })?;
+    Ok(s.to_string())
 }
 
 impl BotConfig {
-    /// Reads the settings from the process environment.
-    pub fn from_env() -> Result<BotConfig, ConfigError> {
-        BotConfig::from_lookup(|name| std::env::var(name).ok())
+    /// The service's settings.
+    pub fn service(&self) -> service::Config {
+        service::Config {
+            ai_time: [self.ai_easy_time, self.ai_medium_time, self.ai_hard_time],
+            hint_time: self.ai_hint_time,
+            hint_cooldown: self.hint_cooldown,
+            challenge_ttl: self.challenge_ttl,
+            images: true,
+        }
     }
 
-    /// Reads the settings through `get` (a test passes its own variables).
+    /// The environment variable of every setting, in declaration order.
+    pub fn variables() -> Vec<String> {
+        Self::augment_args(clap::Command::new("run"))
+            .get_arguments()
+            .filter_map(|a| a.get_env())
+            .map(|v| v.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    /// Reads the settings through `get`, a variable's value by name, and nothing else (a test
+    /// passes its own variables; the process environment is not looked at).
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<BotConfig, ConfigError> {
-        let var = |name: &str| {
-            get(name)
-                .map(|v| v.trim().to_string())
-                .filter(|v| !v.is_empty())
-        };
-        let token = var("DISCORD_TOKEN").ok_or(ConfigError::MissingToken)?;
-        if serenity::utils::token::validate(&token).is_err() || token.contains(char::is_whitespace)
-        {
-            return Err(ConfigError::MalformedToken);
-        }
-        let number = |name: &'static str, hint: &'static str| -> Result<Option<u64>, ConfigError> {
-            var(name)
-                .map(|v| {
-                    v.parse::<u64>().map_err(|_| ConfigError::Invalid {
-                        name,
-                        value: v.clone(),
-                        hint,
-                    })
-                })
-                .transpose()
-        };
-        let ms = |name: &'static str, default: Duration| -> Result<Duration, ConfigError> {
-            Ok(
-                number(name, "write a whole number of milliseconds, like 2000")?
-                    .map(Duration::from_millis)
-                    .unwrap_or(default),
-            )
-        };
-        let defaults = service::Config::default();
-        let hard = ms("AI_HARD_TIME_MS", defaults.ai_time[2])?;
-        let service = service::Config {
-            ai_time: [
-                ms("AI_EASY_TIME_MS", defaults.ai_time[0])?,
-                ms("AI_MEDIUM_TIME_MS", defaults.ai_time[1])?,
-                hard,
-            ],
-            hint_time: ms("AI_HINT_TIME_MS", defaults.hint_time)?,
-            hint_cooldown: Duration::from_secs(
-                number(
-                    "HINT_COOLDOWN_SECS",
-                    "write a whole number of seconds, like 30",
-                )?
-                .unwrap_or(defaults.hint_cooldown.as_secs()),
-            ),
-            challenge_ttl: Duration::from_secs(
-                number(
-                    "CHALLENGE_TTL_SECS",
-                    "write a whole number of seconds, like 86400",
-                )?
-                .unwrap_or(defaults.challenge_ttl.as_secs()),
-            ),
-            images: true,
-        };
-        let default_time_control = match var("DEFAULT_TIME_CONTROL") {
-            Some(v) => v.parse().map_err(|_| ConfigError::Invalid {
-                name: "DEFAULT_TIME_CONTROL",
-                value: v.clone(),
-                hint: "write none, or a time per move like 12h or 3d",
-            })?,
-            None => TimeControl::DEFAULT,
-        };
-        let proxy = var("DISCORD_PROXY");
-        if let Some(p) = &proxy {
-            if !(p.starts_with("http://") || p.starts_with("https://")) {
-                return Err(ConfigError::Invalid {
-                    name: "DISCORD_PROXY",
-                    value: p.clone(),
-                    hint: "write a base URL like http://127.0.0.1:3000",
-                });
+        let command = Self::augment_args(clap::Command::new("run").no_binary_name(true))
+            .mut_args(|a| a.env(None));
+        let mut argv = Vec::new();
+        for arg in Self::augment_args(clap::Command::new("run")).get_arguments() {
+            let (Some(var), Some(long)) = (arg.get_env(), arg.get_long()) else {
+                continue;
+            };
+            if let Some(value) = get(&var.to_string_lossy()).filter(|v| !v.trim().is_empty()) {
+                argv.push(format!("--{long}={value}"));
             }
         }
-        Ok(BotConfig {
-            token,
-            database_url: var("DATABASE_URL")
-                .unwrap_or_else(|| crate::store::DEFAULT_DATABASE_URL.to_string()),
-            dev_guild: number("DEV_GUILD_ID", "write the server's numeric id")?,
-            proxy: proxy.map(|p| p.trim_end_matches('/').to_string()),
-            service,
-            default_time_control,
-            clock_interval: Duration::from_secs(
-                number(
-                    "CLOCK_INTERVAL_SECS",
-                    "write a whole number of seconds, like 60",
-                )?
-                .unwrap_or(60)
-                .max(1),
-            ),
-        })
+        let matches = command
+            .try_get_matches_from(argv)
+            .map_err(|e| one_line(&e))?;
+        BotConfig::from_arg_matches(&matches).map_err(|e| one_line(&e))
     }
+}
+
+/// Removes the settings' variables that are set but blank (as `.env.example`'s
+/// `DISCORD_TOKEN=`), so that they count as unset. Call before any thread starts.
+pub fn clear_blank_variables() {
+    for var in BotConfig::variables() {
+        if std::env::var_os(&var).is_some_and(|v| v.to_string_lossy().trim().is_empty()) {
+            std::env::remove_var(&var);
+        }
+    }
+}
+
+/// A setting's name for a message, from clap's `--flag <VALUE>`: its variable and its flag.
+fn setting_name(arg: &str) -> String {
+    let flag = arg.split_whitespace().next().unwrap_or(arg);
+    BotConfig::augment_args(clap::Command::new("run"))
+        .get_arguments()
+        .find(|a| a.get_long().is_some_and(|l| flag == format!("--{l}")))
+        .and_then(|a| a.get_env())
+        .map(|var| format!("{} ({flag})", var.to_string_lossy()))
+        .unwrap_or_else(|| flag.to_string())
+}
+
+/// A clap error about a setting as one line: the setting and the reason (a value echoed cut
+/// short, the token never echoed), or clap's first line for anything else.
+pub fn one_line(e: &clap::Error) -> ConfigError {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() == ErrorKind::ValueValidation {
+        if let Some(reason) = std::error::Error::source(e) {
+            if let Some(c) = reason.downcast_ref::<ConfigError>() {
+                if !matches!(c, ConfigError::Invalid(_)) {
+                    return c.clone();
+                }
+            }
+            let arg = match e.get(ContextKind::InvalidArg) {
+                Some(ContextValue::String(a)) => setting_name(a),
+                _ => "a setting".into(),
+            };
+            let value = match e.get(ContextKind::InvalidValue) {
+                Some(ContextValue::String(v)) => v.clone(),
+                _ => String::new(),
+            };
+            return ConfigError::Invalid(format!(
+                "{arg}='{}' is not valid: {reason}",
+                echo(&value)
+            ));
+        }
+    }
+    let rendered = e.render().to_string();
+    let first = rendered.lines().next().unwrap_or_default();
+    ConfigError::Invalid(first.trim_start_matches("error: ").to_string())
 }
 
 #[cfg(test)]
@@ -175,17 +290,37 @@ mod tests {
         let c = read(&[("DISCORD_TOKEN", TOKEN)]).unwrap();
         assert_eq!(c.database_url, "sqlite://tablut.db");
         assert_eq!(c.default_time_control, TimeControl::DEFAULT);
-        assert_eq!(c.service.ai_time[2], Duration::from_secs(2));
+        assert_eq!(c.clock_interval, Duration::from_secs(60));
+        assert_eq!(c.dev_guild, None);
+        let (ours, service) = (c.service(), service::Config::default());
+        assert_eq!(
+            (
+                ours.ai_time,
+                ours.hint_time,
+                ours.hint_cooldown,
+                ours.challenge_ttl
+            ),
+            (
+                service.ai_time,
+                service.hint_time,
+                service.hint_cooldown,
+                service.challenge_ttl
+            ),
+            "the settings' defaults are the service's"
+        );
         let c = read(&[
-            ("DISCORD_TOKEN", TOKEN),
+            ("DISCORD_TOKEN", &format!(" {TOKEN} ")),
             ("DEV_GUILD_ID", "123"),
             ("AI_HARD_TIME_MS", "1500"),
             ("DEFAULT_TIME_CONTROL", "12h"),
             ("DISCORD_PROXY", "http://127.0.0.1:9/"),
+            ("HINT_COOLDOWN_SECS", "  "),
         ])
         .unwrap();
+        assert_eq!(c.token.as_str(), TOKEN);
         assert_eq!(c.dev_guild, Some(123));
-        assert_eq!(c.service.ai_time[2], Duration::from_millis(1500));
+        assert_eq!(c.service().ai_time[2], Duration::from_millis(1500));
+        assert_eq!(c.service().hint_cooldown, Duration::from_secs(30));
         assert_eq!(c.default_time_control.to_string(), "12h");
         assert_eq!(c.proxy.as_deref(), Some("http://127.0.0.1:9"));
         assert!(
@@ -195,22 +330,49 @@ mod tests {
     }
 
     #[test]
-    fn bad_settings_are_refused_with_the_reason() {
-        assert!(matches!(read(&[]), Err(ConfigError::MissingToken)));
-        assert!(matches!(
-            read(&[("DISCORD_TOKEN", "  ")]),
-            Err(ConfigError::MissingToken)
-        ));
-        assert!(matches!(
-            read(&[("DISCORD_TOKEN", "not-a-token")]),
-            Err(ConfigError::MalformedToken)
-        ));
+    fn bad_settings_are_refused_with_the_reason_in_one_line() {
+        assert_eq!(read(&[]).unwrap_err(), ConfigError::MissingToken);
+        assert_eq!(
+            read(&[("DISCORD_TOKEN", "  ")]).unwrap_err(),
+            ConfigError::MissingToken
+        );
+        assert_eq!(
+            read(&[("DISCORD_TOKEN", "not-a-token")]).unwrap_err(),
+            ConfigError::MalformedToken
+        );
         let e = read(&[("DISCORD_TOKEN", TOKEN), ("DEV_GUILD_ID", "abc")]).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "DEV_GUILD_ID='abc' is not valid: write the server's numeric id"
+            "DEV_GUILD_ID (--dev-guild)='abc' is not valid: write the server's numeric id"
         );
-        assert!(read(&[("DISCORD_TOKEN", TOKEN), ("DEFAULT_TIME_CONTROL", "soon")]).is_err());
-        assert!(read(&[("DISCORD_TOKEN", TOKEN), ("DISCORD_PROXY", "localhost")]).is_err());
+        let long = "9".repeat(10_000) + "x";
+        let e = read(&[("DISCORD_TOKEN", TOKEN), ("CLOCK_INTERVAL_SECS", &long)])
+            .unwrap_err()
+            .to_string();
+        assert!(e.len() < 200 && !e.contains('\n'), "{e}");
+        assert!(e.contains(&format!("'{}…'", "9".repeat(40))), "{e}");
+        for (name, value) in [
+            ("DEFAULT_TIME_CONTROL", "soon"),
+            ("DISCORD_PROXY", "localhost"),
+            ("CLOCK_INTERVAL_SECS", "0"),
+            ("RUST_LOG", "info,[=x"),
+        ] {
+            let e = read(&[("DISCORD_TOKEN", TOKEN), (name, value)]).unwrap_err();
+            assert!(
+                matches!(&e, ConfigError::Invalid(m) if !m.contains('\n')),
+                "{name}={value}: {e:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_setting_has_a_variable_and_a_flag() {
+        let vars = BotConfig::variables();
+        assert!(vars.contains(&"DISCORD_TOKEN".to_string()));
+        let command = BotConfig::augment_args(clap::Command::new("run"));
+        for arg in command.get_arguments().filter(|a| a.get_id() != "help") {
+            assert!(arg.get_env().is_some(), "{} has no variable", arg.get_id());
+            assert!(arg.get_long().is_some(), "{} has no flag", arg.get_id());
+        }
     }
 }

@@ -116,14 +116,13 @@ impl Running {
 /// Starts the bot: opens the database, checks the token with Discord, connects, registers
 /// the commands (in `DEV_GUILD_ID`, or globally) on the first READY, and starts the clock.
 pub async fn start(config: BotConfig, clock: Arc<dyn Clock>) -> Result<Running, StartError> {
-    let service =
-        Arc::new(Service::open(&config.database_url, config.service.clone(), clock).await?);
+    let service = Arc::new(Service::open(&config.database_url, config.service(), clock).await?);
     let http = match &config.proxy {
-        Some(proxy) => serenity::HttpBuilder::new(&config.token)
+        Some(proxy) => serenity::HttpBuilder::new(config.token.as_str())
             .proxy(proxy.as_str())
             .ratelimiter_disabled(true)
             .build(),
-        None => serenity::Http::new(&config.token),
+        None => serenity::Http::new(config.token.as_str()),
     };
     match http.get_current_user().await {
         Ok(me) => tracing::info!(bot = %me.name, id = %me.id, "token accepted"),

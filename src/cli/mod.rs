@@ -27,8 +27,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Run the Discord bot (the default), configured by the environment or a .env file.
-    Run,
+    /// Run the Discord bot (the default), configured by the environment, a .env file or flags.
+    Run(Box<crate::bot::BotConfig>),
     /// Apply moves to a position and print the result as one JSON object.
     Replay(replay::ReplayArgs),
     /// Count the leaves of the move tree to a depth.
@@ -43,11 +43,22 @@ enum Command {
     Render(render::RenderArgs),
 }
 
-/// Parses the arguments and runs the command; the process exit code.
+/// Parses the arguments and runs the command; the process exit code. `.env` is loaded first,
+/// so that the bot's settings read from it (the environment overrides it).
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command.unwrap_or(Command::Run) {
-        Command::Run => run::run(),
+    let _ = dotenvy::dotenv();
+    crate::bot::config::clear_blank_variables();
+    let command = match parse(std::env::args_os()) {
+        Ok(Cli { command: Some(c) }) => c,
+        Ok(Cli { command: None }) => match parse(["tablut-bot", "run"]) {
+            Ok(Cli { command: Some(c) }) => c,
+            Ok(_) => unreachable!("run is a subcommand"),
+            Err(e) => return e,
+        },
+        Err(e) => return e,
+    };
+    let result = match command {
+        Command::Run(config) => run::run(*config),
         Command::Replay(args) => replay::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Analyze(args) => analyze::run(args),
@@ -62,4 +73,40 @@ pub fn main() -> ExitCode {
             ExitCode::from(e.code())
         }
     }
+}
+
+/// The command line parsed, or clap's answer printed (help, version, or an error: a bad value
+/// in one line, any echoed input cut short) and the exit code.
+fn parse<I, T>(args: I) -> Result<Cli, ExitCode>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let mut e = match Cli::try_parse_from(args) {
+        Ok(cli) => return Ok(cli),
+        Err(e) => e,
+    };
+    if e.kind() == ErrorKind::ValueValidation {
+        eprintln!("tablut-bot: {}", crate::bot::config::one_line(&e));
+        return Err(ExitCode::from(2));
+    }
+    // Echoed input cut short; the tip that would repeat it whole is dropped.
+    let long: Vec<(ContextKind, String)> = e
+        .context()
+        .filter_map(|(kind, value)| match value {
+            ContextValue::String(v) if v.chars().count() > crate::echo::ECHO_LIMIT => {
+                Some((kind, crate::echo::echo(v)))
+            }
+            _ => None,
+        })
+        .collect();
+    if !long.is_empty() {
+        e.insert(ContextKind::Suggested, ContextValue::StyledStrs(vec![]));
+    }
+    for (kind, short) in long {
+        e.insert(kind, ContextValue::String(short));
+    }
+    let _ = e.print();
+    Err(ExitCode::from(e.exit_code().clamp(0, 255) as u8))
 }

@@ -1,16 +1,12 @@
-//! Running the bot: settings from the environment or `.env`, logs with tracing, Ctrl-C stops it.
+//! Running the bot: settings from flags, the environment or `.env`, logs with tracing, Ctrl-C
+//! stops it.
 
 use super::common::CliError;
 use crate::bot::{self, BotConfig};
 
-pub fn run() -> Result<(), CliError> {
-    let _ = dotenvy::dotenv();
-    let config = BotConfig::from_env().map_err(|e| CliError::Failed(format!("tablut-bot: {e}")))?;
+pub fn run(config: BotConfig) -> Result<(), CliError> {
     tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,serenity=warn,poise=warn,sqlx=warn".into()),
-        )
+        .with_env_filter(tracing_subscriber::EnvFilter::new(&config.log))
         .with_writer(std::io::stderr)
         .init();
     let runtime = tokio::runtime::Builder::new_multi_thread()
