@@ -6,6 +6,7 @@ mod support;
 
 use poise::serenity_prelude as serenity;
 use serde_json::{json, Value};
+use support::bot_harness::BotHarness;
 use support::fake_discord::contract::{check, Body};
 use support::fake_discord::*;
 
@@ -202,4 +203,127 @@ async fn a_violation_fails_the_test_when_the_fake_is_dropped() {
     // The check waits for the last handle.
     assert_eq!(copy.violations().len(), 1);
     drop(copy);
+}
+
+const ASTRID: u64 = 900_000_000_000_000_301;
+
+fn command_option<'a>(commands: &'a Value, path: &[&str]) -> &'a Value {
+    let mut node = commands
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["name"] == path[0]))
+        .unwrap_or_else(|| panic!("no command {}", path[0]));
+    for name in &path[1..] {
+        node = node["options"]
+            .as_array()
+            .and_then(|o| o.iter().find(|o| o["name"] == *name))
+            .unwrap_or_else(|| panic!("no option {name} in {path:?}"));
+    }
+    node
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn long_input_is_quoted_short_and_free_text_options_have_a_max_length() {
+    let h = BotHarness::start(&[]).await;
+    let registered = h
+        .fake
+        .requests()
+        .into_iter()
+        .find(|r| r.method == "PUT" && r.path.ends_with("/commands"))
+        .expect("the commands registered");
+    let commands = &registered.json;
+    assert_eq!(
+        command_option(commands, &["move", "notation"])["max_length"],
+        40
+    );
+    for sub in ["challenge", "ai"] {
+        assert_eq!(
+            command_option(commands, &["tablut", sub, "time"])["max_length"],
+            20
+        );
+    }
+
+    let astrid = Who::member(ASTRID, "Astrid");
+    let ai = json!([{"name": "side", "type": 4, "value": 0}]);
+    let (_, started) = h.tablut(&astrid, 10, "ai", ai, &[]).await;
+    assert!(
+        started.content().contains("Game on!"),
+        "{}",
+        started.content()
+    );
+    // Discord holds options to their max_length; the bot must not rely on it.
+    for (typed, quoted) in [
+        (
+            "Q".repeat(5000),
+            format!("'{}…' is not a move", "Q".repeat(24)),
+        ),
+        (
+            format!("a{}", "9".repeat(5000)),
+            format!("'a{}…' is not a square", "9".repeat(23)),
+        ),
+        (
+            format!("e1-\n{}", "3".repeat(5000)),
+            format!("'e1- {}…' is not a move", "3".repeat(20)),
+        ),
+    ] {
+        let r = h.play(&astrid, 10, &typed).await;
+        let text = r.content();
+        assert!(r.ephemeral() && text.contains(&quoted), "{text}");
+        assert!(text.chars().count() < 200 && !text.contains('\n'), "{text}");
+    }
+    let time = json!([
+        {"name": "opponent", "type": 6, "value": "5"},
+        {"name": "time", "type": 3, "value": format!("1{}", "d".repeat(5000))},
+    ]);
+    let (_, r) = h
+        .tablut(&astrid, 11, "challenge", time, &[(5, "Birger", false)])
+        .await;
+    let text = r.content();
+    assert!(
+        r.ephemeral() && text.starts_with(&format!("'1{}…' is not a time control", "d".repeat(23))),
+        "{text}"
+    );
+    assert!(text.chars().count() < 200, "{text}");
+
+    // Autocomplete: at most 25 choices, whatever is typed.
+    let id = h.fake.autocomplete(&astrid, 10, "move", "notation", "");
+    let choices = h.fake.callback(id).await.json["data"]["choices"].clone();
+    assert_eq!(choices.as_array().map(Vec::len), Some(25), "{choices}");
+    let id = h
+        .fake
+        .autocomplete(&astrid, 10, "move", "notation", &"e".repeat(5000));
+    let choices = h.fake.callback(id).await.json["data"]["choices"].clone();
+    assert_eq!(choices, json!([]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_games_are_listed_within_the_limit_with_a_count_of_the_rest() {
+    let h = BotHarness::start(&[]).await;
+    // Names as long as Discord allows (32), every character one that is escaped.
+    let name = "*_".repeat(16);
+    let ai = json!([{"name": "side", "type": 4, "value": 0}]);
+    for k in 0..30u64 {
+        let who = Who::member(ASTRID + k, &name);
+        let (_, started) = h.tablut(&who, 100 + k, "ai", ai.clone(), &[]).await;
+        assert!(
+            started.content().contains("Game on!"),
+            "{}",
+            started.content()
+        );
+    }
+    let (_, games) = h
+        .tablut(&Who::member(ASTRID, "Astrid"), 1, "games", json!([]), &[])
+        .await;
+    let text = games.content();
+    assert!(
+        text.chars().count() <= 2000,
+        "{} characters",
+        text.chars().count()
+    );
+    assert!(text.starts_with("**Games in progress** (30)\n"), "{text}");
+    let shown = text.lines().filter(|l| l.starts_with("• <#")).count();
+    assert!(shown >= 5, "{text}");
+    assert!(
+        text.ends_with(&format!("\n… and {} more", 30 - shown)),
+        "{text}"
+    );
 }

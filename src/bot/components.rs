@@ -101,7 +101,7 @@ pub async fn on_event(
 
 fn update(text: String) -> serenity::CreateInteractionResponseMessage {
     serenity::CreateInteractionResponseMessage::new()
-        .content(text)
+        .content(messages::fit(text))
         .components(Vec::new())
 }
 

@@ -7,6 +7,47 @@ use crate::service::{
 use crate::tafl::{Call, Outcome, Rules, Side};
 use std::time::Duration;
 
+/// The most characters Discord shows in a message's content.
+pub const CONTENT_LIMIT: usize = 2000;
+
+/// A message's content within [`CONTENT_LIMIT`]: longer text is cut, with `…`. The builders
+/// below stay within it by themselves (long lists end in "… and N more"); this is the net every
+/// reply goes through.
+pub fn fit(text: String) -> String {
+    if text.chars().count() <= CONTENT_LIMIT {
+        return text;
+    }
+    let mut cut: String = text.chars().take(CONTENT_LIMIT - 1).collect();
+    cut.push('…');
+    cut
+}
+
+/// `head`, then as many of `lines` as fit within [`CONTENT_LIMIT`], one a line, then
+/// "… and N more" for the rest.
+fn listing(head: String, lines: &[String]) -> String {
+    let more = |n: usize| format!("… and {n} more");
+    let mut text = head;
+    let mut used = text.chars().count();
+    for (i, line) in lines.iter().enumerate() {
+        let after = lines.len() - i - 1;
+        let note = if after > 0 {
+            1 + more(after).chars().count()
+        } else {
+            0
+        };
+        let len = 1 + line.chars().count();
+        if used + len + note > CONTENT_LIMIT {
+            text.push('\n');
+            text.push_str(&more(lines.len() - i));
+            break;
+        }
+        text.push('\n');
+        text.push_str(line);
+        used += len;
+    }
+    text
+}
+
 /// A player as a mention (people) or a name (the AI).
 pub fn mention(player: &Player) -> String {
     match player {
@@ -276,18 +317,24 @@ pub fn leaderboard_message(board: &Leaderboard) -> String {
     if board.lines.is_empty() {
         return "No rated games in this server yet: games between two people count.".to_string();
     }
-    let mut text = format!("**Leaderboard** (page {}/{})", board.page + 1, board.pages);
-    for l in &board.lines {
-        text.push_str(&format!(
-            "\n{}. {} {:.0} ± {:.0} ({} games)",
-            l.rank,
-            escape(&l.name),
-            l.rating.rating,
-            2.0 * l.rating.deviation,
-            l.rated_games
-        ));
-    }
-    text
+    let lines: Vec<String> = board
+        .lines
+        .iter()
+        .map(|l| {
+            format!(
+                "{}. {} {:.0} ± {:.0} ({} games)",
+                l.rank,
+                escape(&l.name),
+                l.rating.rating,
+                2.0 * l.rating.deviation,
+                l.rated_games
+            )
+        })
+        .collect();
+    listing(
+        format!("**Leaderboard** (page {}/{})", board.page + 1, board.pages),
+        &lines,
+    )
 }
 
 /// The games running in a server.
@@ -296,21 +343,23 @@ pub fn games_message(games: &[GameInfo]) -> String {
         return "No games are running in this server: start one with /tablut challenge or /tablut ai."
             .to_string();
     }
-    let mut text = format!("**Games in progress** ({})", games.len());
-    for g in games.iter().take(25) {
-        let turn = g
-            .to_move()
-            .map(|p| format!("{} ({}) to move", escape(&p.name()), g.turn))
-            .unwrap_or_default();
-        text.push_str(&format!(
-            "\n• <#{}>: {} vs {}, move {}, {turn}",
-            g.place.channel,
-            escape(&g.attackers.name()),
-            escape(&g.defenders.name()),
-            g.move_number()
-        ));
-    }
-    text
+    let lines: Vec<String> = games
+        .iter()
+        .map(|g| {
+            let turn = g
+                .to_move()
+                .map(|p| format!("{} ({}) to move", escape(&p.name()), g.turn))
+                .unwrap_or_default();
+            format!(
+                "• <#{}>: {} vs {}, move {}, {turn}",
+                g.place.channel,
+                escape(&g.attackers.name()),
+                escape(&g.defenders.name()),
+                g.move_number()
+            )
+        })
+        .collect();
+    listing(format!("**Games in progress** ({})", games.len()), &lines)
 }
 
 /// What the clock says in a game's channel.
@@ -343,6 +392,30 @@ mod tests {
     #[test]
     fn names_cannot_inject_markdown_or_mentions() {
         assert_eq!(escape("*Bo*_@everyone"), "\\*Bo\\*\\_\\@everyone");
+    }
+
+    #[test]
+    fn long_lists_end_in_a_count_of_the_rest_within_the_limit() {
+        let lines: Vec<String> = (0..100)
+            .map(|i| format!("{i:03} {}", "x".repeat(96)))
+            .collect();
+        let text = listing("Head".into(), &lines);
+        assert!(text.chars().count() <= CONTENT_LIMIT, "{}", text.len());
+        let shown = text.lines().count() - 2;
+        assert!(shown >= 18, "as many lines as fit: {shown}");
+        assert!(
+            text.ends_with(&format!("\n… and {} more", 100 - shown)),
+            "{text}"
+        );
+        assert!(text.contains(&lines[shown - 1]) && !text.contains(&lines[shown]));
+        // Everything that fits is shown whole, with no note.
+        let short = listing("Head".into(), &lines[..3]);
+        assert_eq!(short.lines().count(), 4);
+        assert!(!short.contains("more"));
+        assert_eq!(fit("é".repeat(2000)), "é".repeat(2000));
+        let cut = fit("é".repeat(2500));
+        assert_eq!(cut.chars().count(), CONTENT_LIMIT);
+        assert!(cut.ends_with('…'));
     }
 
     #[test]

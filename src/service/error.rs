@@ -55,7 +55,10 @@ pub enum ServiceError {
     HintTooSoon(u64),
     #[error("It is the AI's turn: its move is coming.")]
     AiToMove,
-    #[error("'{0}' is not a time control: write none, or a time per move like 12h or 3d.")]
+    #[error(
+        "'{}' is not a time control: write none, or a time per move like 12h or 3d.",
+        crate::tafl::excerpt(.0)
+    )]
     BadTimeControl(String),
     #[error("Something went wrong on our side and nothing was changed: please try again.")]
     Database(#[from] sqlx::Error),

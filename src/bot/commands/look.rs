@@ -1,6 +1,6 @@
 //! Looking: `/tablut board`, `history`, `replay`, `rules`, `stats`, `leaderboard`, `games`.
 
-use super::{board_reply, Context};
+use super::{board_reply, reply, Context};
 use crate::bot::{components, messages, Error};
 use poise::serenity_prelude as serenity;
 
@@ -52,8 +52,7 @@ pub async fn history(ctx: Context<'_>) -> Result<(), Error> {
         text.push_str(&format!("```{record}```"));
     }
     ctx.send(
-        poise::CreateReply::default()
-            .content(text)
+        reply(text)
             .allowed_mentions(serenity::CreateAllowedMentions::new())
             .attachment(serenity::CreateAttachment::bytes(
                 file.into_bytes(),
@@ -70,17 +69,16 @@ pub async fn replay(ctx: Context<'_>) -> Result<(), Error> {
     ctx.defer().await?;
     let (game, gif) = ctx.data().service.replay(ctx.channel_id().get()).await?;
     ctx.send(
-        poise::CreateReply::default()
-            .content(format!(
-                "Replay: {} plies. {}",
-                game.ply,
-                messages::escape(&game.status_line())
-            ))
-            .allowed_mentions(serenity::CreateAllowedMentions::new())
-            .attachment(serenity::CreateAttachment::bytes(
-                gif,
-                format!("tablut-game-{}.gif", game.id),
-            )),
+        reply(format!(
+            "Replay: {} plies. {}",
+            game.ply,
+            messages::escape(&game.status_line())
+        ))
+        .allowed_mentions(serenity::CreateAllowedMentions::new())
+        .attachment(serenity::CreateAttachment::bytes(
+            gif,
+            format!("tablut-game-{}.gif", game.id),
+        )),
     )
     .await?;
     Ok(())
@@ -98,12 +96,8 @@ pub async fn rules(ctx: Context<'_>) -> Result<(), Error> {
             .map(|g| g.rules),
         None => None,
     };
-    ctx.send(
-        poise::CreateReply::default()
-            .content(messages::rules_message(rules.as_ref()))
-            .ephemeral(true),
-    )
-    .await?;
+    ctx.send(reply(messages::rules_message(rules.as_ref())).ephemeral(true))
+        .await?;
     Ok(())
 }
 
@@ -118,8 +112,7 @@ pub async fn stats(
     let stats = ctx.data().service.stats(guild, user.id.get(), 5).await?;
     let name = super::person(user).name;
     ctx.send(
-        poise::CreateReply::default()
-            .content(messages::stats_message(&name, &stats))
+        reply(messages::stats_message(&name, &stats))
             .allowed_mentions(serenity::CreateAllowedMentions::new()),
     )
     .await?;
@@ -132,8 +125,7 @@ pub async fn leaderboard(ctx: Context<'_>) -> Result<(), Error> {
     let guild = ctx.guild_id().expect("guild only").get();
     let board = ctx.data().service.leaderboard(guild, 0).await?;
     ctx.send(
-        poise::CreateReply::default()
-            .content(messages::leaderboard_message(&board))
+        reply(messages::leaderboard_message(&board))
             .allowed_mentions(serenity::CreateAllowedMentions::new())
             .components(components::leaderboard_buttons(&board)),
     )
@@ -147,8 +139,7 @@ pub async fn games(ctx: Context<'_>) -> Result<(), Error> {
     let guild = ctx.guild_id().expect("guild only").get();
     let games = ctx.data().service.games_in_guild(guild).await?;
     ctx.send(
-        poise::CreateReply::default()
-            .content(messages::games_message(&games))
+        reply(messages::games_message(&games))
             .allowed_mentions(serenity::CreateAllowedMentions::new()),
     )
     .await?;

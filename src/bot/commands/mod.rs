@@ -79,9 +79,14 @@ pub fn is_moderator(ctx: Context<'_>) -> bool {
     }
 }
 
+/// A reply with `text`, held within Discord's limit on content.
+pub fn reply(text: impl Into<String>) -> poise::CreateReply {
+    poise::CreateReply::default().content(super::messages::fit(text.into()))
+}
+
 /// A message with the board attached, mentioning (and pinging) only the users named in it.
 pub fn board_reply(text: String, png: Vec<u8>) -> poise::CreateReply {
-    let mut reply = poise::CreateReply::default().content(text);
+    let mut reply = reply(text);
     if !png.is_empty() {
         reply = reply.attachment(serenity::CreateAttachment::bytes(png, "board.png"));
     }
@@ -90,8 +95,7 @@ pub fn board_reply(text: String, png: Vec<u8>) -> poise::CreateReply {
 
 /// A one-line answer for the caller alone.
 pub fn private(text: impl Into<String>) -> poise::CreateReply {
-    poise::CreateReply::default()
-        .content(text)
+    reply(text)
         .ephemeral(true)
         .allowed_mentions(serenity::CreateAllowedMentions::new())
 }

@@ -1,6 +1,6 @@
 //! Playing: `/move`, `/tablut resign`, `/tablut draw`, `/tablut hint`, `/tablut abort`.
 
-use super::{board_reply, is_moderator, place, private, Context};
+use super::{board_reply, is_moderator, place, private, reply, Context};
 use crate::bot::{components, messages, Error};
 use crate::service::GameId;
 use poise::serenity_prelude as serenity;
@@ -27,6 +27,7 @@ pub async fn move_(
     ctx: Context<'_>,
     #[description = "The move, like e1-e3 (a square lists its moves)"]
     #[autocomplete = "legal_moves"]
+    #[max_length = 40]
     notation: String,
 ) -> Result<(), Error> {
     let data = ctx.data();
@@ -89,12 +90,8 @@ pub async fn draw(ctx: Context<'_>) -> Result<(), Error> {
         messages::mention(game.player(side)),
         messages::mention(opponent)
     );
-    ctx.send(
-        poise::CreateReply::default()
-            .content(text)
-            .components(components::draw_buttons(game.id)),
-    )
-    .await?;
+    ctx.send(reply(text).components(components::draw_buttons(game.id)))
+        .await?;
     Ok(())
 }
 

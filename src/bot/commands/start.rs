@@ -1,6 +1,6 @@
 //! Starting games: `/tablut challenge` and `/tablut ai`.
 
-use super::{caller, person, place, Context};
+use super::{caller, person, place, reply, Context};
 use crate::ai::Level;
 use crate::bot::{components, messages, Error};
 use crate::service::{AiGameRequest, ChallengeRequest, SideChoice, TimeControl};
@@ -85,7 +85,9 @@ pub async fn challenge(
     #[description = "Who you challenge"] opponent: serenity::User,
     #[description = "The side you want (default random)"] side: Option<SideArg>,
     #[description = "The rules (default linnaeus)"] rules: Option<RulesArg>,
-    #[description = "Time per move: none, 12h, 3d… (default 3d)"] time: Option<String>,
+    #[description = "Time per move: none, 12h, 3d… (default 3d)"]
+    #[max_length = 20]
+    time: Option<String>,
     #[description = "Play in a new thread of this channel"] thread: Option<bool>,
 ) -> Result<(), Error> {
     let request = ChallengeRequest {
@@ -101,9 +103,8 @@ pub async fn challenge(
     };
     let data = ctx.data();
     let c = data.service.challenge(request).await?;
-    let reply = poise::CreateReply::default()
-        .content(messages::challenge_message(&c))
-        .components(components::challenge_buttons(c.id));
+    let reply =
+        reply(messages::challenge_message(&c)).components(components::challenge_buttons(c.id));
     let sent = ctx.send(reply).await?;
     if let Ok(message) = sent.message().await {
         data.service
@@ -120,7 +121,9 @@ pub async fn ai(
     #[description = "The side you play (default random)"] side: Option<SideArg>,
     #[description = "How strong the bot plays (default medium)"] level: Option<LevelArg>,
     #[description = "The rules (default linnaeus)"] rules: Option<RulesArg>,
-    #[description = "Time per move for you: none, 12h, 3d… (default 3d)"] time: Option<String>,
+    #[description = "Time per move for you: none, 12h, 3d… (default 3d)"]
+    #[max_length = 20]
+    time: Option<String>,
 ) -> Result<(), Error> {
     let data = ctx.data();
     let started = data
