@@ -1,4 +1,4 @@
-//! Perft from the start position: RULES.md's figures.
+//! Perft from the start position: docs/RULES.md's figures.
 
 use tablut_bot::tafl::perft::{perft, perft_slow};
 use tablut_bot::tafl::{Position, Rules};

@@ -1,4 +1,4 @@
-//! Every rule and worked case of RULES.md, each a test named after it, and for every option and
+//! Every rule and worked case of docs/RULES.md, each a test named after it, and for every option and
 //! preset a position where it changes the outcome.
 
 use tablut_bot::tafl::{

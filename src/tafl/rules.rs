@@ -1,4 +1,4 @@
-//! Rule options and the named presets of RULES.md.
+//! Rule options and the named presets of docs/RULES.md.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -162,7 +162,7 @@ impl Rules {
         no_moves: NoMoves::Lose,
     };
 
-    /// The option names, in RULES.md's order.
+    /// The option names, in docs/RULES.md's order.
     pub const OPTION_NAMES: [&'static str; 7] = [
         "king_reenters_castle",
         "castle_passable",
@@ -173,7 +173,7 @@ impl Rules {
         "no_moves",
     ];
 
-    /// Sets one option from its name and value, as RULES.md spells them.
+    /// Sets one option from its name and value, as docs/RULES.md spells them.
     pub fn set(&mut self, option: &str, value: &str) -> Result<(), RulesError> {
         let option = option.trim();
         let value = value.trim().to_ascii_lowercase();
@@ -227,7 +227,7 @@ impl Rules {
         self.set(option, value)
     }
 
-    /// Each option with its value, as RULES.md spells them.
+    /// Each option with its value, as docs/RULES.md spells them.
     pub fn options(&self) -> [(&'static str, String); 7] {
         [
             (
