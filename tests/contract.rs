@@ -251,18 +251,19 @@ async fn long_input_is_quoted_short_and_free_text_options_have_a_max_length() {
         started.content()
     );
     // Discord holds options to their max_length; the bot must not rely on it.
+    const LIMIT: usize = tablut_bot::echo::ECHO_LIMIT;
     for (typed, quoted) in [
         (
             "Q".repeat(5000),
-            format!("'{}…' is not a move", "Q".repeat(24)),
+            format!("'{}…' is not a move", "Q".repeat(LIMIT)),
         ),
         (
             format!("a{}", "9".repeat(5000)),
-            format!("'a{}…' is not a square", "9".repeat(23)),
+            format!("'a{}…' is not a square", "9".repeat(LIMIT - 1)),
         ),
         (
             format!("e1-\n{}", "3".repeat(5000)),
-            format!("'e1- {}…' is not a move", "3".repeat(20)),
+            format!("'e1- {}…' is not a move", "3".repeat(LIMIT - 4)),
         ),
     ] {
         let r = h.play(&astrid, 10, &typed).await;
@@ -279,7 +280,11 @@ async fn long_input_is_quoted_short_and_free_text_options_have_a_max_length() {
         .await;
     let text = r.content();
     assert!(
-        r.ephemeral() && text.starts_with(&format!("'1{}…' is not a time control", "d".repeat(23))),
+        r.ephemeral()
+            && text.starts_with(&format!(
+                "'1{}…' is not a time control",
+                "d".repeat(LIMIT - 1)
+            )),
         "{text}"
     );
     assert!(text.chars().count() < 200, "{text}");

@@ -57,7 +57,7 @@ pub enum ServiceError {
     AiToMove,
     #[error(
         "'{}' is not a time control: write none, or a time per move like 12h or 3d.",
-        crate::tafl::excerpt(.0)
+        crate::echo::echo(.0)
     )]
     BadTimeControl(String),
     #[error("Something went wrong on our side and nothing was changed: please try again.")]

@@ -33,7 +33,7 @@ pub enum PieceLetter {
 pub enum MoveError {
     #[error("{0}")]
     Square(#[from] SquareError),
-    #[error("'{}' is not a move: write it as from-to, like e1-e3", super::excerpt(.0))]
+    #[error("'{}' is not a move: write it as from-to, like e1-e3", crate::echo::echo(.0))]
     Malformed(String),
     #[error("{0}")]
     Illegal(#[from] IllegalMove),

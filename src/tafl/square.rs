@@ -100,9 +100,9 @@ impl fmt::Display for Square {
 /// Why text is not a square.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SquareError {
-    #[error("{} is off the board: files run from a to i and ranks from 1 to 9", super::excerpt(.0))]
+    #[error("{} is off the board: files run from a to i and ranks from 1 to 9", crate::echo::echo(.0))]
     OffBoard(String),
-    #[error("'{}' is not a square: write a file letter a-i then a rank 1-9, like e5", super::excerpt(.0))]
+    #[error("'{}' is not a square: write a file letter a-i then a rank 1-9, like e5", crate::echo::echo(.0))]
     Malformed(String),
 }
 
