@@ -349,3 +349,26 @@ fn an_unknown_over_long_argument_is_echoed_cut_short() {
         assert!(err.contains("unexpected argument '--xxxx"), "{err}");
     }
 }
+
+#[test]
+fn a_ten_thousand_character_argument_is_echoed_as_a_short_prefix() {
+    let long = "e".repeat(10_000);
+    let setting = format!("king_armed={long}");
+    for args in [
+        vec!["replay", long.as_str()],
+        vec!["replay", "--set", long.as_str()],
+        vec!["replay", "--set", setting.as_str()],
+        vec!["replay", "--rules", long.as_str()],
+        vec!["replay", "--to-move", long.as_str()],
+        vec!["replay", "--position", long.as_str()],
+        vec!["perft", long.as_str()],
+        vec!["analyze", "--level", long.as_str()],
+        vec!["selfplay", "--a", long.as_str()],
+        vec!["render", "--out", "x.gif", "--replay", long.as_str()],
+    ] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{:?}", &args[..args.len() - 1]);
+        let line = stderr_line(&out);
+        assert!(line.len() < 200, "{:?}: {line}", &args[..args.len() - 1]);
+    }
+}

@@ -124,7 +124,7 @@ fn render_refuses_bad_input_with_exit_code_2_one_line_and_no_file() {
         ),
         (
             vec!["render", "--set", "escape=sideways", "--out", path, "e2-c2"],
-            "--set escape=sideways",
+            "--set: 'sideways' is not a value of escape",
         ),
         (
             vec![

@@ -259,10 +259,13 @@ pub fn one_line(e: &clap::Error) -> ConfigError {
                 Some(ContextValue::String(v)) => v.clone(),
                 _ => String::new(),
             };
-            return ConfigError::Invalid(format!(
-                "{arg}='{}' is not valid: {reason}",
-                echo(&value)
-            ));
+            let value = echo(&value);
+            let reason = reason.to_string();
+            return ConfigError::Invalid(if reason.contains(&value) {
+                format!("{arg}: {reason}")
+            } else {
+                format!("{arg}='{value}' is not valid: {reason}")
+            });
         }
     }
     let rendered = e.render().to_string();
@@ -350,7 +353,10 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.len() < 200 && !e.contains('\n'), "{e}");
-        assert!(e.contains(&format!("'{}…'", "9".repeat(40))), "{e}");
+        assert!(
+            e.contains(&format!("'{}…'", "9".repeat(crate::echo::ECHO_LIMIT))),
+            "{e}"
+        );
         for (name, value) in [
             ("DEFAULT_TIME_CONTROL", "soon"),
             ("DISCORD_PROXY", "localhost"),

@@ -1,5 +1,6 @@
 //! The options every game-reading command shares, and the command line's error.
 
+use crate::echo::echo;
 use crate::tafl::{parse_position, Game, Position, Preset, Rules, Side};
 use clap::Args;
 
@@ -49,7 +50,10 @@ fn parse_side(s: &str) -> Result<Side, String> {
     match s {
         "attackers" => Ok(Side::Attackers),
         "defenders" => Ok(Side::Defenders),
-        _ => Err(format!("'{s}' is not a side: say attackers or defenders")),
+        _ => Err(format!(
+            "'{}' is not a side: say attackers or defenders",
+            echo(s)
+        )),
     }
 }
 
@@ -60,7 +64,7 @@ impl Common {
         for s in &self.set {
             rules
                 .apply_setting(s)
-                .map_err(|e| CliError::Input(format!("--set {s}: {e}")))?;
+                .map_err(|e| CliError::Input(format!("--set: {e}")))?;
         }
         Ok(rules)
     }
@@ -85,7 +89,7 @@ impl Common {
         let mut game = self.game()?;
         for (i, text) in moves.iter().enumerate() {
             game.play_text(text)
-                .map_err(|e| CliError::Input(format!("ply {}: '{}': {}", i + 1, text, e)))?;
+                .map_err(|e| CliError::Input(format!("ply {}: '{}': {}", i + 1, echo(text), e)))?;
         }
         Ok(game)
     }

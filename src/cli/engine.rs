@@ -8,6 +8,7 @@
 
 use super::common::CliError;
 use crate::ai::{self, Level, Limits, Searcher, Weights};
+use crate::echo::echo;
 use crate::tafl::{parse_position, write_position, Escape, Game, KingCapture, Rules, Side};
 use clap::Args;
 use std::io::{BufRead, Write};
@@ -241,7 +242,7 @@ impl<W: Write> Engine<W> {
             }
             "side" => match parse_side(rest) {
                 Some(s) => self.side = Some(s),
-                None => self.send(&format!("error 0 '{rest}' is not a side")),
+                None => self.send(&format!("error 0 '{}' is not a side", echo(rest))),
             },
             "clock" => self.clock = parse_clock(rest, self.side),
             "play" => match parse_side(rest) {
@@ -265,7 +266,7 @@ impl<W: Write> Engine<W> {
                         }
                     }
                 }
-                None => self.send(&format!("error 0 '{rest}' is not a side")),
+                None => self.send(&format!("error 0 '{}' is not a side", echo(rest))),
             },
             "opponent-move" => {
                 let (moves, record) = rest.split_once(' ').unwrap_or((rest, ""));
@@ -306,7 +307,7 @@ impl<W: Write> Engine<W> {
             "finish" => {
                 self.clock = None;
             }
-            other => self.send(&format!("error 0 unknown command '{other}'")),
+            other => self.send(&format!("error 0 unknown command '{}'", echo(other))),
         }
         true
     }

@@ -65,7 +65,12 @@ impl FromStr for Spec {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Spec, String> {
-        let bad = || format!("'{s}' is not a player: say easy, medium, hard, depth:N or nodes:N");
+        let bad = || {
+            format!(
+                "'{}' is not a player: say easy, medium, hard, depth:N or nodes:N",
+                crate::echo::echo(s)
+            )
+        };
         if let Ok(level) = s.parse::<Level>() {
             return Ok(Spec::Level(level));
         }

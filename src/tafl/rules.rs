@@ -114,17 +114,23 @@ impl fmt::Display for Preset {
 /// A rules text that is not understood.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
-    #[error("unknown rules preset '{0}': choose linnaeus, walker, salmi or corner")]
+    #[error("unknown rules preset '{}': choose linnaeus, walker, salmi or corner", crate::echo::echo(.0))]
     UnknownPreset(String),
-    #[error("unknown rule option '{0}': the options are king_reenters_castle, castle_passable, king_armed, king_capture, escape, repetition_limit, no_moves")]
+    #[error("unknown rule option '{}': the options are king_reenters_castle, castle_passable, king_armed, king_capture, escape, repetition_limit, no_moves", crate::echo::echo(.0))]
     UnknownOption(String),
-    #[error("'{value}' is not a value of {option}: use {expected}")]
+    #[error(
+        "'{}' is not a value of {option}: use {expected}",
+        crate::echo::echo(value)
+    )]
     BadValue {
         option: String,
         value: String,
         expected: &'static str,
     },
-    #[error("'{0}' is not an option setting: write option=value, like king_armed=false")]
+    #[error(
+        "'{}' is not an option setting: write option=value, like king_armed=false",
+        crate::echo::echo(.0)
+    )]
     Malformed(String),
 }
 

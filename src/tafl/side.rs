@@ -35,7 +35,7 @@ impl fmt::Display for Side {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("'{0}' is not a side: say attackers or defenders")]
+#[error("'{}' is not a side: say attackers or defenders", crate::echo::echo(.0))]
 pub struct SideError(pub String);
 
 impl FromStr for Side {
