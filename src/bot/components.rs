@@ -1,29 +1,107 @@
 //! Buttons: accepting, declining and cancelling challenges, answering draw offers, paging the
-//! leaderboard. Custom ids are `tablut:<action>:<id>`; the service decides who may press what.
+//! leaderboard. Custom ids are built and read by [`Button`] alone; the service decides who may
+//! press what.
 
 use super::{messages, Data, Error, InFlight};
 use crate::service::{ChallengeId, DrawAnswer, GameId, Leaderboard, ServiceError};
 use poise::serenity_prelude as serenity;
+use std::fmt;
+use std::str::FromStr;
 
-fn button(id: String, label: &str, style: serenity::ButtonStyle) -> serenity::CreateButton {
-    serenity::CreateButton::new(id).label(label).style(style)
+/// What a button does, as its custom id says: `tablut:<action>:<number>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Button {
+    /// The challenged player accepts (`tablut:accept:<challenge>`).
+    Accept(ChallengeId),
+    /// The challenged player declines (`tablut:decline:<challenge>`).
+    Decline(ChallengeId),
+    /// The challenger withdraws (`tablut:cancel:<challenge>`).
+    Cancel(ChallengeId),
+    /// The opponent answers a draw offer (`tablut:draw-yes:<game>`, `tablut:draw-no:<game>`).
+    Draw { game: GameId, accept: bool },
+    /// A page of the leaderboard (`tablut:lb:<page>`).
+    Leaderboard(u32),
+}
+
+/// A custom id that is not one of [`Button`]'s.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ButtonError {
+    /// Not this bot's (another prefix): ignored.
+    #[error("not a tablut button")]
+    Foreign,
+    /// This bot's prefix, but no button it makes.
+    #[error("That button is broken: use the slash commands instead.")]
+    Broken,
+}
+
+const PREFIX: &str = "tablut:";
+
+impl fmt::Display for Button {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (action, number) = match *self {
+            Button::Accept(c) => ("accept", c),
+            Button::Decline(c) => ("decline", c),
+            Button::Cancel(c) => ("cancel", c),
+            Button::Draw { game, accept: true } => ("draw-yes", game),
+            Button::Draw {
+                game,
+                accept: false,
+            } => ("draw-no", game),
+            Button::Leaderboard(page) => ("lb", i64::from(page)),
+        };
+        write!(f, "{PREFIX}{action}:{number}")
+    }
+}
+
+impl FromStr for Button {
+    type Err = ButtonError;
+
+    fn from_str(s: &str) -> Result<Button, ButtonError> {
+        let rest = s.strip_prefix(PREFIX).ok_or(ButtonError::Foreign)?;
+        let (action, number) = rest.split_once(':').ok_or(ButtonError::Broken)?;
+        // Digits only, no sign, space or leading zero: each button has exactly one id.
+        if number.is_empty()
+            || !number.bytes().all(|b| b.is_ascii_digit())
+            || (number.len() > 1 && number.starts_with('0'))
+        {
+            return Err(ButtonError::Broken);
+        }
+        let id = || number.parse::<i64>().map_err(|_| ButtonError::Broken);
+        Ok(match action {
+            "accept" => Button::Accept(id()?),
+            "decline" => Button::Decline(id()?),
+            "cancel" => Button::Cancel(id()?),
+            "draw-yes" => Button::Draw {
+                game: id()?,
+                accept: true,
+            },
+            "draw-no" => Button::Draw {
+                game: id()?,
+                accept: false,
+            },
+            "lb" => Button::Leaderboard(number.parse().map_err(|_| ButtonError::Broken)?),
+            _ => return Err(ButtonError::Broken),
+        })
+    }
+}
+
+fn button(id: Button, label: &str, style: serenity::ButtonStyle) -> serenity::CreateButton {
+    serenity::CreateButton::new(id.to_string())
+        .label(label)
+        .style(style)
 }
 
 /// Accept / Decline (the challenged player) and Cancel (the challenger).
 pub fn challenge_buttons(id: ChallengeId) -> Vec<serenity::CreateActionRow> {
     vec![serenity::CreateActionRow::Buttons(vec![
+        button(Button::Accept(id), "Accept", serenity::ButtonStyle::Success),
         button(
-            format!("tablut:accept:{id}"),
-            "Accept",
-            serenity::ButtonStyle::Success,
-        ),
-        button(
-            format!("tablut:decline:{id}"),
+            Button::Decline(id),
             "Decline",
             serenity::ButtonStyle::Danger,
         ),
         button(
-            format!("tablut:cancel:{id}"),
+            Button::Cancel(id),
             "Cancel",
             serenity::ButtonStyle::Secondary,
         ),
@@ -34,12 +112,15 @@ pub fn challenge_buttons(id: ChallengeId) -> Vec<serenity::CreateActionRow> {
 pub fn draw_buttons(game: GameId) -> Vec<serenity::CreateActionRow> {
     vec![serenity::CreateActionRow::Buttons(vec![
         button(
-            format!("tablut:draw-yes:{game}"),
+            Button::Draw { game, accept: true },
             "Accept the draw",
             serenity::ButtonStyle::Success,
         ),
         button(
-            format!("tablut:draw-no:{game}"),
+            Button::Draw {
+                game,
+                accept: false,
+            },
             "Decline",
             serenity::ButtonStyle::Danger,
         ),
@@ -53,13 +134,13 @@ pub fn leaderboard_buttons(board: &Leaderboard) -> Vec<serenity::CreateActionRow
     }
     vec![serenity::CreateActionRow::Buttons(vec![
         button(
-            format!("tablut:lb:{}", board.page.saturating_sub(1)),
+            Button::Leaderboard(board.page.saturating_sub(1)),
             "◀ Previous",
             serenity::ButtonStyle::Secondary,
         )
         .disabled(board.page == 0),
         button(
-            format!("tablut:lb:{}", board.page + 1),
+            Button::Leaderboard(board.page + 1),
             "Next ▶",
             serenity::ButtonStyle::Secondary,
         )
@@ -111,22 +192,17 @@ async fn press(
     data: &Data,
     press: &serenity::ComponentInteraction,
 ) -> Result<(), Error> {
-    let mut parts = press.data.custom_id.splitn(3, ':');
-    let (Some("tablut"), Some(action), Some(arg)) = (parts.next(), parts.next(), parts.next())
-    else {
-        return Ok(());
-    };
-    let Ok(arg) = arg.parse::<i64>() else {
-        return Err(Error::User(
-            "That button is broken: use the slash commands instead.".into(),
-        ));
+    let button = match press.data.custom_id.parse::<Button>() {
+        Ok(button) => button,
+        Err(ButtonError::Foreign) => return Ok(()),
+        Err(e) => return Err(Error::User(e.to_string())),
     };
     let user = press.user.id.get();
     let channel = press.channel_id.get();
     let service = &data.service;
-    let response = match action {
-        "accept" => {
-            let challenge = service.check_accept(arg, user).await?;
+    let response = match button {
+        Button::Accept(challenge_id) => {
+            let challenge = service.check_accept(challenge_id, user).await?;
             if challenge.thread {
                 let name = format!(
                     "Tablut: {} vs {}",
@@ -139,7 +215,9 @@ async fn press(
                         serenity::CreateThread::new(name).kind(serenity::ChannelType::PublicThread),
                     )
                     .await?;
-                let started = service.accept(arg, user, Some(thread.id.get())).await?;
+                let started = service
+                    .accept(challenge_id, user, Some(thread.id.get()))
+                    .await?;
                 let mut message = serenity::CreateMessage::new()
                     .content(messages::started_message(&started.game));
                 if !started.png.is_empty() {
@@ -152,7 +230,7 @@ async fn press(
                     thread.id
                 ))
             } else {
-                let started = service.accept(arg, user, None).await?;
+                let started = service.accept(challenge_id, user, None).await?;
                 let mut m = update(messages::started_message(&started.game));
                 if !started.png.is_empty() {
                     m = m.add_file(serenity::CreateAttachment::bytes(started.png, "board.png"));
@@ -160,28 +238,25 @@ async fn press(
                 m
             }
         }
-        "decline" => {
-            let c = service.decline(arg, user).await?;
+        Button::Decline(challenge_id) => {
+            let c = service.decline(challenge_id, user).await?;
             update(format!(
                 "<@{}> declined the challenge from <@{}>.",
                 c.challenged.id, c.challenger.id
             ))
             .allowed_mentions(serenity::CreateAllowedMentions::new())
         }
-        "cancel" => {
-            let c = service.cancel(arg, user).await?;
+        Button::Cancel(challenge_id) => {
+            let c = service.cancel(challenge_id, user).await?;
             update(format!("<@{}> withdrew the challenge.", c.challenger.id))
                 .allowed_mentions(serenity::CreateAllowedMentions::new())
         }
-        "draw-yes" | "draw-no" => {
+        Button::Draw { game, accept } => {
             let current = service.game_in_channel(channel).await?;
-            if current.map(|g| g.id) != Some(arg) {
+            if current.map(|g| g.id) != Some(game) {
                 return Err(ServiceError::NoDrawOffer.into());
             }
-            match service
-                .answer_draw(channel, user, action == "draw-yes")
-                .await?
-            {
+            match service.answer_draw(channel, user, accept).await? {
                 DrawAnswer::Accepted(ended) => {
                     let mut m = update(format!(
                         "Draw agreed. {}",
@@ -198,17 +273,16 @@ async fn press(
                 )),
             }
         }
-        "lb" => {
+        Button::Leaderboard(page) => {
             let guild = press
                 .guild_id
                 .ok_or_else(|| Error::User("The leaderboard belongs to a server.".into()))?;
-            let board = service.leaderboard(guild.get(), arg.max(0) as u32).await?;
+            let board = service.leaderboard(guild.get(), page).await?;
             serenity::CreateInteractionResponseMessage::new()
                 .content(messages::leaderboard_message(&board))
                 .components(leaderboard_buttons(&board))
                 .allowed_mentions(serenity::CreateAllowedMentions::new())
         }
-        _ => return Ok(()),
     };
     press
         .create_response(
@@ -217,4 +291,71 @@ async fn press(
         )
         .await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn any_button() -> impl Strategy<Value = Button> {
+        prop_oneof![
+            (0..i64::MAX).prop_map(Button::Accept),
+            (0..i64::MAX).prop_map(Button::Decline),
+            (0..i64::MAX).prop_map(Button::Cancel),
+            (0..i64::MAX, any::<bool>()).prop_map(|(game, accept)| Button::Draw { game, accept }),
+            any::<u32>().prop_map(Button::Leaderboard),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn every_button_reads_back_from_its_custom_id(button in any_button()) {
+            let id = button.to_string();
+            prop_assert!(id.len() <= 100, "Discord's limit on a custom id");
+            prop_assert_eq!(id.parse::<Button>(), Ok(button));
+        }
+
+        #[test]
+        fn any_text_reads_as_one_button_or_none(text in "(tablut:)?(accept|lb|draw-no|x)?:?[-+ 0-9a]{0,22}") {
+            if let Ok(button) = text.parse::<Button>() {
+                prop_assert_eq!(button.to_string(), text, "one custom id per button");
+            }
+        }
+    }
+
+    #[test]
+    fn custom_ids_as_discord_sends_them() {
+        assert_eq!(Button::Accept(7).to_string(), "tablut:accept:7");
+        assert_eq!(
+            "tablut:draw-no:12".parse(),
+            Ok(Button::Draw {
+                game: 12,
+                accept: false
+            })
+        );
+        assert_eq!("tablut:lb:3".parse(), Ok(Button::Leaderboard(3)));
+        assert_eq!(
+            "other:accept:1".parse::<Button>(),
+            Err(ButtonError::Foreign)
+        );
+        for broken in [
+            "tablut:",
+            "tablut:accept",
+            "tablut:accept:",
+            "tablut:accept:-1",
+            "tablut:accept:007",
+            "tablut:accept:+1",
+            "tablut:accept:x",
+            "tablut:lb:4294967296",
+            "tablut:resign:1",
+            "tablut:accept:99999999999999999999",
+        ] {
+            assert_eq!(
+                broken.parse::<Button>(),
+                Err(ButtonError::Broken),
+                "{broken}"
+            );
+        }
+    }
 }
