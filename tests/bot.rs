@@ -210,7 +210,7 @@ impl Harness {
 async fn games_against_the_ai_as_each_side() {
     let h = Harness::start().await;
     // Astrid defends: the AI attacks and moves at once.
-    let (id, started) = h
+    let (_, started) = h
         .tablut(
             ASTRID,
             20,
@@ -225,7 +225,8 @@ async fn games_against_the_ai_as_each_side() {
         started.content()
     );
     assert_board(&started);
-    let ai_move = h.fake.followup(id).await;
+    // The AI's move is announced in the channel, through the outbox.
+    let ai_move = h.fake.channel_message(20).await;
     assert!(
         ai_move
             .content()
@@ -258,7 +259,7 @@ async fn games_against_the_ai_as_each_side() {
     );
     let mine = h.fake.callback(id).await;
     assert!(mine.content().contains("is thinking"), "{}", mine.content());
-    let reply = h.fake.followup(id).await;
+    let reply = h.fake.channel_message(21).await;
     assert!(
         reply.content().contains("(defenders) played"),
         "{}",

@@ -215,16 +215,10 @@ async fn press(
                         serenity::CreateThread::new(name).kind(serenity::ChannelType::PublicThread),
                     )
                     .await?;
-                let started = service
+                // The game's first post in the thread goes out through the outbox.
+                service
                     .accept(challenge_id, user, Some(thread.id.get()))
                     .await?;
-                let mut message = serenity::CreateMessage::new()
-                    .content(messages::started_message(&started.game));
-                if !started.png.is_empty() {
-                    message = message
-                        .add_file(serenity::CreateAttachment::bytes(started.png, "board.png"));
-                }
-                thread.id.send_message(&ctx.http, message).await?;
                 update(format!(
                     "Challenge accepted: the game is on in <#{}>.",
                     thread.id

@@ -76,6 +76,21 @@ pub struct BotConfig {
     #[arg(long = "clock-interval-secs", env = "CLOCK_INTERVAL_SECS", value_name = "SECS", default_value = "60", value_parser = interval)]
     pub clock_interval: Duration,
 
+    /// How long a move answered by its interaction waits for the answer to be shown before
+    /// the outbox posts it in the channel instead, in milliseconds.
+    #[arg(long = "answer-grace-ms", env = "ANSWER_GRACE_MS", value_name = "MS", default_value = "5000", value_parser = millis)]
+    pub answer_grace: Duration,
+
+    /// The wait before the outbox retries a failed post (5xx, time-out, 429 without
+    /// retry_after), in milliseconds; doubled each time, up to 60 times this.
+    #[arg(long = "delivery-retry-ms", env = "DELIVERY_RETRY_MS", value_name = "MS", default_value = "1000", value_parser = positive_millis)]
+    pub delivery_retry: Duration,
+
+    /// How long a post of the outbox may take before it counts as failed (and is retried with
+    /// the same nonce), in milliseconds.
+    #[arg(long = "delivery-timeout-ms", env = "DELIVERY_TIMEOUT_MS", value_name = "MS", default_value = "15000", value_parser = positive_millis)]
+    pub delivery_timeout: Duration,
+
     /// The log filter (tracing's EnvFilter syntax).
     #[arg(long = "log", env = "RUST_LOG", value_name = "FILTER", default_value = "info,serenity=warn,poise=warn,sqlx=warn", value_parser = log_filter)]
     pub log: String,
@@ -138,6 +153,15 @@ fn millis(s: &str) -> Result<Duration, ConfigError> {
     number(s, "write a whole number of milliseconds, like 2000").map(Duration::from_millis)
 }
 
+fn positive_millis(s: &str) -> Result<Duration, ConfigError> {
+    match number(s, "write a whole number of milliseconds, like 1000")? {
+        0 => Err(ConfigError::Invalid(
+            "write a whole number of milliseconds, at least 1, like 1000".into(),
+        )),
+        n => Ok(Duration::from_millis(n)),
+    }
+}
+
 fn seconds(s: &str) -> Result<Duration, ConfigError> {
     number(s, "write a whole number of seconds, like 30").map(Duration::from_secs)
 }
@@ -186,6 +210,15 @@ impl BotConfig {
             hint_cooldown: self.hint_cooldown,
             challenge_ttl: self.challenge_ttl,
             images: true,
+        }
+    }
+
+    /// The outbox's timing.
+    pub fn delivery(&self) -> service::DeliveryPolicy {
+        service::DeliveryPolicy {
+            answer_grace: self.answer_grace,
+            retry_min: self.delivery_retry,
+            retry_max: self.delivery_retry * 60,
         }
     }
 

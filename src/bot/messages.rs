@@ -362,6 +362,31 @@ pub fn games_message(games: &[GameInfo]) -> String {
     listing(format!("**Games in progress** ({})", games.len()), &lines)
 }
 
+/// The bot's words for the notices the outbox posts.
+pub struct BotWording;
+
+impl crate::service::Wording for BotWording {
+    fn moved(&self, report: &MoveReport) -> String {
+        move_message(report)
+    }
+
+    fn clock(&self, event: &ClockEvent) -> String {
+        clock_message(event)
+    }
+
+    fn started(&self, game: &GameInfo) -> String {
+        started_message(game)
+    }
+
+    fn channel_gone(&self, game: &GameInfo) -> String {
+        format!(
+            "The game between {} and {} was aborted: its thread is gone. It does not count.",
+            bold(&game.attackers),
+            bold(&game.defenders)
+        )
+    }
+}
+
 /// What the clock says in a game's channel.
 pub fn clock_message(event: &ClockEvent) -> String {
     match event {

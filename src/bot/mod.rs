@@ -7,6 +7,7 @@ pub mod background;
 pub mod commands;
 pub mod components;
 pub mod config;
+pub mod delivery;
 pub mod messages;
 
 pub use config::{BotConfig, ConfigError};
@@ -94,6 +95,7 @@ pub struct Running {
     pub in_flight: Arc<AtomicUsize>,
     task: tokio::task::JoinHandle<Result<(), serenity::Error>>,
     clock: tokio::task::JoinHandle<()>,
+    dispatcher: tokio::task::JoinHandle<()>,
 }
 
 impl Running {
@@ -109,6 +111,8 @@ impl Running {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         self.task.abort();
+        // A post cut short stays pending: the next start sends it again, with the same nonce.
+        self.dispatcher.abort();
         self.service.close().await;
     }
 }
@@ -116,7 +120,12 @@ impl Running {
 /// Starts the bot: opens the database, checks the token with Discord, connects, registers
 /// the commands (in `DEV_GUILD_ID`, or globally) on the first READY, and starts the clock.
 pub async fn start(config: BotConfig, clock: Arc<dyn Clock>) -> Result<Running, StartError> {
-    let service = Arc::new(Service::open(&config.database_url, config.service(), clock).await?);
+    let service = Arc::new(
+        Service::open(&config.database_url, config.service(), clock)
+            .await?
+            .with_wording(Arc::new(messages::BotWording))
+            .with_delivery(config.delivery()),
+    );
     let http = match &config.proxy {
         Some(proxy) => serenity::HttpBuilder::new(config.token.as_str())
             .proxy(proxy.as_str())
@@ -169,7 +178,7 @@ pub async fn start(config: BotConfig, clock: Arc<dyn Clock>) -> Result<Running, 
                     }
                     None => poise::builtins::register_globally(ctx, commands).await?,
                 }
-                background::resume_ai_turns(ctx.http.clone(), data.service.clone());
+                background::resume_ai_turns(data.service.clone());
                 Ok(data)
             })
         })
@@ -179,7 +188,13 @@ pub async fn start(config: BotConfig, clock: Arc<dyn Clock>) -> Result<Running, 
         .await
         .map_err(StartError::Discord)?;
     let shard_manager = client.shard_manager.clone();
-    let clock_task = background::clock(client.http.clone(), service.clone(), config.clock_interval);
+    let clock_task = background::clock(service.clone(), config.clock_interval);
+    let poster = delivery::Poster::new(
+        config.token.as_str(),
+        config.proxy.as_deref(),
+        config.delivery_timeout,
+    );
+    let dispatcher = delivery::start(service.clone(), Arc::new(poster));
     let task = tokio::spawn(async move { client.start().await });
     Ok(Running {
         shard_manager,
@@ -187,6 +202,7 @@ pub async fn start(config: BotConfig, clock: Arc<dyn Clock>) -> Result<Running, 
         in_flight,
         task,
         clock: clock_task,
+        dispatcher,
     })
 }
 

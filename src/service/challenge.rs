@@ -98,11 +98,45 @@ impl Service {
         }
         let now = self.now();
         if row.expires_at <= now {
-            let _writing = self.writer.lock().await;
-            challenges::close(&self.pool, row.id, "expired", None, now).await?;
+            self.expire(row, now).await?;
             return Err(ServiceError::ChallengeExpired);
         }
         Ok(row)
+    }
+
+    /// Closes a challenge whose time ran out, with its notice (the challenge message edited,
+    /// its buttons removed) in the outbox. Returns it, if it was still open.
+    async fn expire(
+        &self,
+        row: ChallengeRow,
+        now: i64,
+    ) -> Result<Option<ChallengeInfo>, ServiceError> {
+        let mut info = challenge_info(row)?;
+        info.status = "expired".into();
+        let payload = outbox::Payload {
+            text: self
+                .wording
+                .clock(&ClockEvent::ChallengeExpired(info.clone())),
+            board: None,
+            edit: info.message_id,
+        };
+        let writing = self.writer.lock().await;
+        let mut tx = self.pool.begin().await?;
+        if !challenges::close(&mut *tx, info.id, "expired", None, now).await? {
+            return Ok(None);
+        }
+        self.enqueue(
+            &mut tx,
+            info.place.channel,
+            "challenge_expired",
+            &payload,
+            Duration::ZERO,
+        )
+        .await?;
+        tx.commit().await?;
+        drop(writing);
+        self.wake_outbox();
+        Ok(Some(info))
     }
 
     /// Checks that `user` could accept the challenge now, changing nothing (the bot checks
@@ -116,8 +150,9 @@ impl Service {
     }
 
     /// The challenged player accepts: the game starts in the challenge's channel, or in
-    /// `channel` when given (a thread made for it). The game starts and the challenge closes
-    /// (naming it) in one transaction; a game already running in the channel refuses it.
+    /// `channel` when given (a thread made for it, whose first post goes through the outbox).
+    /// The game starts, the challenge closes (naming it) and the thread's first post is
+    /// written in one transaction; a game already running in the channel refuses it.
     pub async fn accept(
         &self,
         id: ChallengeId,
@@ -159,8 +194,24 @@ impl Service {
         if !challenges::close(&mut *tx, row.id, "accepted", Some(info.id), now).await? {
             return Err(ServiceError::ChallengeClosed("answered".into()));
         }
+        if channel.is_some() {
+            let payload = outbox::Payload {
+                text: self.wording.started(&info),
+                board: Self::board_ref(&info),
+                edit: None,
+            };
+            self.enqueue(
+                &mut tx,
+                info.place.channel,
+                "game_started",
+                &payload,
+                Duration::ZERO,
+            )
+            .await?;
+        }
         tx.commit().await?;
         drop(writing);
+        self.wake_outbox();
         self.started(info).await
     }
 
@@ -208,12 +259,7 @@ impl Service {
         let now = self.now();
         let mut out = Vec::new();
         for row in challenges::expired(&self.pool, now).await? {
-            let writing = self.writer.lock().await;
-            let closed = challenges::close(&self.pool, row.id, "expired", None, now).await?;
-            drop(writing);
-            if closed {
-                out.push(self.challenge_info(row.id).await?);
-            }
+            out.extend(self.expire(row, now).await?);
         }
         Ok(out)
     }

@@ -11,6 +11,7 @@
 pub mod challenge;
 pub mod clock;
 pub mod error;
+pub mod outbox;
 pub mod play;
 pub mod timecontrol;
 pub mod types;
@@ -18,6 +19,9 @@ pub mod view;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;
+pub use outbox::{
+    BoardRef, Delivery, DeliveryPolicy, Notice, NoticeId, Payload, PlainWording, Recorded, Wording,
+};
 pub use types::*;
 
 use crate::ai::Level;
@@ -77,6 +81,11 @@ pub struct Service {
     /// Writes queue here rather than in SQLite's busy handler, whose sleeps (up to 100 ms)
     /// would make the slowest moves wait far longer than the write takes.
     pub(crate) writer: tokio::sync::Mutex<()>,
+    /// The words of the notices the outbox posts.
+    wording: Arc<dyn Wording>,
+    delivery: DeliveryPolicy,
+    /// Rung after a commit that wrote notices, so the dispatcher delivers them at once.
+    outbox_wake: Arc<tokio::sync::Notify>,
 }
 
 /// A game read from the store and rebuilt from its moves.
@@ -94,7 +103,20 @@ impl Service {
             config,
             hints: Mutex::new(HashMap::new()),
             writer: tokio::sync::Mutex::new(()),
+            wording: Arc::new(PlainWording),
+            delivery: DeliveryPolicy::default(),
+            outbox_wake: Arc::new(tokio::sync::Notify::new()),
         }
+    }
+
+    /// The service with these words for the notices it writes.
+    pub fn with_wording(self, wording: Arc<dyn Wording>) -> Service {
+        Service { wording, ..self }
+    }
+
+    /// The service with this delivery policy for its notices.
+    pub fn with_delivery(self, delivery: DeliveryPolicy) -> Service {
+        Service { delivery, ..self }
     }
 
     /// Opens the database at `url` (creating and migrating it) and makes a service over it.
@@ -162,7 +184,10 @@ impl Service {
     }
 
     /// Writes a move that `loaded.game` has just played (the move list's newest entry), if
-    /// the game is still where it was read; then draws the board.
+    /// the game is still where it was read, with its announcement in the outbox: a player's
+    /// move (`by_user`) is held for the grace while its interaction answers it (see
+    /// [`Service::answered`]); the AI's goes out at once. Then draws the board for the
+    /// player's answer.
     pub(crate) async fn commit_move(
         &self,
         loaded: Loaded,
@@ -197,12 +222,7 @@ impl Service {
         } else {
             None
         };
-        tx.commit().await?;
-        drop(writing);
-        let png = self
-            .image(*game.position(), Some(recorded), info.status_line())
-            .await?;
-        Ok(MoveReport {
+        let mut report = MoveReport {
             by: info.player(recorded.side).clone(),
             captured: recorded.captured.into_iter().collect(),
             call: recorded.call,
@@ -210,8 +230,30 @@ impl Service {
             recorded,
             ratings,
             game: info,
-            png,
-        })
+            png: Vec::new(),
+            notice: 0,
+        };
+        let payload = Payload {
+            text: self.wording.moved(&report),
+            board: Self::board_ref(&report.game),
+            edit: None,
+        };
+        let hold = match by_user {
+            Some(_) => self.delivery.answer_grace,
+            None => Duration::ZERO,
+        };
+        report.notice = self
+            .enqueue(&mut tx, report.game.place.channel, "move", &payload, hold)
+            .await?;
+        tx.commit().await?;
+        drop(writing);
+        self.wake_outbox();
+        if by_user.is_some() {
+            report.png = self
+                .image(*game.position(), Some(recorded), report.game.status_line())
+                .await?;
+        }
+        Ok(report)
     }
 
     /// Ends a game off the board (resignation, agreement, abort, time), if it is still where
@@ -220,6 +262,7 @@ impl Service {
         &self,
         loaded: Loaded,
         outcome: Outcome,
+        announce: outbox::Announce,
     ) -> Result<Ended, ServiceError> {
         let Loaded {
             row,
@@ -238,20 +281,25 @@ impl Service {
         advance(&mut tx, &row, &info, game.position(), now).await?;
         draws::close_open(&mut *tx, row.id, "lapsed", now).await?;
         let ratings = rate(&mut tx, &info, now).await?;
-        tx.commit().await?;
-        drop(writing);
-        let png = self
-            .image(
-                *game.position(),
-                game.moves().last().copied(),
-                info.status_line(),
-            )
-            .await?;
-        Ok(Ended {
+        let mut ended = Ended {
             game: info,
             ratings,
-            png,
-        })
+            png: Vec::new(),
+        };
+        self.announce_end(&mut tx, &ended, announce).await?;
+        tx.commit().await?;
+        drop(writing);
+        self.wake_outbox();
+        if announce == outbox::Announce::Answer {
+            ended.png = self
+                .image(
+                    *game.position(),
+                    game.moves().last().copied(),
+                    ended.game.status_line(),
+                )
+                .await?;
+        }
+        Ok(ended)
     }
 
     /// When the player to move runs out of time: only people have a clock.

@@ -1,5 +1,6 @@
 //! Playing: moves, the AI's replies, resignations, draw offers and aborts.
 
+use super::outbox::Announce;
 use super::*;
 use crate::tafl::MoveError;
 
@@ -83,6 +84,7 @@ impl Service {
                 winner: side.other(),
                 reason: Reason::Resigned,
             },
+            Announce::Answer,
         )
         .await
     }
@@ -137,6 +139,7 @@ impl Service {
                     Outcome::Drawn {
                         reason: Reason::DrawAgreed,
                     },
+                    Announce::Answer,
                 )
                 .await?;
             Ok(DrawAnswer::Accepted(ended))
@@ -170,6 +173,7 @@ impl Service {
             Outcome::Drawn {
                 reason: Reason::Aborted,
             },
+            Announce::Answer,
         )
         .await
     }

@@ -2,14 +2,18 @@
 //! on time when it runs out, and challenges that expire. Driven by the database (deadlines
 //! are stored), so a restart loses nothing; the bot calls [`Service::tick`] every little while.
 
+use super::outbox::Announce;
 use super::*;
+use crate::store::games::GameRow;
 
 /// The second reminder goes out when this fraction (1/N) of the time per move is left.
 pub const LAST_REMINDER_FRACTION: i64 = 10;
 
 impl Service {
     /// Everything the clock has made due by now: expired challenges, reminders (each sent
-    /// once: recording it and handing it out is one atomic step) and losses on time.
+    /// once) and losses on time. Each is committed with its notice in the outbox, so what the
+    /// clock decided is announced even if the bot stops right after; a game that fails is
+    /// logged and the others go on. Returns what it did.
     pub async fn tick(&self) -> Result<Vec<ClockEvent>, ServiceError> {
         let mut events: Vec<ClockEvent> = self
             .expire_challenges()
@@ -19,55 +23,79 @@ impl Service {
             .collect();
         let now = self.now();
         for row in games::clock_due(&self.pool, now).await? {
-            let (Some(deadline), Some(per_move)) = (row.turn_deadline, row.time_per_move_ms) else {
-                continue;
-            };
-            let Some(loaded) = self.load_or_skip(row).await else {
-                continue;
-            };
-            let Some(Player::User(user)) = loaded.info.to_move().cloned() else {
-                continue;
-            };
-            if now >= deadline {
-                let outcome = Outcome::Won {
-                    winner: loaded.info.turn.other(),
-                    reason: Reason::Timeout,
-                };
-                match self.commit_end(loaded, outcome).await {
-                    Ok(ended) => events.push(ClockEvent::TimedOut(ended)),
-                    Err(ServiceError::PositionChanged | ServiceError::GameOver) => {}
-                    Err(e) => return Err(e),
+            let id = row.id;
+            match self.clock_step(row, now).await {
+                Ok(Some(event)) => events.push(event),
+                Ok(None) => {}
+                Err(e) => {
+                    tracing::error!(game = id, error = ?e, "the clock could not act on a game")
                 }
-                continue;
             }
-            let number = if now >= deadline - per_move / LAST_REMINDER_FRACTION {
-                2
-            } else {
-                1
-            };
-            if loaded.row.reminders_sent >= number {
-                continue;
-            }
-            let writing = self.writer.lock().await;
-            let marked =
-                games::mark_reminder(&self.pool, loaded.info.id, loaded.row.ply, number, now)
-                    .await?;
-            drop(writing);
-            if !marked {
-                continue;
-            }
-            let last = loaded.game.moves().last().copied();
-            let png = self
-                .image(*loaded.game.position(), last, loaded.info.status_line())
-                .await?;
-            events.push(ClockEvent::Reminder {
-                remaining: Duration::from_millis((deadline - now) as u64),
-                game: loaded.info,
-                user: user.id,
-                number,
-                png,
-            });
         }
         Ok(events)
+    }
+
+    /// A loss on time or a reminder for one game whose clock is due.
+    async fn clock_step(&self, row: GameRow, now: i64) -> Result<Option<ClockEvent>, ServiceError> {
+        let (Some(deadline), Some(per_move)) = (row.turn_deadline, row.time_per_move_ms) else {
+            return Ok(None);
+        };
+        let Some(loaded) = self.load_or_skip(row).await else {
+            return Ok(None);
+        };
+        let Some(Player::User(user)) = loaded.info.to_move().cloned() else {
+            return Ok(None);
+        };
+        if now >= deadline {
+            let outcome = Outcome::Won {
+                winner: loaded.info.turn.other(),
+                reason: Reason::Timeout,
+            };
+            return match self.commit_end(loaded, outcome, Announce::TimedOut).await {
+                Ok(ended) => Ok(Some(ClockEvent::TimedOut(ended))),
+                Err(ServiceError::PositionChanged | ServiceError::GameOver) => Ok(None),
+                Err(e) => Err(e),
+            };
+        }
+        let number = if now >= deadline - per_move / LAST_REMINDER_FRACTION {
+            2
+        } else {
+            1
+        };
+        if loaded.row.reminders_sent >= number {
+            return Ok(None);
+        }
+        let event = ClockEvent::Reminder {
+            remaining: Duration::from_millis((deadline - now) as u64),
+            game: loaded.info,
+            user: user.id,
+            number,
+        };
+        let ClockEvent::Reminder { game, .. } = &event else {
+            unreachable!()
+        };
+        let payload = Payload {
+            text: self.wording.clock(&event),
+            board: Self::board_ref(game),
+            edit: None,
+        };
+        let writing = self.writer.lock().await;
+        let mut tx = self.pool.begin().await?;
+        // Recording the reminder and writing its notice are one step: each goes out once.
+        if !games::mark_reminder(&mut *tx, game.id, loaded.row.ply, number, now).await? {
+            return Ok(None);
+        }
+        self.enqueue(
+            &mut tx,
+            game.place.channel,
+            "reminder",
+            &payload,
+            Duration::ZERO,
+        )
+        .await?;
+        tx.commit().await?;
+        drop(writing);
+        self.wake_outbox();
+        Ok(Some(event))
     }
 }

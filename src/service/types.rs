@@ -300,8 +300,12 @@ pub struct MoveReport {
     pub call: Option<Call>,
     /// Rating changes, when the move ended a rated game.
     pub ratings: Option<RatingChanges>,
-    /// The board after the move (empty when images are turned off).
+    /// The board after the move, for a player's answer (empty for the AI's moves, which the
+    /// outbox announces, and when images are turned off).
     pub png: Vec<u8>,
+    /// The move's announcement in the outbox: mark it answered once the player's interaction
+    /// has shown the move, or the dispatcher posts it after the grace.
+    pub notice: super::NoticeId,
 }
 
 /// A game that started, from a challenge or against the AI.
@@ -467,7 +471,6 @@ pub enum ClockEvent {
         user: UserId,
         number: u32,
         remaining: Duration,
-        png: Vec<u8>,
     },
     /// The player to move ran out of time and lost.
     TimedOut(Ended),

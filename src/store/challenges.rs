@@ -170,3 +170,18 @@ pub async fn set_message<'e>(
         .await?;
     Ok(())
 }
+
+/// The challenge that started a game, if one did.
+pub async fn by_game<'e>(
+    ex: impl SqliteExecutor<'e>,
+    game_id: i64,
+) -> Result<Option<ChallengeRow>, sqlx::Error> {
+    sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM challenges WHERE game_id = ?"
+    ))
+    .bind(game_id)
+    .fetch_optional(ex)
+    .await?
+    .map(challenge)
+    .transpose()
+}

@@ -339,3 +339,15 @@ pub async fn set_board_message<'e>(
         .await?;
     Ok(())
 }
+
+/// Stops the clock of a game (no deadline until its next move). Returns whether it ran.
+pub async fn stop_clock<'e>(ex: impl SqliteExecutor<'e>, id: i64) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE games SET turn_deadline = NULL WHERE id = ? AND status = 'active' \
+         AND turn_deadline IS NOT NULL",
+    )
+    .bind(id)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}

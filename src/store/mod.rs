@@ -7,6 +7,7 @@ pub mod challenges;
 pub mod draws;
 pub mod games;
 pub mod moves;
+pub mod outbox;
 pub mod players;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};

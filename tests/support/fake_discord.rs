@@ -40,6 +40,11 @@ pub struct Recorded {
     pub json: Value,
     /// Attached files: (field name, file name, bytes).
     pub files: Vec<(String, String, Vec<u8>)>,
+    /// The status the fake answered (0: held by a fault, no answer yet).
+    pub status: u16,
+    /// The message this request created, if it created one (not a failed request, nor a post
+    /// whose nonce matched an earlier message).
+    pub created: Option<u64>,
 }
 
 impl Recorded {
@@ -109,6 +114,34 @@ struct Inner {
     channels: Mutex<std::collections::HashMap<String, u64>>,
     /// Requests that broke Discord's contract: method, path and why.
     violations: Mutex<Vec<String>>,
+    /// Faults to inject, in the order they were set.
+    faults: Mutex<Vec<FaultRule>>,
+    /// Messages posted with `enforce_nonce`, by (channel, nonce).
+    nonces: Mutex<std::collections::HashMap<(u64, String), Value>>,
+}
+
+/// How the fake misbehaves for a request, the way Discord (or the way to it) can.
+#[derive(Debug, Clone)]
+pub enum Fault {
+    /// Answer with this status and the body Discord gives for it: 403 Missing Permissions,
+    /// 404 Unknown Channel, 500 (JSON), 502 (Cloudflare's HTML page), others plain JSON.
+    Status(u16),
+    /// 429 with `retry_after` (seconds) and `global`, in the body and the headers.
+    RateLimited { retry_after: f64, global: bool },
+    /// Hold the request this long without answering (the client times out first); nothing is
+    /// created.
+    Hang(Duration),
+    /// Do what was asked (create the message), then hold the answer this long: the client
+    /// sees a failure although Discord took the request.
+    Lost(Duration),
+}
+
+#[derive(Debug, Clone)]
+struct FaultRule {
+    method: String,
+    path_contains: String,
+    remaining: usize,
+    fault: Fault,
 }
 
 /// Fails the test, when the test's last handle on the fake goes, if any request the bot sent
@@ -217,6 +250,49 @@ impl FakeDiscord {
     /// Makes the fake refuse the token (401 on REST, close code 4004 on the gateway).
     pub fn reject_token(&self) {
         self.inner.reject_token.store(true, Ordering::SeqCst);
+    }
+
+    /// Makes the next `times` requests with this method whose path contains `path_contains`
+    /// fail with `fault` (`usize::MAX`: from now on). Rules apply in the order they were set.
+    pub fn fail(&self, method: &str, path_contains: &str, times: usize, fault: Fault) {
+        self.inner.faults.lock().unwrap().push(FaultRule {
+            method: method.to_string(),
+            path_contains: path_contains.to_string(),
+            remaining: times,
+            fault,
+        });
+    }
+
+    /// Removes every fault still to be injected.
+    pub fn clear_faults(&self) {
+        self.inner.faults.lock().unwrap().clear();
+    }
+
+    /// The messages a channel shows, in order: posts that created a message (a repeated nonce
+    /// creates none), follow-ups, and non-ephemeral interaction answers given there.
+    pub fn shown(&self, channel: u64) -> Vec<Recorded> {
+        let channels = self.inner.channels.lock().unwrap().clone();
+        let posts = format!("/api/v10/channels/{channel}/messages");
+        let in_channel = |path: &str| {
+            path.trim_start_matches("/api/v10/")
+                .split('/')
+                .find(|part| part.starts_with("token-"))
+                .and_then(|token| channels.get(token))
+                == Some(&channel)
+        };
+        self.requests()
+            .into_iter()
+            .filter(|r| {
+                r.created.is_some()
+                    && !r.ephemeral()
+                    && r.method == "POST"
+                    && (r.path == posts
+                        || (r.path.contains("/webhooks/") && in_channel(&r.path))
+                        || (r.path.ends_with("/callback")
+                            && r.callback_type() == Some(4)
+                            && in_channel(&r.path)))
+            })
+            .collect()
     }
 
     pub fn next_id(&self) -> u64 {
@@ -558,32 +634,110 @@ async fn rest(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     let verdict = contract::check(method.as_str(), &path, &body);
     let rejected = inner.reject_token.load(Ordering::SeqCst);
     let id = inner.ids.fetch_add(1, Ordering::SeqCst);
-    let response = match &verdict {
-        Ok(()) => answer(&inner, &method, &path, &json, id, rejected),
-        Err(v) => {
-            inner
-                .violations
-                .lock()
-                .unwrap()
-                .push(format!("{method} {path}: {}", v.reason));
-            let status = StatusCode::from_u16(v.status).unwrap_or(StatusCode::BAD_REQUEST);
-            let code = if v.status == 400 { 50035 } else { 0 };
-            (status, Json(json!({"message": v.reason, "code": code}))).into_response()
-        }
-    };
-    {
+    let fault = take_fault(&inner, &method, &path);
+    let record = |status: u16, created: Option<u64>| {
         let mut requests = inner.requests.lock().unwrap();
         let index = requests.len();
         requests.push(Recorded {
             index,
             method: method.to_string(),
-            path,
-            json,
-            files,
+            path: path.clone(),
+            json: json.clone(),
+            files: files.clone(),
+            status,
+            created,
         });
+        drop(requests);
+        inner.arrived.notify_waiters();
+    };
+    if let Err(v) = &verdict {
+        inner
+            .violations
+            .lock()
+            .unwrap()
+            .push(format!("{method} {path}: {}", v.reason));
+        let status = StatusCode::from_u16(v.status).unwrap_or(StatusCode::BAD_REQUEST);
+        let code = if v.status == 400 { 50035 } else { 0 };
+        record(status.as_u16(), None);
+        return (status, Json(json!({"message": v.reason, "code": code}))).into_response();
     }
-    inner.arrived.notify_waiters();
-    response
+    match fault {
+        None => {
+            let (response, created) = answer(&inner, &method, &path, &json, id, rejected);
+            record(response.status().as_u16(), created);
+            response
+        }
+        Some(Fault::Hang(hold)) => {
+            record(0, None);
+            tokio::time::sleep(hold).await;
+            StatusCode::GATEWAY_TIMEOUT.into_response()
+        }
+        Some(Fault::Lost(hold)) => {
+            let (response, created) = answer(&inner, &method, &path, &json, id, rejected);
+            record(0, created);
+            tokio::time::sleep(hold).await;
+            response
+        }
+        Some(Fault::Status(status)) => {
+            record(status, None);
+            error_response(status)
+        }
+        Some(Fault::RateLimited {
+            retry_after,
+            global,
+        }) => {
+            record(429, None);
+            let mut response = (
+                StatusCode::TOO_MANY_REQUESTS,
+                Json(json!({"message": "You are being rate limited.",
+                    "retry_after": retry_after, "global": global})),
+            )
+                .into_response();
+            let headers = response.headers_mut();
+            headers.insert(
+                "retry-after",
+                retry_after.ceil().to_string().parse().unwrap(),
+            );
+            headers.insert(
+                "x-ratelimit-scope",
+                if global { "global" } else { "user" }.parse().unwrap(),
+            );
+            if global {
+                headers.insert("x-ratelimit-global", "true".parse().unwrap());
+            }
+            response
+        }
+    }
+}
+
+/// The fault to inject for this request, if one matches (and counts it).
+fn take_fault(inner: &Inner, method: &Method, path: &str) -> Option<Fault> {
+    let mut faults = inner.faults.lock().unwrap();
+    let rule = faults.iter_mut().find(|f| {
+        f.remaining > 0 && f.method == method.as_str() && path.contains(&f.path_contains)
+    })?;
+    rule.remaining -= 1;
+    Some(rule.fault.clone())
+}
+
+/// What Discord (or Cloudflare in front of it) answers with a failing status.
+fn error_response(status: u16) -> Response {
+    let code = StatusCode::from_u16(status).unwrap();
+    let body = match status {
+        403 => json!({"message": "Missing Permissions", "code": 50013}),
+        404 => json!({"message": "Unknown Channel", "code": 10003}),
+        502 => {
+            return (
+                code,
+                [("content-type", "text/html")],
+                "<html><head><title>502 Bad Gateway</title></head></html>",
+            )
+                .into_response()
+        }
+        _ => json!({"message": format!("{status}: {}", code.canonical_reason().unwrap_or("")),
+            "code": 0}),
+    };
+    (code, Json(body)).into_response()
 }
 
 fn answer(
@@ -593,16 +747,47 @@ fn answer(
     body: &Value,
     id: u64,
     rejected: bool,
-) -> Response {
+) -> (Response, Option<u64>) {
     if rejected && !path.contains("/interactions/") && !path.contains("/webhooks/") {
         return (
-            StatusCode::UNAUTHORIZED,
-            Json(json!({"message": "401: Unauthorized", "code": 0})),
-        )
-            .into_response();
+            (
+                StatusCode::UNAUTHORIZED,
+                Json(json!({"message": "401: Unauthorized", "code": 0})),
+            )
+                .into_response(),
+            None,
+        );
     }
+    let created = match (method.as_str(), path.ends_with("/callback")) {
+        ("POST", true) if matches!(body["type"].as_u64(), Some(4) | Some(5)) => Some(id),
+        _ => None,
+    };
     let parts: Vec<&str> = path.trim_start_matches("/api/v10/").split('/').collect();
-    match (method.as_str(), parts.as_slice()) {
+    // A post with a nonce seen in the channel (with enforce_nonce) returns that message and
+    // creates none, as Discord does.
+    if let ("POST", ["channels", ch, "messages"], Some(nonce), Some(true)) = (
+        method.as_str(),
+        parts.as_slice(),
+        body["nonce"].as_str(),
+        body["enforce_nonce"].as_bool(),
+    ) {
+        let channel: u64 = ch.parse().unwrap_or(1);
+        let mut nonces = inner.nonces.lock().unwrap();
+        if let Some(message) = nonces.get(&(channel, nonce.to_string())) {
+            return (Json(message.clone()).into_response(), None);
+        }
+        let mut message = message_json(id, channel, body["content"].as_str().unwrap_or(""), body);
+        message["nonce"] = json!(nonce);
+        nonces.insert((channel, nonce.to_string()), message.clone());
+        return (Json(message).into_response(), Some(id));
+    }
+    let creates = method == Method::POST
+        && matches!(
+            parts.as_slice(),
+            ["channels", _, "messages"] | ["webhooks", _, _]
+        );
+    let created = created.or(creates.then_some(id));
+    let response = match (method.as_str(), parts.as_slice()) {
         ("GET", ["gateway"]) | ("GET", ["gateway", "bot"]) => {
             let url = inner.ws_url.lock().unwrap().clone();
             Json(json!({"url": url, "shards": 1, "session_start_limit":
@@ -672,5 +857,6 @@ fn answer(
         }))
         .into_response(),
         _ => StatusCode::NO_CONTENT.into_response(),
-    }
+    };
+    (response, created)
 }

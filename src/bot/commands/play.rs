@@ -38,22 +38,41 @@ pub async fn move_(
     let game = report.game.id;
     let ai_next = report.game.to_move().is_some_and(|p| p.is_ai());
     let text = messages::move_message(&report);
-    ctx.send(board_reply(text, report.png)).await?;
+    // The move has landed: whether or not the answer gets through, it stands, and the outbox
+    // posts it in the channel if the answer does not show it.
+    match ctx.send(board_reply(text, report.png)).await {
+        Ok(_) => data.service.answered(report.notice).await?,
+        Err(e) => {
+            tracing::warn!(game, error = %answer_failure(&e), "the answer to a move failed: the outbox posts it");
+            data.service.answer_failed(report.notice).await?;
+        }
+    }
     if ai_next {
         ai_reply(ctx, game).await?;
     }
     Ok(())
 }
 
-/// The AI thinks (on a blocking thread, within its time) and its move follows.
+/// Why an answer failed, without the request's URL (it holds the interaction's token).
+fn answer_failure(e: &serenity::Error) -> String {
+    match e {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
+            format!("{}: {}", r.status_code, r.error.message)
+        }
+        serenity::Error::Http(serenity::HttpError::Request(r)) if r.is_timeout() => {
+            "timed out".to_string()
+        }
+        _ => "the request failed".to_string(),
+    }
+}
+
+/// The AI thinks (on a blocking thread, within its time) and plays; the outbox announces its
+/// move in the channel.
 pub async fn ai_reply(ctx: Context<'_>, game: GameId) -> Result<(), Error> {
     let typing = ctx.channel_id().start_typing(&ctx.serenity_context().http);
     let reply = ctx.data().service.ai_turn(game).await;
     typing.stop();
-    if let Some(report) = reply? {
-        let text = messages::move_message(&report);
-        ctx.send(board_reply(text, report.png)).await?;
-    }
+    reply?;
     Ok(())
 }
 

@@ -1,0 +1,414 @@
+//! The outbox: everything the bot owes a channel outside an interaction's immediate answer (the
+//! AI's moves, reminders, losses on time, expired challenges, a game's first post in its
+//! thread, and a player's move until its answer is shown) is a row written in the transaction
+//! of the change that causes it. One dispatcher (in the bot) takes the due rows from here,
+//! delivers them in order within a channel, and reports each result back; this module decides
+//! what a result means: delivered, retried after a capped exponential backoff (or Discord's
+//! `retry_after`), or refused for good, with what follows for the channel's game.
+
+use super::*;
+use crate::store::challenges;
+use crate::store::outbox::{self as rows, NewNotice, NoticeRow};
+use serde::{Deserialize, Serialize};
+
+/// An outbox row's id.
+pub type NoticeId = i64;
+
+/// The words of what the bot posts on its own. The bot supplies its own; the default
+/// ([`PlainWording`]) is for tests and tools.
+pub trait Wording: Send + Sync {
+    /// A move, as announced in its channel.
+    fn moved(&self, report: &MoveReport) -> String;
+    /// A reminder, a loss on time or an expired challenge.
+    fn clock(&self, event: &ClockEvent) -> String;
+    /// A game's first post in the thread made for it.
+    fn started(&self, game: &GameInfo) -> String;
+    /// Said where it can (the channel a game's thread came from) when the game's channel is
+    /// gone and the game was aborted.
+    fn channel_gone(&self, game: &GameInfo) -> String;
+}
+
+/// Plain words from the service's own status lines.
+pub struct PlainWording;
+
+impl Wording for PlainWording {
+    fn moved(&self, r: &MoveReport) -> String {
+        format!(
+            "{} played {}. {}",
+            r.by.name(),
+            r.notation,
+            r.game.status_line()
+        )
+    }
+
+    fn clock(&self, event: &ClockEvent) -> String {
+        match event {
+            ClockEvent::Reminder { game, user, .. } => {
+                format!("<@{user}>, it is your move. {}", game.status_line())
+            }
+            ClockEvent::TimedOut(ended) => ended.game.status_line(),
+            ClockEvent::ChallengeExpired(c) => format!("The challenge {} expired.", c.id),
+        }
+    }
+
+    fn started(&self, game: &GameInfo) -> String {
+        format!("Game on! {}", game.status_line())
+    }
+
+    fn channel_gone(&self, game: &GameInfo) -> String {
+        format!("Game {} was aborted: its channel is gone.", game.id)
+    }
+}
+
+/// How the outbox times its deliveries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeliveryPolicy {
+    /// How long a player's move waits for its interaction answer to be shown before the
+    /// dispatcher posts it instead.
+    pub answer_grace: Duration,
+    /// The wait before the first retry; each further retry waits twice as long...
+    pub retry_min: Duration,
+    /// ...up to this.
+    pub retry_max: Duration,
+}
+
+impl Default for DeliveryPolicy {
+    fn default() -> DeliveryPolicy {
+        DeliveryPolicy {
+            answer_grace: Duration::from_secs(5),
+            retry_min: Duration::from_secs(1),
+            retry_max: Duration::from_secs(60),
+        }
+    }
+}
+
+impl DeliveryPolicy {
+    /// The wait before attempt `failures + 1`, after `failures` failed attempts (≥ 1).
+    pub fn backoff(&self, failures: u32) -> Duration {
+        let doubled = self
+            .retry_min
+            .saturating_mul(1u32 << failures.saturating_sub(1).min(20));
+        doubled.min(self.retry_max)
+    }
+}
+
+/// The board a notice carries, drawn at delivery (images are not stored).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardRef {
+    pub game: GameId,
+    /// The position after this many plies.
+    pub ply: u32,
+    pub caption: String,
+}
+
+/// What a notice says, as stored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Payload {
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<BoardRef>,
+    /// Edit this message (and remove its buttons) instead of posting; if it is gone, post.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edit: Option<u64>,
+}
+
+/// A notice to deliver.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    pub id: NoticeId,
+    pub channel: ChannelId,
+    /// `move`, `reminder`, `timeout`, `challenge_expired`, `game_started`, `channel_gone`.
+    pub kind: String,
+    /// Sent with the post, with `enforce_nonce`: the same on every attempt.
+    pub nonce: String,
+    /// Failed attempts so far.
+    pub attempts: u32,
+    pub payload: Payload,
+}
+
+/// How an attempt to deliver a notice went.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Delivery {
+    /// Discord took it (as this message, when known).
+    Delivered { message_id: Option<u64> },
+    /// Worth another try: a 5xx, a time-out, a lost connection, a 429. `after` is Discord's
+    /// `retry_after`, when it gave one; otherwise the backoff decides.
+    Retry {
+        reason: String,
+        after: Option<Duration>,
+    },
+    /// Refused for good: 403 (missing access or permission), 404 (unknown channel), or another
+    /// 4xx.
+    Refused { status: u16, reason: String },
+}
+
+/// What recording a delivery led to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Recorded {
+    Delivered,
+    /// Another attempt at this time (Unix ms).
+    RetryAt(i64),
+    /// Given up; nothing else to do.
+    Failed,
+    /// The channel is gone (404): its game was aborted (unrated).
+    GameAborted(Box<Ended>),
+    /// The channel refuses the bot (403): its game's clock was stopped, so nobody loses on
+    /// time for notices they could not see. The next move starts it again.
+    ClockStopped(GameId),
+}
+
+/// Delivery times are wall-clock time, whatever clock the games run on.
+pub(crate) fn delivery_now() -> i64 {
+    SystemClock.now_ms()
+}
+
+/// A nonce for a post: 24 random letters and digits (Discord allows 25).
+fn nonce() -> String {
+    std::iter::repeat_with(fastrand::alphanumeric)
+        .take(24)
+        .collect()
+}
+
+fn notice(row: NoticeRow) -> Result<Notice, ServiceError> {
+    let payload = serde_json::from_str(&row.payload)
+        .map_err(|e| ServiceError::Internal(format!("notice {}: stored payload: {e}", row.id)))?;
+    Ok(Notice {
+        id: row.id,
+        channel: row.channel_id,
+        kind: row.kind,
+        nonce: row.nonce,
+        attempts: row.attempts,
+        payload,
+    })
+}
+
+impl Service {
+    /// Writes a notice for `channel` in the caller's transaction, due after `hold`. Call
+    /// [`Service::wake_outbox`] once the transaction has committed.
+    pub(crate) async fn enqueue(
+        &self,
+        conn: &mut SqliteConnection,
+        channel: ChannelId,
+        kind: &str,
+        payload: &Payload,
+        hold: Duration,
+    ) -> Result<NoticeId, ServiceError> {
+        let now = delivery_now();
+        let payload = serde_json::to_string(payload).expect("a payload serializes");
+        Ok(rows::insert(
+            &mut *conn,
+            &NewNotice {
+                channel_id: channel,
+                kind,
+                payload: &payload,
+                nonce: &nonce(),
+                now,
+                next_attempt_at: now + hold.as_millis() as i64,
+            },
+        )
+        .await?)
+    }
+
+    /// The board of a game at `info.ply`, as a notice carries it.
+    pub(crate) fn board_ref(info: &GameInfo) -> Option<BoardRef> {
+        Some(BoardRef {
+            game: info.id,
+            ply: info.ply,
+            caption: info.status_line(),
+        })
+    }
+
+    /// Tells the dispatcher that notices may be due (after a commit that wrote some).
+    pub(crate) fn wake_outbox(&self) {
+        self.outbox_wake.notify_one();
+    }
+
+    /// What the dispatcher waits on besides the time of the next due notice.
+    pub fn outbox_wake(&self) -> Arc<tokio::sync::Notify> {
+        self.outbox_wake.clone()
+    }
+
+    /// The delivery policy in force.
+    pub fn delivery(&self) -> DeliveryPolicy {
+        self.delivery
+    }
+
+    /// The notices due at `now` (Unix ms, wall clock): each channel's next pending one, if its
+    /// time has come (a channel's later notice waits for its earlier one). Oldest first.
+    pub async fn due_notices(&self, now: i64, limit: u32) -> Result<Vec<Notice>, ServiceError> {
+        rows::due(&self.pool, now, limit)
+            .await?
+            .into_iter()
+            .map(notice)
+            .collect()
+    }
+
+    /// When the next notice falls due (Unix ms), if one is pending.
+    pub async fn next_notice_at(&self) -> Result<Option<i64>, ServiceError> {
+        Ok(rows::next_due(&self.pool).await?)
+    }
+
+    /// A channel's notices as stored, in order.
+    pub async fn notices_in(&self, channel: ChannelId) -> Result<Vec<NoticeRow>, ServiceError> {
+        Ok(rows::of_channel(&self.pool, channel).await?)
+    }
+
+    /// Draws the board a notice carries.
+    pub async fn notice_board(&self, board: &BoardRef) -> Result<Vec<u8>, ServiceError> {
+        let row = games::by_id(&self.pool, board.game)
+            .await?
+            .ok_or(ServiceError::NoGame)?;
+        let moves = moves::of_game(&self.pool, row.id).await?;
+        let rules = parse_rules(&row.rules)?;
+        let mut game = Game::from_position(stored_start(row.start.as_ref(), rules)?);
+        for m in moves.iter().take(board.ply as usize) {
+            game.play_text(&m.notation).map_err(|e| {
+                ServiceError::Internal(format!("game {}: stored '{}': {e}", row.id, m.notation))
+            })?;
+        }
+        self.image(
+            *game.position(),
+            game.moves().last().copied(),
+            board.caption.clone(),
+        )
+        .await
+    }
+
+    /// The interaction's answer showed notice `id` (a player's move): it is not posted again.
+    pub async fn answered(&self, id: NoticeId) -> Result<(), ServiceError> {
+        let writing = self.writer.lock().await;
+        rows::delivered(&self.pool, id, None, delivery_now()).await?;
+        drop(writing);
+        // A later notice in the channel (the AI's reply) may have waited for this one.
+        self.wake_outbox();
+        Ok(())
+    }
+
+    /// The interaction's answer failed: the dispatcher posts notice `id` now, without waiting
+    /// for the rest of the grace.
+    pub async fn answer_failed(&self, id: NoticeId) -> Result<(), ServiceError> {
+        let writing = self.writer.lock().await;
+        rows::release(&self.pool, id, delivery_now()).await?;
+        drop(writing);
+        self.wake_outbox();
+        Ok(())
+    }
+
+    /// Records how an attempt at `notice` went (at wall-clock `now`), and does what follows:
+    /// another attempt after the backoff or `retry_after`; for a channel that is gone (404),
+    /// its game aborted and said so where it can; for a channel that refuses the bot (403),
+    /// its game's clock stopped.
+    pub async fn record_delivery(
+        &self,
+        notice: &Notice,
+        delivery: Delivery,
+        now: i64,
+    ) -> Result<Recorded, ServiceError> {
+        let writing = self.writer.lock().await;
+        match delivery {
+            Delivery::Delivered { message_id } => {
+                rows::delivered(&self.pool, notice.id, message_id, now).await?;
+                drop(writing);
+                self.wake_outbox();
+                Ok(Recorded::Delivered)
+            }
+            Delivery::Retry { reason, after } => {
+                let wait = after.unwrap_or_else(|| self.delivery.backoff(notice.attempts + 1));
+                let at = now + wait.as_millis() as i64;
+                rows::retry_at(&self.pool, notice.id, at, &reason).await?;
+                Ok(Recorded::RetryAt(at))
+            }
+            Delivery::Refused { status, reason } => {
+                let reason = format!("{status}: {reason}");
+                rows::failed(&self.pool, notice.id, &reason).await?;
+                drop(writing);
+                self.wake_outbox();
+                let Some(row) = games::active_in_channel(&self.pool, notice.channel).await? else {
+                    return Ok(Recorded::Failed);
+                };
+                match status {
+                    404 => self.channel_gone(row).await,
+                    403 => {
+                        let _writing = self.writer.lock().await;
+                        games::stop_clock(&self.pool, row.id).await?;
+                        Ok(Recorded::ClockStopped(row.id))
+                    }
+                    _ => Ok(Recorded::Failed),
+                }
+            }
+        }
+    }
+
+    /// A game's channel is gone: the game is aborted (unrated), and where the game came from
+    /// a challenge in another channel (a thread), that channel is told.
+    async fn channel_gone(&self, row: GameRow) -> Result<Recorded, ServiceError> {
+        let Some(loaded) = self.load_or_skip(row).await else {
+            return Ok(Recorded::Failed);
+        };
+        let outcome = Outcome::Drawn {
+            reason: Reason::Aborted,
+        };
+        match self
+            .commit_end(loaded, outcome, Announce::ChannelGone)
+            .await
+        {
+            Ok(ended) => Ok(Recorded::GameAborted(Box::new(ended))),
+            Err(ServiceError::PositionChanged | ServiceError::GameOver) => Ok(Recorded::Failed),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Writes what a game's ending (other than by a player's interaction) owes a channel.
+    pub(crate) async fn announce_end(
+        &self,
+        conn: &mut SqliteConnection,
+        ended: &Ended,
+        announce: Announce,
+    ) -> Result<(), ServiceError> {
+        match announce {
+            Announce::Answer => {}
+            Announce::TimedOut => {
+                let payload = Payload {
+                    text: self.wording.clock(&ClockEvent::TimedOut(ended.clone())),
+                    board: Self::board_ref(&ended.game),
+                    edit: None,
+                };
+                self.enqueue(
+                    conn,
+                    ended.game.place.channel,
+                    "timeout",
+                    &payload,
+                    Duration::ZERO,
+                )
+                .await?;
+            }
+            Announce::ChannelGone => {
+                let parent = challenges::by_game(&mut *conn, ended.game.id)
+                    .await?
+                    .map(|c| c.channel_id)
+                    .filter(|&c| c != ended.game.place.channel);
+                if let Some(parent) = parent {
+                    let payload = Payload {
+                        text: self.wording.channel_gone(&ended.game),
+                        board: None,
+                        edit: None,
+                    };
+                    self.enqueue(conn, parent, "channel_gone", &payload, Duration::ZERO)
+                        .await?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Who tells the channel about a game's end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Announce {
+    /// The player's interaction answers it.
+    Answer,
+    /// The clock: a loss on time, through the outbox.
+    TimedOut,
+    /// The channel is gone: said in the channel the game's thread came from, if any.
+    ChannelGone,
+}

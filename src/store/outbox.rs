@@ -1,0 +1,207 @@
+//! The `outbox` table: what the bot owes a channel, written in the transaction of the change
+//! that causes it, delivered by one dispatcher in order within a channel.
+
+use super::{from_db, opt_to_db, to_db};
+use sqlx::sqlite::SqliteRow;
+use sqlx::{Row, SqliteExecutor};
+
+/// A stored notice.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoticeRow {
+    pub id: i64,
+    pub channel_id: u64,
+    pub kind: String,
+    /// JSON: see the service's `Payload`.
+    pub payload: String,
+    pub nonce: String,
+    pub created_at: i64,
+    pub next_attempt_at: i64,
+    pub attempts: u32,
+    /// `pending`, `delivered` or `failed`.
+    pub status: String,
+    pub failure: Option<String>,
+    pub message_id: Option<u64>,
+    pub delivered_at: Option<i64>,
+}
+
+/// A notice to write.
+#[derive(Debug, Clone)]
+pub struct NewNotice<'a> {
+    pub channel_id: u64,
+    pub kind: &'a str,
+    pub payload: &'a str,
+    pub nonce: &'a str,
+    pub now: i64,
+    pub next_attempt_at: i64,
+}
+
+const COLUMNS: &str = "id, channel_id, kind, payload, nonce, created_at, next_attempt_at, \
+    attempts, status, failure, message_id, delivered_at";
+
+fn notice(r: SqliteRow) -> Result<NoticeRow, sqlx::Error> {
+    Ok(NoticeRow {
+        id: r.try_get("id")?,
+        channel_id: from_db(r.try_get("channel_id")?),
+        kind: r.try_get("kind")?,
+        payload: r.try_get("payload")?,
+        nonce: r.try_get("nonce")?,
+        created_at: r.try_get("created_at")?,
+        next_attempt_at: r.try_get("next_attempt_at")?,
+        attempts: r.try_get("attempts")?,
+        status: r.try_get("status")?,
+        failure: r.try_get("failure")?,
+        message_id: r.try_get::<Option<i64>, _>("message_id")?.map(from_db),
+        delivered_at: r.try_get("delivered_at")?,
+    })
+}
+
+/// Writes a notice; returns its id.
+pub async fn insert<'e>(
+    ex: impl SqliteExecutor<'e>,
+    n: &NewNotice<'_>,
+) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "INSERT INTO outbox (channel_id, kind, payload, nonce, created_at, next_attempt_at) \
+         VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+    )
+    .bind(to_db(n.channel_id))
+    .bind(n.kind)
+    .bind(n.payload)
+    .bind(n.nonce)
+    .bind(n.now)
+    .bind(n.next_attempt_at)
+    .fetch_one(ex)
+    .await
+}
+
+/// A pending notice with no earlier pending notice in its channel: the next one it owes.
+const HEAD: &str = "o.status = 'pending' AND NOT EXISTS (SELECT 1 FROM outbox e \
+    WHERE e.channel_id = o.channel_id AND e.status = 'pending' AND e.id < o.id)";
+
+/// The notices to deliver at `now`: each channel's next pending one, if it is due; oldest first.
+pub async fn due<'e>(
+    ex: impl SqliteExecutor<'e>,
+    now: i64,
+    limit: u32,
+) -> Result<Vec<NoticeRow>, sqlx::Error> {
+    sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM outbox o WHERE {HEAD} AND o.next_attempt_at <= ? ORDER BY o.id LIMIT ?"
+    ))
+    .bind(now)
+    .bind(limit)
+    .fetch_all(ex)
+    .await?
+    .into_iter()
+    .map(notice)
+    .collect()
+}
+
+/// When the next notice falls due (a channel's next pending one), if any is pending.
+pub async fn next_due<'e>(ex: impl SqliteExecutor<'e>) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar(&format!(
+        "SELECT MIN(o.next_attempt_at) FROM outbox o WHERE {HEAD}"
+    ))
+    .fetch_one(ex)
+    .await
+}
+
+/// A notice by id.
+pub async fn by_id<'e>(
+    ex: impl SqliteExecutor<'e>,
+    id: i64,
+) -> Result<Option<NoticeRow>, sqlx::Error> {
+    sqlx::query(&format!("SELECT {COLUMNS} FROM outbox WHERE id = ?"))
+        .bind(id)
+        .fetch_optional(ex)
+        .await?
+        .map(notice)
+        .transpose()
+}
+
+/// A channel's notices, in order (for tests and inspection).
+pub async fn of_channel<'e>(
+    ex: impl SqliteExecutor<'e>,
+    channel_id: u64,
+) -> Result<Vec<NoticeRow>, sqlx::Error> {
+    sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM outbox WHERE channel_id = ? ORDER BY id"
+    ))
+    .bind(to_db(channel_id))
+    .fetch_all(ex)
+    .await?
+    .into_iter()
+    .map(notice)
+    .collect()
+}
+
+/// Marks a pending notice delivered (as message `message_id`, if known). Returns whether it
+/// was pending.
+pub async fn delivered<'e>(
+    ex: impl SqliteExecutor<'e>,
+    id: i64,
+    message_id: Option<u64>,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE outbox SET status = 'delivered', message_id = ?, delivered_at = ?, failure = NULL \
+         WHERE id = ? AND status = 'pending'",
+    )
+    .bind(opt_to_db(message_id))
+    .bind(now)
+    .bind(id)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Counts a failed attempt and sets the next one at `next_attempt_at`.
+pub async fn retry_at<'e>(
+    ex: impl SqliteExecutor<'e>,
+    id: i64,
+    next_attempt_at: i64,
+    failure: &str,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, failure = ? \
+         WHERE id = ? AND status = 'pending'",
+    )
+    .bind(next_attempt_at)
+    .bind(failure)
+    .bind(id)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Gives a pending notice up for good, with the reason.
+pub async fn failed<'e>(
+    ex: impl SqliteExecutor<'e>,
+    id: i64,
+    failure: &str,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE outbox SET attempts = attempts + 1, status = 'failed', failure = ? \
+         WHERE id = ? AND status = 'pending'",
+    )
+    .bind(failure)
+    .bind(id)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Makes a held notice due at once (no later than `now`). Returns whether it was pending.
+pub async fn release<'e>(
+    ex: impl SqliteExecutor<'e>,
+    id: i64,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE outbox SET next_attempt_at = MIN(next_attempt_at, ?) WHERE id = ? AND status = 'pending'",
+    )
+    .bind(now)
+    .bind(id)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}

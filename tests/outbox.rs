@@ -1,0 +1,422 @@
+//! The outbox on real SQLite files: what each change owes a channel is written with it, and the
+//! delivery policy (order within a channel, the answer's grace, backoff, `retry_after`, 403 and
+//! 404) decides what happens next. Wall-clock times are passed in, so nothing here sleeps.
+
+use std::sync::Arc;
+use std::time::Duration;
+use tablut_bot::ai::Level;
+use tablut_bot::service::*;
+use tablut_bot::store;
+use tablut_bot::tafl::{Outcome, Reason, Rules};
+use tempfile::TempDir;
+
+const GUILD: u64 = 900_000_000_000_000_001;
+const ASTRID: u64 = 18_000_000_000_000_000_001;
+const BIRGER: u64 = 18_000_000_000_000_000_002;
+const T0: i64 = 1_800_000_000_000;
+const GRACE: Duration = Duration::from_secs(5);
+
+struct Fixture {
+    _dir: TempDir,
+    clock: ManualClock,
+    service: Service,
+}
+
+async fn fixture(images: bool) -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = ManualClock::new(T0);
+    let config = Config {
+        ai_time: [Duration::from_millis(50); 3],
+        images,
+        ..Config::default()
+    };
+    let url = format!("sqlite://{}", dir.path().join("outbox.db").display());
+    let service = Service::open(&url, config, Arc::new(clock.clone()))
+        .await
+        .unwrap()
+        .with_delivery(DeliveryPolicy {
+            answer_grace: GRACE,
+            retry_min: Duration::from_secs(1),
+            retry_max: Duration::from_secs(8),
+        });
+    Fixture {
+        _dir: dir,
+        clock,
+        service,
+    }
+}
+
+fn place(channel: u64) -> Place {
+    Place {
+        guild: Some(GUILD),
+        channel,
+    }
+}
+
+/// Wall-clock now, as the dispatcher passes it.
+fn now() -> i64 {
+    SystemClock.now_ms()
+}
+
+fn later(by: Duration) -> i64 {
+    now() + by.as_millis() as i64
+}
+
+/// The notices due in `channel` at `at`.
+async fn due_in(s: &Service, channel: u64, at: i64) -> Vec<Notice> {
+    s.due_notices(at, 100)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|n| n.channel == channel)
+        .collect()
+}
+
+async fn ai_game(s: &Service, channel: u64, side: SideChoice) -> GameInfo {
+    s.start_ai_game(AiGameRequest {
+        place: place(channel),
+        user: User::new(ASTRID, "Astrid"),
+        side,
+        level: Level::Easy,
+        rules: Rules::default(),
+        time_control: TimeControl::PerMove(Duration::from_secs(3600)),
+        start: None,
+    })
+    .await
+    .unwrap()
+    .game
+}
+
+async fn two_player_game(s: &Service, channel: u64, time: TimeControl) -> GameInfo {
+    let c = s
+        .challenge(ChallengeRequest {
+            place: place(channel),
+            challenger: User::new(ASTRID, "Astrid"),
+            opponent: User::new(BIRGER, "Birger"),
+            opponent_is_bot: false,
+            side: SideChoice::Attackers,
+            rules: Rules::default(),
+            time_control: time,
+            thread: false,
+            start: None,
+        })
+        .await
+        .unwrap();
+    s.accept(c.id, BIRGER, None).await.unwrap().game
+}
+
+#[tokio::test]
+async fn the_ais_move_is_written_with_it_and_due_at_once() {
+    let f = fixture(false).await;
+    let s = &f.service;
+    let game = ai_game(s, 10, SideChoice::Defenders).await;
+    assert!(
+        s.notices_in(10).await.unwrap().is_empty(),
+        "the start is answered"
+    );
+    let reply = s.ai_turn(game.id).await.unwrap().unwrap();
+    let due = due_in(s, 10, now()).await;
+    assert_eq!(due.len(), 1, "{due:?}");
+    let n = &due[0];
+    assert_eq!((n.id, n.kind.as_str()), (reply.notice, "move"));
+    assert!(
+        n.payload.text.contains(&reply.notation),
+        "{}",
+        n.payload.text
+    );
+    assert_eq!(
+        n.payload.board,
+        Some(BoardRef {
+            game: game.id,
+            ply: 1,
+            caption: reply.game.status_line()
+        })
+    );
+    assert!(n.nonce.len() <= 25 && !n.nonce.is_empty());
+    assert!(reply.png.is_empty(), "the board is drawn at delivery");
+    // Delivered once, it is not due again.
+    let recorded = s
+        .record_delivery(
+            n,
+            Delivery::Delivered {
+                message_id: Some(7),
+            },
+            now(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(recorded, Recorded::Delivered);
+    assert!(due_in(s, 10, later(Duration::from_secs(3600)))
+        .await
+        .is_empty());
+    let rows = s.notices_in(10).await.unwrap();
+    assert_eq!(
+        (rows[0].status.as_str(), rows[0].message_id),
+        ("delivered", Some(7))
+    );
+}
+
+#[tokio::test]
+async fn a_players_move_waits_for_its_answer_and_holds_back_the_ais_reply() {
+    let f = fixture(false).await;
+    let s = &f.service;
+    let game = ai_game(s, 11, SideChoice::Attackers).await;
+    let mine = s.play_move(11, ASTRID, "a4-a3").await.unwrap();
+    let reply = s.ai_turn(game.id).await.unwrap().unwrap();
+    // Both are written; the AI's reply waits behind the held move, in order.
+    let rows = s.notices_in(11).await.unwrap();
+    assert_eq!(
+        rows.iter().map(|r| r.id).collect::<Vec<_>>(),
+        vec![mine.notice, reply.notice]
+    );
+    assert!(due_in(s, 11, now()).await.is_empty(), "held for the answer");
+    assert_eq!(
+        s.next_notice_at().await.unwrap().map(|t| t > now()),
+        Some(true)
+    );
+    // The answer showed the move: the reply is due at once, the move is never posted.
+    s.answered(mine.notice).await.unwrap();
+    let due = due_in(s, 11, now()).await;
+    assert_eq!(
+        due.iter().map(|n| n.id).collect::<Vec<_>>(),
+        vec![reply.notice]
+    );
+}
+
+#[tokio::test]
+async fn a_move_whose_answer_failed_is_posted_and_so_is_one_never_answered() {
+    let f = fixture(false).await;
+    let s = &f.service;
+    two_player_game(s, 12, TimeControl::None).await;
+    // The answer failed: posted at once.
+    let first = s.play_move(12, ASTRID, "a4-a3").await.unwrap();
+    s.answer_failed(first.notice).await.unwrap();
+    let due = due_in(s, 12, now()).await;
+    assert_eq!(due.len(), 1);
+    assert!(due[0].payload.text.contains("a4-a3"));
+    s.record_delivery(&due[0], Delivery::Delivered { message_id: None }, now())
+        .await
+        .unwrap();
+    // No word from the answer (the bot died): posted once the grace is over.
+    let second = s.play_move(12, BIRGER, "e3-d3").await.unwrap();
+    assert!(due_in(s, 12, now()).await.is_empty());
+    let due = due_in(s, 12, later(GRACE + Duration::from_millis(100))).await;
+    assert_eq!(
+        due.iter().map(|n| n.id).collect::<Vec<_>>(),
+        vec![second.notice]
+    );
+    // A late "answered" after the post changes nothing.
+    s.record_delivery(
+        &due[0],
+        Delivery::Delivered {
+            message_id: Some(9),
+        },
+        now(),
+    )
+    .await
+    .unwrap();
+    s.answered(second.notice).await.unwrap();
+    let rows = s.notices_in(12).await.unwrap();
+    assert_eq!(rows[1].message_id, Some(9));
+}
+
+#[tokio::test]
+async fn failures_are_retried_with_capped_backoff_or_after_retry_after() {
+    let f = fixture(false).await;
+    let s = &f.service;
+    let game = ai_game(s, 13, SideChoice::Defenders).await;
+    s.ai_turn(game.id).await.unwrap().unwrap();
+    let t = now();
+    let mut waits = Vec::new();
+    let mut at = t;
+    for _ in 0..6 {
+        let n = due_in(s, 13, at).await.pop().expect("due again");
+        let retry = Delivery::Retry {
+            reason: "500: Internal Server Error".into(),
+            after: None,
+        };
+        let Recorded::RetryAt(next) = s.record_delivery(&n, retry, at).await.unwrap() else {
+            panic!("retried")
+        };
+        assert!(
+            due_in(s, 13, next - 1).await.is_empty(),
+            "not before its time"
+        );
+        waits.push(next - at);
+        at = next;
+    }
+    assert_eq!(waits, vec![1000, 2000, 4000, 8000, 8000, 8000]);
+    // A 429 waits what Discord says, however many attempts came before.
+    let n = due_in(s, 13, at).await.pop().unwrap();
+    assert_eq!(n.attempts, 6);
+    let limited = Delivery::Retry {
+        reason: "429".into(),
+        after: Some(Duration::from_millis(300)),
+    };
+    assert_eq!(
+        s.record_delivery(&n, limited, at).await.unwrap(),
+        Recorded::RetryAt(at + 300)
+    );
+    let n = due_in(s, 13, at + 300).await.pop().unwrap();
+    assert_eq!(n.nonce, due_in(s, 13, at + 300).await[0].nonce);
+    s.record_delivery(&n, Delivery::Delivered { message_id: None }, at)
+        .await
+        .unwrap();
+    let row = &s.notices_in(13).await.unwrap()[0];
+    assert_eq!((row.status.as_str(), row.attempts), ("delivered", 7));
+}
+
+#[tokio::test]
+async fn a_channel_that_is_gone_aborts_its_game_and_one_that_refuses_stops_its_clock() {
+    let f = fixture(false).await;
+    let s = &f.service;
+    // 404: the game is aborted, unrated, and the notice recorded as failed with the reason.
+    let game = ai_game(s, 14, SideChoice::Defenders).await;
+    s.ai_turn(game.id).await.unwrap().unwrap();
+    let n = due_in(s, 14, now()).await.pop().unwrap();
+    let gone = Delivery::Refused {
+        status: 404,
+        reason: "Unknown Channel (code 10003)".into(),
+    };
+    let Recorded::GameAborted(ended) = s.record_delivery(&n, gone, now()).await.unwrap() else {
+        panic!("aborted")
+    };
+    assert_eq!(
+        ended.game.outcome,
+        Outcome::Drawn {
+            reason: Reason::Aborted
+        }
+    );
+    assert!(ended.ratings.is_none());
+    assert!(s.game_in_channel(14).await.unwrap().is_none());
+    let rows = s.notices_in(14).await.unwrap();
+    assert_eq!(rows[0].status, "failed");
+    assert_eq!(
+        rows[0].failure.as_deref(),
+        Some("404: Unknown Channel (code 10003)")
+    );
+    assert!(due_in(s, 14, later(Duration::from_secs(3600)))
+        .await
+        .is_empty());
+
+    // 403: the notice fails, the game goes on without its clock, and a move restarts it.
+    let game = two_player_game(s, 15, TimeControl::PerMove(Duration::from_secs(3600))).await;
+    let mine = s.play_move(15, ASTRID, "a4-a3").await.unwrap();
+    assert!(mine.game.turn_deadline.is_some());
+    s.answer_failed(mine.notice).await.unwrap();
+    let n = due_in(s, 15, now()).await.pop().unwrap();
+    let refused = Delivery::Refused {
+        status: 403,
+        reason: "Missing Permissions (code 50013)".into(),
+    };
+    assert_eq!(
+        s.record_delivery(&n, refused, now()).await.unwrap(),
+        Recorded::ClockStopped(game.id)
+    );
+    f.clock.advance(Duration::from_secs(7200));
+    assert!(s.tick().await.unwrap().is_empty(), "nobody loses on time");
+    let info = s.game_in_channel(15).await.unwrap().unwrap();
+    assert_eq!(info.turn_deadline, None);
+    let next = s.play_move(15, BIRGER, "e3-d3").await.unwrap();
+    assert!(next.game.turn_deadline.is_some(), "the next move starts it");
+}
+
+#[tokio::test]
+async fn a_thread_that_is_gone_is_said_in_its_channel() {
+    let f = fixture(false).await;
+    let s = &f.service;
+    let c = s
+        .challenge(ChallengeRequest {
+            place: place(16),
+            challenger: User::new(ASTRID, "Astrid"),
+            opponent: User::new(BIRGER, "Birger"),
+            opponent_is_bot: false,
+            side: SideChoice::Attackers,
+            rules: Rules::default(),
+            time_control: TimeControl::None,
+            thread: true,
+            start: None,
+        })
+        .await
+        .unwrap();
+    s.accept(c.id, BIRGER, Some(160)).await.unwrap();
+    // The thread's first post is in the outbox with the board at the start.
+    let first = due_in(s, 160, now()).await.pop().expect("the first post");
+    assert_eq!(first.kind, "game_started");
+    assert_eq!(first.payload.board.as_ref().map(|b| b.ply), Some(0));
+    let gone = Delivery::Refused {
+        status: 404,
+        reason: "Unknown Channel".into(),
+    };
+    assert!(matches!(
+        s.record_delivery(&first, gone, now()).await.unwrap(),
+        Recorded::GameAborted(_)
+    ));
+    let told = due_in(s, 16, now()).await;
+    assert_eq!(told.len(), 1);
+    assert_eq!(told[0].kind, "channel_gone");
+}
+
+#[tokio::test]
+async fn the_clock_writes_its_reminders_losses_and_expiries_with_them() {
+    let f = fixture(false).await;
+    let s = &f.service;
+    let game = two_player_game(s, 17, TimeControl::PerMove(Duration::from_secs(3600))).await;
+    f.clock.advance(Duration::from_secs(1800));
+    assert_eq!(s.tick().await.unwrap().len(), 1);
+    f.clock.advance(Duration::from_secs(1800));
+    assert_eq!(s.tick().await.unwrap().len(), 1);
+    let rows = s.notices_in(17).await.unwrap();
+    let kinds: Vec<&str> = rows.iter().map(|r| r.kind.as_str()).collect();
+    assert_eq!(kinds, vec!["reminder", "timeout"]);
+    assert!(s.game(game.id).await.unwrap().is_over());
+    // A challenge that expires edits its message (removing the buttons).
+    let c = s
+        .challenge(ChallengeRequest {
+            place: place(18),
+            challenger: User::new(ASTRID, "Astrid"),
+            opponent: User::new(BIRGER, "Birger"),
+            opponent_is_bot: false,
+            side: SideChoice::Random,
+            rules: Rules::default(),
+            time_control: TimeControl::None,
+            thread: false,
+            start: None,
+        })
+        .await
+        .unwrap();
+    s.set_challenge_message(c.id, 4242).await.unwrap();
+    f.clock.advance(Duration::from_secs(25 * 3600));
+    s.tick().await.unwrap();
+    let n = due_in(s, 18, now()).await.pop().unwrap();
+    assert_eq!(
+        (n.kind.as_str(), n.payload.edit),
+        ("challenge_expired", Some(4242))
+    );
+    assert!(s.tick().await.unwrap().is_empty(), "once");
+    assert_eq!(s.notices_in(18).await.unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn a_notices_board_is_the_position_at_its_ply() {
+    let f = fixture(true).await;
+    let s = &f.service;
+    two_player_game(s, 19, TimeControl::None).await;
+    let first = s.play_move(19, ASTRID, "a4-a3").await.unwrap();
+    s.play_move(19, BIRGER, "e3-d3").await.unwrap();
+    let rows = s.notices_in(19).await.unwrap();
+    let payload: Payload = serde_json::from_str(&rows[0].payload).unwrap();
+    let board = payload.board.unwrap();
+    assert_eq!(board.ply, 1);
+    let png = s.notice_board(&board).await.unwrap();
+    assert_eq!(
+        png, first.png,
+        "the board after the first move, not the latest"
+    );
+    let img = image::load_from_memory_with_format(&png, image::ImageFormat::Png).unwrap();
+    assert_eq!(img.width(), tablut_bot::render::BOARD_SIZE_PX);
+    // Stored, not drawn: the row holds no image.
+    assert!(rows.iter().all(|r| r.payload.len() < 1000));
+    let row = store::outbox::by_id(s.pool(), rows[0].id).await.unwrap();
+    assert_eq!(row.as_ref(), Some(&rows[0]));
+}
