@@ -332,3 +332,144 @@ async fn many_games_are_listed_within_the_limit_with_a_count_of_the_rest() {
         "{text}"
     );
 }
+
+const BIRGER: u64 = 900_000_000_000_000_302;
+
+/// Astrid challenges Birger in `channel`, Astrid attacking, with `extra` options; returns the
+/// Accept button.
+async fn challenge(h: &BotHarness, channel: u64, extra: &[Value]) -> String {
+    let mut options = vec![
+        json!({"name": "opponent", "type": 6, "value": BIRGER.to_string()}),
+        json!({"name": "side", "type": 4, "value": 0}),
+    ];
+    options.extend_from_slice(extra);
+    let (_, challenge) = h
+        .tablut(
+            &Who::member(ASTRID, "Astrid"),
+            channel,
+            "challenge",
+            json!(options),
+            &[(BIRGER, "Birger", false)],
+        )
+        .await;
+    challenge
+        .button_ids()
+        .into_iter()
+        .find(|b| b.starts_with("tablut:accept:"))
+        .unwrap_or_else(|| panic!("no accept button: {:?}", challenge.json))
+}
+
+/// Birger presses `button` twice at once; returns (the winner's id and answer, the other's
+/// answer), the winner being the press not refused.
+async fn double_press(h: &BotHarness, channel: u64, button: &str) -> ((u64, Recorded), Recorded) {
+    let birger = Who::member(BIRGER, "Birger");
+    let first = h.fake.click(&birger, channel, 1, button);
+    let second = h.fake.click(&birger, channel, 1, button);
+    let (a, b) = (h.fake.callback(first).await, h.fake.callback(second).await);
+    let (winner, other) = if a.ephemeral() {
+        ((second, b), a)
+    } else {
+        ((first, a), b)
+    };
+    let text = other.content();
+    assert!(
+        other.callback_type() == Some(4) && other.ephemeral() && !text.contains('\n'),
+        "the second press gets one line for the presser alone: {:?}",
+        other.json
+    );
+    assert!(
+        text.contains("being answered right now") || text.contains("already accepted"),
+        "{text}"
+    );
+    (winner, other)
+}
+
+fn count(h: &BotHarness, method: &str, path: &str) -> usize {
+    h.fake
+        .requests()
+        .iter()
+        .filter(|r| r.method == method && r.path == path)
+        .count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_press_is_acknowledged_first_and_a_double_accept_makes_one_game_and_one_thread() {
+    let h = BotHarness::start(&[]).await;
+    let astrid = Who::member(ASTRID, "Astrid");
+
+    // In a thread: acknowledged (a deferred update) before the thread is made, then edited.
+    let accept = challenge(
+        &h,
+        20,
+        &[json!({"name": "thread", "type": 5, "value": true})],
+    )
+    .await;
+    let ((id, acknowledged), _) = double_press(&h, 20, &accept).await;
+    assert_eq!(
+        acknowledged.callback_type(),
+        Some(6),
+        "{:?}",
+        acknowledged.json
+    );
+    let edited = h.fake.followup(id).await;
+    assert_eq!(edited.method, "PATCH");
+    assert!(
+        edited.path.ends_with("/messages/@original"),
+        "{}",
+        edited.path
+    );
+    assert!(edited.button_ids().is_empty() && edited.json["components"] == json!([]));
+    let text = edited.content();
+    assert!(
+        text.starts_with("Challenge accepted: the game is on in <#"),
+        "{text}"
+    );
+    let thread: u64 = text
+        .split("<#")
+        .nth(1)
+        .and_then(|s| s.split('>').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("the thread named: {text}"));
+    let threads: Vec<Recorded> = h
+        .fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path == "/api/v10/channels/20/threads")
+        .collect();
+    assert_eq!(threads.len(), 1, "one thread");
+    assert!(
+        acknowledged.index < threads[0].index,
+        "acknowledged before the thread"
+    );
+    let first = h.fake.channel_message(thread).await;
+    assert!(first.content().contains("Game on!"), "{}", first.content());
+    let r = h.play(&astrid, thread, "a4-a3").await;
+    assert!(r.content().contains("played **a4-a3**"), "{}", r.content());
+
+    // In the channel: answered at once with the game; the double press starts one game.
+    let accept = challenge(&h, 21, &[]).await;
+    let ((_, started), _) = double_press(&h, 21, &accept).await;
+    assert_eq!(started.callback_type(), Some(7));
+    assert!(
+        started.content().contains("Game on!"),
+        "{}",
+        started.content()
+    );
+    let (_, games) = h.tablut(&astrid, 1, "games", json!([]), &[]).await;
+    assert!(
+        games.content().starts_with("**Games in progress** (2)"),
+        "{}",
+        games.content()
+    );
+
+    // A later press is told the challenge is taken, in one line.
+    let late = h.fake.click(&Who::member(BIRGER, "Birger"), 21, 1, &accept);
+    let late = h.fake.callback(late).await;
+    assert!(
+        late.ephemeral() && late.content().contains("already accepted"),
+        "{}",
+        late.content()
+    );
+    assert_eq!(count(&h, "POST", "/api/v10/channels/21/threads"), 0);
+    assert_eq!(count(&h, "POST", "/api/v10/channels/20/threads"), 1);
+}

@@ -5,8 +5,10 @@
 use super::{messages, Data, Error, InFlight};
 use crate::service::{ChallengeId, DrawAnswer, GameId, Leaderboard, ServiceError};
 use poise::serenity_prelude as serenity;
+use std::collections::HashSet;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Mutex;
 
 /// What a button does, as its custom id says: `tablut:<action>:<number>`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -160,24 +162,119 @@ pub async fn on_event(
         return Ok(());
     };
     let data = framework.user_data;
-    let ctx = framework.serenity_context;
     let _counted = InFlight::enter(&data.in_flight);
-    let result = press(ctx, data, press_event).await;
-    if let Err(error) = result {
+    let mut answer = Answer {
+        http: &framework.serenity_context.http,
+        press: press_event,
+        acknowledged: false,
+    };
+    if let Err(error) = press(&mut answer, data).await {
         if error.is_internal() {
             tracing::error!(custom_id = %press_event.data.custom_id, error = ?error, "button failed");
         }
-        let reply = serenity::CreateInteractionResponse::Message(
-            serenity::CreateInteractionResponseMessage::new()
-                .content(error.to_string())
-                .ephemeral(true)
-                .allowed_mentions(serenity::CreateAllowedMentions::new()),
-        );
-        if let Err(e) = press_event.create_response(&ctx.http, reply).await {
+        if let Err(e) = answer.refuse(error.to_string()).await {
             tracing::warn!(error = %e, "could not answer a button");
         }
     }
     Ok(())
+}
+
+/// The answer to one press: at once with the updated message, or, when the work needs more
+/// REST calls than the answer, acknowledged first (a deferred update, so Discord's three
+/// seconds cannot run out) and the message edited after.
+struct Answer<'a> {
+    http: &'a serenity::Http,
+    press: &'a serenity::ComponentInteraction,
+    acknowledged: bool,
+}
+
+impl Answer<'_> {
+    /// A deferred update: the press is answered, the message stays as it is for now.
+    async fn acknowledge(&mut self) -> Result<(), Error> {
+        self.press
+            .create_response(self.http, serenity::CreateInteractionResponse::Acknowledge)
+            .await?;
+        self.acknowledged = true;
+        Ok(())
+    }
+
+    /// The pressed message, updated: in the answer itself, or by editing it once acknowledged.
+    async fn show(&self, text: String) -> Result<(), Error> {
+        if self.acknowledged {
+            let edit = serenity::EditInteractionResponse::new()
+                .content(messages::fit(text))
+                .components(Vec::new());
+            self.press.edit_response(self.http, edit).await?;
+        } else {
+            self.update_with(update(text)).await?;
+        }
+        Ok(())
+    }
+
+    /// The pressed message replaced by `message`, as the answer.
+    async fn update_with(
+        &self,
+        message: serenity::CreateInteractionResponseMessage,
+    ) -> Result<(), Error> {
+        self.press
+            .create_response(
+                self.http,
+                serenity::CreateInteractionResponse::UpdateMessage(message),
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// One line for the presser alone: the answer, or a follow-up once acknowledged.
+    async fn refuse(&self, text: String) -> Result<(), serenity::Error> {
+        let text = messages::fit(text);
+        let none = serenity::CreateAllowedMentions::new;
+        if self.acknowledged {
+            let followup = serenity::CreateInteractionResponseFollowup::new()
+                .content(text)
+                .ephemeral(true)
+                .allowed_mentions(none());
+            self.press.create_followup(self.http, followup).await?;
+        } else {
+            let reply = serenity::CreateInteractionResponse::Message(
+                serenity::CreateInteractionResponseMessage::new()
+                    .content(text)
+                    .ephemeral(true)
+                    .allowed_mentions(none()),
+            );
+            self.press.create_response(self.http, reply).await?;
+        }
+        Ok(())
+    }
+}
+
+/// A challenge being answered here and now: a second press on it (a double click, or Cancel
+/// while Accept is under way) is refused until the challenge has changed, so one challenge
+/// makes at most one game and one thread.
+struct Answering<'a> {
+    set: &'a Mutex<HashSet<ChallengeId>>,
+    id: ChallengeId,
+}
+
+impl<'a> Answering<'a> {
+    fn begin(set: &'a Mutex<HashSet<ChallengeId>>, id: ChallengeId) -> Result<Self, Error> {
+        if !set.lock().unwrap_or_else(|e| e.into_inner()).insert(id) {
+            return Err(Error::User(
+                "This challenge is being answered right now: its message shows the outcome in a moment."
+                    .into(),
+            ));
+        }
+        Ok(Answering { set, id })
+    }
+}
+
+impl Drop for Answering<'_> {
+    fn drop(&mut self) {
+        self.set
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.id);
+    }
 }
 
 fn update(text: String) -> serenity::CreateInteractionResponseMessage {
@@ -186,12 +283,47 @@ fn update(text: String) -> serenity::CreateInteractionResponseMessage {
         .components(Vec::new())
 }
 
-/// Handles one button press.
-async fn press(
-    ctx: &serenity::Context,
+/// Accepting a challenge that plays in a new thread: acknowledged first, then the thread, the
+/// game (its first post is the outbox's), and the challenge's message edited to point there.
+async fn accept_in_thread(
+    answer: &mut Answer<'_>,
     data: &Data,
-    press: &serenity::ComponentInteraction,
+    challenge: &crate::service::ChallengeInfo,
+    user: u64,
+    answering: Option<Answering<'_>>,
 ) -> Result<(), Error> {
+    answer.acknowledge().await?;
+    let http = answer.http;
+    let name = format!(
+        "Tablut: {} vs {}",
+        challenge.challenger.name, challenge.challenged.name
+    );
+    let name: String = name.chars().take(100).collect();
+    let thread = answer
+        .press
+        .channel_id
+        .create_thread(
+            http,
+            serenity::CreateThread::new(name).kind(serenity::ChannelType::PublicThread),
+        )
+        .await?;
+    // The game's first post in the thread goes out through the outbox.
+    data.service
+        .accept(challenge.id, user, Some(thread.id.get()))
+        .await?;
+    // The challenge is closed: a press from now on is refused by the service.
+    drop(answering);
+    answer
+        .show(format!(
+            "Challenge accepted: the game is on in <#{}>.",
+            thread.id
+        ))
+        .await
+}
+
+/// Handles one button press.
+async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
+    let press = answer.press;
     let button = match press.data.custom_id.parse::<Button>() {
         Ok(button) => button,
         Err(ButtonError::Foreign) => return Ok(()),
@@ -200,37 +332,25 @@ async fn press(
     let user = press.user.id.get();
     let channel = press.channel_id.get();
     let service = &data.service;
+    // Held while the challenge changes (and its thread is made), let go before the answer.
+    let answering = match button {
+        Button::Accept(c) | Button::Decline(c) | Button::Cancel(c) => {
+            Some(Answering::begin(&data.answering, c)?)
+        }
+        _ => None,
+    };
     let response = match button {
         Button::Accept(challenge_id) => {
             let challenge = service.check_accept(challenge_id, user).await?;
             if challenge.thread {
-                let name = format!(
-                    "Tablut: {} vs {}",
-                    challenge.challenger.name, challenge.challenged.name
-                );
-                let name: String = name.chars().take(100).collect();
-                let thread = serenity::ChannelId::new(channel)
-                    .create_thread(
-                        &ctx.http,
-                        serenity::CreateThread::new(name).kind(serenity::ChannelType::PublicThread),
-                    )
-                    .await?;
-                // The game's first post in the thread goes out through the outbox.
-                service
-                    .accept(challenge_id, user, Some(thread.id.get()))
-                    .await?;
-                update(format!(
-                    "Challenge accepted: the game is on in <#{}>.",
-                    thread.id
-                ))
-            } else {
-                let started = service.accept(challenge_id, user, None).await?;
-                let mut m = update(messages::started_message(&started.game));
-                if !started.png.is_empty() {
-                    m = m.add_file(serenity::CreateAttachment::bytes(started.png, "board.png"));
-                }
-                m
+                return accept_in_thread(answer, data, &challenge, user, answering).await;
             }
+            let started = service.accept(challenge_id, user, None).await?;
+            let mut m = update(messages::started_message(&started.game));
+            if !started.png.is_empty() {
+                m = m.add_file(serenity::CreateAttachment::bytes(started.png, "board.png"));
+            }
+            m
         }
         Button::Decline(challenge_id) => {
             let c = service.decline(challenge_id, user).await?;
@@ -278,13 +398,8 @@ async fn press(
                 .allowed_mentions(serenity::CreateAllowedMentions::new())
         }
     };
-    press
-        .create_response(
-            &ctx.http,
-            serenity::CreateInteractionResponse::UpdateMessage(response),
-        )
-        .await?;
-    Ok(())
+    drop(answering);
+    answer.update_with(response).await
 }
 
 #[cfg(test)]

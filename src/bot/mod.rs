@@ -24,6 +24,8 @@ pub struct Data {
     pub config: Arc<BotConfig>,
     /// Commands and button presses being handled now (shut-down waits for them).
     pub in_flight: Arc<AtomicUsize>,
+    /// Challenges whose button press is being handled now (see `components`).
+    pub answering: std::sync::Mutex<std::collections::HashSet<crate::service::ChallengeId>>,
 }
 
 pub type Context<'a> = poise::Context<'a, Data, Error>;
@@ -148,6 +150,7 @@ pub async fn start(config: BotConfig, clock: Arc<dyn Clock>) -> Result<Running, 
         service: service.clone(),
         config: config.clone(),
         in_flight: in_flight.clone(),
+        answering: Default::default(),
     };
     let dev_guild = config.dev_guild;
     let framework = poise::Framework::builder()

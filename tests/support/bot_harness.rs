@@ -90,7 +90,8 @@ impl BotHarness {
     }
 
     /// `challenger` challenges `opponent` (the challenger attacks) with `extra` options, and the
-    /// opponent presses Accept; returns the challenge and the accept callback.
+    /// opponent presses Accept; returns the challenge and the accept callback (or, when the press
+    /// was acknowledged first, the edit that followed).
     pub async fn challenge_accepted(
         &self,
         channel: u64,
@@ -120,7 +121,12 @@ impl BotHarness {
         let click = self
             .fake
             .click(&Who::member(opponent, name), channel, 1, &accept);
-        (challenge, self.fake.callback(click).await)
+        let answer = self.fake.callback(click).await;
+        // A press acknowledged first (a deferred update) shows its outcome in an edit.
+        if answer.callback_type() == Some(6) {
+            return (challenge, self.fake.followup(click).await);
+        }
+        (challenge, answer)
     }
 }
 
