@@ -7,6 +7,7 @@ use tablut_bot::ai::Level;
 use tablut_bot::rating::{rate_game, Rating, Score};
 use tablut_bot::service::*;
 use tablut_bot::store;
+use tablut_bot::store::ChallengeStatus;
 use tablut_bot::tafl::{
     parse_position, write_position, Game, Outcome, Position, Reason, Rules, Side,
 };
@@ -437,7 +438,7 @@ async fn challenges_are_answered_by_the_challenged_only_and_expire() {
     let f = fixture().await;
     let s = &f.service;
     let c = s.challenge(request(30, SideChoice::Random)).await.unwrap();
-    assert_eq!(c.status, "pending");
+    assert_eq!(c.status, ChallengeStatus::Pending);
     assert!(matches!(
         s.challenge(request(30, SideChoice::Random)).await,
         Err(ServiceError::ChallengeOpen)
@@ -455,14 +456,17 @@ async fn challenges_are_answered_by_the_challenged_only_and_expire() {
         Err(ServiceError::NotYourChallenge)
     ));
     let declined = s.decline(c.id, BIRGER).await.unwrap();
-    assert_eq!(declined.status, "declined");
+    assert_eq!(declined.status, ChallengeStatus::Declined);
     assert!(matches!(
         s.accept(c.id, BIRGER, None).await,
         Err(ServiceError::ChallengeClosed(_))
     ));
 
     let c = s.challenge(request(30, SideChoice::Random)).await.unwrap();
-    assert_eq!(s.cancel(c.id, ASTRID).await.unwrap().status, "cancelled");
+    assert_eq!(
+        s.cancel(c.id, ASTRID).await.unwrap().status,
+        ChallengeStatus::Cancelled
+    );
 
     let c = s.challenge(request(30, SideChoice::Random)).await.unwrap();
     f.clock.advance(Duration::from_secs(24 * 3600));
@@ -512,7 +516,10 @@ async fn a_challenge_accepted_after_another_game_started_is_refused_by_the_const
         Err(ServiceError::GameRunning)
     ));
     // Nothing changed: the challenge is still open.
-    assert_eq!(s.challenge_info(c.id).await.unwrap().status, "pending");
+    assert_eq!(
+        s.challenge_info(c.id).await.unwrap().status,
+        ChallengeStatus::Pending
+    );
     // Accepted into a thread of its own, it starts there.
     let started = s.accept(c.id, BIRGER, Some(32)).await.unwrap();
     assert_eq!(started.game.place.channel, 32);

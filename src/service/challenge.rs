@@ -89,12 +89,23 @@ impl Service {
         self.still_open(row).await
     }
 
-    async fn still_open(&self, row: ChallengeRow) -> Result<ChallengeRow, ServiceError> {
-        if row.status == "expired" {
-            return Err(ServiceError::ChallengeExpired);
+    /// The refusal for a challenge that another answer closed first: how it was closed.
+    async fn closed_meanwhile(&self, id: ChallengeId) -> ServiceError {
+        match challenges::by_id(&self.pool, id).await {
+            Ok(Some(row)) if row.status == ChallengeStatus::Expired => {
+                ServiceError::ChallengeExpired
+            }
+            Ok(Some(row)) => ServiceError::ChallengeClosed(row.status),
+            Ok(None) => ServiceError::NoChallenge,
+            Err(e) => e.into(),
         }
-        if row.status != "pending" {
-            return Err(ServiceError::ChallengeClosed(row.status.clone()));
+    }
+
+    async fn still_open(&self, row: ChallengeRow) -> Result<ChallengeRow, ServiceError> {
+        match row.status {
+            ChallengeStatus::Pending => {}
+            ChallengeStatus::Expired => return Err(ServiceError::ChallengeExpired),
+            closed => return Err(ServiceError::ChallengeClosed(closed)),
         }
         let now = self.now();
         if row.expires_at <= now {
@@ -112,7 +123,7 @@ impl Service {
         now: i64,
     ) -> Result<Option<ChallengeInfo>, ServiceError> {
         let mut info = challenge_info(row)?;
-        info.status = "expired".into();
+        info.status = ChallengeStatus::Expired;
         let payload = outbox::Payload {
             text: self
                 .wording
@@ -122,7 +133,7 @@ impl Service {
         };
         let writing = self.writer.lock().await;
         let mut tx = self.pool.begin().await?;
-        if !challenges::close(&mut *tx, info.id, "expired", None, now).await? {
+        if !challenges::close(&mut *tx, info.id, ChallengeStatus::Expired, None, now).await? {
             return Ok(None);
         }
         self.enqueue(
@@ -191,8 +202,17 @@ impl Service {
             )
             .await?;
         // Answered meanwhile: dropping the transaction takes the game back.
-        if !challenges::close(&mut *tx, row.id, "accepted", Some(info.id), now).await? {
-            return Err(ServiceError::ChallengeClosed("answered".into()));
+        if !challenges::close(
+            &mut *tx,
+            row.id,
+            ChallengeStatus::Accepted,
+            Some(info.id),
+            now,
+        )
+        .await?
+        {
+            drop(tx);
+            return Err(self.closed_meanwhile(row.id).await);
         }
         if channel.is_some() {
             let payload = outbox::Payload {
@@ -222,7 +242,8 @@ impl Service {
         user: UserId,
     ) -> Result<ChallengeInfo, ServiceError> {
         let row = self.answerable(id, user).await?;
-        self.close_challenge(row.id, "declined").await
+        self.close_challenge(row.id, ChallengeStatus::Declined)
+            .await
     }
 
     /// The challenger withdraws the challenge.
@@ -238,17 +259,18 @@ impl Service {
             return Err(ServiceError::NotYourChallenge);
         }
         let row = self.still_open(row).await?;
-        self.close_challenge(row.id, "cancelled").await
+        self.close_challenge(row.id, ChallengeStatus::Cancelled)
+            .await
     }
 
     async fn close_challenge(
         &self,
         id: ChallengeId,
-        status: &str,
+        status: ChallengeStatus,
     ) -> Result<ChallengeInfo, ServiceError> {
         let writing = self.writer.lock().await;
         if !challenges::close(&self.pool, id, status, None, self.now()).await? {
-            return Err(ServiceError::ChallengeClosed("answered".into()));
+            return Err(self.closed_meanwhile(id).await);
         }
         drop(writing);
         self.challenge_info(id).await

@@ -27,7 +27,7 @@ pub use types::*;
 use crate::ai::Level;
 use crate::rating::{rate_game, Score};
 use crate::store::games::{Advance, GameRow, SeatRow};
-use crate::store::{self, draws, games, moves, players};
+use crate::store::{self, draws, games, moves, players, ChallengeStatus, DrawStatus, GameStatus};
 use crate::tafl::{write_position, Game, Outcome, Position, Reason, RecordedMove, Rules, Side};
 use sqlx::{SqliteConnection, SqlitePool};
 use std::collections::HashMap;
@@ -216,7 +216,7 @@ impl Service {
                 "moves",
                 ServiceError::PositionChanged,
             ))?;
-        draws::close_open(&mut *tx, row.id, "lapsed", now).await?;
+        draws::close_open(&mut *tx, row.id, DrawStatus::Lapsed, now).await?;
         let ratings = if info.is_over() {
             rate(&mut tx, &info, now).await?
         } else {
@@ -279,7 +279,7 @@ impl Service {
         let writing = self.writer.lock().await;
         let mut tx = self.pool.begin().await?;
         advance(&mut tx, &row, &info, game.position(), now).await?;
-        draws::close_open(&mut *tx, row.id, "lapsed", now).await?;
+        draws::close_open(&mut *tx, row.id, DrawStatus::Lapsed, now).await?;
         let ratings = rate(&mut tx, &info, now).await?;
         let mut ended = Ended {
             game: info,
@@ -350,7 +350,7 @@ async fn advance(
         return Ok(());
     }
     Err(match games::by_id(&mut *conn, row.id).await? {
-        Some(r) if r.status == "active" => ServiceError::PositionChanged,
+        Some(r) if r.status == GameStatus::Active => ServiceError::PositionChanged,
         _ => ServiceError::GameOver,
     })
 }

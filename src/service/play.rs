@@ -32,7 +32,7 @@ impl Service {
         let Some(row) = games::by_id(&self.pool, id).await? else {
             return Ok(None);
         };
-        if row.status != "active" {
+        if row.status != GameStatus::Active {
             return Ok(None);
         }
         let mut loaded = self.load(row).await?;
@@ -145,7 +145,9 @@ impl Service {
             Ok(DrawAnswer::Accepted(ended))
         } else {
             let _writing = self.writer.lock().await;
-            if !draws::close_open(&self.pool, loaded.info.id, "declined", self.now()).await? {
+            if !draws::close_open(&self.pool, loaded.info.id, DrawStatus::Declined, self.now())
+                .await?
+            {
                 return Err(ServiceError::NoDrawOffer);
             }
             Ok(DrawAnswer::Declined(loaded.info))

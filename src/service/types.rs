@@ -341,8 +341,7 @@ pub struct ChallengeInfo {
     pub rules: Rules,
     pub time_control: TimeControl,
     pub thread: bool,
-    /// `pending`, `accepted`, `declined`, `cancelled` or `expired`.
-    pub status: String,
+    pub status: crate::store::ChallengeStatus,
     pub expires_at: i64,
     pub message_id: Option<u64>,
 }

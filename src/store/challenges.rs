@@ -1,7 +1,7 @@
 //! The `challenges` table: challenges between two users, open until answered, cancelled or
 //! expired.
 
-use super::{from_db, opt_to_db, to_db};
+use super::{from_db, opt_to_db, to_db, ChallengeStatus};
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqliteExecutor};
 
@@ -22,8 +22,7 @@ pub struct ChallengeRow {
     pub start: Option<(String, String)>,
     pub time_per_move_ms: Option<i64>,
     pub thread: bool,
-    /// `pending`, `accepted`, `declined`, `cancelled` or `expired`.
-    pub status: String,
+    pub status: ChallengeStatus,
     pub game_id: Option<i64>,
     pub message_id: Option<u64>,
     pub created_at: i64,
@@ -124,7 +123,7 @@ pub async fn by_id<'e>(
 pub async fn close<'e>(
     ex: impl SqliteExecutor<'e>,
     id: i64,
-    status: &str,
+    status: ChallengeStatus,
     game_id: Option<i64>,
     now: i64,
 ) -> Result<bool, sqlx::Error> {

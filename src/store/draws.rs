@@ -1,6 +1,6 @@
 //! The `draw_offers` table: at most one open offer per game.
 
-use super::{from_db, to_db};
+use super::{from_db, to_db, DrawStatus};
 use sqlx::{Row, SqliteExecutor};
 
 /// An open draw offer.
@@ -58,7 +58,7 @@ pub async fn open_in_game<'e>(
 pub async fn close_open<'e>(
     ex: impl SqliteExecutor<'e>,
     game_id: i64,
-    status: &str,
+    status: DrawStatus,
     now: i64,
 ) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(

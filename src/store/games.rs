@@ -1,7 +1,7 @@
 //! The `games` table: who plays which side, the rules, the status and result, the time control,
 //! and a cache of the position (its ply and record) that the move list is the truth for.
 
-use super::{from_db, opt_to_db, to_db};
+use super::{from_db, opt_to_db, to_db, GameStatus};
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqliteExecutor};
 
@@ -26,8 +26,7 @@ pub struct GameRow {
     /// A start other than the standard one: its position record and side to move.
     pub start: Option<(String, String)>,
     pub rated: bool,
-    /// `active` or `finished`.
-    pub status: String,
+    pub status: GameStatus,
     /// `attackers_won`, `defenders_won` or `draw` once finished.
     pub result: Option<String>,
     pub reason: Option<String>,
@@ -266,8 +265,13 @@ pub async fn advance<'e>(
     a: &Advance<'_>,
 ) -> Result<bool, sqlx::Error> {
     let (status, result, reason, ended_at) = match a.ended {
-        Some((result, reason)) => ("finished", Some(result), Some(reason), Some(a.now)),
-        None => ("active", None, None, None),
+        Some((result, reason)) => (
+            GameStatus::Finished,
+            Some(result),
+            Some(reason),
+            Some(a.now),
+        ),
+        None => (GameStatus::Active, None, None, None),
     };
     let done = sqlx::query(
         "UPDATE games SET ply = ?, position = ?, status = ?, result = ?, reason = ?, ended_at = ?, \

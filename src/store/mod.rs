@@ -9,6 +9,9 @@ pub mod games;
 pub mod moves;
 pub mod outbox;
 pub mod players;
+mod status;
+
+pub use status::{ChallengeStatus, DrawStatus, GameStatus};
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::SqlitePool;
