@@ -6,6 +6,7 @@ mod support;
 
 use poise::serenity_prelude as serenity;
 use serde_json::{json, Value};
+use std::sync::{Arc, Mutex, OnceLock};
 use support::bot_harness::BotHarness;
 use support::fake_discord::contract::{check, Body};
 use support::fake_discord::*;
@@ -472,4 +473,102 @@ async fn a_press_is_acknowledged_first_and_a_double_accept_makes_one_game_and_on
     );
     assert_eq!(count(&h, "POST", "/api/v10/channels/21/threads"), 0);
     assert_eq!(count(&h, "POST", "/api/v10/channels/20/threads"), 1);
+}
+
+/// Everything logged in this test binary, as the bot's log would show it (no redaction here:
+/// the code that logs must leave tokens out).
+fn captured_logs() -> Arc<Mutex<Vec<u8>>> {
+    static LOGS: OnceLock<Arc<Mutex<Vec<u8>>>> = OnceLock::new();
+    LOGS.get_or_init(|| {
+        let logs = Arc::new(Mutex::new(Vec::new()));
+        let sink = logs.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::new("info"))
+            .with_ansi(false)
+            .with_writer(move || LogSink(sink.clone()))
+            .finish();
+        tracing::subscriber::set_global_default(subscriber).expect("one subscriber");
+        logs
+    })
+    .clone()
+}
+
+struct LogSink(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for LogSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Waits until the log holds `line`.
+async fn logged(logs: &Mutex<Vec<u8>>, line: &str) -> String {
+    for _ in 0..400 {
+        let text = String::from_utf8_lossy(&logs.lock().unwrap()).to_string();
+        if text.contains(line) {
+            return text;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    panic!("nothing logged '{line}'");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_logs_of_failed_answers_carry_no_token() {
+    let logs = captured_logs();
+    let h = BotHarness::start(&[]).await;
+    let astrid = Who::member(ASTRID, "Astrid");
+    let ai = json!([{"name": "side", "type": 4, "value": 0}]);
+    h.tablut(&astrid, 30, "ai", ai, &[]).await;
+    let mut tokens = Vec::new();
+
+    // A command whose answer fails, and then its error message too.
+    h.fake.fail("POST", "/callback", 2, Fault::Status(500));
+    let id = h
+        .fake
+        .command(&astrid, 30, "tablut", Some("board"), json!([]), &[]);
+    tokens.push(format!("token-{id}"));
+    logged(&logs, "could not send an error message").await;
+    // A button whose answer fails, twice.
+    let decline = challenge(&h, 31, &[])
+        .await
+        .replace("tablut:accept:", "tablut:decline:");
+    h.fake.fail("POST", "/callback", 2, Fault::Status(500));
+    let id = h
+        .fake
+        .click(&Who::member(BIRGER, "Birger"), 31, 1, &decline);
+    tokens.push(format!("token-{id}"));
+    logged(&logs, "could not answer a button").await;
+    // A move whose answer fails (the outbox shows it instead).
+    h.fake.fail("POST", "/callback", 1, Fault::Status(500));
+    let id = h.fake.command(
+        &astrid,
+        30,
+        "move",
+        None,
+        json!([{"name": "notation", "type": 3, "value": "a4-a3"}]),
+        &[],
+    );
+    tokens.push(format!("token-{id}"));
+    let text = logged(&logs, "the answer to a move failed").await;
+
+    for line in ["command failed", "button failed", "500"] {
+        assert!(
+            text.contains(line),
+            "the log says what failed ({line}):\n{text}"
+        );
+    }
+    assert!(text.contains("<redacted>"), "{text}");
+    for token in tokens.iter().map(String::as_str).chain([TOKEN]) {
+        assert!(!text.contains(token), "the log holds {token}:\n{text}");
+    }
+    assert!(
+        !text.contains("token-"),
+        "the log holds an interaction token:\n{text}"
+    );
 }

@@ -2,7 +2,7 @@
 //! leaderboard. Custom ids are built and read by [`Button`] alone; the service decides who may
 //! press what.
 
-use super::{messages, Data, Error, InFlight};
+use super::{messages, redact, Data, Error, InFlight};
 use crate::service::{ChallengeId, DrawAnswer, GameId, Leaderboard, ServiceError};
 use poise::serenity_prelude as serenity;
 use std::collections::HashSet;
@@ -170,10 +170,10 @@ pub async fn on_event(
     };
     if let Err(error) = press(&mut answer, data).await {
         if error.is_internal() {
-            tracing::error!(custom_id = %press_event.data.custom_id, error = ?error, "button failed");
+            tracing::error!(custom_id = %press_event.data.custom_id, error = %redact::error(&error), "button failed");
         }
         if let Err(e) = answer.refuse(error.to_string()).await {
-            tracing::warn!(error = %e, "could not answer a button");
+            tracing::warn!(error = %redact::error(&e), "could not answer a button");
         }
     }
     Ok(())

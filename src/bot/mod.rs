@@ -9,6 +9,7 @@ pub mod components;
 pub mod config;
 pub mod delivery;
 pub mod messages;
+pub mod redact;
 
 pub use config::{BotConfig, ConfigError};
 
@@ -86,7 +87,7 @@ pub enum StartError {
     Database(#[from] crate::store::OpenError),
     #[error("Discord rejected DISCORD_TOKEN (401 Unauthorized): copy the token again from the Bot page of the Discord developer portal")]
     Rejected,
-    #[error("cannot reach Discord: {0}")]
+    #[error("cannot reach Discord: {}", redact::redact(&.0.to_string()))]
     Discord(serenity::Error),
 }
 
@@ -239,7 +240,7 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
     let (ctx, message) = match error {
         F::Command { error, ctx, .. } => {
             if error.is_internal() {
-                tracing::error!(command = %ctx.command().qualified_name, error = ?error, "command failed");
+                tracing::error!(command = %ctx.command().qualified_name, error = %redact::error(&error), "command failed");
             }
             (ctx, error.to_string())
         }
@@ -266,12 +267,12 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         ),
         other => {
             if let Err(e) = poise::builtins::on_error(other).await {
-                tracing::error!(error = %e, "could not handle an error");
+                tracing::error!(error = %redact::error(&e), "could not handle an error");
             }
             return;
         }
     };
     if let Err(e) = ctx.send(commands::private(message)).await {
-        tracing::warn!(error = %e, "could not send an error message");
+        tracing::warn!(error = %redact::error(&e), "could not send an error message");
     }
 }

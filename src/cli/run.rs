@@ -7,7 +7,7 @@ use crate::bot::{self, BotConfig};
 pub fn run(config: BotConfig) -> Result<(), CliError> {
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::new(&config.log))
-        .with_writer(std::io::stderr)
+        .with_writer(bot::redact::Writer(std::io::stderr))
         .init();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

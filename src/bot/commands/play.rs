@@ -43,7 +43,7 @@ pub async fn move_(
     match ctx.send(board_reply(text, report.png)).await {
         Ok(_) => data.service.answered(report.notice).await?,
         Err(e) => {
-            tracing::warn!(game, error = %answer_failure(&e), "the answer to a move failed: the outbox posts it");
+            tracing::warn!(game, error = %crate::bot::redact::error(&e), "the answer to a move failed: the outbox posts it");
             data.service.answer_failed(report.notice).await?;
         }
     }
@@ -51,19 +51,6 @@ pub async fn move_(
         ai_reply(ctx, game).await?;
     }
     Ok(())
-}
-
-/// Why an answer failed, without the request's URL (it holds the interaction's token).
-fn answer_failure(e: &serenity::Error) -> String {
-    match e {
-        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
-            format!("{}: {}", r.status_code, r.error.message)
-        }
-        serenity::Error::Http(serenity::HttpError::Request(r)) if r.is_timeout() => {
-            "timed out".to_string()
-        }
-        _ => "the request failed".to_string(),
-    }
 }
 
 /// The AI thinks (on a blocking thread, within its time) and plays; the outbox announces its
