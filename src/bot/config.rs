@@ -76,20 +76,16 @@ pub struct BotConfig {
     #[arg(long = "clock-interval-secs", env = "CLOCK_INTERVAL_SECS", value_name = "SECS", default_value = "60", value_parser = interval)]
     pub clock_interval: Duration,
 
-    /// How long a move answered by its interaction waits for the answer to be shown before
-    /// the outbox posts it in the channel instead, in milliseconds.
-    #[arg(long = "answer-grace-ms", env = "ANSWER_GRACE_MS", value_name = "MS", default_value = "5000", value_parser = millis)]
-    pub answer_grace: Duration,
-
     /// The wait before the outbox retries a failed post (5xx, time-out, 429 without
     /// retry_after), in milliseconds; doubled each time, up to 60 times this.
     #[arg(long = "delivery-retry-ms", env = "DELIVERY_RETRY_MS", value_name = "MS", default_value = "1000", value_parser = positive_millis)]
     pub delivery_retry: Duration,
 
-    /// How long a post of the outbox may take before it counts as failed (and is retried with
-    /// the same nonce), in milliseconds.
-    #[arg(long = "delivery-timeout-ms", env = "DELIVERY_TIMEOUT_MS", value_name = "MS", default_value = "15000", value_parser = positive_millis)]
-    pub delivery_timeout: Duration,
+    /// How long any request to Discord's REST API may take before it counts as failed, in
+    /// milliseconds (a post of the outbox is then retried with the same nonce). A move whose
+    /// answer has not been shown after twice this and a second is posted by the outbox.
+    #[arg(long = "discord-timeout-ms", env = "DISCORD_TIMEOUT_MS", value_name = "MS", default_value = "10000", value_parser = positive_millis)]
+    pub discord_timeout: Duration,
 
     /// The log filter (tracing's EnvFilter syntax).
     #[arg(long = "log", env = "RUST_LOG", value_name = "FILTER", default_value = "info,serenity=warn,poise=warn,sqlx=warn", value_parser = log_filter)]
@@ -216,7 +212,9 @@ impl BotConfig {
     /// The outbox's timing.
     pub fn delivery(&self) -> service::DeliveryPolicy {
         service::DeliveryPolicy {
-            answer_grace: self.answer_grace,
+            // Longer than the answer and the look at whether it is shown can take together, so
+            // a slow answer is never posted a second time.
+            answer_grace: self.discord_timeout * 2 + Duration::from_secs(1),
             retry_min: self.delivery_retry,
             retry_max: self.delivery_retry * 60,
         }

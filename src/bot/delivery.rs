@@ -34,15 +34,12 @@ struct Attempt {
 }
 
 impl Poster {
-    /// A poster with the bot's token, through `proxy` if set; a request that takes longer than
-    /// `timeout` counts as failed (and is retried with the same nonce).
-    pub fn new(token: &str, proxy: Option<&str>, timeout: Duration) -> Poster {
+    /// A poster on `client` (whose timeout makes a hung request fail, to be retried with the
+    /// same nonce) with the bot's token, through `proxy` if set.
+    pub fn new(client: reqwest::Client, token: &str, proxy: Option<&str>) -> Poster {
         let base = proxy.unwrap_or("https://discord.com").trim_end_matches('/');
         Poster {
-            client: reqwest::Client::builder()
-                .timeout(timeout)
-                .build()
-                .expect("an HTTP client with a timeout"),
+            client,
             api: format!("{base}/api/v10"),
             auth: format!("Bot {}", token.trim_start_matches("Bot ")),
         }

@@ -89,6 +89,8 @@ pub enum StartError {
     Rejected,
     #[error("cannot reach Discord: {}", redact::redact(&.0.to_string()))]
     Discord(serenity::Error),
+    #[error("cannot make an HTTP client: {0}")]
+    Http(String),
 }
 
 /// A running bot.
@@ -129,13 +131,19 @@ pub async fn start(config: BotConfig, clock: Arc<dyn Clock>) -> Result<Running, 
             .with_wording(Arc::new(messages::BotWording))
             .with_delivery(config.delivery()),
     );
+    // One HTTP client for serenity and the outbox: a request that hangs fails after the
+    // timeout (a move's answer is then checked and, if not shown, posted by the outbox).
+    let rest = reqwest::Client::builder()
+        .use_rustls_tls()
+        .timeout(config.discord_timeout)
+        .build()
+        .map_err(|e| StartError::Http(e.without_url().to_string()))?;
+    let http = serenity::HttpBuilder::new(config.token.as_str()).client(rest.clone());
     let http = match &config.proxy {
-        Some(proxy) => serenity::HttpBuilder::new(config.token.as_str())
-            .proxy(proxy.as_str())
-            .ratelimiter_disabled(true)
-            .build(),
-        None => serenity::Http::new(config.token.as_str()),
-    };
+        Some(proxy) => http.proxy(proxy.as_str()).ratelimiter_disabled(true),
+        None => http,
+    }
+    .build();
     match http.get_current_user().await {
         Ok(me) => tracing::info!(bot = %me.name, id = %me.id, "token accepted"),
         Err(serenity::Error::Http(e))
@@ -193,11 +201,7 @@ pub async fn start(config: BotConfig, clock: Arc<dyn Clock>) -> Result<Running, 
         .map_err(StartError::Discord)?;
     let shard_manager = client.shard_manager.clone();
     let clock_task = background::clock(service.clone(), config.clock_interval);
-    let poster = delivery::Poster::new(
-        config.token.as_str(),
-        config.proxy.as_deref(),
-        config.delivery_timeout,
-    );
+    let poster = delivery::Poster::new(rest, config.token.as_str(), config.proxy.as_deref());
     let dispatcher = delivery::start(service.clone(), Arc::new(poster));
     let task = tokio::spawn(async move { client.start().await });
     Ok(Running {

@@ -75,7 +75,7 @@ pub struct DeliveryPolicy {
 impl Default for DeliveryPolicy {
     fn default() -> DeliveryPolicy {
         DeliveryPolicy {
-            answer_grace: Duration::from_secs(5),
+            answer_grace: Duration::from_secs(21),
             retry_min: Duration::from_secs(1),
             retry_max: Duration::from_secs(60),
         }

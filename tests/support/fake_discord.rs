@@ -45,6 +45,8 @@ pub struct Recorded {
     /// The message this request created, if it created one (not a failed request, nor a post
     /// whose nonce matched an earlier message).
     pub created: Option<u64>,
+    /// When it arrived.
+    pub at: std::time::Instant,
 }
 
 impl Recorded {
@@ -118,6 +120,8 @@ struct Inner {
     faults: Mutex<Vec<FaultRule>>,
     /// Messages posted with `enforce_nonce`, by (channel, nonce).
     nonces: Mutex<std::collections::HashMap<(u64, String), Value>>,
+    /// The message each interaction's answer created, by token.
+    answers: Mutex<std::collections::HashMap<String, u64>>,
 }
 
 /// How the fake misbehaves for a request, the way Discord (or the way to it) can.
@@ -635,6 +639,7 @@ async fn rest(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     let rejected = inner.reject_token.load(Ordering::SeqCst);
     let id = inner.ids.fetch_add(1, Ordering::SeqCst);
     let fault = take_fault(&inner, &method, &path);
+    let at = std::time::Instant::now();
     let record = |status: u16, created: Option<u64>| {
         let mut requests = inner.requests.lock().unwrap();
         let index = requests.len();
@@ -646,6 +651,7 @@ async fn rest(State(inner): State<Arc<Inner>>, req: Request) -> Response {
             files: files.clone(),
             status,
             created,
+            at,
         });
         drop(requests);
         inner.arrived.notify_waiters();
@@ -824,7 +830,31 @@ fn answer(
                 .collect();
             Json(Value::Array(commands)).into_response()
         }
-        ("POST", ["interactions", _, _, "callback"]) => StatusCode::NO_CONTENT.into_response(),
+        ("POST", ["interactions", _, token, "callback"]) => {
+            if let Some(message) = created {
+                inner
+                    .answers
+                    .lock()
+                    .unwrap()
+                    .insert(token.to_string(), message);
+            }
+            StatusCode::NO_CONTENT.into_response()
+        }
+        // The answer as shown, if the interaction was answered with a message.
+        ("GET", ["webhooks", _, token, "messages", "@original"]) => {
+            let answer = inner.answers.lock().unwrap().get(*token).copied();
+            let channel = inner.channels.lock().unwrap().get(*token).copied();
+            match (answer, channel) {
+                (Some(message), Some(channel)) => {
+                    Json(message_json(message, channel, "", &json!({}))).into_response()
+                }
+                _ => (
+                    StatusCode::NOT_FOUND,
+                    Json(json!({"message": "Unknown Message", "code": 10008})),
+                )
+                    .into_response(),
+            }
+        }
         (_, ["webhooks", _, _, ..])
         | ("POST", ["channels", _, "messages"])
         | ("PATCH", ["channels", _, "messages", _]) => {

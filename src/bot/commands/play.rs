@@ -42,6 +42,11 @@ pub async fn move_(
     // posts it in the channel if the answer does not show it.
     match ctx.send(board_reply(text, report.png)).await {
         Ok(_) => data.service.answered(report.notice).await?,
+        // A failure can be Discord's answer lost on the way back: look before posting again.
+        Err(e) if answer_shown(ctx).await => {
+            tracing::warn!(game, error = %crate::bot::redact::error(&e), "the answer to a move failed, but it is shown");
+            data.service.answered(report.notice).await?;
+        }
         Err(e) => {
             tracing::warn!(game, error = %crate::bot::redact::error(&e), "the answer to a move failed: the outbox posts it");
             data.service.answer_failed(report.notice).await?;
@@ -51,6 +56,14 @@ pub async fn move_(
         ai_reply(ctx, game).await?;
     }
     Ok(())
+}
+
+/// Whether the interaction's answer is shown (Discord has its original response).
+async fn answer_shown(ctx: Context<'_>) -> bool {
+    match ctx {
+        poise::Context::Application(a) => a.interaction.get_response(ctx.http()).await.is_ok(),
+        poise::Context::Prefix(_) => false,
+    }
 }
 
 /// The AI thinks (on a blocking thread, within its time) and plays; the outbox announces its

@@ -1,0 +1,372 @@
+//! Delivery under faults, end to end: the real client against the fake Discord, which fails
+//! chosen requests the way Discord does (500, 502, a request that hangs until the client's
+//! time-out, a request taken but whose answer is lost, 429 per route and global, 403, 404).
+//! Each test checks what the channel shows: every message once, nothing lost, and the game
+//! going on.
+
+mod support;
+
+use serde_json::json;
+use std::time::Duration;
+use support::bot_harness::{assert_board, BotHarness};
+use support::fake_discord::*;
+
+const ASTRID: u64 = 900_000_000_000_000_201;
+const BIRGER: u64 = 900_000_000_000_000_202;
+
+/// Short AI times, a fast clock, quick retries and a short HTTP time-out (so a move's answer
+/// not shown is posted after 1.8 s), so faults resolve in a second or two.
+const SETTINGS: &[(&str, &str)] = &[
+    ("AI_EASY_TIME_MS", "30"),
+    ("AI_MEDIUM_TIME_MS", "30"),
+    ("AI_HARD_TIME_MS", "30"),
+    ("CLOCK_INTERVAL_SECS", "1"),
+    ("DEFAULT_TIME_CONTROL", "none"),
+    ("DELIVERY_RETRY_MS", "50"),
+    ("DISCORD_TIMEOUT_MS", "400"),
+];
+
+/// Longer than the bot's HTTP time-out.
+const HOLD: Duration = Duration::from_secs(3);
+
+fn astrid() -> Who {
+    Who::member(ASTRID, "Astrid")
+}
+
+fn birger() -> Who {
+    Who::member(BIRGER, "Birger")
+}
+
+/// The move a message announces (`… played **e1-e3** …`).
+pub fn played(content: &str) -> Option<String> {
+    let rest = &content[content.find("played **")? + "played **".len()..];
+    Some(rest[..rest.find("**")?].to_string())
+}
+
+/// Waits (up to 10 s) until `channel` shows `n` messages matching `pred`, then a little longer
+/// to see that no more come; returns them.
+async fn shown(
+    h: &BotHarness,
+    channel: u64,
+    n: usize,
+    pred: impl Fn(&Recorded) -> bool,
+) -> Vec<Recorded> {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let found: Vec<Recorded> = h.fake.shown(channel).into_iter().filter(&pred).collect();
+        if found.len() >= n {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let found: Vec<Recorded> = h.fake.shown(channel).into_iter().filter(&pred).collect();
+            assert_eq!(found.len(), n, "shown more than once: {found:#?}");
+            return found;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "channel {channel} shows {} of {n}: {:#?}",
+            found.len(),
+            h.fake.shown(channel)
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Waits (up to 10 s) until `channel` has had `n` POSTs to its messages; returns them.
+async fn attempts(h: &BotHarness, channel: u64, n: usize) -> Vec<Recorded> {
+    for _ in 0..500 {
+        if posts(h, channel).len() >= n {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let posts = posts(h, channel);
+    assert_eq!(posts.len(), n, "{posts:#?}");
+    posts
+}
+
+/// The POSTs to a channel's messages so far (every attempt).
+fn posts(h: &BotHarness, channel: u64) -> Vec<Recorded> {
+    let path = format!("/api/v10/channels/{channel}/messages");
+    h.fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path == path)
+        .collect()
+}
+
+/// Astrid starts a game against the easy AI in `channel` (the AI attacking moves first).
+async fn ai_attacks(h: &BotHarness, channel: u64) {
+    let (_, started) = h
+        .tablut(
+            &astrid(),
+            channel,
+            "ai",
+            json!([{"name": "side", "type": 4, "value": 1},
+                   {"name": "level", "type": 4, "value": 0}]),
+            &[],
+        )
+        .await;
+    assert!(
+        started.content().contains("attacks"),
+        "{}",
+        started.content()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_ais_move_survives_5xx_time_outs_lost_answers_and_rate_limits() {
+    let h = BotHarness::start(SETTINGS).await;
+    let faults = [
+        (Fault::Status(500), 2),
+        (Fault::Status(502), 1),
+        (Fault::Hang(HOLD), 1),
+        (Fault::Lost(HOLD), 1),
+        (
+            Fault::RateLimited {
+                retry_after: 0.3,
+                global: false,
+            },
+            1,
+        ),
+    ];
+    for (i, (fault, times)) in faults.into_iter().enumerate() {
+        let channel = 100 + i as u64;
+        let path = format!("/channels/{channel}/messages");
+        h.fake.fail("POST", &path, times, fault.clone());
+        ai_attacks(&h, channel).await;
+        let attempts = attempts(&h, channel, times + 1).await;
+        let moves = shown(&h, channel, 1, |r| played(&r.content()).is_some()).await;
+        assert_board(&moves[0]);
+        assert!(
+            attempts
+                .iter()
+                .all(|a| a.json["nonce"] == attempts[0].json["nonce"]
+                    && a.json["enforce_nonce"] == json!(true)),
+            "every attempt carries the same nonce"
+        );
+        if let Fault::RateLimited { .. } = fault {
+            let waited = attempts[1].at - attempts[0].at;
+            assert!(waited >= Duration::from_millis(300), "{waited:?}");
+        }
+        // The game goes on: Astrid answers and the AI replies.
+        let moves = h
+            .bot
+            .as_ref()
+            .unwrap()
+            .service
+            .suggest_moves(channel, ASTRID, "", 1)
+            .await
+            .unwrap();
+        let answer = h.play(&astrid(), channel, &moves[0]).await;
+        assert_eq!(played(&answer.content()), Some(moves[0].clone()));
+        shown(&h, channel, 3, |r| played(&r.content()).is_some()).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_global_rate_limit_holds_every_channel() {
+    let h = BotHarness::start(SETTINGS).await;
+    h.fake.fail(
+        "POST",
+        "/channels/110/messages",
+        1,
+        Fault::RateLimited {
+            retry_after: 0.5,
+            global: true,
+        },
+    );
+    ai_attacks(&h, 110).await;
+    let limited = h
+        .fake
+        .expect("the rate-limited post", |r| r.status == 429)
+        .await;
+    ai_attacks(&h, 111).await;
+    shown(&h, 110, 1, |r| played(&r.content()).is_some()).await;
+    shown(&h, 111, 1, |r| played(&r.content()).is_some()).await;
+    for channel in [110, 111] {
+        let after: Vec<Duration> = posts(&h, channel)
+            .iter()
+            .filter(|r| r.status == 200)
+            .map(|r| r.at - limited.at)
+            .collect();
+        assert!(
+            after.len() == 1 && after[0] >= Duration::from_millis(500),
+            "channel {channel}: {after:?}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reminders_losses_on_time_first_posts_and_expiries_are_retried_until_they_land() {
+    let h = BotHarness::start(SETTINGS).await;
+    // A reminder and a loss on time, each through a 500 and a time-out.
+    h.challenge_accepted(
+        120,
+        &astrid(),
+        (BIRGER, "Birger"),
+        json!([{"name": "time", "type": 3, "value": "1h"}]),
+    )
+    .await;
+    h.fake
+        .fail("POST", "/channels/120/messages", 1, Fault::Status(500));
+    h.fake
+        .fail("POST", "/channels/120/messages", 1, Fault::Hang(HOLD));
+    h.clock.advance(Duration::from_secs(1800));
+    let reminder = shown(&h, 120, 1, |r| r.content().contains("it is your move")).await;
+    assert_board(&reminder[0]);
+    h.fake
+        .fail("POST", "/channels/120/messages", 1, Fault::Status(502));
+    h.fake
+        .fail("POST", "/channels/120/messages", 1, Fault::Lost(HOLD));
+    h.clock.advance(Duration::from_secs(1800));
+    attempts(&h, 120, 6).await;
+    shown(&h, 120, 1, |r| r.content().contains("ran out of time")).await;
+
+    // A game's first post in its thread, through a 500 and a lost answer.
+    h.fake.fail("POST", "/messages", 1, Fault::Status(500));
+    h.fake.fail("POST", "/messages", 1, Fault::Lost(HOLD));
+    let (_, accepted) = h
+        .challenge_accepted(
+            121,
+            &astrid(),
+            (BIRGER, "Birger"),
+            json!([{"name": "thread", "type": 5, "value": true}]),
+        )
+        .await;
+    let thread: u64 = accepted
+        .content()
+        .split("<#")
+        .nth(1)
+        .and_then(|s| s.split('>').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("the thread named: {}", accepted.content()));
+    let first = shown(&h, thread, 1, |r| r.content().contains("Game on")).await;
+    assert_board(&first[0]);
+
+    // An expired challenge's message is edited, through a 502.
+    let (_, challenge) = h
+        .tablut(
+            &astrid(),
+            122,
+            "challenge",
+            json!([{"name": "opponent", "type": 6, "value": BIRGER.to_string()}]),
+            &[(BIRGER, "Birger", false)],
+        )
+        .await;
+    assert!(!challenge.button_ids().is_empty());
+    h.fake
+        .fail("PATCH", "/channels/122/messages/", 1, Fault::Status(502));
+    // Wait for the challenge's message id to be stored, then let it expire.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    h.clock.advance(Duration::from_secs(25 * 3600));
+    let edit = h
+        .fake
+        .expect("the challenge message edited", |r| {
+            r.method == "PATCH" && r.path.contains("/channels/122/messages/") && r.status == 200
+        })
+        .await;
+    assert!(edit.content().contains("expired"), "{}", edit.content());
+    assert_eq!(edit.json["components"], json!([]), "the buttons are gone");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_whose_answer_fails_stands_and_is_shown_once() {
+    let h = BotHarness::start(SETTINGS).await;
+    h.challenge_accepted(130, &astrid(), (BIRGER, "Birger"), json!([]))
+        .await;
+    let cases = [
+        (astrid(), "a4-a3", Fault::Status(500)),
+        (birger(), "e3-d3", Fault::Hang(HOLD)),
+        (astrid(), "a3-a4", Fault::Lost(HOLD)),
+        (birger(), "d3-e3", Fault::Status(502)),
+    ];
+    for (n, (player, notation, fault)) in cases.into_iter().enumerate() {
+        h.fake.fail("POST", "/callback", 1, fault);
+        h.play(&player, 130, notation).await;
+        let moves = shown(&h, 130, n + 1, |r| played(&r.content()).is_some()).await;
+        assert_eq!(played(&moves[n].content()).as_deref(), Some(notation));
+    }
+    // Nobody was told to try again, and the moves all landed.
+    assert!(!h
+        .fake
+        .requests()
+        .iter()
+        .any(|r| r.content().contains("try again")));
+    let history = h.bot.as_ref().unwrap().service.history(130).await.unwrap();
+    assert_eq!(history.moves, vec!["a4-a3", "e3-d3", "a3-a4", "d3-e3"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_channel_deleted_mid_game_ends_its_game_as_aborted() {
+    let h = BotHarness::start(SETTINGS).await;
+    let service = h.bot.as_ref().unwrap().service.clone();
+    ai_attacks(&h, 140).await;
+    shown(&h, 140, 1, |r| played(&r.content()).is_some()).await;
+    h.fake
+        .fail("POST", "/channels/140/", usize::MAX, Fault::Status(404));
+    let moves = service.suggest_moves(140, ASTRID, "", 1).await.unwrap();
+    h.play(&astrid(), 140, &moves[0]).await;
+    for _ in 0..200 {
+        if service.game_in_channel(140).await.unwrap().is_none() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let board = service.board(140).await.unwrap();
+    assert_eq!(
+        board.game.outcome.reason(),
+        Some(tablut_bot::tafl::Reason::Aborted)
+    );
+    let notices = service.notices_in(140).await.unwrap();
+    let last = notices.last().unwrap();
+    assert_eq!(last.status, "failed");
+    assert_eq!(
+        last.failure.as_deref(),
+        Some("404: Unknown Channel (code 10003)")
+    );
+    // Not retried: one attempt only.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(posts(&h, 140).iter().filter(|r| r.status == 404).count(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_channel_that_refuses_the_bot_stops_its_games_clock() {
+    let h = BotHarness::start(SETTINGS).await;
+    let service = h.bot.as_ref().unwrap().service.clone();
+    h.challenge_accepted(
+        150,
+        &astrid(),
+        (BIRGER, "Birger"),
+        json!([{"name": "time", "type": 3, "value": "1h"}]),
+    )
+    .await;
+    h.fake.fail(
+        "POST",
+        "/channels/150/messages",
+        usize::MAX,
+        Fault::Status(403),
+    );
+    // The answer fails, so the outbox posts the move, and Discord refuses it.
+    h.fake.fail("POST", "/callback", 1, Fault::Status(500));
+    h.play(&astrid(), 150, "a4-a3").await;
+    for _ in 0..200 {
+        let game = service.game_in_channel(150).await.unwrap().unwrap();
+        if game.turn_deadline.is_none() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let notices = service.notices_in(150).await.unwrap();
+    assert_eq!(
+        notices.last().unwrap().failure.as_deref(),
+        Some("403: Missing Permissions (code 50013)")
+    );
+    // Hours later nobody has lost on time; the next move starts the clock again.
+    h.clock.advance(Duration::from_secs(2 * 3600));
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let game = service.game_in_channel(150).await.unwrap().unwrap();
+    assert!(!game.is_over());
+    assert_eq!(game.turn_deadline, None);
+    h.play(&birger(), 150, "e3-d3").await;
+    let game = service.game_in_channel(150).await.unwrap().unwrap();
+    assert!(game.turn_deadline.is_some());
+}
