@@ -1,0 +1,216 @@
+//! A whole game against the AI through every REST fault, `kill -9` included: the real binary
+//! runs as a child process against the fake Discord, is killed (SIGKILL) while the fake holds a
+//! post or an answer, after the change was committed, and is started again on the same
+//! database. At the end the channel shows every move exactly once, in order.
+
+mod support;
+
+use serde_json::json;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use support::fake_discord::*;
+use tablut_bot::ai::Level;
+use tablut_bot::service::{Config, Service, SystemClock};
+use tablut_bot::tafl::{Game, Rules};
+
+const ASTRID: u64 = 900_000_000_000_000_301;
+const CHANNEL: u64 = 310;
+/// Longer than the bot's HTTP time-out (400 ms), so a held request fails on the bot's side.
+const HOLD: Duration = Duration::from_secs(10);
+
+/// The bot's binary, started on `dir`'s database with short times (a move whose answer is
+/// lost is posted by the outbox after 1.8 s).
+fn spawn(fake: &FakeDiscord, dir: &Path) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_tablut-bot"))
+        .current_dir(dir)
+        .env("DISCORD_TOKEN", TOKEN)
+        .env("DISCORD_PROXY", &fake.base_url)
+        .env(
+            "DATABASE_URL",
+            format!("sqlite://{}", dir.join("bot.db").display()),
+        )
+        .env("DEV_GUILD_ID", GUILD_ID.to_string())
+        .env("AI_EASY_TIME_MS", "30")
+        .env("DEFAULT_TIME_CONTROL", "none")
+        .env("DELIVERY_RETRY_MS", "50")
+        .env("DISCORD_TIMEOUT_MS", "400")
+        .env("RUST_LOG", "error")
+        .env("NO_PROXY", "127.0.0.1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the bot's binary starts")
+}
+
+/// Waits until the bot has connected and registered its commands.
+async fn registered(fake: &FakeDiscord) {
+    fake.expect("the commands registered", |r| {
+        r.method == "PUT" && r.path.ends_with("/commands")
+    })
+    .await;
+}
+
+/// The move a message announces (`… played **e1-e3** …`).
+fn played(content: &str) -> Option<String> {
+    let rest = &content[content.find("played **")? + "played **".len()..];
+    Some(rest[..rest.find("**")?].to_string())
+}
+
+/// The moves the channel shows, in order.
+fn shown_moves(fake: &FakeDiscord) -> Vec<String> {
+    fake.shown(CHANNEL)
+        .iter()
+        .filter_map(|r| played(&r.content()))
+        .collect()
+}
+
+/// What can go wrong around one of Astrid's moves.
+#[derive(Debug, Clone, Copy)]
+enum Trouble {
+    None,
+    /// The answer to her move fails this way.
+    Answer(fn() -> Fault),
+    /// The post of the AI's reply fails this way.
+    Reply(fn() -> Fault),
+    /// The bot is killed while the fake holds the AI's reply (not made, or made and its
+    /// answer lost), then started again.
+    KillDuringReply(fn() -> Fault),
+    /// The bot is killed while the fake holds the answer to her move, then started again.
+    KillDuringAnswer,
+}
+
+const TROUBLES: [Trouble; 13] = [
+    Trouble::None,
+    Trouble::Answer(|| Fault::Status(500)),
+    Trouble::Reply(|| Fault::Status(500)),
+    Trouble::Reply(|| Fault::Status(502)),
+    Trouble::Reply(|| Fault::Hang(HOLD)),
+    Trouble::Reply(|| Fault::Lost(HOLD)),
+    Trouble::Reply(|| Fault::RateLimited {
+        retry_after: 0.2,
+        global: false,
+    }),
+    Trouble::Reply(|| Fault::RateLimited {
+        retry_after: 0.2,
+        global: true,
+    }),
+    Trouble::Answer(|| Fault::Hang(HOLD)),
+    Trouble::Answer(|| Fault::Lost(HOLD)),
+    Trouble::KillDuringReply(|| Fault::Hang(HOLD)),
+    Trouble::KillDuringReply(|| Fault::Lost(HOLD)),
+    Trouble::KillDuringAnswer,
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
+    let fake = FakeDiscord::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = spawn(&fake, dir.path());
+    registered(&fake).await;
+    let url = format!("sqlite://{}", dir.path().join("bot.db").display());
+    let db = Service::open(&url, Config::default(), std::sync::Arc::new(SystemClock))
+        .await
+        .unwrap();
+    let astrid = Who::member(ASTRID, "Astrid");
+    // Astrid defends against the easy AI, which attacks and moves first.
+    let id = fake.command(
+        &astrid,
+        CHANNEL,
+        "tablut",
+        Some("ai"),
+        json!([{"name": "side", "type": 4, "value": 1},
+               {"name": "level", "type": 4, "value": 0}]),
+        &[],
+    );
+    fake.callback(id).await;
+    let posts = format!("/channels/{CHANNEL}/messages");
+    let mut turn = 0;
+    let mut kills = 0;
+    loop {
+        // Wait until every move so far is shown (the AI's reply included).
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let history = loop {
+            let history = db.history(CHANNEL).await.unwrap();
+            let shown = shown_moves(&fake);
+            assert!(
+                history.moves.starts_with(&shown),
+                "shown {shown:?}, played {:?}",
+                history.moves
+            );
+            let settled = shown.len() == history.moves.len()
+                && (history.game.is_over() || history.moves.len() % 2 == 1);
+            if settled {
+                break history;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "turn {turn}: shown {shown:?}, played {:?}",
+                history.moves
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        if history.game.is_over() || history.moves.len() > 150 {
+            break;
+        }
+        let mut game = Game::new(Rules::default());
+        for m in &history.moves {
+            game.play_text(m).unwrap();
+        }
+        let mine = tablut_bot::ai::choose_move(&game, Level::Hard, Duration::from_millis(20))
+            .unwrap()
+            .best
+            .to_string();
+        let trouble = TROUBLES[turn % TROUBLES.len()];
+        match trouble {
+            Trouble::None => {}
+            Trouble::Answer(fault) => fake.fail("POST", "/callback", 1, fault()),
+            Trouble::Reply(fault) | Trouble::KillDuringReply(fault) => {
+                fake.fail("POST", &posts, 1, fault())
+            }
+            Trouble::KillDuringAnswer => fake.fail("POST", "/callback", 1, Fault::Hang(HOLD)),
+        }
+        let id = fake.command(
+            &astrid,
+            CHANNEL,
+            "move",
+            None,
+            json!([{"name": "notation", "type": 3, "value": mine}]),
+            &[],
+        );
+        let held = match trouble {
+            Trouble::KillDuringReply(_) => Some(format!("/api/v10{posts}")),
+            Trouble::KillDuringAnswer => Some(format!("/api/v10/interactions/{id}/")),
+            _ => None,
+        };
+        if let Some(held) = held {
+            // The fake holds the request: the change is committed. Kill -9, start again.
+            fake.expect("the held request", |r| {
+                r.status == 0 && r.path.starts_with(&held)
+            })
+            .await;
+            bot.kill().unwrap();
+            bot.wait().unwrap();
+            kills += 1;
+            bot = spawn(&fake, dir.path());
+            registered(&fake).await;
+        }
+        turn += 1;
+    }
+    bot.kill().unwrap();
+    bot.wait().unwrap();
+    let history = db.history(CHANNEL).await.unwrap();
+    assert!(
+        history.game.is_over(),
+        "the game ended: {:?}",
+        history.moves
+    );
+    assert!(turn > TROUBLES.len(), "every fault came up: {turn} turns");
+    assert!(kills >= 3);
+    assert_eq!(
+        shown_moves(&fake),
+        history.moves,
+        "every move shown once, in order"
+    );
+}
