@@ -572,3 +572,107 @@ async fn the_logs_of_failed_answers_carry_no_token() {
         "the log holds an interaction token:\n{text}"
     );
 }
+
+/// A game in `channel`, Astrid attacking Birger; the moves it goes on with, in turn.
+async fn game_for_faults(h: &BotHarness, channel: u64) -> Vec<(Who, &'static str)> {
+    let accept = challenge(h, channel, &[]).await;
+    let click = h
+        .fake
+        .click(&Who::member(BIRGER, "Birger"), channel, 1, &accept);
+    let started = h.fake.callback(click).await;
+    assert!(
+        started.content().contains("Game on!"),
+        "{}",
+        started.content()
+    );
+    let (a, b) = (Who::member(ASTRID, "Astrid"), Who::member(BIRGER, "Birger"));
+    vec![
+        (a.clone(), "a6-a7"),
+        (b.clone(), "e4-c4"),
+        (a.clone(), "i6-i7"),
+        (b.clone(), "e5-e4"),
+        (a, "a4-a3"),
+    ]
+}
+
+/// `/move` dispatched now; its answer awaited later.
+fn send_move(h: &BotHarness, channel: u64, (who, notation): &(Who, &str)) -> u64 {
+    h.fake.command(
+        who,
+        channel,
+        "move",
+        None,
+        json!([{"name": "notation", "type": 3, "value": notation}]),
+        &[],
+    )
+}
+
+async fn assert_played(h: &BotHarness, id: u64, notation: &str) {
+    let answer = h.fake.callback(id).await;
+    let text = answer.content();
+    assert!(text.contains(&format!("played **{notation}")), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_an_abnormal_close_or_a_4000_the_client_resumes_and_gets_what_it_missed() {
+    let h = BotHarness::start(&[]).await;
+    let moves = game_for_faults(&h, 40).await;
+    let identified = h.fake.identifies();
+    for (round, code) in [None, Some(4000)].into_iter().enumerate() {
+        let resumed = h.fake.resumes();
+        h.fake.close_gateway(code);
+        // Dispatched while the client is away: delivered when it resumes.
+        let during = &moves[2 * round];
+        let id = send_move(&h, 40, during);
+        assert_played(&h, id, during.1).await;
+        assert_eq!(h.fake.resumes(), resumed + 1, "{code:?}: resumed");
+        assert_eq!(h.fake.identifies(), identified, "{code:?}: no new session");
+        // And the game goes on.
+        let after = &moves[2 * round + 1];
+        let id = send_move(&h, 40, after);
+        assert_played(&h, id, after.1).await;
+    }
+    // Each move was answered once.
+    let answers = h
+        .fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.path.ends_with("/callback") && r.content().contains("played **"))
+        .count();
+    assert_eq!(answers, 4);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_that_times_out_reconnects_and_the_game_goes_on() {
+    let h = BotHarness::start(&[]).await;
+    let moves = game_for_faults(&h, 41).await;
+    let (identified, resumed) = (h.fake.identifies(), h.fake.resumes());
+    h.fake.withhold_heartbeat_acks();
+    h.fake.wait_reconnected(identified + 1, resumed + 1).await;
+    // serenity 0.12.5 restarts the shard when a heartbeat goes unacknowledged: a new session,
+    // where Discord would also take a RESUME (what was dispatched meanwhile is Discord's to
+    // drop; the player sees the interaction fail and sends it again).
+    assert_eq!(h.fake.identifies(), identified + 1, "a fresh IDENTIFY");
+    assert_eq!(h.fake.resumes(), resumed);
+    let id = send_move(&h, 41, &moves[0]);
+    assert_played(&h, id, moves[0].1).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invalid_session_makes_the_client_identify_afresh_and_the_game_goes_on() {
+    let h = BotHarness::start(&[]).await;
+    let moves = game_for_faults(&h, 42).await;
+    let (identified, resumed) = (h.fake.identifies(), h.fake.resumes());
+    h.fake.invalidate_session();
+    h.fake.wait_reconnected(identified + 1, u64::MAX).await;
+    assert_eq!(
+        h.fake.resumes(),
+        resumed,
+        "an invalid session is not resumed"
+    );
+    assert_eq!(h.fake.identifies(), identified + 1);
+    for m in &moves[..2] {
+        let id = send_move(&h, 42, m);
+        assert_played(&h, id, m.1).await;
+    }
+}

@@ -1,6 +1,8 @@
 //! A fake Discord on 127.0.0.1 for end-to-end tests of the real serenity/poise client: the REST
-//! API (through `DISCORD_PROXY`) and the gateway (HELLO, IDENTIFY → READY, heartbeats), with a
-//! test API to dispatch interactions and await what the bot sends back.
+//! API (through `DISCORD_PROXY`) and the gateway (HELLO, IDENTIFY → READY, heartbeats, RESUME →
+//! the missed dispatches and RESUMED), with a test API to dispatch interactions and await what
+//! the bot sends back, and to make the gateway fail: an abnormal close, a close code, heartbeats
+//! left unacknowledged, an invalid session.
 //!
 //! Every request is checked against Discord's published contract ([`contract`]): a request with
 //! no such route, or a body its schema refuses, is answered as Discord would (404, 400) and
@@ -107,7 +109,11 @@ struct Inner {
     arrived: Notify,
     gateway: Mutex<Option<mpsc::UnboundedSender<String>>>,
     connected: Notify,
-    seq: AtomicU64,
+    /// The gateway session: its dispatches, kept for a RESUME.
+    session: Mutex<GatewaySession>,
+    /// The latest gateway connection's controls, for the faults.
+    control: Mutex<Option<mpsc::UnboundedSender<Control>>>,
+    resumes: AtomicU64,
     ids: AtomicU64,
     reject_token: AtomicBool,
     identifies: AtomicU64,
@@ -146,6 +152,38 @@ struct FaultRule {
     path_contains: String,
     remaining: usize,
     fault: Fault,
+}
+
+/// The gateway session the client identified into: every dispatch with its sequence number,
+/// kept so that a RESUME replays what the client missed.
+#[derive(Default)]
+struct GatewaySession {
+    /// Counts sessions, for their ids.
+    serial: u64,
+    id: String,
+    seq: u64,
+    log: Vec<(u64, String)>,
+}
+
+impl GatewaySession {
+    /// The next dispatch frame, logged.
+    fn frame(&mut self, kind: &str, d: Value) -> String {
+        self.seq += 1;
+        let frame = json!({"op": 0, "t": kind, "s": self.seq, "d": d}).to_string();
+        self.log.push((self.seq, frame.clone()));
+        frame
+    }
+}
+
+/// What a test makes the gateway connection do.
+#[derive(Debug, Clone, Copy)]
+enum Control {
+    /// Close with this code, or (`None`) drop the connection without a close frame.
+    Close(Option<u16>),
+    /// Opcode 9 with `d`: whether the session may be resumed.
+    InvalidSession(bool),
+    /// Stop acknowledging heartbeats (a zombied connection).
+    WithholdAcks,
 }
 
 /// Fails the test, when the test's last handle on the fake goes, if any request the bot sent
@@ -418,11 +456,66 @@ impl FakeDiscord {
         panic!("no client connected to the fake gateway");
     }
 
+    /// How many times a client resumed its session.
+    pub fn resumes(&self) -> u64 {
+        self.inner.resumes.load(Ordering::SeqCst)
+    }
+
+    /// Waits until the client has identified `identifies` times or resumed `resumes` times in
+    /// all, and is connected.
+    pub async fn wait_reconnected(&self, identifies: u64, resumes: u64) {
+        for _ in 0..800 {
+            if (self.identifies() >= identifies || self.resumes() >= resumes)
+                && self.inner.gateway.lock().unwrap().is_some()
+            {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!(
+            "the client did not come back: {} identifies, {} resumes",
+            self.identifies(),
+            self.resumes()
+        );
+    }
+
+    /// Ends the gateway connection: with a close frame of this code (4000: unknown error,
+    /// resumable), or (`None`) abnormally, without one. Dispatches from now on wait in the
+    /// session for a RESUME.
+    pub fn close_gateway(&self, code: Option<u16>) {
+        self.control(Control::Close(code));
+    }
+
+    /// Stops acknowledging the connection's heartbeats: the session times out on the client's
+    /// side, which reconnects. Dispatches from now on wait in the session.
+    pub fn withhold_heartbeat_acks(&self) {
+        self.control(Control::WithholdAcks);
+    }
+
+    /// Sends INVALID_SESSION (opcode 9) with `d: false`: the session is gone, and the client
+    /// must IDENTIFY afresh. What was dispatched in it and not delivered is lost, as on Discord.
+    pub fn invalidate_session(&self) {
+        self.control(Control::InvalidSession(false));
+    }
+
+    /// Takes the connection out of service at once (dispatches from now on are kept for a
+    /// RESUME) and tells it what to do.
+    fn control(&self, what: Control) {
+        let _session = self.inner.session.lock().unwrap();
+        *self.inner.gateway.lock().unwrap() = None;
+        if let Some(control) = self.inner.control.lock().unwrap().as_ref() {
+            let _ = control.send(what);
+        }
+    }
+
+    /// Dispatches an event in the session: at once to a connected client, else kept for its
+    /// RESUME.
     fn dispatch(&self, kind: &str, d: Value) {
-        let s = self.inner.seq.fetch_add(1, Ordering::SeqCst) + 2;
-        let frame = json!({"op": 0, "t": kind, "s": s, "d": d}).to_string();
-        let tx = self.inner.gateway.lock().unwrap().clone();
-        tx.expect("a connected client").send(frame).unwrap();
+        let mut session = self.inner.session.lock().unwrap();
+        let frame = session.frame(kind, d);
+        if let Some(tx) = self.inner.gateway.lock().unwrap().as_ref() {
+            let _ = tx.send(frame);
+        }
     }
 
     fn base(&self, kind: u64, who: &Who, channel: u64, data: Value) -> (u64, Value) {
@@ -523,16 +616,43 @@ async fn gateway(State(inner): State<Arc<Inner>>, ws: WebSocketUpgrade) -> Respo
 async fn session(inner: Arc<Inner>, socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
     let (tx, mut rx) = mpsc::unbounded_channel::<String>();
+    let (control_tx, mut control) = mpsc::unbounded_channel::<Control>();
+    *inner.control.lock().unwrap() = Some(control_tx);
     let hello = json!({"op": 10, "d": {"heartbeat_interval": 500}}).to_string();
     if sink.send(WsMessage::Text(hello.into())).await.is_err() {
         return;
     }
+    let mut acknowledge = true;
     loop {
         tokio::select! {
             out = rx.recv() => {
                 let Some(out) = out else { break };
                 if sink.send(WsMessage::Text(out.into())).await.is_err() {
                     break;
+                }
+            }
+            what = control.recv() => {
+                match what {
+                    Some(Control::Close(Some(code))) => {
+                        let frame = axum::extract::ws::CloseFrame {
+                            code,
+                            reason: "closed by the test".into(),
+                        };
+                        let _ = sink.send(WsMessage::Close(Some(frame))).await;
+                        break;
+                    }
+                    // Dropping the socket ends the TCP connection with no close frame.
+                    Some(Control::Close(None)) | None => break,
+                    Some(Control::InvalidSession(resumable)) => {
+                        if !resumable {
+                            inner.session.lock().unwrap().id.clear();
+                        }
+                        let frame = json!({"op": 9, "d": resumable}).to_string();
+                        if sink.send(WsMessage::Text(frame.into())).await.is_err() {
+                            break;
+                        }
+                    }
+                    Some(Control::WithholdAcks) => acknowledge = false,
                 }
             }
             msg = stream.next() => {
@@ -544,40 +664,39 @@ async fn session(inner: Arc<Inner>, socket: WebSocket) {
                     _ => continue,
                 };
                 let Ok(v) = serde_json::from_str::<Value>(&text) else { continue };
-                match v["op"].as_u64() {
-                    Some(1) => {
+                let op = v["op"].as_u64();
+                if op == Some(1) {
+                    if acknowledge {
                         let ack = json!({"op": 11}).to_string();
                         if sink.send(WsMessage::Text(ack.into())).await.is_err() {
                             break;
                         }
                     }
-                    Some(2) | Some(6) => {
-                        if inner.reject_token.load(Ordering::SeqCst) {
-                            let _ = sink
-                                .send(WsMessage::Close(Some(axum::extract::ws::CloseFrame {
-                                    code: 4004,
-                                    reason: "Authentication failed.".into(),
-                                })))
-                                .await;
-                            break;
-                        }
-                        inner.identifies.fetch_add(1, Ordering::SeqCst);
-                        inner.seq.store(0, Ordering::SeqCst);
-                        let ws_url = inner.ws_url.lock().unwrap().clone();
-                        let ready = json!({"op": 0, "t": "READY", "s": 1, "d": {
-                            "v": 10, "user": user_json(BOT_ID, "tablut-bot", true), "guilds": [],
-                            "session_id": "fake-session", "resume_gateway_url": ws_url,
-                            "application": {"id": APP_ID.to_string(), "flags": 0},
-                            "private_channels": [], "relationships": [],
-                        }});
-                        if sink.send(WsMessage::Text(ready.to_string().into())).await.is_err() {
-                            break;
-                        }
-                        *inner.gateway.lock().unwrap() = Some(tx.clone());
-                        inner.connected.notify_waiters();
-                    }
-                    _ => {}
+                    continue;
                 }
+                if !matches!(op, Some(2) | Some(6)) {
+                    continue;
+                }
+                if inner.reject_token.load(Ordering::SeqCst)
+                    || v["d"]["token"].as_str().map(|t| t.trim_start_matches("Bot ")) != Some(TOKEN)
+                {
+                    let _ = sink
+                        .send(WsMessage::Close(Some(axum::extract::ws::CloseFrame {
+                            code: 4004,
+                            reason: "Authentication failed.".into(),
+                        })))
+                        .await;
+                    break;
+                }
+                if !open_session(&inner, &v, &tx) {
+                    // An unknown or invalidated session cannot be resumed.
+                    let frame = json!({"op": 9, "d": false}).to_string();
+                    if sink.send(WsMessage::Text(frame.into())).await.is_err() {
+                        break;
+                    }
+                    continue;
+                }
+                inner.connected.notify_waiters();
             }
         }
     }
@@ -585,6 +704,42 @@ async fn session(inner: Arc<Inner>, socket: WebSocket) {
     if g.as_ref().is_some_and(|g| g.same_channel(&tx)) {
         *g = None;
     }
+}
+
+/// Answers an IDENTIFY (`op` 2: a new session, READY first) or a RESUME (`op` 6: the session's
+/// missed dispatches in order, then RESUMED) on the connection `tx`, and makes it the one
+/// dispatches go to. False for a RESUME of a session that is not the current one.
+fn open_session(inner: &Inner, v: &Value, tx: &mpsc::UnboundedSender<String>) -> bool {
+    let mut session = inner.session.lock().unwrap();
+    if v["op"] == 6 {
+        let asked = v["d"]["session_id"].as_str().unwrap_or_default();
+        if session.id.is_empty() || asked != session.id {
+            return false;
+        }
+        let after = v["d"]["seq"].as_u64().unwrap_or(0);
+        for (_, frame) in session.log.iter().filter(|(s, _)| *s > after) {
+            let _ = tx.send(frame.clone());
+        }
+        let resumed = session.frame("RESUMED", json!({}));
+        let _ = tx.send(resumed);
+        inner.resumes.fetch_add(1, Ordering::SeqCst);
+    } else {
+        session.serial += 1;
+        session.id = format!("fake-session-{}", session.serial);
+        session.seq = 0;
+        session.log.clear();
+        let ready = json!({
+            "v": 10, "user": user_json(BOT_ID, "tablut-bot", true), "guilds": [],
+            "session_id": session.id, "resume_gateway_url": *inner.ws_url.lock().unwrap(),
+            "application": {"id": APP_ID.to_string(), "flags": 0},
+            "private_channels": [], "relationships": [],
+        });
+        let ready = session.frame("READY", ready);
+        let _ = tx.send(ready);
+        inner.identifies.fetch_add(1, Ordering::SeqCst);
+    }
+    *inner.gateway.lock().unwrap() = Some(tx.clone());
+    true
 }
 
 async fn rest(State(inner): State<Arc<Inner>>, req: Request) -> Response {
