@@ -475,6 +475,53 @@ async fn a_press_is_acknowledged_first_and_a_double_accept_makes_one_game_and_on
     assert_eq!(count(&h, "POST", "/api/v10/channels/20/threads"), 1);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thread_that_cannot_be_made_is_told_after_the_acknowledgement_and_the_challenge_stays() {
+    let h = BotHarness::start(&[]).await;
+    let birger = Who::member(BIRGER, "Birger");
+    let accept = challenge(
+        &h,
+        22,
+        &[json!({"name": "thread", "type": 5, "value": true})],
+    )
+    .await;
+    for (fault, words) in [
+        (Fault::Status(403), "may not create threads in this channel"),
+        (Fault::Status(500), "please try again"),
+    ] {
+        h.fake.fail("POST", "/channels/22/threads", 1, fault);
+        let id = h.fake.click(&birger, 22, 1, &accept);
+        assert_eq!(h.fake.callback(id).await.callback_type(), Some(6));
+        let told = h.fake.followup(id).await;
+        assert_eq!(
+            told.method, "POST",
+            "a follow-up, the message left as it was"
+        );
+        let text = told.content();
+        assert!(
+            told.ephemeral() && text.contains(words) && !text.contains('\n'),
+            "{text}"
+        );
+    }
+    // The challenge is still open: the next press starts the game in a thread.
+    let id = h.fake.click(&birger, 22, 1, &accept);
+    assert_eq!(h.fake.callback(id).await.callback_type(), Some(6));
+    let edited = h.fake.followup(id).await;
+    assert!(
+        edited.content().starts_with("Challenge accepted"),
+        "{}",
+        edited.content()
+    );
+    let (_, games) = h
+        .tablut(&Who::member(ASTRID, "Astrid"), 1, "games", json!([]), &[])
+        .await;
+    assert!(
+        games.content().starts_with("**Games in progress** (1)"),
+        "{}",
+        games.content()
+    );
+}
+
 /// Everything logged in this test binary, as the bot's log would show it (no redaction here:
 /// the code that logs must leave tokens out).
 fn captured_logs() -> Arc<Mutex<Vec<u8>>> {
@@ -546,14 +593,7 @@ async fn the_logs_of_failed_answers_carry_no_token() {
     logged(&logs, "could not answer a button").await;
     // A move whose answer fails (the outbox shows it instead).
     h.fake.fail("POST", "/callback", 1, Fault::Status(500));
-    let id = h.fake.command(
-        &astrid,
-        30,
-        "move",
-        None,
-        json!([{"name": "notation", "type": 3, "value": "a4-a3"}]),
-        &[],
-    );
+    let id = send_move(&h, 30, &(astrid.clone(), "a4-a3"));
     tokens.push(format!("token-{id}"));
     let text = logged(&logs, "the answer to a move failed").await;
 

@@ -306,7 +306,19 @@ async fn accept_in_thread(
             http,
             serenity::CreateThread::new(name).kind(serenity::ChannelType::PublicThread),
         )
-        .await?;
+        .await
+        .map_err(|e| match &e {
+            serenity::Error::Http(h)
+                if h.status_code() == Some(serenity::StatusCode::FORBIDDEN) =>
+            {
+                Error::User(
+                    "The bot may not create threads in this channel: press Accept again once it \
+                     may (Create Public Threads), or play here with a new challenge."
+                        .into(),
+                )
+            }
+            _ => e.into(),
+        })?;
     // The game's first post in the thread goes out through the outbox.
     data.service
         .accept(challenge.id, user, Some(thread.id.get()))
