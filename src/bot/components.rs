@@ -198,16 +198,12 @@ impl Answer<'_> {
         Ok(())
     }
 
-    /// The pressed message, updated: in the answer itself, or by editing it once acknowledged.
-    async fn show(&self, text: String) -> Result<(), Error> {
-        if self.acknowledged {
-            let edit = serenity::EditInteractionResponse::new()
-                .content(messages::fit(text))
-                .components(Vec::new());
-            self.press.edit_response(self.http, edit).await?;
-        } else {
-            self.update_with(update(text)).await?;
-        }
+    /// The pressed message edited to `text`, its buttons gone, after the acknowledgement.
+    async fn edit(&self, text: String) -> Result<(), Error> {
+        let edit = serenity::EditInteractionResponse::new()
+            .content(messages::fit(text))
+            .components(Vec::new());
+        self.press.edit_response(self.http, edit).await?;
         Ok(())
     }
 
@@ -326,7 +322,7 @@ async fn accept_in_thread(
     // The challenge is closed: a press from now on is refused by the service.
     drop(answering);
     answer
-        .show(format!(
+        .edit(format!(
             "Challenge accepted: the game is on in <#{}>.",
             thread.id
         ))
