@@ -47,6 +47,8 @@ impl Harness {
                 ("AI_MEDIUM_TIME_MS", "100"),
                 ("AI_HARD_TIME_MS", "100"),
                 ("AI_HINT_TIME_MS", "100"),
+                ("AI_TT_MB", "4"),
+                ("AI_GAME_COOLDOWN_SECS", "0"),
                 ("CLOCK_INTERVAL_SECS", "1"),
                 ("DEFAULT_TIME_CONTROL", "none"),
             ])

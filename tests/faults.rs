@@ -20,6 +20,8 @@ const SETTINGS: &[(&str, &str)] = &[
     ("AI_EASY_TIME_MS", "30"),
     ("AI_MEDIUM_TIME_MS", "30"),
     ("AI_HARD_TIME_MS", "30"),
+    ("AI_GAME_COOLDOWN_SECS", "0"),
+    ("AI_GAMES_PER_USER", "20"),
     ("CLOCK_INTERVAL_SECS", "1"),
     ("DEFAULT_TIME_CONTROL", "none"),
     ("DELIVERY_RETRY_MS", "50"),

@@ -33,6 +33,9 @@ fn config(images: bool) -> Config {
         hint_cooldown: Duration::from_secs(30),
         challenge_ttl: Duration::from_secs(24 * 3600),
         images,
+        ai_tt_mb: 4,
+        ai_game_cooldown: Duration::ZERO,
+        ..Config::default()
     }
 }
 
@@ -638,7 +641,10 @@ async fn games_against_the_ai_as_each_side() {
     );
     let moves = s.suggest_moves(50, ASTRID, "", 1).await.unwrap();
     s.play_move(50, ASTRID, &moves[0]).await.unwrap();
-    assert_eq!(s.games_awaiting_ai().await.unwrap(), vec![started.game.id]);
+    assert_eq!(
+        s.games_awaiting_ai().await.unwrap(),
+        vec![(started.game.id, 50)]
+    );
     let reply = s.ai_turn(started.game.id).await.unwrap().unwrap();
     assert_eq!(reply.game.ply, 3);
     assert!(matches!(

@@ -5,6 +5,8 @@
 //! - [`analyze`]: full-strength analysis with explicit [`Limits`].
 
 pub mod eval;
+pub mod pool;
+pub mod queue;
 pub mod search;
 pub mod threats;
 pub mod tt;
@@ -132,7 +134,12 @@ pub fn choose_move(game: &Game, level: Level, time: Duration) -> Option<SearchRe
         return None;
     }
     match level {
-        Level::Easy => easy_move(game, Some(timed(started, time)), started),
+        Level::Easy => easy_move(
+            &mut Searcher::new(1, Weights::DEFAULT),
+            game,
+            Some(timed(started, time)),
+            started,
+        ),
         Level::Medium | Level::Hard => PLAYER.with(|cell| {
             let mut slot = cell.borrow_mut();
             let searcher =
@@ -153,8 +160,9 @@ pub fn choose_move_with(
     choose_since(searcher, game, level, time, Instant::now())
 }
 
-/// The move at `level`, with `time` counted from `started`.
-fn choose_since(
+/// The move at `level`, with `time` counted from `started` (a pool's worker counts it from
+/// when it takes the request, not from when it was queued).
+pub fn choose_since(
     searcher: &mut Searcher,
     game: &Game,
     level: Level,
@@ -166,7 +174,7 @@ fn choose_since(
     }
     let mut stop = timed(started, time);
     match level {
-        Level::Easy => return easy_move(game, Some(stop), started),
+        Level::Easy => return easy_move(searcher, game, Some(stop), started),
         Level::Medium => stop.depth = Some(MEDIUM_DEPTH),
         Level::Hard => {}
     }
@@ -221,7 +229,12 @@ pub fn analyze_at(game: &Game, level: Level, limits: &Limits) -> Option<SearchRe
         }
         Level::Easy => {
             let started = Instant::now();
-            easy_move(game, limits.time.map(|t| timed(started, t)), started)
+            easy_move(
+                &mut Searcher::new(1, Weights::DEFAULT),
+                game,
+                limits.time.map(|t| timed(started, t)),
+                started,
+            )
         }
     }
 }
@@ -229,12 +242,18 @@ pub fn analyze_at(game: &Game, level: Level, limits: &Limits) -> Option<SearchRe
 /// The easy level: every move scored one ply deep (with the king's threats played out), then a
 /// pick among the moves that look nearly as good as the best, seeded by the position so the same
 /// game always gets the same answer. It always takes a win in one, never walks into a loss it
-/// can see when it has a way out, and never plays an illegal move.
-fn easy_move(game: &Game, stop: Option<Stop>, started: Instant) -> Option<SearchResult> {
+/// can see when it has a way out, and never plays an illegal move. The searcher's table is
+/// cleared first, so the pick does not depend on what it searched before.
+fn easy_move(
+    searcher: &mut Searcher,
+    game: &Game,
+    stop: Option<Stop>,
+    started: Instant,
+) -> Option<SearchResult> {
     if game.outcome().is_over() {
         return None;
     }
-    let mut searcher = Searcher::new(1, Weights::DEFAULT);
+    searcher.clear();
     let mut scored = searcher.score_moves(game, EASY_DEPTH, stop.unwrap_or_default());
     if scored.is_empty() {
         // Out of time before the first move was scored: the first legal move in text order.

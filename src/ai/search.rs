@@ -118,6 +118,12 @@ impl Searcher {
         self.nodes
     }
 
+    /// Forgets every position searched so far (O(1)): the next search answers as a fresh
+    /// searcher of the same table size would.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
     /// Sets up the game's history (for repetitions) and its rules.
     fn prepare(&mut self, game: &Game, stop: Stop) {
         let rules = game.rules();

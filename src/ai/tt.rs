@@ -1,7 +1,9 @@
 //! The transposition table: positions already searched, keyed by the Zobrist hash.
 //!
 //! Two-slot buckets of 16-byte entries: the full key and a packed word (best move, score,
-//! depth, bound). A new entry replaces the same position's, else the shallower of the two.
+//! depth, bound, generation). A new entry replaces the same position's, else the shallower of
+//! the two. [`Table::clear`] empties the table in O(1) by starting a new generation: entries of
+//! an older one read as empty, so a cleared table answers exactly as a fresh one would.
 
 use crate::tafl::{Move, Square};
 
@@ -27,12 +29,17 @@ pub struct Hit {
 pub struct Table {
     entries: Vec<[u64; 2]>,
     mask: usize,
+    /// The generation live entries carry (never 0: a zeroed entry is empty).
+    generation: u64,
 }
+
+/// Where the generation sits in an entry's packed word.
+const GEN_SHIFT: u32 = 48;
 
 /// The default size in megabytes.
 pub const DEFAULT_MB: usize = 64;
 
-fn pack(mv: Option<Move>, score: i32, depth: i32, bound: Bound) -> u64 {
+fn pack(mv: Option<Move>, score: i32, depth: i32, bound: Bound, generation: u64) -> u64 {
     let m = match mv {
         Some(m) => 0x8000 | (m.from.index() as u64) << 7 | m.to.index() as u64,
         None => 0,
@@ -42,7 +49,10 @@ fn pack(mv: Option<Move>, score: i32, depth: i32, bound: Bound) -> u64 {
         Bound::Lower => 2,
         Bound::Upper => 3,
     };
-    m | (score as i16 as u16 as u64) << 16 | (depth.clamp(0, 255) as u64) << 32 | b << 40
+    m | (score as i16 as u16 as u64) << 16
+        | (depth.clamp(0, 255) as u64) << 32
+        | b << 40
+        | generation << GEN_SHIFT
 }
 
 fn unpack(data: u64) -> Hit {
@@ -83,7 +93,24 @@ impl Table {
         Table {
             entries: vec![[0u64; 2]; n],
             mask: n - 1,
+            generation: 1,
         }
+    }
+
+    /// Empties the table: O(1), by a new generation (every 65 535 clears, the memory is zeroed
+    /// once so that an old generation's entries can never come back).
+    pub fn clear(&mut self) {
+        self.generation += 1;
+        if self.generation >> (64 - GEN_SHIFT) != 0 {
+            self.entries.fill([0, 0]);
+            self.generation = 1;
+        }
+    }
+
+    /// Whether the entry holds a position of the current generation.
+    #[inline(always)]
+    fn live(&self, data: u64) -> bool {
+        data >> GEN_SHIFT == self.generation
     }
 
     #[inline(always)]
@@ -95,7 +122,7 @@ impl Table {
     pub fn probe(&self, key: u64) -> Option<Hit> {
         let i = self.bucket(key);
         for e in &self.entries[i..i + 2] {
-            if e[0] == key && e[1] != 0 {
+            if e[0] == key && self.live(e[1]) {
                 return Some(unpack(e[1]));
             }
         }
@@ -105,23 +132,29 @@ impl Table {
     #[inline]
     pub fn store(&mut self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound) {
         let i = self.bucket(key);
-        let data = pack(mv, score, depth, bound);
-        let slot = if self.entries[i][0] == key {
-            i
-        } else if self.entries[i + 1][0] == key {
-            i + 1
-        } else {
-            let d0 = (self.entries[i][1] >> 32) & 0xFF;
-            let d1 = (self.entries[i + 1][1] >> 32) & 0xFF;
-            if d1 < d0 {
-                i + 1
+        let data = pack(mv, score, depth, bound, self.generation);
+        let mine = |e: &[u64; 2]| e[0] == key && self.live(e[1]);
+        // An entry of an older generation counts as empty (depth 0).
+        let depth_of = |e: &[u64; 2]| {
+            if self.live(e[1]) {
+                (e[1] >> 32) & 0xFF
             } else {
-                i
+                0
             }
         };
+        let slot = if mine(&self.entries[i]) {
+            i
+        } else if mine(&self.entries[i + 1])
+            || depth_of(&self.entries[i + 1]) < depth_of(&self.entries[i])
+        {
+            i + 1
+        } else {
+            i
+        };
+        let keep_move = mv.is_none() && mine(&self.entries[slot]);
         let e = &mut self.entries[slot];
         // Keep the old best move when the new search found none.
-        let data = if mv.is_none() && e[0] == key {
+        let data = if keep_move {
             data | (e[1] & 0xFFFF)
         } else {
             data
@@ -150,5 +183,31 @@ mod tests {
         let h = t.probe(0xABCD).unwrap();
         assert_eq!(h.mv, Some(mv));
         assert_eq!((h.score, h.depth, h.bound), (50, 8, Bound::Upper));
+    }
+
+    #[test]
+    fn a_cleared_table_reads_as_empty_and_fills_again() {
+        let mut t = Table::new(1);
+        let mv = Move::new("e1".parse().unwrap(), "e3".parse().unwrap());
+        t.store(0xABCD, Some(mv), 10, 9, Bound::Exact);
+        t.clear();
+        assert!(t.probe(0xABCD).is_none(), "an old generation is empty");
+        // A store without a move does not revive the old generation's move.
+        t.store(0xABCD, None, 5, 1, Bound::Upper);
+        assert_eq!(t.probe(0xABCD).unwrap().mv, None);
+        // An old deep entry does not keep a new shallow one out of its bucket.
+        let mut t = Table::new(1);
+        t.store(2, Some(mv), 1, 30, Bound::Exact);
+        t.clear();
+        t.store(2 + (1 << 40), Some(mv), 1, 1, Bound::Exact);
+        t.store(2 + (2 << 40), Some(mv), 1, 2, Bound::Exact);
+        assert!(t.probe(2 + (1 << 40)).is_some() && t.probe(2 + (2 << 40)).is_some());
+        // Clearing past the generation's range zeroes the memory and starts again.
+        t.generation = (1 << (64 - GEN_SHIFT)) - 1;
+        t.store(7, Some(mv), 1, 1, Bound::Exact);
+        t.clear();
+        assert_eq!(t.generation, 1);
+        assert!(t.probe(7).is_none());
+        assert!(t.entries.iter().all(|e| *e == [0, 0]));
     }
 }

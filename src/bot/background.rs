@@ -1,8 +1,10 @@
 //! Work the bot does on its own: the clock (reminders, losses on time, expired challenges) and
-//! the AI's turns left waiting by a restart. Both are driven by the database, and what they
-//! decide is announced through the outbox (see [`super::delivery`]).
+//! the AI's turns (played in the background, and swept for in the database so that no game
+//! waits on the AI after a restart or a failure). Both are driven by the database, and what
+//! they decide is announced through the outbox (see [`super::delivery`]).
 
-use crate::service::Service;
+use crate::service::{GameId, Service};
+use poise::serenity_prelude as serenity;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -25,21 +27,63 @@ pub fn clock(service: Arc<Service>, every: Duration) -> tokio::task::JoinHandle<
     })
 }
 
-/// After a restart: the AI moves in every game where it was to move (its moves are
-/// announced through the outbox).
-pub fn resume_ai_turns(service: Arc<Service>) {
+/// Plays the AI's turn in game `id` (in `channel`) in the background: the channel shows the
+/// typing indicator while the turn waits and the AI thinks, and a wait for a worker longer than
+/// `notice_after` is told once (through the outbox, like the move itself). A turn that fails is
+/// left to the sweep.
+pub fn ai_turn(
+    http: Arc<serenity::Http>,
+    service: Arc<Service>,
+    id: GameId,
+    channel: u64,
+    notice_after: Duration,
+) {
     tokio::spawn(async move {
-        let games = match service.games_awaiting_ai().await {
-            Ok(g) => g,
-            Err(e) => {
-                tracing::error!(error = ?e, "could not list the AI's turns");
-                return;
+        if service.ai_turn_pending(id) {
+            return;
+        }
+        let typing = serenity::ChannelId::new(channel).start_typing(&http);
+        let turn = service.ai_turn(id);
+        tokio::pin!(turn);
+        let played = tokio::select! {
+            played = &mut turn => played,
+            () = tokio::time::sleep(notice_after) => {
+                if let Err(e) = service.announce_ai_wait(id, channel).await {
+                    tracing::warn!(game = id, error = ?e, "could not say that the AI is busy");
+                }
+                turn.await
             }
         };
-        for id in games {
-            if let Err(e) = service.ai_turn(id).await {
-                tracing::error!(game = id, error = ?e, "the AI could not move");
-            }
+        typing.stop();
+        if let Err(e) = played {
+            tracing::error!(game = id, error = ?e, "the AI could not move: the sweep tries again");
         }
     });
+}
+
+/// Starts the AI's sweep: at once and then every `every`, every game where the AI is to move
+/// and no turn is under way gets its turn (after a restart, or a turn that failed).
+pub fn ai_sweep(
+    http: Arc<serenity::Http>,
+    service: Arc<Service>,
+    every: Duration,
+    notice_after: Duration,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(every);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            match service.games_awaiting_ai().await {
+                Ok(due) => {
+                    for (id, channel) in due {
+                        if !service.ai_turn_pending(id) {
+                            ai_turn(http.clone(), service.clone(), id, channel, notice_after);
+                        }
+                    }
+                }
+                Err(e) => tracing::error!(error = ?e, "could not list the AI's turns"),
+            }
+        }
+    })
 }

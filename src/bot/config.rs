@@ -76,6 +76,43 @@ pub struct BotConfig {
     #[arg(long = "clock-interval-secs", env = "CLOCK_INTERVAL_SECS", value_name = "SECS", default_value = "60", value_parser = interval)]
     pub clock_interval: Duration,
 
+    /// How many searches the AI runs at once: its worker threads, each with one table.
+    /// Unset: the number of cores.
+    #[arg(long = "ai-workers", env = "AI_WORKERS", value_name = "N", value_parser = positive)]
+    pub ai_workers: Option<usize>,
+
+    /// The size of each AI worker's transposition table, in megabytes.
+    #[arg(long = "ai-tt-mb", env = "AI_TT_MB", value_name = "MB", default_value = "32", value_parser = positive)]
+    pub ai_tt_mb: usize,
+
+    /// The AI's moves and hints that may wait for a worker; beyond, new games against the AI,
+    /// moves against it and hints are refused as busy.
+    #[arg(long = "ai-queue-limit", env = "AI_QUEUE_LIMIT", value_name = "N", default_value = "200", value_parser = count)]
+    pub ai_queue_limit: usize,
+
+    /// Games against the AI a user may have running in one server.
+    #[arg(long = "ai-games-per-user", env = "AI_GAMES_PER_USER", value_name = "N", default_value = "3", value_parser = count)]
+    pub ai_games_per_user: usize,
+
+    /// Seconds a user waits between starting two games against the AI.
+    #[arg(long = "ai-game-cooldown-secs", env = "AI_GAME_COOLDOWN_SECS", value_name = "SECS", default_value = "10", value_parser = seconds)]
+    pub ai_game_cooldown: Duration,
+
+    /// How long an AI move waits for a worker before its channel is told how many games are
+    /// ahead of it, in milliseconds.
+    #[arg(long = "ai-wait-notice-ms", env = "AI_WAIT_NOTICE_MS", value_name = "MS", default_value = "4000", value_parser = millis)]
+    pub ai_wait_notice: Duration,
+
+    /// How long a hint waits for a worker before it is answered with an apology, in
+    /// milliseconds.
+    #[arg(long = "ai-hint-wait-ms", env = "AI_HINT_WAIT_MS", value_name = "MS", default_value = "10000", value_parser = millis)]
+    pub ai_hint_wait: Duration,
+
+    /// How often the AI's sweep looks for games where the AI is to move and nothing is under
+    /// way (after a restart or a failed search), in seconds.
+    #[arg(long = "ai-sweep-secs", env = "AI_SWEEP_SECS", value_name = "SECS", default_value = "30", value_parser = interval)]
+    pub ai_sweep_interval: Duration,
+
     /// The wait before the outbox retries a failed post (5xx, time-out, 429 without
     /// retry_after), in milliseconds; doubled each time, up to 60 times this.
     #[arg(long = "delivery-retry-ms", env = "DELIVERY_RETRY_MS", value_name = "MS", default_value = "1000", value_parser = positive_millis)]
@@ -158,6 +195,19 @@ fn positive_millis(s: &str) -> Result<Duration, ConfigError> {
     }
 }
 
+fn count(s: &str) -> Result<usize, ConfigError> {
+    number(s, "write a whole number, like 3").map(|n| n as usize)
+}
+
+fn positive(s: &str) -> Result<usize, ConfigError> {
+    match number(s, "write a whole number, at least 1, like 2")? {
+        0 => Err(ConfigError::Invalid(
+            "write a whole number, at least 1, like 2".into(),
+        )),
+        n => Ok(n as usize),
+    }
+}
+
 fn seconds(s: &str) -> Result<Duration, ConfigError> {
     number(s, "write a whole number of seconds, like 30").map(Duration::from_secs)
 }
@@ -202,6 +252,14 @@ impl BotConfig {
     pub fn service(&self) -> service::Config {
         service::Config {
             ai_time: [self.ai_easy_time, self.ai_medium_time, self.ai_hard_time],
+            ai_workers: self
+                .ai_workers
+                .unwrap_or(service::Config::default().ai_workers),
+            ai_tt_mb: self.ai_tt_mb,
+            ai_queue_limit: self.ai_queue_limit,
+            ai_games_per_user: self.ai_games_per_user.min(u32::MAX as usize) as u32,
+            ai_game_cooldown: self.ai_game_cooldown,
+            hint_wait: self.ai_hint_wait,
             hint_time: self.ai_hint_time,
             hint_cooldown: self.hint_cooldown,
             challenge_ttl: self.challenge_ttl,

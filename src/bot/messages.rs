@@ -107,6 +107,15 @@ fn capital(s: &str) -> String {
         .unwrap_or_default()
 }
 
+/// The line for an AI turn still waiting for a worker, with `ahead` requests before it.
+pub fn ai_waiting(ahead: usize) -> String {
+    match ahead {
+        0 => "The AI is thinking; this game is next in line.".to_string(),
+        1 => "The AI is thinking; 1 game ahead of this one.".to_string(),
+        n => format!("The AI is thinking; {n} games ahead of this one."),
+    }
+}
+
 /// The message after a move.
 pub fn move_message(r: &MoveReport) -> String {
     let mut text = format!(
@@ -368,6 +377,10 @@ pub struct BotWording;
 impl crate::service::Wording for BotWording {
     fn moved(&self, report: &MoveReport) -> String {
         move_message(report)
+    }
+
+    fn ai_waiting(&self, ahead: usize) -> String {
+        ai_waiting(ahead)
     }
 
     fn clock(&self, event: &ClockEvent) -> String {

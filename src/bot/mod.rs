@@ -101,6 +101,7 @@ pub struct Running {
     task: tokio::task::JoinHandle<Result<(), serenity::Error>>,
     clock: tokio::task::JoinHandle<()>,
     dispatcher: tokio::task::JoinHandle<()>,
+    ai_sweep: tokio::task::JoinHandle<()>,
 }
 
 impl Running {
@@ -109,6 +110,7 @@ impl Running {
     pub async fn shutdown(self) {
         self.shard_manager.shutdown_all().await;
         self.clock.abort();
+        self.ai_sweep.abort();
         for _ in 0..200 {
             if self.in_flight.load(Ordering::SeqCst) == 0 {
                 break;
@@ -190,7 +192,6 @@ pub async fn start(config: BotConfig, clock: Arc<dyn Clock>) -> Result<Running, 
                     }
                     None => poise::builtins::register_globally(ctx, commands).await?,
                 }
-                background::resume_ai_turns(data.service.clone());
                 Ok(data)
             })
         })
@@ -203,6 +204,12 @@ pub async fn start(config: BotConfig, clock: Arc<dyn Clock>) -> Result<Running, 
     let clock_task = background::clock(service.clone(), config.clock_interval);
     let poster = delivery::Poster::new(rest, config.token.as_str(), config.proxy.as_deref());
     let dispatcher = delivery::start(service.clone(), Arc::new(poster));
+    let ai_sweep = background::ai_sweep(
+        client.http.clone(),
+        service.clone(),
+        config.ai_sweep_interval,
+        config.ai_wait_notice,
+    );
     let task = tokio::spawn(async move { client.start().await });
     Ok(Running {
         shard_manager,
@@ -211,6 +218,7 @@ pub async fn start(config: BotConfig, clock: Arc<dyn Clock>) -> Result<Running, 
         task,
         clock: clock_task,
         dispatcher,
+        ai_sweep,
     })
 }
 

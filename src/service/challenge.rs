@@ -287,7 +287,10 @@ impl Service {
     }
 
     /// Starts a game against the AI. If the AI has the first move, call [`Service::ai_turn`].
+    /// Refused: the AI's queue is full, the user has as many games against the AI in the server
+    /// as allowed, or started one too recently.
     pub async fn start_ai_game(&self, req: AiGameRequest) -> Result<Started, ServiceError> {
+        let user_id = req.user.id;
         let human = Player::User(req.user);
         let ai = Player::Ai(req.level);
         let (attackers, defenders) = match req.side.resolve() {
@@ -300,6 +303,8 @@ impl Service {
         };
         let writing = self.writer.lock().await;
         let mut tx = self.pool.begin().await?;
+        self.check_ai_game_limits(&mut tx, req.place.guild, user_id)
+            .await?;
         let info = self
             .create_game(
                 &mut tx,

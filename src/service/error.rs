@@ -53,6 +53,14 @@ pub enum ServiceError {
     TooLateToAbort,
     #[error("You asked for a hint a moment ago: try again in {0} s.")]
     HintTooSoon(u64),
+    #[error("The AI is busy with {0} moves and hints already waiting: try again in a minute.")]
+    AiBusy(usize),
+    #[error("You already have {0} games against the AI running in this server: finish or resign one first.")]
+    TooManyAiGames(u32),
+    #[error("You started a game against the AI a moment ago: try again in {0} s.")]
+    AiGameTooSoon(u64),
+    #[error("Sorry, the AI is busy with other games and could not look at your position in time: ask for a hint again in a minute.")]
+    HintTimedOut,
     #[error("It is the AI's turn: its move is coming.")]
     AiToMove,
     #[error(

@@ -8,6 +8,7 @@
 //! cannot both land and a failure leaves the game as it was. The AI and the renderer run on
 //! blocking threads, never inside a transaction.
 
+pub mod ai;
 pub mod challenge;
 pub mod clock;
 pub mod error;
@@ -47,6 +48,17 @@ pub struct Config {
     pub challenge_ttl: Duration,
     /// Whether to draw board images (turned off to measure the service without them).
     pub images: bool,
+    /// The AI pool: its workers (searches at once) and each one's table size in MB.
+    pub ai_workers: usize,
+    pub ai_tt_mb: usize,
+    /// The AI's moves and hints that may wait for a worker; beyond, the AI is busy.
+    pub ai_queue_limit: usize,
+    /// Active games against the AI a user may have in one server.
+    pub ai_games_per_user: u32,
+    /// How long a user waits between starting games against the AI.
+    pub ai_game_cooldown: Duration,
+    /// How long a hint may wait for a worker before the answer is an apology.
+    pub hint_wait: Duration,
 }
 
 impl Default for Config {
@@ -61,9 +73,19 @@ impl Default for Config {
             hint_cooldown: Duration::from_secs(30),
             challenge_ttl: Duration::from_secs(24 * 3600),
             images: true,
+            ai_workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            ai_tt_mb: DEFAULT_AI_TT_MB,
+            ai_queue_limit: 200,
+            ai_games_per_user: 3,
+            ai_game_cooldown: Duration::from_secs(10),
+            hint_wait: Duration::from_secs(10),
         }
     }
 }
+
+/// Each AI worker's table, in MB: two workers' tables and the rest of the bot stay well
+/// within 250 MB.
+pub const DEFAULT_AI_TT_MB: usize = 32;
 
 impl Config {
     pub fn ai_time(&self, level: Level) -> Duration {
@@ -86,6 +108,11 @@ pub struct Service {
     delivery: DeliveryPolicy,
     /// Rung after a commit that wrote notices, so the dispatcher delivers them at once.
     outbox_wake: Arc<tokio::sync::Notify>,
+    /// The AI's workers: every search of the service runs there.
+    pub(crate) ai: crate::ai::pool::Pool,
+    /// The games whose AI turn is being played now, with its place in the pool's queue once
+    /// queued: at most one turn per game at a time.
+    pub(crate) ai_turns: Mutex<HashMap<GameId, Option<crate::ai::queue::Ticket>>>,
 }
 
 /// A game read from the store and rebuilt from its moves.
@@ -100,12 +127,14 @@ impl Service {
         Service {
             pool,
             clock,
-            config,
             hints: Mutex::new(HashMap::new()),
             writer: tokio::sync::Mutex::new(()),
             wording: Arc::new(PlainWording),
             delivery: DeliveryPolicy::default(),
             outbox_wake: Arc::new(tokio::sync::Notify::new()),
+            ai: crate::ai::pool::Pool::new(config.ai_workers, config.ai_tt_mb),
+            ai_turns: Mutex::new(HashMap::new()),
+            config,
         }
     }
 

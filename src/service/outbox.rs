@@ -26,6 +26,10 @@ pub trait Wording: Send + Sync {
     /// Said where it can (the channel a game's thread came from) when the game's channel is
     /// gone and the game was aborted.
     fn channel_gone(&self, game: &GameInfo) -> String;
+    /// An AI move still waiting for a worker, with `ahead` requests served before it.
+    fn ai_waiting(&self, ahead: usize) -> String {
+        format!("The AI is thinking; {ahead} ahead of this game.")
+    }
 }
 
 /// Plain words from the service's own status lines.

@@ -23,55 +23,11 @@ impl Service {
             return Err(ServiceError::NotYourTurn(loaded.info.turn));
         }
         loaded.game.play_text(text).map_err(illegal)?;
+        if loaded.info.player(side.other()).is_ai() {
+            // The AI's reply will need a place in its queue.
+            self.ai_room()?;
+        }
         self.commit_move(loaded, Some(user)).await
-    }
-
-    /// If the AI is to move in game `id`, it thinks (on a blocking thread, within its time)
-    /// and plays. `None` when it is not the AI's turn, or the game moved on meanwhile.
-    pub async fn ai_turn(&self, id: GameId) -> Result<Option<MoveReport>, ServiceError> {
-        let Some(row) = games::by_id(&self.pool, id).await? else {
-            return Ok(None);
-        };
-        if row.status != GameStatus::Active {
-            return Ok(None);
-        }
-        let mut loaded = self.load(row).await?;
-        let Some(Player::Ai(level)) = loaded.info.to_move().cloned() else {
-            return Ok(None);
-        };
-        let time = self.config.ai_time(level);
-        let game = loaded.game.clone();
-        let found =
-            tokio::task::spawn_blocking(move || crate::ai::choose_move(&game, level, time)).await?;
-        let Some(found) = found else {
-            return Ok(None);
-        };
-        loaded
-            .game
-            .play(found.best)
-            .map_err(|e| ServiceError::Internal(format!("the AI chose an illegal move: {e}")))?;
-        match self.commit_move(loaded, None).await {
-            Ok(report) => Ok(Some(report)),
-            Err(ServiceError::PositionChanged | ServiceError::GameOver) => Ok(None),
-            Err(e) => Err(e),
-        }
-    }
-
-    /// The active games where the AI is to move (after a restart, each gets its turn).
-    pub async fn games_awaiting_ai(&self) -> Result<Vec<GameId>, ServiceError> {
-        let mut out = Vec::new();
-        for row in games::all_active(&self.pool).await? {
-            if row.attacker.ai_level.is_none() && row.defender.ai_level.is_none() {
-                continue;
-            }
-            let Some(loaded) = self.load_or_skip(row).await else {
-                continue;
-            };
-            if loaded.info.to_move().is_some_and(Player::is_ai) {
-                out.push(loaded.info.id);
-            }
-        }
-        Ok(out)
     }
 
     /// `user` resigns the channel's game: the opponent wins.
@@ -199,12 +155,14 @@ impl Service {
             }
             hints.insert(user, now);
         }
-        let time = self.config.hint_time;
-        let game = loaded.game;
-        let found =
-            tokio::task::spawn_blocking(move || crate::ai::choose_move(&game, Level::Hard, time))
-                .await?
-                .ok_or(ServiceError::GameOver)?;
+        let found = match self.hint_search(user, loaded.game).await {
+            Ok(found) => found,
+            Err(e) => {
+                // Not answered: it does not count against the cooldown.
+                self.hints.lock().expect("hint table").remove(&user);
+                return Err(e);
+            }
+        };
         Ok(Hint {
             best: found.best.to_string(),
             score: found.score,

@@ -207,6 +207,30 @@ pub async fn all_active<'e>(ex: impl SqliteExecutor<'e>) -> Result<Vec<GameRow>,
     .collect()
 }
 
+/// A user's games against the AI in a server (`None`: direct messages): how many are active,
+/// and when the latest started (Unix ms).
+pub async fn ai_games_of<'e>(
+    ex: impl SqliteExecutor<'e>,
+    guild: Option<u64>,
+    user: u64,
+) -> Result<(u32, Option<i64>), sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT COALESCE(SUM(status = 'active'), 0) AS active, MAX(created_at) AS latest \
+         FROM games WHERE guild_id IS ? AND \
+         ((attacker_user_id = ? AND defender_ai_level IS NOT NULL) \
+          OR (defender_user_id = ? AND attacker_ai_level IS NOT NULL))",
+    )
+    .bind(opt_to_db(guild))
+    .bind(to_db(user))
+    .bind(to_db(user))
+    .fetch_one(ex)
+    .await?;
+    Ok((
+        row.try_get::<i64, _>("active")? as u32,
+        row.try_get("latest")?,
+    ))
+}
+
 /// Active games whose clock needs a look at `now`: half their time or more is gone, and a
 /// reminder is still to be sent or the time has run out.
 pub async fn clock_due<'e>(

@@ -53,7 +53,7 @@ pub async fn move_(
         }
     }
     if ai_next {
-        ai_reply(ctx, game).await?;
+        ai_reply(ctx, game);
     }
     Ok(())
 }
@@ -66,14 +66,16 @@ async fn answer_shown(ctx: Context<'_>) -> bool {
     }
 }
 
-/// The AI thinks (on a blocking thread, within its time) and plays; the outbox announces its
-/// move in the channel.
-pub async fn ai_reply(ctx: Context<'_>, game: GameId) -> Result<(), Error> {
-    let typing = ctx.channel_id().start_typing(&ctx.serenity_context().http);
-    let reply = ctx.data().service.ai_turn(game).await;
-    typing.stop();
-    reply?;
-    Ok(())
+/// The AI's turn in `game`, played in the background: its move follows in the channel.
+pub fn ai_reply(ctx: Context<'_>, game: GameId) {
+    let data = ctx.data();
+    crate::bot::background::ai_turn(
+        ctx.serenity_context().http.clone(),
+        data.service.clone(),
+        game,
+        ctx.channel_id().get(),
+        data.config.ai_wait_notice,
+    );
 }
 
 /// Resign the game in this channel.

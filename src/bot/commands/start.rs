@@ -141,7 +141,7 @@ pub async fn ai(
     let text = messages::started_message(&started.game);
     ctx.send(super::board_reply(text, started.png)).await?;
     if started.game.to_move().is_some_and(|p| p.is_ai()) {
-        super::play::ai_reply(ctx, started.game.id).await?;
+        super::play::ai_reply(ctx, started.game.id);
     }
     Ok(())
 }

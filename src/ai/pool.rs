@@ -1,0 +1,296 @@
+//! A pool of AI workers: a fixed number of OS threads, each owning one searcher (one
+//! transposition table) that it clears in O(1) and reuses from search to search, serving a
+//! [`FairQueue`]. However many requests come, at most `workers` searches run and at most
+//! `workers` tables exist. A search's time counts from when a worker takes it.
+//!
+//! Synchronous: a request's answer goes to a callback, run on the worker's thread.
+
+use super::queue::{Class, FairQueue, Owner, Ticket};
+use super::{choose_since, Level, SearchResult, Searcher, Weights};
+use crate::tafl::Game;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// What to search.
+#[derive(Debug, Clone)]
+pub struct Search {
+    pub game: Game,
+    pub level: Level,
+    pub time: Duration,
+}
+
+/// A search that panicked (its worker starts again with a new table).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the AI's search failed: {0}")]
+pub struct SearchFailed(pub String);
+
+/// A search's answer: the move (`None` when the game is over), or the failure.
+pub type Answer = Result<Option<SearchResult>, SearchFailed>;
+
+type Done = Box<dyn FnOnce(Answer) + Send>;
+
+struct Job {
+    search: Search,
+    done: Done,
+}
+
+struct State {
+    queue: FairQueue<Job>,
+    running: usize,
+    closed: bool,
+}
+
+struct Shared {
+    state: Mutex<State>,
+    ready: Condvar,
+    tt_mb: usize,
+    /// Tables alive now, and the most there ever were.
+    tables: AtomicUsize,
+    peak_tables: AtomicUsize,
+}
+
+/// The pool. Dropping it stops the workers once their current search ends; requests still
+/// waiting are dropped unanswered (their callbacks never run).
+pub struct Pool {
+    shared: Arc<Shared>,
+    workers: usize,
+}
+
+impl Pool {
+    /// `workers` threads (at least one), each with a table of `tt_mb` megabytes made at its
+    /// first search.
+    pub fn new(workers: usize, tt_mb: usize) -> Pool {
+        let workers = workers.max(1);
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State {
+                queue: FairQueue::new(),
+                running: 0,
+                closed: false,
+            }),
+            ready: Condvar::new(),
+            tt_mb,
+            tables: AtomicUsize::new(0),
+            peak_tables: AtomicUsize::new(0),
+        });
+        for i in 0..workers {
+            let shared = shared.clone();
+            std::thread::Builder::new()
+                .name(format!("ai-worker-{i}"))
+                .spawn(move || work(&shared))
+                .expect("the AI worker thread starts");
+        }
+        Pool { shared, workers }
+    }
+
+    /// Queues a search for `owner`; `done` gets its answer on a worker's thread.
+    pub fn submit(
+        &self,
+        owner: Owner,
+        class: Class,
+        search: Search,
+        done: impl FnOnce(Answer) + Send + 'static,
+    ) -> Ticket {
+        let ticket = self.state().queue.push(
+            owner,
+            class,
+            Job {
+                search,
+                done: Box::new(done),
+            },
+        );
+        self.shared.ready.notify_one();
+        ticket
+    }
+
+    /// How many requests will be served before this one; `None` once a worker has it.
+    pub fn ahead(&self, ticket: Ticket) -> Option<usize> {
+        self.state().queue.ahead(ticket)
+    }
+
+    /// Withdraws a request no worker has taken yet (its callback never runs). False if a
+    /// worker has it already (or had it).
+    pub fn cancel(&self, ticket: Ticket) -> bool {
+        self.state().queue.remove(ticket).is_some()
+    }
+
+    /// Play requests waiting for a worker.
+    pub fn waiting(&self) -> usize {
+        self.state().queue.waiting()
+    }
+
+    /// Searches running now.
+    pub fn running(&self) -> usize {
+        self.state().running
+    }
+
+    pub fn workers(&self) -> usize {
+        self.workers
+    }
+
+    /// The most tables the pool ever held at once (never more than its workers).
+    pub fn peak_tables(&self) -> usize {
+        self.shared.peak_tables.load(Ordering::SeqCst)
+    }
+
+    fn state(&self) -> MutexGuard<'_, State> {
+        lock(&self.shared)
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        let mut state = self.state();
+        state.closed = true;
+        // Unanswered: their callbacks are dropped, which their waiters see.
+        while state.queue.pop().is_some() {}
+        drop(state);
+        self.shared.ready.notify_all();
+    }
+}
+
+fn lock(shared: &Shared) -> MutexGuard<'_, State> {
+    // A panic never happens while the lock is held (searches run outside it).
+    shared.state.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A worker: takes the next request, searches it with its own searcher, answers, repeats.
+fn work(shared: &Shared) {
+    let mut searcher: Option<Searcher> = None;
+    loop {
+        let job = {
+            let mut state = lock(shared);
+            loop {
+                if state.closed {
+                    return;
+                }
+                if let Some((_, job)) = state.queue.pop() {
+                    state.running += 1;
+                    break job;
+                }
+                state = shared.ready.wait(state).unwrap_or_else(|e| e.into_inner());
+            }
+        };
+        let taken = Instant::now();
+        let s = searcher.get_or_insert_with(|| {
+            let now = shared.tables.fetch_add(1, Ordering::SeqCst) + 1;
+            shared.peak_tables.fetch_max(now, Ordering::SeqCst);
+            Searcher::new(shared.tt_mb, Weights::DEFAULT)
+        });
+        let Job { search, done } = job;
+        let answer = catch_unwind(AssertUnwindSafe(|| {
+            // Another game's positions are no use here, and could mislead (contempt, the
+            // game's history): the table starts empty, in O(1).
+            s.clear();
+            choose_since(s, &search.game, search.level, search.time, taken)
+        }))
+        .map_err(|panic| {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            SearchFailed(what)
+        });
+        if answer.is_err() {
+            // The searcher may be half-way through a search: start again with a new one.
+            searcher = None;
+            shared.tables.fetch_sub(1, Ordering::SeqCst);
+        }
+        done(answer);
+        lock(shared).running -= 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tafl::Rules;
+    use std::sync::mpsc;
+
+    fn search(level: Level, ms: u64) -> Search {
+        Search {
+            game: Game::new(Rules::default()),
+            level,
+            time: Duration::from_millis(ms),
+        }
+    }
+
+    #[test]
+    fn every_request_is_answered_by_at_most_workers_tables() {
+        let pool = Pool::new(2, 1);
+        let (tx, rx) = mpsc::channel();
+        for owner in 0..8 {
+            let tx = tx.clone();
+            pool.submit(owner, Class::Play, search(Level::Medium, 50), move |a| {
+                tx.send(a).unwrap()
+            });
+        }
+        for _ in 0..8 {
+            let found = rx.recv().unwrap().unwrap().unwrap();
+            assert!(Game::new(Rules::default()).position().is_legal(found.best));
+        }
+        assert!(pool.peak_tables() <= 2 && pool.peak_tables() >= 1);
+        assert_eq!(pool.waiting(), 0);
+    }
+
+    #[test]
+    fn a_pooled_search_answers_as_a_fresh_one_at_a_fixed_depth() {
+        let pool = Pool::new(1, 4);
+        let (tx, rx) = mpsc::channel();
+        let mut game = Game::new(Rules::default());
+        game.play_text("e2-c2").unwrap();
+        for _ in 0..3 {
+            let tx = tx.clone();
+            pool.submit(
+                1,
+                Class::Play,
+                Search {
+                    game: game.clone(),
+                    level: Level::Medium,
+                    time: Duration::from_secs(60),
+                },
+                move |a| tx.send(a).unwrap(),
+            );
+        }
+        let fresh = choose_since(
+            &mut Searcher::new(4, Weights::DEFAULT),
+            &game,
+            Level::Medium,
+            Duration::from_secs(60),
+            Instant::now(),
+        )
+        .unwrap();
+        for _ in 0..3 {
+            let pooled = rx.recv().unwrap().unwrap().unwrap();
+            assert_eq!(
+                (pooled.best, pooled.score, pooled.nodes),
+                (fresh.best, fresh.score, fresh.nodes)
+            );
+        }
+    }
+
+    #[test]
+    fn a_cancelled_request_is_never_searched() {
+        let pool = Pool::new(1, 1);
+        let (tx, rx) = mpsc::channel();
+        let first = {
+            let tx = tx.clone();
+            pool.submit(1, Class::Play, search(Level::Hard, 200), move |a| {
+                tx.send(("first", a.is_ok())).unwrap()
+            })
+        };
+        let second = {
+            let tx = tx.clone();
+            pool.submit(2, Class::Play, search(Level::Hard, 200), move |a| {
+                tx.send(("second", a.is_ok())).unwrap()
+            })
+        };
+        assert!(pool.ahead(second).is_some_and(|n| n <= 1));
+        assert!(pool.cancel(second));
+        assert_eq!(rx.recv().unwrap(), ("first", true));
+        assert!(rx.recv_timeout(Duration::from_millis(400)).is_err());
+        assert!(!pool.cancel(first), "already answered");
+    }
+}

@@ -1,0 +1,253 @@
+//! The AI's side of the service: its turns, hints, and the limits on its use. Every search
+//! runs on the pool's workers (never on the async runtime, never holding a database
+//! connection); the database is the queue's truth: a game where the AI is to move is a turn
+//! owed, and [`Service::games_awaiting_ai`] finds every one, after a restart or a failure.
+
+use super::*;
+use crate::ai::pool::{Answer, Search};
+use crate::ai::queue::{Class, Owner};
+use crate::ai::SearchResult;
+
+/// A game's AI turn being played: while it lives no other turn of the game starts; dropped
+/// (finished, failed or abandoned), it withdraws the request if no worker has it yet.
+struct TurnClaim<'a> {
+    service: &'a Service,
+    game: GameId,
+}
+
+impl Drop for TurnClaim<'_> {
+    fn drop(&mut self) {
+        let ticket = self
+            .service
+            .ai_turns
+            .lock()
+            .expect("AI turns")
+            .remove(&self.game)
+            .flatten();
+        if let Some(ticket) = ticket {
+            self.service.ai.cancel(ticket);
+        }
+    }
+}
+
+impl Service {
+    /// If the AI is to move in game `id`, its move is searched on the pool (in its turn in the
+    /// queue, within its time from when a worker takes it) and played. `None` when it is not
+    /// the AI's turn, the game moved on meanwhile, or this game's AI turn is already under way.
+    pub async fn ai_turn(&self, id: GameId) -> Result<Option<MoveReport>, ServiceError> {
+        let Some(_claim) = self.claim_ai_turn(id) else {
+            return Ok(None);
+        };
+        let Some(row) = games::by_id(&self.pool, id).await? else {
+            return Ok(None);
+        };
+        if row.status != GameStatus::Active {
+            return Ok(None);
+        }
+        let mut loaded = self.load(row).await?;
+        let Some(Player::Ai(level)) = loaded.info.to_move().cloned() else {
+            return Ok(None);
+        };
+        // Round-robin goes across the people the AI plays.
+        let owner = loaded
+            .info
+            .player(loaded.info.turn.other())
+            .user_id()
+            .unwrap_or(0);
+        let search = Search {
+            game: loaded.game.clone(),
+            level,
+            time: self.config.ai_time(level),
+        };
+        let (ticket, answer) = self.submit(owner, search);
+        if let Some(slot) = self.ai_turns.lock().expect("AI turns").get_mut(&id) {
+            *slot = Some(ticket);
+        }
+        let Some(found) = answered(answer.await)? else {
+            return Ok(None);
+        };
+        loaded
+            .game
+            .play(found.best)
+            .map_err(|e| ServiceError::Internal(format!("the AI chose an illegal move: {e}")))?;
+        match self.commit_move(loaded, None).await {
+            Ok(report) => Ok(Some(report)),
+            Err(ServiceError::PositionChanged | ServiceError::GameOver) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Whether game `id`'s AI turn is under way (queued or searching).
+    pub fn ai_turn_pending(&self, id: GameId) -> bool {
+        self.ai_turns.lock().expect("AI turns").contains_key(&id)
+    }
+
+    /// How many requests the pool serves before game `id`'s AI turn; `None` unless it is
+    /// waiting for a worker.
+    pub fn ai_turn_waiting(&self, id: GameId) -> Option<usize> {
+        let ticket = (*self.ai_turns.lock().expect("AI turns").get(&id)?)?;
+        self.ai.ahead(ticket)
+    }
+
+    /// Tells game `id`'s channel (through the outbox) how many requests the pool serves before
+    /// its AI turn, if the turn is still waiting for a worker. Whether it told.
+    pub async fn announce_ai_wait(
+        &self,
+        id: GameId,
+        channel: ChannelId,
+    ) -> Result<bool, ServiceError> {
+        let Some(ahead) = self.ai_turn_waiting(id) else {
+            return Ok(false);
+        };
+        let payload = super::outbox::Payload {
+            text: self.wording.ai_waiting(ahead),
+            board: None,
+            edit: None,
+        };
+        let writing = self.writer.lock().await;
+        let mut tx = self.pool.begin().await?;
+        self.enqueue(&mut tx, channel, "ai_wait", &payload, Duration::ZERO)
+            .await?;
+        tx.commit().await?;
+        drop(writing);
+        self.wake_outbox();
+        Ok(true)
+    }
+
+    /// The active games where the AI is to move, with their channels: each is an AI turn owed
+    /// (after a restart, or a turn that failed, the sweep plays them).
+    pub async fn games_awaiting_ai(&self) -> Result<Vec<(GameId, ChannelId)>, ServiceError> {
+        let mut out = Vec::new();
+        for row in games::all_active(&self.pool).await? {
+            let start = match &row.start {
+                Some((_, turn)) => match turn.parse::<Side>() {
+                    Ok(side) => side,
+                    Err(e) => {
+                        tracing::error!(game = row.id, error = %e, "stored start turn: skipped");
+                        continue;
+                    }
+                },
+                None => Side::Attackers,
+            };
+            let turn = if row.ply % 2 == 0 {
+                start
+            } else {
+                start.other()
+            };
+            let seat = match turn {
+                Side::Attackers => &row.attacker,
+                Side::Defenders => &row.defender,
+            };
+            if seat.ai_level.is_some() {
+                out.push((row.id, row.channel_id));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The AI's moves and hints waiting for a worker now.
+    pub fn ai_queue_len(&self) -> usize {
+        self.ai.waiting()
+    }
+
+    /// The AI pool's workers, and the most tables they ever held at once.
+    pub fn ai_pool_tables(&self) -> (usize, usize) {
+        (self.ai.workers(), self.ai.peak_tables())
+    }
+
+    /// Refuses a new request for the AI while its queue is full.
+    pub(crate) fn ai_room(&self) -> Result<(), ServiceError> {
+        let waiting = self.ai.waiting();
+        if waiting >= self.config.ai_queue_limit {
+            return Err(ServiceError::AiBusy(waiting));
+        }
+        Ok(())
+    }
+
+    /// Refuses a new game against the AI for `user` in `guild`: too many running, or one
+    /// started too recently. Read in the transaction that would create the game.
+    pub(crate) async fn check_ai_game_limits(
+        &self,
+        conn: &mut SqliteConnection,
+        guild: Option<GuildId>,
+        user: UserId,
+    ) -> Result<(), ServiceError> {
+        self.ai_room()?;
+        let (active, latest) = games::ai_games_of(&mut *conn, guild, user).await?;
+        if active >= self.config.ai_games_per_user {
+            return Err(ServiceError::TooManyAiGames(active));
+        }
+        let cooldown = self.config.ai_game_cooldown.as_millis() as i64;
+        if let Some(latest) = latest {
+            let now = self.now();
+            if now < latest + cooldown {
+                return Err(ServiceError::AiGameTooSoon(
+                    ((latest + cooldown - now + 999) / 1000) as u64,
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The search for a hint, on the pool in `user`'s turn; if no worker takes it within the
+    /// hint's wait, it is withdrawn and the answer is an apology.
+    pub(crate) async fn hint_search(
+        &self,
+        user: UserId,
+        game: Game,
+    ) -> Result<SearchResult, ServiceError> {
+        self.ai_room()?;
+        let search = Search {
+            game,
+            level: Level::Hard,
+            time: self.config.hint_time,
+        };
+        let (ticket, mut answer) = self.submit(user, search);
+        let answer = match tokio::time::timeout(self.config.hint_wait, &mut answer).await {
+            Ok(a) => a,
+            Err(_) if self.ai.cancel(ticket) => return Err(ServiceError::HintTimedOut),
+            // A worker has it: the search ends within its time.
+            Err(_) => answer.await,
+        };
+        answered(answer)?.ok_or(ServiceError::GameOver)
+    }
+
+    /// Marks game `id`'s AI turn as under way, unless it already is.
+    fn claim_ai_turn(&self, id: GameId) -> Option<TurnClaim<'_>> {
+        let mut turns = self.ai_turns.lock().expect("AI turns");
+        if turns.contains_key(&id) {
+            return None;
+        }
+        turns.insert(id, None);
+        Some(TurnClaim {
+            service: self,
+            game: id,
+        })
+    }
+
+    /// Queues a search on the pool; the receiver gets its answer.
+    fn submit(
+        &self,
+        owner: Owner,
+        search: Search,
+    ) -> (
+        crate::ai::queue::Ticket,
+        tokio::sync::oneshot::Receiver<Answer>,
+    ) {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let ticket = self.ai.submit(owner, Class::Play, search, move |a| {
+            // The waiter may have given up: its answer is of no use then.
+            let _ = tx.send(a);
+        });
+        (ticket, rx)
+    }
+}
+
+/// A pool's answer as the service's result.
+fn answered(
+    answer: Result<Answer, tokio::sync::oneshot::error::RecvError>,
+) -> Result<Option<SearchResult>, ServiceError> {
+    answer
+        .map_err(|_| ServiceError::Internal("the AI pool stopped".into()))?
+        .map_err(|e| ServiceError::Internal(e.to_string()))
+}

@@ -1,0 +1,352 @@
+//! The AI as a shared resource, through the service on real SQLite files: its pool serves
+//! users fairly, refuses beyond its limits with one line, keeps no more tables than workers,
+//! and loses no AI turn to a restart or an abandoned request.
+
+use std::sync::Arc;
+use std::time::Duration;
+use tablut_bot::ai::Level;
+use tablut_bot::service::*;
+use tablut_bot::tafl::Rules;
+use tempfile::TempDir;
+
+const GUILD: u64 = 900_000_000_000_000_001;
+const ASTRID: u64 = 18_000_000_000_000_000_001;
+const BIRGER: u64 = 18_000_000_000_000_000_002;
+const CARL: u64 = 3;
+const T0: i64 = 1_800_000_000_000;
+
+fn config(workers: usize, hard_ms: u64) -> Config {
+    Config {
+        ai_time: [
+            Duration::from_millis(50),
+            Duration::from_millis(50),
+            Duration::from_millis(hard_ms),
+        ],
+        hint_time: Duration::from_millis(50),
+        images: false,
+        ai_workers: workers,
+        ai_tt_mb: 2,
+        ai_games_per_user: 20,
+        ai_game_cooldown: Duration::ZERO,
+        ..Config::default()
+    }
+}
+
+struct Fixture {
+    dir: TempDir,
+    clock: ManualClock,
+    service: Arc<Service>,
+}
+
+async fn fixture(config: Config) -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = ManualClock::new(T0);
+    let service = open(&dir, &clock, config).await;
+    Fixture {
+        dir,
+        clock,
+        service,
+    }
+}
+
+async fn open(dir: &TempDir, clock: &ManualClock, config: Config) -> Arc<Service> {
+    let url = format!("sqlite://{}", dir.path().join("tablut.db").display());
+    Arc::new(
+        Service::open(&url, config, Arc::new(clock.clone()))
+            .await
+            .unwrap(),
+    )
+}
+
+/// `user` starts a game against the AI at `level` in `channel` of `guild`; `ai_first`: the AI
+/// attacks and is to move.
+fn request(guild: u64, channel: u64, user: u64, level: Level, ai_first: bool) -> AiGameRequest {
+    AiGameRequest {
+        place: Place {
+            guild: Some(guild),
+            channel,
+        },
+        user: User::new(user, format!("user {user}")),
+        side: if ai_first {
+            SideChoice::Defenders
+        } else {
+            SideChoice::Attackers
+        },
+        level,
+        rules: Rules::default(),
+        time_control: TimeControl::None,
+        start: None,
+    }
+}
+
+async fn start(s: &Service, channel: u64, user: u64, level: Level) -> GameId {
+    s.start_ai_game(request(GUILD, channel, user, level, true))
+        .await
+        .unwrap()
+        .game
+        .id
+}
+
+/// Waits (up to 10 s) until `done` holds.
+async fn until(done: impl Fn() -> bool) {
+    for _ in 0..2000 {
+        if done() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    panic!("waited 10 s in vain");
+}
+
+/// Waits until `n` AI requests wait for a worker.
+async fn until_queued(s: &Service, n: usize) {
+    until(|| s.ai_queue_len() >= n).await;
+}
+
+/// Waits until at most `n` AI requests wait.
+async fn until_queued_at_most(s: &Service, n: usize) {
+    until(|| s.ai_queue_len() <= n).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_users_ten_games_delay_anothers_game_by_at_most_one_search() {
+    // Carl's search (hard) is long enough for the others to queue behind it.
+    let f = fixture(config(1, 3000)).await;
+    let s = &f.service;
+    let (done, mut finished) = tokio::sync::mpsc::unbounded_channel();
+    let turn = |id: GameId| {
+        let s = s.clone();
+        let done = done.clone();
+        tokio::spawn(async move {
+            let played = s.ai_turn(id).await.unwrap();
+            assert!(played.is_some(), "the AI moved in game {id}");
+            done.send(id).unwrap();
+        })
+    };
+    // Carl's long search holds the one worker while the others queue.
+    let carls = start(s, 20, CARL, Level::Hard).await;
+    turn(carls);
+    until(|| s.ai_turn_pending(carls) && s.ai_turn_waiting(carls).is_none()).await;
+    let mut astrids = Vec::new();
+    for channel in 1..=10 {
+        let id = start(s, channel, ASTRID, Level::Medium).await;
+        turn(id);
+        until(|| s.ai_turn_waiting(id).is_some()).await;
+        assert_eq!(s.ai_turn_waiting(id), Some(astrids.len()), "behind her own");
+        astrids.push(id);
+    }
+    let birgers = start(s, 11, BIRGER, Level::Medium).await;
+    turn(birgers);
+    until(|| s.ai_turn_waiting(birgers).is_some()).await;
+    assert_eq!(
+        s.ai_turn_waiting(birgers),
+        Some(1),
+        "one of Astrid's ten goes first"
+    );
+    assert_eq!(s.ai_turn_waiting(astrids[1]), Some(2), "then Astrid's next");
+    let mut order = Vec::new();
+    for _ in 0..12 {
+        order.push(finished.recv().await.unwrap());
+    }
+    // Served so: Birger's game right after Carl's and one of Astrid's.
+    assert_eq!(order[0], carls);
+    let at = order.iter().position(|&id| id == birgers).unwrap();
+    assert!(
+        at <= 2,
+        "Birger's game waited for {} searches: {order:?}",
+        at
+    );
+    assert_eq!(s.ai_pool_tables(), (1, 1), "one worker, one table");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pool_never_holds_more_tables_than_workers() {
+    let f = fixture(config(2, 30)).await;
+    let s = &f.service;
+    let mut ids = Vec::new();
+    for channel in 1..=12 {
+        ids.push(start(s, channel, 100 + channel, Level::Hard).await);
+    }
+    let turns: Vec<_> = ids
+        .iter()
+        .map(|&id| {
+            let s = s.clone();
+            tokio::spawn(async move { s.ai_turn(id).await.unwrap().is_some() })
+        })
+        .collect();
+    for t in turns {
+        assert!(t.await.unwrap());
+    }
+    let (workers, peak) = s.ai_pool_tables();
+    assert_eq!(workers, 2);
+    assert!(
+        (1..=2).contains(&peak),
+        "{peak} tables for 2 workers and 12 games"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_against_the_ai_are_limited_per_user_and_server_with_a_cooldown() {
+    let f = fixture(Config {
+        ai_games_per_user: 2,
+        ai_game_cooldown: Duration::from_secs(60),
+        ..config(1, 30)
+    })
+    .await;
+    let s = &f.service;
+    let ai_first = false;
+    s.start_ai_game(request(GUILD, 1, ASTRID, Level::Easy, ai_first))
+        .await
+        .unwrap();
+    let soon = s
+        .start_ai_game(request(GUILD, 2, ASTRID, Level::Easy, ai_first))
+        .await
+        .unwrap_err();
+    assert!(matches!(soon, ServiceError::AiGameTooSoon(60)), "{soon:?}");
+    assert_eq!(
+        soon.to_string(),
+        "You started a game against the AI a moment ago: try again in 60 s."
+    );
+    assert!(
+        s.game_in_channel(2).await.unwrap().is_none(),
+        "nothing changed"
+    );
+    // Another user is not held up by Astrid's cooldown.
+    s.start_ai_game(request(GUILD, 3, BIRGER, Level::Easy, ai_first))
+        .await
+        .unwrap();
+    f.clock.advance(Duration::from_secs(45));
+    assert!(matches!(
+        s.start_ai_game(request(GUILD, 2, ASTRID, Level::Easy, ai_first))
+            .await,
+        Err(ServiceError::AiGameTooSoon(15))
+    ));
+    f.clock.advance(Duration::from_secs(15));
+    s.start_ai_game(request(GUILD, 2, ASTRID, Level::Easy, ai_first))
+        .await
+        .unwrap();
+    f.clock.advance(Duration::from_secs(60));
+    let many = s
+        .start_ai_game(request(GUILD, 4, ASTRID, Level::Easy, ai_first))
+        .await
+        .unwrap_err();
+    assert!(matches!(many, ServiceError::TooManyAiGames(2)), "{many:?}");
+    assert_eq!(
+        many.to_string(),
+        "You already have 2 games against the AI running in this server: finish or resign one first."
+    );
+    // The limit is per server.
+    s.start_ai_game(request(GUILD + 1, 5, ASTRID, Level::Easy, ai_first))
+        .await
+        .unwrap();
+    // A game finished frees its place.
+    s.resign(1, ASTRID).await.unwrap();
+    f.clock.advance(Duration::from_secs(60));
+    s.start_ai_game(request(GUILD, 4, ASTRID, Level::Easy, ai_first))
+        .await
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_queue_refuses_new_requests_and_changes_nothing() {
+    let f = fixture(Config {
+        ai_queue_limit: 1,
+        ..config(1, 1500)
+    })
+    .await;
+    let s = &f.service;
+    // Carl plays a game and is to move; the AI will be busy.
+    s.start_ai_game(request(GUILD, 9, CARL, Level::Hard, false))
+        .await
+        .unwrap();
+    let running = start(s, 1, ASTRID, Level::Hard).await;
+    let waiting = start(s, 2, BIRGER, Level::Hard).await;
+    for id in [running, waiting] {
+        let s = s.clone();
+        tokio::spawn(async move { s.ai_turn(id).await });
+    }
+    until_queued(s, 1).await;
+    let busy = "The AI is busy with 1 moves and hints already waiting: try again in a minute.";
+    let e = s
+        .start_ai_game(request(GUILD, 3, CARL, Level::Hard, true))
+        .await
+        .unwrap_err();
+    assert!(matches!(e, ServiceError::AiBusy(1)), "{e:?}");
+    assert_eq!(e.to_string(), busy);
+    assert!(s.game_in_channel(3).await.unwrap().is_none());
+    let e = s.play_move(9, CARL, "a4-a3").await.unwrap_err();
+    assert_eq!(e.to_string(), busy);
+    assert_eq!(s.game_in_channel(9).await.unwrap().unwrap().ply, 0);
+    let e = s.hint(9, CARL).await.unwrap_err();
+    assert_eq!(e.to_string(), busy);
+    // Refused, the hint did not count against the cooldown.
+    until_queued_at_most(s, 0).await;
+    assert!(!matches!(
+        s.hint(9, CARL).await,
+        Err(ServiceError::HintTooSoon(_))
+    ));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hint_that_waits_too_long_is_answered_with_an_apology() {
+    let f = fixture(Config {
+        hint_wait: Duration::from_millis(50),
+        ..config(1, 1500)
+    })
+    .await;
+    let s = &f.service;
+    s.start_ai_game(request(GUILD, 9, CARL, Level::Hard, false))
+        .await
+        .unwrap();
+    let busy = start(s, 1, ASTRID, Level::Hard).await;
+    let turn = {
+        let s = s.clone();
+        tokio::spawn(async move { s.ai_turn(busy).await.unwrap() })
+    };
+    // The worker has Astrid's game.
+    until(|| s.ai_turn_pending(busy) && s.ai_turn_waiting(busy).is_none()).await;
+    let e = s.hint(9, CARL).await.unwrap_err();
+    assert!(matches!(e, ServiceError::HintTimedOut), "{e:?}");
+    assert_eq!(s.ai_queue_len(), 0, "the hint was withdrawn");
+    assert!(turn.await.unwrap().is_some());
+    // The apology did not count against the cooldown: a hint now is answered.
+    let hint = s.hint(9, CARL).await.unwrap();
+    assert!(!hint.best.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ai_turns_owed_survive_a_restart_and_an_abandoned_request() {
+    let f = fixture(config(1, 30)).await;
+    let a = start(&f.service, 1, ASTRID, Level::Medium).await;
+    let b = start(&f.service, 2, BIRGER, Level::Easy).await;
+    // Astrid's turn is requested and abandoned (its task is gone) before it is played.
+    let s = f.service.clone();
+    let abandoned = tokio::spawn(async move { s.ai_turn(a).await });
+    abandoned.abort();
+    let _ = abandoned.await;
+    assert!(!f.service.ai_turn_pending(a), "an abandoned turn lets go");
+    f.service.close().await;
+    drop(f.service);
+
+    // A restart: the database says which turns are owed.
+    let s = open(&f.dir, &f.clock, config(1, 30)).await;
+    let mut owed = s.games_awaiting_ai().await.unwrap();
+    owed.sort();
+    assert_eq!(owed, vec![(a, 1), (b, 2)]);
+    for (id, _) in owed {
+        let played = s.ai_turn(id).await.unwrap().expect("the AI moves");
+        assert_eq!(played.game.ply, 1);
+    }
+    assert!(s.games_awaiting_ai().await.unwrap().is_empty());
+    // A turn already under way is not played twice.
+    s.play_move(
+        1,
+        ASTRID,
+        &s.suggest_moves(1, ASTRID, "", 1).await.unwrap()[0],
+    )
+    .await
+    .unwrap();
+    let (first, second) = tokio::join!(s.ai_turn(a), s.ai_turn(a));
+    let played = [first.unwrap(), second.unwrap()];
+    assert_eq!(played.iter().filter(|p| p.is_some()).count(), 1);
+}
