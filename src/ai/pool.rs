@@ -157,6 +157,7 @@ fn lock(shared: &Shared) -> MutexGuard<'_, State> {
 
 /// A worker: takes the next request, searches it with its own searcher, answers, repeats.
 fn work(shared: &Shared) {
+    yield_to_the_bot();
     let mut searcher: Option<Searcher> = None;
     loop {
         let job = {
@@ -200,6 +201,17 @@ fn work(shared: &Shared) {
         }
         done(answer);
         lock(shared).running -= 1;
+    }
+}
+
+/// Lowers the calling thread's scheduling priority (nice 10), so that when the workers keep
+/// every core busy, the bot's own threads (answers, boards, the database) still run at once:
+/// a search only gets slower. Linux's nice value is per thread.
+fn yield_to_the_bot() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority only reads its arguments; `0` names the calling thread.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
     }
 }
 

@@ -27,10 +27,14 @@ pub fn clock(service: Arc<Service>, every: Duration) -> tokio::task::JoinHandle<
     })
 }
 
+/// How near the front of the AI's queue a turn must be for its channel to show typing: every
+/// channel of a long queue typing at once would spend Discord's global rate limit.
+const TYPING_AHEAD: usize = 4;
+
 /// Plays the AI's turn in game `id` (in `channel`) in the background: the channel shows the
-/// typing indicator while the turn waits and the AI thinks, and a wait for a worker longer than
-/// `notice_after` is told once (through the outbox, like the move itself). A turn that fails is
-/// left to the sweep.
+/// typing indicator while the AI thinks and while the turn is near the front of the queue, and
+/// a wait for a worker longer than `notice_after` is told once (through the outbox, like the
+/// move itself). A turn that fails is left to the sweep.
 pub fn ai_turn(
     http: Arc<serenity::Http>,
     service: Arc<Service>,
@@ -42,19 +46,32 @@ pub fn ai_turn(
         if service.ai_turn_pending(id) {
             return;
         }
-        let typing = serenity::ChannelId::new(channel).start_typing(&http);
         let turn = service.ai_turn(id);
         tokio::pin!(turn);
-        let played = tokio::select! {
-            played = &mut turn => played,
-            () = tokio::time::sleep(notice_after) => {
-                if let Err(e) = service.announce_ai_wait(id, channel).await {
-                    tracing::warn!(game = id, error = ?e, "could not say that the AI is busy");
+        let notice_at = tokio::time::Instant::now() + notice_after;
+        let mut noticed = false;
+        let mut typing = None;
+        let mut look = tokio::time::interval(Duration::from_millis(250));
+        let played = loop {
+            tokio::select! {
+                played = &mut turn => break played,
+                _ = look.tick() => {
+                    let ahead = service.ai_turn_waiting(id);
+                    if typing.is_none() && ahead.map_or(true, |n| n < TYPING_AHEAD) {
+                        typing = Some(serenity::ChannelId::new(channel).start_typing(&http));
+                    }
+                    if !noticed && ahead.is_some() && tokio::time::Instant::now() >= notice_at {
+                        noticed = true;
+                        if let Err(e) = service.announce_ai_wait(id, channel).await {
+                            tracing::warn!(game = id, error = ?e, "could not say that the AI is busy");
+                        }
+                    }
                 }
-                turn.await
             }
         };
-        typing.stop();
+        if let Some(typing) = typing {
+            typing.stop();
+        }
         if let Err(e) = played {
             tracing::error!(game = id, error = ?e, "the AI could not move: the sweep tries again");
         }
