@@ -4,7 +4,6 @@
 use super::assets::{Assets, Captive, Content, Ground, Highlight, SpriteId, ASSETS, TRANSPARENT};
 use super::text::{draw_text, Align};
 use super::theme::*;
-use super::{deflate, lzw};
 use crate::tafl::{Bitboard, Escape, Position, RecordedMove, Side, Square};
 
 /// What every square of a board shows.
@@ -201,28 +200,38 @@ pub fn board_canvas(
     canvas
 }
 
-/// Encodes palette indices as an 8-bit indexed PNG: unfiltered rows, deflated by
-/// [`deflate::zlib`], which knows that rows tend to repeat the row above.
+/// How the board PNG is compressed: the `png` crate's deflate at level 1 (flate2) after the
+/// `Up` row filter, which turns a row that repeats the one above (most of a board) into zeros.
+/// `cargo bench --bench render` measures the other choices beside it: the crate's fastest
+/// mode (fdeflate) misses the 40 KB target, its higher levels the 2 ms one.
+pub const PNG_COMPRESSION: png::DeflateCompression = png::DeflateCompression::Level(1);
+pub const PNG_FILTER: png::Filter = png::Filter::Up;
+
+/// Encodes palette indices as an 8-bit indexed PNG.
 pub fn encode_png(canvas: &Canvas) -> Vec<u8> {
+    encode_png_with(canvas, PNG_COMPRESSION, PNG_FILTER)
+}
+
+/// [`encode_png`] with another compression level and row filter (for the benchmark).
+pub fn encode_png_with(
+    canvas: &Canvas,
+    compression: png::DeflateCompression,
+    filter: png::Filter,
+) -> Vec<u8> {
     let assets = &*ASSETS;
-    let w = IMAGE_PX as usize;
-    let mut raw = Vec::with_capacity((w + 1) * w);
-    for row in canvas.px.chunks(w) {
-        raw.push(0); // filter type: none
-        raw.extend_from_slice(row);
-    }
-    let idat = deflate::zlib(&raw, w + 1);
-    let mut out = Vec::with_capacity(idat.len() + 1024);
+    let mut out = Vec::with_capacity(48 * 1024);
     let mut encoder = png::Encoder::new(&mut out, IMAGE_PX, IMAGE_PX);
     encoder.set_color(png::ColorType::Indexed);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_palette(&assets.palette[..]);
+    encoder.set_deflate_compression(compression);
+    encoder.set_filter(filter);
     let mut writer = encoder
         .write_header()
         .expect("writing to a Vec cannot fail");
     writer
-        .write_chunk(png::chunk::IDAT, &idat)
-        .expect("writing to a Vec cannot fail");
+        .write_image_data(&canvas.px)
+        .expect("the canvas holds IMAGE_PX² indices");
     writer.finish().expect("writing to a Vec cannot fail");
     out
 }
@@ -267,43 +276,59 @@ const LAST_DELAY: u16 = 400;
 /// An animated GIF of a game: the start and one frame per ply, each after the first holding
 /// only the rectangle that changed, with unchanged pixels transparent.
 pub fn encode_replay(game: &crate::tafl::Game) -> Vec<u8> {
+    write_gif(&replay_frames(game), |frame, encoder| {
+        encoder.write_frame(frame)
+    })
+}
+
+/// The frames of a game's replay, as palette indices (not yet compressed).
+pub fn replay_frames(game: &crate::tafl::Game) -> Vec<gif::Frame<'static>> {
     let assets = &*ASSETS;
     let positions = game.positions();
     let moves = game.moves();
+    let mut frames = Vec::with_capacity(positions.len());
+    let mut canvas = Canvas::new(assets);
+    let mut previous: Option<Vec<u8>> = None;
+    for (ply, position) in positions.iter().enumerate() {
+        let last = if ply == 0 { None } else { moves.get(ply - 1) };
+        canvas.scene(assets, &scene(position, last));
+        canvas.caption(assets, &replay_caption(game, ply));
+        let delay = if ply + 1 == positions.len() {
+            LAST_DELAY
+        } else {
+            PLY_DELAY
+        };
+        frames.push(match &previous {
+            None => gif::Frame {
+                width: IMAGE_PX as u16,
+                height: IMAGE_PX as u16,
+                buffer: std::borrow::Cow::Owned(canvas.px.clone()),
+                delay,
+                ..gif::Frame::default()
+            },
+            Some(before) => delta_frame(before, &canvas.px, delay),
+        });
+        previous = Some(canvas.px.clone());
+    }
+    frames
+}
+
+/// A GIF of `frames` in the replay's palette, looping, each written by `write` (the gif
+/// crate's encoder, or the benchmark's).
+pub fn write_gif(
+    frames: &[gif::Frame<'_>],
+    write: impl Fn(&gif::Frame<'_>, &mut gif::Encoder<&mut Vec<u8>>) -> Result<(), gif::EncodingError>,
+) -> Vec<u8> {
     let mut out = Vec::with_capacity(256 * 1024);
     {
         let size = IMAGE_PX as u16;
-        let mut encoder = gif::Encoder::new(&mut out, size, size, &assets.palette)
+        let mut encoder = gif::Encoder::new(&mut out, size, size, &ASSETS.palette)
             .expect("writing to a Vec cannot fail");
         encoder
             .set_repeat(gif::Repeat::Infinite)
             .expect("writing to a Vec cannot fail");
-        let mut canvas = Canvas::new(assets);
-        let mut previous: Option<Vec<u8>> = None;
-        for (ply, position) in positions.iter().enumerate() {
-            let last = if ply == 0 { None } else { moves.get(ply - 1) };
-            let scene = scene(position, last);
-            canvas.scene(assets, &scene);
-            canvas.caption(assets, &replay_caption(game, ply));
-            let delay = if ply + 1 == positions.len() {
-                LAST_DELAY
-            } else {
-                PLY_DELAY
-            };
-            let frame = match &previous {
-                None => gif::Frame {
-                    width: size,
-                    height: size,
-                    buffer: std::borrow::Cow::Owned(lzw::encode(&canvas.px, TRANSPARENT)),
-                    delay,
-                    ..gif::Frame::default()
-                },
-                Some(before) => delta_frame(before, &canvas.px, delay),
-            };
-            encoder
-                .write_lzw_pre_encoded_frame(&frame)
-                .expect("writing to a Vec cannot fail");
-            previous = Some(canvas.px.clone());
+        for frame in frames {
+            write(frame, &mut encoder).expect("writing to a Vec cannot fail");
         }
     }
     out
@@ -311,7 +336,7 @@ pub fn encode_replay(game: &crate::tafl::Game) -> Vec<u8> {
 
 /// The pixels that changed between two pictures, cropped to the rectangle that holds them,
 /// with every unchanged pixel transparent.
-fn delta_frame<'a>(before: &[u8], after: &[u8], delay: u16) -> gif::Frame<'a> {
+fn delta_frame(before: &[u8], after: &[u8], delay: u16) -> gif::Frame<'static> {
     let w = IMAGE_PX as usize;
     let (mut x0, mut y0, mut x1, mut y1) = (w, w, 0, 0);
     for (y, (a, b)) in before.chunks(w).zip(after.chunks(w)).enumerate() {
@@ -330,7 +355,7 @@ fn delta_frame<'a>(before: &[u8], after: &[u8], delay: u16) -> gif::Frame<'a> {
         return gif::Frame {
             width: 1,
             height: 1,
-            buffer: std::borrow::Cow::Owned(lzw::encode(&[TRANSPARENT], TRANSPARENT)),
+            buffer: std::borrow::Cow::Owned(vec![TRANSPARENT]),
             transparent: Some(TRANSPARENT),
             delay,
             ..gif::Frame::default()
@@ -351,7 +376,7 @@ fn delta_frame<'a>(before: &[u8], after: &[u8], delay: u16) -> gif::Frame<'a> {
         top: y0 as u16,
         width: (x1 - x0) as u16,
         height: (y1 - y0) as u16,
-        buffer: std::borrow::Cow::Owned(lzw::encode(&buffer, TRANSPARENT)),
+        buffer: std::borrow::Cow::Owned(buffer),
         transparent: Some(TRANSPARENT),
         dispose: gif::DisposalMethod::Keep,
         delay,
