@@ -580,6 +580,15 @@ async fn a_restarted_bot_continues_the_game() {
 /// Runs the binary with these variables (and no others of the bot's) in a fresh directory.
 async fn run_binary(vars: Vec<(&'static str, String)>) -> std::process::Output {
     let dir = tempfile::tempdir().unwrap();
+    run_binary_in(dir.path(), vars).await
+}
+
+/// Runs the binary with these variables (and no others of the bot's) in `dir`.
+async fn run_binary_in(
+    dir: &std::path::Path,
+    vars: Vec<(&'static str, String)>,
+) -> std::process::Output {
+    let dir = dir.to_path_buf();
     tokio::task::spawn_blocking(move || {
         let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_tablut-bot"));
         for k in [
@@ -591,7 +600,7 @@ async fn run_binary(vars: Vec<(&'static str, String)>) -> std::process::Output {
         ] {
             c.env_remove(k);
         }
-        c.current_dir(dir.path()).env("NO_PROXY", "127.0.0.1");
+        c.current_dir(&dir).env("NO_PROXY", "127.0.0.1");
         for (k, v) in vars {
             c.env(k, v);
         }
@@ -623,4 +632,57 @@ async fn a_malformed_or_rejected_token_stops_the_bot_with_one_line() {
     .await;
     assert!(!out.status.success());
     assert!(one_line(&out).contains("Discord rejected DISCORD_TOKEN"));
+}
+
+/// The files in `dir`, by name.
+fn files_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreachable_discord_is_named_with_its_cause_and_the_database_is_closed() {
+    // A port nothing listens on: the connection is refused.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_binary_in(
+        dir.path(),
+        vec![
+            ("DISCORD_TOKEN", TOKEN.into()),
+            ("DISCORD_PROXY", format!("http://127.0.0.1:{port}")),
+        ],
+    )
+    .await;
+    assert_eq!(out.status.code(), Some(1));
+    let line = one_line(&out);
+    assert!(line.contains("cannot reach Discord"), "{line}");
+    assert!(line.to_lowercase().contains("connection refused"), "{line}");
+    assert_eq!(
+        files_in(dir.path()),
+        ["tablut.db"],
+        "the database was opened, then closed: no -wal or -shm left"
+    );
+
+    // The same after Discord refuses the token.
+    let fake = FakeDiscord::start().await;
+    fake.reject_token();
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_binary_in(
+        dir.path(),
+        vec![
+            ("DISCORD_TOKEN", TOKEN.into()),
+            ("DISCORD_PROXY", fake.base_url.clone()),
+        ],
+    )
+    .await;
+    assert!(one_line(&out).contains("Discord rejected DISCORD_TOKEN"));
+    assert_eq!(files_in(dir.path()), ["tablut.db"]);
 }

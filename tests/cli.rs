@@ -234,6 +234,21 @@ fn perft_prints_the_leaf_count_and_the_rate() {
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "16");
     let out = run(&["perft", "two"]);
     assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_line(&out).contains("'two' is not a depth"));
+}
+
+#[test]
+fn perft_refuses_a_depth_it_cannot_finish_or_count() {
+    for depth in ["7", "10", "4294967296", "99999999999999999999999"] {
+        let out = run(&["perft", depth]);
+        assert_eq!(out.status.code(), Some(2), "{depth}");
+        assert!(out.stdout.is_empty());
+        let line = stderr_line(&out);
+        assert!(line.contains("at most 6 plies deep"), "{line}");
+        assert!(line.contains("from 0 to 6"), "{line}");
+    }
+    let out = run(&["perft", "0"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "1");
 }
 
 #[test]

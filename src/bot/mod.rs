@@ -87,10 +87,27 @@ pub enum StartError {
     Database(#[from] crate::store::OpenError),
     #[error("Discord rejected DISCORD_TOKEN (401 Unauthorized): copy the token again from the Bot page of the Discord developer portal")]
     Rejected,
-    #[error("cannot reach Discord: {}", redact::redact(&.0.to_string()))]
+    #[error("cannot reach Discord: {}", redact::redact(&causes(.0)))]
     Discord(serenity::Error),
     #[error("cannot make an HTTP client: {0}")]
     Http(String),
+}
+
+/// An error and every cause under it, on one line: "error sending request" alone does not say
+/// whether the name did not resolve, the connection was refused or TLS failed.
+pub fn causes(error: &dyn std::error::Error) -> String {
+    let mut line = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        // Wrappers often repeat their cause's words; say each once.
+        if !line.contains(&text) {
+            line.push_str(": ");
+            line.push_str(&text);
+        }
+        source = cause.source();
+    }
+    line.replace('\n', " ")
 }
 
 /// A running bot.
@@ -133,6 +150,19 @@ pub async fn start(config: BotConfig, clock: Arc<dyn Clock>) -> Result<Running, 
             .with_wording(Arc::new(messages::BotWording))
             .with_delivery(config.delivery()),
     );
+    match connect(config, service.clone()).await {
+        Ok(running) => Ok(running),
+        Err(e) => {
+            // Nothing else holds the database yet: closing it checkpoints the WAL, so that no
+            // -wal or -shm file is left beside it.
+            service.close().await;
+            Err(e)
+        }
+    }
+}
+
+/// Checks the token, connects and starts the background tasks over an open service.
+async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, StartError> {
     // One HTTP client for serenity and the outbox: a request that hangs fails after the
     // timeout (a move's answer is then checked and, if not shown, posted by the outbox).
     let rest = reqwest::Client::builder()

@@ -58,13 +58,14 @@ pub async fn open(url: &str) -> Result<SqlitePool, OpenError> {
             url: url.to_string(),
             source,
         })?;
-    MIGRATOR
-        .run(&pool)
-        .await
-        .map_err(|source| OpenError::Migrate {
+    if let Err(source) = MIGRATOR.run(&pool).await {
+        // Closed, so that no -wal or -shm file is left beside a database that is not used.
+        pool.close().await;
+        return Err(OpenError::Migrate {
             url: url.to_string(),
             source,
-        })?;
+        });
+    }
     Ok(pool)
 }
 
