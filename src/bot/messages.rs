@@ -456,6 +456,90 @@ mod tests {
         assert!(cut.ends_with('…'));
     }
 
+    /// A name as long as Discord allows (32), every character one that is escaped.
+    fn long_name(i: u64) -> crate::service::User {
+        crate::service::User::new(900 + i, "*_".repeat(16))
+    }
+
+    fn long_game(i: u64) -> GameInfo {
+        let rules = Rules::default();
+        GameInfo {
+            id: i as i64,
+            place: crate::service::Place {
+                guild: Some(1),
+                channel: 10_000_000_000_000_000_000 + i,
+            },
+            attackers: Player::User(long_name(2 * i)),
+            defenders: Player::User(long_name(2 * i + 1)),
+            rules,
+            start: crate::tafl::Position::start(rules),
+            rated: true,
+            ply: 999,
+            turn: Side::Defenders,
+            outcome: Outcome::Ongoing,
+            time_control: TimeControl::None,
+            turn_deadline: None,
+            board_message_id: None,
+        }
+    }
+
+    #[test]
+    fn every_builder_stays_within_the_limit_with_the_longest_names() {
+        let within = |text: String| {
+            assert!(
+                text.chars().count() <= CONTENT_LIMIT,
+                "{} characters",
+                text.len()
+            );
+            text
+        };
+        let games: Vec<GameInfo> = (0..100).map(long_game).collect();
+        assert!(within(games_message(&games)).ends_with(" more"));
+        within(started_message(&games[0]));
+        within(turn_line(&games[0]));
+        within(rules_message(Some(&Rules::default())));
+        let stats = Stats {
+            user: 1,
+            games: u32::MAX,
+            wins_as_attackers: u32::MAX,
+            losses_as_attackers: u32::MAX,
+            wins_as_defenders: u32::MAX,
+            losses_as_defenders: u32::MAX,
+            draws: u32::MAX,
+            rating: Some(crate::rating::Rating::default()),
+            rated_games: u32::MAX,
+            recent: (0..5)
+                .map(|i| crate::service::RecentGame {
+                    game: i,
+                    side: Side::Attackers,
+                    opponent: long_name(0).name,
+                    result: "loss",
+                    reason: "king_captured".into(),
+                    ended_at: 0,
+                })
+                .collect(),
+        };
+        within(stats_message(&long_name(0).name, &stats));
+        let board = Leaderboard {
+            page: 0,
+            pages: u32::MAX,
+            players: u32::MAX,
+            lines: (0..crate::service::view::LEADERBOARD_PAGE)
+                .map(|i| crate::service::Ranked {
+                    rank: u32::MAX - i,
+                    user: 1,
+                    name: long_name(0).name,
+                    rating: crate::rating::Rating::default(),
+                    rated_games: u32::MAX,
+                })
+                .collect(),
+        };
+        assert!(
+            !within(leaderboard_message(&board)).contains(" more"),
+            "a page fits whole"
+        );
+    }
+
     #[test]
     fn durations_read_naturally() {
         assert_eq!(duration_words(Duration::from_secs(26 * 3600)), "1 d 2 h");
