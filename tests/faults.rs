@@ -279,7 +279,7 @@ async fn a_move_whose_answer_fails_stands_and_is_shown_once() {
         (astrid(), "a4-a3", Fault::Status(500)),
         (birger(), "e3-d3", Fault::Hang(HOLD)),
         (astrid(), "a3-a4", Fault::Lost(HOLD)),
-        (birger(), "d3-e3", Fault::Status(502)),
+        (birger(), "d3-d2", Fault::Status(502)),
     ];
     for (n, (player, notation, fault)) in cases.into_iter().enumerate() {
         h.fake.fail("POST", "/callback", 1, fault);
@@ -294,7 +294,17 @@ async fn a_move_whose_answer_fails_stands_and_is_shown_once() {
         .iter()
         .any(|r| r.content().contains("try again")));
     let history = h.bot.as_ref().unwrap().service.history(130).await.unwrap();
-    assert_eq!(history.moves, vec!["a4-a3", "e3-d3", "a3-a4", "d3-e3"]);
+    assert_eq!(history.moves, vec!["a4-a3", "e3-d3", "a3-a4", "d3-d2"]);
+    // A resignation whose answer fails is posted by the outbox, once.
+    h.fake.fail("POST", "/callback", 1, Fault::Status(500));
+    h.tablut(&birger(), 130, "resign", json!([]), &[]).await;
+    let resigned = shown(&h, 130, 1, |r| r.content().contains("resigned")).await;
+    assert_board(&resigned[0]);
+    assert!(!h
+        .fake
+        .requests()
+        .iter()
+        .any(|r| r.content().contains("try again")));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

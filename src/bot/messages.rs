@@ -387,6 +387,10 @@ impl crate::service::Wording for BotWording {
         clock_message(event)
     }
 
+    fn ended(&self, ended: &Ended, by: Option<&Player>) -> String {
+        ended_message(ended, by)
+    }
+
     fn started(&self, game: &GameInfo) -> String {
         started_message(game)
     }

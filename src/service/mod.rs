@@ -314,12 +314,16 @@ impl Service {
             game: info,
             ratings,
             png: Vec::new(),
+            notice: None,
         };
-        self.announce_end(&mut tx, &ended, announce).await?;
+        ended.notice = self.announce_end(&mut tx, &ended, announce).await?;
         tx.commit().await?;
         drop(writing);
         self.wake_outbox();
-        if announce == outbox::Announce::Answer {
+        if matches!(
+            announce,
+            outbox::Announce::Answer | outbox::Announce::Held { .. }
+        ) {
             ended.png = self
                 .image(
                     *game.position(),

@@ -21,6 +21,8 @@ pub trait Wording: Send + Sync {
     fn moved(&self, report: &MoveReport) -> String;
     /// A reminder, a loss on time or an expired challenge.
     fn clock(&self, event: &ClockEvent) -> String;
+    /// A game ended by a player's command (`by`, if they resigned).
+    fn ended(&self, ended: &Ended, by: Option<&Player>) -> String;
     /// A game's first post in the thread made for it.
     fn started(&self, game: &GameInfo) -> String;
     /// Said where it can (the channel a game's thread came from) when the game's channel is
@@ -53,6 +55,10 @@ impl Wording for PlainWording {
             ClockEvent::TimedOut(ended) => ended.game.status_line(),
             ClockEvent::ChallengeExpired(c) => format!("The challenge {} expired.", c.id),
         }
+    }
+
+    fn ended(&self, ended: &Ended, _: Option<&Player>) -> String {
+        ended.game.status_line()
     }
 
     fn started(&self, game: &GameInfo) -> String {
@@ -121,7 +127,8 @@ pub struct Payload {
 pub struct Notice {
     pub id: NoticeId,
     pub channel: ChannelId,
-    /// `move`, `reminder`, `timeout`, `challenge_expired`, `game_started`, `channel_gone`.
+    /// `move`, `ended`, `reminder`, `timeout`, `challenge_expired`, `game_started`,
+    /// `channel_gone`.
     pub kind: String,
     /// Sent with the post, with `enforce_nonce`: the same on every attempt.
     pub nonce: String,
@@ -362,15 +369,30 @@ impl Service {
         }
     }
 
-    /// Writes what a game's ending (other than by a player's interaction) owes a channel.
+    /// Writes what a game's ending owes a channel; returns the notice its interaction's
+    /// answer is to show, if the answer is held for.
     pub(crate) async fn announce_end(
         &self,
         conn: &mut SqliteConnection,
         ended: &Ended,
         announce: Announce,
-    ) -> Result<(), ServiceError> {
+    ) -> Result<Option<NoticeId>, ServiceError> {
         match announce {
             Announce::Answer => {}
+            Announce::Held { by } => {
+                let by = by
+                    .and_then(|u| ended.game.side_of(u))
+                    .map(|side| ended.game.player(side));
+                let payload = Payload {
+                    text: self.wording.ended(ended, by),
+                    board: Self::board_ref(&ended.game),
+                    edit: None,
+                };
+                let channel = ended.game.place.channel;
+                let hold = self.delivery.answer_grace;
+                let id = self.enqueue(conn, channel, "ended", &payload, hold).await?;
+                return Ok(Some(id));
+            }
             Announce::TimedOut => {
                 let payload = Payload {
                     text: self.wording.clock(&ClockEvent::TimedOut(ended.clone())),
@@ -402,15 +424,18 @@ impl Service {
                 }
             }
         }
-        Ok(())
+        Ok(None)
     }
 }
 
 /// Who tells the channel about a game's end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Announce {
-    /// The player's interaction answers it.
+    /// The player's interaction answers it, and nothing else does.
     Answer,
+    /// The player's command answers it; its notice is held for the answer, and posted if the
+    /// answer fails (`by`: the player who resigned).
+    Held { by: Option<UserId> },
     /// The clock: a loss on time, through the outbox.
     TimedOut,
     /// The channel is gone: said in the channel the game's thread came from, if any.

@@ -40,7 +40,7 @@ impl Service {
                 winner: side.other(),
                 reason: Reason::Resigned,
             },
-            Announce::Answer,
+            Announce::Held { by: Some(user) },
         )
         .await
     }
@@ -131,7 +131,7 @@ impl Service {
             Outcome::Drawn {
                 reason: Reason::Aborted,
             },
-            Announce::Answer,
+            Announce::Held { by: None },
         )
         .await
     }

@@ -320,7 +320,11 @@ pub struct Started {
 pub struct Ended {
     pub game: GameInfo,
     pub ratings: Option<RatingChanges>,
+    /// The board, for the answer of the player's command (empty otherwise).
     pub png: Vec<u8>,
+    /// The ending's notice in the outbox, when a command's answer is to show it: mark it
+    /// answered once shown, or the dispatcher posts it after the grace.
+    pub notice: Option<super::NoticeId>,
 }
 
 /// Both players' ratings before and after a rated game.

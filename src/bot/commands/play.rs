@@ -2,7 +2,7 @@
 
 use super::{board_reply, is_moderator, place, private, reply, Context};
 use crate::bot::{components, messages, Error};
-use crate::service::GameId;
+use crate::service::{Ended, GameId, NoticeId};
 use poise::serenity_prelude as serenity;
 
 /// Autocomplete for `/move`: the caller's legal moves that match what they typed.
@@ -38,22 +38,43 @@ pub async fn move_(
     let game = report.game.id;
     let ai_next = report.game.to_move().is_some_and(|p| p.is_ai());
     let text = messages::move_message(&report);
-    // The move has landed: whether or not the answer gets through, it stands, and the outbox
-    // posts it in the channel if the answer does not show it.
-    match ctx.send(board_reply(text, report.png)).await {
-        Ok(_) => data.service.answered(report.notice).await?,
-        // A failure can be Discord's answer lost on the way back: look before posting again.
-        Err(e) if answer_shown(ctx).await => {
-            tracing::warn!(game, error = %crate::bot::redact::error(&e), "the answer to a move failed, but it is shown");
-            data.service.answered(report.notice).await?;
-        }
-        Err(e) => {
-            tracing::warn!(game, error = %crate::bot::redact::error(&e), "the answer to a move failed: the outbox posts it");
-            data.service.answer_failed(report.notice).await?;
-        }
-    }
+    answer_committed(
+        ctx,
+        board_reply(text, report.png),
+        report.notice,
+        game,
+        "a move",
+    )
+    .await?;
     if ai_next {
         ai_reply(ctx, game);
+    }
+    Ok(())
+}
+
+/// Answers a command whose change has landed, with `notice` (its announcement, held in the
+/// outbox for this answer): once the answer is shown the notice is marked so; if the answer
+/// fails and is not shown, the outbox posts the notice at once. Either way the change stands
+/// and nobody is told to try again.
+async fn answer_committed(
+    ctx: Context<'_>,
+    answer: poise::CreateReply,
+    notice: NoticeId,
+    game: GameId,
+    what: &str,
+) -> Result<(), Error> {
+    let service = &ctx.data().service;
+    match ctx.send(answer).await {
+        Ok(_) => service.answered(notice).await?,
+        Err(e) => {
+            // A failure can be Discord's answer lost on the way back: look before posting.
+            let shown = answer_shown(ctx).await;
+            tracing::warn!(game, shown, error = %crate::bot::redact::error(&e), "the answer to {what} failed after it landed");
+            match shown {
+                true => service.answered(notice).await?,
+                false => service.answer_failed(notice).await?,
+            }
+        }
     }
     Ok(())
 }
@@ -91,8 +112,7 @@ pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
         .side_of(ctx.author().id.get())
         .map(|s| ended.game.player(s).clone());
     let text = messages::ended_message(&ended, by.as_ref());
-    ctx.send(board_reply(text, ended.png)).await?;
-    Ok(())
+    answer_ended(ctx, text, ended).await
 }
 
 /// Offer your opponent a draw.
@@ -141,6 +161,18 @@ pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
         "{} aborted the game; it does not count.",
         messages::mention(&crate::service::Player::User(super::caller(ctx)))
     );
-    ctx.send(board_reply(text, ended.png)).await?;
-    Ok(())
+    answer_ended(ctx, text, ended).await
+}
+
+/// Answers a command that ended the game.
+async fn answer_ended(ctx: Context<'_>, text: String, ended: Ended) -> Result<(), Error> {
+    let game = ended.game.id;
+    let answer = board_reply(text, ended.png);
+    match ended.notice {
+        Some(notice) => answer_committed(ctx, answer, notice, game, "an ending").await,
+        None => {
+            ctx.send(answer).await?;
+            Ok(())
+        }
+    }
 }
