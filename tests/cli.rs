@@ -387,3 +387,13 @@ fn a_ten_thousand_character_argument_is_echoed_as_a_short_prefix() {
         assert!(line.len() < 200, "{:?}: {line}", &args[..args.len() - 1]);
     }
 }
+
+#[test]
+fn the_example_game_in_docs_replays_to_its_end() {
+    let record =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/game.txt")).unwrap();
+    let v = json(&run_stdin(&["replay"], &record));
+    assert_eq!(v["status"], "attackers_won");
+    assert_eq!(v["reason"], "king_captured");
+    assert_eq!(v["moves"].as_array().unwrap().len(), 95);
+}

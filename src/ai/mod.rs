@@ -217,15 +217,21 @@ pub fn analyze_with(
     searcher.run(game, stop).map(|f| result(f, started))
 }
 
-/// Analysis as a level plays: `hard` is [`analyze`]; `medium` caps the depth at
+/// Analysis as a level plays, with a table of `tt_mb` MB: `hard` is the full search; `medium`
+/// caps the depth at
 /// [`MEDIUM_DEPTH`]; `easy` makes its (deterministic) pick, within the time limit if any.
-pub fn analyze_at(game: &Game, level: Level, limits: &Limits) -> Option<SearchResult> {
+pub fn analyze_at(
+    game: &Game,
+    level: Level,
+    limits: &Limits,
+    tt_mb: usize,
+) -> Option<SearchResult> {
     match level {
-        Level::Hard => analyze(game, limits),
+        Level::Hard => analyze_with(game, limits, tt_mb, Weights::DEFAULT),
         Level::Medium => {
             let mut l = *limits;
             l.depth = Some(l.depth.unwrap_or(MEDIUM_DEPTH).min(MEDIUM_DEPTH));
-            analyze(game, &l)
+            analyze_with(game, &l, tt_mb, Weights::DEFAULT)
         }
         Level::Easy => {
             let started = Instant::now();

@@ -25,6 +25,9 @@ pub struct AnalyzeArgs {
     /// Analyse as this level plays: easy, medium or hard (the default, full strength).
     #[arg(long, default_value = "hard", value_parser = parse_level)]
     pub level: Level,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = ai::tt::DEFAULT_MB as u64, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub tt_mb: u64,
 }
 
 fn parse_level(s: &str) -> Result<Level, String> {
@@ -55,9 +58,12 @@ pub fn run(args: AnalyzeArgs) -> Result<(), CliError> {
         nodes: args.nodes,
         time: args.time_ms.map(Duration::from_millis),
     };
-    let found = ai::analyze_at(&game, args.level, &limits).ok_or_else(|| {
-        CliError::Input("the side to move has no legal move: there is nothing to analyse".into())
-    })?;
+    let found =
+        ai::analyze_at(&game, args.level, &limits, args.tt_mb as usize).ok_or_else(|| {
+            CliError::Input(
+                "the side to move has no legal move: there is nothing to analyse".into(),
+            )
+        })?;
     let out = AnalyzeOutput {
         best: found.best.to_string(),
         score: found.score,
