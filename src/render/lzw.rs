@@ -158,3 +158,64 @@ pub fn encode(data: &[u8], run_byte: u8) -> Vec<u8> {
 fn key(prefix: u16, byte: u8) -> u32 {
     (u32::from(prefix) << 8 | u32::from(byte)) + 1
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Wraps the stream in a one-frame GIF and decodes it with the gif crate.
+    fn decode(stream: &[u8], len: usize) -> Vec<u8> {
+        let w = len.min(1000);
+        assert_eq!(len % w, 0, "test data fills whole rows");
+        let (w, h) = (w as u16, (len / w) as u16);
+        let palette: Vec<u8> = (0..=255).flat_map(|i| [i, i, i]).collect();
+        let mut file = Vec::new();
+        {
+            let mut enc = gif::Encoder::new(&mut file, w, h, &palette).unwrap();
+            let frame = gif::Frame {
+                width: w,
+                height: h,
+                buffer: std::borrow::Cow::Borrowed(stream),
+                ..gif::Frame::default()
+            };
+            enc.write_lzw_pre_encoded_frame(&frame).unwrap();
+        }
+        let mut opts = gif::DecodeOptions::new();
+        opts.set_color_output(gif::ColorOutput::Indexed);
+        let mut dec = opts.read_info(&file[..]).unwrap();
+        let frame = dec.read_next_frame().unwrap().expect("one frame");
+        frame.buffer[..len].to_vec()
+    }
+
+    #[test]
+    fn round_trips_runs_noise_and_table_resets() {
+        let mut rng = fastrand::Rng::with_seed(3);
+        let cases: Vec<Vec<u8>> = vec![
+            vec![7],
+            vec![255; 60_000],
+            (0..60_000).map(|_| rng.u8(..)).collect(),
+            (0..60_000).map(|i| ((i / 37) % 5) as u8 * 50).collect(),
+            (0..60_000).map(|_| rng.u8(..4)).collect(),
+            // Transparent runs of every length among picture bytes, as replay frames have.
+            (0..120_000)
+                .flat_map(|i: usize| {
+                    let run = vec![255u8; (i * 7919) % 700];
+                    let pic = vec![(i % 250) as u8; (i * 31) % 5 + 1];
+                    run.into_iter().chain(pic)
+                })
+                .take(400_000)
+                .collect(),
+            (0..100_000)
+                .map(|_| if rng.bool() { 255 } else { rng.u8(..) })
+                .collect(),
+        ];
+        for data in cases {
+            assert_eq!(
+                decode(&encode(&data, 255), data.len()),
+                data,
+                "length {}",
+                data.len()
+            );
+        }
+    }
+}
