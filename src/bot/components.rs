@@ -323,8 +323,8 @@ async fn accept_in_thread(
     drop(answering);
     answer
         .edit(format!(
-            "Challenge accepted: the game is on in <#{}>.",
-            thread.id
+            "Challenge accepted: the game is on in {}.",
+            messages::channel(thread.id.get())
         ))
         .await
 }
@@ -363,15 +363,19 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
         Button::Decline(challenge_id) => {
             let c = service.decline(challenge_id, user).await?;
             update(format!(
-                "<@{}> declined the challenge from <@{}>.",
-                c.challenged.id, c.challenger.id
+                "{} declined the challenge from {}.",
+                messages::user(c.challenged.id),
+                messages::user(c.challenger.id)
             ))
             .allowed_mentions(serenity::CreateAllowedMentions::new())
         }
         Button::Cancel(challenge_id) => {
             let c = service.cancel(challenge_id, user).await?;
-            update(format!("<@{}> withdrew the challenge.", c.challenger.id))
-                .allowed_mentions(serenity::CreateAllowedMentions::new())
+            update(format!(
+                "{} withdrew the challenge.",
+                messages::user(c.challenger.id)
+            ))
+            .allowed_mentions(serenity::CreateAllowedMentions::new())
         }
         Button::Draw { game, accept } => {
             let current = service.game_in_channel(channel).await?;
@@ -390,7 +394,8 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
                     m
                 }
                 DrawAnswer::Declined(game) => update(format!(
-                    "<@{user}> declined the draw. {}",
+                    "{} declined the draw. {}",
+                    messages::user(user),
                     messages::turn_line(&game)
                 )),
             }

@@ -5,6 +5,8 @@ use crate::service::{
     RatingChanges, Stats, TimeControl,
 };
 use crate::tafl::{Call, Outcome, Rules, Side};
+use poise::serenity_prelude as serenity;
+use serenity::Mentionable;
 use std::time::Duration;
 
 /// The most characters Discord shows in a message's content.
@@ -48,10 +50,32 @@ fn listing(head: String, lines: &[String]) -> String {
     text
 }
 
+/// A user's mention, `<@id>`, through serenity's `Mention`.
+pub fn user(id: u64) -> serenity::Mention {
+    serenity::UserId::new(id).mention()
+}
+
+/// A channel's mention, `<#id>`.
+pub fn channel(id: u64) -> serenity::Mention {
+    serenity::ChannelId::new(id).mention()
+}
+
+/// A moment (Unix ms) as Discord shows it in each reader's time: "in 3 days", `<t:…:R>`.
+pub fn relative_time(unix_ms: i64) -> String {
+    match serenity::Timestamp::from_unix_timestamp(unix_ms.div_euclid(1000)) {
+        Ok(t) => serenity::FormattedTimestamp::new(
+            t,
+            Some(serenity::FormattedTimestampStyle::RelativeTime),
+        )
+        .to_string(),
+        Err(_) => "later".to_string(),
+    }
+}
+
 /// A player as a mention (people) or a name (the AI).
 pub fn mention(player: &Player) -> String {
     match player {
-        Player::User(u) => format!("<@{}>", u.id),
+        Player::User(u) => user(u.id).to_string(),
         Player::Ai(level) => format!("the AI ({level})"),
     }
 }
@@ -61,7 +85,9 @@ fn bold(player: &Player) -> String {
     format!("**{}**", escape(&player.name()))
 }
 
-/// Discord markdown in a name, made harmless.
+/// Discord markdown in a name, made harmless. (serenity's `MessageBuilder::push_safe` escapes
+/// only `*`, `` ` `` and `_`, which leaves strike-through, spoilers, quotes, headings and
+/// mentions in a name active.)
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -207,13 +233,13 @@ pub fn challenge_message(c: &ChallengeInfo) -> String {
         s => format!("{} to play the {}", escape(&c.challenger.name), s.name()),
     };
     format!(
-        "<@{}>, <@{}> challenges you to Tablut: {} rules, {side}, {}{}. Accept or decline <t:{}:R>.",
-        c.challenged.id,
-        c.challenger.id,
+        "{}, {} challenges you to Tablut: {} rules, {side}, {}{}. Accept or decline {}.",
+        user(c.challenged.id),
+        user(c.challenger.id),
         rules_name(&c.rules),
         time_words(c.time_control),
         if c.thread { ", in a thread" } else { "" },
-        c.expires_at / 1000
+        relative_time(c.expires_at)
     )
 }
 
@@ -360,8 +386,8 @@ pub fn games_message(games: &[GameInfo]) -> String {
                 .map(|p| format!("{} ({}) to move", escape(&p.name()), g.turn))
                 .unwrap_or_default();
             format!(
-                "• <#{}>: {} vs {}, move {}, {turn}",
-                g.place.channel,
+                "• {}: {} vs {}, move {}, {turn}",
+                channel(g.place.channel),
                 escape(&g.attackers.name()),
                 escape(&g.defenders.name()),
                 g.move_number()
@@ -413,7 +439,8 @@ pub fn clock_message(event: &ClockEvent) -> String {
             remaining,
             ..
         } => format!(
-            "<@{user}>, it is your move ({}, move {}): {} left.",
+            "{}, it is your move ({}, move {}): {} left.",
+            self::user(*user),
             game.turn,
             game.move_number(),
             duration_words(*remaining)
@@ -430,6 +457,16 @@ pub fn clock_message(event: &ClockEvent) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mentions_and_times_in_discord_markup() {
+        assert_eq!(user(80351110224678912).to_string(), "<@80351110224678912>");
+        assert_eq!(
+            channel(81384788765712384).to_string(),
+            "<#81384788765712384>"
+        );
+        assert_eq!(relative_time(1_800_000_000_999), "<t:1800000000:R>");
+    }
 
     #[test]
     fn names_cannot_inject_markdown_or_mentions() {
