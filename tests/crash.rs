@@ -1,7 +1,7 @@
 //! A whole game against the AI through every REST fault, `kill -9` included: the real binary
 //! runs as a child process against the fake Discord, is killed (SIGKILL) while the fake holds a
-//! post or an answer, after the change was committed, and is started again on the same
-//! database. At the end the channel shows every move exactly once, in order.
+//! post or an answer (made or not), after the change was committed, and is started again on the
+//! same database. At the end the channel shows every move exactly once, in order.
 
 mod support;
 
@@ -96,9 +96,12 @@ enum Trouble {
     KillDuringReply(fn() -> Fault),
     /// The bot is killed while the fake holds the answer to her move, then started again.
     KillDuringAnswer,
+    /// The bot is killed while the fake holds the answer to her move, already shown: the
+    /// restarted bot finds it shown and does not post the move again.
+    KillDuringShownAnswer,
 }
 
-const TROUBLES: [Trouble; 13] = [
+const TROUBLES: [Trouble; 14] = [
     Trouble::None,
     Trouble::Answer(|| Fault::Status(500)),
     Trouble::Reply(|| Fault::Status(500)),
@@ -118,6 +121,7 @@ const TROUBLES: [Trouble; 13] = [
     Trouble::KillDuringReply(|| Fault::Hang(HOLD)),
     Trouble::KillDuringReply(|| Fault::Lost(HOLD)),
     Trouble::KillDuringAnswer,
+    Trouble::KillDuringShownAnswer,
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -175,20 +179,25 @@ async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
         for m in &history.moves {
             game.play_text(m).unwrap();
         }
-        // Plain moves until every fault has come up, then strong ones to finish the game.
-        let level = if turn < TROUBLES.len() {
-            Level::Easy
-        } else {
-            Level::Hard
-        };
-        let mine = tablut_bot::ai::choose_move(&game, level, Duration::from_millis(20))
-            .unwrap()
-            .best;
-        let wins = {
+        // Strong moves; until every fault has come up, none that ends the game.
+        let ends = |mv| {
             let mut after = game.clone();
-            after.play(mine).unwrap();
+            after.play(mv).unwrap();
             after.outcome().is_over()
         };
+        let best = tablut_bot::ai::choose_move(&game, Level::Hard, Duration::from_millis(20))
+            .unwrap()
+            .best;
+        let mine = match turn < TROUBLES.len() && ends(best) {
+            true => game
+                .position()
+                .legal_moves_sorted()
+                .into_iter()
+                .find(|&mv| !ends(mv))
+                .unwrap_or(best),
+            false => best,
+        };
+        let wins = ends(mine);
         let mine = mine.to_string();
         // A move that ends the game has no reply to hold: the fault waits for the next turn.
         let trouble = match TROUBLES[turn % TROUBLES.len()] {
@@ -202,6 +211,7 @@ async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
                 fake.fail("POST", &posts, 1, fault())
             }
             Trouble::KillDuringAnswer => fake.fail("POST", "/callback", 1, Fault::Hang(HOLD)),
+            Trouble::KillDuringShownAnswer => fake.fail("POST", "/callback", 1, Fault::Lost(HOLD)),
         }
         let mark = fake.requests().len();
         let id = fake.command(
@@ -215,7 +225,9 @@ async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
         let before = history.moves.len();
         let held = match trouble {
             Trouble::KillDuringReply(_) => Some(format!("/api/v10{posts}")),
-            Trouble::KillDuringAnswer => Some(format!("/api/v10/interactions/{id}/")),
+            Trouble::KillDuringAnswer | Trouble::KillDuringShownAnswer => {
+                Some(format!("/api/v10/interactions/{id}/"))
+            }
             _ => None,
         };
         if let Some(held) = held {
@@ -248,7 +260,7 @@ async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
         history.moves
     );
     assert!(turn >= TROUBLES.len(), "every fault came up: {turn} turns");
-    assert!(kills >= 3);
+    assert!(kills >= 4);
     assert_eq!(
         shown_moves(&fake),
         history.moves,

@@ -420,3 +420,45 @@ async fn a_notices_board_is_the_position_at_its_ply() {
     let row = store::outbox::by_id(s.pool(), rows[0].id).await.unwrap();
     assert_eq!(row.as_ref(), Some(&rows[0]));
 }
+
+#[tokio::test]
+async fn a_moves_notice_remembers_its_answer_until_delivered() {
+    let f = fixture(false).await;
+    let s = &f.service;
+    two_player_game(s, 20, TimeControl::None).await;
+    let answer = AnswerRef {
+        application: 7,
+        token: "interaction-token-1".into(),
+    };
+    let mine = s
+        .play_move_answering(20, ASTRID, "a4-a3", Some(answer.clone()))
+        .await
+        .unwrap();
+    let n = due_in(s, 20, later(GRACE + Duration::from_millis(100)))
+        .await
+        .pop()
+        .unwrap();
+    assert_eq!(
+        (n.id, n.payload.answer.as_ref()),
+        (mine.notice, Some(&answer))
+    );
+    assert!(
+        !format!("{:?}", n.payload).contains("interaction-token"),
+        "never printed"
+    );
+    s.record_delivery(
+        &n,
+        Delivery::Delivered {
+            message_id: Some(5),
+        },
+        now(),
+    )
+    .await
+    .unwrap();
+    let row = &s.notices_in(20).await.unwrap()[0];
+    assert!(
+        !row.payload.contains("interaction-token"),
+        "{}",
+        row.payload
+    );
+}

@@ -45,9 +45,22 @@ impl Poster {
         }
     }
 
-    /// Delivers a notice once: edits its message if it names one that still exists, else
-    /// posts it (with the board, if it has one).
+    /// Delivers a notice once: if an interaction's answer was to show it, and that answer is
+    /// shown, nothing more; edits its message if it names one that still exists; else posts
+    /// it (with the board, if it has one).
     async fn send(&self, notice: &Notice, png: Vec<u8>) -> Attempt {
+        if let Some(answer) = &notice.payload.answer {
+            let url = format!(
+                "{}/webhooks/{}/{}/messages/@original",
+                self.api, answer.application, answer.token
+            );
+            let shown = self.classify(self.request(self.client.get(url)).await);
+            match shown.delivery {
+                Delivery::Delivered { .. } | Delivery::Retry { .. } => return shown,
+                // Not shown (or the interaction has expired): post.
+                Delivery::Refused { .. } => {}
+            }
+        }
         let mentions = json!({"parse": ["users"]});
         if let Some(message) = notice.payload.edit {
             let body = json!({"content": notice.payload.text, "components": [],

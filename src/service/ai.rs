@@ -70,7 +70,7 @@ impl Service {
             .game
             .play(found.best)
             .map_err(|e| ServiceError::Internal(format!("the AI chose an illegal move: {e}")))?;
-        match self.commit_move(loaded, None).await {
+        match self.commit_move(loaded, None, None).await {
             Ok(report) => Ok(Some(report)),
             Err(ServiceError::PositionChanged | ServiceError::GameOver) => Ok(None),
             Err(e) => Err(e),
@@ -103,6 +103,7 @@ impl Service {
             text: self.wording.ai_waiting(ahead),
             board: None,
             edit: None,
+            answer: None,
         };
         let writing = self.writer.lock().await;
         let mut tx = self.pool.begin().await?;

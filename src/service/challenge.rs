@@ -130,6 +130,7 @@ impl Service {
                 .clock(&ClockEvent::ChallengeExpired(info.clone())),
             board: None,
             edit: info.message_id,
+            answer: None,
         };
         let writing = self.writer.lock().await;
         let mut tx = self.pool.begin().await?;
@@ -219,6 +220,7 @@ impl Service {
                 text: self.wording.started(&info),
                 board: Self::board_ref(&info),
                 edit: None,
+                answer: None,
             };
             self.enqueue(
                 &mut tx,

@@ -21,7 +21,8 @@ pub mod view;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;
 pub use outbox::{
-    BoardRef, Delivery, DeliveryPolicy, Notice, NoticeId, Payload, PlainWording, Recorded, Wording,
+    AnswerRef, BoardRef, Delivery, DeliveryPolicy, Notice, NoticeId, Payload, PlainWording,
+    Recorded, Wording,
 };
 pub use types::*;
 
@@ -221,6 +222,7 @@ impl Service {
         &self,
         loaded: Loaded,
         by_user: Option<UserId>,
+        answer: Option<AnswerRef>,
     ) -> Result<MoveReport, ServiceError> {
         let Loaded { row, game, info } = loaded;
         let recorded = *game.moves().last().expect("a move was just played");
@@ -266,6 +268,7 @@ impl Service {
             text: self.wording.moved(&report),
             board: Self::board_ref(&report.game),
             edit: None,
+            answer,
         };
         let hold = match by_user {
             Some(_) => self.delivery.answer_grace,

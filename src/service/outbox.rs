@@ -120,6 +120,25 @@ pub struct Payload {
     /// Edit this message (and remove its buttons) instead of posting; if it is gone, post.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edit: Option<u64>,
+    /// The interaction whose answer is to show this notice: if the bot did not live to learn
+    /// whether the answer was shown, the dispatcher asks Discord before posting. Removed once
+    /// the notice is delivered or given up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<AnswerRef>,
+}
+
+/// An interaction, to look up its answer (valid for Discord's 15 minutes).
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnswerRef {
+    pub application: u64,
+    pub token: String,
+}
+
+impl std::fmt::Debug for AnswerRef {
+    /// Never the token.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "AnswerRef({}, <redacted>)", self.application)
+    }
 }
 
 /// A notice to deliver.
@@ -387,6 +406,7 @@ impl Service {
                     text: self.wording.ended(ended, by),
                     board: Self::board_ref(&ended.game),
                     edit: None,
+                    answer: None,
                 };
                 let channel = ended.game.place.channel;
                 let hold = self.delivery.answer_grace;
@@ -398,6 +418,7 @@ impl Service {
                     text: self.wording.clock(&ClockEvent::TimedOut(ended.clone())),
                     board: Self::board_ref(&ended.game),
                     edit: None,
+                    answer: None,
                 };
                 self.enqueue(
                     conn,
@@ -418,6 +439,7 @@ impl Service {
                         text: self.wording.channel_gone(&ended.game),
                         board: None,
                         edit: None,
+                        answer: None,
                     };
                     self.enqueue(conn, parent, "channel_gone", &payload, Duration::ZERO)
                         .await?;

@@ -14,6 +14,19 @@ impl Service {
         user: UserId,
         text: &str,
     ) -> Result<MoveReport, ServiceError> {
+        self.play_move_answering(channel, user, text, None).await
+    }
+
+    /// [`Service::play_move`] from an interaction that will answer with the move: its
+    /// announcement remembers `answer`, so that after a crash the dispatcher posts the move
+    /// only if that answer is not shown.
+    pub async fn play_move_answering(
+        &self,
+        channel: ChannelId,
+        user: UserId,
+        text: &str,
+        answer: Option<AnswerRef>,
+    ) -> Result<MoveReport, ServiceError> {
         let mut loaded = self.active(channel).await?;
         let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
         if loaded.info.is_over() {
@@ -27,7 +40,7 @@ impl Service {
             // The AI's reply will need a place in its queue.
             self.ai_room()?;
         }
-        self.commit_move(loaded, Some(user)).await
+        self.commit_move(loaded, Some(user), answer).await
     }
 
     /// `user` resigns the channel's game: the opponent wins.

@@ -78,6 +78,7 @@ impl Service {
             text: self.wording.clock(&event),
             board: Self::board_ref(game),
             edit: None,
+            answer: None,
         };
         let writing = self.writer.lock().await;
         let mut tx = self.pool.begin().await?;

@@ -143,8 +143,8 @@ pub async fn delivered<'e>(
     now: i64,
 ) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
-        "UPDATE outbox SET status = 'delivered', message_id = ?, delivered_at = ?, failure = NULL \
-         WHERE id = ? AND status = 'pending'",
+        "UPDATE outbox SET status = 'delivered', message_id = ?, delivered_at = ?, failure = NULL, \
+         payload = json_remove(payload, '$.answer') WHERE id = ? AND status = 'pending'",
     )
     .bind(opt_to_db(message_id))
     .bind(now)
@@ -180,8 +180,8 @@ pub async fn failed<'e>(
     failure: &str,
 ) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
-        "UPDATE outbox SET attempts = attempts + 1, status = 'failed', failure = ? \
-         WHERE id = ? AND status = 'pending'",
+        "UPDATE outbox SET attempts = attempts + 1, status = 'failed', failure = ?, \
+         payload = json_remove(payload, '$.answer') WHERE id = ? AND status = 'pending'",
     )
     .bind(failure)
     .bind(id)

@@ -2,7 +2,7 @@
 
 use super::{board_reply, is_moderator, place, private, reply, Context};
 use crate::bot::{components, messages, Error};
-use crate::service::{Ended, GameId, NoticeId};
+use crate::service::{AnswerRef, Ended, GameId, NoticeId};
 use poise::serenity_prelude as serenity;
 
 /// Autocomplete for `/move`: the caller's legal moves that match what they typed.
@@ -31,9 +31,23 @@ pub async fn move_(
     notation: String,
 ) -> Result<(), Error> {
     let data = ctx.data();
+    // The move's announcement remembers this interaction, so that after a crash the outbox
+    // posts it only if this answer is not shown.
+    let answer = match ctx {
+        poise::Context::Application(a) => Some(AnswerRef {
+            application: a.interaction.application_id.get(),
+            token: a.interaction.token.clone(),
+        }),
+        poise::Context::Prefix(_) => None,
+    };
     let report = data
         .service
-        .play_move(ctx.channel_id().get(), ctx.author().id.get(), &notation)
+        .play_move_answering(
+            ctx.channel_id().get(),
+            ctx.author().id.get(),
+            &notation,
+            answer,
+        )
         .await?;
     let game = report.game.id;
     let ai_next = report.game.to_move().is_some_and(|p| p.is_ai());
