@@ -99,19 +99,12 @@ impl Service {
         let Some(ahead) = self.ai_turn_waiting(id) else {
             return Ok(false);
         };
-        let payload = super::outbox::Payload {
-            text: self.wording.ai_waiting(ahead),
-            board: None,
-            edit: None,
-            answer: None,
-        };
+        let payload = super::outbox::Payload::text(self.wording.ai_waiting(ahead));
         let writing = self.writer.lock().await;
         let mut tx = self.pool.begin().await?;
         self.enqueue(&mut tx, channel, "ai_wait", &payload, Duration::ZERO)
             .await?;
-        tx.commit().await?;
-        drop(writing);
-        self.wake_outbox();
+        self.commit_noticed(tx, writing).await?;
         Ok(true)
     }
 

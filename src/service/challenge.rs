@@ -124,13 +124,12 @@ impl Service {
     ) -> Result<Option<ChallengeInfo>, ServiceError> {
         let mut info = challenge_info(row)?;
         info.status = ChallengeStatus::Expired;
+        let text = self
+            .wording
+            .clock(&ClockEvent::ChallengeExpired(info.clone()));
         let payload = outbox::Payload {
-            text: self
-                .wording
-                .clock(&ClockEvent::ChallengeExpired(info.clone())),
-            board: None,
             edit: info.message_id,
-            answer: None,
+            ..outbox::Payload::text(text)
         };
         let writing = self.writer.lock().await;
         let mut tx = self.pool.begin().await?;
@@ -145,9 +144,7 @@ impl Service {
             Duration::ZERO,
         )
         .await?;
-        tx.commit().await?;
-        drop(writing);
-        self.wake_outbox();
+        self.commit_noticed(tx, writing).await?;
         Ok(Some(info))
     }
 
@@ -216,12 +213,7 @@ impl Service {
             return Err(self.closed_meanwhile(row.id).await);
         }
         if channel.is_some() {
-            let payload = outbox::Payload {
-                text: self.wording.started(&info),
-                board: Self::board_ref(&info),
-                edit: None,
-                answer: None,
-            };
+            let payload = outbox::Payload::with_board(self.wording.started(&info), &info);
             self.enqueue(
                 &mut tx,
                 info.place.channel,
@@ -231,9 +223,7 @@ impl Service {
             )
             .await?;
         }
-        tx.commit().await?;
-        drop(writing);
-        self.wake_outbox();
+        self.commit_noticed(tx, writing).await?;
         self.started(info).await
     }
 

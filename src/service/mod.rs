@@ -265,10 +265,8 @@ impl Service {
             notice: 0,
         };
         let payload = Payload {
-            text: self.wording.moved(&report),
-            board: Self::board_ref(&report.game),
-            edit: None,
             answer,
+            ..Payload::with_board(self.wording.moved(&report), &report.game)
         };
         let hold = match by_user {
             Some(_) => self.delivery.answer_grace,
@@ -277,9 +275,7 @@ impl Service {
         report.notice = self
             .enqueue(&mut tx, report.game.place.channel, "move", &payload, hold)
             .await?;
-        tx.commit().await?;
-        drop(writing);
-        self.wake_outbox();
+        self.commit_noticed(tx, writing).await?;
         if by_user.is_some() {
             report.png = self
                 .image(*game.position(), Some(recorded), report.game.status_line())
@@ -320,9 +316,7 @@ impl Service {
             notice: None,
         };
         ended.notice = self.announce_end(&mut tx, &ended, announce).await?;
-        tx.commit().await?;
-        drop(writing);
-        self.wake_outbox();
+        self.commit_noticed(tx, writing).await?;
         if matches!(
             announce,
             outbox::Announce::Answer | outbox::Announce::Held { .. }

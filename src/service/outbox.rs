@@ -127,6 +127,30 @@ pub struct Payload {
     pub answer: Option<AnswerRef>,
 }
 
+impl Payload {
+    /// A notice of text alone.
+    pub fn text(text: String) -> Payload {
+        Payload {
+            text,
+            board: None,
+            edit: None,
+            answer: None,
+        }
+    }
+
+    /// A notice with the board of `game` as it stands (drawn at delivery).
+    pub fn with_board(text: String, game: &GameInfo) -> Payload {
+        Payload {
+            board: Some(BoardRef {
+                game: game.id,
+                ply: game.ply,
+                caption: game.status_line(),
+            }),
+            ..Payload::text(text)
+        }
+    }
+}
+
 /// An interaction, to look up its answer (valid for Discord's 15 minutes).
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AnswerRef {
@@ -239,18 +263,22 @@ impl Service {
         .await?)
     }
 
-    /// The board of a game at `info.ply`, as a notice carries it.
-    pub(crate) fn board_ref(info: &GameInfo) -> Option<BoardRef> {
-        Some(BoardRef {
-            game: info.id,
-            ply: info.ply,
-            caption: info.status_line(),
-        })
-    }
-
     /// Tells the dispatcher that notices may be due (after a commit that wrote some).
     pub(crate) fn wake_outbox(&self) {
         self.outbox_wake.notify_one();
+    }
+
+    /// Commits a transaction that wrote notices, lets the next writer in, and wakes the
+    /// dispatcher.
+    pub(crate) async fn commit_noticed(
+        &self,
+        tx: sqlx::Transaction<'_, sqlx::Sqlite>,
+        writing: tokio::sync::MutexGuard<'_, ()>,
+    ) -> Result<(), ServiceError> {
+        tx.commit().await?;
+        drop(writing);
+        self.wake_outbox();
+        Ok(())
     }
 
     /// What the dispatcher waits on besides the time of the next due notice.
@@ -402,24 +430,15 @@ impl Service {
                 let by = by
                     .and_then(|u| ended.game.side_of(u))
                     .map(|side| ended.game.player(side));
-                let payload = Payload {
-                    text: self.wording.ended(ended, by),
-                    board: Self::board_ref(&ended.game),
-                    edit: None,
-                    answer: None,
-                };
+                let payload = Payload::with_board(self.wording.ended(ended, by), &ended.game);
                 let channel = ended.game.place.channel;
                 let hold = self.delivery.answer_grace;
                 let id = self.enqueue(conn, channel, "ended", &payload, hold).await?;
                 return Ok(Some(id));
             }
             Announce::TimedOut => {
-                let payload = Payload {
-                    text: self.wording.clock(&ClockEvent::TimedOut(ended.clone())),
-                    board: Self::board_ref(&ended.game),
-                    edit: None,
-                    answer: None,
-                };
+                let text = self.wording.clock(&ClockEvent::TimedOut(ended.clone()));
+                let payload = Payload::with_board(text, &ended.game);
                 self.enqueue(
                     conn,
                     ended.game.place.channel,
@@ -435,12 +454,7 @@ impl Service {
                     .map(|c| c.channel_id)
                     .filter(|&c| c != ended.game.place.channel);
                 if let Some(parent) = parent {
-                    let payload = Payload {
-                        text: self.wording.channel_gone(&ended.game),
-                        board: None,
-                        edit: None,
-                        answer: None,
-                    };
+                    let payload = Payload::text(self.wording.channel_gone(&ended.game));
                     self.enqueue(conn, parent, "channel_gone", &payload, Duration::ZERO)
                         .await?;
                 }

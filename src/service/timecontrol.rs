@@ -74,12 +74,7 @@ impl Service {
         let ClockEvent::Reminder { game, .. } = &event else {
             unreachable!()
         };
-        let payload = Payload {
-            text: self.wording.clock(&event),
-            board: Self::board_ref(game),
-            edit: None,
-            answer: None,
-        };
+        let payload = Payload::with_board(self.wording.clock(&event), game);
         let writing = self.writer.lock().await;
         let mut tx = self.pool.begin().await?;
         // Recording the reminder and writing its notice are one step: each goes out once.
@@ -94,9 +89,7 @@ impl Service {
             Duration::ZERO,
         )
         .await?;
-        tx.commit().await?;
-        drop(writing);
-        self.wake_outbox();
+        self.commit_noticed(tx, writing).await?;
         Ok(Some(event))
     }
 }
