@@ -1,14 +1,15 @@
 //! The `draw_offers` table: at most one open offer per game.
 
-use super::{from_db, to_db, DrawStatus};
-use sqlx::{Row, SqliteExecutor};
+use super::{to_db, DbId, DrawStatus};
+use sqlx::SqliteExecutor;
 
 /// An open draw offer.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct DrawOfferRow {
     pub id: i64,
     pub game_id: i64,
     pub ply: u32,
+    #[sqlx(try_from = "DbId")]
     pub offered_by: u64,
 }
 
@@ -37,21 +38,12 @@ pub async fn open_in_game<'e>(
     ex: impl SqliteExecutor<'e>,
     game_id: i64,
 ) -> Result<Option<DrawOfferRow>, sqlx::Error> {
-    let row = sqlx::query(
+    sqlx::query_as(
         "SELECT id, game_id, ply, offered_by FROM draw_offers WHERE game_id = ? AND status = 'open'",
     )
     .bind(game_id)
     .fetch_optional(ex)
-    .await?;
-    row.map(|r| {
-        Ok(DrawOfferRow {
-            id: r.try_get("id")?,
-            game_id: r.try_get("game_id")?,
-            ply: r.try_get("ply")?,
-            offered_by: from_db(r.try_get("offered_by")?),
-        })
-    })
-    .transpose()
+    .await
 }
 
 /// Closes the game's open offer (if any) with `status`. Returns whether one was open.

@@ -79,6 +79,29 @@ pub const fn from_db(v: i64) -> u64 {
     v as u64
 }
 
+/// A Discord id column as `#[derive(sqlx::FromRow)]` reads it: `#[sqlx(try_from = "DbId")]`
+/// on a `u64` field (the same bits, as [`from_db`]).
+#[derive(sqlx::Type)]
+#[sqlx(transparent)]
+pub struct DbId(i64);
+
+impl From<DbId> for u64 {
+    fn from(id: DbId) -> u64 {
+        from_db(id.0)
+    }
+}
+
+/// A nullable Discord id column: `#[sqlx(try_from = "MaybeDbId")]` on an `Option<u64>` field.
+#[derive(sqlx::Type)]
+#[sqlx(transparent)]
+pub struct MaybeDbId(Option<i64>);
+
+impl From<MaybeDbId> for Option<u64> {
+    fn from(id: MaybeDbId) -> Option<u64> {
+        id.0.map(from_db)
+    }
+}
+
 /// An optional id, as stored.
 pub fn opt_to_db(id: Option<u64>) -> Option<i64> {
     id.map(to_db)
@@ -110,5 +133,54 @@ mod tests {
         ] {
             assert_eq!(from_db(to_db(id)), id);
         }
+    }
+
+    /// Rows read by `FromRow` get back every id as written, the highest bit included.
+    #[tokio::test]
+    async fn rows_read_by_from_row_keep_their_ids() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("t.db").display());
+        let pool = open(&url).await.unwrap();
+        let seat = games::SeatRow {
+            user_id: Some(u64::MAX),
+            ai_level: None,
+            name: "A".into(),
+        };
+        let ai = games::SeatRow {
+            user_id: None,
+            ai_level: Some("hard".into()),
+            name: "AI".into(),
+        };
+        let game = games::insert(
+            &pool,
+            &games::NewGame {
+                guild_id: None,
+                channel_id: 1 << 63,
+                attacker: &seat,
+                defender: &ai,
+                rules: "{}",
+                start: None,
+                rated: false,
+                position: "/",
+                time_per_move_ms: None,
+                turn_deadline: None,
+                now: 0,
+            },
+        )
+        .await
+        .unwrap();
+        moves::insert(&pool, game, 1, "e2-c2", Some(u64::MAX), 5)
+            .await
+            .unwrap();
+        moves::insert(&pool, game, 2, "e4-d4", None, 6)
+            .await
+            .unwrap();
+        let read = moves::of_game(&pool, game).await.unwrap();
+        assert_eq!(read[0].user_id, Some(u64::MAX));
+        assert_eq!((read[1].user_id, read[1].ply), (None, 2));
+        draws::insert(&pool, game, 2, 1 << 63, 7).await.unwrap();
+        let offer = draws::open_in_game(&pool, game).await.unwrap().unwrap();
+        assert_eq!((offer.game_id, offer.offered_by), (game, 1 << 63));
+        pool.close().await;
     }
 }

@@ -1,14 +1,15 @@
 //! The `moves` table: a game's moves in order, the source of truth for its position.
 
-use super::{from_db, opt_to_db};
-use sqlx::{Row, SqliteExecutor};
+use super::{opt_to_db, MaybeDbId};
+use sqlx::SqliteExecutor;
 
 /// A stored move.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct MoveRow {
     pub ply: u32,
     pub notation: String,
     /// The user who played it; `None` for the AI.
+    #[sqlx(try_from = "MaybeDbId")]
     pub user_id: Option<u64>,
     pub played_at: i64,
 }
@@ -40,20 +41,10 @@ pub async fn of_game<'e>(
     ex: impl SqliteExecutor<'e>,
     game_id: i64,
 ) -> Result<Vec<MoveRow>, sqlx::Error> {
-    let rows = sqlx::query(
+    sqlx::query_as(
         "SELECT ply, notation, user_id, played_at FROM moves WHERE game_id = ? ORDER BY ply",
     )
     .bind(game_id)
     .fetch_all(ex)
-    .await?;
-    rows.into_iter()
-        .map(|r| {
-            Ok(MoveRow {
-                ply: r.try_get("ply")?,
-                notation: r.try_get("notation")?,
-                user_id: r.try_get::<Option<i64>, _>("user_id")?.map(from_db),
-                played_at: r.try_get("played_at")?,
-            })
-        })
-        .collect()
+    .await
 }
