@@ -65,11 +65,12 @@ fn move_options(text: &str) -> serde_json::Value {
 /// Two people play `PEOPLE_MOVES` moves in their channel, one after the other; the latency of
 /// each `/move` (dispatch to callback).
 async fn people_play(fake: FakeDiscord, seed: u64) -> Vec<Duration> {
+    let channel = PEOPLE_CHANNEL + seed;
     let astrid = Who::member(100, "Astrid");
     let birger = Who::member(101, "Birger");
     let id = fake.command(
         &astrid,
-        PEOPLE_CHANNEL,
+        channel,
         "tablut",
         Some("challenge"),
         json!([{"name": "opponent", "type": 6, "value": birger.id.to_string()},
@@ -82,18 +83,18 @@ async fn people_play(fake: FakeDiscord, seed: u64) -> Vec<Duration> {
         .into_iter()
         .find(|b| b.contains(":accept:"))
         .unwrap();
-    let click = fake.click(&birger, PEOPLE_CHANNEL, 1, &accept);
+    let click = fake.click(&birger, channel, 1, &accept);
     fake.callback(click).await;
     let mut latencies = Vec::new();
     for (ply, text) in script(seed, PEOPLE_MOVES).iter().enumerate() {
         let who = if ply % 2 == 0 { &astrid } else { &birger };
         let t = Instant::now();
-        let id = fake.command(who, PEOPLE_CHANNEL, "move", None, move_options(text), &[]);
+        let id = fake.command(who, channel, "move", None, move_options(text), &[]);
         let r = fake.callback(id).await;
         latencies.push(t.elapsed());
         assert!(r.file(".png").is_some(), "{}", r.content());
-        // People take a moment between moves.
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        // People take a moment between moves: theirs spread over the AI's busy time.
+        tokio::time::sleep(Duration::from_millis(800)).await;
     }
     latencies
 }
