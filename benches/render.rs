@@ -1,15 +1,16 @@
 //! Board image benchmarks: one board PNG, and the replay of a 100-ply game (targets: a board
 //! PNG in at most 2 ms and 40 KB; a 100-ply replay GIF in at most 150 ms and 1 MB).
 //!
-//! The encoders are measured side by side on the same pixels: for the PNG, the `png` crate
-//! (which the renderer uses: deflate at level 1 after the `Up` row filter) at several settings,
-//! and the hand-written DEFLATE encoder it replaced (`baseline/deflate.rs`); for the GIF, the
-//! hand-written LZW encoder the renderer keeps (`src/render/lzw.rs`) and the `gif` crate's own
-//! (weezl), which misses the target. Every variant's output is decoded once and
+//! The encoders are measured side by side on the same pixels: the `png` crate (which the
+//! renderer uses: deflate at level 1 after the `Up` row filter) at several settings and the
+//! hand-written DEFLATE encoder it replaced (`baseline/deflate.rs`); the `gif` crate's LZW
+//! (weezl, which the renderer uses) and the hand-written LZW encoder it replaced
+//! (`baseline/lzw.rs`). Every variant's output is decoded once and
 //! checked against the pixels before it is timed; the sizes are printed beside the times.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
+use tablut_bot::render::assets::TRANSPARENT;
 use tablut_bot::render::render::{
     board_canvas, encode_png_with, replay_frames, write_gif, PNG_COMPRESSION, PNG_FILTER,
 };
@@ -21,6 +22,8 @@ mod support;
 
 #[path = "baseline/deflate.rs"]
 mod deflate;
+#[path = "baseline/lzw.rs"]
+mod lzw;
 
 /// The hand-written PNG encoder: unfiltered rows through `baseline/deflate.rs`.
 fn baseline_png(px: &[u8], palette: &[u8], size: u32) -> Vec<u8> {
@@ -130,7 +133,7 @@ fn bench_replay(c: &mut Criterion) {
     let game = support::long_game(Rules::default(), 100);
     let gif = replay_gif(&game);
     eprintln!(
-        "replay gif of {} plies (hand-written lzw): {} bytes",
+        "replay gif of {} plies (gif crate, weezl): {} bytes",
         game.moves().len(),
         gif.len()
     );
@@ -138,14 +141,21 @@ fn bench_replay(c: &mut Criterion) {
     group.sample_size(20);
     group.bench_function("gif 100 plies", |b| b.iter(|| replay_gif(black_box(&game))));
 
-    // The same frames, compressed by the gif crate's own encoder (weezl).
-    let by_crate =
-        |frames: &[gif::Frame<'_>]| write_gif(frames, |frame, encoder| encoder.write_frame(frame));
-    let weezl = by_crate(&replay_frames(&game));
-    assert_eq!(gif_frames(&weezl), gif_frames(&gif), "the same pictures");
-    eprintln!("gif crate (weezl): {} bytes", weezl.len());
-    group.bench_function("gif 100 plies, gif crate (weezl)", |b| {
-        b.iter(|| by_crate(&replay_frames(black_box(&game))))
+    // The same frames, compressed by the hand-written LZW encoder instead of weezl.
+    let by_hand = |frames: &[gif::Frame<'_>]| {
+        write_gif(frames, |frame, encoder| {
+            let packed = gif::Frame {
+                buffer: std::borrow::Cow::Owned(lzw::encode(&frame.buffer, TRANSPARENT)),
+                ..frame.clone()
+            };
+            encoder.write_lzw_pre_encoded_frame(&packed)
+        })
+    };
+    let baseline = by_hand(&replay_frames(&game));
+    assert_eq!(gif_frames(&baseline), gif_frames(&gif), "the same pictures");
+    eprintln!("hand-written lzw: {} bytes", baseline.len());
+    group.bench_function("gif 100 plies, hand-written lzw", |b| {
+        b.iter(|| by_hand(&replay_frames(black_box(&game))))
     });
     group.finish();
 }

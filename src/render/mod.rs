@@ -4,8 +4,7 @@
 //! highlight, piece and marks) and the frame with its labels are drawn once, anti-aliased, at
 //! first use and kept as palette indices ([`assets`]); a board is then 81 sprite copies, an
 //! optional caption, and an indexed-colour encode (the `png` crate's deflate after the `Up` row
-//! filter; for the GIF, an LZW encoder of our own, [`lzw`], which the benchmark shows three times
-//! as fast as the `gif` crate's on replay frames). No I/O.
+//! filter; the `gif` crate's LZW, weezl). No I/O.
 //!
 //! - [`theme`]: colours and the square-to-pixel geometry;
 //! - [`assets`]: the sprites, the frame, the palette and the font, drawn once;
@@ -13,7 +12,6 @@
 //! - [`render`](self::render): which sprite each square shows, and the encoders.
 
 pub mod assets;
-pub mod lzw;
 #[allow(clippy::module_inception)]
 pub mod render;
 pub mod text;
