@@ -330,7 +330,7 @@ async fn a_channel_deleted_mid_game_ends_its_game_as_aborted() {
     );
     let notices = service.notices_in(140).await.unwrap();
     let last = notices.last().unwrap();
-    assert_eq!(last.status, "failed");
+    assert_eq!(last.status, tablut_bot::store::NoticeStatus::Failed);
     assert_eq!(
         last.failure.as_deref(),
         Some("404: Unknown Channel (code 10003)")

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tablut_bot::ai::Level;
 use tablut_bot::service::*;
-use tablut_bot::store;
+use tablut_bot::store::{self, NoticeStatus};
 use tablut_bot::tafl::{Outcome, Reason, Rules};
 use tempfile::TempDir;
 
@@ -151,8 +151,8 @@ async fn the_ais_move_is_written_with_it_and_due_at_once() {
         .is_empty());
     let rows = s.notices_in(10).await.unwrap();
     assert_eq!(
-        (rows[0].status.as_str(), rows[0].message_id),
-        ("delivered", Some(7))
+        (rows[0].status, rows[0].message_id),
+        (NoticeStatus::Delivered, Some(7))
     );
 }
 
@@ -263,7 +263,7 @@ async fn failures_are_retried_with_capped_backoff_or_after_retry_after() {
         .await
         .unwrap();
     let row = &s.notices_in(13).await.unwrap()[0];
-    assert_eq!((row.status.as_str(), row.attempts), ("delivered", 7));
+    assert_eq!((row.status, row.attempts), (NoticeStatus::Delivered, 7));
 }
 
 #[tokio::test]
@@ -290,7 +290,7 @@ async fn a_channel_that_is_gone_aborts_its_game_and_one_that_refuses_stops_its_c
     assert!(ended.ratings.is_none());
     assert!(s.game_in_channel(14).await.unwrap().is_none());
     let rows = s.notices_in(14).await.unwrap();
-    assert_eq!(rows[0].status, "failed");
+    assert_eq!(rows[0].status, NoticeStatus::Failed);
     assert_eq!(
         rows[0].failure.as_deref(),
         Some("404: Unknown Channel (code 10003)")

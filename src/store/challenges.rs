@@ -1,9 +1,8 @@
 //! The `challenges` table: challenges between two users, open until answered, cancelled or
 //! expired.
 
-use super::{from_db, opt_to_db, to_db, ChallengeStatus};
-use sqlx::sqlite::SqliteRow;
-use sqlx::{Row, SqliteExecutor};
+use super::{opt_to_db, to_db, ChallengeStatus, DbId, MaybeDbId};
+use sqlx::SqliteExecutor;
 
 /// A stored challenge.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,29 +50,57 @@ const COLUMNS: &str = "id, guild_id, channel_id, challenger_id, challenger_name,
     challenged_name, side, rules, start_position, start_turn, time_per_move_ms, thread, status, game_id, message_id, created_at, \
     expires_at";
 
-fn challenge(r: SqliteRow) -> Result<ChallengeRow, sqlx::Error> {
-    Ok(ChallengeRow {
-        id: r.try_get("id")?,
-        guild_id: r.try_get::<Option<i64>, _>("guild_id")?.map(from_db),
-        channel_id: from_db(r.try_get("channel_id")?),
-        challenger_id: from_db(r.try_get("challenger_id")?),
-        challenger_name: r.try_get("challenger_name")?,
-        challenged_id: from_db(r.try_get("challenged_id")?),
-        challenged_name: r.try_get("challenged_name")?,
-        side: r.try_get("side")?,
-        rules: r.try_get("rules")?,
-        start: match (r.try_get("start_position")?, r.try_get("start_turn")?) {
-            (Some(p), Some(t)) => Some((p, t)),
-            _ => None,
-        },
-        time_per_move_ms: r.try_get("time_per_move_ms")?,
-        thread: r.try_get("thread")?,
-        status: r.try_get("status")?,
-        game_id: r.try_get("game_id")?,
-        message_id: r.try_get::<Option<i64>, _>("message_id")?.map(from_db),
-        created_at: r.try_get("created_at")?,
-        expires_at: r.try_get("expires_at")?,
-    })
+/// A `challenges` row as sqlx reads it, column for column; [`ChallengeRow`] is its shape for
+/// the service.
+#[derive(sqlx::FromRow)]
+struct Stored {
+    id: i64,
+    #[sqlx(try_from = "MaybeDbId")]
+    guild_id: Option<u64>,
+    #[sqlx(try_from = "DbId")]
+    channel_id: u64,
+    #[sqlx(try_from = "DbId")]
+    challenger_id: u64,
+    challenger_name: String,
+    #[sqlx(try_from = "DbId")]
+    challenged_id: u64,
+    challenged_name: String,
+    side: String,
+    rules: String,
+    start_position: Option<String>,
+    start_turn: Option<String>,
+    time_per_move_ms: Option<i64>,
+    thread: bool,
+    status: ChallengeStatus,
+    game_id: Option<i64>,
+    #[sqlx(try_from = "MaybeDbId")]
+    message_id: Option<u64>,
+    created_at: i64,
+    expires_at: i64,
+}
+
+impl From<Stored> for ChallengeRow {
+    fn from(r: Stored) -> ChallengeRow {
+        ChallengeRow {
+            id: r.id,
+            guild_id: r.guild_id,
+            channel_id: r.channel_id,
+            challenger_id: r.challenger_id,
+            challenger_name: r.challenger_name,
+            challenged_id: r.challenged_id,
+            challenged_name: r.challenged_name,
+            side: r.side,
+            rules: r.rules,
+            start: r.start_position.zip(r.start_turn),
+            time_per_move_ms: r.time_per_move_ms,
+            thread: r.thread,
+            status: r.status,
+            game_id: r.game_id,
+            message_id: r.message_id,
+            created_at: r.created_at,
+            expires_at: r.expires_at,
+        }
+    }
 }
 
 /// Creates a challenge. A challenger's second open challenge in one channel is a unique
@@ -110,12 +137,11 @@ pub async fn by_id<'e>(
     ex: impl SqliteExecutor<'e>,
     id: i64,
 ) -> Result<Option<ChallengeRow>, sqlx::Error> {
-    sqlx::query(&format!("SELECT {COLUMNS} FROM challenges WHERE id = ?"))
+    sqlx::query_as::<_, Stored>(&format!("SELECT {COLUMNS} FROM challenges WHERE id = ?"))
         .bind(id)
         .fetch_optional(ex)
-        .await?
-        .map(challenge)
-        .transpose()
+        .await
+        .map(|row| row.map(ChallengeRow::from))
 }
 
 /// Closes an open challenge with a new status (and the game it started). Returns whether it
@@ -145,15 +171,13 @@ pub async fn expired<'e>(
     ex: impl SqliteExecutor<'e>,
     now: i64,
 ) -> Result<Vec<ChallengeRow>, sqlx::Error> {
-    sqlx::query(&format!(
+    sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM challenges WHERE status = 'pending' AND expires_at <= ? ORDER BY id"
     ))
     .bind(now)
     .fetch_all(ex)
-    .await?
-    .into_iter()
-    .map(challenge)
-    .collect()
+    .await
+    .map(|rows| rows.into_iter().map(ChallengeRow::from).collect())
 }
 
 /// Remembers the message that carries the challenge's buttons.
@@ -175,12 +199,11 @@ pub async fn by_game<'e>(
     ex: impl SqliteExecutor<'e>,
     game_id: i64,
 ) -> Result<Option<ChallengeRow>, sqlx::Error> {
-    sqlx::query(&format!(
+    sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM challenges WHERE game_id = ?"
     ))
     .bind(game_id)
     .fetch_optional(ex)
-    .await?
-    .map(challenge)
-    .transpose()
+    .await
+    .map(|row| row.map(ChallengeRow::from))
 }

@@ -1,8 +1,7 @@
 //! The `games` table: who plays which side, the rules, the status and result, the time control,
 //! and a cache of the position (its ply and record) that the move list is the truth for.
 
-use super::{from_db, opt_to_db, to_db, GameStatus};
-use sqlx::sqlite::SqliteRow;
+use super::{opt_to_db, to_db, DbId, GameStatus, MaybeDbId};
 use sqlx::{Row, SqliteExecutor};
 
 /// One side's player as stored: a user, or the AI at a level.
@@ -64,45 +63,76 @@ const COLUMNS: &str = "id, guild_id, channel_id, attacker_user_id, attacker_ai_l
     position, time_per_move_ms, turn_deadline, reminders_sent, last_reminder_at, board_message_id, \
     created_at, updated_at, ended_at";
 
-fn seat(r: &SqliteRow, side: &str) -> Result<SeatRow, sqlx::Error> {
-    Ok(SeatRow {
-        user_id: r
-            .try_get::<Option<i64>, _>(format!("{side}_user_id").as_str())?
-            .map(from_db),
-        ai_level: r.try_get(format!("{side}_ai_level").as_str())?,
-        name: r.try_get(format!("{side}_name").as_str())?,
-    })
+/// A `games` row as sqlx reads it, column for column; [`GameRow`] is its shape for the service.
+#[derive(sqlx::FromRow)]
+struct Stored {
+    id: i64,
+    #[sqlx(try_from = "MaybeDbId")]
+    guild_id: Option<u64>,
+    #[sqlx(try_from = "DbId")]
+    channel_id: u64,
+    #[sqlx(try_from = "MaybeDbId")]
+    attacker_user_id: Option<u64>,
+    attacker_ai_level: Option<String>,
+    attacker_name: String,
+    #[sqlx(try_from = "MaybeDbId")]
+    defender_user_id: Option<u64>,
+    defender_ai_level: Option<String>,
+    defender_name: String,
+    rules: String,
+    start_position: Option<String>,
+    start_turn: Option<String>,
+    rated: bool,
+    status: GameStatus,
+    result: Option<String>,
+    reason: Option<String>,
+    ply: u32,
+    position: String,
+    time_per_move_ms: Option<i64>,
+    turn_deadline: Option<i64>,
+    reminders_sent: u32,
+    last_reminder_at: Option<i64>,
+    #[sqlx(try_from = "MaybeDbId")]
+    board_message_id: Option<u64>,
+    created_at: i64,
+    updated_at: i64,
+    ended_at: Option<i64>,
 }
 
-fn game(r: SqliteRow) -> Result<GameRow, sqlx::Error> {
-    Ok(GameRow {
-        id: r.try_get("id")?,
-        guild_id: r.try_get::<Option<i64>, _>("guild_id")?.map(from_db),
-        channel_id: from_db(r.try_get("channel_id")?),
-        attacker: seat(&r, "attacker")?,
-        defender: seat(&r, "defender")?,
-        rules: r.try_get("rules")?,
-        start: match (r.try_get("start_position")?, r.try_get("start_turn")?) {
-            (Some(p), Some(t)) => Some((p, t)),
-            _ => None,
-        },
-        rated: r.try_get("rated")?,
-        status: r.try_get("status")?,
-        result: r.try_get("result")?,
-        reason: r.try_get("reason")?,
-        ply: r.try_get("ply")?,
-        position: r.try_get("position")?,
-        time_per_move_ms: r.try_get("time_per_move_ms")?,
-        turn_deadline: r.try_get("turn_deadline")?,
-        reminders_sent: r.try_get("reminders_sent")?,
-        last_reminder_at: r.try_get("last_reminder_at")?,
-        board_message_id: r
-            .try_get::<Option<i64>, _>("board_message_id")?
-            .map(from_db),
-        created_at: r.try_get("created_at")?,
-        updated_at: r.try_get("updated_at")?,
-        ended_at: r.try_get("ended_at")?,
-    })
+impl From<Stored> for GameRow {
+    fn from(r: Stored) -> GameRow {
+        GameRow {
+            id: r.id,
+            guild_id: r.guild_id,
+            channel_id: r.channel_id,
+            attacker: SeatRow {
+                user_id: r.attacker_user_id,
+                ai_level: r.attacker_ai_level,
+                name: r.attacker_name,
+            },
+            defender: SeatRow {
+                user_id: r.defender_user_id,
+                ai_level: r.defender_ai_level,
+                name: r.defender_name,
+            },
+            rules: r.rules,
+            start: r.start_position.zip(r.start_turn),
+            rated: r.rated,
+            status: r.status,
+            result: r.result,
+            reason: r.reason,
+            ply: r.ply,
+            position: r.position,
+            time_per_move_ms: r.time_per_move_ms,
+            turn_deadline: r.turn_deadline,
+            reminders_sent: r.reminders_sent,
+            last_reminder_at: r.last_reminder_at,
+            board_message_id: r.board_message_id,
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+            ended_at: r.ended_at,
+        }
+    }
 }
 
 /// Creates a game and returns its id. A game already active in the channel makes this fail
@@ -140,12 +170,11 @@ pub async fn by_id<'e>(
     ex: impl SqliteExecutor<'e>,
     id: i64,
 ) -> Result<Option<GameRow>, sqlx::Error> {
-    sqlx::query(&format!("SELECT {COLUMNS} FROM games WHERE id = ?"))
+    sqlx::query_as::<_, Stored>(&format!("SELECT {COLUMNS} FROM games WHERE id = ?"))
         .bind(id)
         .fetch_optional(ex)
-        .await?
-        .map(game)
-        .transpose()
+        .await
+        .map(|row| row.map(GameRow::from))
 }
 
 /// The game active in a channel, if any.
@@ -153,14 +182,13 @@ pub async fn active_in_channel<'e>(
     ex: impl SqliteExecutor<'e>,
     channel_id: u64,
 ) -> Result<Option<GameRow>, sqlx::Error> {
-    sqlx::query(&format!(
+    sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'"
     ))
     .bind(to_db(channel_id))
     .fetch_optional(ex)
-    .await?
-    .map(game)
-    .transpose()
+    .await
+    .map(|row| row.map(GameRow::from))
 }
 
 /// The channel's active game, or else its most recent one.
@@ -168,15 +196,14 @@ pub async fn latest_in_channel<'e>(
     ex: impl SqliteExecutor<'e>,
     channel_id: u64,
 ) -> Result<Option<GameRow>, sqlx::Error> {
-    sqlx::query(&format!(
+    sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM games WHERE channel_id = ? \
          ORDER BY status = 'active' DESC, id DESC LIMIT 1"
     ))
     .bind(to_db(channel_id))
     .fetch_optional(ex)
-    .await?
-    .map(game)
-    .transpose()
+    .await
+    .map(|row| row.map(GameRow::from))
 }
 
 /// The active games of a server, oldest first.
@@ -184,27 +211,23 @@ pub async fn active_in_guild<'e>(
     ex: impl SqliteExecutor<'e>,
     guild_id: u64,
 ) -> Result<Vec<GameRow>, sqlx::Error> {
-    sqlx::query(&format!(
+    sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM games WHERE guild_id = ? AND status = 'active' ORDER BY id"
     ))
     .bind(to_db(guild_id))
     .fetch_all(ex)
-    .await?
-    .into_iter()
-    .map(game)
-    .collect()
+    .await
+    .map(|rows| rows.into_iter().map(GameRow::from).collect())
 }
 
 /// Every active game (for the start-up sweep of AI turns).
 pub async fn all_active<'e>(ex: impl SqliteExecutor<'e>) -> Result<Vec<GameRow>, sqlx::Error> {
-    sqlx::query(&format!(
+    sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
     ))
     .fetch_all(ex)
-    .await?
-    .into_iter()
-    .map(game)
-    .collect()
+    .await
+    .map(|rows| rows.into_iter().map(GameRow::from).collect())
 }
 
 /// A user's games against the AI in a server (`None`: direct messages): how many are active,
@@ -237,17 +260,15 @@ pub async fn clock_due<'e>(
     ex: impl SqliteExecutor<'e>,
     now: i64,
 ) -> Result<Vec<GameRow>, sqlx::Error> {
-    sqlx::query(&format!(
+    sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM games WHERE status = 'active' AND turn_deadline IS NOT NULL \
          AND turn_deadline - time_per_move_ms / 2 <= ?1 \
          AND (reminders_sent < 2 OR turn_deadline <= ?1) ORDER BY turn_deadline"
     ))
     .bind(now)
     .fetch_all(ex)
-    .await?
-    .into_iter()
-    .map(game)
-    .collect()
+    .await
+    .map(|rows| rows.into_iter().map(GameRow::from).collect())
 }
 
 /// A player's finished games in a server, most recent first.
@@ -256,17 +277,15 @@ pub async fn finished_of_player<'e>(
     guild_id: u64,
     user_id: u64,
 ) -> Result<Vec<GameRow>, sqlx::Error> {
-    sqlx::query(&format!(
+    sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM games WHERE guild_id = ? AND status = 'finished' \
          AND (attacker_user_id = ?2 OR defender_user_id = ?2) ORDER BY ended_at DESC, id DESC"
     ))
     .bind(to_db(guild_id))
     .bind(to_db(user_id))
     .fetch_all(ex)
-    .await?
-    .into_iter()
-    .map(game)
-    .collect()
+    .await
+    .map(|rows| rows.into_iter().map(GameRow::from).collect())
 }
 
 /// The new state after a move (or an ending off the board).

@@ -11,7 +11,7 @@ pub mod outbox;
 pub mod players;
 mod status;
 
-pub use status::{ChallengeStatus, DrawStatus, GameStatus};
+pub use status::{ChallengeStatus, DrawStatus, GameStatus, NoticeStatus};
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::SqlitePool;

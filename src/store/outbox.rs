@@ -1,14 +1,14 @@
 //! The `outbox` table: what the bot owes a channel, written in the transaction of the change
 //! that causes it, delivered by one dispatcher in order within a channel.
 
-use super::{from_db, opt_to_db, to_db};
-use sqlx::sqlite::SqliteRow;
-use sqlx::{Row, SqliteExecutor};
+use super::{opt_to_db, to_db, DbId, MaybeDbId, NoticeStatus};
+use sqlx::SqliteExecutor;
 
 /// A stored notice.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct NoticeRow {
     pub id: i64,
+    #[sqlx(try_from = "DbId")]
     pub channel_id: u64,
     pub kind: String,
     /// JSON: see the service's `Payload`.
@@ -17,9 +17,9 @@ pub struct NoticeRow {
     pub created_at: i64,
     pub next_attempt_at: i64,
     pub attempts: u32,
-    /// `pending`, `delivered` or `failed`.
-    pub status: String,
+    pub status: NoticeStatus,
     pub failure: Option<String>,
+    #[sqlx(try_from = "MaybeDbId")]
     pub message_id: Option<u64>,
     pub delivered_at: Option<i64>,
 }
@@ -37,23 +37,6 @@ pub struct NewNotice<'a> {
 
 const COLUMNS: &str = "id, channel_id, kind, payload, nonce, created_at, next_attempt_at, \
     attempts, status, failure, message_id, delivered_at";
-
-fn notice(r: SqliteRow) -> Result<NoticeRow, sqlx::Error> {
-    Ok(NoticeRow {
-        id: r.try_get("id")?,
-        channel_id: from_db(r.try_get("channel_id")?),
-        kind: r.try_get("kind")?,
-        payload: r.try_get("payload")?,
-        nonce: r.try_get("nonce")?,
-        created_at: r.try_get("created_at")?,
-        next_attempt_at: r.try_get("next_attempt_at")?,
-        attempts: r.try_get("attempts")?,
-        status: r.try_get("status")?,
-        failure: r.try_get("failure")?,
-        message_id: r.try_get::<Option<i64>, _>("message_id")?.map(from_db),
-        delivered_at: r.try_get("delivered_at")?,
-    })
-}
 
 /// Writes a notice; returns its id.
 pub async fn insert<'e>(
@@ -84,16 +67,13 @@ pub async fn due<'e>(
     now: i64,
     limit: u32,
 ) -> Result<Vec<NoticeRow>, sqlx::Error> {
-    sqlx::query(&format!(
+    sqlx::query_as(&format!(
         "SELECT {COLUMNS} FROM outbox o WHERE {HEAD} AND o.next_attempt_at <= ? ORDER BY o.id LIMIT ?"
     ))
     .bind(now)
     .bind(limit)
     .fetch_all(ex)
-    .await?
-    .into_iter()
-    .map(notice)
-    .collect()
+    .await
 }
 
 /// When the next notice falls due (a channel's next pending one), if any is pending.
@@ -110,12 +90,10 @@ pub async fn by_id<'e>(
     ex: impl SqliteExecutor<'e>,
     id: i64,
 ) -> Result<Option<NoticeRow>, sqlx::Error> {
-    sqlx::query(&format!("SELECT {COLUMNS} FROM outbox WHERE id = ?"))
+    sqlx::query_as(&format!("SELECT {COLUMNS} FROM outbox WHERE id = ?"))
         .bind(id)
         .fetch_optional(ex)
-        .await?
-        .map(notice)
-        .transpose()
+        .await
 }
 
 /// A channel's notices, in order (for tests and inspection).
@@ -123,15 +101,12 @@ pub async fn of_channel<'e>(
     ex: impl SqliteExecutor<'e>,
     channel_id: u64,
 ) -> Result<Vec<NoticeRow>, sqlx::Error> {
-    sqlx::query(&format!(
+    sqlx::query_as(&format!(
         "SELECT {COLUMNS} FROM outbox WHERE channel_id = ? ORDER BY id"
     ))
     .bind(to_db(channel_id))
     .fetch_all(ex)
-    .await?
-    .into_iter()
-    .map(notice)
-    .collect()
+    .await
 }
 
 /// Marks a pending notice delivered (as message `message_id`, if known). Returns whether it

@@ -1,8 +1,8 @@
 //! The `players` table: each player's Glicko-2 rating in each server.
 
-use super::{from_db, to_db};
+use super::{to_db, DbId};
 use crate::rating::Rating;
-use sqlx::{Row, SqliteExecutor};
+use sqlx::SqliteExecutor;
 
 /// A player's stored rating.
 #[derive(Debug, Clone, PartialEq)]
@@ -13,17 +13,31 @@ pub struct PlayerRow {
     pub rated_games: u32,
 }
 
-fn player(r: sqlx::sqlite::SqliteRow) -> Result<PlayerRow, sqlx::Error> {
-    Ok(PlayerRow {
-        user_id: from_db(r.try_get("user_id")?),
-        name: r.try_get("name")?,
-        rating: Rating {
-            rating: r.try_get("rating")?,
-            deviation: r.try_get("deviation")?,
-            volatility: r.try_get("volatility")?,
-        },
-        rated_games: r.try_get("rated_games")?,
-    })
+/// A `players` row as sqlx reads it; [`PlayerRow`] is its shape for the service.
+#[derive(sqlx::FromRow)]
+struct Stored {
+    #[sqlx(try_from = "DbId")]
+    user_id: u64,
+    name: String,
+    rating: f64,
+    deviation: f64,
+    volatility: f64,
+    rated_games: u32,
+}
+
+impl From<Stored> for PlayerRow {
+    fn from(r: Stored) -> PlayerRow {
+        PlayerRow {
+            user_id: r.user_id,
+            name: r.name,
+            rating: Rating {
+                rating: r.rating,
+                deviation: r.deviation,
+                volatility: r.volatility,
+            },
+            rated_games: r.rated_games,
+        }
+    }
 }
 
 /// A player's rating in a server, if they have one.
@@ -32,16 +46,15 @@ pub async fn get<'e>(
     guild_id: u64,
     user_id: u64,
 ) -> Result<Option<PlayerRow>, sqlx::Error> {
-    sqlx::query(
+    sqlx::query_as::<_, Stored>(
         "SELECT user_id, name, rating, deviation, volatility, rated_games FROM players \
          WHERE guild_id = ? AND user_id = ?",
     )
     .bind(to_db(guild_id))
     .bind(to_db(user_id))
     .fetch_optional(ex)
-    .await?
-    .map(player)
-    .transpose()
+    .await
+    .map(|row| row.map(PlayerRow::from))
 }
 
 /// Stores a player's rating after a rated game (creating the row on their first).
@@ -82,7 +95,7 @@ pub async fn leaderboard<'e, E>(
 where
     E: SqliteExecutor<'e>,
 {
-    sqlx::query(
+    sqlx::query_as::<_, Stored>(
         "SELECT user_id, name, rating, deviation, volatility, rated_games FROM players \
          WHERE guild_id = ? ORDER BY rating DESC, deviation ASC, user_id ASC LIMIT ? OFFSET ?",
     )
@@ -90,10 +103,8 @@ where
     .bind(limit)
     .bind(offset)
     .fetch_all(ex)
-    .await?
-    .into_iter()
-    .map(player)
-    .collect()
+    .await
+    .map(|rows| rows.into_iter().map(PlayerRow::from).collect())
 }
 
 /// How many players have a rating in a server.

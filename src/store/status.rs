@@ -1,4 +1,4 @@
-//! The statuses of games, challenges and draw offers: stored as the snake_case words the
+//! The statuses of games, challenges, draw offers and outbox notices: stored as the snake_case words the
 //! migrations' CHECK constraints list, read and written by sqlx as these enums.
 
 use std::fmt;
@@ -31,6 +31,17 @@ pub enum DrawStatus {
     Declined,
     /// The game moved on or ended before an answer.
     Lapsed,
+}
+
+/// An outbox notice's status (`outbox.status`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::Type)]
+#[sqlx(type_name = "TEXT", rename_all = "snake_case")]
+pub enum NoticeStatus {
+    /// Owed: the dispatcher delivers it.
+    Pending,
+    Delivered,
+    /// Refused for good (403, 404): the reason is kept.
+    Failed,
 }
 
 impl ChallengeStatus {
@@ -109,6 +120,16 @@ mod tests {
             let (word, back) = stored(&pool, s).await;
             assert_eq!(back, s);
             assert!(draws.contains(&format!("'{word}'")), "{word}");
+        }
+        let outbox = include_str!("../../migrations/0006_outbox.sql");
+        for s in [
+            NoticeStatus::Pending,
+            NoticeStatus::Delivered,
+            NoticeStatus::Failed,
+        ] {
+            let (word, back) = stored(&pool, s).await;
+            assert_eq!(back, s);
+            assert!(outbox.contains(&format!("'{word}'")), "{word}");
         }
         let refused: Result<GameStatus, _> =
             sqlx::query_scalar("SELECT 'paused'").fetch_one(&pool).await;
