@@ -126,7 +126,7 @@ async fn one_users_ten_games_delay_anothers_game_by_at_most_one_search() {
     // Carl's long search holds the one worker while the others queue.
     let carls = start(s, 20, CARL, Level::Hard).await;
     turn(carls);
-    until(|| s.ai_turn_pending(carls) && s.ai_turn_waiting(carls).is_none()).await;
+    until(|| s.ai_turn_running(carls)).await;
     let mut astrids = Vec::new();
     for channel in 1..=10 {
         let id = start(s, channel, ASTRID, Level::Medium).await;
@@ -304,7 +304,7 @@ async fn a_hint_that_waits_too_long_is_answered_with_an_apology() {
         tokio::spawn(async move { s.ai_turn(busy).await.unwrap() })
     };
     // The worker has Astrid's game.
-    until(|| s.ai_turn_pending(busy) && s.ai_turn_waiting(busy).is_none()).await;
+    until(|| s.ai_turn_running(busy)).await;
     let e = s.hint(9, CARL).await.unwrap_err();
     assert!(matches!(e, ServiceError::HintTimedOut), "{e:?}");
     assert_eq!(s.ai_queue_len(), 0, "the hint was withdrawn");

@@ -89,6 +89,12 @@ impl Service {
         self.ai.ahead(ticket)
     }
 
+    /// Whether a worker has taken game `id`'s AI turn (it is queued and no longer waiting).
+    pub fn ai_turn_running(&self, id: GameId) -> bool {
+        let ticket = self.ai_turns.lock().expect("AI turns").get(&id).copied();
+        matches!(ticket, Some(Some(t)) if self.ai.ahead(t).is_none())
+    }
+
     /// Tells game `id`'s channel (through the outbox) how many requests the pool serves before
     /// its AI turn, if the turn is still waiting for a worker. Whether it told.
     pub async fn announce_ai_wait(
