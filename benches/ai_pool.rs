@@ -68,23 +68,8 @@ async fn people_play(fake: FakeDiscord, seed: u64) -> Vec<Duration> {
     let channel = PEOPLE_CHANNEL + seed;
     let astrid = Who::member(100, "Astrid");
     let birger = Who::member(101, "Birger");
-    let id = fake.command(
-        &astrid,
-        channel,
-        "tablut",
-        Some("challenge"),
-        json!([{"name": "opponent", "type": 6, "value": birger.id.to_string()},
-               {"name": "side", "type": 4, "value": 0}]),
-        &[(birger.id, "Birger", false)],
-    );
-    let c = fake.callback(id).await;
-    let accept = c
-        .button_ids()
-        .into_iter()
-        .find(|b| b.contains(":accept:"))
-        .unwrap();
-    let click = fake.click(&birger, channel, 1, &accept);
-    fake.callback(click).await;
+    fake.challenge_accepted(channel, &astrid, &birger, json!([]))
+        .await;
     let mut latencies = Vec::new();
     for (ply, text) in script(seed, PEOPLE_MOVES).iter().enumerate() {
         let who = if ply % 2 == 0 { &astrid } else { &birger };

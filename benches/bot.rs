@@ -61,23 +61,8 @@ async fn run() {
     // 100 games in 100 channels.
     for g in 0..GAMES {
         let [a, d] = players(g);
-        let id = fake.command(
-            &a,
-            1 + g,
-            "tablut",
-            Some("challenge"),
-            json!([{"name": "opponent", "type": 6, "value": d.id.to_string()},
-                   {"name": "side", "type": 4, "value": 0}]),
-            &[(d.id, "Defender", false)],
-        );
-        let c = fake.callback(id).await;
-        let accept = c
-            .button_ids()
-            .into_iter()
-            .find(|b| b.contains(":accept:"))
-            .unwrap();
-        let click = fake.click(&d, 1 + g, 1, &accept);
-        assert_eq!(fake.callback(click).await.callback_type(), Some(7));
+        let (_, started) = fake.challenge_accepted(1 + g, &a, &d, json!([])).await;
+        assert!(started.content().contains("Game on"), "{:?}", started.json);
     }
     let scripts: Vec<Vec<String>> = (0..GAMES).map(script).collect();
 

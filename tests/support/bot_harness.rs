@@ -99,34 +99,9 @@ impl BotHarness {
         (opponent, name): (u64, &str),
         extra: serde_json::Value,
     ) -> (Recorded, Recorded) {
-        let mut options = vec![
-            json!({"name": "opponent", "type": 6, "value": opponent.to_string()}),
-            json!({"name": "side", "type": 4, "value": 0}),
-        ];
-        options.extend(extra.as_array().cloned().unwrap_or_default());
-        let (_, challenge) = self
-            .tablut(
-                challenger,
-                channel,
-                "challenge",
-                json!(options),
-                &[(opponent, name, false)],
-            )
-            .await;
-        let accept = challenge
-            .button_ids()
-            .into_iter()
-            .find(|b| b.starts_with("tablut:accept:"))
-            .unwrap_or_else(|| panic!("no accept button: {:?}", challenge.json));
-        let click = self
-            .fake
-            .click(&Who::member(opponent, name), channel, 1, &accept);
-        let answer = self.fake.callback(click).await;
-        // A press acknowledged first (a deferred update) shows its outcome in an edit.
-        if answer.callback_type() == Some(6) {
-            return (challenge, self.fake.followup(click).await);
-        }
-        (challenge, answer)
+        self.fake
+            .challenge_accepted(channel, challenger, &Who::member(opponent, name), extra)
+            .await
     }
 }
 

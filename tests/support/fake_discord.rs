@@ -572,6 +572,44 @@ impl FakeDiscord {
         id
     }
 
+    /// `challenger` challenges `opponent` in `channel` to play the attackers (`extra`: more
+    /// options) and the opponent presses Accept. Returns the challenge's answer and the press's
+    /// outcome (the edit that follows when the press is acknowledged first).
+    pub async fn challenge_accepted(
+        &self,
+        channel: u64,
+        challenger: &Who,
+        opponent: &Who,
+        extra: Value,
+    ) -> (Recorded, Recorded) {
+        let mut options = vec![
+            json!({"name": "opponent", "type": 6, "value": opponent.id.to_string()}),
+            json!({"name": "side", "type": 4, "value": 0}),
+        ];
+        options.extend(extra.as_array().cloned().unwrap_or_default());
+        let id = self.command(
+            challenger,
+            channel,
+            "tablut",
+            Some("challenge"),
+            json!(options),
+            &[(opponent.id, &opponent.name, false)],
+        );
+        let challenge = self.callback(id).await;
+        let accept = challenge
+            .button_ids()
+            .into_iter()
+            .find(|b| b.starts_with("tablut:accept:"))
+            .unwrap_or_else(|| panic!("no accept button: {:?}", challenge.json));
+        let click = self.click(opponent, channel, 1, &accept);
+        let answer = self.callback(click).await;
+        // A press acknowledged first (a deferred update) shows its outcome in an edit.
+        if answer.callback_type() == Some(6) {
+            return (challenge, self.followup(click).await);
+        }
+        (challenge, answer)
+    }
+
     /// Dispatches an autocomplete request for `/name`'s focused option `option` with `typed`.
     pub fn autocomplete(
         &self,
