@@ -206,13 +206,7 @@ async fn a_game_in_a_thread_is_played_there_and_spectators_only_look() {
         .as_str()
         .unwrap()
         .contains("Astrid vs Birger"));
-    let thread_id: u64 = accepted
-        .content()
-        .split("<#")
-        .nth(1)
-        .and_then(|s| s.split('>').next())
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("the thread named: {}", accepted.content()));
+    let thread_id = accepted.channel_named();
     let first = h.fake.channel_message(thread_id).await;
     assert!(first.content().contains("Game on!"));
     assert_board(&first);

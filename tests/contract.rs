@@ -425,12 +425,7 @@ async fn a_press_is_acknowledged_first_and_a_double_accept_makes_one_game_and_on
         text.starts_with("Challenge accepted: the game is on in <#"),
         "{text}"
     );
-    let thread: u64 = text
-        .split("<#")
-        .nth(1)
-        .and_then(|s| s.split('>').next())
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("the thread named: {text}"));
+    let thread = edited.channel_named();
     let threads: Vec<Recorded> = h
         .fake
         .requests()

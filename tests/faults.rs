@@ -234,13 +234,7 @@ async fn reminders_losses_on_time_first_posts_and_expiries_are_retried_until_the
             json!([{"name": "thread", "type": 5, "value": true}]),
         )
         .await;
-    let thread: u64 = accepted
-        .content()
-        .split("<#")
-        .nth(1)
-        .and_then(|s| s.split('>').next())
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("the thread named: {}", accepted.content()));
+    let thread = accepted.channel_named();
     let first = shown(&h, thread, 1, |r| r.content().contains("Game on")).await;
     assert_board(&first[0]);
 

@@ -62,6 +62,17 @@ impl Recorded {
             .to_string()
     }
 
+    /// The channel the message's content names first (`<#id>`), such as a game's thread.
+    pub fn channel_named(&self) -> u64 {
+        let content = self.content();
+        content
+            .split("<#")
+            .nth(1)
+            .and_then(|s| s.split('>').next())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no channel named: {content}"))
+    }
+
     /// Whether the message is ephemeral (flag 64).
     pub fn ephemeral(&self) -> bool {
         let flags = self.json["flags"]
