@@ -576,16 +576,21 @@ async fn the_logs_of_failed_answers_carry_no_token() {
         .command(&astrid, 30, "tablut", Some("board"), json!([]), &[]);
     tokens.push(format!("token-{id}"));
     logged(&logs, "could not send an error message").await;
-    // A button whose answer fails, twice.
+    // A button refused (not hers to decline), its refusal failing.
     let decline = challenge(&h, 31, &[])
         .await
         .replace("tablut:accept:", "tablut:decline:");
-    h.fake.fail("POST", "/callback", 2, Fault::Status(500));
+    h.fake.fail("POST", "/callback", 1, Fault::Status(500));
+    let id = h.fake.click(&astrid, 31, 1, &decline);
+    tokens.push(format!("token-{id}"));
+    logged(&logs, "could not answer a button").await;
+    // A button whose change lands and whose answer fails (the outbox shows its news instead).
+    h.fake.fail("POST", "/callback", 1, Fault::Status(500));
     let id = h
         .fake
         .click(&Who::member(BIRGER, "Birger"), 31, 1, &decline);
     tokens.push(format!("token-{id}"));
-    logged(&logs, "could not answer a button").await;
+    logged(&logs, "the answer to a button failed").await;
     // A move whose answer fails (the outbox shows it instead).
     h.fake.fail("POST", "/callback", 1, Fault::Status(500));
     let id = send_move(&h, 30, &(astrid.clone(), "a4-a3"));

@@ -135,7 +135,10 @@ async fn the_ais_move_survives_5xx_time_outs_lost_answers_and_rate_limits() {
         let path = format!("/channels/{channel}/messages");
         h.fake.fail("POST", &path, times, fault.clone());
         ai_attacks(&h, channel).await;
-        let attempts = attempts(&h, channel, times + 1).await;
+        // A post made whose answer was lost is found in the channel by the retry, which
+        // does not post again.
+        let made = matches!(fault, Fault::Lost(_));
+        let attempts = attempts(&h, channel, times + usize::from(!made)).await;
         let moves = shown(&h, channel, 1, |r| played(&r.content()).is_some()).await;
         assert_board(&moves[0]);
         assert!(
@@ -220,7 +223,8 @@ async fn reminders_losses_on_time_first_posts_and_expiries_are_retried_until_the
     h.fake
         .fail("POST", "/channels/120/messages", 1, Fault::Lost(HOLD));
     h.clock.advance(Duration::from_secs(1800));
-    attempts(&h, 120, 6).await;
+    // The retry after the lost answer finds the loss on time in the channel: no third post.
+    attempts(&h, 120, 5).await;
     shown(&h, 120, 1, |r| r.content().contains("ran out of time")).await;
 
     // A game's first post in its thread, through a 500 and a lost answer.
@@ -375,4 +379,133 @@ async fn a_channel_that_refuses_the_bot_stops_its_games_clock() {
     h.play(&birger(), 150, "e3-d3").await;
     let game = service.game_in_channel(150).await.unwrap().unwrap();
     assert!(game.turn_deadline.is_some());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_post_retried_after_discord_forgot_its_nonce_is_not_shown_twice() {
+    let h = BotHarness::start(SETTINGS).await;
+    // The AI's move is made, its answer lost; by the retry, Discord no longer knows the nonce.
+    h.fake
+        .fail("POST", "/channels/150/messages", 1, Fault::Lost(HOLD));
+    ai_attacks(&h, 150).await;
+    h.fake
+        .expect("the post held", |r| {
+            r.path.ends_with("/channels/150/messages") && r.status == 0
+        })
+        .await;
+    h.fake.forget_nonces();
+    // The retry looks in the channel first, finds the move, and does not post it again.
+    h.fake
+        .expect("a look at the channel", |r| {
+            r.method == "GET" && r.path.ends_with("/channels/150/messages")
+        })
+        .await;
+    shown(&h, 150, 1, |r| played(&r.content()).is_some()).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(posts(&h, 150).len(), 1, "one post, not retried");
+    let rows = h
+        .bot
+        .as_ref()
+        .unwrap()
+        .service
+        .notices_in(150)
+        .await
+        .unwrap();
+    assert!(rows
+        .iter()
+        .all(|r| r.status == tablut_bot::store::NoticeStatus::Delivered));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_button_whose_answer_fails_stands_and_its_news_is_shown_once() {
+    let h = BotHarness::start(SETTINGS).await;
+    // Accept, answered with a 500: the outbox posts the start with its board, once.
+    let challenge = h.fake.command(
+        &astrid(),
+        160,
+        "tablut",
+        Some("challenge"),
+        json!([{"name": "opponent", "type": 6, "value": BIRGER.to_string()}]),
+        &[(BIRGER, "Birger", false)],
+    );
+    let challenge = h.fake.callback(challenge).await;
+    let accept = challenge
+        .button_ids()
+        .into_iter()
+        .find(|b| b.starts_with("tablut:accept:"))
+        .unwrap();
+    h.fake.fail("POST", "/callback", 1, Fault::Status(500));
+    let click = h.fake.click(&birger(), 160, 1, &accept);
+    assert_eq!(h.fake.callback(click).await.status, 500);
+    let started = shown(&h, 160, 1, |r| r.content().starts_with("Game on")).await;
+    assert_board(&started[0]);
+    let service = &h.bot.as_ref().unwrap().service;
+    assert!(service.game_in_channel(160).await.unwrap().is_some());
+    // A draw agreed whose answer Discord showed but lost on the way back: not posted again.
+    let offer = h
+        .fake
+        .command(&astrid(), 160, "tablut", Some("draw"), json!([]), &[]);
+    let offer = h.fake.callback(offer).await;
+    let yes = offer
+        .button_ids()
+        .into_iter()
+        .find(|b| b.starts_with("tablut:draw-yes:"))
+        .unwrap();
+    h.fake.fail("POST", "/callback", 1, Fault::Lost(HOLD));
+    let click = h.fake.click(&birger(), 160, 2, &yes);
+    h.fake.callback(click).await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let rows = service.notices_in(160).await.unwrap();
+        let ended = rows
+            .iter()
+            .find(|r| r.kind == "ended")
+            .expect("the news held");
+        if ended.status == tablut_bot::store::NoticeStatus::Delivered {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "{ended:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The challenge, the start and the offer, nothing more: the agreement was shown by its
+    // answer.
+    assert_eq!(
+        h.fake.shown(160).len(),
+        3,
+        "not posted again: {:#?}",
+        h.fake.shown(160)
+    );
+    assert!(service.game_in_channel(160).await.unwrap().is_none());
+    // Declined, answered with a 502: the outbox edits the challenge's message (its buttons
+    // removed) to say so.
+    let c = h.fake.command(
+        &astrid(),
+        161,
+        "tablut",
+        Some("challenge"),
+        json!([{"name": "opponent", "type": 6, "value": BIRGER.to_string()}]),
+        &[(BIRGER, "Birger", false)],
+    );
+    let challenge = h.fake.callback(c).await;
+    let decline = challenge
+        .button_ids()
+        .into_iter()
+        .find(|b| b.starts_with("tablut:decline:"))
+        .unwrap();
+    h.fake.fail("POST", "/callback", 1, Fault::Status(502));
+    h.fake.click(&birger(), 161, 77, &decline);
+    let edit = h
+        .fake
+        .expect("the challenge's message edited", |r| {
+            r.method == "PATCH" && r.path.ends_with("/channels/161/messages/77")
+        })
+        .await;
+    assert!(edit.content().contains("declined"), "{}", edit.content());
+    assert_eq!(edit.json["components"], json!([]));
+    assert!(!h
+        .fake
+        .requests()
+        .iter()
+        .any(|r| r.content().contains("try again")));
 }

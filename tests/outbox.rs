@@ -15,6 +15,8 @@ const ASTRID: u64 = 18_000_000_000_000_000_001;
 const BIRGER: u64 = 18_000_000_000_000_000_002;
 const T0: i64 = 1_800_000_000_000;
 const GRACE: Duration = Duration::from_secs(5);
+const GIVE_UP: Duration = Duration::from_secs(600);
+const RETENTION: Duration = Duration::from_secs(3 * 3600);
 
 struct Fixture {
     _dir: TempDir,
@@ -38,6 +40,8 @@ async fn fixture(images: bool) -> Fixture {
             answer_grace: GRACE,
             retry_min: Duration::from_secs(1),
             retry_max: Duration::from_secs(8),
+            give_up: GIVE_UP,
+            retention: RETENTION,
         });
     Fixture {
         _dir: dir,
@@ -461,4 +465,276 @@ async fn a_moves_notice_remembers_its_answer_until_delivered() {
         "{}",
         row.payload
     );
+}
+
+fn answering(token: &str, message: Option<u64>) -> Answering {
+    Answering {
+        answer: Some(AnswerRef {
+            application: 7,
+            token: token.into(),
+        }),
+        message,
+    }
+}
+
+async fn challenge_in(s: &Service, channel: u64, thread: bool) -> ChallengeInfo {
+    s.challenge(ChallengeRequest {
+        place: place(channel),
+        challenger: User::new(ASTRID, "Astrid"),
+        opponent: User::new(BIRGER, "Birger"),
+        opponent_is_bot: false,
+        side: SideChoice::Attackers,
+        rules: Rules::default(),
+        time_control: TimeControl::PerMove(Duration::from_secs(3600)),
+        thread,
+        start: None,
+    })
+    .await
+    .unwrap()
+}
+
+/// The notice `id` as it is due after the answer's grace.
+async fn held(s: &Service, channel: u64, id: NoticeId) -> Notice {
+    let n = due_in(s, channel, later(GRACE + Duration::from_millis(100)))
+        .await
+        .pop()
+        .expect("due after the grace");
+    assert_eq!(n.id, id);
+    assert!(
+        due_in(s, channel, now()).await.is_empty(),
+        "held for the answer"
+    );
+    n
+}
+
+#[tokio::test]
+async fn every_button_that_changes_something_holds_its_news_for_its_answer() {
+    let f = fixture(false).await;
+    let s = &f.service;
+    // Accept: "Game on" with the board, held, in the challenge's channel.
+    let c = challenge_in(s, 30, false).await;
+    let started = s
+        .accept_answering(c.id, BIRGER, None, Some(answering("t-accept", Some(31))))
+        .await
+        .unwrap();
+    let n = held(s, 30, started.notice.expect("a notice")).await;
+    assert_eq!(n.kind, "accepted");
+    assert_eq!(n.payload.board.as_ref().map(|b| b.ply), Some(0));
+    assert_eq!(n.payload.answer.as_ref().unwrap().token, "t-accept");
+    assert_eq!(n.payload.edit, None, "a board is posted, not edited in");
+    s.answered(n.id).await.unwrap();
+    // A draw declined, then one agreed.
+    s.offer_draw(30, ASTRID).await.unwrap();
+    let DrawAnswer::Declined(_, notice) = s
+        .answer_draw_answering(30, BIRGER, false, Some(answering("t-no", Some(32))))
+        .await
+        .unwrap()
+    else {
+        panic!("declined")
+    };
+    let n = held(s, 30, notice.unwrap()).await;
+    assert_eq!(
+        (n.kind.as_str(), n.payload.edit),
+        ("draw_declined", Some(32))
+    );
+    s.answer_failed(n.id).await.unwrap();
+    assert_eq!(due_in(s, 30, now()).await.len(), 1, "released at once");
+    s.record_delivery(&n, Delivery::Delivered { message_id: None }, now())
+        .await
+        .unwrap();
+    s.offer_draw(30, ASTRID).await.unwrap();
+    let DrawAnswer::Accepted(ended) = s
+        .answer_draw_answering(30, BIRGER, true, Some(answering("t-yes", Some(33))))
+        .await
+        .unwrap()
+    else {
+        panic!("agreed")
+    };
+    let n = held(s, 30, ended.notice.unwrap()).await;
+    assert_eq!(n.kind, "ended");
+    assert!(n.payload.board.is_some());
+    s.answered(n.id).await.unwrap();
+    // Declined and withdrawn challenges: the pressed message is edited if the answer fails.
+    let c = challenge_in(s, 34, false).await;
+    let (_, notice) = s
+        .decline_answering(c.id, BIRGER, Some(answering("t-decline", Some(35))))
+        .await
+        .unwrap();
+    let n = held(s, 34, notice.unwrap()).await;
+    assert_eq!(
+        (n.kind.as_str(), n.payload.edit),
+        ("challenge_closed", Some(35))
+    );
+    s.answered(n.id).await.unwrap();
+    let c = challenge_in(s, 34, false).await;
+    let (closed, notice) = s
+        .cancel_answering(c.id, ASTRID, Some(answering("t-cancel", Some(36))))
+        .await
+        .unwrap();
+    assert_eq!(closed.status, store::ChallengeStatus::Cancelled);
+    let n = held(s, 34, notice.unwrap()).await;
+    assert_eq!(n.payload.edit, Some(36));
+    // Accepted into a thread: the thread's first post goes at once, the news where the
+    // challenge was made is held for the answer.
+    let c = challenge_in(s, 37, true).await;
+    let started = s
+        .accept_answering(
+            c.id,
+            BIRGER,
+            Some(370),
+            Some(answering("t-thread", Some(38))),
+        )
+        .await
+        .unwrap();
+    assert_eq!(due_in(s, 370, now()).await[0].kind, "game_started");
+    let n = held(s, 37, started.notice.unwrap()).await;
+    assert_eq!(n.payload.edit, Some(38));
+    assert!(n.payload.text.contains("370"), "{}", n.payload.text);
+    // Refused presses write nothing.
+    let before = s.notices_in(37).await.unwrap().len();
+    assert!(s
+        .accept_answering(c.id, BIRGER, None, Some(answering("t-again", Some(38))))
+        .await
+        .is_err());
+    assert_eq!(s.notices_in(37).await.unwrap().len(), before);
+}
+
+#[tokio::test]
+async fn a_resignation_and_an_abort_remember_their_interaction() {
+    let f = fixture(false).await;
+    let s = &f.service;
+    two_player_game(s, 40, TimeControl::None).await;
+    let ended = s
+        .resign_answering(40, BIRGER, answering("t-resign", None))
+        .await
+        .unwrap();
+    let n = held(s, 40, ended.notice.unwrap()).await;
+    assert_eq!(n.payload.answer.as_ref().unwrap().token, "t-resign");
+    two_player_game(s, 41, TimeControl::None).await;
+    let ended = s
+        .abort_answering(41, ASTRID, false, answering("t-abort", None))
+        .await
+        .unwrap();
+    let n = held(s, 41, ended.notice.unwrap()).await;
+    assert_eq!(n.payload.answer.as_ref().unwrap().token, "t-abort");
+    s.record_delivery(&n, Delivery::Delivered { message_id: None }, now())
+        .await
+        .unwrap();
+    let row = &s.notices_in(41).await.unwrap()[0];
+    assert!(!row.payload.contains("t-abort"), "the token is dropped");
+}
+
+#[tokio::test]
+async fn a_challenge_that_expires_while_its_thread_is_made_says_so_in_the_thread() {
+    let f = fixture(false).await;
+    let s = &f.service;
+    let c = challenge_in(s, 42, true).await;
+    // The press is checked, the thread is made... and meanwhile the challenge expires.
+    s.check_accept(c.id, BIRGER).await.unwrap();
+    f.clock.advance(Duration::from_secs(2 * 86_400));
+    assert_eq!(s.expire_challenges().await.unwrap().len(), 1);
+    let lost = s
+        .accept_answering(c.id, BIRGER, Some(420), Some(answering("t", Some(43))))
+        .await;
+    assert!(
+        matches!(lost, Err(ServiceError::ChallengeExpired)),
+        "{lost:?}"
+    );
+    assert!(s.game_in_channel(420).await.unwrap().is_none());
+    // The thread is told why it has no game, at once; the challenge's message says it expired.
+    let told = due_in(s, 420, now()).await;
+    assert_eq!(told.len(), 1);
+    assert_eq!(told[0].kind, "not_started");
+    assert!(
+        told[0].payload.text.contains("expired"),
+        "{}",
+        told[0].payload.text
+    );
+    assert_eq!(due_in(s, 42, now()).await[0].kind, "challenge_expired");
+    // The same when the expiry is found by the accept itself.
+    let c = challenge_in(s, 44, true).await;
+    s.check_accept(c.id, BIRGER).await.unwrap();
+    f.clock.advance(Duration::from_secs(2 * 86_400));
+    assert!(s.accept(c.id, BIRGER, Some(440)).await.is_err());
+    assert_eq!(due_in(s, 440, now()).await[0].kind, "not_started");
+}
+
+#[tokio::test]
+async fn a_notice_retried_past_the_give_up_time_fails_with_its_reason_and_stops_the_clock() {
+    let f = fixture(false).await;
+    let s = &f.service;
+    let game = two_player_game(s, 45, TimeControl::PerMove(Duration::from_secs(3600))).await;
+    let mine = s.play_move(45, ASTRID, "a4-a3").await.unwrap();
+    s.answer_failed(mine.notice).await.unwrap();
+    let n = due_in(s, 45, now()).await.pop().unwrap();
+    let retry = || Delivery::Retry {
+        reason: "503: Service Unavailable".into(),
+        after: None,
+    };
+    // Within the time: retried.
+    let at = n.created_at + GIVE_UP.as_millis() as i64 - 5_000;
+    assert!(matches!(
+        s.record_delivery(&n, retry(), at).await.unwrap(),
+        Recorded::RetryAt(_)
+    ));
+    // Past it: given up, with why, and nobody loses on time for it.
+    let n = due_in(s, 45, later(GIVE_UP)).await.pop().unwrap();
+    let at = n.created_at + GIVE_UP.as_millis() as i64;
+    assert_eq!(
+        s.record_delivery(&n, retry(), at).await.unwrap(),
+        Recorded::GaveUp(Some(game.id))
+    );
+    let row = &s.notices_in(45).await.unwrap()[0];
+    assert_eq!(row.status, NoticeStatus::Failed);
+    let failure = row.failure.as_deref().unwrap();
+    assert!(
+        failure.starts_with("given up after 2 attempts")
+            && failure.ends_with("503: Service Unavailable"),
+        "{failure}"
+    );
+    assert!(due_in(s, 45, later(GIVE_UP * 10)).await.is_empty());
+    let info = s.game_in_channel(45).await.unwrap().unwrap();
+    assert_eq!(info.turn_deadline, None);
+    // The game goes on.
+    s.play_move(45, BIRGER, "e3-d3").await.unwrap();
+}
+
+#[tokio::test]
+async fn delivered_and_given_up_notices_are_pruned_after_the_retention_pending_ones_never() {
+    let f = fixture(false).await;
+    let s = &f.service;
+    let game = ai_game(s, 46, SideChoice::Defenders).await;
+    s.ai_turn(game.id).await.unwrap().unwrap();
+    let t = now();
+    let n = due_in(s, 46, t).await.pop().unwrap();
+    s.record_delivery(
+        &n,
+        Delivery::Delivered {
+            message_id: Some(1),
+        },
+        t,
+    )
+    .await
+    .unwrap();
+    // A failed one (refused in another channel), and a pending one.
+    f.clock.advance(Duration::from_secs(60));
+    let other = ai_game(s, 47, SideChoice::Defenders).await;
+    s.ai_turn(other.id).await.unwrap().unwrap();
+    let n = due_in(s, 47, now()).await.pop().unwrap();
+    let refused = Delivery::Refused {
+        status: 400,
+        reason: "Bad Request".into(),
+    };
+    s.record_delivery(&n, refused, t).await.unwrap();
+    two_player_game(s, 48, TimeControl::None).await;
+    s.play_move(48, ASTRID, "a4-a3").await.unwrap();
+    let retention = RETENTION.as_millis() as i64;
+    assert_eq!(s.prune_outbox(t + retention - 60_000).await.unwrap(), 0);
+    assert_eq!(s.notices_in(46).await.unwrap().len(), 1);
+    assert_eq!(s.prune_outbox(t + retention + 60_000).await.unwrap(), 2);
+    assert!(s.notices_in(46).await.unwrap().is_empty());
+    assert!(s.notices_in(47).await.unwrap().is_empty());
+    // The pending one stays, however old.
+    assert_eq!(s.prune_outbox(t + 100 * retention).await.unwrap(), 0);
+    assert_eq!(s.notices_in(48).await.unwrap().len(), 1);
 }

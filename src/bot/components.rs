@@ -3,7 +3,9 @@
 //! press what.
 
 use super::{messages, redact, Data, Error, InFlight};
-use crate::service::{ChallengeId, DrawAnswer, GameId, Leaderboard, ServiceError};
+use crate::service::{
+    AnswerRef, ChallengeId, DrawAnswer, GameId, Leaderboard, NoticeId, Service, ServiceError,
+};
 use poise::serenity_prelude as serenity;
 use std::collections::HashSet;
 use std::fmt;
@@ -279,8 +281,52 @@ fn update(text: String) -> serenity::CreateInteractionResponseMessage {
         .components(Vec::new())
 }
 
+/// The press as the notice held for its answer remembers it: the interaction, and the message
+/// the button is on (edited with the news if the answer is not shown).
+fn held_for(press: &serenity::ComponentInteraction) -> crate::service::Answering {
+    crate::service::Answering {
+        answer: Some(AnswerRef {
+            application: press.application_id.get(),
+            token: press.token.clone(),
+        }),
+        message: Some(press.message.id.get()),
+    }
+}
+
+/// After the answer to a press whose change has landed: its notice (the news, held in the
+/// outbox) is marked delivered once the answer is shown. If the answer failed, Discord is asked
+/// whether it is shown all the same (the message's buttons gone); if not, the outbox delivers
+/// the news at once. Either way the change stands and nobody is told to try again.
+async fn settle(
+    answer: &Answer<'_>,
+    service: &Service,
+    notice: Option<NoticeId>,
+    result: Result<(), Error>,
+) -> Result<(), Error> {
+    let Some(notice) = notice else {
+        return result;
+    };
+    match result {
+        Ok(()) => service.answered(notice).await?,
+        Err(e) => {
+            let shown = match answer.press.get_response(answer.http).await {
+                Ok(message) => message.components.is_empty(),
+                Err(_) => false,
+            };
+            tracing::warn!(custom_id = %answer.press.data.custom_id, shown, error = %redact::error(&e), "the answer to a button failed after its change landed");
+            match shown {
+                true => service.answered(notice).await?,
+                false => service.answer_failed(notice).await?,
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Accepting a challenge that plays in a new thread: acknowledged first, then the thread, the
-/// game (its first post is the outbox's), and the challenge's message edited to point there.
+/// game (its first post is the outbox's, and so is the news where the challenge was made), and
+/// the challenge's message edited to point there. If the challenge expired or was answered
+/// while the thread was made, the thread is told (by the outbox) why no game started in it.
 async fn accept_in_thread(
     answer: &mut Answer<'_>,
     data: &Data,
@@ -315,18 +361,24 @@ async fn accept_in_thread(
             }
             _ => e.into(),
         })?;
-    // The game's first post in the thread goes out through the outbox.
-    data.service
-        .accept(challenge.id, user, Some(thread.id.get()))
+    let thread = thread.id.get();
+    let started = data
+        .service
+        .accept_answering(
+            challenge.id,
+            user,
+            Some(thread),
+            Some(held_for(answer.press)),
+        )
         .await?;
     // The challenge is closed: a press from now on is refused by the service.
     drop(answering);
-    answer
-        .edit(format!(
-            "Challenge accepted: the game is on in {}.",
-            messages::channel(thread.id.get())
-        ))
-        .await
+    let mut accepted = challenge.clone();
+    accepted.status = crate::store::ChallengeStatus::Accepted;
+    let result = answer
+        .edit(messages::challenge_closed(&accepted, Some(thread)))
+        .await;
+    settle(answer, &data.service, started.notice, result).await
 }
 
 /// Handles one button press.
@@ -347,42 +399,46 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
         }
         _ => None,
     };
-    let response = match button {
+    let (response, notice) = match button {
         Button::Accept(challenge_id) => {
             let challenge = service.check_accept(challenge_id, user).await?;
             if challenge.thread {
                 return accept_in_thread(answer, data, &challenge, user, answering).await;
             }
-            let started = service.accept(challenge_id, user, None).await?;
+            let started = service
+                .accept_answering(challenge_id, user, None, Some(held_for(press)))
+                .await?;
             let mut m = update(messages::started_message(&started.game));
             if !started.png.is_empty() {
                 m = m.add_file(serenity::CreateAttachment::bytes(started.png, "board.png"));
             }
-            m
+            (m, started.notice)
         }
         Button::Decline(challenge_id) => {
-            let c = service.decline(challenge_id, user).await?;
-            update(format!(
-                "{} declined the challenge from {}.",
-                messages::user(c.challenged.id),
-                messages::user(c.challenger.id)
-            ))
-            .allowed_mentions(serenity::CreateAllowedMentions::new())
+            let (c, notice) = service
+                .decline_answering(challenge_id, user, Some(held_for(press)))
+                .await?;
+            let m = update(messages::challenge_closed(&c, None))
+                .allowed_mentions(serenity::CreateAllowedMentions::new());
+            (m, notice)
         }
         Button::Cancel(challenge_id) => {
-            let c = service.cancel(challenge_id, user).await?;
-            update(format!(
-                "{} withdrew the challenge.",
-                messages::user(c.challenger.id)
-            ))
-            .allowed_mentions(serenity::CreateAllowedMentions::new())
+            let (c, notice) = service
+                .cancel_answering(challenge_id, user, Some(held_for(press)))
+                .await?;
+            let m = update(messages::challenge_closed(&c, None))
+                .allowed_mentions(serenity::CreateAllowedMentions::new());
+            (m, notice)
         }
         Button::Draw { game, accept } => {
             let current = service.game_in_channel(channel).await?;
             if current.map(|g| g.id) != Some(game) {
                 return Err(ServiceError::NoDrawOffer.into());
             }
-            match service.answer_draw(channel, user, accept).await? {
+            match service
+                .answer_draw_answering(channel, user, accept, Some(held_for(press)))
+                .await?
+            {
                 DrawAnswer::Accepted(ended) => {
                     let mut m = update(format!(
                         "Draw agreed. {}",
@@ -391,13 +447,11 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
                     if !ended.png.is_empty() {
                         m = m.add_file(serenity::CreateAttachment::bytes(ended.png, "board.png"));
                     }
-                    m
+                    (m, ended.notice)
                 }
-                DrawAnswer::Declined(game) => update(format!(
-                    "{} declined the draw. {}",
-                    messages::user(user),
-                    messages::turn_line(&game)
-                )),
+                DrawAnswer::Declined(game, notice) => {
+                    (update(messages::draw_declined(&game, user)), notice)
+                }
             }
         }
         Button::Leaderboard(page) => {
@@ -405,14 +459,16 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
                 .guild_id
                 .ok_or_else(|| Error::User("The leaderboard belongs to a server.".into()))?;
             let board = service.leaderboard(guild.get(), page).await?;
-            serenity::CreateInteractionResponseMessage::new()
+            let m = serenity::CreateInteractionResponseMessage::new()
                 .content(messages::leaderboard_message(&board))
                 .components(leaderboard_buttons(&board))
-                .allowed_mentions(serenity::CreateAllowedMentions::new())
+                .allowed_mentions(serenity::CreateAllowedMentions::new());
+            (m, None)
         }
     };
     drop(answering);
-    answer.update_with(response).await
+    let result = answer.update_with(response).await;
+    settle(answer, service, notice, result).await
 }
 
 #[cfg(test)]

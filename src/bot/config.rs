@@ -124,6 +124,16 @@ pub struct BotConfig {
     #[arg(long = "discord-timeout-ms", env = "DISCORD_TIMEOUT_MS", value_name = "MS", default_value = "10000", value_parser = positive_millis)]
     pub discord_timeout: Duration,
 
+    /// How long the outbox keeps trying to deliver a post before it gives up (recording the
+    /// last reason and stopping the game's clock), in seconds.
+    #[arg(long = "delivery-give-up-secs", env = "DELIVERY_GIVE_UP_SECS", value_name = "SECS", default_value = "86400", value_parser = interval)]
+    pub delivery_give_up: Duration,
+
+    /// How long delivered (or given up) posts stay in the outbox table before they are
+    /// deleted, in hours.
+    #[arg(long = "outbox-retention-hours", env = "OUTBOX_RETENTION_HOURS", value_name = "HOURS", default_value = "72", value_parser = hours)]
+    pub outbox_retention: Duration,
+
     /// The log filter (tracing's EnvFilter syntax).
     #[arg(long = "log", env = "RUST_LOG", value_name = "FILTER", default_value = "info,serenity=warn,poise=warn,sqlx=warn", value_parser = log_filter)]
     pub log: String,
@@ -212,6 +222,11 @@ fn seconds(s: &str) -> Result<Duration, ConfigError> {
     number(s, "write a whole number of seconds, like 30").map(Duration::from_secs)
 }
 
+fn hours(s: &str) -> Result<Duration, ConfigError> {
+    number(s, "write a whole number of hours, like 72")
+        .map(|h| Duration::from_secs(h.saturating_mul(3600)))
+}
+
 fn interval(s: &str) -> Result<Duration, ConfigError> {
     match number(s, "write a whole number of seconds, like 60")? {
         0 => Err(ConfigError::Invalid(
@@ -275,6 +290,8 @@ impl BotConfig {
             answer_grace: self.discord_timeout * 2 + Duration::from_secs(1),
             retry_min: self.delivery_retry,
             retry_max: self.delivery_retry * 60,
+            give_up: self.delivery_give_up,
+            retention: self.outbox_retention,
         }
     }
 

@@ -18,6 +18,15 @@ use std::time::Duration;
 const BATCH: u32 = 16;
 /// The longest the dispatcher sleeps without looking at the outbox.
 const POLL: Duration = Duration::from_secs(2);
+/// How often delivered notices past their retention are deleted (the first time this long
+/// after the start, so a start-up that fails does not write).
+const PRUNE_EVERY: Duration = Duration::from_secs(600);
+const FIRST_PRUNE: Duration = Duration::from_secs(60);
+/// How long an interaction's token lets the bot look at its answer: Discord's 15 minutes, less
+/// a minute for clocks and requests under way. Past it, the channel is looked at instead.
+const TOKEN_LIFE_MS: i64 = 14 * 60 * 1000;
+/// How many of a channel's latest messages are looked through for a notice already posted.
+const LOOK_BACK: u32 = 100;
 
 /// Posts and edits channel messages on Discord's REST API.
 pub struct Poster {
@@ -47,18 +56,27 @@ impl Poster {
 
     /// Delivers a notice once: if an interaction's answer was to show it, and that answer is
     /// shown, nothing more; edits its message if it names one that still exists; else posts
-    /// it (with the board, if it has one).
-    async fn send(&self, notice: &Notice, png: Vec<u8>) -> Attempt {
-        if let Some(answer) = &notice.payload.answer {
+    /// it (with the board, if it has one), unless the channel already shows it.
+    async fn send(&self, notice: &Notice, png: Vec<u8>, now: i64) -> Attempt {
+        // Past its token's life an interaction's answer cannot be looked at (Discord answers
+        // 401 or 404): the channel is looked at instead, below.
+        let token_alive = now - notice.created_at < TOKEN_LIFE_MS;
+        if let (Some(answer), true) = (&notice.payload.answer, token_alive) {
             let url = format!(
                 "{}/webhooks/{}/{}/messages/@original",
                 self.api, answer.application, answer.token
             );
-            let shown = self.classify(self.request(self.client.get(url)).await);
+            let response = self.request(self.client.get(url)).await;
+            // A button's message is there before its answer, with its buttons: the answer
+            // (which removes them) is shown only once they are gone.
+            let buttons_left = matches!(&response, Ok((200..=299, _, body))
+                if body["components"].as_array().is_some_and(|c| !c.is_empty()));
+            let shown = self.classify(response);
             match shown.delivery {
-                Delivery::Delivered { .. } | Delivery::Retry { .. } => return shown,
+                Delivery::Delivered { .. } if !buttons_left => return shown,
+                Delivery::Retry { .. } => return shown,
                 // Not shown (or the interaction has expired): post.
-                Delivery::Refused { .. } => {}
+                Delivery::Delivered { .. } | Delivery::Refused { .. } => {}
             }
         }
         let mentions = json!({"parse": ["users"]});
@@ -74,6 +92,20 @@ impl Poster {
                 // The message is gone (the channel may not be): post instead.
                 Delivery::Refused { status: 404, .. } => {}
                 _ => return attempt,
+            }
+        }
+        // Tried before (the post may have been made, its answer lost, and Discord's memory of
+        // the nonce lasts only minutes), or answered by an interaction we can no longer ask
+        // about: if the channel shows it already, it is delivered.
+        let unsure = notice.attempts > 0 || (notice.payload.answer.is_some() && !token_alive);
+        if unsure {
+            if let Some(message_id) = self.already_posted(notice).await {
+                return Attempt {
+                    delivery: Delivery::Delivered {
+                        message_id: Some(message_id),
+                    },
+                    global_pause: None,
+                };
             }
         }
         let mut body = json!({"content": notice.payload.text, "nonce": notice.nonce,
@@ -93,6 +125,29 @@ impl Poster {
             self.client.post(url).multipart(form)
         };
         self.classify(self.request(request).await)
+    }
+
+    /// The message among the channel's latest that is this notice: it carries the notice's
+    /// nonce (Discord shows a message's nonce only for a short while) or is the bot's with the
+    /// notice's very text. None if there is none, or the channel cannot be read (the post's
+    /// nonce is then the only guard).
+    async fn already_posted(&self, notice: &Notice) -> Option<u64> {
+        let url = format!(
+            "{}/channels/{}/messages?limit={LOOK_BACK}",
+            self.api, notice.channel
+        );
+        let (status, _, body) = self.request(self.client.get(url)).await.ok()?;
+        if !(200..=299).contains(&status) {
+            return None;
+        }
+        body.as_array()?
+            .iter()
+            .find(|m| {
+                m["nonce"].as_str() == Some(notice.nonce.as_str())
+                    || (m["author"]["bot"].as_bool() == Some(true)
+                        && m["content"].as_str() == Some(notice.payload.text.as_str()))
+            })
+            .and_then(|m| m["id"].as_str()?.parse().ok())
     }
 
     async fn request(
@@ -186,7 +241,16 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>) -> tokio::task::JoinHan
     tokio::spawn(async move {
         let wake = service.outbox_wake();
         let mut paused_until: Option<tokio::time::Instant> = None;
+        let mut prune_at = tokio::time::Instant::now() + FIRST_PRUNE;
         loop {
+            if tokio::time::Instant::now() >= prune_at {
+                prune_at = tokio::time::Instant::now() + PRUNE_EVERY;
+                match service.prune_outbox(SystemClock.now_ms()).await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(deleted = n, "old notices deleted from the outbox"),
+                    Err(e) => tracing::error!(error = ?e, "cannot prune the outbox"),
+                }
+            }
             if let Some(until) = paused_until.take() {
                 tokio::time::sleep_until(until).await;
             }
@@ -238,7 +302,7 @@ async fn deliver(service: &Service, poster: &Poster, notice: Notice) -> Option<D
         }),
         None => Vec::new(),
     };
-    let attempt = poster.send(&notice, png).await;
+    let attempt = poster.send(&notice, png, SystemClock.now_ms()).await;
     let (id, channel, kind) = (notice.id, notice.channel, notice.kind.as_str());
     match &attempt.delivery {
         Delivery::Delivered { .. } => tracing::debug!(notice = id, channel, kind, "delivered"),
@@ -272,6 +336,15 @@ async fn deliver(service: &Service, poster: &Poster, notice: Notice) -> Option<D
                 game = ended.game.id,
                 channel,
                 "the game's channel is gone: aborted"
+            )
+        }
+        Ok(Recorded::GaveUp(game)) => {
+            tracing::warn!(
+                notice = id,
+                channel,
+                kind,
+                game,
+                "a notice retried for too long was given up; the game's clock is stopped"
             )
         }
         Ok(Recorded::ClockStopped(game)) => {

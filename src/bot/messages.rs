@@ -226,6 +226,26 @@ pub fn started_message(game: &GameInfo) -> String {
     )
 }
 
+/// A challenge accepted (its game in `thread`, when it has one), declined or withdrawn.
+pub fn challenge_closed(c: &ChallengeInfo, thread: Option<u64>) -> String {
+    match (c.status, thread) {
+        (_, Some(thread)) => format!("Challenge accepted: the game is on in {}.", channel(thread)),
+        (crate::store::ChallengeStatus::Cancelled, None) => {
+            format!("{} withdrew the challenge.", user(c.challenger.id))
+        }
+        _ => format!(
+            "{} declined the challenge from {}.",
+            user(c.challenged.id),
+            user(c.challenger.id)
+        ),
+    }
+}
+
+/// `by` declined the draw offered in `game`.
+pub fn draw_declined(game: &GameInfo, by: u64) -> String {
+    format!("{} declined the draw. {}", user(by), turn_line(game))
+}
+
 /// The challenge message.
 pub fn challenge_message(c: &ChallengeInfo) -> String {
     let side = match c.side {
@@ -419,6 +439,18 @@ impl crate::service::Wording for BotWording {
 
     fn started(&self, game: &GameInfo) -> String {
         started_message(game)
+    }
+
+    fn challenge_closed(&self, c: &ChallengeInfo, thread: Option<u64>) -> String {
+        challenge_closed(c, thread)
+    }
+
+    fn draw_declined(&self, game: &GameInfo, by: u64) -> String {
+        draw_declined(game, by)
+    }
+
+    fn not_started(&self, why: &str) -> String {
+        format!("No game was started in this thread. {why}")
     }
 
     fn channel_gone(&self, game: &GameInfo) -> String {

@@ -168,6 +168,42 @@ impl Service {
         user: UserId,
         channel: Option<ChannelId>,
     ) -> Result<Started, ServiceError> {
+        self.accept_answering(id, user, channel, None).await
+    }
+
+    /// [`Service::accept`] from a button press whose answer shows the start: with `answering`,
+    /// the news (the game on, or where it is played) is written to the outbox in the same
+    /// transaction, held for that answer. If the game was to be played in a thread and cannot
+    /// start (the challenge expired or was answered meanwhile), the thread is told why, so it
+    /// is not left empty.
+    pub async fn accept_answering(
+        &self,
+        id: ChallengeId,
+        user: UserId,
+        channel: Option<ChannelId>,
+        answering: Option<Answering>,
+    ) -> Result<Started, ServiceError> {
+        let result = self.try_accept(id, user, channel, answering).await;
+        if let (Err(e), Some(thread)) = (&result, channel) {
+            if !e.is_internal() {
+                let payload = outbox::Payload::text(self.wording.not_started(&e.to_string()));
+                let writing = self.writer.lock().await;
+                let mut tx = self.pool.begin().await?;
+                self.enqueue(&mut tx, thread, "not_started", &payload, Duration::ZERO)
+                    .await?;
+                self.commit_noticed(tx, writing).await?;
+            }
+        }
+        result
+    }
+
+    async fn try_accept(
+        &self,
+        id: ChallengeId,
+        user: UserId,
+        channel: Option<ChannelId>,
+        answering: Option<Answering>,
+    ) -> Result<Started, ServiceError> {
         let row = self.answerable(id, user).await?;
         let challenger = Player::User(User::new(row.challenger_id, row.challenger_name.clone()));
         let challenged = Player::User(User::new(row.challenged_id, row.challenged_name.clone()));
@@ -199,7 +235,7 @@ impl Service {
                 true,
             )
             .await?;
-        // Answered meanwhile: dropping the transaction takes the game back.
+        // Answered (or expired) meanwhile: dropping the transaction takes the game back.
         if !challenges::close(
             &mut *tx,
             row.id,
@@ -210,6 +246,7 @@ impl Service {
         .await?
         {
             drop(tx);
+            drop(writing);
             return Err(self.closed_meanwhile(row.id).await);
         }
         if channel.is_some() {
@@ -223,8 +260,33 @@ impl Service {
             )
             .await?;
         }
+        let notice = match answering {
+            Some(answering) => {
+                let payload = match channel {
+                    // Said where the challenge was made: the game is on in its thread.
+                    Some(thread) => {
+                        let mut closed = challenge_info(row.clone())?;
+                        closed.status = ChallengeStatus::Accepted;
+                        let text = self.wording.challenge_closed(&closed, Some(thread));
+                        answering.payload(outbox::Payload::text(text))
+                    }
+                    None => answering.payload(outbox::Payload::with_board(
+                        self.wording.started(&info),
+                        &info,
+                    )),
+                };
+                let hold = self.delivery.answer_grace;
+                Some(
+                    self.enqueue(&mut tx, row.channel_id, "accepted", &payload, hold)
+                        .await?,
+                )
+            }
+            None => None,
+        };
         self.commit_noticed(tx, writing).await?;
-        self.started(info).await
+        let mut started = self.started(info).await?;
+        started.notice = notice;
+        Ok(started)
     }
 
     /// The challenged player declines.
@@ -233,8 +295,19 @@ impl Service {
         id: ChallengeId,
         user: UserId,
     ) -> Result<ChallengeInfo, ServiceError> {
+        Ok(self.decline_answering(id, user, None).await?.0)
+    }
+
+    /// [`Service::decline`] from a button press; with `answering`, the news is written to the
+    /// outbox with the change, held for the press's answer (its notice returned).
+    pub async fn decline_answering(
+        &self,
+        id: ChallengeId,
+        user: UserId,
+        answering: Option<Answering>,
+    ) -> Result<(ChallengeInfo, Option<NoticeId>), ServiceError> {
         let row = self.answerable(id, user).await?;
-        self.close_challenge(row.id, ChallengeStatus::Declined)
+        self.close_challenge(row, ChallengeStatus::Declined, answering)
             .await
     }
 
@@ -244,6 +317,16 @@ impl Service {
         id: ChallengeId,
         user: UserId,
     ) -> Result<ChallengeInfo, ServiceError> {
+        Ok(self.cancel_answering(id, user, None).await?.0)
+    }
+
+    /// [`Service::cancel`] from a button press, as [`Service::decline_answering`].
+    pub async fn cancel_answering(
+        &self,
+        id: ChallengeId,
+        user: UserId,
+        answering: Option<Answering>,
+    ) -> Result<(ChallengeInfo, Option<NoticeId>), ServiceError> {
         let row = challenges::by_id(&self.pool, id)
             .await?
             .ok_or(ServiceError::NoChallenge)?;
@@ -251,21 +334,41 @@ impl Service {
             return Err(ServiceError::NotYourChallenge);
         }
         let row = self.still_open(row).await?;
-        self.close_challenge(row.id, ChallengeStatus::Cancelled)
+        self.close_challenge(row, ChallengeStatus::Cancelled, answering)
             .await
     }
 
     async fn close_challenge(
         &self,
-        id: ChallengeId,
+        row: ChallengeRow,
         status: ChallengeStatus,
-    ) -> Result<ChallengeInfo, ServiceError> {
+        answering: Option<Answering>,
+    ) -> Result<(ChallengeInfo, Option<NoticeId>), ServiceError> {
+        let id = row.id;
+        let mut closed = challenge_info(row)?;
+        closed.status = status;
         let writing = self.writer.lock().await;
-        if !challenges::close(&self.pool, id, status, None, self.now()).await? {
+        let mut tx = self.pool.begin().await?;
+        if !challenges::close(&mut *tx, id, status, None, self.now()).await? {
+            drop(tx);
+            drop(writing);
             return Err(self.closed_meanwhile(id).await);
         }
-        drop(writing);
-        self.challenge_info(id).await
+        let notice = match answering {
+            Some(answering) => {
+                let text = self.wording.challenge_closed(&closed, None);
+                let payload = answering.payload(outbox::Payload::text(text));
+                let hold = self.delivery.answer_grace;
+                let channel = closed.place.channel;
+                Some(
+                    self.enqueue(&mut tx, channel, "challenge_closed", &payload, hold)
+                        .await?,
+                )
+            }
+            None => None,
+        };
+        self.commit_noticed(tx, writing).await?;
+        Ok((self.challenge_info(id).await?, notice))
     }
 
     /// Closes every open challenge whose time has run out, and returns them.
@@ -315,7 +418,11 @@ impl Service {
 
     async fn started(&self, info: GameInfo) -> Result<Started, ServiceError> {
         let png = self.image(info.start, None, info.status_line()).await?;
-        Ok(Started { game: info, png })
+        Ok(Started {
+            game: info,
+            png,
+            notice: None,
+        })
     }
 
     /// Inserts a game at its start. The channel's one-active-game constraint refuses a

@@ -21,8 +21,8 @@ pub mod view;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;
 pub use outbox::{
-    AnswerRef, BoardRef, Delivery, DeliveryPolicy, Notice, NoticeId, Payload, PlainWording,
-    Recorded, Wording,
+    AnswerRef, Answering, BoardRef, Delivery, DeliveryPolicy, Notice, NoticeId, Payload,
+    PlainWording, Recorded, Wording,
 };
 pub use types::*;
 
@@ -315,12 +315,13 @@ impl Service {
             png: Vec::new(),
             notice: None,
         };
-        ended.notice = self.announce_end(&mut tx, &ended, announce).await?;
-        self.commit_noticed(tx, writing).await?;
-        if matches!(
+        let answered = matches!(
             announce,
             outbox::Announce::Answer | outbox::Announce::Held { .. }
-        ) {
+        );
+        ended.notice = self.announce_end(&mut tx, &ended, announce).await?;
+        self.commit_noticed(tx, writing).await?;
+        if answered {
             ended.png = self
                 .image(
                     *game.position(),

@@ -28,6 +28,26 @@ pub trait Wording: Send + Sync {
     /// Said where it can (the channel a game's thread came from) when the game's channel is
     /// gone and the game was aborted.
     fn channel_gone(&self, game: &GameInfo) -> String;
+    /// A challenge accepted (its game in `thread`, when it has one), declined or withdrawn,
+    /// as `c.status` says.
+    fn challenge_closed(&self, c: &ChallengeInfo, thread: Option<ChannelId>) -> String {
+        match thread {
+            Some(thread) => format!(
+                "Challenge {} accepted: the game is on in <#{thread}>.",
+                c.id
+            ),
+            None => format!("Challenge {} is {:?}.", c.id, c.status),
+        }
+    }
+    /// Said in a thread made for a challenge's game when the game could not start there (the
+    /// challenge expired or was answered meanwhile): `why`, the refusal.
+    fn not_started(&self, why: &str) -> String {
+        format!("No game here: {why}")
+    }
+    /// `by` declined the draw offered in `game`.
+    fn draw_declined(&self, game: &GameInfo, by: UserId) -> String {
+        format!("<@{by}> declined the draw. {}", game.status_line())
+    }
     /// An AI move still waiting for a worker, with `ahead` requests served before it.
     fn ai_waiting(&self, ahead: usize) -> String {
         format!("The AI is thinking; {ahead} ahead of this game.")
@@ -80,6 +100,11 @@ pub struct DeliveryPolicy {
     pub retry_min: Duration,
     /// ...up to this.
     pub retry_max: Duration,
+    /// A notice still not delivered this long after it was written is given up (recorded as
+    /// failed with its last reason), and its game's clock stopped.
+    pub give_up: Duration,
+    /// Delivered notices, and notices given up, are deleted this long after.
+    pub retention: Duration,
 }
 
 impl Default for DeliveryPolicy {
@@ -88,6 +113,8 @@ impl Default for DeliveryPolicy {
             answer_grace: Duration::from_secs(21),
             retry_min: Duration::from_secs(1),
             retry_max: Duration::from_secs(60),
+            give_up: Duration::from_secs(24 * 3600),
+            retention: Duration::from_secs(72 * 3600),
         }
     }
 }
@@ -165,6 +192,33 @@ impl std::fmt::Debug for AnswerRef {
     }
 }
 
+/// The interaction that answers a change (a command or a button press): the change's news is
+/// written to the outbox with it, held for the answer, and delivered only if the answer is not
+/// shown (see [`Service::answered`] and [`Service::answer_failed`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Answering {
+    /// The interaction, for the dispatcher to ask whether its answer is shown, should the bot
+    /// not live to know.
+    pub answer: Option<AnswerRef>,
+    /// The message whose button was pressed: a notice without a board edits it (its buttons
+    /// removed) rather than posting anew.
+    pub message: Option<u64>,
+}
+
+impl Answering {
+    /// The held notice's payload: `payload`, remembering the interaction.
+    pub(crate) fn payload(&self, payload: Payload) -> Payload {
+        Payload {
+            answer: self.answer.clone(),
+            edit: match payload.board {
+                Some(_) => None,
+                None => self.message,
+            },
+            ..payload
+        }
+    }
+}
+
 /// A notice to deliver.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Notice {
@@ -177,6 +231,10 @@ pub struct Notice {
     pub nonce: String,
     /// Failed attempts so far.
     pub attempts: u32,
+    /// When it was written (Unix ms, wall clock).
+    pub created_at: i64,
+    /// Why the last attempt failed, if one did.
+    pub failure: Option<String>,
     pub payload: Payload,
 }
 
@@ -209,11 +267,19 @@ pub enum Recorded {
     /// The channel refuses the bot (403): its game's clock was stopped, so nobody loses on
     /// time for notices they could not see. The next move starts it again.
     ClockStopped(GameId),
+    /// Retried for [`DeliveryPolicy::give_up`] without success: given up, and the channel's
+    /// game (if one is running) has its clock stopped.
+    GaveUp(Option<GameId>),
 }
 
 /// Delivery times are wall-clock time, whatever clock the games run on.
 pub(crate) fn delivery_now() -> i64 {
     SystemClock.now_ms()
+}
+
+/// A duration in milliseconds, as stored times are (saturating).
+fn millis(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 
 /// A nonce for a post: 24 random letters and digits (Discord allows 25).
@@ -232,6 +298,8 @@ fn notice(row: NoticeRow) -> Result<Notice, ServiceError> {
         kind: row.kind,
         nonce: row.nonce,
         attempts: row.attempts,
+        created_at: row.created_at,
+        failure: row.failure,
         payload,
     })
 }
@@ -311,6 +379,14 @@ impl Service {
         Ok(rows::of_channel(&self.pool, channel).await?)
     }
 
+    /// Deletes the notices delivered (or given up) more than the retention period before
+    /// `now` (Unix ms, wall clock). Returns how many went.
+    pub async fn prune_outbox(&self, now: i64) -> Result<u64, ServiceError> {
+        let before = now.saturating_sub(millis(self.delivery.retention));
+        let _writing = self.writer.lock().await;
+        Ok(rows::prune(&self.pool, before).await?)
+    }
+
     /// Draws the board a notice carries.
     pub async fn notice_board(&self, board: &BoardRef) -> Result<Vec<u8>, ServiceError> {
         let row = games::by_id(&self.pool, board.game)
@@ -373,8 +449,32 @@ impl Service {
             Delivery::Retry { reason, after } => {
                 let wait = after.unwrap_or_else(|| self.delivery.backoff(notice.attempts + 1));
                 let at = now + wait.as_millis() as i64;
-                rows::retry_at(&self.pool, notice.id, at, &reason).await?;
-                Ok(Recorded::RetryAt(at))
+                let give_up_at = notice
+                    .created_at
+                    .saturating_add(millis(self.delivery.give_up));
+                if at <= give_up_at {
+                    rows::retry_at(&self.pool, notice.id, at, &reason).await?;
+                    return Ok(Recorded::RetryAt(at));
+                }
+                // Retried long enough: given up, with why. The channel's game has its clock
+                // stopped, as for a channel that refuses the bot, so nobody loses on time for
+                // news they never saw; the game goes on with /move.
+                let reason = format!(
+                    "given up after {} attempts in {} s: {reason}",
+                    notice.attempts + 1,
+                    (now - notice.created_at).max(0) / 1000
+                );
+                rows::failed(&self.pool, notice.id, &reason).await?;
+                drop(writing);
+                self.wake_outbox();
+                match games::active_in_channel(&self.pool, notice.channel).await? {
+                    Some(row) => {
+                        let _writing = self.writer.lock().await;
+                        games::stop_clock(&self.pool, row.id).await?;
+                        Ok(Recorded::GaveUp(Some(row.id)))
+                    }
+                    None => Ok(Recorded::GaveUp(None)),
+                }
             }
             Delivery::Refused { status, reason } => {
                 let reason = format!("{status}: {reason}");
@@ -426,11 +526,14 @@ impl Service {
     ) -> Result<Option<NoticeId>, ServiceError> {
         match announce {
             Announce::Answer => {}
-            Announce::Held { by } => {
+            Announce::Held { by, answering } => {
                 let by = by
                     .and_then(|u| ended.game.side_of(u))
                     .map(|side| ended.game.player(side));
-                let payload = Payload::with_board(self.wording.ended(ended, by), &ended.game);
+                let payload = answering.payload(Payload::with_board(
+                    self.wording.ended(ended, by),
+                    &ended.game,
+                ));
                 let channel = ended.game.place.channel;
                 let hold = self.delivery.answer_grace;
                 let id = self.enqueue(conn, channel, "ended", &payload, hold).await?;
@@ -465,13 +568,16 @@ impl Service {
 }
 
 /// Who tells the channel about a game's end.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Announce {
     /// The player's interaction answers it, and nothing else does.
     Answer,
     /// The player's command answers it; its notice is held for the answer, and posted if the
-    /// answer fails (`by`: the player who resigned).
-    Held { by: Option<UserId> },
+    /// answer fails (`by`: the player who resigned; `answering`: the interaction).
+    Held {
+        by: Option<UserId>,
+        answering: Answering,
+    },
     /// The clock: a loss on time, through the outbox.
     TimedOut,
     /// The channel is gone: said in the channel the game's thread came from, if any.

@@ -45,6 +45,18 @@ impl Service {
 
     /// `user` resigns the channel's game: the opponent wins.
     pub async fn resign(&self, channel: ChannelId, user: UserId) -> Result<Ended, ServiceError> {
+        self.resign_answering(channel, user, Answering::default())
+            .await
+    }
+
+    /// [`Service::resign`] from an interaction that will answer with the ending: its notice
+    /// remembers the interaction (see [`Service::play_move_answering`]).
+    pub async fn resign_answering(
+        &self,
+        channel: ChannelId,
+        user: UserId,
+        answering: Answering,
+    ) -> Result<Ended, ServiceError> {
         let loaded = self.active(channel).await?;
         let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
         self.commit_end(
@@ -53,7 +65,10 @@ impl Service {
                 winner: side.other(),
                 reason: Reason::Resigned,
             },
-            Announce::Held { by: Some(user) },
+            Announce::Held {
+                by: Some(user),
+                answering,
+            },
         )
         .await
     }
@@ -93,6 +108,20 @@ impl Service {
         user: UserId,
         accept: bool,
     ) -> Result<DrawAnswer, ServiceError> {
+        self.answer_draw_answering(channel, user, accept, None)
+            .await
+    }
+
+    /// [`Service::answer_draw`] from a button press whose answer shows the outcome: with
+    /// `answering`, the outcome is also written to the outbox in the same transaction, held for
+    /// that answer.
+    pub async fn answer_draw_answering(
+        &self,
+        channel: ChannelId,
+        user: UserId,
+        accept: bool,
+        answering: Option<Answering>,
+    ) -> Result<DrawAnswer, ServiceError> {
         let loaded = self.active(channel).await?;
         loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
         let offer = draws::open_in_game(&self.pool, loaded.info.id)
@@ -102,24 +131,41 @@ impl Service {
             return Err(ServiceError::OwnDrawOffer);
         }
         if accept {
-            let ended = self
-                .commit_end(
-                    loaded,
-                    Outcome::Drawn {
-                        reason: Reason::DrawAgreed,
-                    },
-                    Announce::Answer,
-                )
-                .await?;
+            let announce = match answering {
+                Some(answering) => Announce::Held {
+                    by: None,
+                    answering,
+                },
+                None => Announce::Answer,
+            };
+            let outcome = Outcome::Drawn {
+                reason: Reason::DrawAgreed,
+            };
+            let ended = self.commit_end(loaded, outcome, announce).await?;
             Ok(DrawAnswer::Accepted(ended))
         } else {
-            let _writing = self.writer.lock().await;
-            if !draws::close_open(&self.pool, loaded.info.id, DrawStatus::Declined, self.now())
+            let writing = self.writer.lock().await;
+            let mut tx = self.pool.begin().await?;
+            if !draws::close_open(&mut *tx, loaded.info.id, DrawStatus::Declined, self.now())
                 .await?
             {
                 return Err(ServiceError::NoDrawOffer);
             }
-            Ok(DrawAnswer::Declined(loaded.info))
+            let notice = match answering {
+                Some(answering) => {
+                    let text = self.wording.draw_declined(&loaded.info, user);
+                    let payload = answering.payload(Payload::text(text));
+                    let channel = loaded.info.place.channel;
+                    let hold = self.delivery.answer_grace;
+                    Some(
+                        self.enqueue(&mut tx, channel, "draw_declined", &payload, hold)
+                            .await?,
+                    )
+                }
+                None => None,
+            };
+            self.commit_noticed(tx, writing).await?;
+            Ok(DrawAnswer::Declined(loaded.info, notice))
         }
     }
 
@@ -130,6 +176,19 @@ impl Service {
         channel: ChannelId,
         user: UserId,
         moderator: bool,
+    ) -> Result<Ended, ServiceError> {
+        self.abort_answering(channel, user, moderator, Answering::default())
+            .await
+    }
+
+    /// [`Service::abort`] from an interaction that will answer with the ending: its notice
+    /// remembers the interaction.
+    pub async fn abort_answering(
+        &self,
+        channel: ChannelId,
+        user: UserId,
+        moderator: bool,
+        answering: Answering,
     ) -> Result<Ended, ServiceError> {
         let loaded = self.active(channel).await?;
         let player = loaded.info.side_of(user).is_some();
@@ -144,7 +203,10 @@ impl Service {
             Outcome::Drawn {
                 reason: Reason::Aborted,
             },
-            Announce::Held { by: None },
+            Announce::Held {
+                by: None,
+                answering,
+            },
         )
         .await
     }

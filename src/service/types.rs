@@ -313,6 +313,9 @@ pub struct MoveReport {
 pub struct Started {
     pub game: GameInfo,
     pub png: Vec<u8>,
+    /// The news of the start in the outbox, when a button's answer is to show it: mark it
+    /// answered once shown, or the dispatcher delivers it after the grace.
+    pub notice: Option<super::NoticeId>,
 }
 
 /// A game that ended off the board (resignation, agreed draw, abort, time).
@@ -413,7 +416,8 @@ pub struct Hint {
 #[derive(Debug, Clone, PartialEq)]
 pub enum DrawAnswer {
     Accepted(Ended),
-    Declined(GameInfo),
+    /// Declined; the notice held for the press's answer, if one is.
+    Declined(GameInfo, Option<super::NoticeId>),
 }
 
 /// A player's record in a server.

@@ -180,3 +180,17 @@ pub async fn release<'e>(
     .await?;
     Ok(done.rows_affected() == 1)
 }
+
+/// Deletes the notices delivered before `before` (Unix ms) and those given up that were
+/// written before it; pending ones are never touched. Returns how many went.
+pub async fn prune<'e>(ex: impl SqliteExecutor<'e>, before: i64) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(
+        "DELETE FROM outbox WHERE (status = 'delivered' AND delivered_at < ?) \
+         OR (status = 'failed' AND created_at < ?)",
+    )
+    .bind(before)
+    .bind(before)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected())
+}

@@ -137,8 +137,10 @@ struct Inner {
     faults: Mutex<Vec<FaultRule>>,
     /// Messages posted with `enforce_nonce`, by (channel, nonce).
     nonces: Mutex<std::collections::HashMap<(u64, String), Value>>,
-    /// The message each interaction's answer created, by token.
+    /// The message each interaction's answer created (or, for a button, updated), by token.
     answers: Mutex<std::collections::HashMap<String, u64>>,
+    /// The message each button press was on, by the press's token.
+    pressed: Mutex<std::collections::HashMap<String, u64>>,
 }
 
 /// How the fake misbehaves for a request, the way Discord (or the way to it) can.
@@ -316,6 +318,12 @@ impl FakeDiscord {
         });
     }
 
+    /// Forgets every nonce, as Discord does a few minutes after a post: a post repeating one
+    /// from now on makes a second message.
+    pub fn forget_nonces(&self) {
+        self.inner.nonces.lock().unwrap().clear();
+    }
+
     /// Removes every fault still to be injected.
     pub fn clear_faults(&self) {
         self.inner.faults.lock().unwrap().clear();
@@ -324,28 +332,7 @@ impl FakeDiscord {
     /// The messages a channel shows, in order: posts that created a message (a repeated nonce
     /// creates none), follow-ups, and non-ephemeral interaction answers given there.
     pub fn shown(&self, channel: u64) -> Vec<Recorded> {
-        let channels = self.inner.channels.lock().unwrap().clone();
-        let posts = format!("/api/v10/channels/{channel}/messages");
-        let in_channel = |path: &str| {
-            path.trim_start_matches("/api/v10/")
-                .split('/')
-                .find(|part| part.starts_with("token-"))
-                .and_then(|token| channels.get(token))
-                == Some(&channel)
-        };
-        self.requests()
-            .into_iter()
-            .filter(|r| {
-                r.created.is_some()
-                    && !r.ephemeral()
-                    && r.method == "POST"
-                    && (r.path == posts
-                        || (r.path.contains("/webhooks/") && in_channel(&r.path))
-                        || (r.path.ends_with("/callback")
-                            && r.callback_type() == Some(4)
-                            && in_channel(&r.path)))
-            })
-            .collect()
+        shown_in(&self.inner, channel)
     }
 
     pub fn next_id(&self) -> u64 {
@@ -642,9 +629,44 @@ impl FakeDiscord {
         let data = json!({"custom_id": custom_id, "component_type": 2});
         let (id, mut d) = self.base(3, who, channel, data);
         d["message"] = message_json(message_id, channel, "", &json!({}));
+        self.inner
+            .pressed
+            .lock()
+            .unwrap()
+            .insert(format!("token-{id}"), message_id);
         self.dispatch("INTERACTION_CREATE", d);
         id
     }
+}
+
+/// The messages a channel shows, in order (see [`FakeDiscord::shown`]).
+fn shown_in(inner: &Inner, channel: u64) -> Vec<Recorded> {
+    let channels = inner.channels.lock().unwrap().clone();
+    let posts = format!("/api/v10/channels/{channel}/messages");
+    let in_channel = |path: &str| {
+        path.trim_start_matches("/api/v10/")
+            .split('/')
+            .find(|part| part.starts_with("token-"))
+            .and_then(|token| channels.get(token))
+            == Some(&channel)
+    };
+    inner
+        .requests
+        .lock()
+        .unwrap()
+        .clone()
+        .into_iter()
+        .filter(|r| {
+            r.created.is_some()
+                && !r.ephemeral()
+                && r.method == "POST"
+                && (r.path == posts
+                    || (r.path.contains("/webhooks/") && in_channel(&r.path))
+                    || (r.path.ends_with("/callback")
+                        && r.callback_type() == Some(4)
+                        && in_channel(&r.path)))
+        })
+        .collect()
 }
 
 fn message_json(id: u64, channel: u64, content: &str, body: &Value) -> Value {
@@ -1035,7 +1057,11 @@ fn answer(
             Json(Value::Array(commands)).into_response()
         }
         ("POST", ["interactions", _, token, "callback"]) => {
-            if let Some(message) = created {
+            // A button's message updated in place (type 7) is its answer.
+            let updated = (body["type"].as_u64() == Some(7))
+                .then(|| inner.pressed.lock().unwrap().get(*token).copied())
+                .flatten();
+            if let Some(message) = created.or(updated) {
                 inner
                     .answers
                     .lock()
@@ -1044,13 +1070,20 @@ fn answer(
             }
             StatusCode::NO_CONTENT.into_response()
         }
-        // The answer as shown, if the interaction was answered with a message.
+        // The answer as shown, if the interaction was answered with a message; before a
+        // button's answer, the message it is on, with its buttons.
         ("GET", ["webhooks", _, token, "messages", "@original"]) => {
             let answer = inner.answers.lock().unwrap().get(*token).copied();
+            let pressed = inner.pressed.lock().unwrap().get(*token).copied();
             let channel = inner.channels.lock().unwrap().get(*token).copied();
-            match (answer, channel) {
-                (Some(message), Some(channel)) => {
+            match (answer, pressed, channel) {
+                (Some(message), _, Some(channel)) => {
                     Json(message_json(message, channel, "", &json!({}))).into_response()
+                }
+                (None, Some(message), Some(channel)) => {
+                    let buttons = json!({"components": [{"type": 1, "components": [
+                        {"type": 2, "style": 1, "label": "Accept", "custom_id": "tablut:x:1"}]}]});
+                    Json(message_json(message, channel, "", &buttons)).into_response()
                 }
                 _ => (
                     StatusCode::NOT_FOUND,
@@ -1058,6 +1091,18 @@ fn answer(
                 )
                     .into_response(),
             }
+        }
+        // A channel's latest messages, newest first. Like Discord after its first minutes,
+        // without their nonces.
+        ("GET", ["channels", ch, "messages"]) => {
+            let channel: u64 = ch.parse().unwrap_or(1);
+            let messages: Vec<Value> = shown_in(inner, channel)
+                .iter()
+                .rev()
+                .take(100)
+                .map(|r| message_json(r.created.unwrap_or(0), channel, &r.content(), &json!({})))
+                .collect();
+            Json(Value::Array(messages)).into_response()
         }
         (_, ["webhooks", _, _, ..])
         | ("POST", ["channels", _, "messages"])
@@ -1073,6 +1118,18 @@ fn answer(
                     .unwrap_or(1),
                 _ => 1,
             };
+            if let ("PATCH", ["webhooks", _, token, "messages", "@original"]) =
+                (method.as_str(), parts.as_slice())
+            {
+                let pressed = inner.pressed.lock().unwrap().get(*token).copied();
+                if let Some(message) = pressed {
+                    inner
+                        .answers
+                        .lock()
+                        .unwrap()
+                        .insert(token.to_string(), message);
+                }
+            }
             let content = body["content"].as_str().unwrap_or_default();
             let mid = match parts.as_slice() {
                 ["channels", _, "messages", m] => m.parse().unwrap_or(id),

@@ -2,7 +2,7 @@
 
 use super::{board_reply, is_moderator, place, private, reply, Context};
 use crate::bot::{components, messages, Error};
-use crate::service::{AnswerRef, Ended, GameId, NoticeId};
+use crate::service::{AnswerRef, Answering, Ended, GameId, NoticeId};
 use poise::serenity_prelude as serenity;
 
 /// Autocomplete for `/move`: the caller's legal moves that match what they typed.
@@ -33,13 +33,7 @@ pub async fn move_(
     let data = ctx.data();
     // The move's announcement remembers this interaction, so that after a crash the outbox
     // posts it only if this answer is not shown.
-    let answer = match ctx {
-        poise::Context::Application(a) => Some(AnswerRef {
-            application: a.interaction.application_id.get(),
-            token: a.interaction.token.clone(),
-        }),
-        poise::Context::Prefix(_) => None,
-    };
+    let answer = interaction(ctx);
     let report = data
         .service
         .play_move_answering(
@@ -64,6 +58,25 @@ pub async fn move_(
         ai_reply(ctx, game);
     }
     Ok(())
+}
+
+/// The command's interaction, for a notice held for its answer to remember.
+fn interaction(ctx: Context<'_>) -> Option<AnswerRef> {
+    match ctx {
+        poise::Context::Application(a) => Some(AnswerRef {
+            application: a.interaction.application_id.get(),
+            token: a.interaction.token.clone(),
+        }),
+        poise::Context::Prefix(_) => None,
+    }
+}
+
+/// A command's interaction, as the notice held for its answer remembers it.
+fn answering(ctx: Context<'_>) -> Answering {
+    Answering {
+        answer: interaction(ctx),
+        message: None,
+    }
 }
 
 /// Answers a command whose change has landed, with `notice` (its announcement, held in the
@@ -119,7 +132,11 @@ pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
     let ended = ctx
         .data()
         .service
-        .resign(ctx.channel_id().get(), ctx.author().id.get())
+        .resign_answering(
+            ctx.channel_id().get(),
+            ctx.author().id.get(),
+            answering(ctx),
+        )
         .await?;
     let by = ended
         .game
@@ -169,7 +186,12 @@ pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
     let ended = ctx
         .data()
         .service
-        .abort(place(ctx).channel, ctx.author().id.get(), is_moderator(ctx))
+        .abort_answering(
+            place(ctx).channel,
+            ctx.author().id.get(),
+            is_moderator(ctx),
+            answering(ctx),
+        )
         .await?;
     let text = format!(
         "{} aborted the game; it does not count.",
