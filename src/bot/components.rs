@@ -249,6 +249,11 @@ impl Answer<'_> {
 /// A challenge being answered here and now: a second press on it (a double click, or Cancel
 /// while Accept is under way) is refused until the challenge has changed, so one challenge
 /// makes at most one game and one thread.
+///
+/// The set is this process's, and that is enough with several processes: Discord sends all of
+/// a guild's interactions to the one shard `(guild_id >> 22) % shards`, which one process
+/// runs. Whatever the processes, the challenge's answer itself counts once: it is a
+/// conditional update of the pending challenge in the database.
 struct Answering<'a> {
     set: &'a Mutex<HashSet<ChallengeId>>,
     id: ChallengeId,

@@ -43,6 +43,13 @@ pub struct BotConfig {
     #[arg(long, env = "DISCORD_PROXY", value_name = "URL", value_parser = base_url)]
     pub proxy: Option<String>,
 
+    /// The gateway shards this process runs: FIRST-LAST/TOTAL (0-3/8: shards 0 to 3 of 8) or
+    /// ID/TOTAL (one shard). Several processes with ranges that cover 0 to TOTAL-1 share one
+    /// PostgreSQL database. Unset: this one process runs every shard, as many as Discord
+    /// recommends.
+    #[arg(long, env = "SHARDS", value_name = "RANGE", value_parser = shard_range)]
+    pub shards: Option<ShardRange>,
+
     /// How long the AI may think per move at level easy, in milliseconds.
     #[arg(long = "ai-easy-time-ms", env = "AI_EASY_TIME_MS", value_name = "MS", default_value = "500", value_parser = millis)]
     pub ai_easy_time: Duration,
@@ -164,6 +171,84 @@ impl fmt::Debug for Token {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("<hidden>")
     }
+}
+
+/// The gateway shards one process runs: `first` to `last` (both included) of `total`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShardRange {
+    pub first: u32,
+    pub last: u32,
+    pub total: u32,
+}
+
+impl ShardRange {
+    /// How many shards the range holds.
+    pub fn count(&self) -> u32 {
+        self.last - self.first + 1
+    }
+}
+
+impl fmt::Display for ShardRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.first == self.last {
+            write!(f, "{}/{}", self.first, self.total)
+        } else {
+            write!(f, "{}-{}/{}", self.first, self.last, self.total)
+        }
+    }
+}
+
+impl std::str::FromStr for ShardRange {
+    type Err = ConfigError;
+
+    fn from_str(s: &str) -> Result<ShardRange, ConfigError> {
+        shard_range(s)
+    }
+}
+
+/// The shard count a process may be told: Discord's own limit is far lower.
+const MAX_SHARDS: u32 = 1 << 16;
+
+fn shard_range(s: &str) -> Result<ShardRange, ConfigError> {
+    const FORM: &str = "write FIRST-LAST/TOTAL, like 0-3/8 (shards 0 to 3 of 8), or ID/TOTAL";
+    let invalid = |why: String| ConfigError::Invalid(why);
+    let shard = |part: &str| -> Result<u32, ConfigError> {
+        let part = part.trim();
+        if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(invalid(FORM.into()));
+        }
+        part.parse::<u32>()
+            .ok()
+            .filter(|&n| n <= MAX_SHARDS)
+            .ok_or_else(|| invalid(format!("at most {MAX_SHARDS} shards: {FORM}")))
+    };
+    let (range, total) = s
+        .trim()
+        .split_once('/')
+        .ok_or_else(|| invalid(FORM.into()))?;
+    let (first, last) = match range.split_once('-') {
+        Some((first, last)) => (shard(first)?, shard(last)?),
+        None => {
+            let id = shard(range)?;
+            (id, id)
+        }
+    };
+    let total = shard(total)?;
+    if total == 0 {
+        return Err(invalid(format!("TOTAL is at least 1: {FORM}")));
+    }
+    if first > last {
+        return Err(invalid(format!(
+            "the range runs backwards ({first} after {last}): write the lower shard first, like {last}-{first}/{total}"
+        )));
+    }
+    if last >= total {
+        return Err(invalid(format!(
+            "there is no shard {last} in {total}: shards are numbered 0 to {}",
+            total - 1
+        )));
+    }
+    Ok(ShardRange { first, last, total })
 }
 
 /// A setting that is missing or wrong, in one line.
@@ -473,6 +558,52 @@ mod tests {
             assert!(
                 matches!(&e, ConfigError::Invalid(m) if !m.contains('\n')),
                 "{name}={value}: {e:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn shard_ranges_read_as_written_and_bad_ones_say_why() {
+        let range = |first, last, total| ShardRange { first, last, total };
+        for (text, want) in [
+            ("0-3/8", range(0, 3, 8)),
+            (" 4-7/8 ", range(4, 7, 8)),
+            ("2/3", range(2, 2, 3)),
+            ("0-0/1", range(0, 0, 1)),
+        ] {
+            assert_eq!(text.parse(), Ok(want), "{text}");
+            assert_eq!(want.to_string().parse(), Ok(want), "{want} reads back");
+        }
+        assert_eq!(range(0, 3, 8).count(), 4);
+        assert_eq!(read(&[("DISCORD_TOKEN", TOKEN)]).unwrap().shards, None);
+        let c = read(&[("DISCORD_TOKEN", TOKEN), ("SHARDS", "1-2/4")]).unwrap();
+        assert_eq!(c.shards, Some(range(1, 2, 4)));
+        for (value, says) in [
+            ("8", "write FIRST-LAST/TOTAL, like 0-3/8"),
+            ("0-3", "write FIRST-LAST/TOTAL"),
+            ("a-b/8", "write FIRST-LAST/TOTAL"),
+            ("-1/8", "write FIRST-LAST/TOTAL"),
+            ("0-3/0", "TOTAL is at least 1"),
+            (
+                "0-8/8",
+                "there is no shard 8 in 8: shards are numbered 0 to 7",
+            ),
+            (
+                "3/3",
+                "there is no shard 3 in 3: shards are numbered 0 to 2",
+            ),
+            (
+                "5-2/8",
+                "the range runs backwards (5 after 2): write the lower shard first, like 2-5/8",
+            ),
+            ("0/99999999999", "at most 65536 shards"),
+        ] {
+            let e = read(&[("DISCORD_TOKEN", TOKEN), ("SHARDS", value)])
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.starts_with("SHARDS (--shards)") && e.contains(says) && !e.contains('\n'),
+                "{value}: {e}"
             );
         }
     }

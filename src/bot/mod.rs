@@ -240,7 +240,20 @@ async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, St
         config.ai_sweep_interval,
         config.ai_wait_notice,
     );
-    let task = tokio::spawn(async move { client.start().await });
+    let shards = config.shards;
+    let task = tokio::spawn(async move {
+        match shards {
+            // serenity's range includes its end: 0..3 starts shards 0, 1, 2 and 3.
+            Some(range) => {
+                tracing::info!(shards = %range, "starting this process's shards");
+                client
+                    .start_shard_range(range.first..range.last, range.total)
+                    .await
+            }
+            // As many shards as Discord recommends (GET /gateway/bot), all in this process.
+            None => client.start_autosharded().await,
+        }
+    });
     Ok(Running {
         shard_manager,
         service,

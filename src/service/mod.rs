@@ -99,7 +99,9 @@ pub struct Service {
     pool: SqlitePool,
     clock: Arc<dyn Clock>,
     config: Config,
-    /// When each user last asked for a hint (Unix ms). A restart forgets it, which is harmless.
+    /// When each user last asked for a hint (Unix ms). A restart forgets it, which is harmless;
+    /// each process keeps its own, which is what the cooldown is for: sparing this process's
+    /// AI pool.
     hints: Mutex<HashMap<UserId, i64>>,
     /// Writes queue here rather than in SQLite's busy handler, whose sleeps (up to 100 ms)
     /// would make the slowest moves wait far longer than the write takes.
