@@ -23,8 +23,19 @@ pub struct BotHarness {
 impl BotHarness {
     /// A fake Discord and a bot connected to it, its commands registered.
     pub async fn start(settings: &'static [(&'static str, &'static str)]) -> BotHarness {
+        BotHarness::start_sharded(1, settings).await
+    }
+
+    /// The same with a fake Discord of `shards` shards (the bot runs those its `SHARDS`
+    /// setting names, or all).
+    pub async fn start_sharded(
+        shards: u32,
+        settings: &'static [(&'static str, &'static str)],
+    ) -> BotHarness {
+        let fake = FakeDiscord::start().await;
+        fake.set_shards(shards);
         let mut h = BotHarness {
-            fake: FakeDiscord::start().await,
+            fake,
             dir: tempfile::tempdir().unwrap(),
             clock: ManualClock::new(T0),
             bot: None,
@@ -40,10 +51,18 @@ impl BotHarness {
         let config = self
             .fake
             .bot_config(&self.dir.path().join("bot.db"), self.settings);
+        let shards = config.shards;
         let running = bot::start(config, Arc::new(self.clock.clone()))
             .await
             .unwrap();
-        self.fake.wait_ready().await;
+        match shards {
+            Some(range) => {
+                for shard in range.first..=range.last {
+                    self.fake.wait_shard_ready(shard).await;
+                }
+            }
+            None => self.fake.wait_ready().await,
+        }
         let registered = self
             .fake
             .expect("the commands registered", |r| {

@@ -1,8 +1,15 @@
 //! A fake Discord on 127.0.0.1 for end-to-end tests of the real serenity/poise client: the REST
-//! API (through `DISCORD_PROXY`) and the gateway (HELLO, IDENTIFY → READY, heartbeats, RESUME →
-//! the missed dispatches and RESUMED), with a test API to dispatch interactions and await what
-//! the bot sends back, and to make the gateway fail: an abnormal close, a close code, heartbeats
-//! left unacknowledged, an invalid session.
+//! API (through `DISCORD_PROXY`) and the gateway (HELLO, IDENTIFY → READY and each guild's
+//! GUILD_CREATE, heartbeats, RESUME → the missed dispatches and RESUMED), with a test API to
+//! dispatch interactions and await what the bot sends back, and to make the gateway fail: an
+//! abnormal close, a close code, heartbeats left unacknowledged, an invalid session.
+//!
+//! Shards: the fake has a shard count (1 unless [`FakeDiscord::set_shards`] says otherwise),
+//! which `GET /gateway/bot` recommends and every IDENTIFY's `shard` array must give; each shard
+//! has its own session. It has guilds ([`GUILD_ID`], and more with [`FakeDiscord::add_guild`]),
+//! each with its channels: a guild's GUILD_CREATE and its interactions go only to shard
+//! `(guild_id >> 22) % shards`, as on Discord (a direct message's to shard 0). A test targets a
+//! guild by using one of its channels (a channel no guild names is [`GUILD_ID`]'s).
 //!
 //! Every request is checked against Discord's published contract ([`contract`]): a request with
 //! no such route, or a body its schema refuses, is answered as Discord would (404, 400) and
@@ -17,7 +24,7 @@ use axum::routing::get;
 use axum::{Json, Router};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -118,12 +125,13 @@ struct Inner {
     requests: Mutex<Vec<Recorded>>,
     consumed: Mutex<HashSet<usize>>,
     arrived: Notify,
-    gateway: Mutex<Option<mpsc::UnboundedSender<String>>>,
-    connected: Notify,
-    /// The gateway session: its dispatches, kept for a RESUME.
-    session: Mutex<GatewaySession>,
-    /// The latest gateway connection's controls, for the faults.
-    control: Mutex<Option<mpsc::UnboundedSender<Control>>>,
+    /// The shard count and each shard's session.
+    gateway: Mutex<Gateway>,
+    /// Each guild's channels (threads included), and each channel's guild.
+    guilds: Mutex<BTreeMap<u64, Vec<u64>>>,
+    channel_guilds: Mutex<HashMap<u64, u64>>,
+    /// Every IDENTIFY's `shard` array, in order.
+    identified: Mutex<Vec<[u32; 2]>>,
     resumes: AtomicU64,
     ids: AtomicU64,
     reject_token: AtomicBool,
@@ -167,15 +175,50 @@ struct FaultRule {
     fault: Fault,
 }
 
-/// The gateway session the client identified into: every dispatch with its sequence number,
-/// kept so that a RESUME replays what the client missed.
-#[derive(Default)]
-struct GatewaySession {
+/// The gateway: the shard count, and each shard's session.
+struct Gateway {
+    /// What `GET /gateway/bot` recommends, and the `total` every IDENTIFY must give.
+    shards: u32,
     /// Counts sessions, for their ids.
     serial: u64,
+    sessions: BTreeMap<u32, GatewaySession>,
+}
+
+impl Default for Gateway {
+    fn default() -> Gateway {
+        Gateway {
+            shards: 1,
+            serial: 0,
+            sessions: BTreeMap::new(),
+        }
+    }
+}
+
+impl Gateway {
+    /// The session of shard `shard` (made empty if it has none yet: its dispatches are then
+    /// dropped by the IDENTIFY that opens one, as Discord drops what no session received).
+    fn session(&mut self, shard: u32) -> &mut GatewaySession {
+        self.sessions.entry(shard).or_default()
+    }
+
+    /// Whether every shard has a session with a connection on it.
+    fn all_connected(&self) -> bool {
+        (0..self.shards).all(|s| self.sessions.get(&s).is_some_and(|g| g.tx.is_some()))
+    }
+}
+
+/// A shard's gateway session: every dispatch with its sequence number, kept so that a RESUME
+/// replays what the client missed, and the connection it is on, if any.
+#[derive(Default)]
+struct GatewaySession {
+    /// Empty until an IDENTIFY opens it, and once invalidated.
     id: String,
     seq: u64,
     log: Vec<(u64, String)>,
+    /// The connection dispatches go to now; `None`: they wait in the log for a RESUME.
+    tx: Option<mpsc::UnboundedSender<String>>,
+    /// That connection's controls, for the faults.
+    control: Option<mpsc::UnboundedSender<Control>>,
 }
 
 impl GatewaySession {
@@ -279,6 +322,7 @@ impl FakeDiscord {
     pub async fn start() -> FakeDiscord {
         let inner = Arc::new(Inner {
             ids: AtomicU64::new(1_000_000_000_000_000_000),
+            guilds: Mutex::new(BTreeMap::from([(GUILD_ID, Vec::new())])),
             ..Inner::default()
         });
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -300,6 +344,75 @@ impl FakeDiscord {
             _contract: Arc::new(ContractGuard(inner.clone())),
             inner,
         }
+    }
+
+    /// Sets the shard count (before any client connects): what `GET /gateway/bot` recommends
+    /// and the `total` every IDENTIFY must give (fewer: close code 4011, sharding required;
+    /// more, or a shard id past it: 4010, invalid shard).
+    pub fn set_shards(&self, shards: u32) {
+        assert!(shards >= 1);
+        self.inner.gateway.lock().unwrap().shards = shards;
+    }
+
+    /// The shard count.
+    pub fn shards(&self) -> u32 {
+        self.inner.gateway.lock().unwrap().shards
+    }
+
+    /// The shard that receives guild `guild`'s events: `(guild_id >> 22) % shards`.
+    pub fn shard_of(&self, guild: u64) -> u32 {
+        shard_of(guild, self.shards())
+    }
+
+    /// Adds a guild with its channels (the bot joining it). A shard already connected for it
+    /// gets its GUILD_CREATE at once; one that connects later, after its READY.
+    pub fn add_guild(&self, guild: u64, channels: &[u64]) {
+        self.inner
+            .guilds
+            .lock()
+            .unwrap()
+            .entry(guild)
+            .or_default()
+            .extend_from_slice(channels);
+        let mut channel_guilds = self.inner.channel_guilds.lock().unwrap();
+        for &channel in channels {
+            channel_guilds.insert(channel, guild);
+        }
+        drop(channel_guilds);
+        let mut gateway = self.inner.gateway.lock().unwrap();
+        let shard = shard_of(guild, gateway.shards);
+        if gateway.session(shard).tx.is_some() {
+            let frame = guild_create(&self.inner, guild);
+            dispatch_on(&mut gateway, shard, "GUILD_CREATE", frame);
+        }
+    }
+
+    /// The guild a channel belongs to ([`GUILD_ID`] for a channel no guild names).
+    pub fn guild_of(&self, channel: u64) -> u64 {
+        guild_of(&self.inner, channel)
+    }
+
+    /// Every IDENTIFY's `shard` array (`[id, total]`; `[0, 1]` for one that gave none), in
+    /// order.
+    pub fn identified_shards(&self) -> Vec<[u32; 2]> {
+        self.inner.identified.lock().unwrap().clone()
+    }
+
+    /// Whether shard `shard` has a session with a client connected on it.
+    pub fn shard_connected(&self, shard: u32) -> bool {
+        let gateway = self.inner.gateway.lock().unwrap();
+        gateway.sessions.get(&shard).is_some_and(|g| g.tx.is_some())
+    }
+
+    /// Waits until shard `shard` has a client connected on it that has identified (or resumed).
+    pub async fn wait_shard_ready(&self, shard: u32) {
+        for _ in 0..800 {
+            if self.shard_connected(shard) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!("no client connected to shard {shard} of the fake gateway");
     }
 
     /// Makes the fake refuse the token (401 on REST, close code 4004 on the gateway).
@@ -443,15 +556,15 @@ impl FakeDiscord {
         self.inner.identifies.load(Ordering::SeqCst)
     }
 
-    /// Waits until a client is connected and has identified (READY sent).
+    /// Waits until every shard has a client connected that has identified (READY sent).
     pub async fn wait_ready(&self) {
-        for _ in 0..400 {
-            if self.inner.gateway.lock().unwrap().is_some() {
+        for _ in 0..1200 {
+            if self.inner.gateway.lock().unwrap().all_connected() {
                 return;
             }
             tokio::time::sleep(Duration::from_millis(25)).await;
         }
-        panic!("no client connected to the fake gateway");
+        panic!("no client connected to every shard of the fake gateway");
     }
 
     /// How many times a client resumed its session.
@@ -460,11 +573,11 @@ impl FakeDiscord {
     }
 
     /// Waits until the client has identified `identifies` times or resumed `resumes` times in
-    /// all, and is connected.
+    /// all, and every shard is connected.
     pub async fn wait_reconnected(&self, identifies: u64, resumes: u64) {
         for _ in 0..800 {
             if (self.identifies() >= identifies || self.resumes() >= resumes)
-                && self.inner.gateway.lock().unwrap().is_some()
+                && self.inner.gateway.lock().unwrap().all_connected()
             {
                 return;
             }
@@ -477,9 +590,9 @@ impl FakeDiscord {
         );
     }
 
-    /// Ends the gateway connection: with a close frame of this code (4000: unknown error,
-    /// resumable), or (`None`) abnormally, without one. Dispatches from now on wait in the
-    /// session for a RESUME.
+    /// Ends every shard's gateway connection: with a close frame of this code (4000: unknown
+    /// error, resumable), or (`None`) abnormally, without one. Dispatches from now on wait in
+    /// the session for a RESUME.
     pub fn close_gateway(&self, code: Option<u16>) {
         self.control(Control::Close(code));
     }
@@ -496,24 +609,27 @@ impl FakeDiscord {
         self.control(Control::InvalidSession(false));
     }
 
-    /// Takes the connection out of service at once (dispatches from now on are kept for a
-    /// RESUME) and tells it what to do.
+    /// Takes every shard's connection out of service at once (dispatches from now on are kept
+    /// for a RESUME) and tells it what to do.
     fn control(&self, what: Control) {
-        let _session = self.inner.session.lock().unwrap();
-        *self.inner.gateway.lock().unwrap() = None;
-        if let Some(control) = self.inner.control.lock().unwrap().as_ref() {
-            let _ = control.send(what);
+        let mut gateway = self.inner.gateway.lock().unwrap();
+        for session in gateway.sessions.values_mut() {
+            session.tx = None;
+            if let Some(control) = session.control.take() {
+                let _ = control.send(what);
+            }
         }
     }
 
-    /// Dispatches an event in the session: at once to a connected client, else kept for its
-    /// RESUME.
+    /// Dispatches an event in the session of the shard that `d`'s guild is on (shard 0 for a
+    /// direct message): at once to a connected client, else kept for its RESUME.
     fn dispatch(&self, kind: &str, d: Value) {
-        let mut session = self.inner.session.lock().unwrap();
-        let frame = session.frame(kind, d);
-        if let Some(tx) = self.inner.gateway.lock().unwrap().as_ref() {
-            let _ = tx.send(frame);
-        }
+        let mut gateway = self.inner.gateway.lock().unwrap();
+        let shard = match d["guild_id"].as_str().and_then(|g| g.parse().ok()) {
+            Some(guild) => shard_of(guild, gateway.shards),
+            None => 0,
+        };
+        dispatch_on(&mut gateway, shard, kind, d);
     }
 
     fn base(&self, kind: u64, who: &Who, channel: u64, data: Value) -> (u64, Value) {
@@ -533,7 +649,7 @@ impl FakeDiscord {
         if who.dm {
             d["user"] = user_json(who.id, &who.name, false);
         } else {
-            d["guild_id"] = json!(GUILD_ID.to_string());
+            d["guild_id"] = json!(self.guild_of(channel).to_string());
             d["guild_locale"] = json!("en-US");
             d["member"] = json!({
                 "user": user_json(who.id, &who.name, false), "roles": [], "deaf": false,
@@ -684,16 +800,120 @@ async fn gateway(State(inner): State<Arc<Inner>>, ws: WebSocketUpgrade) -> Respo
     ws.on_upgrade(move |socket| session(inner, socket))
 }
 
+/// The shard that receives guild `guild`'s events, of `shards`: Discord's rule.
+pub fn shard_of(guild: u64, shards: u32) -> u32 {
+    ((guild >> 22) % u64::from(shards)) as u32
+}
+
+/// A guild id whose events go to shard `shard` of `shards`; `nth` tells several apart.
+pub fn guild_on_shard(shard: u32, shards: u32, nth: u64) -> u64 {
+    assert!(shard < shards);
+    let shards = u64::from(shards);
+    // A snowflake's time part (its top 42 bits) of late 2026, rounded down to a multiple of
+    // the shard count, then moved on to the wanted shard.
+    let time = 170_000_000_000u64;
+    let time = time - time % shards + nth * shards + u64::from(shard);
+    (time << 22) | 1
+}
+
+fn guild_of(inner: &Inner, channel: u64) -> u64 {
+    inner
+        .channel_guilds
+        .lock()
+        .unwrap()
+        .get(&channel)
+        .copied()
+        .unwrap_or(GUILD_ID)
+}
+
+/// Dispatches an event in shard `shard`'s session: at once to its connection, else kept for a
+/// RESUME.
+fn dispatch_on(gateway: &mut Gateway, shard: u32, kind: &str, d: Value) {
+    let session = gateway.session(shard);
+    let frame = session.frame(kind, d);
+    if let Some(tx) = session.tx.as_ref() {
+        let _ = tx.send(frame);
+    }
+}
+
+/// A guild's GUILD_CREATE, with its channels.
+fn guild_create(inner: &Inner, guild: u64) -> Value {
+    let channels = inner
+        .guilds
+        .lock()
+        .unwrap()
+        .get(&guild)
+        .cloned()
+        .unwrap_or_default();
+    guild_json(guild, &channels)
+}
+
+/// READY for shard `id` of `total` with its `guilds` (unavailable until their GUILD_CREATE);
+/// the session's id and resume URL are placeholders the fake fills in.
+pub fn ready_json(id: u32, total: u32, guilds: &[u64]) -> Value {
+    json!({
+        "v": 10, "user": user_json(BOT_ID, "tablut-bot", true),
+        "guilds": guilds.iter().map(|g| json!({"id": g.to_string(), "unavailable": true}))
+            .collect::<Vec<_>>(),
+        "session_id": "", "resume_gateway_url": "", "shard": [id, total],
+        "application": {"id": APP_ID.to_string(), "flags": 0},
+        "private_channels": [], "relationships": [],
+    })
+}
+
+/// A GUILD_CREATE's guild with these text channels.
+pub fn guild_json(guild: u64, channels: &[u64]) -> Value {
+    let channels: Vec<Value> = channels
+        .iter()
+        .enumerate()
+        .map(|(i, &channel)| {
+            json!({"id": channel.to_string(), "type": 0, "guild_id": guild.to_string(),
+                "name": format!("tablut-{i}"), "position": i, "permission_overwrites": [],
+                "nsfw": false, "rate_limit_per_user": 0, "flags": 0, "topic": null,
+                "last_message_id": null, "parent_id": null})
+        })
+        .collect();
+    let guild = json!({
+        "id": guild.to_string(), "name": format!("Guild {guild}"), "icon": null,
+        "icon_hash": null, "splash": null, "discovery_splash": null,
+        "owner_id": "1", "afk_channel_id": null, "afk_timeout": 300,
+        "widget_enabled": false, "widget_channel_id": null, "verification_level": 0,
+        "default_message_notifications": 0, "explicit_content_filter": 0, "roles": [],
+        "emojis": [], "features": [], "mfa_level": 0, "application_id": null,
+        "system_channel_id": null, "system_channel_flags": 0, "rules_channel_id": null,
+        "max_presences": null, "max_members": 500000, "vanity_url_code": null,
+        "description": null, "banner": null, "premium_tier": 0,
+        "premium_subscription_count": 0, "preferred_locale": "en-US",
+        "public_updates_channel_id": null, "max_video_channel_users": 25,
+        "max_stage_video_channel_users": 50, "nsfw_level": 0, "stickers": [],
+        "premium_progress_bar_enabled": false, "safety_alerts_channel_id": null,
+    });
+    // The fields only GUILD_CREATE has (one json! for all would pass its recursion limit).
+    let create = json!({
+        "joined_at": "2026-11-01T12:00:00+00:00", "large": false, "unavailable": false,
+        "member_count": 3, "voice_states": [], "members": [], "channels": channels,
+        "threads": [], "presences": [], "stage_instances": [],
+        "guild_scheduled_events": [], "incidents_data": null,
+    });
+    let mut guild = guild;
+    for (key, value) in create.as_object().unwrap() {
+        guild[key] = value.clone();
+    }
+    guild
+}
+
+/// One gateway connection: HELLO, then the shard it identifies (or resumes) as.
 async fn session(inner: Arc<Inner>, socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
     let (tx, mut rx) = mpsc::unbounded_channel::<String>();
     let (control_tx, mut control) = mpsc::unbounded_channel::<Control>();
-    *inner.control.lock().unwrap() = Some(control_tx);
     let hello = json!({"op": 10, "d": {"heartbeat_interval": 500}}).to_string();
     if sink.send(WsMessage::Text(hello.into())).await.is_err() {
         return;
     }
     let mut acknowledge = true;
+    // The shard this connection serves, once it has identified or resumed.
+    let mut serving: Option<u32> = None;
     loop {
         tokio::select! {
             out = rx.recv() => {
@@ -715,8 +935,8 @@ async fn session(inner: Arc<Inner>, socket: WebSocket) {
                     // Dropping the socket ends the TCP connection with no close frame.
                     Some(Control::Close(None)) | None => break,
                     Some(Control::InvalidSession(resumable)) => {
-                        if !resumable {
-                            inner.session.lock().unwrap().id.clear();
+                        if let (false, Some(shard)) = (resumable, serving) {
+                            inner.gateway.lock().unwrap().session(shard).id.clear();
                         }
                         let frame = json!({"op": 9, "d": resumable}).to_string();
                         if sink.send(WsMessage::Text(frame.into())).await.is_err() {
@@ -759,34 +979,64 @@ async fn session(inner: Arc<Inner>, socket: WebSocket) {
                         .await;
                     break;
                 }
-                if !open_session(&inner, &v, &tx) {
+                match open_session(&inner, &v, &tx, &control_tx) {
+                    Opened::Shard(shard) => serving = Some(shard),
                     // An unknown or invalidated session cannot be resumed.
-                    let frame = json!({"op": 9, "d": false}).to_string();
-                    if sink.send(WsMessage::Text(frame.into())).await.is_err() {
+                    Opened::NotResumable => {
+                        let frame = json!({"op": 9, "d": false}).to_string();
+                        if sink.send(WsMessage::Text(frame.into())).await.is_err() {
+                            break;
+                        }
+                    }
+                    Opened::Refused(code, reason) => {
+                        let frame = axum::extract::ws::CloseFrame { code, reason: reason.into() };
+                        let _ = sink.send(WsMessage::Close(Some(frame))).await;
                         break;
                     }
-                    continue;
                 }
-                inner.connected.notify_waiters();
             }
         }
     }
-    let mut g = inner.gateway.lock().unwrap();
-    if g.as_ref().is_some_and(|g| g.same_channel(&tx)) {
-        *g = None;
+    let mut gateway = inner.gateway.lock().unwrap();
+    if let Some(shard) = serving {
+        let session = gateway.session(shard);
+        if session.tx.as_ref().is_some_and(|g| g.same_channel(&tx)) {
+            session.tx = None;
+            session.control = None;
+        }
     }
 }
 
-/// Answers an IDENTIFY (`op` 2: a new session, READY first) or a RESUME (`op` 6: the session's
-/// missed dispatches in order, then RESUMED) on the connection `tx`, and makes it the one
-/// dispatches go to. False for a RESUME of a session that is not the current one.
-fn open_session(inner: &Inner, v: &Value, tx: &mpsc::UnboundedSender<String>) -> bool {
-    let mut session = inner.session.lock().unwrap();
-    if v["op"] == 6 {
+/// What an IDENTIFY or a RESUME came to.
+enum Opened {
+    /// The connection serves this shard now.
+    Shard(u32),
+    /// A RESUME of a session that is not a shard's current one.
+    NotResumable,
+    /// An IDENTIFY whose `shard` array does not fit the fake's count: close with this code.
+    Refused(u16, &'static str),
+}
+
+/// Answers an IDENTIFY (`op` 2: a new session for the shard its `shard` array names, READY
+/// first, then its guilds' GUILD_CREATE) or a RESUME (`op` 6: the session's missed dispatches
+/// in order, then RESUMED) on the connection `tx`, and makes it the one the shard's dispatches
+/// go to.
+fn open_session(
+    inner: &Inner,
+    v: &Value,
+    tx: &mpsc::UnboundedSender<String>,
+    control: &mpsc::UnboundedSender<Control>,
+) -> Opened {
+    let mut gateway = inner.gateway.lock().unwrap();
+    let shard = if v["op"] == 6 {
         let asked = v["d"]["session_id"].as_str().unwrap_or_default();
-        if session.id.is_empty() || asked != session.id {
-            return false;
-        }
+        let Some((&shard, session)) = gateway
+            .sessions
+            .iter_mut()
+            .find(|(_, s)| !s.id.is_empty() && s.id == asked)
+        else {
+            return Opened::NotResumable;
+        };
         let after = v["d"]["seq"].as_u64().unwrap_or(0);
         for (_, frame) in session.log.iter().filter(|(s, _)| *s > after) {
             let _ = tx.send(frame.clone());
@@ -794,23 +1044,50 @@ fn open_session(inner: &Inner, v: &Value, tx: &mpsc::UnboundedSender<String>) ->
         let resumed = session.frame("RESUMED", json!({}));
         let _ = tx.send(resumed);
         inner.resumes.fetch_add(1, Ordering::SeqCst);
+        shard
     } else {
-        session.serial += 1;
-        session.id = format!("fake-session-{}", session.serial);
+        let asked = &v["d"]["shard"];
+        let [id, total] = match (asked[0].as_u64(), asked[1].as_u64()) {
+            (Some(id), Some(total)) => [id, total].map(|n| n.min(u64::from(u32::MAX)) as u32),
+            _ => [0, 1],
+        };
+        inner.identified.lock().unwrap().push([id, total]);
+        if total < gateway.shards {
+            return Opened::Refused(4011, "Sharding required.");
+        }
+        if total > gateway.shards || id >= total {
+            return Opened::Refused(4010, "Invalid shard.");
+        }
+        gateway.serial += 1;
+        let session_id = format!("fake-session-{}", gateway.serial);
+        let guilds: Vec<u64> = inner
+            .guilds
+            .lock()
+            .unwrap()
+            .keys()
+            .copied()
+            .filter(|&g| shard_of(g, total) == id)
+            .collect();
+        let session = gateway.session(id);
+        session.id = session_id;
         session.seq = 0;
         session.log.clear();
-        let ready = json!({
-            "v": 10, "user": user_json(BOT_ID, "tablut-bot", true), "guilds": [],
-            "session_id": session.id, "resume_gateway_url": *inner.ws_url.lock().unwrap(),
-            "application": {"id": APP_ID.to_string(), "flags": 0},
-            "private_channels": [], "relationships": [],
-        });
+        let mut ready = ready_json(id, total, &guilds);
+        ready["session_id"] = json!(session.id);
+        ready["resume_gateway_url"] = json!(*inner.ws_url.lock().unwrap());
         let ready = session.frame("READY", ready);
         let _ = tx.send(ready);
+        for guild in guilds {
+            let frame = session.frame("GUILD_CREATE", guild_create(inner, guild));
+            let _ = tx.send(frame);
+        }
         inner.identifies.fetch_add(1, Ordering::SeqCst);
-    }
-    *inner.gateway.lock().unwrap() = Some(tx.clone());
-    true
+        id
+    };
+    let session = gateway.session(shard);
+    session.tx = Some(tx.clone());
+    session.control = Some(control.clone());
+    Opened::Shard(shard)
 }
 
 async fn rest(State(inner): State<Arc<Inner>>, req: Request) -> Response {
@@ -1022,7 +1299,8 @@ fn answer(
     let response = match (method.as_str(), parts.as_slice()) {
         ("GET", ["gateway"]) | ("GET", ["gateway", "bot"]) => {
             let url = inner.ws_url.lock().unwrap().clone();
-            Json(json!({"url": url, "shards": 1, "session_start_limit":
+            let shards = inner.gateway.lock().unwrap().shards;
+            Json(json!({"url": url, "shards": shards, "session_start_limit":
                 {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}}))
             .into_response()
         }
@@ -1138,7 +1416,8 @@ fn answer(
             Json(message_json(mid, channel, content, body)).into_response()
         }
         ("POST", ["channels", parent, "threads"]) => Json(json!({
-            "id": id.to_string(), "type": 11, "guild_id": GUILD_ID.to_string(),
+            "id": id.to_string(), "type": 11,
+            "guild_id": thread_in(inner, parent.parse().unwrap_or(0), id).to_string(),
             "parent_id": parent, "name": body["name"].as_str().unwrap_or("game"),
             "owner_id": BOT_ID.to_string(), "position": 0, "permission_overwrites": [],
             "nsfw": false, "rate_limit_per_user": 0, "flags": 0,
@@ -1150,4 +1429,14 @@ fn answer(
         _ => StatusCode::NO_CONTENT.into_response(),
     };
     (response, created)
+}
+
+/// A thread `thread` made in channel `parent`: it belongs to the parent's guild (returned).
+fn thread_in(inner: &Inner, parent: u64, thread: u64) -> u64 {
+    let guild = guild_of(inner, parent);
+    inner.channel_guilds.lock().unwrap().insert(thread, guild);
+    if let Some(channels) = inner.guilds.lock().unwrap().get_mut(&guild) {
+        channels.push(thread);
+    }
+    guild
 }
