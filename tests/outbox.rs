@@ -1,14 +1,15 @@
-//! The outbox on real SQLite files: what each change owes a channel is written with it, and the
+//! The outbox on both backends (a SQLite file, a fresh PostgreSQL database): what each change owes a channel is written with it, and the
 //! delivery policy (order within a channel, the answer's grace, backoff, `retry_after`, 403 and
 //! 404) decides what happens next. Wall-clock times are passed in, so nothing here sleeps.
 
 use std::sync::Arc;
 use std::time::Duration;
 use tablut_bot::ai::Level;
+use tablut_bot::both_backends;
 use tablut_bot::service::*;
+use tablut_bot::store::testdb::TestDb;
 use tablut_bot::store::{self, NoticeStatus};
 use tablut_bot::tafl::{Outcome, Reason, Rules};
-use tempfile::TempDir;
 
 const GUILD: u64 = 900_000_000_000_000_001;
 const ASTRID: u64 = 18_000_000_000_000_000_001;
@@ -19,21 +20,19 @@ const GIVE_UP: Duration = Duration::from_secs(600);
 const RETENTION: Duration = Duration::from_secs(3 * 3600);
 
 struct Fixture {
-    _dir: TempDir,
+    _db: TestDb,
     clock: ManualClock,
     service: Service,
 }
 
-async fn fixture(images: bool) -> Fixture {
-    let dir = tempfile::tempdir().unwrap();
+async fn fixture(db: TestDb, images: bool) -> Fixture {
     let clock = ManualClock::new(T0);
     let config = Config {
         ai_time: [Duration::from_millis(50); 3],
         images,
         ..Config::default()
     };
-    let url = format!("sqlite://{}", dir.path().join("outbox.db").display());
-    let service = Service::open(&url, config, Arc::new(clock.clone()))
+    let service = Service::open(&db.url, config, Arc::new(clock.clone()))
         .await
         .unwrap()
         .with_delivery(DeliveryPolicy {
@@ -44,7 +43,7 @@ async fn fixture(images: bool) -> Fixture {
             retention: RETENTION,
         });
     Fixture {
-        _dir: dir,
+        _db: db,
         clock,
         service,
     }
@@ -109,9 +108,10 @@ async fn two_player_game(s: &Service, channel: u64, time: TimeControl) -> GameIn
     s.accept(c.id, BIRGER, None).await.unwrap().game
 }
 
+both_backends! {
 #[tokio::test]
-async fn the_ais_move_is_written_with_it_and_due_at_once() {
-    let f = fixture(false).await;
+async fn the_ais_move_is_written_with_it_and_due_at_once(db: TestDb) {
+    let f = fixture(db, false).await;
     let s = &f.service;
     let game = ai_game(s, 10, SideChoice::Defenders).await;
     assert!(
@@ -159,10 +159,12 @@ async fn the_ais_move_is_written_with_it_and_due_at_once() {
         (NoticeStatus::Delivered, Some(7))
     );
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn a_players_move_waits_for_its_answer_and_holds_back_the_ais_reply() {
-    let f = fixture(false).await;
+async fn a_players_move_waits_for_its_answer_and_holds_back_the_ais_reply(db: TestDb) {
+    let f = fixture(db, false).await;
     let s = &f.service;
     let game = ai_game(s, 11, SideChoice::Attackers).await;
     let mine = s.play_move(11, ASTRID, "a4-a3").await.unwrap();
@@ -186,10 +188,12 @@ async fn a_players_move_waits_for_its_answer_and_holds_back_the_ais_reply() {
         vec![reply.notice]
     );
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn a_move_whose_answer_failed_is_posted_and_so_is_one_never_answered() {
-    let f = fixture(false).await;
+async fn a_move_whose_answer_failed_is_posted_and_so_is_one_never_answered(db: TestDb) {
+    let f = fixture(db, false).await;
     let s = &f.service;
     two_player_game(s, 12, TimeControl::None).await;
     // The answer failed: posted at once.
@@ -223,10 +227,12 @@ async fn a_move_whose_answer_failed_is_posted_and_so_is_one_never_answered() {
     let rows = s.notices_in(12).await.unwrap();
     assert_eq!(rows[1].message_id, Some(9));
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn failures_are_retried_with_capped_backoff_or_after_retry_after() {
-    let f = fixture(false).await;
+async fn failures_are_retried_with_capped_backoff_or_after_retry_after(db: TestDb) {
+    let f = fixture(db, false).await;
     let s = &f.service;
     let game = ai_game(s, 13, SideChoice::Defenders).await;
     s.ai_turn(game.id).await.unwrap().unwrap();
@@ -269,10 +275,12 @@ async fn failures_are_retried_with_capped_backoff_or_after_retry_after() {
     let row = &s.notices_in(13).await.unwrap()[0];
     assert_eq!((row.status, row.attempts), (NoticeStatus::Delivered, 7));
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn a_channel_that_is_gone_aborts_its_game_and_one_that_refuses_stops_its_clock() {
-    let f = fixture(false).await;
+async fn a_channel_that_is_gone_aborts_its_game_and_one_that_refuses_stops_its_clock(db: TestDb) {
+    let f = fixture(db, false).await;
     let s = &f.service;
     // 404: the game is aborted, unrated, and the notice recorded as failed with the reason.
     let game = ai_game(s, 14, SideChoice::Defenders).await;
@@ -324,10 +332,12 @@ async fn a_channel_that_is_gone_aborts_its_game_and_one_that_refuses_stops_its_c
     let next = s.play_move(15, BIRGER, "e3-d3").await.unwrap();
     assert!(next.game.turn_deadline.is_some(), "the next move starts it");
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn a_thread_that_is_gone_is_said_in_its_channel() {
-    let f = fixture(false).await;
+async fn a_thread_that_is_gone_is_said_in_its_channel(db: TestDb) {
+    let f = fixture(db, false).await;
     let s = &f.service;
     let c = s
         .challenge(ChallengeRequest {
@@ -360,10 +370,12 @@ async fn a_thread_that_is_gone_is_said_in_its_channel() {
     assert_eq!(told.len(), 1);
     assert_eq!(told[0].kind, "channel_gone");
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn the_clock_writes_its_reminders_losses_and_expiries_with_them() {
-    let f = fixture(false).await;
+async fn the_clock_writes_its_reminders_losses_and_expiries_with_them(db: TestDb) {
+    let f = fixture(db, false).await;
     let s = &f.service;
     let game = two_player_game(s, 17, TimeControl::PerMove(Duration::from_secs(3600))).await;
     f.clock.advance(Duration::from_secs(1800));
@@ -400,10 +412,12 @@ async fn the_clock_writes_its_reminders_losses_and_expiries_with_them() {
     assert!(s.tick().await.unwrap().is_empty(), "once");
     assert_eq!(s.notices_in(18).await.unwrap().len(), 1);
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn a_notices_board_is_the_position_at_its_ply() {
-    let f = fixture(true).await;
+async fn a_notices_board_is_the_position_at_its_ply(db: TestDb) {
+    let f = fixture(db, true).await;
     let s = &f.service;
     two_player_game(s, 19, TimeControl::None).await;
     let first = s.play_move(19, ASTRID, "a4-a3").await.unwrap();
@@ -424,10 +438,12 @@ async fn a_notices_board_is_the_position_at_its_ply() {
     let row = store::outbox::by_id(s.pool(), rows[0].id).await.unwrap();
     assert_eq!(row.as_ref(), Some(&rows[0]));
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn a_moves_notice_remembers_its_answer_until_delivered() {
-    let f = fixture(false).await;
+async fn a_moves_notice_remembers_its_answer_until_delivered(db: TestDb) {
+    let f = fixture(db, false).await;
     let s = &f.service;
     two_player_game(s, 20, TimeControl::None).await;
     let answer = AnswerRef {
@@ -465,6 +481,7 @@ async fn a_moves_notice_remembers_its_answer_until_delivered() {
         "{}",
         row.payload
     );
+}
 }
 
 fn answering(token: &str, message: Option<u64>) -> Answering {
@@ -507,9 +524,10 @@ async fn held(s: &Service, channel: u64, id: NoticeId) -> Notice {
     n
 }
 
+both_backends! {
 #[tokio::test]
-async fn every_button_that_changes_something_holds_its_news_for_its_answer() {
-    let f = fixture(false).await;
+async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: TestDb) {
+    let f = fixture(db, false).await;
     let s = &f.service;
     // Accept: "Game on" with the board, held, in the challenge's channel.
     let c = challenge_in(s, 30, false).await;
@@ -598,10 +616,12 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer() {
         .is_err());
     assert_eq!(s.notices_in(37).await.unwrap().len(), before);
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn a_resignation_and_an_abort_remember_their_interaction() {
-    let f = fixture(false).await;
+async fn a_resignation_and_an_abort_remember_their_interaction(db: TestDb) {
+    let f = fixture(db, false).await;
     let s = &f.service;
     two_player_game(s, 40, TimeControl::None).await;
     let ended = s
@@ -623,10 +643,12 @@ async fn a_resignation_and_an_abort_remember_their_interaction() {
     let row = &s.notices_in(41).await.unwrap()[0];
     assert!(!row.payload.contains("t-abort"), "the token is dropped");
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn a_challenge_that_expires_while_its_thread_is_made_says_so_in_the_thread() {
-    let f = fixture(false).await;
+async fn a_challenge_that_expires_while_its_thread_is_made_says_so_in_the_thread(db: TestDb) {
+    let f = fixture(db, false).await;
     let s = &f.service;
     let c = challenge_in(s, 42, true).await;
     // The press is checked, the thread is made... and meanwhile the challenge expires.
@@ -658,10 +680,12 @@ async fn a_challenge_that_expires_while_its_thread_is_made_says_so_in_the_thread
     assert!(s.accept(c.id, BIRGER, Some(440)).await.is_err());
     assert_eq!(due_in(s, 440, now()).await[0].kind, "not_started");
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn a_notice_retried_past_the_give_up_time_fails_with_its_reason_and_stops_the_clock() {
-    let f = fixture(false).await;
+async fn a_notice_retried_past_the_give_up_time_fails_with_its_reason_and_stops_the_clock(db: TestDb) {
+    let f = fixture(db, false).await;
     let s = &f.service;
     let game = two_player_game(s, 45, TimeControl::PerMove(Duration::from_secs(3600))).await;
     let mine = s.play_move(45, ASTRID, "a4-a3").await.unwrap();
@@ -698,10 +722,12 @@ async fn a_notice_retried_past_the_give_up_time_fails_with_its_reason_and_stops_
     // The game goes on.
     s.play_move(45, BIRGER, "e3-d3").await.unwrap();
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn delivered_and_given_up_notices_are_pruned_after_the_retention_pending_ones_never() {
-    let f = fixture(false).await;
+async fn delivered_and_given_up_notices_are_pruned_after_the_retention_pending_ones_never(db: TestDb) {
+    let f = fixture(db, false).await;
     let s = &f.service;
     let game = ai_game(s, 46, SideChoice::Defenders).await;
     s.ai_turn(game.id).await.unwrap().unwrap();
@@ -737,4 +763,5 @@ async fn delivered_and_given_up_notices_are_pruned_after_the_retention_pending_o
     // The pending one stays, however old.
     assert_eq!(s.prune_outbox(t + 100 * retention).await.unwrap(), 0);
     assert_eq!(s.notices_in(48).await.unwrap().len(), 1);
+}
 }

@@ -1,17 +1,20 @@
-//! The game service on real SQLite files in temporary directories: whole games to every
-//! ending, restarts, concurrency, every refusal, the AI, time control and ratings.
+//! The game service on both backends (a SQLite file in a temporary directory, a fresh PostgreSQL
+//! database): whole games to every ending, restarts, concurrency, every refusal, the AI, time
+//! control and ratings.
 
 use std::sync::Arc;
 use std::time::Duration;
 use tablut_bot::ai::Level;
+use tablut_bot::both_backends;
 use tablut_bot::rating::{rate_game, Rating, Score};
 use tablut_bot::service::*;
 use tablut_bot::store;
+use tablut_bot::store::testdb::TestDb;
+use tablut_bot::store::Backend;
 use tablut_bot::store::ChallengeStatus;
 use tablut_bot::tafl::{
     parse_position, write_position, Game, Outcome, Position, Reason, Rules, Side,
 };
-use tempfile::TempDir;
 
 const GUILD: u64 = 900_000_000_000_000_001;
 /// Ids above i64::MAX check that ids are stored losslessly.
@@ -21,7 +24,7 @@ const CARL: u64 = 3;
 const T0: i64 = 1_800_000_000_000;
 
 struct Fixture {
-    dir: TempDir,
+    db: TestDb,
     clock: ManualClock,
     service: Service,
 }
@@ -39,31 +42,22 @@ fn config(images: bool) -> Config {
     }
 }
 
-fn url(dir: &TempDir) -> String {
-    format!("sqlite://{}", dir.path().join("tablut.db").display())
+async fn fixture(db: TestDb) -> Fixture {
+    fixture_with(db, false).await
 }
 
-async fn fixture() -> Fixture {
-    fixture_with(false).await
-}
-
-async fn fixture_with(images: bool) -> Fixture {
-    let dir = tempfile::tempdir().unwrap();
+async fn fixture_with(db: TestDb, images: bool) -> Fixture {
     let clock = ManualClock::new(T0);
-    let service = Service::open(&url(&dir), config(images), Arc::new(clock.clone()))
+    let service = Service::open(&db.url, config(images), Arc::new(clock.clone()))
         .await
         .unwrap();
-    Fixture {
-        dir,
-        clock,
-        service,
-    }
+    Fixture { db, clock, service }
 }
 
 impl Fixture {
     async fn reopen(self) -> Fixture {
         self.service.close().await;
-        let service = Service::open(&url(&self.dir), config(false), Arc::new(self.clock.clone()))
+        let service = Service::open(&self.db.url, config(false), Arc::new(self.clock.clone()))
             .await
             .unwrap();
         Fixture { service, ..self }
@@ -138,25 +132,32 @@ async fn check_store(s: &Service, id: GameId) -> Game {
     game
 }
 
+both_backends! {
 #[tokio::test]
-async fn migrations_apply_to_an_empty_database_and_again_at_each_start() {
-    let f = fixture().await;
+async fn migrations_apply_to_an_empty_database_and_again_at_each_start(db: TestDb) {
+    let f = fixture(db).await;
     let applied: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM _sqlx_migrations")
         .fetch_one(f.service.pool())
         .await
         .unwrap();
-    let files = std::fs::read_dir("migrations").unwrap().count() as i64;
+    let dir = match f.db.backend {
+        Backend::Sqlite => "migrations/sqlite",
+        Backend::Postgres => "migrations/postgres",
+    };
+    let files = std::fs::read_dir(dir).unwrap().count() as i64;
     assert_eq!(applied, files);
-    let mode: String = sqlx::query_scalar("PRAGMA journal_mode")
-        .fetch_one(f.service.pool())
-        .await
-        .unwrap();
-    assert_eq!(mode, "wal");
-    let fk: i64 = sqlx::query_scalar("PRAGMA foreign_keys")
-        .fetch_one(f.service.pool())
-        .await
-        .unwrap();
-    assert_eq!(fk, 1);
+    if f.db.backend == Backend::Sqlite {
+        let mode: String = sqlx::query_scalar("PRAGMA journal_mode")
+            .fetch_one(f.service.pool())
+            .await
+            .unwrap();
+        assert_eq!(mode, "wal");
+        let fk: i64 = sqlx::query_scalar("PRAGMA foreign_keys")
+            .fetch_one(f.service.pool())
+            .await
+            .unwrap();
+        assert_eq!(fk, 1);
+    }
     game_between(&f.service, 1, None).await;
     let f = f.reopen().await;
     let again: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM _sqlx_migrations")
@@ -166,10 +167,12 @@ async fn migrations_apply_to_an_empty_database_and_again_at_each_start() {
     assert_eq!(again, files);
     assert!(f.service.game_in_channel(1).await.unwrap().is_some());
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn a_whole_game_from_the_start_ends_in_a_repetition_draw_and_is_rated() {
-    let f = fixture().await;
+async fn a_whole_game_from_the_start_ends_in_a_repetition_draw_and_is_rated(db: TestDb) {
+    let f = fixture(db).await;
     let s = &f.service;
     let game = game_between(s, 10, None).await;
     assert!(game.rated);
@@ -208,10 +211,12 @@ async fn a_whole_game_from_the_start_ends_in_a_repetition_draw_and_is_rated() {
     // A new game can start in the channel.
     game_between(s, 10, None).await;
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn the_king_escapes() {
-    let f = fixture().await;
+async fn the_king_escapes(db: TestDb) {
+    let f = fixture(db).await;
     let s = &f.service;
     let start = position("/9/9/4K4/9/9/9/9/9/t7t/", Side::Defenders);
     let game = game_between(s, 11, Some(start)).await;
@@ -229,10 +234,12 @@ async fn the_king_escapes() {
     assert!(ratings.defenders.2.rating > 1500.0 && ratings.attackers.2.rating < 1500.0);
     check_store(s, game.id).await;
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn the_king_is_captured() {
-    let f = fixture().await;
+async fn the_king_is_captured(db: TestDb) {
+    let f = fixture(db).await;
     let s = &f.service;
     let start = position("/3t5/9/1tK6/9/9/9/9/9/t8/", Side::Attackers);
     game_between(s, 12, Some(start)).await;
@@ -246,10 +253,12 @@ async fn the_king_is_captured() {
     );
     assert!(r.recorded.king_captured);
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn a_side_without_a_legal_move_loses() {
-    let f = fixture().await;
+async fn a_side_without_a_legal_move_loses(db: TestDb) {
+    let f = fixture(db).await;
     let s = &f.service;
     let start = position("/tT7/T8/9/9/4K4/9/9/9/9/", Side::Defenders);
     game_between(s, 13, Some(start)).await;
@@ -262,10 +271,12 @@ async fn a_side_without_a_legal_move_loses() {
         }
     );
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn resignation_ends_the_game_and_moves_ratings_to_known_glicko2_values() {
-    let f = fixture().await;
+async fn resignation_ends_the_game_and_moves_ratings_to_known_glicko2_values(db: TestDb) {
+    let f = fixture(db).await;
     let s = &f.service;
     let game = game_between(s, 14, None).await;
     s.play_move(14, ASTRID, "a4-a3").await.unwrap();
@@ -296,10 +307,12 @@ async fn resignation_ends_the_game_and_moves_ratings_to_known_glicko2_values() {
     assert_eq!(stats.recent[0].result, "loss");
     check_store(s, game.id).await;
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn a_draw_offer_is_answered_by_the_opponent_only() {
-    let f = fixture().await;
+async fn a_draw_offer_is_answered_by_the_opponent_only(db: TestDb) {
+    let f = fixture(db).await;
     let s = &f.service;
     game_between(s, 15, None).await;
     assert!(matches!(
@@ -338,10 +351,12 @@ async fn a_draw_offer_is_answered_by_the_opponent_only() {
     );
     assert!(ended.ratings.is_some());
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn abort_is_for_players_before_the_second_move_and_for_moderators() {
-    let f = fixture().await;
+async fn abort_is_for_players_before_the_second_move_and_for_moderators(db: TestDb) {
+    let f = fixture(db).await;
     let s = &f.service;
     game_between(s, 16, None).await;
     assert!(matches!(
@@ -366,10 +381,12 @@ async fn abort_is_for_players_before_the_second_move_and_for_moderators() {
     assert_eq!(stats.games, 0, "aborted games do not count");
     assert!(stats.rating.is_none());
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn every_refusal_is_typed_and_changes_nothing() {
-    let f = fixture().await;
+async fn every_refusal_is_typed_and_changes_nothing(db: TestDb) {
+    let f = fixture(db).await;
     let s = &f.service;
     assert!(matches!(
         s.play_move(20, ASTRID, "a4-a3").await,
@@ -435,10 +452,12 @@ async fn every_refusal_is_typed_and_changes_nothing() {
         assert!(!e.to_string().contains('\n') && !e.is_internal());
     }
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn challenges_are_answered_by_the_challenged_only_and_expire() {
-    let f = fixture().await;
+async fn challenges_are_answered_by_the_challenged_only_and_expire(db: TestDb) {
+    let f = fixture(db).await;
     let s = &f.service;
     let c = s.challenge(request(30, SideChoice::Random)).await.unwrap();
     assert_eq!(c.status, ChallengeStatus::Pending);
@@ -496,10 +515,12 @@ async fn challenges_are_answered_by_the_challenged_only_and_expire() {
         Err(ServiceError::NoChallenge)
     ));
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn a_challenge_accepted_after_another_game_started_is_refused_by_the_constraint() {
-    let f = fixture().await;
+async fn a_challenge_accepted_after_another_game_started_is_refused_by_the_constraint(db: TestDb) {
+    let f = fixture(db).await;
     let s = &f.service;
     let c = s.challenge(request(31, SideChoice::Random)).await.unwrap();
     // Carl starts a game against the AI in the channel meanwhile.
@@ -536,10 +557,12 @@ async fn a_challenge_accepted_after_another_game_started_is_refused_by_the_const
         ("accepted", Some(started.game.id))
     );
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn a_game_survives_a_restart() {
-    let f = fixture().await;
+async fn a_game_survives_a_restart(db: TestDb) {
+    let f = fixture(db).await;
     let game = game_between(&f.service, 40, None).await;
     f.service.play_move(40, ASTRID, "a4-a3").await.unwrap();
     f.service.play_move(40, BIRGER, "e3-d3").await.unwrap();
@@ -551,10 +574,12 @@ async fn a_game_survives_a_restart() {
     let game = check_store(&f.service, game.id).await;
     assert_eq!(game.record(), "1. a4-a3 e3-d3  2. a3-a2");
 }
+}
 
+both_backends! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn concurrent_moves_never_land_twice_and_none_is_lost() {
-    let f = fixture().await;
+async fn concurrent_moves_never_land_twice_and_none_is_lost(db: TestDb) {
+    let f = fixture(db).await;
     let s = Arc::new(f.service);
     let channels: Vec<u64> = (100..116).collect();
     let mut ids = Vec::new();
@@ -607,10 +632,12 @@ async fn concurrent_moves_never_land_twice_and_none_is_lost() {
     }
     assert!(total_refused > 0, "the race was exercised");
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn games_against_the_ai_as_each_side() {
-    let f = fixture().await;
+async fn games_against_the_ai_as_each_side(db: TestDb) {
+    let f = fixture(db).await;
     let s = &f.service;
     let ai_game = |channel, side| AiGameRequest {
         place: place(channel),
@@ -665,10 +692,12 @@ async fn games_against_the_ai_as_each_side() {
     let ended = s.resign(51, ASTRID).await.unwrap();
     assert!(ended.ratings.is_none(), "games against the AI are unrated");
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn boards_are_real_pngs_and_replays_real_gifs() {
-    let f = fixture_with(true).await;
+async fn boards_are_real_pngs_and_replays_real_gifs(db: TestDb) {
+    let f = fixture_with(db, true).await;
     let s = &f.service;
     game_between(s, 60, None).await;
     let r = s.play_move(60, ASTRID, "a4-a3").await.unwrap();
@@ -688,10 +717,12 @@ async fn boards_are_real_pngs_and_replays_real_gifs() {
     use image::AnimationDecoder;
     assert_eq!(frames.into_frames().count(), 2, "the start and one ply");
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn autocomplete_lists_the_callers_matching_moves() {
-    let f = fixture().await;
+async fn autocomplete_lists_the_callers_matching_moves(db: TestDb) {
+    let f = fixture(db).await;
     let s = &f.service;
     game_between(s, 70, None).await;
     let from_a4 = s.suggest_moves(70, ASTRID, "a4", 25).await.unwrap();
@@ -719,10 +750,12 @@ async fn autocomplete_lists_the_callers_matching_moves() {
         .unwrap()
         .is_empty());
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn hints_are_legal_and_rate_limited() {
-    let f = fixture().await;
+async fn hints_are_legal_and_rate_limited(db: TestDb) {
+    let f = fixture(db).await;
     let s = &f.service;
     game_between(s, 80, None).await;
     assert!(matches!(
@@ -739,10 +772,12 @@ async fn hints_are_legal_and_rate_limited() {
     f.clock.advance(Duration::from_secs(30));
     assert!(s.hint(80, ASTRID).await.is_ok());
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn reminders_come_once_each_and_time_runs_out_even_across_a_restart() {
-    let f = fixture().await;
+async fn reminders_come_once_each_and_time_runs_out_even_across_a_restart(db: TestDb) {
+    let f = fixture(db).await;
     let day = Duration::from_secs(24 * 3600);
     let c = f
         .service
@@ -815,10 +850,12 @@ async fn reminders_come_once_each_and_time_runs_out_even_across_a_restart() {
     let stats = f.service.stats(GUILD, BIRGER, 1).await.unwrap();
     assert_eq!(stats.recent[0].reason, "timeout");
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn the_leaderboard_orders_by_rating_and_pages() {
-    let f = fixture().await;
+async fn the_leaderboard_orders_by_rating_and_pages(db: TestDb) {
+    let f = fixture(db).await;
     let s = &f.service;
     // Players 1..=12; player n beats player n+1 ... so ratings spread.
     for n in 1..=12u64 {
@@ -854,10 +891,12 @@ async fn the_leaderboard_orders_by_rating_and_pages() {
     let listed = s.games_in_guild(GUILD).await.unwrap();
     assert!(listed.is_empty());
 }
+}
 
+both_backends! {
 #[tokio::test]
-async fn the_games_of_a_server_are_listed_with_whose_turn_it_is() {
-    let f = fixture().await;
+async fn the_games_of_a_server_are_listed_with_whose_turn_it_is(db: TestDb) {
+    let f = fixture(db).await;
     let s = &f.service;
     game_between(s, 300, None).await;
     game_between(s, 301, None).await;
@@ -867,6 +906,7 @@ async fn the_games_of_a_server_are_listed_with_whose_turn_it_is() {
     assert_eq!(games[0].place.channel, 300);
     assert_eq!(mover(&games[0]), ASTRID);
     assert_eq!(mover(&games[1]), BIRGER);
+}
 }
 
 #[test]
@@ -888,9 +928,10 @@ fn time_controls_read_and_write() {
     }
 }
 
+both_backends! {
 #[tokio::test]
-async fn a_game_that_cannot_be_rebuilt_holds_up_no_other_clock() {
-    let f = fixture().await;
+async fn a_game_that_cannot_be_rebuilt_holds_up_no_other_clock(db: TestDb) {
+    let f = fixture(db).await;
     let day = Duration::from_secs(24 * 3600);
     let mut ids = Vec::new();
     for channel in [95, 96] {
@@ -905,7 +946,7 @@ async fn a_game_that_cannot_be_rebuilt_holds_up_no_other_clock() {
         ids.push(f.service.accept(c.id, BIRGER, None).await.unwrap().game.id);
     }
     // The first game's stored rules are damaged: it cannot be rebuilt.
-    sqlx::query("UPDATE games SET rules = 'not json' WHERE id = ?")
+    sqlx::query("UPDATE games SET rules = 'not json' WHERE id = $1")
         .bind(ids[0])
         .execute(f.service.pool())
         .await
@@ -923,4 +964,5 @@ async fn a_game_that_cannot_be_rebuilt_holds_up_no_other_clock() {
         f.service.board(95).await,
         Err(ServiceError::Internal(_))
     ));
+}
 }

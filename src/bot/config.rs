@@ -28,7 +28,8 @@ pub struct BotConfig {
     )]
     pub token: Token,
 
-    /// The SQLite database, created on first run.
+    /// The database: sqlite://FILE (created on first run) or postgres://USER@HOST/DATABASE;
+    /// migrations are applied at start-up.
     #[arg(long, env = "DATABASE_URL", value_name = "URL", default_value = crate::store::DEFAULT_DATABASE_URL, value_parser = trimmed)]
     pub database_url: String,
 

@@ -106,7 +106,7 @@ impl Service {
             return Ok(false);
         };
         let payload = super::outbox::Payload::text(self.wording.ai_waiting(ahead));
-        let writing = self.writer.lock().await;
+        let writing = self.write_lock().await;
         let mut tx = self.pool.begin().await?;
         self.enqueue(&mut tx, channel, "ai_wait", &payload, Duration::ZERO)
             .await?;
@@ -168,7 +168,7 @@ impl Service {
     /// started too recently. Read in the transaction that would create the game.
     pub(crate) async fn check_ai_game_limits(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         guild: Option<GuildId>,
         user: UserId,
     ) -> Result<(), ServiceError> {

@@ -27,7 +27,7 @@ impl Service {
         let expires_at = now + self.config.challenge_ttl.as_millis() as i64;
         let rules = rules_json(&req.rules);
         let start = start_columns(req.start.as_ref());
-        let writing = self.writer.lock().await;
+        let writing = self.write_lock().await;
         let id = challenges::insert(
             &self.pool,
             &NewChallenge {
@@ -69,7 +69,7 @@ impl Service {
         id: ChallengeId,
         message_id: u64,
     ) -> Result<(), ServiceError> {
-        let _writing = self.writer.lock().await;
+        let _writing = self.write_lock().await;
         Ok(challenges::set_message(&self.pool, id, message_id).await?)
     }
 
@@ -131,7 +131,7 @@ impl Service {
             edit: info.message_id,
             ..outbox::Payload::text(text)
         };
-        let writing = self.writer.lock().await;
+        let writing = self.write_lock().await;
         let mut tx = self.pool.begin().await?;
         if !challenges::close(&mut *tx, info.id, ChallengeStatus::Expired, None, now).await? {
             return Ok(None);
@@ -187,7 +187,7 @@ impl Service {
         if let (Err(e), Some(thread)) = (&result, channel) {
             if !e.is_internal() {
                 let payload = outbox::Payload::text(self.wording.not_started(&e.to_string()));
-                let writing = self.writer.lock().await;
+                let writing = self.write_lock().await;
                 let mut tx = self.pool.begin().await?;
                 self.enqueue(&mut tx, thread, "not_started", &payload, Duration::ZERO)
                     .await?;
@@ -222,7 +222,7 @@ impl Service {
         let rules = parse_rules(&row.rules)?;
         let start = stored_start(row.start.as_ref(), rules)?;
         let now = self.now();
-        let writing = self.writer.lock().await;
+        let writing = self.write_lock().await;
         let mut tx = self.pool.begin().await?;
         let info = self
             .create_game(
@@ -347,7 +347,7 @@ impl Service {
         let id = row.id;
         let mut closed = challenge_info(row)?;
         closed.status = status;
-        let writing = self.writer.lock().await;
+        let writing = self.write_lock().await;
         let mut tx = self.pool.begin().await?;
         if !challenges::close(&mut *tx, id, status, None, self.now()).await? {
             drop(tx);
@@ -396,7 +396,7 @@ impl Service {
             Some(p) => p,
             None => Position::start(req.rules),
         };
-        let writing = self.writer.lock().await;
+        let writing = self.write_lock().await;
         let mut tx = self.pool.begin().await?;
         self.check_ai_game_limits(&mut tx, req.place.guild, user_id)
             .await?;
@@ -430,7 +430,7 @@ impl Service {
     #[allow(clippy::too_many_arguments)]
     async fn create_game(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         place: Place,
         attackers: Player,
         defenders: Player,

@@ -29,9 +29,10 @@ pub use types::*;
 use crate::ai::Level;
 use crate::rating::{rate_game, Score};
 use crate::store::games::{Advance, GameRow, SeatRow};
+use crate::store::Backend;
 use crate::store::{self, draws, games, moves, players, ChallengeStatus, DrawStatus, GameStatus};
 use crate::tafl::{write_position, Game, Outcome, Position, Reason, RecordedMove, Rules, Side};
-use sqlx::{SqliteConnection, SqlitePool};
+use sqlx::{AnyConnection, AnyPool};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -96,16 +97,19 @@ impl Config {
 
 /// The game service. Cheap to share behind an `Arc`.
 pub struct Service {
-    pool: SqlitePool,
+    pool: AnyPool,
+    backend: Backend,
     clock: Arc<dyn Clock>,
     config: Config,
     /// When each user last asked for a hint (Unix ms). A restart forgets it, which is harmless;
     /// each process keeps its own, which is what the cooldown is for: sparing this process's
     /// AI pool.
     hints: Mutex<HashMap<UserId, i64>>,
-    /// Writes queue here rather than in SQLite's busy handler, whose sleeps (up to 100 ms)
-    /// would make the slowest moves wait far longer than the write takes.
-    pub(crate) writer: tokio::sync::Mutex<()>,
+    /// On SQLite, writes queue here rather than in SQLite's busy handler, whose sleeps (up to
+    /// 100 ms) would make the slowest moves wait far longer than the write takes. PostgreSQL
+    /// needs no such lock: its row locks, constraints and conditional updates decide, across
+    /// processes. See [`Service::write_lock`].
+    writer: tokio::sync::Mutex<()>,
     /// The words of the notices the outbox posts.
     wording: Arc<dyn Wording>,
     delivery: DeliveryPolicy,
@@ -118,6 +122,9 @@ pub struct Service {
     pub(crate) ai_turns: Mutex<HashMap<GameId, Option<crate::ai::queue::Ticket>>>,
 }
 
+/// The write lock held, if the backend needs one (see [`Service::write_lock`]).
+pub(crate) type WriteGuard<'a> = Option<tokio::sync::MutexGuard<'a, ()>>;
+
 /// A game read from the store and rebuilt from its moves.
 pub(crate) struct Loaded {
     pub row: GameRow,
@@ -126,8 +133,9 @@ pub(crate) struct Loaded {
 }
 
 impl Service {
-    pub fn new(pool: SqlitePool, config: Config, clock: Arc<dyn Clock>) -> Service {
+    pub fn new(pool: AnyPool, config: Config, clock: Arc<dyn Clock>) -> Service {
         Service {
+            backend: store::backend(&pool),
             pool,
             clock,
             hints: Mutex::new(HashMap::new()),
@@ -160,8 +168,23 @@ impl Service {
         Ok(Service::new(store::open(url).await?, config, clock))
     }
 
-    pub fn pool(&self) -> &SqlitePool {
+    pub fn pool(&self) -> &AnyPool {
         &self.pool
+    }
+
+    /// The database behind the service.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// The in-process write lock, taken before a write transaction: on SQLite only, whose
+    /// writers queue here rather than in its busy handler. On PostgreSQL this takes nothing;
+    /// the database holds the invariants for every process at once.
+    pub(crate) async fn write_lock(&self) -> WriteGuard<'_> {
+        match self.backend {
+            Backend::Sqlite => Some(self.writer.lock().await),
+            Backend::Postgres => None,
+        }
     }
 
     pub fn config(&self) -> &Config {
@@ -240,7 +263,7 @@ impl Service {
             ..info
         };
         let notation = recorded.to_string();
-        let writing = self.writer.lock().await;
+        let writing = self.write_lock().await;
         let mut tx = self.pool.begin().await?;
         advance(&mut tx, &row, &info, game.position(), now).await?;
         moves::insert(&mut *tx, row.id, info.ply, &notation, by_user, now)
@@ -306,7 +329,7 @@ impl Service {
             turn_deadline: None,
             ..info
         };
-        let writing = self.writer.lock().await;
+        let writing = self.write_lock().await;
         let mut tx = self.pool.begin().await?;
         advance(&mut tx, &row, &info, game.position(), now).await?;
         draws::close_open(&mut *tx, row.id, DrawStatus::Lapsed, now).await?;
@@ -364,7 +387,7 @@ impl Service {
 /// Moves a game's row on to `info` (at `position`), if it is still active at the ply it was
 /// read at; otherwise says why not: it ended, or another move came first.
 async fn advance(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     row: &GameRow,
     info: &GameInfo,
     position: &Position,
@@ -395,7 +418,7 @@ fn ending(outcome: Outcome) -> Option<(&'static str, &'static str)> {
 
 /// Rates a finished game between two people in a server, in the transaction that ends it.
 async fn rate(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     info: &GameInfo,
     now: i64,
 ) -> Result<Option<RatingChanges>, ServiceError> {

@@ -309,7 +309,7 @@ impl Service {
     /// [`Service::wake_outbox`] once the transaction has committed.
     pub(crate) async fn enqueue(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         channel: ChannelId,
         kind: &str,
         payload: &Payload,
@@ -340,8 +340,8 @@ impl Service {
     /// dispatcher.
     pub(crate) async fn commit_noticed(
         &self,
-        tx: sqlx::Transaction<'_, sqlx::Sqlite>,
-        writing: tokio::sync::MutexGuard<'_, ()>,
+        tx: sqlx::Transaction<'_, sqlx::Any>,
+        writing: WriteGuard<'_>,
     ) -> Result<(), ServiceError> {
         tx.commit().await?;
         drop(writing);
@@ -383,7 +383,7 @@ impl Service {
     /// `now` (Unix ms, wall clock). Returns how many went.
     pub async fn prune_outbox(&self, now: i64) -> Result<u64, ServiceError> {
         let before = now.saturating_sub(millis(self.delivery.retention));
-        let _writing = self.writer.lock().await;
+        let _writing = self.write_lock().await;
         Ok(rows::prune(&self.pool, before).await?)
     }
 
@@ -410,8 +410,8 @@ impl Service {
 
     /// The interaction's answer showed notice `id` (a player's move): it is not posted again.
     pub async fn answered(&self, id: NoticeId) -> Result<(), ServiceError> {
-        let writing = self.writer.lock().await;
-        rows::delivered(&self.pool, id, None, delivery_now()).await?;
+        let writing = self.write_lock().await;
+        rows::delivered(&self.pool, self.backend, id, None, delivery_now()).await?;
         drop(writing);
         // A later notice in the channel (the AI's reply) may have waited for this one.
         self.wake_outbox();
@@ -421,7 +421,7 @@ impl Service {
     /// The interaction's answer failed: the dispatcher posts notice `id` now, without waiting
     /// for the rest of the grace.
     pub async fn answer_failed(&self, id: NoticeId) -> Result<(), ServiceError> {
-        let writing = self.writer.lock().await;
+        let writing = self.write_lock().await;
         rows::release(&self.pool, id, delivery_now()).await?;
         drop(writing);
         self.wake_outbox();
@@ -438,10 +438,10 @@ impl Service {
         delivery: Delivery,
         now: i64,
     ) -> Result<Recorded, ServiceError> {
-        let writing = self.writer.lock().await;
+        let writing = self.write_lock().await;
         match delivery {
             Delivery::Delivered { message_id } => {
-                rows::delivered(&self.pool, notice.id, message_id, now).await?;
+                rows::delivered(&self.pool, self.backend, notice.id, message_id, now).await?;
                 drop(writing);
                 self.wake_outbox();
                 Ok(Recorded::Delivered)
@@ -464,12 +464,12 @@ impl Service {
                     notice.attempts + 1,
                     (now - notice.created_at).max(0) / 1000
                 );
-                rows::failed(&self.pool, notice.id, &reason).await?;
+                rows::failed(&self.pool, self.backend, notice.id, &reason).await?;
                 drop(writing);
                 self.wake_outbox();
                 match games::active_in_channel(&self.pool, notice.channel).await? {
                     Some(row) => {
-                        let _writing = self.writer.lock().await;
+                        let _writing = self.write_lock().await;
                         games::stop_clock(&self.pool, row.id).await?;
                         Ok(Recorded::GaveUp(Some(row.id)))
                     }
@@ -478,7 +478,7 @@ impl Service {
             }
             Delivery::Refused { status, reason } => {
                 let reason = format!("{status}: {reason}");
-                rows::failed(&self.pool, notice.id, &reason).await?;
+                rows::failed(&self.pool, self.backend, notice.id, &reason).await?;
                 drop(writing);
                 self.wake_outbox();
                 let Some(row) = games::active_in_channel(&self.pool, notice.channel).await? else {
@@ -487,7 +487,7 @@ impl Service {
                 match status {
                     404 => self.channel_gone(row).await,
                     403 => {
-                        let _writing = self.writer.lock().await;
+                        let _writing = self.write_lock().await;
                         games::stop_clock(&self.pool, row.id).await?;
                         Ok(Recorded::ClockStopped(row.id))
                     }
@@ -520,7 +520,7 @@ impl Service {
     /// answer is to show, if the answer is held for.
     pub(crate) async fn announce_end(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         ended: &Ended,
         announce: Announce,
     ) -> Result<Option<NoticeId>, ServiceError> {

@@ -85,7 +85,7 @@ impl Service {
         if loaded.info.player(side.other()).is_ai() {
             return Err(ServiceError::AiDeclinesDraw);
         }
-        let _writing = self.writer.lock().await;
+        let _writing = self.write_lock().await;
         draws::insert(
             &self.pool,
             loaded.info.id,
@@ -144,7 +144,7 @@ impl Service {
             let ended = self.commit_end(loaded, outcome, announce).await?;
             Ok(DrawAnswer::Accepted(ended))
         } else {
-            let writing = self.writer.lock().await;
+            let writing = self.write_lock().await;
             let mut tx = self.pool.begin().await?;
             if !draws::close_open(&mut *tx, loaded.info.id, DrawStatus::Declined, self.now())
                 .await?

@@ -75,7 +75,7 @@ impl Service {
             unreachable!()
         };
         let payload = Payload::with_board(self.wording.clock(&event), game);
-        let writing = self.writer.lock().await;
+        let writing = self.write_lock().await;
         let mut tx = self.pool.begin().await?;
         // Recording the reminder and writing its notice are one step: each goes out once.
         if !games::mark_reminder(&mut *tx, game.id, loaded.row.ply, number, now).await? {

@@ -61,7 +61,7 @@ impl Service {
 
     /// Remembers the message that shows a game's latest board.
     pub async fn set_board_message(&self, id: GameId, message_id: u64) -> Result<(), ServiceError> {
-        let _writing = self.writer.lock().await;
+        let _writing = self.write_lock().await;
         Ok(games::set_board_message(&self.pool, id, message_id).await?)
     }
 
@@ -71,7 +71,7 @@ impl Service {
         id: GameId,
         channel: ChannelId,
     ) -> Result<(), ServiceError> {
-        let _writing = self.writer.lock().await;
+        let _writing = self.write_lock().await;
         games::set_channel(&self.pool, id, channel)
             .await
             .map_err(ServiceError::unless_taken(

@@ -1,8 +1,8 @@
 //! The `challenges` table: challenges between two users, open until answered, cancelled or
 //! expired.
 
-use super::{opt_to_db, to_db, ChallengeStatus, DbId, MaybeDbId};
-use sqlx::SqliteExecutor;
+use super::{opt_to_db, to_db, ChallengeStatus, DbBool, DbId, MaybeDbId};
+use sqlx::any::AnyExecutor;
 
 /// A stored challenge.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,6 +70,7 @@ struct Stored {
     start_position: Option<String>,
     start_turn: Option<String>,
     time_per_move_ms: Option<i64>,
+    #[sqlx(try_from = "DbBool")]
     thread: bool,
     status: ChallengeStatus,
     game_id: Option<i64>,
@@ -106,13 +107,13 @@ impl From<Stored> for ChallengeRow {
 /// Creates a challenge. A challenger's second open challenge in one channel is a unique
 /// violation on `challenges`.
 pub async fn insert<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     c: &NewChallenge<'_>,
 ) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
         "INSERT INTO challenges (guild_id, channel_id, challenger_id, challenger_name, challenged_id, \
          challenged_name, side, rules, start_position, start_turn, time_per_move_ms, thread, created_at, \
-         expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+         expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id",
     )
     .bind(opt_to_db(c.guild_id))
     .bind(to_db(c.channel_id))
@@ -134,10 +135,10 @@ pub async fn insert<'e>(
 
 /// A challenge by id.
 pub async fn by_id<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     id: i64,
 ) -> Result<Option<ChallengeRow>, sqlx::Error> {
-    sqlx::query_as::<_, Stored>(&format!("SELECT {COLUMNS} FROM challenges WHERE id = ?"))
+    sqlx::query_as::<_, Stored>(&format!("SELECT {COLUMNS} FROM challenges WHERE id = $1"))
         .bind(id)
         .fetch_optional(ex)
         .await
@@ -147,15 +148,15 @@ pub async fn by_id<'e>(
 /// Closes an open challenge with a new status (and the game it started). Returns whether it
 /// was still open.
 pub async fn close<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     id: i64,
     status: ChallengeStatus,
     game_id: Option<i64>,
     now: i64,
 ) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
-        "UPDATE challenges SET status = ?, game_id = ?, answered_at = ? \
-         WHERE id = ? AND status = 'pending'",
+        "UPDATE challenges SET status = $1, game_id = $2, answered_at = $3 \
+         WHERE id = $4 AND status = 'pending'",
     )
     .bind(status)
     .bind(game_id)
@@ -168,11 +169,11 @@ pub async fn close<'e>(
 
 /// Open challenges whose time ran out by `now`.
 pub async fn expired<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     now: i64,
 ) -> Result<Vec<ChallengeRow>, sqlx::Error> {
     sqlx::query_as::<_, Stored>(&format!(
-        "SELECT {COLUMNS} FROM challenges WHERE status = 'pending' AND expires_at <= ? ORDER BY id"
+        "SELECT {COLUMNS} FROM challenges WHERE status = 'pending' AND expires_at <= $1 ORDER BY id"
     ))
     .bind(now)
     .fetch_all(ex)
@@ -182,11 +183,11 @@ pub async fn expired<'e>(
 
 /// Remembers the message that carries the challenge's buttons.
 pub async fn set_message<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     id: i64,
     message_id: u64,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE challenges SET message_id = ? WHERE id = ?")
+    sqlx::query("UPDATE challenges SET message_id = $1 WHERE id = $2")
         .bind(to_db(message_id))
         .bind(id)
         .execute(ex)
@@ -196,11 +197,11 @@ pub async fn set_message<'e>(
 
 /// The challenge that started a game, if one did.
 pub async fn by_game<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     game_id: i64,
 ) -> Result<Option<ChallengeRow>, sqlx::Error> {
     sqlx::query_as::<_, Stored>(&format!(
-        "SELECT {COLUMNS} FROM challenges WHERE game_id = ?"
+        "SELECT {COLUMNS} FROM challenges WHERE game_id = $1"
     ))
     .bind(game_id)
     .fetch_optional(ex)

@@ -1,13 +1,14 @@
 //! The `draw_offers` table: at most one open offer per game.
 
 use super::{to_db, DbId, DrawStatus};
-use sqlx::SqliteExecutor;
+use sqlx::any::AnyExecutor;
 
 /// An open draw offer.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct DrawOfferRow {
     pub id: i64,
     pub game_id: i64,
+    #[sqlx(try_from = "i64")]
     pub ply: u32,
     #[sqlx(try_from = "DbId")]
     pub offered_by: u64,
@@ -15,18 +16,18 @@ pub struct DrawOfferRow {
 
 /// Opens an offer. A second open offer in a game is a unique violation on `draw_offers`.
 pub async fn insert<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     game_id: i64,
     ply: u32,
     offered_by: u64,
     now: i64,
 ) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
-        "INSERT INTO draw_offers (game_id, ply, offered_by, created_at) VALUES (?, ?, ?, ?) \
+        "INSERT INTO draw_offers (game_id, ply, offered_by, created_at) VALUES ($1, $2, $3, $4) \
          RETURNING id",
     )
     .bind(game_id)
-    .bind(ply)
+    .bind(i64::from(ply))
     .bind(to_db(offered_by))
     .bind(now)
     .fetch_one(ex)
@@ -35,11 +36,11 @@ pub async fn insert<'e>(
 
 /// The game's open offer, if any.
 pub async fn open_in_game<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     game_id: i64,
 ) -> Result<Option<DrawOfferRow>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, game_id, ply, offered_by FROM draw_offers WHERE game_id = ? AND status = 'open'",
+        "SELECT id, game_id, ply, offered_by FROM draw_offers WHERE game_id = $1 AND status = 'open'",
     )
     .bind(game_id)
     .fetch_optional(ex)
@@ -48,13 +49,13 @@ pub async fn open_in_game<'e>(
 
 /// Closes the game's open offer (if any) with `status`. Returns whether one was open.
 pub async fn close_open<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     game_id: i64,
     status: DrawStatus,
     now: i64,
 ) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
-        "UPDATE draw_offers SET status = ?, answered_at = ? WHERE game_id = ? AND status = 'open'",
+        "UPDATE draw_offers SET status = $1, answered_at = $2 WHERE game_id = $3 AND status = 'open'",
     )
     .bind(status)
     .bind(now)

@@ -1,8 +1,9 @@
 //! The `games` table: who plays which side, the rules, the status and result, the time control,
 //! and a cache of the position (its ply and record) that the move list is the truth for.
 
-use super::{opt_to_db, to_db, DbId, GameStatus, MaybeDbId};
-use sqlx::{Row, SqliteExecutor};
+use super::{opt_to_db, to_db, DbBool, DbId, GameStatus, MaybeDbId};
+use sqlx::any::AnyExecutor;
+use sqlx::Row;
 
 /// One side's player as stored: a user, or the AI at a level.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,14 +83,17 @@ struct Stored {
     rules: String,
     start_position: Option<String>,
     start_turn: Option<String>,
+    #[sqlx(try_from = "DbBool")]
     rated: bool,
     status: GameStatus,
     result: Option<String>,
     reason: Option<String>,
+    #[sqlx(try_from = "i64")]
     ply: u32,
     position: String,
     time_per_move_ms: Option<i64>,
     turn_deadline: Option<i64>,
+    #[sqlx(try_from = "i64")]
     reminders_sent: u32,
     last_reminder_at: Option<i64>,
     #[sqlx(try_from = "MaybeDbId")]
@@ -137,12 +141,12 @@ impl From<Stored> for GameRow {
 
 /// Creates a game and returns its id. A game already active in the channel makes this fail
 /// with a unique violation on `games` (see [`super::is_unique_violation`]).
-pub async fn insert<'e>(ex: impl SqliteExecutor<'e>, g: &NewGame<'_>) -> Result<i64, sqlx::Error> {
+pub async fn insert<'e>(ex: impl AnyExecutor<'e>, g: &NewGame<'_>) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
         "INSERT INTO games (guild_id, channel_id, attacker_user_id, attacker_ai_level, attacker_name, \
          defender_user_id, defender_ai_level, defender_name, rules, start_position, start_turn, rated, \
          position, time_per_move_ms, turn_deadline, created_at, updated_at) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id",
     )
     .bind(opt_to_db(g.guild_id))
     .bind(to_db(g.channel_id))
@@ -166,11 +170,8 @@ pub async fn insert<'e>(ex: impl SqliteExecutor<'e>, g: &NewGame<'_>) -> Result<
 }
 
 /// A game by id.
-pub async fn by_id<'e>(
-    ex: impl SqliteExecutor<'e>,
-    id: i64,
-) -> Result<Option<GameRow>, sqlx::Error> {
-    sqlx::query_as::<_, Stored>(&format!("SELECT {COLUMNS} FROM games WHERE id = ?"))
+pub async fn by_id<'e>(ex: impl AnyExecutor<'e>, id: i64) -> Result<Option<GameRow>, sqlx::Error> {
+    sqlx::query_as::<_, Stored>(&format!("SELECT {COLUMNS} FROM games WHERE id = $1"))
         .bind(id)
         .fetch_optional(ex)
         .await
@@ -179,11 +180,11 @@ pub async fn by_id<'e>(
 
 /// The game active in a channel, if any.
 pub async fn active_in_channel<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     channel_id: u64,
 ) -> Result<Option<GameRow>, sqlx::Error> {
     sqlx::query_as::<_, Stored>(&format!(
-        "SELECT {COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'"
+        "SELECT {COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'"
     ))
     .bind(to_db(channel_id))
     .fetch_optional(ex)
@@ -193,11 +194,11 @@ pub async fn active_in_channel<'e>(
 
 /// The channel's active game, or else its most recent one.
 pub async fn latest_in_channel<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     channel_id: u64,
 ) -> Result<Option<GameRow>, sqlx::Error> {
     sqlx::query_as::<_, Stored>(&format!(
-        "SELECT {COLUMNS} FROM games WHERE channel_id = ? \
+        "SELECT {COLUMNS} FROM games WHERE channel_id = $1 \
          ORDER BY status = 'active' DESC, id DESC LIMIT 1"
     ))
     .bind(to_db(channel_id))
@@ -208,11 +209,11 @@ pub async fn latest_in_channel<'e>(
 
 /// The active games of a server, oldest first.
 pub async fn active_in_guild<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     guild_id: u64,
 ) -> Result<Vec<GameRow>, sqlx::Error> {
     sqlx::query_as::<_, Stored>(&format!(
-        "SELECT {COLUMNS} FROM games WHERE guild_id = ? AND status = 'active' ORDER BY id"
+        "SELECT {COLUMNS} FROM games WHERE guild_id = $1 AND status = 'active' ORDER BY id"
     ))
     .bind(to_db(guild_id))
     .fetch_all(ex)
@@ -221,7 +222,7 @@ pub async fn active_in_guild<'e>(
 }
 
 /// Every active game (for the start-up sweep of AI turns).
-pub async fn all_active<'e>(ex: impl SqliteExecutor<'e>) -> Result<Vec<GameRow>, sqlx::Error> {
+pub async fn all_active<'e>(ex: impl AnyExecutor<'e>) -> Result<Vec<GameRow>, sqlx::Error> {
     sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
     ))
@@ -233,15 +234,15 @@ pub async fn all_active<'e>(ex: impl SqliteExecutor<'e>) -> Result<Vec<GameRow>,
 /// A user's games against the AI in a server (`None`: direct messages): how many are active,
 /// and when the latest started (Unix ms).
 pub async fn ai_games_of<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     guild: Option<u64>,
     user: u64,
 ) -> Result<(u32, Option<i64>), sqlx::Error> {
     let row = sqlx::query(
-        "SELECT COALESCE(SUM(status = 'active'), 0) AS active, MAX(created_at) AS latest \
-         FROM games WHERE guild_id IS ? AND \
-         ((attacker_user_id = ? AND defender_ai_level IS NOT NULL) \
-          OR (defender_user_id = ? AND attacker_ai_level IS NOT NULL))",
+        "SELECT COUNT(CASE WHEN status = 'active' THEN 1 END) AS active, MAX(created_at) AS latest \
+         FROM games WHERE guild_id IS NOT DISTINCT FROM $1 AND \
+         ((attacker_user_id = $2 AND defender_ai_level IS NOT NULL) \
+          OR (defender_user_id = $3 AND attacker_ai_level IS NOT NULL))",
     )
     .bind(opt_to_db(guild))
     .bind(to_db(user))
@@ -257,13 +258,13 @@ pub async fn ai_games_of<'e>(
 /// Active games whose clock needs a look at `now`: half their time or more is gone, and a
 /// reminder is still to be sent or the time has run out.
 pub async fn clock_due<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     now: i64,
 ) -> Result<Vec<GameRow>, sqlx::Error> {
     sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM games WHERE status = 'active' AND turn_deadline IS NOT NULL \
-         AND turn_deadline - time_per_move_ms / 2 <= ?1 \
-         AND (reminders_sent < 2 OR turn_deadline <= ?1) ORDER BY turn_deadline"
+         AND turn_deadline - time_per_move_ms / 2 <= $1 \
+         AND (reminders_sent < 2 OR turn_deadline <= $1) ORDER BY turn_deadline"
     ))
     .bind(now)
     .fetch_all(ex)
@@ -273,13 +274,13 @@ pub async fn clock_due<'e>(
 
 /// A player's finished games in a server, most recent first.
 pub async fn finished_of_player<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     guild_id: u64,
     user_id: u64,
 ) -> Result<Vec<GameRow>, sqlx::Error> {
     sqlx::query_as::<_, Stored>(&format!(
-        "SELECT {COLUMNS} FROM games WHERE guild_id = ? AND status = 'finished' \
-         AND (attacker_user_id = ?2 OR defender_user_id = ?2) ORDER BY ended_at DESC, id DESC"
+        "SELECT {COLUMNS} FROM games WHERE guild_id = $1 AND status = 'finished' \
+         AND (attacker_user_id = $2 OR defender_user_id = $2) ORDER BY ended_at DESC, id DESC"
     ))
     .bind(to_db(guild_id))
     .bind(to_db(user_id))
@@ -303,10 +304,7 @@ pub struct Advance<'a> {
 }
 
 /// Moves a game on, if it is still active at the expected ply. Returns whether it was.
-pub async fn advance<'e>(
-    ex: impl SqliteExecutor<'e>,
-    a: &Advance<'_>,
-) -> Result<bool, sqlx::Error> {
+pub async fn advance<'e>(ex: impl AnyExecutor<'e>, a: &Advance<'_>) -> Result<bool, sqlx::Error> {
     let (status, result, reason, ended_at) = match a.ended {
         Some((result, reason)) => (
             GameStatus::Finished,
@@ -317,11 +315,11 @@ pub async fn advance<'e>(
         None => (GameStatus::Active, None, None, None),
     };
     let done = sqlx::query(
-        "UPDATE games SET ply = ?, position = ?, status = ?, result = ?, reason = ?, ended_at = ?, \
-         turn_deadline = ?, reminders_sent = 0, updated_at = ? \
-         WHERE id = ? AND ply = ? AND status = 'active'",
+        "UPDATE games SET ply = $1, position = $2, status = $3, result = $4, reason = $5, ended_at = $6, \
+         turn_deadline = $7, reminders_sent = 0, updated_at = $8 \
+         WHERE id = $9 AND ply = $10 AND status = 'active'",
     )
-    .bind(a.ply)
+    .bind(i64::from(a.ply))
     .bind(a.position)
     .bind(status)
     .bind(result)
@@ -330,7 +328,7 @@ pub async fn advance<'e>(
     .bind(if a.ended.is_some() { None } else { a.turn_deadline })
     .bind(a.now)
     .bind(a.id)
-    .bind(a.expected_ply)
+    .bind(i64::from(a.expected_ply))
     .execute(ex)
     .await?;
     Ok(done.rows_affected() == 1)
@@ -339,21 +337,21 @@ pub async fn advance<'e>(
 /// Records that reminder number `number` (1 or 2) was sent, if it had not been: returns
 /// whether this call recorded it (so each reminder goes out once).
 pub async fn mark_reminder<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     id: i64,
     ply: u32,
     number: u32,
     now: i64,
 ) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
-        "UPDATE games SET reminders_sent = ?, last_reminder_at = ? \
-         WHERE id = ? AND ply = ? AND status = 'active' AND reminders_sent < ?",
+        "UPDATE games SET reminders_sent = $1, last_reminder_at = $2 \
+         WHERE id = $3 AND ply = $4 AND status = 'active' AND reminders_sent < $5",
     )
-    .bind(number)
+    .bind(i64::from(number))
     .bind(now)
     .bind(id)
-    .bind(ply)
-    .bind(number)
+    .bind(i64::from(ply))
+    .bind(i64::from(number))
     .execute(ex)
     .await?;
     Ok(done.rows_affected() == 1)
@@ -361,11 +359,11 @@ pub async fn mark_reminder<'e>(
 
 /// Moves a game to another channel (a thread made for it).
 pub async fn set_channel<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     id: i64,
     channel_id: u64,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE games SET channel_id = ? WHERE id = ?")
+    sqlx::query("UPDATE games SET channel_id = $1 WHERE id = $2")
         .bind(to_db(channel_id))
         .bind(id)
         .execute(ex)
@@ -375,11 +373,11 @@ pub async fn set_channel<'e>(
 
 /// Remembers the message that shows the game's latest board.
 pub async fn set_board_message<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     id: i64,
     message_id: u64,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE games SET board_message_id = ? WHERE id = ?")
+    sqlx::query("UPDATE games SET board_message_id = $1 WHERE id = $2")
         .bind(to_db(message_id))
         .bind(id)
         .execute(ex)
@@ -388,9 +386,9 @@ pub async fn set_board_message<'e>(
 }
 
 /// Stops the clock of a game (no deadline until its next move). Returns whether it ran.
-pub async fn stop_clock<'e>(ex: impl SqliteExecutor<'e>, id: i64) -> Result<bool, sqlx::Error> {
+pub async fn stop_clock<'e>(ex: impl AnyExecutor<'e>, id: i64) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
-        "UPDATE games SET turn_deadline = NULL WHERE id = ? AND status = 'active' \
+        "UPDATE games SET turn_deadline = NULL WHERE id = $1 AND status = 'active' \
          AND turn_deadline IS NOT NULL",
     )
     .bind(id)

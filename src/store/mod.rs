@@ -1,34 +1,73 @@
-//! Storage: SQLite through sqlx. Opening the database (created on first use, WAL, foreign keys,
-//! a busy timeout), the migrations under `migrations/`, and rows to and from plain types. Query
-//! functions take an executor, so they work on the pool or inside a transaction. No Discord
-//! types: ids are plain `u64`s, stored losslessly in SQLite's signed 64-bit integers.
+//! Storage: SQLite or PostgreSQL through sqlx's `Any` driver, one set of query functions for
+//! both. Opening the database (`DATABASE_URL`: `sqlite://…`, created on first use, WAL, foreign
+//! keys, a busy timeout; or `postgres://…`), each backend's migrations (`migrations/sqlite/`,
+//! `migrations/postgres/`), and rows to and from plain types. No Discord types: ids are plain
+//! `u64`s, stored losslessly in signed 64-bit integers.
+//!
+//! **Adding a table or a query.** A table is one migration file per backend with the same
+//! number and name: `migrations/sqlite/NNNN_name.sql` (INTEGER, REAL, `INTEGER PRIMARY KEY
+//! AUTOINCREMENT`) and `migrations/postgres/NNNN_name.sql` (BIGINT, DOUBLE PRECISION, BOOLEAN for
+//! flags, `BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY`); `tests/schema.rs` checks that both
+//! give the same tables and columns. A query is a function in the table's module taking
+//! `ex: impl AnyExecutor<'e>` (the pool or `&mut *tx`), with SQL both accept: numbered
+//! placeholders `$1, $2…` (never `?`), `RETURNING id`, `ON CONFLICT`, `COUNT(CASE WHEN … THEN 1
+//! END)` rather than `SUM(bool)`, `IS NOT DISTINCT FROM` rather than `IS`, `CASE` rather than
+//! two-argument `MIN`/`MAX`. What one SQL text cannot say goes in [`dialect`] and the function
+//! takes a [`Backend`]. Bind `i64`, `f64`, `&str`, `bool` and `Option`s of them (the Any driver
+//! has no `u32`: bind `i64::from(n)`); read rows with `#[derive(sqlx::FromRow)]`, ids through
+//! `#[sqlx(try_from = "DbId")]`/`"MaybeDbId"`, counts through `#[sqlx(try_from = "i64")]`, flags
+//! through `#[sqlx(try_from = "DbBool")]`, and a status enum with `#[derive(sqlx::Type)]` plus
+//! `any_text!` (in `status.rs`). Tests of a query run on both backends with
+//! `crate::both_backends!` (see [`testdb`]).
 
 pub mod challenges;
+pub mod dialect;
 pub mod draws;
 pub mod games;
 pub mod moves;
 pub mod outbox;
 pub mod players;
 mod status;
+#[doc(hidden)]
+pub mod testdb;
 
+pub use dialect::Backend;
+pub use sqlx::any::AnyExecutor;
 pub use status::{ChallengeStatus, DrawStatus, GameStatus, NoticeStatus};
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::SqlitePool;
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::AnyPool;
 use std::str::FromStr;
-use std::time::Duration;
 
 /// The database used when `DATABASE_URL` is not set: `tablut.db` in the working directory.
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://tablut.db";
 
-/// The migrations, embedded at compile time.
-pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+/// The SQLite migrations, embedded at compile time. Their contents never change once released
+/// (sqlx checks their checksums in deployed databases).
+pub static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+
+/// The PostgreSQL migrations: the same tables in PostgreSQL's types.
+pub static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
+
+/// Connections per process.
+const MAX_CONNECTIONS: u32 = 8;
+
+/// What every SQLite connection is set to: write-ahead log, foreign keys, a busy timeout.
+const SQLITE_PRAGMAS: [&str; 4] = [
+    "PRAGMA journal_mode = WAL",
+    "PRAGMA synchronous = NORMAL",
+    "PRAGMA foreign_keys = ON",
+    "PRAGMA busy_timeout = 10000",
+];
 
 /// Why the database could not be opened or prepared.
 #[derive(Debug, thiserror::Error)]
 pub enum OpenError {
-    #[error("'{url}' is not a SQLite database URL (write it like sqlite://tablut.db): {source}")]
-    Url { url: String, source: sqlx::Error },
+    #[error(
+        "'{url}' is not a database URL (write sqlite://tablut.db or \
+         postgres://user:password@host/database): {reason}"
+    )]
+    Url { url: String, reason: String },
     #[error("cannot open the database {url}: {source}")]
     Connect { url: String, source: sqlx::Error },
     #[error("cannot migrate the database {url}: {source}")]
@@ -38,27 +77,66 @@ pub enum OpenError {
     },
 }
 
-/// Opens (creating it if missing) the database at `url` and applies the migrations.
-pub async fn open(url: &str) -> Result<SqlitePool, OpenError> {
-    let options = SqliteConnectOptions::from_str(url)
-        .map_err(|source| OpenError::Url {
+/// The URL as the driver takes it: a SQLite file is created if missing (`mode=rwc`) unless the
+/// URL says otherwise.
+fn connect_url(url: &str, backend: Backend) -> Result<String, OpenError> {
+    let bad = |e: sqlx::Error| OpenError::Url {
+        url: url.to_string(),
+        reason: e.to_string(),
+    };
+    match backend {
+        Backend::Sqlite => {
+            sqlx::sqlite::SqliteConnectOptions::from_str(url).map_err(bad)?;
+            let memory = url.contains(":memory:") || url.contains("mode=");
+            Ok(match (memory, url.contains('?')) {
+                (true, _) => url.to_string(),
+                (false, true) => format!("{url}&mode=rwc"),
+                (false, false) => format!("{url}?mode=rwc"),
+            })
+        }
+        Backend::Postgres => {
+            sqlx::postgres::PgConnectOptions::from_str(url).map_err(bad)?;
+            Ok(url.to_string())
+        }
+    }
+}
+
+/// Opens the database at `url` (a SQLite file is created if missing) and applies its
+/// backend's migrations.
+pub async fn open(url: &str) -> Result<AnyPool, OpenError> {
+    sqlx::any::install_default_drivers();
+    let backend = Backend::of_url(url).ok_or_else(|| OpenError::Url {
+        url: url.to_string(),
+        reason: "it names neither SQLite nor PostgreSQL".into(),
+    })?;
+    let options =
+        AnyConnectOptions::from_str(&connect_url(url, backend)?).map_err(|e| OpenError::Url {
             url: url.to_string(),
-            source,
-        })?
-        .create_if_missing(true)
-        .journal_mode(SqliteJournalMode::Wal)
-        .synchronous(SqliteSynchronous::Normal)
-        .foreign_keys(true)
-        .busy_timeout(Duration::from_secs(10));
-    let pool = SqlitePoolOptions::new()
-        .max_connections(8)
+            reason: e.to_string(),
+        })?;
+    let pool = AnyPoolOptions::new()
+        .max_connections(MAX_CONNECTIONS)
+        .after_connect(move |conn, _| {
+            Box::pin(async move {
+                if backend == Backend::Sqlite {
+                    for pragma in SQLITE_PRAGMAS {
+                        sqlx::query(pragma).execute(&mut *conn).await?;
+                    }
+                }
+                Ok(())
+            })
+        })
         .connect_with(options)
         .await
         .map_err(|source| OpenError::Connect {
             url: url.to_string(),
             source,
         })?;
-    if let Err(source) = MIGRATOR.run(&pool).await {
+    let migrator = match backend {
+        Backend::Sqlite => &SQLITE_MIGRATOR,
+        Backend::Postgres => &POSTGRES_MIGRATOR,
+    };
+    if let Err(source) = migrator.run(&pool).await {
         // Closed, so that no -wal or -shm file is left beside a database that is not used.
         pool.close().await;
         return Err(OpenError::Migrate {
@@ -67,6 +145,11 @@ pub async fn open(url: &str) -> Result<SqlitePool, OpenError> {
         });
     }
     Ok(pool)
+}
+
+/// The backend a pool opened by [`open`] talks to.
+pub fn backend(pool: &AnyPool) -> Backend {
+    Backend::of_url(pool.connect_options().database_url.as_str()).unwrap_or(Backend::Sqlite)
 }
 
 /// A Discord id (unsigned 64-bit) as SQLite stores it: the same bits, read as signed.
@@ -102,6 +185,36 @@ impl From<MaybeDbId> for Option<u64> {
     }
 }
 
+/// A flag column (`INTEGER` 0/1 on SQLite, `BOOLEAN` on PostgreSQL):
+/// `#[sqlx(try_from = "DbBool")]` on a `bool` field.
+pub struct DbBool(bool);
+
+impl From<DbBool> for bool {
+    fn from(b: DbBool) -> bool {
+        b.0
+    }
+}
+
+impl sqlx::Type<sqlx::Any> for DbBool {
+    fn type_info() -> sqlx::any::AnyTypeInfo {
+        <bool as sqlx::Type<sqlx::Any>>::type_info()
+    }
+
+    fn compatible(ty: &sqlx::any::AnyTypeInfo) -> bool {
+        <bool as sqlx::Type<sqlx::Any>>::compatible(ty)
+            || <i64 as sqlx::Type<sqlx::Any>>::compatible(ty)
+    }
+}
+
+impl<'r> sqlx::Decode<'r, sqlx::Any> for DbBool {
+    fn decode(value: sqlx::any::AnyValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
+        match <bool as sqlx::Decode<sqlx::Any>>::decode(value.clone()) {
+            Ok(b) => Ok(DbBool(b)),
+            Err(_) => <i64 as sqlx::Decode<sqlx::Any>>::decode(value).map(|n| DbBool(n != 0)),
+        }
+    }
+}
+
 /// An optional id, as stored.
 pub fn opt_to_db(id: Option<u64>) -> Option<i64> {
     id.map(to_db)
@@ -111,7 +224,8 @@ pub fn opt_to_db(id: Option<u64>) -> Option<i64> {
 pub fn is_unique_violation(err: &sqlx::Error, table: &str) -> bool {
     match err {
         sqlx::Error::Database(db) => {
-            db.is_unique_violation() && db.message().contains(&format!("{table}."))
+            db.is_unique_violation()
+                && (db.table() == Some(table) || db.message().contains(&format!("{table}.")))
         }
         _ => false,
     }
@@ -135,12 +249,19 @@ mod tests {
         }
     }
 
-    /// Rows read by `FromRow` get back every id as written, the highest bit included.
     #[tokio::test]
-    async fn rows_read_by_from_row_keep_their_ids() {
-        let dir = tempfile::tempdir().unwrap();
-        let url = format!("sqlite://{}", dir.path().join("t.db").display());
-        let pool = open(&url).await.unwrap();
+    async fn a_url_of_neither_backend_is_refused_naming_both_forms() {
+        for url in ["mysql://localhost/tablut", "tablut.db", "postgres://[bad"] {
+            let e = open(url).await.unwrap_err().to_string();
+            assert!(e.contains("sqlite://") && e.contains("postgres://"), "{e}");
+        }
+    }
+
+    crate::both_backends! {
+        /// Rows read by `FromRow` get back every id as written, the highest bit included.
+        #[tokio::test]
+        async fn rows_read_by_from_row_keep_their_ids(db: TestDb) {
+        let pool = open(&db.url).await.unwrap();
         let seat = games::SeatRow {
             user_id: Some(u64::MAX),
             ai_level: None,
@@ -182,5 +303,6 @@ mod tests {
         let offer = draws::open_in_game(&pool, game).await.unwrap().unwrap();
         assert_eq!((offer.game_id, offer.offered_by), (game, 1 << 63));
         pool.close().await;
+    }
     }
 }

@@ -1,8 +1,8 @@
 //! The `outbox` table: what the bot owes a channel, written in the transaction of the change
 //! that causes it, delivered by one dispatcher in order within a channel.
 
-use super::{opt_to_db, to_db, DbId, MaybeDbId, NoticeStatus};
-use sqlx::SqliteExecutor;
+use super::{opt_to_db, to_db, Backend, DbId, MaybeDbId, NoticeStatus};
+use sqlx::any::AnyExecutor;
 
 /// A stored notice.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -16,6 +16,7 @@ pub struct NoticeRow {
     pub nonce: String,
     pub created_at: i64,
     pub next_attempt_at: i64,
+    #[sqlx(try_from = "i64")]
     pub attempts: u32,
     pub status: NoticeStatus,
     pub failure: Option<String>,
@@ -39,13 +40,10 @@ const COLUMNS: &str = "id, channel_id, kind, payload, nonce, created_at, next_at
     attempts, status, failure, message_id, delivered_at";
 
 /// Writes a notice; returns its id.
-pub async fn insert<'e>(
-    ex: impl SqliteExecutor<'e>,
-    n: &NewNotice<'_>,
-) -> Result<i64, sqlx::Error> {
+pub async fn insert<'e>(ex: impl AnyExecutor<'e>, n: &NewNotice<'_>) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
         "INSERT INTO outbox (channel_id, kind, payload, nonce, created_at, next_attempt_at) \
-         VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
     )
     .bind(to_db(n.channel_id))
     .bind(n.kind)
@@ -63,21 +61,21 @@ const HEAD: &str = "o.status = 'pending' AND NOT EXISTS (SELECT 1 FROM outbox e 
 
 /// The notices to deliver at `now`: each channel's next pending one, if it is due; oldest first.
 pub async fn due<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     now: i64,
     limit: u32,
 ) -> Result<Vec<NoticeRow>, sqlx::Error> {
     sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM outbox o WHERE {HEAD} AND o.next_attempt_at <= ? ORDER BY o.id LIMIT ?"
+        "SELECT {COLUMNS} FROM outbox o WHERE {HEAD} AND o.next_attempt_at <= $1 ORDER BY o.id LIMIT $2"
     ))
     .bind(now)
-    .bind(limit)
+    .bind(i64::from(limit))
     .fetch_all(ex)
     .await
 }
 
 /// When the next notice falls due (a channel's next pending one), if any is pending.
-pub async fn next_due<'e>(ex: impl SqliteExecutor<'e>) -> Result<Option<i64>, sqlx::Error> {
+pub async fn next_due<'e>(ex: impl AnyExecutor<'e>) -> Result<Option<i64>, sqlx::Error> {
     sqlx::query_scalar(&format!(
         "SELECT MIN(o.next_attempt_at) FROM outbox o WHERE {HEAD}"
     ))
@@ -87,10 +85,10 @@ pub async fn next_due<'e>(ex: impl SqliteExecutor<'e>) -> Result<Option<i64>, sq
 
 /// A notice by id.
 pub async fn by_id<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     id: i64,
 ) -> Result<Option<NoticeRow>, sqlx::Error> {
-    sqlx::query_as(&format!("SELECT {COLUMNS} FROM outbox WHERE id = ?"))
+    sqlx::query_as(&format!("SELECT {COLUMNS} FROM outbox WHERE id = $1"))
         .bind(id)
         .fetch_optional(ex)
         .await
@@ -98,11 +96,11 @@ pub async fn by_id<'e>(
 
 /// A channel's notices, in order (for tests and inspection).
 pub async fn of_channel<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     channel_id: u64,
 ) -> Result<Vec<NoticeRow>, sqlx::Error> {
     sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM outbox WHERE channel_id = ? ORDER BY id"
+        "SELECT {COLUMNS} FROM outbox WHERE channel_id = $1 ORDER BY id"
     ))
     .bind(to_db(channel_id))
     .fetch_all(ex)
@@ -112,15 +110,17 @@ pub async fn of_channel<'e>(
 /// Marks a pending notice delivered (as message `message_id`, if known). Returns whether it
 /// was pending.
 pub async fn delivered<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
+    backend: Backend,
     id: i64,
     message_id: Option<u64>,
     now: i64,
 ) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query(
-        "UPDATE outbox SET status = 'delivered', message_id = ?, delivered_at = ?, failure = NULL, \
-         payload = json_remove(payload, '$.answer') WHERE id = ? AND status = 'pending'",
-    )
+    let done = sqlx::query(&format!(
+        "UPDATE outbox SET status = 'delivered', message_id = $1, delivered_at = $2, failure = NULL, \
+         payload = {} WHERE id = $3 AND status = 'pending'",
+        backend.json_without("payload", "answer")
+    ))
     .bind(opt_to_db(message_id))
     .bind(now)
     .bind(id)
@@ -131,14 +131,14 @@ pub async fn delivered<'e>(
 
 /// Counts a failed attempt and sets the next one at `next_attempt_at`.
 pub async fn retry_at<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     id: i64,
     next_attempt_at: i64,
     failure: &str,
 ) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
-        "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, failure = ? \
-         WHERE id = ? AND status = 'pending'",
+        "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = $1, failure = $2 \
+         WHERE id = $3 AND status = 'pending'",
     )
     .bind(next_attempt_at)
     .bind(failure)
@@ -150,14 +150,16 @@ pub async fn retry_at<'e>(
 
 /// Gives a pending notice up for good, with the reason.
 pub async fn failed<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
+    backend: Backend,
     id: i64,
     failure: &str,
 ) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query(
-        "UPDATE outbox SET attempts = attempts + 1, status = 'failed', failure = ?, \
-         payload = json_remove(payload, '$.answer') WHERE id = ? AND status = 'pending'",
-    )
+    let done = sqlx::query(&format!(
+        "UPDATE outbox SET attempts = attempts + 1, status = 'failed', failure = $1, \
+         payload = {} WHERE id = $2 AND status = 'pending'",
+        backend.json_without("payload", "answer")
+    ))
     .bind(failure)
     .bind(id)
     .execute(ex)
@@ -166,13 +168,9 @@ pub async fn failed<'e>(
 }
 
 /// Makes a held notice due at once (no later than `now`). Returns whether it was pending.
-pub async fn release<'e>(
-    ex: impl SqliteExecutor<'e>,
-    id: i64,
-    now: i64,
-) -> Result<bool, sqlx::Error> {
+pub async fn release<'e>(ex: impl AnyExecutor<'e>, id: i64, now: i64) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
-        "UPDATE outbox SET next_attempt_at = MIN(next_attempt_at, ?) WHERE id = ? AND status = 'pending'",
+        "UPDATE outbox SET next_attempt_at = CASE WHEN next_attempt_at < $1 THEN next_attempt_at ELSE $1 END WHERE id = $2 AND status = 'pending'",
     )
     .bind(now)
     .bind(id)
@@ -183,10 +181,10 @@ pub async fn release<'e>(
 
 /// Deletes the notices delivered before `before` (Unix ms) and those given up that were
 /// written before it; pending ones are never touched. Returns how many went.
-pub async fn prune<'e>(ex: impl SqliteExecutor<'e>, before: i64) -> Result<u64, sqlx::Error> {
+pub async fn prune<'e>(ex: impl AnyExecutor<'e>, before: i64) -> Result<u64, sqlx::Error> {
     let done = sqlx::query(
-        "DELETE FROM outbox WHERE (status = 'delivered' AND delivered_at < ?) \
-         OR (status = 'failed' AND created_at < ?)",
+        "DELETE FROM outbox WHERE (status = 'delivered' AND delivered_at < $1) \
+         OR (status = 'failed' AND created_at < $2)",
     )
     .bind(before)
     .bind(before)

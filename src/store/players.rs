@@ -2,7 +2,7 @@
 
 use super::{to_db, DbId};
 use crate::rating::Rating;
-use sqlx::SqliteExecutor;
+use sqlx::any::AnyExecutor;
 
 /// A player's stored rating.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,6 +22,7 @@ struct Stored {
     rating: f64,
     deviation: f64,
     volatility: f64,
+    #[sqlx(try_from = "i64")]
     rated_games: u32,
 }
 
@@ -42,13 +43,13 @@ impl From<Stored> for PlayerRow {
 
 /// A player's rating in a server, if they have one.
 pub async fn get<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     guild_id: u64,
     user_id: u64,
 ) -> Result<Option<PlayerRow>, sqlx::Error> {
     sqlx::query_as::<_, Stored>(
         "SELECT user_id, name, rating, deviation, volatility, rated_games FROM players \
-         WHERE guild_id = ? AND user_id = ?",
+         WHERE guild_id = $1 AND user_id = $2",
     )
     .bind(to_db(guild_id))
     .bind(to_db(user_id))
@@ -59,7 +60,7 @@ pub async fn get<'e>(
 
 /// Stores a player's rating after a rated game (creating the row on their first).
 pub async fn put_rating<'e>(
-    ex: impl SqliteExecutor<'e>,
+    ex: impl AnyExecutor<'e>,
     guild_id: u64,
     user_id: u64,
     name: &str,
@@ -68,10 +69,10 @@ pub async fn put_rating<'e>(
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO players (guild_id, user_id, name, rating, deviation, volatility, rated_games, updated_at) \
-         VALUES (?, ?, ?, ?, ?, ?, 1, ?) \
+         VALUES ($1, $2, $3, $4, $5, $6, 1, $7) \
          ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, rating = excluded.rating, \
          deviation = excluded.deviation, volatility = excluded.volatility, \
-         rated_games = rated_games + 1, updated_at = excluded.updated_at",
+         rated_games = players.rated_games + 1, updated_at = excluded.updated_at",
     )
     .bind(to_db(guild_id))
     .bind(to_db(user_id))
@@ -93,24 +94,25 @@ pub async fn leaderboard<'e, E>(
     limit: u32,
 ) -> Result<Vec<PlayerRow>, sqlx::Error>
 where
-    E: SqliteExecutor<'e>,
+    E: AnyExecutor<'e>,
 {
     sqlx::query_as::<_, Stored>(
         "SELECT user_id, name, rating, deviation, volatility, rated_games FROM players \
-         WHERE guild_id = ? ORDER BY rating DESC, deviation ASC, user_id ASC LIMIT ? OFFSET ?",
+         WHERE guild_id = $1 ORDER BY rating DESC, deviation ASC, user_id ASC LIMIT $2 OFFSET $3",
     )
     .bind(to_db(guild_id))
-    .bind(limit)
-    .bind(offset)
+    .bind(i64::from(limit))
+    .bind(i64::from(offset))
     .fetch_all(ex)
     .await
     .map(|rows| rows.into_iter().map(PlayerRow::from).collect())
 }
 
 /// How many players have a rating in a server.
-pub async fn count<'e>(ex: impl SqliteExecutor<'e>, guild_id: u64) -> Result<u32, sqlx::Error> {
-    sqlx::query_scalar("SELECT COUNT(*) FROM players WHERE guild_id = ?")
+pub async fn count<'e>(ex: impl AnyExecutor<'e>, guild_id: u64) -> Result<u32, sqlx::Error> {
+    let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM players WHERE guild_id = $1")
         .bind(to_db(guild_id))
         .fetch_one(ex)
-        .await
+        .await?;
+    Ok(n as u32)
 }

@@ -3,6 +3,44 @@
 
 use std::fmt;
 
+/// Lets the `Any` driver read a status enum as its word: sqlx's derive writes `Encode` for every
+/// backend but `Type` and `Decode` only for each driver by name.
+macro_rules! any_text {
+    ($($t:ident { $($v:ident => $w:literal),* })*) => {$(
+        impl sqlx::Type<sqlx::Any> for $t {
+            fn type_info() -> sqlx::any::AnyTypeInfo {
+                <str as sqlx::Type<sqlx::Any>>::type_info()
+            }
+
+            fn compatible(ty: &sqlx::any::AnyTypeInfo) -> bool {
+                <str as sqlx::Type<sqlx::Any>>::compatible(ty)
+            }
+        }
+
+        impl<'r> sqlx::Decode<'r, sqlx::Any> for $t {
+            fn decode(value: sqlx::any::AnyValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
+                match <&str as sqlx::Decode<sqlx::Any>>::decode(value)? {
+                    $($w => Ok($t::$v),)*
+                    other => Err(format!("invalid value {other:?} for {}", stringify!($t)).into()),
+                }
+            }
+        }
+    )*};
+}
+
+any_text! {
+    GameStatus { Active => "active", Finished => "finished" }
+    ChallengeStatus {
+        Pending => "pending",
+        Accepted => "accepted",
+        Declined => "declined",
+        Cancelled => "cancelled",
+        Expired => "expired"
+    }
+    DrawStatus { Open => "open", Accepted => "accepted", Declined => "declined", Lapsed => "lapsed" }
+    NoticeStatus { Pending => "pending", Delivered => "delivered", Failed => "failed" }
+}
+
 /// A game's status (`games.status`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::Type)]
 #[sqlx(type_name = "TEXT", rename_all = "snake_case")]
@@ -67,72 +105,87 @@ impl fmt::Display for ChallengeStatus {
 mod tests {
     use super::*;
 
-    /// Each status is stored as the word its table's CHECK constraint allows, and reads back.
-    #[tokio::test]
-    async fn statuses_are_stored_as_the_words_the_schema_allows() {
-        let pool = sqlx::SqlitePool::connect("sqlite::memory:").await.unwrap();
-        async fn stored<T>(pool: &sqlx::SqlitePool, value: T) -> (String, T)
-        where
-            T: for<'q> sqlx::Encode<'q, sqlx::Sqlite>
-                + for<'r> sqlx::Decode<'r, sqlx::Sqlite>
-                + sqlx::Type<sqlx::Sqlite>
-                + Send
-                + Unpin,
-            T: Copy,
-        {
-            let word: String = sqlx::query_scalar("SELECT ?")
-                .bind(value)
-                .fetch_one(pool)
-                .await
-                .unwrap();
-            let back: T = sqlx::query_scalar("SELECT ?")
-                .bind(word.clone())
-                .fetch_one(pool)
-                .await
-                .unwrap();
-            (word, back)
+    async fn stored<T>(pool: &sqlx::AnyPool, value: T) -> (String, T)
+    where
+        T: for<'q> sqlx::Encode<'q, sqlx::Any>
+            + for<'r> sqlx::Decode<'r, sqlx::Any>
+            + sqlx::Type<sqlx::Any>
+            + Send
+            + Unpin
+            + Copy,
+    {
+        let word: String = sqlx::query_scalar("SELECT CAST($1 AS TEXT)")
+            .bind(value)
+            .fetch_one(pool)
+            .await
+            .unwrap();
+        let back: T = sqlx::query_scalar("SELECT CAST($1 AS TEXT)")
+            .bind(word.clone())
+            .fetch_one(pool)
+            .await
+            .unwrap();
+        (word, back)
+    }
+
+    crate::both_backends! {
+        /// Each status is stored as the word its table's CHECK constraint allows, and reads back.
+        #[tokio::test]
+        async fn statuses_are_stored_as_the_words_the_schema_allows(db: TestDb) {
+            let pool = crate::store::open(&db.url).await.unwrap();
+            let schema = |file: &str| match db.backend {
+                crate::store::Backend::Sqlite => std::fs::read_to_string(format!(
+                    "{}/migrations/sqlite/{file}",
+                    env!("CARGO_MANIFEST_DIR")
+                )),
+                crate::store::Backend::Postgres => std::fs::read_to_string(format!(
+                    "{}/migrations/postgres/{file}",
+                    env!("CARGO_MANIFEST_DIR")
+                )),
+            }
+            .unwrap();
+            let games = schema("0002_games.sql");
+            for s in [GameStatus::Active, GameStatus::Finished] {
+                let (word, back) = stored(&pool, s).await;
+                assert_eq!(back, s);
+                assert!(games.contains(&format!("'{word}'")), "{word}");
+            }
+            let challenges = schema("0004_challenges.sql");
+            for s in [
+                ChallengeStatus::Pending,
+                ChallengeStatus::Accepted,
+                ChallengeStatus::Declined,
+                ChallengeStatus::Cancelled,
+                ChallengeStatus::Expired,
+            ] {
+                let (word, back) = stored(&pool, s).await;
+                assert_eq!((back, word.as_str()), (s, s.as_str()));
+                assert!(challenges.contains(&format!("'{word}'")), "{word}");
+            }
+            let draws = schema("0005_draw_offers.sql");
+            for s in [
+                DrawStatus::Open,
+                DrawStatus::Accepted,
+                DrawStatus::Declined,
+                DrawStatus::Lapsed,
+            ] {
+                let (word, back) = stored(&pool, s).await;
+                assert_eq!(back, s);
+                assert!(draws.contains(&format!("'{word}'")), "{word}");
+            }
+            let outbox = schema("0006_outbox.sql");
+            for s in [
+                NoticeStatus::Pending,
+                NoticeStatus::Delivered,
+                NoticeStatus::Failed,
+            ] {
+                let (word, back) = stored(&pool, s).await;
+                assert_eq!(back, s);
+                assert!(outbox.contains(&format!("'{word}'")), "{word}");
+            }
+            let refused: Result<GameStatus, _> =
+                sqlx::query_scalar("SELECT CAST('paused' AS TEXT)").fetch_one(&pool).await;
+            assert!(refused.is_err(), "a word that is no status is an error");
+            pool.close().await;
         }
-        let games = include_str!("../../migrations/0002_games.sql");
-        for s in [GameStatus::Active, GameStatus::Finished] {
-            let (word, back) = stored(&pool, s).await;
-            assert_eq!(back, s);
-            assert!(games.contains(&format!("'{word}'")), "{word}");
-        }
-        let challenges = include_str!("../../migrations/0004_challenges.sql");
-        for s in [
-            ChallengeStatus::Pending,
-            ChallengeStatus::Accepted,
-            ChallengeStatus::Declined,
-            ChallengeStatus::Cancelled,
-            ChallengeStatus::Expired,
-        ] {
-            let (word, back) = stored(&pool, s).await;
-            assert_eq!((back, word.as_str()), (s, s.as_str()));
-            assert!(challenges.contains(&format!("'{word}'")), "{word}");
-        }
-        let draws = include_str!("../../migrations/0005_draw_offers.sql");
-        for s in [
-            DrawStatus::Open,
-            DrawStatus::Accepted,
-            DrawStatus::Declined,
-            DrawStatus::Lapsed,
-        ] {
-            let (word, back) = stored(&pool, s).await;
-            assert_eq!(back, s);
-            assert!(draws.contains(&format!("'{word}'")), "{word}");
-        }
-        let outbox = include_str!("../../migrations/0006_outbox.sql");
-        for s in [
-            NoticeStatus::Pending,
-            NoticeStatus::Delivered,
-            NoticeStatus::Failed,
-        ] {
-            let (word, back) = stored(&pool, s).await;
-            assert_eq!(back, s);
-            assert!(outbox.contains(&format!("'{word}'")), "{word}");
-        }
-        let refused: Result<GameStatus, _> =
-            sqlx::query_scalar("SELECT 'paused'").fetch_one(&pool).await;
-        assert!(refused.is_err(), "a word that is no status is an error");
     }
 }

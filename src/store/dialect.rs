@@ -1,0 +1,58 @@
+//! What SQLite and PostgreSQL spell differently, in one place. Everything else is one SQL text
+//! that both accept (see the module docs of [`crate::store`]).
+
+/// The database behind a pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    /// The backend a database URL names (`sqlite:…`, `postgres://…` or `postgresql://…`).
+    pub fn of_url(url: &str) -> Option<Backend> {
+        let scheme = url.split(':').next()?.to_ascii_lowercase();
+        match scheme.as_str() {
+            "sqlite" => Some(Backend::Sqlite),
+            "postgres" | "postgresql" => Some(Backend::Postgres),
+            _ => None,
+        }
+    }
+
+    /// The name people know it by.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "SQLite",
+            Backend::Postgres => "PostgreSQL",
+        }
+    }
+
+    /// An SQL expression: the JSON text in `column` without its top-level `key`.
+    pub fn json_without(self, column: &str, key: &str) -> String {
+        match self {
+            Backend::Sqlite => format!("json_remove({column}, '$.{key}')"),
+            Backend::Postgres => format!("(({column})::jsonb - '{key}')::text"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_name_their_backend() {
+        assert_eq!(Backend::of_url("sqlite://tablut.db"), Some(Backend::Sqlite));
+        assert_eq!(Backend::of_url("sqlite::memory:"), Some(Backend::Sqlite));
+        assert_eq!(
+            Backend::of_url("postgres://postgres@127.0.0.1/tablut"),
+            Some(Backend::Postgres)
+        );
+        assert_eq!(
+            Backend::of_url("PostgreSQL://u@h/d"),
+            Some(Backend::Postgres)
+        );
+        assert_eq!(Backend::of_url("mysql://h/d"), None);
+        assert_eq!(Backend::of_url("tablut.db"), None);
+    }
+}
