@@ -18,6 +18,7 @@ const T0: i64 = 1_800_000_000_000;
 const GRACE: Duration = Duration::from_secs(5);
 const GIVE_UP: Duration = Duration::from_secs(600);
 const RETENTION: Duration = Duration::from_secs(3 * 3600);
+const CLAIM_LEASE: Duration = Duration::from_secs(30);
 
 struct Fixture {
     _db: TestDb,
@@ -41,6 +42,7 @@ async fn fixture(db: TestDb, images: bool) -> Fixture {
             retry_max: Duration::from_secs(8),
             give_up: GIVE_UP,
             retention: RETENTION,
+            claim_lease: CLAIM_LEASE,
         });
     Fixture {
         _db: db,
@@ -763,5 +765,30 @@ async fn delivered_and_given_up_notices_are_pruned_after_the_retention_pending_o
     // The pending one stays, however old.
     assert_eq!(s.prune_outbox(t + 100 * retention).await.unwrap(), 0);
     assert_eq!(s.notices_in(48).await.unwrap().len(), 1);
+}
+}
+
+both_backends! {
+/// A claimed notice is no other dispatcher's until its attempt is recorded or its lease is
+/// over (its dispatcher died): then it is due again, once.
+#[tokio::test]
+async fn a_claimed_notice_is_due_again_only_when_its_lease_is_over(db: TestDb) {
+    let f = fixture(db, false).await;
+    let s = &f.service;
+    let game = ai_game(s, 60, SideChoice::Defenders).await;
+    let reply = s.ai_turn(game.id).await.unwrap().unwrap();
+    let t = now();
+    let claimed = s.claim_notices(t, 10).await.unwrap();
+    assert_eq!(claimed.iter().map(|n| n.id).collect::<Vec<_>>(), [reply.notice]);
+    assert!(s.claim_notices(t, 10).await.unwrap().is_empty());
+    let lease = CLAIM_LEASE.as_millis() as i64;
+    assert!(s.claim_notices(t + lease - 1, 10).await.unwrap().is_empty());
+    assert!(due_in(s, 60, t + lease - 1).await.is_empty(), "not due while claimed");
+    // Its dispatcher never recorded the attempt: at the lease's end it is claimed again.
+    let again = s.claim_notices(t + lease, 10).await.unwrap();
+    assert_eq!(again.iter().map(|n| n.id).collect::<Vec<_>>(), [reply.notice]);
+    let delivered = Delivery::Delivered { message_id: Some(5) };
+    s.record_delivery(&again[0], delivered, t + lease).await.unwrap();
+    assert!(s.claim_notices(t + 10 * lease, 10).await.unwrap().is_empty());
 }
 }

@@ -378,6 +378,9 @@ impl BotConfig {
             retry_max: self.delivery_retry * 60,
             give_up: self.delivery_give_up,
             retention: self.outbox_retention,
+            // An attempt makes at most three requests (is the answer shown, is the post in the
+            // channel, the post), each within the timeout.
+            claim_lease: self.discord_timeout * 4 + Duration::from_secs(1),
         }
     }
 

@@ -255,7 +255,8 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>) -> tokio::task::JoinHan
                 tokio::time::sleep_until(until).await;
             }
             let now = SystemClock.now_ms();
-            let due = match service.due_notices(now, BATCH).await {
+            // Claimed, so that another process's dispatcher does not deliver them too.
+            let due = match service.claim_notices(now, BATCH).await {
                 Ok(due) => due,
                 Err(e) => {
                     tracing::error!(error = ?e, "cannot read the outbox");

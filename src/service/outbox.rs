@@ -105,6 +105,11 @@ pub struct DeliveryPolicy {
     pub give_up: Duration,
     /// Delivered notices, and notices given up, are deleted this long after.
     pub retention: Duration,
+    /// How long a dispatcher's claim on a notice keeps every other process from it: longer
+    /// than one attempt takes (its requests, each within Discord's timeout). If an attempt
+    /// outlasts it, another process may post the notice too, with the same nonce, which
+    /// Discord shows once.
+    pub claim_lease: Duration,
 }
 
 impl Default for DeliveryPolicy {
@@ -115,6 +120,7 @@ impl Default for DeliveryPolicy {
             retry_max: Duration::from_secs(60),
             give_up: Duration::from_secs(24 * 3600),
             retention: Duration::from_secs(72 * 3600),
+            claim_lease: Duration::from_secs(41),
         }
     }
 }
@@ -377,6 +383,21 @@ impl Service {
     /// A channel's notices as stored, in order.
     pub async fn notices_in(&self, channel: ChannelId) -> Result<Vec<NoticeRow>, ServiceError> {
         Ok(rows::of_channel(&self.pool, channel).await?)
+    }
+
+    /// The notices due at `now`, as [`Service::due_notices`] chooses them, claimed for this
+    /// process's attempt at them: no other process takes them before the policy's
+    /// `claim_lease` is over (nor this one: it records how each attempt went, which sets when
+    /// the next is due). A process that dies with notices claimed leaves them due again at the
+    /// lease's end.
+    pub async fn claim_notices(&self, now: i64, limit: u32) -> Result<Vec<Notice>, ServiceError> {
+        let until = now + millis(self.delivery.claim_lease);
+        let _writing = self.write_lock().await;
+        rows::claim_due(&self.pool, self.backend, now, until, limit)
+            .await?
+            .into_iter()
+            .map(notice)
+            .collect()
     }
 
     /// Deletes the notices delivered (or given up) more than the retention period before

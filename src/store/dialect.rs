@@ -27,6 +27,16 @@ impl Backend {
         }
     }
 
+    /// What ends a `SELECT` that claims rows of `table` (an alias) for this transaction: on
+    /// PostgreSQL, rows another process is claiming are skipped rather than waited for. SQLite
+    /// has no row locks (its writers take turns), so nothing.
+    pub fn skip_locked(self, table: &str) -> String {
+        match self {
+            Backend::Sqlite => String::new(),
+            Backend::Postgres => format!(" FOR UPDATE OF {table} SKIP LOCKED"),
+        }
+    }
+
     /// An SQL expression: the JSON text in `column` without its top-level `key`.
     pub fn json_without(self, column: &str, key: &str) -> String {
         match self {

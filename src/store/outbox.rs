@@ -74,6 +74,35 @@ pub async fn due<'e>(
     .await
 }
 
+/// Claims the notices to deliver at `now` ([`due`]'s choice) for one attempt: each is made
+/// due again only at `until`, so no other dispatcher (another process) takes it meanwhile, and
+/// if this one stops before recording how the attempt went, the notice comes due again then.
+/// On PostgreSQL, notices another dispatcher is claiming at this moment are skipped, not
+/// waited for. Oldest first.
+pub async fn claim_due<'e>(
+    ex: impl AnyExecutor<'e>,
+    backend: Backend,
+    now: i64,
+    until: i64,
+    limit: u32,
+) -> Result<Vec<NoticeRow>, sqlx::Error> {
+    let mut rows: Vec<NoticeRow> = sqlx::query_as(&format!(
+        "UPDATE outbox SET next_attempt_at = $2 \
+         WHERE status = 'pending' AND next_attempt_at <= $1 AND id IN \
+         (SELECT o.id FROM outbox o WHERE {HEAD} AND o.next_attempt_at <= $1 \
+          ORDER BY o.id LIMIT $3{lock}) \
+         RETURNING {COLUMNS}",
+        lock = backend.skip_locked("o")
+    ))
+    .bind(now)
+    .bind(until)
+    .bind(i64::from(limit))
+    .fetch_all(ex)
+    .await?;
+    rows.sort_by_key(|r| r.id);
+    Ok(rows)
+}
+
 /// When the next notice falls due (a channel's next pending one), if any is pending.
 pub async fn next_due<'e>(ex: impl AnyExecutor<'e>) -> Result<Option<i64>, sqlx::Error> {
     sqlx::query_scalar(&format!(

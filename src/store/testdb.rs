@@ -29,15 +29,21 @@ fn under_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
 }
 
-/// Says that a PostgreSQL test did not run, or fails under CI.
+/// Says that a PostgreSQL test did not run (one line per test binary, on stderr past the test
+/// harness's capture, so that `cargo test` shows it), or fails under CI.
 fn skip(test: &str, why: &str) -> Option<TestDb> {
     if under_ci() {
         panic!("{test}: {why}; CI runs the PostgreSQL tests (set {TEST_POSTGRES_URL})");
     }
-    eprintln!(
-        "skipped on PostgreSQL: {test}: {why} (to run it: \
-         {TEST_POSTGRES_URL}=postgres://postgres@127.0.0.1:5432/postgres cargo test)"
-    );
+    static SAID: std::sync::Once = std::sync::Once::new();
+    SAID.call_once(|| {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "PostgreSQL tests skipped ({why}); to run them: \
+             {TEST_POSTGRES_URL}=postgres://postgres@127.0.0.1:5432/postgres cargo test"
+        );
+    });
     None
 }
 

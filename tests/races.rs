@@ -1,0 +1,329 @@
+//! Two "processes" on one PostgreSQL database: two services, each with its own pool, doing the
+//! same work at once. What must happen once happens once because the database decides
+//! (constraints, conditional updates, claims with `FOR UPDATE SKIP LOCKED`), not a lock inside
+//! one process. Each test makes a fresh database on the server `TEST_POSTGRES_URL` names; see
+//! `store::testdb` for how they are skipped outside CI.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+use tablut_bot::ai::Level;
+use tablut_bot::service::*;
+use tablut_bot::store::testdb::TestDb;
+use tablut_bot::store::{self, Backend};
+use tablut_bot::tafl::Rules;
+
+const GUILD: u64 = 900_000_000_000_000_001;
+const ASTRID: u64 = 18_000_000_000_000_000_001;
+const BIRGER: u64 = 18_000_000_000_000_000_002;
+const T0: i64 = 1_800_000_000_000;
+
+fn config() -> Config {
+    Config {
+        ai_time: [Duration::from_millis(50); 3],
+        images: false,
+        ai_workers: 1,
+        ai_tt_mb: 4,
+        ai_games_per_user: 100,
+        ai_game_cooldown: Duration::ZERO,
+        ..Config::default()
+    }
+}
+
+/// Two services ("processes") on one fresh PostgreSQL database, sharing a clock.
+struct Two {
+    _db: TestDb,
+    clock: ManualClock,
+    a: Arc<Service>,
+    b: Arc<Service>,
+}
+
+async fn two(test: &str) -> Option<Two> {
+    let db = TestDb::new(Backend::Postgres, test).await?;
+    let clock = ManualClock::new(T0);
+    let a = Service::open(&db.url, config(), Arc::new(clock.clone()))
+        .await
+        .unwrap();
+    let b = Service::open(&db.url, config(), Arc::new(clock.clone()))
+        .await
+        .unwrap();
+    Some(Two {
+        _db: db,
+        clock,
+        a: Arc::new(a),
+        b: Arc::new(b),
+    })
+}
+
+fn place(channel: u64) -> Place {
+    Place {
+        guild: Some(GUILD),
+        channel,
+    }
+}
+
+fn request(channel: u64, time_control: TimeControl) -> ChallengeRequest {
+    ChallengeRequest {
+        place: place(channel),
+        challenger: User::new(ASTRID, "Astrid"),
+        opponent: User::new(BIRGER, "Birger"),
+        opponent_is_bot: false,
+        side: SideChoice::Attackers,
+        rules: Rules::default(),
+        time_control,
+        thread: false,
+        start: None,
+    }
+}
+
+async fn game(s: &Service, channel: u64, time_control: TimeControl) -> GameInfo {
+    let c = s.challenge(request(channel, time_control)).await.unwrap();
+    s.accept(c.id, BIRGER, None).await.unwrap().game
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn moves_sent_to_two_processes_at_once_land_once_per_ply() {
+    let Some(t) = two("races::moves").await else {
+        return;
+    };
+    let channels: Vec<u64> = (100..108).collect();
+    for &ch in &channels {
+        game(&t.a, ch, TimeControl::None).await;
+    }
+    let mut tasks = Vec::new();
+    for &ch in &channels {
+        let (a, b) = (t.a.clone(), t.b.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut rng = fastrand::Rng::with_seed(ch);
+            let mut landed = 0;
+            for _ in 0..10 {
+                let Some(game) = a.game_in_channel(ch).await.unwrap() else {
+                    break;
+                };
+                if game.is_over() {
+                    break;
+                }
+                let user = game.to_move().unwrap().user_id().unwrap();
+                let moves = a.suggest_moves(ch, user, "", 400).await.unwrap();
+                let m1 = moves[rng.usize(..moves.len())].clone();
+                let m2 = moves[rng.usize(..moves.len())].clone();
+                let (r1, r2) = tokio::join!(a.play_move(ch, user, &m1), b.play_move(ch, user, &m2));
+                let won = [&r1, &r2].iter().filter(|r| r.is_ok()).count();
+                for r in [&r1, &r2] {
+                    match r {
+                        Ok(_)
+                        | Err(ServiceError::PositionChanged)
+                        | Err(ServiceError::NotYourTurn(_))
+                        | Err(ServiceError::IllegalMove(_))
+                        | Err(ServiceError::GameOver) => {}
+                        Err(e) => panic!("unexpected: {e:?}"),
+                    }
+                }
+                assert_eq!(
+                    won, 1,
+                    "exactly one of two moves for a ply lands: {r1:?} {r2:?}"
+                );
+                landed += 1;
+            }
+            (ch, landed)
+        }));
+    }
+    for task in tasks {
+        let (ch, landed) = task.await.unwrap();
+        let game = t.b.game_in_channel(ch).await.unwrap().unwrap();
+        let moves = store::moves::of_game(t.b.pool(), game.id).await.unwrap();
+        assert_eq!(
+            moves.len(),
+            landed,
+            "every move that landed is stored, once"
+        );
+        for (i, m) in moves.iter().enumerate() {
+            assert_eq!(m.ply as usize, i + 1);
+        }
+        // One notice per move, none for the refused ones.
+        let notices = t.b.notices_in(ch).await.unwrap();
+        let move_notices = notices.iter().filter(|n| n.kind == "move").count();
+        assert_eq!(move_notices, landed);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_challenge_accepted_in_two_processes_at_once_starts_one_game() {
+    let Some(t) = two("races::accept").await else {
+        return;
+    };
+    for ch in 200..212u64 {
+        let c = t.a.challenge(request(ch, TimeControl::None)).await.unwrap();
+        let (a, b) = (t.a.clone(), t.b.clone());
+        let (r1, r2) = tokio::join!(
+            async move { a.accept(c.id, BIRGER, None).await },
+            async move { b.accept(c.id, BIRGER, None).await }
+        );
+        assert_eq!(
+            [&r1, &r2].iter().filter(|r| r.is_ok()).count(),
+            1,
+            "one accept wins: {r1:?} {r2:?}"
+        );
+        let games: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games WHERE channel_id = $1")
+            .bind(store::to_db(ch))
+            .fetch_one(t.a.pool())
+            .await
+            .unwrap();
+        assert_eq!(games, 1);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_clocks_remind_once_and_end_each_game_on_time_once() {
+    let Some(t) = two("races::clocks").await else {
+        return;
+    };
+    let per_move = Duration::from_secs(600);
+    let n = 10u64;
+    for ch in 300..300 + n {
+        let c =
+            t.a.challenge(request(ch, TimeControl::PerMove(per_move)))
+                .await
+                .unwrap();
+        t.a.accept(c.id, BIRGER, None).await.unwrap();
+    }
+    let mut reminders = 0;
+    let mut timeouts = 0;
+    // Half the time, then near the end, then past it: each time both clocks tick at once.
+    for at in [per_move / 2, per_move * 95 / 100, per_move * 2] {
+        t.clock
+            .advance(at - Duration::from_millis((t.clock.now_ms() - T0) as u64));
+        let (a, b) = (t.a.clone(), t.b.clone());
+        let (ea, eb) = tokio::join!(async move { a.tick().await }, async move { b.tick().await });
+        for e in ea.unwrap().into_iter().chain(eb.unwrap()) {
+            match e {
+                ClockEvent::Reminder { .. } => reminders += 1,
+                ClockEvent::TimedOut(_) => timeouts += 1,
+                ClockEvent::ChallengeExpired(_) => panic!("no challenge was open"),
+            }
+        }
+    }
+    assert_eq!(reminders, 2 * n, "two reminders per game, each once");
+    assert_eq!(timeouts, n, "each game lost on time once");
+    let kinds: Vec<(String, i64)> =
+        sqlx::query_as("SELECT kind, COUNT(*) FROM outbox GROUP BY kind ORDER BY kind")
+            .fetch_all(t.a.pool())
+            .await
+            .unwrap();
+    let count = |k: &str| kinds.iter().find(|(kind, _)| kind == k).map_or(0, |c| c.1);
+    assert_eq!(count("reminder"), 2 * n as i64, "{kinds:?}");
+    assert_eq!(count("timeout"), n as i64, "{kinds:?}");
+    // The ratings changed once per game: each player has n rated games.
+    for user in [ASTRID, BIRGER] {
+        let p = store::players::get(t.b.pool(), GUILD, user)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(p.rated_games, n as u32);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_ai_sweeps_play_each_ai_turn_once() {
+    let Some(t) = two("races::ai").await else {
+        return;
+    };
+    let mut ids = Vec::new();
+    for ch in 400..406u64 {
+        let started =
+            t.a.start_ai_game(AiGameRequest {
+                place: place(ch),
+                user: User::new(ASTRID, "Astrid"),
+                side: SideChoice::Defenders,
+                level: Level::Easy,
+                rules: Rules::default(),
+                time_control: TimeControl::None,
+                start: None,
+            })
+            .await
+            .unwrap();
+        ids.push((started.game.id, ch));
+    }
+    // Both processes find every owed turn and play it at once.
+    let owed_a = t.a.games_awaiting_ai().await.unwrap();
+    let owed_b = t.b.games_awaiting_ai().await.unwrap();
+    assert_eq!(owed_a.len(), ids.len());
+    assert_eq!(owed_a, owed_b);
+    let mut tasks = Vec::new();
+    for &(id, _) in &ids {
+        for s in [t.a.clone(), t.b.clone()] {
+            tasks.push(tokio::spawn(async move { s.ai_turn(id).await.unwrap() }));
+        }
+    }
+    let mut played = 0;
+    for task in tasks {
+        played += usize::from(task.await.unwrap().is_some());
+    }
+    assert_eq!(played, ids.len(), "each AI turn is played once");
+    for (id, ch) in ids {
+        let moves = store::moves::of_game(t.a.pool(), id).await.unwrap();
+        assert_eq!(moves.len(), 1, "game {id}: the AI's one move");
+        let notices = t.a.notices_in(ch).await.unwrap();
+        assert_eq!(notices.iter().filter(|n| n.kind == "move").count(), 1);
+    }
+    assert!(t.b.games_awaiting_ai().await.unwrap().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_dispatchers_deliver_each_notice_once() {
+    let Some(t) = two("races::dispatchers").await else {
+        return;
+    };
+    // Notices in 12 channels, several in each (a challenge, the start, moves).
+    for ch in 500..512u64 {
+        game(&t.a, ch, TimeControl::None).await;
+        t.a.play_move(ch, ASTRID, "d1-d3").await.unwrap();
+        t.b.play_move(ch, BIRGER, "e3-d3").await.ok();
+    }
+    let pending: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM outbox WHERE status = 'pending'")
+        .fetch_one(t.a.pool())
+        .await
+        .unwrap();
+    assert!(pending >= 12, "{pending}");
+    // Past every hold: all are due. A fake sender counts what each dispatcher "posted".
+    let at = SystemClock.now_ms() + 3_600_000;
+    let sent: Arc<std::sync::Mutex<HashMap<i64, u32>>> = Arc::default();
+    let mut tasks = Vec::new();
+    for s in [t.a.clone(), t.b.clone()] {
+        let sent = sent.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut empty_rounds = 0;
+            while empty_rounds < 3 {
+                let due = s.claim_notices(at, 4).await.unwrap();
+                if due.is_empty() {
+                    empty_rounds += 1;
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    continue;
+                }
+                empty_rounds = 0;
+                for notice in due {
+                    *sent.lock().unwrap().entry(notice.id).or_default() += 1;
+                    tokio::task::yield_now().await;
+                    let delivered = Delivery::Delivered {
+                        message_id: Some(notice.id as u64),
+                    };
+                    s.record_delivery(&notice, delivered, at).await.unwrap();
+                }
+            }
+        }));
+    }
+    for task in tasks {
+        task.await.unwrap();
+    }
+    let sent = sent.lock().unwrap().clone();
+    assert_eq!(sent.len() as i64, pending, "every notice was delivered");
+    assert!(
+        sent.values().all(|&n| n == 1),
+        "each notice was delivered once: {sent:?}"
+    );
+    let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM outbox WHERE status = 'pending'")
+        .fetch_one(t.a.pool())
+        .await
+        .unwrap();
+    assert_eq!(left, 0);
+}
