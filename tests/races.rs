@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 use tablut_bot::ai::Level;
+use tablut_bot::rating::{rate_game, Rating, Score};
 use tablut_bot::service::*;
 use tablut_bot::store::testdb::TestDb;
 use tablut_bot::store::{self, Backend};
@@ -326,4 +327,57 @@ async fn two_dispatchers_deliver_each_notice_once() {
         .await
         .unwrap();
     assert_eq!(left, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_games_of_one_player_ending_at_once_are_both_rated() {
+    let Some(t) = two("races::ratings").await else {
+        return;
+    };
+    let won_once = rate_game(Rating::default(), Rating::default(), Score::Win).0;
+    let won_twice = rate_game(won_once, Rating::default(), Score::Win).0;
+    for round in 0..6u64 {
+        // Carl plays Dagny in one channel and Einar in another; both resign at once, each
+        // through another process.
+        let carl = User::new(1_000 + round, "Carl");
+        let mut games = Vec::new();
+        for (i, opponent) in [
+            User::new(2_000 + round, "Dagny"),
+            User::new(3_000 + round, "Einar"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let channel = 600 + 10 * round + i as u64;
+            let c =
+                t.a.challenge(ChallengeRequest {
+                    challenger: carl.clone(),
+                    opponent: opponent.clone(),
+                    ..request(channel, TimeControl::None)
+                })
+                .await
+                .unwrap();
+            t.a.accept(c.id, opponent.id, None).await.unwrap();
+            games.push((channel, opponent.id));
+        }
+        let (a, b) = (t.a.clone(), t.b.clone());
+        let ((c1, u1), (c2, u2)) = (games[0], games[1]);
+        let (r1, r2) = tokio::join!(async move { a.resign(c1, u1).await }, async move {
+            b.resign(c2, u2).await
+        });
+        r1.unwrap();
+        r2.unwrap();
+        let stored = store::players::get(t.a.pool(), GUILD, carl.id)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(stored.rated_games, 2);
+        assert!(
+            (stored.rating.rating - won_twice.rating).abs() < 1e-9
+                && (stored.rating.deviation - won_twice.deviation).abs() < 1e-9,
+            "round {round}: both wins counted: {:?}, not {:?} (one lost)",
+            stored.rating,
+            won_once
+        );
+    }
 }

@@ -439,14 +439,17 @@ async fn rate(
         Outcome::Won { .. } => Score::Loss,
         Outcome::Drawn { .. } => Score::Draw,
     };
-    let before_a = players::get(&mut *conn, guild, a.id)
-        .await?
-        .map(|p| p.rating)
-        .unwrap_or_default();
-    let before_d = players::get(&mut *conn, guild, d.id)
-        .await?
-        .map(|p| p.rating)
-        .unwrap_or_default();
+    // Both players' rows are locked before either is read, lowest id first, so that two games
+    // of one player ending at once (in two processes) rate one after the other, and two games
+    // between the same two people lock in the same order.
+    let (low, high) = if a.id <= d.id { (a, d) } else { (d, a) };
+    let first = players::lock(&mut *conn, guild, low.id, &low.name, now).await?;
+    let second = players::lock(&mut *conn, guild, high.id, &high.name, now).await?;
+    let (before_a, before_d) = if a.id <= d.id {
+        (first, second)
+    } else {
+        (second, first)
+    };
     let (after_a, after_d) = rate_game(before_a, before_d, score);
     players::put_rating(&mut *conn, guild, a.id, &a.name, after_a, now).await?;
     players::put_rating(&mut *conn, guild, d.id, &d.name, after_d, now).await?;

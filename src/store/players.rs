@@ -58,6 +58,30 @@ pub async fn get<'e>(
     .map(|row| row.map(PlayerRow::from))
 }
 
+/// A player's rating in a server, their row locked until the transaction ends (made with the
+/// starting rating and no games if they had none): read this way, two games of one player
+/// ending at once are rated one after the other, each from the rating the other left.
+pub async fn lock<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild_id: u64,
+    user_id: u64,
+    name: &str,
+    now: i64,
+) -> Result<Rating, sqlx::Error> {
+    sqlx::query_as::<_, Stored>(
+        "INSERT INTO players (guild_id, user_id, name, updated_at) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name \
+         RETURNING user_id, name, rating, deviation, volatility, rated_games",
+    )
+    .bind(to_db(guild_id))
+    .bind(to_db(user_id))
+    .bind(name)
+    .bind(now)
+    .fetch_one(ex)
+    .await
+    .map(|row| PlayerRow::from(row).rating)
+}
+
 /// Stores a player's rating after a rated game (creating the row on their first).
 pub async fn put_rating<'e>(
     ex: impl AnyExecutor<'e>,
