@@ -354,6 +354,26 @@ fn settings_come_from_dot_env_and_the_environment_overrides_it() {
 }
 
 #[test]
+fn a_shard_range_that_cannot_be_is_refused_in_one_line_before_anything_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin()
+        .current_dir(dir.path())
+        .env("DISCORD_TOKEN", A_TOKEN)
+        .env("SHARDS", "4-9/8")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr_line(&out),
+        "tablut-bot: SHARDS (--shards)='4-9/8' is not valid: there is no shard 9 in 8: shards are numbered 0 to 7"
+    );
+    assert!(
+        std::fs::read_dir(dir.path()).unwrap().next().is_none(),
+        "no database was made"
+    );
+}
+
+#[test]
 fn an_unknown_over_long_argument_is_echoed_cut_short() {
     let long = format!("--{}", "x".repeat(10_000));
     for args in [vec!["perft", long.as_str()], vec![long.as_str()]] {
