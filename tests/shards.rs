@@ -171,8 +171,9 @@ impl Drop for Bot {
     }
 }
 
-/// The bot's binary on the shared database, running `shards`, its hard AI thinking `hard_ms`.
-fn spawn(fake: &FakeDiscord, dir: &Path, db: &str, name: &str, shards: &str, hard_ms: &str) -> Bot {
+/// The bot's binary on the shared database, running `shards`. Its hard AI takes seconds over a
+/// move (4 s, of which it searches at least half), so a process can be killed while it thinks.
+fn spawn(fake: &FakeDiscord, dir: &Path, db: &str, name: &str, shards: &str) -> Bot {
     let log = dir.join(format!("{name}.log"));
     let file = std::fs::OpenOptions::new()
         .create(true)
@@ -187,7 +188,7 @@ fn spawn(fake: &FakeDiscord, dir: &Path, db: &str, name: &str, shards: &str, har
         .env("DISCORD_PROXY", &fake.base_url)
         .env("DATABASE_URL", db)
         .env("SHARDS", shards)
-        .env("AI_HARD_TIME_MS", hard_ms)
+        .env("AI_HARD_TIME_MS", "4000")
         .env("AI_WORKERS", "1")
         .env("AI_TT_MB", "4")
         .env("AI_SWEEP_SECS", "1")
@@ -238,9 +239,8 @@ async fn two_processes_share_shards_ai_turns_and_the_outbox_across_a_kill_9() {
         fake.add_guild(guild_on_shard(shard, 3, 7), &[channel]);
     }
     let [human_a, human_b, ai] = channels;
-    let _a = spawn(&fake, dir.path(), &db.url, "a", "0-1/3", "50");
-    // B's AI thinks long enough to be killed while it thinks.
-    let spawn_b = || spawn(&fake, dir.path(), &db.url, "b", "2/3", "4000");
+    let _a = spawn(&fake, dir.path(), &db.url, "a", "0-1/3");
+    let spawn_b = || spawn(&fake, dir.path(), &db.url, "b", "2/3");
     let mut b = spawn_b();
     fake.wait_ready().await;
     for _ in 0..2 {
@@ -302,7 +302,7 @@ async fn two_processes_share_shards_ai_turns_and_the_outbox_across_a_kill_9() {
         shown_moves(&fake, ai).len() == 1
     );
 
-    // Carl moves; while B thinks about the reply, B is killed.
+    // Carl moves; as soon as the move is stored, B is killed: the AI's reply is seconds away.
     let carls = next_move(&moves(ai).await);
     let id = send_move(&fake, &carl(), ai, &carls);
     fake.callback(id).await;
