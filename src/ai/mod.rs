@@ -6,6 +6,7 @@
 
 pub mod eval;
 pub mod pool;
+pub mod puzzle;
 pub mod queue;
 pub mod search;
 pub mod threats;

@@ -4,6 +4,7 @@ mod analyze;
 mod common;
 mod engine;
 mod perft;
+mod puzzles;
 mod render;
 mod replay;
 mod run;
@@ -41,6 +42,8 @@ enum Command {
     Engine(engine::EngineArgs),
     /// Draw the board after some moves as a PNG, or the whole game as an animated GIF.
     Render(render::RenderArgs),
+    /// Find puzzles in the AI's games against itself and write them as JSON.
+    Puzzles(puzzles::PuzzlesArgs),
 }
 
 /// Parses the arguments and runs the command; the process exit code. `.env` is loaded first,
@@ -65,6 +68,7 @@ pub fn main() -> ExitCode {
         Command::Selfplay(args) => selfplay::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Render(args) => render::run(args),
+        Command::Puzzles(args) => puzzles::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

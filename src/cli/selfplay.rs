@@ -186,6 +186,17 @@ pub fn play_game(
     defenders: &mut Player,
     max_plies: usize,
 ) -> Outcome {
+    play_out(start, opening, attackers, defenders, max_plies).outcome()
+}
+
+/// Plays one game from `start` after `opening`, stopping after `max_plies`; the game.
+pub fn play_out(
+    start: &Game,
+    opening: &[Move],
+    attackers: &mut Player,
+    defenders: &mut Player,
+    max_plies: usize,
+) -> Game {
     let mut g = start.clone();
     for &mv in opening {
         if g.play(mv).is_err() {
@@ -204,7 +215,7 @@ pub fn play_game(
             None => break,
         }
     }
-    g.outcome()
+    g
 }
 
 /// A match's result from the first player's view.
