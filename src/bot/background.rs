@@ -1,6 +1,6 @@
-//! Work the bot does on its own: the clock (reminders, losses on time, expired challenges) and
-//! the AI's turns (played in the background, and swept for in the database so that no game
-//! waits on the AI after a restart or a failure). Both are driven by the database, and what
+//! Work the bot does on its own: the clock (reminders, losses on time, expired challenges, the
+//! daily puzzle) and the AI's turns (played in the background, and swept for in the database so
+//! that no game waits on the AI after a restart or a failure). Both are driven by the database, and what
 //! they decide is announced through the outbox (see [`super::delivery`]).
 
 use crate::service::{GameId, Service};
@@ -22,6 +22,13 @@ pub fn clock(service: Arc<Service>, every: Duration) -> tokio::task::JoinHandle<
                 }
                 Ok(_) => {}
                 Err(e) => tracing::error!(error = ?e, "the clock failed"),
+            }
+            match service.post_daily_puzzles().await {
+                Ok(posted) if !posted.is_empty() => {
+                    tracing::info!(servers = posted.len(), "daily puzzle posted")
+                }
+                Ok(_) => {}
+                Err(e) => tracing::error!(error = ?e, "the daily puzzle failed"),
             }
         }
     })

@@ -301,7 +301,13 @@ async fn deliver(service: &Service, poster: &Poster, notice: Notice) -> Option<D
             tracing::error!(notice = notice.id, error = ?e, "cannot draw a notice's board: posting it without");
             Vec::new()
         }),
-        None => Vec::new(),
+        None => match &notice.payload.puzzle {
+            Some(puzzle) => service.notice_puzzle_board(puzzle).await.unwrap_or_else(|e| {
+                tracing::error!(notice = notice.id, error = ?e, "cannot draw a puzzle's board: posting it without");
+                Vec::new()
+            }),
+            None => Vec::new(),
+        },
     };
     let attempt = poster.send(&notice, png, SystemClock.now_ms()).await;
     let (id, channel, kind) = (notice.id, notice.channel, notice.kind.as_str());

@@ -150,6 +150,11 @@ pub async fn start(config: BotConfig, clock: Arc<dyn Clock>) -> Result<Running, 
             .with_wording(Arc::new(messages::BotWording))
             .with_delivery(config.delivery()),
     );
+    match service.seed_puzzles().await {
+        Ok(n) if n > 0 => tracing::info!(puzzles = n, "seed puzzles loaded"),
+        Ok(_) => {}
+        Err(e) => tracing::error!(error = ?e, "cannot load the seed puzzles"),
+    }
     match connect(config, service.clone()).await {
         Ok(running) => Ok(running),
         Err(e) => {

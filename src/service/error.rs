@@ -68,6 +68,12 @@ pub enum ServiceError {
         crate::echo::echo(.0)
     )]
     BadTimeControl(String),
+    #[error("You have no puzzle to answer: ask for one with /tablut puzzle play.")]
+    NoPuzzle,
+    #[error("There are no puzzles yet: they come from finished games, so try again later.")]
+    NoPuzzles,
+    #[error("Only a member with Manage Server can set the daily puzzle's channel.")]
+    NotAnAdmin,
     #[error("Something went wrong on our side and nothing was changed: please try again.")]
     Database(#[from] sqlx::Error),
     #[error("Something went wrong on our side and nothing was changed: please try again.")]

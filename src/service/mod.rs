@@ -14,6 +14,7 @@ pub mod clock;
 pub mod error;
 pub mod outbox;
 pub mod play;
+pub mod puzzle;
 pub mod timecontrol;
 pub mod types;
 pub mod view;
@@ -22,7 +23,7 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;
 pub use outbox::{
     AnswerRef, Answering, BoardRef, Delivery, DeliveryPolicy, Notice, NoticeId, Payload,
-    PlainWording, Recorded, Wording,
+    PlainWording, PuzzleBoardRef, Recorded, Wording,
 };
 pub use types::*;
 

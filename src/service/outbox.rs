@@ -48,6 +48,13 @@ pub trait Wording: Send + Sync {
     fn draw_declined(&self, game: &GameInfo, by: UserId) -> String {
         format!("<@{by}> declined the draw. {}", game.status_line())
     }
+    /// The daily puzzle, posted in the channel an admin named.
+    fn daily_puzzle(&self, view: &super::puzzle::PuzzleView) -> String {
+        format!(
+            "Today's puzzle: {} Answer with /tablut puzzle play, then /tablut puzzle move.",
+            view.task()
+        )
+    }
     /// An AI move still waiting for a worker, with `ahead` requests served before it.
     fn ai_waiting(&self, ahead: usize) -> String {
         format!("The AI is thinking; {ahead} ahead of this game.")
@@ -158,6 +165,16 @@ pub struct Payload {
     /// the notice is delivered or given up.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer: Option<AnswerRef>,
+    /// A puzzle's start to draw (the daily puzzle), when `board` is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub puzzle: Option<PuzzleBoardRef>,
+}
+
+/// A puzzle's start position a notice carries, drawn at delivery.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PuzzleBoardRef {
+    pub puzzle: i64,
+    pub caption: String,
 }
 
 impl Payload {
@@ -168,6 +185,7 @@ impl Payload {
             board: None,
             edit: None,
             answer: None,
+            puzzle: None,
         }
     }
 

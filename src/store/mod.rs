@@ -27,6 +27,7 @@ pub mod games;
 pub mod moves;
 pub mod outbox;
 pub mod players;
+pub mod puzzles;
 mod status;
 #[doc(hidden)]
 pub mod testdb;

@@ -2,6 +2,7 @@
 
 pub mod look;
 pub mod play;
+pub mod puzzle;
 pub mod start;
 
 use super::{Context, Data, Error};
@@ -29,7 +30,8 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         "play::abort",
         "look::stats",
         "look::leaderboard",
-        "look::games"
+        "look::games",
+        "puzzle::puzzle"
     ),
     subcommand_required
 )]

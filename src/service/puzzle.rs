@@ -1,0 +1,456 @@
+//! Puzzles: each user's current puzzle in a server (one at a time, kept in the database), its
+//! answers judged against the proven solution, the player's and the puzzle's Glicko-2 ratings
+//! moved once per first try (as lichess does), the server's puzzle leaderboard, and the daily
+//! puzzle posted through the outbox in the transaction that claims the day.
+//!
+//! The puzzles come from `assets/puzzles.json` (found by `tablut-bot puzzles` in the AI's games
+//! against itself and proven by [`crate::ai::puzzle`]), loaded at start-up.
+
+use super::*;
+use crate::ai::puzzle::{Kind, Record};
+use crate::rating::Rating;
+use crate::store::puzzles::{self as rows, NewPuzzle, PuzzleRow};
+use crate::tafl::{parse_move, Move};
+
+/// The seed puzzles, built into the binary.
+pub const SEED: &str = include_str!("../../assets/puzzles.json");
+
+/// A puzzle's rating before anyone has tried it: by how hard it looks (a win in one is easiest).
+pub fn initial_rating(kind: Kind, moves: u32) -> Rating {
+    let rating = match (kind, moves) {
+        (Kind::Win, 1) => 1200.0,
+        (Kind::Save, _) => 1400.0,
+        _ => 1600.0,
+    };
+    Rating {
+        rating,
+        ..Rating::default()
+    }
+}
+
+/// A puzzle as the player sees it at their turn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PuzzleView {
+    pub puzzle_id: i64,
+    pub kind: Kind,
+    /// The solver's moves in all.
+    pub moves: u32,
+    /// Which of them is asked now (1 for the first).
+    pub step: u32,
+    /// The side the player moves for.
+    pub side: Side,
+    pub rating: f64,
+    /// Whether this try counts for the ratings (the player's first at this puzzle).
+    pub rated: bool,
+    /// The opponent's reply just played, when this is a later step.
+    pub reply: Option<String>,
+    pub png: Vec<u8>,
+}
+
+impl PuzzleView {
+    /// "Defenders to move: find the move that wins in 2." and the like.
+    pub fn task(&self) -> String {
+        let side = match self.side {
+            Side::Attackers => "Attackers",
+            Side::Defenders => "Defenders",
+        };
+        match self.kind {
+            Kind::Win if self.moves == 1 => format!("{side} to move: find the move that wins."),
+            Kind::Win => format!(
+                "{side} to move: find the move that wins in {} (move {} of {}).",
+                self.moves, self.step, self.moves
+            ),
+            Kind::Save => format!("{side} to move: find the only move that saves the game."),
+        }
+    }
+}
+
+/// A rated try's effect: the player's and the puzzle's ratings before and after.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PuzzleRatings {
+    pub player: (Rating, Rating),
+    pub puzzle: (Rating, Rating),
+}
+
+/// How an answer went.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PuzzleAnswer {
+    /// Right, and the puzzle goes on: the opponent replied; the next move is asked.
+    Continue { played: String, view: PuzzleView },
+    /// Right, and the puzzle is solved.
+    Solved {
+        played: String,
+        ratings: Option<PuzzleRatings>,
+        png: Vec<u8>,
+    },
+    /// Wrong: the solution's move here was `solution`.
+    Failed {
+        played: String,
+        solution: String,
+        ratings: Option<PuzzleRatings>,
+        png: Vec<u8>,
+    },
+}
+
+/// A server's puzzle leaderboard line.
+pub use crate::store::puzzles::PuzzlePlayerRow as PuzzlePlayer;
+
+/// A stored puzzle read back: its start, its line and what it asks.
+struct Loaded {
+    row: PuzzleRow,
+    start: Position,
+    line: Vec<Move>,
+    kind: Kind,
+}
+
+fn load(row: PuzzleRow) -> Result<Loaded, ServiceError> {
+    let bad = |e: String| ServiceError::Internal(format!("puzzle {}: {e}", row.id));
+    let kind = Kind::from_name(&row.kind).ok_or_else(|| bad(format!("kind '{}'", row.kind)))?;
+    let to_move: Side = row
+        .to_move
+        .parse()
+        .map_err(|e: crate::tafl::side::SideError| bad(e.to_string()))?;
+    let record = Record {
+        position: row.position.clone(),
+        to_move,
+        rules: parse_rules(&row.rules)?,
+        kind,
+        moves: row.moves,
+        line: row.line.split_whitespace().map(str::to_string).collect(),
+        source: row.source.clone(),
+    };
+    let (start, line) = record.read().map_err(|e| bad(e.to_string()))?;
+    Ok(Loaded {
+        row,
+        start,
+        line,
+        kind,
+    })
+}
+
+impl Loaded {
+    /// The game from the puzzle's start with the first `plies` of the line played.
+    fn game_at(&self, plies: u32) -> Game {
+        let mut game = Game::from_position(self.start);
+        for &mv in self.line.iter().take(plies as usize) {
+            game.play(mv)
+                .expect("a stored line is checked legal when read");
+        }
+        game
+    }
+}
+
+/// Today's number: days since the Unix epoch (UTC).
+pub fn day_of(now_ms: i64) -> i64 {
+    now_ms.div_euclid(86_400_000)
+}
+
+impl Service {
+    /// Loads the seed puzzles into the database (those already there are left as they are);
+    /// how many were new.
+    pub async fn seed_puzzles(&self) -> Result<u32, ServiceError> {
+        let records: Vec<Record> = serde_json::from_str(SEED)
+            .map_err(|e| ServiceError::Internal(format!("assets/puzzles.json: {e}")))?;
+        let now = self.now();
+        let writing = self.write_lock().await;
+        let mut tx = self.pool.begin().await?;
+        let mut added = 0;
+        for r in &records {
+            if r.read().is_err() {
+                tracing::warn!(position = %r.position, "a seed puzzle does not read back: skipped");
+                continue;
+            }
+            let new = rows::insert(
+                &mut *tx,
+                &NewPuzzle {
+                    position: &r.position,
+                    to_move: r.to_move.name(),
+                    rules: &rules_json(&r.rules),
+                    kind: r.kind.name(),
+                    moves: r.moves,
+                    line: &r.line.join(" "),
+                    source: "seed",
+                    game_id: None,
+                    rating: initial_rating(r.kind, r.moves),
+                    now,
+                },
+            )
+            .await?;
+            added += u32::from(new);
+        }
+        tx.commit().await?;
+        drop(writing);
+        Ok(added)
+    }
+
+    /// The user's current puzzle in this server, or a new one near their puzzle rating (one
+    /// they have not tried, while there are any).
+    pub async fn puzzle(&self, guild: GuildId, user: &User) -> Result<PuzzleView, ServiceError> {
+        if let Some(a) = rows::active(&self.pool, guild, user.id).await? {
+            let p = self.stored_puzzle(a.puzzle_id).await?;
+            return self.view(&p, a.progress, a.rated).await;
+        }
+        if rows::count(&self.pool).await? == 0 {
+            self.seed_puzzles().await?;
+        }
+        let mine = rows::player(&self.pool, guild, user.id)
+            .await?
+            .map(|p| p.rating)
+            .unwrap_or_default();
+        let row = rows::next_for(&self.pool, guild, user.id, mine.rating)
+            .await?
+            .ok_or(ServiceError::NoPuzzles)?;
+        let p = load(row)?;
+        let writing = self.write_lock().await;
+        let mut tx = self.pool.begin().await?;
+        let rated = !rows::tried(&mut *tx, guild, user.id, p.row.id).await?;
+        let started = rows::start(&mut *tx, guild, user.id, p.row.id, rated, self.now()).await;
+        match started {
+            Ok(_) => {
+                tx.commit().await?;
+                drop(writing);
+                self.view(&p, 0, rated).await
+            }
+            // Another command started one at the same moment: show that one.
+            Err(e) if crate::store::is_unique_violation(&e, "puzzle_attempts") => {
+                drop(tx);
+                drop(writing);
+                let a = rows::active(&self.pool, guild, user.id)
+                    .await?
+                    .ok_or(ServiceError::PositionChanged)?;
+                let p = self.stored_puzzle(a.puzzle_id).await?;
+                self.view(&p, a.progress, a.rated).await
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    async fn stored_puzzle(&self, id: i64) -> Result<Loaded, ServiceError> {
+        let row = rows::by_id(&self.pool, id)
+            .await?
+            .ok_or_else(|| ServiceError::Internal(format!("puzzle {id} is gone")))?;
+        load(row)
+    }
+
+    /// The view of a puzzle `progress` plies into its line.
+    async fn view(
+        &self,
+        p: &Loaded,
+        progress: u32,
+        rated: bool,
+    ) -> Result<PuzzleView, ServiceError> {
+        let game = p.game_at(progress);
+        let mut view = PuzzleView {
+            puzzle_id: p.row.id,
+            kind: p.kind,
+            moves: p.row.moves,
+            step: progress / 2 + 1,
+            side: p.start.turn(),
+            rating: p.row.rating.rating,
+            rated,
+            reply: (progress > 0)
+                .then(|| game.moves().last().map(|m| m.to_string()))
+                .flatten(),
+            png: Vec::new(),
+        };
+        view.png = self
+            .image(*game.position(), game.moves().last().copied(), view.task())
+            .await?;
+        Ok(view)
+    }
+
+    /// The moves the user could answer their puzzle with that match what they typed (for
+    /// autocomplete): up to `limit`. Empty without a current puzzle.
+    pub async fn suggest_puzzle_moves(
+        &self,
+        guild: GuildId,
+        user: UserId,
+        typed: &str,
+        limit: usize,
+    ) -> Result<Vec<String>, ServiceError> {
+        let Some(a) = rows::active(&self.pool, guild, user).await? else {
+            return Ok(Vec::new());
+        };
+        let p = self.stored_puzzle(a.puzzle_id).await?;
+        let game = p.game_at(a.progress);
+        Ok(play::matching_moves(game.position(), typed, limit))
+    }
+
+    /// Judges the user's answer to their current puzzle. A right move plays the opponent's
+    /// reply and asks for the next, or solves the puzzle; a wrong one fails it. A first try's
+    /// end rates the player and the puzzle, in the transaction that ends it. A move that cannot
+    /// be read or is illegal changes nothing.
+    pub async fn puzzle_move(
+        &self,
+        guild: GuildId,
+        user: &User,
+        text: &str,
+    ) -> Result<PuzzleAnswer, ServiceError> {
+        let a = rows::active(&self.pool, guild, user.id)
+            .await?
+            .ok_or(ServiceError::NoPuzzle)?;
+        let p = self.stored_puzzle(a.puzzle_id).await?;
+        let mut game = p.game_at(a.progress);
+        let mv = parse_move(game.position(), text).map_err(ServiceError::IllegalMove)?;
+        let expected = p.line[a.progress as usize];
+        let right = mv == expected;
+        let played = game
+            .play(mv)
+            .map_err(|e| ServiceError::IllegalMove(e.into()))?;
+        let last_step = a.progress as usize + 1 >= p.line.len();
+        let now = self.now();
+        let writing = self.write_lock().await;
+        let mut tx = self.pool.begin().await?;
+        if right && !last_step {
+            let next = a.progress + 2;
+            if !rows::advance(&mut *tx, a.id, a.progress, next).await? {
+                return Err(ServiceError::PositionChanged);
+            }
+            tx.commit().await?;
+            drop(writing);
+            let view = self.view(&p, next, a.rated).await?;
+            return Ok(PuzzleAnswer::Continue {
+                played: played.to_string(),
+                view,
+            });
+        }
+        if !rows::finish(&mut *tx, a.id, a.progress, right, now).await? {
+            return Err(ServiceError::PositionChanged);
+        }
+        let ratings = if a.rated {
+            let before = rows::player(&mut *tx, guild, user.id)
+                .await?
+                .map(|r| r.rating)
+                .unwrap_or_default();
+            let puzzle_before = p.row.rating;
+            let score = if right { Score::Win } else { Score::Loss };
+            let (after, puzzle_after) = rate_game(before, puzzle_before, score);
+            rows::put_player(&mut *tx, guild, user.id, &user.name, after, right, now).await?;
+            rows::put_rating(&mut *tx, p.row.id, puzzle_after, right).await?;
+            Some(PuzzleRatings {
+                player: (before, after),
+                puzzle: (puzzle_before, puzzle_after),
+            })
+        } else {
+            None
+        };
+        tx.commit().await?;
+        drop(writing);
+        let caption = if right {
+            "Solved!".to_string()
+        } else {
+            format!("The answer was {expected}.")
+        };
+        let png = self.image(*game.position(), Some(played), caption).await?;
+        Ok(if right {
+            PuzzleAnswer::Solved {
+                played: played.to_string(),
+                ratings,
+                png,
+            }
+        } else {
+            PuzzleAnswer::Failed {
+                played: played.to_string(),
+                solution: expected.to_string(),
+                ratings,
+                png,
+            }
+        })
+    }
+
+    /// The server's best puzzle solvers.
+    pub async fn puzzle_leaderboard(
+        &self,
+        guild: GuildId,
+        limit: u32,
+    ) -> Result<Vec<PuzzlePlayer>, ServiceError> {
+        Ok(rows::leaderboard(&self.pool, guild, limit).await?)
+    }
+
+    /// A user's puzzle rating in a server, if they have one.
+    pub async fn puzzle_player(
+        &self,
+        guild: GuildId,
+        user: UserId,
+    ) -> Result<Option<PuzzlePlayer>, ServiceError> {
+        Ok(rows::player(&self.pool, guild, user).await?)
+    }
+
+    /// Names the server's daily puzzle channel (`None`: stops the daily puzzle); whether there
+    /// was one to stop.
+    pub async fn set_daily_puzzle_channel(
+        &self,
+        guild: GuildId,
+        channel: Option<ChannelId>,
+        by: UserId,
+    ) -> Result<bool, ServiceError> {
+        let _writing = self.write_lock().await;
+        match channel {
+            Some(c) => {
+                rows::set_channel(&self.pool, guild, c, by, self.now()).await?;
+                Ok(true)
+            }
+            None => Ok(rows::clear_channel(&self.pool, guild).await?),
+        }
+    }
+
+    /// Posts today's puzzle in every server's daily channel that has not had it: each post is
+    /// written to the outbox in the transaction that claims the day, so it goes out once. The
+    /// servers posted to.
+    pub async fn post_daily_puzzles(&self) -> Result<Vec<GuildId>, ServiceError> {
+        let day = day_of(self.now());
+        let due = rows::daily_due(&self.pool, day).await?;
+        if due.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut count = rows::count(&self.pool).await?;
+        if count == 0 {
+            self.seed_puzzles().await?;
+            count = rows::count(&self.pool).await?;
+        }
+        let Some(row) = rows::of_day(&self.pool, day, count).await? else {
+            return Ok(Vec::new());
+        };
+        let p = load(row)?;
+        let view = PuzzleView {
+            puzzle_id: p.row.id,
+            kind: p.kind,
+            moves: p.row.moves,
+            step: 1,
+            side: p.start.turn(),
+            rating: p.row.rating.rating,
+            rated: false,
+            reply: None,
+            png: Vec::new(),
+        };
+        let mut posted = Vec::new();
+        for (guild, channel) in due {
+            let writing = self.write_lock().await;
+            let mut tx = self.pool.begin().await?;
+            if !rows::claim_day(&mut *tx, guild, channel, day).await? {
+                continue;
+            }
+            let payload = Payload {
+                puzzle: Some(PuzzleBoardRef {
+                    puzzle: p.row.id,
+                    caption: view.task(),
+                }),
+                ..Payload::text(self.wording.daily_puzzle(&view))
+            };
+            self.enqueue(&mut tx, channel, "daily_puzzle", &payload, Duration::ZERO)
+                .await?;
+            self.commit_noticed(tx, writing).await?;
+            posted.push(guild);
+        }
+        Ok(posted)
+    }
+
+    /// Draws the start of a puzzle a notice carries.
+    pub async fn notice_puzzle_board(
+        &self,
+        board: &PuzzleBoardRef,
+    ) -> Result<Vec<u8>, ServiceError> {
+        let p = self.stored_puzzle(board.puzzle).await?;
+        self.image(p.start, None, board.caption.clone()).await
+    }
+}

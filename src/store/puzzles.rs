@@ -1,0 +1,491 @@
+//! The puzzle tables: `puzzles` (each with its Glicko-2 rating), `puzzle_attempts` (each user's
+//! tries, one active at a time), `puzzle_players` (each user's puzzle rating in a server) and
+//! `puzzle_channels` (the daily puzzle's channel, and the last day posted).
+
+use super::{to_db, DbBool, DbId};
+use crate::rating::Rating;
+use sqlx::any::AnyExecutor;
+
+/// A stored puzzle.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PuzzleRow {
+    pub id: i64,
+    pub position: String,
+    pub to_move: String,
+    /// JSON, as `games.rules`.
+    pub rules: String,
+    pub kind: String,
+    pub moves: u32,
+    /// `from-to` moves separated by spaces.
+    pub line: String,
+    pub source: String,
+    pub game_id: Option<i64>,
+    pub rating: Rating,
+    pub attempts: u32,
+    pub solved: u32,
+}
+
+#[derive(sqlx::FromRow)]
+struct StoredPuzzle {
+    id: i64,
+    position: String,
+    to_move: String,
+    rules: String,
+    kind: String,
+    #[sqlx(try_from = "i64")]
+    moves: u32,
+    line: String,
+    source: String,
+    game_id: Option<i64>,
+    rating: f64,
+    deviation: f64,
+    volatility: f64,
+    #[sqlx(try_from = "i64")]
+    attempts: u32,
+    #[sqlx(try_from = "i64")]
+    solved: u32,
+}
+
+impl From<StoredPuzzle> for PuzzleRow {
+    fn from(r: StoredPuzzle) -> PuzzleRow {
+        PuzzleRow {
+            id: r.id,
+            position: r.position,
+            to_move: r.to_move,
+            rules: r.rules,
+            kind: r.kind,
+            moves: r.moves,
+            line: r.line,
+            source: r.source,
+            game_id: r.game_id,
+            rating: Rating {
+                rating: r.rating,
+                deviation: r.deviation,
+                volatility: r.volatility,
+            },
+            attempts: r.attempts,
+            solved: r.solved,
+        }
+    }
+}
+
+const PUZZLE_COLUMNS: &str = "id, position, to_move, rules, kind, moves, line, source, game_id, \
+    rating, deviation, volatility, attempts, solved";
+
+/// A puzzle to store.
+#[derive(Debug, Clone)]
+pub struct NewPuzzle<'a> {
+    pub position: &'a str,
+    pub to_move: &'a str,
+    pub rules: &'a str,
+    pub kind: &'a str,
+    pub moves: u32,
+    pub line: &'a str,
+    pub source: &'a str,
+    pub game_id: Option<i64>,
+    pub rating: Rating,
+    pub now: i64,
+}
+
+/// Stores a puzzle unless the same position (side to move and rules) is one already; whether
+/// it was new.
+pub async fn insert<'e>(ex: impl AnyExecutor<'e>, p: &NewPuzzle<'_>) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "INSERT INTO puzzles (position, to_move, rules, kind, moves, line, source, game_id, \
+         rating, deviation, volatility, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
+         ON CONFLICT (position, to_move, rules) DO NOTHING",
+    )
+    .bind(p.position)
+    .bind(p.to_move)
+    .bind(p.rules)
+    .bind(p.kind)
+    .bind(i64::from(p.moves))
+    .bind(p.line)
+    .bind(p.source)
+    .bind(p.game_id)
+    .bind(p.rating.rating)
+    .bind(p.rating.deviation)
+    .bind(p.rating.volatility)
+    .bind(p.now)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+pub async fn by_id<'e>(
+    ex: impl AnyExecutor<'e>,
+    id: i64,
+) -> Result<Option<PuzzleRow>, sqlx::Error> {
+    sqlx::query_as::<_, StoredPuzzle>(&format!(
+        "SELECT {PUZZLE_COLUMNS} FROM puzzles WHERE id = $1"
+    ))
+    .bind(id)
+    .fetch_optional(ex)
+    .await
+    .map(|r| r.map(PuzzleRow::from))
+}
+
+/// How many puzzles there are.
+pub async fn count<'e>(ex: impl AnyExecutor<'e>) -> Result<u32, sqlx::Error> {
+    let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM puzzles")
+        .fetch_one(ex)
+        .await?;
+    Ok(n as u32)
+}
+
+/// The puzzle nearest `rating` that the user has not tried in this server (ties: the older
+/// puzzle); if they have tried them all, the one they tried longest ago.
+pub async fn next_for<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild_id: u64,
+    user_id: u64,
+    rating: f64,
+) -> Result<Option<PuzzleRow>, sqlx::Error> {
+    let cols = PUZZLE_COLUMNS
+        .split(", ")
+        .map(|c| format!("p.{c}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    sqlx::query_as::<_, StoredPuzzle>(&format!(
+        "SELECT {cols} FROM puzzles p LEFT JOIN ( \
+             SELECT puzzle_id, MAX(started_at) AS last FROM puzzle_attempts \
+             WHERE guild_id = $1 AND user_id = $2 GROUP BY puzzle_id \
+         ) a ON a.puzzle_id = p.id \
+         ORDER BY a.last IS NOT NULL, a.last, ABS(p.rating - $3), p.id LIMIT 1"
+    ))
+    .bind(to_db(guild_id))
+    .bind(to_db(user_id))
+    .bind(rating)
+    .fetch_optional(ex)
+    .await
+    .map(|r| r.map(PuzzleRow::from))
+}
+
+/// The puzzle of a day, among `count` puzzles: the puzzles taken in turn, one a day.
+pub async fn of_day<'e>(
+    ex: impl AnyExecutor<'e>,
+    day: i64,
+    count: u32,
+) -> Result<Option<PuzzleRow>, sqlx::Error> {
+    sqlx::query_as::<_, StoredPuzzle>(&format!(
+        "SELECT {PUZZLE_COLUMNS} FROM puzzles ORDER BY id LIMIT 1 OFFSET $1"
+    ))
+    .bind(day.rem_euclid(i64::from(count.max(1))))
+    .fetch_optional(ex)
+    .await
+    .map(|r| r.map(PuzzleRow::from))
+}
+
+/// Stores a puzzle's rating after a rated try, counting the try.
+pub async fn put_rating<'e>(
+    ex: impl AnyExecutor<'e>,
+    id: i64,
+    rating: Rating,
+    solved: bool,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE puzzles SET rating = $1, deviation = $2, volatility = $3, attempts = attempts + 1, \
+         solved = solved + $4 WHERE id = $5",
+    )
+    .bind(rating.rating)
+    .bind(rating.deviation)
+    .bind(rating.volatility)
+    .bind(i64::from(solved))
+    .bind(id)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+/// A user's try at a puzzle.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct AttemptRow {
+    pub id: i64,
+    pub puzzle_id: i64,
+    pub status: String,
+    #[sqlx(try_from = "i64")]
+    pub progress: u32,
+    #[sqlx(try_from = "DbBool")]
+    pub rated: bool,
+}
+
+/// The user's active try in a server, if any.
+pub async fn active<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild_id: u64,
+    user_id: u64,
+) -> Result<Option<AttemptRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, puzzle_id, status, progress, rated FROM puzzle_attempts \
+         WHERE guild_id = $1 AND user_id = $2 AND status = 'active'",
+    )
+    .bind(to_db(guild_id))
+    .bind(to_db(user_id))
+    .fetch_optional(ex)
+    .await
+}
+
+/// Whether the user has tried this puzzle in this server before.
+pub async fn tried<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild_id: u64,
+    user_id: u64,
+    puzzle_id: i64,
+) -> Result<bool, sqlx::Error> {
+    let n: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM puzzle_attempts WHERE guild_id = $1 AND user_id = $2 AND puzzle_id = $3",
+    )
+    .bind(to_db(guild_id))
+    .bind(to_db(user_id))
+    .bind(puzzle_id)
+    .fetch_one(ex)
+    .await?;
+    Ok(n > 0)
+}
+
+/// Starts a try (the user must have no active one: the unique index refuses a second).
+pub async fn start<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild_id: u64,
+    user_id: u64,
+    puzzle_id: i64,
+    rated: bool,
+    now: i64,
+) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "INSERT INTO puzzle_attempts (guild_id, user_id, puzzle_id, status, progress, rated, started_at) \
+         VALUES ($1, $2, $3, 'active', 0, $4, $5) RETURNING id",
+    )
+    .bind(to_db(guild_id))
+    .bind(to_db(user_id))
+    .bind(puzzle_id)
+    .bind(rated)
+    .bind(now)
+    .fetch_one(ex)
+    .await
+}
+
+/// Moves an active try on from `expected` plies to `progress`; false if it was not there
+/// (another answer came first).
+pub async fn advance<'e>(
+    ex: impl AnyExecutor<'e>,
+    id: i64,
+    expected: u32,
+    progress: u32,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE puzzle_attempts SET progress = $1 WHERE id = $2 AND status = 'active' AND progress = $3",
+    )
+    .bind(i64::from(progress))
+    .bind(id)
+    .bind(i64::from(expected))
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Ends an active try at `expected` plies as solved or failed; false if it was not there.
+pub async fn finish<'e>(
+    ex: impl AnyExecutor<'e>,
+    id: i64,
+    expected: u32,
+    solved: bool,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE puzzle_attempts SET status = $1, progress = $2, finished_at = $3 \
+         WHERE id = $4 AND status = 'active' AND progress = $5",
+    )
+    .bind(if solved { "solved" } else { "failed" })
+    .bind(i64::from(expected) + 1)
+    .bind(now)
+    .bind(id)
+    .bind(i64::from(expected))
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// A user's puzzle rating in a server.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PuzzlePlayerRow {
+    pub user_id: u64,
+    pub name: String,
+    pub rating: Rating,
+    pub solved: u32,
+    pub failed: u32,
+}
+
+#[derive(sqlx::FromRow)]
+struct StoredPlayer {
+    #[sqlx(try_from = "DbId")]
+    user_id: u64,
+    name: String,
+    rating: f64,
+    deviation: f64,
+    volatility: f64,
+    #[sqlx(try_from = "i64")]
+    solved: u32,
+    #[sqlx(try_from = "i64")]
+    failed: u32,
+}
+
+impl From<StoredPlayer> for PuzzlePlayerRow {
+    fn from(r: StoredPlayer) -> PuzzlePlayerRow {
+        PuzzlePlayerRow {
+            user_id: r.user_id,
+            name: r.name,
+            rating: Rating {
+                rating: r.rating,
+                deviation: r.deviation,
+                volatility: r.volatility,
+            },
+            solved: r.solved,
+            failed: r.failed,
+        }
+    }
+}
+
+pub async fn player<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild_id: u64,
+    user_id: u64,
+) -> Result<Option<PuzzlePlayerRow>, sqlx::Error> {
+    sqlx::query_as::<_, StoredPlayer>(
+        "SELECT user_id, name, rating, deviation, volatility, solved, failed FROM puzzle_players \
+         WHERE guild_id = $1 AND user_id = $2",
+    )
+    .bind(to_db(guild_id))
+    .bind(to_db(user_id))
+    .fetch_optional(ex)
+    .await
+    .map(|r| r.map(PuzzlePlayerRow::from))
+}
+
+/// Stores a user's puzzle rating after a rated try.
+pub async fn put_player<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild_id: u64,
+    user_id: u64,
+    name: &str,
+    rating: Rating,
+    solved: bool,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO puzzle_players (guild_id, user_id, name, rating, deviation, volatility, solved, failed, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
+         ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, rating = excluded.rating, \
+         deviation = excluded.deviation, volatility = excluded.volatility, \
+         solved = puzzle_players.solved + excluded.solved, \
+         failed = puzzle_players.failed + excluded.failed, updated_at = excluded.updated_at",
+    )
+    .bind(to_db(guild_id))
+    .bind(to_db(user_id))
+    .bind(name)
+    .bind(rating.rating)
+    .bind(rating.deviation)
+    .bind(rating.volatility)
+    .bind(i64::from(solved))
+    .bind(i64::from(!solved))
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+/// A server's best puzzle solvers, highest rating first.
+pub async fn leaderboard<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild_id: u64,
+    limit: u32,
+) -> Result<Vec<PuzzlePlayerRow>, sqlx::Error> {
+    sqlx::query_as::<_, StoredPlayer>(
+        "SELECT user_id, name, rating, deviation, volatility, solved, failed FROM puzzle_players \
+         WHERE guild_id = $1 ORDER BY rating DESC, deviation ASC, user_id ASC LIMIT $2",
+    )
+    .bind(to_db(guild_id))
+    .bind(i64::from(limit))
+    .fetch_all(ex)
+    .await
+    .map(|rows| rows.into_iter().map(PuzzlePlayerRow::from).collect())
+}
+
+/// Names (or changes) a server's daily puzzle channel.
+pub async fn set_channel<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild_id: u64,
+    channel_id: u64,
+    set_by: u64,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO puzzle_channels (guild_id, channel_id, last_day, set_by, updated_at) \
+         VALUES ($1, $2, NULL, $3, $4) ON CONFLICT (guild_id) DO UPDATE SET \
+         channel_id = excluded.channel_id, set_by = excluded.set_by, updated_at = excluded.updated_at",
+    )
+    .bind(to_db(guild_id))
+    .bind(to_db(channel_id))
+    .bind(to_db(set_by))
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+/// Stops a server's daily puzzle; whether there was one.
+pub async fn clear_channel<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild_id: u64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query("DELETE FROM puzzle_channels WHERE guild_id = $1")
+        .bind(to_db(guild_id))
+        .execute(ex)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// The servers whose daily puzzle for `day` is not posted yet: (guild, channel).
+pub async fn daily_due<'e>(
+    ex: impl AnyExecutor<'e>,
+    day: i64,
+) -> Result<Vec<(u64, u64)>, sqlx::Error> {
+    #[derive(sqlx::FromRow)]
+    struct Due {
+        #[sqlx(try_from = "DbId")]
+        guild_id: u64,
+        #[sqlx(try_from = "DbId")]
+        channel_id: u64,
+    }
+    let rows: Vec<Due> = sqlx::query_as(
+        "SELECT guild_id, channel_id FROM puzzle_channels WHERE last_day IS NULL OR last_day < $1 \
+         ORDER BY guild_id",
+    )
+    .bind(day)
+    .fetch_all(ex)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|d| (d.guild_id, d.channel_id))
+        .collect())
+}
+
+/// Claims `day`'s post for a server; false if it was claimed already (or the channel changed).
+pub async fn claim_day<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild_id: u64,
+    channel_id: u64,
+    day: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE puzzle_channels SET last_day = $1 WHERE guild_id = $2 AND channel_id = $3 \
+         AND (last_day IS NULL OR last_day < $4)",
+    )
+    .bind(day)
+    .bind(to_db(guild_id))
+    .bind(to_db(channel_id))
+    .bind(day)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}

@@ -1,0 +1,414 @@
+//! The puzzle service on both backends (a SQLite file, a fresh PostgreSQL database when
+//! TEST_POSTGRES_URL names a server): answers judged right and wrong, the player's and
+//! the puzzle's Glicko-2 ratings moved once per first try (repeats unrated), a multi-move
+//! puzzle answered with the reply, bad input refused without a change, the current puzzle kept
+//! across a restart, the leaderboard, and the daily puzzle posted once a day through the outbox.
+
+use std::sync::Arc;
+use tablut_bot::ai::puzzle::{Kind, Record};
+use tablut_bot::both_backends;
+use tablut_bot::rating::{rate_game, Rating, Score};
+use tablut_bot::service::puzzle::{day_of, initial_rating, PuzzleAnswer, SEED};
+use tablut_bot::service::*;
+use tablut_bot::store::puzzles::{self as rows, NewPuzzle};
+use tablut_bot::store::testdb::TestDb;
+
+const GUILD: u64 = 900_000_000_000_000_001;
+const ASTRID: u64 = 18_000_000_000_000_000_001;
+const BIRGER: u64 = 5;
+const T0: i64 = 1_800_000_000_000;
+const DAY_MS: i64 = 86_400_000;
+
+struct Fixture {
+    db: TestDb,
+    clock: ManualClock,
+    service: Service,
+}
+
+fn config() -> Config {
+    Config {
+        images: false,
+        ai_tt_mb: 4,
+        ai_workers: 1,
+        ..Config::default()
+    }
+}
+
+async fn fixture(db: TestDb) -> Fixture {
+    let clock = ManualClock::new(T0);
+    let service = Service::open(&db.url, config(), Arc::new(clock.clone()))
+        .await
+        .unwrap();
+    Fixture { db, clock, service }
+}
+
+impl Fixture {
+    async fn reopen(self) -> Fixture {
+        self.service.close().await;
+        let service = Service::open(&self.db.url, config(), Arc::new(self.clock.clone()))
+            .await
+            .unwrap();
+        Fixture { service, ..self }
+    }
+
+    /// Stores only this puzzle (the seed is then not loaded: there is one already).
+    async fn only(&self, r: &Record) {
+        let rules = serde_json::to_string(&r.rules).unwrap();
+        assert!(rows::insert(
+            self.service.pool(),
+            &NewPuzzle {
+                position: &r.position,
+                to_move: r.to_move.name(),
+                rules: &rules,
+                kind: r.kind.name(),
+                moves: r.moves,
+                line: &r.line.join(" "),
+                source: "seed",
+                game_id: None,
+                rating: initial_rating(r.kind, r.moves),
+                now: T0,
+            },
+        )
+        .await
+        .unwrap());
+    }
+}
+
+fn user(id: u64, name: &str) -> User {
+    User::new(id, name.to_string())
+}
+
+fn seed() -> Vec<Record> {
+    serde_json::from_str(SEED).unwrap()
+}
+
+fn seed_where(f: impl Fn(&Record) -> bool) -> Record {
+    seed().into_iter().find(f).expect("such a seed puzzle")
+}
+
+/// A legal move of the puzzle's start that is not its solution.
+fn wrong_move(r: &Record) -> String {
+    let (start, line) = r.read().unwrap();
+    start
+        .legal_moves_sorted()
+        .into_iter()
+        .find(|m| *m != line[0])
+        .unwrap()
+        .to_string()
+}
+
+both_backends! {
+#[tokio::test]
+async fn the_seed_loads_once(db: TestDb) {
+    let f = fixture(db).await;
+    let n = f.service.seed_puzzles().await.unwrap();
+    assert_eq!(n as usize, seed().len());
+    assert_eq!(f.service.seed_puzzles().await.unwrap(), 0);
+}
+}
+
+both_backends! {
+#[tokio::test]
+async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db: TestDb) {
+    let f = fixture(db).await;
+    let r = seed_where(|r| r.kind == Kind::Win && r.moves == 2);
+    f.only(&r).await;
+    let astrid = user(ASTRID, "Astrid");
+    let view = f.service.puzzle(GUILD, &astrid).await.unwrap();
+    assert_eq!((view.kind, view.moves, view.step), (Kind::Win, 2, 1));
+    assert!(view.rated && view.reply.is_none());
+    assert_eq!(view.side, r.to_move);
+    // The same puzzle while it is not done.
+    assert_eq!(
+        f.service.puzzle(GUILD, &astrid).await.unwrap().puzzle_id,
+        view.puzzle_id
+    );
+    match f
+        .service
+        .puzzle_move(GUILD, &astrid, &r.line[0])
+        .await
+        .unwrap()
+    {
+        PuzzleAnswer::Continue { played, view } => {
+            assert!(played.starts_with(&r.line[0]), "{played}");
+            assert_eq!(view.step, 2);
+            assert!(view.reply.as_deref().unwrap().starts_with(&r.line[1]));
+        }
+        other => panic!("{other:?}"),
+    }
+    let before = Rating::default();
+    let puzzle_before = initial_rating(Kind::Win, 2);
+    match f
+        .service
+        .puzzle_move(GUILD, &astrid, &r.line[2])
+        .await
+        .unwrap()
+    {
+        PuzzleAnswer::Solved { ratings, .. } => {
+            let ratings = ratings.expect("a first try is rated");
+            let (after, puzzle_after) = rate_game(before, puzzle_before, Score::Win);
+            assert_eq!(ratings.player, (before, after));
+            assert_eq!(ratings.puzzle, (puzzle_before, puzzle_after));
+            assert!(after.rating > before.rating && puzzle_after.rating < puzzle_before.rating);
+        }
+        other => panic!("{other:?}"),
+    }
+    let stored = rows::by_id(f.service.pool(), view.puzzle_id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((stored.attempts, stored.solved), (1, 1));
+    assert!(stored.rating.rating < puzzle_before.rating);
+    let me = f
+        .service
+        .puzzle_player(GUILD, ASTRID)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((me.solved, me.failed), (1, 0));
+    // No puzzle to answer now.
+    assert!(matches!(
+        f.service.puzzle_move(GUILD, &astrid, &r.line[2]).await,
+        Err(ServiceError::NoPuzzle)
+    ));
+    // The only puzzle again: a repeat, unrated, and the ratings stay.
+    let again = f.service.puzzle(GUILD, &astrid).await.unwrap();
+    assert!(!again.rated);
+    f.service
+        .puzzle_move(GUILD, &astrid, &r.line[0])
+        .await
+        .unwrap();
+    match f
+        .service
+        .puzzle_move(GUILD, &astrid, &r.line[2])
+        .await
+        .unwrap()
+    {
+        PuzzleAnswer::Solved { ratings: None, .. } => {}
+        other => panic!("{other:?}"),
+    }
+    let me_after = f
+        .service
+        .puzzle_player(GUILD, ASTRID)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(me_after, me);
+    let stored_after = rows::by_id(f.service.pool(), view.puzzle_id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(stored_after, stored);
+}
+}
+
+both_backends! {
+#[tokio::test]
+async fn a_wrong_answer_fails_and_is_rated_as_a_loss(db: TestDb) {
+    let f = fixture(db).await;
+    let r = seed_where(|r| r.kind == Kind::Save);
+    f.only(&r).await;
+    let birger = user(BIRGER, "Birger");
+    f.service.puzzle(GUILD, &birger).await.unwrap();
+    let wrong = wrong_move(&r);
+    match f.service.puzzle_move(GUILD, &birger, &wrong).await.unwrap() {
+        PuzzleAnswer::Failed {
+            solution, ratings, ..
+        } => {
+            assert_eq!(solution, r.line[0]);
+            let ratings = ratings.unwrap();
+            let (after, puzzle_after) = rate_game(
+                Rating::default(),
+                initial_rating(Kind::Save, 1),
+                Score::Loss,
+            );
+            assert_eq!(ratings.player.1, after);
+            assert_eq!(ratings.puzzle.1, puzzle_after);
+            assert!(after.rating < 1500.0);
+        }
+        other => panic!("{other:?}"),
+    }
+    let me = f
+        .service
+        .puzzle_player(GUILD, BIRGER)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((me.solved, me.failed), (0, 1));
+    let board = f.service.puzzle_leaderboard(GUILD, 10).await.unwrap();
+    assert_eq!(board.len(), 1);
+    assert_eq!(board[0].name, "Birger");
+}
+}
+
+both_backends! {
+#[tokio::test]
+async fn bad_answers_change_nothing(db: TestDb) {
+    let f = fixture(db).await;
+    let r = seed_where(|r| r.kind == Kind::Win);
+    f.only(&r).await;
+    let astrid = user(ASTRID, "Astrid");
+    assert!(matches!(
+        f.service.puzzle_move(GUILD, &astrid, "e1-e3").await,
+        Err(ServiceError::NoPuzzle)
+    ));
+    f.service.puzzle(GUILD, &astrid).await.unwrap();
+    for bad in ["", "zz", "e5-e5", "a1-i9", &"x".repeat(5000)] {
+        let e = f
+            .service
+            .puzzle_move(GUILD, &astrid, bad)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(e, ServiceError::IllegalMove(_)),
+            "{bad:.20}: {e:?}"
+        );
+        assert!(e.to_string().len() < 200 && !e.to_string().contains('\n'));
+    }
+    // Still the first move, still rated.
+    let view = f.service.puzzle(GUILD, &astrid).await.unwrap();
+    assert_eq!(view.step, 1);
+    assert!(view.rated);
+    assert!(f
+        .service
+        .puzzle_player(GUILD, ASTRID)
+        .await
+        .unwrap()
+        .is_none());
+    // Autocomplete lists legal moves only, at most 25.
+    let all = f
+        .service
+        .suggest_puzzle_moves(GUILD, ASTRID, "", 25)
+        .await
+        .unwrap();
+    assert!(!all.is_empty() && all.len() <= 25);
+    let (start, _) = r.read().unwrap();
+    for m in &all {
+        assert!(tablut_bot::tafl::parse_move(&start, m).is_ok(), "{m}");
+    }
+    let from = &r.line[0][..2];
+    let sol = f
+        .service
+        .suggest_puzzle_moves(GUILD, ASTRID, from, 25)
+        .await
+        .unwrap();
+    assert!(sol.contains(&r.line[0]), "{sol:?}");
+    assert!(f
+        .service
+        .suggest_puzzle_moves(GUILD, BIRGER, "", 25)
+        .await
+        .unwrap()
+        .is_empty());
+}
+}
+
+both_backends! {
+#[tokio::test]
+async fn the_current_puzzle_survives_a_restart(db: TestDb) {
+    let f = fixture(db).await;
+    let r = seed_where(|r| r.kind == Kind::Win && r.moves == 2);
+    f.only(&r).await;
+    let astrid = user(ASTRID, "Astrid");
+    let view = f.service.puzzle(GUILD, &astrid).await.unwrap();
+    f.service
+        .puzzle_move(GUILD, &astrid, &r.line[0])
+        .await
+        .unwrap();
+    let f = f.reopen().await;
+    let again = f.service.puzzle(GUILD, &astrid).await.unwrap();
+    assert_eq!((again.puzzle_id, again.step), (view.puzzle_id, 2));
+    assert!(matches!(
+        f.service
+            .puzzle_move(GUILD, &astrid, &r.line[2])
+            .await
+            .unwrap(),
+        PuzzleAnswer::Solved {
+            ratings: Some(_),
+            ..
+        }
+    ));
+}
+}
+
+both_backends! {
+#[tokio::test]
+async fn each_player_gets_puzzles_they_have_not_tried(db: TestDb) {
+    let f = fixture(db).await;
+    let astrid = user(ASTRID, "Astrid");
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..3 {
+        let view = f.service.puzzle(GUILD, &astrid).await.unwrap();
+        assert!(view.rated);
+        assert!(
+            seen.insert(view.puzzle_id),
+            "puzzle {} again",
+            view.puzzle_id
+        );
+        let p = rows::by_id(f.service.pool(), view.puzzle_id)
+            .await
+            .unwrap()
+            .unwrap();
+        let first = p.line.split_whitespace().next().unwrap().to_string();
+        // Solve or fail it to move on.
+        let answer = f.service.puzzle_move(GUILD, &astrid, &first).await.unwrap();
+        if let PuzzleAnswer::Continue { .. } = answer {
+            let third = p.line.split_whitespace().nth(2).unwrap().to_string();
+            f.service.puzzle_move(GUILD, &astrid, &third).await.unwrap();
+        }
+    }
+    let me = f
+        .service
+        .puzzle_player(GUILD, ASTRID)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((me.solved, me.failed), (3, 0));
+}
+}
+
+both_backends! {
+#[tokio::test]
+async fn the_daily_puzzle_is_posted_once_a_day_through_the_outbox(db: TestDb) {
+    let f = fixture(db).await;
+    const CHANNEL: u64 = 777;
+    // No channel named: nothing.
+    assert!(f.service.post_daily_puzzles().await.unwrap().is_empty());
+    f.service
+        .set_daily_puzzle_channel(GUILD, Some(CHANNEL), ASTRID)
+        .await
+        .unwrap();
+    assert_eq!(f.service.post_daily_puzzles().await.unwrap(), vec![GUILD]);
+    assert!(f.service.post_daily_puzzles().await.unwrap().is_empty());
+    // A restart the same day posts nothing more.
+    let f = f.reopen().await;
+    assert!(f.service.post_daily_puzzles().await.unwrap().is_empty());
+    let notices = f.service.notices_in(CHANNEL).await.unwrap();
+    assert_eq!(notices.len(), 1);
+    assert_eq!(notices[0].kind, "daily_puzzle");
+    let payload: Payload = serde_json::from_str(&notices[0].payload).unwrap();
+    assert!(payload.text.contains("puzzle") && payload.text.len() <= 2000);
+    let board = payload.puzzle.expect("the puzzle's board");
+    assert!(rows::by_id(f.service.pool(), board.puzzle)
+        .await
+        .unwrap()
+        .is_some());
+    // The next day: the next puzzle.
+    f.clock
+        .advance(std::time::Duration::from_millis(DAY_MS as u64));
+    assert_eq!(f.service.post_daily_puzzles().await.unwrap(), vec![GUILD]);
+    let notices = f.service.notices_in(CHANNEL).await.unwrap();
+    assert_eq!(notices.len(), 2);
+    let second: Payload = serde_json::from_str(&notices[1].payload).unwrap();
+    assert_ne!(second.puzzle.unwrap().puzzle, board.puzzle);
+    assert_eq!(day_of(T0 + DAY_MS), day_of(T0) + 1);
+    // Stopped: nothing more.
+    assert!(f
+        .service
+        .set_daily_puzzle_channel(GUILD, None, ASTRID)
+        .await
+        .unwrap());
+    f.clock
+        .advance(std::time::Duration::from_millis(DAY_MS as u64));
+    assert!(f.service.post_daily_puzzles().await.unwrap().is_empty());
+}
+}
