@@ -150,11 +150,6 @@ pub async fn start(config: BotConfig, clock: Arc<dyn Clock>) -> Result<Running, 
             .with_wording(Arc::new(messages::BotWording))
             .with_delivery(config.delivery()),
     );
-    match service.seed_puzzles().await {
-        Ok(n) if n > 0 => tracing::info!(puzzles = n, "seed puzzles loaded"),
-        Ok(_) => {}
-        Err(e) => tracing::error!(error = ?e, "cannot load the seed puzzles"),
-    }
     match connect(config, service.clone()).await {
         Ok(running) => Ok(running),
         Err(e) => {
@@ -189,6 +184,11 @@ async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, St
             return Err(StartError::Rejected)
         }
         Err(e) => return Err(StartError::Discord(e)),
+    }
+    // The puzzles the bot ships, once the bot is sure to run.
+    match service.seed_puzzles().await {
+        Ok(n) => tracing::debug!(puzzles = n, "seed puzzles loaded"),
+        Err(e) => tracing::error!(error = ?e, "cannot load the seed puzzles"),
     }
     let config = Arc::new(config);
     let in_flight = Arc::new(AtomicUsize::new(0));

@@ -1,0 +1,145 @@
+//! End to end: `/tablut puzzle …` through the real client against the fake Discord (every
+//! request checked against Discord's OpenAPI description): a puzzle shown with its board, a
+//! wrong answer judged and rated, a right one solved, and the daily puzzle's channel refused to a
+//! member without Manage Server.
+
+mod support;
+
+use serde_json::{json, Value};
+use support::bot_harness::{assert_board, BotHarness};
+use support::fake_discord::*;
+
+const ASTRID: u64 = 900_000_000_000_000_101;
+const CHANNEL: u64 = 70;
+
+fn puzzle(sub: &str, options: Value) -> Value {
+    json!([{"name": "puzzle", "type": 2, "options": [{"name": sub, "type": 1, "options": options}]}])
+}
+
+async fn ask(h: &BotHarness, who: &Who, sub: &str, options: Value) -> Recorded {
+    let id = h
+        .fake
+        .command(who, CHANNEL, "tablut", None, puzzle(sub, options), &[]);
+    h.fake.callback(id).await
+}
+
+/// The user's current puzzle's line, read from the bot's database.
+async fn current_line(h: &BotHarness) -> Vec<String> {
+    let url = format!("sqlite://{}", h.dir.path().join("bot.db").display());
+    let pool = tablut_bot::store::open(&url).await.unwrap();
+    let guild = h.fake.guild_of(CHANNEL);
+    let a = tablut_bot::store::puzzles::active(&pool, guild, ASTRID)
+        .await
+        .unwrap()
+        .expect("a current puzzle");
+    let p = tablut_bot::store::puzzles::by_id(&pool, a.puzzle_id)
+        .await
+        .unwrap()
+        .unwrap();
+    pool.close().await;
+    p.line.split_whitespace().map(str::to_string).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_puzzle_shown_answered_wrong_then_right() {
+    let h = BotHarness::start(&[("AI_TT_MB", "4")]).await;
+    let astrid = Who::member(ASTRID, "Astrid");
+    let shown = ask(&h, &astrid, "play", json!([])).await;
+    assert!(
+        shown.content().contains("to move: find"),
+        "{}",
+        shown.content()
+    );
+    assert_board(&shown);
+    let line = current_line(&h).await;
+    // An illegal move: one line, nothing changes.
+    let bad = ask(
+        &h,
+        &astrid,
+        "move",
+        json!([{"name": "notation", "type": 3, "value": "e5-e5"}]),
+    )
+    .await;
+    assert!(
+        bad.ephemeral() && !bad.content().contains('\n'),
+        "{}",
+        bad.content()
+    );
+    assert_eq!(current_line(&h).await, line);
+    // A wrong legal move fails it and names the answer.
+    let url = format!("sqlite://{}", h.dir.path().join("bot.db").display());
+    let pool = tablut_bot::store::open(&url).await.unwrap();
+    let guild = h.fake.guild_of(CHANNEL);
+    let a = tablut_bot::store::puzzles::active(&pool, guild, ASTRID)
+        .await
+        .unwrap()
+        .unwrap();
+    let row = tablut_bot::store::puzzles::by_id(&pool, a.puzzle_id)
+        .await
+        .unwrap()
+        .unwrap();
+    pool.close().await;
+    let rules: tablut_bot::tafl::Rules = serde_json::from_str(&row.rules).unwrap();
+    let start =
+        tablut_bot::tafl::parse_position(&row.position, row.to_move.parse().unwrap(), rules)
+            .unwrap();
+    let wrong = start
+        .legal_moves_sorted()
+        .into_iter()
+        .map(|m| m.to_string())
+        .find(|m| *m != line[0])
+        .unwrap();
+    let failed = ask(
+        &h,
+        &astrid,
+        "move",
+        json!([{"name": "notation", "type": 3, "value": wrong}]),
+    )
+    .await;
+    assert!(
+        failed.content().contains("is not it"),
+        "{}",
+        failed.content()
+    );
+    assert!(failed.content().contains(&line[0]));
+    assert!(failed.content().contains("Your puzzle rating: 1500 →"));
+    assert_board(&failed);
+    // The next puzzle, answered right move by move.
+    let next = ask(&h, &astrid, "play", json!([])).await;
+    assert!(next.content().contains("Puzzle"), "{}", next.content());
+    let line = current_line(&h).await;
+    let mut last = None;
+    for mv in line.iter().step_by(2) {
+        last = Some(
+            ask(
+                &h,
+                &astrid,
+                "move",
+                json!([{"name": "notation", "type": 3, "value": mv}]),
+            )
+            .await,
+        );
+    }
+    let last = last.unwrap();
+    assert!(last.content().contains("solved!"), "{}", last.content());
+    let board = ask(&h, &astrid, "leaderboard", json!([])).await;
+    assert!(board.content().contains("1. Astrid"), "{}", board.content());
+    assert!(
+        board.content().contains("1 solved, 1 failed"),
+        "{}",
+        board.content()
+    );
+    // The daily puzzle's channel: Manage Server only.
+    let refused = ask(&h, &astrid, "daily", json!([])).await;
+    assert!(refused.ephemeral() && refused.content().contains("Manage Server"));
+    let admin = Who {
+        permissions: "32".into(),
+        ..Who::member(ASTRID, "Astrid")
+    };
+    let none = ask(&h, &admin, "daily", json!([])).await;
+    assert!(
+        none.content().contains("no daily puzzle to stop"),
+        "{}",
+        none.content()
+    );
+}
