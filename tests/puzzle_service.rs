@@ -5,7 +5,7 @@
 //! across a restart, the leaderboard, and the daily puzzle posted once a day through the outbox.
 
 use std::sync::Arc;
-use tablut_bot::ai::puzzle::{Kind, Record};
+use tablut_bot::ai::puzzle::{scan, Kind, Record, Solver, SCAN_PLIES};
 use tablut_bot::both_backends;
 use tablut_bot::rating::{rate_game, Rating, Score};
 use tablut_bot::service::puzzle::{day_of, initial_rating, PuzzleAnswer, SEED};
@@ -410,5 +410,70 @@ async fn the_daily_puzzle_is_posted_once_a_day_through_the_outbox(db: TestDb) {
     f.clock
         .advance(std::time::Duration::from_millis(DAY_MS as u64));
     assert!(f.service.post_daily_puzzles().await.unwrap().is_empty());
+}
+}
+
+both_backends! {
+#[tokio::test]
+async fn finished_games_on_the_bot_are_searched_for_puzzles_once(db: TestDb) {
+    let f = fixture(db).await;
+    // A game between two people from a seed puzzle's position, played along its line to the
+    // win: its start is a puzzle again, found in the game.
+    let r = seed_where(|r| r.kind == Kind::Win && r.moves == 2);
+    let (start, line) = r.read().unwrap();
+    let c = f
+        .service
+        .challenge(ChallengeRequest {
+            place: Place {
+                guild: Some(GUILD),
+                channel: 50,
+            },
+            challenger: user(ASTRID, "Astrid"),
+            opponent: user(BIRGER, "Birger"),
+            opponent_is_bot: false,
+            side: SideChoice::Attackers,
+            rules: r.rules,
+            time_control: TimeControl::None,
+            thread: false,
+            start: Some(start),
+        })
+        .await
+        .unwrap();
+    let mut game = f.service.accept(c.id, BIRGER, None).await.unwrap().game;
+    for mv in &line {
+        let to_move = game.to_move().unwrap().user_id().unwrap();
+        game = f.service.play_move(50, to_move, &mv.to_string()).await.unwrap().game;
+    }
+    assert!(game.is_over());
+    // What the finder makes of the same game, directly.
+    let mut played = tablut_bot::tafl::Game::from_position(start);
+    for &mv in &line {
+        played.play(mv).unwrap();
+    }
+    let mut solver = Solver::new();
+    let expected = scan(&mut solver, &played, SCAN_PLIES);
+    assert!(expected.iter().any(|(p, _)| *p == start), "the start is found");
+    assert_eq!(f.service.find_game_puzzles(10).await.unwrap() as usize, expected.len());
+    let stored: Vec<(String, String, Option<i64>)> = sqlx::query_as(
+        "SELECT position, line, game_id FROM puzzles WHERE source = 'game' ORDER BY id",
+    )
+    .fetch_all(f.service.pool())
+    .await
+    .unwrap();
+    let want: Vec<(String, String, Option<i64>)> = expected
+        .iter()
+        .map(|(p, found)| {
+            let rec = Record::new(p, found, "game");
+            (rec.position, rec.line.join(" "), Some(game.id))
+        })
+        .collect();
+    assert_eq!(stored, want);
+    // Once: the game is not searched again.
+    assert_eq!(f.service.find_game_puzzles(10).await.unwrap(), 0);
+    let scans: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM puzzle_scans")
+        .fetch_one(f.service.pool())
+        .await
+        .unwrap();
+    assert_eq!(scans, 1);
 }
 }

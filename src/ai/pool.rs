@@ -31,9 +31,13 @@ pub type Answer = Result<Option<SearchResult>, SearchFailed>;
 
 type Done = Box<dyn FnOnce(Answer) + Send>;
 
-struct Job {
-    search: Search,
-    done: Done,
+enum Job {
+    Search {
+        search: Search,
+        done: Done,
+    },
+    /// Other AI work (puzzle finding): run as it is, with no table.
+    Task(Box<dyn FnOnce() + Send>),
 }
 
 struct State {
@@ -95,11 +99,28 @@ impl Pool {
         let ticket = self.state().queue.push(
             owner,
             class,
-            Job {
+            Job::Search {
                 search,
                 done: Box::new(done),
             },
         );
+        self.shared.ready.notify_one();
+        ticket
+    }
+
+    /// Queues other AI work (pure CPU, such as proving puzzles) for `owner`, served as
+    /// searches are: a background task waits while any move or hint does. A task that
+    /// panics is dropped (whoever waits on it sees its sender dropped).
+    pub fn submit_task(
+        &self,
+        owner: Owner,
+        class: Class,
+        task: impl FnOnce() + Send + 'static,
+    ) -> Ticket {
+        let ticket = self
+            .state()
+            .queue
+            .push(owner, class, Job::Task(Box::new(task)));
         self.shared.ready.notify_one();
         ticket
     }
@@ -173,13 +194,22 @@ fn work(shared: &Shared) {
                 state = shared.ready.wait(state).unwrap_or_else(|e| e.into_inner());
             }
         };
+        let (search, done) = match job {
+            Job::Search { search, done } => (search, done),
+            Job::Task(task) => {
+                if catch_unwind(AssertUnwindSafe(task)).is_err() {
+                    tracing::error!("an AI task panicked: dropped");
+                }
+                lock(shared).running -= 1;
+                continue;
+            }
+        };
         let taken = Instant::now();
         let s = searcher.get_or_insert_with(|| {
             let now = shared.tables.fetch_add(1, Ordering::SeqCst) + 1;
             shared.peak_tables.fetch_max(now, Ordering::SeqCst);
             Searcher::new(shared.tt_mb, Weights::DEFAULT)
         });
-        let Job { search, done } = job;
         let answer = catch_unwind(AssertUnwindSafe(|| {
             // Another game's positions are no use here, and could mislead (contempt, the
             // game's history): the table starts empty, in O(1).

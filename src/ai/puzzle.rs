@@ -428,6 +428,19 @@ fn find_save(solver: &mut Solver, history: &[Position]) -> Option<Found> {
     })
 }
 
+/// The puzzles in the last `last` positions of a game, each as a fresh start at its position.
+pub fn scan(solver: &mut Solver, game: &crate::tafl::Game, last: usize) -> Vec<(Position, Found)> {
+    let positions = game.positions();
+    let from = positions.len().saturating_sub(last);
+    positions[from..]
+        .iter()
+        .filter_map(|p| find(solver, std::slice::from_ref(p)).map(|f| (*p, f)))
+        .collect()
+}
+
+/// How many of a finished game's last positions the bot searches for puzzles.
+pub const SCAN_PLIES: usize = 24;
+
 /// A puzzle as the seed file (`assets/puzzles.json`) and the database keep it: the position as
 /// an OpenTafl record, the side to move, the rules, and the solution line as `from-to` moves.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -14,8 +14,22 @@ pub fn clock(service: Arc<Service>, every: Duration) -> tokio::task::JoinHandle<
     tokio::spawn(async move {
         let mut ticks = tokio::time::interval(every);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        // Finished games are searched for puzzles beside the clock, one game at a time: the
+        // search waits for the AI pool's background class, and the clock must not.
+        let scanning = Arc::new(std::sync::atomic::AtomicBool::new(false));
         loop {
             ticks.tick().await;
+            if !scanning.swap(true, std::sync::atomic::Ordering::SeqCst) {
+                let (service, scanning) = (service.clone(), scanning.clone());
+                tokio::spawn(async move {
+                    match service.find_game_puzzles(1).await {
+                        Ok(n) if n > 0 => tracing::info!(puzzles = n, "puzzles found in a game"),
+                        Ok(_) => {}
+                        Err(e) => tracing::warn!(error = ?e, "could not search a game for puzzles"),
+                    }
+                    scanning.store(false, std::sync::atomic::Ordering::SeqCst);
+                });
+            }
             match service.tick().await {
                 Ok(events) if !events.is_empty() => {
                     tracing::debug!(events = events.len(), "the clock acted")

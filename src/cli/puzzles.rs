@@ -7,7 +7,7 @@ use super::common::{CliError, Common};
 use super::selfplay::{play_out, Player, Spec};
 use crate::ai::puzzle::{self, Kind, Record, Solver};
 use crate::ai::Weights;
-use crate::tafl::{Game, Position};
+use crate::tafl::Game;
 use clap::Args;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -54,15 +54,15 @@ fn parse_spec(s: &str) -> Result<Spec, String> {
     s.parse()
 }
 
-/// The puzzles found in a finished game's last `scan` plies, as (position, puzzle), with the
-/// time each position took to search. Each puzzle starts a fresh game at its position.
+/// The puzzles found in a finished game's last `scan` plies, with the time each position took
+/// to search. Each puzzle starts a fresh game at its position.
 pub fn scan_game(
     solver: &mut Solver,
     game: &Game,
     scan: usize,
     source: &str,
 ) -> (Vec<Record>, Vec<Duration>) {
-    let positions: &[Position] = game.positions();
+    let positions = game.positions();
     let from = positions.len().saturating_sub(scan);
     let mut found = Vec::new();
     let mut times = Vec::new();

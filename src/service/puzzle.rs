@@ -7,7 +7,8 @@
 //! against itself and proven by [`crate::ai::puzzle`]), loaded at start-up.
 
 use super::*;
-use crate::ai::puzzle::{Kind, Record};
+use crate::ai::puzzle::{scan, Kind, Record, Solver, SCAN_PLIES};
+use crate::ai::queue::Class;
 use crate::rating::Rating;
 use crate::store::puzzles::{self as rows, NewPuzzle, PuzzleRow};
 use crate::tafl::{parse_move, Move};
@@ -452,5 +453,61 @@ impl Service {
     ) -> Result<Vec<u8>, ServiceError> {
         let p = self.stored_puzzle(board.puzzle).await?;
         self.image(p.start, None, board.caption.clone()).await
+    }
+
+    /// Searches up to `limit` finished games not searched before for puzzles, on the AI
+    /// pool's background class (served only while no move or hint waits), and stores what it
+    /// finds (source `game`, rated as new puzzles), each game once. How many puzzles were new.
+    pub async fn find_game_puzzles(&self, limit: u32) -> Result<u32, ServiceError> {
+        let mut added = 0;
+        for id in rows::unscanned_games(&self.pool, limit).await? {
+            let Some(row) = games::by_id(&self.pool, id).await? else {
+                continue;
+            };
+            let found = match self.load_or_skip(row).await {
+                Some(loaded) => {
+                    let game = loaded.game;
+                    let (tx, rx) = tokio::sync::oneshot::channel();
+                    self.ai.submit_task(0, Class::Background, move || {
+                        let mut solver = Solver::new();
+                        let _ = tx.send(scan(&mut solver, &game, SCAN_PLIES));
+                    });
+                    rx.await.map_err(|_| {
+                        ServiceError::Internal(format!("game {id}: the puzzle search failed"))
+                    })?
+                }
+                // A game that cannot be rebuilt is logged, and not tried again.
+                None => Vec::new(),
+            };
+            let now = self.now();
+            let writing = self.write_lock().await;
+            let mut tx = self.pool.begin().await?;
+            if !rows::scanned(&mut *tx, id, found.len() as u32, now).await? {
+                continue;
+            }
+            for (start, f) in &found {
+                let r = Record::new(start, f, "game");
+                let new = rows::insert(
+                    &mut *tx,
+                    &NewPuzzle {
+                        position: &r.position,
+                        to_move: r.to_move.name(),
+                        rules: &rules_json(&r.rules),
+                        kind: r.kind.name(),
+                        moves: r.moves,
+                        line: &r.line.join(" "),
+                        source: "game",
+                        game_id: Some(id),
+                        rating: initial_rating(r.kind, r.moves),
+                        now,
+                    },
+                )
+                .await?;
+                added += u32::from(new);
+            }
+            tx.commit().await?;
+            drop(writing);
+        }
+        Ok(added)
     }
 }

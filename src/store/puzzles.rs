@@ -489,3 +489,37 @@ pub async fn claim_day<'e>(
     .await?;
     Ok(done.rows_affected() == 1)
 }
+
+/// Finished games (not aborted) not yet searched for puzzles, oldest first.
+pub async fn unscanned_games<'e>(
+    ex: impl AnyExecutor<'e>,
+    limit: u32,
+) -> Result<Vec<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT g.id FROM games g LEFT JOIN puzzle_scans s ON s.game_id = g.id \
+         WHERE g.status = 'finished' AND g.reason <> 'aborted' AND s.game_id IS NULL \
+         ORDER BY g.id LIMIT $1",
+    )
+    .bind(i64::from(limit))
+    .fetch_all(ex)
+    .await
+}
+
+/// Records a game as searched; false if it was already.
+pub async fn scanned<'e>(
+    ex: impl AnyExecutor<'e>,
+    game_id: i64,
+    found: u32,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "INSERT INTO puzzle_scans (game_id, found, scanned_at) VALUES ($1, $2, $3) \
+         ON CONFLICT (game_id) DO NOTHING",
+    )
+    .bind(game_id)
+    .bind(i64::from(found))
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
