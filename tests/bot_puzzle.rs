@@ -143,3 +143,35 @@ async fn a_puzzle_shown_answered_wrong_then_right() {
         none.content()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_daily_puzzle_is_posted_with_its_board_once() {
+    let h = BotHarness::start(&[("AI_TT_MB", "4"), ("CLOCK_INTERVAL_SECS", "1")]).await;
+    const DAILY: u64 = 71;
+    let guild = h.fake.guild_of(DAILY);
+    // The channel as /tablut puzzle daily names it (the fake resolves no channel options).
+    let url = format!("sqlite://{}", h.dir.path().join("bot.db").display());
+    let pool = tablut_bot::store::open(&url).await.unwrap();
+    tablut_bot::store::puzzles::set_channel(&pool, guild, DAILY, ASTRID, 0)
+        .await
+        .unwrap();
+    pool.close().await;
+    let post = h.fake.channel_message(DAILY).await;
+    assert!(
+        post.content().contains("Today's puzzle"),
+        "{}",
+        post.content()
+    );
+    assert!(post.content().chars().count() <= 2000);
+    assert_board(&post);
+    // The next clock ticks post nothing more the same day.
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    let path = format!("/api/v10/channels/{DAILY}/messages");
+    let posts = h
+        .fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path == path)
+        .count();
+    assert_eq!(posts, 1);
+}
