@@ -1,20 +1,29 @@
-//! The service's play_move under load: 500 games in progress on one SQLite file, moves sent by
-//! concurrent tasks; each move is parsed, checked, written and committed (and, in the second
-//! run, its board drawn). Prints p50/p99 latency, moves per second and the lost-move count,
-//! then a criterion measurement of one play_move.
+//! The service's play_move under load: 500 games in progress, moves sent by concurrent tasks;
+//! each move is parsed, checked, written with its outbox notice and committed (and, in the
+//! second run, its board drawn). On SQLite (a temporary file), and on PostgreSQL (a fresh
+//! database on the server `TEST_POSTGRES_URL` names, when set) in one process and in two
+//! processes sharing the games (this binary started twice, each process running half of the
+//! tasks on its own pool). Prints p50/p99 latency, moves per second and the lost-move count,
+//! then a criterion measurement of one play_move on each backend.
 //!
-//! `cargo bench --bench service`
+//! `TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres cargo bench --bench service`
 
 use criterion::Criterion;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tablut_bot::service::*;
+use tablut_bot::store::testdb::TestDb;
+use tablut_bot::store::Backend;
 use tablut_bot::tafl::{Game, Rules};
 
 const GAMES: u64 = 500;
 const PLIES: usize = 20;
 const WORKERS: usize = 8;
 const GUILD: u64 = 1;
+const FIRST_CHANNEL: u64 = 1_000;
+/// Set in a child process: the database URL, and which of the processes it is ("0/2").
+const CHILD_URL: &str = "SERVICE_BENCH_CHILD_URL";
+const CHILD_PART: &str = "SERVICE_BENCH_CHILD_PART";
 
 /// A random game of `PLIES` plies (or fewer, if it ends) from a seed.
 fn script(seed: u64) -> Vec<String> {
@@ -30,14 +39,13 @@ fn script(seed: u64) -> Vec<String> {
     out
 }
 
-async fn service(dir: &tempfile::TempDir, images: bool) -> Arc<Service> {
-    let url = format!("sqlite://{}", dir.path().join("bench.db").display());
+async fn service(url: &str, images: bool) -> Arc<Service> {
     let config = Config {
         images,
         ..Config::default()
     };
     Arc::new(
-        Service::open(&url, config, Arc::new(SystemClock))
+        Service::open(url, config, Arc::new(SystemClock))
             .await
             .unwrap(),
     )
@@ -66,13 +74,17 @@ async fn start_games(s: &Service, first_channel: u64) {
     }
 }
 
-/// Plays every game's script, WORKERS tasks at once, each task owning games g ≡ w (mod
-/// WORKERS) and moving them in turn. Returns the latencies and the wall time.
-async fn run(s: Arc<Service>, first_channel: u64) -> (Vec<Duration>, Duration, u64) {
+/// Plays the games' scripts with the tasks `workers` (of WORKERS), each task owning games
+/// g ≡ w (mod WORKERS) and moving them in turn. Returns the latencies and the wall time.
+async fn play(
+    s: Arc<Service>,
+    first_channel: u64,
+    workers: Vec<usize>,
+) -> (Vec<Duration>, Duration) {
     let scripts: Arc<Vec<Vec<String>>> = Arc::new((0..GAMES).map(script).collect());
     let started = Instant::now();
     let mut tasks = Vec::new();
-    for w in 0..WORKERS {
+    for w in workers {
         let (s, scripts) = (s.clone(), scripts.clone());
         tasks.push(tokio::spawn(async move {
             let mut latencies = Vec::new();
@@ -94,16 +106,79 @@ async fn run(s: Arc<Service>, first_channel: u64) -> (Vec<Duration>, Duration, u
     for t in tasks {
         all.extend(t.await.unwrap());
     }
-    let wall = started.elapsed();
-    // Zero lost: every acknowledged move is stored.
+    (all, started.elapsed())
+}
+
+/// How many of `acknowledged` moves are not stored (every game is checked against its script).
+async fn lost(s: &Service, first_channel: u64, acknowledged: usize) -> u64 {
+    let scripts: Vec<Vec<String>> = (0..GAMES).map(script).collect();
     let mut stored = 0u64;
     for g in 0..GAMES {
         let h = s.history(first_channel + g).await.unwrap();
         assert_eq!(h.moves.len(), scripts[g as usize].len(), "game {g}");
         stored += h.moves.len() as u64;
     }
-    let lost = all.len() as u64 - stored;
-    (all, wall, lost)
+    acknowledged as u64 - stored
+}
+
+/// Every task in this process, on one service.
+async fn run(s: Arc<Service>, first_channel: u64) -> (Vec<Duration>, Duration, u64) {
+    let (lat, wall) = play(s.clone(), first_channel, (0..WORKERS).collect()).await;
+    let lost = lost(&s, first_channel, lat.len()).await;
+    (lat, wall, lost)
+}
+
+/// The tasks shared by `processes` copies of this binary on the database at `url`: each runs
+/// its share of the tasks on its own pool and prints its latencies and wall time.
+fn run_processes(url: &str, processes: usize) -> (Vec<Duration>, Duration) {
+    let exe = std::env::current_exe().unwrap();
+    let children: Vec<_> = (0..processes)
+        .map(|p| {
+            std::process::Command::new(&exe)
+                .env(CHILD_URL, url)
+                .env(CHILD_PART, format!("{p}/{processes}"))
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut lat = Vec::new();
+    let mut wall = Duration::ZERO;
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "a child process failed");
+        let text = String::from_utf8(out.stdout).unwrap();
+        for line in text.lines() {
+            if let Some(us) = line.strip_prefix("wall ") {
+                wall = wall.max(Duration::from_micros(us.parse().unwrap()));
+            } else if let Some(list) = line.strip_prefix("latencies ") {
+                lat.extend(
+                    list.split(',')
+                        .map(|us| Duration::from_micros(us.parse().unwrap())),
+                );
+            }
+        }
+    }
+    (lat, wall)
+}
+
+/// A child process: its share of the tasks, then its latencies (µs) and wall time on stdout.
+fn child(url: &str, part: &str) {
+    let (p, n) = part.split_once('/').unwrap();
+    let (p, n): (usize, usize) = (p.parse().unwrap(), n.parse().unwrap());
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (lat, wall) = rt.block_on(async {
+        let s = service(url, false).await;
+        let r = play(s.clone(), FIRST_CHANNEL, (p..WORKERS).step_by(n).collect()).await;
+        s.close().await;
+        r
+    });
+    let list: Vec<String> = lat.iter().map(|d| d.as_micros().to_string()).collect();
+    println!("latencies {}", list.join(","));
+    println!("wall {}", wall.as_micros());
 }
 
 fn report(label: &str, mut lat: Vec<Duration>, wall: Duration, lost: u64) {
@@ -120,34 +195,26 @@ fn report(label: &str, mut lat: Vec<Duration>, wall: Duration, lost: u64) {
     );
 }
 
-fn main() {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    for images in [false, true] {
-        let dir = tempfile::tempdir().unwrap();
-        let label = if images {
-            "with the image"
-        } else {
-            "without the image"
-        };
-        let (lat, wall, lost) = rt.block_on(async {
-            let s = service(&dir, images).await;
-            start_games(&s, 1_000).await;
-            run(s, 1_000).await
-        });
-        report(label, lat, wall, lost);
+/// A fresh database on `backend`, or `None` (said on stderr) for PostgreSQL without a server.
+fn database(rt: &tokio::runtime::Runtime, backend: Backend) -> Option<TestDb> {
+    let db = rt.block_on(TestDb::new(backend, "bench service"));
+    if db.is_none() {
+        println!("PostgreSQL: not measured (set TEST_POSTGRES_URL to a server)");
     }
+    db
+}
 
-    // One play_move at a time, for criterion: a fresh game per 20 moves.
-    let dir = tempfile::tempdir().unwrap();
-    let s = rt.block_on(service(&dir, false));
-    rt.block_on(start_games(&s, 1_000));
-    let mut c = Criterion::default().configure_from_args();
+/// One play_move at a time, for criterion: a fresh game per 20 moves.
+fn single_moves(c: &mut Criterion, rt: &tokio::runtime::Runtime, db: &TestDb) {
+    let s = rt.block_on(service(&db.url, false));
+    rt.block_on(start_games(&s, FIRST_CHANNEL));
     let moves = script(7);
     let mut channel = 100_000u64;
-    c.bench_function("service play_move (parse, check, write, commit)", |b| {
+    let name = format!(
+        "service play_move on {} (parse, check, write, commit)",
+        db.backend.name()
+    );
+    c.bench_function(&name, |b| {
         b.iter_custom(|iters| {
             rt.block_on(async {
                 let mut total = Duration::ZERO;
@@ -188,5 +255,56 @@ fn main() {
             })
         })
     });
+    rt.block_on(s.close());
+}
+
+fn main() {
+    if let (Ok(url), Ok(part)) = (std::env::var(CHILD_URL), std::env::var(CHILD_PART)) {
+        return child(&url, &part);
+    }
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        for images in [false, true] {
+            let Some(db) = database(&rt, backend) else {
+                break;
+            };
+            let label = format!(
+                "on {}, {}",
+                backend.name(),
+                if images {
+                    "with the image"
+                } else {
+                    "without the image"
+                }
+            );
+            let (lat, wall, lost) = rt.block_on(async {
+                let s = service(&db.url, images).await;
+                start_games(&s, FIRST_CHANNEL).await;
+                let r = run(s.clone(), FIRST_CHANNEL).await;
+                s.close().await;
+                r
+            });
+            report(&label, lat, wall, lost);
+        }
+    }
+    // PostgreSQL shared by two processes: the same games and tasks, half in each.
+    if let Some(db) = database(&rt, Backend::Postgres) {
+        let s = rt.block_on(service(&db.url, false));
+        rt.block_on(start_games(&s, FIRST_CHANNEL));
+        let (lat, wall) = run_processes(&db.url, 2);
+        let lost = rt.block_on(lost(&s, FIRST_CHANNEL, lat.len()));
+        rt.block_on(s.close());
+        report("on PostgreSQL, two processes", lat, wall, lost);
+    }
+
+    let mut c = Criterion::default().configure_from_args();
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        if let Some(db) = database(&rt, backend) {
+            single_moves(&mut c, &rt, &db);
+        }
+    }
     c.final_summary();
 }
