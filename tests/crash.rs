@@ -1,7 +1,9 @@
-//! A whole game against the AI through every REST fault, `kill -9` included: the real binary
-//! runs as a child process against the fake Discord, is killed (SIGKILL) while the fake holds a
-//! post or an answer (made or not), after the change was committed, and is started again on the
-//! same database. At the end the channel shows every move exactly once, in order.
+//! A whole game against the AI through every fault, `kill -9` included: the real binary runs as
+//! a child process against the fake Discord, whose REST API fails chosen requests and whose
+//! gateway closes (abnormally, with 4000), stops acknowledging heartbeats, or invalidates the
+//! session; the bot is killed (SIGKILL) while the fake holds a post or an answer (made or not),
+//! after the change was committed, and is started again on the same database. At the end the
+//! channel shows every move exactly once, in order.
 
 mod support;
 
@@ -38,6 +40,7 @@ impl Drop for Bot {
 /// The bot's binary, started on `dir`'s database with short times (a move whose answer is
 /// lost is posted by the outbox after 1.8 s).
 fn spawn(fake: &FakeDiscord, dir: &Path) -> Bot {
+    let log = std::env::var_os("CRASH_LOG");
     let child = Command::new(env!("CARGO_BIN_EXE_tablut-bot"))
         .current_dir(dir)
         .env("DISCORD_TOKEN", TOKEN)
@@ -48,14 +51,30 @@ fn spawn(fake: &FakeDiscord, dir: &Path) -> Bot {
         )
         .env("DEV_GUILD_ID", GUILD_ID.to_string())
         .env("AI_EASY_TIME_MS", "30")
+        .env("AI_GAME_COOLDOWN_SECS", "0")
         .env("DEFAULT_TIME_CONTROL", "none")
         .env("DELIVERY_RETRY_MS", "50")
         .env("DISCORD_TIMEOUT_MS", "400")
-        .env("RUST_LOG", "error")
+        // CRASH_LOG=file: the bot's log (the gateway's in detail) goes there, to debug this.
+        .env(
+            "RUST_LOG",
+            match &log {
+                Some(_) => "info,serenity::gateway=trace",
+                None => "error",
+            },
+        )
         .env("NO_PROXY", "127.0.0.1")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(match &log {
+            Some(file) => std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(file)
+                .expect("CRASH_LOG names a file")
+                .into(),
+            None => Stdio::null(),
+        })
         .spawn()
         .expect("the bot's binary starts");
     Bot(child)
@@ -76,8 +95,8 @@ fn played(content: &str) -> Option<String> {
 }
 
 /// The moves the channel shows, in order.
-fn shown_moves(fake: &FakeDiscord) -> Vec<String> {
-    fake.shown(CHANNEL)
+fn shown_moves(fake: &FakeDiscord, channel: u64) -> Vec<String> {
+    fake.shown(channel)
         .iter()
         .filter_map(|r| played(&r.content()))
         .collect()
@@ -99,11 +118,28 @@ enum Trouble {
     /// The bot is killed while the fake holds the answer to her move, already shown: the
     /// restarted bot finds it shown and does not post the move again.
     KillDuringShownAnswer,
+    /// The gateway connection closes (abnormally without a close frame, or with this code)
+    /// just before her move: the bot RESUMEs and gets the move it missed.
+    GatewayClosed(Option<u16>),
+    /// The gateway stops acknowledging heartbeats just before her move: serenity 0.12.5 starts
+    /// a new session (IDENTIFY), and the move dispatched in the gap is gone, as on Discord; she
+    /// sends it again.
+    SessionTimeout,
+    /// INVALID_SESSION just before her move: a new session, the move sent again.
+    InvalidSession,
+    /// The gateway stops acknowledging heartbeats once her move has landed, while the AI's
+    /// reply is under way.
+    SessionTimeoutAfterMove,
 }
 
-const TROUBLES: [Trouble; 14] = [
+const TROUBLES: [Trouble; 20] = [
     Trouble::None,
+    Trouble::GatewayClosed(None),
+    Trouble::SessionTimeout,
     Trouble::Answer(|| Fault::Status(500)),
+    Trouble::GatewayClosed(Some(4000)),
+    Trouble::InvalidSession,
+    Trouble::SessionTimeoutAfterMove,
     Trouble::Reply(|| Fault::Status(500)),
     Trouble::Reply(|| Fault::Status(502)),
     Trouble::Reply(|| Fault::Hang(HOLD)),
@@ -118,6 +154,10 @@ const TROUBLES: [Trouble; 14] = [
     }),
     Trouble::Answer(|| Fault::Hang(HOLD)),
     Trouble::Answer(|| Fault::Lost(HOLD)),
+    Trouble::Answer(|| Fault::RateLimited {
+        retry_after: 0.2,
+        global: false,
+    }),
     Trouble::KillDuringReply(|| Fault::Hang(HOLD)),
     Trouble::KillDuringReply(|| Fault::Lost(HOLD)),
     Trouble::KillDuringAnswer,
@@ -135,135 +175,197 @@ async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
         .await
         .unwrap();
     let astrid = Who::member(ASTRID, "Astrid");
-    // Astrid defends against the easy AI, which attacks and moves first.
-    let id = fake.command(
-        &astrid,
-        CHANNEL,
-        "tablut",
-        Some("ai"),
-        json!([{"name": "side", "type": 4, "value": 1},
-               {"name": "level", "type": 4, "value": 0}]),
-        &[],
-    );
-    fake.callback(id).await;
-    let posts = format!("/channels/{CHANNEL}/messages");
     let mut turn = 0;
     let mut kills = 0;
-    loop {
-        // Wait until every move so far is shown (the AI's reply included).
-        let deadline = Instant::now() + Duration::from_secs(20);
-        let history = loop {
-            let history = db.history(CHANNEL).await.unwrap();
-            let shown = shown_moves(&fake);
-            assert!(
-                history.moves.starts_with(&shown),
-                "shown {shown:?}, played {:?}",
-                history.moves
-            );
-            let settled = shown.len() == history.moves.len()
-                && (history.game.is_over() || history.moves.len() % 2 == 1);
-            if settled {
-                break history;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "turn {turn}: shown {shown:?}, played {:?}",
-                history.moves
-            );
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        };
-        if history.game.is_over() || history.moves.len() > 150 {
-            break;
-        }
-        let mut game = Game::new(Rules::default());
-        for m in &history.moves {
-            game.play_text(m).unwrap();
-        }
-        // Strong moves; until every fault has come up, none that ends the game.
-        let ends = |mv| {
-            let mut after = game.clone();
-            after.play(mv).unwrap();
-            after.outcome().is_over()
-        };
-        let best = tablut_bot::ai::choose_move(&game, Level::Hard, Duration::from_millis(20))
-            .unwrap()
-            .best;
-        let mine = match turn < TROUBLES.len() && ends(best) {
-            true => game
-                .position()
-                .legal_moves_sorted()
-                .into_iter()
-                .find(|&mv| !ends(mv))
-                .unwrap_or(best),
-            false => best,
-        };
-        let wins = ends(mine);
-        let mine = mine.to_string();
-        // A move that ends the game has no reply to hold: the fault waits for the next turn.
-        let trouble = match TROUBLES[turn % TROUBLES.len()] {
-            Trouble::Reply(_) | Trouble::KillDuringReply(_) if wins => Trouble::None,
-            trouble => trouble,
-        };
-        match trouble {
-            Trouble::None => {}
-            Trouble::Answer(fault) => fake.fail("POST", "/callback", 1, fault()),
-            Trouble::Reply(fault) | Trouble::KillDuringReply(fault) => {
-                fake.fail("POST", &posts, 1, fault())
-            }
-            Trouble::KillDuringAnswer => fake.fail("POST", "/callback", 1, Fault::Hang(HOLD)),
-            Trouble::KillDuringShownAnswer => fake.fail("POST", "/callback", 1, Fault::Lost(HOLD)),
-        }
-        let mark = fake.requests().len();
+    let mut gateway_faults = 0;
+    let mut games = 0;
+    // Games until every fault has come up (in the first, unless the AI wins it early), each
+    // in a channel of its own.
+    while turn < TROUBLES.len() {
+        let channel = CHANNEL + games;
+        games += 1;
+        assert!(games <= 4, "four games and not every fault came up");
+        // Astrid defends against the easy AI, which attacks and moves first.
         let id = fake.command(
             &astrid,
-            CHANNEL,
-            "move",
-            None,
-            json!([{"name": "notation", "type": 3, "value": mine}]),
+            channel,
+            "tablut",
+            Some("ai"),
+            json!([{"name": "side", "type": 4, "value": 1},
+               {"name": "level", "type": 4, "value": 0}]),
             &[],
         );
-        let before = history.moves.len();
-        let held = match trouble {
-            Trouble::KillDuringReply(_) => Some(format!("/api/v10{posts}")),
-            Trouble::KillDuringAnswer | Trouble::KillDuringShownAnswer => {
-                Some(format!("/api/v10/interactions/{id}/"))
+        fake.callback(id).await;
+        let posts = format!("/channels/{channel}/messages");
+        loop {
+            // Wait until every move so far is shown (the AI's reply included).
+            let deadline = Instant::now() + Duration::from_secs(20);
+            let history = loop {
+                let history = db.history(channel).await.unwrap();
+                let shown = shown_moves(&fake, channel);
+                assert!(
+                    history.moves.starts_with(&shown),
+                    "shown {shown:?}, played {:?}",
+                    history.moves
+                );
+                let settled = shown.len() == history.moves.len()
+                    && (history.game.is_over() || history.moves.len() % 2 == 1);
+                if settled {
+                    break history;
+                }
+                assert!(
+                    Instant::now() < deadline,
+                    "turn {turn}: shown {shown:?}, played {:?}",
+                    history.moves
+                );
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            };
+            if history.game.is_over() || history.moves.len() > 150 {
+                break;
             }
-            _ => None,
-        };
-        if let Some(held) = held {
-            // The fake holds the request: the change is committed. Kill -9, start again.
-            fake.expect("the held request", |r| {
-                r.index >= mark && r.status == 0 && r.path.starts_with(&held)
-            })
-            .await;
-            bot.kill_9();
-            kills += 1;
-            bot = spawn(&fake, dir.path());
-            registered(&fake).await;
+            let mut game = Game::new(Rules::default());
+            for m in &history.moves {
+                game.play_text(m).unwrap();
+            }
+            // Strong moves; until every fault has come up, none that ends the game.
+            let ends = |mv| {
+                let mut after = game.clone();
+                after.play(mv).unwrap();
+                after.outcome().is_over()
+            };
+            let best = tablut_bot::ai::choose_move(&game, Level::Hard, Duration::from_millis(20))
+                .unwrap()
+                .best;
+            // Instead of a winning move: one that does not end the game, and after which the AI
+            // cannot end it at once either, if there is one.
+            let safe = |mv| {
+                let mut after = game.clone();
+                after.play(mv).unwrap();
+                !after.outcome().is_over()
+                    && after
+                        .position()
+                        .legal_moves_sorted()
+                        .into_iter()
+                        .all(|reply| {
+                            let mut then = after.clone();
+                            then.play(reply).unwrap();
+                            !then.outcome().is_over()
+                        })
+            };
+            let mine = match turn < TROUBLES.len() && ends(best) {
+                true => {
+                    let moves = game.position().legal_moves_sorted();
+                    let safe = moves.iter().copied().find(|&mv| safe(mv));
+                    safe.or_else(|| moves.into_iter().find(|&mv| !ends(mv)))
+                        .unwrap_or(best)
+                }
+                false => best,
+            };
+            let wins = ends(mine);
+            let mine = mine.to_string();
+            // A move that ends the game has no reply to hold: the fault waits for the next turn.
+            let trouble = match TROUBLES[turn % TROUBLES.len()] {
+                Trouble::Reply(_) | Trouble::KillDuringReply(_) if wins => Trouble::None,
+                trouble => trouble,
+            };
+            // Counted before the fault: the client may be back before the move is sent.
+            let (identified, resumed) = (fake.identifies(), fake.resumes());
+            match trouble {
+                Trouble::None | Trouble::SessionTimeoutAfterMove => {}
+                Trouble::Answer(fault) => fake.fail("POST", "/callback", 1, fault()),
+                Trouble::Reply(fault) | Trouble::KillDuringReply(fault) => {
+                    fake.fail("POST", &posts, 1, fault())
+                }
+                Trouble::KillDuringAnswer => fake.fail("POST", "/callback", 1, Fault::Hang(HOLD)),
+                Trouble::KillDuringShownAnswer => {
+                    fake.fail("POST", "/callback", 1, Fault::Lost(HOLD))
+                }
+                Trouble::GatewayClosed(code) => fake.close_gateway(code),
+                Trouble::SessionTimeout => fake.withhold_heartbeat_acks(),
+                Trouble::InvalidSession => fake.invalidate_session(),
+            }
+            let mark = fake.requests().len();
+            let send = || {
+                fake.command(
+                    &astrid,
+                    CHANNEL,
+                    "move",
+                    None,
+                    json!([{"name": "notation", "type": 3, "value": mine}]),
+                    &[],
+                )
+            };
+            let mut id = send();
+            let before = history.moves.len();
+            match trouble {
+                Trouble::GatewayClosed(code) => {
+                    // Resumed, with the move it missed.
+                    fake.wait_reconnected(u64::MAX, resumed + 1).await;
+                    assert_eq!(fake.identifies(), identified, "{code:?}: no new session");
+                    gateway_faults += 1;
+                }
+                Trouble::SessionTimeout | Trouble::InvalidSession => {
+                    // A new session: what was dispatched in the gap is gone on Discord's side (she
+                    // sees "The application did not respond") and changed nothing; she sends the
+                    // move again, and the game goes on.
+                    fake.wait_reconnected(identified + 1, u64::MAX).await;
+                    assert_eq!(fake.resumes(), resumed, "{trouble:?}: a fresh IDENTIFY");
+                    assert_eq!(db.history(channel).await.unwrap().moves.len(), before);
+                    id = send();
+                    gateway_faults += 1;
+                }
+                _ => {}
+            }
+            let held = match trouble {
+                Trouble::KillDuringReply(_) => Some(format!("/api/v10{posts}")),
+                Trouble::KillDuringAnswer | Trouble::KillDuringShownAnswer => {
+                    Some(format!("/api/v10/interactions/{id}/"))
+                }
+                _ => None,
+            };
+            if let Some(held) = held {
+                // The fake holds the request: the change is committed. Kill -9, start again.
+                fake.expect("the held request", |r| {
+                    r.index >= mark && r.status == 0 && r.path.starts_with(&held)
+                })
+                .await;
+                bot.kill_9();
+                kills += 1;
+                bot = spawn(&fake, dir.path());
+                registered(&fake).await;
+            }
+            // Her move has landed before anything else is sent.
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while db.history(channel).await.unwrap().moves.len() == before {
+                assert!(
+                    Instant::now() < deadline,
+                    "turn {turn}: {mine} never landed"
+                );
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            if let Trouble::SessionTimeoutAfterMove = trouble {
+                // Her move has landed and the AI's reply is under way when the session times
+                // out: a new session, and the reply (the outbox's, over REST) still comes.
+                let identified = fake.identifies();
+                fake.withhold_heartbeat_acks();
+                fake.wait_reconnected(identified + 1, u64::MAX).await;
+                gateway_faults += 1;
+            }
+            turn += 1;
         }
-        // Her move has landed before anything else is sent.
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while db.history(CHANNEL).await.unwrap().moves.len() == before {
-            assert!(
-                Instant::now() < deadline,
-                "turn {turn}: {mine} never landed"
-            );
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        turn += 1;
+        let history = db.history(channel).await.unwrap();
+        assert!(
+            history.game.is_over(),
+            "the game ended: {:?}",
+            history.moves
+        );
+        assert_eq!(
+            shown_moves(&fake, channel),
+            history.moves,
+            "every move shown once, in order"
+        );
     }
     bot.kill_9();
-    let history = db.history(CHANNEL).await.unwrap();
-    assert!(
-        history.game.is_over(),
-        "the game ended: {:?}",
-        history.moves
-    );
-    assert!(turn >= TROUBLES.len(), "every fault came up: {turn} turns");
     assert!(kills >= 4);
-    assert_eq!(
-        shown_moves(&fake),
-        history.moves,
-        "every move shown once, in order"
-    );
+    assert!(gateway_faults >= 5);
 }
