@@ -509,3 +509,42 @@ async fn a_button_whose_answer_fails_stands_and_its_news_is_shown_once() {
         .iter()
         .any(|r| r.content().contains("try again")));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_or_draw_offer_whose_answer_fails_is_posted_with_its_buttons() {
+    let h = BotHarness::start(SETTINGS).await;
+    h.fake.fail("POST", "/callback", 1, Fault::Status(500));
+    let id = h.fake.command(
+        &astrid(),
+        170,
+        "tablut",
+        Some("challenge"),
+        json!([{"name": "opponent", "type": 6, "value": BIRGER.to_string()}]),
+        &[(BIRGER, "Birger", false)],
+    );
+    assert_eq!(h.fake.callback(id).await.status, 500);
+    let posted = shown(&h, 170, 1, |r| !r.button_ids().is_empty()).await;
+    let accept = posted[0]
+        .button_ids()
+        .into_iter()
+        .find(|b| b.starts_with("tablut:accept:"))
+        .expect("the challenge's buttons");
+    // Its buttons work.
+    let click = h
+        .fake
+        .click(&birger(), 170, posted[0].created.unwrap(), &accept);
+    let started = h.fake.callback(click).await;
+    assert!(
+        started.content().starts_with("Game on"),
+        "{}",
+        started.content()
+    );
+    // A draw offer whose answer times out: posted, with its buttons, once.
+    h.fake.fail("POST", "/callback", 1, Fault::Hang(HOLD));
+    h.tablut(&astrid(), 170, "draw", json!([]), &[]).await;
+    let offer = shown(&h, 170, 1, |r| r.content().contains("offers a draw")).await;
+    assert!(offer[0]
+        .button_ids()
+        .iter()
+        .any(|b| b.starts_with("tablut:draw-yes:")));
+}

@@ -451,6 +451,7 @@ async fn a_moves_notice_remembers_its_answer_until_delivered(db: TestDb) {
     let answer = AnswerRef {
         application: 7,
         token: "interaction-token-1".into(),
+        pressed: false,
     };
     let mine = s
         .play_move_answering(20, ASTRID, "a4-a3", Some(answer.clone()))
@@ -491,6 +492,7 @@ fn answering(token: &str, message: Option<u64>) -> Answering {
         answer: Some(AnswerRef {
             application: 7,
             token: token.into(),
+            pressed: message.is_some(),
         }),
         message,
     }
@@ -790,5 +792,79 @@ async fn a_claimed_notice_is_due_again_only_when_its_lease_is_over(db: TestDb) {
     let delivered = Delivery::Delivered { message_id: Some(5) };
     s.record_delivery(&again[0], delivered, t + lease).await.unwrap();
     assert!(s.claim_notices(t + 10 * lease, 10).await.unwrap().is_empty());
+}
+}
+
+both_backends! {
+#[tokio::test]
+async fn a_challenge_a_draw_offer_and_a_game_against_the_ai_hold_their_message_for_the_answer(db: TestDb) {
+    let f = fixture(db, false).await;
+    let s = &f.service;
+    // The challenge, with its buttons, held; posted, its message is the one to edit later.
+    let (c, notice) = s
+        .challenge_answering(
+            ChallengeRequest {
+                place: place(50),
+                challenger: User::new(ASTRID, "Astrid"),
+                opponent: User::new(BIRGER, "Birger"),
+                opponent_is_bot: false,
+                side: SideChoice::Attackers,
+                rules: Rules::default(),
+                time_control: TimeControl::None,
+                thread: false,
+                start: None,
+            },
+            Some(answering("t-challenge", None)),
+        )
+        .await
+        .unwrap();
+    let n = held(s, 50, notice.unwrap()).await;
+    assert_eq!(n.kind, "challenge");
+    assert_eq!(n.payload.buttons, Some(Buttons::Challenge(c.id)));
+    s.answer_failed(n.id).await.unwrap();
+    let delivered = Delivery::Delivered {
+        message_id: Some(501),
+    };
+    s.record_delivery(&n, delivered, now()).await.unwrap();
+    assert_eq!(s.challenge_info(c.id).await.unwrap().message_id, Some(501));
+    // A draw offer, with its buttons.
+    s.accept(c.id, BIRGER, None).await.unwrap();
+    let (game, notice) = s
+        .offer_draw_answering(50, ASTRID, Some(answering("t-offer", None)))
+        .await
+        .unwrap();
+    let n = held(s, 50, notice.unwrap()).await;
+    assert_eq!(
+        (n.kind.as_str(), n.payload.buttons),
+        ("draw_offer", Some(Buttons::Draw(game.id)))
+    );
+    s.answered(n.id).await.unwrap();
+    // A game against the AI: its start, with the board, held; the AI's first move waits
+    // behind it in the channel.
+    let started = s
+        .start_ai_game_answering(
+            AiGameRequest {
+                place: place(51),
+                user: User::new(ASTRID, "Astrid"),
+                side: SideChoice::Defenders,
+                level: Level::Easy,
+                rules: Rules::default(),
+                time_control: TimeControl::None,
+                start: None,
+            },
+            Some(answering("t-ai", None)),
+        )
+        .await
+        .unwrap();
+    s.ai_turn(started.game.id).await.unwrap().unwrap();
+    let n = held(s, 51, started.notice.unwrap()).await;
+    assert_eq!(n.kind, "started");
+    assert_eq!(n.payload.board.as_ref().map(|b| b.ply), Some(0));
+    s.answered(n.id).await.unwrap();
+    assert_eq!(
+        due_in(s, 51, now()).await[0].kind,
+        "move",
+        "then the AI's move"
+    );
 }
 }

@@ -293,6 +293,7 @@ fn held_for(press: &serenity::ComponentInteraction) -> crate::service::Answering
         answer: Some(AnswerRef {
             application: press.application_id.get(),
             token: press.token.clone(),
+            pressed: true,
         }),
         message: Some(press.message.id.get()),
     }

@@ -8,7 +8,7 @@
 //! error drops (a 429's `retry_after` and `global`), and with `DISCORD_PROXY` set serenity's
 //! rate limiter is off, so the 429s are ours to honour.
 
-use crate::service::{Clock, Delivery, Notice, Recorded, Service, SystemClock};
+use crate::service::{Buttons, Clock, Delivery, Notice, Recorded, Service, SystemClock};
 use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -67,10 +67,11 @@ impl Poster {
                 self.api, answer.application, answer.token
             );
             let response = self.request(self.client.get(url)).await;
-            // A button's message is there before its answer, with its buttons: the answer
-            // (which removes them) is shown only once they are gone.
-            let buttons_left = matches!(&response, Ok((200..=299, _, body))
-                if body["components"].as_array().is_some_and(|c| !c.is_empty()));
+            // A pressed button's message is there before its answer, with its buttons: the
+            // answer (which removes them) is shown only once they are gone.
+            let buttons_left = answer.pressed
+                && matches!(&response, Ok((200..=299, _, body))
+                    if body["components"].as_array().is_some_and(|c| !c.is_empty()));
             let shown = self.classify(response);
             match shown.delivery {
                 Delivery::Delivered { .. } if !buttons_left => return shown,
@@ -110,6 +111,13 @@ impl Poster {
         }
         let mut body = json!({"content": notice.payload.text, "nonce": notice.nonce,
             "enforce_nonce": true, "allowed_mentions": mentions});
+        if let Some(buttons) = notice.payload.buttons {
+            let rows = match buttons {
+                Buttons::Challenge(id) => crate::bot::components::challenge_buttons(id),
+                Buttons::Draw(game) => crate::bot::components::draw_buttons(game),
+            };
+            body["components"] = serde_json::to_value(rows).expect("buttons serialize");
+        }
         let url = format!("{}/channels/{}/messages", self.api, notice.channel);
         let request = if png.is_empty() {
             json(self.client.post(url), &body)

@@ -241,6 +241,16 @@ pub fn challenge_closed(c: &ChallengeInfo, thread: Option<u64>) -> String {
     }
 }
 
+/// `by` offers a draw in `game`.
+pub fn draw_offered(game: &GameInfo, by: u64) -> String {
+    let side = game.side_of(by).unwrap_or(game.turn);
+    format!(
+        "{} offers a draw. {}, do you accept?",
+        mention(game.player(side)),
+        mention(game.player(side.other()))
+    )
+}
+
 /// `by` declined the draw offered in `game`.
 pub fn draw_declined(game: &GameInfo, by: u64) -> String {
     format!("{} declined the draw. {}", user(by), turn_line(game))
@@ -447,6 +457,14 @@ impl crate::service::Wording for BotWording {
 
     fn draw_declined(&self, game: &GameInfo, by: u64) -> String {
         draw_declined(game, by)
+    }
+
+    fn challenge(&self, c: &ChallengeInfo) -> String {
+        challenge_message(c)
+    }
+
+    fn draw_offered(&self, game: &GameInfo, by: u64) -> String {
+        draw_offered(game, by)
     }
 
     fn not_started(&self, why: &str) -> String {

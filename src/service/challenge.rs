@@ -10,6 +10,17 @@ impl Service {
     /// the channel (unless it is to be played in a thread), a second open challenge of yours
     /// in the channel.
     pub async fn challenge(&self, req: ChallengeRequest) -> Result<ChallengeInfo, ServiceError> {
+        Ok(self.challenge_answering(req, None).await?.0)
+    }
+
+    /// [`Service::challenge`] from a command that answers with the challenge and its buttons:
+    /// with `answering`, the challenge's message is also written to the outbox in the same
+    /// transaction, held for that answer (its notice returned).
+    pub async fn challenge_answering(
+        &self,
+        req: ChallengeRequest,
+        answering: Option<Answering>,
+    ) -> Result<(ChallengeInfo, Option<NoticeId>), ServiceError> {
         if req.opponent.id == req.challenger.id {
             return Err(ServiceError::SelfChallenge);
         }
@@ -28,8 +39,9 @@ impl Service {
         let rules = rules_json(&req.rules);
         let start = start_columns(req.start.as_ref());
         let writing = self.write_lock().await;
+        let mut tx = self.pool.begin().await?;
         let id = challenges::insert(
-            &self.pool,
+            &mut *tx,
             &NewChallenge {
                 guild_id: req.place.guild,
                 channel_id: req.place.channel,
@@ -51,8 +63,26 @@ impl Service {
             "challenges",
             ServiceError::ChallengeOpen,
         ))?;
-        drop(writing);
-        self.challenge_info(id).await
+        let notice = match answering {
+            Some(answering) => {
+                let row = challenges::by_id(&mut *tx, id)
+                    .await?
+                    .ok_or(ServiceError::NoChallenge)?;
+                let info = challenge_info(row)?;
+                let payload = outbox::Payload {
+                    buttons: Some(outbox::Buttons::Challenge(id)),
+                    ..answering.payload(outbox::Payload::text(self.wording.challenge(&info)))
+                };
+                let hold = self.delivery.answer_grace;
+                Some(
+                    self.enqueue(&mut tx, info.place.channel, "challenge", &payload, hold)
+                        .await?,
+                )
+            }
+            None => None,
+        };
+        self.commit_noticed(tx, writing).await?;
+        Ok((self.challenge_info(id).await?, notice))
     }
 
     /// A challenge as it stands.
@@ -385,6 +415,17 @@ impl Service {
     /// Refused: the AI's queue is full, the user has as many games against the AI in the server
     /// as allowed, or started one too recently.
     pub async fn start_ai_game(&self, req: AiGameRequest) -> Result<Started, ServiceError> {
+        self.start_ai_game_answering(req, None).await
+    }
+
+    /// [`Service::start_ai_game`] from a command that answers with the start: with
+    /// `answering`, the start (with the board) is also written to the outbox in the same
+    /// transaction, held for that answer.
+    pub async fn start_ai_game_answering(
+        &self,
+        req: AiGameRequest,
+        answering: Option<Answering>,
+    ) -> Result<Started, ServiceError> {
         let user_id = req.user.id;
         let human = Player::User(req.user);
         let ai = Player::Ai(req.level);
@@ -411,9 +452,24 @@ impl Service {
                 false,
             )
             .await?;
-        tx.commit().await?;
-        drop(writing);
-        self.started(info).await
+        let notice = match answering {
+            Some(answering) => {
+                let payload = answering.payload(outbox::Payload::with_board(
+                    self.wording.started(&info),
+                    &info,
+                ));
+                let hold = self.delivery.answer_grace;
+                Some(
+                    self.enqueue(&mut tx, info.place.channel, "started", &payload, hold)
+                        .await?,
+                )
+            }
+            None => None,
+        };
+        self.commit_noticed(tx, writing).await?;
+        let mut started = self.started(info).await?;
+        started.notice = notice;
+        Ok(started)
     }
 
     async fn started(&self, info: GameInfo) -> Result<Started, ServiceError> {

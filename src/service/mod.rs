@@ -22,7 +22,7 @@ pub mod view;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;
 pub use outbox::{
-    AnswerRef, Answering, BoardRef, Delivery, DeliveryPolicy, Notice, NoticeId, Payload,
+    AnswerRef, Answering, BoardRef, Buttons, Delivery, DeliveryPolicy, Notice, NoticeId, Payload,
     PlainWording, PuzzleBoardRef, Recorded, Wording,
 };
 pub use types::*;

@@ -39,6 +39,17 @@ pub trait Wording: Send + Sync {
             None => format!("Challenge {} is {:?}.", c.id, c.status),
         }
     }
+    /// A challenge, as its message (with its buttons) says.
+    fn challenge(&self, c: &ChallengeInfo) -> String {
+        format!(
+            "<@{}> challenges <@{}> (challenge {}).",
+            c.challenger.id, c.challenged.id, c.id
+        )
+    }
+    /// `by` offers a draw in `game`.
+    fn draw_offered(&self, game: &GameInfo, by: UserId) -> String {
+        format!("<@{by}> offers a draw in game {}.", game.id)
+    }
     /// Said in a thread made for a challenge's game when the game could not start there (the
     /// challenge expired or was answered meanwhile): `why`, the refusal.
     fn not_started(&self, why: &str) -> String {
@@ -168,6 +179,9 @@ pub struct Payload {
     /// A puzzle's start to draw (the daily puzzle), when `board` is none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub puzzle: Option<PuzzleBoardRef>,
+    /// The buttons the message carries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buttons: Option<Buttons>,
 }
 
 /// A puzzle's start position a notice carries, drawn at delivery.
@@ -175,6 +189,16 @@ pub struct Payload {
 pub struct PuzzleBoardRef {
     pub puzzle: i64,
     pub caption: String,
+}
+
+/// The buttons a notice's message carries (the bot draws them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Buttons {
+    /// Accept / Decline / Cancel a challenge.
+    Challenge(ChallengeId),
+    /// Accept / Decline the draw offered in a game.
+    Draw(GameId),
 }
 
 impl Payload {
@@ -186,6 +210,7 @@ impl Payload {
             edit: None,
             answer: None,
             puzzle: None,
+            buttons: None,
         }
     }
 
@@ -207,6 +232,10 @@ impl Payload {
 pub struct AnswerRef {
     pub application: u64,
     pub token: String,
+    /// A button press, whose answer updates the pressed message: the message is there before
+    /// the answer, with its buttons, and the answer is shown once they are gone.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pressed: bool,
 }
 
 impl std::fmt::Debug for AnswerRef {
@@ -481,6 +510,12 @@ impl Service {
         match delivery {
             Delivery::Delivered { message_id } => {
                 rows::delivered(&self.pool, self.backend, notice.id, message_id, now).await?;
+                // A challenge posted by the outbox: its message is the one to edit later.
+                if let (Some(Buttons::Challenge(id)), Some(message)) =
+                    (notice.payload.buttons, message_id)
+                {
+                    challenges::set_message(&self.pool, id, message).await?;
+                }
                 drop(writing);
                 self.wake_outbox();
                 Ok(Recorded::Delivered)

@@ -80,25 +80,48 @@ impl Service {
         channel: ChannelId,
         user: UserId,
     ) -> Result<GameInfo, ServiceError> {
+        Ok(self.offer_draw_answering(channel, user, None).await?.0)
+    }
+
+    /// [`Service::offer_draw`] from a command that answers with the offer and its buttons:
+    /// with `answering`, the offer is also written to the outbox in the same transaction, held
+    /// for that answer (its notice returned).
+    pub async fn offer_draw_answering(
+        &self,
+        channel: ChannelId,
+        user: UserId,
+        answering: Option<Answering>,
+    ) -> Result<(GameInfo, Option<NoticeId>), ServiceError> {
         let loaded = self.active(channel).await?;
         let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
         if loaded.info.player(side.other()).is_ai() {
             return Err(ServiceError::AiDeclinesDraw);
         }
-        let _writing = self.write_lock().await;
-        draws::insert(
-            &self.pool,
-            loaded.info.id,
-            loaded.info.ply,
-            user,
-            self.now(),
-        )
-        .await
-        .map_err(ServiceError::unless_taken(
-            "draw_offers",
-            ServiceError::DrawOfferOpen,
-        ))?;
-        Ok(loaded.info)
+        let writing = self.write_lock().await;
+        let mut tx = self.pool.begin().await?;
+        draws::insert(&mut *tx, loaded.info.id, loaded.info.ply, user, self.now())
+            .await
+            .map_err(ServiceError::unless_taken(
+                "draw_offers",
+                ServiceError::DrawOfferOpen,
+            ))?;
+        let notice = match answering {
+            Some(answering) => {
+                let payload = Payload {
+                    buttons: Some(Buttons::Draw(loaded.info.id)),
+                    ..answering
+                        .payload(Payload::text(self.wording.draw_offered(&loaded.info, user)))
+                };
+                let hold = self.delivery.answer_grace;
+                Some(
+                    self.enqueue(&mut tx, channel, "draw_offer", &payload, hold)
+                        .await?,
+                )
+            }
+            None => None,
+        };
+        self.commit_noticed(tx, writing).await?;
+        Ok((loaded.info, notice))
     }
 
     /// The opponent of the player who offered a draw accepts or declines it.

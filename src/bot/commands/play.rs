@@ -46,14 +46,7 @@ pub async fn move_(
     let game = report.game.id;
     let ai_next = report.game.to_move().is_some_and(|p| p.is_ai());
     let text = messages::move_message(&report);
-    answer_committed(
-        ctx,
-        board_reply(text, report.png),
-        report.notice,
-        game,
-        "a move",
-    )
-    .await?;
+    answer_committed(ctx, board_reply(text, report.png), report.notice, "a move").await?;
     if ai_next {
         ai_reply(ctx, game);
     }
@@ -61,18 +54,19 @@ pub async fn move_(
 }
 
 /// The command's interaction, for a notice held for its answer to remember.
-fn interaction(ctx: Context<'_>) -> Option<AnswerRef> {
+pub(crate) fn interaction(ctx: Context<'_>) -> Option<AnswerRef> {
     match ctx {
         poise::Context::Application(a) => Some(AnswerRef {
             application: a.interaction.application_id.get(),
             token: a.interaction.token.clone(),
+            pressed: false,
         }),
         poise::Context::Prefix(_) => None,
     }
 }
 
 /// A command's interaction, as the notice held for its answer remembers it.
-fn answering(ctx: Context<'_>) -> Answering {
+pub(crate) fn answering(ctx: Context<'_>) -> Answering {
     Answering {
         answer: interaction(ctx),
         message: None,
@@ -82,35 +76,42 @@ fn answering(ctx: Context<'_>) -> Answering {
 /// Answers a command whose change has landed, with `notice` (its announcement, held in the
 /// outbox for this answer): once the answer is shown the notice is marked so; if the answer
 /// fails and is not shown, the outbox posts the notice at once. Either way the change stands
-/// and nobody is told to try again.
-async fn answer_committed(
+/// and nobody is told to try again. Returns the answer's message id, when it is shown and known.
+pub(crate) async fn answer_committed(
     ctx: Context<'_>,
     answer: poise::CreateReply,
     notice: NoticeId,
-    game: GameId,
     what: &str,
-) -> Result<(), Error> {
+) -> Result<Option<u64>, Error> {
     let service = &ctx.data().service;
     match ctx.send(answer).await {
-        Ok(_) => service.answered(notice).await?,
+        Ok(sent) => {
+            service.answered(notice).await?;
+            Ok(sent.message().await.ok().map(|m| m.id.get()))
+        }
         Err(e) => {
             // A failure can be Discord's answer lost on the way back: look before posting.
             let shown = answer_shown(ctx).await;
-            tracing::warn!(game, shown, error = %crate::bot::redact::error(&e), "the answer to {what} failed after it landed");
+            tracing::warn!(what, shown = shown.is_some(), error = %crate::bot::redact::error(&e), "the answer to {what} failed after it landed");
             match shown {
-                true => service.answered(notice).await?,
-                false => service.answer_failed(notice).await?,
+                Some(_) => service.answered(notice).await?,
+                None => service.answer_failed(notice).await?,
             }
+            Ok(shown)
         }
     }
-    Ok(())
 }
 
-/// Whether the interaction's answer is shown (Discord has its original response).
-async fn answer_shown(ctx: Context<'_>) -> bool {
+/// The interaction's answer, if it is shown (Discord has its original response): its id.
+async fn answer_shown(ctx: Context<'_>) -> Option<u64> {
     match ctx {
-        poise::Context::Application(a) => a.interaction.get_response(ctx.http()).await.is_ok(),
-        poise::Context::Prefix(_) => false,
+        poise::Context::Application(a) => a
+            .interaction
+            .get_response(ctx.http())
+            .await
+            .ok()
+            .map(|m| m.id.get()),
+        poise::Context::Prefix(_) => None,
     }
 }
 
@@ -150,20 +151,21 @@ pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
 #[poise::command(slash_command, guild_only)]
 pub async fn draw(ctx: Context<'_>) -> Result<(), Error> {
     let me = ctx.author().id.get();
-    let game = ctx
+    let (game, notice) = ctx
         .data()
         .service
-        .offer_draw(ctx.channel_id().get(), me)
+        .offer_draw_answering(ctx.channel_id().get(), me, Some(answering(ctx)))
         .await?;
-    let side = game.side_of(me).expect("a player offered");
-    let opponent = game.player(side.other());
-    let text = format!(
-        "{} offers a draw. {}, do you accept?",
-        messages::mention(game.player(side)),
-        messages::mention(opponent)
-    );
-    ctx.send(reply(text).components(components::draw_buttons(game.id)))
-        .await?;
+    let text = messages::draw_offered(&game, me);
+    let answer = reply(text).components(components::draw_buttons(game.id));
+    match notice {
+        Some(notice) => {
+            answer_committed(ctx, answer, notice, "a draw offer").await?;
+        }
+        None => {
+            ctx.send(answer).await?;
+        }
+    }
     Ok(())
 }
 
@@ -202,13 +204,14 @@ pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
 
 /// Answers a command that ended the game.
 async fn answer_ended(ctx: Context<'_>, text: String, ended: Ended) -> Result<(), Error> {
-    let game = ended.game.id;
     let answer = board_reply(text, ended.png);
     match ended.notice {
-        Some(notice) => answer_committed(ctx, answer, notice, game, "an ending").await,
+        Some(notice) => {
+            answer_committed(ctx, answer, notice, "an ending").await?;
+        }
         None => {
             ctx.send(answer).await?;
-            Ok(())
         }
     }
+    Ok(())
 }

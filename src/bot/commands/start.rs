@@ -102,14 +102,26 @@ pub async fn challenge(
         start: None,
     };
     let data = ctx.data();
-    let c = data.service.challenge(request).await?;
+    let (c, notice) = data
+        .service
+        .challenge_answering(request, Some(super::play::answering(ctx)))
+        .await?;
     let reply =
         reply(messages::challenge_message(&c)).components(components::challenge_buttons(c.id));
-    let sent = ctx.send(reply).await?;
-    if let Ok(message) = sent.message().await {
-        data.service
-            .set_challenge_message(c.id, message.id.get())
-            .await?;
+    let message = match notice {
+        Some(notice) => super::play::answer_committed(ctx, reply, notice, "a challenge").await?,
+        None => ctx
+            .send(reply)
+            .await?
+            .message()
+            .await
+            .ok()
+            .map(|m| m.id.get()),
+    };
+    // The message to edit when the challenge expires (if the outbox posts it instead, it
+    // remembers the one it posts).
+    if let Some(message) = message {
+        data.service.set_challenge_message(c.id, message).await?;
     }
     Ok(())
 }
@@ -126,20 +138,29 @@ pub async fn ai(
     time: Option<String>,
 ) -> Result<(), Error> {
     let data = ctx.data();
+    let request = AiGameRequest {
+        place: place(ctx),
+        user: caller(ctx),
+        side: side.unwrap_or(SideArg::Random).into(),
+        level: level.unwrap_or(LevelArg::Medium).into(),
+        rules: rules.unwrap_or(RulesArg::Linnaeus).into(),
+        time_control: time_control(ctx, time)?,
+        start: None,
+    };
     let started = data
         .service
-        .start_ai_game(AiGameRequest {
-            place: place(ctx),
-            user: caller(ctx),
-            side: side.unwrap_or(SideArg::Random).into(),
-            level: level.unwrap_or(LevelArg::Medium).into(),
-            rules: rules.unwrap_or(RulesArg::Linnaeus).into(),
-            time_control: time_control(ctx, time)?,
-            start: None,
-        })
+        .start_ai_game_answering(request, Some(super::play::answering(ctx)))
         .await?;
     let text = messages::started_message(&started.game);
-    ctx.send(super::board_reply(text, started.png)).await?;
+    let answer = super::board_reply(text, started.png);
+    match started.notice {
+        Some(notice) => {
+            super::play::answer_committed(ctx, answer, notice, "a new game").await?;
+        }
+        None => {
+            ctx.send(answer).await?;
+        }
+    }
     if started.game.to_move().is_some_and(|p| p.is_ai()) {
         super::play::ai_reply(ctx, started.game.id);
     }
