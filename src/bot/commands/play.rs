@@ -46,7 +46,14 @@ pub async fn move_(
     let game = report.game.id;
     let ai_next = report.game.to_move().is_some_and(|p| p.is_ai());
     let text = messages::move_message(&report);
-    answer_committed(ctx, board_reply(text, report.png), report.notice, "a move").await?;
+    answer_committed(
+        ctx,
+        board_reply(text, report.png),
+        report.notice,
+        "a move",
+        false,
+    )
+    .await?;
     if ai_next {
         ai_reply(ctx, game);
     }
@@ -76,18 +83,23 @@ pub(crate) fn answering(ctx: Context<'_>) -> Answering {
 /// Answers a command whose change has landed, with `notice` (its announcement, held in the
 /// outbox for this answer): once the answer is shown the notice is marked so; if the answer
 /// fails and is not shown, the outbox posts the notice at once. Either way the change stands
-/// and nobody is told to try again. Returns the answer's message id, when it is shown and known.
+/// and nobody is told to try again. With `want_message`, returns the answer's message id (one
+/// more request), when it is shown.
 pub(crate) async fn answer_committed(
     ctx: Context<'_>,
     answer: poise::CreateReply,
     notice: NoticeId,
     what: &str,
+    want_message: bool,
 ) -> Result<Option<u64>, Error> {
     let service = &ctx.data().service;
     match ctx.send(answer).await {
         Ok(sent) => {
             service.answered(notice).await?;
-            Ok(sent.message().await.ok().map(|m| m.id.get()))
+            match want_message {
+                true => Ok(sent.message().await.ok().map(|m| m.id.get())),
+                false => Ok(None),
+            }
         }
         Err(e) => {
             // A failure can be Discord's answer lost on the way back: look before posting.
@@ -160,7 +172,7 @@ pub async fn draw(ctx: Context<'_>) -> Result<(), Error> {
     let answer = reply(text).components(components::draw_buttons(game.id));
     match notice {
         Some(notice) => {
-            answer_committed(ctx, answer, notice, "a draw offer").await?;
+            answer_committed(ctx, answer, notice, "a draw offer", false).await?;
         }
         None => {
             ctx.send(answer).await?;
@@ -207,7 +219,7 @@ async fn answer_ended(ctx: Context<'_>, text: String, ended: Ended) -> Result<()
     let answer = board_reply(text, ended.png);
     match ended.notice {
         Some(notice) => {
-            answer_committed(ctx, answer, notice, "an ending").await?;
+            answer_committed(ctx, answer, notice, "an ending", false).await?;
         }
         None => {
             ctx.send(answer).await?;

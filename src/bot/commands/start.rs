@@ -109,7 +109,9 @@ pub async fn challenge(
     let reply =
         reply(messages::challenge_message(&c)).components(components::challenge_buttons(c.id));
     let message = match notice {
-        Some(notice) => super::play::answer_committed(ctx, reply, notice, "a challenge").await?,
+        Some(notice) => {
+            super::play::answer_committed(ctx, reply, notice, "a challenge", true).await?
+        }
         None => ctx
             .send(reply)
             .await?
@@ -155,7 +157,7 @@ pub async fn ai(
     let answer = super::board_reply(text, started.png);
     match started.notice {
         Some(notice) => {
-            super::play::answer_committed(ctx, answer, notice, "a new game").await?;
+            super::play::answer_committed(ctx, answer, notice, "a new game", false).await?;
         }
         None => {
             ctx.send(answer).await?;
