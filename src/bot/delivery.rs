@@ -245,12 +245,19 @@ fn json(request: reqwest::RequestBuilder, body: &Value) -> reqwest::RequestBuild
 }
 
 /// Starts the dispatcher.
-pub fn start(service: Arc<Service>, poster: Arc<Poster>) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
+pub fn start(service: Arc<Service>, poster: Arc<Poster>) -> Dispatcher {
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stopping = stop.clone();
+    let wake = service.outbox_wake();
+    let handle = tokio::spawn(async move {
         let wake = service.outbox_wake();
         let mut paused_until: Option<tokio::time::Instant> = None;
         let mut prune_at = tokio::time::Instant::now() + FIRST_PRUNE;
         loop {
+            // Asked to stop: between rounds, so no claimed notice is left to its lease.
+            if stopping.load(std::sync::atomic::Ordering::SeqCst) {
+                return;
+            }
             if tokio::time::Instant::now() >= prune_at {
                 prune_at = tokio::time::Instant::now() + PRUNE_EVERY;
                 match service.prune_outbox(SystemClock.now_ms()).await {
@@ -299,7 +306,34 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>) -> tokio::task::JoinHan
                 }
             }
         }
-    })
+    });
+    Dispatcher { handle, stop, wake }
+}
+
+/// The running dispatcher.
+pub struct Dispatcher {
+    handle: tokio::task::JoinHandle<()>,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+    wake: Arc<tokio::sync::Notify>,
+}
+
+impl Dispatcher {
+    /// Stops it once its round under way is recorded (waiting up to `within`), so the notices
+    /// it claimed are not left to their lease (the next start would wait that long to deliver
+    /// them); past `within`, it is cut short, and those wait for their lease.
+    pub async fn stop(self, within: Duration) {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        self.wake.notify_one();
+        let mut handle = self.handle;
+        if tokio::time::timeout(within, &mut handle).await.is_err() {
+            handle.abort();
+        }
+    }
+
+    /// Stops it at once (a start-up that failed).
+    pub fn abort(&self) {
+        self.handle.abort();
+    }
 }
 
 /// One attempt at one notice, recorded. Returns a global pause, if Discord asked for one.

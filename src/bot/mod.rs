@@ -117,9 +117,12 @@ pub struct Running {
     pub in_flight: Arc<AtomicUsize>,
     task: tokio::task::JoinHandle<Result<(), serenity::Error>>,
     clock: tokio::task::JoinHandle<()>,
-    dispatcher: tokio::task::JoinHandle<()>,
+    dispatcher: delivery::Dispatcher,
     ai_sweep: tokio::task::JoinHandle<()>,
 }
+
+/// How long a shutdown waits for the dispatcher's round under way.
+const DISPATCHER_STOP: Duration = Duration::from_secs(10);
 
 impl Running {
     /// Stops the bot: no new events, waits (up to 10 s) for commands in flight, closes the
@@ -135,8 +138,9 @@ impl Running {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         self.task.abort();
-        // A post cut short stays pending: the next start sends it again, with the same nonce.
-        self.dispatcher.abort();
+        // The round under way is finished and recorded; a post cut short (past the time-out)
+        // stays pending: the next start sends it again, with the same nonce.
+        self.dispatcher.stop(DISPATCHER_STOP).await;
         self.service.close().await;
     }
 }
