@@ -4,6 +4,7 @@
 //! - [`choose_move`]: the move the AI plays at a [`Level`] within a time.
 //! - [`analyze`]: full-strength analysis with explicit [`Limits`].
 
+pub mod analysis;
 pub mod eval;
 pub mod pool;
 pub mod puzzle;

@@ -6,7 +6,7 @@
 //! Synchronous: a request's answer goes to a callback, run on the worker's thread.
 
 use super::queue::{Class, FairQueue, Owner, Ticket};
-use super::{choose_since, Level, SearchResult, Searcher, Weights};
+use super::{choose_since, search_with, Level, Limits, SearchResult, Searcher, Weights};
 use crate::tafl::Game;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -31,18 +31,31 @@ pub type Answer = Result<Option<SearchResult>, SearchFailed>;
 
 type Done = Box<dyn FnOnce(Answer) + Send>;
 
-enum Job {
-    Search {
-        search: Search,
+enum Work {
+    /// The move the AI plays (or a hint).
+    Search { search: Search, done: Done },
+    /// A position searched with explicit limits (the post-game analysis).
+    Evaluate {
+        game: Game,
+        limits: Limits,
         done: Done,
     },
     /// Other AI work (puzzle finding): run as it is, with no table.
     Task(Box<dyn FnOnce() + Send>),
 }
 
+struct Job {
+    work: Work,
+    /// Background work (served only when no move or hint waits).
+    background: bool,
+}
+
 struct State {
     queue: FairQueue<Job>,
     running: usize,
+    /// Background work running now: at most one less than the workers (with more than one),
+    /// so a worker is always free for a move or a hint.
+    background: usize,
     closed: bool,
 }
 
@@ -50,6 +63,7 @@ struct Shared {
     state: Mutex<State>,
     ready: Condvar,
     tt_mb: usize,
+    workers: usize,
     /// Tables alive now, and the most there ever were.
     tables: AtomicUsize,
     peak_tables: AtomicUsize,
@@ -71,10 +85,12 @@ impl Pool {
             state: Mutex::new(State {
                 queue: FairQueue::new(),
                 running: 0,
+                background: 0,
                 closed: false,
             }),
             ready: Condvar::new(),
             tt_mb,
+            workers,
             tables: AtomicUsize::new(0),
             peak_tables: AtomicUsize::new(0),
         });
@@ -96,14 +112,31 @@ impl Pool {
         search: Search,
         done: impl FnOnce(Answer) + Send + 'static,
     ) -> Ticket {
-        let ticket = self.state().queue.push(
-            owner,
-            class,
-            Job::Search {
-                search,
-                done: Box::new(done),
-            },
-        );
+        let done = Box::new(done);
+        self.push(owner, class, Work::Search { search, done })
+    }
+
+    /// Queues a search of `game`'s position with explicit `limits` (its time counted from
+    /// when a worker takes it; the table cleared first, so a depth or node limit gives the
+    /// answer a fresh searcher would) for `owner`; `done` gets its answer on a worker's thread.
+    pub fn submit_evaluation(
+        &self,
+        owner: Owner,
+        class: Class,
+        game: Game,
+        limits: Limits,
+        done: impl FnOnce(Answer) + Send + 'static,
+    ) -> Ticket {
+        let done = Box::new(done);
+        self.push(owner, class, Work::Evaluate { game, limits, done })
+    }
+
+    fn push(&self, owner: Owner, class: Class, work: Work) -> Ticket {
+        let background = class == Class::Background;
+        let ticket = self
+            .state()
+            .queue
+            .push(owner, class, Job { work, background });
         self.shared.ready.notify_one();
         ticket
     }
@@ -117,12 +150,7 @@ impl Pool {
         class: Class,
         task: impl FnOnce() + Send + 'static,
     ) -> Ticket {
-        let ticket = self
-            .state()
-            .queue
-            .push(owner, class, Job::Task(Box::new(task)));
-        self.shared.ready.notify_one();
-        ticket
+        self.push(owner, class, Work::Task(Box::new(task)))
     }
 
     /// How many requests will be served before this one; `None` once a worker has it.
@@ -187,20 +215,29 @@ fn work(shared: &Shared) {
                 if state.closed {
                     return;
                 }
-                if let Some((_, job)) = state.queue.pop() {
+                let background_room = state.background + 1 < shared.workers || shared.workers == 1;
+                let next = if background_room {
+                    state.queue.pop()
+                } else {
+                    state.queue.pop_play()
+                };
+                if let Some((_, job)) = next {
                     state.running += 1;
+                    state.background += usize::from(job.background);
                     break job;
                 }
                 state = shared.ready.wait(state).unwrap_or_else(|e| e.into_inner());
             }
         };
-        let (search, done) = match job {
-            Job::Search { search, done } => (search, done),
-            Job::Task(task) => {
+        let Job { work, background } = job;
+        let (work, done) = match work {
+            Work::Search { search, done } => (Ok(search), done),
+            Work::Evaluate { game, limits, done } => (Err((game, limits)), done),
+            Work::Task(task) => {
                 if catch_unwind(AssertUnwindSafe(task)).is_err() {
                     tracing::error!("an AI task panicked: dropped");
                 }
-                lock(shared).running -= 1;
+                finished(shared, background);
                 continue;
             }
         };
@@ -214,7 +251,12 @@ fn work(shared: &Shared) {
             // Another game's positions are no use here, and could mislead (contempt, the
             // game's history): the table starts empty, in O(1).
             s.clear();
-            choose_since(s, &search.game, search.level, search.time, taken)
+            match &work {
+                Ok(search) => choose_since(s, &search.game, search.level, search.time, taken),
+                Err((game, limits)) => {
+                    search_with(s, game, super::analysis::stop_for(limits, taken))
+                }
+            }
         }))
         .map_err(|panic| {
             let what = panic
@@ -230,7 +272,18 @@ fn work(shared: &Shared) {
             shared.tables.fetch_sub(1, Ordering::SeqCst);
         }
         done(answer);
-        lock(shared).running -= 1;
+        finished(shared, background);
+    }
+}
+
+/// A worker is done with its request.
+fn finished(shared: &Shared, background: bool) {
+    let mut state = lock(shared);
+    state.running -= 1;
+    if background {
+        state.background -= 1;
+        // A worker may be waiting for room for background work.
+        shared.ready.notify_all();
     }
 }
 
@@ -250,6 +303,52 @@ mod tests {
     use super::*;
     use crate::tafl::Rules;
     use std::sync::mpsc;
+
+    #[test]
+    fn background_work_leaves_a_worker_free_for_moves() {
+        let pool = Pool::new(2, 1);
+        let (tx, rx) = mpsc::channel();
+        // Background searches that would keep both workers busy for a while...
+        for _ in 0..2 {
+            let tx = tx.clone();
+            let limits = Limits {
+                time: Some(Duration::from_secs(1)),
+                ..Limits::default()
+            };
+            pool.submit_evaluation(
+                9,
+                Class::Background,
+                Game::new(Rules::default()),
+                limits,
+                move |a| tx.send(("background", a.is_ok(), Instant::now())).unwrap(),
+            );
+        }
+        while pool.running() == 0 {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        assert_eq!(
+            pool.running(),
+            1,
+            "one background search at a time with two workers"
+        );
+        // ...and a move asked for meanwhile is taken at once by the free worker.
+        let asked = Instant::now();
+        let tx2 = tx.clone();
+        pool.submit(1, Class::Play, search(Level::Medium, 50), move |a| {
+            tx2.send(("play", a.is_ok(), Instant::now())).unwrap()
+        });
+        let mut answers: Vec<_> = (0..3).map(|_| rx.recv().unwrap()).collect();
+        answers.sort_by_key(|a| a.2);
+        let play = answers.iter().find(|a| a.0 == "play").unwrap();
+        assert!(play.1);
+        assert_eq!(
+            answers[0].0, "play",
+            "answered before the first background search ends"
+        );
+        assert!(play.2 >= asked);
+        assert!(answers.iter().all(|a| a.1));
+    }
 
     fn search(level: Level, ms: u64) -> Search {
         Search {

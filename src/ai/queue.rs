@@ -91,6 +91,15 @@ impl<J> FairQueue<J> {
         Some((ticket, job))
     }
 
+    /// The next play request, leaving background requests waiting (when no worker may take
+    /// one now).
+    pub fn pop_play(&mut self) -> Option<(Ticket, J)> {
+        if self.play.is_empty() {
+            return None;
+        }
+        self.pop()
+    }
+
     /// How many requests waiting now will be served before `ticket`; `None` if it is not
     /// waiting.
     pub fn ahead(&self, ticket: Ticket) -> Option<usize> {

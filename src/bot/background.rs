@@ -100,7 +100,8 @@ pub fn ai_turn(
 }
 
 /// Starts the AI's sweep: at once and then every `every`, every game where the AI is to move
-/// and no turn is under way gets its turn (after a restart, or a turn that failed).
+/// and no turn is under way gets its turn (after a restart, or a turn that failed), and every
+/// unfinished analysis not under way is resumed.
 pub fn ai_sweep(
     http: Arc<serenity::Http>,
     service: Arc<Service>,
@@ -112,6 +113,16 @@ pub fn ai_sweep(
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             ticks.tick().await;
+            match service.unfinished_analyses().await {
+                Ok(ids) => {
+                    for id in ids {
+                        if !service.analysis_running(id) {
+                            analysis(service.clone(), id);
+                        }
+                    }
+                }
+                Err(e) => tracing::error!(error = ?e, "could not list the unfinished analyses"),
+            }
             match service.games_awaiting_ai().await {
                 Ok(due) => {
                     for (id, channel) in due {
@@ -124,4 +135,14 @@ pub fn ai_sweep(
             }
         }
     })
+}
+
+/// Drives game `id`'s analysis in the background (its searches are background work on the AI
+/// pool). One that fails is left to the sweep, which resumes it where it stopped.
+pub fn analysis(service: Arc<Service>, id: GameId) {
+    tokio::spawn(async move {
+        if let Err(e) = service.run_analysis(id).await {
+            tracing::error!(game = id, error = ?e, "the analysis stopped: the sweep resumes it");
+        }
+    });
 }

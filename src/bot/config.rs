@@ -67,6 +67,10 @@ pub struct BotConfig {
     #[arg(long = "ai-hint-time-ms", env = "AI_HINT_TIME_MS", value_name = "MS", default_value = "1000", value_parser = millis)]
     pub ai_hint_time: Duration,
 
+    /// How long /tablut analysis searches each position of a game, in milliseconds (a 100-ply game takes at most 100 times this on one core).
+    #[arg(long = "analysis-ms-per-ply", env = "ANALYSIS_MS_PER_PLY", value_name = "MS", default_value = "400", value_parser = positive_millis)]
+    pub analysis_time: Duration,
+
     /// Seconds a user waits between hints.
     #[arg(long = "hint-cooldown-secs", env = "HINT_COOLDOWN_SECS", value_name = "SECS", default_value = "30", value_parser = seconds)]
     pub hint_cooldown: Duration,
@@ -365,6 +369,8 @@ impl BotConfig {
             hint_cooldown: self.hint_cooldown,
             challenge_ttl: self.challenge_ttl,
             images: true,
+            analysis_time: self.analysis_time,
+            analysis_depth: None,
         }
     }
 

@@ -56,8 +56,9 @@ impl Poster {
 
     /// Delivers a notice once: if an interaction's answer was to show it, and that answer is
     /// shown, nothing more; edits its message if it names one that still exists; else posts
-    /// it (with the board, if it has one), unless the channel already shows it.
-    async fn send(&self, notice: &Notice, png: Vec<u8>, now: i64) -> Attempt {
+    /// it (with the board or graph, if it has one, as `filename`), unless the channel already
+    /// shows it.
+    async fn send(&self, notice: &Notice, png: Vec<u8>, filename: &str, now: i64) -> Attempt {
         // Past its token's life an interaction's answer cannot be looked at (Discord answers
         // 401 or 404): the channel is looked at instead, below.
         let token_alive = now - notice.created_at < TOKEN_LIFE_MS;
@@ -122,9 +123,9 @@ impl Poster {
         let request = if png.is_empty() {
             json(self.client.post(url), &body)
         } else {
-            body["attachments"] = json!([{"id": 0, "filename": "board.png"}]);
+            body["attachments"] = json!([{"id": 0, "filename": filename}]);
             let file = reqwest::multipart::Part::bytes(png)
-                .file_name("board.png")
+                .file_name(filename.to_string())
                 .mime_str("image/png")
                 .expect("a valid MIME type");
             let form = reqwest::multipart::Form::new()
@@ -337,21 +338,46 @@ impl Dispatcher {
 }
 
 /// One attempt at one notice, recorded. Returns a global pause, if Discord asked for one.
-async fn deliver(service: &Service, poster: &Poster, notice: Notice) -> Option<Duration> {
-    let png = match &notice.payload.board {
-        Some(board) => service.notice_board(board).await.unwrap_or_else(|e| {
-            tracing::error!(notice = notice.id, error = ?e, "cannot draw a notice's board: posting it without");
-            Vec::new()
-        }),
-        None => match &notice.payload.puzzle {
-            Some(puzzle) => service.notice_puzzle_board(puzzle).await.unwrap_or_else(|e| {
+async fn deliver(service: &Service, poster: &Poster, mut notice: Notice) -> Option<Duration> {
+    let (png, filename) = match (
+        &notice.payload.board,
+        &notice.payload.puzzle,
+        &notice.payload.graph,
+    ) {
+        (Some(board), _, _) => (
+            service.notice_board(board).await.unwrap_or_else(|e| {
+                tracing::error!(notice = notice.id, error = ?e, "cannot draw a notice's board: posting it without");
+                Vec::new()
+            }),
+            "board.png",
+        ),
+        (None, Some(puzzle), _) => (
+            service.notice_puzzle_board(puzzle).await.unwrap_or_else(|e| {
                 tracing::error!(notice = notice.id, error = ?e, "cannot draw a puzzle's board: posting it without");
                 Vec::new()
             }),
-            None => Vec::new(),
-        },
+            "board.png",
+        ),
+        (None, None, Some(graph)) => (
+            service.notice_graph(graph).await.unwrap_or_else(|e| {
+                tracing::error!(notice = notice.id, error = ?e, "cannot draw a notice's graph: posting it without");
+                Vec::new()
+            }),
+            "analysis.png",
+        ),
+        (None, None, None) => (Vec::new(), "board.png"),
     };
-    let attempt = poster.send(&notice, png, SystemClock.now_ms()).await;
+    if let Some(earlier) = notice.payload.edit_notice {
+        // The message an earlier notice became (the channel's notices go out in order, so it
+        // has been delivered or given up by now); none: post.
+        notice.payload.edit = service.notice_message(earlier).await.unwrap_or_else(|e| {
+            tracing::error!(notice = notice.id, error = ?e, "cannot read the message to edit: posting");
+            None
+        });
+    }
+    let attempt = poster
+        .send(&notice, png, filename, SystemClock.now_ms())
+        .await;
     let (id, channel, kind) = (notice.id, notice.channel, notice.kind.as_str());
     match &attempt.delivery {
         Delivery::Delivered { .. } => tracing::debug!(notice = id, channel, kind, "delivered"),

@@ -431,6 +431,14 @@ pub fn games_message(games: &[GameInfo]) -> String {
 pub struct BotWording;
 
 impl crate::service::Wording for BotWording {
+    fn analysis_progress(&self, game: &GameInfo, reviewed: u32, total: u32) -> String {
+        analysis_progress(game, reviewed, total)
+    }
+
+    fn analysis_summary(&self, report: &crate::service::analysis::AnalysisReport) -> String {
+        analysis_summary(report)
+    }
+
     fn moved(&self, report: &MoveReport) -> String {
         move_message(report)
     }
@@ -504,9 +512,134 @@ pub fn clock_message(event: &ClockEvent) -> String {
     }
 }
 
+/// A finished game as the analysis's autocomplete lists it (within 100 characters).
+pub fn game_choice(game: &GameInfo) -> String {
+    let label = format!(
+        "#{} · {} vs {} · {} · {} plies",
+        game.id,
+        game.attackers.name(),
+        game.defenders.name(),
+        game.outcome.status().replace('_', " "),
+        game.ply
+    );
+    if label.chars().count() <= 100 {
+        return label;
+    }
+    let mut cut: String = label.chars().take(99).collect();
+    cut.push('…');
+    cut
+}
+
+/// The progress of an analysis, as its message shows it (edited as it goes).
+pub fn analysis_progress(game: &GameInfo, reviewed: u32, total: u32) -> String {
+    if reviewed >= total {
+        format!(
+            "Reviewed game #{}: all {total} moves. The summary follows.",
+            game.id
+        )
+    } else {
+        format!(
+            "Reviewing game #{}: {reviewed} of {total} moves reviewed.",
+            game.id
+        )
+    }
+}
+
+/// The answer when an analysis starts.
+pub fn analysis_started(game: &GameInfo, total: u32) -> String {
+    format!(
+        "Reviewing game #{} ({total} moves) in the background: the progress shows here, then the summary and the graph.",
+        game.id
+    )
+}
+
+/// The answer while an analysis is under way.
+pub fn analysis_running(game: &GameInfo, reviewed: u32, total: u32) -> String {
+    format!(
+        "Game #{} is being reviewed: {reviewed} of {total} moves so far. The summary and the graph will be posted here.",
+        game.id
+    )
+}
+
+/// A finished analysis: the result, the accuracies, each side's worst moves with the better
+/// move. Within Discord's limit.
+pub fn analysis_summary(report: &crate::service::analysis::AnalysisReport) -> String {
+    fit(crate::service::analysis::summary_text(report, &escape))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_analysis_summary_names_three_moves_a_side_within_the_limit() {
+        use crate::ai::analysis::{review, Evaluation};
+        use crate::service::analysis::AnalysisReport;
+        use crate::service::{Place, Player, TimeControl, User};
+        use crate::tafl::{Game, Position};
+        // A long game where every move throws the game away: 30 costly moves a side.
+        let mut game = Game::new(Rules::default());
+        let mut rng = fastrand::Rng::with_seed(3);
+        while game.moves().len() < 60 {
+            let legal = game.position().legal_moves_sorted();
+            let mut g = game.clone();
+            let mv = legal[rng.usize(..legal.len())];
+            g.play(mv).unwrap();
+            if !g.outcome().is_over() {
+                game = g;
+            }
+        }
+        let evals: Vec<Option<Evaluation>> = (0..=60)
+            .map(|i| {
+                let best = game.positions()[i].legal_moves_sorted()[0];
+                Some(Evaluation {
+                    score: 900,
+                    best,
+                    depth: 1,
+                    nodes: 1,
+                })
+            })
+            .collect();
+        let r = review(&game, &evals, 164.0);
+        assert!(
+            r.moves
+                .iter()
+                .filter(|m| m.judgement.word() == "blunder")
+                .count()
+                > 50
+        );
+        let name = "*".repeat(32);
+        let info = GameInfo {
+            id: 123_456_789,
+            place: Place {
+                guild: Some(1),
+                channel: 2,
+            },
+            attackers: Player::User(User::new(1, name.clone())),
+            defenders: Player::User(User::new(2, name)),
+            rules: Rules::default(),
+            start: Position::start(Rules::default()),
+            rated: true,
+            ply: 60,
+            turn: game.turn(),
+            outcome: Outcome::Drawn {
+                reason: crate::tafl::Reason::DrawAgreed,
+            },
+            time_control: TimeControl::None,
+            turn_deadline: None,
+            board_message_id: None,
+        };
+        let text = analysis_summary(&AnalysisReport {
+            game: info,
+            review: r,
+            png: Vec::new(),
+        });
+        assert!(text.chars().count() <= CONTENT_LIMIT, "{}", text.len());
+        assert!(!text.ends_with('…'), "fits without being cut");
+        assert_eq!(text.matches("\n• ").count(), 6, "{text}");
+        assert!(text.contains("better **"), "{text}");
+        assert!(text.contains(r"\*\*\*"), "names escaped: {text}");
+    }
 
     #[test]
     fn mentions_and_times_in_discord_markup() {

@@ -3,10 +3,12 @@
 mod analyze;
 mod common;
 mod engine;
+mod fitscale;
 mod perft;
 mod puzzles;
 mod render;
 mod replay;
+mod review;
 mod run;
 mod selfplay;
 
@@ -44,6 +46,10 @@ enum Command {
     Render(render::RenderArgs),
     /// Find puzzles in the AI's games against itself and write them as JSON.
     Puzzles(puzzles::PuzzlesArgs),
+    /// Review a finished game as /tablut analysis does: each move judged, each side's accuracy (JSON); --graph draws the evaluation graph.
+    Review(review::ReviewArgs),
+    /// Fit the analysis's logistic scale on self-play outcomes (maximum likelihood).
+    FitScale(fitscale::FitScaleArgs),
 }
 
 /// Parses the arguments and runs the command; the process exit code. `.env` is loaded first,
@@ -69,6 +75,8 @@ pub fn main() -> ExitCode {
         Command::Engine(args) => engine::run(args),
         Command::Render(args) => render::run(args),
         Command::Puzzles(args) => puzzles::run(args),
+        Command::Review(args) => review::run(args),
+        Command::FitScale(args) => fitscale::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

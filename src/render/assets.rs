@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 
 /// The bundled font (DejaVu Sans Bold; licence in `assets/fonts/DejaVu-LICENSE.txt`).
-static FONT_BYTES: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
+pub(crate) static FONT_BYTES: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
 
 /// The font, parsed once.
 pub static FONT: LazyLock<FontRef<'static>> =

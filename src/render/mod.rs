@@ -12,6 +12,7 @@
 //! - [`render`](self::render): which sprite each square shows, and the encoders.
 
 pub mod assets;
+pub mod graph;
 #[allow(clippy::module_inception)]
 pub mod render;
 pub mod text;

@@ -74,6 +74,12 @@ pub enum ServiceError {
     NoPuzzles,
     #[error("Only a member with Manage Server can set the daily puzzle's channel.")]
     NotAnAdmin,
+    #[error("No game has finished in this channel yet: analysis looks at finished games.")]
+    NoFinishedGame,
+    #[error("Game #{0} is not a finished game of this channel: pick one from the list.")]
+    NotAFinishedGame(i64),
+    #[error("Game #{0} ended before its first move: there is nothing to review.")]
+    NothingToReview(i64),
     #[error("Something went wrong on our side and nothing was changed: please try again.")]
     Database(#[from] sqlx::Error),
     #[error("Something went wrong on our side and nothing was changed: please try again.")]

@@ -9,6 +9,7 @@
 //! blocking threads, never inside a transaction.
 
 pub mod ai;
+pub mod analysis;
 pub mod challenge;
 pub mod clock;
 pub mod error;
@@ -62,6 +63,10 @@ pub struct Config {
     pub ai_game_cooldown: Duration,
     /// How long a hint may wait for a worker before the answer is an apology.
     pub hint_wait: Duration,
+    /// The post-game analysis: the time each position is searched for...
+    pub analysis_time: Duration,
+    /// ...or, if set, the depth instead (deterministic: for tests).
+    pub analysis_depth: Option<u32>,
 }
 
 impl Default for Config {
@@ -82,6 +87,8 @@ impl Default for Config {
             ai_games_per_user: 3,
             ai_game_cooldown: Duration::from_secs(10),
             hint_wait: Duration::from_secs(10),
+            analysis_time: Duration::from_millis(crate::ai::analysis::DEFAULT_MS_PER_PLY),
+            analysis_depth: None,
         }
     }
 }
@@ -121,6 +128,10 @@ pub struct Service {
     /// The games whose AI turn is being played now, with its place in the pool's queue once
     /// queued: at most one turn per game at a time.
     pub(crate) ai_turns: Mutex<HashMap<GameId, Option<crate::ai::queue::Ticket>>>,
+    /// The games whose analysis this process is driving now.
+    pub(crate) analyses: Mutex<std::collections::HashSet<GameId>>,
+    /// Positions searched for analyses (each once).
+    pub(crate) analysis_searches: std::sync::atomic::AtomicU64,
 }
 
 /// The write lock held, if the backend needs one (see [`Service::write_lock`]).
@@ -146,6 +157,8 @@ impl Service {
             outbox_wake: Arc::new(tokio::sync::Notify::new()),
             ai: crate::ai::pool::Pool::new(config.ai_workers, config.ai_tt_mb),
             ai_turns: Mutex::new(HashMap::new()),
+            analyses: Mutex::new(std::collections::HashSet::new()),
+            analysis_searches: std::sync::atomic::AtomicU64::new(0),
             config,
         }
     }

@@ -70,6 +70,18 @@ pub trait Wording: Send + Sync {
     fn ai_waiting(&self, ahead: usize) -> String {
         format!("The AI is thinking; {ahead} ahead of this game.")
     }
+    /// A game's analysis under way: `reviewed` of `total` moves.
+    fn analysis_progress(&self, game: &GameInfo, reviewed: u32, total: u32) -> String {
+        if reviewed == total {
+            format!("Reviewed game #{}: all {total} moves.", game.id)
+        } else {
+            format!("Reviewing game #{}: {reviewed} of {total} moves.", game.id)
+        }
+    }
+    /// A finished analysis, posted with its graph.
+    fn analysis_summary(&self, report: &super::analysis::AnalysisReport) -> String {
+        super::analysis::summary_text(report, &|s| s.to_string())
+    }
 }
 
 /// Plain words from the service's own status lines.
@@ -182,6 +194,13 @@ pub struct Payload {
     /// The buttons the message carries.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub buttons: Option<Buttons>,
+    /// Edit the message an earlier notice of the channel became (the progress of an
+    /// analysis); if it has none, or it is gone, post.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edit_notice: Option<NoticeId>,
+    /// The evaluation graph of a game's analysis, drawn at delivery from the stored analysis.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub graph: Option<super::analysis::GraphRef>,
 }
 
 /// A puzzle's start position a notice carries, drawn at delivery.
@@ -211,6 +230,8 @@ impl Payload {
             answer: None,
             puzzle: None,
             buttons: None,
+            edit_notice: None,
+            graph: None,
         }
     }
 
@@ -425,6 +446,13 @@ impl Service {
     /// When the next notice falls due (Unix ms), if one is pending.
     pub async fn next_notice_at(&self) -> Result<Option<i64>, ServiceError> {
         Ok(rows::next_due(&self.pool).await?)
+    }
+
+    /// The message notice `id` became, once delivered.
+    pub async fn notice_message(&self, id: NoticeId) -> Result<Option<u64>, ServiceError> {
+        Ok(rows::by_id(&self.pool, id)
+            .await?
+            .and_then(|n| n.message_id))
     }
 
     /// A channel's notices as stored, in order.

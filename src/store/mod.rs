@@ -20,6 +20,7 @@
 //! `any_text!` (in `status.rs`). Tests of a query run on both backends with
 //! `crate::both_backends!` (see [`testdb`]).
 
+pub mod analysis;
 pub mod challenges;
 pub mod dialect;
 pub mod draws;

@@ -1,5 +1,6 @@
 //! The slash commands: `/tablut …` (one module per topic) and `/move`.
 
+pub mod analysis;
 pub mod look;
 pub mod play;
 pub mod puzzle;
@@ -31,7 +32,8 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         "look::stats",
         "look::leaderboard",
         "look::games",
-        "puzzle::puzzle"
+        "puzzle::puzzle",
+        "analysis::analysis"
     ),
     subcommand_required
 )]

@@ -1,0 +1,87 @@
+//! `/tablut analysis`: the post-game analysis of one of the channel's finished games.
+
+use super::{reply, Context};
+use crate::bot::{messages, Error};
+use crate::service::analysis::AnalysisStatus;
+use poise::serenity_prelude as serenity;
+
+/// Autocomplete: the channel's finished games, newest first (at most 25).
+async fn finished_games(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
+    let games = ctx
+        .data()
+        .service
+        .finished_games(ctx.channel_id().get())
+        .await
+        .unwrap_or_default();
+    let typed = typed.trim().trim_start_matches('#').to_lowercase();
+    let choices: Vec<serenity::AutocompleteChoice> = games
+        .iter()
+        .map(|g| (messages::game_choice(g), g.id))
+        .filter(|(label, id)| {
+            typed.is_empty()
+                || id.to_string().starts_with(&typed)
+                || label.to_lowercase().contains(&typed)
+        })
+        .take(25)
+        .map(|(label, id)| serenity::AutocompleteChoice::new(label, id.to_string()))
+        .collect();
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// Review a finished game: each move judged, each side's accuracy, and the evaluation graph.
+#[poise::command(slash_command, guild_only)]
+pub async fn analysis(
+    ctx: Context<'_>,
+    #[description = "Which game (default: this channel's last finished one)"]
+    #[autocomplete = "finished_games"]
+    #[max_length = 20]
+    game: Option<String>,
+) -> Result<(), Error> {
+    let id = match game.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(text) => match text.trim_start_matches('#').parse::<i64>() {
+            Ok(id) if id > 0 => Some(id),
+            _ => {
+                return Err(Error::User(format!(
+                    "'{}' is not a game: pick one from the list, or leave it out for the last one.",
+                    crate::echo::echo(text)
+                )))
+            }
+        },
+    };
+    let data = ctx.data();
+    let status = data
+        .service
+        .request_analysis(ctx.channel_id().get(), id, Some(ctx.author().id.get()))
+        .await?;
+    let none = serenity::CreateAllowedMentions::new;
+    match status {
+        AnalysisStatus::Done(report) => {
+            let text = messages::analysis_summary(&report);
+            let mut answer = reply(text).allowed_mentions(none());
+            if !report.png.is_empty() {
+                answer = answer.attachment(serenity::CreateAttachment::bytes(
+                    report.png,
+                    "analysis.png",
+                ));
+            }
+            ctx.send(answer).await?;
+        }
+        AnalysisStatus::Running {
+            game,
+            reviewed,
+            total,
+        } => {
+            ctx.send(
+                reply(messages::analysis_running(&game, reviewed, total)).allowed_mentions(none()),
+            )
+            .await?;
+        }
+        AnalysisStatus::Started { game, total } => {
+            ctx.send(reply(messages::analysis_started(&game, total)).allowed_mentions(none()))
+                .await?;
+            crate::bot::background::analysis(data.service.clone(), game.id);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,326 @@
+//! The evaluation graph of an analysed game: the attackers' expected score over the plies, the
+//! costly moves marked on the curve, the moments of *raichi* and *tuichu*, and the result. Drawn
+//! with plotters' bitmap backend in the board's palette and the bundled font (plotters' `ab_glyph`
+//! feature: no system font is looked for), then encoded as an RGB PNG. No I/O.
+
+use super::theme::{self, Rgb};
+use crate::ai::analysis::Judgement;
+use crate::tafl::Call;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::FontStyle;
+use std::sync::Once;
+
+/// The graph's size in pixels: wide and tall enough to read on a phone.
+pub const WIDTH: u32 = 1200;
+pub const HEIGHT: u32 = 600;
+
+/// The curve: the attackers' dark blue, thick.
+pub const CURVE: Rgb = theme::ATTACKER_DARK;
+pub const CURVE_WIDTH: u32 = 5;
+/// The plot's ground, and the shares of the attackers (under the curve) and the defenders.
+pub const GROUND: Rgb = theme::LINEN;
+pub const ATTACKERS_SHARE: Rgb = [0xb7, 0xc8, 0xe6];
+pub const DEFENDERS_SHARE: Rgb = [0xf0, 0xc9, 0xc0];
+/// The frame round the plot.
+pub const FRAME: Rgb = theme::FRAME;
+/// A marker's radius in pixels.
+pub const MARKER_RADIUS: u32 = 11;
+
+/// The colour of a move's marker (none for a good move).
+pub const fn marker(judgement: Judgement) -> Option<Rgb> {
+    match judgement {
+        Judgement::Good => None,
+        Judgement::Inaccuracy => Some(theme::GOLD),
+        Judgement::Mistake => Some([0xe0, 0x7a, 0x1f]),
+        Judgement::Blunder => Some(theme::DANGER),
+    }
+}
+
+/// The colour of a call's line.
+pub const CALL_LINE: Rgb = theme::FREE_LINE;
+
+/// What the graph shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GraphInput {
+    /// The attackers' expected score after each ply, the start first.
+    pub curve: Vec<f64>,
+    /// Costly moves: (the ply the move made, its judgement).
+    pub marks: Vec<(u32, Judgement)>,
+    /// Raichi and tuichu: (the ply after which the king saw his lines, the call).
+    pub calls: Vec<(u32, Call)>,
+    /// The title: the players and the result.
+    pub title: String,
+}
+
+/// A drawn graph: the PNG and where each point of the curve went.
+#[derive(Debug, Clone)]
+pub struct Graph {
+    pub png: Vec<u8>,
+    /// The pixel of each point of the curve (ply, then expected score), the start first.
+    pub points: Vec<(i32, i32)>,
+    /// The plot's pixels: x from `left` to `right`, y from `top` to `bottom`.
+    pub left: i32,
+    pub right: i32,
+    pub top: i32,
+    pub bottom: i32,
+    /// The pixel rows of an expected score of 0 and of 1.
+    pub y0: i32,
+    pub y1: i32,
+}
+
+fn rgb(c: Rgb) -> RGBColor {
+    RGBColor(c[0], c[1], c[2])
+}
+
+fn register_font() {
+    static FONT: Once = Once::new();
+    FONT.call_once(|| {
+        for style in [FontStyle::Normal, FontStyle::Bold] {
+            if plotters::style::register_font("sans-serif", style, super::assets::FONT_BYTES)
+                .is_err()
+            {
+                panic!("the bundled font parses");
+            }
+        }
+    });
+}
+
+/// Draws the graph.
+pub fn evaluation_graph(input: &GraphInput) -> Graph {
+    register_font();
+    let mut rgb_buf = vec![0u8; (WIDTH * HEIGHT * 3) as usize];
+    let (points, left, right, top, bottom, y0, y1) = {
+        let root = BitMapBackend::with_buffer(&mut rgb_buf, (WIDTH, HEIGHT)).into_drawing_area();
+        let drawn = draw(&root, input);
+        root.present().expect("drawing into a buffer");
+        drawn
+    };
+    Graph {
+        png: encode(&rgb_buf),
+        points,
+        left,
+        right,
+        top,
+        bottom,
+        y0,
+        y1,
+    }
+}
+
+type Drawn = (Vec<(i32, i32)>, i32, i32, i32, i32, i32, i32);
+
+/// The room left round the curve inside the plot, in plies and in expected score, so the
+/// curve's ends and a certain result are drawn whole.
+const X_PAD: f64 = 0.5;
+const Y_PAD: f64 = 0.03;
+
+fn draw(root: &DrawingArea<BitMapBackend<'_>, Shift>, input: &GraphInput) -> Drawn {
+    const FAILED: &str = "drawing into a buffer";
+    root.fill(&rgb(FRAME)).expect(FAILED);
+    let text = rgb(theme::TEXT);
+    let plies = input.curve.len().saturating_sub(1).max(1) as f64;
+    let mut chart = ChartBuilder::on(root)
+        .caption(&input.title, ("sans-serif", 30).into_font().color(&text))
+        .margin_top(14)
+        .margin_left(18)
+        .margin_right(36)
+        .margin_bottom(58)
+        .x_label_area_size(46)
+        .y_label_area_size(78)
+        .build_cartesian_2d(-X_PAD..plies + X_PAD, -Y_PAD..1.0 + Y_PAD)
+        .expect(FAILED);
+    let (xr, yr) = chart.plotting_area().get_pixel_range();
+    chart
+        .plotting_area()
+        .fill(&rgb(DEFENDERS_SHARE))
+        .expect(FAILED);
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .y_labels(5)
+        .y_label_formatter(&|v| format!("{:.0}%", v * 100.0))
+        .x_labels(10)
+        .x_label_formatter(&|v| {
+            // Only whole plies are named.
+            if *v < 0.0 || (v - v.round()).abs() > 1e-9 {
+                String::new()
+            } else {
+                format!("{v:.0}")
+            }
+        })
+        .x_desc("ply")
+        .y_desc("attackers")
+        .axis_desc_style(("sans-serif", 24).into_font().color(&text))
+        .label_style(("sans-serif", 22).into_font().color(&text))
+        .axis_style(ShapeStyle {
+            color: rgb(theme::TEXT).to_rgba(),
+            filled: true,
+            stroke_width: 2,
+        })
+        .light_line_style(TRANSPARENT)
+        .bold_line_style(ShapeStyle {
+            color: rgb(GROUND).mix(0.9),
+            filled: false,
+            stroke_width: 1,
+        })
+        .draw()
+        .expect(FAILED);
+    let series: Vec<(f64, f64)> = input
+        .curve
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| (i as f64, v.clamp(0.0, 1.0)))
+        .collect();
+    chart
+        .draw_series(AreaSeries::new(
+            series.iter().copied(),
+            0.0,
+            rgb(ATTACKERS_SHARE).filled(),
+        ))
+        .expect(FAILED);
+    // The even line.
+    chart
+        .draw_series(LineSeries::new(
+            [(-X_PAD, 0.5), (plies + X_PAD, 0.5)],
+            ShapeStyle {
+                color: rgb(theme::STITCH).to_rgba(),
+                filled: false,
+                stroke_width: 2,
+            },
+        ))
+        .expect(FAILED);
+    // Raichi and tuichu: a green line down the plot at the ply (thicker for tuichu), named in
+    // the key.
+    for &(ply, call) in &input.calls {
+        let x = ply as f64;
+        let width = call_width(call);
+        chart
+            .draw_series(LineSeries::new(
+                [(x, -Y_PAD), (x, 1.0 + Y_PAD)],
+                ShapeStyle {
+                    color: rgb(CALL_LINE).to_rgba(),
+                    filled: false,
+                    stroke_width: width,
+                },
+            ))
+            .expect(FAILED);
+    }
+    chart
+        .draw_series(LineSeries::new(
+            series.iter().copied(),
+            ShapeStyle {
+                color: rgb(CURVE).to_rgba(),
+                filled: false,
+                stroke_width: CURVE_WIDTH,
+            },
+        ))
+        .expect(FAILED);
+    for &(ply, judgement) in &input.marks {
+        let (Some(color), Some(&point)) = (marker(judgement), series.get(ply as usize)) else {
+            continue;
+        };
+        chart
+            .draw_series(std::iter::once(Circle::new(
+                point,
+                MARKER_RADIUS,
+                ShapeStyle {
+                    color: rgb(CURVE).to_rgba(),
+                    filled: true,
+                    stroke_width: 1,
+                },
+            )))
+            .expect(FAILED);
+        chart
+            .draw_series(std::iter::once(Circle::new(
+                point,
+                MARKER_RADIUS - 3,
+                rgb(color).filled(),
+            )))
+            .expect(FAILED);
+    }
+    let points: Vec<(i32, i32)> = series.iter().map(|p| chart.backend_coord(p)).collect();
+    // The key, in the band under the plot.
+    let key_y = HEIGHT as i32 - 30;
+    let mut x = xr.start;
+    let font =
+        ("sans-serif", 20)
+            .into_font()
+            .color(&text)
+            .pos(plotters::style::text_anchor::Pos::new(
+                plotters::style::text_anchor::HPos::Left,
+                plotters::style::text_anchor::VPos::Center,
+            ));
+    for judgement in [
+        Judgement::Inaccuracy,
+        Judgement::Mistake,
+        Judgement::Blunder,
+    ] {
+        let color = marker(judgement).expect("a costly judgement has a colour");
+        root.draw(&Circle::new((x + 9, key_y), 9, rgb(color).filled()))
+            .expect(FAILED);
+        root.draw(&Text::new(judgement.word(), (x + 24, key_y), font.clone()))
+            .expect(FAILED);
+        x += 165;
+    }
+    for call in [Call::Raichi, Call::Tuichu] {
+        root.draw(&PathElement::new(
+            [(x + 9, key_y - 11), (x + 9, key_y + 11)],
+            ShapeStyle {
+                color: rgb(CALL_LINE).to_rgba(),
+                filled: false,
+                stroke_width: call_width(call),
+            },
+        ))
+        .expect(FAILED);
+        root.draw(&Text::new(call.word(), (x + 24, key_y), font.clone()))
+            .expect(FAILED);
+        x += 130;
+    }
+    let y0 = chart.backend_coord(&(0.0, 0.0)).1;
+    let y1 = chart.backend_coord(&(0.0, 1.0)).1;
+    (points, xr.start, xr.end, yr.start, yr.end, y0, y1)
+}
+
+/// The width of a call's line: tuichu (two free lines) thicker than raichi.
+const fn call_width(call: Call) -> u32 {
+    match call {
+        Call::Raichi => 3,
+        Call::Tuichu => 6,
+    }
+}
+
+/// The RGB buffer as a PNG.
+fn encode(rgb_buf: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(64 * 1024);
+    {
+        let mut encoder = png::Encoder::new(&mut out, WIDTH, HEIGHT);
+        encoder.set_color(png::ColorType::Rgb);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_deflate_compression(png::DeflateCompression::Level(1));
+        encoder.set_filter(png::Filter::Up);
+        let mut writer = encoder.write_header().expect("a PNG header into memory");
+        writer
+            .write_image_data(rgb_buf)
+            .expect("PNG data into memory");
+        writer.finish().expect("PNG data into memory");
+    }
+    out
+}
+
+impl GraphInput {
+    /// What the graph shows of a game's review.
+    pub fn from_review(review: &crate::ai::analysis::Review, title: String) -> GraphInput {
+        GraphInput {
+            curve: review.curve.clone(),
+            marks: review
+                .moves
+                .iter()
+                .filter(|m| m.judgement > Judgement::Good)
+                .map(|m| (m.ply, m.judgement))
+                .collect(),
+            calls: review.calls.clone(),
+            title,
+        }
+    }
+}

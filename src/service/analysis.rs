@@ -1,0 +1,571 @@
+//! Post-game analysis (`/tablut analysis`): a finished game's positions searched one at a time
+//! as background work on the AI pool (served only when no move or hint waits), each result
+//! stored as it is computed, so a restart resumes where it stopped and nothing is searched
+//! twice. The channel sees the progress (one message, edited every few moves) and then the
+//! summary with the evaluation graph, all through the outbox, each written in the transaction
+//! that records the step it tells of. Asking again shows the stored result at once.
+
+use super::*;
+use crate::ai::analysis::{self, Evaluation, Judgement, Review};
+use crate::ai::queue::Class;
+use crate::ai::Limits;
+use crate::render::graph::{evaluation_graph, GraphInput};
+use crate::store::analysis::{self as rows, AnalysisRow, NewAnalysis};
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::Ordering;
+
+/// The progress message is edited after every this many moves reviewed.
+pub const PROGRESS_EVERY: u32 = 10;
+/// Worst moves named per side in the summary.
+pub const WORST_PER_SIDE: usize = 3;
+/// Finished games offered by the autocomplete.
+pub const GAMES_LISTED: i64 = 25;
+
+/// How an analysis searches each position, as stored with it (a restart goes on the same way).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct AnalysisSettings {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ms_per_ply: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    pub scale: f64,
+}
+
+impl AnalysisSettings {
+    pub fn limits(&self) -> Limits {
+        Limits {
+            depth: self.depth,
+            time: self.ms_per_ply.map(Duration::from_millis),
+            nodes: None,
+        }
+    }
+}
+
+/// One position's search as stored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct StoredEval {
+    score: i32,
+    best: String,
+    depth: u32,
+    nodes: u64,
+}
+
+/// The graph a notice carries, drawn at delivery from the stored analysis.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GraphRef {
+    pub game: GameId,
+}
+
+/// A finished analysis.
+#[derive(Debug, Clone)]
+pub struct AnalysisReport {
+    pub game: GameInfo,
+    pub review: Review,
+    /// The evaluation graph (empty when images are off).
+    pub png: Vec<u8>,
+}
+
+/// Where a game's analysis stands, as `/tablut analysis` answers.
+#[derive(Debug, Clone)]
+pub enum AnalysisStatus {
+    /// Just started: `total` moves to review; the channel will see the progress.
+    Started { game: GameInfo, total: u32 },
+    /// Under way.
+    Running {
+        game: GameInfo,
+        reviewed: u32,
+        total: u32,
+    },
+    /// Done: the stored result.
+    Done(Box<AnalysisReport>),
+}
+
+/// What one step of an analysis did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// One more position recorded (`done` of `positions`).
+    Recorded { done: u32, positions: u32 },
+    /// Another worker recorded this position first; nothing written.
+    Raced,
+    /// The analysis is finished (by this step or before it).
+    Finished,
+}
+
+/// The plain summary of an analysis: the result, each side's accuracy and its worst moves with
+/// the better move and the answer the move allowed. `escape` makes a name safe to show.
+pub fn summary_text(report: &AnalysisReport, escape: &dyn Fn(&str) -> String) -> String {
+    let game = &report.game;
+    let review = &report.review;
+    let name = |side: Side| escape(&game.player(side).name());
+    let mut out = format!(
+        "**Analysis of game #{}**: {} (attackers) vs {} (defenders). {}.\n",
+        game.id,
+        name(Side::Attackers),
+        name(Side::Defenders),
+        escape(&game.status_line())
+    );
+    let accuracy = |side: Side| match review.accuracy[usize::from(side == Side::Defenders)] {
+        Some(a) => format!("{} {:.0}%", name(side), a),
+        None => format!("{} (no moves)", name(side)),
+    };
+    out.push_str(&format!(
+        "Accuracy: {} · {}\n",
+        accuracy(Side::Attackers),
+        accuracy(Side::Defenders)
+    ));
+    let first_defenders = game.start.turn() == Side::Defenders;
+    for side in [Side::Attackers, Side::Defenders] {
+        let counts: Vec<String> = [
+            Judgement::Blunder,
+            Judgement::Mistake,
+            Judgement::Inaccuracy,
+        ]
+        .into_iter()
+        .filter_map(|j| {
+            let n = review.count(side, j);
+            (n > 0).then(|| format!("{n} {}{}", j.word(), if n == 1 { "" } else { "s" }))
+        })
+        .collect();
+        let counts = if counts.is_empty() {
+            "no costly move".to_string()
+        } else {
+            counts.join(", ")
+        };
+        out.push_str(&format!(
+            "\n**{}** ({}): {counts}\n",
+            capitalise(side.name()),
+            name(side)
+        ));
+        for m in review.worst(side, WORST_PER_SIDE) {
+            let ply = m.ply + u32::from(first_defenders);
+            let number = ply.div_ceil(2);
+            let dots = if m.side == Side::Attackers {
+                "."
+            } else {
+                "…"
+            };
+            let mut line = format!(
+                "• {number}{dots} {}{} ({}, {:.0}% of the expected score given away)",
+                m.played,
+                m.judgement.mark(),
+                m.judgement.word(),
+                m.loss * 100.0
+            );
+            if let Some(better) = m.better {
+                line.push_str(&format!(": better **{better}**"));
+            }
+            if let Some(r) = m.refutation {
+                line.push_str(&format!("; it allowed **{r}**"));
+            }
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(first) => first.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+impl Service {
+    /// The settings a new analysis is searched with.
+    fn analysis_settings(&self) -> AnalysisSettings {
+        AnalysisSettings {
+            ms_per_ply: match self.config.analysis_depth {
+                Some(_) => None,
+                None => Some(self.config.analysis_time.as_millis() as u64),
+            },
+            depth: self.config.analysis_depth,
+            scale: analysis::DEFAULT_SCALE,
+        }
+    }
+
+    /// A channel's finished games, newest first (for the autocomplete).
+    pub async fn finished_games(&self, channel: ChannelId) -> Result<Vec<GameInfo>, ServiceError> {
+        let mut out = Vec::new();
+        for id in rows::finished_games_in_channel(&self.pool, channel, GAMES_LISTED).await? {
+            if let Some(row) = games::by_id(&self.pool, id).await? {
+                if let Some(loaded) = self.load_or_skip(row).await {
+                    out.push(loaded.info);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// `/tablut analysis`: game `id` of this channel (by default its last finished game). A
+    /// finished analysis is shown at once; one under way says how far it got; otherwise it is
+    /// started, with its progress message written to the outbox in the same transaction. The
+    /// caller then drives it with [`Service::run_analysis`].
+    pub async fn request_analysis(
+        &self,
+        channel: ChannelId,
+        id: Option<GameId>,
+        user: Option<UserId>,
+    ) -> Result<AnalysisStatus, ServiceError> {
+        let row = match id {
+            Some(id) => games::by_id(&self.pool, id)
+                .await?
+                .filter(|r| r.channel_id == channel && r.status == GameStatus::Finished)
+                .ok_or(ServiceError::NotAFinishedGame(id))?,
+            None => {
+                let id = rows::finished_games_in_channel(&self.pool, channel, 1)
+                    .await?
+                    .into_iter()
+                    .next()
+                    .ok_or(ServiceError::NoFinishedGame)?;
+                games::by_id(&self.pool, id)
+                    .await?
+                    .ok_or(ServiceError::NoFinishedGame)?
+            }
+        };
+        let loaded = self.load(row).await?;
+        let total = loaded.game.moves().len() as u32;
+        if total == 0 {
+            return Err(ServiceError::NothingToReview(loaded.info.id));
+        }
+        if let Some(stored) = rows::of_game(&self.pool, loaded.info.id).await? {
+            return self.status_of(loaded, stored).await;
+        }
+        let settings =
+            serde_json::to_string(&self.analysis_settings()).expect("settings serialize");
+        let progress = Payload::text(self.wording.analysis_progress(&loaded.info, 0, total));
+        let writing = self.write_lock().await;
+        let mut tx = self.pool.begin().await?;
+        let notice = self
+            .enqueue(
+                &mut tx,
+                channel,
+                "analysis_progress",
+                &progress,
+                Duration::ZERO,
+            )
+            .await?;
+        let inserted = rows::insert(
+            &mut *tx,
+            &NewAnalysis {
+                game_id: loaded.info.id,
+                channel_id: channel,
+                requested_by: user,
+                plies: i64::from(total),
+                settings: &settings,
+                progress_notice: Some(notice),
+                now: self.now(),
+            },
+        )
+        .await;
+        match inserted {
+            Ok(()) => {
+                self.commit_noticed(tx, writing).await?;
+                Ok(AnalysisStatus::Started {
+                    game: loaded.info,
+                    total,
+                })
+            }
+            // Asked twice at once: the other request started it.
+            Err(e) if crate::store::is_unique_violation(&e, "analyses") => {
+                drop(tx);
+                drop(writing);
+                let stored = rows::of_game(&self.pool, loaded.info.id)
+                    .await?
+                    .ok_or_else(|| ServiceError::Internal("the analysis vanished".into()))?;
+                self.status_of(loaded, stored).await
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    async fn status_of(
+        &self,
+        loaded: Loaded,
+        stored: AnalysisRow,
+    ) -> Result<AnalysisStatus, ServiceError> {
+        let total = stored.plies as u32;
+        if stored.finished_at.is_none() {
+            return Ok(AnalysisStatus::Running {
+                game: loaded.info,
+                reviewed: (stored.done as u32).saturating_sub(1),
+                total,
+            });
+        }
+        let review = review_of(&loaded.game, &stored)?;
+        let png = self.graph_png(&loaded.info, &review).await?;
+        Ok(AnalysisStatus::Done(Box::new(AnalysisReport {
+            game: loaded.info,
+            review,
+            png,
+        })))
+    }
+
+    /// A finished analysis of game `id`, with its graph; `None` if it is not finished.
+    pub async fn analysis_report(
+        &self,
+        id: GameId,
+    ) -> Result<Option<AnalysisReport>, ServiceError> {
+        let Some(stored) = rows::of_game(&self.pool, id).await? else {
+            return Ok(None);
+        };
+        if stored.finished_at.is_none() {
+            return Ok(None);
+        }
+        let row = games::by_id(&self.pool, id)
+            .await?
+            .ok_or(ServiceError::NoGame)?;
+        let loaded = self.load(row).await?;
+        let review = review_of(&loaded.game, &stored)?;
+        let png = self.graph_png(&loaded.info, &review).await?;
+        Ok(Some(AnalysisReport {
+            game: loaded.info,
+            review,
+            png,
+        }))
+    }
+
+    /// The evaluation graph a notice carries, drawn from the stored analysis.
+    pub async fn notice_graph(&self, graph: &GraphRef) -> Result<Vec<u8>, ServiceError> {
+        Ok(self
+            .analysis_report(graph.game)
+            .await?
+            .map(|r| r.png)
+            .unwrap_or_default())
+    }
+
+    async fn graph_png(&self, game: &GameInfo, review: &Review) -> Result<Vec<u8>, ServiceError> {
+        if !self.config.images {
+            return Ok(Vec::new());
+        }
+        let input = GraphInput::from_review(review, graph_title(game));
+        Ok(tokio::task::spawn_blocking(move || evaluation_graph(&input).png).await?)
+    }
+
+    /// The games whose analysis is unfinished (after a restart, the sweep resumes them).
+    pub async fn unfinished_analyses(&self) -> Result<Vec<GameId>, ServiceError> {
+        Ok(rows::unfinished(&self.pool).await?)
+    }
+
+    /// Whether game `id`'s analysis is being driven in this process now.
+    pub fn analysis_running(&self, id: GameId) -> bool {
+        self.analyses.lock().expect("analyses").contains(&id)
+    }
+
+    /// How many positions this service has searched for analyses (each search counted once).
+    pub fn analysis_searches(&self) -> u64 {
+        self.analysis_searches.load(Ordering::SeqCst)
+    }
+
+    /// Drives game `id`'s analysis to its end, one position at a time; nothing if it is
+    /// already being driven here. Whether this call finished it.
+    pub async fn run_analysis(&self, id: GameId) -> Result<bool, ServiceError> {
+        {
+            let mut running = self.analyses.lock().expect("analyses");
+            if !running.insert(id) {
+                return Ok(false);
+            }
+        }
+        struct Release<'a>(&'a Service, GameId);
+        impl Drop for Release<'_> {
+            fn drop(&mut self) {
+                self.0.analyses.lock().expect("analyses").remove(&self.1);
+            }
+        }
+        let _release = Release(self, id);
+        loop {
+            match self.analysis_step(id).await? {
+                Step::Finished => return Ok(true),
+                Step::Recorded { .. } | Step::Raced => {}
+            }
+        }
+    }
+
+    /// One step of game `id`'s analysis: the next position searched (on the pool, as
+    /// background work) and recorded, with a progress notice every [`PROGRESS_EVERY`] moves;
+    /// after the last, the analysis finished with its summary and graph in the outbox, in the
+    /// same transaction.
+    pub async fn analysis_step(&self, id: GameId) -> Result<Step, ServiceError> {
+        let stored = rows::of_game(&self.pool, id)
+            .await?
+            .ok_or_else(|| ServiceError::Internal(format!("game {id} has no analysis")))?;
+        if stored.finished_at.is_some() {
+            return Ok(Step::Finished);
+        }
+        let settings: AnalysisSettings = serde_json::from_str(&stored.settings)
+            .map_err(|e| ServiceError::Internal(format!("analysis {id}: settings: {e}")))?;
+        let row = games::by_id(&self.pool, id)
+            .await?
+            .ok_or(ServiceError::NoGame)?;
+        let loaded = self.load(row).await?;
+        let positions = analysis::prefixes(&loaded.game);
+        let mut evals = stored_evals(&stored)?;
+        let done = evals.len();
+        if done < positions.len() {
+            let position = &positions[done];
+            let eval = if position.outcome().is_over() {
+                None
+            } else {
+                Some(
+                    self.evaluate_on_pool(position.clone(), settings.limits())
+                        .await?,
+                )
+            };
+            evals.push(eval.map(|e| StoredEval {
+                score: e.score,
+                best: e.best.to_string(),
+                depth: e.depth,
+                nodes: e.nodes,
+            }));
+        }
+        let json = serde_json::to_string(&evals).expect("evaluations serialize");
+        let total = loaded.game.moves().len() as u32;
+        let reviewed = (evals.len() as u32).saturating_sub(1);
+        let finished = evals.len() == positions.len();
+        let writing = self.write_lock().await;
+        let mut tx = self.pool.begin().await?;
+        if done < positions.len() && !rows::record(&mut *tx, id, done as i64, &json).await? {
+            return Ok(Step::Raced);
+        }
+        let progress = |text: String| Payload {
+            edit_notice: stored.progress_notice,
+            ..Payload::text(text)
+        };
+        if finished {
+            if !rows::finish(&mut *tx, id, self.now()).await? {
+                return Ok(Step::Finished);
+            }
+            let mut finished_row = stored.clone();
+            finished_row.evaluations = json;
+            let review = review_of(&loaded.game, &finished_row)?;
+            let report = AnalysisReport {
+                game: loaded.info.clone(),
+                review,
+                png: Vec::new(),
+            };
+            let last = progress(self.wording.analysis_progress(&loaded.info, total, total));
+            self.enqueue(
+                &mut tx,
+                stored.channel_id,
+                "analysis_progress",
+                &last,
+                Duration::ZERO,
+            )
+            .await?;
+            let summary = Payload {
+                graph: Some(GraphRef { game: id }),
+                ..Payload::text(self.wording.analysis_summary(&report))
+            };
+            self.enqueue(
+                &mut tx,
+                stored.channel_id,
+                "analysis",
+                &summary,
+                Duration::ZERO,
+            )
+            .await?;
+            self.commit_noticed(tx, writing).await?;
+            return Ok(Step::Finished);
+        }
+        if reviewed > 0 && reviewed % PROGRESS_EVERY == 0 {
+            let p = progress(
+                self.wording
+                    .analysis_progress(&loaded.info, reviewed, total),
+            );
+            self.enqueue(
+                &mut tx,
+                stored.channel_id,
+                "analysis_progress",
+                &p,
+                Duration::ZERO,
+            )
+            .await?;
+            self.commit_noticed(tx, writing).await?;
+        } else {
+            tx.commit().await?;
+        }
+        Ok(Step::Recorded {
+            done: evals.len() as u32,
+            positions: positions.len() as u32,
+        })
+    }
+
+    /// Searches a position on the AI pool as background work (served only when no move or
+    /// hint waits).
+    async fn evaluate_on_pool(
+        &self,
+        game: Game,
+        limits: Limits,
+    ) -> Result<Evaluation, ServiceError> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        self.ai
+            .submit_evaluation(0, Class::Background, game, limits, move |a| {
+                let _ = tx.send(a);
+            });
+        let found = rx
+            .await
+            .map_err(|_| ServiceError::Internal("the AI pool stopped".into()))?
+            .map_err(|e| ServiceError::Internal(e.to_string()))?
+            .ok_or_else(|| ServiceError::Internal("an undecided position had no move".into()))?;
+        self.analysis_searches.fetch_add(1, Ordering::SeqCst);
+        Ok(Evaluation::from(&found))
+    }
+}
+
+/// The graph's title: the players and the result.
+pub fn graph_title(game: &GameInfo) -> String {
+    format!(
+        "Game #{} · {} vs {} · {}",
+        game.id,
+        game.attackers.name(),
+        game.defenders.name(),
+        game.status_line()
+    )
+}
+
+fn stored_evals(stored: &AnalysisRow) -> Result<Vec<Option<StoredEval>>, ServiceError> {
+    serde_json::from_str(&stored.evaluations).map_err(|e| {
+        ServiceError::Internal(format!("analysis {}: evaluations: {e}", stored.game_id))
+    })
+}
+
+/// The review of a game from its stored analysis.
+fn review_of(game: &Game, stored: &AnalysisRow) -> Result<Review, ServiceError> {
+    let settings: AnalysisSettings = serde_json::from_str(&stored.settings).map_err(|e| {
+        ServiceError::Internal(format!("analysis {}: settings: {e}", stored.game_id))
+    })?;
+    let positions = analysis::prefixes(game);
+    let evals = stored_evals(stored)?;
+    if evals.len() != positions.len() {
+        return Err(ServiceError::Internal(format!(
+            "analysis {}: {} evaluations for {} positions",
+            stored.game_id,
+            evals.len(),
+            positions.len()
+        )));
+    }
+    let evals = evals
+        .into_iter()
+        .zip(&positions)
+        .map(|(e, g)| match e {
+            None => Ok(None),
+            Some(e) => crate::tafl::parse_move(g.position(), &e.best)
+                .map(|best| {
+                    Some(Evaluation {
+                        score: e.score,
+                        best,
+                        depth: e.depth,
+                        nodes: e.nodes,
+                    })
+                })
+                .map_err(|err| {
+                    ServiceError::Internal(format!(
+                        "analysis {}: stored move '{}': {err}",
+                        stored.game_id, e.best
+                    ))
+                }),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(analysis::review(game, &evals, settings.scale))
+}

@@ -1,0 +1,100 @@
+//! End to end: `/tablut analysis` through the real serenity/poise client against the fake
+//! Discord: the answer, the progress message edited in place, the summary posted with the
+//! evaluation graph, and asking again answered at once from the stored analysis.
+
+mod support;
+
+use serde_json::json;
+use support::bot_harness::BotHarness;
+use support::fake_discord::*;
+
+const ASTRID: u64 = 900_000_000_000_000_201;
+const BIRGER: u64 = 900_000_000_000_000_202;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_analysis_is_answered_shown_as_it_goes_and_posted_with_its_graph() {
+    let h = BotHarness::start(&[
+        ("AI_TT_MB", "4"),
+        ("ANALYSIS_MS_PER_PLY", "50"),
+        ("DEFAULT_TIME_CONTROL", "none"),
+    ])
+    .await;
+    let (astrid, birger) = (Who::member(ASTRID, "Astrid"), Who::member(BIRGER, "Birger"));
+    let (_, r) = h.tablut(&astrid, 30, "analysis", json!([]), &[]).await;
+    assert!(r.ephemeral());
+    assert!(
+        r.content().contains("No game has finished in this channel"),
+        "{}",
+        r.content()
+    );
+
+    h.challenge_accepted(30, &astrid, (BIRGER, "Birger"), json!([]))
+        .await;
+    h.play(&astrid, 30, "a4-a3").await;
+    h.play(&birger, 30, "e4-d4").await;
+    h.tablut(&astrid, 30, "resign", json!([]), &[]).await;
+
+    let (_, r) = h
+        .tablut(
+            &birger,
+            30,
+            "analysis",
+            json!([{"name": "game", "type": 3, "value": "zzz"}]),
+            &[],
+        )
+        .await;
+    assert!(
+        r.ephemeral() && r.content().contains("'zzz' is not a game"),
+        "{}",
+        r.content()
+    );
+
+    let (_, r) = h.tablut(&birger, 30, "analysis", json!([]), &[]).await;
+    assert!(r.content().contains("Reviewing game #"), "{}", r.content());
+    assert!(r.content().contains("(2 moves)"), "{}", r.content());
+    // The progress, posted once and then edited; then the summary with the graph.
+    let path = "/api/v10/channels/30/messages";
+    let progress = h
+        .fake
+        .expect("the progress", |r| {
+            r.method == "POST" && r.path == path && r.content().contains("0 of 2 moves")
+        })
+        .await;
+    let message = progress.created.expect("a message made");
+    let edited = h
+        .fake
+        .expect("the progress edited", |r| {
+            r.method == "PATCH" && r.path == format!("{path}/{message}")
+        })
+        .await;
+    assert!(
+        edited.content().contains("all 2 moves"),
+        "{}",
+        edited.content()
+    );
+    let summary = h
+        .fake
+        .expect("the summary", |r| {
+            r.method == "POST" && r.path == path && r.content().contains("Analysis of game")
+        })
+        .await;
+    assert!(
+        summary.content().contains("Accuracy: Astrid "),
+        "{}",
+        summary.content()
+    );
+    let png = summary.file("analysis.png").expect("the graph");
+    let graph = image::load_from_memory(png).unwrap();
+    assert_eq!((graph.width(), graph.height()), (1200, 600));
+
+    // Asked again: the stored result, at once, in the answer.
+    let (_, again) = h.tablut(&astrid, 30, "analysis", json!([]), &[]).await;
+    assert!(!again.ephemeral());
+    assert!(
+        again.content().contains("Analysis of game"),
+        "{}",
+        again.content()
+    );
+    assert_eq!(again.file("analysis.png"), Some(png));
+    h.fake.assert_contract();
+}
