@@ -249,9 +249,10 @@ async fn games_against_the_ai_are_limited_per_user_and_server_with_a_cooldown() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_queue_refuses_new_requests_and_changes_nothing() {
+    // Astrid's search (hard) must outlast the refusals below, on a loaded machine too.
     let f = fixture(Config {
         ai_queue_limit: 1,
-        ..config(1, 1500)
+        ..config(1, 4000)
     })
     .await;
     let s = &f.service;
@@ -261,10 +262,15 @@ async fn a_full_queue_refuses_new_requests_and_changes_nothing() {
         .unwrap();
     let running = start(s, 1, ASTRID, Level::Hard).await;
     let waiting = start(s, 2, BIRGER, Level::Hard).await;
-    for id in [running, waiting] {
+    let turn = |id: GameId| {
         let s = s.clone();
         tokio::spawn(async move { s.ai_turn(id).await });
-    }
+    };
+    // One at a time: submitted together, both could wait at once until the worker (a low
+    // priority thread) wakes up, and the queue would hold two.
+    turn(running);
+    until(|| s.ai_turn_running(running)).await;
+    turn(waiting);
     until_queued(s, 1).await;
     let busy = "The AI is busy with 1 moves and hints already waiting: try again in a minute.";
     let e = s
