@@ -274,9 +274,14 @@ fn the_deadline_holds() {
                 let started = std::time::Instant::now();
                 let r = ai::choose_move(&g, level, t).unwrap();
                 let took = started.elapsed();
-                // The 5% figure is measured in release (benches/ai.rs, selfplay); a debug build
-                // on a busy machine gets more slack, but an ignored deadline still fails.
-                assert!(took <= t * 3 / 2, "{level} {ms} ms: {took:?}");
+                // The search stops itself: an ignored deadline runs on for minutes here. How
+                // close it stops (5%) is measured in release on a quiet machine (benches/ai.rs,
+                // selfplay, the README); on a loaded machine the system can pause this thread
+                // past any tight limit, so the allowance is generous.
+                assert!(
+                    took <= t + Duration::from_secs(2),
+                    "{level} {ms} ms: {took:?}"
+                );
                 assert!(g.position().is_legal(r.best));
             }
         }
