@@ -1,6 +1,7 @@
 //! End to end: `/tablut analysis` through the real serenity/poise client against the fake
 //! Discord: the answer, the progress message edited in place, the summary posted with the
-//! evaluation graph, and asking again answered at once from the stored analysis.
+//! evaluation graph, asking again answered at once from the stored analysis, and the game
+//! option's suggestions.
 
 mod support;
 
@@ -10,6 +11,32 @@ use support::fake_discord::*;
 
 const ASTRID: u64 = 900_000_000_000_000_201;
 const BIRGER: u64 = 900_000_000_000_000_202;
+
+/// The suggestions (name, value) for `/tablut analysis`'s game option when `who` has typed
+/// `typed` in `channel`, checked against Discord's limits (at most 25 choices of at most 100
+/// characters).
+async fn suggestions(
+    h: &BotHarness,
+    who: &Who,
+    channel: u64,
+    typed: &str,
+) -> Vec<(String, String)> {
+    let id = h
+        .fake
+        .autocomplete_in(who, channel, "tablut", &[("analysis", 1)], "game", typed);
+    let r = h.fake.callback(id).await;
+    assert_eq!(r.callback_type(), Some(8), "{:?}", r.json);
+    let choices = r.json["data"]["choices"].as_array().unwrap();
+    assert!(choices.len() <= 25);
+    choices
+        .iter()
+        .map(|c| {
+            let (name, value) = (c["name"].as_str().unwrap(), c["value"].as_str().unwrap());
+            assert!(name.chars().count() <= 100 && value.chars().count() <= 100);
+            (name.to_string(), value.to_string())
+        })
+        .collect()
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_analysis_is_answered_shown_as_it_goes_and_posted_with_its_graph() {
@@ -49,8 +76,20 @@ async fn an_analysis_is_answered_shown_as_it_goes_and_posted_with_its_graph() {
         r.content()
     );
 
+    // The game option's suggestions: the channel's finished games, none from another channel.
+    let games = suggestions(&h, &birger, 30, "").await;
+    assert_eq!(games.len(), 1, "{games:?}");
+    let (label, game) = &games[0];
+    assert!(label.contains(&format!("#{game}")), "{label}");
+    assert_eq!(suggestions(&h, &birger, 30, "zzz").await, []);
+    assert_eq!(suggestions(&h, &birger, 31, "").await, []);
+
     let (_, r) = h.tablut(&birger, 30, "analysis", json!([]), &[]).await;
-    assert!(r.content().contains("Reviewing game #"), "{}", r.content());
+    assert!(
+        r.content().contains(&format!("Reviewing game #{game}")),
+        "{}",
+        r.content()
+    );
     assert!(r.content().contains("(2 moves)"), "{}", r.content());
     // The progress, posted once and then edited; then the summary with the graph.
     let path = "/api/v10/channels/30/messages";

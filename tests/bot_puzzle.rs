@@ -1,7 +1,8 @@
 //! End to end: `/tablut puzzle …` through the real client against the fake Discord (every
 //! request checked against Discord's OpenAPI description): a puzzle shown with its board, a
 //! wrong answer judged and rated, a right one solved, and the daily puzzle's channel refused to a
-//! member without Manage Server.
+//! member without Manage Server; the move option's suggestions; the daily puzzle's channel set
+//! through the command and its puzzle posted there once.
 
 mod support;
 
@@ -21,6 +22,31 @@ async fn ask(h: &BotHarness, who: &Who, sub: &str, options: Value) -> Recorded {
         .fake
         .command(who, CHANNEL, "tablut", None, puzzle(sub, options), &[]);
     h.fake.callback(id).await
+}
+
+/// The suggestions for `/tablut puzzle move`'s notation when `who` has typed `typed`, checked
+/// against Discord's limits (at most 25 choices, each name and value at most 100 characters).
+async fn suggestions(h: &BotHarness, who: &Who, typed: &str) -> Vec<String> {
+    let id = h.fake.autocomplete_in(
+        who,
+        CHANNEL,
+        "tablut",
+        &[("puzzle", 2), ("move", 1)],
+        "notation",
+        typed,
+    );
+    let r = h.fake.callback(id).await;
+    assert_eq!(r.callback_type(), Some(8), "{:?}", r.json);
+    let choices = r.json["data"]["choices"].as_array().unwrap();
+    assert!(choices.len() <= 25);
+    choices
+        .iter()
+        .map(|c| {
+            let (name, value) = (c["name"].as_str().unwrap(), c["value"].as_str().unwrap());
+            assert!(name.chars().count() <= 100 && value.chars().count() <= 100);
+            value.to_string()
+        })
+        .collect()
 }
 
 /// The user's current puzzle's line, read from the bot's database.
@@ -83,6 +109,30 @@ async fn a_puzzle_shown_answered_wrong_then_right() {
     let start =
         tablut_bot::tafl::parse_position(&row.position, row.to_move.parse().unwrap(), rules)
             .unwrap();
+    let legal: Vec<String> = start
+        .legal_moves_sorted()
+        .into_iter()
+        .map(|m| m.to_string())
+        .collect();
+    // The move option's suggestions (a subcommand group's option): the puzzle's legal moves.
+    let all = suggestions(&h, &astrid, "").await;
+    assert_eq!(all.len(), legal.len().min(25), "{all:?}");
+    assert!(all.iter().all(|m| legal.contains(m)), "{all:?}");
+    let from = &line[0][..line[0].find('-').unwrap()];
+    let mut expected: Vec<&String> = legal
+        .iter()
+        .filter(|m| m.starts_with(&format!("{from}-")))
+        .collect();
+    let mut got = suggestions(&h, &astrid, from).await;
+    expected.sort();
+    got.sort();
+    assert_eq!(got.iter().collect::<Vec<_>>(), expected);
+    assert!(got.contains(&line[0]), "{got:?}");
+    let birger = Who::member(ASTRID + 1, "Birger");
+    assert!(
+        suggestions(&h, &birger, "").await.is_empty(),
+        "no puzzle, no suggestions"
+    );
     let wrong = start
         .legal_moves_sorted()
         .into_iter()
@@ -149,13 +199,30 @@ async fn the_daily_puzzle_is_posted_with_its_board_once() {
     let h = BotHarness::start(&[("AI_TT_MB", "4"), ("CLOCK_INTERVAL_SECS", "1")]).await;
     const DAILY: u64 = 71;
     let guild = h.fake.guild_of(DAILY);
-    // The channel as /tablut puzzle daily names it (the fake resolves no channel options).
-    let url = format!("sqlite://{}", h.dir.path().join("bot.db").display());
-    let pool = tablut_bot::store::open(&url).await.unwrap();
-    tablut_bot::store::puzzles::set_channel(&pool, guild, DAILY, ASTRID, 0)
-        .await
-        .unwrap();
-    pool.close().await;
+    assert_eq!(guild, h.fake.guild_of(CHANNEL));
+    // The channel named through /tablut puzzle daily, by a member with Manage Server.
+    let admin = Who {
+        permissions: "32".into(),
+        ..Who::member(ASTRID, "Astrid")
+    };
+    let id = h.fake.command_resolving(
+        &admin,
+        CHANNEL,
+        "tablut",
+        None,
+        puzzle(
+            "daily",
+            json!([{"name": "channel", "type": 7, "value": DAILY.to_string()}]),
+        ),
+        &[],
+        &[DAILY],
+    );
+    let set = h.fake.callback(id).await;
+    assert!(
+        set.ephemeral() && set.content().contains(&format!("<#{DAILY}>")),
+        "{}",
+        set.content()
+    );
     let post = h.fake.channel_message(DAILY).await;
     assert!(
         post.content().contains("Today's puzzle"),

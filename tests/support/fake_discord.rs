@@ -671,6 +671,22 @@ impl FakeDiscord {
         options: Value,
         users: &[(u64, &str, bool)],
     ) -> u64 {
+        self.command_resolving(who, channel, name, sub, options, users, &[])
+    }
+
+    /// [`FakeDiscord::command`] whose options also name text channels: `channels` are resolved
+    /// as Discord does (`data.resolved.channels`, partial channels by id).
+    #[allow(clippy::too_many_arguments)]
+    pub fn command_resolving(
+        &self,
+        who: &Who,
+        channel: u64,
+        name: &str,
+        sub: Option<&str>,
+        options: Value,
+        users: &[(u64, &str, bool)],
+        channels: &[u64],
+    ) -> u64 {
         let options = match sub {
             Some(sub) => json!([{"name": sub, "type": 1, "options": options}]),
             None => options,
@@ -678,6 +694,10 @@ impl FakeDiscord {
         let mut resolved = json!({"users": {}, "members": {}});
         for (id, uname, bot) in users {
             resolved["users"][id.to_string()] = user_json(*id, uname, *bot);
+        }
+        for c in channels {
+            resolved["channels"][c.to_string()] = json!({"id": c.to_string(),
+                "name": format!("channel-{c}"), "type": 0, "permissions": "2248473465835073"});
         }
         let data =
             json!({"id": "1", "name": name, "type": 1, "options": options, "resolved": resolved});
@@ -733,8 +753,27 @@ impl FakeDiscord {
         option: &str,
         typed: &str,
     ) -> u64 {
-        let data = json!({"id": "1", "name": name, "type": 1,
-            "options": [{"name": option, "type": 3, "value": typed, "focused": true}]});
+        self.autocomplete_in(who, channel, name, &[], option, typed)
+    }
+
+    /// Dispatches an autocomplete request for a nested option of `/name`: `path` names the
+    /// subcommand group (type 2) and subcommand (type 1) it is under, outermost first, as
+    /// Discord nests them (`data.options = [{group, options: [{subcommand, options:
+    /// [{option, focused}]}]}]`).
+    pub fn autocomplete_in(
+        &self,
+        who: &Who,
+        channel: u64,
+        name: &str,
+        path: &[(&str, u64)],
+        option: &str,
+        typed: &str,
+    ) -> u64 {
+        let mut options = json!([{"name": option, "type": 3, "value": typed, "focused": true}]);
+        for (sub, kind) in path.iter().rev() {
+            options = json!([{"name": sub, "type": kind, "options": options}]);
+        }
+        let data = json!({"id": "1", "name": name, "type": 1, "options": options});
         let (id, d) = self.base(4, who, channel, data);
         self.dispatch("INTERACTION_CREATE", d);
         id
@@ -1369,6 +1408,19 @@ fn answer(
                 )
                     .into_response(),
             }
+        }
+        // A channel, as a text channel of the guild that names it (the client asks when a
+        // channel option's channel is not in its cache).
+        ("GET", ["channels", ch]) => {
+            let channel: u64 = ch.parse().unwrap_or(1);
+            let guild = guild_of(inner, channel);
+            Json(
+                json!({"id": channel.to_string(), "type": 0, "guild_id": guild.to_string(),
+                "name": format!("channel-{channel}"), "position": 0,
+                "permission_overwrites": [], "nsfw": false, "rate_limit_per_user": 0,
+                "flags": 0, "topic": null, "last_message_id": null, "parent_id": null}),
+            )
+            .into_response()
         }
         // A channel's latest messages, newest first. Like Discord after its first minutes,
         // without their nonces.
