@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tablut_bot::ai::Level;
 use tablut_bot::rating::{rate_game, Rating, Score};
+use tablut_bot::service::timecontrol::CLOCK_CLAIM_LEASE;
 use tablut_bot::service::*;
 use tablut_bot::store::testdb::TestDb;
 use tablut_bot::store::{self, Backend};
@@ -225,6 +226,45 @@ async fn two_clocks_remind_once_and_end_each_game_on_time_once() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_game_whose_clock_a_dead_process_claimed_is_looked_at_once_its_lease_ends() {
+    let Some(t) = two("races::clock_lease").await else {
+        return;
+    };
+    let per_move = Duration::from_secs(600);
+    let c =
+        t.a.challenge(request(350, TimeControl::PerMove(per_move)))
+            .await
+            .unwrap();
+    let id = t.a.accept(c.id, BIRGER, None).await.unwrap().game.id;
+    // Half the time gone: a reminder is due. A process claims the game's clock and dies.
+    t.clock.advance(per_move / 2);
+    let now = t.clock.now_ms();
+    let until = now + CLOCK_CLAIM_LEASE.as_millis() as i64;
+    assert!(
+        store::games::claim_clock(t.a.pool(), id, "dead", now, until)
+            .await
+            .unwrap()
+    );
+    let (a, b) = (t.a.clone(), t.b.clone());
+    let (ea, eb) = tokio::join!(async move { a.tick().await }, async move { b.tick().await });
+    assert!(ea.unwrap().is_empty() && eb.unwrap().is_empty(), "claimed");
+    // At the lease's end the two clocks look again: one reminder, from one of them.
+    t.clock.advance(CLOCK_CLAIM_LEASE);
+    let (a, b) = (t.a.clone(), t.b.clone());
+    let (ea, eb) = tokio::join!(async move { a.tick().await }, async move { b.tick().await });
+    let events: Vec<_> = ea.unwrap().into_iter().chain(eb.unwrap()).collect();
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert!(matches!(events[0], ClockEvent::Reminder { number: 1, .. }));
+    // The claim was given up after the look: the next look needs no lease to end.
+    t.clock.advance(per_move * 46 / 100);
+    let events = t.b.tick().await.unwrap();
+    assert!(matches!(
+        events[..],
+        [ClockEvent::Reminder { number: 2, .. }]
+    ));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_ai_sweeps_play_each_ai_turn_once() {
     let Some(t) = two("races::ai").await else {
         return;
@@ -261,6 +301,11 @@ async fn two_ai_sweeps_play_each_ai_turn_once() {
         played += usize::from(task.await.unwrap().is_some());
     }
     assert_eq!(played, ids.len(), "each AI turn is played once");
+    assert_eq!(
+        t.a.ai_turn_searches() + t.b.ai_turn_searches(),
+        ids.len() as u64,
+        "each AI turn is searched once, by the process that claimed it"
+    );
     for (id, ch) in ids {
         let moves = store::moves::of_game(t.a.pool(), id).await.unwrap();
         assert_eq!(moves.len(), 1, "game {id}: the AI's one move");
@@ -268,6 +313,54 @@ async fn two_ai_sweeps_play_each_ai_turn_once() {
         assert_eq!(notices.iter().filter(|n| n.kind == "move").count(), 1);
     }
     assert!(t.b.games_awaiting_ai().await.unwrap().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_ai_turn_claimed_by_a_dead_process_is_played_once_its_lease_ends() {
+    let Some(t) = two("races::ai_lease").await else {
+        return;
+    };
+    let started =
+        t.a.start_ai_game(AiGameRequest {
+            place: place(450),
+            user: User::new(ASTRID, "Astrid"),
+            side: SideChoice::Defenders,
+            level: Level::Easy,
+            rules: Rules::default(),
+            time_control: TimeControl::None,
+            start: None,
+        })
+        .await
+        .unwrap();
+    let id = started.game.id;
+    // A process claims the turn (as the service does, for its search's time and the margin)
+    // and dies before it moves.
+    let lease = config().ai_time(Level::Easy) + tablut_bot::service::ai::AI_CLAIM_MARGIN;
+    let until = T0 + lease.as_millis() as i64;
+    assert!(
+        store::games::claim_ai_turn(t.a.pool(), id, 0, "dead", T0, until)
+            .await
+            .unwrap()
+    );
+    // While its lease lasts, neither living process searches the turn.
+    t.clock.advance(lease - Duration::from_millis(1));
+    let (ra, rb) = tokio::join!(t.a.ai_turn(id), t.b.ai_turn(id));
+    assert!(ra.unwrap().is_none() && rb.unwrap().is_none());
+    assert_eq!(t.a.ai_turn_searches() + t.b.ai_turn_searches(), 0);
+    assert_eq!(
+        t.b.games_awaiting_ai().await.unwrap().len(),
+        1,
+        "still owed"
+    );
+    // Once it ends, one of them plays it (and only one).
+    t.clock.advance(Duration::from_millis(1));
+    let (ra, rb) = tokio::join!(t.a.ai_turn(id), t.b.ai_turn(id));
+    let played = usize::from(ra.unwrap().is_some()) + usize::from(rb.unwrap().is_some());
+    assert_eq!(played, 1);
+    assert_eq!(t.a.ai_turn_searches() + t.b.ai_turn_searches(), 1);
+    let moves = store::moves::of_game(t.a.pool(), id).await.unwrap();
+    assert_eq!(moves.len(), 1, "the AI's one move");
+    assert!(t.a.games_awaiting_ai().await.unwrap().is_empty());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -8,6 +8,23 @@ use crate::ai::pool::{Answer, Search};
 use crate::ai::queue::{Class, Owner};
 use crate::ai::SearchResult;
 
+/// How long past the search's own time a process's claim on an AI turn lasts: a process that
+/// dies mid-search leaves the turn to the others this long after its time is up.
+pub const AI_CLAIM_MARGIN: Duration = Duration::from_secs(3);
+
+/// An id for the AI turns a service claims in the database: the process's id, the time and a
+/// random number, so no two services (in one process or on two hosts) share one.
+pub(crate) fn claimer_id() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let random = std::collections::hash_map::RandomState::new()
+        .build_hasher()
+        .finish();
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{}-{nanos:x}-{random:016x}", std::process::id())
+}
+
 /// A game's AI turn being played: while it lives no other turn of the game starts; dropped
 /// (finished, failed or abandoned), it withdraws the request if no worker has it yet.
 struct TurnClaim<'a> {
@@ -44,10 +61,40 @@ impl Service {
         if row.status != GameStatus::Active {
             return Ok(None);
         }
-        let mut loaded = self.load(row).await?;
+        let loaded = self.load(row).await?;
         let Some(Player::Ai(level)) = loaded.info.to_move().cloned() else {
             return Ok(None);
         };
+        // Across processes: the turn is searched only by the process that claims it in the
+        // database; a claim whose process died ends with its lease (the sweep plays it then).
+        let ply = loaded.row.ply;
+        let time = self.config.ai_time(level);
+        let now = self.now();
+        let until = now + (time + AI_CLAIM_MARGIN).as_millis() as i64;
+        let writing = self.write_lock().await;
+        let claimed = games::claim_ai_turn(&self.pool, id, ply, &self.claimer, now, until).await?;
+        drop(writing);
+        if !claimed {
+            return Ok(None);
+        }
+        let played = self.search_ai_turn(loaded, level, time).await;
+        if !matches!(played, Ok(Some(_))) {
+            let _writing = self.write_lock().await;
+            if let Err(e) = games::release_ai_turn(&self.pool, id, ply, &self.claimer).await {
+                tracing::warn!(game = id, error = %e, "could not give up the AI's turn: it is free at its lease's end");
+            }
+        }
+        played
+    }
+
+    /// The search for the AI's turn in `loaded` (claimed) and its move played.
+    async fn search_ai_turn(
+        &self,
+        mut loaded: Loaded,
+        level: Level,
+        time: Duration,
+    ) -> Result<Option<MoveReport>, ServiceError> {
+        let id = loaded.row.id;
         // Round-robin goes across the people the AI plays.
         let owner = loaded
             .info
@@ -57,8 +104,10 @@ impl Service {
         let search = Search {
             game: loaded.game.clone(),
             level,
-            time: self.config.ai_time(level),
+            time,
         };
+        self.ai_turn_searches
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let (ticket, answer) = self.submit(owner, search);
         if let Some(slot) = self.ai_turns.lock().expect("AI turns").get_mut(&id) {
             *slot = Some(ticket);
@@ -75,6 +124,12 @@ impl Service {
             Err(ServiceError::PositionChanged | ServiceError::GameOver) => Ok(None),
             Err(e) => Err(e),
         }
+    }
+
+    /// How many searches this service started for the AI's turns.
+    pub fn ai_turn_searches(&self) -> u64 {
+        self.ai_turn_searches
+            .load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// Whether game `id`'s AI turn is under way (queued or searching).

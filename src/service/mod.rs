@@ -132,6 +132,11 @@ pub struct Service {
     pub(crate) analyses: Mutex<std::collections::HashSet<GameId>>,
     /// Positions searched for analyses (each once).
     pub(crate) analysis_searches: std::sync::atomic::AtomicU64,
+    /// This service's id in the AI turns it claims in the database (see
+    /// [`Service::ai_turn`]): unique per process and per service.
+    pub(crate) claimer: String,
+    /// The searches this service started for the AI's turns.
+    pub(crate) ai_turn_searches: std::sync::atomic::AtomicU64,
 }
 
 /// The write lock held, if the backend needs one (see [`Service::write_lock`]).
@@ -159,6 +164,8 @@ impl Service {
             ai_turns: Mutex::new(HashMap::new()),
             analyses: Mutex::new(std::collections::HashSet::new()),
             analysis_searches: std::sync::atomic::AtomicU64::new(0),
+            claimer: ai::claimer_id(),
+            ai_turn_searches: std::sync::atomic::AtomicU64::new(0),
             config,
         }
     }

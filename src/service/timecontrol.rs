@@ -9,6 +9,10 @@ use crate::store::games::GameRow;
 /// The second reminder goes out when this fraction (1/N) of the time per move is left.
 pub const LAST_REMINDER_FRACTION: i64 = 10;
 
+/// How long one process's claim on the clock's look at a game lasts (it is given up as soon as
+/// the look is done): a process that dies while it looks leaves the game to the others then.
+pub const CLOCK_CLAIM_LEASE: Duration = Duration::from_secs(10);
+
 impl Service {
     /// Everything the clock has made due by now: expired challenges, reminders (each sent
     /// once) and losses on time. Each is committed with its notice in the outbox, so what the
@@ -24,7 +28,27 @@ impl Service {
         let now = self.now();
         for row in games::clock_due(&self.pool, now).await? {
             let id = row.id;
-            match self.clock_step(row, now).await {
+            // Across processes: one clock at a time looks at a game; a process that dies
+            // while it looks leaves the game to the others at its lease's end.
+            let writing = self.write_lock().await;
+            let until = now + CLOCK_CLAIM_LEASE.as_millis() as i64;
+            let claimed = games::claim_clock(&self.pool, id, &self.claimer, now, until).await;
+            drop(writing);
+            match claimed {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(e) => {
+                    tracing::error!(game = id, error = %e, "the clock could not claim a game");
+                    continue;
+                }
+            }
+            let step = self.clock_step(row, now).await;
+            let writing = self.write_lock().await;
+            if let Err(e) = games::release_clock(&self.pool, id, &self.claimer).await {
+                tracing::warn!(game = id, error = %e, "could not give up the clock's look: it is free at its lease's end");
+            }
+            drop(writing);
+            match step {
                 Ok(Some(event)) => events.push(event),
                 Ok(None) => {}
                 Err(e) => {

@@ -396,3 +396,90 @@ pub async fn stop_clock<'e>(ex: impl AnyExecutor<'e>, id: i64) -> Result<bool, s
     .await?;
     Ok(done.rows_affected() == 1)
 }
+
+/// Claims the AI's turn at `ply` in game `id` for the process `by` until `until` (Unix ms), if
+/// the game is active at that ply and no other process holds a live lease on it (its lease
+/// ended by `now`, or it was for another ply). Returns whether `by` holds it now.
+pub async fn claim_ai_turn<'e>(
+    ex: impl AnyExecutor<'e>,
+    id: i64,
+    ply: u32,
+    by: &str,
+    now: i64,
+    until: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE games SET ai_claimed_ply = $1, ai_claimed_by = $2, ai_claimed_until = $3 \
+         WHERE id = $4 AND ply = $1 AND status = 'active' AND (ai_claimed_ply IS NULL \
+         OR ai_claimed_ply <> $1 OR ai_claimed_until IS NULL OR ai_claimed_until <= $5 \
+         OR ai_claimed_by = $2)",
+    )
+    .bind(i64::from(ply))
+    .bind(by)
+    .bind(until)
+    .bind(id)
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Gives up `by`'s claim on the AI's turn at `ply` in game `id` (the turn was not played):
+/// any process may take it at once.
+pub async fn release_ai_turn<'e>(
+    ex: impl AnyExecutor<'e>,
+    id: i64,
+    ply: u32,
+    by: &str,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE games SET ai_claimed_until = NULL, ai_claimed_by = NULL \
+         WHERE id = $1 AND ai_claimed_ply = $2 AND ai_claimed_by = $3",
+    )
+    .bind(id)
+    .bind(i64::from(ply))
+    .bind(by)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Claims the clock's look at game `id` for the process `by` until `until` (Unix ms), if no
+/// other process holds a live lease on it. Returns whether `by` holds it now.
+pub async fn claim_clock<'e>(
+    ex: impl AnyExecutor<'e>,
+    id: i64,
+    by: &str,
+    now: i64,
+    until: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE games SET clock_claimed_by = $1, clock_claimed_until = $2 \
+         WHERE id = $3 AND status = 'active' AND (clock_claimed_until IS NULL \
+         OR clock_claimed_until <= $4 OR clock_claimed_by = $1)",
+    )
+    .bind(by)
+    .bind(until)
+    .bind(id)
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Gives up `by`'s claim on the clock's look at game `id` (done): any process may look again.
+pub async fn release_clock<'e>(
+    ex: impl AnyExecutor<'e>,
+    id: i64,
+    by: &str,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE games SET clock_claimed_by = NULL, clock_claimed_until = NULL \
+         WHERE id = $1 AND clock_claimed_by = $2",
+    )
+    .bind(id)
+    .bind(by)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
