@@ -339,6 +339,10 @@ async fn ai_turns_owed_survive_a_restart_and_an_abandoned_request() {
     let mut owed = s.games_awaiting_ai().await.unwrap();
     owed.sort();
     assert_eq!(owed, vec![(a, 1), (b, 2)]);
+    // The abandoned turn may have been claimed in the database by the process before the
+    // restart: its claim lapses with its lease (the search's time and a margin).
+    f.clock
+        .advance(config(1, 30).ai_time(Level::Medium) + tablut_bot::service::ai::AI_CLAIM_MARGIN);
     for (id, _) in owed {
         let played = s.ai_turn(id).await.unwrap().expect("the AI moves");
         assert_eq!(played.game.ply, 1);
