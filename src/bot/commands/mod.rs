@@ -72,13 +72,24 @@ pub fn caller(ctx: Context<'_>) -> User {
 
 /// Whether the caller may moderate the channel's games (Manage Messages).
 pub fn is_moderator(ctx: Context<'_>) -> bool {
+    member_may(ctx, serenity::Permissions::MANAGE_MESSAGES)
+}
+
+/// Whether the caller may change the server's settings (Manage Server).
+pub fn is_admin(ctx: Context<'_>) -> bool {
+    member_may(ctx, serenity::Permissions::MANAGE_GUILD)
+}
+
+/// Whether the calling member has `permission` (or is an administrator) in the channel, as
+/// Discord resolved it in the interaction.
+fn member_may(ctx: Context<'_>, permission: serenity::Permissions) -> bool {
     match ctx {
         poise::Context::Application(a) => a
             .interaction
             .member
             .as_ref()
             .and_then(|m| m.permissions)
-            .is_some_and(|p| p.manage_messages() || p.administrator()),
+            .is_some_and(|p| p.contains(permission) || p.administrator()),
         poise::Context::Prefix(_) => false,
     }
 }

@@ -1,6 +1,6 @@
 //! Puzzles: `/tablut puzzle play` · `move` · `leaderboard` · `daily`.
 
-use super::{board_reply, caller, private, reply, Context};
+use super::{board_reply, caller, is_admin, private, reply, Context};
 use crate::bot::{messages, Error};
 use crate::service::puzzle::{PuzzleAnswer, PuzzleRatings, PuzzleView};
 use crate::service::ServiceError;
@@ -19,19 +19,6 @@ pub async fn puzzle(_: Context<'_>) -> Result<(), Error> {
 
 fn guild(ctx: Context<'_>) -> u64 {
     ctx.guild_id().map_or(0, |g| g.get())
-}
-
-/// Whether the caller may change the server's settings (Manage Server).
-fn is_admin(ctx: Context<'_>) -> bool {
-    match ctx {
-        poise::Context::Application(a) => a
-            .interaction
-            .member
-            .as_ref()
-            .and_then(|m| m.permissions)
-            .is_some_and(|p| p.manage_guild() || p.administrator()),
-        poise::Context::Prefix(_) => false,
-    }
 }
 
 /// Your puzzle: the one you are solving, or a new one near your puzzle rating.
