@@ -732,6 +732,10 @@ impl Shard {
 
         self.client = self.initialize().await?;
         self.stage = ConnectionStage::Resuming;
+        // The new connection's heartbeats start afresh: one left unacknowledged on the old
+        // connection must not count against this one before RESUMED arrives.
+        self.last_heartbeat_acknowledged = true;
+        self.last_heartbeat_sent = Some(Instant::now());
 
         match &self.session_id {
             Some(session_id) => {

@@ -3,6 +3,7 @@ use std::sync::Arc;
 
 use futures::channel::mpsc::{self, UnboundedReceiver as Receiver, UnboundedSender as Sender};
 use tokio::sync::RwLock;
+use tokio::time::{timeout, Duration};
 use tokio_tungstenite::tungstenite;
 use tokio_tungstenite::tungstenite::error::Error as TungsteniteError;
 use tokio_tungstenite::tungstenite::protocol::frame::CloseFrame;
@@ -21,7 +22,7 @@ use crate::client::dispatch::dispatch_model;
 use crate::client::{Context, EventHandler, RawEventHandler};
 #[cfg(feature = "framework")]
 use crate::framework::Framework;
-use crate::gateway::{GatewayError, ReconnectType, Shard, ShardAction};
+use crate::gateway::{ConnectionStage, GatewayError, ReconnectType, Shard, ShardAction};
 use crate::http::Http;
 use crate::internal::prelude::*;
 use crate::internal::tokio::spawn_named;
@@ -112,8 +113,14 @@ impl ShardRunner {
             if !self.shard.do_heartbeat().await {
                 warn!("[ShardRunner {:?}] Error heartbeating", self.shard.shard_info(),);
 
-                self.request_restart().await;
-                return Ok(());
+                // A zombied connection: close it with a code other than 1000 and resume the
+                // session, as Discord's docs ask; restart only if resuming is not possible.
+                if self.shard.stage() != ConnectionStage::Connected
+                    || self.resume_zombied().await.is_err()
+                {
+                    self.request_restart().await;
+                    return Ok(());
+                }
             }
 
             let pre = self.shard.stage();
@@ -429,7 +436,9 @@ impl ShardRunner {
                     Error::Gateway(
                         error @ (GatewayError::InvalidAuthentication
                         | GatewayError::InvalidGatewayIntents
-                        | GatewayError::DisallowedGatewayIntents),
+                        | GatewayError::DisallowedGatewayIntents
+                        | GatewayError::InvalidShardData
+                        | GatewayError::OverloadedShard),
                     ) => {
                         self.manager.return_with_value(Err(error.clone())).await;
 
@@ -457,6 +466,17 @@ impl ShardRunner {
         };
 
         Ok((event, action, true))
+    }
+
+    /// Closes a connection whose heartbeat went unacknowledged with code 4000 (not waiting long
+    /// for a peer that may never answer) and resumes the session on a new one.
+    async fn resume_zombied(&mut self) -> Result<()> {
+        let close = CloseFrame {
+            code: 4000.into(),
+            reason: Cow::from("heartbeat not acknowledged"),
+        };
+        drop(timeout(Duration::from_secs(1), self.shard.client.close(Some(close))).await);
+        self.shard.resume().await
     }
 
     #[instrument(skip(self))]
