@@ -683,19 +683,63 @@ async fn after_an_abnormal_close_or_a_4000_the_client_resumes_and_gets_what_it_m
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_session_that_times_out_reconnects_and_the_game_goes_on() {
+async fn after_heartbeats_go_unacknowledged_the_client_resumes_and_gets_what_it_missed() {
     let h = BotHarness::start(&[]).await;
     let moves = game_for_faults(&h, 41).await;
     let (identified, resumed) = (h.fake.identifies(), h.fake.resumes());
+    // A zombied connection: open, but heartbeats go unacknowledged and nothing is dispatched
+    // on it. The move sent meanwhile waits in the session.
     h.fake.withhold_heartbeat_acks();
-    h.fake.wait_reconnected(identified + 1, resumed + 1).await;
-    // serenity 0.12.5 restarts the shard when a heartbeat goes unacknowledged: a new session,
-    // where Discord would also take a RESUME (what was dispatched meanwhile is Discord's to
-    // drop; the player sees the interaction fail and sends it again).
+    let during = send_move(&h, 41, &moves[0]);
+    // The client closes the connection and RESUMEs the session on a new one (not a fresh
+    // IDENTIFY, which would lose the move), and the move is delivered and answered.
+    assert_played(&h, during, moves[0].1).await;
+    assert_eq!(h.fake.resumes(), resumed + 1, "resumed");
+    assert_eq!(h.fake.identifies(), identified, "no new session");
+    // The resumed connection's heartbeats are acknowledged: it stays, and the game goes on.
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    let after = send_move(&h, 41, &moves[1]);
+    assert_played(&h, after, moves[1].1).await;
+    assert_eq!(h.fake.resumes(), resumed + 1, "one RESUME");
+    assert_eq!(h.fake.identifies(), identified, "still no new session");
+    // Each move answered once.
+    for id in [during, after] {
+        let prefix = format!("/api/v10/interactions/{id}/");
+        let answers = h
+            .fake
+            .requests()
+            .into_iter()
+            .filter(|r| r.path.starts_with(&prefix))
+            .count();
+        assert_eq!(answers, 1, "interaction {id} answered once");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_zombied_connection_whose_session_cannot_be_resumed_identifies_afresh() {
+    let h = BotHarness::start(&[]).await;
+    let moves = game_for_faults(&h, 43).await;
+    let (identified, resumed) = (h.fake.identifies(), h.fake.resumes());
+    // Heartbeats go unacknowledged, and the session has expired by the time the client
+    // RESUMEs: Discord answers INVALID_SESSION, and the client starts a new session.
+    h.fake.expire_sessions();
+    h.fake.withhold_heartbeat_acks();
+    let lost = send_move(&h, 43, &moves[0]);
+    h.fake.wait_reconnected(identified + 1, u64::MAX).await;
+    assert_eq!(h.fake.resumes(), resumed, "the RESUME was refused");
     assert_eq!(h.fake.identifies(), identified + 1, "a fresh IDENTIFY");
-    assert_eq!(h.fake.resumes(), resumed);
-    let id = send_move(&h, 41, &moves[0]);
-    assert_played(&h, id, moves[0].1).await;
+    // The move dispatched in the expired session is gone (as on Discord); sent again, it is
+    // played.
+    let again = send_move(&h, 43, &moves[0]);
+    assert_played(&h, again, moves[0].1).await;
+    let prefix = format!("/api/v10/interactions/{lost}/");
+    assert!(
+        h.fake
+            .requests()
+            .iter()
+            .all(|r| !r.path.starts_with(&prefix)),
+        "the lost interaction never reached the bot"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,7 +1,7 @@
 //! A whole game against the AI through every fault, `kill -9` included: the real binary runs as
 //! a child process against the fake Discord, whose REST API fails chosen requests and whose
-//! gateway closes (abnormally, with 4000), stops acknowledging heartbeats, or invalidates the
-//! session; the bot is killed (SIGKILL) while the fake holds a post or an answer (made or not),
+//! gateway closes (abnormally, with 4000), stops acknowledging heartbeats (the bot RESUMEs), or
+//! invalidates the session; the bot is killed (SIGKILL) while the fake holds a post or an answer (made or not),
 //! after the change was committed, and is started again on the same database. At the end the
 //! channel shows every move exactly once, in order.
 
@@ -121,14 +121,15 @@ enum Trouble {
     /// The gateway connection closes (abnormally without a close frame, or with this code)
     /// just before her move: the bot RESUMEs and gets the move it missed.
     GatewayClosed(Option<u16>),
-    /// The gateway stops acknowledging heartbeats just before her move: serenity 0.12.5 starts
-    /// a new session (IDENTIFY), and the move dispatched in the gap is gone, as on Discord; she
-    /// sends it again.
+    /// The gateway stops acknowledging heartbeats just before her move (a zombied
+    /// connection): the bot closes the connection and RESUMEs, and gets the move dispatched in
+    /// the gap.
     SessionTimeout,
-    /// INVALID_SESSION just before her move: a new session, the move sent again.
+    /// INVALID_SESSION just before her move: a new session (IDENTIFY); the move dispatched in
+    /// the gap is gone, as on Discord, and she sends it again.
     InvalidSession,
     /// The gateway stops acknowledging heartbeats once her move has landed, while the AI's
-    /// reply is under way.
+    /// reply is under way: the bot RESUMEs.
     SessionTimeoutAfterMove,
 }
 
@@ -288,7 +289,7 @@ async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
             let send = || {
                 fake.command(
                     &astrid,
-                    CHANNEL,
+                    channel,
                     "move",
                     None,
                     json!([{"name": "notation", "type": 3, "value": mine}]),
@@ -298,13 +299,14 @@ async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
             let mut id = send();
             let before = history.moves.len();
             match trouble {
-                Trouble::GatewayClosed(code) => {
-                    // Resumed, with the move it missed.
+                Trouble::GatewayClosed(_) | Trouble::SessionTimeout => {
+                    // Resumed, with the move it missed (not sent again: it is answered once,
+                    // as checked below).
                     fake.wait_reconnected(u64::MAX, resumed + 1).await;
-                    assert_eq!(fake.identifies(), identified, "{code:?}: no new session");
+                    assert_eq!(fake.identifies(), identified, "{trouble:?}: no new session");
                     gateway_faults += 1;
                 }
-                Trouble::SessionTimeout | Trouble::InvalidSession => {
+                Trouble::InvalidSession => {
                     // A new session: what was dispatched in the gap is gone on Discord's side (she
                     // sees "The application did not respond") and changed nothing; she sends the
                     // move again, and the game goes on.
@@ -343,12 +345,25 @@ async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
                 );
                 tokio::time::sleep(Duration::from_millis(10)).await;
             }
+            if let Trouble::GatewayClosed(_) | Trouble::SessionTimeout = trouble {
+                // The move dispatched in the gap, delivered by the RESUME, is answered once.
+                fake.callback(id).await;
+                let answer = format!("/api/v10/interactions/{id}/");
+                let answers = fake
+                    .requests()
+                    .iter()
+                    .filter(|r| r.method == "POST" && r.path.starts_with(&answer))
+                    .count();
+                assert_eq!(answers, 1, "{trouble:?}: the missed move answered once");
+            }
             if let Trouble::SessionTimeoutAfterMove = trouble {
-                // Her move has landed and the AI's reply is under way when the session times
-                // out: a new session, and the reply (the outbox's, over REST) still comes.
-                let identified = fake.identifies();
+                // Her move has landed and the AI's reply is under way when heartbeats go
+                // unacknowledged: the bot RESUMEs, and the reply (the outbox's, over REST)
+                // still comes.
+                let (identified, resumed) = (fake.identifies(), fake.resumes());
                 fake.withhold_heartbeat_acks();
-                fake.wait_reconnected(identified + 1, u64::MAX).await;
+                fake.wait_reconnected(u64::MAX, resumed + 1).await;
+                assert_eq!(fake.identifies(), identified, "{trouble:?}: no new session");
                 gateway_faults += 1;
             }
             turn += 1;

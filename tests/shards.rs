@@ -377,3 +377,79 @@ async fn two_processes_share_shards_ai_turns_and_the_outbox_across_a_kill_9() {
     drop(b);
     view.close().await;
 }
+
+/// Runs the bot's binary with `SHARDS=shards` (on a fresh SQLite file, with the default log
+/// filter) until it exits, which it must within a minute; its exit status and stderr.
+fn run_until_exit(fake: &FakeDiscord, shards: &str) -> (std::process::ExitStatus, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tablut-bot"))
+        .current_dir(dir.path())
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("DISCORD_TOKEN", TOKEN)
+        .env("DISCORD_PROXY", &fake.base_url)
+        .env("DATABASE_URL", "sqlite://bot.db")
+        .env("SHARDS", shards)
+        .env("NO_PROXY", "127.0.0.1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the bot's binary starts");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "SHARDS={shards}: still running after a minute; stderr:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_shard_range_discord_refuses_stops_the_process_with_one_line() {
+    let fake = FakeDiscord::start().await;
+    // Discord wants 4 shards: an IDENTIFY as one of 3 is closed with 4011 (sharding required),
+    // one as shard 0 of 5 with 4010 (invalid shard).
+    fake.set_shards(4);
+    for (shards, code, says) in [
+        ("0-1/3", "4011", "sharding required"),
+        ("0/5", "4010", "invalid shard"),
+    ] {
+        let before = fake.identified_shards().len();
+        let (status, stderr) = {
+            let fake = fake.clone();
+            let shards = shards.to_string();
+            tokio::task::spawn_blocking(move || run_until_exit(&fake, &shards))
+                .await
+                .unwrap()
+        };
+        assert_eq!(status.code(), Some(1), "SHARDS={shards}: {stderr}");
+        // The last line says why and what to change; nothing follows it.
+        let last = stderr.trim_end().lines().last().unwrap_or_default();
+        assert!(
+            last.starts_with(&format!(
+                "tablut-bot: Discord refused the shards SHARDS={shards}"
+            )) && last.contains(&format!("close code {code}, {says}"))
+                && last.contains("SHARDS"),
+            "SHARDS={shards}: {stderr}"
+        );
+        assert!(!stderr.contains(TOKEN), "the token is never printed");
+        // It tried once and gave up: no IDENTIFY after the refused one.
+        let identified = fake.identified_shards();
+        assert_eq!(
+            identified.len(),
+            before + 1,
+            "SHARDS={shards}: one IDENTIFY, {identified:?}"
+        );
+    }
+}

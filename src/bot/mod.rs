@@ -89,8 +89,32 @@ pub enum StartError {
     Rejected,
     #[error("cannot reach Discord: {}", redact::redact(&causes(.0)))]
     Discord(serenity::Error),
+    /// The gateway closed a shard's connection with 4010 (invalid shard) or 4011 (sharding
+    /// required): no retry can succeed with the same shards.
+    #[error("{}", shards_refused(*.code, .shards))]
+    ShardsRefused {
+        code: u16,
+        /// The process's `SHARDS`, if set.
+        shards: Option<config::ShardRange>,
+    },
     #[error("cannot make an HTTP client: {0}")]
     Http(String),
+}
+
+/// What a refused shard range means, and what to change.
+fn shards_refused(code: u16, shards: &Option<config::ShardRange>) -> String {
+    let which = match shards {
+        Some(range) => format!("the shards SHARDS={range}"),
+        None => "the shard count it recommended (SHARDS unset)".to_string(),
+    };
+    match code {
+        4011 => format!(
+            "Discord refused {which} (close code 4011, sharding required): the bot is in too many servers for that many shards; give every process the same larger total in SHARDS"
+        ),
+        _ => format!(
+            "Discord refused {which} (close code {code}, invalid shard): check SHARDS, FIRST-LAST/TOTAL with the same TOTAL in every process"
+        ),
+    }
 }
 
 /// An error and every cause under it, on one line: "error sending request" alone does not say
@@ -276,14 +300,25 @@ async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, St
 
 /// Runs the bot until Ctrl-C (or until the connection fails for good).
 pub async fn run(config: BotConfig) -> Result<(), StartError> {
+    let shards = config.shards;
     let mut running = start(config, Arc::new(crate::service::SystemClock)).await?;
     tokio::select! {
         ended = &mut running.task => {
             let result = ended.unwrap_or(Ok(()));
+            // The loops over the database stop before it closes (else they log its closing).
+            running.clock.abort();
+            running.ai_sweep.abort();
+            running.dispatcher.stop(DISPATCHER_STOP).await;
             running.service.close().await;
             return match result {
                 Err(serenity::Error::Gateway(serenity::GatewayError::InvalidAuthentication)) => {
                     Err(StartError::Rejected)
+                }
+                Err(serenity::Error::Gateway(serenity::GatewayError::InvalidShardData)) => {
+                    Err(StartError::ShardsRefused { code: 4010, shards })
+                }
+                Err(serenity::Error::Gateway(serenity::GatewayError::OverloadedShard)) => {
+                    Err(StartError::ShardsRefused { code: 4011, shards })
                 }
                 Err(e) => Err(StartError::Discord(e)),
                 Ok(()) => Ok(()),

@@ -597,10 +597,20 @@ impl FakeDiscord {
         self.control(Control::Close(code));
     }
 
-    /// Stops acknowledging the connection's heartbeats: the session times out on the client's
-    /// side, which reconnects. Dispatches from now on wait in the session.
+    /// Stops acknowledging the connection's heartbeats (a zombied connection): the client
+    /// closes it and RESUMEs on a new one. Dispatches from now on wait in the session.
     pub fn withhold_heartbeat_acks(&self) {
         self.control(Control::WithholdAcks);
+    }
+
+    /// Forgets every shard's session, as Discord does once a session has expired: a RESUME is
+    /// answered with INVALID_SESSION (`d: false`) and the client must IDENTIFY afresh. The
+    /// connections stay as they are.
+    pub fn expire_sessions(&self) {
+        let mut gateway = self.inner.gateway.lock().unwrap();
+        for session in gateway.sessions.values_mut() {
+            session.id.clear();
+        }
     }
 
     /// Sends INVALID_SESSION (opcode 9) with `d: false`: the session is gone, and the client
