@@ -371,6 +371,7 @@ impl BotConfig {
             images: true,
             analysis_time: self.analysis_time,
             analysis_depth: None,
+            ai_claim_margin: service::ai::AI_CLAIM_MARGIN,
         }
     }
 

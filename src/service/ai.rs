@@ -70,7 +70,7 @@ impl Service {
         let ply = loaded.row.ply;
         let time = self.config.ai_time(level);
         let now = self.now();
-        let until = now + (time + AI_CLAIM_MARGIN).as_millis() as i64;
+        let until = now + (time + self.config.ai_claim_margin).as_millis() as i64;
         let writing = self.write_lock().await;
         let claimed = games::claim_ai_turn(&self.pool, id, ply, &self.claimer, now, until).await?;
         drop(writing);

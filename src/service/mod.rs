@@ -67,6 +67,9 @@ pub struct Config {
     pub analysis_time: Duration,
     /// ...or, if set, the depth instead (deterministic: for tests).
     pub analysis_depth: Option<u32>,
+    /// How long past the search's own time a process's claim on an AI turn lasts (default
+    /// [`ai::AI_CLAIM_MARGIN`]).
+    pub ai_claim_margin: Duration,
 }
 
 impl Default for Config {
@@ -89,6 +92,7 @@ impl Default for Config {
             hint_wait: Duration::from_secs(10),
             analysis_time: Duration::from_millis(crate::ai::analysis::DEFAULT_MS_PER_PLY),
             analysis_depth: None,
+            ai_claim_margin: ai::AI_CLAIM_MARGIN,
         }
     }
 }
