@@ -360,3 +360,98 @@ async fn ai_turns_owed_survive_a_restart_and_an_abandoned_request() {
     let played = [first.unwrap(), second.unwrap()];
     assert_eq!(played.iter().filter(|p| p.is_some()).count(), 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn claims_renewed_beside_turns_committed_on_sqlite_never_deadlock() {
+    // A lease of the search's time alone (30 ms): each turn's claim is renewed every 10 ms
+    // while it waits, is searched and is committed, on SQLite under the same write lock the
+    // turns' commits take.
+    let f = fixture(Config {
+        ai_time: [Duration::from_millis(30); 3],
+        ai_claim_margin: Duration::ZERO,
+        ai_games_per_user: 100,
+        ..config(1, 30)
+    })
+    .await;
+    let s = &f.service;
+    let mut ids = Vec::new();
+    for channel in 100..140 {
+        ids.push(start(s, channel, ASTRID, Level::Easy).await);
+    }
+    let turns: Vec<_> = ids
+        .iter()
+        .map(|&id| {
+            let s = s.clone();
+            tokio::spawn(async move { s.ai_turn(id).await })
+        })
+        .collect();
+    let all = async {
+        for turn in turns {
+            assert!(turn.await.unwrap().unwrap().is_some(), "the AI moved");
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(30), all)
+        .await
+        .expect("every turn ended: none waits on a renewal, nor a renewal on it");
+    assert!(
+        s.ai_claim_renewals() > 0,
+        "the claims were renewed while the turns waited"
+    );
+    assert_eq!(s.ai_turn_searches(), ids.len() as u64);
+    assert!(s.games_awaiting_ai().await.unwrap().is_empty());
+    // The turns are over: their renewals stopped.
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let renewals = s.ai_claim_renewals();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(s.ai_claim_renewals(), renewals);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_waiting_turn_whose_claim_another_process_took_is_withdrawn() {
+    // Renewed every (50 ms + 300 ms) / 3.
+    let f = fixture(Config {
+        ai_claim_margin: Duration::from_millis(300),
+        ..config(1, 2000)
+    })
+    .await;
+    let s = &f.service;
+    // Carl's search (hard: a second at least) holds the one worker.
+    let carls = start(s, 60, CARL, Level::Hard).await;
+    let long = {
+        let s = s.clone();
+        tokio::spawn(async move { s.ai_turn(carls).await.unwrap() })
+    };
+    until(|| s.ai_turn_running(carls)).await;
+    let astrids = start(s, 61, ASTRID, Level::Easy).await;
+    let turn = {
+        let s = s.clone();
+        tokio::spawn(async move { s.ai_turn(astrids).await.unwrap() })
+    };
+    until(|| s.ai_turn_waiting(astrids).is_some()).await;
+    // Another process holds the claim now (as after a lease this one let lapse).
+    sqlx::query("UPDATE games SET ai_claimed_by = 'other' WHERE id = $1")
+        .bind(astrids)
+        .execute(s.pool())
+        .await
+        .unwrap();
+    // The next renewal finds it gone: the turn leaves the queue unsearched.
+    assert!(turn.await.unwrap().is_none());
+    assert!(!s.ai_turn_pending(astrids));
+    assert!(long.await.unwrap().is_some(), "Carl's game went on");
+    assert_eq!(s.ai_turn_searches(), 1, "only Carl's turn was searched");
+    let moves = tablut_bot::store::moves::of_game(s.pool(), astrids)
+        .await
+        .unwrap();
+    assert!(moves.is_empty());
+    let holder: Option<String> =
+        sqlx::query_scalar("SELECT ai_claimed_by FROM games WHERE id = $1")
+            .bind(astrids)
+            .fetch_one(s.pool())
+            .await
+            .unwrap();
+    assert_eq!(
+        holder.as_deref(),
+        Some("other"),
+        "the other's claim is left alone"
+    );
+}

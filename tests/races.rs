@@ -41,20 +41,28 @@ struct Two {
 }
 
 async fn two(test: &str) -> Option<Two> {
-    let db = TestDb::new(Backend::Postgres, test).await?;
     let clock = ManualClock::new(T0);
-    let a = Service::open(&db.url, config(), Arc::new(clock.clone()))
-        .await
-        .unwrap();
-    let b = Service::open(&db.url, config(), Arc::new(clock.clone()))
-        .await
-        .unwrap();
+    let (db, a, b) = two_with(test, config(), Arc::new(clock.clone())).await?;
     Some(Two {
         _db: db,
         clock,
-        a: Arc::new(a),
-        b: Arc::new(b),
+        a,
+        b,
     })
+}
+
+/// Two services with `config` on one fresh PostgreSQL database, reading `clock`.
+async fn two_with(
+    test: &str,
+    config: Config,
+    clock: Arc<dyn Clock>,
+) -> Option<(TestDb, Arc<Service>, Arc<Service>)> {
+    let db = TestDb::new(Backend::Postgres, test).await?;
+    let a = Service::open(&db.url, config.clone(), clock.clone())
+        .await
+        .unwrap();
+    let b = Service::open(&db.url, config, clock).await.unwrap();
+    Some((db, Arc::new(a), Arc::new(b)))
 }
 
 fn place(channel: u64) -> Place {
@@ -361,6 +369,98 @@ async fn an_ai_turn_claimed_by_a_dead_process_is_played_once_its_lease_ends() {
     let moves = store::moves::of_game(t.a.pool(), id).await.unwrap();
     assert_eq!(moves.len(), 1, "the AI's one move");
     assert!(t.a.games_awaiting_ai().await.unwrap().is_empty());
+}
+
+/// A process whose AI pool is busy keeps its claim on a turn that waits in its queue past the
+/// claim's first lease: the other process's sweep, trying the turn all along, never searches
+/// it too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_ai_turn_waiting_in_a_busy_queue_past_its_lease_is_searched_once() {
+    // Real time: the lease, its renewals and the wait in the queue all run on the wall clock.
+    let margin = Duration::from_millis(1500);
+    let config = Config {
+        // A's one worker is kept busy by a hint for at least half this long (a search starts
+        // no new iteration after half its time).
+        hint_time: Duration::from_secs(5),
+        ai_claim_margin: margin,
+        ..config()
+    };
+    let lease = config.ai_time(Level::Easy) + margin;
+    let Some((_db, a, b)) = two_with("races::ai_busy", config, Arc::new(SystemClock)).await else {
+        return;
+    };
+    let id = a
+        .start_ai_game(AiGameRequest {
+            place: place(460),
+            user: User::new(ASTRID, "Astrid"),
+            side: SideChoice::Defenders,
+            level: Level::Easy,
+            rules: Rules::default(),
+            time_control: TimeControl::None,
+            start: None,
+        })
+        .await
+        .unwrap()
+        .game
+        .id;
+    // A person's game in A whose hint takes A's only worker.
+    game(&a, 461, TimeControl::None).await;
+    let hint = {
+        let a = a.clone();
+        tokio::spawn(async move { a.hint(461, ASTRID).await })
+    };
+    until(|| a.ai_pool_tables().1 == 1).await;
+    // A claims the AI's turn and queues it behind the hint.
+    let turn = {
+        let a = a.clone();
+        tokio::spawn(async move { a.ai_turn(id).await })
+    };
+    until(|| a.ai_turn_waiting(id).is_some()).await;
+    let queued = std::time::Instant::now();
+    // B's sweep tries the turn over and over while it waits in A's queue and is searched.
+    let mut waited = Duration::ZERO;
+    let mut by_b = 0;
+    while !turn.is_finished() {
+        if a.ai_turn_waiting(id).is_some() {
+            waited = queued.elapsed();
+        }
+        for (owed, _) in b.games_awaiting_ai().await.unwrap() {
+            if owed == id && b.ai_turn(id).await.unwrap().is_some() {
+                by_b += 1;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(queued.elapsed() < Duration::from_secs(60), "the turn ended");
+    }
+    let by_a = turn.await.unwrap().unwrap();
+    hint.await.unwrap().unwrap();
+    assert!(
+        waited > lease + Duration::from_millis(200),
+        "the turn waited in A's queue for {waited:?}, longer than its first lease ({lease:?})"
+    );
+    assert_eq!(by_b, 0, "B never played the turn A holds");
+    assert!(by_a.is_some(), "A played it");
+    assert_eq!(
+        a.ai_turn_searches() + b.ai_turn_searches(),
+        1,
+        "the turn was searched once, by A (A: {}, B: {})",
+        a.ai_turn_searches(),
+        b.ai_turn_searches()
+    );
+    let moves = store::moves::of_game(a.pool(), id).await.unwrap();
+    assert_eq!(moves.len(), 1, "the AI's one move");
+    let notices = a.notices_in(460).await.unwrap();
+    assert_eq!(notices.iter().filter(|n| n.kind == "move").count(), 1);
+    assert!(b.games_awaiting_ai().await.unwrap().is_empty());
+}
+
+/// Waits (up to 30 s) until `done` holds.
+async fn until(done: impl Fn() -> bool) {
+    let start = std::time::Instant::now();
+    while !done() {
+        assert!(start.elapsed() < Duration::from_secs(30), "timed out");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -7,10 +7,16 @@ use super::*;
 use crate::ai::pool::{Answer, Search};
 use crate::ai::queue::{Class, Owner};
 use crate::ai::SearchResult;
+use tokio::sync::oneshot;
 
-/// How long past the search's own time a process's claim on an AI turn lasts: a process that
-/// dies mid-search leaves the turn to the others this long after its time is up.
+/// How long past the search's own time a process's claim on an AI turn lasts (by default) from
+/// its last renewal: the claim is renewed while the turn waits for a worker and while it is
+/// searched, so a process that dies leaves the turn to the others this long after its time
+/// would have been up.
 pub const AI_CLAIM_MARGIN: Duration = Duration::from_secs(3);
+
+/// The shortest time between two renewals of a claim on an AI turn.
+const MIN_RENEWAL: Duration = Duration::from_millis(10);
 
 /// An id for the AI turns a service claims in the database: the process's id, the time and a
 /// random number, so no two services (in one process or on two hosts) share one.
@@ -42,7 +48,12 @@ impl Drop for TurnClaim<'_> {
             .remove(&self.game)
             .flatten();
         if let Some(ticket) = ticket {
-            self.service.ai.cancel(ticket);
+            if self.service.ai.cancel(ticket) {
+                // Withdrawn before a worker took it: never searched.
+                self.service
+                    .ai_turn_searches
+                    .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+            }
         }
     }
 }
@@ -69,15 +80,20 @@ impl Service {
         // database; a claim whose process died ends with its lease (the sweep plays it then).
         let ply = loaded.row.ply;
         let time = self.config.ai_time(level);
+        let lease = time + self.config.ai_claim_margin;
         let now = self.now();
-        let until = now + (time + self.config.ai_claim_margin).as_millis() as i64;
+        let until = now + lease.as_millis() as i64;
         let writing = self.write_lock().await;
         let claimed = games::claim_ai_turn(&self.pool, id, ply, &self.claimer, now, until).await?;
         drop(writing);
         if !claimed {
             return Ok(None);
         }
-        let played = self.search_ai_turn(loaded, level, time).await;
+        // However long the turn waits in the queue, the claim is renewed until the turn ends
+        // (this future returns or is dropped, which drops `renewing`).
+        let (renewing, lost) = self.renew_ai_claim(id, ply, lease);
+        let played = self.search_ai_turn(loaded, level, time, lost).await;
+        drop(renewing);
         if !matches!(played, Ok(Some(_))) {
             let _writing = self.write_lock().await;
             if let Err(e) = games::release_ai_turn(&self.pool, id, ply, &self.claimer).await {
@@ -87,12 +103,75 @@ impl Service {
         played
     }
 
-    /// The search for the AI's turn in `loaded` (claimed) and its move played.
+    /// Keeps this service's claim on game `id`'s AI turn at `ply` alive: a task beside the
+    /// turn (not a branch of its future: on SQLite a renewal takes the write lock, which the
+    /// turn's own commit may hold while it waits) extends the claim to `lease` from now, every
+    /// third of `lease`, until the returned sender is dropped. The receiver hears if a renewal
+    /// found the claim gone (another process took the turn over after a lease this one let
+    /// lapse, or the game moved on or ended).
+    fn renew_ai_claim(
+        &self,
+        id: GameId,
+        ply: u32,
+        lease: Duration,
+    ) -> (oneshot::Sender<()>, oneshot::Receiver<()>) {
+        let (renewing, mut stopped) = oneshot::channel::<()>();
+        let (lost_tx, lost) = oneshot::channel();
+        let pool = self.pool.clone();
+        let clock = self.clock.clone();
+        let claimer = self.claimer.clone();
+        let writer = match self.backend {
+            Backend::Sqlite => Some(self.writer.clone()),
+            Backend::Postgres => None,
+        };
+        let renewals = self.ai_claim_renewals.clone();
+        let every = (lease / 3).max(MIN_RENEWAL);
+        let lease = lease.as_millis() as i64;
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    // Never sent: the turn ended (its sender is dropped).
+                    _ = &mut stopped => return,
+                    () = tokio::time::sleep(every) => {}
+                }
+                let until = clock.now_ms() + lease;
+                let renewed = {
+                    let _writing = match &writer {
+                        Some(writer) => Some(writer.lock().await),
+                        None => None,
+                    };
+                    games::renew_ai_turn(&pool, id, ply, &claimer, until).await
+                };
+                match renewed {
+                    Ok(true) => {
+                        renewals.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    }
+                    Ok(false) => {
+                        // Routine once the turn ended (its move moved the game on); news if not.
+                        if stopped.try_recv() != Err(oneshot::error::TryRecvError::Closed) {
+                            tracing::info!(game = id, ply, "the claim on the AI's turn is gone");
+                            let _ = lost_tx.send(());
+                        }
+                        return;
+                    }
+                    Err(sqlx::Error::PoolClosed) => return,
+                    Err(e) => {
+                        tracing::warn!(game = id, error = %e, "could not renew the claim on the AI's turn: tried again")
+                    }
+                }
+            }
+        });
+        (renewing, lost)
+    }
+
+    /// The search for the AI's turn in `loaded` (claimed) and its move played. If `lost` hears
+    /// that the claim is gone before a worker takes the search, the search is withdrawn.
     async fn search_ai_turn(
         &self,
         mut loaded: Loaded,
         level: Level,
         time: Duration,
+        lost: oneshot::Receiver<()>,
     ) -> Result<Option<MoveReport>, ServiceError> {
         let id = loaded.row.id;
         // Round-robin goes across the people the AI plays.
@@ -108,11 +187,23 @@ impl Service {
         };
         self.ai_turn_searches
             .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let (ticket, answer) = self.submit(owner, search);
+        let (ticket, mut answer) = self.submit(owner, search);
         if let Some(slot) = self.ai_turns.lock().expect("AI turns").get_mut(&id) {
             *slot = Some(ticket);
         }
-        let Some(found) = answered(answer.await)? else {
+        let answer = tokio::select! {
+            answer = &mut answer => answer,
+            Ok(()) = lost => {
+                if self.ai.cancel(ticket) {
+                    self.ai_turn_searches
+                        .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+                    return Ok(None);
+                }
+                // A worker has it: its move lands only if the game is still at its ply.
+                answer.await
+            }
+        };
+        let Some(found) = answered(answer)? else {
             return Ok(None);
         };
         loaded
@@ -126,9 +217,16 @@ impl Service {
         }
     }
 
-    /// How many searches this service started for the AI's turns.
+    /// How many searches this service gave its workers for the AI's turns (one withdrawn
+    /// before a worker took it does not count).
     pub fn ai_turn_searches(&self) -> u64 {
         self.ai_turn_searches
+            .load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// How many times this service renewed a claim on an AI turn that it still held.
+    pub fn ai_claim_renewals(&self) -> u64 {
+        self.ai_claim_renewals
             .load(std::sync::atomic::Ordering::SeqCst)
     }
 

@@ -120,8 +120,9 @@ pub struct Service {
     /// On SQLite, writes queue here rather than in SQLite's busy handler, whose sleeps (up to
     /// 100 ms) would make the slowest moves wait far longer than the write takes. PostgreSQL
     /// needs no such lock: its row locks, constraints and conditional updates decide, across
-    /// processes. See [`Service::write_lock`].
-    writer: tokio::sync::Mutex<()>,
+    /// processes. See [`Service::write_lock`]. Shared with the tasks that renew the AI's
+    /// claims, which write beside the service.
+    writer: Arc<tokio::sync::Mutex<()>>,
     /// The words of the notices the outbox posts.
     wording: Arc<dyn Wording>,
     delivery: DeliveryPolicy,
@@ -139,8 +140,11 @@ pub struct Service {
     /// This service's id in the AI turns it claims in the database (see
     /// [`Service::ai_turn`]): unique per process and per service.
     pub(crate) claimer: String,
-    /// The searches this service started for the AI's turns.
+    /// The searches this service gave its workers for the AI's turns (less those withdrawn
+    /// before a worker took them).
     pub(crate) ai_turn_searches: std::sync::atomic::AtomicU64,
+    /// The renewals of this service's claims on AI turns that found the claim still held.
+    pub(crate) ai_claim_renewals: Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// The write lock held, if the backend needs one (see [`Service::write_lock`]).
@@ -160,7 +164,7 @@ impl Service {
             pool,
             clock,
             hints: Mutex::new(HashMap::new()),
-            writer: tokio::sync::Mutex::new(()),
+            writer: Arc::new(tokio::sync::Mutex::new(())),
             wording: Arc::new(PlainWording),
             delivery: DeliveryPolicy::default(),
             outbox_wake: Arc::new(tokio::sync::Notify::new()),
@@ -170,6 +174,7 @@ impl Service {
             analysis_searches: std::sync::atomic::AtomicU64::new(0),
             claimer: ai::claimer_id(),
             ai_turn_searches: std::sync::atomic::AtomicU64::new(0),
+            ai_claim_renewals: Arc::new(std::sync::atomic::AtomicU64::new(0)),
             config,
         }
     }

@@ -424,6 +424,31 @@ pub async fn claim_ai_turn<'e>(
     Ok(done.rows_affected() == 1)
 }
 
+/// Extends `by`'s claim on the AI's turn at `ply` in game `id` to `until` (Unix ms), if `by`
+/// still holds it and the game is still active at that ply. Returns whether it did: `false`
+/// when another process took the turn over (after a lease `by` let lapse), or the game moved
+/// on or ended.
+pub async fn renew_ai_turn<'e>(
+    ex: impl AnyExecutor<'e>,
+    id: i64,
+    ply: u32,
+    by: &str,
+    until: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE games SET ai_claimed_until = $1 \
+         WHERE id = $2 AND ai_claimed_ply = $3 AND ai_claimed_by = $4 \
+         AND ply = $3 AND status = 'active'",
+    )
+    .bind(until)
+    .bind(id)
+    .bind(i64::from(ply))
+    .bind(by)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
 /// Gives up `by`'s claim on the AI's turn at `ply` in game `id` (the turn was not played):
 /// any process may take it at once.
 pub async fn release_ai_turn<'e>(
