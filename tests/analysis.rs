@@ -145,8 +145,33 @@ both_backends! {
         assert_eq!(*review.curve.last().unwrap(), 0.0, "the defenders won");
         let worst = review.worst(Side::Attackers, 3);
         assert_eq!(worst.len(), 1);
-        let text = summary_text_of(&report);
-        assert!(text.contains("a2-a5??"), "{text}");
+        // The summary, typed: the blunder with the better move and the answer it allowed.
+        let summary = report.summary();
+        assert_eq!(summary.game.id, game.id);
+        let [attackers, defenders] = &summary.sides;
+        assert_eq!(attackers.side, Side::Attackers);
+        assert_eq!(attackers.accuracy, review.accuracy[0]);
+        assert_eq!(
+            (attackers.blunders, attackers.mistakes, attackers.inaccuracies),
+            (1, 0, 0)
+        );
+        assert_eq!(attackers.worst.len(), 1);
+        let costly = &attackers.worst[0];
+        assert_eq!((costly.ply, costly.number), (1, 1));
+        assert_eq!(costly.played, "a2-a5");
+        assert_eq!(costly.judgement, Judgement::Blunder);
+        assert_eq!(costly.loss, blunder.loss);
+        assert_eq!(costly.better, Some(better));
+        assert_eq!(
+            costly.refutation.map(|m| m.to_string()).as_deref(),
+            Some("b2-a2")
+        );
+        assert_eq!(defenders.side, Side::Defenders);
+        assert_eq!(defenders.accuracy, Some(100.0));
+        assert!(defenders.worst.is_empty());
+        // As the bot words it.
+        let text = tablut_bot::bot::messages::analysis_summary(&summary);
+        assert!(text.contains("• 1. a2-a5??"), "{text}");
         assert!(text.contains(&format!("better **{better}**")), "{text}");
         assert!(text.contains("it allowed **b2-a2**"), "{text}");
     }
@@ -181,6 +206,13 @@ both_backends! {
         );
         assert!(losing.better.is_some_and(|b| b != losing.mv));
         assert_eq!(review.worst(Side::Defenders, 3)[0].ply, 1);
+        // The defenders moved first: their first move is numbered 1 in the record.
+        let summary = report.summary();
+        let costly = &summary.sides[1].worst[0];
+        assert_eq!((costly.ply, costly.number, costly.side), (1, 1, Side::Defenders));
+        let text = tablut_bot::bot::messages::analysis_summary(&summary);
+        assert!(costly.played.starts_with("f7-f4"), "{costly:?}");
+        assert!(text.contains(&format!("• 1… {}", costly.played)), "{text}");
         assert_eq!(review.moves[1].judgement, Judgement::Good);
         assert_eq!(review.calls, vec![(1, Call::Raichi)]);
         assert_eq!(*review.curve.last().unwrap(), 1.0, "the attackers won");
@@ -230,10 +262,6 @@ both_backends! {
         let defenders = review.accuracy[1].unwrap();
         assert!((0.0..=100.0).contains(&defenders));
     }
-}
-
-fn summary_text_of(report: &AnalysisReport) -> String {
-    tablut_bot::service::analysis::summary_text(report, &|s| s.to_string())
 }
 
 fn rgb(img: &image::RgbImage, (x, y): (i32, i32)) -> [u8; 3] {

@@ -1,5 +1,7 @@
 //! What the bot says: every message's text, from the service's plain types. Pure functions.
 
+use crate::ai::analysis::Judgement;
+use crate::service::analysis::{AnalysisSummary, CostlyMove, SideSummary};
 use crate::service::{
     ChallengeInfo, ClockEvent, Ended, GameInfo, Hint, Leaderboard, MoveReport, Player,
     RatingChanges, Stats, TimeControl,
@@ -435,8 +437,8 @@ impl crate::service::Wording for BotWording {
         analysis_progress(game, reviewed, total)
     }
 
-    fn analysis_summary(&self, report: &crate::service::analysis::AnalysisReport) -> String {
-        analysis_summary(report)
+    fn analysis_summary(&self, summary: &AnalysisSummary) -> String {
+        analysis_summary(summary)
     }
 
     fn moved(&self, report: &MoveReport) -> String {
@@ -561,10 +563,87 @@ pub fn analysis_running(game: &GameInfo, reviewed: u32, total: u32) -> String {
     )
 }
 
-/// A finished analysis: the result, the accuracies, each side's worst moves with the better
-/// move. Within Discord's limit.
-pub fn analysis_summary(report: &crate::service::analysis::AnalysisReport) -> String {
-    fit(crate::service::analysis::summary_text(report, &escape))
+/// A finished analysis: the players and the result, each side's accuracy, its count of
+/// blunders, mistakes and inaccuracies, and its costliest moves in the record's notation, each
+/// with the expected score it gave away, the better move and the answer it allowed. Within
+/// Discord's limit.
+pub fn analysis_summary(summary: &AnalysisSummary) -> String {
+    let game = &summary.game;
+    let name = |side: Side| escape(&game.player(side).name());
+    let mut out = format!(
+        "**Analysis of game #{}**: {} (attackers) vs {} (defenders). {}.\n",
+        game.id,
+        name(Side::Attackers),
+        name(Side::Defenders),
+        escape(&game.status_line())
+    );
+    let accuracy = |s: &SideSummary| match s.accuracy {
+        Some(a) => format!("{} {a:.0}%", name(s.side)),
+        None => format!("{} (no moves)", name(s.side)),
+    };
+    out.push_str(&format!(
+        "Accuracy: {} · {}\n",
+        accuracy(&summary.sides[0]),
+        accuracy(&summary.sides[1])
+    ));
+    for s in &summary.sides {
+        let counts: Vec<String> = [
+            (Judgement::Blunder, s.blunders),
+            (Judgement::Mistake, s.mistakes),
+            (Judgement::Inaccuracy, s.inaccuracies),
+        ]
+        .into_iter()
+        .filter(|&(_, n)| n > 0)
+        .map(|(j, n)| format!("{n} {}{}", j.word(), if n == 1 { "" } else { "s" }))
+        .collect();
+        let counts = if counts.is_empty() {
+            "no costly move".to_string()
+        } else {
+            counts.join(", ")
+        };
+        out.push_str(&format!(
+            "\n**{}** ({}): {counts}\n",
+            capitalise(s.side.name()),
+            name(s.side)
+        ));
+        for m in &s.worst {
+            out.push_str(&costly_move(m));
+            out.push('\n');
+        }
+    }
+    fit(out)
+}
+
+/// One costly move as the summary lists it: "• 21… d6-e6+?! (inaccuracy, 13% of the expected
+/// score given away): better **d6-f6**; it allowed **g4-e4**".
+fn costly_move(m: &CostlyMove) -> String {
+    let dots = match m.side {
+        Side::Attackers => ".",
+        Side::Defenders => "…",
+    };
+    let mut line = format!(
+        "• {}{dots} {}{} ({}, {:.0}% of the expected score given away)",
+        m.number,
+        m.played,
+        m.judgement.mark(),
+        m.judgement.word(),
+        m.loss * 100.0
+    );
+    if let Some(better) = m.better {
+        line.push_str(&format!(": better **{better}**"));
+    }
+    if let Some(r) = m.refutation {
+        line.push_str(&format!("; it allowed **{r}**"));
+    }
+    line
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(first) => first.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
 }
 
 #[cfg(test)]
@@ -574,7 +653,6 @@ mod tests {
     #[test]
     fn an_analysis_summary_names_three_moves_a_side_within_the_limit() {
         use crate::ai::analysis::{review, Evaluation};
-        use crate::service::analysis::AnalysisReport;
         use crate::service::{Place, Player, TimeControl, User};
         use crate::tafl::{Game, Position};
         // A long game where every move throws the game away: 30 costly moves a side.
@@ -629,11 +707,7 @@ mod tests {
             turn_deadline: None,
             board_message_id: None,
         };
-        let text = analysis_summary(&AnalysisReport {
-            game: info,
-            review: r,
-            png: Vec::new(),
-        });
+        let text = analysis_summary(&AnalysisSummary::new(&info, &r));
         assert!(text.chars().count() <= CONTENT_LIMIT, "{}", text.len());
         assert!(!text.ends_with('…'), "fits without being cut");
         assert_eq!(text.matches("\n• ").count(), 6, "{text}");

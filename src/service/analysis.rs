@@ -11,6 +11,7 @@ use crate::ai::queue::Class;
 use crate::ai::Limits;
 use crate::render::graph::{evaluation_graph, GraphInput};
 use crate::store::analysis::{self as rows, AnalysisRow, NewAnalysis};
+use crate::tafl::Move;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::Ordering;
 
@@ -91,84 +92,85 @@ pub enum Step {
     Finished,
 }
 
-/// The plain summary of an analysis: the result, each side's accuracy and its worst moves with
-/// the better move and the answer the move allowed. `escape` makes a name safe to show.
-pub fn summary_text(report: &AnalysisReport, escape: &dyn Fn(&str) -> String) -> String {
-    let game = &report.game;
-    let review = &report.review;
-    let name = |side: Side| escape(&game.player(side).name());
-    let mut out = format!(
-        "**Analysis of game #{}**: {} (attackers) vs {} (defenders). {}.\n",
-        game.id,
-        name(Side::Attackers),
-        name(Side::Defenders),
-        escape(&game.status_line())
-    );
-    let accuracy = |side: Side| match review.accuracy[usize::from(side == Side::Defenders)] {
-        Some(a) => format!("{} {:.0}%", name(side), a),
-        None => format!("{} (no moves)", name(side)),
-    };
-    out.push_str(&format!(
-        "Accuracy: {} · {}\n",
-        accuracy(Side::Attackers),
-        accuracy(Side::Defenders)
-    ));
-    let first_defenders = game.start.turn() == Side::Defenders;
-    for side in [Side::Attackers, Side::Defenders] {
-        let counts: Vec<String> = [
-            Judgement::Blunder,
-            Judgement::Mistake,
-            Judgement::Inaccuracy,
-        ]
-        .into_iter()
-        .filter_map(|j| {
-            let n = review.count(side, j);
-            (n > 0).then(|| format!("{n} {}{}", j.word(), if n == 1 { "" } else { "s" }))
-        })
-        .collect();
-        let counts = if counts.is_empty() {
-            "no costly move".to_string()
-        } else {
-            counts.join(", ")
-        };
-        out.push_str(&format!(
-            "\n**{}** ({}): {counts}\n",
-            capitalise(side.name()),
-            name(side)
-        ));
-        for m in review.worst(side, WORST_PER_SIDE) {
-            let ply = m.ply + u32::from(first_defenders);
-            let number = ply.div_ceil(2);
-            let dots = if m.side == Side::Attackers {
-                "."
-            } else {
-                "…"
-            };
-            let mut line = format!(
-                "• {number}{dots} {}{} ({}, {:.0}% of the expected score given away)",
-                m.played,
-                m.judgement.mark(),
-                m.judgement.word(),
-                m.loss * 100.0
-            );
-            if let Some(better) = m.better {
-                line.push_str(&format!(": better **{better}**"));
-            }
-            if let Some(r) = m.refutation {
-                line.push_str(&format!("; it allowed **{r}**"));
-            }
-            out.push_str(&line);
-            out.push('\n');
-        }
-    }
-    out
+/// A finished analysis as its summary tells it, typed: the game, and for each side its
+/// accuracy, how many of its moves were costly and its costliest moves. The bot words it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnalysisSummary {
+    pub game: GameInfo,
+    /// The attackers', then the defenders'.
+    pub sides: [SideSummary; 2],
 }
 
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(first) => first.to_uppercase().chain(c).collect(),
-        None => String::new(),
+/// One side's part of an [`AnalysisSummary`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct SideSummary {
+    pub side: Side,
+    /// The mean accuracy of its moves, 0–100 (`None`: it made no move).
+    pub accuracy: Option<f64>,
+    /// How many of its moves were blunders, mistakes and inaccuracies.
+    pub blunders: usize,
+    pub mistakes: usize,
+    pub inaccuracies: usize,
+    /// Its costliest moves, the costliest first, at most [`WORST_PER_SIDE`].
+    pub worst: Vec<CostlyMove>,
+}
+
+/// A move that gave part of the expected score away.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CostlyMove {
+    /// The ply the move made (1 for the game's first move).
+    pub ply: u32,
+    /// Its number in the record: the attackers' move and the defenders' answer share one, the
+    /// attackers' first; a game that starts with the defenders to move starts at 1 with them.
+    pub number: u32,
+    pub side: Side,
+    /// The move as recorded (`d1-d4xd5+`).
+    pub played: String,
+    pub judgement: Judgement,
+    /// The mover's expected score it gave away, 0–1.
+    pub loss: f64,
+    /// The search's choice before the move.
+    pub better: Option<Move>,
+    /// The search's choice after it: the answer the move allowed.
+    pub refutation: Option<Move>,
+}
+
+impl AnalysisSummary {
+    /// What the summary tells of `game`'s analysis, `review`.
+    pub fn new(game: &GameInfo, review: &Review) -> AnalysisSummary {
+        let first_defenders = game.start.turn() == Side::Defenders;
+        let side = |side: Side| SideSummary {
+            side,
+            accuracy: review.accuracy[usize::from(side == Side::Defenders)],
+            blunders: review.count(side, Judgement::Blunder),
+            mistakes: review.count(side, Judgement::Mistake),
+            inaccuracies: review.count(side, Judgement::Inaccuracy),
+            worst: review
+                .worst(side, WORST_PER_SIDE)
+                .into_iter()
+                .map(|m| CostlyMove {
+                    ply: m.ply,
+                    number: (m.ply + u32::from(first_defenders)).div_ceil(2),
+                    side: m.side,
+                    played: m.played.clone(),
+                    judgement: m.judgement,
+                    loss: m.loss,
+                    better: m.better,
+                    refutation: m.refutation,
+                })
+                .collect(),
+        };
+        AnalysisSummary {
+            game: game.clone(),
+            sides: [side(Side::Attackers), side(Side::Defenders)],
+        }
+    }
+}
+
+impl AnalysisReport {
+    /// What the summary tells of this analysis.
+    pub fn summary(&self) -> AnalysisSummary {
+        AnalysisSummary::new(&self.game, &self.review)
     }
 }
 
@@ -423,6 +425,19 @@ impl Service {
         let total = loaded.game.moves().len() as u32;
         let reviewed = (evals.len() as u32).saturating_sub(1);
         let finished = evals.len() == positions.len();
+        // The summary's text, worded before the transaction that writes it (with the analysis
+        // marked finished) opens.
+        let summary = if finished {
+            let mut finished_row = stored.clone();
+            finished_row.evaluations = json.clone();
+            let review = review_of(&loaded.game, &finished_row)?;
+            Some(
+                self.wording
+                    .analysis_summary(&AnalysisSummary::new(&loaded.info, &review)),
+            )
+        } else {
+            None
+        };
         let writing = self.write_lock().await;
         let mut tx = self.pool.begin().await?;
         if done < positions.len() && !rows::record(&mut *tx, id, done as i64, &json).await? {
@@ -432,18 +447,10 @@ impl Service {
             edit_notice: stored.progress_notice,
             ..Payload::text(text)
         };
-        if finished {
+        if let Some(summary) = summary {
             if !rows::finish(&mut *tx, id, self.now()).await? {
                 return Ok(Step::Finished);
             }
-            let mut finished_row = stored.clone();
-            finished_row.evaluations = json;
-            let review = review_of(&loaded.game, &finished_row)?;
-            let report = AnalysisReport {
-                game: loaded.info.clone(),
-                review,
-                png: Vec::new(),
-            };
             let last = progress(self.wording.analysis_progress(&loaded.info, total, total));
             self.enqueue(
                 &mut tx,
@@ -455,7 +462,7 @@ impl Service {
             .await?;
             let summary = Payload {
                 graph: Some(GraphRef { game: id }),
-                ..Payload::text(self.wording.analysis_summary(&report))
+                ..Payload::text(summary)
             };
             self.enqueue(
                 &mut tx,

@@ -79,8 +79,18 @@ pub trait Wording: Send + Sync {
         }
     }
     /// A finished analysis, posted with its graph.
-    fn analysis_summary(&self, report: &super::analysis::AnalysisReport) -> String {
-        super::analysis::summary_text(report, &|s| s.to_string())
+    fn analysis_summary(&self, summary: &super::analysis::AnalysisSummary) -> String {
+        let accuracy = |s: &super::analysis::SideSummary| match s.accuracy {
+            Some(a) => format!("{} {a:.0}%", summary.game.player(s.side).name()),
+            None => format!("{} (no moves)", summary.game.player(s.side).name()),
+        };
+        format!(
+            "Analysis of game #{}. {}. Accuracy: {} · {}",
+            summary.game.id,
+            summary.game.status_line(),
+            accuracy(&summary.sides[0]),
+            accuracy(&summary.sides[1])
+        )
     }
 }
 
