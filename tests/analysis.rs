@@ -358,7 +358,7 @@ both_backends! {
             }
         }
         assert!(curve_near(drawn.points[0]));
-        // The raichi after ply 1: a green line down the plot at its x.
+        // The raichi after ply 1: a line in raichi's colour down the plot at its x.
         let x = drawn.points[1].0;
         let far = if drawn.points[1].1 > (top + bottom) / 2 {
             top + (bottom - top) / 4
@@ -366,12 +366,13 @@ both_backends! {
             bottom - (bottom - top) / 4
         };
         assert!(
-            (x - 2..=x + 2).any(|x| rgb(&img, (x, far)) == graph::CALL_LINE),
+            (x - 2..=x + 2).any(|x| rgb(&img, (x, far)) == graph::call_line(Call::Raichi)),
             "the raichi line at x {x}"
         );
+        assert!((x - 8..=x + 8).all(|x| rgb(&img, (x, far)) != graph::call_line(Call::Tuichu)));
         // Elsewhere at that height: the shares' colours, not the call's.
         let mid = (drawn.points[0].0 + x) / 2;
-        assert_ne!(rgb(&img, (mid, far)), graph::CALL_LINE);
+        assert_ne!(rgb(&img, (mid, far)), graph::call_line(Call::Raichi));
     }
 }
 

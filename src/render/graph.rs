@@ -37,8 +37,15 @@ pub const fn marker(judgement: Judgement) -> Option<Rgb> {
     }
 }
 
-/// The colour of a call's line.
-pub const CALL_LINE: Rgb = theme::FREE_LINE;
+/// The colour of a call's line: a raichi (the king sees a free line to a winning square) in the
+/// green the board draws free lines in, a tuichu (two free lines) in the brick red of the
+/// king's fort, darker than a blunder's marker. The key names each.
+pub const fn call_line(call: Call) -> Rgb {
+    match call {
+        Call::Raichi => theme::FREE_LINE,
+        Call::Tuichu => theme::FORT_WALL,
+    }
+}
 
 /// What the graph shows.
 #[derive(Debug, Clone, PartialEq)]
@@ -190,8 +197,8 @@ fn draw(root: &DrawingArea<BitMapBackend<'_>, Shift>, input: &GraphInput) -> Dra
             },
         ))
         .expect(FAILED);
-    // Raichi and tuichu: a green line down the plot at the ply (thicker for tuichu), named in
-    // the key.
+    // Raichi and tuichu: a line down the plot at the ply, each in its colour (and tuichu's
+    // thicker), named in the key.
     for &(ply, call) in &input.calls {
         let x = ply as f64;
         let width = call_width(call);
@@ -199,7 +206,7 @@ fn draw(root: &DrawingArea<BitMapBackend<'_>, Shift>, input: &GraphInput) -> Dra
             .draw_series(LineSeries::new(
                 [(x, -Y_PAD), (x, 1.0 + Y_PAD)],
                 ShapeStyle {
-                    color: rgb(CALL_LINE).to_rgba(),
+                    color: rgb(call_line(call)).to_rgba(),
                     filled: false,
                     stroke_width: width,
                 },
@@ -264,10 +271,16 @@ fn draw(root: &DrawingArea<BitMapBackend<'_>, Shift>, input: &GraphInput) -> Dra
         x += 165;
     }
     for call in [Call::Raichi, Call::Tuichu] {
+        // On a patch of the plot's ground, so the line reads as it does in the plot.
+        root.draw(&Rectangle::new(
+            [(x, key_y - 13), (x + 18, key_y + 13)],
+            rgb(DEFENDERS_SHARE).filled(),
+        ))
+        .expect(FAILED);
         root.draw(&PathElement::new(
             [(x + 9, key_y - 11), (x + 9, key_y + 11)],
             ShapeStyle {
-                color: rgb(CALL_LINE).to_rgba(),
+                color: rgb(call_line(call)).to_rgba(),
                 filled: false,
                 stroke_width: call_width(call),
             },
@@ -322,5 +335,84 @@ impl GraphInput {
             calls: review.calls.clone(),
             title,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decoded(input: &GraphInput) -> (Graph, image::RgbImage) {
+        let graph = evaluation_graph(input);
+        let img = image::load_from_memory(&graph.png).unwrap().to_rgb8();
+        (graph, img)
+    }
+
+    fn input(calls: Vec<(u32, Call)>) -> GraphInput {
+        GraphInput {
+            curve: vec![0.2; 11],
+            marks: vec![(5, Judgement::Mistake)],
+            calls,
+            title: "raichi and tuichu".into(),
+        }
+    }
+
+    /// How many pixels of `colour` the rectangle `xs` × `ys` holds.
+    fn count(
+        img: &image::RgbImage,
+        xs: std::ops::RangeInclusive<i32>,
+        ys: std::ops::RangeInclusive<i32>,
+        colour: Rgb,
+    ) -> usize {
+        xs.flat_map(|x| ys.clone().map(move |y| (x, y)))
+            .filter(|&(x, y)| img.get_pixel(x as u32, y as u32).0 == colour)
+            .count()
+    }
+
+    #[test]
+    fn raichi_and_tuichu_are_drawn_in_colours_of_their_own_and_both_named_in_the_key() {
+        let (raichi, tuichu) = (call_line(Call::Raichi), call_line(Call::Tuichu));
+        let distance = |a: Rgb, b: Rgb| {
+            a.iter()
+                .zip(b)
+                .map(|(&a, b)| (f64::from(a) - f64::from(b)).powi(2))
+                .sum::<f64>()
+                .sqrt()
+        };
+        assert!(distance(raichi, tuichu) > 100.0, "told apart at a glance");
+        let (graph, img) = decoded(&input(vec![(3, Call::Raichi), (7, Call::Tuichu)]));
+        // High above the curve (at 20%), in the defenders' share.
+        let far = graph.y0 + (f64::from(graph.y1 - graph.y0) * 0.8) as i32;
+        let row = |ply: usize| {
+            let x = graph.points[ply].0;
+            x - 8..=x + 8
+        };
+        // Each call's line at its ply, in its own colour and not the other's; tuichu's thicker.
+        let raichi_width = count(&img, row(3), far..=far, raichi);
+        let tuichu_width = count(&img, row(7), far..=far, tuichu);
+        assert!(
+            raichi_width >= 2,
+            "the raichi line at ply 3: {raichi_width} px"
+        );
+        assert!(
+            tuichu_width > raichi_width,
+            "tuichu thicker: {tuichu_width} px"
+        );
+        assert_eq!(count(&img, row(3), far..=far, tuichu), 0);
+        assert_eq!(count(&img, row(7), far..=far, raichi), 0);
+        // Nowhere else in the plot.
+        for ply in [1, 5, 9] {
+            assert_eq!(count(&img, row(ply), far..=far, raichi), 0, "ply {ply}");
+            assert_eq!(count(&img, row(ply), far..=far, tuichu), 0, "ply {ply}");
+        }
+        // The key, under the plot, shows both colours.
+        let key = graph.bottom + 1..=HEIGHT as i32 - 1;
+        assert!(count(&img, 0..=WIDTH as i32 - 1, key.clone(), raichi) > 20);
+        assert!(count(&img, 0..=WIDTH as i32 - 1, key, tuichu) > 20);
+        // With no calls, the plot holds neither colour: they belong to the calls alone.
+        let (graph, img) = decoded(&input(Vec::new()));
+        let (plot_x, plot_y) = (graph.left..=graph.right - 1, graph.top..=graph.bottom - 1);
+        assert_eq!(count(&img, plot_x.clone(), plot_y.clone(), raichi), 0);
+        assert_eq!(count(&img, plot_x, plot_y, tuichu), 0);
     }
 }
