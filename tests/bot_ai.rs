@@ -58,7 +58,10 @@ async fn users_are_served_in_turn_and_a_wait_is_shown() {
     let h = BotHarness::start(&[
         ("AI_WORKERS", "1"),
         ("AI_TT_MB", "4"),
-        ("AI_HARD_TIME_MS", "400"),
+        // Each search outlasts several answers to `/tablut ai` (a debug build on a loaded
+        // machine can take a few hundred ms for one), so the last game opened still finds
+        // games ahead of it when its wait is announced.
+        ("AI_HARD_TIME_MS", "1500"),
         ("AI_WAIT_NOTICE_MS", "150"),
         ("AI_GAMES_PER_USER", "5"),
         ("AI_GAME_COOLDOWN_SECS", "0"),
