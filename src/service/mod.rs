@@ -225,9 +225,9 @@ impl Service {
         self.clock.now_ms()
     }
 
-    /// Closes the database.
+    /// Closes the database, once every connection is back (see [`store::close`]).
     pub async fn close(&self) {
-        self.pool.close().await;
+        store::close(&self.pool).await;
     }
 
     /// The active game in a channel, rebuilt.

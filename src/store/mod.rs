@@ -40,6 +40,7 @@ pub use status::{ChallengeStatus, DrawStatus, GameStatus, NoticeStatus};
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::AnyPool;
 use std::str::FromStr;
+use std::time::Duration;
 
 /// The database used when `DATABASE_URL` is not set: `tablut.db` in the working directory.
 pub const DEFAULT_DATABASE_URL: &str = "sqlite://tablut.db";
@@ -140,13 +141,45 @@ pub async fn open(url: &str) -> Result<AnyPool, OpenError> {
     };
     if let Err(source) = migrator.run(&pool).await {
         // Closed, so that no -wal or -shm file is left beside a database that is not used.
-        pool.close().await;
+        close(&pool).await;
         return Err(OpenError::Migrate {
             url: url.to_string(),
             source,
         });
     }
     Ok(pool)
+}
+
+/// How long [`close`] waits for the connections still in use to come back and be closed.
+const CLOSE_WAIT: Duration = Duration::from_secs(10);
+
+/// Closes the database: no connection is handed out any more, and this returns once every
+/// connection is closed (on SQLite, the last one checkpoints the write-ahead log and removes
+/// the `-wal` and `-shm` files), or after 10 s if one is still in use then.
+///
+/// sqlx's `Pool::close` alone (0.8.6) can return with a connection still open: a connection
+/// on its way back to the pool when the close begins (a query has just finished, and sqlx
+/// returns its connection in a task of its own) is put back among the idle ones after the
+/// close has taken them, and closing an idle connection gives back a semaphore permit it did
+/// not hold, so the close stops waiting before every connection is back. That connection is
+/// then only dropped when the process exits, and on SQLite leaves the log behind. Closing
+/// again takes the connections that came back since, until none is left.
+pub async fn close(pool: &AnyPool) {
+    let closing = async {
+        loop {
+            pool.close().await;
+            if pool.size() == 0 {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    };
+    if tokio::time::timeout(CLOSE_WAIT, closing).await.is_err() {
+        tracing::warn!(
+            connections = pool.size(),
+            "the database closed with connections still in use"
+        );
+    }
 }
 
 /// The backend a pool opened by [`open`] talks to.
@@ -257,6 +290,67 @@ mod tests {
             let e = open(url).await.unwrap_err().to_string();
             assert!(e.contains("sqlite://") && e.contains("postgres://"), "{e}");
         }
+    }
+
+    /// A connection on its way back to the pool when the close begins (held there by a slow
+    /// `after_release`, as a busy machine may hold it) is closed before `close` returns: none
+    /// is left open, and SQLite's log is checkpointed and removed.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn close_waits_for_a_connection_on_its_way_back() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::sync::Arc;
+        sqlx::any::install_default_drivers();
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("t.db").display());
+        let slow = Arc::new(AtomicBool::new(false));
+        let returning = Arc::new(tokio::sync::Notify::new());
+        let (slow_on_release, told) = (slow.clone(), returning.clone());
+        let pool = AnyPoolOptions::new()
+            .max_connections(MAX_CONNECTIONS)
+            .after_connect(|conn, _| {
+                Box::pin(async move {
+                    sqlx::query("PRAGMA journal_mode = WAL")
+                        .execute(&mut *conn)
+                        .await?;
+                    Ok(())
+                })
+            })
+            .after_release(move |_, _| {
+                let (slow, told) = (slow_on_release.clone(), told.clone());
+                Box::pin(async move {
+                    if slow.load(Ordering::SeqCst) {
+                        told.notify_one();
+                        tokio::time::sleep(Duration::from_millis(500)).await;
+                    }
+                    Ok(true)
+                })
+            })
+            .connect(&url)
+            .await
+            .unwrap();
+        sqlx::query("CREATE TABLE t (x INTEGER)")
+            .execute(&pool)
+            .await
+            .unwrap();
+        // Every connection back in the pool, then one more query whose connection is slow to
+        // come back: the close begins while it is on its way.
+        while pool.num_idle() as u32 != pool.size() {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        slow.store(true, Ordering::SeqCst);
+        sqlx::query("INSERT INTO t VALUES (1)")
+            .execute(&pool)
+            .await
+            .unwrap();
+        returning.notified().await;
+        close(&pool).await;
+        assert_eq!(pool.size(), 0, "every connection closed");
+        let mut files: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        files.sort();
+        assert_eq!(files, ["t.db"], "no -wal or -shm left");
     }
 
     crate::both_backends! {
