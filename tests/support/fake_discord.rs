@@ -320,6 +320,10 @@ impl FakeDiscord {
     }
 
     pub async fn start() -> FakeDiscord {
+        // The contract's document and validators are ready before anything is asked.
+        tokio::task::spawn_blocking(contract::warm_up)
+            .await
+            .unwrap();
         let inner = Arc::new(Inner {
             ids: AtomicU64::new(1_000_000_000_000_000_000),
             guilds: Mutex::new(BTreeMap::from([(GUILD_ID, Vec::new())])),
@@ -1179,15 +1183,25 @@ async fn rest(State(inner): State<Arc<Inner>>, req: Request) -> Response {
             Err(_) => parsed = false,
         }
     }
-    let body = match (multipart, empty) {
-        (true, _) => contract::Body::Multipart {
-            payload: payload_sent.then_some(parsed.then_some(&json)),
-            parts: files.iter().map(|(name, _, _)| name.clone()).collect(),
-        },
-        (false, true) => contract::Body::Empty,
-        (false, false) => contract::Body::Json(parsed.then_some(&json)),
+    // Checked off the runtime's threads: a route's first check compiles its validator, which
+    // must not hold up the gateway's heartbeats on the same runtime.
+    let verdict = {
+        let (method, path, json) = (method.to_string(), path.clone(), json.clone());
+        let parts: Vec<String> = files.iter().map(|(name, _, _)| name.clone()).collect();
+        tokio::task::spawn_blocking(move || {
+            let body = match (multipart, empty) {
+                (true, _) => contract::Body::Multipart {
+                    payload: payload_sent.then_some(parsed.then_some(&json)),
+                    parts,
+                },
+                (false, true) => contract::Body::Empty,
+                (false, false) => contract::Body::Json(parsed.then_some(&json)),
+            };
+            contract::check(&method, &path, &body)
+        })
+        .await
+        .unwrap()
     };
-    let verdict = contract::check(method.as_str(), &path, &body);
     let rejected = inner.reject_token.load(Ordering::SeqCst);
     let id = inner.ids.fetch_add(1, Ordering::SeqCst);
     let fault = take_fault(&inner, &method, &path);
