@@ -686,3 +686,41 @@ async fn an_unreachable_discord_is_named_with_its_cause_and_the_database_is_clos
     assert!(one_line(&out).contains("Discord rejected DISCORD_TOKEN"));
     assert_eq!(files_in(dir.path()), ["tablut.db"]);
 }
+
+/// Registering the commands on the first READY fails (Discord answers 500): the bot handles
+/// commands all the same (Discord keeps the ones registered before) and registers them again
+/// in the background until Discord takes them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_registration_is_tried_again_and_commands_are_answered_meanwhile() {
+    let fake = FakeDiscord::start().await;
+    fake.fail("PUT", "/commands", 2, Fault::Status(500));
+    let dir = tempfile::tempdir().unwrap();
+    let config = fake.bot_config(&dir.path().join("bot.db"), &[]);
+    let clock = tablut_bot::service::ManualClock::new(support::bot_harness::T0);
+    let bot = tablut_bot::bot::start(config, std::sync::Arc::new(clock))
+        .await
+        .unwrap();
+    fake.wait_ready().await;
+    let registering = |r: &Recorded| r.method == "PUT" && r.path.ends_with("/commands");
+    assert_eq!(fake.expect("a registration", registering).await.status, 500);
+    let id = fake.command(&who(ASTRID), 80, "tablut", Some("rules"), json!([]), &[]);
+    assert!(fake.callback(id).await.content().contains("Tablut"));
+    // Tried again after 1 s, then 2 s more: the third is taken.
+    assert_eq!(
+        fake.expect("a second registration", registering)
+            .await
+            .status,
+        500
+    );
+    let third = fake.expect("a third registration", registering).await;
+    assert_eq!(third.status, 200);
+    assert_eq!(
+        third.json.as_array().map(Vec::len),
+        fake.requests()
+            .iter()
+            .find(|r| registering(r))
+            .and_then(|r| r.json.as_array().map(Vec::len)),
+        "the same commands"
+    );
+    bot.shutdown().await;
+}

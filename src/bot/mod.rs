@@ -213,6 +213,10 @@ async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, St
         }
         Err(e) => return Err(StartError::Discord(e)),
     }
+    // The board's sprites drawn before the first command needs them.
+    if service.config().images {
+        tokio::task::spawn_blocking(crate::render::warm_up);
+    }
     // The puzzles the bot ships, once the bot is sure to run.
     match service.seed_puzzles().await {
         Ok(n) => tracing::debug!(puzzles = n, "seed puzzles loaded"),
@@ -247,14 +251,9 @@ async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, St
         .setup(move |ctx, ready, framework| {
             Box::pin(async move {
                 tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected");
-                let commands = &framework.options().commands;
-                match dev_guild {
-                    Some(g) => {
-                        poise::builtins::register_in_guild(ctx, commands, serenity::GuildId::new(g))
-                            .await?
-                    }
-                    None => poise::builtins::register_globally(ctx, commands).await?,
-                }
+                let commands =
+                    poise::builtins::create_application_commands(&framework.options().commands);
+                register(ctx.http.clone(), commands, dev_guild).await;
                 Ok(data)
             })
         })
@@ -296,6 +295,76 @@ async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, St
         dispatcher,
         ai_sweep,
     })
+}
+
+/// The first wait before registering the commands again after a failure; it doubles each
+/// time, up to [`REGISTER_RETRY_MAX`].
+const REGISTER_RETRY: Duration = Duration::from_secs(1);
+const REGISTER_RETRY_MAX: Duration = Duration::from_secs(300);
+
+/// Registers the commands (in the development guild, or globally) on the first READY. The
+/// commands are handled whether or not this succeeds (Discord keeps those registered before):
+/// a registration that fails in a way that may pass (a time-out, no connection, a 5xx, a 429)
+/// is tried again in the background, waiting longer each time, until it succeeds; one that
+/// Discord refuses (another 4xx) is logged and not repeated.
+async fn register(
+    http: Arc<serenity::Http>,
+    commands: Vec<serenity::CreateCommand>,
+    dev_guild: Option<u64>,
+) {
+    let attempt = {
+        let http = http.clone();
+        move |commands: Vec<serenity::CreateCommand>| {
+            let http = http.clone();
+            async move {
+                match dev_guild {
+                    Some(g) => serenity::GuildId::new(g)
+                        .set_commands(&http, commands)
+                        .await
+                        .map(drop),
+                    None => serenity::Command::set_global_commands(&http, commands)
+                        .await
+                        .map(drop),
+                }
+            }
+        }
+    };
+    let failed = |e: &serenity::Error| {
+        let again = match e {
+            serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
+                r.status_code.is_server_error()
+                    || r.status_code == serenity::StatusCode::TOO_MANY_REQUESTS
+            }
+            serenity::Error::Http(_) => true,
+            _ => false,
+        };
+        if again {
+            tracing::warn!(error = %redact::error(e), "could not register the commands: trying again");
+        } else {
+            tracing::error!(error = %redact::error(e), "Discord refused the commands' registration");
+        }
+        again
+    };
+    match attempt(commands.clone()).await {
+        Ok(()) => {}
+        Err(e) if failed(&e) => {
+            tokio::spawn(async move {
+                let mut wait = REGISTER_RETRY;
+                loop {
+                    tokio::time::sleep(wait).await;
+                    match attempt(commands.clone()).await {
+                        Ok(()) => {
+                            tracing::info!("commands registered");
+                            return;
+                        }
+                        Err(e) if failed(&e) => wait = (wait * 2).min(REGISTER_RETRY_MAX),
+                        Err(_) => return,
+                    }
+                }
+            });
+        }
+        Err(_) => {}
+    }
 }
 
 /// Runs the bot until Ctrl-C (or until the connection fails for good).
