@@ -20,6 +20,15 @@ pub mod theme;
 
 use crate::tafl::{Game, Position, RecordedMove};
 
+/// Draws the sprites, the frame and the palette and parses the font now, rather than at the
+/// first board: the bot does this on a blocking thread as it starts, so that its first answer
+/// does not wait for them (about 1.5 s of CPU in a debug build; the boards after them are
+/// copies).
+pub fn warm_up() {
+    std::sync::LazyLock::force(&assets::ASSETS);
+    std::sync::LazyLock::force(&assets::FONT);
+}
+
 /// The width and height of every board image and replay frame, in pixels: the board, its
 /// file and rank labels, and the caption band under it.
 pub const BOARD_SIZE_PX: u32 = theme::IMAGE_PX;
