@@ -20,6 +20,13 @@ const ASTRID: u64 = 900_000_000_000_000_301;
 const CHANNEL: u64 = 310;
 /// Longer than the bot's HTTP time-out (400 ms), so a held request fails on the bot's side.
 const HOLD: Duration = Duration::from_secs(10);
+/// How long the test waits for the bot's answer to a command and for each move to be shown.
+/// The bot is a debug build: after each start it draws the board's sprites (1.5 s of CPU) and
+/// each answer and reply draws a board; with the test's own busy loops and the test process
+/// beside it on a busy 2-core machine it gets a small share of a core, and the same work
+/// (`tablut-bot render` of one board) took 10.7 to 12.7 s there. Passing runs never wait this
+/// long; a move never shown fails after it.
+const SETTLE: Duration = Duration::from_secs(60);
 
 /// The bot's process, killed (SIGKILL) when dropped, so a failing test leaves none behind.
 struct Bot(Child);
@@ -196,11 +203,15 @@ async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
                {"name": "level", "type": 4, "value": 0}]),
             &[],
         );
-        fake.callback(id).await;
+        let prefix = format!("/api/v10/interactions/{id}/");
+        fake.expect_within("the answer to /tablut ai", SETTLE, |r| {
+            r.path.starts_with(&prefix)
+        })
+        .await;
         let posts = format!("/channels/{channel}/messages");
         loop {
             // Wait until every move so far is shown (the AI's reply included).
-            let deadline = Instant::now() + Duration::from_secs(20);
+            let deadline = Instant::now() + SETTLE;
             let history = loop {
                 let history = db.history(channel).await.unwrap();
                 let shown = shown_moves(&fake, channel);
@@ -337,7 +348,7 @@ async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
                 registered(&fake).await;
             }
             // Her move has landed before anything else is sent.
-            let deadline = Instant::now() + Duration::from_secs(20);
+            let deadline = Instant::now() + SETTLE;
             while db.history(channel).await.unwrap().moves.len() == before {
                 assert!(
                     Instant::now() < deadline,
