@@ -868,3 +868,108 @@ async fn a_challenge_a_draw_offer_and_a_game_against_the_ai_hold_their_message_f
     );
 }
 }
+
+/// A challenge in `channel` whose news is held for its answer; returns the notice as stored.
+async fn held_challenge(s: &Service, channel: u64) -> store::outbox::NoticeRow {
+    let (_, notice) = s
+        .challenge_answering(
+            ChallengeRequest {
+                place: place(channel),
+                challenger: User::new(ASTRID, "Astrid"),
+                opponent: User::new(BIRGER, "Birger"),
+                opponent_is_bot: false,
+                side: SideChoice::Attackers,
+                rules: Rules::default(),
+                time_control: TimeControl::None,
+                thread: false,
+                start: None,
+            },
+            Some(answering(&format!("token-{channel}"), None)),
+        )
+        .await
+        .unwrap();
+    let row = s.notices_in(channel).await.unwrap().pop().unwrap();
+    assert_eq!(Some(row.id), notice);
+    row
+}
+
+both_backends! {
+#[tokio::test]
+async fn an_answer_shows_its_news_only_while_no_dispatcher_can_take_it(db: TestDb) {
+    let f = fixture(db, false).await;
+    let s = &f.service;
+    let grace = GRACE.as_millis() as i64;
+    let needed = Duration::from_millis(400);
+    // In time: the answer must be over half the grace before the hold ends; nothing written.
+    let row = held_challenge(s, 80).await;
+    let hold = row.next_attempt_at;
+    assert_eq!(hold, row.created_at + grace);
+    let by = s.answer_window(row.id, row.created_at + 10, needed).await.unwrap();
+    assert_eq!(by, Some(hold - grace / 2));
+    assert_eq!(s.notices_in(80).await.unwrap().pop().unwrap(), row, "not written");
+    // Late (less than the answer needs is left): held again from now, for a whole grace,
+    // so the dispatcher finds nothing at the old hold's end.
+    let late = hold - grace / 2 - 100;
+    let by = s.answer_window(row.id, late, needed).await.unwrap();
+    assert_eq!(by, Some(late + grace / 2));
+    let again = s.notices_in(80).await.unwrap().pop().unwrap();
+    assert_eq!(again.next_attempt_at, late + grace);
+    assert!(due_in(s, 80, hold).await.is_empty(), "held again");
+    assert!(s.claim_notices(late + grace - 1, 100).await.unwrap().iter().all(|n| n.channel != 80));
+    // Held again once only: a later look finds it no longer held for the answer.
+    assert_eq!(s.answer_window(row.id, late + 1, needed).await.unwrap(), None);
+    // Once the dispatcher has taken a notice, its answer is too late, however early it asks;
+    // so once it was attempted, delivered or given up.
+    let row = held_challenge(s, 81).await;
+    let claimed = s.claim_notices(row.next_attempt_at, 100).await.unwrap();
+    let notice = claimed.into_iter().find(|n| n.channel == 81).expect("claimed");
+    for at in [row.created_at, row.next_attempt_at - 1, row.next_attempt_at + 1] {
+        assert_eq!(s.answer_window(row.id, at, needed).await.unwrap(), None);
+    }
+    let stored = s.notices_in(81).await.unwrap().pop().unwrap();
+    assert_eq!(stored.next_attempt_at, row.next_attempt_at + CLAIM_LEASE.as_millis() as i64, "left to its claim");
+    let retry = Delivery::Retry { reason: "500".into(), after: None };
+    s.record_delivery(&notice, retry, row.next_attempt_at).await.unwrap();
+    let tried = s.notices_in(81).await.unwrap().pop().unwrap();
+    assert_eq!(tried.attempts, 1);
+    assert_eq!(s.answer_window(row.id, tried.next_attempt_at - grace, needed).await.unwrap(), None);
+    let row = held_challenge(s, 82).await;
+    s.answered(row.id).await.unwrap();
+    assert_eq!(s.answer_window(row.id, row.created_at, needed).await.unwrap(), None);
+    // A hold that lapsed with no dispatcher there yet may still be held again.
+    let row = held_challenge(s, 83).await;
+    let lapsed = row.next_attempt_at + 500;
+    assert_eq!(s.answer_window(row.id, lapsed, needed).await.unwrap(), Some(lapsed + grace / 2));
+    assert!(due_in(s, 83, lapsed).await.is_empty());
+}
+}
+
+both_backends! {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_late_answer_and_a_dispatcher_never_both_take_a_notice(db: TestDb) {
+    let f = fixture(db, false).await;
+    let s = Arc::new(f.service);
+    let needed = Duration::from_millis(400);
+    let (mut answers, mut dispatchers) = (0, 0);
+    for channel in 90..110 {
+        let row = held_challenge(&s, channel).await;
+        // The hold is over: the dispatcher may claim the notice, the answer may hold it again.
+        let at = row.next_attempt_at;
+        let claiming = tokio::spawn({
+            let s = s.clone();
+            async move { s.claim_notices(at, 100).await.unwrap() }
+        });
+        let window = s.answer_window(row.id, at, needed).await.unwrap();
+        let claimed = claiming.await.unwrap().iter().any(|n| n.id == row.id);
+        assert!(
+            window.is_some() != claimed,
+            "channel {channel}: the answer {window:?}, the dispatcher {claimed}"
+        );
+        match claimed {
+            true => dispatchers += 1,
+            false => answers += 1,
+        }
+    }
+    assert_eq!(answers + dispatchers, 20);
+}
+}

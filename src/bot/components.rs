@@ -4,7 +4,7 @@
 
 use super::{messages, redact, Data, Error, InFlight};
 use crate::service::{
-    AnswerRef, ChallengeId, DrawAnswer, GameId, Leaderboard, NoticeId, Service, ServiceError,
+    AnswerRef, ChallengeId, DrawAnswer, GameId, Leaderboard, NewsAnswer, NoticeId, ServiceError,
 };
 use poise::serenity_prelude as serenity;
 use std::collections::HashSet;
@@ -299,30 +299,46 @@ fn held_for(press: &serenity::ComponentInteraction) -> crate::service::Answering
     }
 }
 
-/// After the answer to a press whose change has landed: its notice (the news, held in the
-/// outbox) is marked delivered once the answer is shown. If the answer failed, Discord is asked
-/// whether it is shown all the same (the message's buttons gone); if not, the outbox delivers
-/// the news at once. Either way the change stands and nobody is told to try again.
-async fn settle(
+/// Answers a press whose change has landed with `send`, when `notice` (the news, held in the
+/// outbox for this answer) is to be shown by it: once the answer is shown the notice is marked
+/// delivered. If the answer failed, Discord is asked whether it is shown all the same (the
+/// message's buttons gone); if not, the outbox delivers the news at once. If the answer comes
+/// too late to show the news (the outbox has it), nothing of it is sent: the presser alone is
+/// told, and the outbox delivers it (see `Service::answer_news`). Either way the change stands
+/// and nobody is told to try again.
+async fn answer_news(
     answer: &Answer<'_>,
-    service: &Service,
+    data: &Data,
     notice: Option<NoticeId>,
-    result: Result<(), Error>,
+    send: impl std::future::Future<Output = Result<(), Error>>,
 ) -> Result<(), Error> {
     let Some(notice) = notice else {
-        return result;
+        return send.await;
     };
-    match result {
-        Ok(()) => service.answered(notice).await?,
-        Err(e) => {
-            let shown = match answer.press.get_response(answer.http).await {
-                Ok(message) => message.components.is_empty(),
-                Err(_) => false,
+    let shown = || async {
+        match answer.press.get_response(answer.http).await {
+            Ok(message) => message.components.is_empty().then_some(()),
+            Err(_) => None,
+        }
+    };
+    let custom_id = &answer.press.data.custom_id;
+    match data
+        .service
+        .answer_news(notice, data.config.discord_timeout, send, shown)
+        .await?
+    {
+        NewsAnswer::Sent(()) => {}
+        NewsAnswer::Failed { error, shown } => {
+            let error = match &error {
+                Some(e) => redact::error(e),
+                None => "not over in time".to_string(),
             };
-            tracing::warn!(custom_id = %answer.press.data.custom_id, shown, error = %redact::error(&e), "the answer to a button failed after its change landed");
-            match shown {
-                true => service.answered(notice).await?,
-                false => service.answer_failed(notice).await?,
+            tracing::warn!(%custom_id, shown = shown.is_some(), error, "the answer to a button failed after its change landed");
+        }
+        NewsAnswer::TooLate => {
+            tracing::warn!(%custom_id, "the answer to a button came too late to show its news: the outbox posts it");
+            if let Err(e) = answer.refuse(messages::NEWS_IN_CHANNEL.to_string()).await {
+                tracing::warn!(error = %redact::error(&e), "could not answer a button");
             }
         }
     }
@@ -381,10 +397,8 @@ async fn accept_in_thread(
     drop(answering);
     let mut accepted = challenge.clone();
     accepted.status = crate::store::ChallengeStatus::Accepted;
-    let result = answer
-        .edit(messages::challenge_closed(&accepted, Some(thread)))
-        .await;
-    settle(answer, &data.service, started.notice, result).await
+    let edit = answer.edit(messages::challenge_closed(&accepted, Some(thread)));
+    answer_news(answer, data, started.notice, edit).await
 }
 
 /// Handles one button press.
@@ -473,8 +487,8 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
         }
     };
     drop(answering);
-    let result = answer.update_with(response).await;
-    settle(answer, service, notice, result).await
+    let update = answer.update_with(response);
+    answer_news(answer, data, notice, update).await
 }
 
 #[cfg(test)]

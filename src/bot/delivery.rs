@@ -27,6 +27,9 @@ const FIRST_PRUNE: Duration = Duration::from_secs(60);
 const TOKEN_LIFE_MS: i64 = 14 * 60 * 1000;
 /// How many of a channel's latest messages are looked through for a notice already posted.
 const LOOK_BACK: u32 = 100;
+/// Message flags: shown to one user only; a deferred answer still "thinking".
+const EPHEMERAL: u64 = 1 << 6;
+const LOADING: u64 = 1 << 7;
 
 /// Posts and edits channel messages on Discord's REST API.
 pub struct Poster {
@@ -73,9 +76,13 @@ impl Poster {
             let buttons_left = answer.pressed
                 && matches!(&response, Ok((200..=299, _, body))
                     if body["components"].as_array().is_some_and(|c| !c.is_empty()));
+            // An answer for its caller alone (too late to show the news, it says the channel
+            // will), or one still "thinking", is not the news.
+            let not_the_news = matches!(&response, Ok((200..=299, _, body))
+                if body["flags"].as_u64().is_some_and(|f| f & (EPHEMERAL | LOADING) != 0));
             let shown = self.classify(response);
             match shown.delivery {
-                Delivery::Delivered { .. } if !buttons_left => return shown,
+                Delivery::Delivered { .. } if !buttons_left && !not_the_news => return shown,
                 Delivery::Retry { .. } => return shown,
                 // Not shown (or the interaction has expired): post.
                 Delivery::Delivered { .. } | Delivery::Refused { .. } => {}

@@ -253,6 +253,10 @@ pub fn draw_offered(game: &GameInfo, by: u64) -> String {
     )
 }
 
+/// The answer, for its caller alone, to a change whose news came too late for the answer to
+/// show it: the channel shows it instead.
+pub const NEWS_IN_CHANNEL: &str = "Done. The channel shows it (posted by the bot) in a moment.";
+
 /// `by` declined the draw offered in `game`.
 pub fn draw_declined(game: &GameInfo, by: u64) -> String {
     format!("{} declined the draw. {}", user(by), turn_line(game))

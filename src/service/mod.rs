@@ -23,8 +23,8 @@ pub mod view;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;
 pub use outbox::{
-    AnswerRef, Answering, BoardRef, Buttons, Delivery, DeliveryPolicy, Notice, NoticeId, Payload,
-    PlainWording, PuzzleBoardRef, Recorded, Wording,
+    AnswerRef, Answering, BoardRef, Buttons, Delivery, DeliveryPolicy, NewsAnswer, Notice,
+    NoticeId, Payload, PlainWording, PuzzleBoardRef, Recorded, Wording,
 };
 pub use types::*;
 

@@ -148,7 +148,8 @@ pub struct DeliveryPolicy {
     /// How long a dispatcher's claim on a notice keeps every other process from it: longer
     /// than one attempt takes (its requests, each within Discord's timeout). If an attempt
     /// outlasts it, another process may post the notice too, with the same nonce, which
-    /// Discord shows once.
+    /// Discord shows once. Longer than `answer_grace`: a notice whose next attempt lies past
+    /// its grace has been taken by a dispatcher (see [`Service::answer_news`]).
     pub claim_lease: Duration,
 }
 
@@ -356,6 +357,23 @@ pub enum Recorded {
     GaveUp(Option<GameId>),
 }
 
+/// How an interaction's answer that was to show a held notice's news went (see
+/// [`Service::answer_news`]).
+#[derive(Debug)]
+pub enum NewsAnswer<T, M, E> {
+    /// Sent, with what sending returned: the answer shows the news, and the notice is marked
+    /// delivered.
+    Sent(T),
+    /// Sending failed (`error`; none: it did not finish by its deadline). `shown`: Discord shows
+    /// the answer all the same (its reply was lost) and the notice is marked delivered; none:
+    /// the outbox posts the notice now.
+    Failed { error: Option<E>, shown: Option<M> },
+    /// Too late to show the news: the outbox has the notice (posts it, or has posted it), and
+    /// nothing was sent. The answer must not show the news, and says so privately (an
+    /// ephemeral answer, which the dispatcher never takes for the news).
+    TooLate,
+}
+
 /// Delivery times are wall-clock time, whatever clock the games run on.
 pub(crate) fn delivery_now() -> i64 {
     SystemClock.now_ms()
@@ -532,6 +550,87 @@ impl Service {
         drop(writing);
         self.wake_outbox();
         Ok(())
+    }
+
+    /// Until when (Unix ms, wall clock) an interaction's answer starting at `now` may show
+    /// notice `id`'s news, if it needs up to `needed` (its request's time-out); none if it is
+    /// too late. The answer must be over half the grace before the notice's hold ends, so the
+    /// dispatcher, which takes the notice only then and asks Discord whether the answer is
+    /// shown, never finds it still on its way. If that leaves less than `needed`, the notice is
+    /// held again from `now` (one conditional write), provided no dispatcher has taken it; if
+    /// one has (or the notice was attempted, delivered or given up), it is too late.
+    pub async fn answer_window(
+        &self,
+        id: NoticeId,
+        now: i64,
+        needed: Duration,
+    ) -> Result<Option<i64>, ServiceError> {
+        let grace = millis(self.delivery.answer_grace);
+        let margin = grace / 2;
+        let Some(row) = rows::by_id(&self.pool, id).await? else {
+            return Ok(None);
+        };
+        let held = row.status == crate::store::NoticeStatus::Pending
+            && row.attempts == 0
+            && row.next_attempt_at <= row.created_at.saturating_add(grace);
+        if !held {
+            return Ok(None);
+        }
+        let by = row.next_attempt_at - margin;
+        if now.saturating_add(millis(needed)) <= by {
+            return Ok(Some(by));
+        }
+        let until = now.saturating_add(grace);
+        let writing = self.write_lock().await;
+        let again = rows::hold_again(&self.pool, id, until, grace).await?;
+        drop(writing);
+        Ok(again.then_some(until - margin))
+    }
+
+    /// Answers an interaction with a held notice's news: `send` sends the answer, `shown` asks
+    /// Discord whether it is shown after all when sending failed. The answer is sent only
+    /// within [`Service::answer_window`], and cut short at its end, however late it starts (a
+    /// slow render, a slow database, a loaded machine), so the news is never shown by both the
+    /// answer and the outbox: an answer too late for the window sends nothing
+    /// ([`NewsAnswer::TooLate`]), and the outbox posts the news. Once sent, the notice is
+    /// marked delivered; if sending failed and the answer is not shown, the outbox posts it
+    /// at once.
+    pub async fn answer_news<T, M, E, C, CF>(
+        &self,
+        id: NoticeId,
+        needed: Duration,
+        send: impl std::future::Future<Output = Result<T, E>>,
+        shown: C,
+    ) -> Result<NewsAnswer<T, M, E>, ServiceError>
+    where
+        C: FnOnce() -> CF,
+        CF: std::future::Future<Output = Option<M>>,
+    {
+        let Some(by) = self.answer_window(id, delivery_now(), needed).await? else {
+            return Ok(NewsAnswer::TooLate);
+        };
+        // Measured after the window was found (which may have waited for the database).
+        let left = by - delivery_now();
+        if left <= 0 {
+            // Nothing sent: the outbox posts it now.
+            self.answer_failed(id).await?;
+            return Ok(NewsAnswer::TooLate);
+        }
+        let left = Duration::from_millis(left as u64);
+        let error = match tokio::time::timeout(left, send).await {
+            Ok(Ok(sent)) => {
+                self.answered(id).await?;
+                return Ok(NewsAnswer::Sent(sent));
+            }
+            Ok(Err(e)) => Some(e),
+            Err(_) => None,
+        };
+        let shown = shown().await;
+        match shown {
+            Some(_) => self.answered(id).await?,
+            None => self.answer_failed(id).await?,
+        }
+        Ok(NewsAnswer::Failed { error, shown })
     }
 
     /// Records how an attempt at `notice` went (at wall-clock `now`), and does what follows:

@@ -208,6 +208,30 @@ pub async fn release<'e>(ex: impl AnyExecutor<'e>, id: i64, now: i64) -> Result<
     Ok(done.rows_affected() == 1)
 }
 
+/// Holds a notice for an interaction's answer again, until `until` (Unix ms), if no dispatcher
+/// has taken it yet: it is pending, was never attempted, and its next attempt is still no later
+/// than `created_at + grace` (a dispatcher's claim moves it to the claim's time plus its lease,
+/// which is longer than the grace; an earlier hold of this kind moves it past too, so a notice
+/// is held again at most once). The update is one statement, so it and a dispatcher's claim
+/// (also one) cannot both take the notice. Returns whether it was held.
+pub async fn hold_again<'e>(
+    ex: impl AnyExecutor<'e>,
+    id: i64,
+    until: i64,
+    grace: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE outbox SET next_attempt_at = $1 WHERE id = $2 AND status = 'pending' \
+         AND attempts = 0 AND next_attempt_at <= created_at + $3",
+    )
+    .bind(until)
+    .bind(id)
+    .bind(grace)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
 /// Deletes the notices delivered before `before` (Unix ms) and those given up that were
 /// written before it; pending ones are never touched. Returns how many went.
 pub async fn prune<'e>(ex: impl AnyExecutor<'e>, before: i64) -> Result<u64, sqlx::Error> {

@@ -149,6 +149,8 @@ struct Inner {
     answers: Mutex<std::collections::HashMap<String, u64>>,
     /// The message each button press was on, by the press's token.
     pressed: Mutex<std::collections::HashMap<String, u64>>,
+    /// The interactions answered with a message for their caller alone, by token.
+    ephemeral: Mutex<HashSet<String>>,
 }
 
 /// How the fake misbehaves for a request, the way Discord (or the way to it) can.
@@ -165,6 +167,9 @@ pub enum Fault {
     /// Do what was asked (create the message), then hold the answer this long: the client
     /// sees a failure although Discord took the request.
     Lost(Duration),
+    /// Hold the request this long, then do what was asked and answer: a slow request (within
+    /// the client's time-out, or the client gives up and may end it).
+    Slow(Duration),
 }
 
 #[derive(Debug, Clone)]
@@ -1250,6 +1255,12 @@ async fn rest(State(inner): State<Arc<Inner>>, req: Request) -> Response {
             tokio::time::sleep(hold).await;
             response
         }
+        Some(Fault::Slow(hold)) => {
+            tokio::time::sleep(hold).await;
+            let (response, created) = answer(&inner, &method, &path, &json, id, rejected);
+            record(response.status().as_u16(), created);
+            response
+        }
         Some(Fault::Status(status)) => {
             record(status, None);
             error_response(status)
@@ -1409,6 +1420,9 @@ fn answer(
                     .unwrap()
                     .insert(token.to_string(), message);
             }
+            if created.is_some() && body["data"]["flags"].as_u64().unwrap_or(0) & 64 != 0 {
+                inner.ephemeral.lock().unwrap().insert(token.to_string());
+            }
             StatusCode::NO_CONTENT.into_response()
         }
         // The answer as shown, if the interaction was answered with a message; before a
@@ -1417,9 +1431,15 @@ fn answer(
             let answer = inner.answers.lock().unwrap().get(*token).copied();
             let pressed = inner.pressed.lock().unwrap().get(*token).copied();
             let channel = inner.channels.lock().unwrap().get(*token).copied();
+            let flags = match inner.ephemeral.lock().unwrap().contains(*token) {
+                true => 64,
+                false => 0,
+            };
             match (answer, pressed, channel) {
                 (Some(message), _, Some(channel)) => {
-                    Json(message_json(message, channel, "", &json!({}))).into_response()
+                    let mut shown = message_json(message, channel, "", &json!({}));
+                    shown["flags"] = json!(flags);
+                    Json(shown).into_response()
                 }
                 (None, Some(message), Some(channel)) => {
                     let buttons = json!({"components": [{"type": 1, "components": [

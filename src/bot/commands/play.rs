@@ -2,7 +2,7 @@
 
 use super::{board_reply, is_moderator, place, private, reply, Context};
 use crate::bot::{components, messages, Error};
-use crate::service::{AnswerRef, Answering, Ended, GameId, NoticeId};
+use crate::service::{AnswerRef, Answering, Ended, GameId, NewsAnswer, NoticeId};
 use poise::serenity_prelude as serenity;
 
 /// Autocomplete for `/move`: the caller's legal moves that match what they typed.
@@ -82,9 +82,10 @@ pub(crate) fn answering(ctx: Context<'_>) -> Answering {
 
 /// Answers a command whose change has landed, with `notice` (its announcement, held in the
 /// outbox for this answer): once the answer is shown the notice is marked so; if the answer
-/// fails and is not shown, the outbox posts the notice at once. Either way the change stands
-/// and nobody is told to try again. With `want_message`, returns the answer's message id (one
-/// more request), when it is shown.
+/// fails and is not shown, the outbox posts the notice at once; if the answer comes too late
+/// to show it (the outbox has it), it says so to the caller alone, and the outbox posts it
+/// (see `Service::answer_news`). Either way the change stands and nobody is told to try again.
+/// With `want_message`, returns the answer's message id (one more request), when it is shown.
 pub(crate) async fn answer_committed(
     ctx: Context<'_>,
     answer: poise::CreateReply,
@@ -92,24 +93,46 @@ pub(crate) async fn answer_committed(
     what: &str,
     want_message: bool,
 ) -> Result<Option<u64>, Error> {
-    let service = &ctx.data().service;
-    match ctx.send(answer).await {
-        Ok(sent) => {
-            service.answered(notice).await?;
-            match want_message {
-                true => Ok(sent.message().await.ok().map(|m| m.id.get())),
-                false => Ok(None),
-            }
-        }
-        Err(e) => {
-            // A failure can be Discord's answer lost on the way back: look before posting.
-            let shown = answer_shown(ctx).await;
-            tracing::warn!(what, shown = shown.is_some(), error = %crate::bot::redact::error(&e), "the answer to {what} failed after it landed");
-            match shown {
-                Some(_) => service.answered(notice).await?,
-                None => service.answer_failed(notice).await?,
-            }
+    let data = ctx.data();
+    let outcome = data
+        .service
+        .answer_news(
+            notice,
+            data.config.discord_timeout,
+            ctx.send(answer),
+            || {
+                // A failure can be Discord's answer lost on the way back: look before posting.
+                answer_shown(ctx)
+            },
+        )
+        .await?;
+    match outcome {
+        NewsAnswer::Sent(sent) => match want_message {
+            true => Ok(sent.message().await.ok().map(|m| m.id.get())),
+            false => Ok(None),
+        },
+        NewsAnswer::Failed { error, shown } => {
+            let error = match &error {
+                Some(e) => crate::bot::redact::error(e),
+                None => "not over in time".to_string(),
+            };
+            tracing::warn!(
+                what,
+                shown = shown.is_some(),
+                error,
+                "the answer to {what} failed after it landed"
+            );
             Ok(shown)
+        }
+        NewsAnswer::TooLate => {
+            tracing::warn!(
+                what,
+                "the answer to {what} came too late to show its news: the outbox posts it"
+            );
+            if let Err(e) = ctx.send(private(messages::NEWS_IN_CHANNEL)).await {
+                tracing::warn!(what, error = %crate::bot::redact::error(&e), "could not answer {what}");
+            }
+            Ok(None)
         }
     }
 }
