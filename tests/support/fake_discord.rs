@@ -516,6 +516,27 @@ impl FakeDiscord {
         .await
     }
 
+    /// What shows interaction `id`'s news in `channel`: its answer (for a press acknowledged
+    /// first, the edit that followed), or, when the answer came too late to show it and told
+    /// its caller so alone, the bot's first post or edit in the channel matching `pred`, which
+    /// shows it instead.
+    pub async fn news(&self, id: u64, channel: u64, pred: impl Fn(&Recorded) -> bool) -> Recorded {
+        let mut answer = self.callback(id).await;
+        if answer.callback_type() == Some(6) {
+            answer = self.followup(id).await;
+        }
+        if !answer.ephemeral() {
+            return answer;
+        }
+        let posts = format!("/api/v10/channels/{channel}/messages");
+        self.expect(&format!("the news of interaction {id}"), |r| {
+            let posted = r.method == "POST" && r.path == posts;
+            let edited = r.method == "PATCH" && r.path.starts_with(&format!("{posts}/"));
+            (posted || edited) && (200..300).contains(&r.status) && pred(r)
+        })
+        .await
+    }
+
     /// A follow-up or edit of interaction `id`'s response.
     pub async fn followup(&self, id: u64) -> Recorded {
         let token = format!("/token-{id}");
@@ -748,18 +769,21 @@ impl FakeDiscord {
             json!(options),
             &[(opponent.id, &opponent.name, false)],
         );
-        let challenge = self.callback(id).await;
+        let with_accept = |r: &Recorded| {
+            r.button_ids()
+                .iter()
+                .any(|b| b.starts_with("tablut:accept:"))
+        };
+        let challenge = self.news(id, channel, with_accept).await;
         let accept = challenge
             .button_ids()
             .into_iter()
             .find(|b| b.starts_with("tablut:accept:"))
             .unwrap_or_else(|| panic!("no accept button: {:?}", challenge.json));
-        let click = self.click(opponent, channel, 1, &accept);
-        let answer = self.callback(click).await;
+        let message = challenge.created.unwrap_or(1);
+        let click = self.click(opponent, channel, message, &accept);
         // A press acknowledged first (a deferred update) shows its outcome in an edit.
-        if answer.callback_type() == Some(6) {
-            return (challenge, self.followup(click).await);
-        }
+        let answer = self.news(click, channel, |r| !with_accept(r)).await;
         (challenge, answer)
     }
 
