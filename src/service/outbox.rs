@@ -606,31 +606,49 @@ impl Service {
         C: FnOnce() -> CF,
         CF: std::future::Future<Output = Option<M>>,
     {
-        let Some(by) = self.answer_window(id, delivery_now(), needed).await? else {
-            return Ok(NewsAnswer::TooLate);
+        // The database failing here cannot lose the news or double it: the notice stays held
+        // until its hold ends, and the dispatcher then asks Discord whether the answer is shown.
+        // So nothing of the news is sent without a window, and nobody is told of an error.
+        let by = match self.answer_window(id, delivery_now(), needed).await {
+            Ok(Some(by)) => by,
+            Ok(None) => return Ok(NewsAnswer::TooLate),
+            Err(e) => {
+                tracing::error!(notice = id, error = %e, "cannot read a notice held for its answer: the outbox posts it");
+                return Ok(NewsAnswer::TooLate);
+            }
         };
         // Measured after the window was found (which may have waited for the database).
         let left = by - delivery_now();
         if left <= 0 {
             // Nothing sent: the outbox posts it now.
-            self.answer_failed(id).await?;
+            self.settle_answer(id, false).await;
             return Ok(NewsAnswer::TooLate);
         }
         let left = Duration::from_millis(left as u64);
         let error = match tokio::time::timeout(left, send).await {
             Ok(Ok(sent)) => {
-                self.answered(id).await?;
+                self.settle_answer(id, true).await;
                 return Ok(NewsAnswer::Sent(sent));
             }
             Ok(Err(e)) => Some(e),
             Err(_) => None,
         };
         let shown = shown().await;
-        match shown {
-            Some(_) => self.answered(id).await?,
-            None => self.answer_failed(id).await?,
-        }
+        self.settle_answer(id, shown.is_some()).await;
         Ok(NewsAnswer::Failed { error, shown })
+    }
+
+    /// Records whether the answer showed notice `id`: marked delivered, or released to the
+    /// outbox at once. If the database fails, the notice waits for its hold's end, and the
+    /// dispatcher asks Discord whether the answer is shown.
+    async fn settle_answer(&self, id: NoticeId, shown: bool) {
+        let done = match shown {
+            true => self.answered(id).await,
+            false => self.answer_failed(id).await,
+        };
+        if let Err(e) = done {
+            tracing::error!(notice = id, shown, error = %e, "cannot record an answer: the outbox settles its notice after its hold");
+        }
     }
 
     /// Records how an attempt at `notice` went (at wall-clock `now`), and does what follows:
