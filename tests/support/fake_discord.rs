@@ -532,7 +532,9 @@ impl FakeDiscord {
         self.expect(&format!("the news of interaction {id}"), |r| {
             let posted = r.method == "POST" && r.path == posts;
             let edited = r.method == "PATCH" && r.path.starts_with(&format!("{posts}/"));
-            (posted || edited) && (200..300).contains(&r.status) && pred(r)
+            // A post made (its answer may have been lost), or an edit that succeeded.
+            let made = r.created.is_some() || (edited && (200..300).contains(&r.status));
+            (posted || edited) && made && pred(r)
         })
         .await
     }
