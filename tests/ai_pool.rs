@@ -315,8 +315,17 @@ async fn a_hint_that_waits_too_long_is_answered_with_an_apology() {
     assert!(matches!(e, ServiceError::HintTimedOut), "{e:?}");
     assert_eq!(s.ai_queue_len(), 0, "the hint was withdrawn");
     assert!(turn.await.unwrap().is_some());
-    // The apology did not count against the cooldown: a hint now is answered.
-    let hint = s.hint(9, CARL).await.unwrap();
+    // The apology did not count against the cooldown: a hint now is answered. (On a loaded
+    // machine the free worker may still take longer than the 50 ms wait to pick it up: that is
+    // another apology, never a refusal for the cooldown.)
+    let mut tries = 0;
+    let hint = loop {
+        match s.hint(9, CARL).await {
+            Ok(hint) => break hint,
+            Err(ServiceError::HintTimedOut) if tries < 50 => tries += 1,
+            Err(e) => panic!("a hint after an apology: {e:?}"),
+        }
+    };
     assert!(!hint.best.is_empty());
 }
 
