@@ -253,7 +253,7 @@ async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, St
                 tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected");
                 let commands =
                     poise::builtins::create_application_commands(&framework.options().commands);
-                register(ctx.http.clone(), commands, dev_guild).await;
+                tokio::spawn(register(ctx.http.clone(), commands, dev_guild));
                 Ok(data)
             })
         })
@@ -305,32 +305,30 @@ const REGISTER_RETRY_MAX: Duration = Duration::from_secs(300);
 /// Registers the commands (in the development guild, or globally) on the first READY. The
 /// commands are handled whether or not this succeeds (Discord keeps those registered before):
 /// a registration that fails in a way that may pass (a time-out, no connection, a 5xx, a 429)
-/// is tried again in the background, waiting longer each time, until it succeeds; one that
-/// Discord refuses (another 4xx) is logged and not repeated.
+/// is tried again, waiting longer each time, until it succeeds; one that Discord refuses
+/// (another 4xx) is logged and not repeated.
 async fn register(
     http: Arc<serenity::Http>,
     commands: Vec<serenity::CreateCommand>,
     dev_guild: Option<u64>,
 ) {
-    let attempt = {
-        let http = http.clone();
-        move |commands: Vec<serenity::CreateCommand>| {
-            let http = http.clone();
-            async move {
-                match dev_guild {
-                    Some(g) => serenity::GuildId::new(g)
-                        .set_commands(&http, commands)
-                        .await
-                        .map(drop),
-                    None => serenity::Command::set_global_commands(&http, commands)
-                        .await
-                        .map(drop),
-                }
-            }
-        }
-    };
-    let failed = |e: &serenity::Error| {
-        let again = match e {
+    let mut wait = REGISTER_RETRY;
+    for attempt in 1.. {
+        let result = match dev_guild {
+            Some(g) => serenity::GuildId::new(g)
+                .set_commands(&http, commands.clone())
+                .await
+                .map(drop),
+            None => serenity::Command::set_global_commands(&http, commands.clone())
+                .await
+                .map(drop),
+        };
+        let e = match result {
+            Ok(()) if attempt > 1 => return tracing::info!(attempt, "commands registered"),
+            Ok(()) => return,
+            Err(e) => e,
+        };
+        let may_pass = match &e {
             serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
                 r.status_code.is_server_error()
                     || r.status_code == serenity::StatusCode::TOO_MANY_REQUESTS
@@ -338,32 +336,13 @@ async fn register(
             serenity::Error::Http(_) => true,
             _ => false,
         };
-        if again {
-            tracing::warn!(error = %redact::error(e), "could not register the commands: trying again");
-        } else {
-            tracing::error!(error = %redact::error(e), "Discord refused the commands' registration");
+        if !may_pass {
+            tracing::error!(error = %redact::error(&e), "Discord refused the commands' registration");
+            return;
         }
-        again
-    };
-    match attempt(commands.clone()).await {
-        Ok(()) => {}
-        Err(e) if failed(&e) => {
-            tokio::spawn(async move {
-                let mut wait = REGISTER_RETRY;
-                loop {
-                    tokio::time::sleep(wait).await;
-                    match attempt(commands.clone()).await {
-                        Ok(()) => {
-                            tracing::info!("commands registered");
-                            return;
-                        }
-                        Err(e) if failed(&e) => wait = (wait * 2).min(REGISTER_RETRY_MAX),
-                        Err(_) => return,
-                    }
-                }
-            });
-        }
-        Err(_) => {}
+        tracing::warn!(error = %redact::error(&e), "could not register the commands: trying again");
+        tokio::time::sleep(wait).await;
+        wait = (wait * 2).min(REGISTER_RETRY_MAX);
     }
 }
 
