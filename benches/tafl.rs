@@ -3,7 +3,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use tablut_bot::tafl::perft::perft;
-use tablut_bot::tafl::{parse_move, Game, MoveList, Position, Rules};
+use tablut_bot::tafl::{parse_move, Game, MoveList, Position, Rules, Variant};
 
 /// A game of `plies` moves chosen by a fixed-seed generator.
 fn seeded_game(plies: usize) -> Game {
@@ -112,5 +112,50 @@ fn bench_notation(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_perft, bench_movegen, bench_notation);
+/// Brandubh's and Copenhagen's perft, and their move generation in a middle game.
+fn bench_variants(c: &mut Criterion) {
+    let mut group = c.benchmark_group("variants");
+    group.sample_size(10);
+    let brandubh = Position::start_of(Variant::Brandubh);
+    group.throughput(Throughput::Elements(41_843_336));
+    group.bench_function("brandubh perft 5", |b| {
+        b.iter(|| perft(black_box(&brandubh), 5))
+    });
+    let copenhagen = Position::start_of(Variant::Copenhagen);
+    group.throughput(Throughput::Elements(50_456_804));
+    group.bench_function("copenhagen perft 4", |b| {
+        b.iter(|| perft(black_box(&copenhagen), 4))
+    });
+    for variant in [Variant::Brandubh, Variant::Copenhagen] {
+        let mut rng = fastrand::Rng::with_seed(7);
+        let mut g = Game::new(variant.rules());
+        for _ in 0..20 {
+            let moves = g.position().legal_moves_sorted();
+            if g.outcome().is_over() || moves.is_empty() {
+                break;
+            }
+            g.play(moves[rng.usize(..moves.len())]).unwrap();
+        }
+        let pos = *g.position();
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        group.throughput(Throughput::Elements(list.len() as u64));
+        group.bench_function(format!("{variant} make every move (middle game)"), |b| {
+            b.iter(|| {
+                list.iter()
+                    .map(|&m| black_box(&pos).make(m).0.hash())
+                    .fold(0, |a, h| a ^ h)
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_perft,
+    bench_movegen,
+    bench_notation,
+    bench_variants
+);
 criterion_main!(benches);

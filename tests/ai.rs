@@ -276,7 +276,7 @@ fn the_deadline_holds() {
                 let took = started.elapsed();
                 // The search stops itself: an ignored deadline runs on for minutes here. How
                 // close it stops (5%) is measured in release on a quiet machine (benches/ai.rs,
-                // selfplay, the README); on a loaded machine the system can pause this thread
+                // selfplay, docs/BENCHMARKS.md); on a loaded machine the system can pause this thread
                 // past any tight limit, so the allowance is generous.
                 assert!(
                     took <= t + Duration::from_secs(2),

@@ -175,11 +175,68 @@ mod engine {
         parts[3].parse::<i32>().unwrap();
 
         // Other games are refused with an error, and the engine carries on.
-        send("rules dim:11 start:/11/11/11/11/11/11/11/11/11/11/11/");
+        send("rules dim:13 start:/13/13/13/13/13/13/13/13/13/13/13/13/13/");
         assert!(next(&mut out).starts_with("error -1"));
         send("goodbye");
         let status = child.wait().unwrap();
         assert!(status.success());
+    }
+
+    #[test]
+    fn sessions_on_the_7_and_11_boards() {
+        use tablut_bot::tafl::{Position, Variant};
+        for (variant, extra) in [
+            (Variant::Brandubh, "name:Brandub ks:w cenhe: cenh:"),
+            (Variant::Copenhagen, "name:Copenhagen tfr:w sw:s efe:y"),
+        ] {
+            let mut child = bin()
+                .args(["engine", "--seconds", "0.1", "--tt-mb", "4"])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let mut input = child.stdin.take().unwrap();
+            let mut out = BufReader::new(child.stdout.take().unwrap());
+            assert_eq!(next(&mut out), "hello");
+            let mut send = |line: &str| {
+                writeln!(input, "{line}").unwrap();
+                input.flush().unwrap();
+            };
+            let start = write_position(&Position::start_of(variant));
+            send(&format!(
+                "rules dim:{} {extra} start:{start}",
+                variant.size()
+            ));
+            let mut game = Game::new(variant.rules());
+            for _ in 0..3 {
+                send("play attackers");
+                let reply = next(&mut out);
+                let mv = reply
+                    .strip_prefix("move ")
+                    .unwrap_or_else(|| panic!("{variant}: {reply}"));
+                game.play_text(mv)
+                    .unwrap_or_else(|e| panic!("{variant} {mv}: {e}"));
+                let answer = game.position().legal_moves_sorted()[0];
+                game.play(answer).unwrap();
+                send(&format!(
+                    "opponent-move {answer} {}",
+                    write_position(game.position())
+                ));
+            }
+            // A position of the board's size is read, and analysed in the board's squares.
+            send(&format!("position {}", write_position(game.position())));
+            send("analyze 1 0.1");
+            let reply = next(&mut out);
+            let parts: Vec<&str> = reply.split(' ').collect();
+            assert_eq!(parts[0..2], ["analysis", "1"], "{variant}: {reply}");
+            let first = parts[2].split('|').next().unwrap();
+            game.clone()
+                .play_text(first)
+                .unwrap_or_else(|e| panic!("{variant} {first}: {e}"));
+            send("goodbye");
+            assert!(child.wait().unwrap().success());
+        }
     }
 
     #[test]
@@ -195,4 +252,59 @@ mod engine {
         assert!(out.status.success());
         assert_eq!(String::from_utf8_lossy(&out.stdout), "hello\n");
     }
+}
+
+#[test]
+fn analyze_reads_and_writes_the_7_and_11_boards() {
+    // Brandubh: the king on c7 sees a7; Copenhagen: the king on d1 sees a1 (a record's first
+    // row is rank 1). The record has the board's own number of rows, and the answer names the
+    // board's own squares.
+    for (variant, record, escape) in [
+        ("brandubh", "/7/7/3t3/7/7/4t2/2K1t2/", "c7-a7"),
+        (
+            "copenhagen",
+            "/3K3t3/4t6/11/11/11/11/5T5/11/11/1t9/9t1/",
+            "d1-a1",
+        ),
+    ] {
+        let out = run(&[
+            "analyze",
+            "--variant",
+            variant,
+            "--position",
+            record,
+            "--to-move",
+            "defenders",
+            "--depth",
+            "2",
+        ]);
+        assert!(out.status.success(), "{variant}: {}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["best"], escape, "{variant}");
+        assert!(v["score"].as_i64().unwrap() > 20_000, "{variant}");
+    }
+    // From Copenhagen's start, the attackers' answer is a move of the 11×11 board.
+    let out = run(&["analyze", "--variant", "copenhagen", "--depth", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let best = v["best"].as_str().unwrap();
+    let mut game = tablut_bot::tafl::Game::new(tablut_bot::tafl::Variant::Copenhagen.rules());
+    game.play_text(best).unwrap();
+    // A 9-row record is not a Copenhagen position: one line says so.
+    let out = run(&[
+        "analyze",
+        "--variant",
+        "copenhagen",
+        "--position",
+        "/9/9/9/9/4K4/9/9/9/9/",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out).trim_end().lines().count(),
+        1,
+        "{}",
+        stderr(&out)
+    );
 }

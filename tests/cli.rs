@@ -238,6 +238,44 @@ fn perft_prints_the_leaf_count_and_the_rate() {
 }
 
 #[test]
+fn perft_counts_brandubh_and_copenhagen() {
+    for (variant, leaves) in [("brandubh", "39512"), ("copenhagen", "6788")] {
+        let depth = if variant == "brandubh" { "3" } else { "2" };
+        let out = run(&["perft", depth, "--variant", variant]);
+        assert!(out.status.success(), "{variant}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), leaves);
+    }
+    // A Copenhagen record, eleven rows: the king on k10 (the corners are his) and an attacker.
+    let out = run(&[
+        "perft",
+        "1",
+        "--variant",
+        "copenhagen",
+        "--to-move",
+        "defenders",
+        "--position",
+        "/1t9/11/11/11/11/11/11/11/11/10K/11/",
+    ]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "20");
+    let out = run(&["perft", "1", "--variant", "chess"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_line(&out).contains("unknown game 'chess'"));
+    let out = run(&["perft", "1", "--variant", "copenhagen", "--rules", "walker"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_line(&out).contains("has one set of rules"));
+    let out = run(&[
+        "perft",
+        "1",
+        "--variant",
+        "brandubh",
+        "--set",
+        "king_armed=false",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_line(&out).contains("Brandubh has one set of rules"));
+}
+
+#[test]
 fn perft_refuses_a_depth_it_cannot_finish_or_count() {
     for depth in ["7", "10", "4294967296", "99999999999999999999999"] {
         let out = run(&["perft", depth]);

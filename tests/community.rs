@@ -150,7 +150,10 @@ async fn the_leaderboard_pages_with_buttons_and_the_games_are_listed() {
     }
     let board = tablut(&h, A, 1, "leaderboard", json!([]), &[]).await;
     let text = board.content();
-    assert!(text.starts_with("**Leaderboard** (page 1/2)"), "{text}");
+    assert!(
+        text.starts_with("**Tablut leaderboard** (page 1/2)"),
+        "{text}"
+    );
     assert!(text.contains("\n1. W0 1662"), "{text}");
     assert_eq!(text.lines().count(), 11, "ten players a page");
     let next = board
@@ -162,7 +165,10 @@ async fn the_leaderboard_pages_with_buttons_and_the_games_are_listed() {
     let page2 = h.fake.callback(click).await;
     assert_eq!(page2.callback_type(), Some(7));
     let text = page2.content();
-    assert!(text.starts_with("**Leaderboard** (page 2/2)"), "{text}");
+    assert!(
+        text.starts_with("**Tablut leaderboard** (page 2/2)"),
+        "{text}"
+    );
     assert!(
         text.contains("\n11. L") && text.contains("\n12. L"),
         "{text}"

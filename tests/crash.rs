@@ -59,6 +59,7 @@ fn spawn(fake: &FakeDiscord, dir: &Path) -> Bot {
         .env("DEV_GUILD_ID", GUILD_ID.to_string())
         .env("AI_EASY_TIME_MS", "30")
         .env("AI_GAME_COOLDOWN_SECS", "0")
+        .env("COMMANDS_PER_MINUTE", "0")
         .env("DEFAULT_TIME_CONTROL", "none")
         .env("DELIVERY_RETRY_MS", "50")
         .env("DISCORD_TIMEOUT_MS", "400")

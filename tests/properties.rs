@@ -28,6 +28,7 @@ fn rules() -> impl Strategy<Value = Rules> {
             escape: if corner { Escape::Corner } else { Escape::Edge },
             repetition_limit: if three { 3 } else { 2 },
             no_moves: if draw { NoMoves::Draw } else { NoMoves::Lose },
+            ..Rules::default()
         })
 }
 

@@ -225,7 +225,7 @@ async fn two_clocks_remind_once_and_end_each_game_on_time_once() {
     assert_eq!(count("timeout"), n as i64, "{kinds:?}");
     // The ratings changed once per game: each player has n rated games.
     for user in [ASTRID, BIRGER] {
-        let p = store::players::get(t.b.pool(), GUILD, user)
+        let p = store::players::get(t.b.pool(), GUILD, user, tablut_bot::tafl::Variant::Tablut)
             .await
             .unwrap()
             .unwrap();
@@ -560,10 +560,15 @@ async fn two_games_of_one_player_ending_at_once_are_both_rated() {
         });
         r1.unwrap();
         r2.unwrap();
-        let stored = store::players::get(t.a.pool(), GUILD, carl.id)
-            .await
-            .unwrap()
-            .unwrap();
+        let stored = store::players::get(
+            t.a.pool(),
+            GUILD,
+            carl.id,
+            tablut_bot::tafl::Variant::Tablut,
+        )
+        .await
+        .unwrap()
+        .unwrap();
         assert_eq!(stored.rated_games, 2);
         assert!(
             (stored.rating.rating - won_twice.rating).abs() < 1e-9

@@ -13,7 +13,7 @@ use tablut_bot::store::testdb::TestDb;
 use tablut_bot::store::Backend;
 use tablut_bot::store::ChallengeStatus;
 use tablut_bot::tafl::{
-    parse_position, write_position, Game, Outcome, Position, Reason, Rules, Side,
+    parse_position, write_position, Game, Outcome, Position, Reason, Rules, Side, Variant,
 };
 
 const GUILD: u64 = 900_000_000_000_000_001;
@@ -300,7 +300,7 @@ async fn resignation_ends_the_game_and_moves_ratings_to_known_glicko2_values(db:
     assert!((r.attackers.2.deviation - 290.32).abs() < 0.05, "{:?}", r);
     let stats = s.stats(GUILD, ASTRID, 5).await.unwrap();
     assert_eq!((stats.games, stats.wins_as_attackers), (1, 1));
-    assert_eq!(stats.rating.unwrap().rating, r.attackers.2.rating);
+    assert_eq!(stats.rating(Variant::Tablut).unwrap().rating.rating, r.attackers.2.rating);
     assert_eq!(stats.recent[0].reason, "resigned");
     let stats = s.stats(GUILD, BIRGER, 5).await.unwrap();
     assert_eq!((stats.games, stats.losses_as_defenders), (1, 1));
@@ -354,6 +354,54 @@ async fn a_draw_offer_is_answered_by_the_opponent_only(db: TestDb) {
 }
 
 both_backends! {
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn accept_and_decline_pressed_together_take_the_draw_offer_once(db: TestDb) {
+    let clock = ManualClock::new(T0);
+    let s = Arc::new(
+        Service::open(&db.url, config(false), Arc::new(clock))
+            .await
+            .unwrap(),
+    );
+    let (mut accepted, mut declined) = (0, 0);
+    for channel in 100..130u64 {
+        let game = game_between(&s, channel, None).await;
+        s.offer_draw(channel, ASTRID).await.unwrap();
+        let (a, d) = (s.clone(), s.clone());
+        let accept = tokio::spawn(async move { a.answer_draw(channel, BIRGER, true).await });
+        let decline = tokio::spawn(async move { d.answer_draw(channel, BIRGER, false).await });
+        let (accept, decline) = (accept.await.unwrap(), decline.await.unwrap());
+        let after = s.game(game.id).await.unwrap();
+        let status: String =
+            sqlx::query_scalar("SELECT status FROM draw_offers WHERE game_id = $1")
+                .bind(game.id)
+                .fetch_one(s.pool())
+                .await
+                .unwrap();
+        match (&accept, &decline) {
+            (Ok(DrawAnswer::Accepted(_)), Err(_)) => {
+                accepted += 1;
+                assert_eq!(
+                    after.outcome,
+                    Outcome::Drawn {
+                        reason: Reason::DrawAgreed
+                    }
+                );
+                assert_ne!(status, "declined", "the drawn game's offer was declined");
+            }
+            (Err(e), Ok(DrawAnswer::Declined(..))) => {
+                declined += 1;
+                assert!(!e.is_internal(), "{e:?}");
+                assert!(!after.is_over(), "declined, yet the game ended: {after:?}");
+                assert_eq!(status, "declined");
+            }
+            other => panic!("exactly one answer takes the offer: {other:?}"),
+        }
+    }
+    eprintln!("{accepted} accepted, {declined} declined");
+}
+}
+
+both_backends! {
 #[tokio::test]
 async fn abort_is_for_players_before_the_second_move_and_for_moderators(db: TestDb) {
     let f = fixture(db).await;
@@ -379,7 +427,7 @@ async fn abort_is_for_players_before_the_second_move_and_for_moderators(db: Test
     assert_eq!(ended.game.outcome.reason(), Some(Reason::Aborted));
     let stats = s.stats(GUILD, ASTRID, 5).await.unwrap();
     assert_eq!(stats.games, 0, "aborted games do not count");
-    assert!(stats.rating.is_none());
+    assert!(stats.ratings.is_empty());
 }
 }
 
@@ -871,9 +919,9 @@ async fn the_leaderboard_orders_by_rating_and_pages(db: TestDb) {
         s.accept(c.id, 1000 + n + 1, None).await.unwrap();
         s.resign(200 + n, 1000 + n + 1).await.unwrap();
     }
-    let page0 = s.leaderboard(GUILD, 0).await.unwrap();
+    let page0 = s.leaderboard(GUILD, Variant::Tablut, 0).await.unwrap();
     assert_eq!((page0.players, page0.pages, page0.lines.len()), (13, 2, 10));
-    let page1 = s.leaderboard(GUILD, 1).await.unwrap();
+    let page1 = s.leaderboard(GUILD, Variant::Tablut, 1).await.unwrap();
     assert_eq!(page1.lines.len(), 3);
     assert_eq!(page1.lines[0].rank, 11);
     let all: Vec<_> = page0.lines.iter().chain(&page1.lines).collect();
@@ -883,11 +931,11 @@ async fn the_leaderboard_orders_by_rating_and_pages(db: TestDb) {
     assert_eq!(all[0].name, "P1", "unbeaten, with a win");
     assert_eq!(all.last().unwrap().name, "P13", "one loss and no win");
     assert_eq!(
-        s.leaderboard(GUILD, 99).await.unwrap().page,
+        s.leaderboard(GUILD, Variant::Tablut, 99).await.unwrap().page,
         1,
         "a page past the end is the last"
     );
-    assert_eq!(s.leaderboard(7, 0).await.unwrap().lines.len(), 0);
+    assert_eq!(s.leaderboard(7, Variant::Tablut, 0).await.unwrap().lines.len(), 0);
     let listed = s.games_in_guild(GUILD).await.unwrap();
     assert!(listed.is_empty());
 }
@@ -964,5 +1012,205 @@ async fn a_game_that_cannot_be_rebuilt_holds_up_no_other_clock(db: TestDb) {
         f.service.board(95).await,
         Err(ServiceError::Internal(_))
     ));
+}
+}
+
+/// A quick Brandubh game: the defenders clear c4, and the king runs d4-c4-c1-a1 (Astrid
+/// attacks).
+const BRANDUBH_ESCAPE: [&str; 8] = [
+    "g4-g5", "c4-c6", "g5-g6", "d4-c4", "f4-f6", "c4-c1", "d7-e7", "c1-a1",
+];
+
+/// A quick Copenhagen game: e7 and f7 step aside, and the king runs f6-f7-c7-c11-a11 while the
+/// attackers shuffle a piece in the far corner.
+const COPENHAGEN_ESCAPE: [&str; 12] = [
+    "h1-h3", "e7-e9", "h3-i3", "f7-b7", "i3-i2", "f6-f7", "i2-j2", "f7-c7", "j2-j3", "c7-c11",
+    "j3-i3", "c11-a11",
+];
+
+/// Astrid (attackers) against Birger (defenders) in `channel`, a game of `variant`.
+async fn variant_game(s: &Service, channel: u64, variant: Variant) -> GameInfo {
+    let c = s
+        .challenge(ChallengeRequest {
+            rules: variant.rules(),
+            ..request(channel, SideChoice::Attackers)
+        })
+        .await
+        .unwrap();
+    assert_eq!(c.rules.variant, variant);
+    let started = s.accept(c.id, BIRGER, None).await.unwrap();
+    assert_eq!(started.game.variant(), variant);
+    assert_eq!(started.game.start, Position::start_of(variant));
+    started.game
+}
+
+/// Plays `moves` from the start, Astrid first; the last report.
+async fn play_out(s: &Service, channel: u64, moves: &[&str]) -> MoveReport {
+    let mut last = None;
+    for (i, m) in moves.iter().enumerate() {
+        let by = if i % 2 == 0 { ASTRID } else { BIRGER };
+        last = Some(s.play_move(channel, by, m).await.unwrap());
+    }
+    last.unwrap()
+}
+
+both_backends! {
+#[tokio::test]
+async fn each_variant_is_played_stored_and_rated_on_its_own(db: TestDb) {
+    let f = fixture(db).await;
+    let s = &f.service;
+    // Tablut: Birger resigns, Astrid's Tablut rating goes up.
+    let tablut = game_between(s, 60, None).await;
+    s.resign(60, BIRGER).await.unwrap();
+    // Brandubh: Birger's king escapes.
+    let brandubh = variant_game(s, 61, Variant::Brandubh).await;
+    // A square off the 7×7 board, and one in no board's notation: one line each, nothing played.
+    let e = s.play_move(61, ASTRID, "d2-h2").await.unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "That move is not legal: h2 is off the board: files run from a to g and ranks from 1 to 7."
+    );
+    assert!(matches!(s.play_move(61, ASTRID, "k11").await, Err(ServiceError::IllegalMove(_))));
+    assert_eq!(s.game(brandubh.id).await.unwrap().ply, 0);
+    // Autocomplete reads the 7×7 board: d1's moves and none to a square off it.
+    let d1 = s.suggest_moves(61, ASTRID, "d1", 25).await.unwrap();
+    // (a1 and g1 are corners, the king's alone.)
+    assert_eq!(d1, ["d1-b1", "d1-c1", "d1-e1", "d1-f1"]);
+    let last = play_out(s, 61, &BRANDUBH_ESCAPE).await;
+    assert_eq!(
+        last.game.outcome,
+        Outcome::Won {
+            winner: Side::Defenders,
+            reason: Reason::KingEscaped
+        }
+    );
+    assert_eq!(last.notation, "c1-a1++");
+    let r = last.ratings.unwrap();
+    assert!((r.defenders.2.rating - 1662.31).abs() < 0.05, "a first Brandubh game: {r:?}");
+    // Copenhagen: the king escapes on the 11×11 board (files to k, ranks to 11).
+    let copenhagen = variant_game(s, 62, Variant::Copenhagen).await;
+    let k = s.suggest_moves(62, ASTRID, "k4", 25).await.unwrap();
+    assert!(!k.is_empty() && k.iter().all(|m| m.starts_with("k4-")), "{k:?}");
+    let last = play_out(s, 62, &COPENHAGEN_ESCAPE).await;
+    assert_eq!(
+        last.game.outcome,
+        Outcome::Won {
+            winner: Side::Defenders,
+            reason: Reason::KingEscaped
+        }
+    );
+    assert_eq!(last.notation, "c11-a11++");
+    // Each variant's ratings are its own: Astrid won her one Tablut game and lost the others.
+    let stats = s.stats(GUILD, ASTRID, 5).await.unwrap();
+    assert_eq!(stats.games, 3);
+    let ratings: Vec<(Variant, i64, u32)> = stats
+        .ratings
+        .iter()
+        .map(|r| (r.variant, r.rating.rating.round() as i64, r.rated_games))
+        .collect();
+    assert_eq!(
+        ratings,
+        [
+            (Variant::Tablut, 1662, 1),
+            (Variant::Brandubh, 1338, 1),
+            (Variant::Copenhagen, 1338, 1)
+        ]
+    );
+    assert_eq!(stats.recent[0].variant, Variant::Copenhagen);
+    assert_eq!(stats.recent[2].variant, Variant::Tablut);
+    for (variant, first) in [
+        (Variant::Tablut, "Astrid"),
+        (Variant::Brandubh, "Birger"),
+        (Variant::Copenhagen, "Birger"),
+    ] {
+        let board = s.leaderboard(GUILD, variant, 0).await.unwrap();
+        assert_eq!((board.variant, board.players), (variant, 2));
+        assert_eq!(board.lines[0].name, first, "{variant}");
+    }
+    // The store keeps each game's variant in its rules, Tablut's as before (no variant named).
+    let stored: Vec<String> = sqlx::query_scalar("SELECT rules FROM games ORDER BY id")
+        .fetch_all(s.pool())
+        .await
+        .unwrap();
+    assert_eq!(stored[0], serde_json::to_string(&Rules::default()).unwrap());
+    assert!(!stored[0].contains("variant"), "{}", stored[0]);
+    assert!(stored[1].contains("\"variant\":\"brandubh\""), "{}", stored[1]);
+    assert!(stored[2].contains("\"variant\":\"copenhagen\""), "{}", stored[2]);
+    for id in [brandubh.id, copenhagen.id] {
+        check_store(s, id).await;
+    }
+    // Read back after a restart: the same games, each of its variant.
+    let f = f.reopen().await;
+    let s = &f.service;
+    for (id, variant) in [
+        (tablut.id, Variant::Tablut),
+        (brandubh.id, Variant::Brandubh),
+        (copenhagen.id, Variant::Copenhagen),
+    ] {
+        let g = s.game(id).await.unwrap();
+        assert_eq!(g.variant(), variant);
+        assert!(g.is_over());
+    }
+    let h = s.history(62).await.unwrap();
+    assert_eq!(h.moves.len(), 12);
+    assert!(h.position_record.matches('/').count() >= 11, "11 rows: {}", h.position_record);
+}
+}
+
+both_backends! {
+#[tokio::test]
+async fn ratings_stored_before_the_variants_are_tablut_s(db: TestDb) {
+    // A database as it was before the variants: the migrations up to 0014, a rated player.
+    let dir = tempfile::tempdir().unwrap();
+    let from = match db.backend {
+        Backend::Sqlite => "migrations/sqlite",
+        Backend::Postgres => "migrations/postgres",
+    };
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        if name[..4].parse::<u32>().unwrap() <= 14 {
+            std::fs::copy(&path, dir.path().join(&name)).unwrap();
+        }
+    }
+    sqlx::any::install_default_drivers();
+    let url = match db.backend {
+        Backend::Sqlite => format!("{}?mode=rwc", db.url),
+        Backend::Postgres => db.url.clone(),
+    };
+    let pool = sqlx::AnyPool::connect(&url).await.unwrap();
+    let old = sqlx::migrate::Migrator::new(dir.path()).await.unwrap();
+    old.run(&pool).await.unwrap();
+    sqlx::query(
+        "INSERT INTO players (guild_id, user_id, name, rating, deviation, volatility, rated_games, updated_at) \
+         VALUES ($1, $2, 'Astrid', 1701.0, 80.0, 0.06, 42, 0)",
+    )
+    .bind(GUILD as i64)
+    .bind(ASTRID as i64)
+    .execute(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+    // The bot's start migrates it: the rating is Astrid's Tablut rating.
+    let f = fixture(db).await;
+    let s = &f.service;
+    let board = s.leaderboard(GUILD, Variant::Tablut, 0).await.unwrap();
+    assert_eq!(board.lines.len(), 1);
+    assert_eq!((board.lines[0].user, board.lines[0].rating.rating), (ASTRID, 1701.0));
+    assert_eq!(board.lines[0].rated_games, 42);
+    for v in [Variant::Brandubh, Variant::Copenhagen] {
+        assert!(s.leaderboard(GUILD, v, 0).await.unwrap().lines.is_empty());
+    }
+    let stats = s.stats(GUILD, ASTRID, 5).await.unwrap();
+    assert_eq!(stats.ratings.len(), 1);
+    assert_eq!(stats.rating(Variant::Tablut).unwrap().rated_games, 42);
+    // A Brandubh game won by Astrid rates her Brandubh rating from the start, not her Tablut one.
+    let game = variant_game(s, 70, Variant::Brandubh).await;
+    let ended = s.resign(70, BIRGER).await.unwrap();
+    let r = ended.ratings.unwrap();
+    assert_eq!(r.attackers.1.rating, 1500.0, "{:?}", game.id);
+    let stats = s.stats(GUILD, ASTRID, 5).await.unwrap();
+    assert_eq!(stats.rating(Variant::Tablut).unwrap().rating.rating, 1701.0);
+    assert_eq!(stats.rating(Variant::Brandubh).unwrap().rated_games, 1);
 }
 }

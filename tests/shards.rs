@@ -190,6 +190,7 @@ fn spawn(fake: &FakeDiscord, dir: &Path, db: &str, name: &str, shards: &str) -> 
         .env("SHARDS", shards)
         .env("AI_HARD_TIME_MS", "4000")
         .env("AI_WORKERS", "1")
+        .env("COMMANDS_PER_MINUTE", "0")
         .env("AI_TT_MB", "4")
         .env("AI_SWEEP_SECS", "1")
         .env("CLOCK_INTERVAL_SECS", "1")

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 /// The logistic curve's scale, fitted on self-play (`tablut-bot fit-scale --openings 15
 /// --time-ms 200 --threads 2`: 30 games, 1 244 scored moves, maximum likelihood at 164.1; see
-/// the README): a score of this many centi-soldiers is an expected score of 1/(1+e⁻¹) ≈ 0.73.
+/// docs/AI.md): a score of this many centi-soldiers is an expected score of 1/(1+e⁻¹) ≈ 0.73.
 pub const DEFAULT_SCALE: f64 = 164.0;
 
 /// The time a position is searched for by default: a 100-ply game stays within a minute of one

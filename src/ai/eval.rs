@@ -5,8 +5,10 @@
 //! blockade of the approaches, the king's safety on, beside and away from his castle, and
 //! mobility. The weights are tuned by self-play (`tablut-bot selfplay --tune`).
 
-use crate::tafl::tables::{slide, ADJACENT, DIRECTIONS};
-use crate::tafl::{Bitboard, Escape, KingCapture, Position, Side};
+use crate::tafl::tables::{
+    slide, slide_on, Geometry, ADJACENT, DIRECTIONS, GEOMETRY_11, GEOMETRY_7, GEOMETRY_9,
+};
+use crate::tafl::{Bitboard, Escape, KingCapture, Position, Side, Variant};
 
 /// The evaluation's weights, in centi-soldiers (an attacker is worth about 100).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -86,6 +88,55 @@ impl Weights {
     }
 }
 
+impl Weights {
+    /// Brandubh's weights (7×7, corner escape, eight attackers against four defenders): each
+    /// piece is worth more, the king is near a corner at once and his safety counts for more.
+    pub const BRANDUBH: Weights = Weights {
+        attacker: 150,
+        defender: 170,
+        king_near_edge: 24,
+        king_free_line: 120,
+        king_route: 30,
+        king_double: 100,
+        king_danger: 30,
+        king_on_castle: 0,
+        king_beside_castle: 0,
+        blockade: 22,
+        diagonal: 10,
+        mobility: 0,
+        king_mobility: 6,
+        tempo: 13,
+    };
+
+    /// Copenhagen's weights (11×11, corner escape, twenty-four attackers against twelve
+    /// defenders): the attackers' corner guards and wall count for more, a single piece less.
+    pub const COPENHAGEN: Weights = Weights {
+        attacker: 100,
+        defender: 120,
+        king_near_edge: 16,
+        king_free_line: 120,
+        king_route: 26,
+        king_double: 90,
+        king_danger: 14,
+        king_on_castle: 0,
+        king_beside_castle: 0,
+        blockade: 30,
+        diagonal: 14,
+        mobility: 0,
+        king_mobility: 5,
+        tempo: 13,
+    };
+
+    /// The default weights of a variant: [`Weights::DEFAULT`] for Tablut.
+    pub const fn of(variant: Variant) -> Weights {
+        match variant {
+            Variant::Tablut => Weights::DEFAULT,
+            Variant::Brandubh => Weights::BRANDUBH,
+            Variant::Copenhagen => Weights::COPENHAGEN,
+        }
+    }
+}
+
 impl Default for Weights {
     fn default() -> Weights {
         Weights::DEFAULT
@@ -93,8 +144,14 @@ impl Default for Weights {
 }
 
 const fn rank_mask(rank: usize) -> u128 {
-    0x1FFu128 << (rank * 9)
+    0x1FFu128 << (rank * STRIDE)
 }
+
+/// Squares are numbered rank × STRIDE + file (see `crate::tafl::square`).
+const STRIDE: usize = crate::tafl::square::STRIDE;
+const SQUARES: usize = crate::tafl::square::SQUARES;
+/// The castle's index.
+const CASTLE_SQ: usize = crate::tafl::Square::CASTLE.index();
 
 const FILE_A: u128 = Bitboard::FILE_A.0;
 const FILE_I: u128 = Bitboard::FILE_I.0;
@@ -106,7 +163,7 @@ const fn squares_mask(list: &[(u8, u8)]) -> u128 {
     let mut i = 0;
     while i < list.len() {
         let (f, r) = list[i];
-        m |= 1u128 << (r as usize * 9 + f as usize);
+        m |= 1u128 << (r as usize * STRIDE + f as usize);
         i += 1;
     }
     m
@@ -125,12 +182,16 @@ const BLOCKADE: u128 = squares_mask(&[
 ]);
 
 /// Manhattan-free distance to the nearest edge: 0 on the edge, 4 on the castle.
-const fn edge_distance() -> [u8; 81] {
-    let mut d = [0u8; 81];
+const fn edge_distance() -> [u8; SQUARES] {
+    let mut d = [0u8; SQUARES];
     let mut i = 0;
-    while i < 81 {
-        let f = i % 9;
-        let r = i / 9;
+    while i < SQUARES {
+        let f = i % STRIDE;
+        let r = i / STRIDE;
+        if f > 8 || r > 8 {
+            i += 1;
+            continue;
+        }
         let mut m = f;
         if 8 - f < m {
             m = 8 - f;
@@ -148,12 +209,16 @@ const fn edge_distance() -> [u8; 81] {
 }
 
 /// Steps to the nearest corner along ranks and files, capped at 8: 0 on a corner.
-const fn corner_distance() -> [u8; 81] {
-    let mut d = [0u8; 81];
+const fn corner_distance() -> [u8; SQUARES] {
+    let mut d = [0u8; SQUARES];
     let mut i = 0;
-    while i < 81 {
-        let f = i % 9;
-        let r = i / 9;
+    while i < SQUARES {
+        let f = i % STRIDE;
+        let r = i / STRIDE;
+        if f > 8 || r > 8 {
+            i += 1;
+            continue;
+        }
         let df = if f < 8 - f { f } else { 8 - f };
         let dr = if r < 8 - r { r } else { 8 - r };
         let mut m = df + dr;
@@ -166,8 +231,8 @@ const fn corner_distance() -> [u8; 81] {
     d
 }
 
-static EDGE_DISTANCE: [u8; 81] = edge_distance();
-static CORNER_DISTANCE: [u8; 81] = corner_distance();
+static EDGE_DISTANCE: [u8; SQUARES] = edge_distance();
+static CORNER_DISTANCE: [u8; SQUARES] = corner_distance();
 
 /// The squares from which the line in each direction to an escape square is free, given the
 /// squares that block (`empty` is where a king may pass).
@@ -179,8 +244,8 @@ fn free_line_fills(empty: u128, escape: u128) -> [u128; 4] {
     let mut s = escape & empty & rank_mask(0);
     let mut w = escape & empty & FILE_A;
     for _ in 0..8 {
-        n |= (n >> 9) & empty;
-        s |= (s << 9) & empty & FULL;
+        n |= (n >> STRIDE) & empty;
+        s |= (s << STRIDE) & empty & FULL;
         e |= (e >> 1) & empty & !FILE_I;
         w |= (w << 1) & empty & !FILE_A & FULL;
     }
@@ -241,6 +306,11 @@ pub(crate) fn king_lines(pos: &Position) -> KingLines {
         return KingLines::default();
     };
     let k = k.index();
+    match pos.variant() {
+        Variant::Tablut => {}
+        Variant::Brandubh => return king_lines_n::<7>(pos, k),
+        Variant::Copenhagen => return king_lines_n::<11>(pos, k),
+    }
     let occ = pos.occupied().0 & !(1u128 << k);
     let escape = pos.escape_squares().0;
     let mut block = occ;
@@ -266,7 +336,17 @@ pub(crate) fn king_lines(pos: &Position) -> KingLines {
 }
 
 /// The position's worth to the defenders.
+#[inline]
 pub fn evaluate_defenders(pos: &Position, w: &Weights) -> i32 {
+    match pos.variant() {
+        Variant::Tablut => evaluate_tablut(pos, w),
+        Variant::Brandubh => evaluate_corner::<7>(pos, w),
+        Variant::Copenhagen => evaluate_corner::<11>(pos, w),
+    }
+}
+
+/// Tablut's evaluation (9×9, every preset and option).
+fn evaluate_tablut(pos: &Position, w: &Weights) -> i32 {
     let att = pos.attackers().0;
     let def = pos.defenders().0;
     // Material against the start's 8 defenders and 16 attackers, so the start is about even.
@@ -293,7 +373,7 @@ pub fn evaluate_defenders(pos: &Position, w: &Weights) -> i32 {
 
     // Safety: hostile squares around him, against how many the attackers need.
     let adj = ADJACENT[k];
-    let castle_empty = k != 40;
+    let castle_empty = k != CASTLE_SQ;
     let mut hostile = att;
     if castle_empty {
         hostile |= CASTLE;
@@ -302,16 +382,16 @@ pub fn evaluate_defenders(pos: &Position, w: &Weights) -> i32 {
         hostile |= Bitboard::CORNERS.0;
     }
     let around = (adj & hostile).count_ones() as i32;
-    let beside = ADJACENT[40] >> k & 1 != 0;
+    let beside = ADJACENT[CASTLE_SQ] >> k & 1 != 0;
     let needed = match rules.king_capture {
         KingCapture::FourSides => 4,
-        KingCapture::Linnaeus if k == 40 => 4,
+        KingCapture::Linnaeus if k == CASTLE_SQ => 4,
         KingCapture::Linnaeus if beside => 3,
         KingCapture::Linnaeus => 2,
     };
     // Two of two is a capture already; one of two matters more than three of four.
     v -= w.king_danger * around * 4 / needed;
-    if k == 40 {
+    if k == CASTLE_SQ {
         v += w.king_on_castle;
     } else if beside {
         v += w.king_beside_castle;
@@ -319,8 +399,200 @@ pub fn evaluate_defenders(pos: &Position, w: &Weights) -> i32 {
 
     // The attackers' wall.
     v -= w.blockade * (att & BLOCKADE).count_ones() as i32;
-    let ne = (att << 10) & !FILE_A & att & FULL;
-    let nw = (att << 8) & !FILE_I & att & FULL;
+    let ne = (att << (STRIDE + 1)) & !FILE_A & att & FULL;
+    let nw = (att << (STRIDE - 1)) & !FILE_I & att & FULL;
+    v -= w.diagonal * (ne.count_ones() + nw.count_ones()) as i32;
+
+    if w.mobility != 0 {
+        let d = pos.with_turn(Side::Defenders).count_legal_moves() as i32;
+        let a = pos.with_turn(Side::Attackers).count_legal_moves() as i32;
+        v += w.mobility * (d - a) / 4;
+    }
+    v
+}
+
+// Brandubh and Copenhagen: corner escape on the 7×7 and 11×11 boards. The same terms as
+// Tablut's, measured on the variant's geometry: the king's distance to the corners, his free
+// lines to a corner and his two-move routes, the attackers guarding the corners' approaches,
+// his safety against the variant's capture, his mobility and the material.
+
+/// The geometry of the `N` × `N` board.
+#[inline(always)]
+pub(crate) fn geo<const N: usize>() -> &'static Geometry {
+    match N {
+        7 => &GEOMETRY_7,
+        11 => &GEOMETRY_11,
+        _ => &GEOMETRY_9,
+    }
+}
+
+/// Steps to the nearest corner along ranks and files on an `n` × `n` board: 0 on a corner.
+const fn corner_distance_on(n: usize) -> [u8; SQUARES] {
+    let mut d = [0u8; SQUARES];
+    let mut i = 0;
+    while i < SQUARES {
+        let f = i % STRIDE;
+        let r = i / STRIDE;
+        if f < n && r < n {
+            let last = n - 1;
+            let df = if f < last - f { f } else { last - f };
+            let dr = if r < last - r { r } else { last - r };
+            d[i] = (df + dr) as u8;
+        }
+        i += 1;
+    }
+    d
+}
+
+/// The squares a knight's move from each corner, towards the board (b3, c2 and their mirror
+/// images): where attackers wall off a corner's approaches.
+const fn corner_guards_on(n: usize) -> u128 {
+    let last = n as u8 - 1;
+    squares_mask(&[
+        (1, 2),
+        (2, 1),
+        (last - 1, 2),
+        (last - 2, 1),
+        (1, last - 2),
+        (2, last - 1),
+        (last - 1, last - 2),
+        (last - 2, last - 1),
+    ])
+}
+
+static CORNER_DISTANCE_7: [u8; SQUARES] = corner_distance_on(7);
+static CORNER_DISTANCE_11: [u8; SQUARES] = corner_distance_on(11);
+const GUARDS_7: u128 = corner_guards_on(7);
+const GUARDS_11: u128 = corner_guards_on(11);
+
+#[inline(always)]
+fn corner_distance_n<const N: usize>(k: usize) -> i32 {
+    match N {
+        7 => CORNER_DISTANCE_7[k] as i32,
+        _ => CORNER_DISTANCE_11[k] as i32,
+    }
+}
+
+/// [`free_line_fills`] on the `N` × `N` board.
+#[inline(always)]
+fn free_line_fills_n<const N: usize>(empty: u128, escape: u128) -> [u128; 4] {
+    let g = geo::<N>();
+    let top = g.full & !(g.full >> STRIDE);
+    let bottom = g.full & !(g.full << STRIDE);
+    let mut n = escape & empty & top;
+    let mut e = escape & empty & g.last_file;
+    let mut s = escape & empty & bottom;
+    let mut w = escape & empty & g.first_file;
+    for _ in 0..N - 1 {
+        n |= (n >> STRIDE) & empty;
+        s |= (s << STRIDE) & empty;
+        e |= (e >> 1) & empty & !g.last_file;
+        w |= (w << 1) & empty & !g.first_file;
+    }
+    [n, e, s, w]
+}
+
+/// The king's reach in one move on any board, as the rules let him move (`occ` without the
+/// king).
+#[inline(always)]
+pub(crate) fn king_reach_on(pos: &Position, g: &Geometry, k: usize, occ: u128) -> u128 {
+    let rules = pos.rules();
+    let mut reach = 0u128;
+    for dir in DIRECTIONS {
+        let mut r = slide_on(g, k, dir, occ);
+        if !rules.castle_passable && r & g.centre != 0 {
+            r &= g.to_centre[k];
+        }
+        reach |= r;
+    }
+    if !rules.king_reenters_castle {
+        reach &= !g.centre;
+    }
+    reach
+}
+
+/// [`king_lines`] on the `N` × `N` board.
+#[inline(always)]
+fn king_lines_n<const N: usize>(pos: &Position, k: usize) -> KingLines {
+    let g = geo::<N>();
+    let occ = pos.occupied().0 & !(1u128 << k);
+    let escape = pos.escape_squares().0;
+    let mut block = occ;
+    if !pos.rules().castle_passable {
+        block |= g.centre;
+    }
+    let reach = king_reach_on(pos, g, k, occ);
+    let free = (reach & escape).count_ones();
+    let [n, e, s, wst] = free_line_fills_n::<N>(g.full & !block, escape);
+    let cand = reach & !escape;
+    let routes = (cand & n).count_ones()
+        + (cand & e).count_ones()
+        + (cand & s).count_ones()
+        + (cand & wst).count_ones();
+    let two = (n & (e | s | wst)) | (e & (s | wst)) | (s & wst);
+    let doubles = (cand & two).count_ones();
+    KingLines {
+        free,
+        routes,
+        doubles,
+        reach: reach.count_ones(),
+    }
+}
+
+/// The worth to the defenders of a Brandubh (`N` = 7) or Copenhagen (`N` = 11) position.
+fn evaluate_corner<const N: usize>(pos: &Position, w: &Weights) -> i32 {
+    let g = geo::<N>();
+    let att = pos.attackers().0;
+    let def = pos.defenders().0;
+    // Material (the start's is taken off by the bias).
+    let mut v = w.defender * def.count_ones() as i32 - w.attacker * att.count_ones() as i32;
+    let Some(ksq) = pos.king() else {
+        return v;
+    };
+    let k = ksq.index();
+    let rules = pos.rules();
+
+    // Distance to the nearest corner, in king moves along an edge (two steps a move).
+    let half = (N as i32 - 1) / 2;
+    let dist = (corner_distance_n::<N>(k) + 1) / 2;
+    v += w.king_near_edge * (half - dist.min(half));
+
+    let lines = king_lines_n::<N>(pos, k);
+    v += w.king_free_line * lines.free as i32
+        + w.king_route * lines.routes as i32
+        + w.king_double * lines.doubles as i32
+        + w.king_mobility * lines.reach as i32;
+
+    // Safety: hostile squares around him, against how many the attackers need.
+    let adj = g.adjacent[k];
+    let on_throne = k == g.centre_sq;
+    let beside = g.adjacent[g.centre_sq] >> k & 1 != 0;
+    let mut hostile = att | g.corners;
+    if !on_throne {
+        hostile |= g.centre;
+    }
+    let around = (adj & hostile).count_ones() as i32;
+    let needed = match rules.king_capture {
+        // Taken on four sides only: never on the edge.
+        KingCapture::FourSides if adj.count_ones() < 4 => 0,
+        KingCapture::FourSides => 4,
+        KingCapture::Linnaeus if on_throne || beside => 4,
+        KingCapture::Linnaeus => 2,
+    };
+    if needed > 0 {
+        v -= w.king_danger * around * 4 / needed;
+    }
+    if on_throne {
+        v += w.king_on_castle;
+    } else if beside {
+        v += w.king_beside_castle;
+    }
+
+    // The attackers' guards on the corners' approaches, and their wall's diagonal links.
+    let guards = if N == 7 { GUARDS_7 } else { GUARDS_11 };
+    v -= w.blockade * (att & guards).count_ones() as i32;
+    let ne = (att << (STRIDE + 1)) & !g.first_file & att;
+    let nw = (att << (STRIDE - 1)) & !g.last_file & att;
     v -= w.diagonal * (ne.count_ones() + nw.count_ones()) as i32;
 
     if w.mobility != 0 {

@@ -14,8 +14,8 @@
 //!   within [`SAVE_MOVES`] + 1 (the deeper search).
 
 use crate::tafl::{
-    parse_move, parse_position, write_position, Decided, Move, MoveList, NoMoves, Position, Rules,
-    Side, Square,
+    parse_move, parse_position, write_position, Move, MoveList, NoMoves, Position, Rules, Side,
+    Square,
 };
 use serde::{Deserialize, Serialize};
 
@@ -183,10 +183,7 @@ impl Solver {
     fn judge(&self, q: &Position) -> Judged {
         let mover = q.turn().other();
         if let Some(d) = q.decided() {
-            let winner = match d {
-                Decided::KingCaptured => Side::Attackers,
-                Decided::KingEscaped => Side::Defenders,
-            };
+            let winner = d.winner();
             return if winner == mover {
                 Judged::MoverWins
             } else {

@@ -1,11 +1,13 @@
 //! The search: iterative deepening principal variation search over a transposition table,
 //! with a quiescence step for the king's threats and exact repetition counting.
 
-use super::eval::{evaluate, king_reach, Weights};
+use super::eval::{evaluate, king_reach_on, Weights};
 use super::threats;
 use super::tt::{Bound, Table};
-use crate::tafl::tables::{slide, ADJACENT, DIRECTIONS};
-use crate::tafl::{Bitboard, Game, Move, MoveList, NoMoves, Position, Rules, Side};
+use crate::tafl::movelist::MAX_MOVES;
+use crate::tafl::square::SQUARES;
+use crate::tafl::tables::{slide_on, DIRECTIONS};
+use crate::tafl::{Bitboard, Game, Move, MoveList, NoMoves, Position, Rules, Side, Variant};
 use std::time::{Duration, Instant};
 
 /// A won game is worth `MATE - plies`; a lost one the opposite.
@@ -44,6 +46,11 @@ pub struct Found {
 /// A key that tells positions under different rules apart in the table.
 fn rules_key(rules: &Rules) -> u64 {
     let mut x = 0x51AB_u64;
+    if !rules.variant.is_tablut() {
+        for b in rules.variant.name().bytes() {
+            x = (x ^ u64::from(b)).wrapping_mul(0x100_0000_01B3);
+        }
+    }
     for (name, value) in rules.options() {
         for b in name.bytes().chain(value.bytes()) {
             x = (x ^ u64::from(b)).wrapping_mul(0x100_0000_01B3);
@@ -54,9 +61,16 @@ fn rules_key(rules: &Rules) -> u64 {
 
 pub struct Searcher {
     tt: Table,
+    /// The weights the searcher was made with.
+    given: Weights,
+    /// The weights of the game being searched: `given`, or the variant's own when `given` are
+    /// the default (Tablut's) weights.
     w: Weights,
     rules_key: u64,
     rep_limit: u32,
+    /// The repetition limit loses for the defenders (Brandubh and Copenhagen) rather than
+    /// drawing (Tablut).
+    repetition_loses: bool,
     no_moves_lose: bool,
     /// Hashes of the game's positions since its last capture, then the search's path.
     path: Vec<u64>,
@@ -67,7 +81,9 @@ pub struct Searcher {
     stopped: bool,
     started: Instant,
     killers: [[Option<Move>; 2]; MAX_PLY],
-    history: Box<[[i32; 81 * 81]; 2]>,
+    /// Move-ordering scores, one row per ply (no allocation or clearing in the search).
+    scores: Box<[[i32; MAX_MOVES]; MAX_PLY]>,
+    history: Box<[[i32; SQUARES * SQUARES]; 2]>,
     pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     ext_limit: usize,
@@ -92,9 +108,11 @@ impl Searcher {
         let none = Move::new(crate::tafl::Square::A1, crate::tafl::Square::A1);
         Searcher {
             tt: Table::new(tt_mb),
+            given: weights,
             w: weights,
             rules_key: 0,
             rep_limit: 2,
+            repetition_loses: false,
             no_moves_lose: true,
             path: Vec::with_capacity(1024),
             since: Vec::with_capacity(1024),
@@ -103,7 +121,11 @@ impl Searcher {
             stopped: false,
             started: Instant::now(),
             killers: [[None; 2]; MAX_PLY],
-            history: Box::new([[0; 81 * 81]; 2]),
+            scores: vec![[0; MAX_MOVES]; MAX_PLY]
+                .into_boxed_slice()
+                .try_into()
+                .expect("MAX_PLY rows"),
+            history: Box::new([[0; SQUARES * SQUARES]; 2]),
             pv: Box::new([[none; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
             ext_limit: 0,
@@ -128,7 +150,13 @@ impl Searcher {
     fn prepare(&mut self, game: &Game, stop: Stop) {
         let rules = game.rules();
         self.rules_key = rules_key(rules);
+        self.w = if self.given == Weights::DEFAULT {
+            Weights::of(rules.variant)
+        } else {
+            self.given
+        };
         self.rep_limit = u32::from(rules.repetition_limit.max(1));
+        self.repetition_loses = rules.variant != Variant::Tablut;
         self.no_moves_lose = rules.no_moves == NoMoves::Lose;
         self.path.clear();
         self.since.clear();
@@ -227,7 +255,7 @@ impl Searcher {
             return Some(Self::lost(ply));
         }
         if self.repeated() {
-            return Some(self.draw(pos));
+            return Some(self.repetition(pos, ply));
         }
         if ply >= MAX_PLY - 2 {
             return Some(evaluate(pos, &self.w, self.bias));
@@ -250,6 +278,19 @@ impl Searcher {
         }
     }
 
+    /// The score of a position that has come back `repetition_limit` times: a draw in Tablut;
+    /// in Brandubh and Copenhagen, perpetual repetition loses for the defenders.
+    #[inline(always)]
+    fn repetition(&self, pos: &Position, ply: usize) -> i32 {
+        if !self.repetition_loses {
+            self.draw(pos)
+        } else if pos.turn() == Side::Defenders {
+            Self::lost(ply)
+        } else {
+            -Self::lost(ply)
+        }
+    }
+
     /// A draw's score for the side to move in `pos`.
     #[inline(always)]
     fn draw(&self, pos: &Position) -> i32 {
@@ -264,12 +305,13 @@ impl Searcher {
     fn free_line_squares(pos: &Position) -> u128 {
         let Some(k) = pos.king() else { return 0 };
         let k = k.index();
+        let g = pos.geometry();
         let occ = pos.occupied().0 & !(1u128 << k);
-        let reach = king_reach(pos, k, occ);
+        let reach = king_reach_on(pos, g, k, occ);
         let escape = pos.escape_squares().0;
         let mut m = 0;
         for dir in DIRECTIONS {
-            let s = slide(k, dir, occ) & reach;
+            let s = slide_on(g, k, dir, occ) & reach;
             if s & escape != 0 {
                 m |= s;
             }
@@ -277,19 +319,12 @@ impl Searcher {
         m
     }
 
-    /// Ordering scores for a list of moves.
-    fn order(
-        &self,
-        pos: &Position,
-        list: &MoveList,
-        scores: &mut [i32],
-        hash_move: Option<Move>,
-        ply: usize,
-    ) {
+    /// Ordering scores for a list of moves, into `self.scores[ply]`.
+    fn order(&mut self, pos: &Position, list: &MoveList, hash_move: Option<Move>, ply: usize) {
         let us = pos.turn();
         let si = side_index(us);
         let king = pos.king_bb();
-        let king_adj = pos.king().map_or(0, |k| ADJACENT[k.index()]);
+        let king_adj = pos.king().map_or(0, |k| pos.geometry().adjacent[k.index()]);
         let killers = if ply < MAX_PLY {
             self.killers[ply]
         } else {
@@ -302,7 +337,8 @@ impl Searcher {
             } else {
                 let t = mv.to.index();
                 let caps = (one >> t & 1) + (two >> t & 1) + (three >> t & 1);
-                let mut s = self.history[si][mv.from.index() * 81 + mv.to.index()].min(400_000);
+                let mut s =
+                    self.history[si][mv.from.index() * SQUARES + mv.to.index()].min(400_000);
                 if caps > 0 {
                     s += 2_000_000 + caps as i32 * 100_000;
                 } else if Some(mv) == killers[0] {
@@ -317,7 +353,7 @@ impl Searcher {
                 }
                 s
             };
-            scores[i] = s;
+            self.scores[ply][i] = s;
         }
     }
 
@@ -468,16 +504,15 @@ impl Searcher {
                 return Self::lost(ply + 2);
             }
         }
-        let mut scores = [0i32; 256];
-        self.order(pos, &list, &mut scores, hash_move, ply);
+        self.order(pos, &list, hash_move, ply);
 
         let alpha_orig = alpha;
         let mut best = -INF;
         let mut best_move = None;
         let si = side_index(us);
         for i in 0..list.len() {
-            let mv = Self::pick(&mut list, &mut scores, i);
-            let quiet = scores[i] < 450_000;
+            let mv = Self::pick(&mut list, &mut self.scores[ply], i);
+            let quiet = self.scores[ply][i] < 450_000;
             let (child, effect) = pos.make(mv);
             self.push(child.hash(), effect.captured.any());
             let score = if i == 0 {
@@ -518,7 +553,8 @@ impl Searcher {
                                 k[1] = k[0];
                                 k[0] = Some(mv);
                             }
-                            let h = &mut self.history[si][mv.from.index() * 81 + mv.to.index()];
+                            let h =
+                                &mut self.history[si][mv.from.index() * SQUARES + mv.to.index()];
                             *h += depth * depth;
                         }
                         break;
@@ -652,13 +688,14 @@ impl Searcher {
     fn route_squares(pos: &Position) -> u128 {
         let Some(k) = pos.king() else { return 0 };
         let k = k.index();
+        let g = pos.geometry();
         let occ = pos.occupied().0 & !(1u128 << k);
         let escape = pos.escape_squares().0;
         let mut m = 0u128;
         // Squares that see an escape square along a line: scan from each escape square inward.
         for e in Bitboard(escape & !occ) {
             for dir in DIRECTIONS {
-                m |= slide(e.index(), dir, occ);
+                m |= slide_on(g, e.index(), dir, occ);
             }
         }
         m & !escape
@@ -677,13 +714,15 @@ impl Searcher {
             return None;
         }
         self.prepare(game, stop);
-        let mut scores = [0i32; 256];
         let key = pos.hash() ^ self.rules_key;
         let hash_move = self.tt.probe(key).and_then(|h| h.mv);
-        self.order(&pos, &root, &mut scores, hash_move, 0);
+        self.order(&pos, &root, hash_move, 0);
         // Sort once by the ordering scores; later iterations put the best first.
-        let mut moves: Vec<(Move, i32)> =
-            root.iter().copied().zip(scores.iter().copied()).collect();
+        let mut moves: Vec<(Move, i32)> = root
+            .iter()
+            .copied()
+            .zip(self.scores[0].iter().copied())
+            .collect();
         moves.sort_by_key(|m| std::cmp::Reverse(m.1));
         let mut moves: Vec<Move> = moves.into_iter().map(|(m, _)| m).collect();
 

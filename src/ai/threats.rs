@@ -1,11 +1,14 @@
 //! Fast threat tests for the search: can the attackers take the king with one move, and where
 //! does a move capture. Bitboard versions of what the rules engine works out move by move.
 
+use super::eval::geo;
 use crate::tafl::tables::{ADJACENT, DIRECTIONS, EAST, NEIGHBOURS, NONE, NORTH, RAYS};
-use crate::tafl::{Bitboard, Escape, KingCapture, Position, Side};
+use crate::tafl::{Bitboard, Escape, KingCapture, Position, Side, Variant};
 
 const CASTLE: u128 = Bitboard::CASTLE.0;
-const CASTLE_SQ: usize = 40;
+const CASTLE_SQ: usize = crate::tafl::Square::CASTLE.index();
+/// Squares are numbered rank × STRIDE + file (see `crate::tafl::square`).
+const STRIDE: usize = crate::tafl::square::STRIDE;
 const FULL: u128 = Bitboard::FULL.0;
 const FILE_A: u128 = Bitboard::FILE_A.0;
 const FILE_I: u128 = Bitboard::FILE_I.0;
@@ -34,6 +37,15 @@ fn attacker_reaches(att: u128, blockers: u128, t: usize) -> bool {
 /// answer as [`Position::king_capturable`], without playing any move.
 #[inline]
 pub fn king_capturable(pos: &Position) -> bool {
+    match pos.variant() {
+        Variant::Tablut => king_capturable_tablut(pos),
+        Variant::Brandubh => king_capturable_n::<7>(pos),
+        Variant::Copenhagen => king_capturable_n::<11>(pos),
+    }
+}
+
+#[inline(always)]
+fn king_capturable_tablut(pos: &Position) -> bool {
     let Some(k) = pos.king() else { return false };
     if pos.decided().is_some() {
         return false;
@@ -111,6 +123,15 @@ pub fn king_capturable(pos: &Position) -> bool {
 /// bitboards: squares capturing at least one, at least two, at least three.
 #[inline]
 pub fn capture_squares(pos: &Position) -> [u128; 3] {
+    match pos.variant() {
+        Variant::Tablut => capture_squares_tablut(pos),
+        Variant::Brandubh => capture_squares_n::<7>(pos),
+        Variant::Copenhagen => capture_squares_n::<11>(pos),
+    }
+}
+
+#[inline(always)]
+fn capture_squares_tablut(pos: &Position) -> [u128; 3] {
     let rules = pos.rules();
     let (mut anvils, enemies) = match pos.turn() {
         Side::Attackers => (pos.attackers().0, pos.defenders().0),
@@ -127,10 +148,145 @@ pub fn capture_squares(pos: &Position) -> [u128; 3] {
     }
     let empty = !pos.occupied().0 & FULL;
     // Landing on t with the enemy on t+d and the anvil on t+2d, for each direction d.
-    let north = (enemies >> 9) & (anvils >> 18);
-    let south = (enemies << 9) & (anvils << 18);
+    let north = (enemies >> STRIDE) & (anvils >> (2 * STRIDE));
+    let south = (enemies << STRIDE) & (anvils << (2 * STRIDE));
     let east = (enemies >> 1) & (anvils >> 2) & !FILE_I & !(FILE_I >> 1);
     let west = (enemies << 1) & (anvils << 2) & !FILE_A & !(FILE_A << 1);
+    let dirs = [north & empty, south & empty, east & empty, west & empty];
+    let mut one = 0;
+    let mut two = 0;
+    let mut three = 0;
+    for d in dirs {
+        three |= two & d;
+        two |= one & d;
+        one |= d;
+    }
+    [one, two, three]
+}
+
+/// [`attacker_reaches`] on the `N` × `N` board.
+#[inline(always)]
+fn attacker_reaches_n<const N: usize>(att: u128, blockers: u128, t: usize) -> bool {
+    let g = geo::<N>();
+    for dir in DIRECTIONS {
+        let hits = g.rays[dir][t] & blockers;
+        if hits == 0 {
+            continue;
+        }
+        let first = if dir == NORTH || dir == EAST {
+            hits.trailing_zeros()
+        } else {
+            127 - hits.leading_zeros()
+        };
+        if att >> first & 1 != 0 {
+            return true;
+        }
+    }
+    false
+}
+
+/// [`king_capturable`] on Brandubh's (`N` = 7) or Copenhagen's (`N` = 11) board: corners
+/// hostile, the empty throne hostile, the king taken as the variant's rules say.
+#[inline(always)]
+fn king_capturable_n<const N: usize>(pos: &Position) -> bool {
+    let Some(k) = pos.king() else { return false };
+    if pos.decided().is_some() {
+        return false;
+    }
+    let g = geo::<N>();
+    let k = k.index();
+    let rules = pos.rules();
+    let att = pos.attackers().0;
+    let occ = pos.occupied().0;
+    let castle = g.centre;
+    let castle_sq = g.centre_sq;
+    let corners = match rules.escape {
+        Escape::Edge => 0,
+        Escape::Corner => g.corners,
+    };
+    let adj = g.adjacent[k];
+    let targets = adj & !occ & !castle & !corners;
+    if targets == 0 {
+        return false;
+    }
+    let neutral = corners | if k == castle_sq { 0 } else { castle };
+    let beside = g.adjacent[castle_sq] >> k & 1 != 0;
+    let needed = match rules.king_capture {
+        KingCapture::FourSides => 4,
+        KingCapture::Linnaeus if k == castle_sq => 4,
+        KingCapture::Linnaeus if beside => 3,
+        KingCapture::Linnaeus => 2,
+    };
+    let hostile_now = match rules.king_capture {
+        KingCapture::FourSides => adj & (att | neutral),
+        KingCapture::Linnaeus if beside => adj & !castle & att,
+        KingCapture::Linnaeus if k == castle_sq => adj & att,
+        KingCapture::Linnaeus => adj & (att | neutral),
+    };
+    if hostile_now.count_ones() + 1 < needed {
+        return false;
+    }
+    let mut blockers = occ;
+    if !rules.castle_passable {
+        blockers |= castle;
+    }
+    let mut ts = targets;
+    while ts != 0 {
+        let t = ts.trailing_zeros() as usize;
+        ts &= ts - 1;
+        let att2 = att | 1u128 << t;
+        let taken = match rules.king_capture {
+            KingCapture::Linnaeus if k == castle_sq => adj & att2 == adj,
+            KingCapture::Linnaeus if beside => {
+                let sides = adj & !castle;
+                sides & att2 == sides
+            }
+            KingCapture::Linnaeus => {
+                let hostile = att2 | neutral;
+                DIRECTIONS.into_iter().any(|dir| {
+                    g.neighbours[t][dir] as usize == k && {
+                        let z = g.neighbours[k][dir];
+                        z != NONE && hostile >> z & 1 != 0
+                    }
+                })
+            }
+            KingCapture::FourSides => {
+                let hostile = att2 | neutral;
+                adj.count_ones() == 4 && adj & hostile == adj
+            }
+        };
+        if taken && attacker_reaches_n::<N>(att, blockers, t) {
+            return true;
+        }
+    }
+    false
+}
+
+/// [`capture_squares`] on the `N` × `N` board (the shieldwall is left out).
+#[inline(always)]
+fn capture_squares_n<const N: usize>(pos: &Position) -> [u128; 3] {
+    let g = geo::<N>();
+    let rules = pos.rules();
+    let (mut anvils, enemies) = match pos.turn() {
+        Side::Attackers => (pos.attackers().0, pos.defenders().0),
+        Side::Defenders => {
+            let king = if rules.king_armed { pos.king_bb().0 } else { 0 };
+            (pos.defenders().0 | king, pos.attackers().0)
+        }
+    };
+    if pos.king_bb().0 & g.centre == 0 {
+        anvils |= g.centre;
+    }
+    if rules.escape == Escape::Corner {
+        anvils |= g.corners;
+    }
+    let empty = !pos.occupied().0 & g.full;
+    let first2 = g.first_file | (g.first_file << 1);
+    let last2 = g.last_file | (g.last_file >> 1);
+    let north = (enemies >> STRIDE) & (anvils >> (2 * STRIDE));
+    let south = (enemies << STRIDE) & (anvils << (2 * STRIDE));
+    let east = (enemies >> 1) & (anvils >> 2) & !last2;
+    let west = (enemies << 1) & (anvils << 2) & !first2;
     let dirs = [north & empty, south & empty, east & empty, west & empty];
     let mut one = 0;
     let mut two = 0;
@@ -160,6 +316,8 @@ mod tests {
         r.castle_passable = false;
         r.king_armed = false;
         rule_sets.push(r);
+        rule_sets.push(Rules::BRANDUBH);
+        rule_sets.push(Rules::COPENHAGEN);
         let mut list = MoveList::new();
         let mut checked = 0;
         for (i, rules) in rule_sets.into_iter().enumerate() {
@@ -186,12 +344,77 @@ mod tests {
         assert!(checked > 10_000);
     }
 
+    /// Brandubh's and Copenhagen's kings in random crowded positions (most random games
+    /// never bring the attackers round the king): the fast test agrees with the engine's.
+    #[test]
+    fn king_capturable_agrees_with_the_engine_on_crowded_boards() {
+        use crate::tafl::Variant;
+        let mut checked = 0;
+        let mut capturable = 0;
+        for variant in [Variant::Brandubh, Variant::Copenhagen] {
+            let g = variant.geometry();
+            let squares: Vec<usize> = (0..crate::tafl::square::SQUARES)
+                .filter(|&i| g.full >> i & 1 != 0)
+                .collect();
+            let mut rng = fastrand::Rng::with_seed(variant.size() as u64);
+            for _ in 0..20_000 {
+                // The king near the throne or anywhere, with attackers around him.
+                let k = if rng.bool() {
+                    let near = g.adjacent[g.centre_sq] | g.centre;
+                    let c: Vec<usize> = squares
+                        .iter()
+                        .copied()
+                        .filter(|&i| near >> i & 1 != 0)
+                        .collect();
+                    c[rng.usize(0..c.len())]
+                } else {
+                    squares[rng.usize(0..squares.len())]
+                };
+                if g.corners >> k & 1 != 0 {
+                    continue;
+                }
+                let mut att = 0u128;
+                let mut def = 0u128;
+                for &i in &squares {
+                    if i == k || g.corners >> i & 1 != 0 || i == g.centre_sq {
+                        continue;
+                    }
+                    let near = g.adjacent[k] >> i & 1 != 0;
+                    let r = rng.u32(0..100);
+                    if r < if near { 55 } else { 12 } {
+                        att |= 1 << i;
+                    } else if r < if near { 60 } else { 16 } {
+                        def |= 1 << i;
+                    }
+                }
+                let Ok(pos) = Position::new(
+                    Bitboard(att),
+                    Bitboard(def),
+                    crate::tafl::Square::new(k as u8),
+                    Side::Attackers,
+                    variant.rules(),
+                ) else {
+                    continue;
+                };
+                let fast = king_capturable(&pos);
+                assert_eq!(fast, pos.king_capturable(), "{pos:?}");
+                checked += 1;
+                capturable += usize::from(fast);
+            }
+        }
+        assert!(
+            checked > 20_000 && capturable > 500,
+            "{checked} {capturable}"
+        );
+    }
+
     #[test]
     fn capture_squares_match_the_engine_for_plain_captures() {
         let mut list = MoveList::new();
-        for seed in 0..30u64 {
+        for seed in 0..60u64 {
             let mut rng = fastrand::Rng::with_seed(seed);
-            let mut pos = Position::start(Rules::default());
+            let rules = [Rules::default(), Rules::BRANDUBH, Rules::COPENHAGEN][seed as usize % 3];
+            let mut pos = Position::start(rules);
             for _ in 0..80 {
                 if pos.decided().is_some() {
                     break;
@@ -205,9 +428,15 @@ mod tests {
                     let (_, effect) = pos.make(mv);
                     if effect.captured.any() && !pos.king_bb().contains(mv.from) {
                         // Every real capture but rule 12's is predicted.
-                        let rule12 = pos.king_bb().contains(crate::tafl::Square::CASTLE);
+                        let rule12 = rules.variant.is_tablut()
+                            && pos.king_bb().contains(crate::tafl::Square::CASTLE);
+                        // Copenhagen's shieldwall takes a row along the edge.
+                        let edge = pos.geometry().edge;
+                        let shieldwall = rules.variant == crate::tafl::Variant::Copenhagen
+                            && edge >> mv.to.index() & 1 != 0
+                            && effect.captured.0 & edge != 0;
                         assert!(
-                            one >> mv.to.index() & 1 != 0 || rule12,
+                            one >> mv.to.index() & 1 != 0 || rule12 || shieldwall,
                             "{mv} captures but is not predicted in {pos:?}"
                         );
                     }

@@ -6,6 +6,7 @@ use super::{messages, redact, Data, Error, InFlight};
 use crate::service::{
     AnswerRef, ChallengeId, DrawAnswer, GameId, Leaderboard, NewsAnswer, NoticeId, ServiceError,
 };
+use crate::tafl::Variant;
 use poise::serenity_prelude as serenity;
 use std::collections::HashSet;
 use std::fmt;
@@ -23,8 +24,9 @@ pub enum Button {
     Cancel(ChallengeId),
     /// The opponent answers a draw offer (`tablut:draw-yes:<game>`, `tablut:draw-no:<game>`).
     Draw { game: GameId, accept: bool },
-    /// A page of the leaderboard (`tablut:lb:<page>`).
-    Leaderboard(u32),
+    /// A page of a variant's leaderboard: Tablut's `tablut:lb:<page>` (as before there were
+    /// others), `tablut:lb-brandubh:<page>`, `tablut:lb-copenhagen:<page>`.
+    Leaderboard { variant: Variant, page: u32 },
 }
 
 /// A custom id that is not one of [`Button`]'s.
@@ -42,6 +44,7 @@ const PREFIX: &str = "tablut:";
 
 impl fmt::Display for Button {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let leaderboard;
         let (action, number) = match *self {
             Button::Accept(c) => ("accept", c),
             Button::Decline(c) => ("decline", c),
@@ -51,7 +54,13 @@ impl fmt::Display for Button {
                 game,
                 accept: false,
             } => ("draw-no", game),
-            Button::Leaderboard(page) => ("lb", i64::from(page)),
+            Button::Leaderboard { variant, page } => {
+                leaderboard = match variant {
+                    Variant::Tablut => "lb".to_string(),
+                    v => format!("lb-{}", v.name()),
+                };
+                (leaderboard.as_str(), i64::from(page))
+            }
         };
         write!(f, "{PREFIX}{action}:{number}")
     }
@@ -83,7 +92,14 @@ impl FromStr for Button {
                 game: id()?,
                 accept: false,
             },
-            "lb" => Button::Leaderboard(number.parse().map_err(|_| ButtonError::Broken)?),
+            "lb" | "lb-brandubh" | "lb-copenhagen" => Button::Leaderboard {
+                variant: match action {
+                    "lb" => Variant::Tablut,
+                    "lb-brandubh" => Variant::Brandubh,
+                    _ => Variant::Copenhagen,
+                },
+                page: number.parse().map_err(|_| ButtonError::Broken)?,
+            },
             _ => return Err(ButtonError::Broken),
         })
     }
@@ -138,13 +154,19 @@ pub fn leaderboard_buttons(board: &Leaderboard) -> Vec<serenity::CreateActionRow
     }
     vec![serenity::CreateActionRow::Buttons(vec![
         button(
-            Button::Leaderboard(board.page.saturating_sub(1)),
+            Button::Leaderboard {
+                variant: board.variant,
+                page: board.page.saturating_sub(1),
+            },
             "◀ Previous",
             serenity::ButtonStyle::Secondary,
         )
         .disabled(board.page == 0),
         button(
-            Button::Leaderboard(board.page + 1),
+            Button::Leaderboard {
+                variant: board.variant,
+                page: board.page + 1,
+            },
             "Next ▶",
             serenity::ButtonStyle::Secondary,
         )
@@ -412,6 +434,8 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
     let user = press.user.id.get();
     let channel = press.channel_id.get();
     let service = &data.service;
+    // A press counts against the user's rate as a command does.
+    service.check_command_rate(user)?;
     // Held while the challenge changes (and its thread is made), let go before the answer.
     let answering = match button {
         Button::Accept(c) | Button::Decline(c) | Button::Cancel(c) => {
@@ -474,11 +498,11 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
                 }
             }
         }
-        Button::Leaderboard(page) => {
+        Button::Leaderboard { variant, page } => {
             let guild = press
                 .guild_id
                 .ok_or_else(|| Error::User("The leaderboard belongs to a server.".into()))?;
-            let board = service.leaderboard(guild.get(), page).await?;
+            let board = service.leaderboard(guild.get(), variant, page).await?;
             let m = serenity::CreateInteractionResponseMessage::new()
                 .content(messages::leaderboard_message(&board))
                 .components(leaderboard_buttons(&board))
@@ -502,7 +526,10 @@ mod tests {
             (0..i64::MAX).prop_map(Button::Decline),
             (0..i64::MAX).prop_map(Button::Cancel),
             (0..i64::MAX, any::<bool>()).prop_map(|(game, accept)| Button::Draw { game, accept }),
-            any::<u32>().prop_map(Button::Leaderboard),
+            (0..3usize, any::<u32>()).prop_map(|(v, page)| Button::Leaderboard {
+                variant: Variant::ALL[v],
+                page
+            }),
         ]
     }
 
@@ -515,7 +542,7 @@ mod tests {
         }
 
         #[test]
-        fn any_text_reads_as_one_button_or_none(text in "(tablut:)?(accept|lb|draw-no|x)?:?[-+ 0-9a]{0,22}") {
+        fn any_text_reads_as_one_button_or_none(text in "(tablut:)?(accept|lb|lb-brandubh|draw-no|x)?:?[-+ 0-9a]{0,22}") {
             if let Ok(button) = text.parse::<Button>() {
                 prop_assert_eq!(button.to_string(), text, "one custom id per button");
             }
@@ -532,7 +559,20 @@ mod tests {
                 accept: false
             })
         );
-        assert_eq!("tablut:lb:3".parse(), Ok(Button::Leaderboard(3)));
+        assert_eq!(
+            "tablut:lb:3".parse(),
+            Ok(Button::Leaderboard {
+                variant: Variant::Tablut,
+                page: 3
+            })
+        );
+        assert_eq!(
+            "tablut:lb-copenhagen:1".parse(),
+            Ok(Button::Leaderboard {
+                variant: Variant::Copenhagen,
+                page: 1
+            })
+        );
         assert_eq!(
             "other:accept:1".parse::<Button>(),
             Err(ButtonError::Foreign)
@@ -546,6 +586,8 @@ mod tests {
             "tablut:accept:+1",
             "tablut:accept:x",
             "tablut:lb:4294967296",
+            "tablut:lb-tablut:1",
+            "tablut:lb-:1",
             "tablut:resign:1",
             "tablut:accept:99999999999999999999",
         ] {

@@ -75,6 +75,15 @@ pub struct BotConfig {
     #[arg(long = "hint-cooldown-secs", env = "HINT_COOLDOWN_SECS", value_name = "SECS", default_value = "30", value_parser = seconds)]
     pub hint_cooldown: Duration,
 
+    /// Commands and button presses one user may use per minute: a burst of this many, then
+    /// one more each minute / this (0: no limit). Each process counts its own.
+    #[arg(long = "commands-per-minute", env = "COMMANDS_PER_MINUTE", value_name = "N", default_value = "20", value_parser = count)]
+    pub commands_per_minute: usize,
+
+    /// Seconds a user waits between two costly commands (replays, analyses).
+    #[arg(long = "costly-cooldown-secs", env = "COSTLY_COOLDOWN_SECS", value_name = "SECS", default_value = "30", value_parser = seconds)]
+    pub costly_cooldown: Duration,
+
     /// The time per move of a challenge that names none: none, or like 12h, 3d, 1d12h.
     #[arg(long, env = "DEFAULT_TIME_CONTROL", value_name = "TIME", default_value = "3d", value_parser = time_control)]
     pub default_time_control: TimeControl,
@@ -372,6 +381,8 @@ impl BotConfig {
             analysis_time: self.analysis_time,
             analysis_depth: None,
             ai_claim_margin: service::ai::AI_CLAIM_MARGIN,
+            commands_per_minute: self.commands_per_minute.min(u32::MAX as usize) as u32,
+            costly_cooldown: self.costly_cooldown,
         }
     }
 
@@ -503,13 +514,17 @@ mod tests {
                 ours.ai_time,
                 ours.hint_time,
                 ours.hint_cooldown,
-                ours.challenge_ttl
+                ours.challenge_ttl,
+                ours.commands_per_minute,
+                ours.costly_cooldown
             ),
             (
                 service.ai_time,
                 service.hint_time,
                 service.hint_cooldown,
-                service.challenge_ttl
+                service.challenge_ttl,
+                service.commands_per_minute,
+                service.costly_cooldown
             ),
             "the settings' defaults are the service's"
         );

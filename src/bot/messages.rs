@@ -6,7 +6,7 @@ use crate::service::{
     ChallengeInfo, ClockEvent, Ended, GameInfo, Hint, Leaderboard, MoveReport, Player,
     RatingChanges, Stats, TimeControl,
 };
-use crate::tafl::{Call, Outcome, Rules, Side};
+use crate::tafl::{Call, Outcome, Rules, Side, Variant};
 use poise::serenity_prelude as serenity;
 use serenity::Mentionable;
 use std::time::Duration;
@@ -101,31 +101,104 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-/// "Your move, <@id> (defenders) · move 3", or the result once the game is over.
+/// A variant's name in a post: "Tablut", "Brandubh", "Copenhagen".
+///
+/// Every post that shows a game (its start, moves, end, board, reminders, records, lists)
+/// names the game when it is not Tablut, the bot's first game and the default: "· Brandubh"
+/// after the turn, "wins the Copenhagen game" in the result. Tablut's posts read as they
+/// always have. Lists kept per variant (leaderboards, ratings) always name it.
+pub fn variant_name(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Tablut => "Tablut",
+        Variant::Brandubh => "Brandubh",
+        Variant::Copenhagen => "Copenhagen",
+    }
+}
+
+/// " · Brandubh" after a line about a game of another variant than Tablut; nothing for Tablut.
+fn variant_tag(variant: Variant) -> String {
+    match variant {
+        Variant::Tablut => String::new(),
+        v => format!(" · {}", variant_name(v)),
+    }
+}
+
+/// "the game", or "the Brandubh game" for a variant other than Tablut.
+fn the_game(variant: Variant) -> String {
+    match variant {
+        Variant::Tablut => "the game".to_string(),
+        v => format!("the {} game", variant_name(v)),
+    }
+}
+
+/// "Your move, <@id> (defenders) · move 3" (then " · Brandubh" for another variant than
+/// Tablut), or the result once the game is over.
 pub fn turn_line(game: &GameInfo) -> String {
+    let tag = variant_tag(game.variant());
     match game.to_move() {
         Some(p @ Player::User(_)) => format!(
-            "Your move, {} ({}) · move {}",
+            "Your move, {} ({}) · move {}{tag}",
             mention(p),
             game.turn,
             game.move_number()
         ),
-        Some(p) => format!("{} ({}) is thinking…", capital(&mention(p)), game.turn),
+        Some(p) => format!("{} ({}) is thinking…{tag}", capital(&mention(p)), game.turn),
         None => result_line(game),
     }
 }
 
-/// "**Astrid** wins with the attackers: the king was captured." or "Draw: …".
+/// "**Astrid** wins with the attackers: the king was captured." or "Draw: …"; for another
+/// variant than Tablut, "**Astrid** wins the Brandubh game with the attackers: …" or "Draw in
+/// the Brandubh game: …".
 pub fn result_line(game: &GameInfo) -> String {
+    let variant = game.variant();
+    let game_words = match variant {
+        Variant::Tablut => String::new(),
+        _ => format!(" {}", the_game(variant)),
+    };
     match game.outcome {
         Outcome::Ongoing => String::new(),
         Outcome::Won { winner, reason } => format!(
-            "{} wins with the {winner}: {}.",
+            "{} wins{game_words} with the {winner}: {}.",
             bold(game.player(winner)),
             reason.describe()
         ),
-        Outcome::Drawn { reason } => format!("Draw: {}.", reason.describe()),
+        Outcome::Drawn { reason } => match variant {
+            Variant::Tablut => format!("Draw: {}.", reason.describe()),
+            _ => format!("Draw in{game_words}: {}.", reason.describe()),
+        },
     }
+}
+
+/// The text over a game's board (`/tablut board`): the last move and whose turn it is, or the
+/// result.
+pub fn board_text(game: &GameInfo, last: Option<&crate::tafl::RecordedMove>) -> String {
+    match last {
+        Some(last) => format!("Last move: **{last}**\n{}", turn_line(game)),
+        None if !game.is_over() => turn_line(game),
+        None => format!(
+            "{}{}",
+            escape(&game.status_line()),
+            variant_tag(game.variant())
+        ),
+    }
+}
+
+/// `player` aborted the game (a player before the second move, or a moderator).
+pub fn aborted_by(game: &GameInfo, player: &Player) -> String {
+    format!(
+        "{} aborted {}; it does not count.",
+        mention(player),
+        the_game(game.variant())
+    )
+}
+
+/// The refusal of one of Tablut's presets for another variant.
+pub fn preset_refused(variant: Variant) -> String {
+    format!(
+        "The rules presets are Tablut's: {} has its own rules, so leave out rules (or choose variant tablut).",
+        variant.title()
+    )
 }
 
 fn capital(s: &str) -> String {
@@ -181,7 +254,10 @@ pub fn ended_message(e: &Ended, by: Option<&Player>) -> String {
     let reason = e.game.outcome.reason().map(|r| r.name());
     let mut text = match (reason, by) {
         (Some("resigned"), Some(p)) => format!("{} resigned. ", bold(p)),
-        (Some("aborted"), _) => "The game was aborted; it does not count. ".to_string(),
+        (Some("aborted"), _) => format!(
+            "{} was aborted; it does not count. ",
+            capital(&the_game(e.game.variant()))
+        ),
         (Some("timeout"), _) => {
             let loser = e.game.player(e.game.turn);
             format!("{} ran out of time. ", mention(loser))
@@ -219,13 +295,21 @@ pub fn ratings_line(game: &GameInfo, c: &RatingChanges) -> String {
 /// The message when a game starts.
 pub fn started_message(game: &GameInfo) -> String {
     format!(
-        "Game on! {} attacks, {} defends ({} rules, {}).\n{}",
+        "Game on! {} attacks, {} defends ({}, {}).\n{}",
         mention(&game.attackers),
         mention(&game.defenders),
-        rules_name(&game.rules),
+        game_words(&game.rules),
         time_words(game.time_control),
         turn_line(game)
     )
+}
+
+/// "linnaeus rules" for Tablut, "Brandubh, 7×7" for the others.
+fn game_words(rules: &Rules) -> String {
+    match rules.variant {
+        Variant::Tablut => format!("{} rules", rules_name(rules)),
+        v => format!("{}, {n}×{n}", v.title(), n = v.size()),
+    }
 }
 
 /// A challenge accepted (its game in `thread`, when it has one), declined or withdrawn.
@@ -269,18 +353,24 @@ pub fn challenge_message(c: &ChallengeInfo) -> String {
         s => format!("{} to play the {}", escape(&c.challenger.name), s.name()),
     };
     format!(
-        "{}, {} challenges you to Tablut: {} rules, {side}, {}{}. Accept or decline {}.",
+        "{}, {} challenges you to {}: {side}, {}{}. Accept or decline {}.",
         user(c.challenged.id),
         user(c.challenger.id),
-        rules_name(&c.rules),
+        match c.rules.variant {
+            Variant::Tablut => format!("Tablut: {} rules", rules_name(&c.rules)),
+            v => format!("{} ({n}×{n})", v.title(), n = v.size()),
+        },
         time_words(c.time_control),
         if c.thread { ", in a thread" } else { "" },
         relative_time(c.expires_at)
     )
 }
 
-/// The preset's name, or "custom".
+/// The preset's name, or "custom"; the variant's name for Brandubh and Copenhagen.
 pub fn rules_name(rules: &Rules) -> String {
+    if rules.variant.fixed_rules() {
+        return rules.variant.name().to_string();
+    }
     rules
         .preset()
         .map(|p| p.name().to_string())
@@ -306,34 +396,74 @@ pub fn duration_words(d: Duration) -> String {
     }
 }
 
-/// The rules in brief, with the options of the channel's game if one is running.
-pub fn rules_message(game: Option<&Rules>) -> String {
-    let mut text = String::from(
-        "**Tablut**, the Sámi game Linnaeus recorded in 1732. 9×9 board, files a–i, ranks 1–9.\n\
-         • The attackers (16, blue) move first; the king and his 8 defenders (red) answer. \
-         Every piece moves like a rook, over no piece.\n\
-         • Only the king may stand on the castle (e5); pieces pass through it while it is empty.\n\
-         • Enclose an enemy between two of yours on a rank or file to capture it. The empty castle \
-         is hostile to both sides; the armed king helps capture.\n\
-         • The king is taken by four attackers on the castle, three beside it, two elsewhere.\n\
-         • The defenders win when the king reaches the edge; the attackers when they take him. A \
-         repeated position draws; a side with no move loses.\n\
-         Move with `/move e1-e3` (a bare square lists its moves).",
-    );
-    if let Some(rules) = game {
-        let options: Vec<String> = rules
-            .options()
-            .iter()
-            .map(|(k, v)| format!("`{k}={v}`"))
-            .collect();
-        text.push_str(&format!(
-            "\nThis channel's game: **{}** rules: {}.",
-            rules_name(rules),
-            options.join(", ")
-        ));
+/// The rules of `variant` in brief; with `game`, the rules of the channel's game (when it is a
+/// game of that variant): Tablut's options.
+pub fn rules_message(variant: Variant, game: Option<&Rules>) -> String {
+    let mut text = String::from(match variant {
+        Variant::Tablut => TABLUT_RULES,
+        Variant::Brandubh => BRANDUBH_RULES,
+        Variant::Copenhagen => COPENHAGEN_RULES,
+    });
+    text.push_str("\nMove with `/move e1-e3` (a bare square lists its moves).");
+    match game.filter(|r| r.variant == variant) {
+        Some(rules) if variant == Variant::Tablut => {
+            let options: Vec<String> = rules
+                .options()
+                .iter()
+                .map(|(k, v)| format!("`{k}={v}`"))
+                .collect();
+            text.push_str(&format!(
+                "\nThis channel's game: **{}** rules: {}.",
+                rules_name(rules),
+                options.join(", ")
+            ));
+        }
+        Some(_) => text.push_str(&format!(
+            "\nThis channel's game is a game of {}.",
+            variant.title()
+        )),
+        None => {}
+    }
+    if variant == Variant::Tablut {
+        text.push_str("\nAlso: `/tablut rules variant:` brandubh (7×7) or copenhagen (11×11).");
     }
     text
 }
+
+const TABLUT_RULES: &str =
+    "**Tablut**, the Sámi game Linnaeus recorded in 1732. 9×9 board, files a–i, ranks 1–9.\n\
+     • The attackers (16, blue) move first; the king and his 8 defenders (red) answer. \
+     Every piece moves like a rook, over no piece.\n\
+     • Only the king may stand on the castle (e5); pieces pass through it while it is empty.\n\
+     • Enclose an enemy between two of yours on a rank or file to capture it. The empty castle \
+     is hostile to both sides; the armed king helps capture.\n\
+     • The king is taken by four attackers on the castle, three beside it, two elsewhere.\n\
+     • The defenders win when the king reaches the edge; the attackers when they take him. A \
+     repeated position draws; a side with no move loses.";
+
+const BRANDUBH_RULES: &str = "**Brandubh**, the Irish game of the tafl family. 7×7 board, files a–g, ranks 1–7.\n\
+     • The attackers (8, blue) move first; the king and his 4 defenders (red) answer. \
+     Every piece moves like a rook, over no piece.\n\
+     • Only the king may stand on the throne (d4) or a corner; pieces pass through the empty throne.\n\
+     • Enclose an enemy between two of yours on a rank or file to capture it. The corners and \
+     the empty throne are hostile to both sides; the armed king helps capture.\n\
+     • The king is taken by four attackers on the throne, three beside it, two elsewhere.\n\
+     • The defenders win when the king reaches a corner; the attackers when they take him, or \
+     enclose him and all his defenders. A position seen a third time loses for the defenders; \
+     a side with no move loses.";
+
+const COPENHAGEN_RULES: &str = "**Copenhagen Hnefatafl**, the tafl game of today's tournaments. 11×11 board, files a–k, ranks 1–11.\n\
+     • The attackers (24, blue) move first; the king and his 12 defenders (red) answer. \
+     Every piece moves like a rook, over no piece.\n\
+     • Only the king may stand on the throne (f6) or a corner; pieces pass through the empty throne.\n\
+     • Enclose an enemy between two of yours on a rank or file to capture it. The corners and \
+     the empty throne are hostile to both sides; the armed king helps capture. A shieldwall \
+     takes a row of pieces on the edge at once.\n\
+     • The king is taken by attackers on his four sides (three and the empty throne); never on \
+     the edge.\n\
+     • The defenders win when the king reaches a corner or makes an exit fort on the edge; the \
+     attackers when they take him or enclose all the defenders. A position seen a third time \
+     loses for the defenders; a side with no move loses.";
 
 /// A hint, for the player alone.
 pub fn hint_message(h: &Hint) -> String {
@@ -349,14 +479,24 @@ pub fn hint_message(h: &Hint) -> String {
 
 /// A player's stats.
 pub fn stats_message(name: &str, s: &Stats) -> String {
-    let rating = match s.rating {
-        Some(r) => format!(
-            "rating **{:.0}** ± {:.0} ({} rated games)",
-            r.rating,
-            2.0 * r.deviation,
-            s.rated_games
-        ),
-        None => "no rating yet".to_string(),
+    // One rating a variant, each named: "Tablut rating **1662** ± 580 (1 rated games)".
+    let rating = if s.ratings.is_empty() {
+        "no rating yet".to_string()
+    } else {
+        let each: Vec<String> = s
+            .ratings
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} rating **{:.0}** ± {:.0} ({} rated games)",
+                    variant_name(r.variant),
+                    r.rating.rating,
+                    2.0 * r.rating.deviation,
+                    r.rated_games
+                )
+            })
+            .collect();
+        each.join(" · ")
     };
     let mut text = format!(
         "**{}**: {} games · as attackers {} won, {} lost · as defenders {} won, {} lost · {} drawn · {rating}",
@@ -372,21 +512,28 @@ pub fn stats_message(name: &str, s: &Stats) -> String {
         text.push_str("\nRecent:");
         for g in &s.recent {
             text.push_str(&format!(
-                "\n• {} as {} against {} ({})",
+                "\n• {} as {} against {} ({}{})",
                 g.result,
                 g.side,
                 escape(&g.opponent),
-                g.reason.replace('_', " ")
+                g.reason.replace('_', " "),
+                match g.variant {
+                    Variant::Tablut => String::new(),
+                    v => format!(", {}", variant_name(v)),
+                }
             ));
         }
     }
     text
 }
 
-/// A leaderboard page.
+/// A leaderboard page (each variant has its own, named in its title).
 pub fn leaderboard_message(board: &Leaderboard) -> String {
+    let name = variant_name(board.variant);
     if board.lines.is_empty() {
-        return "No rated games in this server yet: games between two people count.".to_string();
+        return format!(
+            "No rated {name} games in this server yet: games between two people count."
+        );
     }
     let lines: Vec<String> = board
         .lines
@@ -403,7 +550,11 @@ pub fn leaderboard_message(board: &Leaderboard) -> String {
         })
         .collect();
     listing(
-        format!("**Leaderboard** (page {}/{})", board.page + 1, board.pages),
+        format!(
+            "**{name} leaderboard** (page {}/{})",
+            board.page + 1,
+            board.pages
+        ),
         &lines,
     )
 }
@@ -421,8 +572,12 @@ pub fn games_message(games: &[GameInfo]) -> String {
                 .to_move()
                 .map(|p| format!("{} ({}) to move", escape(&p.name()), g.turn))
                 .unwrap_or_default();
+            let variant = match g.variant() {
+                Variant::Tablut => String::new(),
+                v => format!("{}, ", variant_name(v)),
+            };
             format!(
-                "• {}: {} vs {}, move {}, {turn}",
+                "• {}: {variant}{} vs {}, move {}, {turn}",
                 channel(g.place.channel),
                 escape(&g.attackers.name()),
                 escape(&g.defenders.name()),
@@ -487,7 +642,8 @@ impl crate::service::Wording for BotWording {
 
     fn channel_gone(&self, game: &GameInfo) -> String {
         format!(
-            "The game between {} and {} was aborted: its thread is gone. It does not count.",
+            "{} between {} and {} was aborted: its thread is gone. It does not count.",
+            capital(&the_game(game.variant())),
             bold(&game.attackers),
             bold(&game.defenders)
         )
@@ -503,10 +659,11 @@ pub fn clock_message(event: &ClockEvent) -> String {
             remaining,
             ..
         } => format!(
-            "{}, it is your move ({}, move {}): {} left.",
+            "{}, it is your move ({}, move {}{}): {} left.",
             self::user(*user),
             game.turn,
             game.move_number(),
+            variant_tag(game.variant()),
             duration_words(*remaining)
         ),
         ClockEvent::TimedOut(ended) => ended_message(ended, None),
@@ -521,8 +678,9 @@ pub fn clock_message(event: &ClockEvent) -> String {
 /// A finished game as the analysis's autocomplete lists it (within 100 characters).
 pub fn game_choice(game: &GameInfo) -> String {
     let label = format!(
-        "#{} · {} vs {} · {} · {} plies",
+        "#{}{} · {} vs {} · {} · {} plies",
         game.id,
+        variant_tag(game.variant()),
         game.attackers.name(),
         game.defenders.name(),
         game.outcome.status().replace('_', " "),
@@ -575,8 +733,12 @@ pub fn analysis_summary(summary: &AnalysisSummary) -> String {
     let game = &summary.game;
     let name = |side: Side| escape(&game.player(side).name());
     let mut out = format!(
-        "**Analysis of game #{}**: {} (attackers) vs {} (defenders). {}.\n",
+        "**Analysis of game #{}**{}: {} (attackers) vs {} (defenders). {}.\n",
         game.id,
+        match game.variant() {
+            Variant::Tablut => String::new(),
+            v => format!(" ({})", variant_name(v)),
+        },
         name(Side::Attackers),
         name(Side::Defenders),
         escape(&game.status_line())
@@ -799,7 +961,9 @@ mod tests {
         assert!(within(games_message(&games)).ends_with(" more"));
         within(started_message(&games[0]));
         within(turn_line(&games[0]));
-        within(rules_message(Some(&Rules::default())));
+        for v in Variant::ALL {
+            within(rules_message(v, Some(&v.rules())));
+        }
         let stats = Stats {
             user: 1,
             games: u32::MAX,
@@ -808,11 +972,17 @@ mod tests {
             wins_as_defenders: u32::MAX,
             losses_as_defenders: u32::MAX,
             draws: u32::MAX,
-            rating: Some(crate::rating::Rating::default()),
-            rated_games: u32::MAX,
+            ratings: Variant::ALL
+                .map(|variant| crate::service::VariantRating {
+                    variant,
+                    rating: crate::rating::Rating::default(),
+                    rated_games: u32::MAX,
+                })
+                .to_vec(),
             recent: (0..5)
                 .map(|i| crate::service::RecentGame {
                     game: i,
+                    variant: Variant::Copenhagen,
                     side: Side::Attackers,
                     opponent: long_name(0).name,
                     result: "loss",
@@ -823,6 +993,7 @@ mod tests {
         };
         within(stats_message(&long_name(0).name, &stats));
         let board = Leaderboard {
+            variant: Variant::Copenhagen,
             page: 0,
             pages: u32::MAX,
             players: u32::MAX,
@@ -851,8 +1022,87 @@ mod tests {
 
     #[test]
     fn the_rules_name_the_channel_games_options() {
-        let text = rules_message(Some(&crate::tafl::Preset::Corner.rules()));
+        let text = rules_message(Variant::Tablut, Some(&crate::tafl::Preset::Corner.rules()));
         assert!(text.contains("**corner** rules") && text.contains("`escape=corner`"));
-        assert!(!rules_message(None).contains("This channel's game"));
+        assert!(!rules_message(Variant::Tablut, None).contains("This channel's game"));
+        // Another variant's rules, asked for in a channel playing Tablut: no Tablut options.
+        let text = rules_message(Variant::Brandubh, Some(&Rules::default()));
+        assert!(
+            text.starts_with("**Brandubh**") && text.contains("7×7"),
+            "{text}"
+        );
+        assert!(!text.contains("This channel's game"), "{text}");
+        let text = rules_message(Variant::Copenhagen, Some(&Variant::Copenhagen.rules()));
+        assert!(text.contains("files a–k, ranks 1–11"), "{text}");
+        assert!(
+            text.contains("This channel's game is a game of Copenhagen Hnefatafl."),
+            "{text}"
+        );
+    }
+
+    fn game_of(variant: Variant, outcome: Outcome) -> GameInfo {
+        GameInfo {
+            rules: variant.rules(),
+            start: crate::tafl::Position::start_of(variant),
+            outcome,
+            turn: Side::Attackers,
+            ply: 4,
+            ..long_game(1)
+        }
+    }
+
+    #[test]
+    fn posts_name_the_game_unless_it_is_tablut() {
+        let astrid = Player::User(crate::service::User::new(7, "Astrid"));
+        let won = Outcome::Won {
+            winner: Side::Defenders,
+            reason: crate::tafl::Reason::KingEscaped,
+        };
+        for (variant, name) in [
+            (Variant::Tablut, None),
+            (Variant::Brandubh, Some("Brandubh")),
+            (Variant::Copenhagen, Some("Copenhagen")),
+        ] {
+            let mut game = game_of(variant, Outcome::Ongoing);
+            game.attackers = astrid.clone();
+            let turn = turn_line(&game);
+            assert!(
+                turn.starts_with("Your move, <@7> (attackers) · move 3"),
+                "{turn}"
+            );
+            let started = started_message(&game);
+            let listed = games_message(std::slice::from_ref(&game));
+            let over = game_of(variant, won);
+            let result = result_line(&over);
+            match name {
+                None => {
+                    assert!(turn.ends_with("move 3"), "{turn}");
+                    assert!(
+                        started.contains("(linnaeus rules, no time limit)"),
+                        "{started}"
+                    );
+                    assert!(result.contains(" wins with the defenders: "), "{result}");
+                    assert!(!listed.contains("Tablut"), "{listed}");
+                }
+                Some(name) => {
+                    assert!(turn.ends_with(&format!("move 3 · {name}")), "{turn}");
+                    let n = variant.size();
+                    assert!(
+                        started.contains(&format!("({}, {n}×{n}, no time limit)", variant.title())),
+                        "{started}"
+                    );
+                    assert!(
+                        result.contains(&format!(" wins the {name} game with the defenders: ")),
+                        "{result}"
+                    );
+                    assert!(listed.contains(&format!(": {name}, ")), "{listed}");
+                    assert!(aborted_by(&game, &astrid).contains(&format!("the {name} game")));
+                }
+            }
+        }
+        assert_eq!(
+            preset_refused(Variant::Copenhagen),
+            "The rules presets are Tablut's: Copenhagen Hnefatafl has its own rules, so leave out rules (or choose variant tablut)."
+        );
     }
 }

@@ -235,6 +235,8 @@ async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, St
         .options(poise::FrameworkOptions {
             commands: commands::all(),
             on_error: |error| Box::pin(on_error(error)),
+            // Every command counts against the user's rate before anything is done.
+            command_check: Some(|ctx| Box::pin(commands::within_rate(ctx))),
             // The invocation's data lives until poise has finished with the command, errors
             // included.
             pre_command: |ctx| {
@@ -408,6 +410,7 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
                     .to_string(),
             )
         }
+        F::CommandCheckFailed { error: Some(error), ctx, .. } => (ctx, error.to_string()),
         F::CooldownHit { ctx, remaining_cooldown, .. } => (
             ctx,
             format!("Not so fast: try again in {} s.", remaining_cooldown.as_secs() + 1),

@@ -1,7 +1,7 @@
 //! The options every game-reading command shares, and the command line's error.
 
 use crate::echo::echo;
-use crate::tafl::{parse_position, Game, Position, Preset, Rules, Side};
+use crate::tafl::{parse_position, Game, Position, Preset, Rules, Side, Variant};
 use clap::Args;
 
 /// A command's failure: its one-line message and the exit code.
@@ -24,9 +24,12 @@ impl CliError {
     }
 }
 
-/// `--rules`, `--set`, `--position`, `--to-move`.
+/// `--variant`, `--rules`, `--set`, `--position`, `--to-move`.
 #[derive(Debug, Clone, Args)]
 pub struct Common {
+    /// The game: tablut, brandubh or copenhagen (presets and --set are Tablut's).
+    #[arg(long, default_value = "tablut", value_parser = parse_variant)]
+    pub variant: Variant,
     /// The rules preset: linnaeus, walker, salmi or corner.
     #[arg(long, default_value = "linnaeus", value_parser = parse_preset)]
     pub rules: Preset,
@@ -46,6 +49,11 @@ fn parse_preset(s: &str) -> Result<Preset, String> {
         .map_err(|e: crate::tafl::RulesError| e.to_string())
 }
 
+fn parse_variant(s: &str) -> Result<Variant, String> {
+    s.parse()
+        .map_err(|e: crate::tafl::VariantError| e.to_string())
+}
+
 fn parse_side(s: &str) -> Result<Side, String> {
     match s {
         "attackers" => Ok(Side::Attackers),
@@ -60,7 +68,16 @@ fn parse_side(s: &str) -> Result<Side, String> {
 impl Common {
     /// The rule options: the preset with every `--set` applied.
     pub fn rules(&self) -> Result<Rules, CliError> {
-        let mut rules = self.rules.rules();
+        if self.variant.fixed_rules() && self.rules != Preset::Linnaeus {
+            return Err(CliError::Input(format!(
+                "--rules: {} has one set of rules; the presets are Tablut's",
+                self.variant.title()
+            )));
+        }
+        let mut rules = match self.variant {
+            Variant::Tablut => self.rules.rules(),
+            v => v.rules(),
+        };
         for s in &self.set {
             rules
                 .apply_setting(s)

@@ -9,7 +9,9 @@
 use super::common::CliError;
 use crate::ai::{self, Level, Limits, Searcher, Weights};
 use crate::echo::echo;
-use crate::tafl::{parse_position, write_position, Escape, Game, KingCapture, Rules, Side};
+use crate::tafl::{
+    parse_position, write_position, Escape, Game, KingCapture, Rules, Side, Variant,
+};
 use clap::Args;
 use std::io::{BufRead, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -29,6 +31,26 @@ pub struct EngineArgs {
 /// the start position's record and side to move. Records the engine cannot play are refused
 /// with the reason.
 pub fn parse_rules_record(record: &str) -> Result<(Rules, String, Side), String> {
+    // The board size first: it says which game.
+    let size = record
+        .split_whitespace()
+        .find_map(|t| t.strip_prefix("dim:"))
+        .map(|d| d.parse::<u32>().ok());
+    let variant = match size {
+        Some(Some(9)) => Variant::Tablut,
+        Some(Some(7)) => Variant::Brandubh,
+        Some(Some(11)) => Variant::Copenhagen,
+        Some(Some(d)) => {
+            return Err(format!(
+                "dim:{d}: only 7×7 brandubh, 9×9 tablut and 11×11 copenhagen are supported"
+            ))
+        }
+        Some(None) => return Err("the dim: entry is not a number".into()),
+        None => return Err("the rules record has no dim: entry".into()),
+    };
+    if variant != Variant::Tablut {
+        return parse_fixed_record(record, variant);
+    }
     let mut rules = Rules::default();
     let mut start = None;
     let mut turn = Side::Attackers;
@@ -38,17 +60,6 @@ pub fn parse_rules_record(record: &str) -> Result<(Rules, String, Side), String>
     let mut linnaean = false;
     let mut cens = "K".to_string();
     let mut cenp = "tcnkTCNK".to_string();
-    // The board size first: other games are refused for that before anything else.
-    let size = record
-        .split_whitespace()
-        .find_map(|t| t.strip_prefix("dim:"))
-        .map(|d| d.parse::<u32>().ok());
-    match size {
-        Some(Some(9)) => {}
-        Some(Some(d)) => return Err(format!("dim:{d}: only 9×9 tablut is supported")),
-        Some(None) => return Err("the dim: entry is not a number".into()),
-        None => return Err("the rules record has no dim: entry".into()),
-    }
     for token in record.split_whitespace() {
         let (key, value) = token.split_once(':').unwrap_or((token, ""));
         let yes_no = |v: &str| -> Result<bool, String> {
@@ -136,6 +147,41 @@ pub fn parse_rules_record(record: &str) -> Result<(Rules, String, Side), String>
             ))
         }
     };
+    parse_position(&start, turn, rules).map_err(|e| format!("start: {e}"))?;
+    Ok((rules, start, turn))
+}
+
+/// Brandubh's or Copenhagen's record: the game is played under its own fixed rules (see
+/// docs/RULES.md), so only what would make it another game is refused: edge escape, berserk
+/// or jumping pieces, and a start that is not a position of that board.
+fn parse_fixed_record(record: &str, variant: Variant) -> Result<(Rules, String, Side), String> {
+    let rules = variant.rules();
+    let mut start = None;
+    let mut turn = Side::Attackers;
+    for token in record.split_whitespace() {
+        let (key, value) = token.split_once(':').unwrap_or((token, ""));
+        match key {
+            "start" => start = Some(value.to_string()),
+            "atkf" => {
+                turn = match value {
+                    "y" => Side::Attackers,
+                    "n" => Side::Defenders,
+                    _ => return Err(format!("atkf:{value} is not y or n")),
+                }
+            }
+            "esc" if value != "c" => {
+                return Err(format!(
+                    "esc:{value}: {} is won in a corner",
+                    variant.title()
+                ))
+            }
+            "ber" | "kj" if value != "n" => {
+                return Err(format!("{key}:{value} is not part of {}", variant.title()));
+            }
+            _ => {}
+        }
+    }
+    let start = start.ok_or("the rules record has no start: position")?;
     parse_position(&start, turn, rules).map_err(|e| format!("start: {e}"))?;
     Ok((rules, start, turn))
 }
@@ -392,6 +438,7 @@ mod tests {
     use super::*;
 
     const TABLUT: &str = "/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+    const BRANDUBH: &str = "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
 
     #[test]
     fn rules_records_map_to_options() {
@@ -416,12 +463,42 @@ mod tests {
 
     #[test]
     fn other_games_are_refused() {
-        let brandub = "dim:7 ks:n cenhe: cenh: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
-        assert!(parse_rules_record(brandub).unwrap_err().contains("9×9"));
+        assert!(
+            parse_rules_record("dim:13 start:/13/13/13/13/13/13/13/13/13/13/13/13/13/")
+                .unwrap_err()
+                .contains("dim:13")
+        );
         assert!(parse_rules_record(&format!("dim:9 ber:c start:{TABLUT}")).is_err());
         assert!(parse_rules_record(&format!("dim:9 tfr:w start:{TABLUT}")).is_err());
         assert!(parse_rules_record(&format!("dim:9 cens:tK start:{TABLUT}")).is_err());
         assert!(parse_rules_record("dim:9 esc:e").is_err());
+        // Brandubh and Copenhagen are won in a corner, without berserk moves.
+        assert!(parse_rules_record(&format!("dim:7 esc:e start:{BRANDUBH}"))
+            .unwrap_err()
+            .contains("corner"));
+        assert!(parse_rules_record(&format!("dim:11 ber:c start:{BRANDUBH}")).is_err());
+        // A start that is not of the board's size.
+        assert!(parse_rules_record(&format!("dim:11 start:{BRANDUBH}")).is_err());
+    }
+
+    #[test]
+    fn brandubh_and_copenhagen_records_are_their_games() {
+        // OpenTafl's Brandub record (its options are read as Brandubh's own rules).
+        let (r, start, turn) = parse_rules_record(&format!(
+            "dim:7 name:Brandub ks:w cenhe: cenh: start:{BRANDUBH}"
+        ))
+        .unwrap();
+        assert_eq!(r, Rules::BRANDUBH);
+        assert_eq!(start, BRANDUBH);
+        assert_eq!(turn, Side::Attackers);
+        let copenhagen = write_position(&crate::tafl::Position::start_of(Variant::Copenhagen));
+        let (r, start, turn) = parse_rules_record(&format!(
+            "dim:11 name:Copenhagen atkf:n tfr:w sw:s efe:y start:{copenhagen}"
+        ))
+        .unwrap();
+        assert_eq!(r, Rules::COPENHAGEN);
+        assert_eq!(start, copenhagen);
+        assert_eq!(turn, Side::Defenders);
     }
 
     #[test]

@@ -11,6 +11,7 @@ mod replay;
 mod review;
 mod run;
 mod selfplay;
+mod versus;
 
 pub use common::{CliError, Common};
 
@@ -42,6 +43,8 @@ enum Command {
     Selfplay(selfplay::SelfplayArgs),
     /// Speak the OpenTafl engine protocol on stdin and stdout.
     Engine(engine::EngineArgs),
+    /// Play a match against another tafl program run from its path (OpenTafl engine protocol or hnefatafl.org's text protocol), both colours, at equal time per move.
+    Versus(versus::VersusArgs),
     /// Draw the board after some moves as a PNG, or the whole game as an animated GIF.
     Render(render::RenderArgs),
     /// Find puzzles in the AI's games against itself and write them as JSON.
@@ -73,6 +76,7 @@ pub fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(args),
         Command::Selfplay(args) => selfplay::run(args),
         Command::Engine(args) => engine::run(args),
+        Command::Versus(args) => versus::run(args),
         Command::Render(args) => render::run(args),
         Command::Puzzles(args) => puzzles::run(args),
         Command::Review(args) => review::run(args),

@@ -4,12 +4,13 @@
 use super::assets::{Assets, Captive, Content, Ground, Highlight, SpriteId, ASSETS, TRANSPARENT};
 use super::text::{draw_text, Align};
 use super::theme::*;
+use crate::tafl::square::SQUARES;
 use crate::tafl::{Bitboard, Escape, Position, RecordedMove, Side, Square};
 
 /// What every square of a board shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Scene {
-    pub squares: [SpriteId; 81],
+    pub squares: [SpriteId; SQUARES],
 }
 
 /// The square the king stood on when the last move captured him, worked out by putting him
@@ -57,8 +58,8 @@ fn neighbours(sq: Square) -> impl Iterator<Item = Square> {
 /// The scene of a position after `last` (the move that led to it, if any).
 pub fn scene(position: &Position, last: Option<&RecordedMove>) -> Scene {
     let corners = position.rules().escape == Escape::Corner;
-    let mut contents = [Content::Empty; 81];
-    let mut highlights = [Highlight::None; 81];
+    let mut contents = [Content::Empty; SQUARES];
+    let mut highlights = [Highlight::None; SQUARES];
     for sq in position.attackers() {
         contents[sq.index()] = Content::Attacker;
     }
@@ -95,7 +96,7 @@ pub fn scene(position: &Position, last: Option<&RecordedMove>) -> Scene {
         highlights[last.mv.from.index()] = Highlight::From;
         highlights[last.mv.to.index()] = Highlight::To;
     }
-    let mut squares = [SpriteId(0); 81];
+    let mut squares = [SpriteId(0); SQUARES];
     for sq in Square::all() {
         let ground = if sq == Square::CASTLE {
             Ground::Castle

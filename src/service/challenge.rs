@@ -1,6 +1,7 @@
 //! Starting games: challenges between people (open, accept, decline, cancel, expire) and games
 //! against the AI.
 
+use super::backoff::Work;
 use super::*;
 use crate::store::challenges::{self, ChallengeRow, NewChallenge};
 use crate::store::games::NewGame;
@@ -401,12 +402,27 @@ impl Service {
         Ok((self.challenge_info(id).await?, notice))
     }
 
-    /// Closes every open challenge whose time has run out, and returns them.
+    /// Closes every open challenge whose time has run out, and returns them. One that cannot
+    /// be closed is logged and set aside for a while (see [`super::backoff`]); the others are
+    /// closed all the same.
     pub async fn expire_challenges(&self) -> Result<Vec<ChallengeInfo>, ServiceError> {
         let now = self.now();
         let mut out = Vec::new();
         for row in challenges::expired(&self.pool, now).await? {
-            out.extend(self.expire(row, now).await?);
+            let id = row.id;
+            if !self.retries.ready(Work::ExpireChallenge, id, now) {
+                continue;
+            }
+            match self.expire(row, now).await {
+                Ok(closed) => {
+                    self.retries.succeeded(Work::ExpireChallenge, id);
+                    out.extend(closed);
+                }
+                Err(e) => {
+                    let (failures, next) = self.retries.failed(Work::ExpireChallenge, id, now);
+                    tracing::error!(challenge = id, error = ?e, failures, retry_in_s = (next - now) / 1000, "cannot close an expired challenge: set aside");
+                }
+            }
         }
         Ok(out)
     }

@@ -53,6 +53,10 @@ pub enum ServiceError {
     TooLateToAbort,
     #[error("You asked for a hint a moment ago: try again in {0} s.")]
     HintTooSoon(u64),
+    #[error("You are sending commands faster than the bot takes them: try again in {0} s.")]
+    TooManyCommands(u64),
+    #[error("That takes the bot a while to make, so each player gets one at a time: try again in {0} s.")]
+    CostlyTooSoon(u64),
     #[error("The AI is busy with {0} moves and hints already waiting: try again in a minute.")]
     AiBusy(usize),
     #[error("You already have {0} games against the AI running in this server: finish or resign one first.")]

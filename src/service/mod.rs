@@ -10,9 +10,11 @@
 
 pub mod ai;
 pub mod analysis;
+pub mod backoff;
 pub mod challenge;
 pub mod clock;
 pub mod error;
+pub mod limits;
 pub mod outbox;
 pub mod play;
 pub mod puzzle;
@@ -33,7 +35,9 @@ use crate::rating::{rate_game, Score};
 use crate::store::games::{Advance, GameRow, SeatRow};
 use crate::store::Backend;
 use crate::store::{self, draws, games, moves, players, ChallengeStatus, DrawStatus, GameStatus};
-use crate::tafl::{write_position, Game, Outcome, Position, Reason, RecordedMove, Rules, Side};
+use crate::tafl::{
+    write_position, Game, Outcome, Position, Reason, RecordedMove, Rules, Side, Variant,
+};
 use sqlx::{AnyConnection, AnyPool};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -70,6 +74,11 @@ pub struct Config {
     /// How long past the search's own time a process's claim on an AI turn lasts (default
     /// [`ai::AI_CLAIM_MARGIN`]).
     pub ai_claim_margin: Duration,
+    /// Commands (and button presses) one user may use per minute, in a burst or spread out
+    /// (0: no limit).
+    pub commands_per_minute: u32,
+    /// How long a user waits between two costly commands (replays, analyses).
+    pub costly_cooldown: Duration,
 }
 
 impl Default for Config {
@@ -93,6 +102,8 @@ impl Default for Config {
             analysis_time: Duration::from_millis(crate::ai::analysis::DEFAULT_MS_PER_PLY),
             analysis_depth: None,
             ai_claim_margin: ai::AI_CLAIM_MARGIN,
+            commands_per_minute: DEFAULT_COMMANDS_PER_MINUTE,
+            costly_cooldown: DEFAULT_COSTLY_COOLDOWN,
         }
     }
 }
@@ -100,6 +111,13 @@ impl Default for Config {
 /// Each AI worker's table, in MB: two workers' tables and the rest of the bot stay well
 /// within 250 MB.
 pub const DEFAULT_AI_TT_MB: usize = 32;
+
+/// Commands a user may use per minute: a burst of 20, then one every 3 s; far more than a
+/// person playing needs, and well under Discord's own limits for the bot's answers.
+pub const DEFAULT_COMMANDS_PER_MINUTE: u32 = 20;
+
+/// The wait between two costly commands of one user.
+pub const DEFAULT_COSTLY_COOLDOWN: Duration = Duration::from_secs(30);
 
 impl Config {
     pub fn ai_time(&self, level: Level) -> Duration {
@@ -117,6 +135,8 @@ pub struct Service {
     /// each process keeps its own, which is what the cooldown is for: sparing this process's
     /// AI pool.
     hints: Mutex<HashMap<UserId, i64>>,
+    /// The per-user rate limits this process keeps (see [`limits`]).
+    pub(crate) limits: limits::Limits,
     /// On SQLite, writes queue here rather than in SQLite's busy handler, whose sleeps (up to
     /// 100 ms) would make the slowest moves wait far longer than the write takes. PostgreSQL
     /// needs no such lock: its row locks, constraints and conditional updates decide, across
@@ -145,6 +165,8 @@ pub struct Service {
     pub(crate) ai_turn_searches: std::sync::atomic::AtomicU64,
     /// The renewals of this service's claims on AI turns that found the claim still held.
     pub(crate) ai_claim_renewals: Arc<std::sync::atomic::AtomicU64>,
+    /// The sweeps' items whose handling failed, set aside for a while (see [`backoff`]).
+    pub(crate) retries: backoff::Backoff,
 }
 
 /// The write lock held, if the backend needs one (see [`Service::write_lock`]).
@@ -162,6 +184,7 @@ impl Service {
         Service {
             backend: store::backend(&pool),
             pool,
+            limits: limits::Limits::new(&config, clock.clone()),
             clock,
             hints: Mutex::new(HashMap::new()),
             writer: Arc::new(tokio::sync::Mutex::new(())),
@@ -175,6 +198,7 @@ impl Service {
             claimer: ai::claimer_id(),
             ai_turn_searches: std::sync::atomic::AtomicU64::new(0),
             ai_claim_renewals: Arc::new(std::sync::atomic::AtomicU64::new(0)),
+            retries: backoff::Backoff::default(),
             config,
         }
     }
@@ -347,6 +371,20 @@ impl Service {
         outcome: Outcome,
         announce: outbox::Announce,
     ) -> Result<Ended, ServiceError> {
+        self.commit_end_taking(loaded, outcome, announce, None)
+            .await
+    }
+
+    /// [`Service::commit_end`] that also takes the open draw offer `offer` (accepted) in the
+    /// same transaction: if another answer took it first (Decline pressed at the same time),
+    /// nothing is written and the answer is [`ServiceError::NoDrawOffer`].
+    pub(crate) async fn commit_end_taking(
+        &self,
+        loaded: Loaded,
+        outcome: Outcome,
+        announce: outbox::Announce,
+        offer: Option<i64>,
+    ) -> Result<Ended, ServiceError> {
         let Loaded {
             row,
             mut game,
@@ -361,6 +399,11 @@ impl Service {
         };
         let writing = self.write_lock().await;
         let mut tx = self.pool.begin().await?;
+        if let Some(offer) = offer {
+            if !draws::answer(&mut *tx, offer, DrawStatus::Accepted, now).await? {
+                return Err(ServiceError::NoDrawOffer);
+            }
+        }
         advance(&mut tx, &row, &info, game.position(), now).await?;
         draws::close_open(&mut *tx, row.id, DrawStatus::Lapsed, now).await?;
         let ratings = rate(&mut tx, &info, now).await?;
@@ -472,17 +515,19 @@ async fn rate(
     // Both players' rows are locked before either is read, lowest id first, so that two games
     // of one player ending at once (in two processes) rate one after the other, and two games
     // between the same two people lock in the same order.
+    // Each variant has its own ratings.
+    let variant = info.variant();
     let (low, high) = if a.id <= d.id { (a, d) } else { (d, a) };
-    let first = players::lock(&mut *conn, guild, low.id, &low.name, now).await?;
-    let second = players::lock(&mut *conn, guild, high.id, &high.name, now).await?;
+    let first = players::lock(&mut *conn, guild, low.id, variant, &low.name, now).await?;
+    let second = players::lock(&mut *conn, guild, high.id, variant, &high.name, now).await?;
     let (before_a, before_d) = if a.id <= d.id {
         (first, second)
     } else {
         (second, first)
     };
     let (after_a, after_d) = rate_game(before_a, before_d, score);
-    players::put_rating(&mut *conn, guild, a.id, &a.name, after_a, now).await?;
-    players::put_rating(&mut *conn, guild, d.id, &d.name, after_d, now).await?;
+    players::put_rating(&mut *conn, guild, a.id, variant, &a.name, after_a, now).await?;
+    players::put_rating(&mut *conn, guild, d.id, variant, &d.name, after_d, now).await?;
     Ok(Some(RatingChanges {
         attackers: (a.id, before_a, after_a),
         defenders: (d.id, before_d, after_d),

@@ -164,14 +164,17 @@ impl Service {
             let outcome = Outcome::Drawn {
                 reason: Reason::DrawAgreed,
             };
-            let ended = self.commit_end(loaded, outcome, announce).await?;
+            // The offer is taken in the transaction that ends the game: a Decline that took it
+            // first leaves the game running.
+            let ended = self
+                .commit_end_taking(loaded, outcome, announce, Some(offer.id))
+                .await?;
             Ok(DrawAnswer::Accepted(ended))
         } else {
             let writing = self.write_lock().await;
             let mut tx = self.pool.begin().await?;
-            if !draws::close_open(&mut *tx, loaded.info.id, DrawStatus::Declined, self.now())
-                .await?
-            {
+            // One conditional update of this offer: an Accept that took it first wins.
+            if !draws::answer(&mut *tx, offer.id, DrawStatus::Declined, self.now()).await? {
                 return Err(ServiceError::NoDrawOffer);
             }
             let notice = match answering {
@@ -303,7 +306,7 @@ pub fn matching_moves(pos: &Position, typed: &str, limit: usize) -> Vec<String> 
         .filter(|c| c.is_ascii_alphanumeric())
         .map(|c| c.to_ascii_lowercase())
         .collect();
-    let square = key.parse::<crate::tafl::Square>().ok();
+    let square = crate::tafl::Square::parse_on(&key, pos.variant().size()).ok();
     pos.legal_moves_sorted()
         .into_iter()
         .filter(|m| {

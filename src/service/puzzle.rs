@@ -6,6 +6,7 @@
 //! The puzzles come from `assets/puzzles.json` (found by `tablut-bot puzzles` in the AI's games
 //! against itself and proven by [`crate::ai::puzzle`]), loaded at start-up.
 
+use super::backoff::Work;
 use super::*;
 use crate::ai::puzzle::{scan, Kind, Record, Solver, SCAN_PLIES};
 use crate::ai::queue::Class;
@@ -140,6 +141,9 @@ impl Loaded {
         game
     }
 }
+
+/// The failed searches of a game after which it is recorded as searched, with nothing found.
+pub const SCAN_GIVE_UP: u32 = 3;
 
 /// Today's number: days since the Unix epoch (UTC).
 pub fn day_of(now_ms: i64) -> i64 {
@@ -457,57 +461,98 @@ impl Service {
 
     /// Searches up to `limit` finished games not searched before for puzzles, on the AI
     /// pool's background class (served only while no move or hint waits), and stores what it
-    /// finds (source `game`, rated as new puzzles), each game once. How many puzzles were new.
+    /// finds (source `game`, rated as new puzzles), each game once. A game whose search fails
+    /// is logged and set aside for a while (the next games are searched meanwhile); after
+    /// [`SCAN_GIVE_UP`] failures it is recorded as searched, with nothing found, and not tried
+    /// again. How many puzzles were new.
     pub async fn find_game_puzzles(&self, limit: u32) -> Result<u32, ServiceError> {
+        let now = self.now();
+        let aside = self.retries.waiting(Work::PuzzleScan, now) as u32;
+        let ids = rows::unscanned_games(&self.pool, limit.saturating_add(aside)).await?;
         let mut added = 0;
-        for id in rows::unscanned_games(&self.pool, limit).await? {
-            let Some(row) = games::by_id(&self.pool, id).await? else {
-                continue;
-            };
-            let found = match self.load_or_skip(row).await {
-                Some(loaded) => {
-                    let game = loaded.game;
-                    let (tx, rx) = tokio::sync::oneshot::channel();
-                    self.ai.submit_task(0, Class::Background, move || {
-                        let mut solver = Solver::new();
-                        let _ = tx.send(scan(&mut solver, &game, SCAN_PLIES));
-                    });
-                    rx.await.map_err(|_| {
-                        ServiceError::Internal(format!("game {id}: the puzzle search failed"))
-                    })?
+        let ready = ids
+            .into_iter()
+            .filter(|&id| self.retries.ready(Work::PuzzleScan, id, now))
+            .take(limit as usize);
+        for id in ready {
+            match self.scan_game(id).await {
+                Ok(n) => {
+                    self.retries.succeeded(Work::PuzzleScan, id);
+                    added += n;
                 }
-                // A game that cannot be rebuilt is logged, and not tried again.
-                None => Vec::new(),
-            };
-            let now = self.now();
-            let writing = self.write_lock().await;
-            let mut tx = self.pool.begin().await?;
-            if !rows::scanned(&mut *tx, id, found.len() as u32, now).await? {
-                continue;
+                Err(e) => {
+                    let (failures, next) = self.retries.failed(Work::PuzzleScan, id, now);
+                    if failures < SCAN_GIVE_UP {
+                        tracing::warn!(game = id, error = ?e, failures, retry_in_s = (next - now) / 1000, "the puzzle search of a game failed: set aside");
+                        continue;
+                    }
+                    tracing::error!(game = id, error = ?e, failures, "the puzzle search of a game failed again: given up");
+                    let writing = self.write_lock().await;
+                    match rows::scanned(&self.pool, id, 0, now).await {
+                        Ok(_) => self.retries.succeeded(Work::PuzzleScan, id),
+                        Err(e) => {
+                            tracing::error!(game = id, error = ?e, "cannot record a game's search as given up: set aside")
+                        }
+                    }
+                    drop(writing);
+                }
             }
-            for (start, f) in &found {
-                let r = Record::new(start, f, "game");
-                let new = rows::insert(
-                    &mut *tx,
-                    &NewPuzzle {
-                        position: &r.position,
-                        to_move: r.to_move.name(),
-                        rules: &rules_json(&r.rules),
-                        kind: r.kind.name(),
-                        moves: r.moves,
-                        line: &r.line.join(" "),
-                        source: "game",
-                        game_id: Some(id),
-                        rating: initial_rating(r.kind, r.moves),
-                        now,
-                    },
-                )
-                .await?;
-                added += u32::from(new);
-            }
-            tx.commit().await?;
-            drop(writing);
         }
+        Ok(added)
+    }
+
+    /// Searches one finished game for puzzles and stores them; how many were new.
+    async fn scan_game(&self, id: GameId) -> Result<u32, ServiceError> {
+        let Some(row) = games::by_id(&self.pool, id).await? else {
+            return Ok(0);
+        };
+        let found = match self.load_or_skip(row).await {
+            // Puzzles are Tablut's: games of the other variants are passed over (and not
+            // looked at again).
+            Some(loaded) if !loaded.info.variant().is_tablut() => Vec::new(),
+            Some(loaded) => {
+                let game = loaded.game;
+                let (tx, rx) = tokio::sync::oneshot::channel();
+                self.ai.submit_task(0, Class::Background, move || {
+                    let mut solver = Solver::new();
+                    let _ = tx.send(scan(&mut solver, &game, SCAN_PLIES));
+                });
+                rx.await.map_err(|_| {
+                    ServiceError::Internal(format!("game {id}: the puzzle search failed"))
+                })?
+            }
+            // A game that cannot be rebuilt is logged, and not tried again.
+            None => Vec::new(),
+        };
+        let now = self.now();
+        let mut added = 0;
+        let writing = self.write_lock().await;
+        let mut tx = self.pool.begin().await?;
+        if !rows::scanned(&mut *tx, id, found.len() as u32, now).await? {
+            return Ok(0);
+        }
+        for (start, f) in &found {
+            let r = Record::new(start, f, "game");
+            let new = rows::insert(
+                &mut *tx,
+                &NewPuzzle {
+                    position: &r.position,
+                    to_move: r.to_move.name(),
+                    rules: &rules_json(&r.rules),
+                    kind: r.kind.name(),
+                    moves: r.moves,
+                    line: &r.line.join(" "),
+                    source: "game",
+                    game_id: Some(id),
+                    rating: initial_rating(r.kind, r.moves),
+                    now,
+                },
+            )
+            .await?;
+            added += u32::from(new);
+        }
+        tx.commit().await?;
+        drop(writing);
         Ok(added)
     }
 }

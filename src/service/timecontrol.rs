@@ -2,6 +2,7 @@
 //! on time when it runs out, and challenges that expire. Driven by the database (deadlines
 //! are stored), so a restart loses nothing; the bot calls [`Service::tick`] every little while.
 
+use super::backoff::Work;
 use super::outbox::Announce;
 use super::*;
 use crate::store::games::GameRow;
@@ -19,15 +20,23 @@ impl Service {
     /// clock decided is announced even if the bot stops right after; a game that fails is
     /// logged and the others go on. Returns what it did.
     pub async fn tick(&self) -> Result<Vec<ClockEvent>, ServiceError> {
-        let mut events: Vec<ClockEvent> = self
-            .expire_challenges()
-            .await?
-            .into_iter()
-            .map(ClockEvent::ChallengeExpired)
-            .collect();
+        let mut events: Vec<ClockEvent> = match self.expire_challenges().await {
+            Ok(expired) => expired
+                .into_iter()
+                .map(ClockEvent::ChallengeExpired)
+                .collect(),
+            // The games' clocks go on without the challenges.
+            Err(e) => {
+                tracing::error!(error = ?e, "cannot list the expired challenges");
+                Vec::new()
+            }
+        };
         let now = self.now();
         for row in games::clock_due(&self.pool, now).await? {
             let id = row.id;
+            if !self.retries.ready(Work::Clock, id, now) {
+                continue;
+            }
             // Across processes: one clock at a time looks at a game; a process that dies
             // while it looks leaves the game to the others at its lease's end.
             let writing = self.write_lock().await;
@@ -49,10 +58,13 @@ impl Service {
             }
             drop(writing);
             match step {
-                Ok(Some(event)) => events.push(event),
-                Ok(None) => {}
+                Ok(event) => {
+                    self.retries.succeeded(Work::Clock, id);
+                    events.extend(event);
+                }
                 Err(e) => {
-                    tracing::error!(game = id, error = ?e, "the clock could not act on a game")
+                    let (failures, next) = self.retries.failed(Work::Clock, id, now);
+                    tracing::error!(game = id, error = ?e, failures, retry_in_s = (next - now) / 1000, "the clock could not act on a game: set aside");
                 }
             }
         }

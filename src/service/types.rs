@@ -3,7 +3,7 @@
 use super::error::ServiceError;
 use crate::ai::Level;
 use crate::rating::Rating;
-use crate::tafl::{Call, Outcome, Position, RecordedMove, Rules, Side, Square};
+use crate::tafl::{Call, Outcome, Position, RecordedMove, Rules, Side, Square, Variant};
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -251,6 +251,11 @@ impl GameInfo {
         self.outcome.is_over()
     }
 
+    /// The game of the tafl family this is.
+    pub fn variant(&self) -> Variant {
+        self.rules.variant
+    }
+
     /// The move number of the next move (attackers and defenders make one move together).
     pub fn move_number(&self) -> u32 {
         self.ply / 2 + 1
@@ -430,17 +435,32 @@ pub struct Stats {
     pub wins_as_defenders: u32,
     pub losses_as_defenders: u32,
     pub draws: u32,
-    /// The rating, if the player has played a rated game.
-    pub rating: Option<Rating>,
-    pub rated_games: u32,
+    /// The player's rating in each variant they have played a rated game of, Tablut first.
+    pub ratings: Vec<VariantRating>,
     /// The most recent finished games, newest first.
     pub recent: Vec<RecentGame>,
+}
+
+impl Stats {
+    /// The rating in `variant`, if the player has played a rated game of it.
+    pub fn rating(&self, variant: Variant) -> Option<&VariantRating> {
+        self.ratings.iter().find(|r| r.variant == variant)
+    }
+}
+
+/// A player's rating in one variant.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VariantRating {
+    pub variant: Variant,
+    pub rating: Rating,
+    pub rated_games: u32,
 }
 
 /// One finished game, from a player's side.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecentGame {
     pub game: GameId,
+    pub variant: Variant,
     pub side: Side,
     pub opponent: String,
     /// `win`, `loss` or `draw`.
@@ -462,6 +482,7 @@ pub struct Ranked {
 /// A page of a server's leaderboard.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Leaderboard {
+    pub variant: Variant,
     /// Zero-based.
     pub page: u32,
     pub pages: u32,

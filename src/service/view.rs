@@ -106,8 +106,7 @@ impl Service {
             wins_as_defenders: 0,
             losses_as_defenders: 0,
             draws: 0,
-            rating: None,
-            rated_games: 0,
+            ratings: Vec::new(),
             recent: Vec::new(),
         };
         for row in rows {
@@ -129,24 +128,31 @@ impl Service {
                 stats.recent.push(game);
             }
         }
-        if let Some(p) = players::get(&self.pool, guild, user).await? {
-            stats.rating = Some(p.rating);
-            stats.rated_games = p.rated_games;
-        }
+        stats.ratings = players::all_of(&self.pool, guild, user)
+            .await?
+            .into_iter()
+            .map(|p| VariantRating {
+                variant: p.variant,
+                rating: p.rating,
+                rated_games: p.rated_games,
+            })
+            .collect();
         Ok(stats)
     }
 
-    /// A page (zero-based) of a server's leaderboard: rating first, then the surer rating.
+    /// A page (zero-based) of a server's leaderboard for a variant: rating first, then the
+    /// surer rating.
     pub async fn leaderboard(
         &self,
         guild: GuildId,
+        variant: Variant,
         page: u32,
     ) -> Result<Leaderboard, ServiceError> {
-        let players_count = players::count(&self.pool, guild).await?;
+        let players_count = players::count(&self.pool, guild, variant).await?;
         let pages = players_count.div_ceil(LEADERBOARD_PAGE).max(1);
         let page = page.min(pages - 1);
         let offset = page * LEADERBOARD_PAGE;
-        let lines = players::leaderboard(&self.pool, guild, offset, LEADERBOARD_PAGE)
+        let lines = players::leaderboard(&self.pool, guild, variant, offset, LEADERBOARD_PAGE)
             .await?
             .into_iter()
             .enumerate()
@@ -159,6 +165,7 @@ impl Service {
             })
             .collect();
         Ok(Leaderboard {
+            variant,
             page,
             pages,
             players: players_count,
@@ -181,8 +188,12 @@ fn finished(row: &GameRow, user: UserId) -> Option<RecentGame> {
         ("draw", _) => "draw",
         _ => "loss",
     };
+    // A game whose rules cannot be read is not rebuilt anywhere else either: Tablut's name is
+    // as good as any for it here.
+    let variant = parse_rules(&row.rules).map_or(Variant::Tablut, |r| r.variant);
     Some(RecentGame {
         game: row.id,
+        variant,
         side,
         opponent: opponent.clone(),
         result,

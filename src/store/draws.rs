@@ -64,3 +64,23 @@ pub async fn close_open<'e>(
     .await?;
     Ok(done.rows_affected() == 1)
 }
+
+/// Answers the offer `id` with `status` (accepted or declined), if it is still open. One
+/// conditional update: of two answers at once (Accept and Decline pressed together), exactly
+/// one takes the offer. Returns whether this one did.
+pub async fn answer<'e>(
+    ex: impl AnyExecutor<'e>,
+    id: i64,
+    status: DrawStatus,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE draw_offers SET status = $1, answered_at = $2 WHERE id = $3 AND status = 'open'",
+    )
+    .bind(status)
+    .bind(now)
+    .bind(id)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}

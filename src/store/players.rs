@@ -1,13 +1,16 @@
-//! The `players` table: each player's Glicko-2 rating in each server.
+//! The `players` table: each player's Glicko-2 rating in each server, one for each game of the
+//! tafl family (Tablut, Brandubh, Copenhagen).
 
 use super::{to_db, DbId};
 use crate::rating::Rating;
+use crate::tafl::Variant;
 use sqlx::any::AnyExecutor;
 
 /// A player's stored rating.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlayerRow {
     pub user_id: u64,
+    pub variant: Variant,
     pub name: String,
     pub rating: Rating,
     pub rated_games: u32,
@@ -18,6 +21,7 @@ pub struct PlayerRow {
 struct Stored {
     #[sqlx(try_from = "DbId")]
     user_id: u64,
+    variant: String,
     name: String,
     rating: f64,
     deviation: f64,
@@ -26,10 +30,17 @@ struct Stored {
     rated_games: u32,
 }
 
-impl From<Stored> for PlayerRow {
-    fn from(r: Stored) -> PlayerRow {
-        PlayerRow {
+impl TryFrom<Stored> for PlayerRow {
+    type Error = sqlx::Error;
+
+    fn try_from(r: Stored) -> Result<PlayerRow, sqlx::Error> {
+        let variant = r
+            .variant
+            .parse()
+            .map_err(|e: crate::tafl::VariantError| sqlx::Error::Decode(Box::new(e)))?;
+        Ok(PlayerRow {
             user_id: r.user_id,
+            variant,
             name: r.name,
             rating: Rating {
                 rating: r.rating,
@@ -37,69 +48,100 @@ impl From<Stored> for PlayerRow {
                 volatility: r.volatility,
             },
             rated_games: r.rated_games,
-        }
+        })
     }
 }
 
-/// A player's rating in a server, if they have one.
+const COLUMNS: &str = "user_id, variant, name, rating, deviation, volatility, rated_games";
+
+/// A player's rating in a server for a variant, if they have one.
 pub async fn get<'e>(
     ex: impl AnyExecutor<'e>,
     guild_id: u64,
     user_id: u64,
+    variant: Variant,
 ) -> Result<Option<PlayerRow>, sqlx::Error> {
-    sqlx::query_as::<_, Stored>(
-        "SELECT user_id, name, rating, deviation, volatility, rated_games FROM players \
-         WHERE guild_id = $1 AND user_id = $2",
-    )
+    sqlx::query_as::<_, Stored>(&format!(
+        "SELECT {COLUMNS} FROM players WHERE guild_id = $1 AND user_id = $2 AND variant = $3"
+    ))
     .bind(to_db(guild_id))
     .bind(to_db(user_id))
+    .bind(variant.name())
     .fetch_optional(ex)
-    .await
-    .map(|row| row.map(PlayerRow::from))
+    .await?
+    .map(PlayerRow::try_from)
+    .transpose()
 }
 
-/// A player's rating in a server, their row locked until the transaction ends (made with the
-/// starting rating and no games if they had none): read this way, two games of one player
-/// ending at once are rated one after the other, each from the rating the other left.
+/// A player's ratings in a server, one for each variant they have played rated games of, in
+/// [`Variant::ALL`]'s order (Tablut first).
+pub async fn all_of<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild_id: u64,
+    user_id: u64,
+) -> Result<Vec<PlayerRow>, sqlx::Error> {
+    let mut rows = sqlx::query_as::<_, Stored>(&format!(
+        "SELECT {COLUMNS} FROM players WHERE guild_id = $1 AND user_id = $2"
+    ))
+    .bind(to_db(guild_id))
+    .bind(to_db(user_id))
+    .fetch_all(ex)
+    .await?
+    .into_iter()
+    .map(PlayerRow::try_from)
+    .collect::<Result<Vec<_>, _>>()?;
+    rows.sort_by_key(|r| Variant::ALL.iter().position(|&v| v == r.variant));
+    Ok(rows)
+}
+
+/// A player's rating in a server for a variant, their row locked until the transaction ends
+/// (made with the starting rating and no games if they had none): read this way, two games of
+/// one player ending at once are rated one after the other, each from the rating the other
+/// left.
 pub async fn lock<'e>(
     ex: impl AnyExecutor<'e>,
     guild_id: u64,
     user_id: u64,
+    variant: Variant,
     name: &str,
     now: i64,
 ) -> Result<Rating, sqlx::Error> {
-    sqlx::query_as::<_, Stored>(
-        "INSERT INTO players (guild_id, user_id, name, updated_at) VALUES ($1, $2, $3, $4) \
-         ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name \
-         RETURNING user_id, name, rating, deviation, volatility, rated_games",
-    )
+    let row = sqlx::query_as::<_, Stored>(&format!(
+        "INSERT INTO players (guild_id, user_id, variant, name, updated_at) VALUES ($1, $2, $3, $4, $5) \
+         ON CONFLICT (guild_id, variant, user_id) DO UPDATE SET name = excluded.name \
+         RETURNING {COLUMNS}"
+    ))
     .bind(to_db(guild_id))
     .bind(to_db(user_id))
+    .bind(variant.name())
     .bind(name)
     .bind(now)
     .fetch_one(ex)
-    .await
-    .map(|row| PlayerRow::from(row).rating)
+    .await?;
+    Ok(PlayerRow::try_from(row)?.rating)
 }
 
-/// Stores a player's rating after a rated game (creating the row on their first).
+/// Stores a player's rating for a variant after a rated game (creating the row on their
+/// first).
 pub async fn put_rating<'e>(
     ex: impl AnyExecutor<'e>,
     guild_id: u64,
     user_id: u64,
+    variant: Variant,
     name: &str,
     rating: Rating,
     now: i64,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO players (guild_id, user_id, name, rating, deviation, volatility, rated_games, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, 1, $7) \
-         ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, rating = excluded.rating, \
+        "INSERT INTO players (guild_id, user_id, variant, name, rating, deviation, volatility, rated_games, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8) \
+         ON CONFLICT (guild_id, variant, user_id) DO UPDATE SET name = excluded.name, rating = excluded.rating, \
          deviation = excluded.deviation, volatility = excluded.volatility, \
          rated_games = players.rated_games + 1, updated_at = excluded.updated_at",
     )
     .bind(to_db(guild_id))
     .bind(to_db(user_id))
+    .bind(variant.name())
     .bind(name)
     .bind(rating.rating)
     .bind(rating.deviation)
@@ -110,33 +152,43 @@ pub async fn put_rating<'e>(
     Ok(())
 }
 
-/// A page of a server's leaderboard (highest rating first) and the number of rated players.
+/// A page of a server's leaderboard for a variant (highest rating first).
 pub async fn leaderboard<'e, E>(
     ex: E,
     guild_id: u64,
+    variant: Variant,
     offset: u32,
     limit: u32,
 ) -> Result<Vec<PlayerRow>, sqlx::Error>
 where
     E: AnyExecutor<'e>,
 {
-    sqlx::query_as::<_, Stored>(
-        "SELECT user_id, name, rating, deviation, volatility, rated_games FROM players \
-         WHERE guild_id = $1 ORDER BY rating DESC, deviation ASC, user_id ASC LIMIT $2 OFFSET $3",
-    )
+    sqlx::query_as::<_, Stored>(&format!(
+        "SELECT {COLUMNS} FROM players WHERE guild_id = $1 AND variant = $2 \
+         ORDER BY rating DESC, deviation ASC, user_id ASC LIMIT $3 OFFSET $4"
+    ))
     .bind(to_db(guild_id))
+    .bind(variant.name())
     .bind(i64::from(limit))
     .bind(i64::from(offset))
     .fetch_all(ex)
-    .await
-    .map(|rows| rows.into_iter().map(PlayerRow::from).collect())
+    .await?
+    .into_iter()
+    .map(PlayerRow::try_from)
+    .collect()
 }
 
-/// How many players have a rating in a server.
-pub async fn count<'e>(ex: impl AnyExecutor<'e>, guild_id: u64) -> Result<u32, sqlx::Error> {
-    let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM players WHERE guild_id = $1")
-        .bind(to_db(guild_id))
-        .fetch_one(ex)
-        .await?;
+/// How many players have a rating in a server for a variant.
+pub async fn count<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild_id: u64,
+    variant: Variant,
+) -> Result<u32, sqlx::Error> {
+    let n: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM players WHERE guild_id = $1 AND variant = $2")
+            .bind(to_db(guild_id))
+            .bind(variant.name())
+            .fetch_one(ex)
+            .await?;
     Ok(n as u32)
 }

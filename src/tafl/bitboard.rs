@@ -1,4 +1,5 @@
-//! A set of squares as the low 81 bits of a `u128`.
+//! A set of squares as the bits of a `u128`, bit `rank × 11 + file` for a square: the 121 bits
+//! of the 11×11 board, of which a 9×9 or 7×7 board uses the lower-left part.
 
 use super::square::Square;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
@@ -9,13 +10,20 @@ pub struct Bitboard(pub u128);
 
 impl Bitboard {
     pub const EMPTY: Bitboard = Bitboard(0);
-    pub const FULL: Bitboard = Bitboard((1u128 << 81) - 1);
-    pub const CASTLE: Bitboard = Bitboard(1u128 << 40);
-    pub const CORNERS: Bitboard = Bitboard(1 | 1 << 8 | 1 << 72 | 1 << 80);
-    /// Every square on the edge of the board.
-    pub const EDGE: Bitboard = Bitboard(edge_mask());
-    pub const FILE_A: Bitboard = Bitboard(file_mask(0));
-    pub const FILE_I: Bitboard = Bitboard(file_mask(8));
+    /// Every square of Tablut's 9×9 board. (Each board size's masks are in its
+    /// [`crate::tafl::tables::Geometry`], reached through [`crate::tafl::Variant::geometry`].)
+    pub const FULL: Bitboard = Bitboard(mask(9, 0));
+    /// Every square of the largest board, 11×11.
+    pub const ALL_SQUARES: Bitboard = Bitboard(mask(11, 0));
+    /// Tablut's castle, e5.
+    pub const CASTLE: Bitboard = Bitboard(1u128 << Square::CASTLE.index());
+    /// Tablut's four corners.
+    pub const CORNERS: Bitboard = Bitboard(mask(9, 1));
+    /// Every square on the edge of Tablut's board.
+    pub const EDGE: Bitboard = Bitboard(mask(9, 2));
+    pub const FILE_A: Bitboard = Bitboard(mask(9, 3));
+    /// Tablut's last file.
+    pub const FILE_I: Bitboard = Bitboard(mask(9, 4));
 
     pub const fn from_square(sq: Square) -> Bitboard {
         Bitboard(1u128 << sq.index())
@@ -64,25 +72,27 @@ impl Bitboard {
     }
 }
 
-const fn edge_mask() -> u128 {
-    let mut m = 0u128;
-    let mut i = 0;
-    while i < 81 {
-        let f = i % 9;
-        let r = i / 9;
-        if f == 0 || f == 8 || r == 0 || r == 8 {
-            m |= 1u128 << i;
-        }
-        i += 1;
-    }
-    m
-}
-
-const fn file_mask(file: usize) -> u128 {
+/// The masks of a board size, as constants (statics cannot be read in a `const`).
+const fn mask(n: usize, which: u8) -> u128 {
     let mut m = 0u128;
     let mut r = 0;
-    while r < 9 {
-        m |= 1u128 << (r * 9 + file);
+    while r < n {
+        let mut f = 0;
+        while f < n {
+            let edge_f = f == 0 || f == n - 1;
+            let edge_r = r == 0 || r == n - 1;
+            let take = match which {
+                0 => true,
+                1 => edge_f && edge_r,
+                2 => edge_f || edge_r,
+                3 => f == 0,
+                _ => f == n - 1,
+            };
+            if take {
+                m |= 1u128 << (r * super::square::STRIDE + f);
+            }
+            f += 1;
+        }
         r += 1;
     }
     m
@@ -121,6 +131,13 @@ impl Iterator for Squares {
 
 impl ExactSizeIterator for Squares {}
 
+impl Bitboard {
+    /// The squares of a `size` × `size` board not in the set.
+    pub fn complement_on(self, size: u8) -> Bitboard {
+        Bitboard(!self.0 & super::tables::geometry(size).full)
+    }
+}
+
 impl FromIterator<Square> for Bitboard {
     fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Bitboard {
         iter.into_iter().fold(Bitboard::EMPTY, |bb, sq| bb.with(sq))
@@ -155,6 +172,8 @@ bitop!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
 bitop!(BitOr, bitor, BitOrAssign, bitor_assign, |);
 bitop!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
 
+/// The complement within Tablut's 9×9 board. For another board size, use
+/// [`Bitboard::complement_on`].
 impl Not for Bitboard {
     type Output = Bitboard;
     #[inline(always)]
@@ -166,6 +185,7 @@ impl Not for Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tafl::tables::{GEOMETRY_11, GEOMETRY_9};
 
     #[test]
     fn masks() {
@@ -179,5 +199,13 @@ mod tests {
             .collect();
         assert_eq!(corners, ["a1", "i1", "a9", "i9"]);
         assert_eq!((!Bitboard::EMPTY), Bitboard::FULL);
+        assert_eq!(Bitboard::FULL.0, GEOMETRY_9.full);
+        assert_eq!(Bitboard::EDGE.0, GEOMETRY_9.edge);
+        assert_eq!(Bitboard::CORNERS.0, GEOMETRY_9.corners);
+        assert_eq!(Bitboard::CASTLE.0, GEOMETRY_9.centre);
+        assert_eq!(Bitboard::FILE_A.0, GEOMETRY_9.first_file);
+        assert_eq!(Bitboard::FILE_I.0, GEOMETRY_9.last_file);
+        assert_eq!(Bitboard::ALL_SQUARES.0, GEOMETRY_11.full);
+        assert_eq!(Bitboard::EMPTY.complement_on(7).count(), 49);
     }
 }

@@ -21,6 +21,10 @@ pub enum Reason {
     DrawAgreed,
     Timeout,
     Aborted,
+    /// Copenhagen: the king made an exit fort.
+    ExitFort,
+    /// Brandubh and Copenhagen: the attackers encircled the king and all his defenders.
+    Encircled,
 }
 
 impl Reason {
@@ -34,6 +38,8 @@ impl Reason {
             Reason::DrawAgreed => "draw_agreed",
             Reason::Timeout => "timeout",
             Reason::Aborted => "aborted",
+            Reason::ExitFort => "exit_fort",
+            Reason::Encircled => "encircled",
         }
     }
 
@@ -47,6 +53,8 @@ impl Reason {
             Reason::DrawAgreed,
             Reason::Timeout,
             Reason::Aborted,
+            Reason::ExitFort,
+            Reason::Encircled,
         ]
         .into_iter()
         .find(|r| r.name() == s)
@@ -63,6 +71,8 @@ impl Reason {
             Reason::DrawAgreed => "the players agreed a draw",
             Reason::Timeout => "a player ran out of time",
             Reason::Aborted => "the game was aborted",
+            Reason::ExitFort => "the king made an exit fort",
+            Reason::Encircled => "the attackers encircled the king and all his defenders",
         }
     }
 }
@@ -199,11 +209,32 @@ impl Game {
                     reason: Reason::KingEscaped,
                 }
             }
+            Some(Decided::ExitFort) => {
+                return Outcome::Won {
+                    winner: Side::Defenders,
+                    reason: Reason::ExitFort,
+                }
+            }
+            Some(Decided::Encircled) => {
+                return Outcome::Won {
+                    winner: Side::Attackers,
+                    reason: Reason::Encircled,
+                }
+            }
             None => {}
         }
         if last.is_some() && self.repetitions() >= usize::from(pos.rules().repetition_limit) {
-            return Outcome::Drawn {
-                reason: Reason::Repetition,
+            // Tablut draws; Brandubh and Copenhagen forbid perpetual repetition, and the
+            // defenders, who could otherwise hold a lost game for ever, lose by it.
+            return if pos.variant().fixed_rules() {
+                Outcome::Won {
+                    winner: Side::Attackers,
+                    reason: Reason::Repetition,
+                }
+            } else {
+                Outcome::Drawn {
+                    reason: Reason::Repetition,
+                }
             };
         }
         if !pos.has_legal_move() {

@@ -22,6 +22,6 @@ pub use mv::Move;
 pub use notation::{parse_move, MoveError, MoveText};
 pub use position::{Decided, IllegalMove, MoveEffect, PlayError, Position, PositionError};
 pub use record::{parse_position, write_position, Call, Mark, RecordError, RecordedMove};
-pub use rules::{Escape, KingCapture, NoMoves, Preset, Rules, RulesError};
+pub use rules::{Escape, KingCapture, NoMoves, Preset, Rules, RulesError, Variant, VariantError};
 pub use side::{Piece, Side};
 pub use square::Square;

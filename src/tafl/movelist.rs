@@ -4,8 +4,9 @@ use super::mv::Move;
 use super::square::Square;
 use std::ops::Deref;
 
-/// The most legal moves a side can have: 16 attackers with at most 16 moves each.
-pub const MAX_MOVES: usize = 256;
+/// More than the most legal moves a side can have on any board. On 11×11 a side has at most
+/// 24 pieces with at most 20 moves each (480); the 9×9 and 7×7 boards allow fewer.
+pub const MAX_MOVES: usize = 512;
 
 #[derive(Clone)]
 pub struct MoveList {

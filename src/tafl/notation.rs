@@ -62,6 +62,12 @@ impl MoveText {
     /// marks (`+`, `++`, `-`, `--`), captures copied from a record (`d1-d4xd5`) and a bare
     /// destination (`e3`).
     pub fn parse(text: &str) -> Result<MoveText, MoveError> {
+        MoveText::parse_on(text, 9)
+    }
+
+    /// [`MoveText::parse`] on a `size` × `size` board: files `a`… and ranks `1`… as far as the
+    /// board goes (to `k` and `11` on 11×11).
+    pub fn parse_on(text: &str, size: u8) -> Result<MoveText, MoveError> {
         let malformed = || MoveError::Malformed(text.trim().to_string());
         let mut s = text.trim();
         // A copied record move: drop the captures.
@@ -70,8 +76,10 @@ impl MoveText {
         }
         let s = s.trim_end_matches(['+', '-', '#', '!', '?']).trim();
         let mut chars = s.chars().peekable();
+        // On the 11×11 board `k` is also a file: a `k` followed by a digit is the square.
+        let file_k = size >= 11 && s.chars().nth(1).is_some_and(|c| c.is_ascii_digit());
         let piece = match chars.peek() {
-            Some('K' | 'k') => Some(PieceLetter::King),
+            Some('K' | 'k') if !file_k => Some(PieceLetter::King),
             Some('T' | 't') => Some(PieceLetter::Soldier),
             _ => None,
         };
@@ -97,7 +105,7 @@ impl MoveText {
             if name.len() == 1 || squares.len() == 2 {
                 return Err(malformed());
             }
-            squares.push(name.parse::<Square>()?);
+            squares.push(Square::parse_on(&name, size)?);
         }
         match (squares.as_slice(), piece) {
             ([from, to], piece) => Ok(MoveText::FromTo {
@@ -175,5 +183,5 @@ impl fmt::Display for MoveText {
 
 /// Parses and resolves in one step.
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
-    MoveText::parse(text)?.resolve(pos)
+    MoveText::parse_on(text, pos.variant().size())?.resolve(pos)
 }

@@ -4,14 +4,35 @@
 use super::bitboard::Bitboard;
 use super::movelist::MoveList;
 use super::mv::Move;
-use super::rules::{Escape, KingCapture, Rules};
+use super::rules::{Escape, KingCapture, Rules, Variant};
 use super::side::{Piece, Side};
 use super::square::Square;
-use super::tables::{slide, ADJACENT, DIRECTIONS, NEIGHBOURS, NONE, TO_CASTLE};
+use super::tables::{slide_on, Geometry, DIRECTIONS, GEOMETRY_11, GEOMETRY_7, GEOMETRY_9, NONE};
 use super::zobrist::{DEFENDERS_TO_MOVE, PIECE_KEYS};
 use std::fmt;
 
-const CASTLE: usize = Square::CASTLE.index();
+/// The geometry of the `N` × `N` board, resolved at compile time.
+#[inline(always)]
+fn geo<const N: usize>() -> &'static Geometry {
+    match N {
+        7 => &GEOMETRY_7,
+        9 => &GEOMETRY_9,
+        _ => &GEOMETRY_11,
+    }
+}
+
+/// Calls the board-size specialisation of a method: `by_size!(self, method(args))`. The hot
+/// paths are generic over the board size, so each size's code is compiled with its own
+/// constant masks and tables, and Tablut's is what it was before other sizes existed.
+macro_rules! by_size {
+    ($self:ident . $f:ident ( $($arg:expr),* )) => {
+        match $self.rules.variant {
+            Variant::Tablut => $self.$f::<9>($($arg),*),
+            Variant::Brandubh => $self.$f::<7>($($arg),*),
+            Variant::Copenhagen => $self.$f::<11>($($arg),*),
+        }
+    };
+}
 
 /// Which way a finished position went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +41,22 @@ pub enum Decided {
     KingCaptured,
     /// The king stands on a square he escapes to: the defenders have won.
     KingEscaped,
+    /// Copenhagen: the king on the edge, free to move, in a fort of defenders the attackers
+    /// cannot break: the defenders have won.
+    ExitFort,
+    /// Brandubh and Copenhagen: the attackers enclose the king and every defender, none of them
+    /// on the edge: the attackers have won.
+    Encircled,
+}
+
+impl Decided {
+    /// The side that has won.
+    pub const fn winner(self) -> Side {
+        match self {
+            Decided::KingCaptured | Decided::Encircled => Side::Attackers,
+            Decided::KingEscaped | Decided::ExitFort => Side::Defenders,
+        }
+    }
 }
 
 /// What a move did besides moving its piece.
@@ -70,6 +107,10 @@ pub enum IllegalMove {
     Occupied { to: Square },
     #[error("only the king may land on the castle (e5)")]
     CastleLanding,
+    #[error("only the king may land on the throne ({0})")]
+    ThroneLanding(Square),
+    #[error("{0} is off the board")]
+    OffBoard(Square),
     #[error("the king may not return to the castle under these rules")]
     KingCannotReenter,
     #[error("no piece may pass through the castle (e5) under these rules")]
@@ -102,6 +143,12 @@ pub enum PositionError {
     TooManyAttackers,
     #[error("too many defenders: at most 15 besides the king")]
     TooManyDefenders,
+    #[error("too many attackers: at most {0}")]
+    TooManyAttackersFor(u32),
+    #[error("only the king may stand on the throne ({0})")]
+    PieceOnThrone(Square),
+    #[error("{0} is off the {1}×{1} board")]
+    OffBoard(Square, u8),
 }
 
 #[derive(Clone, Copy)]
@@ -112,6 +159,9 @@ pub struct Position {
     turn: Side,
     rules: Rules,
     hash: u64,
+    /// An exit fort or an encirclement (Brandubh and Copenhagen), found when the move that made
+    /// it was played. A capture or an escape is read from the pieces.
+    end: Option<Decided>,
 }
 
 impl PartialEq for Position {
@@ -132,24 +182,48 @@ const START_ATTACKERS: [&str; 16] = [
 ];
 const START_DEFENDERS: [&str; 8] = ["e3", "e4", "e6", "e7", "c5", "d5", "f5", "g5"];
 
+const BRANDUBH_ATTACKERS: [&str; 8] = ["d1", "d2", "a4", "b4", "f4", "g4", "d6", "d7"];
+const BRANDUBH_DEFENDERS: [&str; 4] = ["d3", "d5", "c4", "e4"];
+
+const COPENHAGEN_ATTACKERS: [&str; 24] = [
+    "d1", "e1", "f1", "g1", "h1", "f2", "a4", "a5", "a6", "a7", "a8", "b6", "k4", "k5", "k6", "k7",
+    "k8", "j6", "d11", "e11", "f11", "g11", "h11", "f10",
+];
+const COPENHAGEN_DEFENDERS: [&str; 12] = [
+    "f4", "e5", "f5", "g5", "d6", "e6", "g6", "h6", "e7", "f7", "g7", "f8",
+];
+
 fn squares(names: &[&str]) -> Bitboard {
     names
         .iter()
-        .map(|n| n.parse::<Square>().expect("start squares are valid"))
+        .map(|n| Square::parse_on(n, 11).expect("start squares are valid"))
         .collect()
 }
 
 impl Position {
-    /// The start position, attackers to move.
+    /// The start position of the rules' variant, attackers to move.
     pub fn start(rules: Rules) -> Position {
+        let (attackers, defenders) = match rules.variant {
+            Variant::Tablut => (squares(&START_ATTACKERS), squares(&START_DEFENDERS)),
+            Variant::Brandubh => (squares(&BRANDUBH_ATTACKERS), squares(&BRANDUBH_DEFENDERS)),
+            Variant::Copenhagen => (
+                squares(&COPENHAGEN_ATTACKERS),
+                squares(&COPENHAGEN_DEFENDERS),
+            ),
+        };
         Position::new(
-            squares(&START_ATTACKERS),
-            squares(&START_DEFENDERS),
-            Some(Square::CASTLE),
+            attackers,
+            defenders,
+            Some(rules.variant.castle()),
             Side::Attackers,
             rules,
         )
         .expect("the start position is valid")
+    }
+
+    /// The start position of a variant under its default rules.
+    pub fn start_of(variant: Variant) -> Position {
+        Position::start(variant.rules())
     }
 
     /// A position from its pieces, checked for sense.
@@ -160,6 +234,9 @@ impl Position {
         turn: Side,
         rules: Rules,
     ) -> Result<Position, PositionError> {
+        let rules = rules.normalized();
+        let variant = rules.variant;
+        let g = variant.geometry();
         if let Some(sq) = (attackers & defenders).first() {
             return Err(PositionError::Overlap(sq));
         }
@@ -167,14 +244,27 @@ impl Position {
         if let Some(sq) = ((attackers | defenders) & king).first() {
             return Err(PositionError::Overlap(sq));
         }
-        if ((attackers | defenders) & Bitboard::CASTLE).any() {
-            return Err(PositionError::PieceOnCastle);
+        if let Some(sq) = ((attackers | defenders | king) & Bitboard(!g.full)).first() {
+            return Err(PositionError::OffBoard(sq, g.size));
         }
-        if rules.escape == Escape::Corner && ((attackers | defenders) & Bitboard::CORNERS).any() {
+        if ((attackers | defenders) & Bitboard(g.centre)).any() {
+            return Err(match variant {
+                Variant::Tablut => PositionError::PieceOnCastle,
+                _ => PositionError::PieceOnThrone(variant.castle()),
+            });
+        }
+        if rules.escape == Escape::Corner && ((attackers | defenders) & Bitboard(g.corners)).any() {
             return Err(PositionError::PieceOnCorner);
         }
-        if attackers.count() > 16 {
-            return Err(PositionError::TooManyAttackers);
+        let max_attackers = match variant {
+            Variant::Copenhagen => 24,
+            _ => 16,
+        };
+        if attackers.count() > max_attackers {
+            return Err(match variant {
+                Variant::Tablut => PositionError::TooManyAttackers,
+                _ => PositionError::TooManyAttackersFor(max_attackers),
+            });
         }
         if defenders.count() > 15 {
             return Err(PositionError::TooManyDefenders);
@@ -186,8 +276,15 @@ impl Position {
             turn,
             rules,
             hash: 0,
+            end: None,
         };
         pos.hash = pos.hash_from_scratch();
+        let (a, d, k, mover) = (attackers.0, defenders.0, king.0, turn.other());
+        pos.end = match variant {
+            Variant::Tablut => None,
+            Variant::Brandubh => ending::<7>(a, d, k, mover),
+            Variant::Copenhagen => ending::<11>(a, d, k, mover),
+        };
         Ok(pos)
     }
 
@@ -273,22 +370,47 @@ impl Position {
         self
     }
 
+    /// The variant this position is played in.
+    #[inline(always)]
+    pub fn variant(&self) -> Variant {
+        self.rules.variant
+    }
+
+    /// The board's masks and tables.
+    #[inline(always)]
+    pub fn geometry(&self) -> &'static Geometry {
+        self.rules.variant.geometry()
+    }
+
     /// The squares the king wins on: the edge, or the corners.
     #[inline(always)]
     pub fn escape_squares(&self) -> Bitboard {
+        by_size!(self.escape_squares_n())
+    }
+
+    #[inline(always)]
+    fn escape_squares_n<const N: usize>(&self) -> Bitboard {
+        let g = geo::<N>();
         match self.rules.escape {
-            Escape::Edge => Bitboard::EDGE,
-            Escape::Corner => Bitboard::CORNERS,
+            Escape::Edge => Bitboard(g.edge),
+            Escape::Corner => Bitboard(g.corners),
         }
     }
 
     /// Whether the game is decided on the board: the king captured or escaped.
     #[inline(always)]
     pub fn decided(&self) -> Option<Decided> {
+        by_size!(self.decided_n())
+    }
+
+    #[inline(always)]
+    pub(crate) fn decided_n<const N: usize>(&self) -> Option<Decided> {
         if self.king.is_empty() {
             Some(Decided::KingCaptured)
-        } else if (self.king & self.escape_squares()).any() {
+        } else if (self.king & self.escape_squares_n::<N>()).any() {
             Some(Decided::KingEscaped)
+        } else if N != 9 {
+            self.end
         } else {
             None
         }
@@ -296,10 +418,11 @@ impl Position {
 
     /// Squares no soldier may land on.
     #[inline(always)]
-    fn soldier_forbidden(&self) -> u128 {
+    fn soldier_forbidden<const N: usize>(&self) -> u128 {
+        let g = geo::<N>();
         match self.rules.escape {
-            Escape::Edge => Bitboard::CASTLE.0,
-            Escape::Corner => Bitboard::CASTLE.0 | Bitboard::CORNERS.0,
+            Escape::Edge => g.centre,
+            Escape::Corner => g.centre | g.corners,
         }
     }
 
@@ -310,53 +433,61 @@ impl Position {
             return Bitboard::EMPTY;
         }
         if self.king.contains(from) {
-            self.king_destinations(from)
+            by_size!(self.king_destinations(from))
         } else {
-            self.soldier_destinations(from)
+            by_size!(self.soldier_destinations(from))
         }
     }
 
     #[inline(always)]
-    fn soldier_destinations(&self, from: Square) -> Bitboard {
+    fn soldier_destinations<const N: usize>(&self, from: Square) -> Bitboard {
+        let g = geo::<N>();
         let mut blockers = self.occupied().0;
         if !self.rules.castle_passable {
-            blockers |= Bitboard::CASTLE.0;
+            blockers |= g.centre;
         }
         let sq = from.index();
-        let reach = slide(sq, 0, blockers)
-            | slide(sq, 1, blockers)
-            | slide(sq, 2, blockers)
-            | slide(sq, 3, blockers);
-        Bitboard(reach & !self.soldier_forbidden())
+        let reach = slide_on(g, sq, 0, blockers)
+            | slide_on(g, sq, 1, blockers)
+            | slide_on(g, sq, 2, blockers)
+            | slide_on(g, sq, 3, blockers);
+        Bitboard(reach & !self.soldier_forbidden::<N>())
     }
 
     #[inline(always)]
-    fn king_destinations(&self, from: Square) -> Bitboard {
+    fn king_destinations<const N: usize>(&self, from: Square) -> Bitboard {
+        let g = geo::<N>();
         let occ = self.occupied().0;
         let sq = from.index();
         let mut reach = 0;
         for dir in DIRECTIONS {
-            let mut r = slide(sq, dir, occ);
-            if !self.rules.castle_passable && r & Bitboard::CASTLE.0 != 0 {
-                r &= TO_CASTLE[sq];
+            let mut r = slide_on(g, sq, dir, occ);
+            if !self.rules.castle_passable && r & g.centre != 0 {
+                r &= g.to_centre[sq];
             }
             reach |= r;
         }
         if !self.rules.king_reenters_castle {
-            reach &= !Bitboard::CASTLE.0;
+            reach &= !g.centre;
         }
         Bitboard(reach)
     }
 
     /// Every legal move of the side to move, in no particular order. None once decided.
     pub fn legal_moves(&self, list: &mut MoveList) {
+        by_size!(self.legal_moves_n(list))
+    }
+
+    /// [`Position::legal_moves`] for the `N` × `N` board.
+    #[inline]
+    pub(crate) fn legal_moves_n<const N: usize>(&self, list: &mut MoveList) {
         list.clear();
-        if self.decided().is_some() {
+        if self.decided_n::<N>().is_some() {
             return;
         }
         if self.turn == Side::Defenders {
             if let Some(k) = self.king() {
-                for to in self.king_destinations(k) {
+                for to in self.king_destinations::<N>(k) {
                     list.push(Move::new(k, to));
                 }
             }
@@ -366,7 +497,7 @@ impl Position {
             Side::Defenders => self.defenders,
         };
         for from in soldiers {
-            for to in self.soldier_destinations(from) {
+            for to in self.soldier_destinations::<N>(from) {
                 list.push(Move::new(from, to));
             }
         }
@@ -383,46 +514,60 @@ impl Position {
 
     /// How many legal moves the side to move has, counted without listing them.
     pub fn count_legal_moves(&self) -> u32 {
-        if self.decided().is_some() {
+        by_size!(self.count_legal_moves_n())
+    }
+
+    /// [`Position::count_legal_moves`] for the `N` × `N` board.
+    #[inline]
+    pub(crate) fn count_legal_moves_n<const N: usize>(&self) -> u32 {
+        const STRIDE: u32 = super::square::STRIDE as u32;
+        let geo = geo::<N>();
+        if self.decided_n::<N>().is_some() {
             return 0;
         }
         let occ = self.occupied().0;
-        let mut pass = !occ & Bitboard::FULL.0;
+        // Off-board squares are never passable: on boards narrower than the stride a shift east
+        // or west off the board lands on one of them, and needs no file mask.
+        let mut pass = !occ & geo.full;
         if !self.rules.castle_passable {
-            pass &= !Bitboard::CASTLE.0;
+            pass &= !geo.centre;
         }
-        let land = !self.soldier_forbidden();
+        let land = !self.soldier_forbidden::<N>();
         let soldiers = match self.turn {
             Side::Attackers => self.attackers.0,
             Side::Defenders => self.defenders.0,
         };
-        let not_a = !Bitboard::FILE_A.0;
-        let not_i = !Bitboard::FILE_I.0;
+        // Only the widest board fills its rows and needs the wrap masks.
+        let (not_first, not_last) = if N == STRIDE as usize {
+            (!geo.first_file, !geo.last_file)
+        } else {
+            (!0, !0)
+        };
         let mut n = 0;
         let mut g = soldiers;
         while g != 0 {
-            g = (g << 9) & pass;
+            g = (g << STRIDE) & pass;
             n += (g & land).count_ones();
         }
         let mut g = soldiers;
         while g != 0 {
-            g >>= 9;
+            g >>= STRIDE;
             g &= pass;
             n += (g & land).count_ones();
         }
         let mut g = soldiers;
         while g != 0 {
-            g = (g << 1) & pass & not_a;
+            g = (g << 1) & pass & not_first;
             n += (g & land).count_ones();
         }
         let mut g = soldiers;
         while g != 0 {
-            g = (g >> 1) & pass & not_i;
+            g = (g >> 1) & pass & not_last;
             n += (g & land).count_ones();
         }
         if self.turn == Side::Defenders {
             if let Some(k) = self.king() {
-                n += self.king_destinations(k).count();
+                n += self.king_destinations::<N>(k).count();
             }
         }
         n
@@ -430,15 +575,19 @@ impl Position {
 
     /// Whether the side to move has any legal move.
     pub fn has_legal_move(&self) -> bool {
-        if self.decided().is_some() {
+        by_size!(self.has_legal_move_n())
+    }
+
+    fn has_legal_move_n<const N: usize>(&self) -> bool {
+        if self.decided_n::<N>().is_some() {
             return false;
         }
         let pieces = self.side_pieces(self.turn);
         pieces.into_iter().any(|sq| {
             if self.king.contains(sq) {
-                self.king_destinations(sq).any()
+                self.king_destinations::<N>(sq).any()
             } else {
-                self.soldier_destinations(sq).any()
+                self.soldier_destinations::<N>(sq).any()
             }
         })
     }
@@ -453,8 +602,11 @@ impl Position {
         if self.decided().is_some() {
             return Err(IllegalMove::GameOver);
         }
+        let variant = self.variant();
+        let castle = variant.castle();
         let Move { from, to } = mv;
         let piece = match self.piece_at(from) {
+            None if !variant.contains(from) => return Err(IllegalMove::OffBoard(from)),
             None => return Err(IllegalMove::EmptySquare(from)),
             Some(p) if p.side() != self.turn => {
                 return Err(IllegalMove::NotYourPiece {
@@ -465,6 +617,9 @@ impl Position {
             }
             Some(p) => p,
         };
+        if !variant.contains(to) {
+            return Err(IllegalMove::OffBoard(to));
+        }
         if from == to {
             return Err(IllegalMove::NullMove(from));
         }
@@ -475,22 +630,28 @@ impl Position {
             if self.occupied().contains(sq) {
                 return Err(IllegalMove::Blocked { from, to, at: sq });
             }
-            if sq == Square::CASTLE && !self.rules.castle_passable {
+            if sq == castle && !self.rules.castle_passable {
                 return Err(IllegalMove::CastleNotPassable);
             }
         }
         if self.occupied().contains(to) {
             return Err(IllegalMove::Occupied { to });
         }
-        if to == Square::CASTLE {
+        if to == castle {
             if piece != Piece::King {
-                return Err(IllegalMove::CastleLanding);
+                return Err(match variant {
+                    Variant::Tablut => IllegalMove::CastleLanding,
+                    _ => IllegalMove::ThroneLanding(castle),
+                });
             }
             if !self.rules.king_reenters_castle {
                 return Err(IllegalMove::KingCannotReenter);
             }
         }
-        if piece != Piece::King && self.rules.escape == Escape::Corner && to.is_corner() {
+        if piece != Piece::King
+            && self.rules.escape == Escape::Corner
+            && to.is_corner_on(variant.size())
+        {
             return Err(IllegalMove::CornerLanding);
         }
         debug_assert!(self.is_legal(mv));
@@ -516,9 +677,24 @@ impl Position {
         (next, undo.effect)
     }
 
+    /// [`Position::make`] for the `N` × `N` board.
+    #[inline]
+    pub(crate) fn make_n<const N: usize>(&self, mv: Move) -> (Position, MoveEffect) {
+        let mut next = *self;
+        let undo = next.make_in_place_n::<N>(mv);
+        (next, undo.effect)
+    }
+
     /// Plays a move known to be legal in place; [`Position::unmake`] takes it back.
     #[inline]
     pub fn make_in_place(&mut self, mv: Move) -> Undo {
+        by_size!(self.make_in_place_n(mv))
+    }
+
+    #[inline(always)]
+    fn make_in_place_n<const N: usize>(&mut self, mv: Move) -> Undo {
+        let g = geo::<N>();
+        let castle = g.centre_sq;
         let from = mv.from.index();
         let to = mv.to.index();
         let king_was = self.king;
@@ -541,12 +717,12 @@ impl Position {
         };
         self.hash ^= PIECE_KEYS[kind][from] ^ PIECE_KEYS[kind][to];
 
-        let castle_empty = self.king.0 & Bitboard::CASTLE.0 == 0;
+        let castle_empty = self.king.0 & g.centre == 0;
         let corners = match self.rules.escape {
             Escape::Edge => 0,
-            Escape::Corner => Bitboard::CORNERS.0,
+            Escape::Corner => g.corners,
         };
-        let neutral_hostile = corners | if castle_empty { Bitboard::CASTLE.0 } else { 0 };
+        let neutral_hostile = corners | if castle_empty { g.centre } else { 0 };
 
         if !mover_is_king || self.rules.king_armed {
             let (anvils, enemies, enemy_kind) = match self.turn {
@@ -563,23 +739,41 @@ impl Position {
             let hostile = anvils | neutral_hostile;
             let mut captured = 0u128;
             for dir in DIRECTIONS {
-                let y = NEIGHBOURS[to][dir];
+                let y = g.neighbours[to][dir];
                 if y == NONE || enemies >> y & 1 == 0 {
                     continue;
                 }
-                let z = NEIGHBOURS[y as usize][dir];
+                let z = g.neighbours[y as usize][dir];
                 if z == NONE {
                     continue;
                 }
                 let z = z as usize;
+                // Rule 12 (a defender beside the occupied castle) is Tablut's alone.
                 if hostile >> z & 1 != 0
-                    || (z == CASTLE
+                    || (N == 9
+                        && z == castle
                         && self.turn == Side::Attackers
                         && self.rules.king_armed
                         && self.rule_12(y as usize))
                 {
                     captured |= 1u128 << y;
                 }
+            }
+            if N == 11 && g.edge >> to & 1 != 0 {
+                captured |= match self.turn {
+                    Side::Attackers => shieldwall::<N>(
+                        self.attackers.0,
+                        self.defenders.0 | self.king.0,
+                        self.defenders.0,
+                        to,
+                    ),
+                    Side::Defenders => shieldwall::<N>(
+                        self.defenders.0 | self.king.0,
+                        self.attackers.0,
+                        self.attackers.0,
+                        to,
+                    ),
+                };
             }
             if captured != 0 {
                 if enemy_kind == 0 {
@@ -595,14 +789,17 @@ impl Position {
         }
 
         if self.turn == Side::Attackers {
-            if self.king.0 & ADJACENT[to] != 0 && self.king_is_taken(to, neutral_hostile) {
+            if self.king.0 & g.adjacent[to] != 0 && self.king_is_taken::<N>(to, neutral_hostile) {
                 let k = self.king.0.trailing_zeros() as usize;
                 self.hash ^= PIECE_KEYS[2][k];
                 self.king.0 = 0;
                 undo.effect.king_captured = true;
             }
-        } else if mover_is_king && self.escape_squares().0 >> to & 1 != 0 {
+        } else if mover_is_king && self.escape_squares_n::<N>().0 >> to & 1 != 0 {
             undo.effect.escaped = true;
+        }
+        if N != 9 && !undo.effect.king_captured && !undo.effect.escaped {
+            self.end = ending::<N>(self.attackers.0, self.defenders.0, self.king.0, self.turn);
         }
 
         self.turn = self.turn.other();
@@ -612,33 +809,36 @@ impl Position {
 
     /// Rule 12: the king on his castle with attackers on the three neighbours other than `y`,
     /// where a defender stands. A disarmed king (`king_armed = false`) takes part in no capture,
-    /// so this needs him armed.
+    /// so this needs him armed. Tablut's only.
     #[inline]
     fn rule_12(&self, y: usize) -> bool {
-        self.king.0 == Bitboard::CASTLE.0 && {
-            let others = ADJACENT[CASTLE] & !(1u128 << y);
+        let g = &GEOMETRY_9;
+        self.king.0 == g.centre && {
+            let others = g.adjacent[g.centre_sq] & !(1u128 << y);
             others & self.attackers.0 == others
         }
     }
 
     /// Whether the attacker that just arrived on `to` (next to the king) completes his capture.
     #[inline]
-    fn king_is_taken(&self, to: usize, neutral_hostile: u128) -> bool {
+    fn king_is_taken<const N: usize>(&self, to: usize, neutral_hostile: u128) -> bool {
+        let g = geo::<N>();
+        let castle = g.centre_sq;
         let k = self.king.0.trailing_zeros() as usize;
-        let adj = ADJACENT[k];
+        let adj = g.adjacent[k];
         let att = self.attackers.0;
         match self.rules.king_capture {
             KingCapture::Linnaeus => {
-                if k == CASTLE {
+                if k == castle {
                     adj & att == adj
-                } else if ADJACENT[CASTLE] >> k & 1 != 0 {
-                    let sides = adj & !Bitboard::CASTLE.0;
+                } else if g.adjacent[castle] >> k & 1 != 0 {
+                    let sides = adj & !g.centre;
                     sides & att == sides
                 } else {
                     let hostile = att | neutral_hostile;
                     DIRECTIONS.into_iter().any(|dir| {
-                        NEIGHBOURS[to][dir] as usize == k && {
-                            let z = NEIGHBOURS[k][dir];
+                        g.neighbours[to][dir] as usize == k && {
+                            let z = g.neighbours[k][dir];
                             z != NONE && hostile >> z & 1 != 0
                         }
                     })
@@ -669,6 +869,8 @@ impl Position {
             Side::Defenders => self.attackers |= undo.effect.captured,
         }
         self.hash = undo.hash;
+        // Moves are made only from undecided positions.
+        self.end = None;
     }
 
     /// The king's free lines to a square he would win on (Linnaeus' *raichi* for one, *tuichu*
@@ -676,7 +878,7 @@ impl Position {
     pub fn king_free_lines(&self) -> u32 {
         match self.king() {
             Some(k) if self.decided().is_none() => {
-                (self.king_destinations(k) & self.escape_squares()).count()
+                (by_size!(self.king_destinations(k)) & self.escape_squares()).count()
             }
             _ => 0,
         }
@@ -684,29 +886,185 @@ impl Position {
 
     /// Whether the attackers, were it their turn, could capture the king with one move.
     pub fn king_capturable(&self) -> bool {
-        if self.decided().is_some() {
+        by_size!(self.king_capturable_n())
+    }
+
+    fn king_capturable_n<const N: usize>(&self) -> bool {
+        if self.decided_n::<N>().is_some() {
             return false;
         }
         let me = self.with_turn(Side::Attackers);
         let Some(k) = me.king() else { return false };
-        let targets = Bitboard(ADJACENT[k.index()]) & !me.occupied();
+        let targets = Bitboard(geo::<N>().adjacent[k.index()] & !me.occupied().0);
         if targets.is_empty() {
             return false;
         }
         me.attackers.into_iter().any(|from| {
-            (me.soldier_destinations(from) & targets)
+            (me.soldier_destinations::<N>(from) & targets)
                 .into_iter()
-                .any(|to| me.make(Move::new(from, to)).1.king_captured)
+                .any(|to| me.make_n::<N>(Move::new(from, to)).1.king_captured)
         })
     }
 }
 
+// Brandubh's and Copenhagen's own rules. Free functions over bitboards passed by value, never
+// inlined: Tablut's make, which shares a caller with them, keeps its position in registers.
+
+/// The squares next to any square of `b`, on the `N` × `N` board.
+#[inline(always)]
+fn dilate<const N: usize>(b: u128) -> u128 {
+    const S: usize = super::square::STRIDE;
+    let g = geo::<N>();
+    let (not_first, not_last) = if N == S {
+        (!g.first_file, !g.last_file)
+    } else {
+        (!0, !0)
+    };
+    ((b << S) | (b >> S) | ((b << 1) & not_first) | ((b >> 1) & not_last)) & g.full
+}
+
+/// The end a move by `mover` made besides a capture or escape of the king: an exit fort
+/// (Copenhagen, after a defenders' move) or an encirclement (Brandubh and Copenhagen, after an
+/// attackers' move).
+#[inline(never)]
+fn ending<const N: usize>(
+    attackers: u128,
+    defenders: u128,
+    king: u128,
+    mover: Side,
+) -> Option<Decided> {
+    match mover {
+        Side::Defenders if N == 11 && exit_fort::<N>(attackers, defenders, king) => {
+            Some(Decided::ExitFort)
+        }
+        Side::Attackers if encircled::<N>(attackers, defenders, king) => Some(Decided::Encircled),
+        _ => None,
+    }
+}
+
+/// The shieldwall (Copenhagen): the piece that has just landed on the edge square `to` brackets
+/// one end of a row of two or more enemies along that edge, the other end is bracketed by a piece
+/// of the mover's side (`own`) or a corner, and every piece of the row has a piece of the mover's
+/// side in front of it. The row's soldiers are captured; a king in the row counts toward the two
+/// but is not captured. Both directions along the edge are looked at.
+#[inline(never)]
+fn shieldwall<const N: usize>(own: u128, enemies: u128, soldiers: u128, to: usize) -> u128 {
+    use super::tables::{EAST, NORTH, SOUTH, WEST};
+    let g = geo::<N>();
+    let n = N as u8;
+    let sq = Square::new(to as u8).expect("a square");
+    let (front, walks) = if sq.rank() == 0 {
+        (NORTH, [EAST, WEST])
+    } else if sq.rank() == n - 1 {
+        (SOUTH, [EAST, WEST])
+    } else if sq.file() == 0 {
+        (EAST, [NORTH, SOUTH])
+    } else {
+        (WEST, [NORTH, SOUTH])
+    };
+    let mut captured = 0u128;
+    for walk in walks {
+        let mut row = 0u128;
+        let mut count = 0;
+        let mut t = g.neighbours[to][walk];
+        while t != NONE {
+            let b = 1u128 << t;
+            if (g.corners | own) & b != 0 {
+                if count >= 2 {
+                    captured |= row;
+                }
+                break;
+            }
+            if enemies & b == 0 {
+                break;
+            }
+            let f = g.neighbours[t as usize][front];
+            if f == NONE || own >> f & 1 == 0 {
+                break;
+            }
+            row |= b;
+            count += 1;
+            t = g.neighbours[t as usize][walk];
+        }
+    }
+    captured & soldiers
+}
+
+/// The exit fort (Copenhagen): the king on the edge with an empty square beside him, in a space
+/// of empty squares closed by defenders and the edge that reaches no attacker and no corner, and
+/// every defender of its wall safe from capture: along each line through him, at least one
+/// neighbour is off the board, a piece of his side, or inside the fort (not the empty throne).
+fn exit_fort<const N: usize>(attackers: u128, defenders: u128, k: u128) -> bool {
+    const S: usize = super::square::STRIDE;
+    let g = geo::<N>();
+    if k & g.edge == 0 {
+        return false;
+    }
+    let empty = g.full & !(attackers | defenders | k);
+    if dilate::<N>(k) & empty == 0 {
+        return false;
+    }
+    let mut inside = k;
+    loop {
+        let grown = (inside | dilate::<N>(inside)) & (empty | k);
+        if grown == inside {
+            break;
+        }
+        inside = grown;
+    }
+    let around = dilate::<N>(inside) & !inside;
+    if around & attackers != 0 || inside & g.corners != 0 {
+        return false;
+    }
+    let wall = around & defenders;
+    let empty_throne = g.centre & empty;
+    let safe = defenders | k | (inside & !empty_throne);
+    let top = g.full & !(g.full >> S);
+    let bottom = g.full & !(g.full << S);
+    let (not_first, not_last) = if N == S {
+        (!g.first_file, !g.last_file)
+    } else {
+        (!0, !0)
+    };
+    let vertical = top | bottom | (safe >> S) | (safe << S);
+    let horizontal =
+        g.first_file | g.last_file | ((safe >> 1) & not_last) | ((safe << 1) & not_first);
+    wall & vertical & horizontal == wall
+}
+
+/// Encirclement (Brandubh and Copenhagen): the squares the king can reach through empty squares
+/// and his own pieces, closed by attackers, touch no edge and hold every defender.
+fn encircled<const N: usize>(attackers: u128, defenders: u128, k: u128) -> bool {
+    let g = geo::<N>();
+    if k == 0 || (defenders | k) & g.edge != 0 {
+        return false;
+    }
+    let open = g.full & !attackers;
+    let mut inside = k;
+    loop {
+        let grown = (inside | dilate::<N>(inside)) & open;
+        if grown & g.edge != 0 {
+            return false;
+        }
+        if grown == inside {
+            break;
+        }
+        inside = grown;
+    }
+    defenders & !inside == 0
+}
+
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.variant().size();
         writeln!(f)?;
-        for rank in (0..9).rev() {
-            write!(f, "{} ", rank + 1)?;
-            for file in 0..9 {
+        for rank in (0..n).rev() {
+            if n > 9 {
+                write!(f, "{:>2} ", rank + 1)?;
+            } else {
+                write!(f, "{} ", rank + 1)?;
+            }
+            for file in 0..n {
                 let sq = Square::from_coords(file, rank).expect("on the board");
                 let c = match self.piece_at(sq) {
                     Some(Piece::Attacker) => 'A',
@@ -718,7 +1076,9 @@ impl fmt::Debug for Position {
             }
             writeln!(f)?;
         }
-        writeln!(f, "   a b c d e f g h i   ({} to move)", self.turn)
+        let files: Vec<String> = (0..n).map(|i| char::from(b'a' + i).to_string()).collect();
+        let pad = if n > 9 { "    " } else { "   " };
+        writeln!(f, "{pad}{}   ({} to move)", files.join(" "), self.turn)
     }
 }
 
@@ -728,6 +1088,7 @@ mod tests {
 
     #[test]
     fn a_position_is_small_enough_to_copy() {
-        assert_eq!(std::mem::size_of::<Position>(), 64);
+        // Three 128-bit boards, the hash, the rules (with the variant) and the turn.
+        assert!(std::mem::size_of::<Position>() <= 80);
     }
 }

@@ -16,26 +16,32 @@ pub enum RecordError {
     Rows(usize),
     #[error("row {row} of the position record covers {width} squares, not 9")]
     Width { row: usize, width: usize },
+    #[error("a {size}×{size} position record has {size} rows between slashes; found {found}")]
+    RowsOf { size: u8, found: usize },
+    #[error("row {row} of the position record covers {width} squares, not {size}")]
+    WidthOf { row: usize, width: usize, size: u8 },
     #[error("'{0}' is not a piece letter: use t (attacker), T (defender), K (king) or a digit")]
     Letter(char),
     #[error("{0}")]
     Position(#[from] PositionError),
 }
 
-/// Writes the OpenTafl position record: rows from rank 1 to rank 9, `t` attacker, `T` defender,
-/// `K` king, digits for runs of empty squares, every row between slashes.
+/// Writes the OpenTafl position record: rows from rank 1 to the last rank, `t` attacker, `T`
+/// defender, `K` king, numbers for runs of empty squares (`11` for an empty row of the 11×11
+/// board), every row between slashes.
 pub fn write_position(pos: &Position) -> String {
-    let mut out = String::with_capacity(48);
+    let n = pos.variant().size();
+    let mut out = String::with_capacity(64);
     out.push('/');
-    for rank in 0..9 {
-        let mut run = 0;
-        for file in 0..9 {
+    for rank in 0..n {
+        let mut run = 0u8;
+        for file in 0..n {
             let sq = Square::from_coords(file, rank).expect("on the board");
             match pos.piece_at(sq) {
                 None => run += 1,
                 Some(p) => {
                     if run > 0 {
-                        out.push(char::from(b'0' + run));
+                        push_run(&mut out, run);
                         run = 0;
                     }
                     out.push(p.letter());
@@ -43,18 +49,36 @@ pub fn write_position(pos: &Position) -> String {
             }
         }
         if run > 0 {
-            out.push(char::from(b'0' + run));
+            push_run(&mut out, run);
         }
         out.push('/');
     }
     out
 }
 
-/// Reads an OpenTafl position record, with the side to move and the rules given beside it.
+fn push_run(out: &mut String, run: u8) {
+    if run < 10 {
+        out.push(char::from(b'0' + run));
+    } else {
+        out.push_str(&run.to_string());
+    }
+}
+
+/// Reads an OpenTafl position record, with the side to move and the rules given beside it (the
+/// rules' variant gives the board's size).
 pub fn parse_position(record: &str, turn: Side, rules: Rules) -> Result<Position, RecordError> {
+    let n = rules.variant.size();
+    let size = usize::from(n);
     let rows: Vec<&str> = record.trim().trim_matches('/').split('/').collect();
-    if rows.len() != 9 {
-        return Err(RecordError::Rows(rows.len()));
+    if rows.len() != size {
+        return Err(if n == 9 {
+            RecordError::Rows(rows.len())
+        } else {
+            RecordError::RowsOf {
+                size: n,
+                found: rows.len(),
+            }
+        });
     }
     let mut attackers = Bitboard::EMPTY;
     let mut defenders = Bitboard::EMPTY;
@@ -63,7 +87,7 @@ pub fn parse_position(record: &str, turn: Side, rules: Rules) -> Result<Position
         let mut file = 0usize;
         let mut digits = 0usize;
         let mut place = |file: usize, piece: Option<Piece>| -> Result<(), RecordError> {
-            if file >= 9 {
+            if file >= size {
                 return Ok(());
             }
             let sq = Square::from_coords(file as u8, rank as u8).expect("checked");
@@ -80,10 +104,10 @@ pub fn parse_position(record: &str, turn: Side, rules: Rules) -> Result<Position
         };
         for c in row.chars() {
             if let Some(d) = c.to_digit(10) {
-                digits = digits * 10 + d as usize;
+                digits = digits.saturating_mul(10).saturating_add(d as usize);
                 continue;
             }
-            file += std::mem::take(&mut digits);
+            file = file.saturating_add(std::mem::take(&mut digits));
             let piece = match c {
                 't' => Piece::Attacker,
                 'T' => Piece::Defender,
@@ -93,11 +117,19 @@ pub fn parse_position(record: &str, turn: Side, rules: Rules) -> Result<Position
             place(file, Some(piece))?;
             file += 1;
         }
-        file += digits;
-        if file != 9 {
-            return Err(RecordError::Width {
-                row: rank + 1,
-                width: file,
+        file = file.saturating_add(digits);
+        if file != size {
+            return Err(if n == 9 {
+                RecordError::Width {
+                    row: rank + 1,
+                    width: file,
+                }
+            } else {
+                RecordError::WidthOf {
+                    row: rank + 1,
+                    width: file,
+                    size: n,
+                }
             });
         }
     }

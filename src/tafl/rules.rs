@@ -1,5 +1,7 @@
-//! Rule options and the named presets of docs/RULES.md.
+//! The games (variants), their rule options and Tablut's named presets of docs/RULES.md.
 
+use super::square::Square;
+use super::tables::{geometry, Geometry};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -30,10 +32,148 @@ pub enum NoMoves {
     Draw,
 }
 
-/// The full option set a game is played under.
+/// A game of the tafl family: its board, its start and its rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Variant {
+    /// Tablut, 9×9, with its presets and options (the default).
+    #[default]
+    Tablut,
+    /// Brandubh, 7×7.
+    Brandubh,
+    /// Copenhagen Hnefatafl, 11×11.
+    Copenhagen,
+}
+
+impl Variant {
+    /// Every variant, Tablut first.
+    pub const ALL: [Variant; 3] = [Variant::Tablut, Variant::Brandubh, Variant::Copenhagen];
+
+    /// Squares per side: 9, 7 or 11.
+    pub const fn size(self) -> u8 {
+        match self {
+            Variant::Tablut => 9,
+            Variant::Brandubh => 7,
+            Variant::Copenhagen => 11,
+        }
+    }
+
+    /// The name in commands, records and storage: `tablut`, `brandubh`, `copenhagen`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Tablut => "tablut",
+            Variant::Brandubh => "brandubh",
+            Variant::Copenhagen => "copenhagen",
+        }
+    }
+
+    /// The name for people: "Tablut", "Brandubh", "Copenhagen Hnefatafl".
+    pub const fn title(self) -> &'static str {
+        match self {
+            Variant::Tablut => "Tablut",
+            Variant::Brandubh => "Brandubh",
+            Variant::Copenhagen => "Copenhagen Hnefatafl",
+        }
+    }
+
+    /// The rules a game of this variant is played under (Tablut's default preset, or the
+    /// variant's one fixed set).
+    pub const fn rules(self) -> Rules {
+        match self {
+            Variant::Tablut => Rules::LINNAEUS,
+            Variant::Brandubh => Rules::BRANDUBH,
+            Variant::Copenhagen => Rules::COPENHAGEN,
+        }
+    }
+
+    /// The board's masks and tables.
+    pub fn geometry(self) -> &'static Geometry {
+        geometry(self.size())
+    }
+
+    /// Every square of the board, rank by rank from a1.
+    pub fn squares(self) -> impl Iterator<Item = Square> {
+        Square::all_on(self.size())
+    }
+
+    /// Whether a square is on this variant's board.
+    pub const fn contains(self, sq: Square) -> bool {
+        sq.is_on(self.size())
+    }
+
+    /// The centre square: Tablut's castle, the throne of the others (e5, d4, f6).
+    pub const fn castle(self) -> Square {
+        let c = self.size() / 2;
+        match Square::from_coords(c, c) {
+            Some(sq) => sq,
+            None => Square::CASTLE,
+        }
+    }
+
+    /// The four corners: a1, the last file's first rank, the first file's last rank, and the
+    /// far corner (lowest index first).
+    pub const fn corners(self) -> [Square; 4] {
+        const fn sq(f: u8, r: u8) -> Square {
+            match Square::from_coords(f, r) {
+                Some(sq) => sq,
+                None => Square::A1,
+            }
+        }
+        let l = self.size() - 1;
+        [sq(0, 0), sq(l, 0), sq(0, l), sq(l, l)]
+    }
+
+    /// Whether the variant's rules are fixed (no options or presets): Brandubh and Copenhagen.
+    pub const fn fixed_rules(self) -> bool {
+        !matches!(self, Variant::Tablut)
+    }
+
+    pub const fn is_tablut(&self) -> bool {
+        matches!(self, Variant::Tablut)
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A variant name that is not known.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown game '{}': choose tablut, brandubh or copenhagen", crate::echo::echo(.0))]
+pub struct VariantError(pub String);
+
+impl FromStr for Variant {
+    type Err = VariantError;
+
+    /// `tablut`, `brandubh` or `copenhagen`, in any case (also `hnefatafl` for Copenhagen).
+    fn from_str(s: &str) -> Result<Variant, VariantError> {
+        let t = s.trim().to_ascii_lowercase();
+        match t.as_str() {
+            "hnefatafl" | "copenhagen hnefatafl" | "copenhagen_hnefatafl" => {
+                return Ok(Variant::Copenhagen)
+            }
+            "brandub" => return Ok(Variant::Brandubh),
+            _ => {}
+        }
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name() == t)
+            .ok_or_else(|| VariantError(s.to_string()))
+    }
+}
+
+/// The full option set a game is played under. `variant` says which game; Tablut reads every
+/// option, Brandubh and Copenhagen have one fixed set each ([`Variant::rules`]), which
+/// [`Rules::normalized`] restores whatever the other fields say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Rules {
+    /// Left out of the stored form for Tablut, so Tablut's rules read and write as they always
+    /// have; a stored set without it is Tablut's.
+    #[serde(skip_serializing_if = "Variant::is_tablut")]
+    pub variant: Variant,
     pub king_reenters_castle: bool,
     pub castle_passable: bool,
     pub king_armed: bool,
@@ -132,6 +272,8 @@ pub enum RulesError {
         crate::echo::echo(.0)
     )]
     Malformed(String),
+    #[error("{} has one set of rules: its options cannot be changed", .0.title())]
+    FixedRules(Variant),
 }
 
 impl FromStr for Preset {
@@ -159,6 +301,7 @@ fn parse_bool(option: &str, value: &str) -> Result<bool, RulesError> {
 
 impl Rules {
     pub const LINNAEUS: Rules = Rules {
+        variant: Variant::Tablut,
         king_reenters_castle: false,
         castle_passable: true,
         king_armed: true,
@@ -167,6 +310,38 @@ impl Rules {
         repetition_limit: 2,
         no_moves: NoMoves::Lose,
     };
+
+    /// Brandubh's rules (docs/RULES.md): the king re-enters the throne, every piece passes the
+    /// empty throne, the armed king is taken by two except on or beside the throne, and escapes
+    /// to a corner. Repetition and the other endings are the variant's own.
+    pub const BRANDUBH: Rules = Rules {
+        variant: Variant::Brandubh,
+        king_reenters_castle: true,
+        castle_passable: true,
+        king_armed: true,
+        king_capture: KingCapture::Linnaeus,
+        escape: Escape::Corner,
+        repetition_limit: 3,
+        no_moves: NoMoves::Lose,
+    };
+
+    /// Copenhagen Hnefatafl's rules (docs/RULES.md): as Brandubh's, but the king is taken on
+    /// four sides (three and the empty throne); shieldwalls, exit forts, encirclement and the
+    /// perpetual-repetition rule are the variant's own.
+    pub const COPENHAGEN: Rules = Rules {
+        variant: Variant::Copenhagen,
+        king_capture: KingCapture::FourSides,
+        ..Rules::BRANDUBH
+    };
+
+    /// The rules as the engine plays them: a fixed-rules variant's own set, whatever the other
+    /// fields say; Tablut's as they are.
+    pub const fn normalized(self) -> Rules {
+        match self.variant {
+            Variant::Tablut => self,
+            v => v.rules(),
+        }
+    }
 
     /// The option names, in docs/RULES.md's order.
     pub const OPTION_NAMES: [&'static str; 7] = [
@@ -179,8 +354,12 @@ impl Rules {
         "no_moves",
     ];
 
-    /// Sets one option from its name and value, as docs/RULES.md spells them.
+    /// Sets one option from its name and value, as docs/RULES.md spells them. Brandubh and
+    /// Copenhagen have no options.
     pub fn set(&mut self, option: &str, value: &str) -> Result<(), RulesError> {
+        if self.variant.fixed_rules() {
+            return Err(RulesError::FixedRules(self.variant));
+        }
         let option = option.trim();
         let value = value.trim().to_ascii_lowercase();
         let bad = |expected| RulesError::BadValue {
@@ -279,6 +458,9 @@ impl Rules {
 impl fmt::Display for Rules {
     /// The preset's name, or `option=value` pairs separated by spaces.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.variant.fixed_rules() {
+            return f.write_str(self.variant.name());
+        }
         if let Some(p) = self.preset() {
             return f.write_str(p.name());
         }
@@ -352,5 +534,41 @@ mod tests {
             serde_json::from_str::<Rules>("{}").unwrap(),
             Rules::default()
         );
+    }
+
+    #[test]
+    fn tablut_rules_are_stored_as_before_and_variants_by_name() {
+        // The stored form of Tablut's rules has no variant field: exactly as before variants.
+        assert_eq!(
+            serde_json::to_string(&Rules::default()).unwrap(),
+            r#"{"king_reenters_castle":false,"castle_passable":true,"king_armed":true,"king_capture":"linnaeus","escape":"edge","repetition_limit":2,"no_moves":"lose"}"#
+        );
+        for v in Variant::ALL {
+            let json = serde_json::to_string(&v.rules()).unwrap();
+            assert_eq!(serde_json::from_str::<Rules>(&json).unwrap(), v.rules());
+            assert_eq!(json.contains(v.name()), v.fixed_rules());
+            assert_eq!(v.name().parse::<Variant>(), Ok(v));
+            assert_eq!(v.rules().variant, v);
+            assert_eq!(v.rules().normalized(), v.rules());
+        }
+        let odd: Rules =
+            serde_json::from_str(r#"{"variant":"copenhagen","escape":"edge"}"#).unwrap();
+        assert_eq!(odd.normalized(), Rules::COPENHAGEN);
+        let mut fixed = Rules::COPENHAGEN;
+        assert!(matches!(
+            fixed.set("king_armed", "false"),
+            Err(RulesError::FixedRules(Variant::Copenhagen))
+        ));
+        assert_eq!(Rules::BRANDUBH.to_string(), "brandubh");
+        assert!("chess".parse::<Variant>().is_err());
+        assert_eq!(Variant::Copenhagen.castle().to_string(), "f6");
+        assert_eq!(Variant::Brandubh.castle().to_string(), "d4");
+        assert_eq!(Variant::Tablut.castle(), Square::CASTLE);
+        let corners: Vec<String> = Variant::Copenhagen
+            .corners()
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(corners, ["a1", "k1", "a11", "k11"]);
     }
 }

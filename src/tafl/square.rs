@@ -1,33 +1,45 @@
-//! A square of the 9×9 board.
+//! A square of the board. Every board size (7×7, 9×9, 11×11) numbers its squares the same way,
+//! with a fixed stride of eleven: index = rank × 11 + file, `a1` = 0. A square therefore names
+//! itself (`e5`) without knowing the board; whether it is *on* a given board is the board's
+//! question ([`Square::is_on`], [`crate::tafl::Variant`]).
 
 use std::fmt;
 use std::str::FromStr;
 
-/// One of the 81 squares. Index = rank × 9 + file, with `a1` = 0 and `i9` = 80.
+/// The stride of a rank in square indices and bitboards: the widest board, 11.
+pub const STRIDE: usize = 11;
+/// How many square indices there are (the 11×11 board): 121.
+pub const SQUARES: usize = STRIDE * STRIDE;
+/// The board sizes the engine plays on.
+pub const SIZES: [u8; 3] = [7, 9, 11];
+
+/// A square. Index = rank × 11 + file, with `a1` = 0 and `k11` = 120. Tablut's 9×9 board uses
+/// files a–i and ranks 1–9 of it, Brandubh's 7×7 a–g and 1–7.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
 impl Square {
-    /// The castle, `e5`.
-    pub const CASTLE: Square = Square(40);
+    /// Tablut's castle, `e5`.
+    pub const CASTLE: Square = Square(4 * 11 + 4);
     pub const A1: Square = Square(0);
+    /// Tablut's corners.
     pub const I1: Square = Square(8);
-    pub const A9: Square = Square(72);
-    pub const I9: Square = Square(80);
+    pub const A9: Square = Square(8 * 11);
+    pub const I9: Square = Square(8 * 11 + 8);
 
-    /// The square at `index` (0..81).
+    /// The square at `index` (0..121).
     pub const fn new(index: u8) -> Option<Square> {
-        if index < 81 {
+        if (index as usize) < SQUARES {
             Some(Square(index))
         } else {
             None
         }
     }
 
-    /// The square at `file` (0 = a) and `rank` (0 = rank 1).
+    /// The square at `file` (0 = a) and `rank` (0 = rank 1), on a board of up to 11×11.
     pub const fn from_coords(file: u8, rank: u8) -> Option<Square> {
-        if file < 9 && rank < 9 {
-            Some(Square(rank * 9 + file))
+        if (file as usize) < STRIDE && (rank as usize) < STRIDE {
+            Some(Square(rank * STRIDE as u8 + file))
         } else {
             None
         }
@@ -37,19 +49,30 @@ impl Square {
         self.0 as usize
     }
 
-    /// 0 for file a, 8 for file i.
+    /// 0 for file a, 10 for file k.
     pub const fn file(self) -> u8 {
-        self.0 % 9
+        self.0 % STRIDE as u8
     }
 
-    /// 0 for rank 1, 8 for rank 9.
+    /// 0 for rank 1, 10 for rank 11.
     pub const fn rank(self) -> u8 {
-        self.0 / 9
+        self.0 / STRIDE as u8
     }
 
-    /// Every square, a1 b1 … i9.
+    /// Whether the square is on a board of `size` × `size`.
+    pub const fn is_on(self, size: u8) -> bool {
+        self.file() < size && self.rank() < size
+    }
+
+    /// Every square of Tablut's 9×9 board, a1 b1 … i9.
     pub fn all() -> impl Iterator<Item = Square> {
-        (0..81).map(Square)
+        Square::all_on(9)
+    }
+
+    /// Every square of a `size` × `size` board, rank by rank: a1 b1 … (lowest index first).
+    pub fn all_on(size: u8) -> impl Iterator<Item = Square> {
+        (0..size)
+            .flat_map(move |rank| (0..size).map(move |file| Square(rank * STRIDE as u8 + file)))
     }
 
     /// The squares strictly between two squares on one rank or file, or `None` if they are not
@@ -58,7 +81,11 @@ impl Square {
         if self == other || (self.file() != other.file() && self.rank() != other.rank()) {
             return None;
         }
-        let step: i8 = if self.rank() == other.rank() { 1 } else { 9 };
+        let step: i8 = if self.rank() == other.rank() {
+            1
+        } else {
+            STRIDE as i8
+        };
         let (lo, hi) = if self.0 < other.0 {
             (self.0, other.0)
         } else {
@@ -78,38 +105,32 @@ impl Square {
         Some(squares.into_iter())
     }
 
-    /// Whether the square is on the edge of the board.
+    /// Whether the square is on the edge of Tablut's 9×9 board.
     pub const fn is_edge(self) -> bool {
+        self.is_edge_on(9)
+    }
+
+    /// Whether the square is one of the four corners of Tablut's 9×9 board.
+    pub const fn is_corner(self) -> bool {
+        self.is_corner_on(9)
+    }
+
+    /// Whether the square is on the edge of a `size` × `size` board.
+    pub const fn is_edge_on(self, size: u8) -> bool {
         let f = self.file();
         let r = self.rank();
-        f == 0 || f == 8 || r == 0 || r == 8
+        self.is_on(size) && (f == 0 || f == size - 1 || r == 0 || r == size - 1)
     }
 
-    /// Whether the square is one of the four corners.
-    pub const fn is_corner(self) -> bool {
-        matches!(self.0, 0 | 8 | 72 | 80)
+    /// Whether the square is a corner of a `size` × `size` board.
+    pub const fn is_corner_on(self, size: u8) -> bool {
+        let f = self.file();
+        let r = self.rank();
+        (f == 0 || f == size - 1) && (r == 0 || r == size - 1)
     }
-}
 
-impl fmt::Display for Square {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
-    }
-}
-
-/// Why text is not a square.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SquareError {
-    #[error("{} is off the board: files run from a to i and ranks from 1 to 9", crate::echo::echo(.0))]
-    OffBoard(String),
-    #[error("'{}' is not a square: write a file letter a-i then a rank 1-9, like e5", crate::echo::echo(.0))]
-    Malformed(String),
-}
-
-impl FromStr for Square {
-    type Err = SquareError;
-
-    fn from_str(s: &str) -> Result<Square, SquareError> {
+    /// Reads a square of a `size` × `size` board (files `a`…, ranks from 1), in either case.
+    pub fn parse_on(s: &str, size: u8) -> Result<Square, SquareError> {
         let mut chars = s.chars();
         let file = chars.next();
         let rank: String = chars.collect();
@@ -122,13 +143,51 @@ impl FromStr for Square {
                     return Err(SquareError::Malformed(s.to_string()));
                 }
                 let file_idx = c.to_ascii_lowercase() as u32 - 'a' as u32;
-                if file_idx >= 9 || !(1..=9).contains(&rank_num) {
-                    return Err(SquareError::OffBoard(s.to_ascii_lowercase()));
+                if file_idx >= u32::from(size) || !(1..=u32::from(size)).contains(&rank_num) {
+                    return Err(SquareError::off_board(s.to_ascii_lowercase(), size));
                 }
-                Ok(Square((rank_num as u8 - 1) * 9 + file_idx as u8))
+                Ok(Square((rank_num as u8 - 1) * STRIDE as u8 + file_idx as u8))
             }
             _ => Err(SquareError::Malformed(s.to_string())),
         }
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
+    }
+}
+
+/// Why text is not a square.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SquareError {
+    /// Off Tablut's 9×9 board.
+    #[error("{} is off the board: files run from a to i and ranks from 1 to 9", crate::echo::echo(.0))]
+    OffBoard(String),
+    /// Off a board of another size.
+    #[error("{} is off the board: files run from a to {} and ranks from 1 to {size}", crate::echo::echo(name), (b'a' + size - 1) as char)]
+    OffBoardOf { name: String, size: u8 },
+    #[error("'{}' is not a square: write a file letter a-i then a rank 1-9, like e5", crate::echo::echo(.0))]
+    Malformed(String),
+}
+
+impl SquareError {
+    fn off_board(name: String, size: u8) -> SquareError {
+        if size == 9 {
+            SquareError::OffBoard(name)
+        } else {
+            SquareError::OffBoardOf { name, size }
+        }
+    }
+}
+
+impl FromStr for Square {
+    type Err = SquareError;
+
+    /// Reads a square of Tablut's 9×9 board; [`Square::parse_on`] reads other sizes.
+    fn from_str(s: &str) -> Result<Square, SquareError> {
+        Square::parse_on(s, 9)
     }
 }
 
@@ -142,7 +201,7 @@ mod tests {
             assert_eq!(sq.to_string().parse::<Square>(), Ok(sq));
         }
         assert_eq!("a1".parse::<Square>().unwrap().index(), 0);
-        assert_eq!("i9".parse::<Square>().unwrap().index(), 80);
+        assert_eq!("i9".parse::<Square>().unwrap().index(), 96);
         assert_eq!("e5".parse::<Square>().unwrap(), Square::CASTLE);
         assert_eq!("E5".parse::<Square>().unwrap(), Square::CASTLE);
     }

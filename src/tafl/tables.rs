@@ -1,4 +1,10 @@
-//! Attack and neighbour tables, computed at compile time.
+//! Board geometry: masks, rays and neighbour tables for each board size, computed at compile
+//! time. Squares are numbered with a stride of 11 on every board (see [`super::square`]), so a
+//! 7×7 or 9×9 board has empty columns to its right: a shift east or west off the board lands
+//! on a square outside the board's mask and needs no wrap mask. Only the 11×11 board fills its
+//! rows and needs them.
+
+use super::square::{SQUARES, STRIDE};
 
 /// Directions: north (+rank), east (+file), south (-rank), west (-file).
 pub const NORTH: usize = 0;
@@ -7,111 +13,156 @@ pub const SOUTH: usize = 2;
 pub const WEST: usize = 3;
 pub const DIRECTIONS: [usize; 4] = [NORTH, EAST, SOUTH, WEST];
 
-const fn step(sq: usize, dir: usize) -> Option<usize> {
-    let f = sq % 9;
-    let r = sq / 9;
+/// 255 where there is no neighbour.
+pub const NONE: u8 = 255;
+
+/// Everything the engine needs to know about one board size.
+#[derive(Debug)]
+pub struct Geometry {
+    /// Squares per side: 7, 9 or 11.
+    pub size: u8,
+    /// Every square of the board.
+    pub full: u128,
+    /// The squares on the edge.
+    pub edge: u128,
+    /// The four corners.
+    pub corners: u128,
+    /// The centre square (the castle, or throne).
+    pub centre: u128,
+    /// The centre square's index.
+    pub centre_sq: usize,
+    /// The first file (a) and the last file.
+    pub first_file: u128,
+    pub last_file: u128,
+    /// `rays[dir][sq]`: the squares from `sq` (exclusive) to the edge in direction `dir`.
+    pub rays: [[u128; SQUARES]; 4],
+    /// `neighbours[sq][dir]`: the adjacent square in that direction, or [`NONE`].
+    pub neighbours: [[u8; 4]; SQUARES],
+    /// `adjacent[sq]`: the (up to four) orthogonal neighbours.
+    pub adjacent: [u128; SQUARES],
+    /// `to_centre[sq]`: squares after `sq` up to and including the centre, if `sq` shares its
+    /// line. Used to cut a slide at the centre when it may not be passed.
+    pub to_centre: [u128; SQUARES],
+}
+
+const fn step(n: usize, sq: usize, dir: usize) -> Option<usize> {
+    let f = sq % STRIDE;
+    let r = sq / STRIDE;
+    if f >= n || r >= n {
+        return None;
+    }
     match dir {
-        NORTH if r < 8 => Some(sq + 9),
-        EAST if f < 8 => Some(sq + 1),
-        SOUTH if r > 0 => Some(sq - 9),
+        NORTH if r + 1 < n => Some(sq + STRIDE),
+        EAST if f + 1 < n => Some(sq + 1),
+        SOUTH if r > 0 => Some(sq - STRIDE),
         WEST if f > 0 => Some(sq - 1),
         _ => None,
     }
 }
 
-const fn make_rays() -> [[u128; 81]; 4] {
-    let mut rays = [[0u128; 81]; 4];
-    let mut dir = 0;
-    while dir < 4 {
-        let mut sq = 0;
-        while sq < 81 {
-            let mut m = 0u128;
-            let mut cur = step(sq, dir);
-            while let Some(s) = cur {
-                m |= 1u128 << s;
-                cur = step(s, dir);
-            }
-            rays[dir][sq] = m;
-            sq += 1;
-        }
-        dir += 1;
-    }
-    rays
+const fn on_board(n: usize, sq: usize) -> bool {
+    sq % STRIDE < n && sq / STRIDE < n
 }
 
-/// 255 where there is no neighbour.
-pub const NONE: u8 = 255;
-
-const fn make_neighbours() -> [[u8; 4]; 81] {
-    let mut n = [[NONE; 4]; 81];
+const fn make_geometry(n: usize) -> Geometry {
+    let centre_sq = (n / 2) * STRIDE + n / 2;
+    let mut g = Geometry {
+        size: n as u8,
+        full: 0,
+        edge: 0,
+        corners: 0,
+        centre: 1u128 << centre_sq,
+        centre_sq,
+        first_file: 0,
+        last_file: 0,
+        rays: [[0; SQUARES]; 4],
+        neighbours: [[NONE; 4]; SQUARES],
+        adjacent: [0; SQUARES],
+        to_centre: [0; SQUARES],
+    };
     let mut sq = 0;
-    while sq < 81 {
-        let mut dir = 0;
-        while dir < 4 {
-            if let Some(s) = step(sq, dir) {
-                n[sq][dir] = s as u8;
+    while sq < SQUARES {
+        if on_board(n, sq) {
+            let f = sq % STRIDE;
+            let r = sq / STRIDE;
+            let bit = 1u128 << sq;
+            g.full |= bit;
+            if f == 0 || f == n - 1 || r == 0 || r == n - 1 {
+                g.edge |= bit;
             }
-            dir += 1;
-        }
-        sq += 1;
-    }
-    n
-}
-
-const fn make_adjacent() -> [u128; 81] {
-    let mut a = [0u128; 81];
-    let mut sq = 0;
-    while sq < 81 {
-        let mut dir = 0;
-        while dir < 4 {
-            if let Some(s) = step(sq, dir) {
-                a[sq] |= 1u128 << s;
+            if (f == 0 || f == n - 1) && (r == 0 || r == n - 1) {
+                g.corners |= bit;
             }
-            dir += 1;
-        }
-        sq += 1;
-    }
-    a
-}
-
-const fn make_between_castle() -> [u128; 81] {
-    // For squares on the castle's rank or file: the squares from there up to and including the
-    // castle. Used to cut a slide at the castle when it may not be passed.
-    let mut t = [0u128; 81];
-    let mut sq = 0;
-    while sq < 81 {
-        let mut dir = 0;
-        while dir < 4 {
-            let mut m = 0u128;
-            let mut cur = step(sq, dir);
-            while let Some(s) = cur {
-                m |= 1u128 << s;
-                if s == 40 {
-                    t[sq] = m;
-                    break;
+            if f == 0 {
+                g.first_file |= bit;
+            }
+            if f == n - 1 {
+                g.last_file |= bit;
+            }
+            let mut dir = 0;
+            while dir < 4 {
+                if let Some(s) = step(n, sq, dir) {
+                    g.neighbours[sq][dir] = s as u8;
+                    g.adjacent[sq] |= 1u128 << s;
                 }
-                cur = step(s, dir);
+                let mut ray = 0u128;
+                let mut cur = step(n, sq, dir);
+                while let Some(s) = cur {
+                    ray |= 1u128 << s;
+                    if s == centre_sq {
+                        g.to_centre[sq] = ray;
+                    }
+                    cur = step(n, s, dir);
+                }
+                g.rays[dir][sq] = ray;
+                dir += 1;
             }
-            dir += 1;
         }
         sq += 1;
     }
-    t
+    g
 }
 
-/// `RAYS[dir][sq]`: the squares from `sq` (exclusive) to the edge in direction `dir`.
-pub static RAYS: [[u128; 81]; 4] = make_rays();
-/// `NEIGHBOURS[sq][dir]`: the adjacent square in that direction, or [`NONE`].
-pub static NEIGHBOURS: [[u8; 4]; 81] = make_neighbours();
-/// `ADJACENT[sq]`: the (up to four) orthogonal neighbours.
-pub static ADJACENT: [u128; 81] = make_adjacent();
-/// `TO_CASTLE[sq]`: squares after `sq` up to and including the castle, if `sq` shares its line.
-pub static TO_CASTLE: [u128; 81] = make_between_castle();
+/// Brandubh's 7×7 board.
+pub static GEOMETRY_7: Geometry = make_geometry(7);
+/// Tablut's 9×9 board.
+pub static GEOMETRY_9: Geometry = make_geometry(9);
+/// Copenhagen Hnefatafl's 11×11 board.
+pub static GEOMETRY_11: Geometry = make_geometry(11);
 
-/// The squares reachable from `sq` in direction `dir`, stopping before the first blocker.
+/// The geometry of a `size` × `size` board (7, 9 or 11; any other size is 11's).
+#[inline(always)]
+pub fn geometry(size: u8) -> &'static Geometry {
+    match size {
+        7 => &GEOMETRY_7,
+        9 => &GEOMETRY_9,
+        _ => &GEOMETRY_11,
+    }
+}
+
+/// Tablut's 9×9 tables, as the search and evaluation use them.
+/// `RAYS[dir][sq]`: the squares from `sq` (exclusive) to the edge in direction `dir`.
+pub static RAYS: [[u128; SQUARES]; 4] = make_geometry(9).rays;
+/// `NEIGHBOURS[sq][dir]`: the adjacent square in that direction, or [`NONE`] (9×9).
+pub static NEIGHBOURS: [[u8; 4]; SQUARES] = make_geometry(9).neighbours;
+/// `ADJACENT[sq]`: the (up to four) orthogonal neighbours (9×9).
+pub static ADJACENT: [u128; SQUARES] = make_geometry(9).adjacent;
+/// `TO_CASTLE[sq]`: squares after `sq` up to and including the castle, if `sq` shares its line
+/// (9×9).
+pub static TO_CASTLE: [u128; SQUARES] = make_geometry(9).to_centre;
+
+/// The squares reachable from `sq` in direction `dir` on Tablut's 9×9 board, stopping before
+/// the first blocker.
 #[inline(always)]
 pub fn slide(sq: usize, dir: usize, blockers: u128) -> u128 {
-    let ray = RAYS[dir][sq];
+    slide_on(&GEOMETRY_9, sq, dir, blockers)
+}
+
+/// The squares reachable from `sq` in direction `dir` on a board, stopping before the first
+/// blocker.
+#[inline(always)]
+pub fn slide_on(g: &Geometry, sq: usize, dir: usize, blockers: u128) -> u128 {
+    let ray = g.rays[dir][sq];
     let hits = ray & blockers;
     if hits == 0 {
         return ray;
@@ -128,31 +179,61 @@ pub fn slide(sq: usize, dir: usize, blockers: u128) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tafl::Square;
+
+    fn idx(name: &str) -> usize {
+        name.parse::<Square>().unwrap().index()
+    }
 
     #[test]
     fn rays_and_neighbours() {
-        // e5 = 40: four rays of four squares each.
+        let e5 = idx("e5");
+        // e5: four rays of four squares each.
         for dir in DIRECTIONS {
-            assert_eq!(RAYS[dir][40].count_ones(), 4);
+            assert_eq!(RAYS[dir][e5].count_ones(), 4);
         }
         assert_eq!(RAYS[NORTH][0].count_ones(), 8);
         assert_eq!(RAYS[SOUTH][0], 0);
         assert_eq!(NEIGHBOURS[0][WEST], NONE);
         assert_eq!(NEIGHBOURS[0][EAST], 1);
-        assert_eq!(ADJACENT[40].count_ones(), 4);
+        assert_eq!(ADJACENT[e5].count_ones(), 4);
         assert_eq!(ADJACENT[0].count_ones(), 2);
-        // From e1 (4) toward the castle: e2 e3 e4 e5.
-        assert_eq!(TO_CASTLE[4].count_ones(), 4);
+        // From e1 toward the castle: e2 e3 e4 e5.
+        assert_eq!(TO_CASTLE[idx("e1")].count_ones(), 4);
         assert_eq!(TO_CASTLE[0], 0);
     }
 
     #[test]
     fn slides_stop_before_blockers() {
-        // From a1 north with a blocker on a4 (27): a2, a3.
-        assert_eq!(slide(0, NORTH, 1u128 << 27), (1u128 << 9) | (1u128 << 18));
-        // From i9 (80) south with a blocker on i7 (62): i8 only.
-        assert_eq!(slide(80, SOUTH, 1u128 << 62), 1u128 << 71);
-        // West from e5 with a blocker on c5 (38): d5 only.
-        assert_eq!(slide(40, WEST, 1u128 << 38), 1u128 << 39);
+        let b = |n: &str| 1u128 << idx(n);
+        // From a1 north with a blocker on a4: a2, a3.
+        assert_eq!(slide(0, NORTH, b("a4")), b("a2") | b("a3"));
+        // From i9 south with a blocker on i7: i8 only.
+        assert_eq!(slide(idx("i9"), SOUTH, b("i7")), b("i8"));
+        // West from e5 with a blocker on c5: d5 only.
+        assert_eq!(slide(idx("e5"), WEST, b("c5")), b("d5"));
+    }
+
+    #[test]
+    fn every_size_has_its_own_edges() {
+        for (g, n) in [(&GEOMETRY_7, 7u32), (&GEOMETRY_9, 9), (&GEOMETRY_11, 11)] {
+            assert_eq!(g.full.count_ones(), n * n);
+            assert_eq!(g.edge.count_ones(), 4 * n - 4);
+            assert_eq!(g.corners.count_ones(), 4);
+            assert_eq!(g.first_file.count_ones(), n);
+            assert_eq!(g.last_file.count_ones(), n);
+            let centre = Square::new(g.centre_sq as u8).unwrap();
+            assert_eq!((centre.file(), centre.rank()), (n as u8 / 2, n as u8 / 2));
+            // From a1 a ray runs north and east to the edge, n - 1 squares each.
+            assert_eq!(g.rays[NORTH][0].count_ones(), n - 1);
+            assert_eq!(g.rays[EAST][0].count_ones(), n - 1);
+            for sq in Square::all_on(n as u8) {
+                for dir in DIRECTIONS {
+                    assert_eq!(g.rays[dir][sq.index()] & !g.full, 0);
+                }
+            }
+        }
+        assert_eq!(GEOMETRY_11.centre_sq, idx("f6"));
+        assert_eq!(GEOMETRY_7.centre_sq, idx("d4"));
     }
 }

@@ -1,4 +1,10 @@
 //! Zobrist keys, generated at compile time.
+//!
+//! Tablut's 81 squares keep the keys they had when squares were numbered `rank × 9 + file`
+//! (the generator's first 243 draws, in that order), so a Tablut position hashes as it always
+//! has; the squares only larger boards use take the draws after them.
+
+use super::square::{SQUARES, STRIDE};
 
 const fn splitmix(state: u64) -> (u64, u64) {
     let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -8,16 +14,31 @@ const fn splitmix(state: u64) -> (u64, u64) {
     (s, z ^ (z >> 31))
 }
 
-const fn make_keys() -> [[u64; 81]; 3] {
-    let mut keys = [[0u64; 81]; 3];
+const fn make_keys() -> [[u64; SQUARES]; 3] {
+    let mut keys = [[0u64; SQUARES]; 3];
     let mut state = 0x7AB1_u64;
+    // Tablut's squares first, in their old order.
     let mut p = 0;
     while p < 3 {
         let mut sq = 0;
         while sq < 81 {
             let (s, k) = splitmix(state);
             state = s;
-            keys[p][sq] = k;
+            keys[p][(sq / 9) * STRIDE + sq % 9] = k;
+            sq += 1;
+        }
+        p += 1;
+    }
+    // Then every square off the 9×9 board.
+    let mut p = 0;
+    while p < 3 {
+        let mut sq = 0;
+        while sq < SQUARES {
+            if sq % STRIDE >= 9 || sq / STRIDE >= 9 {
+                let (s, k) = splitmix(state);
+                state = s;
+                keys[p][sq] = k;
+            }
             sq += 1;
         }
         p += 1;
@@ -26,7 +47,7 @@ const fn make_keys() -> [[u64; 81]; 3] {
 }
 
 /// `PIECE_KEYS[kind][square]`, kind 0 attacker, 1 defender, 2 king.
-pub static PIECE_KEYS: [[u64; 81]; 3] = make_keys();
+pub static PIECE_KEYS: [[u64; SQUARES]; 3] = make_keys();
 /// Mixed in while the defenders are to move.
 pub const DEFENDERS_TO_MOVE: u64 = splitmix(0xD3F3_4D35).1;
 
@@ -42,5 +63,21 @@ mod tests {
         all.sort_unstable();
         all.dedup();
         assert_eq!(all.len(), n);
+    }
+
+    #[test]
+    fn tablut_keys_are_as_before() {
+        // The first draw went to an attacker on a1, the 82nd to a defender on a1, the last of
+        // the old 243 to the king on i9.
+        let (mut state, mut draws) = (0x7AB1_u64, Vec::new());
+        for _ in 0..243 {
+            let (s, k) = splitmix(state);
+            state = s;
+            draws.push(k);
+        }
+        assert_eq!(PIECE_KEYS[0][0], draws[0]);
+        assert_eq!(PIECE_KEYS[1][0], draws[81]);
+        assert_eq!(PIECE_KEYS[2][8 * STRIDE + 8], draws[242]);
+        assert_eq!(PIECE_KEYS[0][STRIDE], draws[9]);
     }
 }

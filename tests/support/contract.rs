@@ -3,8 +3,8 @@
 //! body, or the `payload_json` part of a multipart body, must satisfy the request body schema
 //! the document gives for them.
 //!
-//! The document is `shared/discord/openapi.json`, found beside the repository (or in any folder
-//! above it; `DISCORD_OPENAPI` names another file). It is read once per test binary, and each
+//! The document is the repository's copy, `tests/data/discord/openapi.json` (where it comes from:
+//! the README beside it; `DISCORD_OPENAPI` names another file). It is read once per test binary, and each
 //! route's validator is compiled once and shared by every test: those of the requests the bot
 //! sends ahead, by [`warm_up`] when the first fake starts, any other on first use.
 //!
@@ -44,21 +44,10 @@ pub struct Violation {
 }
 
 fn document_path() -> PathBuf {
-    if let Ok(path) = std::env::var("DISCORD_OPENAPI") {
-        return PathBuf::from(path);
+    match std::env::var_os("DISCORD_OPENAPI") {
+        Some(path) => PathBuf::from(path),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/discord/openapi.json"),
     }
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    manifest
-        .ancestors()
-        .map(|dir| dir.join("shared/discord/openapi.json"))
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| {
-            panic!(
-                "Discord's OpenAPI document (shared/discord/openapi.json) is not beside {} nor \
-                 above it: put it there or name it in DISCORD_OPENAPI",
-                manifest.display()
-            )
-        })
 }
 
 /// The document's paths, split into segments (`None` for a `{parameter}`), and its components

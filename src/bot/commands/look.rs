@@ -1,5 +1,6 @@
 //! Looking: `/tablut board`, `history`, `replay`, `rules`, `stats`, `leaderboard`, `games`.
 
+use super::start::{variant, VariantArg};
 use super::{board_reply, reply, Context};
 use crate::bot::{components, messages, Error};
 use poise::serenity_prelude as serenity;
@@ -8,12 +9,7 @@ use poise::serenity_prelude as serenity;
 #[poise::command(slash_command, guild_only)]
 pub async fn board(ctx: Context<'_>) -> Result<(), Error> {
     let view = ctx.data().service.board(ctx.channel_id().get()).await?;
-    let mut text = view.game.status_line();
-    if let Some(last) = view.last {
-        text = format!("Last move: **{last}**\n{}", messages::turn_line(&view.game));
-    } else if !view.game.is_over() {
-        text = messages::turn_line(&view.game);
-    }
+    let text = messages::board_text(&view.game, view.last.as_ref());
     ctx.send(board_reply(text, view.png).allowed_mentions(serenity::CreateAllowedMentions::new()))
         .await?;
     Ok(())
@@ -29,7 +25,8 @@ pub async fn history(ctx: Context<'_>) -> Result<(), Error> {
         h.record.clone()
     };
     let file = format!(
-        "[Attackers \"{}\"]\n[Defenders \"{}\"]\n[Rules \"{}\"]\n[Result \"{}\"]\n\n{}\n\nposition: {}\n",
+        "[Variant \"{}\"]\n[Attackers \"{}\"]\n[Defenders \"{}\"]\n[Rules \"{}\"]\n[Result \"{}\"]\n\n{}\n\nposition: {}\n",
+        h.game.variant(),
         h.game.attackers.name(),
         h.game.defenders.name(),
         h.game.rules,
@@ -38,7 +35,11 @@ pub async fn history(ctx: Context<'_>) -> Result<(), Error> {
         h.position_record
     );
     let mut text = format!(
-        "**{}** (attackers) vs **{}** (defenders): {}\n",
+        "{}**{}** (attackers) vs **{}** (defenders): {}\n",
+        match h.game.variant() {
+            v if v.is_tablut() => String::new(),
+            v => format!("{}: ", v.title()),
+        },
         messages::escape(&h.game.attackers.name()),
         messages::escape(&h.game.defenders.name()),
         h.game.status_line()
@@ -70,7 +71,11 @@ pub async fn replay(ctx: Context<'_>) -> Result<(), Error> {
     let (game, gif) = ctx.data().service.replay(ctx.channel_id().get()).await?;
     ctx.send(
         reply(format!(
-            "Replay: {} plies. {}",
+            "Replay{}: {} plies. {}",
+            match game.variant() {
+                v if v.is_tablut() => String::new(),
+                v => format!(" of a game of {}", v.title()),
+            },
             game.ply,
             messages::escape(&game.status_line())
         ))
@@ -84,9 +89,13 @@ pub async fn replay(ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// The rules in brief (and this channel's game's options).
+/// The rules in brief (of this channel's game, or of the game you name).
 #[poise::command(slash_command)]
-pub async fn rules(ctx: Context<'_>) -> Result<(), Error> {
+pub async fn rules(
+    ctx: Context<'_>,
+    #[description = "Which game's rules (default: this channel's game's, or Tablut's)"]
+    variant: Option<VariantArg>,
+) -> Result<(), Error> {
     let rules = match ctx.guild_id() {
         Some(_) => ctx
             .data()
@@ -96,7 +105,12 @@ pub async fn rules(ctx: Context<'_>) -> Result<(), Error> {
             .map(|g| g.rules),
         None => None,
     };
-    ctx.send(reply(messages::rules_message(rules.as_ref())).ephemeral(true))
+    let shown = match (variant, &rules) {
+        (Some(v), _) => v.into(),
+        (None, Some(r)) => r.variant,
+        (None, None) => crate::tafl::Variant::Tablut,
+    };
+    ctx.send(reply(messages::rules_message(shown, rules.as_ref())).ephemeral(true))
         .await?;
     Ok(())
 }
@@ -119,11 +133,20 @@ pub async fn stats(
     Ok(())
 }
 
-/// This server's best players.
+/// This server's best players (each game has its own ratings).
 #[poise::command(slash_command, guild_only)]
-pub async fn leaderboard(ctx: Context<'_>) -> Result<(), Error> {
+pub async fn leaderboard(
+    ctx: Context<'_>,
+    #[description = "Which game's ratings (default tablut)"]
+    #[rename = "variant"]
+    game: Option<VariantArg>,
+) -> Result<(), Error> {
     let guild = ctx.guild_id().expect("guild only").get();
-    let board = ctx.data().service.leaderboard(guild, 0).await?;
+    let board = ctx
+        .data()
+        .service
+        .leaderboard(guild, variant(game), 0)
+        .await?;
     ctx.send(
         reply(messages::leaderboard_message(&board))
             .allowed_mentions(serenity::CreateAllowedMentions::new())

@@ -41,6 +41,26 @@ pub async fn tablut(_: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
+/// The per-user rate, counted once per command: poise runs the check for each command of
+/// `/tablut sub` (the group and the subcommand), and the invocation remembers it was counted.
+/// Autocomplete is not a use: it is not counted.
+pub async fn within_rate(ctx: Context<'_>) -> Result<bool, Error> {
+    struct Counted;
+    if let poise::Context::Application(a) = ctx {
+        if a.interaction_type == poise::CommandInteractionType::Autocomplete {
+            return Ok(true);
+        }
+    }
+    if ctx.invocation_data::<Counted>().await.is_some() {
+        return Ok(true);
+    }
+    ctx.set_invocation_data(Counted).await;
+    ctx.data()
+        .service
+        .check_command_rate(ctx.author().id.get())?;
+    Ok(true)
+}
+
 /// Where the command was used.
 pub fn place(ctx: Context<'_>) -> Place {
     Place {

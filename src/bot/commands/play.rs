@@ -230,9 +230,9 @@ pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
             answering(ctx),
         )
         .await?;
-    let text = format!(
-        "{} aborted the game; it does not count.",
-        messages::mention(&crate::service::Player::User(super::caller(ctx)))
+    let text = messages::aborted_by(
+        &ended.game,
+        &crate::service::Player::User(super::caller(ctx)),
     );
     answer_ended(ctx, text, ended).await
 }

@@ -4,7 +4,7 @@ use super::{caller, person, place, reply, Context};
 use crate::ai::Level;
 use crate::bot::{components, messages, Error};
 use crate::service::{AiGameRequest, ChallengeRequest, SideChoice, TimeControl};
-use crate::tafl::{Preset, Rules};
+use crate::tafl::{Preset, Rules, Variant};
 use poise::serenity_prelude as serenity;
 
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
@@ -25,6 +25,32 @@ impl From<SideArg> for SideChoice {
             SideArg::Random => SideChoice::Random,
         }
     }
+}
+
+/// The game of the tafl family: Tablut (the default), Brandubh or Copenhagen Hnefatafl.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum VariantArg {
+    #[name = "tablut (9×9)"]
+    Tablut,
+    #[name = "brandubh (7×7)"]
+    Brandubh,
+    #[name = "copenhagen (11×11)"]
+    Copenhagen,
+}
+
+impl From<VariantArg> for Variant {
+    fn from(v: VariantArg) -> Variant {
+        match v {
+            VariantArg::Tablut => Variant::Tablut,
+            VariantArg::Brandubh => Variant::Brandubh,
+            VariantArg::Copenhagen => Variant::Copenhagen,
+        }
+    }
+}
+
+/// The variant chosen (Tablut when left out).
+pub fn variant(arg: Option<VariantArg>) -> Variant {
+    arg.map_or(Variant::Tablut, Variant::from)
 }
 
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
@@ -71,6 +97,16 @@ impl From<LevelArg> for Level {
     }
 }
 
+/// The rules of a new game: Tablut's preset (Linnaeus' by default), or the variant's own rules.
+/// A preset with another variant is refused: the presets are Tablut's.
+pub fn game_rules(variant: Variant, preset: Option<RulesArg>) -> Result<Rules, Error> {
+    match (variant, preset) {
+        (Variant::Tablut, preset) => Ok(preset.unwrap_or(RulesArg::Linnaeus).into()),
+        (variant, None) => Ok(variant.rules()),
+        (variant, Some(_)) => Err(Error::User(messages::preset_refused(variant))),
+    }
+}
+
 fn time_control(ctx: Context<'_>, text: Option<String>) -> Result<TimeControl, Error> {
     match text {
         Some(t) => Ok(t.parse()?),
@@ -78,25 +114,29 @@ fn time_control(ctx: Context<'_>, text: Option<String>) -> Result<TimeControl, E
     }
 }
 
-/// Challenge someone to a game of Tablut.
+/// Challenge someone to a game of Tablut, Brandubh or Copenhagen Hnefatafl.
 #[poise::command(slash_command, guild_only)]
 pub async fn challenge(
     ctx: Context<'_>,
     #[description = "Who you challenge"] opponent: serenity::User,
+    #[description = "The game: tablut (default), brandubh or copenhagen"] variant: Option<
+        VariantArg,
+    >,
     #[description = "The side you want (default random)"] side: Option<SideArg>,
-    #[description = "The rules (default linnaeus)"] rules: Option<RulesArg>,
+    #[description = "Tablut's rules (default linnaeus)"] rules: Option<RulesArg>,
     #[description = "Time per move: none, 12h, 3d… (default 3d)"]
     #[max_length = 20]
     time: Option<String>,
     #[description = "Play in a new thread of this channel"] thread: Option<bool>,
 ) -> Result<(), Error> {
+    let rules = game_rules(self::variant(variant), rules)?;
     let request = ChallengeRequest {
         place: place(ctx),
         challenger: caller(ctx),
         opponent: person(&opponent),
         opponent_is_bot: opponent.bot,
         side: side.unwrap_or(SideArg::Random).into(),
-        rules: rules.unwrap_or(RulesArg::Linnaeus).into(),
+        rules,
         time_control: time_control(ctx, time)?,
         thread: thread.unwrap_or(false),
         start: None,
@@ -128,24 +168,28 @@ pub async fn challenge(
     Ok(())
 }
 
-/// Play a game against the bot.
+/// Play a game of Tablut, Brandubh or Copenhagen Hnefatafl against the bot.
 #[poise::command(slash_command, guild_only)]
 pub async fn ai(
     ctx: Context<'_>,
+    #[description = "The game: tablut (default), brandubh or copenhagen"] variant: Option<
+        VariantArg,
+    >,
     #[description = "The side you play (default random)"] side: Option<SideArg>,
     #[description = "How strong the bot plays (default medium)"] level: Option<LevelArg>,
-    #[description = "The rules (default linnaeus)"] rules: Option<RulesArg>,
+    #[description = "Tablut's rules (default linnaeus)"] rules: Option<RulesArg>,
     #[description = "Time per move for you: none, 12h, 3d… (default 3d)"]
     #[max_length = 20]
     time: Option<String>,
 ) -> Result<(), Error> {
+    let rules = game_rules(self::variant(variant), rules)?;
     let data = ctx.data();
     let request = AiGameRequest {
         place: place(ctx),
         user: caller(ctx),
         side: side.unwrap_or(SideArg::Random).into(),
         level: level.unwrap_or(LevelArg::Medium).into(),
-        rules: rules.unwrap_or(RulesArg::Linnaeus).into(),
+        rules,
         time_control: time_control(ctx, time)?,
         start: None,
     };

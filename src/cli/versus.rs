@@ -1,0 +1,471 @@
+//! `tablut-bot versus`: the AI plays a match against another tafl program, run as a separate
+//! process from a path, both colours from a fixed set of openings, at equal time per move.
+//!
+//! Two protocols: the OpenTafl Engine Protocol (`otep`: the other program is an engine on
+//! stdin/stdout, as `OpenTafl --engine` is) and the hnefatafl text protocol of hnefatafl.org's
+//! engine (`htp`: the other program connects to us over TCP on 127.0.0.1, as
+//! `hnefatafl-text-protocol --ai basic --host 127.0.0.1` does, and answers `generate_move`).
+//! This program is the referee: every move is checked by its own rules engine, and a move it
+//! finds illegal ends the game as a disagreement, counted apart.
+
+use super::common::CliError;
+use super::selfplay::openings;
+use crate::ai::{self, Level, Searcher, Weights};
+use crate::tafl::{write_position, Game, Move, Outcome, Side, Variant};
+use clap::{Args, ValueEnum};
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+/// The other program's protocol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Protocol {
+    /// OpenTafl Engine Protocol on the program's stdin and stdout.
+    Otep,
+    /// hnefatafl.org's text protocol: the program connects to us over TCP.
+    Htp,
+}
+
+#[derive(Debug, Args)]
+pub struct VersusArgs {
+    /// The game: brandubh, copenhagen or tablut.
+    #[arg(long, default_value = "copenhagen")]
+    pub variant: Variant,
+    /// The other program's protocol.
+    #[arg(long, value_enum)]
+    pub protocol: Protocol,
+    /// The other program's path.
+    #[arg(long)]
+    pub program: PathBuf,
+    /// An argument for the other program (repeat for several).
+    #[arg(long = "arg", allow_hyphen_values = true)]
+    pub args: Vec<String>,
+    /// The other program's working directory.
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// How many openings (the start, then two seeded plies from it); each is played twice,
+    /// the colours swapped.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=500))]
+    pub openings: u64,
+    /// Our milliseconds per move; 0 matches the other program's mean time per move so far.
+    #[arg(long, default_value_t = 0)]
+    pub time_ms: u64,
+    /// Our first move's time when matching the other's (before it has moved).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub initial_ms: u64,
+    /// A game still going after this many plies is scored a draw.
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(10..=10_000))]
+    pub max_plies: u64,
+    /// The TCP port the `htp` program connects to (hnefatafl-text-protocol uses 49152).
+    #[arg(long, default_value_t = 49152)]
+    pub port: u16,
+    /// Seconds to wait for the other program's move before it forfeits the game.
+    #[arg(long, default_value_t = 600)]
+    pub timeout_s: u64,
+    /// Our transposition table, in MB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub tt_mb: u64,
+    /// Play only these games (numbers from 1, comma-separated), to resume a match.
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<usize>,
+}
+
+/// How one game ended, from our side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Score {
+    Win,
+    Draw,
+    Loss,
+    /// The referee found the other's move illegal, or the other refused ours or stopped: the
+    /// rules of the two programs differ there. Counted apart.
+    Disagreement,
+}
+
+/// The other program, ready for a game.
+trait Opponent {
+    /// Tells it a move made by us (or an opening move).
+    fn tell(&mut self, mv: Move, mover: Side) -> Result<(), String>;
+    /// Asks it for its move as `side`.
+    fn ask(&mut self, side: Side) -> Result<String, String>;
+}
+
+/// Lines from a reader, on a thread, so a read can time out.
+fn line_channel<R: std::io::Read + Send + 'static>(r: R) -> Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(r).lines() {
+            match line {
+                Ok(l) => {
+                    if tx.send(l).is_err() {
+                        break;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+    });
+    rx
+}
+
+fn side_word(side: Side) -> &'static str {
+    match side {
+        Side::Attackers => "attackers",
+        Side::Defenders => "defenders",
+    }
+}
+
+/// The OpenTafl rules record of a variant's start, as OpenTafl reads it.
+pub fn rules_record(variant: Variant) -> String {
+    let start = write_position(&crate::tafl::Position::start_of(variant));
+    match variant {
+        Variant::Brandubh => format!("dim:7 name:Brandubh atkf:y ks:c start:{start}"),
+        Variant::Copenhagen => {
+            format!("dim:11 name:Copenhagen atkf:y ks:s sw:s efe:y start:{start}")
+        }
+        Variant::Tablut => format!("dim:9 name:Tablut atkf:y esc:e ks:c linc:y start:{start}"),
+    }
+}
+
+struct Otep {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    timeout: Duration,
+}
+
+impl Otep {
+    fn start(args: &VersusArgs, variant: Variant) -> Result<Otep, String> {
+        let mut cmd = Command::new(&args.program);
+        cmd.args(&args.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(d) = &args.dir {
+            cmd.current_dir(d);
+        }
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", args.program.display()))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let lines = line_channel(child.stdout.take().ok_or("no stdout")?);
+        let mut o = Otep {
+            child,
+            stdin,
+            lines,
+            timeout: Duration::from_secs(args.timeout_s),
+        };
+        o.wait_for(|l| l.starts_with("hello"), Duration::from_secs(60))?;
+        o.send(&format!("rules {}", rules_record(variant)))?;
+        Ok(o)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| format!("the engine has gone: {e}"))
+    }
+
+    fn wait_for(&mut self, want: impl Fn(&str) -> bool, t: Duration) -> Result<String, String> {
+        let deadline = Instant::now() + t;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) if want(l.trim()) => return Ok(l.trim().to_string()),
+                Ok(l) if l.trim_start().starts_with("error -1") => {
+                    return Err(format!("the engine reports: {}", l.trim()))
+                }
+                Ok(_) => {}
+                Err(mpsc::RecvTimeoutError::Timeout) => return Err("the engine timed out".into()),
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err("the engine stopped".into())
+                }
+            }
+        }
+    }
+}
+
+impl Opponent for Otep {
+    fn tell(&mut self, mv: Move, _mover: Side) -> Result<(), String> {
+        self.send(&format!("opponent-move {mv}"))
+    }
+
+    fn ask(&mut self, side: Side) -> Result<String, String> {
+        self.send(&format!("play {}", side_word(side)))?;
+        let line = self.wait_for(|l| l.starts_with("move "), self.timeout)?;
+        Ok(line["move ".len()..].trim().to_string())
+    }
+}
+
+impl Drop for Otep {
+    fn drop(&mut self) {
+        let _ = self.send("goodbye");
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+struct Htp {
+    child: Child,
+    stream: TcpStream,
+    lines: Receiver<String>,
+    timeout: Duration,
+}
+
+impl Htp {
+    fn start(args: &VersusArgs, listener: &TcpListener, variant: Variant) -> Result<Htp, String> {
+        let mut cmd = Command::new(&args.program);
+        cmd.args(&args.args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        if let Some(d) = &args.dir {
+            cmd.current_dir(d);
+        }
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", args.program.display()))?;
+        // Wait for its connection, giving up if it exits first.
+        listener.set_nonblocking(true).map_err(|e| e.to_string())?;
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let stream = loop {
+            match listener.accept() {
+                Ok((s, _)) => break s,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    if let Ok(Some(status)) = child.try_wait() {
+                        return Err(format!("the program exited ({status}) before connecting"));
+                    }
+                    if Instant::now() > deadline {
+                        let _ = child.kill();
+                        return Err("the program did not connect within 60 s".into());
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(e) => return Err(e.to_string()),
+            }
+        };
+        stream.set_nonblocking(false).map_err(|e| e.to_string())?;
+        let lines = line_channel(stream.try_clone().map_err(|e| e.to_string())?);
+        let mut h = Htp {
+            child,
+            stream,
+            lines,
+            timeout: Duration::from_secs(args.timeout_s),
+        };
+        h.send(&format!("board_size {}", variant.size()))?;
+        Ok(h)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.stream, "{line}")
+            .and_then(|_| self.stream.flush())
+            .map_err(|e| format!("the program has gone: {e}"))
+    }
+}
+
+fn role_word(side: Side) -> &'static str {
+    match side {
+        Side::Attackers => "attacker",
+        Side::Defenders => "defender",
+    }
+}
+
+impl Opponent for Htp {
+    fn tell(&mut self, mv: Move, mover: Side) -> Result<(), String> {
+        self.send(&format!("play {} {} {}", role_word(mover), mv.from, mv.to))
+    }
+
+    fn ask(&mut self, side: Side) -> Result<String, String> {
+        self.send("generate_move")?;
+        match self.lines.recv_timeout(self.timeout) {
+            Ok(l) => {
+                // `play attacker k8 k9`
+                let w: Vec<&str> = l.split_whitespace().collect();
+                match w.as_slice() {
+                    ["play", role, from, to] if *role == role_word(side) => {
+                        Ok(format!("{from}-{to}"))
+                    }
+                    ["play", _, "resigns"] => Err("resigns".into()),
+                    _ => Err(format!("unexpected answer '{}'", l.trim())),
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => Err("the program timed out".into()),
+            Err(mpsc::RecvTimeoutError::Disconnected) => Err("the program stopped".into()),
+        }
+    }
+}
+
+impl Drop for Htp {
+    fn drop(&mut self) {
+        let _ = self.stream.shutdown(std::net::Shutdown::Both);
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Running totals of time per move, in milliseconds.
+#[derive(Default)]
+struct Clock {
+    ours_ms: u128,
+    ours_n: u128,
+    theirs_ms: u128,
+    theirs_n: u128,
+}
+
+/// One game: our AI plays `ours` after `opening`. The score, the reason, the plies and the
+/// moves.
+fn play_one(
+    args: &VersusArgs,
+    variant: Variant,
+    opening: &[Move],
+    ours: Side,
+    listener: Option<&TcpListener>,
+    clock: &mut Clock,
+) -> Result<(Score, String, usize, Vec<Move>), String> {
+    let mut opp: Box<dyn Opponent> = match args.protocol {
+        Protocol::Otep => Box::new(Otep::start(args, variant)?),
+        Protocol::Htp => Box::new(Htp::start(args, listener.ok_or("no listener")?, variant)?),
+    };
+    let mut game = Game::new(variant.rules());
+    let mut searcher = Searcher::new(args.tt_mb as usize, Weights::DEFAULT);
+    for &mv in opening {
+        let mover = game.turn();
+        game.play(mv).map_err(|e| e.to_string())?;
+        opp.tell(mv, mover)?;
+    }
+    let disagreement = |why: String, game: &Game| {
+        (
+            Score::Disagreement,
+            why,
+            game.moves().len(),
+            game.moves().iter().map(|r| r.mv).collect(),
+        )
+    };
+    while !game.outcome().is_over() && (game.moves().len() as u64) < args.max_plies {
+        let side = game.turn();
+        if side == ours {
+            let budget = if args.time_ms > 0 {
+                args.time_ms
+            } else {
+                clock
+                    .theirs_ms
+                    .checked_div(clock.theirs_n)
+                    .map_or(args.initial_ms, |ms| ms as u64)
+            };
+            let started = Instant::now();
+            let r = ai::choose_move_with(
+                &mut searcher,
+                &game,
+                Level::Hard,
+                Duration::from_millis(budget.max(1)),
+            )
+            .ok_or("our AI found no move")?;
+            clock.ours_ms += started.elapsed().as_millis();
+            clock.ours_n += 1;
+            game.play(r.best).map_err(|e| e.to_string())?;
+            if game.outcome().is_over() {
+                break;
+            }
+            if let Err(e) = opp.tell(r.best, side) {
+                return Ok(disagreement(format!("after our {}: {e}", r.best), &game));
+            }
+        } else {
+            let started = Instant::now();
+            let text = match opp.ask(side) {
+                Ok(t) => t,
+                Err(e) if e == "resigns" => {
+                    return Ok((Score::Win, "resigned".into(), game.moves().len(), vec![]))
+                }
+                Err(e) => return Ok(disagreement(format!("asked to move: {e}"), &game)),
+            };
+            clock.theirs_ms += started.elapsed().as_millis();
+            clock.theirs_n += 1;
+            if let Err(e) = game.play_text(&text) {
+                return Ok(disagreement(format!("its move {text}: {e}"), &game));
+            }
+        }
+    }
+    let plies = game.moves().len();
+    let moves: Vec<Move> = game.moves().iter().map(|r| r.mv).collect();
+    Ok(match game.outcome() {
+        Outcome::Won { winner, reason } => (
+            if winner == ours {
+                Score::Win
+            } else {
+                Score::Loss
+            },
+            reason.name().to_string(),
+            plies,
+            moves,
+        ),
+        Outcome::Drawn { reason } => (Score::Draw, reason.name().to_string(), plies, moves),
+        _ => (
+            Score::Draw,
+            format!("{} plies", args.max_plies),
+            plies,
+            moves,
+        ),
+    })
+}
+
+pub fn run(args: VersusArgs) -> Result<(), CliError> {
+    let variant = args.variant;
+    let listener =
+        match args.protocol {
+            Protocol::Htp => Some(TcpListener::bind(("127.0.0.1", args.port)).map_err(|e| {
+                CliError::Input(format!("cannot listen on port {}: {e}", args.port))
+            })?),
+            Protocol::Otep => None,
+        };
+    let lines = openings(variant.rules(), args.openings as usize);
+    let mut clock = Clock::default();
+    // [side][win, draw, loss, disagreement]
+    let mut table = [[0u32; 4]; 2];
+    let mut n = 0;
+    for (i, opening) in lines.iter().enumerate() {
+        for ours in [Side::Attackers, Side::Defenders] {
+            n += 1;
+            if !args.only.is_empty() && !args.only.contains(&n) {
+                continue;
+            }
+            let (score, why, plies, moves) =
+                play_one(&args, variant, opening, ours, listener.as_ref(), &mut clock)
+                    .map_err(|e| CliError::Input(format!("game {n}: {e}")))?;
+            let si = usize::from(ours == Side::Defenders);
+            let col = match score {
+                Score::Win => 0,
+                Score::Draw => 1,
+                Score::Loss => 2,
+                Score::Disagreement => 3,
+            };
+            table[si][col] += 1;
+            let text: Vec<String> = moves.iter().map(Move::to_string).collect();
+            println!(
+                "game {n} opening {i} ours {} {:?} ({why}) after {plies} plies; ms/move ours {} theirs {}; {}",
+                side_word(ours),
+                score,
+                clock.ours_ms / clock.ours_n.max(1),
+                clock.theirs_ms / clock.theirs_n.max(1),
+                text.join(" ")
+            );
+        }
+    }
+    for (si, side) in [Side::Attackers, Side::Defenders].into_iter().enumerate() {
+        let [w, d, l, x] = table[si];
+        println!(
+            "as {}: {w} won, {d} drawn, {l} lost, {x} disagreements",
+            side_word(side)
+        );
+    }
+    let [w, d, l, x] = [0, 1, 2, 3].map(|c| table[0][c] + table[1][c]);
+    let played = (w + d + l).max(1);
+    println!(
+        "total: {w} won, {d} drawn, {l} lost, {x} disagreements; score {:.1}%; mean ms/move ours {} theirs {}",
+        100.0 * (f64::from(w) + f64::from(d) / 2.0) / f64::from(played),
+        clock.ours_ms / clock.ours_n.max(1),
+        clock.theirs_ms / clock.theirs_n.max(1),
+    );
+    Ok(())
+}

@@ -1,0 +1,241 @@
+//! Every reference in the README and the manual (`docs/*.md`) is true: each relative link leads
+//! to a file of the repository (and, with an anchor, to a heading of that file), and each
+//! repository path named in backticks (`src/bot/delivery.rs`, `migrations/sqlite/0006_outbox.sql`,
+//! `src/render/`, `tests/crash.rs::a_test`) exists; with `::name`, the file names `name`.
+//! Fenced code blocks are examples (commands, output), not references, and are not checked.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// What a repository path in backticks starts with: the repository's top-level folders and files.
+const ROOTS: [&str; 11] = [
+    "src/",
+    "tests/",
+    "benches/",
+    "migrations/",
+    "docs/",
+    "assets/",
+    "vendor/",
+    ".ci/",
+    "Cargo.toml",
+    "Cargo.lock",
+    ".env.example",
+];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// README.md and every Markdown file in docs/.
+fn documents() -> Vec<PathBuf> {
+    let mut docs: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
+        .expect("docs/ is readable")
+        .map(|e| e.expect("a docs/ entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    docs.insert(0, root().join("README.md"));
+    docs
+}
+
+/// The lines outside fenced code blocks.
+fn prose(text: &str) -> Vec<&str> {
+    let mut fenced = false;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced {
+            out.push(line);
+        }
+    }
+    out
+}
+
+/// GitHub's anchor for a heading: lower case, spaces as hyphens, other punctuation dropped.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+fn anchors(text: &str) -> BTreeSet<String> {
+    prose(text)
+        .into_iter()
+        .filter(|l| l.starts_with('#'))
+        .map(|l| anchor(l.trim_start_matches('#')))
+        .collect()
+}
+
+/// The targets of `[text](target)` and `![alt](target)` links.
+fn links(body: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = body;
+    while let Some(i) = rest.find("](") {
+        rest = &rest[i + 2..];
+        if let Some(end) = rest.find(')') {
+            let target = &rest[..end];
+            if !target.is_empty() && !target.contains(char::is_whitespace) {
+                out.push(target);
+            }
+        }
+    }
+    out
+}
+
+/// The contents of inline code spans: `like this`.
+fn code_spans(body: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut parts = body.split('`');
+    parts.next();
+    while let Some(span) = parts.next() {
+        out.push(span);
+        parts.next();
+    }
+    out
+}
+
+/// Whether `name` occurs in `text` as a whole identifier.
+fn names(text: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + name.len()..].chars().next();
+        !before.is_some_and(ident) && !after.is_some_and(ident)
+    })
+}
+
+/// Every broken reference in one document, described. Links resolve from the document's folder;
+/// repository paths from the repository's top, wherever the document is.
+fn broken(doc: &Path, repo: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(doc).expect("the document is readable");
+    let dir = doc.parent().expect("a document is in a folder");
+    let name = doc.strip_prefix(repo).unwrap_or(doc).display().to_string();
+    let body = prose(&text).join("\n");
+    let mut out = Vec::new();
+    for target in links(&body) {
+        if target.contains("://") || target.starts_with("mailto:") {
+            continue;
+        }
+        let (file, fragment) = match target.split_once('#') {
+            Some((f, a)) => (f, Some(a)),
+            None => (target, None),
+        };
+        let path = if file.is_empty() {
+            doc.to_path_buf()
+        } else {
+            dir.join(file)
+        };
+        if !path.exists() {
+            out.push(format!("{name}: link to {target}: no such file"));
+        } else if let Some(fragment) = fragment {
+            if path.extension().is_some_and(|e| e == "md") {
+                let headings = anchors(&std::fs::read_to_string(&path).unwrap());
+                if !headings.contains(fragment) {
+                    out.push(format!("{name}: link to {target}: no such heading"));
+                }
+            }
+        }
+    }
+    for span in code_spans(&body) {
+        if span.contains(char::is_whitespace) || !ROOTS.iter().any(|r| span.starts_with(r)) {
+            continue;
+        }
+        let (path, item) = match span.split_once("::") {
+            Some((p, i)) => (p, Some(i)),
+            None => (span, None),
+        };
+        let path = path.trim_end_matches([',', '.', ':', ';']);
+        // A glob or a placeholder names no one file.
+        if path.contains(['*', '{', '<', '…']) {
+            continue;
+        }
+        let full = repo.join(path);
+        if !full.exists() {
+            out.push(format!("{name}: `{span}`: no such path in the repository"));
+        } else if let Some(item) = item {
+            let source = std::fs::read_to_string(&full).unwrap_or_default();
+            if !names(&source, item) {
+                out.push(format!("{name}: `{span}`: {path} has no `{item}`"));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_link_and_repository_path_in_the_readme_and_docs_exists() {
+    let docs = documents();
+    assert!(docs.len() >= 9, "README.md and docs/*.md: {docs:?}");
+    let problems: Vec<String> = docs.iter().flat_map(|d| broken(d, &root())).collect();
+    assert!(
+        problems.is_empty(),
+        "{} broken references in README.md and docs/:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn the_check_finds_a_missing_file_heading_path_and_test() {
+    let repo = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(repo.path().join("docs")).unwrap();
+    std::fs::create_dir_all(repo.path().join("src")).unwrap();
+    std::fs::create_dir_all(repo.path().join("tests")).unwrap();
+    std::fs::write(repo.path().join("src/lib.rs"), "").unwrap();
+    std::fs::write(repo.path().join("tests/crash.rs"), "fn a_test() {}\n").unwrap();
+    let doc = repo.path().join("docs/doc.md");
+    std::fs::write(
+        &doc,
+        "# A title\n\nSee [there](nowhere.md), [here](#no-such-heading), [fine](#a-title), \
+         [up](../src/lib.rs) and `migrations/0008_analyses.sql`, but not `src/lib.rs`,\n\
+         `tests/crash.rs::a_test` nor `https://example.com/src/x.rs`; `tests/crash.rs::gone`.\n\n\
+         ```console\n$ cat `src/not/checked.rs` [x](not/checked.md)\n```\n",
+    )
+    .unwrap();
+    let found = broken(&doc, repo.path());
+    assert_eq!(found.len(), 4, "{found:#?}");
+    assert!(found[0].contains("nowhere.md: no such file"), "{found:#?}");
+    assert!(
+        found[1].contains("#no-such-heading: no such heading"),
+        "{found:#?}"
+    );
+    assert!(
+        found[2].contains("`migrations/0008_analyses.sql`"),
+        "{found:#?}"
+    );
+    assert!(found[3].contains("has no `gone`"), "{found:#?}");
+}
+
+#[test]
+fn the_readme_is_a_front_page_with_the_two_commands_and_the_pictures() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let lines = readme.lines().count();
+    assert!(
+        lines <= 220,
+        "README.md has {lines} lines: the manual belongs in docs/"
+    );
+    for needed in [
+        "cargo run --release",
+        "cargo test",
+        "(docs/board.png)",
+        "(docs/graph.png)",
+        "/tablut ai",
+    ] {
+        assert!(readme.contains(needed), "README.md does not show {needed}");
+    }
+    for doc in documents().iter().skip(1) {
+        let file = doc.file_name().unwrap().to_string_lossy();
+        assert!(
+            readme.contains(&format!("(docs/{file})")),
+            "README.md's map of docs/ does not link docs/{file}"
+        );
+    }
+}
