@@ -66,6 +66,7 @@ async fn start_games(s: &Service, first_channel: u64) {
                 rules: Rules::default(),
                 time_control: TimeControl::DEFAULT,
                 thread: false,
+                rated: true,
                 start: None,
             })
             .await
@@ -234,6 +235,7 @@ fn single_moves(c: &mut Criterion, rt: &tokio::runtime::Runtime, db: &TestDb) {
                             rules: Rules::default(),
                             time_control: TimeControl::None,
                             thread: false,
+                            rated: true,
                             start: None,
                         })
                         .await

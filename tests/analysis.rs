@@ -60,6 +60,7 @@ async fn played(s: &Service, channel: u64, start: Option<Position>, moves: &[&st
             rules: Rules::default(),
             time_control: TimeControl::None,
             thread: false,
+            rated: true,
             start,
         })
         .await

@@ -286,6 +286,47 @@ async fn games_against_the_ai_as_each_side() {
     assert_refusal(&draw, "The AI plays on");
 }
 
+/// `rated:false`: the challenge and the start say the game is casual, its players get hints,
+/// and its end changes no ratings.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_casual_game_says_so_and_allows_hints() {
+    let h = Harness::start().await;
+    let (challenge, started) = h
+        .challenge_accepted(
+            22,
+            &who(ASTRID),
+            (BIRGER, "Birger"),
+            json!([{"name": "side", "type": 4, "value": 0},
+                   {"name": "rated", "type": 5, "value": false}]),
+        )
+        .await;
+    assert!(
+        challenge
+            .content()
+            .contains("challenges you to a casual game of Tablut"),
+        "{}",
+        challenge.content()
+    );
+    assert!(
+        started.content().contains("casual: no rating change"),
+        "{}",
+        started.content()
+    );
+    let (_, hint) = h.tablut(ASTRID, 22, "hint", json!([])).await;
+    let hint = h.fake.followup(hint_id(&hint)).await;
+    assert!(
+        hint.ephemeral() && hint.content().starts_with("Try **"),
+        "{:?}",
+        hint.json
+    );
+    let (_, resigned) = h.tablut(BIRGER, 22, "resign", json!([])).await;
+    let text = resigned.content();
+    assert!(
+        text.contains("A casual game: ratings unchanged") && !text.contains("Ratings:"),
+        "{text}"
+    );
+}
+
 /// The interaction id in a callback's path.
 fn hint_id(r: &Recorded) -> u64 {
     r.path.split('/').nth(4).unwrap().parse().unwrap()
@@ -512,10 +553,11 @@ async fn every_refusal_is_one_ephemeral_line() {
         &h.play(ASTRID, 60, "c7").await,
         "none of your pieces can reach c7",
     );
-    let (_, r) = h.tablut(BIRGER, 60, "hint", json!([])).await;
+    // No engine help in a rated game between people.
+    let (_, r) = h.tablut(ASTRID, 60, "hint", json!([])).await;
     assert_eq!(r.callback_type(), Some(5));
     let r = h.fake.followup(hint_id(&r)).await;
-    assert_refusal(&r, "It is not your turn");
+    assert_refusal(&r, "No hints in a rated game between people");
     // Abort: not by a spectator, by a moderator at any time.
     let (_, r) = h.tablut(CARL, 60, "abort", json!([])).await;
     assert_refusal(&r, "You are not playing this game");

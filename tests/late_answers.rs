@@ -75,6 +75,7 @@ async fn setup(db: TestDb, channel: u64) -> Setup {
             rules: Rules::default(),
             time_control: TimeControl::None,
             thread: false,
+            rated: true,
             start: None,
         })
         .await

@@ -58,6 +58,7 @@ fn request(channel: u64, start: Option<Position>, time_control: TimeControl) -> 
         rules: Rules::default(),
         time_control,
         thread: false,
+        rated: true,
         start,
     }
 }

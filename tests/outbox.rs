@@ -103,6 +103,7 @@ async fn two_player_game(s: &Service, channel: u64, time: TimeControl) -> GameIn
             rules: Rules::default(),
             time_control: time,
             thread: false,
+            rated: true,
             start: None,
         })
         .await
@@ -351,6 +352,7 @@ async fn a_thread_that_is_gone_is_said_in_its_channel(db: TestDb) {
             rules: Rules::default(),
             time_control: TimeControl::None,
             thread: true,
+            rated: true,
             start: None,
         })
         .await
@@ -399,6 +401,7 @@ async fn the_clock_writes_its_reminders_losses_and_expiries_with_them(db: TestDb
             rules: Rules::default(),
             time_control: TimeControl::None,
             thread: false,
+            rated: true,
             start: None,
         })
         .await
@@ -508,6 +511,7 @@ async fn challenge_in(s: &Service, channel: u64, thread: bool) -> ChallengeInfo 
         rules: Rules::default(),
         time_control: TimeControl::PerMove(Duration::from_secs(3600)),
         thread,
+        rated: true,
         start: None,
     })
     .await
@@ -812,6 +816,7 @@ async fn a_challenge_a_draw_offer_and_a_game_against_the_ai_hold_their_message_f
                 rules: Rules::default(),
                 time_control: TimeControl::None,
                 thread: false,
+                rated: true,
                 start: None,
             },
             Some(answering("t-challenge", None)),
@@ -882,6 +887,7 @@ async fn held_challenge(s: &Service, channel: u64) -> store::outbox::NoticeRow {
                 rules: Rules::default(),
                 time_control: TimeControl::None,
                 thread: false,
+                rated: true,
                 start: None,
             },
             Some(answering(&format!("token-{channel}"), None)),

@@ -435,6 +435,7 @@ async fn finished_games_on_the_bot_are_searched_for_puzzles_once(db: TestDb) {
             rules: r.rules,
             time_control: TimeControl::None,
             thread: false,
+            rated: true,
             start: Some(start),
         })
         .await

@@ -82,6 +82,7 @@ fn request(channel: u64, time_control: TimeControl) -> ChallengeRequest {
         rules: Rules::default(),
         time_control,
         thread: false,
+        rated: true,
         start: None,
     }
 }
@@ -403,8 +404,16 @@ async fn an_ai_turn_waiting_in_a_busy_queue_past_its_lease_is_searched_once() {
         .unwrap()
         .game
         .id;
-    // A person's game in A whose hint takes A's only worker.
-    game(&a, 461, TimeControl::None).await;
+    // A person's casual game in A (hints are for casual games) whose hint takes A's only
+    // worker.
+    let c = a
+        .challenge(ChallengeRequest {
+            rated: false,
+            ..request(461, TimeControl::None)
+        })
+        .await
+        .unwrap();
+    a.accept(c.id, BIRGER, None).await.unwrap();
     let hint = {
         let a = a.clone();
         tokio::spawn(async move { a.hint(461, ASTRID).await })

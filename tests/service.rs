@@ -89,6 +89,7 @@ fn request(channel: u64, side: SideChoice) -> ChallengeRequest {
         rules: Rules::default(),
         time_control: TimeControl::None,
         thread: false,
+        rated: true,
         start: None,
     }
 }
@@ -105,6 +106,21 @@ async fn game_between(s: &Service, channel: u64, start: Option<Position>) -> Gam
     let started = s.accept(c.id, BIRGER, None).await.unwrap();
     assert_eq!(started.game.attackers.user_id(), Some(ASTRID));
     assert_eq!(started.game.defenders.user_id(), Some(BIRGER));
+    started.game
+}
+
+/// A casual game (`rated:false`) between Astrid (attackers) and Birger in `channel`.
+async fn casual_game(s: &Service, channel: u64) -> GameInfo {
+    let c = s
+        .challenge(ChallengeRequest {
+            rated: false,
+            ..request(channel, SideChoice::Attackers)
+        })
+        .await
+        .unwrap();
+    assert!(!c.rated);
+    let started = s.accept(c.id, BIRGER, None).await.unwrap();
+    assert!(!started.game.rated && started.game.is_casual());
     started.game
 }
 
@@ -805,7 +821,7 @@ both_backends! {
 async fn hints_are_legal_and_rate_limited(db: TestDb) {
     let f = fixture(db).await;
     let s = &f.service;
-    game_between(s, 80, None).await;
+    casual_game(s, 80).await;
     assert!(matches!(
         s.hint(80, BIRGER).await,
         Err(ServiceError::NotYourTurn(_))
@@ -819,6 +835,53 @@ async fn hints_are_legal_and_rate_limited(db: TestDb) {
     ));
     f.clock.advance(Duration::from_secs(30));
     assert!(s.hint(80, ASTRID).await.is_ok());
+}
+}
+
+both_backends! {
+/// As on lichess: no engine help in a rated game between people (one line saying why, and the
+/// refusal does not count against the hint's cooldown); a casual game allows hints and changes
+/// no ratings, and a challenge is rated unless it says otherwise (challenges stored before
+/// the choice existed read as rated).
+#[tokio::test]
+async fn hints_are_refused_in_rated_games_and_casual_games_change_no_ratings(db: TestDb) {
+    let f = fixture(db).await;
+    let s = &f.service;
+    let rated = game_between(s, 81, None).await;
+    assert!(rated.rated && !rated.is_casual());
+    let e = s.hint(81, ASTRID).await.unwrap_err();
+    assert!(matches!(e, ServiceError::HintInRatedGame), "{e:?}");
+    assert!(!e.to_string().contains('\n') && e.to_string().contains("casual"));
+    assert!(matches!(
+        s.hint(81, CARL).await,
+        Err(ServiceError::NotAPlayer)
+    ));
+    // Casual: a hint, and the game ends with no rating change.
+    casual_game(s, 82).await;
+    assert!(s.hint(82, ASTRID).await.is_ok(), "the rated refusal did not count");
+    let ended = s.resign(82, BIRGER).await.unwrap();
+    assert!(ended.ratings.is_none() && !ended.game.rated);
+    let stats = s.stats(GUILD, ASTRID, 5).await.unwrap();
+    assert!(stats.ratings.is_empty(), "{:?}", stats.ratings);
+    // The rated game still rates.
+    let ended = s.resign(81, BIRGER).await.unwrap();
+    assert!(ended.ratings.is_some());
+    // A challenge stored before the column existed (no value given) reads as rated.
+    sqlx::query(
+        "INSERT INTO challenges (channel_id, challenger_id, challenger_name, challenged_id, \
+         challenged_name, side, rules, created_at, expires_at) \
+         VALUES (83, 1, 'A', 2, 'B', 'random', $1, 0, $2)",
+    )
+    .bind(serde_json::to_string(&Rules::default()).unwrap())
+    .bind(T0 + 1_000_000)
+    .execute(s.pool())
+    .await
+    .unwrap();
+    let id: i64 = sqlx::query_scalar("SELECT MAX(id) FROM challenges")
+        .fetch_one(s.pool())
+        .await
+        .unwrap();
+    assert!(store::challenges::by_id(s.pool(), id).await.unwrap().unwrap().rated);
 }
 }
 

@@ -245,9 +245,14 @@ pub fn move_message(r: &MoveReport) -> String {
     if let Some(changes) = &r.ratings {
         text.push('\n');
         text.push_str(&ratings_line(&r.game, changes));
+    } else if r.game.is_over() && r.game.is_casual() {
+        text.push_str(CASUAL_END);
     }
     text
 }
+
+/// After the result of a casual game between people.
+const CASUAL_END: &str = "\nA casual game: ratings unchanged.";
 
 /// The message when a game ends off the board.
 pub fn ended_message(e: &Ended, by: Option<&Player>) -> String {
@@ -270,6 +275,8 @@ pub fn ended_message(e: &Ended, by: Option<&Player>) -> String {
     if let Some(changes) = &e.ratings {
         text.push('\n');
         text.push_str(&ratings_line(&e.game, changes));
+    } else if reason != Some("aborted") && e.game.is_casual() {
+        text.push_str(CASUAL_END);
     }
     text
 }
@@ -295,13 +302,24 @@ pub fn ratings_line(game: &GameInfo, c: &RatingChanges) -> String {
 /// The message when a game starts.
 pub fn started_message(game: &GameInfo) -> String {
     format!(
-        "Game on! {} attacks, {} defends ({}, {}).\n{}",
+        "Game on! {} attacks, {} defends ({}, {}{}).\n{}",
         mention(&game.attackers),
         mention(&game.defenders),
         game_words(&game.rules),
         time_words(game.time_control),
+        casual_words(game),
         turn_line(game)
     )
+}
+
+/// ", casual: no rating change, hints allowed" for a casual game between people; nothing
+/// otherwise.
+fn casual_words(game: &GameInfo) -> &'static str {
+    if game.is_casual() {
+        ", casual: no rating change, hints allowed"
+    } else {
+        ""
+    }
 }
 
 /// "linnaeus rules" for Tablut, "Brandubh, 7×7" for the others.
@@ -353,9 +371,10 @@ pub fn challenge_message(c: &ChallengeInfo) -> String {
         s => format!("{} to play the {}", escape(&c.challenger.name), s.name()),
     };
     format!(
-        "{}, {} challenges you to {}: {side}, {}{}. Accept or decline {}.",
+        "{}, {} challenges you to {}{}: {side}, {}{}. Accept or decline {}.",
         user(c.challenged.id),
         user(c.challenger.id),
+        if c.rated { "" } else { "a casual game of " },
         match c.rules.variant {
             Variant::Tablut => format!("Tablut: {} rules", rules_name(&c.rules)),
             v => format!("{} ({n}×{n})", v.title(), n = v.size()),

@@ -55,6 +55,7 @@ impl Service {
                 start: start.as_ref().map(|(p, t)| (p.as_str(), t.as_str())),
                 time_per_move_ms: req.time_control.as_ms(),
                 thread: req.thread,
+                rated: req.rated,
                 now,
                 expires_at,
             },
@@ -263,7 +264,7 @@ impl Service {
                 defenders,
                 start,
                 TimeControl::from_ms(row.time_per_move_ms),
-                true,
+                row.rated,
             )
             .await?;
         // Answered (or expired) meanwhile: dropping the transaction takes the game back.
@@ -577,6 +578,7 @@ fn challenge_info(row: ChallengeRow) -> Result<ChallengeInfo, ServiceError> {
         rules: parse_rules(&row.rules)?,
         time_control: TimeControl::from_ms(row.time_per_move_ms),
         thread: row.thread,
+        rated: row.rated,
         status: row.status,
         expires_at: row.expires_at,
         message_id: row.message_id,

@@ -51,6 +51,8 @@ pub enum ServiceError {
         "The game is past its first two moves: resign instead, or ask a moderator to abort it."
     )]
     TooLateToAbort,
+    #[error("No hints in a rated game between people: the AI's help is for casual games (/tablut challenge rated:false), games against the AI, and analysis.")]
+    HintInRatedGame,
     #[error("You asked for a hint a moment ago: try again in {0} s.")]
     HintTooSoon(u64),
     #[error("You are sending commands faster than the bot takes them: try again in {0} s.")]

@@ -237,10 +237,15 @@ impl Service {
         .await
     }
 
-    /// The AI's suggestion for `user`, the player to move. Rate-limited per user.
+    /// The AI's suggestion for `user`, the player to move. Rate-limited per user. As on
+    /// lichess, refused in a rated game between people (the engine's help would decide it);
+    /// given in casual games and against the AI.
     pub async fn hint(&self, channel: ChannelId, user: UserId) -> Result<Hint, ServiceError> {
         let loaded = self.active(channel).await?;
         let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
+        if loaded.info.rated {
+            return Err(ServiceError::HintInRatedGame);
+        }
         if side != loaded.info.turn {
             return Err(ServiceError::NotYourTurn(loaded.info.turn));
         }

@@ -211,6 +211,8 @@ pub struct GameInfo {
     pub rules: Rules,
     /// The position the game started from (the standard start, or one given).
     pub start: Position,
+    /// Whether the game changes ratings: a game between two people in a server, unless
+    /// challenged as casual.
     pub rated: bool,
     /// Plies played so far.
     pub ply: u32,
@@ -249,6 +251,12 @@ impl GameInfo {
 
     pub fn is_over(&self) -> bool {
         self.outcome.is_over()
+    }
+
+    /// A game between two people that changes no ratings (challenged as casual): what its
+    /// players are told, since hints are allowed in it and not in a rated one.
+    pub fn is_casual(&self) -> bool {
+        !self.rated && !self.attackers.is_ai() && !self.defenders.is_ai()
     }
 
     /// The game of the tafl family this is.
@@ -353,6 +361,8 @@ pub struct ChallengeInfo {
     pub rules: Rules,
     pub time_control: TimeControl,
     pub thread: bool,
+    /// A rated game (the default), or a casual one: no rating changes, hints allowed.
+    pub rated: bool,
     pub status: crate::store::ChallengeStatus,
     pub expires_at: i64,
     pub message_id: Option<u64>,
@@ -371,6 +381,8 @@ pub struct ChallengeRequest {
     pub time_control: TimeControl,
     /// Play in a new thread of the channel.
     pub thread: bool,
+    /// A rated game, or a casual one (no rating changes; hints allowed, as against the AI).
+    pub rated: bool,
     /// Start from this position (its side to move first) instead of the standard start.
     pub start: Option<Position>,
 }

@@ -21,6 +21,8 @@ pub struct ChallengeRow {
     pub start: Option<(String, String)>,
     pub time_per_move_ms: Option<i64>,
     pub thread: bool,
+    /// A rated game (the default) or a casual one.
+    pub rated: bool,
     pub status: ChallengeStatus,
     pub game_id: Option<i64>,
     pub message_id: Option<u64>,
@@ -42,12 +44,13 @@ pub struct NewChallenge<'a> {
     pub start: Option<(&'a str, &'a str)>,
     pub time_per_move_ms: Option<i64>,
     pub thread: bool,
+    pub rated: bool,
     pub now: i64,
     pub expires_at: i64,
 }
 
 const COLUMNS: &str = "id, guild_id, channel_id, challenger_id, challenger_name, challenged_id, \
-    challenged_name, side, rules, start_position, start_turn, time_per_move_ms, thread, status, game_id, message_id, created_at, \
+    challenged_name, side, rules, start_position, start_turn, time_per_move_ms, thread, rated, status, game_id, message_id, created_at, \
     expires_at";
 
 /// A `challenges` row as sqlx reads it, column for column; [`ChallengeRow`] is its shape for
@@ -72,6 +75,8 @@ struct Stored {
     time_per_move_ms: Option<i64>,
     #[sqlx(try_from = "DbBool")]
     thread: bool,
+    #[sqlx(try_from = "DbBool")]
+    rated: bool,
     status: ChallengeStatus,
     game_id: Option<i64>,
     #[sqlx(try_from = "MaybeDbId")]
@@ -95,6 +100,7 @@ impl From<Stored> for ChallengeRow {
             start: r.start_position.zip(r.start_turn),
             time_per_move_ms: r.time_per_move_ms,
             thread: r.thread,
+            rated: r.rated,
             status: r.status,
             game_id: r.game_id,
             message_id: r.message_id,
@@ -112,8 +118,9 @@ pub async fn insert<'e>(
 ) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
         "INSERT INTO challenges (guild_id, channel_id, challenger_id, challenger_name, challenged_id, \
-         challenged_name, side, rules, start_position, start_turn, time_per_move_ms, thread, created_at, \
-         expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id",
+         challenged_name, side, rules, start_position, start_turn, time_per_move_ms, thread, rated, created_at, \
+         expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) \
+         RETURNING id",
     )
     .bind(opt_to_db(c.guild_id))
     .bind(to_db(c.channel_id))
@@ -127,6 +134,7 @@ pub async fn insert<'e>(
     .bind(c.start.map(|s| s.1))
     .bind(c.time_per_move_ms)
     .bind(c.thread)
+    .bind(c.rated)
     .bind(c.now)
     .bind(c.expires_at)
     .fetch_one(ex)

@@ -115,6 +115,8 @@ fn time_control(ctx: Context<'_>, text: Option<String>) -> Result<TimeControl, E
 }
 
 /// Challenge someone to a game of Tablut, Brandubh or Copenhagen Hnefatafl.
+// Each option is an argument, as poise takes them.
+#[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command, guild_only)]
 pub async fn challenge(
     ctx: Context<'_>,
@@ -128,6 +130,8 @@ pub async fn challenge(
     #[max_length = 20]
     time: Option<String>,
     #[description = "Play in a new thread of this channel"] thread: Option<bool>,
+    #[description = "Rated (default true); a casual game changes no ratings and allows hints"]
+    rated: Option<bool>,
 ) -> Result<(), Error> {
     let rules = game_rules(self::variant(variant), rules)?;
     let request = ChallengeRequest {
@@ -139,6 +143,7 @@ pub async fn challenge(
         rules,
         time_control: time_control(ctx, time)?,
         thread: thread.unwrap_or(false),
+        rated: rated.unwrap_or(true),
         start: None,
     };
     let data = ctx.data();
