@@ -455,3 +455,55 @@ fn the_example_game_in_docs_replays_to_its_end() {
     assert_eq!(v["reason"], "king_captured");
     assert_eq!(v["moves"].as_array().unwrap().len(), 95);
 }
+
+/// Every command that prints, with its stdout a pipe whose reader has already gone away (as
+/// `tablut-bot replay < game.txt | head -c 200` leaves it once `head` has read enough): it ends
+/// quietly, exit code 0 and nothing on stderr, rather than with a panic. The engine, whose host
+/// keeps its stdin open, stops on its own.
+#[test]
+fn a_closed_stdout_ends_every_command_quietly() {
+    let game = "1. e2-c2 e4-d4  2. a4-a3 d4-d3";
+    let cases: [(&[&str], Option<&str>); 8] = [
+        (&["replay"], Some(game)),
+        (&["replay", "e2-c2", "e4-d4"], None),
+        (&["perft", "2", "--variant", "brandubh"], None),
+        (&["analyze", "--depth", "1"], None),
+        (&["review", "--depth", "1"], Some(game)),
+        (&["engine", "--seconds", "0.1", "--tt-mb", "4"], None),
+        (&["--version"], None),
+        (&["replay", "--help"], None),
+    ];
+    for (args, input) in cases {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let mut child = bin()
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take();
+        if let Some(input) = input {
+            stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        }
+        // Without input, stdin stays open while the command runs, as a host's would.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while child.try_wait().unwrap().is_none() {
+            if std::time::Instant::now() > deadline {
+                child.kill().unwrap();
+                panic!("{args:?} did not stop once its stdout was closed");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !err.contains("panicked") && !err.contains("Broken pipe"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert!(err.trim().is_empty(), "{args:?}: {err}");
+    }
+}

@@ -1,6 +1,7 @@
 //! `tablut-bot analyze`: the AI's best move, score and principal variation as one JSON object.
 
 use super::common::{CliError, Common};
+use super::out;
 use crate::ai::{self, Level, Limits};
 use clap::{ArgGroup, Args};
 use serde::Serialize;
@@ -74,6 +75,6 @@ pub fn run(args: AnalyzeArgs) -> Result<(), CliError> {
     };
     let json = serde_json::to_string(&out)
         .map_err(|e| CliError::Failed(format!("cannot write JSON: {e}")))?;
-    println!("{json}");
+    out::line(json)?;
     Ok(())
 }

@@ -13,6 +13,9 @@ pub enum CliError {
     /// Anything else: exit code 1.
     #[error("{0}")]
     Failed(String),
+    /// Stdout was closed by its reader (`| head`): exit code 0, nothing said.
+    #[error("stdout was closed")]
+    Closed,
 }
 
 impl CliError {
@@ -20,6 +23,7 @@ impl CliError {
         match self {
             CliError::Input(_) => 2,
             CliError::Failed(_) => 1,
+            CliError::Closed => 0,
         }
     }
 }

@@ -196,13 +196,20 @@ struct Engine<W: Write> {
     /// The transposition table's size in MB (`--tt-mb`), for each new game's searcher.
     tt_mb: usize,
     searcher: Searcher,
+    /// Set once a write to the host has failed: the host has gone away (or closed our
+    /// output), and the engine stops.
+    closed: bool,
 }
 
 impl<W: Write> Engine<W> {
     fn send(&mut self, line: &str) {
-        // A host that has gone away cannot be told anything.
-        let _ = writeln!(self.out, "{line}");
-        let _ = self.out.flush();
+        // A host that has gone away cannot be told anything: the engine stops.
+        if writeln!(self.out, "{line}")
+            .and_then(|()| self.out.flush())
+            .is_err()
+        {
+            self.closed = true;
+        }
     }
 
     /// A game from a position record with `turn` to move, under the current rules.
@@ -423,9 +430,11 @@ pub fn run(args: EngineArgs) -> Result<(), CliError> {
         default_time: Duration::from_secs_f64(args.seconds),
         tt_mb: args.tt_mb as usize,
         searcher: Searcher::new(args.tt_mb as usize, Weights::DEFAULT),
+        closed: false,
     };
     engine.send("hello");
-    while let Ok(line) = rx.recv() {
+    while !engine.closed {
+        let Ok(line) = rx.recv() else { break };
         if !engine.handle(&line, &rx) {
             break;
         }

@@ -5,6 +5,7 @@
 //! the score, through the origin). Prints one JSON object; a line per game on stderr.
 
 use super::common::{CliError, Common};
+use super::out;
 use super::selfplay::openings;
 use crate::ai::analysis::{self, fit_scale, log_likelihood};
 use crate::ai::{self, Level, Searcher, Weights};
@@ -143,6 +144,6 @@ pub fn run(args: FitScaleArgs) -> Result<(), CliError> {
     };
     let json = serde_json::to_string(&out)
         .map_err(|e| CliError::Failed(format!("cannot write JSON: {e}")))?;
-    println!("{json}");
+    out::line(json)?;
     Ok(())
 }

@@ -4,6 +4,7 @@ mod analyze;
 mod common;
 mod engine;
 mod fitscale;
+mod out;
 mod perft;
 mod puzzles;
 mod render;
@@ -83,7 +84,7 @@ pub fn main() -> ExitCode {
         Command::FitScale(args) => fitscale::run(args),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) | Err(CliError::Closed) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("{e}");
             ExitCode::from(e.code())

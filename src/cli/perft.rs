@@ -1,6 +1,7 @@
 //! `tablut-bot perft`: the leaf count of the move tree.
 
 use super::common::{CliError, Common};
+use super::out;
 use crate::tafl::perft::perft;
 use clap::Args;
 use std::time::Instant;
@@ -43,7 +44,7 @@ pub fn run(args: PerftArgs) -> Result<(), CliError> {
     let started = Instant::now();
     let leaves = perft(&pos, args.depth);
     let secs = started.elapsed().as_secs_f64();
-    println!("{leaves}");
+    out::line(leaves)?;
     let rate = if secs > 0.0 {
         leaves as f64 / secs
     } else {

@@ -1,6 +1,7 @@
 //! `tablut-bot replay`: apply moves and print the result as JSON.
 
 use super::common::{moves_or_stdin, CliError, Common};
+use super::out;
 use crate::tafl::{write_position, Game};
 use clap::Args;
 use serde::Serialize;
@@ -51,6 +52,6 @@ pub fn run(args: ReplayArgs) -> Result<(), CliError> {
     let game = args.common.game_after(&moves)?;
     let json = serde_json::to_string(&ReplayOutput::of(&game))
         .map_err(|e| CliError::Failed(format!("cannot write JSON: {e}")))?;
-    println!("{json}");
+    out::line(json)?;
     Ok(())
 }

@@ -3,6 +3,7 @@
 //! one JSON object; `--graph FILE` writes the evaluation graph.
 
 use super::common::{moves_or_stdin, CliError, Common};
+use super::out;
 use crate::ai::analysis::{self, Judgement};
 use crate::ai::{Limits, Searcher, Weights};
 use crate::render::graph::{evaluation_graph, GraphInput};
@@ -129,6 +130,6 @@ pub fn run(args: ReviewArgs) -> Result<(), CliError> {
     };
     let json = serde_json::to_string(&out)
         .map_err(|e| CliError::Failed(format!("cannot write JSON: {e}")))?;
-    println!("{json}");
+    out::line(json)?;
     Ok(())
 }

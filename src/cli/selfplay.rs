@@ -3,6 +3,7 @@
 //! its 95% error. `--tune` improves the evaluation's weights by such matches.
 
 use super::common::{CliError, Common};
+use super::out;
 use crate::ai::{self, Level, Searcher, Stop, Weights};
 use crate::tafl::{Game, Move, Outcome, Rules, Side};
 use clap::Args;
@@ -418,7 +419,7 @@ pub fn run(args: SelfplayArgs) -> Result<(), CliError> {
             "slowest_move_ms": t.slowest_ms,
             "mean_depth": t.mean_depth.map(|d| (d * 10.0).round() / 10.0),
         });
-        println!("{summary}");
+        out::line(summary)?;
         return Ok(());
     }
     for round in 0..args.rounds {
@@ -455,7 +456,7 @@ pub fn run(args: SelfplayArgs) -> Result<(), CliError> {
     }
     let json = serde_json::to_string_pretty(&weights)
         .map_err(|e| CliError::Failed(format!("cannot write JSON: {e}")))?;
-    println!("{json}");
+    out::line(json)?;
     Ok(())
 }
 

@@ -9,6 +9,7 @@
 //! finds illegal ends the game as a disagreement, counted apart.
 
 use super::common::CliError;
+use super::out;
 use super::selfplay::openings;
 use crate::ai::{self, Level, Searcher, Weights};
 use crate::tafl::{write_position, Game, Move, Outcome, Side, Variant};
@@ -442,30 +443,30 @@ pub fn run(args: VersusArgs) -> Result<(), CliError> {
             };
             table[si][col] += 1;
             let text: Vec<String> = moves.iter().map(Move::to_string).collect();
-            println!(
+            out::line(format_args!(
                 "game {n} opening {i} ours {} {:?} ({why}) after {plies} plies; ms/move ours {} theirs {}; {}",
                 side_word(ours),
                 score,
                 clock.ours_ms / clock.ours_n.max(1),
                 clock.theirs_ms / clock.theirs_n.max(1),
                 text.join(" ")
-            );
+            ))?;
         }
     }
     for (si, side) in [Side::Attackers, Side::Defenders].into_iter().enumerate() {
         let [w, d, l, x] = table[si];
-        println!(
+        out::line(format_args!(
             "as {}: {w} won, {d} drawn, {l} lost, {x} disagreements",
             side_word(side)
-        );
+        ))?;
     }
     let [w, d, l, x] = [0, 1, 2, 3].map(|c| table[0][c] + table[1][c]);
     let played = (w + d + l).max(1);
-    println!(
+    out::line(format_args!(
         "total: {w} won, {d} drawn, {l} lost, {x} disagreements; score {:.1}%; mean ms/move ours {} theirs {}",
         100.0 * (f64::from(w) + f64::from(d) / 2.0) / f64::from(played),
         clock.ours_ms / clock.ours_n.max(1),
         clock.theirs_ms / clock.theirs_n.max(1),
-    );
+    ))?;
     Ok(())
 }
