@@ -296,8 +296,7 @@ async fn a_casual_game_says_so_and_allows_hints() {
             22,
             &who(ASTRID),
             (BIRGER, "Birger"),
-            json!([{"name": "side", "type": 4, "value": 0},
-                   {"name": "rated", "type": 5, "value": false}]),
+            json!([{"name": "rated", "type": 5, "value": false}]),
         )
         .await;
     assert!(

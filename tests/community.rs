@@ -255,3 +255,47 @@ async fn a_game_in_a_thread_is_played_there_and_spectators_only_look() {
     let replay = h.fake.followup(id).await;
     assert_eq!(&replay.file(".gif").expect("a GIF")[..6], b"GIF89a");
 }
+
+/// `/tablut games` lists only the games in channels the caller can see, as Discord's
+/// permissions say (the server's roles, the channel's overwrites; a thread through its
+/// parent), and only to the caller: a member who cannot view a private channel is not shown its
+/// game, nor the game in a thread of it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_games_listed_are_only_those_in_channels_the_caller_can_see() {
+    let h = start().await;
+    h.fake.add_private_channel(GUILD_ID, 400, &[ASTRID, BIRGER]);
+    game(&h, 400, A, B, json!([])).await;
+    let in_thread = game(
+        &h,
+        400,
+        B,
+        A,
+        json!([{"name": "thread", "type": 5, "value": true}]),
+    )
+    .await;
+    let thread = in_thread.channel_named();
+    assert_ne!(thread, 400);
+    game(&h, 401, A, B, json!([])).await;
+
+    let carl = (3u64, "Carl");
+    let listed = tablut(&h, carl, 401, "games", json!([]), &[]).await;
+    let text = listed.content();
+    assert!(
+        listed.ephemeral(),
+        "for the caller alone: {:?}",
+        listed.json
+    );
+    assert!(text.starts_with("**Games in progress** (1)\n"), "{text}");
+    assert!(text.contains("<#401>"), "{text}");
+    assert!(
+        !text.contains("<#400>") && !text.contains(&format!("<#{thread}>")),
+        "{text}"
+    );
+    // The members the channel lets in see all three.
+    let listed = tablut(&h, A, 401, "games", json!([]), &[]).await;
+    let text = listed.content();
+    assert!(text.starts_with("**Games in progress** (3)\n"), "{text}");
+    for channel in [400, thread, 401] {
+        assert!(text.contains(&format!("<#{channel}>")), "{text}");
+    }
+}

@@ -581,7 +581,7 @@ pub fn leaderboard_message(board: &Leaderboard) -> String {
 /// The games running in a server.
 pub fn games_message(games: &[GameInfo]) -> String {
     if games.is_empty() {
-        return "No games are running in this server: start one with /tablut challenge or /tablut ai."
+        return "No games are running in the channels you can see: start one with /tablut challenge or /tablut ai."
             .to_string();
     }
     let lines: Vec<String> = games

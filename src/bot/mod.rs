@@ -10,6 +10,7 @@ pub mod config;
 pub mod delivery;
 pub mod messages;
 pub mod redact;
+pub mod visibility;
 
 pub use config::{BotConfig, ConfigError};
 

@@ -130,6 +130,10 @@ struct Inner {
     /// Each guild's channels (threads included), and each channel's guild.
     guilds: Mutex<BTreeMap<u64, Vec<u64>>>,
     channel_guilds: Mutex<HashMap<u64, u64>>,
+    /// The private channels: @everyone may not view them, the members listed may.
+    private: Mutex<HashMap<u64, Vec<u64>>>,
+    /// Each thread's parent channel.
+    thread_parents: Mutex<HashMap<u64, u64>>,
     /// Every IDENTIFY's `shard` array, in order.
     identified: Mutex<Vec<[u32; 2]>>,
     resumes: AtomicU64,
@@ -399,6 +403,35 @@ impl FakeDiscord {
         if gateway.session(shard).tx.is_some() {
             let frame = guild_create(&self.inner, guild);
             dispatch_on(&mut gateway, shard, "GUILD_CREATE", frame);
+        }
+    }
+
+    /// Adds a private channel to `guild`: @everyone may not view it, only `members` may (a
+    /// permission overwrite each, as Discord keeps them). A connected shard is sent its
+    /// CHANNEL_CREATE.
+    pub fn add_private_channel(&self, guild: u64, channel: u64, members: &[u64]) {
+        self.inner
+            .private
+            .lock()
+            .unwrap()
+            .insert(channel, members.to_vec());
+        self.inner
+            .guilds
+            .lock()
+            .unwrap()
+            .entry(guild)
+            .or_default()
+            .push(channel);
+        self.inner
+            .channel_guilds
+            .lock()
+            .unwrap()
+            .insert(channel, guild);
+        let d = channel_json(&self.inner, guild, channel, 0);
+        let mut gateway = self.inner.gateway.lock().unwrap();
+        let shard = shard_of(guild, gateway.shards);
+        if gateway.session(shard).tx.is_some() {
+            dispatch_on(&mut gateway, shard, "CHANNEL_CREATE", d);
         }
     }
 
@@ -926,7 +959,7 @@ fn dispatch_on(gateway: &mut Gateway, shard: u32, kind: &str, d: Value) {
     }
 }
 
-/// A guild's GUILD_CREATE, with its channels.
+/// A guild's GUILD_CREATE, with its channels (the threads among them as the guild's threads).
 fn guild_create(inner: &Inner, guild: u64) -> Value {
     let channels = inner
         .guilds
@@ -935,8 +968,57 @@ fn guild_create(inner: &Inner, guild: u64) -> Value {
         .get(&guild)
         .cloned()
         .unwrap_or_default();
-    guild_json(guild, &channels)
+    let mut create = guild_json(guild, &[]);
+    let (mut listed, mut threads) = (Vec::new(), Vec::new());
+    for (i, &channel) in channels.iter().enumerate() {
+        let c = channel_json(inner, guild, channel, i);
+        match c["type"].as_u64() {
+            Some(11) => threads.push(c),
+            _ => listed.push(c),
+        }
+    }
+    create["channels"] = Value::Array(listed);
+    create["threads"] = Value::Array(threads);
+    create
 }
+
+/// A channel of `guild` as Discord describes it: a text channel (a private one with its
+/// overwrites), or a public thread with its parent.
+fn channel_json(inner: &Inner, guild: u64, channel: u64, position: usize) -> Value {
+    if let Some(parent) = inner.thread_parents.lock().unwrap().get(&channel) {
+        return json!({
+            "id": channel.to_string(), "type": 11, "guild_id": guild.to_string(),
+            "parent_id": parent.to_string(), "name": format!("game-{channel}"),
+            "owner_id": BOT_ID.to_string(), "position": 0, "permission_overwrites": [],
+            "nsfw": false, "rate_limit_per_user": 0, "flags": 0, "last_message_id": null,
+            "thread_metadata": {"archived": false, "auto_archive_duration": 1440,
+                "archive_timestamp": "2026-11-22T12:00:00+00:00", "locked": false},
+            "member_count": 1, "message_count": 0, "total_message_sent": 0,
+        });
+    }
+    let overwrites: Vec<Value> =
+        match inner.private.lock().unwrap().get(&channel) {
+            None => Vec::new(),
+            Some(members) => std::iter::once(
+                json!({"id": guild.to_string(), "type": 0, "allow": "0", "deny": VIEW_CHANNEL}),
+            )
+            .chain(members.iter().map(
+                |m| json!({"id": m.to_string(), "type": 1, "allow": VIEW_CHANNEL, "deny": "0"}),
+            ))
+            .collect(),
+        };
+    json!({"id": channel.to_string(), "type": 0, "guild_id": guild.to_string(),
+        "name": format!("tablut-{position}"), "position": position,
+        "permission_overwrites": overwrites, "nsfw": false, "rate_limit_per_user": 0,
+        "flags": 0, "topic": null, "last_message_id": null, "parent_id": null})
+}
+
+/// The View Channel permission bit, as Discord writes permissions (a string).
+const VIEW_CHANNEL: &str = "1024";
+
+/// The @everyone role's permissions: Discord's defaults for a new server (View Channel, Send
+/// Messages, Read Message History, Use Application Commands, ...).
+const EVERYONE_PERMISSIONS: &str = "2248473465835073";
 
 /// READY for shard `id` of `total` with its `guilds` (unavailable until their GUILD_CREATE);
 /// the session's id and resume URL are placeholders the fake fills in.
@@ -968,7 +1050,12 @@ pub fn guild_json(guild: u64, channels: &[u64]) -> Value {
         "icon_hash": null, "splash": null, "discovery_splash": null,
         "owner_id": "1", "afk_channel_id": null, "afk_timeout": 300,
         "widget_enabled": false, "widget_channel_id": null, "verification_level": 0,
-        "default_message_notifications": 0, "explicit_content_filter": 0, "roles": [],
+        "default_message_notifications": 0, "explicit_content_filter": 0,
+        "roles": [{"id": guild.to_string(), "name": "@everyone", "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": null, "tertiary_color": null},
+            "hoist": false, "icon": null, "unicode_emoji": null, "position": 0,
+            "permissions": EVERYONE_PERMISSIONS, "managed": false, "mentionable": false,
+            "flags": 0}],
         "emojis": [], "features": [], "mfa_level": 0, "application_id": null,
         "system_channel_id": null, "system_channel_flags": 0, "rules_channel_id": null,
         "max_presences": null, "max_members": 500000, "vanity_url_code": null,
@@ -1485,18 +1572,12 @@ fn answer(
                     .into_response(),
             }
         }
-        // A channel, as a text channel of the guild that names it (the client asks when a
-        // channel option's channel is not in its cache).
+        // A channel of the guild that names it (the client asks when a channel is not in its
+        // cache): a text channel (a private one with its overwrites), or a thread.
         ("GET", ["channels", ch]) => {
             let channel: u64 = ch.parse().unwrap_or(1);
             let guild = guild_of(inner, channel);
-            Json(
-                json!({"id": channel.to_string(), "type": 0, "guild_id": guild.to_string(),
-                "name": format!("channel-{channel}"), "position": 0,
-                "permission_overwrites": [], "nsfw": false, "rate_limit_per_user": 0,
-                "flags": 0, "topic": null, "last_message_id": null, "parent_id": null}),
-            )
-            .into_response()
+            Json(channel_json(inner, guild, channel, 0)).into_response()
         }
         // A channel's latest messages, newest first. Like Discord after its first minutes,
         // without their nonces.
@@ -1563,6 +1644,7 @@ fn answer(
 fn thread_in(inner: &Inner, parent: u64, thread: u64) -> u64 {
     let guild = guild_of(inner, parent);
     inner.channel_guilds.lock().unwrap().insert(thread, guild);
+    inner.thread_parents.lock().unwrap().insert(thread, parent);
     if let Some(channels) = inner.guilds.lock().unwrap().get_mut(&guild) {
         channels.push(thread);
     }

@@ -156,13 +156,23 @@ pub async fn leaderboard(
     Ok(())
 }
 
-/// The games running in this server.
+/// The games running in this server, in the channels you can see.
 #[poise::command(slash_command, guild_only)]
 pub async fn games(ctx: Context<'_>) -> Result<(), Error> {
     let guild = ctx.guild_id().expect("guild only").get();
-    let games = ctx.data().service.games_in_guild(guild).await?;
+    let me = ctx.author().id.get();
+    let mut games = ctx.data().service.games_in_guild(guild).await?;
+    // Only the games in channels the caller can see, and for the caller alone: a listing in
+    // a public channel would show others what the caller may see.
+    let channels: Vec<(u64, bool)> = games
+        .iter()
+        .map(|g| (g.place.channel, g.side_of(me).is_some()))
+        .collect();
+    let seen = crate::bot::visibility::visible_channels(ctx, &channels).await;
+    games.retain(|g| seen.contains(&g.place.channel));
     ctx.send(
         reply(messages::games_message(&games))
+            .ephemeral(true)
             .allowed_mentions(serenity::CreateAllowedMentions::new()),
     )
     .await?;
