@@ -380,11 +380,7 @@ async fn accept_in_thread(
 ) -> Result<(), Error> {
     answer.acknowledge().await?;
     let http = answer.http;
-    let name = format!(
-        "Tablut: {} vs {}",
-        challenge.challenger.name, challenge.challenged.name
-    );
-    let name: String = name.chars().take(100).collect();
+    let name = messages::thread_name(challenge);
     let thread = answer
         .press
         .channel_id

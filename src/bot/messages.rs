@@ -123,6 +123,14 @@ fn variant_tag(variant: Variant) -> String {
     }
 }
 
+/// " (Brandubh)" after a game's number, for a variant other than Tablut; nothing for Tablut.
+fn variant_note(variant: Variant) -> String {
+    match variant {
+        Variant::Tablut => String::new(),
+        v => format!(" ({})", variant_name(v)),
+    }
+}
+
 /// "the game", or "the Brandubh game" for a variant other than Tablut.
 fn the_game(variant: Variant) -> String {
     match variant {
@@ -235,7 +243,8 @@ pub fn move_message(r: &MoveReport) -> String {
     if r.recorded.king_captured {
         text.push_str(" The king is taken!");
     }
-    match r.call {
+    // Linnaeus' calls are Tablut's: the other games have no such announcement.
+    match r.call.filter(|_| r.game.variant().is_tablut()) {
         Some(Call::Raichi) => text.push_str(" *Raichi!* The king has a free line to the edge."),
         Some(Call::Tuichu) => text.push_str(" *Tuichu!* The king has two free lines to the edge."),
         None => {}
@@ -330,27 +339,52 @@ fn game_words(rules: &Rules) -> String {
     }
 }
 
-/// A challenge accepted (its game in `thread`, when it has one), declined or withdrawn.
+/// A challenge accepted (its game in `thread`, when it has one), declined or withdrawn; a
+/// challenge to another game than Tablut names it ("the Brandubh challenge").
 pub fn challenge_closed(c: &ChallengeInfo, thread: Option<u64>) -> String {
+    let challenge = match c.rules.variant {
+        Variant::Tablut => "the challenge".to_string(),
+        v => format!("the {} challenge", variant_name(v)),
+    };
     match (c.status, thread) {
-        (_, Some(thread)) => format!("Challenge accepted: the game is on in {}.", channel(thread)),
+        (_, Some(thread)) => format!(
+            "Challenge accepted: {} is on in {}.",
+            the_game(c.rules.variant),
+            channel(thread)
+        ),
         (crate::store::ChallengeStatus::Cancelled, None) => {
-            format!("{} withdrew the challenge.", user(c.challenger.id))
+            format!("{} withdrew {challenge}.", user(c.challenger.id))
         }
         _ => format!(
-            "{} declined the challenge from {}.",
+            "{} declined {challenge} from {}.",
             user(c.challenged.id),
             user(c.challenger.id)
         ),
     }
 }
 
+/// The name of the thread a challenge's game is played in: "Brandubh: Astrid vs Birger".
+pub fn thread_name(c: &ChallengeInfo) -> String {
+    let name = format!(
+        "{}: {} vs {}",
+        variant_name(c.rules.variant),
+        c.challenger.name,
+        c.challenged.name
+    );
+    // Discord's limit on a channel's name.
+    name.chars().take(100).collect()
+}
+
 /// `by` offers a draw in `game`.
 pub fn draw_offered(game: &GameInfo, by: u64) -> String {
     let side = game.side_of(by).unwrap_or(game.turn);
     format!(
-        "{} offers a draw. {}, do you accept?",
+        "{} offers a draw{}. {}, do you accept?",
         mention(game.player(side)),
+        match game.variant() {
+            Variant::Tablut => String::new(),
+            v => format!(" in {}", the_game(v)),
+        },
         mention(game.player(side.other()))
     )
 }
@@ -687,7 +721,11 @@ pub fn clock_message(event: &ClockEvent) -> String {
         ),
         ClockEvent::TimedOut(ended) => ended_message(ended, None),
         ClockEvent::ChallengeExpired(c) => format!(
-            "The challenge from {} to {} expired unanswered.",
+            "The {}challenge from {} to {} expired unanswered.",
+            match c.rules.variant {
+                Variant::Tablut => String::new(),
+                v => format!("{} ", variant_name(v)),
+            },
             escape(&c.challenger.name),
             escape(&c.challenged.name)
         ),
@@ -717,13 +755,15 @@ pub fn game_choice(game: &GameInfo) -> String {
 pub fn analysis_progress(game: &GameInfo, reviewed: u32, total: u32) -> String {
     if reviewed >= total {
         format!(
-            "Reviewed game #{}: all {total} moves. The summary follows.",
-            game.id
+            "Reviewed game #{}{}: all {total} moves. The summary follows.",
+            game.id,
+            variant_note(game.variant())
         )
     } else {
         format!(
-            "Reviewing game #{}: {reviewed} of {total} moves reviewed.",
-            game.id
+            "Reviewing game #{}{}: {reviewed} of {total} moves reviewed.",
+            game.id,
+            variant_note(game.variant())
         )
     }
 }
@@ -731,16 +771,21 @@ pub fn analysis_progress(game: &GameInfo, reviewed: u32, total: u32) -> String {
 /// The answer when an analysis starts.
 pub fn analysis_started(game: &GameInfo, total: u32) -> String {
     format!(
-        "Reviewing game #{} ({total} moves) in the background: the progress shows here, then the summary and the graph.",
-        game.id
+        "Reviewing game #{} ({}{total} moves) in the background: the progress shows here, then the summary and the graph.",
+        game.id,
+        match game.variant() {
+            Variant::Tablut => String::new(),
+            v => format!("{}, ", variant_name(v)),
+        }
     )
 }
 
 /// The answer while an analysis is under way.
 pub fn analysis_running(game: &GameInfo, reviewed: u32, total: u32) -> String {
     format!(
-        "Game #{} is being reviewed: {reviewed} of {total} moves so far. The summary and the graph will be posted here.",
-        game.id
+        "Game #{}{} is being reviewed: {reviewed} of {total} moves so far. The summary and the graph will be posted here.",
+        game.id,
+        variant_note(game.variant())
     )
 }
 
@@ -754,10 +799,7 @@ pub fn analysis_summary(summary: &AnalysisSummary) -> String {
     let mut out = format!(
         "**Analysis of game #{}**{}: {} (attackers) vs {} (defenders). {}.\n",
         game.id,
-        match game.variant() {
-            Variant::Tablut => String::new(),
-            v => format!(" ({})", variant_name(v)),
-        },
+        variant_note(game.variant()),
         name(Side::Attackers),
         name(Side::Defenders),
         escape(&game.status_line())
@@ -1071,6 +1113,122 @@ mod tests {
     }
 
     #[test]
+    fn raichi_and_tuichu_are_called_in_tablut_games_alone() {
+        use crate::tafl::{Bitboard, Mark, Move, RecordedMove, Square};
+        let sq = |f, r| Square::from_coords(f, r).unwrap();
+        for variant in Variant::ALL {
+            for call in [Call::Raichi, Call::Tuichu] {
+                let recorded = RecordedMove {
+                    mv: Move::new(sq(3, 3), sq(3, 1)),
+                    side: Side::Defenders,
+                    captured: Bitboard::EMPTY,
+                    king_captured: false,
+                    mark: Mark::Threat,
+                    call: Some(call),
+                };
+                let report = MoveReport {
+                    game: game_of(variant, Outcome::Ongoing),
+                    recorded,
+                    notation: recorded.to_string(),
+                    by: Player::User(crate::service::User::new(8, "Birger")),
+                    captured: Vec::new(),
+                    call: Some(call),
+                    ratings: None,
+                    png: Vec::new(),
+                    notice: 0,
+                };
+                let text = move_message(&report);
+                let called = text.contains("*Raichi!*") || text.contains("*Tuichu!*");
+                assert_eq!(called, variant.is_tablut(), "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn challenges_and_draw_offers_name_the_game_unless_it_is_tablut() {
+        use crate::store::ChallengeStatus;
+        let challenge = |variant: Variant, status| ChallengeInfo {
+            id: 1,
+            place: crate::service::Place {
+                guild: Some(1),
+                channel: 2,
+            },
+            challenger: crate::service::User::new(7, "Astrid"),
+            challenged: crate::service::User::new(8, "Birger"),
+            side: crate::service::SideChoice::Random,
+            rules: variant.rules(),
+            time_control: TimeControl::None,
+            thread: true,
+            rated: true,
+            status,
+            expires_at: 0,
+            message_id: None,
+        };
+        for variant in Variant::ALL {
+            let accepted =
+                challenge_closed(&challenge(variant, ChallengeStatus::Accepted), Some(3));
+            let declined = challenge_closed(&challenge(variant, ChallengeStatus::Declined), None);
+            let withdrawn = challenge_closed(&challenge(variant, ChallengeStatus::Cancelled), None);
+            let expired = clock_message(&ClockEvent::ChallengeExpired(challenge(
+                variant,
+                ChallengeStatus::Expired,
+            )));
+            let offer = draw_offered(&game_of(variant, Outcome::Ongoing), 900);
+            let thread = thread_name(&challenge(variant, ChallengeStatus::Pending));
+            let game = game_of(variant, Outcome::Ongoing);
+            let reviews = [
+                analysis_started(&game, 7),
+                analysis_running(&game, 3, 7),
+                analysis_progress(&game, 3, 7),
+                analysis_progress(&game, 7, 7),
+            ];
+            for text in reviews {
+                assert_eq!(
+                    text.contains(variant_name(variant)),
+                    !variant.is_tablut(),
+                    "{text}"
+                );
+            }
+            assert_eq!(
+                thread,
+                format!("{}: Astrid vs Birger", variant_name(variant))
+            );
+            match variant {
+                Variant::Tablut => {
+                    assert_eq!(accepted, "Challenge accepted: the game is on in <#3>.");
+                    assert_eq!(declined, "<@8> declined the challenge from <@7>.");
+                    assert_eq!(withdrawn, "<@7> withdrew the challenge.");
+                    assert_eq!(
+                        expired,
+                        "The challenge from Astrid to Birger expired unanswered."
+                    );
+                    assert!(offer.contains(" offers a draw. "), "{offer}");
+                }
+                v => {
+                    let name = variant_name(v);
+                    assert_eq!(
+                        accepted,
+                        format!("Challenge accepted: the {name} game is on in <#3>.")
+                    );
+                    assert_eq!(
+                        declined,
+                        format!("<@8> declined the {name} challenge from <@7>.")
+                    );
+                    assert_eq!(withdrawn, format!("<@7> withdrew the {name} challenge."));
+                    assert_eq!(
+                        expired,
+                        format!("The {name} challenge from Astrid to Birger expired unanswered.")
+                    );
+                    assert!(
+                        offer.contains(&format!(" offers a draw in the {name} game. ")),
+                        "{offer}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn posts_name_the_game_unless_it_is_tablut() {
         let astrid = Player::User(crate::service::User::new(7, "Astrid"));
         let won = Outcome::Won {
@@ -1119,6 +1277,10 @@ mod tests {
                 }
             }
         }
+        for variant in Variant::ALL {
+            assert_ne!(rules_name(&variant.rules()), "custom", "{variant}");
+        }
+        assert_eq!(rules_name(&Variant::Brandubh.rules()), "brandubh");
         assert_eq!(
             preset_refused(Variant::Copenhagen),
             "The rules presets are Tablut's: Copenhagen Hnefatafl has its own rules, so leave out rules (or choose variant tablut)."

@@ -341,7 +341,11 @@ impl Service {
         if !self.config.images {
             return Ok(Vec::new());
         }
-        let input = GraphInput::from_review(review, graph_title(game));
+        let mut input = GraphInput::from_review(review, graph_title(game));
+        if !game.variant().is_tablut() {
+            // Raichi and tuichu are Linnaeus' calls: Tablut's alone.
+            input.calls.clear();
+        }
         Ok(tokio::task::spawn_blocking(move || evaluation_graph(&input).png).await?)
     }
 
@@ -523,8 +527,12 @@ impl Service {
 /// The graph's title: the players and the result.
 pub fn graph_title(game: &GameInfo) -> String {
     format!(
-        "Game #{} · {} vs {} · {}",
+        "Game #{}{} · {} vs {} · {}",
         game.id,
+        match game.variant() {
+            crate::tafl::Variant::Tablut => String::new(),
+            v => format!(" · {}", v.title()),
+        },
         game.attackers.name(),
         game.defenders.name(),
         game.status_line()

@@ -335,7 +335,8 @@ impl Service {
         let mut report = MoveReport {
             by: info.player(recorded.side).clone(),
             captured: recorded.captured.into_iter().collect(),
-            call: recorded.call,
+            // Linnaeus' calls are Tablut's alone.
+            call: recorded.call.filter(|_| info.variant().is_tablut()),
             notation,
             recorded,
             ratings,

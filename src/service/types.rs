@@ -309,7 +309,7 @@ pub struct MoveReport {
     /// Who played it.
     pub by: Player,
     pub captured: Vec<Square>,
-    /// Linnaeus' call, when the defenders' move gave the king free lines.
+    /// Linnaeus' call, when the defenders' move gave the king free lines (Tablut's games only).
     pub call: Option<Call>,
     /// Rating changes, when the move ended a rated game.
     pub ratings: Option<RatingChanges>,
