@@ -10,7 +10,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
-use tablut_bot::render::assets::TRANSPARENT;
+use tablut_bot::render::assets::{assets, TRANSPARENT};
 use tablut_bot::render::render::{
     board_canvas, encode_png_with, replay_frames, write_gif, PNG_COMPRESSION, PNG_FILTER,
 };
@@ -142,8 +142,9 @@ fn bench_replay(c: &mut Criterion) {
     group.bench_function("gif 100 plies", |b| b.iter(|| replay_gif(black_box(&game))));
 
     // The same frames, compressed by the hand-written LZW encoder instead of weezl.
+    let palette = &assets(game.start().variant()).palette;
     let by_hand = |frames: &[gif::Frame<'_>]| {
-        write_gif(frames, |frame, encoder| {
+        write_gif(palette, frames, |frame, encoder| {
             let packed = gif::Frame {
                 buffer: std::borrow::Cow::Owned(lzw::encode(&frame.buffer, TRANSPARENT)),
                 ..frame.clone()

@@ -3,10 +3,10 @@
 use image::codecs::gif::GifDecoder;
 use image::{AnimationDecoder, RgbaImage};
 use std::io::Cursor;
-use tablut_bot::render::theme::{self, square_centre, square_origin, Rgb, SQUARE_PX};
+use tablut_bot::render::theme::{self, Layout, Rgb};
 use tablut_bot::render::{board_png, replay_gif, BOARD_SIZE_PX};
 use tablut_bot::tafl::{
-    parse_position, Game, Outcome, Piece, Position, Reason, Rules, Side, Square,
+    parse_position, Bitboard, Game, Outcome, Piece, Position, Reason, Rules, Side, Square, Variant,
 };
 
 mod render_support;
@@ -28,6 +28,18 @@ fn decode_gif(bytes: &[u8]) -> Vec<RgbaImage> {
         .into_iter()
         .map(|f| f.into_buffer())
         .collect()
+}
+
+/// Tablut's layout: the tests below draw Tablut boards.
+const TABLUT: Layout = theme::TABLUT;
+const SQUARE_PX: u32 = TABLUT.square_px;
+
+fn square_origin(s: Square) -> (u32, u32) {
+    TABLUT.square_origin(s)
+}
+
+fn square_centre(s: Square) -> (u32, u32) {
+    TABLUT.square_centre(s)
 }
 
 fn sq(name: &str) -> Square {
@@ -297,7 +309,7 @@ fn captions_take_any_unicode_and_never_break_the_image() {
     let position = Position::start(Rules::default());
     let plain = decode_png(&board_png(&position, None, None));
     let band_differs = |img: &RgbaImage| {
-        let top = theme::CAPTION_TOP;
+        let top = TABLUT.caption_top;
         (top..BOARD_SIZE_PX)
             .any(|y| (0..BOARD_SIZE_PX).any(|x| img.get_pixel(x, y) != plain.get_pixel(x, y)))
     };
@@ -389,5 +401,387 @@ fn replays_straight_after_a_king_capture_an_escape_and_a_capture_work() {
     for game in games {
         let frames = decode_gif(&replay_gif(&game));
         assert_eq!(frames.len(), game.moves().len() + 1);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Every variant's board: Brandubh's 7×7 and Copenhagen's 11×11 beside Tablut's 9×9.
+
+/// What the middle of a square of a variant's board shows (as [`what_is_at`] for Tablut's).
+fn what_is_on(img: &RgbaImage, layout: &Layout, s: Square) -> &'static str {
+    let c = pixel(img, layout.square_centre(s));
+    let candidates = [
+        ("attacker", theme::ATTACKER_BOSS),
+        ("defender", theme::DEFENDER_CROSS),
+        ("king", theme::GOLD),
+        ("empty", theme::LINEN),
+        ("empty", theme::FORT_CLOTH),
+        ("empty", theme::REFUGE_CLOTH),
+    ];
+    let (name, colour) = candidates
+        .iter()
+        .min_by_key(|(_, colour)| distance(c, *colour))
+        .unwrap();
+    assert!(
+        distance(c, *colour) < 50,
+        "{s}: {c:?} is near no piece colour"
+    );
+    name
+}
+
+/// The cloth near a square's top-left corner, clear of every piece and of the stitches: the
+/// tower of a fort (the throne, or a corner refuge) or plain linen.
+fn ground_of(img: &RgbaImage, layout: &Layout, s: Square) -> &'static str {
+    let (x, y) = layout.square_origin(s);
+    let d = layout.square_px * 10 / 68;
+    let c = pixel(img, (x + d, y + d));
+    let candidates = [
+        ("throne", theme::FORT_WALL),
+        ("refuge", theme::REFUGE_WALL),
+        ("plain", theme::LINEN),
+    ];
+    let (name, colour) = candidates
+        .iter()
+        .min_by_key(|(_, colour)| distance(c, *colour))
+        .unwrap();
+    assert!(distance(c, *colour) < 40, "{s}: {c:?} is no cloth");
+    name
+}
+
+fn vsq(variant: Variant, name: &str) -> Square {
+    Square::parse_on(name, variant.size()).unwrap()
+}
+
+/// A position of `variant` from its pieces.
+fn pieces(variant: Variant, attackers: &str, defenders: &str, king: &str, turn: Side) -> Position {
+    let set =
+        |names: &str| -> Bitboard { names.split_whitespace().map(|n| vsq(variant, n)).collect() };
+    let king = (!king.is_empty()).then(|| vsq(variant, king));
+    Position::new(set(attackers), set(defenders), king, turn, variant.rules()).unwrap()
+}
+
+/// Whether a pixel is the labels' cream (anti-aliased text counts when it is nearer the text
+/// than the wool).
+fn is_text(img: &RgbaImage, x: u32, y: u32) -> bool {
+    let c = pixel(img, (x, y));
+    distance(c, theme::TEXT) < distance(c, theme::FRAME)
+}
+
+#[test]
+fn every_variant_draws_its_own_board_size_in_the_same_image_size() {
+    let mut square_px = Vec::new();
+    for variant in Variant::ALL {
+        let layout = Layout::of(variant);
+        let n = variant.size() as u32;
+        assert_eq!(layout.size, variant.size());
+        assert_eq!(layout.board_px, n * layout.square_px);
+        square_px.push(layout.square_px);
+        let start = Position::start_of(variant);
+        let img = decode_png(&board_png(&start, None, Some(variant.title())));
+        assert_eq!(
+            img.dimensions(),
+            (BOARD_SIZE_PX, BOARD_SIZE_PX),
+            "{variant}"
+        );
+        // Every square of the board shows its piece, or nothing.
+        for s in variant.squares() {
+            assert_eq!(
+                what_is_on(&img, &layout, s),
+                expected(&start, s),
+                "{variant} {s}"
+            );
+        }
+        // The board ends at its last file and top rank: beyond them is the embroidered band.
+        let right = layout.board_left + layout.board_px;
+        let (_, y) = layout.square_centre(vsq(variant, "a2"));
+        assert!(
+            distance(pixel(&img, (right - 4, y)), theme::LINEN) < 30,
+            "{variant}"
+        );
+        // (Colours within the palette's rounding.)
+        let band = |x: u32, y: u32| distance(pixel(&img, (x, y)), theme::BAND_YELLOW) < 12;
+        assert!(band(right, y), "{variant}");
+        assert!(band(layout.board_left - 1, y), "{variant}");
+        assert!(band(right - 4, layout.board_top - 1), "{variant}");
+        // A file letter above every file and below it, a rank number beside every rank,
+        // each inside its own column or row.
+        for i in 0..n {
+            let x0 = layout.board_left + i * layout.square_px;
+            let column = |y0: u32, y1: u32| {
+                (y0..y1).any(|y| (x0..x0 + layout.square_px).any(|x| is_text(&img, x, y)))
+            };
+            assert!(
+                column(0, layout.board_top - 10),
+                "{variant}: file {i} above"
+            );
+            let below = layout.board_top + layout.board_px + 10;
+            assert!(
+                column(below, layout.caption_top),
+                "{variant}: file {i} below"
+            );
+            let y0 = layout.board_top + i * layout.square_px;
+            let row = |x0: u32, x1: u32| {
+                (y0..y0 + layout.square_px).any(|y| (x0..x1).any(|x| is_text(&img, x, y)))
+            };
+            assert!(
+                row(0, layout.board_left - 10),
+                "{variant}: rank {} left",
+                n - i
+            );
+            assert!(
+                row(right + 10, BOARD_SIZE_PX),
+                "{variant}: rank {} right",
+                n - i
+            );
+        }
+        // Ranks 10 and 11 are two figures: wider than rank 1.
+        let ink_width = |rank: &str| {
+            let s = vsq(variant, &format!("a{rank}"));
+            let (_, y0) = layout.square_origin(s);
+            let xs: Vec<u32> = (0..layout.board_left - 10)
+                .filter(|&x| (y0..y0 + layout.square_px).any(|y| is_text(&img, x, y)))
+                .collect();
+            xs.last().unwrap() - xs.first().unwrap()
+        };
+        if variant == Variant::Copenhagen {
+            assert!(ink_width("11") > ink_width("1") + 6);
+            assert!(ink_width("10") > ink_width("9") + 6);
+        }
+    }
+    // The boards fill about the same area: bigger boards have smaller squares.
+    assert_eq!(square_px, [68, 87, 56]);
+}
+
+#[test]
+fn the_throne_and_the_corners_are_marked_on_every_board() {
+    for variant in Variant::ALL {
+        let layout = Layout::of(variant);
+        let start = Position::start_of(variant);
+        let img = decode_png(&board_png(&start, None, None));
+        let corners = variant.corners();
+        for s in variant.squares() {
+            let want = if s == variant.castle() {
+                "throne"
+            } else if corners.contains(&s) && variant != Variant::Tablut {
+                // Brandubh's and Copenhagen's corners are where the king escapes, hostile to
+                // every piece; Tablut's are plain under its edge rules.
+                "refuge"
+            } else {
+                "plain"
+            };
+            assert_eq!(ground_of(&img, &layout, s), want, "{variant} {s}");
+        }
+        // The throne shows its fort with the king on it and without him.
+        let castle = variant.castle();
+        assert_eq!(what_is_on(&img, &layout, castle), "king");
+    }
+    // Brandubh's throne d4 empty after the king leaves: the fort's courtyard shows.
+    let mut game = Game::new(Variant::Brandubh.rules());
+    for m in ["d2-c2", "d3-e3", "a4-a3", "d4-d3"] {
+        game.play_text(m).unwrap();
+    }
+    let layout = Layout::of(Variant::Brandubh);
+    let img = png_after(&game, None);
+    let d4 = vsq(Variant::Brandubh, "d4");
+    assert_eq!(what_is_on(&img, &layout, d4), "empty");
+    assert!(distance(pixel(&img, layout.square_centre(d4)), theme::FORT_CLOTH) < 40);
+}
+
+#[test]
+fn every_variant_highlights_the_last_move_and_marks_captures() {
+    for variant in [Variant::Brandubh, Variant::Copenhagen] {
+        let layout = Layout::of(variant);
+        let game = long_game(variant.rules(), 16);
+        let last = *game.moves().last().unwrap();
+        let with = png_after(&game, Some("Move 8"));
+        let without = decode_png(&board_png(game.position(), None, Some("Move 8")));
+        let corner = |img: &RgbaImage, s: Square| {
+            let (x, y) = layout.square_origin(s);
+            pixel(img, (x + 5, y + 8))
+        };
+        for s in variant.squares() {
+            assert_eq!(
+                what_is_on(&with, &layout, s),
+                expected(game.position(), s),
+                "{s}"
+            );
+            let (a, b) = (corner(&with, s), corner(&without, s));
+            if s == variant.castle() && a != b {
+                // The throne's fort wall covers that pixel; its tint is checked elsewhere.
+                assert!(s == last.mv.from || s == last.mv.to);
+            } else if s == last.mv.from {
+                assert!(distance(a, theme::MOVE_FROM) + 30 < distance(b, theme::MOVE_FROM));
+            } else if s == last.mv.to {
+                assert!(distance(a, theme::MOVE_TO) + 30 < distance(b, theme::MOVE_TO));
+            } else {
+                assert_eq!(a, b, "{variant}: {s} is not highlighted");
+            }
+        }
+    }
+    // Captures: Copenhagen's shieldwall takes three defenders at once on the edge.
+    let c = Variant::Copenhagen;
+    let mut game = Game::from_position(pieces(
+        c,
+        "c2 d2 e2 f1 b5",
+        "c1 d1 e1",
+        "f8",
+        Side::Attackers,
+    ));
+    let played = game.play_text("b5-b1").unwrap();
+    assert_eq!(played.captured.count(), 3, "{played}");
+    let layout = Layout::of(c);
+    let img = png_after(&game, None);
+    for s in c.squares() {
+        let marked = distance(pixel(&img, layout.square_centre(s)), theme::CAPTURE_MARK) < 60;
+        assert_eq!(
+            marked,
+            ["c1", "d1", "e1"].contains(&s.to_string().as_str()),
+            "{s}"
+        );
+    }
+}
+
+#[test]
+fn a_fallen_king_is_marked_on_brandubh_and_copenhagen_boards() {
+    let cases = [
+        // Brandubh: taken by two away from the throne.
+        (
+            Variant::Brandubh,
+            pieces(Variant::Brandubh, "b6 d7", "f2", "c6", Side::Attackers),
+            "d7-d6",
+            "c6",
+        ),
+        // Copenhagen: taken on four sides.
+        (
+            Variant::Copenhagen,
+            pieces(
+                Variant::Copenhagen,
+                "e8 g8 f9 a7",
+                "",
+                "f8",
+                Side::Attackers,
+            ),
+            "a7-f7",
+            "f8",
+        ),
+    ];
+    for (variant, position, mv, king) in cases {
+        let layout = Layout::of(variant);
+        let mut game = Game::from_position(position);
+        game.play_text(mv).unwrap();
+        assert_eq!(game.outcome().reason(), Some(Reason::KingCaptured));
+        let img = png_after(&game, Some("Attackers win"));
+        let king = vsq(variant, king);
+        assert!(distance(pixel(&img, layout.square_centre(king)), theme::CAPTURE_MARK) < 60);
+        let to = game.moves()[0].mv.to;
+        assert_eq!(what_is_on(&img, &layout, to), "attacker");
+    }
+}
+
+#[test]
+fn the_king_escapes_to_a_corner_and_his_free_lines_show_on_every_board() {
+    for variant in [Variant::Brandubh, Variant::Copenhagen] {
+        let layout = Layout::of(variant);
+        let last = variant.size() - 1;
+        // The king on b6 (b10), one rank below the top, and an attacker far away on g2 (k2):
+        // none of his lines ends on a corner.
+        let b = char::from(b'a' + 1);
+        let king = format!("{b}{}", last);
+        let far = format!("{}2", char::from(b'a' + last));
+        let position = pieces(variant, &far, "", &king, Side::Attackers);
+        assert_eq!(
+            position.king_free_lines(),
+            0,
+            "no line reaches a corner yet"
+        );
+        // He steps to the top rank: a7 and g7 (a11 and k11) are both in reach along it.
+        let mut game = Game::from_position(position.with_turn(Side::Defenders));
+        let top = format!("{b}{}", last + 1);
+        game.play_text(&format!("{king}-{top}")).unwrap();
+        assert_eq!(game.position().king_free_lines(), 2, "{variant}: tuichu");
+        let img = png_after(&game, None);
+        let free = |s: &str| {
+            distance(
+                pixel(&img, layout.square_centre(vsq(variant, s))),
+                theme::FREE_LINE,
+            ) < 40
+        };
+        let top_left = format!("a{}", last + 1);
+        let top_right = format!("{}{}", char::from(b'a' + last), last + 1);
+        let beside = format!("c{}", last + 1);
+        assert!(
+            free(&top_left) && free(&top_right) && free(&beside),
+            "{variant}"
+        );
+        assert!(!free(&format!("a{last}")), "{variant}");
+        // Then to the corner: he stands on the refuge.
+        game.play_text(&format!("{far}-{}3", char::from(b'a' + last)))
+            .unwrap();
+        game.play_text(&format!("{top}-{top_left}")).unwrap();
+        assert_eq!(game.outcome().reason(), Some(Reason::KingEscaped));
+        let img = png_after(&game, Some("Defenders win"));
+        let corner = vsq(variant, &top_left);
+        assert_eq!(what_is_on(&img, &layout, corner), "king");
+        assert_eq!(ground_of(&img, &layout, vsq(variant, "a1")), "refuge");
+    }
+}
+
+#[test]
+fn brandubh_and_copenhagen_replays_have_a_frame_per_ply_each_showing_its_board() {
+    for variant in [Variant::Brandubh, Variant::Copenhagen] {
+        let layout = Layout::of(variant);
+        let game = long_game(variant.rules(), 12);
+        let frames = decode_gif(&replay_gif(&game));
+        assert_eq!(frames.len(), 13, "{variant}: the start and 12 plies");
+        for (ply, frame) in frames.iter().enumerate() {
+            assert_eq!(frame.dimensions(), (BOARD_SIZE_PX, BOARD_SIZE_PX));
+            let last = if ply == 0 {
+                None
+            } else {
+                game.moves().get(ply - 1)
+            };
+            let png = decode_png(&board_png(&game.positions()[ply], last, None));
+            let n = layout.square_px;
+            for s in variant.squares() {
+                let (x, y) = layout.square_origin(s);
+                for (dx, dy) in [(n / 2, n / 2), (5, 8), (n / 3, n / 2), (n * 3 / 4, n / 5)] {
+                    assert_eq!(
+                        frame.get_pixel(x + dx, y + dy),
+                        png.get_pixel(x + dx, y + dy),
+                        "{variant}: ply {ply}, square {s}"
+                    );
+                }
+            }
+        }
+    }
+    // A game that ends at once.
+    let mut game = Game::from_position(pieces(
+        Variant::Brandubh,
+        "b6 d7",
+        "f2",
+        "c6",
+        Side::Attackers,
+    ));
+    game.play_text("d7-d6").unwrap();
+    assert_eq!(decode_gif(&replay_gif(&game)).len(), 2);
+}
+
+#[test]
+fn every_variants_board_pngs_stay_within_40_kb() {
+    let caption = "Move 44 · Astrid Ragnhildsdóttir (defenders) to play";
+    for variant in Variant::ALL {
+        let rules = variant.rules();
+        let mut largest = 0;
+        let mut boards = vec![(Position::start(rules), None)];
+        for seed in 1..=24 {
+            let game = random_game(rules, seed, 4 + seed as usize * 5);
+            boards.push((*game.position(), game.moves().last().copied()));
+        }
+        for (position, last) in boards {
+            let png = board_png(&position, last.as_ref(), Some(caption));
+            largest = largest.max(png.len());
+        }
+        eprintln!("{variant}: the largest board PNG is {largest} bytes");
+        assert!(largest <= 40 * 1024, "{variant}: {largest} bytes");
     }
 }

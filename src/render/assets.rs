@@ -7,6 +7,7 @@
 
 use super::text::{draw_text, Align};
 use super::theme::*;
+use crate::tafl::{Square, Variant};
 use ab_glyph::FontRef;
 use image::{Rgba, RgbaImage};
 use imageproc::drawing::{draw_filled_circle_mut, draw_polygon_mut};
@@ -138,11 +139,13 @@ impl SpriteId {
     }
 }
 
-/// The drawn-once parts of every image.
+/// The drawn-once parts of every image of one board size.
 pub struct Assets {
+    /// Where the board, its squares and its labels sit.
+    pub layout: Layout,
     /// 256 RGB entries.
     pub palette: Vec<u8>,
-    /// Every square's sprite, `SQUARE_PX`² palette indices each, in [`SpriteId`] order.
+    /// Every square's sprite, `layout.square_px`² palette indices each, in [`SpriteId`] order.
     pub sprites: Vec<u8>,
     /// The image with its frame, labels and an empty plain board, as palette indices.
     pub background: Vec<u8>,
@@ -151,12 +154,25 @@ pub struct Assets {
 impl Assets {
     /// The palette indices of one sprite, row by row.
     pub fn sprite(&self, id: SpriteId) -> &[u8] {
-        let n = (SQUARE_PX * SQUARE_PX) as usize;
+        let n = (self.layout.square_px * self.layout.square_px) as usize;
         &self.sprites[id.0 as usize * n..(id.0 as usize + 1) * n]
     }
 }
 
-pub static ASSETS: LazyLock<Assets> = LazyLock::new(build);
+static TABLUT_ASSETS: LazyLock<Assets> = LazyLock::new(|| build(TABLUT));
+static BRANDUBH_ASSETS: LazyLock<Assets> = LazyLock::new(|| build(BRANDUBH));
+static COPENHAGEN_ASSETS: LazyLock<Assets> = LazyLock::new(|| build(COPENHAGEN));
+
+/// The assets of a variant's board, drawn at the first call for that board size. Each size has
+/// its own sprites, frame and palette (so Tablut's image is the same whatever other boards
+/// are drawn).
+pub fn assets(variant: Variant) -> &'static Assets {
+    match variant {
+        Variant::Tablut => &TABLUT_ASSETS,
+        Variant::Brandubh => &BRANDUBH_ASSETS,
+        Variant::Copenhagen => &COPENHAGEN_ASSETS,
+    }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Drawing at four times the size.
@@ -330,17 +346,39 @@ impl Picture {
 // ---------------------------------------------------------------------------------------------
 // The squares.
 
-const S: f32 = SQUARE_PX as f32;
+/// The size a square's pictures are drawn at: `n` pixels a side (`s` as a float), and `k` the
+/// scale from Tablut's 68-pixel square, in which every length below is given (1 for Tablut,
+/// so its pictures are exactly as they were drawn before other sizes).
+#[derive(Debug, Clone, Copy)]
+struct Px {
+    n: u32,
+    s: f32,
+    k: f32,
+}
+
+impl Px {
+    fn new(n: u32) -> Px {
+        Px {
+            n,
+            s: n as f32,
+            k: n as f32 / 68.0,
+        }
+    }
+
+    fn layer(self) -> Layer {
+        Layer::new(self.n)
+    }
+}
 
 /// The cloth of a square with its highlight: linen with a running stitch along its sides, or
 /// a fort.
-fn ground(kind: Ground, highlight: Highlight) -> Picture {
+fn ground(px: Px, kind: Ground, highlight: Highlight) -> Picture {
     let tint = |c: Rgb| match highlight {
         Highlight::None => c,
         Highlight::From => mix(c, MOVE_FROM, 0.55),
         Highlight::To => mix(c, MOVE_TO, 0.7),
     };
-    let n = SQUARE_PX;
+    let n = px.n;
     let cloth = match kind {
         Ground::Plain => LINEN,
         Ground::Castle => FORT_CLOTH,
@@ -353,7 +391,7 @@ fn ground(kind: Ground, highlight: Highlight) -> Picture {
         } else {
             REFUGE_WALL
         };
-        pic.over(&fort(wall, tint(cloth)).shrink(1.0), 0, 0);
+        pic.over(&fort(px, wall, tint(cloth)).shrink(1.0), 0, 0);
     }
     // The running stitch on the square's sides (half of each seam; the neighbour draws the
     // other half).
@@ -370,40 +408,39 @@ fn ground(kind: Ground, highlight: Highlight) -> Picture {
 
 /// The king's fort, seen from above: a crenellated wall with towers at the corners and a
 /// diamond in the courtyard.
-fn fort(wall: Rgb, cloth: Rgb) -> Layer {
-    let mut l = Layer::new(SQUARE_PX);
-    let (a, b) = (7.0, 13.0); // the wall runs between these insets
-    l.rect(a, a, S - a, b, wall);
-    l.rect(a, S - b, S - a, S - a, wall);
-    l.rect(a, a, b, S - a, wall);
-    l.rect(S - b, a, S - a, S - a, wall);
+fn fort(px: Px, wall: Rgb, cloth: Rgb) -> Layer {
+    let (s, k) = (px.s, px.k);
+    let mut l = px.layer();
+    let (a, b) = (7.0 * k, 13.0 * k); // the wall runs between these insets
+    l.rect(a, a, s - a, b, wall);
+    l.rect(a, s - b, s - a, s - a, wall);
+    l.rect(a, a, b, s - a, wall);
+    l.rect(s - b, a, s - a, s - a, wall);
     // Merlons on the outer side of the wall.
-    let step = (S - 2.0 * a) / 7.0;
-    for k in 0..7 {
-        if k % 2 == 0 {
+    let step = (s - 2.0 * a) / 7.0;
+    let m = 3.5 * k;
+    for i in 0..7 {
+        if i % 2 == 0 {
             continue;
         }
-        let t = a + k as f32 * step;
-        l.rect(t, 3.5, t + step, a, wall);
-        l.rect(t, S - a, t + step, S - 3.5, wall);
-        l.rect(3.5, t, a, t + step, wall);
-        l.rect(S - a, t, S - 3.5, t + step, wall);
+        let t = a + i as f32 * step;
+        l.rect(t, m, t + step, a, wall);
+        l.rect(t, s - a, t + step, s - m, wall);
+        l.rect(m, t, a, t + step, wall);
+        l.rect(s - a, t, s - m, t + step, wall);
     }
     // Corner towers.
-    for (x, y) in [(a, a), (S - a, a), (a, S - a), (S - a, S - a)] {
-        l.rect(x - 5.0, y - 5.0, x + 5.0, y + 5.0, wall);
+    let tower = 5.0 * k;
+    for (x, y) in [(a, a), (s - a, a), (a, s - a), (s - a, s - a)] {
+        l.rect(x - tower, y - tower, x + tower, y + tower, wall);
     }
     // The courtyard's diamond.
-    let c = S / 2.0;
-    l.polygon(
-        &[(c, c - 10.0), (c + 10.0, c), (c, c + 10.0), (c - 10.0, c)],
-        wall,
-    );
-    let mut hole = Layer::new(SQUARE_PX);
-    hole.polygon(
-        &[(c, c - 5.5), (c + 5.5, c), (c, c + 5.5), (c - 5.5, c)],
-        cloth,
-    );
+    let c = s / 2.0;
+    let d = 10.0 * k;
+    l.polygon(&[(c, c - d), (c + d, c), (c, c + d), (c - d, c)], wall);
+    let mut hole = px.layer();
+    let d = 5.5 * k;
+    hole.polygon(&[(c, c - d), (c + d, c), (c, c + d), (c - d, c)], cloth);
     l.stack(&hole);
     l
 }
@@ -434,63 +471,66 @@ fn heater(cx: f32, top: f32, w: f32, h: f32) -> Vec<(f32, f32)> {
 }
 
 /// A soft shadow under a piece.
-fn shadow(shape: impl Fn(&mut Layer)) -> RgbaImage {
-    let mut l = Layer::new(SQUARE_PX);
-    shape(&mut l);
+fn shadow(px: Px, shape: impl Fn(&mut Layer, Px)) -> RgbaImage {
+    let mut l = px.layer();
+    shape(&mut l, px);
     l.shrink(0.28)
 }
 
 /// An attacker: a round blue shield, quartered in two blues, with a dark rim and a steel
 /// boss.
-fn attacker() -> Layer {
-    let mut l = Layer::new(SQUARE_PX);
-    let c = S / 2.0;
-    let r = S * 0.40;
+fn attacker(px: Px) -> Layer {
+    let (s, k) = (px.s, px.k);
+    let mut l = px.layer();
+    let c = s / 2.0;
+    let r = s * 0.40;
     l.circle(c, c, r, ATTACKER_DARK);
-    l.circle(c, c, r - 3.0, ATTACKER);
-    let mut quarters = Layer::new(SQUARE_PX);
+    l.circle(c, c, r - 3.0 * k, ATTACKER);
+    let mut quarters = px.layer();
     for q in [0.0f32, 2.0] {
         let mut pts = vec![(c, c)];
-        for k in 0..=12 {
+        for j in 0..=12 {
             let a =
-                (q + k as f32 / 12.0) * std::f32::consts::FRAC_PI_2 + std::f32::consts::FRAC_PI_4;
+                (q + j as f32 / 12.0) * std::f32::consts::FRAC_PI_2 + std::f32::consts::FRAC_PI_4;
             pts.push((c + a.cos() * r, c + a.sin() * r));
         }
         quarters.polygon(&pts, ATTACKER_LIGHT);
     }
-    let mut field = Layer::new(SQUARE_PX);
-    field.circle(c, c, r - 3.0, ATTACKER);
+    let mut field = px.layer();
+    field.circle(c, c, r - 3.0 * k, ATTACKER);
     quarters.clip(&field);
     l.stack(&quarters);
-    l.circle(c, c, S * 0.14 + 2.0, ATTACKER_DARK);
-    l.circle(c, c, S * 0.14, ATTACKER_BOSS);
+    l.circle(c, c, s * 0.14 + 2.0 * k, ATTACKER_DARK);
+    l.circle(c, c, s * 0.14, ATTACKER_BOSS);
     l.circle(
-        c - 4.0,
-        c - 4.0,
-        2.2,
+        c - 4.0 * k,
+        c - 4.0 * k,
+        2.2 * k,
         mix(ATTACKER_BOSS, [255, 255, 255], 0.5),
     );
     l
 }
 
 /// A defender: a pointed red shield with a cream cross.
-fn defender() -> Layer {
-    let mut l = Layer::new(SQUARE_PX);
-    let (cx, top, w, h) = (S / 2.0, S * 0.14, S * 0.64, S * 0.74);
+fn defender(px: Px) -> Layer {
+    let (s, k) = (px.s, px.k);
+    let mut l = px.layer();
+    let (cx, top, w, h) = (s / 2.0, s * 0.14, s * 0.64, s * 0.74);
     l.polygon(&heater(cx, top, w, h), DEFENDER_DARK);
-    let inner = heater(cx, top + 3.0, w - 6.0, h - 7.0);
+    let inner = heater(cx, top + 3.0 * k, w - 6.0 * k, h - 7.0 * k);
     l.polygon(&inner, DEFENDER);
-    let mut cross = Layer::new(SQUARE_PX);
+    let mut cross = px.layer();
     let cy = top + h * 0.40;
-    cross.rect(cx - 3.5, top, cx + 3.5, top + h, DEFENDER_CROSS);
+    let arm = 3.5 * k;
+    cross.rect(cx - arm, top, cx + arm, top + h, DEFENDER_CROSS);
     cross.rect(
         cx - w / 2.0,
-        cy - 3.5,
+        cy - arm,
         cx + w / 2.0,
-        cy + 3.5,
+        cy + arm,
         DEFENDER_CROSS,
     );
-    let mut mask = Layer::new(SQUARE_PX);
+    let mut mask = px.layer();
     mask.polygon(&inner, DEFENDER);
     cross.clip(&mask);
     l.stack(&cross);
@@ -498,84 +538,86 @@ fn defender() -> Layer {
 }
 
 /// The king: a larger red shield with a gold rim and a gold sun, under a gold crown.
-fn king() -> Layer {
-    let mut l = Layer::new(SQUARE_PX);
-    let (cx, top, w, h) = (S / 2.0, S * 0.30, S * 0.72, S * 0.64);
+fn king(px: Px) -> Layer {
+    let (s, k) = (px.s, px.k);
+    let mut l = px.layer();
+    let (cx, top, w, h) = (s / 2.0, s * 0.30, s * 0.72, s * 0.64);
     // The crown: a band with three points, above the shield.
-    let (cb, ct) = (top + 2.0, S * 0.05);
+    let (cb, ct) = (top + 2.0 * k, s * 0.05);
     let crown = [
-        (cx - 17.0, cb),
-        (cx - 19.0, ct + 4.0),
-        (cx - 9.5, ct + 11.0),
+        (cx - 17.0 * k, cb),
+        (cx - 19.0 * k, ct + 4.0 * k),
+        (cx - 9.5 * k, ct + 11.0 * k),
         (cx, ct),
-        (cx + 9.5, ct + 11.0),
-        (cx + 19.0, ct + 4.0),
-        (cx + 17.0, cb),
+        (cx + 9.5 * k, ct + 11.0 * k),
+        (cx + 19.0 * k, ct + 4.0 * k),
+        (cx + 17.0 * k, cb),
     ];
     l.polygon(&crown, GOLD_DARK);
     let inner_crown = [
-        (cx - 14.5, cb),
-        (cx - 16.0, ct + 8.0),
-        (cx - 9.5, ct + 14.0),
-        (cx, ct + 4.0),
-        (cx + 9.5, ct + 14.0),
-        (cx + 16.0, ct + 8.0),
-        (cx + 14.5, cb),
+        (cx - 14.5 * k, cb),
+        (cx - 16.0 * k, ct + 8.0 * k),
+        (cx - 9.5 * k, ct + 14.0 * k),
+        (cx, ct + 4.0 * k),
+        (cx + 9.5 * k, ct + 14.0 * k),
+        (cx + 16.0 * k, ct + 8.0 * k),
+        (cx + 14.5 * k, cb),
     ];
     l.polygon(&inner_crown, GOLD);
-    for x in [cx - 17.5, cx, cx + 17.5] {
-        let y = if x == cx { ct + 1.0 } else { ct + 3.5 };
-        l.circle(x, y, 3.0, GOLD_DARK);
-        l.circle(x, y, 1.8, GOLD);
+    for x in [cx - 17.5 * k, cx, cx + 17.5 * k] {
+        let y = if x == cx { ct + 1.0 * k } else { ct + 3.5 * k };
+        l.circle(x, y, 3.0 * k, GOLD_DARK);
+        l.circle(x, y, 1.8 * k, GOLD);
     }
     l.polygon(&heater(cx, top, w, h), GOLD_DARK);
-    l.polygon(&heater(cx, top + 2.0, w - 4.0, h - 4.5), GOLD);
-    let inner = heater(cx, top + 5.0, w - 10.0, h - 11.0);
+    l.polygon(&heater(cx, top + 2.0 * k, w - 4.0 * k, h - 4.5 * k), GOLD);
+    let inner = heater(cx, top + 5.0 * k, w - 10.0 * k, h - 11.0 * k);
     l.polygon(&inner, KING);
     // A gold sun in the middle.
     let cy = top + h * 0.40;
-    let mut sun = Layer::new(SQUARE_PX);
-    for k in 0..8 {
-        let a = k as f32 * std::f32::consts::PI / 4.0;
+    let mut sun = px.layer();
+    let ray = 11.0 * k;
+    for i in 0..8 {
+        let a = i as f32 * std::f32::consts::PI / 4.0;
         sun.line(
             (cx, cy),
-            (cx + a.cos() * 11.0, cy + a.sin() * 11.0),
-            3.0,
+            (cx + a.cos() * ray, cy + a.sin() * ray),
+            3.0 * k,
             GOLD,
         );
     }
-    sun.circle(cx, cy, 7.0, GOLD_DARK);
-    sun.circle(cx, cy, 5.5, GOLD);
-    let mut mask = Layer::new(SQUARE_PX);
+    sun.circle(cx, cy, 7.0 * k, GOLD_DARK);
+    sun.circle(cx, cy, 5.5 * k, GOLD);
+    let mut mask = px.layer();
     mask.polygon(&inner, KING);
     sun.clip(&mask);
     l.stack(&sun);
     l
 }
 
-fn attacker_shadow(l: &mut Layer) {
-    l.circle(S / 2.0 + 1.5, S / 2.0 + 2.5, S * 0.40, [0, 0, 0]);
+fn attacker_shadow(l: &mut Layer, Px { s, k, .. }: Px) {
+    l.circle(s / 2.0 + 1.5 * k, s / 2.0 + 2.5 * k, s * 0.40, [0, 0, 0]);
 }
 
-fn defender_shadow(l: &mut Layer) {
+fn defender_shadow(l: &mut Layer, Px { s, k, .. }: Px) {
     l.polygon(
-        &heater(S / 2.0 + 1.5, S * 0.14 + 2.5, S * 0.64, S * 0.74),
+        &heater(s / 2.0 + 1.5 * k, s * 0.14 + 2.5 * k, s * 0.64, s * 0.74),
         [0, 0, 0],
     );
 }
 
-fn king_shadow(l: &mut Layer) {
+fn king_shadow(l: &mut Layer, Px { s, k, .. }: Px) {
     l.polygon(
-        &heater(S / 2.0 + 1.5, S * 0.30 + 2.5, S * 0.72, S * 0.64),
+        &heater(s / 2.0 + 1.5 * k, s * 0.30 + 2.5 * k, s * 0.72, s * 0.64),
         [0, 0, 0],
     );
 }
 
 /// A red glow filling the king's square, strongest under him: he can be captured next move.
-fn danger_glow() -> RgbaImage {
-    let n = SQUARE_PX;
+fn danger_glow(px: Px) -> RgbaImage {
+    let n = px.n;
     let mut img = RgbaImage::new(n, n);
-    let c = S / 2.0 - 0.5;
+    let c = px.s / 2.0 - 0.5;
     let far = c * std::f32::consts::SQRT_2;
     for (x, y, p) in img.enumerate_pixels_mut() {
         let d = ((x as f32 - c).powi(2) + (y as f32 - c).powi(2)).sqrt() / far;
@@ -586,9 +628,9 @@ fn danger_glow() -> RgbaImage {
 }
 
 /// A ring of running stitch round the king or a goal square.
-fn ring(r: f32, width: f32, c: Rgb, dashes: u32) -> Layer {
-    let mut l = Layer::new(SQUARE_PX);
-    let centre = S / 2.0;
+fn ring(px: Px, r: f32, width: f32, c: Rgb, dashes: u32) -> Layer {
+    let mut l = px.layer();
+    let centre = px.s / 2.0;
     let n = dashes * 2;
     for k in 0..n {
         if k % 2 == 1 {
@@ -617,48 +659,49 @@ fn ring(r: f32, width: f32, c: Rgb, dashes: u32) -> Layer {
 }
 
 /// A cross stitch over a captured piece.
-fn capture_cross() -> Layer {
-    let mut l = Layer::new(SQUARE_PX);
-    let (a, b) = (S * 0.2, S * 0.8);
-    l.line((a, a), (b, b), 7.0, CAPTURE_MARK);
-    l.line((a, b), (b, a), 7.0, CAPTURE_MARK);
+fn capture_cross(px: Px) -> Layer {
+    let mut l = px.layer();
+    let (a, b) = (px.s * 0.2, px.s * 0.8);
+    l.line((a, a), (b, b), 7.0 * px.k, CAPTURE_MARK);
+    l.line((a, b), (b, a), 7.0 * px.k, CAPTURE_MARK);
     l
 }
 
 /// The layers of a square's content, bottom first, each already shrunk.
-fn content_layers(content: Content) -> Vec<RgbaImage> {
+fn content_layers(px: Px, content: Content) -> Vec<RgbaImage> {
+    let (s, k) = (px.s, px.k);
     match content {
         Content::Empty => vec![],
-        Content::Attacker => vec![shadow(attacker_shadow), attacker().shrink(1.0)],
-        Content::Defender => vec![shadow(defender_shadow), defender().shrink(1.0)],
+        Content::Attacker => vec![shadow(px, attacker_shadow), attacker(px).shrink(1.0)],
+        Content::Defender => vec![shadow(px, defender_shadow), defender(px).shrink(1.0)],
         Content::King { danger, free } => {
             let mut v = Vec::new();
             if danger {
-                v.push(danger_glow());
+                v.push(danger_glow(px));
             }
             if free {
-                v.push(ring(S * 0.44, 4.0, FREE_LINE, 12).shrink(1.0));
+                v.push(ring(px, s * 0.44, 4.0 * k, FREE_LINE, 12).shrink(1.0));
             }
-            v.push(shadow(king_shadow));
-            v.push(king().shrink(1.0));
+            v.push(shadow(px, king_shadow));
+            v.push(king(px).shrink(1.0));
             v
         }
         Content::Captured(captive) => {
             let ghost = match captive {
-                Captive::Attacker => attacker(),
-                Captive::Defender => defender(),
-                Captive::King => king(),
+                Captive::Attacker => attacker(px),
+                Captive::Defender => defender(px),
+                Captive::King => king(px),
             };
-            vec![ghost.shrink(0.35), capture_cross().shrink(1.0)]
+            vec![ghost.shrink(0.35), capture_cross(px).shrink(1.0)]
         }
         Content::FreeLine => {
-            let mut l = Layer::new(SQUARE_PX);
-            l.circle(S / 2.0, S / 2.0, 6.0, FREE_LINE);
+            let mut l = px.layer();
+            l.circle(s / 2.0, s / 2.0, 6.0 * k, FREE_LINE);
             vec![l.shrink(1.0)]
         }
         Content::Goal => {
-            let mut l = ring(S * 0.30, 5.0, FREE_LINE, 8);
-            l.circle(S / 2.0, S / 2.0, 7.0, FREE_LINE);
+            let mut l = ring(px, s * 0.30, 5.0 * k, FREE_LINE, 8);
+            l.circle(s / 2.0, s / 2.0, 7.0 * k, FREE_LINE);
             vec![l.shrink(1.0)]
         }
     }
@@ -668,10 +711,10 @@ fn content_layers(content: Content) -> Vec<RgbaImage> {
 // The frame.
 
 /// The frame: dark blue wool, with a band of red and yellow cross stitch round the board.
-fn frame() -> Picture {
+fn frame(layout: &Layout) -> Picture {
     let mut pic = Picture::new(IMAGE_PX, IMAGE_PX, FRAME);
-    let (x0, y0) = (BOARD_LEFT, BOARD_TOP);
-    let (x1, y1) = (BOARD_LEFT + BOARD_PX, BOARD_TOP + BOARD_PX);
+    let (x0, y0) = (layout.board_left, layout.board_top);
+    let (x1, y1) = (x0 + layout.board_px, y0 + layout.board_px);
     // Rings outwards from the board: yellow 2, red 6 (with yellow stitches), yellow 2.
     let ring = |pic: &mut Picture, d0: u32, d1: u32, c: Rgb| {
         pic.fill(x0 - d1, y0 - d1, x1 + d1, y0 - d0, c);
@@ -690,7 +733,7 @@ fn frame() -> Picture {
         }
     };
     let mut t = 4;
-    while t + 3 < BOARD_PX + 12 {
+    while t + 3 < layout.board_px + 12 {
         let c = if (t / 12) % 2 == 0 {
             BAND_YELLOW
         } else {
@@ -757,12 +800,16 @@ fn nearest(palette: &[Rgb], c: Rgb) -> u8 {
     i as u8
 }
 
-fn build() -> Assets {
+fn build(layout: Layout) -> Assets {
+    let px = Px::new(layout.square_px);
     let grounds: Vec<Picture> = Ground::ALL
         .iter()
-        .flat_map(|&g| Highlight::ALL.iter().map(move |&h| ground(g, h)))
+        .flat_map(|&g| Highlight::ALL.iter().map(move |&h| ground(px, g, h)))
         .collect();
-    let contents: Vec<Vec<RgbaImage>> = Content::ALL.iter().map(|&c| content_layers(c)).collect();
+    let contents: Vec<Vec<RgbaImage>> = Content::ALL
+        .iter()
+        .map(|&c| content_layers(px, c))
+        .collect();
     // Every sprite in RGB, in SpriteId order.
     let mut sprites_rgb: Vec<Picture> = Vec::with_capacity(grounds.len() * Content::COUNT);
     for g in &grounds {
@@ -781,17 +828,15 @@ fn build() -> Assets {
         SpriteId::of(Ground::Refuge, Highlight::To, Content::Goal).0 as usize + 1,
         sprites_rgb.len()
     );
-    let mut frame_rgb = frame();
+    let mut frame_rgb = frame(&layout);
     let plain =
         &sprites_rgb[SpriteId::of(Ground::Plain, Highlight::None, Content::Empty).0 as usize];
-    for rank in 0..9 {
-        for file in 0..9 {
-            let sq = crate::tafl::Square::from_coords(file, rank).expect("on the board");
-            let (x, y) = square_origin(sq);
-            for row in 0..SQUARE_PX {
-                for col in 0..SQUARE_PX {
-                    frame_rgb.set(x + col, y + row, plain.px[(row * SQUARE_PX + col) as usize]);
-                }
+    let n = layout.square_px;
+    for sq in Square::all_on(layout.size) {
+        let (x, y) = layout.square_origin(sq);
+        for row in 0..n {
+            for col in 0..n {
+                frame_rgb.set(x + col, y + row, plain.px[(row * n + col) as usize]);
             }
         }
     }
@@ -809,40 +854,35 @@ fn build() -> Assets {
         .flat_map(|p| p.px.iter().map(|c| index[c]))
         .collect();
     let mut background: Vec<u8> = frame_rgb.px.iter().map(|c| index[c]).collect();
-    draw_labels(&mut background);
+    draw_labels(&mut background, &layout);
     Assets {
+        layout,
         palette: palette.iter().flatten().copied().collect(),
         sprites,
         background,
     }
 }
 
-/// Files a–i above and below the board, ranks 1–9 left and right of it.
-fn draw_labels(background: &mut [u8]) {
+/// Files (a–g, a–i or a–k) above and below the board, ranks (1–7, 1–9 or 1–11) left and
+/// right of it.
+fn draw_labels(background: &mut [u8], layout: &Layout) {
     let size = 17.0;
     let band = 10; // the embroidered band round the board
-    for i in 0..9u32 {
+    let n = layout.square_px;
+    let (left_edge, top_edge) = (layout.board_left, layout.board_top);
+    let (right_edge, bottom_edge) = (left_edge + layout.board_px, top_edge + layout.board_px);
+    for i in 0..layout.size as u32 {
         let file = char::from(b'a' + i as u8).to_string();
-        let x = BOARD_LEFT + i * SQUARE_PX;
-        let top = (x, 0, SQUARE_PX, BOARD_TOP - band);
-        let bottom = (
-            x,
-            BOARD_TOP + BOARD_PX + band,
-            SQUARE_PX,
-            FILES_BAND_PX - band,
-        );
+        let x = left_edge + i * n;
+        let top = (x, 0, n, top_edge - band);
+        let bottom = (x, bottom_edge + band, n, layout.files_band_px - band);
         for area in [top, bottom] {
             draw_text(background, IMAGE_PX, area, &file, size, size, Align::Centre);
         }
-        let rank = (9 - i).to_string();
-        let y = BOARD_TOP + i * SQUARE_PX;
-        let left = (0, y, BOARD_LEFT - band, SQUARE_PX);
-        let right = (
-            BOARD_LEFT + BOARD_PX + band,
-            y,
-            BOARD_LEFT - band,
-            SQUARE_PX,
-        );
+        let rank = (layout.size as u32 - i).to_string();
+        let y = top_edge + i * n;
+        let left = (0, y, left_edge - band, n);
+        let right = (right_edge + band, y, IMAGE_PX - right_edge - band, n);
         for area in [left, right] {
             draw_text(background, IMAGE_PX, area, &rank, size, size, Align::Centre);
         }

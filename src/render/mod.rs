@@ -2,12 +2,15 @@
 //!
 //! Built the way the fastest chess-board renderers are: every square's picture (cloth,
 //! highlight, piece and marks) and the frame with its labels are drawn once, anti-aliased, at
-//! first use and kept as palette indices ([`assets`]); a board is then 81 sprite copies, an
-//! optional caption, and an indexed-colour encode (the `png` crate's deflate after the `Up` row
+//! first use and kept as palette indices ([`assets`]); a board is then one sprite copy a square
+//! (49, 81 or 121), an optional caption, and an indexed-colour encode (the `png` crate's deflate after the `Up` row
 //! filter; the `gif` crate's LZW, weezl). No I/O.
 //!
-//! - [`theme`]: colours and the square-to-pixel geometry;
-//! - [`assets`]: the sprites, the frame, the palette and the font, drawn once;
+//! Every variant's image is the same size: Brandubh's 7×7, Tablut's 9×9 and Copenhagen's 11×11
+//! boards fill the same area, with squares of 87, 68 and 56 pixels ([`theme::Layout`]).
+//!
+//! - [`theme`]: colours and the square-to-pixel geometry of each board size;
+//! - [`assets`]: the sprites, the frame, the palette and the font, drawn once per board size;
 //! - [`text`]: captions in the bundled font, with any Unicode handled;
 //! - [`render`](self::render): which sprite each square shows, and the encoders.
 
@@ -18,23 +21,26 @@ pub mod render;
 pub mod text;
 pub mod theme;
 
-use crate::tafl::{Game, Position, RecordedMove};
+use crate::tafl::{Game, Position, RecordedMove, Variant};
 
-/// Draws the sprites, the frame and the palette and parses the font now, rather than at the
-/// first board: the bot does this on a blocking thread as it starts, so that its first answer
-/// does not wait for them (about 1.5 s of CPU in a debug build; the boards after them are
-/// copies).
+/// Draws the sprites, the frames and the palettes of every board size and parses the font now,
+/// rather than at the first board: the bot does this on a blocking thread as it starts, so that
+/// its first answer does not wait for them (Tablut's first, then Brandubh's and Copenhagen's;
+/// each is independent, so a Tablut board never waits for the others; the boards after them
+/// are copies).
 pub fn warm_up() {
-    std::sync::LazyLock::force(&assets::ASSETS);
     std::sync::LazyLock::force(&assets::FONT);
+    for variant in Variant::ALL {
+        assets::assets(variant);
+    }
 }
 
-/// The width and height of every board image and replay frame, in pixels: the board, its
-/// file and rank labels, and the caption band under it.
+/// The width and height of every board image and replay frame, in pixels, for every variant:
+/// the board, its file and rank labels, and the caption band under it.
 pub const BOARD_SIZE_PX: u32 = theme::IMAGE_PX;
 
-/// The board PNG of a position, with the last move highlighted (and its captures marked) and
-/// an optional caption.
+/// The board PNG of a position (of any variant: its board size comes from the position's
+/// rules), with the last move highlighted (and its captures marked) and an optional caption.
 ///
 /// `last` is the move that led to `position` (as [`Game::moves`] records it). The king is
 /// ringed in red when the attackers could capture him next move, and in green with his free

@@ -1,15 +1,17 @@
 //! From a position to pixels: which sprite each square shows, the frame put together from the
 //! drawn-once assets, and the PNG and GIF encoders.
 
-use super::assets::{Assets, Captive, Content, Ground, Highlight, SpriteId, ASSETS, TRANSPARENT};
+use super::assets::{assets, Assets, Captive, Content, Ground, Highlight, SpriteId, TRANSPARENT};
 use super::text::{draw_text, Align};
 use super::theme::*;
 use crate::tafl::square::SQUARES;
-use crate::tafl::{Bitboard, Escape, Position, RecordedMove, Side, Square};
+use crate::tafl::{Bitboard, Escape, Game, Position, RecordedMove, Side, Square, Variant};
 
-/// What every square of a board shows.
+/// What every square of a board shows (indexed by [`Square::index`]; only the squares of the
+/// variant's board are drawn).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Scene {
+    pub variant: Variant,
     pub squares: [SpriteId; SQUARES],
 }
 
@@ -25,7 +27,7 @@ pub fn captured_king_square(position: &Position, last: &RecordedMove) -> Option<
     }
     let attackers = position.attackers().without(mv.to).with(mv.from);
     let defenders = position.defenders() | last.captured;
-    neighbours(mv.to).find(|&k| {
+    neighbours(mv.to, position.variant().size()).find(|&k| {
         if position.occupied().contains(k) || last.captured.contains(k) {
             return false;
         }
@@ -41,13 +43,15 @@ pub fn captured_king_square(position: &Position, last: &RecordedMove) -> Option<
     })
 }
 
-fn neighbours(sq: Square) -> impl Iterator<Item = Square> {
+/// The squares beside `sq` on a `size` × `size` board.
+fn neighbours(sq: Square, size: u8) -> impl Iterator<Item = Square> {
     let (f, r) = (sq.file() as i8, sq.rank() as i8);
+    let on = 0..size as i8;
     [(0i8, 1i8), (1, 0), (0, -1), (-1, 0)]
         .into_iter()
         .filter_map(move |(df, dr)| {
             let (nf, nr) = (f + df, r + dr);
-            if (0..9).contains(&nf) && (0..9).contains(&nr) {
+            if on.contains(&nf) && on.contains(&nr) {
                 Square::from_coords(nf as u8, nr as u8)
             } else {
                 None
@@ -57,6 +61,9 @@ fn neighbours(sq: Square) -> impl Iterator<Item = Square> {
 
 /// The scene of a position after `last` (the move that led to it, if any).
 pub fn scene(position: &Position, last: Option<&RecordedMove>) -> Scene {
+    let variant = position.variant();
+    let size = variant.size();
+    let castle = variant.castle();
     let corners = position.rules().escape == Escape::Corner;
     let mut contents = [Content::Empty; SQUARES];
     let mut highlights = [Highlight::None; SQUARES];
@@ -97,17 +104,17 @@ pub fn scene(position: &Position, last: Option<&RecordedMove>) -> Scene {
         highlights[last.mv.to.index()] = Highlight::To;
     }
     let mut squares = [SpriteId(0); SQUARES];
-    for sq in Square::all() {
-        let ground = if sq == Square::CASTLE {
+    for sq in variant.squares() {
+        let ground = if sq == castle {
             Ground::Castle
-        } else if corners && sq.is_corner() {
+        } else if corners && sq.is_corner_on(size) {
             Ground::Refuge
         } else {
             Ground::Plain
         };
         squares[sq.index()] = SpriteId::of(ground, highlights[sq.index()], contents[sq.index()]);
     }
-    Scene { squares }
+    Scene { variant, squares }
 }
 
 /// The king's free lines: the winning squares he could reach next move, and the squares on
@@ -137,43 +144,54 @@ fn king_lines(position: &Position, king: Square) -> KingLines {
     lines
 }
 
-/// A picture as palette indices, `IMAGE_PX` square.
+/// A picture as palette indices, `IMAGE_PX` square, in the palette of its board's assets.
 pub struct Canvas {
     pub px: Vec<u8>,
+    pub assets: &'static Assets,
 }
 
 impl Canvas {
-    /// The frame and an empty board.
-    pub fn new(assets: &Assets) -> Canvas {
+    /// The frame and an empty board of a variant.
+    pub fn new(variant: Variant) -> Canvas {
+        let assets = assets(variant);
         Canvas {
             px: assets.background.clone(),
+            assets,
         }
     }
 
     /// Draws one square.
-    pub fn square(&mut self, assets: &Assets, sq: Square, id: SpriteId) {
-        let (x, y) = square_origin(sq);
-        let sprite = assets.sprite(id);
-        let n = SQUARE_PX as usize;
+    pub fn square(&mut self, sq: Square, id: SpriteId) {
+        let layout = &self.assets.layout;
+        let (x, y) = layout.square_origin(sq);
+        let sprite = self.assets.sprite(id);
+        let n = layout.square_px as usize;
         for row in 0..n {
             let start = (y as usize + row) * IMAGE_PX as usize + x as usize;
             self.px[start..start + n].copy_from_slice(&sprite[row * n..(row + 1) * n]);
         }
     }
 
-    /// Draws every square of a scene.
-    pub fn scene(&mut self, assets: &Assets, scene: &Scene) {
-        for sq in Square::all() {
-            self.square(assets, sq, scene.squares[sq.index()]);
+    /// Draws every square of a scene (of this canvas's board size).
+    pub fn scene(&mut self, scene: &Scene) {
+        debug_assert_eq!(scene.variant.size(), self.assets.layout.size);
+        for sq in scene.variant.squares() {
+            self.square(sq, scene.squares[sq.index()]);
         }
     }
 
     /// Writes a caption in the band under the board (clearing what was there).
-    pub fn caption(&mut self, assets: &Assets, caption: &str) {
-        let start = (CAPTION_TOP * IMAGE_PX) as usize;
-        self.px[start..].copy_from_slice(&assets.background[start..]);
+    pub fn caption(&mut self, caption: &str) {
+        let layout = &self.assets.layout;
+        let start = (layout.caption_top * IMAGE_PX) as usize;
+        self.px[start..].copy_from_slice(&self.assets.background[start..]);
         let margin = 16;
-        let area = (margin, CAPTION_TOP, IMAGE_PX - 2 * margin, CAPTION_PX);
+        let area = (
+            margin,
+            layout.caption_top,
+            IMAGE_PX - 2 * margin,
+            layout.caption_px,
+        );
         draw_text(
             &mut self.px,
             IMAGE_PX,
@@ -192,11 +210,10 @@ pub fn board_canvas(
     last: Option<&RecordedMove>,
     caption: Option<&str>,
 ) -> Canvas {
-    let assets = &*ASSETS;
-    let mut canvas = Canvas::new(assets);
-    canvas.scene(assets, &scene(position, last));
+    let mut canvas = Canvas::new(position.variant());
+    canvas.scene(&scene(position, last));
     if let Some(caption) = caption {
-        canvas.caption(assets, caption);
+        canvas.caption(caption);
     }
     canvas
 }
@@ -219,12 +236,11 @@ pub fn encode_png_with(
     compression: png::DeflateCompression,
     filter: png::Filter,
 ) -> Vec<u8> {
-    let assets = &*ASSETS;
     let mut out = Vec::with_capacity(48 * 1024);
     let mut encoder = png::Encoder::new(&mut out, IMAGE_PX, IMAGE_PX);
     encoder.set_color(png::ColorType::Indexed);
     encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_palette(&assets.palette[..]);
+    encoder.set_palette(&canvas.assets.palette[..]);
     encoder.set_deflate_compression(compression);
     encoder.set_filter(filter);
     let mut writer = encoder
@@ -239,7 +255,7 @@ pub fn encode_png_with(
 
 /// The caption a replay frame carries: the ply and its move, or the start, and the result
 /// on the last frame.
-fn replay_caption(game: &crate::tafl::Game, ply: usize) -> String {
+fn replay_caption(game: &Game, ply: usize) -> String {
     let moves = game.moves();
     let mut text = if ply == 0 {
         "Start".to_string()
@@ -278,24 +294,24 @@ const LAST_DELAY: u16 = 400;
 /// only the rectangle that changed, with unchanged pixels transparent, compressed by the `gif`
 /// crate (weezl). `cargo bench --bench render` measures it beside the hand-written LZW encoder
 /// it replaced: about three times slower, within the 150 ms target.
-pub fn encode_replay(game: &crate::tafl::Game) -> Vec<u8> {
-    write_gif(&replay_frames(game), |frame, encoder| {
+pub fn encode_replay(game: &Game) -> Vec<u8> {
+    let palette = &assets(game.start().variant()).palette;
+    write_gif(palette, &replay_frames(game), |frame, encoder| {
         encoder.write_frame(frame)
     })
 }
 
 /// The frames of a game's replay, as palette indices (not yet compressed).
-pub fn replay_frames(game: &crate::tafl::Game) -> Vec<gif::Frame<'static>> {
-    let assets = &*ASSETS;
+pub fn replay_frames(game: &Game) -> Vec<gif::Frame<'static>> {
     let positions = game.positions();
     let moves = game.moves();
     let mut frames = Vec::with_capacity(positions.len());
-    let mut canvas = Canvas::new(assets);
+    let mut canvas = Canvas::new(game.start().variant());
     let mut previous: Option<Vec<u8>> = None;
     for (ply, position) in positions.iter().enumerate() {
         let last = if ply == 0 { None } else { moves.get(ply - 1) };
-        canvas.scene(assets, &scene(position, last));
-        canvas.caption(assets, &replay_caption(game, ply));
+        canvas.scene(&scene(position, last));
+        canvas.caption(&replay_caption(game, ply));
         let delay = if ply + 1 == positions.len() {
             LAST_DELAY
         } else {
@@ -316,17 +332,19 @@ pub fn replay_frames(game: &crate::tafl::Game) -> Vec<gif::Frame<'static>> {
     frames
 }
 
-/// A GIF of `frames` in the replay's palette, looping, each written by `write` (the `gif`
-/// crate's encoder for the replay; the benchmark passes the hand-written baseline too).
+/// A GIF of `frames` in `palette` (the board's: [`Assets::palette`]), looping, each written by
+/// `write` (the `gif` crate's encoder for the replay; the benchmark passes the hand-written
+/// baseline too).
 pub fn write_gif(
+    palette: &[u8],
     frames: &[gif::Frame<'_>],
     write: impl Fn(&gif::Frame<'_>, &mut gif::Encoder<&mut Vec<u8>>) -> Result<(), gif::EncodingError>,
 ) -> Vec<u8> {
     let mut out = Vec::with_capacity(256 * 1024);
     {
         let size = IMAGE_PX as u16;
-        let mut encoder = gif::Encoder::new(&mut out, size, size, &ASSETS.palette)
-            .expect("writing to a Vec cannot fail");
+        let mut encoder =
+            gif::Encoder::new(&mut out, size, size, palette).expect("writing to a Vec cannot fail");
         encoder
             .set_repeat(gif::Repeat::Infinite)
             .expect("writing to a Vec cannot fail");

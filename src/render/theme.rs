@@ -7,40 +7,88 @@
 //! colour: the attackers carry round shields, the defenders pointed (heater) shields, and the
 //! king a larger pointed shield under a crown.
 
-use crate::tafl::Square;
+use crate::tafl::{Square, Variant};
 
 /// An opaque colour.
 pub type Rgb = [u8; 3];
 
-/// The width and height of every image, in pixels: the board, its labels and the caption band.
+/// The width and height of every image, in pixels, whatever the board: the board, its labels
+/// and the caption band. Every variant's board fills the same area, so a 7×7, 9×9 or 11×11
+/// board shows at the same size in a channel and costs about the same to draw and to send.
 pub const IMAGE_PX: u32 = 720;
-/// The side of one square, in pixels.
-pub const SQUARE_PX: u32 = 68;
-/// The board's side (9 squares), in pixels.
-pub const BOARD_PX: u32 = 9 * SQUARE_PX;
-/// The left edge of the board.
-pub const BOARD_LEFT: u32 = (IMAGE_PX - BOARD_PX) / 2;
-/// The top edge of the board.
-pub const BOARD_TOP: u32 = 30;
+/// The area the board's squares fill (Tablut's nine squares of 68 pixels); other sizes take
+/// the nearest whole number of pixels a square (87 for 7×7, 56 for 11×11).
+const BOARD_AREA_PX: u32 = 612;
+/// The top edge of the board: the band above it holds the file letters.
+const BOARD_TOP: u32 = 30;
 /// The height of the band under the board that holds the file letters.
-pub const FILES_BAND_PX: u32 = 30;
-/// The top of the caption band, which runs to the bottom of the image.
-pub const CAPTION_TOP: u32 = BOARD_TOP + BOARD_PX + FILES_BAND_PX;
-/// The caption band's height.
-pub const CAPTION_PX: u32 = IMAGE_PX - CAPTION_TOP;
+const FILES_BAND_PX: u32 = 30;
 
-/// The top-left pixel of a square: `a1` is the bottom-left square.
-pub const fn square_origin(sq: Square) -> (u32, u32) {
-    let x = BOARD_LEFT + sq.file() as u32 * SQUARE_PX;
-    let y = BOARD_TOP + (8 - sq.rank() as u32) * SQUARE_PX;
-    (x, y)
+/// Where everything of one board size sits in the image.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layout {
+    /// Squares per side: 7, 9 or 11.
+    pub size: u8,
+    /// The side of one square, in pixels.
+    pub square_px: u32,
+    /// The board's side, in pixels.
+    pub board_px: u32,
+    /// The left edge of the board.
+    pub board_left: u32,
+    /// The top edge of the board.
+    pub board_top: u32,
+    /// The height of the band under the board that holds the file letters.
+    pub files_band_px: u32,
+    /// The top of the caption band, which runs to the bottom of the image.
+    pub caption_top: u32,
+    /// The caption band's height.
+    pub caption_px: u32,
 }
 
-/// The centre pixel of a square.
-pub const fn square_centre(sq: Square) -> (u32, u32) {
-    let (x, y) = square_origin(sq);
-    (x + SQUARE_PX / 2, y + SQUARE_PX / 2)
+impl Layout {
+    /// The layout of a `size` × `size` board.
+    pub const fn of_size(size: u8) -> Layout {
+        let n = size as u32;
+        let square_px = (BOARD_AREA_PX + n / 2) / n;
+        let board_px = n * square_px;
+        let caption_top = BOARD_TOP + board_px + FILES_BAND_PX;
+        Layout {
+            size,
+            square_px,
+            board_px,
+            board_left: (IMAGE_PX - board_px) / 2,
+            board_top: BOARD_TOP,
+            files_band_px: FILES_BAND_PX,
+            caption_top,
+            caption_px: IMAGE_PX - caption_top,
+        }
+    }
+
+    /// The layout of a variant's board.
+    pub const fn of(variant: Variant) -> Layout {
+        Layout::of_size(variant.size())
+    }
+
+    /// The top-left pixel of a square: `a1` is the bottom-left square.
+    pub const fn square_origin(&self, sq: Square) -> (u32, u32) {
+        let x = self.board_left + sq.file() as u32 * self.square_px;
+        let y = self.board_top + (self.size as u32 - 1 - sq.rank() as u32) * self.square_px;
+        (x, y)
+    }
+
+    /// The centre pixel of a square.
+    pub const fn square_centre(&self, sq: Square) -> (u32, u32) {
+        let (x, y) = self.square_origin(sq);
+        (x + self.square_px / 2, y + self.square_px / 2)
+    }
 }
+
+/// Tablut's 9×9 layout: squares of 68 pixels, the board at (54, 30).
+pub const TABLUT: Layout = Layout::of(Variant::Tablut);
+/// Brandubh's 7×7 layout: squares of 87 pixels.
+pub const BRANDUBH: Layout = Layout::of(Variant::Brandubh);
+/// Copenhagen's 11×11 layout: squares of 56 pixels.
+pub const COPENHAGEN: Layout = Layout::of(Variant::Copenhagen);
 
 /// The dark blue wool of the frame and the caption band.
 pub const FRAME: Rgb = [0x1f, 0x2a, 0x4d];
