@@ -153,18 +153,32 @@ pub fn stop_for(limits: &Limits, started: Instant) -> Stop {
     stop
 }
 
-/// The game's positions as games of their own, the start first: position `i` is the game
-/// after its first `i` moves, its outcome the one the rules give (a resignation or a time-out
-/// is not on the board).
-pub fn prefixes(game: &Game) -> Vec<Game> {
+/// Plays `game` again from its start, one move at a time, and shows `visit` each of its
+/// positions as a game of its own, the start first: position `i` is the game after its first
+/// `i` moves, its outcome the one the rules give (a resignation or a time-out is not on the
+/// board). One game is held, grown by a move between two visits: a game of `n` plies costs
+/// `O(n)` memory, not a game per position.
+pub fn walk(game: &Game, mut visit: impl FnMut(usize, &Game)) {
     let mut g = Game::from_position(*game.start());
-    let mut out = Vec::with_capacity(game.moves().len() + 1);
-    out.push(g.clone());
-    for m in game.moves() {
+    visit(0, &g);
+    for (i, m) in game.moves().iter().enumerate() {
         g.play(m.mv).expect("a game's own moves are legal");
-        out.push(g.clone());
+        visit(i + 1, &g);
     }
-    out
+}
+
+/// The game after its first `ply` moves, as the rules judge it (the position an analysis
+/// searches next).
+///
+/// # Panics
+/// If the game has fewer than `ply` moves.
+pub fn prefix(game: &Game, ply: usize) -> Game {
+    assert!(ply <= game.moves().len(), "the game has {ply} moves");
+    let mut g = Game::from_position(*game.start());
+    for m in &game.moves()[..ply] {
+        g.play(m.mv).expect("a game's own moves are legal");
+    }
+    g
 }
 
 /// Searches every undecided position of `game` (for tools and benchmarks; the bot does it one
@@ -174,10 +188,9 @@ pub fn evaluate_game(
     game: &Game,
     limits: &Limits,
 ) -> Vec<Option<Evaluation>> {
-    prefixes(game)
-        .iter()
-        .map(|g| evaluate(searcher, g, limits))
-        .collect()
+    let mut out = Vec::with_capacity(game.moves().len() + 1);
+    walk(game, |_, g| out.push(evaluate(searcher, g, limits)));
+    out
 }
 
 /// A move as the analysis judges it.
@@ -252,22 +265,26 @@ fn side_index(side: Side) -> usize {
 /// If `evals` does not hold one entry per position (moves + 1), or an undecided position has
 /// no evaluation.
 pub fn review(game: &Game, evals: &[Option<Evaluation>], scale: f64) -> Review {
-    let positions = prefixes(game);
-    assert_eq!(evals.len(), positions.len(), "one evaluation per position");
-    // The side to move's expected score in each position.
-    let own: Vec<f64> = positions
-        .iter()
-        .zip(evals)
-        .map(|(g, e)| match (g.outcome(), e) {
+    assert_eq!(
+        evals.len(),
+        game.moves().len() + 1,
+        "one evaluation per position"
+    );
+    // Each position's side to move, and that side's expected score.
+    let mut turns = Vec::with_capacity(evals.len());
+    let mut own = Vec::with_capacity(evals.len());
+    walk(game, |i, g| {
+        turns.push(g.turn());
+        own.push(match (g.outcome(), &evals[i]) {
             (o, _) if o.is_over() => decided(o, g.turn()),
             (_, Some(e)) => expected(e.score, scale),
             (_, None) => panic!("an undecided position without an evaluation"),
-        })
-        .collect();
-    let curve: Vec<f64> = positions
+        });
+    });
+    let curve: Vec<f64> = turns
         .iter()
         .zip(&own)
-        .map(|(g, &e)| match g.turn() {
+        .map(|(turn, &e)| match turn {
             Side::Attackers => e,
             Side::Defenders => 1.0 - e,
         })
@@ -283,7 +300,7 @@ pub fn review(game: &Game, evals: &[Option<Evaluation>], scale: f64) -> Review {
         }
         let before = own[i];
         // The mover's expected score after the move: the opponent's, turned round.
-        let after = match positions[i + 1].turn() == m.side {
+        let after = match turns[i + 1] == m.side {
             true => own[i + 1],
             false => 1.0 - own[i + 1],
         };
@@ -431,6 +448,23 @@ mod tests {
         }
         assert_eq!(fit_scale(&[]), None);
         assert_eq!(fit_scale(&[(crate::ai::MATE - 1, 1.0)]), None);
+    }
+
+    #[test]
+    fn the_walk_shows_each_prefix_of_the_game_once_in_order() {
+        let mut game = Game::new(Rules::default());
+        for m in ["e2-c2", "e4-d4", "a4-a2", "d4-d2"] {
+            game.play_text(m).unwrap();
+        }
+        let mut seen = Vec::new();
+        walk(&game, |i, g| {
+            assert_eq!(g.moves().len(), i);
+            assert_eq!(g.moves(), &game.moves()[..i]);
+            assert_eq!(g.position(), prefix(&game, i).position());
+            seen.push(i);
+        });
+        assert_eq!(seen, [0, 1, 2, 3, 4]);
+        assert_eq!(prefix(&game, 4).position(), game.position());
     }
 
     #[test]

@@ -84,6 +84,11 @@ pub struct BotConfig {
     #[arg(long = "costly-cooldown-secs", env = "COSTLY_COOLDOWN_SECS", value_name = "SECS", default_value = "30", value_parser = seconds)]
     pub costly_cooldown: Duration,
 
+    /// The plies (moves by either side) a game may last: the move that reaches this many
+    /// ends the game drawn, unless it decided it (the bot's own rule; see docs/RULES.md).
+    #[arg(long = "max-plies", env = "MAX_PLIES", value_name = "N", default_value = "1000", value_parser = positive)]
+    pub max_plies: usize,
+
     /// The time per move of a challenge that names none: none, or like 12h, 3d, 1d12h.
     #[arg(long, env = "DEFAULT_TIME_CONTROL", value_name = "TIME", default_value = "3d", value_parser = time_control)]
     pub default_time_control: TimeControl,
@@ -383,6 +388,7 @@ impl BotConfig {
             ai_claim_margin: service::ai::AI_CLAIM_MARGIN,
             commands_per_minute: self.commands_per_minute.min(u32::MAX as usize) as u32,
             costly_cooldown: self.costly_cooldown,
+            max_plies: self.max_plies.min(u32::MAX as usize) as u32,
         }
     }
 
@@ -516,7 +522,8 @@ mod tests {
                 ours.hint_cooldown,
                 ours.challenge_ttl,
                 ours.commands_per_minute,
-                ours.costly_cooldown
+                ours.costly_cooldown,
+                ours.max_plies
             ),
             (
                 service.ai_time,
@@ -524,7 +531,8 @@ mod tests {
                 service.hint_cooldown,
                 service.challenge_ttl,
                 service.commands_per_minute,
-                service.costly_cooldown
+                service.costly_cooldown,
+                service.max_plies
             ),
             "the settings' defaults are the service's"
         );

@@ -187,17 +187,31 @@ impl Service {
         }
     }
 
-    /// A channel's finished games, newest first (for the autocomplete).
+    /// A channel's finished games, newest first (for the autocomplete). Each is played
+    /// through again: heavy work, done off the runtime ([`Service::heavy`]).
     pub async fn finished_games(&self, channel: ChannelId) -> Result<Vec<GameInfo>, ServiceError> {
-        let mut out = Vec::new();
+        let mut stored = Vec::new();
         for id in rows::finished_games_in_channel(&self.pool, channel, GAMES_LISTED).await? {
             if let Some(row) = games::by_id(&self.pool, id).await? {
-                if let Some(loaded) = self.load_or_skip(row).await {
-                    out.push(loaded.info);
-                }
+                stored.push((row, moves::of_game(&self.pool, id).await?));
             }
         }
-        Ok(out)
+        self.heavy(move || {
+            stored
+                .into_iter()
+                .filter_map(|(row, moves)| {
+                    let id = row.id;
+                    match rebuild(row, moves.iter().map(|m| m.notation.as_str())) {
+                        Ok(loaded) => Some(loaded.info),
+                        Err(e) => {
+                            tracing::error!(game = id, error = ?e, "cannot rebuild the game: skipped");
+                            None
+                        }
+                    }
+                })
+                .collect()
+        })
+        .await
     }
 
     /// `/tablut analysis`: game `id` of this channel (by default its last finished game). A
@@ -226,7 +240,7 @@ impl Service {
                     .ok_or(ServiceError::NoFinishedGame)?
             }
         };
-        let loaded = self.load(row).await?;
+        let loaded = self.load_blocking(row).await?;
         let total = loaded.game.moves().len() as u32;
         if total == 0 {
             return Err(ServiceError::NothingToReview(loaded.info.id));
@@ -295,7 +309,7 @@ impl Service {
                 total,
             });
         }
-        let review = review_of(&loaded.game, &stored)?;
+        let (review, loaded) = self.review_blocking(loaded, stored).await?;
         let png = self.graph_png(&loaded.info, &review).await?;
         Ok(AnalysisStatus::Done(Box::new(AnalysisReport {
             game: loaded.info,
@@ -318,8 +332,8 @@ impl Service {
         let row = games::by_id(&self.pool, id)
             .await?
             .ok_or(ServiceError::NoGame)?;
-        let loaded = self.load(row).await?;
-        let review = review_of(&loaded.game, &stored)?;
+        let loaded = self.load_blocking(row).await?;
+        let (review, loaded) = self.review_blocking(loaded, stored).await?;
         let png = self.graph_png(&loaded.info, &review).await?;
         Ok(Some(AnalysisReport {
             game: loaded.info,
@@ -335,6 +349,16 @@ impl Service {
             .await?
             .map(|r| r.png)
             .unwrap_or_default())
+    }
+
+    /// The review of a loaded game from its stored analysis, worked out off the runtime.
+    async fn review_blocking(
+        &self,
+        loaded: Loaded,
+        stored: AnalysisRow,
+    ) -> Result<(Review, Loaded), ServiceError> {
+        self.heavy(move || review_of(&loaded.game, &stored).map(|review| (review, loaded)))
+            .await?
     }
 
     async fn graph_png(&self, game: &GameInfo, review: &Review) -> Result<Vec<u8>, ServiceError> {
@@ -404,19 +428,25 @@ impl Service {
         let row = games::by_id(&self.pool, id)
             .await?
             .ok_or(ServiceError::NoGame)?;
-        let loaded = self.load(row).await?;
-        let positions = analysis::prefixes(&loaded.game);
         let mut evals = stored_evals(&stored)?;
         let done = evals.len();
-        if done < positions.len() {
-            let position = &positions[done];
-            let eval = if position.outcome().is_over() {
+        // The game, and the position to search next as a game of its own, played through on a
+        // blocking thread: one game at a time, never every position at once.
+        let moves = moves::of_game(&self.pool, id).await?;
+        let (loaded, next) = self
+            .heavy(move || {
+                let loaded = rebuild(row, moves.iter().map(|m| m.notation.as_str()))?;
+                let next = (done <= loaded.game.moves().len())
+                    .then(|| analysis::prefix(&loaded.game, done));
+                Ok::<_, ServiceError>((loaded, next))
+            })
+            .await??;
+        let positions = loaded.game.moves().len() + 1;
+        if let Some(next) = next {
+            let eval = if next.outcome().is_over() {
                 None
             } else {
-                Some(
-                    self.evaluate_on_pool(position.clone(), settings.limits())
-                        .await?,
-                )
+                Some(self.evaluate_on_pool(next, settings.limits()).await?)
             };
             evals.push(eval.map(|e| StoredEval {
                 score: e.score,
@@ -428,13 +458,16 @@ impl Service {
         let json = serde_json::to_string(&evals).expect("evaluations serialize");
         let total = loaded.game.moves().len() as u32;
         let reviewed = (evals.len() as u32).saturating_sub(1);
-        let finished = evals.len() == positions.len();
+        let finished = evals.len() == positions;
         // The summary's text, worded before the transaction that writes it (with the analysis
         // marked finished) opens.
         let summary = if finished {
             let mut finished_row = stored.clone();
             finished_row.evaluations = json.clone();
-            let review = review_of(&loaded.game, &finished_row)?;
+            let game = loaded.game.clone();
+            let review = self
+                .heavy(move || review_of(&game, &finished_row))
+                .await??;
             Some(
                 self.wording
                     .analysis_summary(&AnalysisSummary::new(&loaded.info, &review)),
@@ -444,7 +477,7 @@ impl Service {
         };
         let writing = self.write_lock().await;
         let mut tx = self.pool.begin().await?;
-        if done < positions.len() && !rows::record(&mut *tx, id, done as i64, &json).await? {
+        if done < positions && !rows::record(&mut *tx, id, done as i64, &json).await? {
             return Ok(Step::Raced);
         }
         let progress = |text: String| Payload {
@@ -498,7 +531,7 @@ impl Service {
         }
         Ok(Step::Recorded {
             done: evals.len() as u32,
-            positions: positions.len() as u32,
+            positions: positions as u32,
         })
     }
 
@@ -545,42 +578,43 @@ fn stored_evals(stored: &AnalysisRow) -> Result<Vec<Option<StoredEval>>, Service
     })
 }
 
-/// The review of a game from its stored analysis.
+/// The review of a game from its stored analysis, the game played through once, one position
+/// at a time.
 fn review_of(game: &Game, stored: &AnalysisRow) -> Result<Review, ServiceError> {
     let settings: AnalysisSettings = serde_json::from_str(&stored.settings).map_err(|e| {
         ServiceError::Internal(format!("analysis {}: settings: {e}", stored.game_id))
     })?;
-    let positions = analysis::prefixes(game);
     let evals = stored_evals(stored)?;
-    if evals.len() != positions.len() {
+    let positions = game.moves().len() + 1;
+    if evals.len() != positions {
         return Err(ServiceError::Internal(format!(
-            "analysis {}: {} evaluations for {} positions",
+            "analysis {}: {} evaluations for {positions} positions",
             stored.game_id,
             evals.len(),
-            positions.len()
         )));
     }
-    let evals = evals
-        .into_iter()
-        .zip(&positions)
-        .map(|(e, g)| match e {
-            None => Ok(None),
-            Some(e) => crate::tafl::parse_move(g.position(), &e.best)
-                .map(|best| {
-                    Some(Evaluation {
-                        score: e.score,
-                        best,
-                        depth: e.depth,
-                        nodes: e.nodes,
-                    })
-                })
-                .map_err(|err| {
-                    ServiceError::Internal(format!(
-                        "analysis {}: stored move '{}': {err}",
-                        stored.game_id, e.best
-                    ))
-                }),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(analysis::review(game, &evals, settings.scale))
+    let mut parsed = Vec::with_capacity(positions);
+    let mut failed = None;
+    analysis::walk(game, |i, g| match (&evals[i], &failed) {
+        (_, Some(_)) => {}
+        (None, None) => parsed.push(None),
+        (Some(e), None) => match crate::tafl::parse_move(g.position(), &e.best) {
+            Ok(best) => parsed.push(Some(Evaluation {
+                score: e.score,
+                best,
+                depth: e.depth,
+                nodes: e.nodes,
+            })),
+            Err(err) => {
+                failed = Some(ServiceError::Internal(format!(
+                    "analysis {}: stored move '{}': {err}",
+                    stored.game_id, e.best
+                )))
+            }
+        },
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    Ok(analysis::review(game, &parsed, settings.scale))
 }

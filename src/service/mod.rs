@@ -79,6 +79,10 @@ pub struct Config {
     pub commands_per_minute: u32,
     /// How long a user waits between two costly commands (replays, analyses).
     pub costly_cooldown: Duration,
+    /// The plies (moves by either side) a game may last: the move that reaches this many ends
+    /// the game drawn ([`Reason::PlyLimit`]), unless it decided it. The bot's own rule, which
+    /// bounds what a game costs to store, replay and analyse (docs/RULES.md).
+    pub max_plies: u32,
 }
 
 impl Default for Config {
@@ -104,9 +108,15 @@ impl Default for Config {
             ai_claim_margin: ai::AI_CLAIM_MARGIN,
             commands_per_minute: DEFAULT_COMMANDS_PER_MINUTE,
             costly_cooldown: DEFAULT_COSTLY_COOLDOWN,
+            max_plies: DEFAULT_MAX_PLIES,
         }
     }
 }
+
+/// The plies a game may last by default: far beyond any game people play to a result (a
+/// long game of Tablut is a hundred or two), and a replay or an analysis of that many stays
+/// cheap.
+pub const DEFAULT_MAX_PLIES: u32 = 1000;
 
 /// Each AI worker's table, in MB: two workers' tables and the rest of the bot stay well
 /// within 250 MB.
@@ -279,6 +289,23 @@ impl Service {
         rebuild(row, moves.iter().map(|m| m.notation.as_str()))
     }
 
+    /// [`Service::load`] with the game played through on a blocking thread, through
+    /// [`Service::heavy`]: for the commands that then do heavy work with it (replays, analyses).
+    pub(crate) async fn load_blocking(&self, row: GameRow) -> Result<Loaded, ServiceError> {
+        let moves = moves::of_game(&self.pool, row.id).await?;
+        self.heavy(move || rebuild(row, moves.iter().map(|m| m.notation.as_str())))
+            .await?
+    }
+
+    /// Runs heavy work (a replay drawn, a game played through for its analysis) on a blocking
+    /// thread, off the runtime.
+    pub(crate) async fn heavy<R: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> R + Send + 'static,
+    ) -> Result<R, ServiceError> {
+        Ok(tokio::task::spawn_blocking(work).await?)
+    }
+
     /// [`Service::load`] for a sweep over many games: a game that cannot be rebuilt is logged
     /// and skipped, so it does not hold up the others.
     pub(crate) async fn load_or_skip(&self, row: GameRow) -> Option<Loaded> {
@@ -303,8 +330,19 @@ impl Service {
         by_user: Option<UserId>,
         answer: Option<AnswerRef>,
     ) -> Result<MoveReport, ServiceError> {
-        let Loaded { row, game, info } = loaded;
+        let Loaded {
+            row,
+            mut game,
+            info,
+        } = loaded;
         let recorded = *game.moves().last().expect("a move was just played");
+        if !game.outcome().is_over() && game.moves().len() >= self.config.max_plies as usize {
+            // The bot's limit on a game's length: the move stands and the game is drawn.
+            game.end(Outcome::Drawn {
+                reason: Reason::PlyLimit,
+            })
+            .map_err(|_| ServiceError::GameOver)?;
+        }
         let now = self.now();
         let info = GameInfo {
             ply: row.ply + 1,

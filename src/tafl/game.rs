@@ -25,6 +25,10 @@ pub enum Reason {
     ExitFort,
     /// Brandubh and Copenhagen: the attackers encircled the king and all his defenders.
     Encircled,
+    /// The bot's own rule, not the game's: the game reached the bot's limit on its length
+    /// (a setting; see docs/RULES.md). The engine never gives it by itself: the bot ends a
+    /// game with it, as it ends one on time.
+    PlyLimit,
 }
 
 impl Reason {
@@ -40,6 +44,7 @@ impl Reason {
             Reason::Aborted => "aborted",
             Reason::ExitFort => "exit_fort",
             Reason::Encircled => "encircled",
+            Reason::PlyLimit => "ply_limit",
         }
     }
 
@@ -55,6 +60,7 @@ impl Reason {
             Reason::Aborted,
             Reason::ExitFort,
             Reason::Encircled,
+            Reason::PlyLimit,
         ]
         .into_iter()
         .find(|r| r.name() == s)
@@ -73,6 +79,7 @@ impl Reason {
             Reason::Aborted => "the game was aborted",
             Reason::ExitFort => "the king made an exit fort",
             Reason::Encircled => "the attackers encircled the king and all his defenders",
+            Reason::PlyLimit => "the game reached the bot's limit on a game's length",
         }
     }
 }

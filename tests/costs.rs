@@ -1,0 +1,300 @@
+//! What a user can make the bot spend is bounded: a game's length (the bot's ply limit, a draw
+//! in every variant), the memory an analysis holds (one game played through at a time, never
+//! every position at once), and the memory and time replays take (frames encoded as they are
+//! drawn, heavy work on a small pool, a per-user cooldown).
+//!
+//! Memory is measured two ways: here, by this binary's own allocator, which counts the bytes
+//! live and their peak (so the tests in this file run one at a time); and for the CLI and the
+//! bot, by the peak resident memory of their process (`VmHWM`, or `wait4`'s `ru_maxrss`).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tablut_bot::service::*;
+use tablut_bot::store::testdb::TestDb;
+use tablut_bot::store::Backend;
+use tablut_bot::tafl::{parse_position, Game, MoveList, Outcome, Reason, Rules, Side, Variant};
+
+/// The system allocator, counting the bytes live and the most live at once.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc(layout);
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
+        System.dealloc(p, layout);
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, p: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let q = System.realloc(p, layout, new_size);
+        if !q.is_null() {
+            if new_size >= layout.size() {
+                grew(new_size - layout.size());
+            } else {
+                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+            }
+        }
+        q
+    }
+}
+
+fn grew(by: usize) {
+    let live = LIVE.fetch_add(by, Ordering::Relaxed) + by;
+    PEAK.fetch_max(live, Ordering::Relaxed);
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// The most bytes live at once while `work` ran, above what was live when it started.
+async fn peak_during<T>(work: impl std::future::Future<Output = T>) -> (T, usize) {
+    let base = LIVE.load(Ordering::SeqCst);
+    PEAK.store(base, Ordering::SeqCst);
+    let out = work.await;
+    (out, PEAK.load(Ordering::SeqCst).saturating_sub(base))
+}
+
+/// The tests of this file one at a time: each measures the process's memory.
+async fn serial() -> tokio::sync::MutexGuard<'static, ()> {
+    static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+    SERIAL.lock().await
+}
+
+const GUILD: u64 = 900_000_000_000_000_001;
+const ASTRID: u64 = 101;
+const BIRGER: u64 = 102;
+const MB: usize = 1024 * 1024;
+
+/// A legal game of exactly `plies` moves, chosen by a generator seeded with `seed`, in which no
+/// position ever occurs twice and no move ends the game.
+fn lasting_game(rules: Rules, seed: u64, plies: usize) -> Game {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut game = Game::new(rules);
+    let mut seen = HashSet::from([game.position().hash()]);
+    let mut list = MoveList::new();
+    while game.moves().len() < plies {
+        list.clear();
+        game.position().legal_moves(&mut list);
+        let moves = list.as_mut_slice();
+        rng.shuffle(moves);
+        let pos = *game.position();
+        let mv = moves
+            .iter()
+            .copied()
+            .find(|&mv| {
+                let (after, _) = pos.play(mv).expect("a listed move is legal");
+                after.decided().is_none() && after.has_legal_move() && !seen.contains(&after.hash())
+            })
+            .expect("some move keeps the game going");
+        game.play(mv).unwrap();
+        seen.insert(game.position().hash());
+        assert!(!game.outcome().is_over());
+    }
+    game
+}
+
+fn config() -> Config {
+    Config {
+        ai_tt_mb: 1,
+        ai_workers: 1,
+        ai_game_cooldown: Duration::ZERO,
+        analysis_depth: Some(1),
+        images: false,
+        commands_per_minute: 0,
+        ..Config::default()
+    }
+}
+
+async fn service(db: &TestDb, config: Config) -> Service {
+    Service::open(
+        &db.url,
+        config,
+        Arc::new(ManualClock::new(1_800_000_000_000)),
+    )
+    .await
+    .unwrap()
+}
+
+/// Astrid (attackers) against Birger (defenders) in `channel`, under `rules`, from `start`.
+async fn game_between(
+    s: &Service,
+    channel: u64,
+    rules: Rules,
+    start: Option<tablut_bot::tafl::Position>,
+) -> GameInfo {
+    let c = s
+        .challenge(ChallengeRequest {
+            place: Place {
+                guild: Some(GUILD),
+                channel,
+            },
+            challenger: User::new(ASTRID, "Astrid"),
+            opponent: User::new(BIRGER, "Birger"),
+            opponent_is_bot: false,
+            side: SideChoice::Attackers,
+            rules,
+            time_control: TimeControl::None,
+            thread: false,
+            start,
+            rated: true,
+        })
+        .await
+        .unwrap();
+    s.accept(c.id, BIRGER, None).await.unwrap().game
+}
+
+/// Plays `game`'s moves in `channel` through the service, each by its side's player; the
+/// reports.
+async fn play_through(s: &Service, channel: u64, game: &Game) -> Vec<MoveReport> {
+    let mut out = Vec::new();
+    for m in game.moves() {
+        let by = match m.side {
+            Side::Attackers => ASTRID,
+            Side::Defenders => BIRGER,
+        };
+        out.push(s.play_move(channel, by, &m.mv.to_string()).await.unwrap());
+    }
+    out
+}
+
+const PLY_LIMIT: Outcome = Outcome::Drawn {
+    reason: Reason::PlyLimit,
+};
+
+#[tokio::test]
+async fn a_game_that_reaches_the_ply_limit_is_drawn_in_every_variant() {
+    let _serial = serial().await;
+    let db = TestDb::new(Backend::Sqlite, "ply_limit").await.unwrap();
+    let s = service(
+        &db,
+        Config {
+            max_plies: 6,
+            ..config()
+        },
+    )
+    .await;
+    for (i, variant) in [Variant::Tablut, Variant::Brandubh, Variant::Copenhagen]
+        .into_iter()
+        .enumerate()
+    {
+        let channel = 10 + i as u64;
+        let info = game_between(&s, channel, variant.rules(), None).await;
+        let game = lasting_game(variant.rules(), 1 + i as u64, 7);
+        let first = tablut_bot::ai::analysis::prefix(&game, 6);
+        let reports = play_through(&s, channel, &first).await;
+        for r in &reports[..5] {
+            assert_eq!(r.game.outcome, Outcome::Ongoing, "{variant:?}");
+        }
+        let last = reports.last().unwrap();
+        assert_eq!(last.game.ply, 6);
+        assert_eq!(last.game.outcome, PLY_LIMIT, "{variant:?}");
+        assert_eq!(
+            last.game.status_line(),
+            "Draw: the game reached the bot's limit on a game's length"
+        );
+        // The seventh move is refused: the game is over, and stays over when read again.
+        let seventh = game.moves()[6].mv.to_string();
+        assert!(matches!(
+            s.play_move(channel, ASTRID, &seventh).await,
+            Err(ServiceError::GameOver)
+        ));
+        let stored = s.game(info.id).await.unwrap();
+        assert_eq!((stored.ply, stored.outcome), (6, PLY_LIMIT));
+    }
+}
+
+#[tokio::test]
+async fn a_move_that_decides_the_game_at_the_limit_keeps_the_rules_result() {
+    let _serial = serial().await;
+    let db = TestDb::new(Backend::Sqlite, "ply_limit_decided")
+        .await
+        .unwrap();
+    let s = service(
+        &db,
+        Config {
+            max_plies: 1,
+            ..config()
+        },
+    )
+    .await;
+    let start =
+        parse_position("/9/9/4K4/9/9/9/9/9/t7t/", Side::Defenders, Rules::default()).unwrap();
+    game_between(&s, 20, Rules::default(), Some(start)).await;
+    let r = s.play_move(20, BIRGER, "e3-e1").await.unwrap();
+    assert_eq!(
+        r.game.outcome,
+        Outcome::Won {
+            winner: Side::Defenders,
+            reason: Reason::KingEscaped
+        }
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thousand_ply_game_is_drawn_and_its_analysis_holds_one_position_at_a_time() {
+    let _serial = serial().await;
+    assert_eq!(Config::default().max_plies, 1000, "the documented default");
+    let db = TestDb::new(Backend::Sqlite, "long_analysis").await.unwrap();
+    let s = service(&db, config()).await;
+    let game = lasting_game(Rules::default(), 7, 1000);
+    let info = game_between(&s, 30, Rules::default(), None).await;
+    let reports = play_through(&s, 30, &game).await;
+    assert_eq!(reports[998].game.outcome, Outcome::Ongoing);
+    assert_eq!(reports[999].game.outcome, PLY_LIMIT);
+
+    match s.request_analysis(30, None, Some(ASTRID)).await.unwrap() {
+        analysis::AnalysisStatus::Started { total, .. } => assert_eq!(total, 1000),
+        other => panic!("{other:?}"),
+    }
+    // Each step plays the game through again to the position it searches: one game of 1000
+    // plies, a few hundred kilobytes, not a game per position (1001 games of up to 1000
+    // positions each: tens of megabytes).
+    let one_game = std::mem::size_of::<tablut_bot::tafl::Position>() * 1001
+        + std::mem::size_of::<tablut_bot::tafl::RecordedMove>() * 1000;
+    let every_prefix = one_game * 1001 / 2;
+    for _ in 0..3 {
+        let (step, peak) = peak_during(s.analysis_step(info.id)).await;
+        assert!(matches!(step.unwrap(), analysis::Step::Recorded { .. }));
+        eprintln!(
+            "analysis step: peak {} KB above the start (one game: {} KB; every prefix: {} KB)",
+            peak / 1024,
+            one_game / 1024,
+            every_prefix / 1024
+        );
+        assert!(
+            peak < 8 * MB && peak < every_prefix / 4,
+            "an analysis step held {peak} bytes at once"
+        );
+    }
+    // The review of the whole game, from its evaluations, walks it once too.
+    let evals: Vec<_> = (0..=1000)
+        .map(|_| {
+            Some(tablut_bot::ai::analysis::Evaluation {
+                score: 0,
+                best: game.moves()[0].mv,
+                depth: 1,
+                nodes: 1,
+            })
+        })
+        .collect();
+    let (review, peak) = peak_during(async {
+        tablut_bot::ai::analysis::review(&game, &evals, tablut_bot::ai::analysis::DEFAULT_SCALE)
+    })
+    .await;
+    assert_eq!(review.moves.len(), 1000);
+    eprintln!("review: peak {} KB", peak / 1024);
+    assert!(peak < 4 * MB, "the review held {peak} bytes at once");
+    s.close().await;
+}
