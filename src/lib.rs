@@ -4,6 +4,7 @@
 pub mod ai;
 pub mod bot;
 pub mod cli;
+pub mod credentials;
 pub mod echo;
 pub mod rating;
 pub mod render;

@@ -689,6 +689,79 @@ async fn a_malformed_or_rejected_token_stops_the_bot_with_one_line() {
     assert!(one_line(&out).contains("Discord rejected DISCORD_TOKEN"));
 }
 
+/// No password is ever printed: a `DATABASE_URL` holding one that cannot be opened (a
+/// PostgreSQL port nothing listens on: sqlx tries again until its 30 s acquire timeout, and
+/// logs at debug meanwhile), one in a `password=` parameter, one a URL sqlx refuses, a
+/// `DISCORD_PROXY` with a password that cannot be reached, and one that is not an HTTP URL.
+/// Each stops the bot with its one line, the URL shown without its password.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_password_is_ever_printed() {
+    const SECRET: &str = "Pa55-w0rd-never-shown";
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let cases: Vec<(&str, String, i32, String)> = vec![
+        (
+            "DATABASE_URL",
+            format!("postgres://tablut:{SECRET}@127.0.0.1:{port}/tablut"),
+            1,
+            format!(
+                "cannot open the database postgres://tablut:<redacted>@127.0.0.1:{port}/tablut"
+            ),
+        ),
+        (
+            "DATABASE_URL",
+            format!("postgres://tablut@127.0.0.1:{port}/tablut?password={SECRET}"),
+            1,
+            "?password=<redacted>".into(),
+        ),
+        (
+            "DATABASE_URL",
+            format!("postgres://tablut:{SECRET}@127.0.0.1:{port}/tablut?sslmode=sometimes"),
+            1,
+            "is not a database URL".into(),
+        ),
+        (
+            "DISCORD_PROXY",
+            format!("http://bot:{SECRET}@127.0.0.1:{port}"),
+            1,
+            "cannot reach Discord".into(),
+        ),
+        (
+            "DISCORD_PROXY",
+            format!("ftp://bot:{SECRET}@127.0.0.1:{port}"),
+            2,
+            "DISCORD_PROXY (--proxy)='ftp://bot:<redacted>@".into(),
+        ),
+    ];
+    let runs: Vec<_> = cases
+        .iter()
+        .map(|(var, value, _, _)| {
+            tokio::spawn(run_binary(vec![
+                ("DISCORD_TOKEN", TOKEN.into()),
+                ("RUST_LOG", "debug".into()),
+                (var, value.clone()),
+            ]))
+        })
+        .collect();
+    for ((var, value, code, says), run) in cases.into_iter().zip(runs) {
+        let out = run.await.unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert!(
+            !stdout.contains(SECRET) && !stderr.contains(SECRET),
+            "{var}={value}: {stdout}{stderr}"
+        );
+        assert_eq!(out.status.code(), Some(code), "{var}={value}: {stderr}");
+        let last = stderr.trim_end().lines().last().unwrap_or_default();
+        assert!(last.contains(&says), "{var}={value}: {last}");
+    }
+}
+
 /// The files in `dir`, by name.
 fn files_in(dir: &std::path::Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)

@@ -478,7 +478,8 @@ pub fn one_line(e: &clap::Error) -> ConfigError {
                 Some(ContextValue::String(v)) => v.clone(),
                 _ => String::new(),
             };
-            let value = echo(&value);
+            // A URL's password is hidden before the value is cut short.
+            let value = echo(&crate::credentials::hide(&value));
             let reason = reason.to_string();
             return ConfigError::Invalid(if reason.contains(&value) {
                 format!("{arg}: {reason}")

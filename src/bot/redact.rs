@@ -1,7 +1,9 @@
-//! Logs never carry a token. serenity's errors hold the URL of the failed request, and the
+//! Logs never carry a token or a password. serenity's errors hold the URL of the failed request, and the
 //! URLs of interaction answers and follow-ups hold the interaction's token
 //! (`/interactions/{id}/{token}/callback`, `/webhooks/{app}/{token}/...`): anything written to
-//! the log goes through [`redact`], which replaces those and anything shaped like a bot token.
+//! the log goes through [`redact`], which replaces those, anything shaped like a bot token, and
+//! the password of a URL or connection string (a `DATABASE_URL` or `DISCORD_PROXY` that holds
+//! one). The command line's errors go through it too.
 //! [`error`] renders an error for the log; [`Writer`] is the net under the whole log.
 
 use regex::Regex;
@@ -10,7 +12,7 @@ use std::io;
 use std::sync::LazyLock;
 
 /// What stands where a token was.
-pub const REDACTED: &str = "<redacted>";
+pub const REDACTED: &str = crate::credentials::HIDDEN;
 
 /// A token in a URL path (after `interactions/{id}/` or `webhooks/{id}/`), a `token` field in a
 /// value's debug form, and a bot token (three dot-separated base64 parts).
@@ -29,9 +31,10 @@ static TOKENS: LazyLock<[(Regex, &str); 3]> = LazyLock::new(|| {
     ]
 });
 
-/// `text` with every token in it replaced by [`REDACTED`].
+/// `text` with every token and every credential (a database or proxy URL's password, see
+/// [`crate::credentials`]) in it replaced by [`REDACTED`].
 pub fn redact(text: &str) -> String {
-    let mut out = std::borrow::Cow::Borrowed(text);
+    let mut out = crate::credentials::hide(text);
     for (pattern, replacement) in TOKENS.iter() {
         if let std::borrow::Cow::Owned(replaced) = pattern.replace_all(&out, *replacement) {
             out = std::borrow::Cow::Owned(replaced);
@@ -104,6 +107,10 @@ mod tests {
         assert_eq!(
             redact(&format!("Authorization: Bot {BOT}")),
             "Authorization: Bot <redacted>"
+        );
+        assert_eq!(
+            redact("cannot open the database postgres://bot:pa55word@db:5432/tablut: timed out"),
+            "cannot open the database postgres://bot:<redacted>@db:5432/tablut: timed out"
         );
         // What is not a token stays.
         let plain = "POST /api/v10/channels/42/messages: 500 Internal Server Error (code 0)";

@@ -86,7 +86,8 @@ pub fn main() -> ExitCode {
     match result {
         Ok(()) | Err(CliError::Closed) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("{e}");
+            // No error shows a password or token it may hold (a DATABASE_URL's, say).
+            eprintln!("{}", crate::bot::redact::redact(&e.to_string()));
             ExitCode::from(e.code())
         }
     }
@@ -105,7 +106,8 @@ where
         Err(e) => e,
     };
     if e.kind() == ErrorKind::ValueValidation {
-        eprintln!("tablut-bot: {}", crate::bot::config::one_line(&e));
+        let line = crate::bot::config::one_line(&e).to_string();
+        eprintln!("tablut-bot: {}", crate::bot::redact::redact(&line));
         return Err(ExitCode::from(2));
     }
     // Echoed input cut short; the tip that would repeat it whole is dropped.
@@ -124,6 +126,11 @@ where
     for (kind, short) in long {
         e.insert(kind, ContextValue::String(short));
     }
-    let _ = e.print();
+    if e.use_stderr() {
+        // An argument echoed in the error may be a URL with a password.
+        eprint!("{}", crate::bot::redact::redact(&e.render().to_string()));
+    } else {
+        let _ = e.print();
+    }
     Err(ExitCode::from(e.exit_code().clamp(0, 255) as u8))
 }

@@ -63,7 +63,8 @@ const SQLITE_PRAGMAS: [&str; 4] = [
     "PRAGMA busy_timeout = 10000",
 ];
 
-/// Why the database could not be opened or prepared.
+/// Why the database could not be opened or prepared. The URL it names has its password hidden
+/// (see [`crate::credentials`]): this error is printed and logged.
 #[derive(Debug, thiserror::Error)]
 pub enum OpenError {
     #[error(
@@ -80,12 +81,17 @@ pub enum OpenError {
     },
 }
 
+/// A database URL as an error shows it: without its password.
+fn shown(url: &str) -> String {
+    crate::credentials::hide(url).into_owned()
+}
+
 /// The URL as the driver takes it: a SQLite file is created if missing (`mode=rwc`) unless the
 /// URL says otherwise.
 fn connect_url(url: &str, backend: Backend) -> Result<String, OpenError> {
     let bad = |e: sqlx::Error| OpenError::Url {
-        url: url.to_string(),
-        reason: e.to_string(),
+        url: shown(url),
+        reason: shown(&e.to_string()),
     };
     match backend {
         Backend::Sqlite => {
@@ -109,13 +115,13 @@ fn connect_url(url: &str, backend: Backend) -> Result<String, OpenError> {
 pub async fn open(url: &str) -> Result<AnyPool, OpenError> {
     sqlx::any::install_default_drivers();
     let backend = Backend::of_url(url).ok_or_else(|| OpenError::Url {
-        url: url.to_string(),
+        url: shown(url),
         reason: "it names neither SQLite nor PostgreSQL".into(),
     })?;
     let options =
         AnyConnectOptions::from_str(&connect_url(url, backend)?).map_err(|e| OpenError::Url {
-            url: url.to_string(),
-            reason: e.to_string(),
+            url: shown(url),
+            reason: shown(&e.to_string()),
         })?;
     let pool = AnyPoolOptions::new()
         .max_connections(MAX_CONNECTIONS)
@@ -132,7 +138,7 @@ pub async fn open(url: &str) -> Result<AnyPool, OpenError> {
         .connect_with(options)
         .await
         .map_err(|source| OpenError::Connect {
-            url: url.to_string(),
+            url: shown(url),
             source,
         })?;
     let migrator = match backend {
@@ -143,7 +149,7 @@ pub async fn open(url: &str) -> Result<AnyPool, OpenError> {
         // Closed, so that no -wal or -shm file is left beside a database that is not used.
         close(&pool).await;
         return Err(OpenError::Migrate {
-            url: url.to_string(),
+            url: shown(url),
             source,
         });
     }
