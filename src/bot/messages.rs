@@ -216,12 +216,23 @@ fn capital(s: &str) -> String {
         .unwrap_or_default()
 }
 
-/// The line for an AI turn still waiting for a worker, with `ahead` requests before it.
-pub fn ai_waiting(ahead: usize) -> String {
+/// The line for an AI turn in `game` still waiting for a worker, with `ahead` requests before
+/// it ("this Brandubh game" for another variant than Tablut).
+pub fn ai_waiting(game: &GameInfo, ahead: usize) -> String {
+    let this = match game.variant() {
+        Variant::Tablut => "this one".to_string(),
+        v => format!("this {} game", variant_name(v)),
+    };
     match ahead {
-        0 => "The AI is thinking; this game is next in line.".to_string(),
-        1 => "The AI is thinking; 1 game ahead of this one.".to_string(),
-        n => format!("The AI is thinking; {n} games ahead of this one."),
+        0 => format!(
+            "The AI is thinking; {} is next in line.",
+            match game.variant() {
+                Variant::Tablut => "this game".to_string(),
+                _ => this,
+            }
+        ),
+        1 => format!("The AI is thinking; 1 game ahead of {this}."),
+        n => format!("The AI is thinking; {n} games ahead of {this}."),
     }
 }
 
@@ -657,8 +668,8 @@ impl crate::service::Wording for BotWording {
         move_message(report)
     }
 
-    fn ai_waiting(&self, ahead: usize) -> String {
-        ai_waiting(ahead)
+    fn ai_waiting(&self, game: &GameInfo, ahead: usize) -> String {
+        ai_waiting(game, ahead)
     }
 
     fn clock(&self, event: &ClockEvent) -> String {
@@ -1145,7 +1156,7 @@ mod tests {
     }
 
     #[test]
-    fn challenges_and_draw_offers_name_the_game_unless_it_is_tablut() {
+    fn challenges_draw_offers_reviews_and_waits_name_the_game_unless_it_is_tablut() {
         use crate::store::ChallengeStatus;
         let challenge = |variant: Variant, status| ChallengeInfo {
             id: 1,
@@ -1181,6 +1192,9 @@ mod tests {
                 analysis_running(&game, 3, 7),
                 analysis_progress(&game, 3, 7),
                 analysis_progress(&game, 7, 7),
+                ai_waiting(&game, 0),
+                ai_waiting(&game, 1),
+                ai_waiting(&game, 2),
             ];
             for text in reviews {
                 assert_eq!(
@@ -1203,6 +1217,14 @@ mod tests {
                         "The challenge from Astrid to Birger expired unanswered."
                     );
                     assert!(offer.contains(" offers a draw. "), "{offer}");
+                    assert_eq!(
+                        ai_waiting(&game, 0),
+                        "The AI is thinking; this game is next in line."
+                    );
+                    assert_eq!(
+                        ai_waiting(&game, 2),
+                        "The AI is thinking; 2 games ahead of this one."
+                    );
                 }
                 v => {
                     let name = variant_name(v);

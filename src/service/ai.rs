@@ -258,7 +258,9 @@ impl Service {
         let Some(ahead) = self.ai_turn_waiting(id) else {
             return Ok(false);
         };
-        let payload = super::outbox::Payload::text(self.wording.ai_waiting(ahead));
+        // The post names the game's variant: the game is read first, outside the write.
+        let game = self.game(id).await?;
+        let payload = super::outbox::Payload::text(self.wording.ai_waiting(&game, ahead));
         let writing = self.write_lock().await;
         let mut tx = self.pool.begin().await?;
         self.enqueue(&mut tx, channel, "ai_wait", &payload, Duration::ZERO)

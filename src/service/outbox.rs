@@ -66,8 +66,8 @@ pub trait Wording: Send + Sync {
             view.task()
         )
     }
-    /// An AI move still waiting for a worker, with `ahead` requests served before it.
-    fn ai_waiting(&self, ahead: usize) -> String {
+    /// An AI move in `game` still waiting for a worker, with `ahead` requests served before it.
+    fn ai_waiting(&self, _game: &GameInfo, ahead: usize) -> String {
         format!("The AI is thinking; {ahead} ahead of this game.")
     }
     /// A game's analysis under way: `reviewed` of `total` moves.
