@@ -411,6 +411,31 @@ fn a_shard_range_that_cannot_be_is_refused_in_one_line_before_anything_starts() 
     );
 }
 
+/// A proxy over plain http to another machine would carry the bot's token in clear: refused
+/// before anything starts (no database made, nothing sent), in one line that says what to do.
+#[test]
+fn a_plain_http_proxy_on_another_machine_is_refused_in_one_line_before_anything_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin()
+        .current_dir(dir.path())
+        .env("DISCORD_TOKEN", A_TOKEN)
+        .env("DISCORD_PROXY", "http://192.0.2.10:3000")
+        .env_remove("DISCORD_PROXY_ALLOW_HTTP")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr_line(&out),
+        "tablut-bot: DISCORD_PROXY sends the bot's token over plain http to 192.0.2.10, another \
+         machine: use https://, a proxy on this machine (127.0.0.1, ::1, localhost), or set \
+         DISCORD_PROXY_ALLOW_HTTP=true if the network to it is trusted"
+    );
+    assert!(
+        std::fs::read_dir(dir.path()).unwrap().next().is_none(),
+        "no database was made"
+    );
+}
+
 #[test]
 fn an_unknown_over_long_argument_is_echoed_cut_short() {
     let long = format!("--{}", "x".repeat(10_000));

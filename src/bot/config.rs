@@ -44,6 +44,12 @@ pub struct BotConfig {
     #[arg(long, env = "DISCORD_PROXY", value_name = "URL", value_parser = base_url)]
     pub proxy: Option<String>,
 
+    /// Allow a DISCORD_PROXY over plain http to another machine (true or false). The bot's
+    /// token then crosses the network unencrypted: only for a network you trust. Without it,
+    /// plain http is refused unless the proxy is on this machine (127.0.0.0/8, ::1, localhost).
+    #[arg(long = "proxy-allow-http", env = "DISCORD_PROXY_ALLOW_HTTP", value_name = "BOOL", default_value = "false", action = clap::ArgAction::Set, value_parser = boolean)]
+    pub proxy_allow_http: bool,
+
     /// The gateway shards this process runs: FIRST-LAST/TOTAL (0-3/8: shards 0 to 3 of 8) or
     /// ID/TOTAL (one shard). Several processes with ranges that cover 0 to TOTAL-1 share one
     /// PostgreSQL database. Unset: this one process runs every shard, as many as Discord
@@ -277,6 +283,8 @@ pub enum ConfigError {
     MissingToken,
     #[error("DISCORD_TOKEN does not look like a bot token (three parts separated by dots): copy it again from the Bot page of the Discord developer portal")]
     MalformedToken,
+    #[error("DISCORD_PROXY sends the bot's token over plain http to {0}, another machine: use https://, a proxy on this machine (127.0.0.1, ::1, localhost), or set DISCORD_PROXY_ALLOW_HTTP=true if the network to it is trusted")]
+    PlainHttpProxy(String),
     /// A value a setting's parser refused, or anything else clap reports, as one line.
     #[error("{0}")]
     Invalid(String),
@@ -348,12 +356,39 @@ fn time_control(s: &str) -> Result<TimeControl, ConfigError> {
 
 fn base_url(s: &str) -> Result<String, ConfigError> {
     let s = s.trim();
-    if !(s.starts_with("http://") || s.starts_with("https://")) {
+    let url = reqwest::Url::parse(s)
+        .ok()
+        .filter(|u| u.host_str().is_some());
+    if !(s.starts_with("http://") || s.starts_with("https://")) || url.is_none() {
         return Err(ConfigError::Invalid(
             "write a base URL like http://127.0.0.1:3000".into(),
         ));
     }
     Ok(s.trim_end_matches('/').to_string())
+}
+
+fn boolean(s: &str) -> Result<bool, ConfigError> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "true" | "yes" | "1" | "on" => Ok(true),
+        "false" | "no" | "0" | "off" => Ok(false),
+        _ => Err(ConfigError::Invalid("write true or false".into())),
+    }
+}
+
+/// Whether a URL's host is this machine: 127.0.0.0/8, ::1 (or an IPv4-mapped loopback), or
+/// `localhost`.
+fn is_loopback(url: &reqwest::Url) -> bool {
+    let Some(host) = url.host_str() else {
+        return false;
+    };
+    let ip = host.trim_start_matches('[').trim_end_matches(']');
+    match ip.parse::<std::net::IpAddr>() {
+        Ok(std::net::IpAddr::V4(ip)) => ip.is_loopback(),
+        Ok(std::net::IpAddr::V6(ip)) => {
+            ip.is_loopback() || ip.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
+        }
+        Err(_) => host.eq_ignore_ascii_case("localhost"),
+    }
 }
 
 fn log_filter(s: &str) -> Result<String, ConfigError> {
@@ -367,6 +402,30 @@ fn log_filter(s: &str) -> Result<String, ConfigError> {
 }
 
 impl BotConfig {
+    /// The rules that hold between settings, checked before anything starts: a `DISCORD_PROXY`
+    /// over plain http must be on this machine, or explicitly allowed (every REST call carries
+    /// the bot's token in its `Authorization` header, which plain http shows to the network).
+    pub fn check(&self) -> Result<(), ConfigError> {
+        if let Some(proxy) = &self.proxy {
+            let url = reqwest::Url::parse(proxy)
+                .map_err(|_| ConfigError::Invalid("DISCORD_PROXY is not a URL".into()))?;
+            if url.scheme() == "http" && !is_loopback(&url) && !self.proxy_allow_http {
+                return Err(ConfigError::PlainHttpProxy(
+                    url.host_str().unwrap_or_default().to_string(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the token goes to a proxy in clear (allowed by `DISCORD_PROXY_ALLOW_HTTP`): the
+    /// bot says so when it starts.
+    pub fn proxy_in_clear(&self) -> Option<String> {
+        let url = reqwest::Url::parse(self.proxy.as_deref()?).ok()?;
+        (url.scheme() == "http" && !is_loopback(&url))
+            .then(|| url.host_str().unwrap_or_default().to_string())
+    }
+
     /// The service's settings.
     pub fn service(&self) -> service::Config {
         service::Config {
@@ -434,7 +493,9 @@ impl BotConfig {
         let matches = command
             .try_get_matches_from(argv)
             .map_err(|e| one_line(&e))?;
-        BotConfig::from_arg_matches(&matches).map_err(|e| one_line(&e))
+        let config = BotConfig::from_arg_matches(&matches).map_err(|e| one_line(&e))?;
+        config.check()?;
+        Ok(config)
     }
 }
 
@@ -595,6 +656,64 @@ mod tests {
                 "{name}={value}: {e:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_plain_http_proxy_must_be_on_this_machine_or_allowed() {
+        let proxy = |url: &str, allow: Option<&str>| {
+            let mut vars = vec![("DISCORD_TOKEN", TOKEN), ("DISCORD_PROXY", url)];
+            vars.extend(allow.map(|a| ("DISCORD_PROXY_ALLOW_HTTP", a)));
+            read(&vars)
+        };
+        for local in [
+            "http://127.0.0.1:3000",
+            "http://127.8.9.10:3000/",
+            "http://localhost:3000",
+            "http://LOCALHOST",
+            "http://[::1]:3000",
+            "http://[::ffff:127.0.0.1]:3000",
+            "https://proxy.example:8443",
+            "https://10.0.0.5",
+        ] {
+            let c = proxy(local, None).unwrap_or_else(|e| panic!("{local}: {e}"));
+            assert_eq!(c.proxy_in_clear(), None, "{local}");
+        }
+        for remote in [
+            "http://10.0.0.5:3000",
+            "http://proxy.example",
+            "http://localhost.example.com",
+            "http://[2001:db8::1]:3000",
+            "http://128.0.0.1",
+        ] {
+            let host = reqwest::Url::parse(remote).unwrap();
+            let host = host.host_str().unwrap();
+            assert_eq!(
+                proxy(remote, None).unwrap_err(),
+                ConfigError::PlainHttpProxy(host.to_string()),
+                "{remote}"
+            );
+            assert_eq!(
+                proxy(remote, Some("false")).unwrap_err(),
+                ConfigError::PlainHttpProxy(host.to_string())
+            );
+            let allowed = proxy(remote, Some("true")).unwrap();
+            assert_eq!(allowed.proxy_in_clear().as_deref(), Some(host), "{remote}");
+        }
+        let e = proxy("http://10.0.0.5:3000", None).unwrap_err().to_string();
+        assert!(
+            !e.contains('\n')
+                && e.contains("10.0.0.5")
+                && e.contains("DISCORD_PROXY_ALLOW_HTTP=true"),
+            "{e}"
+        );
+        assert!(matches!(
+            proxy("http://10.0.0.5", Some("maybe")),
+            Err(ConfigError::Invalid(_))
+        ));
+        assert!(matches!(
+            proxy("http://", None),
+            Err(ConfigError::Invalid(_))
+        ));
     }
 
     #[test]

@@ -173,6 +173,13 @@ impl Running {
 /// Starts the bot: opens the database, checks the token with Discord, connects, registers
 /// the commands (in `DEV_GUILD_ID`, or globally) on the first READY, and starts the clock.
 pub async fn start(config: BotConfig, clock: Arc<dyn Clock>) -> Result<Running, StartError> {
+    config.check()?;
+    if let Some(host) = config.proxy_in_clear() {
+        tracing::warn!(
+            proxy = %host,
+            "DISCORD_PROXY_ALLOW_HTTP=true: the bot's token goes over plain http to another machine"
+        );
+    }
     let service = Arc::new(
         Service::open(&config.database_url, config.service(), clock)
             .await?

@@ -5,6 +5,10 @@ use super::common::CliError;
 use crate::bot::{self, BotConfig};
 
 pub fn run(config: BotConfig) -> Result<(), CliError> {
+    // Settings that contradict each other are refused before anything starts, as a bad value is.
+    config
+        .check()
+        .map_err(|e| CliError::Input(format!("tablut-bot: {e}")))?;
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::new(&config.log))
         .with_writer(bot::redact::Writer(std::io::stderr))
