@@ -61,3 +61,211 @@ async fn commands_and_presses_past_a_users_rate_are_refused_with_the_wait() {
     assert_answered(&answer);
     h.fake.assert_contract();
 }
+
+use std::sync::Arc;
+use tablut_bot::ai::Level;
+use tablut_bot::both_backends;
+use tablut_bot::service::{
+    AiGameRequest, ChallengeRequest, Config, ManualClock, Place, Service, ServiceError, SideChoice,
+    TimeControl, User,
+};
+use tablut_bot::store::testdb::TestDb;
+use tablut_bot::tafl::Rules;
+
+const T0: i64 = 1_800_000_000_000;
+const GUILD: u64 = 900_000_000_000_000_001;
+const HOUR: Duration = Duration::from_secs(3600);
+
+/// A service on `db` with these limits (0: none) and a clock the test moves.
+async fn service(
+    db: &TestDb,
+    open_challenges: u32,
+    received: u32,
+    ai_games: u32,
+) -> (Arc<Service>, ManualClock) {
+    let clock = ManualClock::new(T0);
+    let config = Config {
+        images: false,
+        ai_workers: 1,
+        ai_tt_mb: 4,
+        ai_game_cooldown: Duration::ZERO,
+        ai_games_per_user: ai_games,
+        open_challenges_per_user: open_challenges,
+        challenges_received: received,
+        challenges_received_window: HOUR,
+        challenge_ttl: 24 * HOUR,
+        ..Config::default()
+    };
+    let s = Service::open(&db.url, config, Arc::new(clock.clone()))
+        .await
+        .unwrap();
+    (Arc::new(s), clock)
+}
+
+fn challenge(channel: u64, from: u64, to: u64) -> ChallengeRequest {
+    ChallengeRequest {
+        place: Place {
+            guild: Some(GUILD),
+            channel,
+        },
+        challenger: User::new(from, "Challenger"),
+        opponent: User::new(to, "Challenged"),
+        opponent_is_bot: false,
+        side: SideChoice::Random,
+        rules: Rules::default(),
+        time_control: TimeControl::None,
+        thread: false,
+        rated: true,
+        start: None,
+    }
+}
+
+/// One line, saying when to try again.
+fn assert_says_when(e: &ServiceError, when: &str) {
+    let text = e.to_string();
+    assert!(!text.contains('\n'), "one line: {text}");
+    assert!(text.contains(when), "expected '{when}' in '{text}'");
+}
+
+/// `requests` made all at once; how many were allowed, and the refusals.
+async fn at_once<T: Send + 'static>(
+    requests: Vec<tokio::task::JoinHandle<Result<T, ServiceError>>>,
+) -> (usize, Vec<ServiceError>) {
+    let mut allowed = 0;
+    let mut refused = Vec::new();
+    for r in requests {
+        match r.await.unwrap() {
+            Ok(_) => allowed += 1,
+            Err(e) => refused.push(e),
+        }
+    }
+    (allowed, refused)
+}
+
+both_backends! {
+/// A player holds at most so many open challenges: the next is refused with when the first
+/// expires, until one is answered, withdrawn or expired; challenges made at once pass the limit
+/// no more than one by one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_player_holds_only_so_many_open_challenges(db: TestDb) {
+    let (s, clock) = service(&db, 3, 0, 3).await;
+    let mut open = Vec::new();
+    for channel in 1..=3 {
+        open.push(s.challenge(challenge(channel, ASTRID, BIRGER)).await.unwrap());
+        clock.advance(Duration::from_secs(60));
+    }
+    let e = s.challenge(challenge(4, ASTRID, BIRGER)).await.unwrap_err();
+    assert!(
+        matches!(e, ServiceError::TooManyOpenChallenges { open: 3, .. }),
+        "{e:?}"
+    );
+    // The first expires 24 h after it was made, 3 min ago.
+    assert_says_when(&e, "when the first expires in 24 h");
+    // Another player is not held to Astrid's count.
+    s.challenge(challenge(4, BIRGER, ASTRID)).await.unwrap();
+    // One withdrawn: room for one more.
+    s.cancel(open[0].id, ASTRID).await.unwrap();
+    s.challenge(challenge(5, ASTRID, BIRGER)).await.unwrap();
+    assert!(s.challenge(challenge(6, ASTRID, BIRGER)).await.is_err());
+    // Expired ones do not count, swept or not.
+    clock.advance(24 * HOUR);
+    s.challenge(challenge(6, ASTRID, BIRGER)).await.unwrap();
+
+    // Eight at once from a new player, in eight channels: three open.
+    let requests = (0..8)
+        .map(|i| {
+            let s = s.clone();
+            tokio::spawn(async move { s.challenge(challenge(100 + i, 77, BIRGER)).await })
+        })
+        .collect();
+    let (allowed, refused) = at_once(requests).await;
+    assert_eq!(allowed, 3, "{refused:?}");
+    assert!(refused
+        .iter()
+        .all(|e| matches!(e, ServiceError::TooManyOpenChallenges { open: 3, .. })));
+    s.close().await;
+}
+}
+
+both_backends! {
+/// A person is sent at most so many challenges in the window, from everyone together (those
+/// they accepted do not count); the next challenger is told when to try again (when the first
+/// of them leaves the window).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_person_is_challenged_only_so_often(db: TestDb) {
+    let (s, clock) = service(&db, 0, 3, 3).await;
+    // Accepted: wanted, not counted.
+    let c = s.challenge(challenge(50, 10, BIRGER)).await.unwrap();
+    s.accept(c.id, BIRGER, None).await.unwrap();
+    for (i, from) in [11, 12, 13].into_iter().enumerate() {
+        let c = s.challenge(challenge(i as u64 + 1, from, BIRGER)).await.unwrap();
+        // Declined at once: answered challenges count too (each was a ping).
+        s.decline(c.id, BIRGER).await.unwrap();
+        clock.advance(Duration::from_secs(600));
+    }
+    let e = s.challenge(challenge(4, 14, BIRGER)).await.unwrap_err();
+    assert!(
+        matches!(e, ServiceError::ChallengedTooOften { received: 3, .. }),
+        "{e:?}"
+    );
+    // The first was made 30 min ago: it leaves the hour's window in 30 min.
+    assert_says_when(&e, "in the last 60 min: try again in 30 min");
+    // Others may still be challenged.
+    s.challenge(challenge(4, 14, ASTRID)).await.unwrap();
+    clock.advance(Duration::from_secs(30 * 60));
+    s.challenge(challenge(5, 14, BIRGER)).await.unwrap();
+
+    // Eight challengers at once, in eight channels, to one person: three challenges.
+    let requests = (0..8)
+        .map(|i| {
+            let s = s.clone();
+            tokio::spawn(async move { s.challenge(challenge(100 + i, 200 + i, 99)).await })
+        })
+        .collect();
+    let (allowed, refused) = at_once(requests).await;
+    assert_eq!(allowed, 3, "{refused:?}");
+    assert!(refused
+        .iter()
+        .all(|e| matches!(e, ServiceError::ChallengedTooOften { received: 3, .. })));
+    s.close().await;
+}
+}
+
+both_backends! {
+/// The cap on games against the AI holds under concurrency: `/tablut ai` sent at once in eight
+/// channels starts as many games as the cap allows, no more (on PostgreSQL too, where the
+/// count and the insert run in transactions side by side).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn games_against_the_ai_started_at_once_stay_within_the_cap(db: TestDb) {
+    let (s, _clock) = service(&db, 0, 0, 3).await;
+    for user in 1..=4u64 {
+        let requests = (0..8)
+            .map(|i| {
+                let s = s.clone();
+                tokio::spawn(async move {
+                    s.start_ai_game(AiGameRequest {
+                        place: Place {
+                            guild: Some(GUILD),
+                            channel: user * 1000 + i,
+                        },
+                        user: User::new(user, "Player"),
+                        side: SideChoice::Attackers,
+                        level: Level::Easy,
+                        rules: Rules::default(),
+                        time_control: TimeControl::None,
+                        start: None,
+                    })
+                    .await
+                })
+            })
+            .collect();
+        let (allowed, refused) = at_once(requests).await;
+        assert_eq!(allowed, 3, "user {user}: {refused:?}");
+        for e in &refused {
+            assert!(matches!(e, ServiceError::TooManyAiGames(3)), "{e:?}");
+            assert_says_when(e, "finish or resign one first");
+        }
+    }
+    s.close().await;
+}
+}

@@ -130,6 +130,19 @@ pub struct BotConfig {
     #[arg(long = "ai-game-cooldown-secs", env = "AI_GAME_COOLDOWN_SECS", value_name = "SECS", default_value = "10", value_parser = seconds)]
     pub ai_game_cooldown: Duration,
 
+    /// Open challenges a user may have at once (0: no limit).
+    #[arg(long = "open-challenges-per-user", env = "OPEN_CHALLENGES_PER_USER", value_name = "N", default_value = "5", value_parser = count)]
+    pub open_challenges_per_user: usize,
+
+    /// Challenges a user may be sent, from everyone together, in any window of
+    /// CHALLENGES_RECEIVED_WINDOW_SECS, not counting those they accepted (0: no limit).
+    #[arg(long = "challenges-received", env = "CHALLENGES_RECEIVED", value_name = "N", default_value = "10", value_parser = count)]
+    pub challenges_received: usize,
+
+    /// The window CHALLENGES_RECEIVED counts in, in seconds.
+    #[arg(long = "challenges-received-window-secs", env = "CHALLENGES_RECEIVED_WINDOW_SECS", value_name = "SECS", default_value = "3600", value_parser = seconds)]
+    pub challenges_received_window: Duration,
+
     /// How long an AI move waits for a worker before its channel is told how many games are
     /// ahead of it, in milliseconds.
     #[arg(long = "ai-wait-notice-ms", env = "AI_WAIT_NOTICE_MS", value_name = "MS", default_value = "4000", value_parser = millis)]
@@ -437,6 +450,9 @@ impl BotConfig {
             ai_queue_limit: self.ai_queue_limit,
             ai_games_per_user: self.ai_games_per_user.min(u32::MAX as usize) as u32,
             ai_game_cooldown: self.ai_game_cooldown,
+            open_challenges_per_user: self.open_challenges_per_user.min(u32::MAX as usize) as u32,
+            challenges_received: self.challenges_received.min(u32::MAX as usize) as u32,
+            challenges_received_window: self.challenges_received_window,
             hint_wait: self.ai_hint_wait,
             hint_time: self.ai_hint_time,
             hint_cooldown: self.hint_cooldown,
@@ -585,7 +601,10 @@ mod tests {
                 ours.challenge_ttl,
                 ours.commands_per_minute,
                 ours.costly_cooldown,
-                ours.max_plies
+                ours.max_plies,
+                ours.open_challenges_per_user,
+                ours.challenges_received,
+                ours.challenges_received_window
             ),
             (
                 service.ai_time,
@@ -594,7 +613,10 @@ mod tests {
                 service.challenge_ttl,
                 service.commands_per_minute,
                 service.costly_cooldown,
-                service.max_plies
+                service.max_plies,
+                service.open_challenges_per_user,
+                service.challenges_received,
+                service.challenges_received_window
             ),
             "the settings' defaults are the service's"
         );

@@ -320,7 +320,9 @@ impl Service {
     }
 
     /// Refuses a new game against the AI for `user` in `guild`: too many running, or one
-    /// started too recently. Read in the transaction that would create the game.
+    /// started too recently. Read in the transaction that would create the game, under a lock
+    /// on the user's count (see [`store::dialect::lock_in_transaction`]): on PostgreSQL,
+    /// games started at once in several channels cannot pass the limit together.
     pub(crate) async fn check_ai_game_limits(
         &self,
         conn: &mut AnyConnection,
@@ -328,6 +330,8 @@ impl Service {
         user: UserId,
     ) -> Result<(), ServiceError> {
         self.ai_room()?;
+        let key = format!("ai-games:{}:{user}", guild.unwrap_or(0));
+        store::dialect::lock_in_transaction(&mut *conn, self.backend, &key).await?;
         let (active, latest) = games::ai_games_of(&mut *conn, guild, user).await?;
         if active >= self.config.ai_games_per_user {
             return Err(ServiceError::TooManyAiGames(active));

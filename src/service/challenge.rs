@@ -9,7 +9,8 @@ use crate::store::games::NewGame;
 impl Service {
     /// Opens a challenge. Refused: challenging yourself or a bot, a game already running in
     /// the channel (unless it is to be played in a thread), a second open challenge of yours
-    /// in the channel.
+    /// in the channel, as many open challenges of yours as allowed, a person sent as many
+    /// challenges lately as allowed.
     pub async fn challenge(&self, req: ChallengeRequest) -> Result<ChallengeInfo, ServiceError> {
         Ok(self.challenge_answering(req, None).await?.0)
     }
@@ -41,6 +42,7 @@ impl Service {
         let start = start_columns(req.start.as_ref());
         let writing = self.write_lock().await;
         let mut tx = self.pool.begin().await?;
+        self.check_challenge_limits(&mut tx, &req, now).await?;
         let id = challenges::insert(
             &mut *tx,
             &NewChallenge {
@@ -85,6 +87,51 @@ impl Service {
         };
         self.commit_noticed(tx, writing).await?;
         Ok((self.challenge_info(id).await?, notice))
+    }
+
+    /// Refuses a challenge past the limits: the challenger's open challenges, and the
+    /// challenges the challenged user was sent in the window. Counted in the transaction that
+    /// would insert it, under a lock on each user's count (see
+    /// [`store::dialect::lock_in_transaction`]), so challenges made at once cannot pass a
+    /// limit together.
+    async fn check_challenge_limits(
+        &self,
+        conn: &mut AnyConnection,
+        req: &ChallengeRequest,
+        now: i64,
+    ) -> Result<(), ServiceError> {
+        let limit = self.config.open_challenges_per_user;
+        if limit > 0 {
+            let key = format!("open-challenges:{}", req.challenger.id);
+            store::dialect::lock_in_transaction(&mut *conn, self.backend, &key).await?;
+            let (open, first) = challenges::open_of(&mut *conn, req.challenger.id, now).await?;
+            if open >= limit {
+                let wait = first.map_or(0, |at| at - now).max(0) as u64;
+                return Err(ServiceError::TooManyOpenChallenges {
+                    open,
+                    first_expires_in: wait.div_ceil(1000),
+                });
+            }
+        }
+        let (limit, window) = (
+            self.config.challenges_received,
+            self.config.challenges_received_window.as_millis() as i64,
+        );
+        if limit > 0 && window > 0 {
+            let key = format!("challenges-received:{}", req.opponent.id);
+            store::dialect::lock_in_transaction(&mut *conn, self.backend, &key).await?;
+            let (received, first) =
+                challenges::received_since(&mut *conn, req.opponent.id, now - window).await?;
+            if received >= limit {
+                let wait = first.map_or(window, |at| at + window - now).max(0) as u64;
+                return Err(ServiceError::ChallengedTooOften {
+                    received,
+                    window: (window as u64).div_ceil(1000),
+                    wait: wait.div_ceil(1000),
+                });
+            }
+        }
+        Ok(())
     }
 
     /// A challenge as it stands.

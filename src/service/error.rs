@@ -63,6 +63,14 @@ pub enum ServiceError {
     AiBusy(usize),
     #[error("You already have {0} games against the AI running in this server: finish or resign one first.")]
     TooManyAiGames(u32),
+    #[error("You already have {open} open challenges: cancel one, or try again once one is answered or {}.", expiring(*.first_expires_in))]
+    TooManyOpenChallenges { open: u32, first_expires_in: u64 },
+    #[error("That player was sent {received} challenges in the last {}: try again in {}.", wait_words(*.window), wait_words(*.wait))]
+    ChallengedTooOften {
+        received: u32,
+        window: u64,
+        wait: u64,
+    },
     #[error("You started a game against the AI a moment ago: try again in {0} s.")]
     AiGameTooSoon(u64),
     #[error("Sorry, the AI is busy with other games and could not look at your position in time: ask for a hint again in a minute.")]
@@ -90,6 +98,22 @@ pub enum ServiceError {
     Database(#[from] sqlx::Error),
     #[error("Something went wrong on our side and nothing was changed: please try again.")]
     Internal(String),
+}
+
+/// A wait in seconds in words, rounded up to the unit shown: "40 s", "3 min", "2 h", "1 d".
+pub fn wait_words(secs: u64) -> String {
+    let secs = secs.max(1);
+    match secs {
+        0..=90 => format!("{secs} s"),
+        91..=5400 => format!("{} min", secs.div_ceil(60)),
+        5401..=129_600 => format!("{} h", secs.div_ceil(3600)),
+        _ => format!("{} d", secs.div_ceil(86_400)),
+    }
+}
+
+/// When the first open challenge expires: "when the first expires in 3 h".
+fn expiring(secs: u64) -> String {
+    format!("when the first expires in {}", wait_words(secs))
 }
 
 impl ServiceError {

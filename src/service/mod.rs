@@ -65,6 +65,11 @@ pub struct Config {
     pub ai_games_per_user: u32,
     /// How long a user waits between starting games against the AI.
     pub ai_game_cooldown: Duration,
+    /// Open challenges a user may have at once (0: no limit).
+    pub open_challenges_per_user: u32,
+    /// Challenges a user may be sent in any `challenges_received_window` (0: no limit).
+    pub challenges_received: u32,
+    pub challenges_received_window: Duration,
     /// How long a hint may wait for a worker before the answer is an apology.
     pub hint_wait: Duration,
     /// The post-game analysis: the time each position is searched for...
@@ -102,6 +107,9 @@ impl Default for Config {
             ai_queue_limit: 200,
             ai_games_per_user: 3,
             ai_game_cooldown: Duration::from_secs(10),
+            open_challenges_per_user: DEFAULT_OPEN_CHALLENGES_PER_USER,
+            challenges_received: DEFAULT_CHALLENGES_RECEIVED,
+            challenges_received_window: DEFAULT_CHALLENGES_RECEIVED_WINDOW,
             hint_wait: Duration::from_secs(10),
             analysis_time: Duration::from_millis(crate::ai::analysis::DEFAULT_MS_PER_PLY),
             analysis_depth: None,
@@ -125,6 +133,15 @@ pub const DEFAULT_AI_TT_MB: usize = 32;
 /// Commands a user may use per minute: a burst of 20, then one every 3 s; far more than a
 /// person playing needs, and well under Discord's own limits for the bot's answers.
 pub const DEFAULT_COMMANDS_PER_MINUTE: u32 = 20;
+
+/// Open challenges one user may have at once: more than a player waits on, few enough that
+/// nobody fills a server's channels with them.
+pub const DEFAULT_OPEN_CHALLENGES_PER_USER: u32 = 5;
+
+/// Challenges one user may be sent per window, from everyone together, not counting those they
+/// accepted: a person is not pinged by challenge after challenge they did not want.
+pub const DEFAULT_CHALLENGES_RECEIVED: u32 = 10;
+pub const DEFAULT_CHALLENGES_RECEIVED_WINDOW: Duration = Duration::from_secs(3600);
 
 /// The wait between two costly commands of one user.
 pub const DEFAULT_COSTLY_COOLDOWN: Duration = Duration::from_secs(30);

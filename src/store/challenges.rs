@@ -3,6 +3,7 @@
 
 use super::{opt_to_db, to_db, ChallengeStatus, DbBool, DbId, MaybeDbId};
 use sqlx::any::AnyExecutor;
+use sqlx::Row;
 
 /// A stored challenge.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -215,4 +216,44 @@ pub async fn by_game<'e>(
     .fetch_optional(ex)
     .await
     .map(|row| row.map(ChallengeRow::from))
+}
+
+/// A challenger's open challenges at `now` (pending, not yet expired): how many, and when the
+/// first of them expires.
+pub async fn open_of<'e>(
+    ex: impl AnyExecutor<'e>,
+    challenger: u64,
+    now: i64,
+) -> Result<(u32, Option<i64>), sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT COUNT(*) AS open, MIN(expires_at) AS first FROM challenges \
+         WHERE challenger_id = $1 AND status = 'pending' AND expires_at > $2",
+    )
+    .bind(to_db(challenger))
+    .bind(now)
+    .fetch_one(ex)
+    .await?;
+    Ok((row.try_get::<i64, _>("open")? as u32, row.try_get("first")?))
+}
+
+/// The challenges a user was sent after `since` and has not accepted (open, declined,
+/// withdrawn or expired: the ones that only pinged them): how many, and when the first of them
+/// was made.
+pub async fn received_since<'e>(
+    ex: impl AnyExecutor<'e>,
+    challenged: u64,
+    since: i64,
+) -> Result<(u32, Option<i64>), sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT COUNT(*) AS received, MIN(created_at) AS first FROM challenges \
+         WHERE challenged_id = $1 AND created_at > $2 AND status <> 'accepted'",
+    )
+    .bind(to_db(challenged))
+    .bind(since)
+    .fetch_one(ex)
+    .await?;
+    Ok((
+        row.try_get::<i64, _>("received")? as u32,
+        row.try_get("first")?,
+    ))
 }

@@ -46,6 +46,27 @@ impl Backend {
     }
 }
 
+/// Holds the lock named `key` until the transaction on `conn` ends, so that a limit read in
+/// it (a count of a user's rows) and the insert the count allows cannot interleave with another
+/// transaction's: on PostgreSQL a transaction-level advisory lock on the key's hash (two keys
+/// sharing a hash only wait for each other); on SQLite nothing, as its writers take turns (and
+/// a transaction that read before another's write cannot write after it).
+pub async fn lock_in_transaction(
+    conn: &mut sqlx::AnyConnection,
+    backend: Backend,
+    key: &str,
+) -> Result<(), sqlx::Error> {
+    if backend == Backend::Postgres {
+        sqlx::query(
+            "SELECT 1 FROM (SELECT pg_advisory_xact_lock(hashtextextended($1, 0))) AS locked",
+        )
+        .bind(key)
+        .execute(conn)
+        .await?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
