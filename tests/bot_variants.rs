@@ -15,6 +15,7 @@ use serde_json::json;
 use support::bot_harness::BotHarness;
 use support::fake_discord::*;
 use tablut_bot::render::graph;
+use tablut_bot::render::theme::{self, Layout};
 use tablut_bot::tafl::{Call, Game, Move, Outcome, Position, RecordedMove, Side, Square, Variant};
 
 const ASTRID: u64 = 900_000_000_000_000_501;
@@ -39,6 +40,7 @@ const COPENHAGEN_ESCAPE: [&str; 12] = [
 async fn harness() -> BotHarness {
     BotHarness::start(&[
         ("AI_EASY_TIME_MS", "30000"),
+        ("AI_HINT_TIME_MS", "300"),
         ("AI_TT_MB", "4"),
         ("AI_GAME_COOLDOWN_SECS", "0"),
         ("ANALYSIS_MS_PER_PLY", "50"),
@@ -68,7 +70,8 @@ fn name(variant: Variant) -> &'static str {
     }
 }
 
-/// The width and height of a board image of `variant`, as the renderer declares them.
+/// The width and height of a board image of `variant`, as the renderer declares them (the same
+/// for every variant).
 fn board_size(_variant: Variant) -> (u32, u32) {
     (
         tablut_bot::render::BOARD_SIZE_PX,
@@ -76,17 +79,40 @@ fn board_size(_variant: Variant) -> (u32, u32) {
     )
 }
 
-/// A post with the board: decoded as a PNG, of the declared size.
+/// A post with the board: decoded as a PNG, of the declared size, showing the variant's board
+/// (its four corners and its throne where the renderer's layout for that size puts them).
 fn assert_board(r: &Recorded, variant: Variant) {
     let png = r
         .file(".png")
         .unwrap_or_else(|| panic!("a board image with '{}'", r.content()));
     let img = image::load_from_memory_with_format(png, image::ImageFormat::Png)
-        .unwrap_or_else(|e| panic!("the board is not a PNG ({e}): '{}'", r.content()));
-    assert_eq!(
-        (img.width(), img.height()),
-        board_size(variant),
-        "{}",
+        .unwrap_or_else(|e| panic!("the board is not a PNG ({e}): '{}'", r.content()))
+        .to_rgb8();
+    assert_eq!(img.dimensions(), board_size(variant), "{}", r.content());
+    let layout = Layout::of(variant);
+    // The cloth near a square's top-left corner, clear of any piece on it.
+    let ground = |sq: Square| {
+        let (x, y) = layout.square_origin(sq);
+        let d = layout.square_px * 10 / 68;
+        img.get_pixel(x + d, y + d).0
+    };
+    let near = |a: [u8; 3], b: [u8; 3]| {
+        a.iter()
+            .zip(b)
+            .map(|(&x, y)| i32::from(x).abs_diff(i32::from(y)))
+            .sum::<u32>()
+            < 40
+    };
+    for corner in variant.corners() {
+        assert!(
+            near(ground(corner), theme::REFUGE_WALL),
+            "{variant}: the corner {corner} is not drawn as a refuge: '{}'",
+            r.content()
+        );
+    }
+    assert!(
+        near(ground(variant.castle()), theme::FORT_WALL),
+        "{variant}: the throne is not drawn where it is: '{}'",
         r.content()
     );
 }
@@ -427,7 +453,8 @@ fn giving_way(game: &Game) -> Move {
 }
 
 /// A whole game of `variant` against the easy AI in `channel`, the person playing `side` with
-/// [`giving_way`]'s moves, to the AI's win; then the record and the replay.
+/// [`giving_way`]'s moves (after asking for a hint once), to the AI's win; then the record and
+/// the replay.
 async fn a_whole_game_against_the_ai(variant: Variant, channel: u64, side: Side) {
     let h = harness().await;
     let player = Who::member(ASTRID, "Astrid");
@@ -459,10 +486,28 @@ async fn a_whole_game_against_the_ai(variant: Variant, channel: u64, side: Side)
     let path = format!("/api/v10/channels/{channel}/messages");
     let mut game = Game::new(variant.rules());
     let mut last = started;
+    let mut hinted = false;
     // Far more plies than either game takes: a game that does not end fails here.
     while !game.outcome().is_over() {
         assert!(game.moves().len() < 120, "no result after 120 plies");
         let recorded: RecordedMove;
+        if game.turn() == side && !hinted {
+            // A hint, for the player alone: a legal move of this game.
+            let id = h
+                .fake
+                .command(&player, channel, "tablut", Some("hint"), json!([]), &[]);
+            h.fake.callback(id).await;
+            let hint = h.fake.followup(id).await;
+            let text = hint.content();
+            let best = text
+                .strip_prefix("Try **")
+                .and_then(|rest| rest.split("**").next())
+                .unwrap_or_else(|| panic!("no move in the hint '{text}'"));
+            game.clone()
+                .play_text(best)
+                .unwrap_or_else(|e| panic!("the hint {best} is not legal here: {e}"));
+            hinted = true;
+        }
         if game.turn() == side {
             let mv = giving_way(&game);
             recorded = game.play(mv).expect("a legal move");
