@@ -55,10 +55,14 @@ pub static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrat
 /// Connections per process.
 const MAX_CONNECTIONS: u32 = 8;
 
-/// What every SQLite connection is set to: write-ahead log, foreign keys, a busy timeout.
+/// What every SQLite connection is set to: write-ahead log, foreign keys, a busy timeout, and
+/// `synchronous = FULL`: each commit waits until its log reaches the disk, so a move whose
+/// answer Discord shows survives an OS crash or a power loss, not only `kill -9` (with `NORMAL`
+/// the last commits before such a crash can be rolled back). Its cost is measured in
+/// `benches/service.rs` (docs/BENCHMARKS.md).
 const SQLITE_PRAGMAS: [&str; 4] = [
     "PRAGMA journal_mode = WAL",
-    "PRAGMA synchronous = NORMAL",
+    "PRAGMA synchronous = FULL",
     "PRAGMA foreign_keys = ON",
     "PRAGMA busy_timeout = 10000",
 ];
@@ -288,6 +292,32 @@ mod tests {
         ] {
             assert_eq!(from_db(to_db(id)), id);
         }
+    }
+
+    /// Every connection of a store, not only the first, runs in WAL mode with `synchronous =
+    /// FULL` (2): a commit is on the disk before the bot answers.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn every_sqlite_connection_commits_to_the_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("t.db").display());
+        let pool = open(&url).await.unwrap();
+        let mut held = Vec::new();
+        for _ in 0..3 {
+            let mut conn = pool.acquire().await.unwrap();
+            let synchronous: i64 = sqlx::query_scalar("PRAGMA synchronous")
+                .fetch_one(&mut *conn)
+                .await
+                .unwrap();
+            assert_eq!(synchronous, 2, "FULL");
+            let mode: String = sqlx::query_scalar("PRAGMA journal_mode")
+                .fetch_one(&mut *conn)
+                .await
+                .unwrap();
+            assert_eq!(mode, "wal");
+            held.push(conn);
+        }
+        drop(held);
+        close(&pool).await;
     }
 
     #[tokio::test]
