@@ -1277,3 +1277,64 @@ async fn ratings_stored_before_the_variants_are_tablut_s(db: TestDb) {
     assert_eq!(stats.rating(Variant::Brandubh).unwrap().rated_games, 1);
 }
 }
+
+both_backends! {
+/// A step after the commit that fails (here the challenge read back after it is written, its
+/// stored rules spoiled by a trigger) does not tell the user that nothing was changed: the
+/// challenge stands, and the answer says so and that it will show.
+#[tokio::test]
+async fn a_failure_after_the_commit_says_the_change_stands(db: TestDb) {
+    let backend = db.backend;
+    let f = fixture(db).await;
+    let s = &f.service;
+    let spoil = match backend {
+        Backend::Sqlite => vec![
+            "CREATE TRIGGER spoil AFTER INSERT ON challenges BEGIN \
+             UPDATE challenges SET rules = 'not rules' WHERE id = NEW.id; END",
+        ],
+        Backend::Postgres => vec![
+            "CREATE FUNCTION spoil() RETURNS trigger AS $$ BEGIN \
+             UPDATE challenges SET rules = 'not rules' WHERE id = NEW.id; RETURN NULL; \
+             END $$ LANGUAGE plpgsql",
+            "CREATE TRIGGER spoil AFTER INSERT ON challenges FOR EACH ROW \
+             EXECUTE FUNCTION spoil()",
+        ],
+    };
+    for sql in spoil {
+        sqlx::raw_sql(sql).execute(s.pool()).await.unwrap();
+    }
+    let e = s
+        .challenge(request(84, SideChoice::Attackers))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ServiceError::Recorded {
+                done: Done::Challenge,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    let text = e.to_string();
+    assert!(!text.contains('\n'), "{text}");
+    assert!(
+        text.starts_with("Your challenge was made") && !text.contains("nothing was changed"),
+        "{text}"
+    );
+    assert!(e.is_internal(), "logged as a failure");
+    // True: the challenge is there, open; made again, it is refused as open.
+    let open: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM challenges WHERE channel_id = 84 AND status = 'pending'",
+    )
+    .fetch_one(s.pool())
+    .await
+    .unwrap();
+    assert_eq!(open, 1);
+    assert!(matches!(
+        s.challenge(request(84, SideChoice::Attackers)).await,
+        Err(ServiceError::ChallengeOpen)
+    ));
+}
+}

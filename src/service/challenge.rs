@@ -86,7 +86,11 @@ impl Service {
             None => None,
         };
         self.commit_noticed(tx, writing).await?;
-        Ok((self.challenge_info(id).await?, notice))
+        let info = self
+            .challenge_info(id)
+            .await
+            .map_err(ServiceError::after(Done::Challenge))?;
+        Ok((info, notice))
     }
 
     /// Refuses a challenge past the limits: the challenger's open challenges, and the
@@ -363,7 +367,10 @@ impl Service {
             None => None,
         };
         self.commit_noticed(tx, writing).await?;
-        let mut started = self.started(info).await?;
+        let mut started = self
+            .started(info)
+            .await
+            .map_err(ServiceError::after(Done::GameStart))?;
         started.notice = notice;
         Ok(started)
     }
@@ -447,7 +454,11 @@ impl Service {
             None => None,
         };
         self.commit_noticed(tx, writing).await?;
-        Ok((self.challenge_info(id).await?, notice))
+        let info = self
+            .challenge_info(id)
+            .await
+            .map_err(ServiceError::after(Done::ChallengeAnswer))?;
+        Ok((info, notice))
     }
 
     /// Closes every open challenge whose time has run out, and returns them. One that cannot
@@ -531,7 +542,10 @@ impl Service {
             None => None,
         };
         self.commit_noticed(tx, writing).await?;
-        let mut started = self.started(info).await?;
+        let mut started = self
+            .started(info)
+            .await
+            .map_err(ServiceError::after(Done::GameStart))?;
         started.notice = notice;
         Ok(started)
     }

@@ -94,6 +94,12 @@ pub enum ServiceError {
     NotAFinishedGame(i64),
     #[error("Game #{0} ended before its first move: there is nothing to review.")]
     NothingToReview(i64),
+    #[error("{}", .done.words())]
+    Recorded {
+        done: Done,
+        #[source]
+        cause: Box<ServiceError>,
+    },
     #[error("Something went wrong on our side and nothing was changed: please try again.")]
     Database(#[from] sqlx::Error),
     #[error("Something went wrong on our side and nothing was changed: please try again.")]
@@ -119,7 +125,47 @@ fn expiring(secs: u64) -> String {
 impl ServiceError {
     /// Whether this is a failure of the service (to be logged) rather than a refusal.
     pub fn is_internal(&self) -> bool {
-        matches!(self, ServiceError::Database(_) | ServiceError::Internal(_))
+        matches!(
+            self,
+            ServiceError::Database(_) | ServiceError::Internal(_) | ServiceError::Recorded { .. }
+        )
+    }
+
+    /// For a step after a commit (drawing the board, reading back what was written): its
+    /// failure is [`ServiceError::Recorded`], which says the change stands, not that nothing
+    /// was changed.
+    pub(crate) fn after(done: Done) -> impl FnOnce(ServiceError) -> ServiceError {
+        move |cause| ServiceError::Recorded {
+            done,
+            cause: Box::new(cause),
+        }
+    }
+}
+
+/// What a command had changed, for good, when a step after the change failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Done {
+    Move,
+    GameEnd,
+    GameStart,
+    Challenge,
+    ChallengeAnswer,
+    PuzzleStart,
+    PuzzleAnswer,
+}
+
+impl Done {
+    /// The one line the user reads: what stands, and where it shows.
+    pub fn words(self) -> &'static str {
+        match self {
+            Done::Move => "Your move was recorded, but the bot could not show it: the board follows in this channel (or see it with /tablut board). Do not send the move again.",
+            Done::GameEnd => "The game's end was recorded, but the bot could not show it: the result follows in this channel (or see it with /tablut board).",
+            Done::GameStart => "The game has started, but the bot could not show it: the board follows in this channel (or see it with /tablut board).",
+            Done::Challenge => "Your challenge was made, but the bot could not show it: it follows in this channel. Do not challenge again.",
+            Done::ChallengeAnswer => "Your answer to the challenge was recorded, but the bot could not show it: the news follows in this channel.",
+            Done::PuzzleStart => "Your puzzle is chosen, but the bot could not show it: see it with /tablut puzzle play.",
+            Done::PuzzleAnswer => "Your answer was recorded, but the bot could not show it: see where your puzzle stands with /tablut puzzle play.",
+        }
     }
 }
 
@@ -143,5 +189,40 @@ impl ServiceError {
 impl From<tokio::task::JoinError> for ServiceError {
     fn from(e: tokio::task::JoinError) -> ServiceError {
         ServiceError::Internal(format!("a background task failed: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// After a commit, the answer says what stands and where it shows, never that nothing was
+    /// changed; the cause is kept for the log.
+    #[test]
+    fn a_failure_after_a_commit_says_what_stands() {
+        for done in [
+            Done::Move,
+            Done::GameEnd,
+            Done::GameStart,
+            Done::Challenge,
+            Done::ChallengeAnswer,
+            Done::PuzzleStart,
+            Done::PuzzleAnswer,
+        ] {
+            let e = ServiceError::after(done)(ServiceError::Internal("render failed".into()));
+            let text = e.to_string();
+            assert!(
+                !text.contains('\n') && !text.contains("nothing was changed"),
+                "{text}"
+            );
+            assert!(
+                ["recorded", "started", "made", "chosen"]
+                    .iter()
+                    .any(|w| text.contains(w)),
+                "{text}"
+            );
+            assert!(e.is_internal());
+            assert!(format!("{e:?}").contains("render failed"));
+        }
     }
 }

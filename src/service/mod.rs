@@ -23,7 +23,7 @@ pub mod types;
 pub mod view;
 
 pub use clock::{Clock, ManualClock, SystemClock};
-pub use error::ServiceError;
+pub use error::{Done, ServiceError};
 pub use outbox::{
     AnswerRef, Answering, BoardRef, Buttons, Delivery, DeliveryPolicy, NewsAnswer, Notice,
     NoticeId, Payload, PlainWording, PuzzleBoardRef, Recorded, Wording,
@@ -414,7 +414,8 @@ impl Service {
         if by_user.is_some() {
             report.png = self
                 .image(*game.position(), Some(recorded), report.game.status_line())
-                .await?;
+                .await
+                .map_err(ServiceError::after(Done::Move))?;
         }
         Ok(report)
     }
@@ -482,7 +483,8 @@ impl Service {
                     game.moves().last().copied(),
                     ended.game.status_line(),
                 )
-                .await?;
+                .await
+                .map_err(ServiceError::after(Done::GameEnd))?;
         }
         Ok(ended)
     }

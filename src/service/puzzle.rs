@@ -214,7 +214,9 @@ impl Service {
             Ok(_) => {
                 tx.commit().await?;
                 drop(writing);
-                self.view(&p, 0, rated).await
+                self.view(&p, 0, rated)
+                    .await
+                    .map_err(ServiceError::after(Done::PuzzleStart))
             }
             // Another command started one at the same moment: show that one.
             Err(e) if crate::store::is_unique_violation(&e, "puzzle_attempts") => {
@@ -313,7 +315,10 @@ impl Service {
             }
             tx.commit().await?;
             drop(writing);
-            let view = self.view(&p, next, a.rated).await?;
+            let view = self
+                .view(&p, next, a.rated)
+                .await
+                .map_err(ServiceError::after(Done::PuzzleAnswer))?;
             return Ok(PuzzleAnswer::Continue {
                 played: played.to_string(),
                 view,
@@ -346,7 +351,10 @@ impl Service {
         } else {
             format!("The answer was {expected}.")
         };
-        let png = self.image(*game.position(), Some(played), caption).await?;
+        let png = self
+            .image(*game.position(), Some(played), caption)
+            .await
+            .map_err(ServiceError::after(Done::PuzzleAnswer))?;
         Ok(if right {
             PuzzleAnswer::Solved {
                 played: played.to_string(),

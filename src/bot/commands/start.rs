@@ -167,8 +167,12 @@ pub async fn challenge(
     };
     // The message to edit when the challenge expires (if the outbox posts it instead, it
     // remembers the one it posts).
+    // The challenge is out: a failure here only means its expiry posts anew rather than
+    // editing this message, so the challenger is not told of it.
     if let Some(message) = message {
-        data.service.set_challenge_message(c.id, message).await?;
+        if let Err(e) = data.service.set_challenge_message(c.id, message).await {
+            tracing::warn!(challenge = c.id, error = %crate::bot::redact::error(&e), "cannot remember the challenge's message: its expiry will be posted anew");
+        }
     }
     Ok(())
 }
