@@ -1,5 +1,7 @@
-//! Board image benchmarks: one board PNG, and the replay of a 100-ply game (targets: a board
-//! PNG in at most 2 ms and 40 KB; a 100-ply replay GIF in at most 150 ms and 1 MB).
+//! Board image benchmarks for every variant (Tablut 9×9, Brandubh 7×7, Copenhagen 11×11): one
+//! board PNG of a 40-ply position, the largest of the sample boards tests/render.rs checks, and
+//! the replay of a 100-ply game (targets: a board PNG in at most 2 ms and 40 KB; a 100-ply
+//! replay GIF in at most 150 ms and 1 MB).
 //!
 //! The encoders are measured side by side on the same pixels: the `png` crate (which the
 //! renderer uses: deflate at level 1 after the `Up` row filter) at several settings and the
@@ -15,7 +17,7 @@ use tablut_bot::render::render::{
     board_canvas, encode_png_with, replay_frames, write_gif, PNG_COMPRESSION, PNG_FILTER,
 };
 use tablut_bot::render::{board_png, replay_gif};
-use tablut_bot::tafl::Rules;
+use tablut_bot::tafl::{Position, RecordedMove, Rules, Variant};
 
 #[path = "../tests/render_support/mod.rs"]
 mod support;
@@ -68,96 +70,160 @@ fn gif_frames(file: &[u8]) -> Vec<Vec<u8>> {
     frames
 }
 
-fn bench_board(c: &mut Criterion) {
-    let game = support::long_game(Rules::default(), 40);
-    let position = *game.position();
-    let last = *game.moves().last().expect("the game has moves");
-    let caption = "Move 21 · Astrid (attackers) to play";
-    // The sprites are drawn once, at first use; the figures are for every board after that.
-    let png = board_png(&position, Some(&last), Some(caption));
-    eprintln!(
-        "board png (png crate, {PNG_COMPRESSION:?}, {PNG_FILTER:?}): {} bytes",
-        png.len()
-    );
-    c.bench_function("board png", |b| {
-        b.iter(|| board_png(black_box(&position), Some(&last), Some(caption)))
-    });
-
-    // The encoders alone, side by side, on one canvas.
-    let canvas = board_canvas(&position, Some(&last), Some(caption));
-    let palette = png_palette(&png);
-    let mut group = c.benchmark_group("board png encoder");
-    let baseline = baseline_png(&canvas.px, &palette, tablut_bot::render::BOARD_SIZE_PX);
-    assert_eq!(png_pixels(&baseline), canvas.px);
-    eprintln!("hand-written deflate: {} bytes", baseline.len());
-    group.bench_function("hand-written deflate", |b| {
-        b.iter(|| {
-            baseline_png(
-                black_box(&canvas.px),
-                &palette,
-                tablut_bot::render::BOARD_SIZE_PX,
-            )
+/// The largest board PNG among the sample boards of a variant (the ones tests/render.rs
+/// checks against 40 KB), with its last move.
+fn largest_board(variant: Variant) -> (Position, Option<RecordedMove>) {
+    support::sample_boards(variant.rules())
+        .into_iter()
+        .max_by_key(|(position, last)| {
+            board_png(position, last.as_ref(), Some(support::LONG_CAPTION)).len()
         })
-    });
-    for (compression, filter) in [
-        (PNG_COMPRESSION, PNG_FILTER),
-        (png::DeflateCompression::Level(1), png::Filter::NoFilter),
-        (png::DeflateCompression::Level(1), png::Filter::Adaptive),
-        (png::DeflateCompression::FdeflateUltraFast, png::Filter::Up),
-        (
-            png::DeflateCompression::FdeflateUltraFast,
-            png::Filter::Adaptive,
-        ),
-        (png::DeflateCompression::Level(2), png::Filter::NoFilter),
-        (png::DeflateCompression::Level(6), png::Filter::NoFilter),
-    ] {
-        let name = format!("png crate {compression:?} {filter:?}");
-        let file = encode_png_with(&canvas, compression, filter);
-        assert_eq!(png_pixels(&file), canvas.px, "{name}");
-        eprintln!("{name}: {} bytes", file.len());
-        group.bench_function(&name, |b| {
-            b.iter(|| encode_png_with(black_box(&canvas), compression, filter))
+        .expect("there are sample boards")
+}
+
+fn bench_board(c: &mut Criterion) {
+    let mut group = c.benchmark_group("board png");
+    for variant in Variant::ALL {
+        let game = support::long_game(variant.rules(), 40);
+        let position = *game.position();
+        let last = *game.moves().last().expect("the game has moves");
+        let caption = "Move 21 · Astrid (attackers) to play";
+        // The sprites are drawn once, at first use; the figures are for every board after that.
+        let png = board_png(&position, Some(&last), Some(caption));
+        eprintln!(
+            "{variant}: board png (png crate, {PNG_COMPRESSION:?}, {PNG_FILTER:?}): {} bytes",
+            png.len()
+        );
+        // Tablut's figure keeps its name ("board png/tablut" was "board png").
+        group.bench_function(variant.name(), |b| {
+            b.iter(|| board_png(black_box(&position), Some(&last), Some(caption)))
         });
+        let (position, last) = largest_board(variant);
+        let png = board_png(&position, last.as_ref(), Some(support::LONG_CAPTION));
+        eprintln!("{variant}: largest sample board png: {} bytes", png.len());
+        group.bench_function(format!("{} largest", variant.name()), |b| {
+            b.iter(|| {
+                board_png(
+                    black_box(&position),
+                    last.as_ref(),
+                    Some(support::LONG_CAPTION),
+                )
+            })
+        });
+    }
+    group.finish();
+
+    // The encoders alone, side by side, on Tablut's 40-ply canvas and on each variant's
+    // largest sample board.
+    let game = support::long_game(Rules::default(), 40);
+    let tablut = board_canvas(
+        game.position(),
+        game.moves().last(),
+        Some("Move 21 · Astrid (attackers) to play"),
+    );
+    let mut canvases = vec![("tablut".to_string(), tablut)];
+    for variant in Variant::ALL {
+        let (position, last) = largest_board(variant);
+        let canvas = board_canvas(&position, last.as_ref(), Some(support::LONG_CAPTION));
+        canvases.push((format!("{} largest", variant.name()), canvas));
+    }
+    let mut group = c.benchmark_group("board png encoder");
+    group.warm_up_time(std::time::Duration::from_secs(1));
+    group.measurement_time(std::time::Duration::from_secs(2));
+    for (canvas_name, canvas) in &canvases {
+        let palette = canvas.assets.palette.clone();
+        let baseline = baseline_png(&canvas.px, &palette, tablut_bot::render::BOARD_SIZE_PX);
+        assert_eq!(png_pixels(&baseline), canvas.px);
+        eprintln!(
+            "{canvas_name}: hand-written deflate: {} bytes",
+            baseline.len()
+        );
+        group.bench_function(format!("{canvas_name}: hand-written deflate"), |b| {
+            b.iter(|| {
+                baseline_png(
+                    black_box(&canvas.px),
+                    &palette,
+                    tablut_bot::render::BOARD_SIZE_PX,
+                )
+            })
+        });
+        for (compression, filter) in [
+            (PNG_COMPRESSION, PNG_FILTER),
+            (png::DeflateCompression::Level(1), png::Filter::NoFilter),
+            (png::DeflateCompression::Level(1), png::Filter::Adaptive),
+            (png::DeflateCompression::FdeflateUltraFast, png::Filter::Up),
+            (
+                png::DeflateCompression::FdeflateUltraFast,
+                png::Filter::Adaptive,
+            ),
+            (png::DeflateCompression::Level(2), png::Filter::Up),
+            (png::DeflateCompression::Level(2), png::Filter::NoFilter),
+            (png::DeflateCompression::Level(3), png::Filter::Up),
+            (png::DeflateCompression::Level(6), png::Filter::NoFilter),
+        ] {
+            let name = format!("{canvas_name}: png crate {compression:?} {filter:?}");
+            let file = encode_png_with(canvas, compression, filter);
+            assert_eq!(png_pixels(&file), canvas.px, "{name}");
+            eprintln!("{name}: {} bytes", file.len());
+            group.bench_function(&name, |b| {
+                b.iter(|| encode_png_with(black_box(canvas), compression, filter))
+            });
+        }
     }
     group.finish();
 }
 
-/// The PLTE chunk's contents.
-fn png_palette(file: &[u8]) -> Vec<u8> {
-    let decoder = png::Decoder::new(std::io::Cursor::new(file));
-    let reader = decoder.read_info().unwrap();
-    reader.info().palette.as_ref().unwrap().to_vec()
+/// A seeded random game of 100 plies, or the longest of the first 2,000 seeds if none lasts
+/// that long.
+fn long_replay(variant: Variant) -> tablut_bot::tafl::Game {
+    let rules = variant.rules();
+    let mut longest = support::random_game(rules, 1, 100);
+    for seed in 2..2_000 {
+        if longest.moves().len() == 100 {
+            break;
+        }
+        let game = support::random_game(rules, seed, 100);
+        if game.moves().len() > longest.moves().len() {
+            longest = game;
+        }
+    }
+    longest
 }
 
 fn bench_replay(c: &mut Criterion) {
-    let game = support::long_game(Rules::default(), 100);
-    let gif = replay_gif(&game);
-    eprintln!(
-        "replay gif of {} plies (gif crate, weezl): {} bytes",
-        game.moves().len(),
-        gif.len()
-    );
     let mut group = c.benchmark_group("replay");
     group.sample_size(20);
-    group.bench_function("gif 100 plies", |b| b.iter(|| replay_gif(black_box(&game))));
-
-    // The same frames, compressed by the hand-written LZW encoder instead of weezl.
-    let palette = &assets(game.start().variant()).palette;
-    let by_hand = |frames: &[gif::Frame<'_>]| {
-        write_gif(palette, frames, |frame, encoder| {
-            let packed = gif::Frame {
-                buffer: std::borrow::Cow::Owned(lzw::encode(&frame.buffer, TRANSPARENT)),
-                ..frame.clone()
-            };
-            encoder.write_lzw_pre_encoded_frame(&packed)
-        })
-    };
-    let baseline = by_hand(&replay_frames(&game));
-    assert_eq!(gif_frames(&baseline), gif_frames(&gif), "the same pictures");
-    eprintln!("hand-written lzw: {} bytes", baseline.len());
-    group.bench_function("gif 100 plies, hand-written lzw", |b| {
-        b.iter(|| by_hand(&replay_frames(black_box(&game))))
-    });
+    for variant in Variant::ALL {
+        let game = long_replay(variant);
+        let gif = replay_gif(&game);
+        eprintln!(
+            "{variant}: replay gif of {} plies (gif crate, weezl): {} bytes",
+            game.moves().len(),
+            gif.len()
+        );
+        let name = format!("{} gif {} plies", variant.name(), game.moves().len());
+        group.bench_function(name, |b| b.iter(|| replay_gif(black_box(&game))));
+        if variant != Variant::Tablut {
+            continue;
+        }
+        // The same frames, compressed by the hand-written LZW encoder instead of weezl.
+        let palette = &assets(game.start().variant()).palette;
+        let by_hand = |frames: &[gif::Frame<'_>]| {
+            write_gif(palette, frames, |frame, encoder| {
+                let packed = gif::Frame {
+                    buffer: std::borrow::Cow::Owned(lzw::encode(&frame.buffer, TRANSPARENT)),
+                    ..frame.clone()
+                };
+                encoder.write_lzw_pre_encoded_frame(&packed)
+            })
+        };
+        let baseline = by_hand(&replay_frames(&game));
+        assert_eq!(gif_frames(&baseline), gif_frames(&gif), "the same pictures");
+        eprintln!("hand-written lzw: {} bytes", baseline.len());
+        group.bench_function("tablut gif 100 plies, hand-written lzw", |b| {
+            b.iter(|| by_hand(&replay_frames(black_box(&game))))
+        });
+    }
     group.finish();
 }
 

@@ -10,7 +10,7 @@ use tablut_bot::tafl::{
 };
 
 mod render_support;
-use render_support::{long_game, random_game};
+use render_support::{long_game, random_game, sample_boards, LONG_CAPTION};
 
 fn decode_png(bytes: &[u8]) -> RgbaImage {
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "a PNG signature");
@@ -768,19 +768,12 @@ fn brandubh_and_copenhagen_replays_have_a_frame_per_ply_each_showing_its_board()
 
 #[test]
 fn every_variants_board_pngs_stay_within_40_kb() {
-    let caption = "Move 44 · Astrid Ragnhildsdóttir (defenders) to play";
     for variant in Variant::ALL {
-        let rules = variant.rules();
-        let mut largest = 0;
-        let mut boards = vec![(Position::start(rules), None)];
-        for seed in 1..=24 {
-            let game = random_game(rules, seed, 4 + seed as usize * 5);
-            boards.push((*game.position(), game.moves().last().copied()));
-        }
-        for (position, last) in boards {
-            let png = board_png(&position, last.as_ref(), Some(caption));
-            largest = largest.max(png.len());
-        }
+        let largest = sample_boards(variant.rules())
+            .iter()
+            .map(|(position, last)| board_png(position, last.as_ref(), Some(LONG_CAPTION)).len())
+            .max()
+            .unwrap();
         eprintln!("{variant}: the largest board PNG is {largest} bytes");
         assert!(largest <= 40 * 1024, "{variant}: {largest} bytes");
     }

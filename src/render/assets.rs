@@ -245,18 +245,24 @@ impl Layer {
 
     /// Keeps only the pixels inside `mask` (by its alpha).
     fn clip(&mut self, mask: &Layer) {
-        for (p, m) in self.img.pixels_mut().zip(mask.img.pixels()) {
+        // On the raw bytes (four a pixel): the image crate's pixel iterators are slow in debug
+        // builds, where the sprites are drawn as the bot starts.
+        let mask: &[u8] = mask.img.as_raw();
+        let img: &mut [u8] = &mut self.img;
+        for (p, m) in img.chunks_exact_mut(4).zip(mask.chunks_exact(4)) {
             if m[3] == 0 {
-                *p = Rgba([0, 0, 0, 0]);
+                p.fill(0);
             }
         }
     }
 
     /// Lays `top` over this layer.
     fn stack(&mut self, top: &Layer) {
-        for (p, t) in self.img.pixels_mut().zip(top.img.pixels()) {
+        let top: &[u8] = top.img.as_raw();
+        let img: &mut [u8] = &mut self.img;
+        for (p, t) in img.chunks_exact_mut(4).zip(top.chunks_exact(4)) {
             if t[3] != 0 {
-                *p = *t;
+                p.copy_from_slice(t);
             }
         }
     }
@@ -266,13 +272,17 @@ impl Layer {
     fn shrink(&self, opacity: f32) -> RgbaImage {
         let w = self.img.width() / SS;
         let h = self.img.height() / SS;
+        let stride = (self.img.width() * 4) as usize;
+        let raw: &[u8] = self.img.as_raw();
         let mut out = RgbaImage::new(w, h);
         for y in 0..h {
             for x in 0..w {
                 let mut acc = [0f32; 4];
                 for sy in 0..SS {
+                    let row = (y * SS + sy) as usize * stride;
                     for sx in 0..SS {
-                        let p = self.img.get_pixel(x * SS + sx, y * SS + sy);
+                        let i = row + ((x * SS + sx) * 4) as usize;
+                        let p = &raw[i..i + 4];
                         let a = p[3] as f32 / 255.0;
                         acc[0] += p[0] as f32 * a;
                         acc[1] += p[1] as f32 * a;
@@ -331,15 +341,35 @@ impl Picture {
         }
     }
 
-    /// Lays a transparent image over this one at (x, y).
-    fn over(&mut self, img: &RgbaImage, x: u32, y: u32) {
-        for (ix, iy, p) in img.enumerate_pixels() {
-            let a = p[3] as f32 / 255.0;
-            if a > 0.0 {
-                let i = ((y + iy) * self.w + x + ix) as usize;
-                self.px[i] = mix(self.px[i], [p[0], p[1], p[2]], a);
-            }
+    /// Lays a transparent image of this picture's size over it.
+    fn over(&mut self, img: &RgbaImage) {
+        self.paint(&Overlay::of(img));
+    }
+
+    /// Lays an overlay of this picture's size over it.
+    fn paint(&mut self, overlay: &Overlay) {
+        for &(i, c, a) in &overlay.0 {
+            self.px[i] = mix(self.px[i], c, a);
         }
+    }
+}
+
+/// The pixels of a transparent image that are not fully transparent: index, colour, opacity
+/// (taken out once, and laid over the many grounds of the sprites).
+struct Overlay(Vec<(usize, Rgb, f32)>);
+
+impl Overlay {
+    fn of(img: &RgbaImage) -> Overlay {
+        let raw: &[u8] = img.as_raw();
+        Overlay(
+            raw.chunks_exact(4)
+                .enumerate()
+                .filter_map(|(i, p)| {
+                    let a = p[3] as f32 / 255.0;
+                    (a > 0.0).then_some((i, [p[0], p[1], p[2]], a))
+                })
+                .collect(),
+        )
     }
 }
 
@@ -391,7 +421,7 @@ fn ground(px: Px, kind: Ground, highlight: Highlight) -> Picture {
         } else {
             REFUGE_WALL
         };
-        pic.over(&fort(px, wall, tint(cloth)).shrink(1.0), 0, 0);
+        pic.over(&fort(px, wall, tint(cloth)).shrink(1.0));
     }
     // The running stitch on the square's sides (half of each seam; the neighbour draws the
     // other half).
@@ -792,12 +822,15 @@ fn nearest(palette: &[Rgb], c: Rgb) -> u8 {
         // Weighted towards how the eye sees differences.
         3 * dr * dr + 4 * dg * dg + 2 * db * db
     };
-    let (i, _) = palette[..TRANSPARENT as usize]
-        .iter()
-        .enumerate()
-        .min_by_key(|(_, p)| d(p))
-        .expect("the palette is not empty");
-    i as u8
+    // The first of the nearest (a plain loop: this runs for every colour of the sprites).
+    let mut best = (0, i32::MAX);
+    for (i, p) in palette[..TRANSPARENT as usize].iter().enumerate() {
+        let dist = d(p);
+        if dist < best.1 {
+            best = (i, dist);
+        }
+    }
+    best.0 as u8
 }
 
 fn build(layout: Layout) -> Assets {
@@ -806,9 +839,9 @@ fn build(layout: Layout) -> Assets {
         .iter()
         .flat_map(|&g| Highlight::ALL.iter().map(move |&h| ground(px, g, h)))
         .collect();
-    let contents: Vec<Vec<RgbaImage>> = Content::ALL
+    let contents: Vec<Vec<Overlay>> = Content::ALL
         .iter()
-        .map(|&c| content_layers(px, c))
+        .map(|&c| content_layers(px, c).iter().map(Overlay::of).collect())
         .collect();
     // Every sprite in RGB, in SpriteId order.
     let mut sprites_rgb: Vec<Picture> = Vec::with_capacity(grounds.len() * Content::COUNT);
@@ -819,7 +852,7 @@ fn build(layout: Layout) -> Assets {
                 px: g.px.clone(),
             };
             for layer in layers {
-                pic.over(layer, 0, 0);
+                pic.paint(layer);
             }
             sprites_rgb.push(pic);
         }
@@ -841,19 +874,27 @@ fn build(layout: Layout) -> Assets {
         }
     }
 
+    // How often each colour occurs, counted a run of one colour at a time (the frame is
+    // mostly long runs).
     let mut colours: HashMap<Rgb, u32> = HashMap::new();
     for pic in sprites_rgb.iter().chain(std::iter::once(&frame_rgb)) {
-        for c in &pic.px {
-            *colours.entry(*c).or_default() += 1;
+        for run in pic.px.chunk_by(|a, b| a == b) {
+            *colours.entry(run[0]).or_default() += run.len() as u32;
         }
     }
     let palette = palette_for(&colours);
     let index: HashMap<Rgb, u8> = colours.keys().map(|&c| (c, nearest(&palette, c))).collect();
-    let sprites: Vec<u8> = sprites_rgb
-        .iter()
-        .flat_map(|p| p.px.iter().map(|c| index[c]))
-        .collect();
-    let mut background: Vec<u8> = frame_rgb.px.iter().map(|c| index[c]).collect();
+    let to_indices = |px: &[Rgb], out: &mut Vec<u8>| {
+        for run in px.chunk_by(|a, b| a == b) {
+            out.resize(out.len() + run.len(), index[&run[0]]);
+        }
+    };
+    let mut sprites: Vec<u8> = Vec::with_capacity(sprites_rgb.len() * (n * n) as usize);
+    for pic in &sprites_rgb {
+        to_indices(&pic.px, &mut sprites);
+    }
+    let mut background: Vec<u8> = Vec::with_capacity(frame_rgb.px.len());
+    to_indices(&frame_rgb.px, &mut background);
     draw_labels(&mut background, &layout);
     Assets {
         layout,
