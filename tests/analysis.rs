@@ -178,6 +178,44 @@ both_backends! {
     }
 }
 
+/// The king on d8 sees the edge at a8; the attackers, behind (the search gives them about 13%),
+/// can still shut the line, and a3-a1 does not.
+const KING_SEES_A8: &str = "/3t1t3/2tTt4/t3T4/2T2T2t/tt5Tt/t3T1t2/2T1T2t1/3Kt4/3t1t3/";
+
+both_backends! {
+    #[tokio::test]
+    async fn a_move_that_lets_the_king_escape_from_a_playable_position_is_a_blunder_and_says_why(db: TestDb) {
+        let s = open(&db).await;
+        let game = played(
+            &s,
+            4,
+            Some(position(KING_SEES_A8, Side::Attackers)),
+            &["a3-a1", "d8-a8"],
+        )
+        .await;
+        assert_eq!(game.outcome.winner(), Some(Side::Defenders));
+        let report = analysed(&s, 4).await;
+        let m = &report.review.moves[0];
+        // Playable before, lost by force after, for less than a blunder's 30% on the curve.
+        assert!(m.before > analysis::LOST_MISTAKE && m.before < analysis::BLUNDER, "{m:?}");
+        assert_eq!(m.after, 0.0);
+        assert_eq!(m.forced, Some(analysis::Forced::LossAllowed));
+        assert_eq!(m.judgement, Judgement::Blunder, "{m:?}");
+        let summary = report.summary();
+        assert_eq!(summary.sides[0].blunders, 1);
+        assert_eq!(summary.sides[0].worst[0].forced, Some(analysis::Forced::LossAllowed));
+        let text = tablut_bot::bot::messages::analysis_summary(&summary);
+        let shown = analysis::percent(m.loss);
+        assert!(
+            text.contains(&format!(
+                "• 1. a3-a1?? (blunder: it allows a forced loss; {shown}% of the expected score given away)"
+            )),
+            "{text}"
+        );
+        assert!(text.contains("it allowed **d8-a8**"), "{text}");
+    }
+}
+
 /// The king on e7 between an attacker on d7 and his defender on f7, an attacker waiting on f9:
 /// the defender stepping off f7 (which also gives the king a free line: raichi) lets f9-f7
 /// capture him.

@@ -7,7 +7,17 @@
 //!   loss found by the search, and a position the rules have decided, is 1 or 0 (a draw ½).
 //! - A move's loss is the mover's expected score before it less the one after it (never
 //!   below 0; 0 when the move is the one the search chose). A loss of at least 0.1 is an
-//!   inaccuracy, 0.2 a mistake, 0.3 a blunder (lichess's thresholds, on the same 0–1 scale).
+//!   inaccuracy, 0.2 a mistake, 0.3 a blunder (lichess's thresholds, on the same 0–1 scale),
+//!   judged on the loss rounded to a whole percentage point, the figure the bot shows, so a
+//!   label never contradicts its percentage.
+//! - Forced results weigh more than the curve (lichess's `MateAdvice`): a move after which the
+//!   search finds the mover lost by force, from a position it did not find lost, is a blunder
+//!   whatever the loss (a mistake when the mover's expected score before it was under
+//!   [`LOST_MISTAKE`], an inaccuracy under [`LOST_INACCURACY`]: the game was all but gone); a
+//!   move that lets a forced win go is a blunder (a mistake when the mover's expected score
+//!   after it stays above [`WON_MISTAKE`], an inaccuracy above [`WON_INACCURACY`]). A forced win
+//!   or loss is a score beyond [`MATE_BOUND`] (the search's `MATE − plies`), or a position the
+//!   rules decided.
 //! - A move's accuracy is lichess's curve of the loss in percentage points,
 //!   `103.1668 · exp(−0.04354 · loss) − 3.1669`, clamped to 0–100 (and exactly 100 for no loss);
 //!   a side's accuracy is the mean over its moves.
@@ -30,6 +40,52 @@ pub const INACCURACY: f64 = 0.1;
 pub const MISTAKE: f64 = 0.2;
 pub const BLUNDER: f64 = 0.3;
 
+/// Below these expected scores, a position a move turns into a forced loss was all but lost
+/// already: the move is only a mistake, or an inaccuracy (lichess's −700 and −999 centipawns
+/// on its winning-chances curve).
+pub const LOST_MISTAKE: f64 = 0.07;
+pub const LOST_INACCURACY: f64 = 0.025;
+/// Above these expected scores after it, a move that lets a forced win go still keeps the game
+/// all but won: only a mistake, or an inaccuracy (lichess's 700 and 999 centipawns).
+pub const WON_MISTAKE: f64 = 0.93;
+pub const WON_INACCURACY: f64 = 0.975;
+
+/// An expected-score loss as the whole percentage the bot shows (`0.196` is 20).
+pub fn percent(loss: f64) -> u32 {
+    (loss.clamp(0.0, 1.0) * 100.0).round() as u32
+}
+
+/// How a move changed a forced result the search found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Forced {
+    /// The mover was not lost by force before the move and is after it.
+    LossAllowed,
+    /// The mover had a forced win before the move and has none after it.
+    WinMissed,
+}
+
+impl Forced {
+    /// The judgement of a move that did this: `before` and `after` are the mover's expected
+    /// scores.
+    pub fn judgement(self, before: f64, after: f64) -> Judgement {
+        match self {
+            Forced::LossAllowed if before < LOST_INACCURACY => Judgement::Inaccuracy,
+            Forced::LossAllowed if before < LOST_MISTAKE => Judgement::Mistake,
+            Forced::WinMissed if after > WON_INACCURACY => Judgement::Inaccuracy,
+            Forced::WinMissed if after > WON_MISTAKE => Judgement::Mistake,
+            _ => Judgement::Blunder,
+        }
+    }
+
+    /// What the move did, as the summary says it ("it allows a forced loss").
+    pub const fn words(self) -> &'static str {
+        match self {
+            Forced::LossAllowed => "it allows a forced loss",
+            Forced::WinMissed => "it lets a forced win go",
+        }
+    }
+}
+
 /// How a move is judged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Judgement {
@@ -40,8 +96,10 @@ pub enum Judgement {
 }
 
 impl Judgement {
-    /// The judgement of an expected-score loss.
+    /// The judgement of an expected-score loss, rounded to the whole percentage shown.
     pub fn of_loss(loss: f64) -> Judgement {
+        // k/100 is the double nearest the thresholds' literals for whole k.
+        let loss = f64::from(percent(loss)) / 100.0;
         if loss >= BLUNDER {
             Judgement::Blunder
         } else if loss >= MISTAKE {
@@ -59,6 +117,16 @@ impl Judgement {
             Judgement::Inaccuracy => "inaccuracy",
             Judgement::Mistake => "mistake",
             Judgement::Blunder => "blunder",
+        }
+    }
+
+    /// The word for several: "inaccuracies".
+    pub const fn words(self) -> &'static str {
+        match self {
+            Judgement::Good => "good moves",
+            Judgement::Inaccuracy => "inaccuracies",
+            Judgement::Mistake => "mistakes",
+            Judgement::Blunder => "blunders",
         }
     }
 
@@ -208,6 +276,8 @@ pub struct MoveReview {
     /// `before − after`, at least 0 (0 when the search chose this move).
     pub loss: f64,
     pub judgement: Judgement,
+    /// The forced result the move allowed or let go, when it did.
+    pub forced: Option<Forced>,
     pub accuracy: f64,
     /// The move the search preferred, when the move gave something away.
     pub better: Option<Move>,
@@ -230,14 +300,20 @@ pub struct Review {
 }
 
 impl Review {
-    /// A side's moves with a judgement worse than good, the costliest first, at most `n`.
+    /// A side's moves with a judgement worse than good, the worst judged first, then the
+    /// costliest, at most `n`.
     pub fn worst(&self, side: Side, n: usize) -> Vec<&MoveReview> {
         let mut out: Vec<&MoveReview> = self
             .moves
             .iter()
             .filter(|m| m.side == side && m.judgement > Judgement::Good)
             .collect();
-        out.sort_by(|a, b| b.loss.total_cmp(&a.loss).then(a.ply.cmp(&b.ply)));
+        out.sort_by(|a, b| {
+            b.judgement
+                .cmp(&a.judgement)
+                .then(b.loss.total_cmp(&a.loss))
+                .then(a.ply.cmp(&b.ply))
+        });
         out.truncate(n);
         out
     }
@@ -270,16 +346,23 @@ pub fn review(game: &Game, evals: &[Option<Evaluation>], scale: f64) -> Review {
         game.moves().len() + 1,
         "one evaluation per position"
     );
-    // Each position's side to move, and that side's expected score.
+    // Each position's side to move, that side's expected score, and whether it wins (true) or
+    // loses (false) by force.
     let mut turns = Vec::with_capacity(evals.len());
     let mut own = Vec::with_capacity(evals.len());
+    let mut forced = Vec::with_capacity(evals.len());
     walk(game, |i, g| {
         turns.push(g.turn());
-        own.push(match (g.outcome(), &evals[i]) {
-            (o, _) if o.is_over() => decided(o, g.turn()),
-            (_, Some(e)) => expected(e.score, scale),
+        let (e, f) = match (g.outcome(), &evals[i]) {
+            (o, _) if o.is_over() => (decided(o, g.turn()), o.winner().map(|w| w == g.turn())),
+            (_, Some(e)) => (
+                expected(e.score, scale),
+                (e.score.abs() > MATE_BOUND).then_some(e.score > 0),
+            ),
             (_, None) => panic!("an undecided position without an evaluation"),
-        });
+        };
+        own.push(e);
+        forced.push(f);
     });
     let curve: Vec<f64> = turns
         .iter()
@@ -300,17 +383,26 @@ pub fn review(game: &Game, evals: &[Option<Evaluation>], scale: f64) -> Review {
         }
         let before = own[i];
         // The mover's expected score after the move: the opponent's, turned round.
-        let after = match turns[i + 1] == m.side {
-            true => own[i + 1],
-            false => 1.0 - own[i + 1],
+        let (after, forced_after) = match turns[i + 1] == m.side {
+            true => (own[i + 1], forced[i + 1]),
+            false => (1.0 - own[i + 1], forced[i + 1].map(|w| !w)),
         };
         let best = evals[i].map(|e| e.best);
-        let loss = if best == Some(m.mv) {
+        let chosen = best == Some(m.mv);
+        let loss = if chosen {
             0.0
         } else {
             (before - after).max(0.0)
         };
-        let judgement = Judgement::of_loss(loss);
+        let forced_change = match (forced[i], forced_after) {
+            _ if chosen => None,
+            (Some(false), _) => None,
+            (_, Some(false)) => Some(Forced::LossAllowed),
+            (Some(true), None) => Some(Forced::WinMissed),
+            _ => None,
+        };
+        let judgement = Judgement::of_loss(loss)
+            .max(forced_change.map_or(Judgement::Good, |f| f.judgement(before, after)));
         let accuracy = move_accuracy(loss);
         let s = side_index(m.side);
         sums[s] += accuracy;
@@ -325,6 +417,7 @@ pub fn review(game: &Game, evals: &[Option<Evaluation>], scale: f64) -> Review {
             after,
             loss,
             judgement,
+            forced: forced_change,
             accuracy,
             better: best.filter(|_| gave),
             refutation: evals[i + 1].map(|e| e.best).filter(|_| gave),
@@ -406,9 +499,22 @@ mod tests {
     #[test]
     fn judgements_follow_the_thresholds() {
         assert_eq!(Judgement::of_loss(0.0), Judgement::Good);
-        assert_eq!(Judgement::of_loss(0.099), Judgement::Good);
+        assert_eq!(Judgement::of_loss(0.094), Judgement::Good);
         assert_eq!(Judgement::of_loss(0.1), Judgement::Inaccuracy);
         assert_eq!(Judgement::of_loss(0.2), Judgement::Mistake);
+        // Judged on the whole percentage shown: 19.6% is shown as 20%, a mistake's figure.
+        for loss in [0.0951, 0.1996, 0.2951, 0.1, 0.14999, 0.25] {
+            let shown = percent(loss);
+            let want = match shown {
+                0..=9 => Judgement::Good,
+                10..=19 => Judgement::Inaccuracy,
+                20..=29 => Judgement::Mistake,
+                _ => Judgement::Blunder,
+            };
+            assert_eq!(Judgement::of_loss(loss), want, "{loss} shown as {shown}%");
+        }
+        assert_eq!(percent(0.1996), 20);
+        assert_eq!(Judgement::of_loss(0.1996), Judgement::Mistake);
         assert_eq!(Judgement::of_loss(0.3), Judgement::Blunder);
         assert_eq!(Judgement::of_loss(1.0), Judgement::Blunder);
     }
@@ -487,5 +593,75 @@ mod tests {
         assert_eq!(r.curve.len(), 4);
         assert_eq!(r.moves.len(), 3);
         assert!(r.curve.iter().all(|p| (0.0..=1.0).contains(p)));
+    }
+
+    /// `moves` played from `record` (`turn` to move), each position searched at depth 3, and
+    /// reviewed.
+    fn reviewed(record: &str, turn: Side, moves: &[&str]) -> Review {
+        let start = crate::tafl::parse_position(record, turn, Rules::default()).unwrap();
+        let mut game = Game::from_position(start);
+        for m in moves {
+            game.play_text(m).unwrap();
+        }
+        let limits = Limits {
+            depth: Some(3),
+            ..Limits::default()
+        };
+        let evals = evaluate_game(&mut Searcher::new(1, Weights::DEFAULT), &game, &limits);
+        review(&game, &evals, DEFAULT_SCALE)
+    }
+
+    /// The king on d8 sees the edge at a8; the attackers are behind (the search gives them
+    /// about 13%) but can still shut the line. a3-a1 does not, and d8-a8 wins at once.
+    const KING_SEES_A8: &str = "/3t1t3/2tTt4/t3T4/2T2T2t/tt5Tt/t3T1t2/2T1T2t1/3Kt4/3t1t3/";
+
+    #[test]
+    fn a_move_that_lets_the_king_escape_at_once_is_a_blunder_whatever_the_loss() {
+        let r = reviewed(KING_SEES_A8, Side::Attackers, &["a3-a1", "d8-a8"]);
+        assert_eq!(r.outcome.winner(), Some(Side::Defenders));
+        let m = &r.moves[0];
+        // Playable before (not lost by force, and not all but lost), lost by force after, and
+        // the curve alone gives away less than a blunder's 30%.
+        assert!(m.before > LOST_MISTAKE && m.before < BLUNDER, "{m:?}");
+        assert_eq!(m.after, 0.0, "{m:?}");
+        assert!(Judgement::of_loss(m.loss) < Judgement::Blunder, "{m:?}");
+        assert_eq!(m.forced, Some(Forced::LossAllowed), "{m:?}");
+        assert_eq!(m.judgement, Judgement::Blunder, "{m:?}");
+        assert_eq!(
+            m.refutation.map(|r| r.to_string()).as_deref(),
+            Some("d8-a8")
+        );
+        assert!(m.better.is_some_and(|b| b != m.mv));
+        // The escape itself is the search's move: good, and no forced result changed hands.
+        assert_eq!(r.moves[1].judgement, Judgement::Good);
+        assert_eq!(r.moves[1].forced, None);
+        assert_eq!(r.worst(Side::Attackers, 3)[0].ply, 1);
+    }
+
+    /// The king on e4 can reach e1, on the edge, at once (the search's move); c6-c4 lets that
+    /// win go, though the defenders stay well ahead.
+    const KING_SEES_E1: &str = "/9/2tT1t3/t1T3t2/4K2t1/tt1T4t/tTT5t/7T1/4t4/3ttt3/";
+
+    #[test]
+    fn a_move_that_lets_a_forced_win_go_is_a_blunder_whatever_the_loss() {
+        let r = reviewed(KING_SEES_E1, Side::Defenders, &["c6-c4"]);
+        let m = &r.moves[0];
+        assert_eq!(m.before, 1.0, "{m:?}");
+        assert!(m.after > 1.0 - BLUNDER && m.after < WON_MISTAKE, "{m:?}");
+        assert!(Judgement::of_loss(m.loss) < Judgement::Blunder, "{m:?}");
+        assert_eq!(m.forced, Some(Forced::WinMissed), "{m:?}");
+        assert_eq!(m.judgement, Judgement::Blunder, "{m:?}");
+        assert_eq!(m.better.map(|b| b.to_string()).as_deref(), Some("e4-e1"));
+    }
+
+    #[test]
+    fn forced_results_are_graded_as_lichess_grades_mates() {
+        use Forced::*;
+        assert_eq!(LossAllowed.judgement(0.15, 0.0), Judgement::Blunder);
+        assert_eq!(LossAllowed.judgement(0.05, 0.0), Judgement::Mistake);
+        assert_eq!(LossAllowed.judgement(0.01, 0.0), Judgement::Inaccuracy);
+        assert_eq!(WinMissed.judgement(1.0, 0.8), Judgement::Blunder);
+        assert_eq!(WinMissed.judgement(1.0, 0.95), Judgement::Mistake);
+        assert_eq!(WinMissed.judgement(1.0, 0.99), Judgement::Inaccuracy);
     }
 }

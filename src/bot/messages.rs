@@ -1,6 +1,6 @@
 //! What the bot says: every message's text, from the service's plain types. Pure functions.
 
-use crate::ai::analysis::Judgement;
+use crate::ai::analysis::{self, Judgement};
 use crate::service::analysis::{AnalysisSummary, CostlyMove, SideSummary};
 use crate::service::{
     ChallengeInfo, ClockEvent, Ended, GameInfo, Hint, Leaderboard, MoveReport, Player,
@@ -214,6 +214,14 @@ fn capital(s: &str) -> String {
     c.next()
         .map(|f| f.to_uppercase().chain(c).collect())
         .unwrap_or_default()
+}
+
+/// A count and its noun: "1 ply", "3 plies".
+pub fn counted(n: impl TryInto<u64>, one: &str, many: &str) -> String {
+    match n.try_into().unwrap_or(u64::MAX) {
+        1 => format!("1 {one}"),
+        n => format!("{n} {many}"),
+    }
 }
 
 /// The line for an AI turn in `game` still waiting for a worker, with `ahead` requests before
@@ -533,9 +541,9 @@ const COPENHAGEN_RULES: &str = "**Copenhagen Hnefatafl**, the tafl game of today
 pub fn hint_message(h: &Hint) -> String {
     let line: Vec<&str> = h.pv.iter().take(6).map(String::as_str).collect();
     format!(
-        "Try **{}** (searched {} plies ahead; score {:+.2} for you). Expected line: {}",
+        "Try **{}** (searched {} ahead; score {:+.2} for you). Expected line: {}",
         h.best,
-        h.depth,
+        counted(h.depth, "ply", "plies"),
         h.score as f64 / 100.0,
         line.join(" ")
     )
@@ -552,20 +560,20 @@ pub fn stats_message(name: &str, s: &Stats) -> String {
             .iter()
             .map(|r| {
                 format!(
-                    "{} rating **{:.0}** ± {:.0} ({} rated games)",
+                    "{} rating **{:.0}** ± {:.0} ({})",
                     variant_name(r.variant),
                     r.rating.rating,
                     2.0 * r.rating.deviation,
-                    r.rated_games
+                    counted(r.rated_games, "rated game", "rated games")
                 )
             })
             .collect();
         each.join(" · ")
     };
     let mut text = format!(
-        "**{}**: {} games · as attackers {} won, {} lost · as defenders {} won, {} lost · {} drawn · {rating}",
+        "**{}**: {} · as attackers {} won, {} lost · as defenders {} won, {} lost · {} drawn · {rating}",
         escape(name),
-        s.games,
+        counted(s.games, "game", "games"),
         s.wins_as_attackers,
         s.losses_as_attackers,
         s.wins_as_defenders,
@@ -604,12 +612,12 @@ pub fn leaderboard_message(board: &Leaderboard) -> String {
         .iter()
         .map(|l| {
             format!(
-                "{}. {} {:.0} ± {:.0} ({} games)",
+                "{}. {} {:.0} ± {:.0} ({})",
                 l.rank,
                 escape(&l.name),
                 l.rating.rating,
                 2.0 * l.rating.deviation,
-                l.rated_games
+                counted(l.rated_games, "game", "games")
             )
         })
         .collect();
@@ -746,13 +754,13 @@ pub fn clock_message(event: &ClockEvent) -> String {
 /// A finished game as the analysis's autocomplete lists it (within 100 characters).
 pub fn game_choice(game: &GameInfo) -> String {
     let label = format!(
-        "#{}{} · {} vs {} · {} · {} plies",
+        "#{}{} · {} vs {} · {} · {}",
         game.id,
         variant_tag(game.variant()),
         game.attackers.name(),
         game.defenders.name(),
         game.outcome.status().replace('_', " "),
-        game.ply
+        counted(game.ply, "ply", "plies")
     );
     if label.chars().count() <= 100 {
         return label;
@@ -766,15 +774,20 @@ pub fn game_choice(game: &GameInfo) -> String {
 pub fn analysis_progress(game: &GameInfo, reviewed: u32, total: u32) -> String {
     if reviewed >= total {
         format!(
-            "Reviewed game #{}{}: all {total} moves. The summary follows.",
+            "Reviewed game #{}{}: {}. The summary follows.",
             game.id,
-            variant_note(game.variant())
+            variant_note(game.variant()),
+            match total {
+                1 => "its one move".to_string(),
+                n => format!("all {n} moves"),
+            }
         )
     } else {
         format!(
-            "Reviewing game #{}{}: {reviewed} of {total} moves reviewed.",
+            "Reviewing game #{}{}: {reviewed} of {} reviewed.",
             game.id,
-            variant_note(game.variant())
+            variant_note(game.variant()),
+            counted(total, "move", "moves")
         )
     }
 }
@@ -782,21 +795,23 @@ pub fn analysis_progress(game: &GameInfo, reviewed: u32, total: u32) -> String {
 /// The answer when an analysis starts.
 pub fn analysis_started(game: &GameInfo, total: u32) -> String {
     format!(
-        "Reviewing game #{} ({}{total} moves) in the background: the progress shows here, then the summary and the graph.",
+        "Reviewing game #{} ({}{}) in the background: the progress shows here, then the summary and the graph.",
         game.id,
         match game.variant() {
             Variant::Tablut => String::new(),
             v => format!("{}, ", variant_name(v)),
-        }
+        },
+        counted(total, "move", "moves")
     )
 }
 
 /// The answer while an analysis is under way.
 pub fn analysis_running(game: &GameInfo, reviewed: u32, total: u32) -> String {
     format!(
-        "Game #{}{} is being reviewed: {reviewed} of {total} moves so far. The summary and the graph will be posted here.",
+        "Game #{}{} is being reviewed: {reviewed} of {} so far. The summary and the graph will be posted here.",
         game.id,
-        variant_note(game.variant())
+        variant_note(game.variant()),
+        counted(total, "move", "moves")
     )
 }
 
@@ -832,7 +847,7 @@ pub fn analysis_summary(summary: &AnalysisSummary) -> String {
         ]
         .into_iter()
         .filter(|&(_, n)| n > 0)
-        .map(|(j, n)| format!("{n} {}{}", j.word(), if n == 1 { "" } else { "s" }))
+        .map(|(j, n)| counted(n, j.word(), j.words()))
         .collect();
         let counts = if counts.is_empty() {
             "no costly move".to_string()
@@ -853,19 +868,25 @@ pub fn analysis_summary(summary: &AnalysisSummary) -> String {
 }
 
 /// One costly move as the summary lists it: "• 21… d6-e6+?! (inaccuracy, 13% of the expected
-/// score given away): better **d6-f6**; it allowed **g4-e4**".
+/// score given away): better **d6-f6**; it allowed **g4-e4**", with what it did to a forced
+/// result when that judged it ("(blunder: it allows a forced loss; 15% of …)"). The percentage
+/// is the one the judgement was made on.
 fn costly_move(m: &CostlyMove) -> String {
     let dots = match m.side {
         Side::Attackers => ".",
         Side::Defenders => "…",
     };
     let mut line = format!(
-        "• {}{dots} {}{} ({}, {:.0}% of the expected score given away)",
+        "• {}{dots} {}{} ({}{}{}% of the expected score given away)",
         m.number,
         m.played,
         m.judgement.mark(),
         m.judgement.word(),
-        m.loss * 100.0
+        match m.forced {
+            Some(f) => format!(": {}; ", f.words()),
+            None => ", ".to_string(),
+        },
+        analysis::percent(m.loss)
     );
     if let Some(better) = m.better {
         line.push_str(&format!(": better **{better}**"));
@@ -951,6 +972,101 @@ mod tests {
         assert_eq!(text.matches("\n• ").count(), 6, "{text}");
         assert!(text.contains("better **"), "{text}");
         assert!(text.contains(r"\*\*\*"), "names escaped: {text}");
+    }
+
+    #[test]
+    fn counts_are_pluralised_and_labels_agree_with_their_percentages() {
+        use crate::ai::analysis::{Forced, MoveReview, Review};
+        use crate::service::{Place, Player, TimeControl, User};
+        use crate::tafl::Position;
+        let start = Position::start(Rules::default());
+        let mv = start.legal_moves_sorted()[0];
+        // Attackers' moves (odd plies): three inaccuracies, one loss shown as 20%, and one that
+        // allowed a forced loss for 15%.
+        let judged = |ply: u32, loss: f64, forced: Option<Forced>| MoveReview {
+            ply,
+            side: Side::Attackers,
+            played: format!("m{ply}"),
+            mv,
+            before: 0.5,
+            after: 0.5 - loss,
+            loss,
+            judgement: Judgement::of_loss(loss)
+                .max(forced.map_or(Judgement::Good, |f| f.judgement(0.5, 0.5 - loss))),
+            forced,
+            accuracy: crate::ai::analysis::move_accuracy(loss),
+            better: None,
+            refutation: None,
+        };
+        let moves = vec![
+            judged(1, 0.12, None),
+            judged(3, 0.11, None),
+            judged(5, 0.13, None),
+            judged(7, 0.1996, None),
+            judged(9, 0.15, Some(Forced::LossAllowed)),
+        ];
+        let review = Review {
+            curve: vec![0.5; 11],
+            calls: Vec::new(),
+            accuracy: [Some(50.0), None],
+            outcome: Outcome::Drawn {
+                reason: crate::tafl::Reason::DrawAgreed,
+            },
+            moves,
+        };
+        let info = GameInfo {
+            id: 7,
+            place: Place {
+                guild: Some(1),
+                channel: 2,
+            },
+            attackers: Player::User(User::new(1, "Astrid")),
+            defenders: Player::User(User::new(2, "Birger")),
+            rules: Rules::default(),
+            start,
+            rated: true,
+            ply: 10,
+            turn: Side::Attackers,
+            outcome: review.outcome,
+            time_control: TimeControl::None,
+            turn_deadline: None,
+            board_message_id: None,
+        };
+        let text = analysis_summary(&AnalysisSummary::new(&info, &review));
+        assert!(
+            text.contains("1 blunder, 1 mistake, 3 inaccuracies"),
+            "{text}"
+        );
+        assert!(!text.contains("inaccuracys"), "{text}");
+        // The label is the one the shown percentage falls under.
+        assert!(text.contains("m7? (mistake, 20% of"), "{text}");
+        // A forced loss says why it is a blunder for less than 30%.
+        assert!(
+            text.contains("m9?? (blunder: it allows a forced loss; 15% of"),
+            "{text}"
+        );
+        // Counts of one are singular wherever a count is worded.
+        let mut one = info.clone();
+        one.ply = 1;
+        assert!(
+            game_choice(&one).ends_with("· 1 ply"),
+            "{}",
+            game_choice(&one)
+        );
+        assert!(analysis_started(&one, 1).contains("(1 move)"));
+        assert!(analysis_running(&one, 0, 1).contains("0 of 1 move so far"));
+        assert!(analysis_progress(&one, 0, 1).contains("0 of 1 move reviewed"));
+        assert!(analysis_progress(&one, 1, 1).contains("its one move"));
+        assert!(analysis_progress(&one, 0, 2).contains("0 of 2 moves reviewed"));
+        let hint = Hint {
+            best: "a4-a2".into(),
+            score: 0,
+            depth: 1,
+            pv: Vec::new(),
+        };
+        assert!(hint_message(&hint).contains("searched 1 ply ahead"));
+        assert_eq!(counted(1u32, "ply", "plies"), "1 ply");
+        assert_eq!(counted(0u32, "ply", "plies"), "0 plies");
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The evaluation graph of an analysed game: the attackers' expected score over the plies, the
-//! costly moves marked on the curve, the moments of *raichi* and *tuichu*, and the result. Drawn
+//! costly moves marked on the curve, the moments of *raichi* and *tuichu*, and the result; the
+//! key under the plot names only the kinds of marks and lines the graph holds. Drawn
 //! with plotters' bitmap backend in the board's palette and the bundled font (plotters' `ab_glyph`
 //! feature: no system font is looked for), then encoded as an RGB PNG. No I/O.
 
@@ -258,11 +259,15 @@ fn draw(root: &DrawingArea<BitMapBackend<'_>, Shift>, input: &GraphInput) -> Dra
                 plotters::style::text_anchor::HPos::Left,
                 plotters::style::text_anchor::VPos::Center,
             ));
+    // Only what the graph shows: the judgements of its marks and the calls of its lines.
     for judgement in [
         Judgement::Inaccuracy,
         Judgement::Mistake,
         Judgement::Blunder,
-    ] {
+    ]
+    .into_iter()
+    .filter(|&j| input.marks.iter().any(|&(_, m)| m == j))
+    {
         let color = marker(judgement).expect("a costly judgement has a colour");
         root.draw(&Circle::new((x + 9, key_y), 9, rgb(color).filled()))
             .expect(FAILED);
@@ -270,7 +275,10 @@ fn draw(root: &DrawingArea<BitMapBackend<'_>, Shift>, input: &GraphInput) -> Dra
             .expect(FAILED);
         x += 165;
     }
-    for call in [Call::Raichi, Call::Tuichu] {
+    for call in [Call::Raichi, Call::Tuichu]
+        .into_iter()
+        .filter(|&c| input.calls.iter().any(|&(_, k)| k == c))
+    {
         // On a patch of the plot's ground, so the line reads as it does in the plot.
         root.draw(&Rectangle::new(
             [(x, key_y - 13), (x + 18, key_y + 13)],
@@ -414,5 +422,51 @@ mod tests {
         let (plot_x, plot_y) = (graph.left..=graph.right - 1, graph.top..=graph.bottom - 1);
         assert_eq!(count(&img, plot_x.clone(), plot_y.clone(), raichi), 0);
         assert_eq!(count(&img, plot_x, plot_y, tuichu), 0);
+    }
+
+    #[test]
+    fn the_key_names_only_the_marks_and_calls_the_graph_holds() {
+        let key = |graph: &Graph| (0..=WIDTH as i32 - 1, graph.bottom + 1..=HEIGHT as i32 - 1);
+        let in_key = |graph: &Graph, img: &image::RgbImage, colour: Rgb| {
+            let (xs, ys) = key(graph);
+            count(img, xs, ys, colour)
+        };
+        let (raichi, tuichu) = (call_line(Call::Raichi), call_line(Call::Tuichu));
+        let colour = |j| marker(j).unwrap();
+        // A raichi and a mistake: those two are named, and nothing else.
+        let (graph, img) = decoded(&input(vec![(3, Call::Raichi)]));
+        assert!(in_key(&graph, &img, raichi) > 20);
+        assert_eq!(in_key(&graph, &img, tuichu), 0, "no tuichu in this game");
+        assert!(in_key(&graph, &img, colour(Judgement::Mistake)) > 50);
+        assert_eq!(in_key(&graph, &img, colour(Judgement::Inaccuracy)), 0);
+        assert_eq!(in_key(&graph, &img, colour(Judgement::Blunder)), 0);
+        // No calls at all (as in every Brandubh or Copenhagen game): neither is named.
+        let (graph, img) = decoded(&input(Vec::new()));
+        assert_eq!(in_key(&graph, &img, raichi), 0);
+        assert_eq!(in_key(&graph, &img, tuichu), 0);
+        // Each kind present is named once, however often it happens.
+        let mut all = input(vec![
+            (2, Call::Raichi),
+            (3, Call::Tuichu),
+            (6, Call::Raichi),
+        ]);
+        all.marks = vec![
+            (1, Judgement::Inaccuracy),
+            (4, Judgement::Blunder),
+            (5, Judgement::Mistake),
+            (8, Judgement::Blunder),
+        ];
+        let (graph, img) = decoded(&all);
+        let raichi_alone = in_key(&graph, &img, raichi);
+        let (graph_one, img_one) = decoded(&input(vec![(3, Call::Raichi)]));
+        assert_eq!(raichi_alone, in_key(&graph_one, &img_one, raichi));
+        for j in [
+            Judgement::Inaccuracy,
+            Judgement::Mistake,
+            Judgement::Blunder,
+        ] {
+            assert!(in_key(&graph, &img, colour(j)) > 50, "{j:?}");
+        }
+        assert!(in_key(&graph, &img, tuichu) > 20);
     }
 }

@@ -6,7 +6,7 @@
 //! that records the step it tells of. Asking again shows the stored result at once.
 
 use super::*;
-use crate::ai::analysis::{self, Evaluation, Judgement, Review};
+use crate::ai::analysis::{self, Evaluation, Forced, Judgement, Review};
 use crate::ai::queue::Class;
 use crate::ai::Limits;
 use crate::render::graph::{evaluation_graph, GraphInput};
@@ -127,6 +127,8 @@ pub struct CostlyMove {
     /// The move as recorded (`d1-d4xd5+`).
     pub played: String,
     pub judgement: Judgement,
+    /// The forced result it allowed or let go, when it did (what makes it worse than its loss).
+    pub forced: Option<Forced>,
     /// The mover's expected score it gave away, 0–1.
     pub loss: f64,
     /// The search's choice before the move.
@@ -154,6 +156,7 @@ impl AnalysisSummary {
                     side: m.side,
                     played: m.played.clone(),
                     judgement: m.judgement,
+                    forced: m.forced,
                     loss: m.loss,
                     better: m.better,
                     refutation: m.refutation,

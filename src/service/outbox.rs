@@ -73,9 +73,16 @@ pub trait Wording: Send + Sync {
     /// A game's analysis under way: `reviewed` of `total` moves.
     fn analysis_progress(&self, game: &GameInfo, reviewed: u32, total: u32) -> String {
         if reviewed == total {
-            format!("Reviewed game #{}: all {total} moves.", game.id)
+            match total {
+                1 => format!("Reviewed game #{}: its one move.", game.id),
+                _ => format!("Reviewed game #{}: all {total} moves.", game.id),
+            }
         } else {
-            format!("Reviewing game #{}: {reviewed} of {total} moves.", game.id)
+            let moves = if total == 1 { "move" } else { "moves" };
+            format!(
+                "Reviewing game #{}: {reviewed} of {total} {moves}.",
+                game.id
+            )
         }
     }
     /// A finished analysis, posted with its graph.

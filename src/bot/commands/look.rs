@@ -71,12 +71,12 @@ pub async fn replay(ctx: Context<'_>) -> Result<(), Error> {
     let (game, gif) = ctx.data().service.replay(ctx.channel_id().get()).await?;
     ctx.send(
         reply(format!(
-            "Replay{}: {} plies. {}",
+            "Replay{}: {}. {}",
             match game.variant() {
                 v if v.is_tablut() => String::new(),
                 v => format!(" of a game of {}", v.title()),
             },
-            game.ply,
+            messages::counted(game.ply, "ply", "plies"),
             messages::escape(&game.status_line())
         ))
         .allowed_mentions(serenity::CreateAllowedMentions::new())
