@@ -964,6 +964,98 @@ async fn reminders_come_once_each_and_time_runs_out_even_across_a_restart(db: Te
 }
 
 both_backends! {
+/// Time the bot was away is not charged to the players: a start after a downtime moves every
+/// running game's deadline and every open challenge's expiry on by the time since the last
+/// beat, once, even with two processes starting together; beats while the bot runs give
+/// nothing back, nor does a start within the promise, and the clock then runs as before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn downtime_is_given_back_to_running_games_and_open_challenges_once(db: TestDb) {
+    let f = fixture(db).await;
+    let (day, every) = (Duration::from_secs(24 * 3600), Duration::from_secs(60));
+    let ms = |d: Duration| d.as_millis() as i64;
+    assert_eq!(
+        f.service.resume(every).await.unwrap(),
+        None,
+        "a first start knows no downtime"
+    );
+    let c = f
+        .service
+        .challenge(ChallengeRequest {
+            time_control: TimeControl::PerMove(day),
+            ..request(95, SideChoice::Attackers)
+        })
+        .await
+        .unwrap();
+    let game = f.service.accept(c.id, BIRGER, None).await.unwrap().game;
+    assert_eq!(game.turn_deadline, Some(T0 + ms(day)));
+    let open = f.service.challenge(request(96, SideChoice::Defenders)).await.unwrap();
+    let expiry = |s: &Service| {
+        let pool = s.pool().clone();
+        async move {
+            store::challenges::by_id(&pool, open.id)
+                .await
+                .unwrap()
+                .unwrap()
+        }
+    };
+    assert_eq!(expiry(&f.service).await.expires_at, T0 + ms(day));
+    // Running: a beat every minute, even one a little late, then a quick restart.
+    for late in [0, 0, 30] {
+        f.clock.advance(every + Duration::from_secs(late));
+        f.service.keep_alive(every).await.unwrap();
+    }
+    let f = f.reopen().await;
+    f.clock.advance(2 * every);
+    assert_eq!(f.service.resume(every).await.unwrap(), None, "within the promise");
+    let last_beat = T0 + ms(5 * every) + 30_000;
+    // Down for two days: past the deadline and the challenge's expiry.
+    let f = f.reopen().await;
+    f.clock.advance(2 * day);
+    let now = last_beat + ms(2 * day);
+    // Two processes start together on the database: one gives the time back.
+    let other = Service::open(&f.db.url, config(false), Arc::new(f.clock.clone()))
+        .await
+        .unwrap();
+    let (a, b) = tokio::join!(f.service.resume(every), other.resume(every));
+    let given: Vec<Downtime> = [a.unwrap(), b.unwrap()].into_iter().flatten().collect();
+    assert_eq!(
+        given,
+        [Downtime {
+            away: Duration::from_millis((now - last_beat) as u64),
+            games: 1,
+            challenges: 1
+        }],
+        "given back once, by one of them"
+    );
+    let moved = now - last_beat;
+    assert_eq!(
+        f.service.game(game.id).await.unwrap().turn_deadline,
+        Some(T0 + ms(day) + moved)
+    );
+    assert_eq!(expiry(&f.service).await.expires_at, T0 + ms(day) + moved);
+    assert_eq!(expiry(&f.service).await.status, ChallengeStatus::Pending);
+    // Nothing is charged for the downtime: no loss on time, no expiry, no reminder yet (the
+    // player has the day they had left, less the minutes before the bot stopped).
+    assert!(f.service.tick().await.unwrap().is_empty());
+    assert_eq!(other.resume(every).await.unwrap(), None, "given back once");
+    other.close().await;
+    // A beat while running gives nothing back, however late (the clock is the bot's own).
+    f.clock.advance(day / 2);
+    f.service.keep_alive(every).await.unwrap();
+    let f = f.reopen().await;
+    assert_eq!(f.service.resume(every).await.unwrap(), None);
+    f.clock.advance(day / 2);
+    // The clock runs on from there.
+    let events = f.service.tick().await.unwrap();
+    assert!(
+        events.iter().any(|e| matches!(e, ClockEvent::TimedOut(_)))
+            && events.iter().any(|e| matches!(e, ClockEvent::ChallengeExpired(_))),
+        "{events:?}"
+    );
+}
+}
+
+both_backends! {
 #[tokio::test]
 async fn the_leaderboard_orders_by_rating_and_pages(db: TestDb) {
     let f = fixture(db).await;

@@ -8,8 +8,8 @@ use poise::serenity_prelude as serenity;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Starts the clock: every `every`, the service's due reminders, time-outs and expired
-/// challenges are committed with their notices.
+/// Starts the clock: every `every`, the bot's heartbeat (see [`Service::keep_alive`]), then
+/// the service's due reminders, time-outs and expired challenges, committed with their notices.
 pub fn clock(service: Arc<Service>, every: Duration) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let mut ticks = tokio::time::interval(every);
@@ -19,6 +19,10 @@ pub fn clock(service: Arc<Service>, every: Duration) -> tokio::task::JoinHandle<
         let scanning = Arc::new(std::sync::atomic::AtomicBool::new(false));
         loop {
             ticks.tick().await;
+            // The database learns that the bot still runs (see Service::resume).
+            if let Err(e) = service.keep_alive(every).await {
+                tracing::error!(error = ?e, "could not record that the bot runs");
+            }
             if !scanning.swap(true, std::sync::atomic::Ordering::SeqCst) {
                 let (service, scanning) = (service.clone(), scanning.clone());
                 tokio::spawn(async move {

@@ -221,6 +221,11 @@ async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, St
         }
         Err(e) => return Err(StartError::Discord(e)),
     }
+    // The time the bot was away is given back to the players before any command or the clock
+    // can charge it (once, whichever process starts first).
+    if let Err(e) = service.resume(config.clock_interval).await {
+        tracing::error!(error = ?e, "could not record that the bot runs");
+    }
     // The board's sprites drawn before the first command needs them.
     if service.config().images {
         tokio::task::spawn_blocking(crate::render::warm_up);

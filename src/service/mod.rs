@@ -28,6 +28,7 @@ pub use outbox::{
     AnswerRef, Answering, BoardRef, Buttons, Delivery, DeliveryPolicy, NewsAnswer, Notice,
     NoticeId, Payload, PlainWording, PuzzleBoardRef, Recorded, Wording,
 };
+pub use timecontrol::{heartbeat_grace, Downtime};
 pub use types::*;
 
 use crate::ai::Level;

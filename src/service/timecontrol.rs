@@ -1,11 +1,14 @@
 //! Time control: reminders when half a player's time is gone and again near the end, a loss
 //! on time when it runs out, and challenges that expire. Driven by the database (deadlines
 //! are stored), so a restart loses nothing; the bot calls [`Service::tick`] every little while.
+//! Time the bot was away is not charged: [`Service::keep_alive`] beats a heartbeat in the
+//! database, and [`Service::resume`], at a start after downtime, moves every deadline on by it.
 
 use super::backoff::Work;
 use super::outbox::Announce;
 use super::*;
 use crate::store::games::GameRow;
+use crate::store::heartbeat;
 
 /// The second reminder goes out when this fraction (1/N) of the time per move is left.
 pub const LAST_REMINDER_FRACTION: i64 = 10;
@@ -14,7 +17,69 @@ pub const LAST_REMINDER_FRACTION: i64 = 10;
 /// the look is done): a process that dies while it looks leaves the game to the others then.
 pub const CLOCK_CLAIM_LEASE: Duration = Duration::from_secs(10);
 
+/// The time the bot was away, given back to the players (see [`Service::keep_alive`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Downtime {
+    /// From the last beat before the downtime to the beat that found it.
+    pub away: Duration,
+    /// The running games whose deadline moved on by that much.
+    pub games: u64,
+    /// The open challenges whose expiry moved on by that much.
+    pub challenges: u64,
+}
+
+/// How long a beat promises the next for, beating every `every`: twice that and a minute, so
+/// that a slow tick or a loaded machine is not taken for downtime.
+pub fn heartbeat_grace(every: Duration) -> Duration {
+    every * 2 + Duration::from_secs(60)
+}
+
 impl Service {
+    /// Tells the database that the bot is starting, before it takes commands and its clock
+    /// looks at a game; `every` is how often it will then [`Service::keep_alive`]. When no
+    /// process of the bot has beaten since the last promise ran out ([`heartbeat_grace`]), the
+    /// bot was away: every running game's deadline and every open challenge's expiry moves on
+    /// by the whole time since the last beat, in the transaction of the beat that finds it, so
+    /// that the time players could not play is not charged to them (as lichess pauses clocks
+    /// over a restart). One process claims each downtime, once, however many start together
+    /// on the database. Returns the downtime given back, if any.
+    pub async fn resume(&self, every: Duration) -> Result<Option<Downtime>, ServiceError> {
+        self.beat(every, true).await
+    }
+
+    /// Tells the database that the bot still runs (every `every`, by the clock). A beat while
+    /// running never gives time back: only a start does ([`Service::resume`]).
+    pub async fn keep_alive(&self, every: Duration) -> Result<(), ServiceError> {
+        self.beat(every, false).await.map(|_| ())
+    }
+
+    async fn beat(&self, every: Duration, claim: bool) -> Result<Option<Downtime>, ServiceError> {
+        let writing = self.write_lock().await;
+        let now = self.now();
+        let next_by = now + heartbeat_grace(every).as_millis() as i64;
+        let mut tx = self.pool.begin().await?;
+        let Some(last) = heartbeat::beat(&mut tx, now, next_by, claim).await? else {
+            tx.commit().await?;
+            return Ok(None);
+        };
+        let away = (now - last).max(0);
+        let games = heartbeat::extend_deadlines(&mut *tx, away).await?;
+        let challenges = heartbeat::extend_challenges(&mut *tx, away).await?;
+        tx.commit().await?;
+        drop(writing);
+        tracing::info!(
+            away_s = away / 1000,
+            games,
+            challenges,
+            "the bot was away: its time given back to every running game and open challenge"
+        );
+        Ok(Some(Downtime {
+            away: Duration::from_millis(away as u64),
+            games,
+            challenges,
+        }))
+    }
+
     /// Everything the clock has made due by now: expired challenges, reminders (each sent
     /// once) and losses on time. Each is committed with its notice in the outbox, so what the
     /// clock decided is announced even if the bot stops right after; a game that fails is

@@ -25,6 +25,7 @@ pub mod challenges;
 pub mod dialect;
 pub mod draws;
 pub mod games;
+pub mod heartbeat;
 pub mod moves;
 pub mod outbox;
 pub mod players;
