@@ -179,6 +179,9 @@ pub async fn on_event(
     framework: poise::FrameworkContext<'_, Data, Error>,
     event: &serenity::FullEvent,
 ) -> Result<(), Error> {
+    if super::gone::on_event(framework, event).await {
+        return Ok(());
+    }
     let serenity::FullEvent::InteractionCreate {
         interaction: serenity::Interaction::Component(press_event),
     } = event

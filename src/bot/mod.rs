@@ -8,6 +8,7 @@ pub mod commands;
 pub mod components;
 pub mod config;
 pub mod delivery;
+pub mod gone;
 pub mod messages;
 pub mod redact;
 pub mod visibility;
@@ -28,6 +29,9 @@ pub struct Data {
     pub in_flight: Arc<AtomicUsize>,
     /// Challenges whose button press is being handled now (see `components`).
     pub answering: std::sync::Mutex<std::collections::HashSet<crate::service::ChallengeId>>,
+    /// How many channel and thread deletions and server removals (CHANNEL_DELETE,
+    /// THREAD_DELETE, GUILD_DELETE) have been handled, outages included (see `gone`).
+    pub removals: Arc<AtomicUsize>,
 }
 
 pub type Context<'a> = poise::Context<'a, Data, Error>;
@@ -140,6 +144,8 @@ pub struct Running {
     pub shard_manager: Arc<serenity::ShardManager>,
     pub service: Arc<Service>,
     pub in_flight: Arc<AtomicUsize>,
+    /// How many CHANNEL_DELETE, THREAD_DELETE and GUILD_DELETE events have been handled.
+    pub removals: Arc<AtomicUsize>,
     task: tokio::task::JoinHandle<Result<(), serenity::Error>>,
     clock: tokio::task::JoinHandle<()>,
     dispatcher: delivery::Dispatcher,
@@ -237,11 +243,13 @@ async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, St
     }
     let config = Arc::new(config);
     let in_flight = Arc::new(AtomicUsize::new(0));
+    let removals = Arc::new(AtomicUsize::new(0));
     let data = Data {
         service: service.clone(),
         config: config.clone(),
         in_flight: in_flight.clone(),
         answering: Default::default(),
+        removals: removals.clone(),
     };
     let dev_guild = config.dev_guild;
     let framework = poise::Framework::builder()
@@ -305,6 +313,7 @@ async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, St
         shard_manager,
         service,
         in_flight,
+        removals,
         task,
         clock: clock_task,
         dispatcher,

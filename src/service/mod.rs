@@ -14,6 +14,7 @@ pub mod backoff;
 pub mod challenge;
 pub mod clock;
 pub mod error;
+pub mod gone;
 pub mod limits;
 pub mod outbox;
 pub mod play;
@@ -24,6 +25,7 @@ pub mod view;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::{Done, ServiceError};
+pub use gone::Gone;
 pub use outbox::{
     AnswerRef, Answering, BoardRef, Buttons, Delivery, DeliveryPolicy, NewsAnswer, Notice,
     NoticeId, Payload, PlainWording, PuzzleBoardRef, Recorded, Wording,

@@ -721,7 +721,7 @@ impl Service {
                     return Ok(Recorded::Failed);
                 };
                 match status {
-                    404 => self.channel_gone(row).await,
+                    404 => self.channel_gone(row, &[]).await,
                     403 => {
                         let _writing = self.write_lock().await;
                         games::stop_clock(&self.pool, row.id).await?;
@@ -734,8 +734,13 @@ impl Service {
     }
 
     /// A game's channel is gone: the game is aborted (unrated), and where the game came from
-    /// a challenge in another channel (a thread), that channel is told.
-    async fn channel_gone(&self, row: GameRow) -> Result<Recorded, ServiceError> {
+    /// a challenge in another channel (a thread), that channel is told, unless it is among
+    /// `gone` (deleted with it).
+    pub(crate) async fn channel_gone(
+        &self,
+        row: GameRow,
+        gone: &[ChannelId],
+    ) -> Result<Recorded, ServiceError> {
         let Some(loaded) = self.load_or_skip(row).await else {
             return Ok(Recorded::Failed);
         };
@@ -743,7 +748,7 @@ impl Service {
             reason: Reason::Aborted,
         };
         match self
-            .commit_end(loaded, outcome, Announce::ChannelGone)
+            .commit_end(loaded, outcome, Announce::ChannelGone(gone.to_vec()))
             .await
         {
             Ok(ended) => Ok(Recorded::GameAborted(Box::new(ended))),
@@ -787,11 +792,11 @@ impl Service {
                 )
                 .await?;
             }
-            Announce::ChannelGone => {
+            Announce::ChannelGone(gone) => {
                 let parent = challenges::by_game(&mut *conn, ended.game.id)
                     .await?
                     .map(|c| c.channel_id)
-                    .filter(|&c| c != ended.game.place.channel);
+                    .filter(|&c| c != ended.game.place.channel && !gone.contains(&c));
                 if let Some(parent) = parent {
                     let payload = Payload::text(self.wording.channel_gone(&ended.game));
                     self.enqueue(conn, parent, "channel_gone", &payload, Duration::ZERO)
@@ -816,6 +821,7 @@ pub(crate) enum Announce {
     },
     /// The clock: a loss on time, through the outbox.
     TimedOut,
-    /// The channel is gone: said in the channel the game's thread came from, if any.
-    ChannelGone,
+    /// The channel is gone: said in the channel the game's thread came from, if any and if it
+    /// is not among these (gone too).
+    ChannelGone(Vec<ChannelId>),
 }

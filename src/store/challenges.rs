@@ -257,3 +257,39 @@ pub async fn received_since<'e>(
         row.try_get("first")?,
     ))
 }
+
+/// Withdraws (closes as cancelled) the open challenges made in channel `channel`. Returns how
+/// many were open.
+pub async fn withdraw_in_channel<'e>(
+    ex: impl AnyExecutor<'e>,
+    channel: u64,
+    now: i64,
+) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE challenges SET status = 'cancelled', answered_at = $1 \
+         WHERE channel_id = $2 AND status = 'pending'",
+    )
+    .bind(now)
+    .bind(to_db(channel))
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+/// Withdraws (closes as cancelled) the open challenges made in server `guild`. Returns how
+/// many were open.
+pub async fn withdraw_in_guild<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild: u64,
+    now: i64,
+) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE challenges SET status = 'cancelled', answered_at = $1 \
+         WHERE guild_id = $2 AND status = 'pending'",
+    )
+    .bind(now)
+    .bind(to_db(guild))
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected())
+}

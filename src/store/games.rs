@@ -508,3 +508,25 @@ pub async fn release_clock<'e>(
     .await?;
     Ok(done.rows_affected() == 1)
 }
+
+/// The active games in threads made for challenges in channel `parent` (the game's channel is
+/// not the challenge's): a deleted channel takes its threads with it.
+pub async fn active_in_threads_of<'e>(
+    ex: impl AnyExecutor<'e>,
+    parent: u64,
+) -> Result<Vec<GameRow>, sqlx::Error> {
+    let columns = COLUMNS
+        .split(", ")
+        .map(|c| format!("g.{}", c.trim()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    sqlx::query_as::<_, Stored>(&format!(
+        "SELECT {columns} FROM games g JOIN challenges c ON c.game_id = g.id \
+         WHERE c.channel_id = $1 AND g.channel_id <> $2 AND g.status = 'active' ORDER BY g.id"
+    ))
+    .bind(to_db(parent))
+    .bind(to_db(parent))
+    .fetch_all(ex)
+    .await
+    .map(|rows| rows.into_iter().map(GameRow::from).collect())
+}

@@ -245,3 +245,47 @@ pub async fn prune<'e>(ex: impl AnyExecutor<'e>, before: i64) -> Result<u64, sql
     .await?;
     Ok(done.rows_affected())
 }
+
+/// Gives up every pending notice for channel `channel`, with the reason (the channel is gone).
+/// Returns how many were pending.
+pub async fn drop_pending_in<'e>(
+    ex: impl AnyExecutor<'e>,
+    backend: Backend,
+    channel: u64,
+    failure: &str,
+) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(&format!(
+        "UPDATE outbox SET status = 'failed', failure = $1, payload = {} \
+         WHERE channel_id = $2 AND status = 'pending'",
+        backend.json_without("payload", "answer")
+    ))
+    .bind(failure)
+    .bind(to_db(channel))
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+/// Gives up every pending notice for a channel of server `guild` (a channel one of its games
+/// or challenges was in), with the reason (the bot left the server). Returns how many were
+/// pending.
+pub async fn drop_pending_in_guild<'e>(
+    ex: impl AnyExecutor<'e>,
+    backend: Backend,
+    guild: u64,
+    failure: &str,
+) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(&format!(
+        "UPDATE outbox SET status = 'failed', failure = $1, payload = {} \
+         WHERE status = 'pending' AND channel_id IN \
+         (SELECT channel_id FROM games WHERE guild_id = $2 \
+          UNION SELECT channel_id FROM challenges WHERE guild_id = $3)",
+        backend.json_without("payload", "answer")
+    ))
+    .bind(failure)
+    .bind(to_db(guild))
+    .bind(to_db(guild))
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected())
+}

@@ -523,3 +523,16 @@ pub async fn scanned<'e>(
     .await?;
     Ok(done.rows_affected() == 1)
 }
+
+/// Stops the daily puzzle of whichever server posts it in channel `channel` (the channel is
+/// gone); whether one did.
+pub async fn clear_channel_in<'e>(
+    ex: impl AnyExecutor<'e>,
+    channel: u64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query("DELETE FROM puzzle_channels WHERE channel_id = $1")
+        .bind(to_db(channel))
+        .execute(ex)
+        .await?;
+    Ok(done.rows_affected() >= 1)
+}

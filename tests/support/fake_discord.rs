@@ -155,6 +155,11 @@ struct Inner {
     pressed: Mutex<std::collections::HashMap<String, u64>>,
     /// The interactions answered with a message for their caller alone, by token.
     ephemeral: Mutex<HashSet<String>>,
+    /// The channels and threads deleted: requests to them answer 404 Unknown Channel.
+    deleted: Mutex<HashSet<u64>>,
+    /// The guilds the bot was removed from: requests to their channels answer 403 Missing
+    /// Access.
+    left: Mutex<HashSet<u64>>,
 }
 
 /// How the fake misbehaves for a request, the way Discord (or the way to it) can.
@@ -383,9 +388,11 @@ impl FakeDiscord {
         shard_of(guild, self.shards())
     }
 
-    /// Adds a guild with its channels (the bot joining it). A shard already connected for it
+    /// Adds a guild with its channels (the bot joining it, or joining it again after
+    /// [`FakeDiscord::remove_guild`]). A shard already connected for it
     /// gets its GUILD_CREATE at once; one that connects later, after its READY.
     pub fn add_guild(&self, guild: u64, channels: &[u64]) {
+        self.inner.left.lock().unwrap().remove(&guild);
         self.inner
             .guilds
             .lock()
@@ -432,6 +439,70 @@ impl FakeDiscord {
         let shard = shard_of(guild, gateway.shards);
         if gateway.session(shard).tx.is_some() {
             dispatch_on(&mut gateway, shard, "CHANNEL_CREATE", d);
+        }
+    }
+
+    /// Deletes a channel, as a server's admin does: a connected shard is sent its
+    /// CHANNEL_DELETE and nothing for its threads (Discord deletes them with it and sends no
+    /// THREAD_DELETE); from then on requests to the channel or its threads answer 404 Unknown
+    /// Channel.
+    pub fn delete_channel(&self, channel: u64) {
+        let guild = self.guild_of(channel);
+        let d = channel_json(&self.inner, guild, channel, 0);
+        let threads: Vec<u64> = self
+            .inner
+            .thread_parents
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(_, &parent)| parent == channel)
+            .map(|(&thread, _)| thread)
+            .collect();
+        let mut gone = threads;
+        gone.push(channel);
+        self.forget_channels(guild, &gone);
+        self.dispatch("CHANNEL_DELETE", d);
+    }
+
+    /// Deletes a thread: a connected shard is sent its THREAD_DELETE (the id, guild, parent and
+    /// type, as Discord sends it); requests to it answer 404 Unknown Channel.
+    pub fn delete_thread(&self, thread: u64) {
+        let guild = self.guild_of(thread);
+        let parent = self
+            .inner
+            .thread_parents
+            .lock()
+            .unwrap()
+            .get(&thread)
+            .copied();
+        let d = json!({"id": thread.to_string(), "guild_id": guild.to_string(),
+            "parent_id": parent.unwrap_or(0).to_string(), "type": 11});
+        self.forget_channels(guild, &[thread]);
+        self.dispatch("THREAD_DELETE", d);
+    }
+
+    /// GUILD_DELETE for `guild`: with `unavailable`, an outage (nothing else changes, as on
+    /// Discord, which sends GUILD_CREATE when it is over); without, the bot was removed from the
+    /// guild (kicked, or the guild deleted): requests to its channels answer 403 Missing Access
+    /// from then on.
+    pub fn remove_guild(&self, guild: u64, unavailable: bool) {
+        let d = match unavailable {
+            true => json!({"id": guild.to_string(), "unavailable": true}),
+            false => {
+                self.inner.left.lock().unwrap().insert(guild);
+                json!({"id": guild.to_string()})
+            }
+        };
+        let mut gateway = self.inner.gateway.lock().unwrap();
+        let shard = shard_of(guild, gateway.shards);
+        dispatch_on(&mut gateway, shard, "GUILD_DELETE", d);
+    }
+
+    /// Takes deleted channels out of their guild.
+    fn forget_channels(&self, guild: u64, channels: &[u64]) {
+        self.inner.deleted.lock().unwrap().extend(channels);
+        if let Some(list) = self.inner.guilds.lock().unwrap().get_mut(&guild) {
+            list.retain(|c| !channels.contains(c));
         }
     }
 
@@ -1357,6 +1428,10 @@ async fn rest(State(inner): State<Arc<Inner>>, req: Request) -> Response {
         record(status.as_u16(), None);
         return (status, Json(json!({"message": v.reason, "code": code}))).into_response();
     }
+    if let Some(status) = out_of_reach(&inner, &path) {
+        record(status, None);
+        return error_response(status);
+    }
     match fault {
         None => {
             let (response, created) = answer(&inner, &method, &path, &json, id, rejected);
@@ -1410,6 +1485,18 @@ async fn rest(State(inner): State<Arc<Inner>>, req: Request) -> Response {
             response
         }
     }
+}
+
+/// 404 for a request to a channel that was deleted (or a thread of one), 403 for one to a
+/// channel of a guild the bot was removed from; none otherwise.
+fn out_of_reach(inner: &Inner, path: &str) -> Option<u16> {
+    let rest = path.strip_prefix("/api/v10/channels/")?;
+    let channel: u64 = rest.split('/').next()?.parse().ok()?;
+    if inner.deleted.lock().unwrap().contains(&channel) {
+        return Some(404);
+    }
+    let guild = guild_of(inner, channel);
+    inner.left.lock().unwrap().contains(&guild).then_some(403)
 }
 
 /// The fault to inject for this request, if one matches (and counts it).
