@@ -272,7 +272,7 @@ async fn a_full_queue_refuses_new_requests_and_changes_nothing() {
     until(|| s.ai_turn_running(running)).await;
     turn(waiting);
     until_queued(s, 1).await;
-    let busy = "The AI is busy with 1 moves and hints already waiting: try again in a minute.";
+    let busy = "The AI is busy with 1 move or hint already waiting: try again in a minute.";
     let e = s
         .start_ai_game(request(GUILD, 3, CARL, Level::Hard, true))
         .await

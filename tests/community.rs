@@ -128,7 +128,7 @@ async fn reminders_come_once_each_and_time_runs_out_across_a_restart() {
     )
     .await;
     let text = stats.content();
-    assert!(text.contains("**Birger**: 1 games"), "{text}");
+    assert!(text.contains("**Birger**: 1 game ·"), "{text}");
     assert!(text.contains("as defenders 1 won"), "{text}");
     assert!(text.contains("rating **1662**"), "{text}");
     assert!(

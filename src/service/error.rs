@@ -59,13 +59,13 @@ pub enum ServiceError {
     TooManyCommands(u64),
     #[error("That takes the bot a while to make, so each player gets one at a time: try again in {0} s.")]
     CostlyTooSoon(u64),
-    #[error("The AI is busy with {0} moves and hints already waiting: try again in a minute.")]
+    #[error("The AI is busy with {} already waiting: try again in a minute.", counted(*.0, "move or hint", "moves and hints"))]
     AiBusy(usize),
-    #[error("You already have {0} games against the AI running in this server: finish or resign one first.")]
+    #[error("You already have {} against the AI running in this server: finish or resign one first.", counted(*.0 as usize, "game", "games"))]
     TooManyAiGames(u32),
-    #[error("You already have {open} open challenges: cancel one, or try again once one is answered or {}.", expiring(*.first_expires_in))]
+    #[error("You already have {}: cancel one, or try again once one is answered or {}.", counted(*.open as usize, "open challenge", "open challenges"), expiring(*.first_expires_in))]
     TooManyOpenChallenges { open: u32, first_expires_in: u64 },
-    #[error("That player was sent {received} challenges in the last {}: try again in {}.", wait_words(*.window), wait_words(*.wait))]
+    #[error("That player was sent {} in the last {}: try again in {}.", counted(*.received as usize, "challenge", "challenges"), wait_words(*.window), wait_words(*.wait))]
     ChallengedTooOften {
         received: u32,
         window: u64,
@@ -115,6 +115,11 @@ pub fn wait_words(secs: u64) -> String {
         5401..=129_600 => format!("{} h", secs.div_ceil(3600)),
         _ => format!("{} d", secs.div_ceil(86_400)),
     }
+}
+
+/// "1 game", "2 games": a count and its noun, singular or plural.
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// When the first open challenge expires: "when the first expires in 3 h".
@@ -224,5 +229,41 @@ mod tests {
             assert!(e.is_internal());
             assert!(format!("{e:?}").contains("render failed"));
         }
+    }
+
+    /// Counts in refusals agree with their nouns: "1 open challenge", "2 open challenges".
+    #[test]
+    fn counts_in_refusals_agree_with_their_nouns() {
+        let one = ServiceError::TooManyOpenChallenges {
+            open: 1,
+            first_expires_in: 60,
+        };
+        assert!(one
+            .to_string()
+            .starts_with("You already have 1 open challenge: "));
+        let two = ServiceError::TooManyOpenChallenges {
+            open: 2,
+            first_expires_in: 60,
+        };
+        assert!(two
+            .to_string()
+            .starts_with("You already have 2 open challenges: "));
+        let sent = ServiceError::ChallengedTooOften {
+            received: 1,
+            window: 3600,
+            wait: 60,
+        };
+        assert_eq!(
+            sent.to_string(),
+            "That player was sent 1 challenge in the last 60 min: try again in 60 s."
+        );
+        assert_eq!(
+            ServiceError::TooManyAiGames(1).to_string(),
+            "You already have 1 game against the AI running in this server: finish or resign one first."
+        );
+        assert_eq!(
+            ServiceError::AiBusy(3).to_string(),
+            "The AI is busy with 3 moves and hints already waiting: try again in a minute."
+        );
     }
 }
