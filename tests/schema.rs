@@ -8,8 +8,11 @@
 //! Each backend describes its schema in its own words (SQLite's `pragma_*` functions and the
 //! `CREATE` statements it keeps; PostgreSQL's catalogs), and PostgreSQL rewrites expressions
 //! (`x IN ('a', 'b')` becomes `x = ANY (ARRAY['a'::text, 'b'::text])`). [`normalise`] reads both
-//! as the same words; the one deliberate difference in types (a SQLite `INTEGER` holds what
-//! PostgreSQL keeps as `BIGINT` or `BOOLEAN`) is [`same_type`].
+//! as the same words. The types are mapped explicitly ([`same_type`]): SQLite's `INTEGER` is
+//! PostgreSQL's `BIGINT` (both 64 bits; times are Unix seconds or milliseconds in them), or its
+//! `BOOLEAN` when a CHECK holds the SQLite column to 0 and 1; `REAL` is `DOUBLE PRECISION`,
+//! `TEXT` is `TEXT`, `BLOB` is `BYTEA`. A column whose id the database assigns
+//! (`AUTOINCREMENT`, `GENERATED ... AS IDENTITY`) is one on both, and so are triggers and views.
 
 use std::collections::BTreeMap;
 use tablut_bot::store::testdb::TestDb;
@@ -24,6 +27,9 @@ struct Column {
     not_null: bool,
     /// The default's expression, normalised; `None` when there is none.
     default: Option<String>,
+    /// The database assigns it, never reusing one: SQLite's `AUTOINCREMENT`, PostgreSQL's
+    /// identity column.
+    identity: bool,
 }
 
 /// An index, or a unique or primary-key constraint (which both backends keep as an index).
@@ -32,9 +38,13 @@ struct Index {
     /// The name an index was created with; `None` for a constraint's index (the backends name
     /// those differently).
     name: Option<String>,
+    /// The columns in order; an expression as PostgreSQL writes it, or `<expression>` on SQLite.
     columns: Vec<String>,
     unique: bool,
     primary: bool,
+    /// Whether NULLs are distinct for the uniqueness (always on SQLite; PostgreSQL 15 can say
+    /// `NULLS NOT DISTINCT`).
+    nulls_distinct: bool,
     /// A partial index's condition, normalised.
     condition: Option<String>,
 }
@@ -46,6 +56,7 @@ struct ForeignKey {
     to: Vec<String>,
     /// `cascade`, `no action`, `set null`, ...
     on_delete: String,
+    on_update: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,14 +92,33 @@ fn normalise(expr: &str) -> String {
 }
 
 /// Whether a SQLite column type and a PostgreSQL one hold the same values for the store.
+/// `INTEGER` is 64 bits on SQLite, and so only `BIGINT` on PostgreSQL (its `INTEGER` is 32);
+/// `REAL` is a double, PostgreSQL's `REAL` a single. An `INTEGER` against a `BOOLEAN` is the
+/// same only with the CHECK that holds it to 0 and 1, which [`differences`] looks for.
 fn same_type(sqlite: &str, postgres: &str) -> bool {
-    match sqlite {
-        "INTEGER" => matches!(postgres, "BIGINT" | "INTEGER" | "BOOLEAN" | "SMALLINT"),
-        "REAL" => matches!(postgres, "DOUBLE PRECISION" | "REAL"),
-        "TEXT" => postgres == "TEXT",
-        "BLOB" => postgres == "BYTEA",
-        _ => false,
-    }
+    matches!(
+        (sqlite, postgres),
+        ("INTEGER", "BIGINT" | "BOOLEAN")
+            | ("REAL", "DOUBLE PRECISION")
+            | ("TEXT", "TEXT")
+            | ("BLOB", "BYTEA")
+    )
+}
+
+/// The CHECK a SQLite flag column has, normalised as [`sqlite_checks`] gives it.
+fn flag_check(column: &str) -> String {
+    normalise(&format!("{column} IN (0, 1)"))
+}
+
+/// Whether a SQLite table's `CREATE` statement declares `column` as
+/// `INTEGER PRIMARY KEY AUTOINCREMENT`.
+fn sqlite_autoincrement(sql: &str, column: &str) -> bool {
+    let declared = regex::Regex::new(&format!(
+        r#"(?i)(^|[\s(,"`\[]){}["`\]]?\s+integer\s+primary\s+key\s+autoincrement\b"#,
+        regex::escape(column)
+    ))
+    .unwrap();
+    declared.is_match(sql)
 }
 
 /// The CHECK constraints in a SQLite `CREATE TABLE` statement (column and table constraints
@@ -132,7 +162,12 @@ fn sqlite_checks(sql: &str) -> Vec<String> {
 
 type Row2 = (String, String);
 
-async fn sqlite_schema(db: &TestDb) -> BTreeMap<String, Table> {
+/// The tables, and the triggers and views (`trigger NAME on TABLE`, `view NAME`): neither
+/// backend's migrations make any today, and one on a backend only would keep (or break) an
+/// invariant there that the other lacks.
+type Schema = (BTreeMap<String, Table>, Vec<String>);
+
+async fn sqlite_schema(db: &TestDb) -> Schema {
     let pool = store::open(&db.url).await.unwrap();
     let tables: Vec<Row2> = sqlx::query_as(
         "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
@@ -164,6 +199,7 @@ async fn sqlite_schema(db: &TestDb) -> BTreeMap<String, Table> {
                 // A primary key's columns hold no NULL on either backend.
                 not_null: *not_null != 0 || *pk > 0,
                 default: default.as_deref().map(normalise),
+                identity: *pk > 0 && sqlite_autoincrement(&sql, n),
             })
             .collect();
 
@@ -174,6 +210,7 @@ async fn sqlite_schema(db: &TestDb) -> BTreeMap<String, Table> {
                 columns: pk.into_iter().map(|(_, c)| c).collect(),
                 unique: true,
                 primary: true,
+                nulls_distinct: true,
                 condition: None,
             });
         }
@@ -188,12 +225,16 @@ async fn sqlite_schema(db: &TestDb) -> BTreeMap<String, Table> {
             if origin == "pk" {
                 continue;
             }
-            let columns: Vec<String> =
+            let columns: Vec<Option<String>> =
                 sqlx::query_scalar("SELECT name FROM pragma_index_info($1) ORDER BY seqno")
                     .bind(&index)
                     .fetch_all(&pool)
                     .await
                     .unwrap();
+            let columns = columns
+                .into_iter()
+                .map(|c| c.unwrap_or_else(|| "<expression>".into()))
+                .collect();
             let condition = if partial != 0 {
                 let sql: String = sqlx::query_scalar(
                     "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = $1",
@@ -215,14 +256,15 @@ async fn sqlite_schema(db: &TestDb) -> BTreeMap<String, Table> {
                 columns,
                 unique: unique != 0,
                 primary: false,
+                nulls_distinct: true,
                 condition,
             });
         }
         indexes.sort();
 
-        let fks: Vec<(i64, String, String, Option<String>, String)> = sqlx::query_as(
-            "SELECT id, \"table\", \"from\", \"to\", on_delete FROM pragma_foreign_key_list($1) \
-             ORDER BY id, seq",
+        let fks: Vec<(i64, String, String, Option<String>, String, String)> = sqlx::query_as(
+            "SELECT id, \"table\", \"from\", \"to\", on_delete, on_update \
+             FROM pragma_foreign_key_list($1) ORDER BY id, seq",
         )
         .bind(&name)
         .fetch_all(&pool)
@@ -230,13 +272,14 @@ async fn sqlite_schema(db: &TestDb) -> BTreeMap<String, Table> {
         .unwrap();
         let mut foreign_keys: Vec<ForeignKey> = Vec::new();
         let mut last = None;
-        for (id, table, from, to, on_delete) in fks {
+        for (id, table, from, to, on_delete, on_update) in fks {
             if last != Some(id) {
                 foreign_keys.push(ForeignKey {
                     columns: vec![],
                     table,
                     to: vec![],
                     on_delete: on_delete.to_lowercase(),
+                    on_update: on_update.to_lowercase(),
                 });
                 last = Some(id);
             }
@@ -259,11 +302,38 @@ async fn sqlite_schema(db: &TestDb) -> BTreeMap<String, Table> {
             },
         );
     }
+    let extras: Vec<String> = sqlx::query_scalar(
+        "SELECT CASE type WHEN 'trigger' THEN 'trigger ' || name || ' on ' || tbl_name \
+                ELSE 'view ' || name END \
+         FROM sqlite_master WHERE type IN ('trigger', 'view') ORDER BY 1",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
     store::close(&pool).await;
-    out
+    (out, extras)
 }
 
-async fn postgres_schema(db: &TestDb) -> BTreeMap<String, Table> {
+/// An index as PostgreSQL's catalog gives it: its name, its key columns (separated by the
+/// character 31), unique, primary, NULLs distinct, the partial index's condition, and whether
+/// a primary-key or unique constraint owns it.
+type PgIndex = (String, String, bool, bool, bool, Option<String>, bool);
+
+/// A foreign key's action as PostgreSQL's catalog spells it (`pg_constraint.confdeltype`), in
+/// SQLite's words.
+fn action(code: &str) -> String {
+    match code {
+        "a" => "no action",
+        "r" => "restrict",
+        "c" => "cascade",
+        "n" => "set null",
+        "d" => "set default",
+        other => panic!("unknown foreign key action {other}"),
+    }
+    .to_owned()
+}
+
+async fn postgres_schema(db: &TestDb) -> Schema {
     let pool = store::open(&db.url).await.unwrap();
     let tables: Vec<String> = sqlx::query_scalar(
         "SELECT CAST(table_name AS TEXT) FROM information_schema.tables \
@@ -287,23 +357,24 @@ async fn postgres_schema(db: &TestDb) -> BTreeMap<String, Table> {
         .unwrap();
         let columns = cols
             .into_iter()
-            .map(|(n, ty, nullable, default, _identity)| Column {
+            .map(|(n, ty, nullable, default, identity)| Column {
                 name: n,
                 ty,
                 not_null: nullable == "NO",
                 default: default.as_deref().map(normalise),
+                identity: identity == "YES",
             })
             .collect();
 
         // Every index of the table, with its columns in order, and whether a primary-key or
         // unique constraint owns it.
-        let rows: Vec<(String, String, bool, bool, Option<String>, bool)> = sqlx::query_as(
+        // Each key column as pg_get_indexdef writes it: the column's name, or the expression.
+        let rows: Vec<PgIndex> = sqlx::query_as(
             "SELECT CAST(i.relname AS TEXT), \
-                    CAST(array_to_string(ARRAY(SELECT a.attname FROM unnest(x.indkey) \
-                         WITH ORDINALITY AS k(attnum, n) \
-                         JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = k.attnum \
-                         ORDER BY k.n), ',') AS TEXT), \
-                    x.indisunique, x.indisprimary, \
+                    CAST(array_to_string(ARRAY(SELECT pg_get_indexdef(x.indexrelid, n, true) \
+                         FROM generate_series(1, x.indnkeyatts) AS n ORDER BY n), chr(31)) \
+                         AS TEXT), \
+                    x.indisunique, x.indisprimary, NOT x.indnullsnotdistinct, \
                     CAST(pg_get_expr(x.indpred, x.indrelid) AS TEXT), \
                     EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid \
                             AND c.contype IN ('p', 'u')) \
@@ -320,18 +391,28 @@ async fn postgres_schema(db: &TestDb) -> BTreeMap<String, Table> {
         let mut indexes: Vec<Index> = rows
             .into_iter()
             .map(
-                |(index, columns, unique, primary, condition, constraint)| Index {
+                |(index, columns, unique, primary, nulls_distinct, condition, constraint)| Index {
                     name: (!constraint).then_some(index),
-                    columns: columns.split(',').map(str::to_owned).collect(),
+                    // A column named by a keyword is quoted ("position").
+                    columns: columns
+                        .split('\u{1f}')
+                        .map(
+                            |c| match c.strip_prefix('"').and_then(|c| c.strip_suffix('"')) {
+                                Some(name) if !name.contains('"') => name.to_owned(),
+                                _ => c.to_owned(),
+                            },
+                        )
+                        .collect(),
                     unique,
                     primary,
+                    nulls_distinct,
                     condition: condition.as_deref().map(normalise),
                 },
             )
             .collect();
         indexes.sort();
 
-        let fks: Vec<(String, String, String, String)> = sqlx::query_as(
+        let fks: Vec<(String, String, String, String, String)> = sqlx::query_as(
             "SELECT CAST(array_to_string(ARRAY(SELECT a.attname FROM unnest(c.conkey) \
                          WITH ORDINALITY AS k(attnum, n) \
                          JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum \
@@ -341,7 +422,7 @@ async fn postgres_schema(db: &TestDb) -> BTreeMap<String, Table> {
                          WITH ORDINALITY AS k(attnum, n) \
                          JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.attnum \
                          ORDER BY k.n), ',') AS TEXT), \
-                    CAST(c.confdeltype AS TEXT) \
+                    CAST(c.confdeltype AS TEXT), CAST(c.confupdtype AS TEXT) \
              FROM pg_constraint c \
              JOIN pg_class t ON t.oid = c.conrelid \
              JOIN pg_class f ON f.oid = c.confrelid \
@@ -354,19 +435,12 @@ async fn postgres_schema(db: &TestDb) -> BTreeMap<String, Table> {
         .unwrap();
         let mut foreign_keys: Vec<ForeignKey> = fks
             .into_iter()
-            .map(|(columns, table, to, on_delete)| ForeignKey {
+            .map(|(columns, table, to, on_delete, on_update)| ForeignKey {
                 columns: columns.split(',').map(str::to_owned).collect(),
                 table,
                 to: to.split(',').map(str::to_owned).collect(),
-                on_delete: match on_delete.as_str() {
-                    "a" => "no action",
-                    "r" => "restrict",
-                    "c" => "cascade",
-                    "n" => "set null",
-                    "d" => "set default",
-                    other => panic!("unknown ON DELETE action {other}"),
-                }
-                .to_owned(),
+                on_delete: action(&on_delete),
+                on_update: action(&on_update),
             })
             .collect();
         foreign_keys.sort();
@@ -401,8 +475,26 @@ async fn postgres_schema(db: &TestDb) -> BTreeMap<String, Table> {
             },
         );
     }
+    let extras: Vec<String> = sqlx::query_scalar(
+        "SELECT CAST(e AS TEXT) FROM ( \
+             SELECT 'trigger ' || t.tgname || ' on ' || c.relname AS e FROM pg_trigger t \
+             JOIN pg_class c ON c.oid = t.tgrelid \
+             JOIN pg_namespace ns ON ns.oid = c.relnamespace \
+             WHERE ns.nspname = 'public' AND NOT t.tgisinternal \
+             UNION ALL \
+             SELECT 'view ' || viewname FROM pg_views WHERE schemaname = 'public' \
+         ) AS x ORDER BY 1",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
     store::close(&pool).await;
-    out
+    (out, extras)
+}
+
+/// What `a` holds that `b` does not.
+fn only<'a, T: PartialEq>(a: &'a [T], b: &[T]) -> Vec<&'a T> {
+    a.iter().filter(|x| !b.contains(x)).collect()
 }
 
 /// Every difference between the two schemas, one line each.
@@ -439,6 +531,17 @@ fn differences(
                     "{name}.{column}: type {} on SQLite, {} on PostgreSQL",
                     a.ty, b.ty
                 ));
+            } else if b.ty == "BOOLEAN" && !s.checks.contains(&flag_check(column)) {
+                out.push(format!(
+                    "{name}.{column}: BOOLEAN on PostgreSQL, an INTEGER not held to 0 and 1 \
+                     (CHECK ({column} IN (0, 1))) on SQLite"
+                ));
+            }
+            if a.identity != b.identity {
+                out.push(format!(
+                    "{name}.{column}: assigned by the database {} on SQLite, {} on PostgreSQL",
+                    a.identity, b.identity
+                ));
             }
             if a.not_null != b.not_null {
                 out.push(format!(
@@ -456,14 +559,17 @@ fn differences(
         }
         if s.indexes != p.indexes {
             out.push(format!(
-                "{name}: indexes and unique constraints\n  SQLite     {:?}\n  PostgreSQL {:?}",
-                s.indexes, p.indexes
+                "{name}: indexes and unique constraints\n  SQLite only     {:?}\n  \
+                 PostgreSQL only {:?}",
+                only(&s.indexes, &p.indexes),
+                only(&p.indexes, &s.indexes)
             ));
         }
         if s.foreign_keys != p.foreign_keys {
             out.push(format!(
-                "{name}: foreign keys\n  SQLite     {:?}\n  PostgreSQL {:?}",
-                s.foreign_keys, p.foreign_keys
+                "{name}: foreign keys\n  SQLite only     {:?}\n  PostgreSQL only {:?}",
+                only(&s.foreign_keys, &p.foreign_keys),
+                only(&p.foreign_keys, &s.foreign_keys)
             ));
         }
         // SQLite keeps a boolean in an INTEGER that a CHECK holds to 0 or 1; PostgreSQL's
@@ -473,7 +579,7 @@ fn differences(
             .iter()
             .zip(&p.columns)
             .filter(|(a, b)| a.ty == "INTEGER" && b.ty == "BOOLEAN")
-            .map(|(a, _)| format!("{} in 0, 1", a.name))
+            .map(|(a, _)| flag_check(&a.name))
             .collect();
         let sqlite_checks: Vec<String> = s
             .checks
@@ -497,10 +603,11 @@ async fn both_backends_have_the_same_tables_columns_and_constraints() {
     let Some(postgres) = TestDb::new(Backend::Postgres, "schema").await else {
         return;
     };
-    let (s, p) = (
+    let ((s, sqlite_extras), (p, postgres_extras)) = (
         sqlite_schema(&sqlite).await,
         postgres_schema(&postgres).await,
     );
+    assert_eq!(sqlite_extras, postgres_extras, "triggers and views");
     assert!(s.len() >= 6, "{s:?}");
     // The invariants the store relies on are there to compare, not lost by the reading.
     let games = &s["games"];
@@ -518,63 +625,150 @@ async fn both_backends_have_the_same_tables_columns_and_constraints() {
     assert!(s["moves"].checks.contains(&"ply >= 1".to_owned()));
     assert!(!games.checks.is_empty() && !p["games"].checks.is_empty());
     assert!(!p["moves"].foreign_keys.is_empty());
+    assert!(games.columns[0].identity && p["games"].columns[0].identity);
+    assert_eq!(p["games"].columns[0].ty, "BIGINT");
+    assert!(games.checks.contains(&flag_check("rated")));
     let diff = differences(&s, &p);
     assert!(diff.is_empty(), "the backends differ:\n{}", diff.join("\n"));
 }
 
-/// The comparison finds what it is for: a constraint, an index condition, a column's
-/// nullability or type that one backend lacks.
+/// One table as SQLite describes it and the same as PostgreSQL does, in each one's words.
+fn sample() -> (Table, Table) {
+    let column = |name: &str, ty: &str, default: Option<&str>, identity: bool| Column {
+        name: name.into(),
+        ty: ty.into(),
+        not_null: true,
+        default: default.map(normalise),
+        identity,
+    };
+    let indexes = |condition: &str| {
+        vec![
+            Index {
+                name: None,
+                columns: vec!["id".into()],
+                unique: true,
+                primary: true,
+                nulls_distinct: true,
+                condition: None,
+            },
+            Index {
+                name: Some("games_one_active_per_channel".into()),
+                columns: vec!["channel_id".into()],
+                unique: true,
+                primary: false,
+                nulls_distinct: true,
+                condition: Some(normalise(condition)),
+            },
+        ]
+    };
+    let foreign_keys = vec![ForeignKey {
+        columns: vec!["player".into()],
+        table: "players".into(),
+        to: vec!["id".into()],
+        on_delete: "cascade".into(),
+        on_update: "no action".into(),
+    }];
+    let sqlite = Table {
+        columns: vec![
+            column("id", "INTEGER", None, true),
+            column("channel_id", "INTEGER", None, false),
+            column("rated", "INTEGER", Some("0"), false),
+            column("player", "INTEGER", None, false),
+            column("status", "TEXT", Some("'active'"), false),
+        ],
+        indexes: indexes("status = 'active'"),
+        foreign_keys: foreign_keys.clone(),
+        checks: vec![
+            normalise("status IN ('active', 'finished')"),
+            normalise("rated IN (0, 1)"),
+        ],
+    };
+    let postgres = Table {
+        columns: vec![
+            column("id", "BIGINT", None, true),
+            column("channel_id", "BIGINT", None, false),
+            column("rated", "BOOLEAN", Some("false"), false),
+            column("player", "BIGINT", None, false),
+            column("status", "TEXT", Some("'active'::text"), false),
+        ],
+        indexes: indexes("(status = 'active'::text)"),
+        foreign_keys,
+        checks: vec![normalise(
+            "(status = ANY (ARRAY['active'::text, 'finished'::text]))",
+        )],
+    };
+    (sqlite, postgres)
+}
+
+/// The comparison finds what it is for: any one constraint, index, key or column property that
+/// one backend has and the other lacks is one difference.
 #[test]
 fn a_difference_in_a_constraint_is_found() {
-    let table = |checks: Vec<&str>, condition: &str, not_null: bool, ty: &str| Table {
-        columns: vec![Column {
-            name: "ply".into(),
-            ty: ty.into(),
-            not_null,
-            default: None,
-        }],
-        indexes: vec![Index {
-            name: Some("one".into()),
-            columns: vec!["ply".into()],
-            unique: true,
-            primary: false,
-            condition: Some(normalise(condition)),
-        }],
-        foreign_keys: vec![],
-        checks: checks.into_iter().map(normalise).collect(),
-    };
-    let one = |t: Table| BTreeMap::from([("moves".to_owned(), t)]);
-    let base = one(table(
-        vec!["ply >= 1"],
-        "status = 'active'",
-        true,
-        "INTEGER",
-    ));
-    let same = one(table(
-        vec!["(ply >= 1)"],
-        "(status = 'active'::text)",
-        true,
-        "BIGINT",
-    ));
-    assert!(differences(&base, &same).is_empty());
-    for other in [
-        one(table(vec![], "status = 'active'", true, "BIGINT")),
-        one(table(
-            vec!["ply >= 1"],
-            "status = 'finished'",
-            true,
-            "BIGINT",
-        )),
-        one(table(
-            vec!["ply >= 1"],
-            "status = 'active'",
-            false,
-            "BIGINT",
-        )),
-        one(table(vec!["ply >= 1"], "status = 'active'", true, "TEXT")),
-    ] {
-        assert_eq!(differences(&base, &other).len(), 1, "{other:?}");
+    let one = |t: Table| BTreeMap::from([("games".to_owned(), t)]);
+    let (sqlite, postgres) = sample();
+    assert_eq!(
+        differences(&one(sqlite.clone()), &one(postgres.clone())),
+        Vec::<String>::new()
+    );
+    type Change = fn(&mut Table);
+    let changes: [(&str, Change); 16] = [
+        ("the unique index missing", |t| {
+            t.indexes.retain(|i| !i.unique || i.primary)
+        }),
+        ("the index not unique", |t| t.indexes[1].unique = false),
+        ("another condition", |t| {
+            t.indexes[1].condition = Some(normalise("status = 'finished'"))
+        }),
+        ("no condition", |t| t.indexes[1].condition = None),
+        ("NULLS NOT DISTINCT", |t| {
+            t.indexes[1].nulls_distinct = false
+        }),
+        ("another primary key", |t| {
+            t.indexes[0].columns = vec!["id".into(), "channel_id".into()]
+        }),
+        ("no foreign key", |t| t.foreign_keys.clear()),
+        ("another ON DELETE", |t| {
+            t.foreign_keys[0].on_delete = "no action".into()
+        }),
+        ("another ON UPDATE", |t| {
+            t.foreign_keys[0].on_update = "cascade".into()
+        }),
+        ("no CHECK", |t| t.checks.clear()),
+        ("nullable", |t| t.columns[1].not_null = false),
+        ("TEXT", |t| t.columns[1].ty = "TEXT".into()),
+        ("a 32-bit INTEGER", |t| t.columns[1].ty = "INTEGER".into()),
+        ("a single-precision REAL", |t| {
+            t.columns[1].ty = "REAL".into()
+        }),
+        ("not an identity", |t| t.columns[0].identity = false),
+        ("another default", |t| {
+            t.columns[4].default = Some(normalise("'finished'::text"))
+        }),
+    ];
+    for (what, change) in changes {
+        let mut other = postgres.clone();
+        change(&mut other);
+        let found = differences(&one(sqlite.clone()), &one(other));
+        assert_eq!(found.len(), 1, "PostgreSQL with {what}: {found:?}");
     }
+    // A flag column on SQLite that any integer can be written to is not PostgreSQL's BOOLEAN.
+    let mut loose = sqlite.clone();
+    loose.checks.retain(|c| *c != flag_check("rated"));
+    let found = differences(&one(loose), &one(postgres.clone()));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("games.rated"), "{found:?}");
+    // An AUTOINCREMENT column is read as one, wherever the words are.
+    for sql in [
+        "CREATE TABLE t (id INTEGER PRIMARY KEY AUTOINCREMENT, x INT)",
+        "CREATE TABLE t (x INT,\n    id  integer  primary key autoincrement)",
+        "CREATE TABLE t (\"id\" INTEGER PRIMARY KEY AUTOINCREMENT)",
+    ] {
+        assert!(sqlite_autoincrement(sql, "id"), "{sql}");
+    }
+    assert!(!sqlite_autoincrement(
+        "CREATE TABLE t (id INTEGER PRIMARY KEY, grid INTEGER PRIMARY KEY AUTOINCREMENT)",
+        "id"
+    ));
 }
 
 #[test]
@@ -611,4 +805,177 @@ fn both_backends_have_the_same_migrations() {
     let sqlite = names("migrations/sqlite");
     assert!(!sqlite.is_empty());
     assert_eq!(sqlite, names("migrations/postgres"));
+}
+
+/// Every row of every table (and the AUTOINCREMENT counters), each as a JSON array of its
+/// values, table by table.
+async fn sqlite_rows(pool: &sqlx::AnyPool) -> BTreeMap<String, Vec<String>> {
+    let tables: Vec<String> = sqlx::query_scalar(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_sqlx%' \
+         ORDER BY name",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    let mut out = BTreeMap::new();
+    for table in tables {
+        let columns: Vec<String> =
+            sqlx::query_scalar("SELECT name FROM pragma_table_info($1) ORDER BY cid")
+                .bind(&table)
+                .fetch_all(pool)
+                .await
+                .unwrap();
+        let rows: Vec<String> = sqlx::query_scalar(&format!(
+            "SELECT json_array({}) AS r FROM {table} ORDER BY r",
+            columns.join(", ")
+        ))
+        .fetch_all(pool)
+        .await
+        .unwrap();
+        out.insert(table, rows);
+    }
+    out
+}
+
+/// Migration 0019 builds `games` and `challenges` anew on SQLite to hold their flags to 0 and
+/// 1. A database that has games with moves, draw offers, challenges, analyses and puzzles
+/// referring to them keeps every row of every table as it was (none deleted by a cascade when
+/// the old `games` goes), the ids and the AUTOINCREMENT counters (a deleted last game's id is
+/// not given again); afterwards the foreign keys are enforced again, and a flag other than 0
+/// or 1 is refused.
+#[tokio::test]
+async fn rebuilding_the_flag_tables_keeps_every_row() {
+    let db = TestDb::new(Backend::Sqlite, "schema").await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir("migrations/sqlite").unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        if name[..4].parse::<u32>().unwrap() <= 18 {
+            std::fs::copy(&path, dir.path().join(&name)).unwrap();
+        }
+    }
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&format!("{}?mode=rwc", db.url))
+        .await
+        .unwrap();
+    sqlx::migrate::Migrator::new(dir.path())
+        .await
+        .unwrap()
+        .run(&pool)
+        .await
+        .unwrap();
+    let fill = [
+        "PRAGMA foreign_keys = ON",
+        "INSERT INTO games (id, guild_id, channel_id, attacker_user_id, attacker_name, \
+         defender_ai_level, defender_name, rules, rated, status, result, reason, ply, position, \
+         created_at, updated_at, ended_at) VALUES \
+         (1, 7, 100, 11, 'Astrid', 'easy', 'AI', 'tablut', 1, 'finished', 'draw', 'agreed', 2, \
+          'p1', 1000, 2000, 2000)",
+        "INSERT INTO games (id, guild_id, channel_id, attacker_user_id, attacker_name, \
+         defender_user_id, defender_name, rules, status, ply, position, time_per_move_ms, \
+         turn_deadline, created_at, updated_at, ai_claimed_ply, ai_claimed_by, \
+         ai_claimed_until, clock_claimed_by, clock_claimed_until) VALUES \
+         (2, 7, 100, 11, 'Astrid', 12, 'Birger', 'brandubh', 'active', 0, 'p2', 60000, 9000, \
+          3000, 3000, 0, 'me', 5000, 'you', 6000)",
+        "INSERT INTO games (id, channel_id, attacker_ai_level, attacker_name, defender_user_id, \
+         defender_name, rules, position, created_at, updated_at) VALUES \
+         (3, 101, 'hard', 'AI', 12, 'Birger', 'tablut', 'p3', 4000, 4000)",
+        "DELETE FROM games WHERE id = 3",
+        "INSERT INTO moves (game_id, ply, notation, user_id, played_at) VALUES \
+         (1, 1, 'a4-b4', 11, 1500), (1, 2, 'e3-d3', NULL, 1600)",
+        "INSERT INTO draw_offers (game_id, ply, offered_by, status, created_at, answered_at) \
+         VALUES (1, 2, 11, 'accepted', 1700, 2000)",
+        "INSERT INTO challenges (id, guild_id, channel_id, challenger_id, challenger_name, \
+         challenged_id, challenged_name, side, rules, thread, status, game_id, message_id, \
+         created_at, expires_at, answered_at, rated) VALUES \
+         (1, 7, 100, 11, 'Astrid', 12, 'Birger', 'attackers', 'brandubh', 1, 'accepted', 2, \
+          555, 2500, 9500, 3000, 0), \
+         (2, 7, 100, 12, 'Birger', 11, 'Astrid', 'random', 'tablut', 0, 'pending', NULL, \
+          NULL, 3500, 9900, NULL, 1), \
+         (3, 7, 102, 12, 'Birger', 13, 'Cnut', 'random', 'tablut', 0, 'pending', NULL, \
+          NULL, 3600, 9900, NULL, 1)",
+        "DELETE FROM challenges WHERE id = 3",
+        "INSERT INTO analyses (game_id, channel_id, requested_by, plies, done, settings, \
+         created_at) VALUES (1, 100, 11, 2, 1, '{\"depth\": 4}', 2100)",
+        "INSERT INTO puzzles (position, to_move, rules, kind, moves, line, source, game_id, \
+         rating, deviation, volatility, created_at) VALUES \
+         ('p1', 'attackers', 'tablut', 'win', 1, 'a4-b4', 'game', 1, 1500.0, 350.0, 0.06, 2200)",
+        "INSERT INTO puzzle_attempts (guild_id, user_id, puzzle_id, status, rated, started_at) \
+         VALUES (7, 12, 1, 'active', 1, 2300)",
+        "INSERT INTO puzzle_scans (game_id, found, scanned_at) VALUES (1, 1, 2400)",
+    ];
+    for sql in fill {
+        sqlx::query(sql).execute(&pool).await.unwrap();
+    }
+    let before = sqlite_rows(&pool).await;
+    assert_eq!(before["moves"].len(), 2);
+    assert_eq!(
+        before["sqlite_sequence"]
+            .iter()
+            .filter(|r| r.starts_with("[\"games\",3]") || r.starts_with("[\"challenges\",3]"))
+            .count(),
+        2,
+        "{:?}",
+        before["sqlite_sequence"]
+    );
+    pool.close().await;
+
+    // The bot's start applies 0019.
+    let pool = store::open(&db.url).await.unwrap();
+    let version: i64 = sqlx::query_scalar("SELECT MAX(version) FROM _sqlx_migrations")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert!(version >= 19);
+    assert_eq!(sqlite_rows(&pool).await, before);
+
+    let mut conn = pool.acquire().await.unwrap();
+    let on: i64 = sqlx::query_scalar("PRAGMA foreign_keys")
+        .fetch_one(&mut *conn)
+        .await
+        .unwrap();
+    assert_eq!(on, 1, "the foreign keys are on again");
+    drop(conn);
+    for (sql, refused) in [
+        (
+            "INSERT INTO moves (game_id, ply, notation, played_at) VALUES (3, 1, 'a4-b4', 1)",
+            "FOREIGN KEY",
+        ),
+        ("UPDATE games SET rated = 2 WHERE id = 1", "CHECK"),
+        ("UPDATE challenges SET thread = 2 WHERE id = 1", "CHECK"),
+        ("UPDATE challenges SET rated = -1 WHERE id = 2", "CHECK"),
+    ] {
+        let e = sqlx::query(sql).execute(&pool).await.unwrap_err();
+        assert!(e.to_string().contains(refused), "{sql}: {e}");
+    }
+    // The old tables' indexes are there on the new ones: one active game per channel.
+    let e = sqlx::query(
+        "INSERT INTO games (channel_id, attacker_user_id, attacker_name, defender_user_id, \
+         defender_name, rules, position, created_at, updated_at) \
+         VALUES (100, 13, 'Cnut', 14, 'Dag', 'tablut', 'p', 1, 1)",
+    )
+    .execute(&pool)
+    .await
+    .unwrap_err();
+    assert!(store::is_unique_violation(&e, "games"), "{e}");
+    // Ids go on from the largest ever given.
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO games (channel_id, attacker_user_id, attacker_name, defender_user_id, \
+         defender_name, rules, position, created_at, updated_at) \
+         VALUES (103, 13, 'Cnut', 14, 'Dag', 'tablut', 'p', 1, 1) RETURNING id",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(id, 4);
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO challenges (channel_id, challenger_id, challenger_name, challenged_id, \
+         challenged_name, side, rules, created_at, expires_at) \
+         VALUES (104, 13, 'Cnut', 14, 'Dag', 'random', 'tablut', 1, 2) RETURNING id",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(id, 4);
+    store::close(&pool).await;
 }

@@ -146,11 +146,11 @@ pub async fn open(url: &str) -> Result<AnyPool, OpenError> {
             url: shown(url),
             source,
         })?;
-    let migrator = match backend {
-        Backend::Sqlite => &SQLITE_MIGRATOR,
-        Backend::Postgres => &POSTGRES_MIGRATOR,
+    let migrated = match backend {
+        Backend::Sqlite => migrate_sqlite(&pool).await,
+        Backend::Postgres => POSTGRES_MIGRATOR.run(&pool).await,
     };
-    if let Err(source) = migrator.run(&pool).await {
+    if let Err(source) = migrated {
         // Closed, so that no -wal or -shm file is left beside a database that is not used.
         close(&pool).await;
         return Err(OpenError::Migrate {
@@ -159,6 +159,62 @@ pub async fn open(url: &str) -> Result<AnyPool, OpenError> {
         });
     }
     Ok(pool)
+}
+
+/// A row of SQLite's `PRAGMA foreign_key_check`: the table, the row (none in a table
+/// `WITHOUT ROWID`), the table it refers to, and which of its foreign keys.
+type Violation = (String, Option<i64>, String, i64);
+
+/// Applies the SQLite migrations with foreign keys off, as SQLite's way of changing a table
+/// (build it anew, copy the rows, drop the old one, rename) needs: with them on, dropping the
+/// old table would delete the rows that refer to it (`ON DELETE CASCADE`) or fail. sqlx runs
+/// each migration in a transaction, where `PRAGMA foreign_keys` does nothing, so it is set on
+/// the connection before. Once they are applied, every foreign key is checked
+/// (`PRAGMA foreign_key_check`): a violation is an error, and the keys are on again.
+async fn migrate_sqlite(pool: &AnyPool) -> Result<(), sqlx::migrate::MigrateError> {
+    use sqlx::migrate::MigrateError;
+    let mut conn = pool.acquire().await?;
+    // The last migration applied before (none in a new database): the keys are checked only
+    // when a migration ran.
+    let applied = "SELECT MAX(version) FROM _sqlx_migrations";
+    let before: Option<i64> = sqlx::query_scalar(applied)
+        .fetch_one(&mut *conn)
+        .await
+        .unwrap_or(None);
+    sqlx::query("PRAGMA foreign_keys = OFF")
+        .execute(&mut *conn)
+        .await?;
+    let migrated = SQLITE_MIGRATOR.run(&mut *conn).await;
+    let after: Option<i64> = sqlx::query_scalar(applied)
+        .fetch_one(&mut *conn)
+        .await
+        .unwrap_or(None);
+    let violations: Result<Vec<Violation>, sqlx::Error> = if migrated.is_ok() && after != before {
+        sqlx::query_as("PRAGMA foreign_key_check")
+            .fetch_all(&mut *conn)
+            .await
+    } else {
+        Ok(vec![])
+    };
+    let restored = sqlx::query("PRAGMA foreign_keys = ON")
+        .execute(&mut *conn)
+        .await;
+    if migrated.is_err() || restored.is_err() {
+        // Not back among the others with its foreign keys off.
+        drop(conn.detach());
+    }
+    migrated?;
+    restored?;
+    let violations = violations?;
+    if let Some((table, rowid, parent, _)) = violations.first() {
+        let row = rowid.map_or(String::new(), |r| format!(" row {r}"));
+        return Err(MigrateError::Execute(sqlx::Error::Protocol(format!(
+            "after the migrations, {} rows refer to rows that are not there \
+             (the first: {table}{row}, in {parent})",
+            violations.len()
+        ))));
+    }
+    Ok(())
 }
 
 /// How long [`close`] waits for the connections still in use to come back and be closed.
