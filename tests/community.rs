@@ -299,3 +299,82 @@ async fn the_games_listed_are_only_those_in_channels_the_caller_can_see() {
         assert!(text.contains(&format!("<#{channel}>")), "{text}");
     }
 }
+
+/// `/tablut games` stays paged: ten games a page, with Previous and Next on the caller's own
+/// (ephemeral) answer; each page pressed is worked out again for the presser, with the same
+/// visibility: a game in a channel they cannot see is on no page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_games_listed_are_paged_with_buttons_for_the_caller() {
+    use tablut_bot::ai::Level;
+    use tablut_bot::service::{AiGameRequest, Place, SideChoice, TimeControl, User};
+    let h = BotHarness::start(&[("AI_GAMES_PER_USER", "20"), ("AI_GAME_COOLDOWN_SECS", "0")]).await;
+    let service = h.bot.as_ref().unwrap().service.clone();
+    h.fake.add_private_channel(GUILD_ID, 520, &[ASTRID]);
+    let seen: Vec<u64> = (500..513).collect();
+    for &channel in seen.iter().chain([520].iter()) {
+        service
+            .start_ai_game(AiGameRequest {
+                place: Place {
+                    guild: Some(GUILD_ID),
+                    channel,
+                },
+                user: User::new(ASTRID, "Astrid"),
+                side: SideChoice::Attackers,
+                level: Level::Easy,
+                rules: Default::default(),
+                time_control: TimeControl::None,
+                start: None,
+            })
+            .await
+            .unwrap();
+    }
+    let listed_channels = |text: &str| -> Vec<u64> {
+        text.lines()
+            .filter_map(|l| l.strip_prefix("• <#")?.split('>').next()?.parse().ok())
+            .collect()
+    };
+    let carl = (3u64, "Carl");
+    let first = tablut(&h, carl, 500, "games", json!([]), &[]).await;
+    assert!(first.ephemeral(), "for the caller alone: {:?}", first.json);
+    let text = first.content();
+    assert!(
+        text.starts_with("**Games in progress** (13, page 1/2)\n"),
+        "{text}"
+    );
+    assert_eq!(listed_channels(&text), seen[..10].to_vec(), "{text}");
+    assert!(!text.contains(" more"), "{text}");
+    assert_eq!(
+        first.button_ids(),
+        vec!["tablut:games:0".to_string(), "tablut:games:1".to_string()]
+    );
+    // Carl presses Next on his answer: the second page, for him.
+    let click = h.fake.click(&who(carl), 500, 1, "tablut:games:1");
+    let second = h.fake.callback(click).await;
+    assert_eq!(second.callback_type(), Some(7), "{:?}", second.json);
+    let text = second.content();
+    assert!(
+        text.starts_with("**Games in progress** (13, page 2/2)\n"),
+        "{text}"
+    );
+    assert_eq!(listed_channels(&text), seen[10..].to_vec(), "{text}");
+    assert_eq!(
+        second.button_ids(),
+        vec!["tablut:games:0".to_string(), "tablut:games:2".to_string()]
+    );
+    // Previous goes back.
+    let click = h.fake.click(&who(carl), 500, 1, "tablut:games:0");
+    let back = h.fake.callback(click).await;
+    assert_eq!(listed_channels(&back.content()), seen[..10].to_vec());
+    // A page past the last (the games ended meanwhile, or a forged press) shows the last.
+    let click = h.fake.click(&who(carl), 500, 1, "tablut:games:7");
+    let last = h.fake.callback(click).await;
+    assert!(last.content().contains("page 2/2"), "{}", last.content());
+    // Astrid, who may see the private channel, pages through all fourteen.
+    let mine = tablut(&h, A, 500, "games", json!([]), &[]).await;
+    assert!(mine
+        .content()
+        .starts_with("**Games in progress** (14, page 1/2)\n"));
+    let click = h.fake.click(&who(A), 500, 1, "tablut:games:1");
+    let text = h.fake.callback(click).await.content();
+    assert_eq!(listed_channels(&text), vec![510, 511, 512, 520], "{text}");
+}

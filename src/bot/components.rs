@@ -1,5 +1,5 @@
 //! Buttons: accepting, declining and cancelling challenges, answering draw offers, paging the
-//! leaderboard. Custom ids are built and read by [`Button`] alone; the service decides who may
+//! leaderboard and the games running. Custom ids are built and read by [`Button`] alone; the service decides who may
 //! press what.
 
 use super::{messages, redact, Data, Error, InFlight};
@@ -27,6 +27,9 @@ pub enum Button {
     /// A page of a variant's leaderboard: Tablut's `tablut:lb:<page>` (as before there were
     /// others), `tablut:lb-brandubh:<page>`, `tablut:lb-copenhagen:<page>`.
     Leaderboard { variant: Variant, page: u32 },
+    /// A page of the games running in the server, in the channels the presser can see
+    /// (`tablut:games:<page>`), on `/tablut games`'s answer for its caller alone.
+    Games { page: u32 },
 }
 
 /// A custom id that is not one of [`Button`]'s.
@@ -61,6 +64,7 @@ impl fmt::Display for Button {
                 };
                 (leaderboard.as_str(), i64::from(page))
             }
+            Button::Games { page } => ("games", i64::from(page)),
         };
         write!(f, "{PREFIX}{action}:{number}")
     }
@@ -98,6 +102,9 @@ impl FromStr for Button {
                     "lb-brandubh" => Variant::Brandubh,
                     _ => Variant::Copenhagen,
                 },
+                page: number.parse().map_err(|_| ButtonError::Broken)?,
+            },
+            "games" => Button::Games {
                 page: number.parse().map_err(|_| ButtonError::Broken)?,
             },
             _ => return Err(ButtonError::Broken),
@@ -174,6 +181,31 @@ pub fn leaderboard_buttons(board: &Leaderboard) -> Vec<serenity::CreateActionRow
     ])]
 }
 
+/// Previous / Next page of the games running (none when they fit on one).
+pub fn games_buttons(listed: &messages::GamesPage) -> Vec<serenity::CreateActionRow> {
+    if listed.pages <= 1 {
+        return Vec::new();
+    }
+    vec![serenity::CreateActionRow::Buttons(vec![
+        button(
+            Button::Games {
+                page: listed.page.saturating_sub(1),
+            },
+            "◀ Previous",
+            serenity::ButtonStyle::Secondary,
+        )
+        .disabled(listed.page == 0),
+        button(
+            Button::Games {
+                page: listed.page + 1,
+            },
+            "Next ▶",
+            serenity::ButtonStyle::Secondary,
+        )
+        .disabled(listed.page + 1 >= listed.pages),
+    ])]
+}
+
 /// poise's event handler: button presses go to [`press`].
 pub async fn on_event(
     framework: poise::FrameworkContext<'_, Data, Error>,
@@ -192,6 +224,7 @@ pub async fn on_event(
     let _counted = InFlight::enter(&data.in_flight);
     let mut answer = Answer {
         http: &framework.serenity_context.http,
+        cache: &framework.serenity_context.cache,
         press: press_event,
         acknowledged: false,
     };
@@ -211,6 +244,7 @@ pub async fn on_event(
 /// seconds cannot run out) and the message edited after.
 struct Answer<'a> {
     http: &'a serenity::Http,
+    cache: &'a serenity::Cache,
     press: &'a serenity::ComponentInteraction,
     acknowledged: bool,
 }
@@ -508,6 +542,21 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
                 .allowed_mentions(serenity::CreateAllowedMentions::new());
             (m, None)
         }
+        Button::Games { page } => {
+            let guild = press
+                .guild_id
+                .ok_or_else(|| Error::User("The games listed belong to a server.".into()))?;
+            // Worked out again for the presser (the caller: the listing is theirs alone), so a
+            // page shows only the games in channels they can see now.
+            let viewer = super::visibility::Viewer::of_press(answer.cache, answer.http, press);
+            let games = super::visibility::visible_games(&viewer, service, guild.get()).await?;
+            let listed = messages::games_page(&games, page);
+            let m = serenity::CreateInteractionResponseMessage::new()
+                .content(listed.text.clone())
+                .components(games_buttons(&listed))
+                .allowed_mentions(serenity::CreateAllowedMentions::new());
+            (m, None)
+        }
     };
     drop(answering);
     let update = answer.update_with(response);
@@ -529,6 +578,7 @@ mod tests {
                 variant: Variant::ALL[v],
                 page
             }),
+            any::<u32>().prop_map(|page| Button::Games { page }),
         ]
     }
 
@@ -541,7 +591,7 @@ mod tests {
         }
 
         #[test]
-        fn any_text_reads_as_one_button_or_none(text in "(tablut:)?(accept|lb|lb-brandubh|draw-no|x)?:?[-+ 0-9a]{0,22}") {
+        fn any_text_reads_as_one_button_or_none(text in "(tablut:)?(accept|lb|lb-brandubh|draw-no|games|x)?:?[-+ 0-9a]{0,22}") {
             if let Ok(button) = text.parse::<Button>() {
                 prop_assert_eq!(button.to_string(), text, "one custom id per button");
             }
@@ -572,6 +622,8 @@ mod tests {
                 page: 1
             })
         );
+        assert_eq!(Button::Games { page: 2 }.to_string(), "tablut:games:2");
+        assert_eq!("tablut:games:0".parse(), Ok(Button::Games { page: 0 }));
         assert_eq!(
             "other:accept:1".parse::<Button>(),
             Err(ButtonError::Foreign)
@@ -585,6 +637,8 @@ mod tests {
             "tablut:accept:+1",
             "tablut:accept:x",
             "tablut:lb:4294967296",
+            "tablut:games:4294967296",
+            "tablut:games:-1",
             "tablut:lb-tablut:1",
             "tablut:lb-:1",
             "tablut:resign:1",

@@ -631,11 +631,30 @@ pub fn leaderboard_message(board: &Leaderboard) -> String {
     )
 }
 
-/// The games running in a server.
-pub fn games_message(games: &[GameInfo]) -> String {
+/// How many games a page of `/tablut games` lists, at most (fewer when their lines are long:
+/// a page stays within [`CONTENT_LIMIT`]).
+pub const GAMES_PER_PAGE: usize = 10;
+
+/// A page of the games running in a server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GamesPage {
+    pub text: String,
+    /// The page shown, from 0.
+    pub page: u32,
+    pub pages: u32,
+}
+
+/// Page `page` (from 0; past the last: the last) of `games`, the games running in the channels
+/// a member can see. The games are cut into pages of [`GAMES_PER_PAGE`], or fewer where their
+/// lines would not fit in one message, so every game is on a page and none is left out.
+pub fn games_page(games: &[GameInfo], page: u32) -> GamesPage {
     if games.is_empty() {
-        return "No games are running in the channels you can see: start one with /tablut challenge or /tablut ai."
-            .to_string();
+        return GamesPage {
+            text: "No games are running in the channels you can see: start one with /tablut challenge or /tablut ai."
+                .to_string(),
+            page: 0,
+            pages: 1,
+        };
     }
     let lines: Vec<String> = games
         .iter()
@@ -657,7 +676,36 @@ pub fn games_message(games: &[GameInfo]) -> String {
             )
         })
         .collect();
-    listing(format!("**Games in progress** ({})", games.len()), &lines)
+    let head = |page: usize, pages: usize| match pages {
+        1 => format!("**Games in progress** ({})", games.len()),
+        _ => format!(
+            "**Games in progress** ({}, page {}/{pages})",
+            games.len(),
+            page + 1
+        ),
+    };
+    // Room for the longest head there can be.
+    let room = CONTENT_LIMIT - head(lines.len(), lines.len()).chars().count();
+    let mut starts = vec![0];
+    let mut used = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let len = 1 + line.chars().count();
+        let first = *starts.last().expect("one page at least");
+        if i > first && (i - first >= GAMES_PER_PAGE || used + len > room) {
+            starts.push(i);
+            used = 0;
+        }
+        used += len;
+    }
+    let pages = starts.len();
+    let page = (page as usize).min(pages - 1);
+    let end = starts.get(page + 1).copied().unwrap_or(lines.len());
+    GamesPage {
+        // `listing` is the net: a line longer than a message is cut there.
+        text: listing(head(page, pages), &lines[starts[page]..end]),
+        page: page as u32,
+        pages: pages as u32,
+    }
 }
 
 /// The bot's words for the notices the outbox posts.
@@ -1146,7 +1194,21 @@ mod tests {
             text
         };
         let games: Vec<GameInfo> = (0..100).map(long_game).collect();
-        assert!(within(games_message(&games)).ends_with(" more"));
+        // Every game is on a page, and every page within the limit.
+        let pages = games_page(&games, 0).pages;
+        assert!(pages > 100 / GAMES_PER_PAGE as u32, "{pages} pages");
+        let mut listed = 0;
+        for page in 0..pages {
+            let shown = games_page(&games, page);
+            assert_eq!((shown.page, shown.pages), (page, pages));
+            let text = within(shown.text);
+            assert!(!text.contains(" more"));
+            assert!(text.contains(&format!("page {}/{pages}", page + 1)));
+            listed += text.lines().filter(|l| l.starts_with('•')).count();
+        }
+        assert_eq!(listed, games.len());
+        // Past the last page: the last.
+        assert_eq!(games_page(&games, u32::MAX).page, pages - 1);
         within(started_message(&games[0]));
         within(turn_line(&games[0]));
         for v in Variant::ALL {
@@ -1386,7 +1448,7 @@ mod tests {
                 "{turn}"
             );
             let started = started_message(&game);
-            let listed = games_message(std::slice::from_ref(&game));
+            let listed = games_page(std::slice::from_ref(&game), 0).text;
             let over = game_of(variant, won);
             let result = result_line(&over);
             match name {

@@ -5,9 +5,78 @@
 //! only by its players and by those who may manage threads there). When a channel cannot be
 //! told, it counts as not seen: a listing leaves out what it cannot vouch for.
 
-use super::Context;
+use super::{Context, Error};
+use crate::service::{GameInfo, Service};
 use poise::serenity_prelude as serenity;
 use std::collections::HashMap;
+
+/// Who looks, and from where: the caller of a command, or the presser of a button (the
+/// caller's pages of a listing are pressed by the caller alone: the listing is for its caller's
+/// eyes only, and each page is worked out again for whoever presses).
+pub struct Viewer<'a> {
+    pub cache: &'a serenity::Cache,
+    pub http: &'a serenity::Http,
+    pub guild: Option<serenity::GuildId>,
+    /// The channel the command was used in (a press: the channel of the pressed message). It
+    /// is seen.
+    pub here: serenity::ChannelId,
+    /// The member, as the interaction names them with their permissions.
+    pub member: Option<&'a serenity::Member>,
+}
+
+impl<'a> Viewer<'a> {
+    /// The caller of a command.
+    pub fn of_command(ctx: Context<'a>) -> Viewer<'a> {
+        Viewer {
+            cache: ctx.cache(),
+            http: ctx.http(),
+            guild: ctx.guild_id(),
+            here: ctx.channel_id(),
+            member: match ctx {
+                poise::Context::Application(a) => a.interaction.member.as_deref(),
+                poise::Context::Prefix(_) => None,
+            },
+        }
+    }
+
+    /// The presser of a button.
+    pub fn of_press(
+        cache: &'a serenity::Cache,
+        http: &'a serenity::Http,
+        press: &'a serenity::ComponentInteraction,
+    ) -> Viewer<'a> {
+        Viewer {
+            cache,
+            http,
+            guild: press.guild_id,
+            here: press.channel_id,
+            member: press.member.as_ref(),
+        }
+    }
+}
+
+/// The games running in server `guild` in the channels `viewer` can see (see
+/// [`visible_channels`]), oldest first.
+pub async fn visible_games(
+    viewer: &Viewer<'_>,
+    service: &Service,
+    guild: u64,
+) -> Result<Vec<GameInfo>, Error> {
+    let me = viewer.member.map(|m| m.user.id.get());
+    let mut games = service.games_in_guild(guild).await?;
+    let channels: Vec<(u64, bool)> = games
+        .iter()
+        .map(|g| {
+            (
+                g.place.channel,
+                me.is_some_and(|me| g.side_of(me).is_some()),
+            )
+        })
+        .collect();
+    let seen = visible_channels(viewer, &channels).await;
+    games.retain(|g| seen.contains(&g.place.channel));
+    Ok(games)
+}
 
 /// Channels asked of Discord's API (not in the cache) by one command, at most: the cache holds
 /// every channel and active thread the bot's gateway was told of, so these are few; past this
@@ -44,11 +113,11 @@ fn is_thread(kind: serenity::ChannelType) -> bool {
 
 /// A channel (or thread) of `guild` from the cache.
 fn cached(
-    ctx: Context<'_>,
+    cache: &serenity::Cache,
     guild: serenity::GuildId,
     id: serenity::ChannelId,
 ) -> Option<serenity::GuildChannel> {
-    let g = ctx.cache().guild(guild)?;
+    let g = cache.guild(guild)?;
     g.channels
         .get(&id)
         .cloned()
@@ -58,7 +127,7 @@ fn cached(
 /// The channels looked up by one command: each channel once, from the cache or (at most
 /// [`MAX_LOOKUPS`] times) from the API.
 struct Lookup<'a> {
-    ctx: Context<'a>,
+    viewer: &'a Viewer<'a>,
     guild: serenity::GuildId,
     known: HashMap<serenity::ChannelId, Option<serenity::GuildChannel>>,
     asked: usize,
@@ -69,12 +138,12 @@ impl Lookup<'_> {
         if let Some(found) = self.known.get(&id) {
             return found.clone();
         }
-        let found = match cached(self.ctx, self.guild, id) {
+        let found = match cached(self.viewer.cache, self.guild, id) {
             Some(c) => Some(c),
             None if self.asked >= MAX_LOOKUPS => return None,
             None => {
                 self.asked += 1;
-                match self.ctx.http().get_channel(id).await {
+                match self.viewer.http.get_channel(id).await {
                     Ok(serenity::Channel::Guild(c)) if c.guild_id == self.guild => Some(c),
                     Ok(_) => None,
                     Err(e) => {
@@ -91,8 +160,8 @@ impl Lookup<'_> {
 
 /// Of `channels` (each with whether the caller plays a game there), the ones the calling
 /// member can see (View Channel). The channel the command was used in is seen.
-pub async fn visible_channels(ctx: Context<'_>, channels: &[(u64, bool)]) -> Vec<u64> {
-    let here = ctx.channel_id().get();
+pub async fn visible_channels(viewer: &Viewer<'_>, channels: &[(u64, bool)]) -> Vec<u64> {
+    let here = viewer.here.get();
     let only_here = || {
         channels
             .iter()
@@ -100,16 +169,13 @@ pub async fn visible_channels(ctx: Context<'_>, channels: &[(u64, bool)]) -> Vec
             .map(|(c, _)| *c)
             .collect()
     };
-    let (Some(guild), poise::Context::Application(a)) = (ctx.guild_id(), ctx) else {
+    let (Some(guild), Some(member)) = (viewer.guild, viewer.member) else {
         return only_here();
     };
-    let Some(member) = a.interaction.member.as_deref() else {
-        return only_here();
-    };
-    let cached_guild = ctx.cache().guild(guild).map(|g| g.clone());
+    let cached_guild = viewer.cache.guild(guild).map(|g| g.clone());
     let roles = match cached_guild {
         Some(g) => Roles::Cached(Box::new(g)),
-        None => match guild.to_partial_guild(ctx.http()).await {
+        None => match guild.to_partial_guild(viewer.http).await {
             Ok(g) => Roles::Fetched(Box::new(g)),
             Err(e) => {
                 tracing::warn!(guild = guild.get(), error = %e, "cannot read the server's roles: only this channel's game is listed");
@@ -118,7 +184,7 @@ pub async fn visible_channels(ctx: Context<'_>, channels: &[(u64, bool)]) -> Vec
         },
     };
     let mut lookup = Lookup {
-        ctx,
+        viewer,
         guild,
         known: HashMap::new(),
         asked: 0,

@@ -160,19 +160,16 @@ pub async fn leaderboard(
 #[poise::command(slash_command, guild_only)]
 pub async fn games(ctx: Context<'_>) -> Result<(), Error> {
     let guild = ctx.guild_id().expect("guild only").get();
-    let me = ctx.author().id.get();
-    let mut games = ctx.data().service.games_in_guild(guild).await?;
     // Only the games in channels the caller can see, and for the caller alone: a listing in
-    // a public channel would show others what the caller may see.
-    let channels: Vec<(u64, bool)> = games
-        .iter()
-        .map(|g| (g.place.channel, g.side_of(me).is_some()))
-        .collect();
-    let seen = crate::bot::visibility::visible_channels(ctx, &channels).await;
-    games.retain(|g| seen.contains(&g.place.channel));
+    // a public channel would show others what the caller may see. Its pages too are the
+    // caller's alone (see `components::Button::Games`).
+    let viewer = crate::bot::visibility::Viewer::of_command(ctx);
+    let games = crate::bot::visibility::visible_games(&viewer, &ctx.data().service, guild).await?;
+    let listed = messages::games_page(&games, 0);
     ctx.send(
-        reply(messages::games_message(&games))
+        reply(listed.text.clone())
             .ephemeral(true)
+            .components(components::games_buttons(&listed))
             .allowed_mentions(serenity::CreateAllowedMentions::new()),
     )
     .await?;
