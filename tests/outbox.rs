@@ -982,3 +982,46 @@ async fn a_late_answer_and_a_dispatcher_never_both_take_a_notice(db: TestDb) {
     assert_eq!(answers + dispatchers, 20);
 }
 }
+
+both_backends! {
+#[tokio::test]
+async fn a_deleted_channel_ends_its_threads_games_and_a_server_left_pauses_its_own(db: TestDb) {
+    let f = fixture(db, false).await;
+    let s = &f.service;
+    // A game in a thread made for a challenge in channel 40 (its first post pending), a timed
+    // game in channel 41, and an open challenge in channel 42.
+    let c = challenge_in(s, 40, true).await;
+    s.accept(c.id, BIRGER, Some(400)).await.unwrap();
+    let in_thread = s.game_in_channel(400).await.unwrap().unwrap();
+    assert!(s.notices_in(400).await.unwrap().iter().any(|n| n.status == NoticeStatus::Pending));
+    let timed = two_player_game(s, 41, TimeControl::PerMove(Duration::from_secs(3600))).await;
+    let open = challenge_in(s, 42, false).await;
+
+    // Channel 40 deleted (Discord says nothing of its thread): the thread's game is aborted,
+    // its notices given up, and nobody is told in channel 40, gone too.
+    let gone = s.channel_deleted(40, &[]).await.unwrap();
+    assert_eq!(gone.aborted, vec![in_thread.id]);
+    let ended = s.game(in_thread.id).await.unwrap();
+    assert_eq!(ended.outcome.reason(), Some(Reason::Aborted));
+    assert!(s.notices_in(400).await.unwrap().iter().all(|n| n.status != NoticeStatus::Pending));
+    assert!(s.notices_in(40).await.unwrap().iter().all(|n| n.kind != "channel_gone"));
+    // Again (a RESUME replays it): nothing more.
+    assert_eq!(s.channel_deleted(40, &[]).await.unwrap(), Gone::default());
+
+    // The server left: its game paused, its challenge withdrawn, its notices given up.
+    let left = s.left_guild(GUILD).await.unwrap();
+    assert_eq!(left.paused, vec![timed.id]);
+    assert_eq!(left.withdrawn, 1);
+    assert_eq!(
+        s.challenge_info(open.id).await.unwrap().status,
+        store::ChallengeStatus::Cancelled
+    );
+    let paused = s.game_in_channel(41).await.unwrap().unwrap();
+    assert_eq!(paused.turn_deadline, None);
+    assert!(!paused.is_over());
+    for channel in [41, 42] {
+        let notices = s.notices_in(channel).await.unwrap();
+        assert!(notices.iter().all(|n| n.status != NoticeStatus::Pending), "{notices:#?}");
+    }
+}
+}
