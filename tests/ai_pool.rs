@@ -2,8 +2,10 @@
 //! users fairly, refuses beyond its limits with one line, keeps no more tables than workers,
 //! and loses no AI turn to a restart or an abandoned request.
 
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
+use tablut_bot::ai::queue::Class;
 use tablut_bot::ai::Level;
 use tablut_bot::service::*;
 use tablut_bot::tafl::Rules;
@@ -98,6 +100,47 @@ async fn until(done: impl Fn() -> bool) {
     panic!("waited 10 s in vain");
 }
 
+/// Waits (up to 10 s) until `done` yields true.
+async fn until_async<F: Future<Output = bool>>(done: impl Fn() -> F) {
+    for _ in 0..2000 {
+        if done().await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    panic!("waited 10 s in vain");
+}
+
+/// Occupies one of the pool's workers with a task of `owner`'s (served in the queue's order as
+/// any move) until the returned sender is dropped; returns once a worker runs it. The queue
+/// behind it stays still for as long as the test needs, however fast or slow the machine.
+fn hold_worker(s: &Service, owner: u64) -> (std::sync::mpsc::Sender<()>, Held) {
+    let (release, held) = std::sync::mpsc::channel::<()>();
+    let (started, running) = tokio::sync::oneshot::channel();
+    s.ai_pool().submit_task(owner, Class::Play, move || {
+        let _ = started.send(());
+        // Until the sender is dropped.
+        let _ = held.recv();
+    });
+    (release, Held(running))
+}
+
+/// A held worker's task, to await until a worker runs it.
+struct Held(tokio::sync::oneshot::Receiver<()>);
+
+impl Held {
+    async fn running(self) {
+        self.0.await.expect("a worker takes the task");
+    }
+}
+
+/// Holds a worker (see [`hold_worker`]) once it runs the task.
+async fn held_worker(s: &Service, owner: u64) -> std::sync::mpsc::Sender<()> {
+    let (release, held) = hold_worker(s, owner);
+    held.running().await;
+    release
+}
+
 /// Waits until `n` AI requests wait for a worker.
 async fn until_queued(s: &Service, n: usize) {
     until(|| s.ai_queue_len() >= n).await;
@@ -110,8 +153,7 @@ async fn until_queued_at_most(s: &Service, n: usize) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_users_ten_games_delay_anothers_game_by_at_most_one_search() {
-    // Carl's search (hard) is long enough for the others to queue behind it.
-    let f = fixture(config(1, 3000)).await;
+    let f = fixture(config(1, 30)).await;
     let s = &f.service;
     let (done, mut finished) = tokio::sync::mpsc::unbounded_channel();
     let turn = |id: GameId| {
@@ -123,10 +165,8 @@ async fn one_users_ten_games_delay_anothers_game_by_at_most_one_search() {
             done.send(id).unwrap();
         })
     };
-    // Carl's long search holds the one worker while the others queue.
-    let carls = start(s, 20, CARL, Level::Hard).await;
-    turn(carls);
-    until(|| s.ai_turn_running(carls)).await;
+    // Carl's work holds the one worker while the others queue.
+    let carls = held_worker(s, CARL).await;
     let mut astrids = Vec::new();
     for channel in 1..=10 {
         let id = start(s, channel, ASTRID, Level::Medium).await;
@@ -144,15 +184,15 @@ async fn one_users_ten_games_delay_anothers_game_by_at_most_one_search() {
         "one of Astrid's ten goes first"
     );
     assert_eq!(s.ai_turn_waiting(astrids[1]), Some(2), "then Astrid's next");
+    drop(carls);
     let mut order = Vec::new();
-    for _ in 0..12 {
+    for _ in 0..11 {
         order.push(finished.recv().await.unwrap());
     }
-    // Served so: Birger's game right after Carl's and one of Astrid's.
-    assert_eq!(order[0], carls);
+    // Served so: Birger's game right after one of Astrid's.
     let at = order.iter().position(|&id| id == birgers).unwrap();
     assert!(
-        at <= 2,
+        at <= 1,
         "Birger's game waited for {} searches: {order:?}",
         at
     );
@@ -249,10 +289,9 @@ async fn games_against_the_ai_are_limited_per_user_and_server_with_a_cooldown() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_queue_refuses_new_requests_and_changes_nothing() {
-    // Astrid's search (hard) must outlast the refusals below, on a loaded machine too.
     let f = fixture(Config {
         ai_queue_limit: 1,
-        ..config(1, 4000)
+        ..config(1, 30)
     })
     .await;
     let s = &f.service;
@@ -260,17 +299,14 @@ async fn a_full_queue_refuses_new_requests_and_changes_nothing() {
     s.start_ai_game(request(GUILD, 9, CARL, Level::Hard, false))
         .await
         .unwrap();
-    let running = start(s, 1, ASTRID, Level::Hard).await;
     let waiting = start(s, 2, BIRGER, Level::Hard).await;
-    let turn = |id: GameId| {
+    // Astrid's work holds the one worker for as long as the refusals below take; Birger's
+    // turn waits behind it.
+    let running = held_worker(s, ASTRID).await;
+    {
         let s = s.clone();
-        tokio::spawn(async move { s.ai_turn(id).await });
-    };
-    // One at a time: submitted together, both could wait at once until the worker (a low
-    // priority thread) wakes up, and the queue would hold two.
-    turn(running);
-    until(|| s.ai_turn_running(running)).await;
-    turn(waiting);
+        tokio::spawn(async move { s.ai_turn(waiting).await });
+    }
     until_queued(s, 1).await;
     let busy = "The AI is busy with 1 move or hint already waiting: try again in a minute.";
     let e = s
@@ -286,6 +322,7 @@ async fn a_full_queue_refuses_new_requests_and_changes_nothing() {
     let e = s.hint(9, CARL).await.unwrap_err();
     assert_eq!(e.to_string(), busy);
     // Refused, the hint did not count against the cooldown.
+    drop(running);
     until_queued_at_most(s, 0).await;
     assert!(!matches!(
         s.hint(9, CARL).await,
@@ -297,24 +334,19 @@ async fn a_full_queue_refuses_new_requests_and_changes_nothing() {
 async fn a_hint_that_waits_too_long_is_answered_with_an_apology() {
     let f = fixture(Config {
         hint_wait: Duration::from_millis(50),
-        ..config(1, 1500)
+        ..config(1, 30)
     })
     .await;
     let s = &f.service;
     s.start_ai_game(request(GUILD, 9, CARL, Level::Hard, false))
         .await
         .unwrap();
-    let busy = start(s, 1, ASTRID, Level::Hard).await;
-    let turn = {
-        let s = s.clone();
-        tokio::spawn(async move { s.ai_turn(busy).await.unwrap() })
-    };
-    // The worker has Astrid's game.
-    until(|| s.ai_turn_running(busy)).await;
+    // Astrid's work holds the one worker.
+    let busy = held_worker(s, ASTRID).await;
     let e = s.hint(9, CARL).await.unwrap_err();
     assert!(matches!(e, ServiceError::HintTimedOut), "{e:?}");
     assert_eq!(s.ai_queue_len(), 0, "the hint was withdrawn");
-    assert!(turn.await.unwrap().is_some());
+    drop(busy);
     // The apology did not count against the cooldown: a hint now is answered. (On a loaded
     // machine the free worker may still take longer than the 50 ms wait to pick it up: that is
     // another apology, never a refusal for the cooldown.)
@@ -387,6 +419,8 @@ async fn claims_renewed_beside_turns_committed_on_sqlite_never_deadlock() {
     for channel in 100..140 {
         ids.push(start(s, channel, ASTRID, Level::Easy).await);
     }
+    // Carl's work holds the one worker: every turn waits in the queue, its claim renewed.
+    let first = held_worker(s, CARL).await;
     let turns: Vec<_> = ids
         .iter()
         .map(|&id| {
@@ -394,6 +428,18 @@ async fn claims_renewed_beside_turns_committed_on_sqlite_never_deadlock() {
             tokio::spawn(async move { s.ai_turn(id).await })
         })
         .collect();
+    until_queued(s, ids.len()).await;
+    until(|| s.ai_claim_renewals() >= ids.len() as u64).await;
+    // Carl's next work comes in the queue's order after one or two of Astrid's turns: it holds
+    // the worker again once they are searched, while their moves are committed and the others'
+    // claims renewed beside them.
+    let (second, held) = hold_worker(s, CARL);
+    drop(first);
+    held.running().await;
+    until_async(|| async { s.games_awaiting_ai().await.unwrap().len() < ids.len() }).await;
+    let renewals = s.ai_claim_renewals();
+    until(|| s.ai_claim_renewals() > renewals).await;
+    drop(second);
     let all = async {
         for turn in turns {
             assert!(turn.await.unwrap().unwrap().is_some(), "the AI moved");
@@ -402,17 +448,10 @@ async fn claims_renewed_beside_turns_committed_on_sqlite_never_deadlock() {
     tokio::time::timeout(Duration::from_secs(30), all)
         .await
         .expect("every turn ended: none waits on a renewal, nor a renewal on it");
-    assert!(
-        s.ai_claim_renewals() > 0,
-        "the claims were renewed while the turns waited"
-    );
     assert_eq!(s.ai_turn_searches(), ids.len() as u64);
     assert!(s.games_awaiting_ai().await.unwrap().is_empty());
-    // The turns are over: their renewals stopped.
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    let renewals = s.ai_claim_renewals();
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    assert_eq!(s.ai_claim_renewals(), renewals);
+    // The turns are over: so are their renewals.
+    until(|| s.ai_claim_renewers() == 0).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -420,17 +459,12 @@ async fn a_waiting_turn_whose_claim_another_process_took_is_withdrawn() {
     // Renewed every (50 ms + 300 ms) / 3.
     let f = fixture(Config {
         ai_claim_margin: Duration::from_millis(300),
-        ..config(1, 2000)
+        ..config(1, 30)
     })
     .await;
     let s = &f.service;
-    // Carl's search (hard: a second at least) holds the one worker.
-    let carls = start(s, 60, CARL, Level::Hard).await;
-    let long = {
-        let s = s.clone();
-        tokio::spawn(async move { s.ai_turn(carls).await.unwrap() })
-    };
-    until(|| s.ai_turn_running(carls)).await;
+    // Carl's work holds the one worker.
+    let carls = held_worker(s, CARL).await;
     let astrids = start(s, 61, ASTRID, Level::Easy).await;
     let turn = {
         let s = s.clone();
@@ -446,8 +480,9 @@ async fn a_waiting_turn_whose_claim_another_process_took_is_withdrawn() {
     // The next renewal finds it gone: the turn leaves the queue unsearched.
     assert!(turn.await.unwrap().is_none());
     assert!(!s.ai_turn_pending(astrids));
-    assert!(long.await.unwrap().is_some(), "Carl's game went on");
-    assert_eq!(s.ai_turn_searches(), 1, "only Carl's turn was searched");
+    assert_eq!(s.ai_queue_len(), 0, "withdrawn from the queue");
+    drop(carls);
+    assert_eq!(s.ai_turn_searches(), 0, "Astrid's turn was not searched");
     let moves = tablut_bot::store::moves::of_game(s.pool(), astrids)
         .await
         .unwrap();
@@ -463,4 +498,5 @@ async fn a_waiting_turn_whose_claim_another_process_took_is_withdrawn() {
         Some("other"),
         "the other's claim is left alone"
     );
+    until(|| s.ai_claim_renewers() == 0).await;
 }

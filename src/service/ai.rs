@@ -58,6 +58,23 @@ impl Drop for TurnClaim<'_> {
     }
 }
 
+/// A task renewing a claim, counted while it runs (from before it is spawned until it ends or
+/// is dropped with the runtime).
+struct Renewer(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Renewer {
+    fn new(count: Arc<std::sync::atomic::AtomicUsize>) -> Renewer {
+        count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Renewer(count)
+    }
+}
+
+impl Drop for Renewer {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
 impl Service {
     /// If the AI is to move in game `id`, its move is searched on the pool (in its turn in the
     /// queue, within its time from when a worker takes it) and played. `None` when it is not
@@ -127,7 +144,9 @@ impl Service {
         let renewals = self.ai_claim_renewals.clone();
         let every = (lease / 3).max(MIN_RENEWAL);
         let lease = lease.as_millis() as i64;
+        let running = Renewer::new(self.ai_claim_renewers.clone());
         tokio::spawn(async move {
+            let _running = running;
             loop {
                 tokio::select! {
                     // Never sent: the turn ended (its sender is dropped).
@@ -228,6 +247,19 @@ impl Service {
     pub fn ai_claim_renewals(&self) -> u64 {
         self.ai_claim_renewals
             .load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// How many tasks renewing this service's claims on AI turns run now (each stops with its
+    /// turn).
+    pub fn ai_claim_renewers(&self) -> usize {
+        self.ai_claim_renewers
+            .load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// The AI's workers, which every search of the service uses. Tests occupy a worker with a
+    /// task of their own to hold the queue still while they look at it.
+    pub fn ai_pool(&self) -> &crate::ai::pool::Pool {
+        &self.ai
     }
 
     /// Whether game `id`'s AI turn is under way (queued or searching).

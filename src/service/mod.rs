@@ -195,6 +195,8 @@ pub struct Service {
     pub(crate) ai_turn_searches: std::sync::atomic::AtomicU64,
     /// The renewals of this service's claims on AI turns that found the claim still held.
     pub(crate) ai_claim_renewals: Arc<std::sync::atomic::AtomicU64>,
+    /// The tasks renewing this service's claims on AI turns that are running now.
+    pub(crate) ai_claim_renewers: Arc<std::sync::atomic::AtomicUsize>,
     /// The sweeps' items whose handling failed, set aside for a while (see [`backoff`]).
     pub(crate) retries: backoff::Backoff,
 }
@@ -228,6 +230,7 @@ impl Service {
             claimer: ai::claimer_id(),
             ai_turn_searches: std::sync::atomic::AtomicU64::new(0),
             ai_claim_renewals: Arc::new(std::sync::atomic::AtomicU64::new(0)),
+            ai_claim_renewers: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
             retries: backoff::Backoff::default(),
             config,
         }
