@@ -202,6 +202,93 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
 }
 }
 
+/// Waits (up to 10 s) until `done` yields true.
+async fn until<F: std::future::Future<Output = bool>>(done: impl Fn() -> F) {
+    for _ in 0..2000 {
+        if done().await {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    panic!("waited 10 s in vain");
+}
+
+both_backends! {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_solving_one_puzzle_at_once_both_move_its_rating(db: TestDb) {
+    let f = fixture(db).await;
+    let backend = f.db.backend;
+    let r = seed_where(|r| r.kind == Kind::Win && r.moves == 1);
+    f.only(&r).await;
+    let (astrid, birger) = (user(ASTRID, "Astrid"), user(BIRGER, "Birger"));
+    let s = &f.service;
+    let id = s.puzzle(GUILD, &astrid).await.unwrap().puzzle_id;
+    assert_eq!(s.puzzle(GUILD, &birger).await.unwrap().puzzle_id, id);
+    // Another writer holds the puzzle (SQLite: the database's write lock; PostgreSQL: the
+    // puzzle's row) until both answers have read what they read before they write.
+    let mut holder = s.pool().begin().await.unwrap();
+    let hold = match backend {
+        tablut_bot::store::Backend::Sqlite => "UPDATE puzzles SET attempts = attempts WHERE id = $1",
+        tablut_bot::store::Backend::Postgres => "SELECT id FROM puzzles WHERE id = $1 FOR UPDATE",
+    };
+    sqlx::query(hold).bind(id).execute(&mut *holder).await.unwrap();
+    let both_waiting = async {
+        match backend {
+            // One answer waits in SQLite's busy handler, holding the service's write lock;
+            // the other waits for that lock.
+            tablut_bot::store::Backend::Sqlite => until(|| async { s.writes_waiting() == 1 }).await,
+            // Both wait for a row lock.
+            tablut_bot::store::Backend::Postgres => {
+                until(|| async {
+                    let n: i64 = sqlx::query_scalar(
+                        "SELECT COUNT(*) FROM pg_stat_activity \
+                         WHERE datname = current_database() AND wait_event_type = 'Lock'",
+                    )
+                    .fetch_one(s.pool())
+                    .await
+                    .unwrap();
+                    n == 2
+                })
+                .await
+            }
+        }
+        holder.rollback().await.unwrap();
+    };
+    let (a, b, ()) = tokio::join!(
+        s.puzzle_move(GUILD, &astrid, &r.line[0]),
+        s.puzzle_move(GUILD, &birger, &r.line[0]),
+        both_waiting
+    );
+    let solved = |answer: Result<PuzzleAnswer, ServiceError>| match answer.unwrap() {
+        PuzzleAnswer::Solved { ratings, .. } => ratings.expect("a first try is rated"),
+        other => panic!("{other:?}"),
+    };
+    let (a, b) = (solved(a), solved(b));
+    // One after the other, whichever came first: the second moved the puzzle's rating on
+    // from where the first left it.
+    let p0 = initial_rating(Kind::Win, 1);
+    let (first, p1) = rate_game(Rating::default(), p0, Score::Win);
+    let (second, p2) = rate_game(Rating::default(), p1, Score::Win);
+    let mut seen = [a.puzzle, b.puzzle];
+    seen.sort_by(|x, y| y.0.rating.total_cmp(&x.0.rating));
+    assert_eq!(seen, [(p0, p1), (p1, p2)], "each answer rated from the rating the other left");
+    let stored = rows::by_id(s.pool(), id).await.unwrap().unwrap();
+    assert_eq!((stored.attempts, stored.solved), (2, 2));
+    assert!(
+        (stored.rating.rating - p2.rating).abs() < 1e-9
+            && (stored.rating.deviation - p2.deviation).abs() < 1e-9,
+        "both solves moved the puzzle's rating: {:?}, not {:?} (one lost)",
+        stored.rating,
+        p1
+    );
+    let mut players = [a.player.1.rating, b.player.1.rating];
+    players.sort_by(f64::total_cmp);
+    let mut want = [first.rating, second.rating];
+    want.sort_by(f64::total_cmp);
+    assert_eq!(players, want);
+}
+}
+
 both_backends! {
 #[tokio::test]
 async fn a_wrong_answer_fails_and_is_rated_as_a_loss(db: TestDb) {

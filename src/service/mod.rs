@@ -173,6 +173,8 @@ pub struct Service {
     /// processes. See [`Service::write_lock`]. Shared with the tasks that renew the AI's
     /// claims, which write beside the service.
     writer: Arc<tokio::sync::Mutex<()>>,
+    /// The writes waiting for `writer` now.
+    writes_waiting: std::sync::atomic::AtomicUsize,
     /// The words of the notices the outbox posts.
     wording: Arc<dyn Wording>,
     delivery: DeliveryPolicy,
@@ -201,6 +203,23 @@ pub struct Service {
     pub(crate) retries: backoff::Backoff,
 }
 
+/// A write counted while it waits for the write lock (until dropped: it got the lock, or its
+/// future was dropped).
+struct Waiting<'a>(&'a std::sync::atomic::AtomicUsize);
+
+impl<'a> Waiting<'a> {
+    fn new(count: &'a std::sync::atomic::AtomicUsize) -> Waiting<'a> {
+        count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Waiting(count)
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
 /// The write lock held, if the backend needs one (see [`Service::write_lock`]).
 pub(crate) type WriteGuard<'a> = Option<tokio::sync::MutexGuard<'a, ()>>;
 
@@ -220,6 +239,7 @@ impl Service {
             clock,
             hints: Mutex::new(HashMap::new()),
             writer: Arc::new(tokio::sync::Mutex::new(())),
+            writes_waiting: std::sync::atomic::AtomicUsize::new(0),
             wording: Arc::new(PlainWording),
             delivery: DeliveryPolicy::default(),
             outbox_wake: Arc::new(tokio::sync::Notify::new()),
@@ -269,9 +289,19 @@ impl Service {
     /// the database holds the invariants for every process at once.
     pub(crate) async fn write_lock(&self) -> WriteGuard<'_> {
         match self.backend {
-            Backend::Sqlite => Some(self.writer.lock().await),
+            Backend::Sqlite => {
+                let _waiting = Waiting::new(&self.writes_waiting);
+                Some(self.writer.lock().await)
+            }
             Backend::Postgres => None,
         }
+    }
+
+    /// How many of this service's writes wait for its write lock now (on SQLite; always 0 on
+    /// PostgreSQL, which has none).
+    pub fn writes_waiting(&self) -> usize {
+        self.writes_waiting
+            .load(std::sync::atomic::Ordering::SeqCst)
     }
 
     pub fn config(&self) -> &Config {

@@ -328,11 +328,18 @@ impl Service {
             return Err(ServiceError::PositionChanged);
         }
         let ratings = if a.rated {
+            // Both ratings are read in this transaction, after its first write (the try's end)
+            // and under locks on PostgreSQL, so two tries ending at once (the daily puzzle's)
+            // each move the ratings from where the other left them.
+            let key = format!("puzzle-player:{guild}:{}", user.id);
+            crate::store::dialect::lock_in_transaction(&mut tx, self.backend, &key).await?;
             let before = rows::player(&mut *tx, guild, user.id)
                 .await?
                 .map(|r| r.rating)
                 .unwrap_or_default();
-            let puzzle_before = p.row.rating;
+            let puzzle_before = rows::rating_for_update(&mut tx, self.backend, p.row.id)
+                .await?
+                .ok_or_else(|| ServiceError::Internal(format!("puzzle {} is gone", p.row.id)))?;
             let score = if right { Score::Win } else { Score::Loss };
             let (after, puzzle_after) = rate_game(before, puzzle_before, score);
             rows::put_player(&mut *tx, guild, user.id, &user.name, after, right, now).await?;

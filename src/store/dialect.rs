@@ -37,6 +37,17 @@ impl Backend {
         }
     }
 
+    /// What ends a `SELECT` of rows this transaction will update from what it read: on
+    /// PostgreSQL the rows are locked until it ends (another such transaction waits, then reads
+    /// what this one wrote). SQLite has no row locks: a transaction that has written holds the
+    /// database's one write lock, so its reads after its first write are the latest already.
+    pub fn for_update(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "",
+            Backend::Postgres => " FOR UPDATE",
+        }
+    }
+
     /// An SQL expression: the JSON text in `column` without its top-level `key`.
     pub fn json_without(self, column: &str, key: &str) -> String {
         match self {

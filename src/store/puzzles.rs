@@ -176,6 +176,28 @@ pub async fn of_day<'e>(
     .map(|r| r.map(PuzzleRow::from))
 }
 
+/// A puzzle's rating as it stands, read to be updated in this transaction: locked until the
+/// transaction ends on PostgreSQL; on SQLite, read after the transaction's first write (see
+/// [`Backend::for_update`]). `None` if there is no such puzzle.
+pub async fn rating_for_update(
+    conn: &mut sqlx::AnyConnection,
+    backend: super::Backend,
+    id: i64,
+) -> Result<Option<Rating>, sqlx::Error> {
+    let row: Option<(f64, f64, f64)> = sqlx::query_as(&format!(
+        "SELECT rating, deviation, volatility FROM puzzles WHERE id = $1{}",
+        backend.for_update()
+    ))
+    .bind(id)
+    .fetch_optional(conn)
+    .await?;
+    Ok(row.map(|(rating, deviation, volatility)| Rating {
+        rating,
+        deviation,
+        volatility,
+    }))
+}
+
 /// Stores a puzzle's rating after a rated try, counting the try.
 pub async fn put_rating<'e>(
     ex: impl AnyExecutor<'e>,
