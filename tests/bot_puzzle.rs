@@ -2,13 +2,15 @@
 //! request checked against Discord's OpenAPI description): a puzzle shown with its board, a
 //! wrong answer judged and rated, a right one solved, and the daily puzzle's channel refused to a
 //! member without Manage Server; the move option's suggestions; the daily puzzle's channel set
-//! through the command and its puzzle posted there once.
+//! through the command, its puzzle posted there once with its button, answered privately from
+//! the button and through `/tablut puzzle today`, and the day's line in the leaderboard.
 
 mod support;
 
 use serde_json::{json, Value};
 use support::bot_harness::{assert_board, BotHarness};
 use support::fake_discord::*;
+use tablut_bot::service::Clock;
 
 const ASTRID: u64 = 900_000_000_000_000_101;
 const CHANNEL: u64 = 70;
@@ -231,8 +233,95 @@ async fn the_daily_puzzle_is_posted_with_its_board_once() {
     );
     assert!(post.content().chars().count() <= 2000);
     assert_board(&post);
-    // The next clock ticks post nothing more the same day.
-    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    // Its button: every member's try at today's puzzle.
+    let buttons = post.button_ids();
+    assert_eq!(buttons.len(), 1, "{buttons:?}");
+    assert!(buttons[0].starts_with("tablut:daily:"), "{buttons:?}");
+    let astrid = Who::member(ASTRID, "Astrid");
+    let id = h
+        .fake
+        .click(&astrid, DAILY, post.created.unwrap(), &buttons[0]);
+    let mine = h.fake.callback(id).await;
+    assert_eq!(
+        mine.callback_type(),
+        Some(4),
+        "a new message, the post left as it is"
+    );
+    assert!(mine.ephemeral(), "{:?}", mine.json);
+    assert!(
+        mine.content().contains("Today's puzzle · Puzzle"),
+        "{}",
+        mine.content()
+    );
+    assert_board(&mine);
+    // Answered move by move, each answer for her alone.
+    let line = current_line(&h).await;
+    let mut last = None;
+    for mv in line.iter().step_by(2) {
+        let answer = ask(
+            &h,
+            &astrid,
+            "move",
+            json!([{"name": "notation", "type": 3, "value": mv}]),
+        )
+        .await;
+        assert!(answer.ephemeral(), "{}", answer.content());
+        last = Some(answer);
+    }
+    let last = last.unwrap();
+    assert!(last.content().contains("solved!"), "{}", last.content());
+    // One try a day.
+    let id = h
+        .fake
+        .click(&astrid, DAILY, post.created.unwrap(), &buttons[0]);
+    let again = h.fake.callback(id).await;
+    assert!(
+        again.ephemeral() && again.content().contains("You have had your try"),
+        "{}",
+        again.content()
+    );
+    // Birger's try through the command.
+    let birger = Who::member(ASTRID + 1, "Birger");
+    let his = ask(&h, &birger, "today", json!([])).await;
+    assert!(
+        his.ephemeral() && his.content().contains("Today's puzzle · Puzzle"),
+        "{}",
+        his.content()
+    );
+    assert_board(&his);
+    // The leaderboard's line for the day: Astrid solved it; nobody is pinged.
+    let board = ask(&h, &birger, "leaderboard", json!([])).await;
+    assert!(!board.ephemeral());
+    let text = board.content();
+    assert!(
+        text.starts_with("**Today's puzzle**") && text.contains(&format!("1. <@{ASTRID}> ")),
+        "{text}"
+    );
+    assert_eq!(
+        board.json["data"]["allowed_mentions"]["parse"],
+        json!([]),
+        "{:?}",
+        board.json
+    );
+    // The next two clock ticks (each beats the heartbeat with the clock's time first, then
+    // looks for a post due) post nothing more the same day.
+    let url = format!("sqlite://{}", h.dir.path().join("bot.db").display());
+    let pool = tablut_bot::store::open(&url).await.unwrap();
+    for _ in 0..2 {
+        h.clock.advance(std::time::Duration::from_secs(1));
+        let now = h.clock.now_ms();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while tablut_bot::store::heartbeat::alive_at(&pool)
+            .await
+            .unwrap()
+            .unwrap_or(0)
+            < now
+        {
+            assert!(std::time::Instant::now() < deadline, "the clock ticks");
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+    pool.close().await;
     let path = format!("/api/v10/channels/{DAILY}/messages");
     let posts = h
         .fake
@@ -241,4 +330,5 @@ async fn the_daily_puzzle_is_posted_with_its_board_once() {
         .filter(|r| r.method == "POST" && r.path == path)
         .count();
     assert_eq!(posts, 1);
+    h.fake.assert_contract();
 }

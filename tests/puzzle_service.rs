@@ -500,6 +500,176 @@ async fn the_daily_puzzle_is_posted_once_a_day_through_the_outbox(db: TestDb) {
 }
 }
 
+/// Answers the user's current puzzle with the solver's moves of `line` to the end; the last
+/// answer.
+async fn solve(s: &Service, who: &User, line: &[String]) -> PuzzleAnswer {
+    let mut last = None;
+    for mv in line.iter().step_by(2) {
+        last = Some(s.puzzle_move(GUILD, who, mv).await.unwrap());
+    }
+    last.unwrap()
+}
+
+both_backends! {
+#[tokio::test]
+async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
+    let f = fixture(db).await;
+    const CHANNEL: u64 = 777;
+    let s = &f.service;
+    let (astrid, birger, carl) = (user(ASTRID, "Astrid"), user(BIRGER, "Birger"), user(6, "Carl"));
+    let day = day_of(T0);
+    // Nothing posted today: nothing to answer, no day's line.
+    assert!(matches!(
+        s.daily_puzzle(GUILD, &astrid, None).await,
+        Err(ServiceError::NoDailyPuzzle)
+    ));
+    assert!(s.daily_board(GUILD).await.unwrap().is_none());
+    // Astrid has a puzzle of her own under way.
+    let own = s.puzzle(GUILD, &astrid).await.unwrap();
+    assert_eq!(own.day, None);
+    s.set_daily_puzzle_channel(GUILD, Some(CHANNEL), ASTRID)
+        .await
+        .unwrap();
+    assert_eq!(s.post_daily_puzzles().await.unwrap(), vec![GUILD]);
+    let notice: Payload =
+        serde_json::from_str(&s.notices_in(CHANNEL).await.unwrap()[0].payload).unwrap();
+    assert_eq!(notice.buttons, Some(Buttons::DailyPuzzle(day)));
+    assert!(notice.text.contains("/tablut puzzle today"), "{}", notice.text);
+    let posted = notice.puzzle.unwrap().puzzle;
+    // Puzzles found later the same day would change the turn of puzzles, not today's puzzle.
+    let mut count = rows::count(s.pool()).await.unwrap();
+    for n in 0.. {
+        if rows::of_day(s.pool(), day, count).await.unwrap().unwrap().id != posted {
+            break;
+        }
+        assert!(n < 10);
+        assert!(rows::insert(
+            s.pool(),
+            &NewPuzzle {
+                position: &format!("found later {n}"),
+                to_move: "attackers",
+                rules: "{}",
+                kind: "win",
+                moves: 1,
+                line: "a4-a3",
+                source: "seed",
+                game_id: None,
+                rating: Rating::default(),
+                now: T0,
+            },
+        )
+        .await
+        .unwrap());
+        count += 1;
+    }
+    let line: Vec<String> = rows::by_id(s.pool(), posted)
+        .await
+        .unwrap()
+        .unwrap()
+        .line
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    // Astrid's try: the posted puzzle, rated unless she had it as her own; her current puzzle
+    // until it is over.
+    let view = s.daily_puzzle(GUILD, &astrid, None).await.unwrap();
+    assert_eq!((view.puzzle_id, view.day, view.step), (posted, Some(day), 1));
+    assert_eq!(view.rated, own.puzzle_id != posted);
+    assert_eq!(s.puzzle(GUILD, &astrid).await.unwrap().day, Some(day));
+    // Solved 42 s after she pressed.
+    f.clock.advance(std::time::Duration::from_secs(42));
+    match solve(s, &astrid, &line).await {
+        PuzzleAnswer::Solved { day: d, ratings, .. } => {
+            assert_eq!(d, Some(day));
+            assert_eq!(ratings.is_some(), view.rated);
+        }
+        other => panic!("{other:?}"),
+    }
+    // Her own puzzle is back where it was; the day's puzzle is hers no more.
+    let back = s.puzzle(GUILD, &astrid).await.unwrap();
+    assert_eq!((back.puzzle_id, back.day, back.step), (own.puzzle_id, None, 1));
+    assert!(matches!(
+        s.daily_puzzle(GUILD, &astrid, None).await,
+        Err(ServiceError::DailyPuzzleDone { solved: true })
+    ));
+    // Birger's try, rated, answered wrong.
+    let birgers = s.daily_puzzle(GUILD, &birger, Some(day)).await.unwrap();
+    assert!(birgers.rated && birgers.puzzle_id == posted);
+    let (start, solution) = rows::by_id(s.pool(), posted)
+        .await
+        .map(|r| {
+            let r = r.unwrap();
+            let rules = serde_json::from_str(&r.rules).unwrap();
+            let start = tablut_bot::tafl::parse_position(
+                &r.position,
+                r.to_move.parse().unwrap(),
+                rules,
+            )
+            .unwrap();
+            (start, line[0].clone())
+        })
+        .unwrap();
+    let wrong = start
+        .legal_moves_sorted()
+        .into_iter()
+        .map(|m| m.to_string())
+        .find(|m| *m != solution)
+        .unwrap();
+    f.clock.advance(std::time::Duration::from_secs(5));
+    match s.puzzle_move(GUILD, &birger, &wrong).await.unwrap() {
+        PuzzleAnswer::Failed { day: d, ratings, .. } => {
+            assert_eq!(d, Some(day));
+            assert!(ratings.is_some());
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        s.daily_puzzle(GUILD, &birger, None).await,
+        Err(ServiceError::DailyPuzzleDone { solved: false })
+    ));
+    // Carl presses twice at once: one try.
+    let (a, b) = tokio::join!(
+        s.daily_puzzle(GUILD, &carl, None),
+        s.daily_puzzle(GUILD, &carl, None)
+    );
+    assert_eq!(a.unwrap().puzzle_id, b.unwrap().puzzle_id);
+    let tries: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM puzzle_attempts WHERE day = $1")
+        .bind(day)
+        .fetch_one(s.pool())
+        .await
+        .unwrap();
+    assert_eq!(tries, 3);
+    // The day's line: who solved it and how fast; who tried and did not. Carl's try is not over.
+    let board = s.daily_board(GUILD).await.unwrap().unwrap();
+    assert_eq!((board.day, board.puzzle_id, board.channel), (day, posted, CHANNEL));
+    let results: Vec<(u64, bool, i64)> = board
+        .results
+        .iter()
+        .map(|r| (r.user_id, r.solved, r.took_ms))
+        .collect();
+    assert_eq!(results, [(ASTRID, true, 42_000), (BIRGER, false, 5_000)]);
+    // The next day: yesterday's button starts nothing new, and today's puzzle is not posted yet.
+    f.clock
+        .advance(std::time::Duration::from_millis(DAY_MS as u64));
+    assert!(matches!(
+        s.daily_puzzle(GUILD, &user(7, "Dagny"), Some(day)).await,
+        Err(ServiceError::DailyPuzzleOver)
+    ));
+    assert!(matches!(
+        s.daily_puzzle(GUILD, &user(7, "Dagny"), None).await,
+        Err(ServiceError::NoDailyPuzzle)
+    ));
+    assert!(s.daily_board(GUILD).await.unwrap().is_none());
+    // Carl's try from yesterday is still his to finish.
+    let carls = s.daily_puzzle(GUILD, &carl, Some(day)).await.unwrap();
+    assert_eq!(carls.day, Some(day));
+    assert!(matches!(
+        solve(s, &carl, &line).await,
+        PuzzleAnswer::Solved { .. }
+    ));
+}
+}
+
 both_backends! {
 #[tokio::test]
 async fn finished_games_on_the_bot_are_searched_for_puzzles_once(db: TestDb) {

@@ -1,5 +1,6 @@
 //! Buttons: accepting, declining and cancelling challenges, answering draw offers, paging the
-//! leaderboard and the games running. Custom ids are built and read by [`Button`] alone; the service decides who may
+//! leaderboard and the games running, solving the daily puzzle. Custom ids are built and read by
+//! [`Button`] alone; the service decides who may
 //! press what.
 
 use super::{messages, redact, Data, Error, InFlight};
@@ -30,6 +31,9 @@ pub enum Button {
     /// A page of the games running in the server, in the channels the presser can see
     /// (`tablut:games:<page>`), on `/tablut games`'s answer for its caller alone.
     Games { page: u32 },
+    /// Solve the daily puzzle of a day (`tablut:daily:<day>`, days since the Unix epoch): the
+    /// presser's own try, shown to them alone.
+    DailyPuzzle(i64),
 }
 
 /// A custom id that is not one of [`Button`]'s.
@@ -65,6 +69,7 @@ impl fmt::Display for Button {
                 (leaderboard.as_str(), i64::from(page))
             }
             Button::Games { page } => ("games", i64::from(page)),
+            Button::DailyPuzzle(day) => ("daily", day),
         };
         write!(f, "{PREFIX}{action}:{number}")
     }
@@ -107,6 +112,7 @@ impl FromStr for Button {
             "games" => Button::Games {
                 page: number.parse().map_err(|_| ButtonError::Broken)?,
             },
+            "daily" => Button::DailyPuzzle(id()?),
             _ => return Err(ButtonError::Broken),
         })
     }
@@ -152,6 +158,15 @@ pub fn draw_buttons(game: GameId) -> Vec<serenity::CreateActionRow> {
             serenity::ButtonStyle::Danger,
         ),
     ])]
+}
+
+/// Solve today's puzzle (on the daily puzzle's post).
+pub fn daily_puzzle_buttons(day: i64) -> Vec<serenity::CreateActionRow> {
+    vec![serenity::CreateActionRow::Buttons(vec![button(
+        Button::DailyPuzzle(day),
+        "Solve today's puzzle",
+        serenity::ButtonStyle::Primary,
+    )])]
 }
 
 /// Previous / Next page.
@@ -456,6 +471,33 @@ async fn accept_in_thread(
     answer_news(answer, data, started.notice, edit).await
 }
 
+/// Solve today's puzzle: the presser's own try, shown to them alone; the post stays as it is.
+async fn daily_press(answer: &Answer<'_>, data: &Data, day: i64) -> Result<(), Error> {
+    let press = answer.press;
+    let guild = press
+        .guild_id
+        .ok_or_else(|| Error::User("The daily puzzle belongs to a server.".into()))?;
+    let mut presser = super::commands::person(&press.user);
+    if let Some(nick) = press.member.as_ref().and_then(|m| m.nick.clone()) {
+        presser.name = nick;
+    }
+    let view = data
+        .service
+        .daily_puzzle(guild.get(), &presser, Some(day))
+        .await?;
+    let mut m = serenity::CreateInteractionResponseMessage::new()
+        .content(messages::fit(super::commands::puzzle::view_message(&view)))
+        .ephemeral(true)
+        .allowed_mentions(serenity::CreateAllowedMentions::new());
+    if !view.png.is_empty() {
+        m = m.add_file(serenity::CreateAttachment::bytes(view.png, "board.png"));
+    }
+    press
+        .create_response(answer.http, serenity::CreateInteractionResponse::Message(m))
+        .await?;
+    Ok(())
+}
+
 /// Handles one button press.
 async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
     let press = answer.press;
@@ -531,6 +573,7 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
                 }
             }
         }
+        Button::DailyPuzzle(day) => return daily_press(answer, data, day).await,
         Button::Leaderboard { variant, page } => {
             let guild = press
                 .guild_id
@@ -579,6 +622,7 @@ mod tests {
                 page
             }),
             any::<u32>().prop_map(|page| Button::Games { page }),
+            (0..i64::MAX).prop_map(Button::DailyPuzzle),
         ]
     }
 

@@ -123,6 +123,7 @@ impl Poster {
             let rows = match buttons {
                 Buttons::Challenge(id) => crate::bot::components::challenge_buttons(id),
                 Buttons::Draw(game) => crate::bot::components::draw_buttons(game),
+                Buttons::DailyPuzzle(day) => crate::bot::components::daily_puzzle_buttons(day),
             };
             body["components"] = serde_json::to_value(rows).expect("buttons serialize");
         }

@@ -86,6 +86,15 @@ pub enum ServiceError {
     NoPuzzle,
     #[error("There are no puzzles yet: they come from finished games, so try again later.")]
     NoPuzzles,
+    #[error("No daily puzzle was posted in this server today: a member with Manage Server names its channel with /tablut puzzle daily.")]
+    NoDailyPuzzle,
+    #[error(
+        "You have had your try at today's puzzle ({}): see how everyone did with /tablut puzzle leaderboard. The next one comes tomorrow.",
+        if *.solved { "solved" } else { "not solved" }
+    )]
+    DailyPuzzleDone { solved: bool },
+    #[error("That was an earlier day's puzzle: answer today's from today's post, or with /tablut puzzle today.")]
+    DailyPuzzleOver,
     #[error("Only a member with Manage Server can set the daily puzzle's channel.")]
     NotAnAdmin,
     #[error("No game has finished in this channel yet: analysis looks at finished games.")]

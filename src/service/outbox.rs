@@ -62,7 +62,9 @@ pub trait Wording: Send + Sync {
     /// The daily puzzle, posted in the channel an admin named.
     fn daily_puzzle(&self, view: &super::puzzle::PuzzleView) -> String {
         format!(
-            "Today's puzzle: {} Answer with /tablut puzzle play, then /tablut puzzle move.",
+            "Today's puzzle: {} Press **Solve today's puzzle** (or use /tablut puzzle today) for \
+             your try, seen by you alone, then answer with /tablut puzzle move. One try each: \
+             /tablut puzzle leaderboard shows who solved it.",
             view.task()
         )
     }
@@ -236,6 +238,8 @@ pub enum Buttons {
     Challenge(ChallengeId),
     /// Accept / Decline the draw offered in a game.
     Draw(GameId),
+    /// Solve the daily puzzle of this day (days since the Unix epoch).
+    DailyPuzzle(i64),
 }
 
 impl Payload {

@@ -1,7 +1,8 @@
 //! Puzzles: each user's current puzzle in a server (one at a time, kept in the database), its
 //! answers judged against the proven solution, the player's and the puzzle's Glicko-2 ratings
 //! moved once per first try (as lichess does), the server's puzzle leaderboard, and the daily
-//! puzzle posted through the outbox in the transaction that claims the day.
+//! puzzle posted through the outbox in the transaction that claims the day: every member may
+//! answer it (one try each, beside their own puzzle), and the day's results are its leaderboard.
 //!
 //! The puzzles come from `assets/puzzles.json` (found by `tablut-bot puzzles` in the AI's games
 //! against itself and proven by [`crate::ai::puzzle`]), loaded at start-up.
@@ -46,6 +47,9 @@ pub struct PuzzleView {
     pub rated: bool,
     /// The opponent's reply just played, when this is a later step.
     pub reply: Option<String>,
+    /// The day whose daily puzzle this is (days since the Unix epoch); `None` for the
+    /// player's own puzzles.
+    pub day: Option<i64>,
     pub png: Vec<u8>,
 }
 
@@ -83,6 +87,8 @@ pub enum PuzzleAnswer {
     Solved {
         played: String,
         ratings: Option<PuzzleRatings>,
+        /// The daily puzzle's day, when it was the daily puzzle.
+        day: Option<i64>,
         png: Vec<u8>,
     },
     /// Wrong: the solution's move here was `solution`.
@@ -90,8 +96,33 @@ pub enum PuzzleAnswer {
         played: String,
         solution: String,
         ratings: Option<PuzzleRatings>,
+        day: Option<i64>,
         png: Vec<u8>,
     },
+}
+
+impl PuzzleAnswer {
+    /// The daily puzzle's day, when the answer was to the daily puzzle.
+    pub fn day(&self) -> Option<i64> {
+        match self {
+            PuzzleAnswer::Continue { view, .. } => view.day,
+            PuzzleAnswer::Solved { day, .. } | PuzzleAnswer::Failed { day, .. } => *day,
+        }
+    }
+}
+
+/// A member's finished try at the day's puzzle.
+pub use crate::store::puzzles::DayResultRow as DayResult;
+
+/// The day's puzzle in a server and how its members did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DailyBoard {
+    pub day: i64,
+    pub puzzle_id: i64,
+    /// The channel it was posted in.
+    pub channel: ChannelId,
+    /// The finished tries: the solved first, quickest first.
+    pub results: Vec<DayResult>,
 }
 
 /// A server's puzzle leaderboard line.
@@ -193,7 +224,7 @@ impl Service {
     pub async fn puzzle(&self, guild: GuildId, user: &User) -> Result<PuzzleView, ServiceError> {
         if let Some(a) = rows::active(&self.pool, guild, user.id).await? {
             let p = self.stored_puzzle(a.puzzle_id).await?;
-            return self.view(&p, a.progress, a.rated).await;
+            return self.view(&p, a.progress, a.rated, a.day).await;
         }
         if rows::count(&self.pool).await? == 0 {
             self.seed_puzzles().await?;
@@ -209,12 +240,13 @@ impl Service {
         let writing = self.write_lock().await;
         let mut tx = self.pool.begin().await?;
         let rated = !rows::tried(&mut *tx, guild, user.id, p.row.id).await?;
-        let started = rows::start(&mut *tx, guild, user.id, p.row.id, rated, self.now()).await;
+        let started =
+            rows::start(&mut *tx, guild, user.id, p.row.id, rated, None, self.now()).await;
         match started {
             Ok(_) => {
                 tx.commit().await?;
                 drop(writing);
-                self.view(&p, 0, rated)
+                self.view(&p, 0, rated, None)
                     .await
                     .map_err(ServiceError::after(Done::PuzzleStart))
             }
@@ -226,10 +258,88 @@ impl Service {
                     .await?
                     .ok_or(ServiceError::PositionChanged)?;
                 let p = self.stored_puzzle(a.puzzle_id).await?;
-                self.view(&p, a.progress, a.rated).await
+                self.view(&p, a.progress, a.rated, a.day).await
             }
             Err(e) => Err(e.into()),
         }
+    }
+
+    /// The user's try at the daily puzzle of `day` (by default today's) in this server: started
+    /// (rated if it is their first try at that puzzle), or the one under way. Until it is over
+    /// it is their current puzzle (answered with [`Service::puzzle_move`]); their own puzzle
+    /// waits meanwhile. One try a day: a second is refused, and so is an earlier day's puzzle
+    /// not under way.
+    pub async fn daily_puzzle(
+        &self,
+        guild: GuildId,
+        user: &User,
+        day: Option<i64>,
+    ) -> Result<PuzzleView, ServiceError> {
+        let today = day_of(self.now());
+        let day = day.unwrap_or(today);
+        if let Some(a) = rows::day_attempt(&self.pool, guild, user.id, day).await? {
+            if a.status != "active" {
+                return Err(ServiceError::DailyPuzzleDone {
+                    solved: a.status == "solved",
+                });
+            }
+            let p = self.stored_puzzle(a.puzzle_id).await?;
+            return self.view(&p, a.progress, a.rated, a.day).await;
+        }
+        if day != today {
+            return Err(ServiceError::DailyPuzzleOver);
+        }
+        let (puzzle_id, _) = rows::of_server_day(&self.pool, guild, day)
+            .await?
+            .ok_or(ServiceError::NoDailyPuzzle)?;
+        let p = self.stored_puzzle(puzzle_id).await?;
+        let writing = self.write_lock().await;
+        let mut tx = self.pool.begin().await?;
+        let rated = !rows::tried(&mut *tx, guild, user.id, puzzle_id).await?;
+        let started = rows::start(
+            &mut *tx,
+            guild,
+            user.id,
+            puzzle_id,
+            rated,
+            Some(day),
+            self.now(),
+        )
+        .await;
+        match started {
+            Ok(_) => {
+                tx.commit().await?;
+                drop(writing);
+                self.view(&p, 0, rated, Some(day))
+                    .await
+                    .map_err(ServiceError::after(Done::PuzzleStart))
+            }
+            // A second press at the same moment started it: show that one.
+            Err(e) if crate::store::is_unique_violation(&e, "puzzle_attempts") => {
+                drop(tx);
+                drop(writing);
+                let a = rows::day_attempt(&self.pool, guild, user.id, day)
+                    .await?
+                    .ok_or(ServiceError::PositionChanged)?;
+                self.view(&p, a.progress, a.rated, a.day).await
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Today's daily puzzle in this server and the finished tries at it; `None` when none was
+    /// posted today.
+    pub async fn daily_board(&self, guild: GuildId) -> Result<Option<DailyBoard>, ServiceError> {
+        let day = day_of(self.now());
+        let Some((puzzle_id, channel)) = rows::of_server_day(&self.pool, guild, day).await? else {
+            return Ok(None);
+        };
+        Ok(Some(DailyBoard {
+            day,
+            puzzle_id,
+            channel,
+            results: rows::day_results(&self.pool, guild, day).await?,
+        }))
     }
 
     async fn stored_puzzle(&self, id: i64) -> Result<Loaded, ServiceError> {
@@ -245,6 +355,7 @@ impl Service {
         p: &Loaded,
         progress: u32,
         rated: bool,
+        day: Option<i64>,
     ) -> Result<PuzzleView, ServiceError> {
         let game = p.game_at(progress);
         let mut view = PuzzleView {
@@ -258,6 +369,7 @@ impl Service {
             reply: (progress > 0)
                 .then(|| game.moves().last().map(|m| m.to_string()))
                 .flatten(),
+            day,
             png: Vec::new(),
         };
         view.png = self
@@ -316,7 +428,7 @@ impl Service {
             tx.commit().await?;
             drop(writing);
             let view = self
-                .view(&p, next, a.rated)
+                .view(&p, next, a.rated, a.day)
                 .await
                 .map_err(ServiceError::after(Done::PuzzleAnswer))?;
             return Ok(PuzzleAnswer::Continue {
@@ -366,6 +478,7 @@ impl Service {
             PuzzleAnswer::Solved {
                 played: played.to_string(),
                 ratings,
+                day: a.day,
                 png,
             }
         } else {
@@ -373,6 +486,7 @@ impl Service {
                 played: played.to_string(),
                 solution: expected.to_string(),
                 ratings,
+                day: a.day,
                 png,
             }
         })
@@ -441,6 +555,7 @@ impl Service {
             rating: p.row.rating.rating,
             rated: false,
             reply: None,
+            day: Some(day),
             png: Vec::new(),
         };
         let mut posted = Vec::new();
@@ -450,11 +565,14 @@ impl Service {
             if !rows::claim_day(&mut *tx, guild, channel, day).await? {
                 continue;
             }
+            // The puzzle its members answer today is the one the post shows.
+            rows::record_day(&mut *tx, guild, day, p.row.id, channel, self.now()).await?;
             let payload = Payload {
                 puzzle: Some(PuzzleBoardRef {
                     puzzle: p.row.id,
                     caption: view.task(),
                 }),
+                buttons: Some(Buttons::DailyPuzzle(day)),
                 ..Payload::text(self.wording.daily_puzzle(&view))
             };
             self.enqueue(&mut tx, channel, "daily_puzzle", &payload, Duration::ZERO)

@@ -1,6 +1,7 @@
 //! The puzzle tables: `puzzles` (each with its Glicko-2 rating), `puzzle_attempts` (each user's
-//! tries, one active at a time), `puzzle_players` (each user's puzzle rating in a server) and
-//! `puzzle_channels` (the daily puzzle's channel, and the last day posted).
+//! tries, one active at a time beside one at each day's puzzle), `puzzle_players` (each user's
+//! puzzle rating in a server), `puzzle_channels` (the daily puzzle's channel, and the last day
+//! posted) and `puzzle_days` (the puzzle each server was given each day).
 
 use super::{to_db, DbBool, DbId};
 use crate::rating::Rating;
@@ -229,17 +230,21 @@ pub struct AttemptRow {
     pub progress: u32,
     #[sqlx(try_from = "DbBool")]
     pub rated: bool,
+    /// The day whose daily puzzle this try answers; `None` for the user's own puzzles.
+    pub day: Option<i64>,
 }
 
-/// The user's active try in a server, if any.
+/// The user's current try in a server, if any: their try at a day's puzzle while one is
+/// active (the latest day's), else their own puzzle's.
 pub async fn active<'e>(
     ex: impl AnyExecutor<'e>,
     guild_id: u64,
     user_id: u64,
 ) -> Result<Option<AttemptRow>, sqlx::Error> {
     sqlx::query_as(
-        "SELECT id, puzzle_id, status, progress, rated FROM puzzle_attempts \
-         WHERE guild_id = $1 AND user_id = $2 AND status = 'active'",
+        "SELECT id, puzzle_id, status, progress, rated, day FROM puzzle_attempts \
+         WHERE guild_id = $1 AND user_id = $2 AND status = 'active' \
+         ORDER BY day IS NULL, day DESC LIMIT 1",
     )
     .bind(to_db(guild_id))
     .bind(to_db(user_id))
@@ -265,26 +270,136 @@ pub async fn tried<'e>(
     Ok(n > 0)
 }
 
-/// Starts a try (the user must have no active one: the unique index refuses a second).
+/// Starts a try: at the user's own puzzle (`day` none: they must have no such try active) or
+/// at `day`'s puzzle (they must have had no try at it); the unique indexes refuse a second.
 pub async fn start<'e>(
     ex: impl AnyExecutor<'e>,
     guild_id: u64,
     user_id: u64,
     puzzle_id: i64,
     rated: bool,
+    day: Option<i64>,
     now: i64,
 ) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
-        "INSERT INTO puzzle_attempts (guild_id, user_id, puzzle_id, status, progress, rated, started_at) \
-         VALUES ($1, $2, $3, 'active', 0, $4, $5) RETURNING id",
+        "INSERT INTO puzzle_attempts (guild_id, user_id, puzzle_id, status, progress, rated, started_at, day) \
+         VALUES ($1, $2, $3, 'active', 0, $4, $5, $6) RETURNING id",
     )
     .bind(to_db(guild_id))
     .bind(to_db(user_id))
     .bind(puzzle_id)
     .bind(rated)
     .bind(now)
+    .bind(day)
     .fetch_one(ex)
     .await
+}
+
+/// The user's try at `day`'s puzzle in a server, whether it is over or not.
+pub async fn day_attempt<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild_id: u64,
+    user_id: u64,
+    day: i64,
+) -> Result<Option<AttemptRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, puzzle_id, status, progress, rated, day FROM puzzle_attempts \
+         WHERE guild_id = $1 AND user_id = $2 AND day = $3",
+    )
+    .bind(to_db(guild_id))
+    .bind(to_db(user_id))
+    .bind(day)
+    .fetch_optional(ex)
+    .await
+}
+
+/// Records the puzzle a server was given for `day` (in the transaction that posts it); false
+/// if it had one already.
+pub async fn record_day<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild_id: u64,
+    day: i64,
+    puzzle_id: i64,
+    channel_id: u64,
+    now: i64,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "INSERT INTO puzzle_days (guild_id, day, puzzle_id, channel_id, posted_at) \
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (guild_id, day) DO NOTHING",
+    )
+    .bind(to_db(guild_id))
+    .bind(day)
+    .bind(puzzle_id)
+    .bind(to_db(channel_id))
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// The puzzle a server was given for `day`, and the channel it was posted in.
+pub async fn of_server_day<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild_id: u64,
+    day: i64,
+) -> Result<Option<(i64, u64)>, sqlx::Error> {
+    #[derive(sqlx::FromRow)]
+    struct Posted {
+        puzzle_id: i64,
+        #[sqlx(try_from = "DbId")]
+        channel_id: u64,
+    }
+    let posted: Option<Posted> = sqlx::query_as(
+        "SELECT puzzle_id, channel_id FROM puzzle_days WHERE guild_id = $1 AND day = $2",
+    )
+    .bind(to_db(guild_id))
+    .bind(day)
+    .fetch_optional(ex)
+    .await?;
+    Ok(posted.map(|p| (p.puzzle_id, p.channel_id)))
+}
+
+/// A user's finished try at a day's puzzle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DayResultRow {
+    pub user_id: u64,
+    pub solved: bool,
+    /// From the try's start to its end, in ms.
+    pub took_ms: i64,
+}
+
+/// The finished tries at a server's puzzle of `day`: the solved first, quickest first; then
+/// the others, in the order they ended.
+pub async fn day_results<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild_id: u64,
+    day: i64,
+) -> Result<Vec<DayResultRow>, sqlx::Error> {
+    #[derive(sqlx::FromRow)]
+    struct Finished {
+        #[sqlx(try_from = "DbId")]
+        user_id: u64,
+        status: String,
+        took: i64,
+    }
+    let rows: Vec<Finished> = sqlx::query_as(
+        "SELECT user_id, status, finished_at - started_at AS took FROM puzzle_attempts \
+         WHERE guild_id = $1 AND day = $2 AND status <> 'active' AND finished_at IS NOT NULL \
+         ORDER BY CASE WHEN status = 'solved' THEN 0 ELSE 1 END, \
+         CASE WHEN status = 'solved' THEN finished_at - started_at ELSE finished_at END, user_id",
+    )
+    .bind(to_db(guild_id))
+    .bind(day)
+    .fetch_all(ex)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| DayResultRow {
+            user_id: r.user_id,
+            solved: r.status == "solved",
+            took_ms: r.took,
+        })
+        .collect())
 }
 
 /// Moves an active try on from `expected` plies to `progress`; false if it was not there

@@ -1,8 +1,8 @@
-//! Puzzles: `/tablut puzzle play` · `move` · `leaderboard` · `daily`.
+//! Puzzles: `/tablut puzzle play` · `today` · `move` · `leaderboard` · `daily`.
 
 use super::{board_reply, caller, is_admin, private, reply, Context};
 use crate::bot::{messages, Error};
-use crate::service::puzzle::{PuzzleAnswer, PuzzleRatings, PuzzleView};
+use crate::service::puzzle::{DailyBoard, PuzzleAnswer, PuzzleRatings, PuzzleView};
 use crate::service::ServiceError;
 use poise::serenity_prelude as serenity;
 
@@ -10,7 +10,7 @@ use poise::serenity_prelude as serenity;
 #[poise::command(
     slash_command,
     guild_only,
-    subcommands("play", "move_", "leaderboard", "daily"),
+    subcommands("play", "today", "move_", "leaderboard", "daily"),
     subcommand_required
 )]
 pub async fn puzzle(_: Context<'_>) -> Result<(), Error> {
@@ -21,13 +21,39 @@ fn guild(ctx: Context<'_>) -> u64 {
     ctx.guild_id().map_or(0, |g| g.get())
 }
 
+/// A reply with the board, for the caller alone when it is about the daily puzzle (its
+/// answers are not for the others to see).
+fn puzzle_reply(text: String, png: Vec<u8>, day: Option<i64>) -> poise::CreateReply {
+    board_reply(text, png)
+        .ephemeral(day.is_some())
+        .allowed_mentions(serenity::CreateAllowedMentions::new())
+}
+
 /// Your puzzle: the one you are solving, or a new one near your puzzle rating.
 #[poise::command(slash_command, guild_only)]
 pub async fn play(ctx: Context<'_>) -> Result<(), Error> {
     let view = ctx.data().service.puzzle(guild(ctx), &caller(ctx)).await?;
     let text = view_message(&view);
-    ctx.send(board_reply(text, view.png).allowed_mentions(serenity::CreateAllowedMentions::new()))
+    let day = view.day;
+    ctx.send(puzzle_reply(text, view.png, day)).await?;
+    Ok(())
+}
+
+/// Today's puzzle of this server, for everyone: your try, seen by you alone (one a day).
+#[poise::command(slash_command, guild_only)]
+pub async fn today(ctx: Context<'_>) -> Result<(), Error> {
+    let view = ctx
+        .data()
+        .service
+        .daily_puzzle(guild(ctx), &caller(ctx), None)
         .await?;
+    let text = view_message(&view);
+    ctx.send(puzzle_reply(
+        text,
+        view.png,
+        Some(view.day.unwrap_or_default()),
+    ))
+    .await?;
     Ok(())
 }
 
@@ -61,9 +87,9 @@ pub async fn move_(
         .service
         .puzzle_move(guild(ctx), &caller(ctx), &notation)
         .await?;
+    let day = answer.day();
     let (text, png) = answer_message(answer);
-    ctx.send(board_reply(text, png).allowed_mentions(serenity::CreateAllowedMentions::new()))
-        .await?;
+    ctx.send(puzzle_reply(text, png, day)).await?;
     Ok(())
 }
 
@@ -75,10 +101,12 @@ pub async fn leaderboard(ctx: Context<'_>) -> Result<(), Error> {
         .service
         .puzzle_leaderboard(guild(ctx), 20)
         .await?;
-    let text = if lines.is_empty() {
-        "No puzzle ratings in this server yet: solve one with /tablut puzzle play.".to_string()
+    let daily = ctx.data().service.daily_board(guild(ctx)).await?;
+    let mut text = daily.as_ref().map(daily_line).unwrap_or_default();
+    if lines.is_empty() {
+        text.push_str("No puzzle ratings in this server yet: solve one with /tablut puzzle play.");
     } else {
-        let mut text = "**Puzzle leaderboard**".to_string();
+        text.push_str("**Puzzle leaderboard**");
         for (i, l) in lines.iter().enumerate() {
             text.push_str(&format!(
                 "\n{}. {} {:.0} ± {:.0} ({} solved, {} failed)",
@@ -90,8 +118,7 @@ pub async fn leaderboard(ctx: Context<'_>) -> Result<(), Error> {
                 l.failed
             ));
         }
-        text
-    };
+    }
     ctx.send(reply(text).allowed_mentions(serenity::CreateAllowedMentions::new()))
         .await?;
     Ok(())
@@ -127,6 +154,64 @@ pub async fn daily(
     Ok(())
 }
 
+/// How long a try took, to the second: "42 s", "3 min 5 s", "2 h 10 min".
+fn took_words(ms: i64) -> String {
+    let s = ms.max(0) / 1000;
+    match (s / 3600, s / 60 % 60, s % 60) {
+        (0, 0, s) => format!("{s} s"),
+        (0, m, s) => format!("{m} min {s} s"),
+        (h, m, _) => format!("{h} h {m} min"),
+    }
+}
+
+/// How many of the day's solvers its line names.
+const DAY_LINE_SOLVERS: usize = 10;
+
+/// The day's line: who solved today's puzzle (mentioned, not pinged), quickest first, and
+/// how many tried and did not.
+pub fn daily_line(board: &DailyBoard) -> String {
+    let solved: Vec<String> = board
+        .results
+        .iter()
+        .filter(|r| r.solved)
+        .enumerate()
+        .map(|(i, r)| format!("{}. <@{}> {}", i + 1, r.user_id, took_words(r.took_ms)))
+        .collect();
+    let missed = board.results.len() - solved.len();
+    // The quickest ten, so the line leaves room for the ratings below.
+    let (solved, more) = match solved.len().checked_sub(DAY_LINE_SOLVERS) {
+        Some(more) if more > 0 => (solved[..DAY_LINE_SOLVERS].to_vec(), more),
+        _ => (solved, 0),
+    };
+    let mut text = format!(
+        "**Today's puzzle** (puzzle {}, in {}): ",
+        board.puzzle_id,
+        messages::channel(board.channel)
+    );
+    if board.results.is_empty() {
+        text.push_str(
+            "nobody has answered it yet: press **Solve today's puzzle** on its post, or use /tablut puzzle today.",
+        );
+    } else if solved.is_empty() {
+        text.push_str("nobody has solved it yet");
+    } else {
+        text.push_str(&format!("solved by {}", solved.join(" · ")));
+        if more > 0 {
+            text.push_str(&format!(" and {more} more"));
+        }
+    }
+    if missed > 0 {
+        text.push_str(&format!(
+            "{}{missed} not solved.",
+            if solved.is_empty() { ": " } else { "; " }
+        ));
+    } else if !solved.is_empty() {
+        text.push('.');
+    }
+    text.push('\n');
+    text
+}
+
 /// The puzzle as asked: its task, and after a reply, the reply.
 pub fn view_message(view: &PuzzleView) -> String {
     let mut text = String::new();
@@ -134,7 +219,12 @@ pub fn view_message(view: &PuzzleView) -> String {
         text.push_str(&format!("Right! The reply: **{reply}**.\n"));
     }
     text.push_str(&format!(
-        "**Puzzle {}** (rated {:.0}{}): {}\nAnswer with /tablut puzzle move.",
+        "**{}Puzzle {}** (rated {:.0}{}): {}\nAnswer with /tablut puzzle move.",
+        if view.day.is_some() {
+            "Today's puzzle · "
+        } else {
+            ""
+        },
         view.puzzle_id,
         view.rating,
         if view.rated {
@@ -168,6 +258,7 @@ pub fn answer_message(answer: PuzzleAnswer) -> (String, Vec<u8>) {
             played,
             ratings,
             png,
+            ..
         } => (
             format!("**{played}**: solved!{}", ratings_line(&ratings)),
             png,
@@ -177,6 +268,7 @@ pub fn answer_message(answer: PuzzleAnswer) -> (String, Vec<u8>) {
             solution,
             ratings,
             png,
+            ..
         } => (
             format!(
                 "**{played}** is not it: the move was **{solution}**.{}",
