@@ -8,14 +8,16 @@
 //! bot, by the peak resident memory of their process (`VmHWM`, or `wait4`'s `ru_maxrss`).
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tablut_bot::service::*;
 use tablut_bot::store::testdb::TestDb;
 use tablut_bot::store::Backend;
-use tablut_bot::tafl::{parse_position, Game, MoveList, Outcome, Reason, Rules, Side, Variant};
+use tablut_bot::tafl::{parse_position, Game, Outcome, Reason, Rules, Side, Variant};
+
+mod long_game;
+use long_game::lasting_game;
 
 /// The system allocator, counting the bytes live and the most live at once.
 struct Counting;
@@ -76,34 +78,6 @@ const GUILD: u64 = 900_000_000_000_000_001;
 const ASTRID: u64 = 101;
 const BIRGER: u64 = 102;
 const MB: usize = 1024 * 1024;
-
-/// A legal game of exactly `plies` moves, chosen by a generator seeded with `seed`, in which no
-/// position ever occurs twice and no move ends the game.
-fn lasting_game(rules: Rules, seed: u64, plies: usize) -> Game {
-    let mut rng = fastrand::Rng::with_seed(seed);
-    let mut game = Game::new(rules);
-    let mut seen = HashSet::from([game.position().hash()]);
-    let mut list = MoveList::new();
-    while game.moves().len() < plies {
-        list.clear();
-        game.position().legal_moves(&mut list);
-        let moves = list.as_mut_slice();
-        rng.shuffle(moves);
-        let pos = *game.position();
-        let mv = moves
-            .iter()
-            .copied()
-            .find(|&mv| {
-                let (after, _) = pos.play(mv).expect("a listed move is legal");
-                after.decided().is_none() && after.has_legal_move() && !seen.contains(&after.hash())
-            })
-            .expect("some move keeps the game going");
-        game.play(mv).unwrap();
-        seen.insert(game.position().hash());
-        assert!(!game.outcome().is_over());
-    }
-    game
-}
 
 fn config() -> Config {
     Config {
@@ -297,4 +271,56 @@ async fn a_thousand_ply_game_is_drawn_and_its_analysis_holds_one_position_at_a_t
     eprintln!("review: peak {} KB", peak / 1024);
     assert!(peak < 4 * MB, "the review held {peak} bytes at once");
     s.close().await;
+}
+
+/// A replay holds one frame at a time. 300 plies, so that the test stays quick in a debug
+/// build (a replay of 1000 plies is measured from the command line and by
+/// tests/replay_load.rs): keeping every frame held about 200 KB a ply, 60 MB here.
+#[tokio::test]
+async fn a_long_replay_holds_one_frame_at_a_time() {
+    let _serial = serial().await;
+    let game = lasting_game(Rules::default(), 7, 300);
+    tablut_bot::render::warm_up();
+    let (gif, peak) = peak_during(async { tablut_bot::render::replay_gif(&game) }).await;
+    let frame = (tablut_bot::render::BOARD_SIZE_PX * tablut_bot::render::BOARD_SIZE_PX) as usize;
+    eprintln!(
+        "replay of 300 plies: a GIF of {} KB, peak {} KB above the start (one frame: {} KB)",
+        gif.len() / 1024,
+        peak / 1024,
+        frame / 1024
+    );
+    // What it holds: the GIF as it grows (its buffer at most twice its length), the canvas,
+    // the frame before and the frame being compressed. Keeping every frame until the end held
+    // hundreds of megabytes (a changed rectangle per ply, each reaching down to the caption).
+    assert!(
+        peak < 2 * gif.len() + 8 * frame,
+        "a replay held {peak} bytes at once for a GIF of {} bytes",
+        gif.len()
+    );
+    // Every frame is there: the start and one per ply.
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(std::io::Cursor::new(&gif))
+        .unwrap();
+    let mut frames = 0;
+    while decoder.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, 301);
+}
+
+/// `tests/data/game-1000-plies.txt`, the record `docs/BENCHMARKS.md` replays from the command
+/// line to measure a replay's peak memory, is this file's 1000-ply game.
+#[test]
+fn the_thousand_ply_record_is_the_generated_game() {
+    let game = lasting_game(Rules::default(), 7, 1000);
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/game-1000-plies.txt"
+    );
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    assert_eq!(
+        text.trim(),
+        game.record(),
+        "regenerate {path} from the game"
+    );
 }

@@ -294,50 +294,87 @@ const LAST_DELAY: u16 = 400;
 /// only the rectangle that changed, with unchanged pixels transparent, compressed by the `gif`
 /// crate (weezl). `cargo bench --bench render` measures it beside the hand-written LZW encoder
 /// it replaced: about three times slower, within the 150 ms target.
+///
+/// Each frame is compressed as soon as it is drawn and then dropped: what a replay holds at
+/// once is the canvas, the previous frame's pixels and the GIF written so far, whatever the
+/// game's length (docs/BENCHMARKS.md, "Replay memory").
 pub fn encode_replay(game: &Game) -> Vec<u8> {
     let palette = &assets(game.start().variant()).palette;
-    write_gif(palette, &replay_frames(game), |frame, encoder| {
+    write_gif(palette, replay_frames(game), |frame, encoder| {
         encoder.write_frame(frame)
     })
 }
 
-/// The frames of a game's replay, as palette indices (not yet compressed).
-pub fn replay_frames(game: &Game) -> Vec<gif::Frame<'static>> {
-    let positions = game.positions();
-    let moves = game.moves();
-    let mut frames = Vec::with_capacity(positions.len());
-    let mut canvas = Canvas::new(game.start().variant());
-    let mut previous: Option<Vec<u8>> = None;
-    for (ply, position) in positions.iter().enumerate() {
-        let last = if ply == 0 { None } else { moves.get(ply - 1) };
-        canvas.scene(&scene(position, last));
-        canvas.caption(&replay_caption(game, ply));
+/// The frames of a game's replay, as palette indices (not yet compressed), drawn one at a
+/// time as they are asked for.
+pub fn replay_frames(game: &Game) -> ReplayFrames<'_> {
+    let variant = game.start().variant();
+    ReplayFrames {
+        game,
+        ply: 0,
+        canvas: Canvas::new(variant),
+        previous: Vec::new(),
+    }
+}
+
+/// The frames of a replay ([`replay_frames`]): each drawn on one canvas over the one before,
+/// the previous frame's pixels kept to find what changed.
+pub struct ReplayFrames<'a> {
+    game: &'a Game,
+    ply: usize,
+    canvas: Canvas,
+    /// The pixels of the frame before (empty before the first).
+    previous: Vec<u8>,
+}
+
+impl Iterator for ReplayFrames<'_> {
+    type Item = gif::Frame<'static>;
+
+    fn next(&mut self) -> Option<gif::Frame<'static>> {
+        let positions = self.game.positions();
+        let ply = self.ply;
+        let position = positions.get(ply)?;
+        self.ply += 1;
+        let last = if ply == 0 {
+            None
+        } else {
+            self.game.moves().get(ply - 1)
+        };
+        self.canvas.scene(&scene(position, last));
+        self.canvas.caption(&replay_caption(self.game, ply));
         let delay = if ply + 1 == positions.len() {
             LAST_DELAY
         } else {
             PLY_DELAY
         };
-        frames.push(match &previous {
-            None => gif::Frame {
+        let frame = if ply == 0 {
+            gif::Frame {
                 width: IMAGE_PX as u16,
                 height: IMAGE_PX as u16,
-                buffer: std::borrow::Cow::Owned(canvas.px.clone()),
+                buffer: std::borrow::Cow::Owned(self.canvas.px.clone()),
                 delay,
                 ..gif::Frame::default()
-            },
-            Some(before) => delta_frame(before, &canvas.px, delay),
-        });
-        previous = Some(canvas.px.clone());
+            }
+        } else {
+            delta_frame(&self.previous, &self.canvas.px, delay)
+        };
+        self.previous.clear();
+        self.previous.extend_from_slice(&self.canvas.px);
+        Some(frame)
     }
-    frames
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.game.positions().len() - self.ply.min(self.game.positions().len());
+        (left, Some(left))
+    }
 }
 
 /// A GIF of `frames` in `palette` (the board's: [`Assets::palette`]), looping, each written by
-/// `write` (the `gif` crate's encoder for the replay; the benchmark passes the hand-written
-/// baseline too).
-pub fn write_gif(
+/// `write` as it comes (the `gif` crate's encoder for the replay; the benchmark passes the
+/// hand-written baseline too), so that only one frame is held uncompressed at a time.
+pub fn write_gif<'f>(
     palette: &[u8],
-    frames: &[gif::Frame<'_>],
+    frames: impl IntoIterator<Item = gif::Frame<'f>>,
     write: impl Fn(&gif::Frame<'_>, &mut gif::Encoder<&mut Vec<u8>>) -> Result<(), gif::EncodingError>,
 ) -> Vec<u8> {
     let mut out = Vec::with_capacity(256 * 1024);
@@ -349,7 +386,7 @@ pub fn write_gif(
             .set_repeat(gif::Repeat::Infinite)
             .expect("writing to a Vec cannot fail");
         for frame in frames {
-            write(frame, &mut encoder).expect("writing to a Vec cannot fail");
+            write(&frame, &mut encoder).expect("writing to a Vec cannot fail");
         }
     }
     out
