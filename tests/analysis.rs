@@ -30,6 +30,8 @@ fn config() -> Config {
         ai_tt_mb: TT_MB,
         ai_game_cooldown: Duration::ZERO,
         analysis_depth: Some(DEPTH),
+        // Asking again is what these tests do: the cooldown is tested in tests/costs.rs.
+        costly_cooldown: Duration::ZERO,
         ..Config::default()
     }
 }

@@ -1,7 +1,7 @@
 //! End to end: `/tablut analysis` through the real serenity/poise client against the fake
 //! Discord: the answer, the progress message edited in place, the summary posted with the
-//! evaluation graph, asking again answered at once from the stored analysis, and the game
-//! option's suggestions.
+//! evaluation graph, asking again answered at once from the stored analysis, the game
+//! option's suggestions, and the cooldown replays and analyses share.
 
 mod support;
 
@@ -135,5 +135,34 @@ async fn an_analysis_is_answered_shown_as_it_goes_and_posted_with_its_graph() {
         again.content()
     );
     assert_eq!(again.file("analysis.png"), Some(png));
+
+    // Replays and analyses share one cooldown per user (COSTLY_COOLDOWN_SECS, 30 s by
+    // default): Astrid, who has just had an analysis, is refused a replay in one private
+    // line, before anything is deferred or drawn; Carl, who has asked for nothing, gets his.
+    let (_, refused) = h.tablut(&astrid, 30, "replay", json!([]), &[]).await;
+    assert_eq!(refused.callback_type(), Some(4), "{:?}", refused.json);
+    assert!(refused.ephemeral(), "{:?}", refused.json);
+    let text = refused.content();
+    assert!(
+        text.contains("one at a time: try again in ") && !text.contains('\n'),
+        "{text}"
+    );
+    let carl = Who::member(900_000_000_000_000_203, "Carl");
+    let id = h
+        .fake
+        .command(&carl, 30, "tablut", Some("replay"), json!([]), &[]);
+    assert_eq!(
+        h.fake.callback(id).await.callback_type(),
+        Some(5),
+        "deferred"
+    );
+    let replay = h.fake.followup(id).await;
+    assert!(replay.file(".gif").is_some(), "{:?}", replay.json);
+    let (_, refused) = h.tablut(&carl, 30, "analysis", json!([]), &[]).await;
+    assert!(
+        refused.ephemeral() && refused.content().contains("try again in "),
+        "{}",
+        refused.content()
+    );
     h.fake.assert_contract();
 }

@@ -308,6 +308,112 @@ async fn a_long_replay_holds_one_frame_at_a_time() {
     assert_eq!(frames, 301);
 }
 
+/// A finished game of four plies in `channel` (Astrid resigns).
+async fn finished_game(s: &Service, channel: u64) -> GameInfo {
+    let info = game_between(s, channel, Rules::default(), None).await;
+    play_through(s, channel, &lasting_game(Rules::default(), 3, 4)).await;
+    s.resign(channel, ASTRID).await.unwrap();
+    info
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replays_and_analyses_share_a_cooldown_per_user_and_a_full_queue_refuses_first() {
+    let _serial = serial().await;
+    let db = TestDb::new(Backend::Sqlite, "costly_cooldown")
+        .await
+        .unwrap();
+    let clock = ManualClock::new(1_800_000_000_000);
+    let s = Service::open(
+        &db.url,
+        Config {
+            costly_cooldown: Duration::from_secs(30),
+            heavy_workers: 2,
+            heavy_queue_limit: 1,
+            ..config()
+        },
+        Arc::new(clock.clone()),
+    )
+    .await
+    .unwrap();
+    const CARL: u64 = 103;
+    // Nothing to replay or analyse: refused as such, and the cooldown does not start.
+    assert!(matches!(
+        s.start_replay(40, Some(ASTRID)).await,
+        Err(ServiceError::NoGame)
+    ));
+    assert!(matches!(
+        s.request_analysis(40, None, Some(ASTRID)).await,
+        Err(ServiceError::NoFinishedGame)
+    ));
+    finished_game(&s, 40).await;
+
+    // Astrid's replay holds the queue's one place until it is drawn: meanwhile Birger's
+    // request and the autocomplete's list are refused as busy, and Birger's cooldown does not
+    // start.
+    let pending = s.start_replay(40, Some(ASTRID)).await.unwrap();
+    assert_eq!(pending.game().ply, 4);
+    assert_eq!(s.heavy_stats().queued, 1);
+    assert!(matches!(
+        s.start_replay(40, Some(BIRGER)).await,
+        Err(ServiceError::Busy(1))
+    ));
+    assert!(matches!(
+        s.finished_games(40).await,
+        Err(ServiceError::Busy(1))
+    ));
+    let (info, gif) = pending.draw().await.unwrap();
+    assert_eq!(info.ply, 4);
+    assert!(gif.starts_with(b"GIF89a"));
+    assert_eq!(s.heavy_stats().queued, 0);
+    s.start_replay(40, Some(BIRGER))
+        .await
+        .expect("Birger was not counted while the queue was full")
+        .draw()
+        .await
+        .unwrap();
+
+    // Astrid again, a replay or an analysis: refused with the wait, which runs on the clock.
+    for _ in 0..2 {
+        assert!(matches!(
+            s.start_replay(40, Some(ASTRID)).await,
+            Err(ServiceError::CostlyTooSoon(30))
+        ));
+        assert!(matches!(
+            s.request_analysis(40, None, Some(ASTRID)).await,
+            Err(ServiceError::CostlyTooSoon(30))
+        ));
+    }
+    let refusal = ServiceError::CostlyTooSoon(30).to_string();
+    assert!(refusal.contains("try again in 30 s") && !refusal.contains('\n'));
+    // The autocomplete has no cooldown (Discord asks at every key typed), and another user
+    // has their own.
+    for _ in 0..3 {
+        assert_eq!(s.finished_games(40).await.unwrap().len(), 1);
+    }
+    assert!(matches!(
+        s.request_analysis(40, None, Some(CARL)).await.unwrap(),
+        analysis::AnalysisStatus::Started { total: 4, .. }
+    ));
+    clock.advance(Duration::from_millis(29_500));
+    assert!(matches!(
+        s.request_analysis(40, None, Some(ASTRID)).await,
+        Err(ServiceError::CostlyTooSoon(1))
+    ));
+    clock.advance(Duration::from_millis(500));
+    assert!(matches!(
+        s.request_analysis(40, None, Some(ASTRID)).await.unwrap(),
+        analysis::AnalysisStatus::Running { total: 4, .. }
+    ));
+    assert!(matches!(
+        s.start_replay(40, Some(ASTRID)).await,
+        Err(ServiceError::CostlyTooSoon(30))
+    ));
+    // Without a user (the bot's own work, the tests), no cooldown.
+    s.replay(40).await.unwrap();
+    s.replay(40).await.unwrap();
+    s.close().await;
+}
+
 /// `tests/data/game-1000-plies.txt`, the record `docs/BENCHMARKS.md` replays from the command
 /// line to measure a replay's peak memory, is this file's 1000-ply game.
 #[test]

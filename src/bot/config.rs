@@ -113,6 +113,17 @@ pub struct BotConfig {
     #[arg(long = "ai-workers", env = "AI_WORKERS", value_name = "N", value_parser = positive)]
     pub ai_workers: Option<usize>,
 
+    /// How many pieces of heavy work (board images, replays, analyses' play-throughs and
+    /// graphs) run at once, costly ones (all but boards) on all but one of them. Unset: the
+    /// number of cores, at least 2.
+    #[arg(long = "heavy-workers", env = "HEAVY_WORKERS", value_name = "N", value_parser = positive)]
+    pub heavy_workers: Option<usize>,
+
+    /// The replays and analyses that may wait for a worker (those running included); beyond,
+    /// a request is refused as busy.
+    #[arg(long = "heavy-queue-limit", env = "HEAVY_QUEUE_LIMIT", value_name = "N", default_value = "32", value_parser = positive)]
+    pub heavy_queue_limit: usize,
+
     /// The size of each AI worker's transposition table, in megabytes.
     #[arg(long = "ai-tt-mb", env = "AI_TT_MB", value_name = "MB", default_value = "32", value_parser = positive)]
     pub ai_tt_mb: usize,
@@ -464,6 +475,10 @@ impl BotConfig {
             commands_per_minute: self.commands_per_minute.min(u32::MAX as usize) as u32,
             costly_cooldown: self.costly_cooldown,
             max_plies: self.max_plies.min(u32::MAX as usize) as u32,
+            heavy_workers: self
+                .heavy_workers
+                .unwrap_or_else(service::heavy::default_workers),
+            heavy_queue_limit: self.heavy_queue_limit,
         }
     }
 
@@ -602,6 +617,7 @@ mod tests {
                 ours.commands_per_minute,
                 ours.costly_cooldown,
                 ours.max_plies,
+                (ours.heavy_workers, ours.heavy_queue_limit),
                 ours.open_challenges_per_user,
                 ours.challenges_received,
                 ours.challenges_received_window
@@ -614,6 +630,7 @@ mod tests {
                 service.commands_per_minute,
                 service.costly_cooldown,
                 service.max_plies,
+                (service.heavy_workers, service.heavy_queue_limit),
                 service.open_challenges_per_user,
                 service.challenges_received,
                 service.challenges_received_window

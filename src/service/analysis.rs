@@ -191,15 +191,18 @@ impl Service {
     }
 
     /// A channel's finished games, newest first (for the autocomplete). Each is played
-    /// through again: heavy work, done off the runtime ([`Service::heavy`]).
+    /// through again: heavy work, done off the runtime ([`Service::heavy`]), refused when
+    /// the heavy-work queue is full ([`ServiceError::Busy`]; no cooldown: Discord asks at
+    /// every key typed).
     pub async fn finished_games(&self, channel: ChannelId) -> Result<Vec<GameInfo>, ServiceError> {
+        let place = self.costly_place(None)?;
         let mut stored = Vec::new();
         for id in rows::finished_games_in_channel(&self.pool, channel, GAMES_LISTED).await? {
             if let Some(row) = games::by_id(&self.pool, id).await? {
                 stored.push((row, moves::of_game(&self.pool, id).await?));
             }
         }
-        self.heavy(move || {
+        self.heavy(&place, move || {
             stored
                 .into_iter()
                 .filter_map(|(row, moves)| {
@@ -243,13 +246,15 @@ impl Service {
                     .ok_or(ServiceError::NoFinishedGame)?
             }
         };
-        let loaded = self.load_blocking(row).await?;
+        // The game is one of the channel's finished ones: the request is valid, and counts.
+        let place = self.costly_place(user)?;
+        let loaded = self.load_blocking(row, &place).await?;
         let total = loaded.game.moves().len() as u32;
         if total == 0 {
             return Err(ServiceError::NothingToReview(loaded.info.id));
         }
         if let Some(stored) = rows::of_game(&self.pool, loaded.info.id).await? {
-            return self.status_of(loaded, stored).await;
+            return self.status_of(loaded, stored, &place).await;
         }
         let settings =
             serde_json::to_string(&self.analysis_settings()).expect("settings serialize");
@@ -293,7 +298,7 @@ impl Service {
                 let stored = rows::of_game(&self.pool, loaded.info.id)
                     .await?
                     .ok_or_else(|| ServiceError::Internal("the analysis vanished".into()))?;
-                self.status_of(loaded, stored).await
+                self.status_of(loaded, stored, &place).await
             }
             Err(e) => Err(e.into()),
         }
@@ -303,6 +308,7 @@ impl Service {
         &self,
         loaded: Loaded,
         stored: AnalysisRow,
+        place: &heavy::Place,
     ) -> Result<AnalysisStatus, ServiceError> {
         let total = stored.plies as u32;
         if stored.finished_at.is_none() {
@@ -312,8 +318,8 @@ impl Service {
                 total,
             });
         }
-        let (review, loaded) = self.review_blocking(loaded, stored).await?;
-        let png = self.graph_png(&loaded.info, &review).await?;
+        let (review, loaded) = self.review_blocking(loaded, stored, place).await?;
+        let png = self.graph_png(&loaded.info, &review, place).await?;
         Ok(AnalysisStatus::Done(Box::new(AnalysisReport {
             game: loaded.info,
             review,
@@ -335,9 +341,11 @@ impl Service {
         let row = games::by_id(&self.pool, id)
             .await?
             .ok_or(ServiceError::NoGame)?;
-        let loaded = self.load_blocking(row).await?;
-        let (review, loaded) = self.review_blocking(loaded, stored).await?;
-        let png = self.graph_png(&loaded.info, &review).await?;
+        // For a notice's graph: background work, which waits its turn.
+        let place = self.gate.background_place();
+        let loaded = self.load_blocking(row, &place).await?;
+        let (review, loaded) = self.review_blocking(loaded, stored, &place).await?;
+        let png = self.graph_png(&loaded.info, &review, &place).await?;
         Ok(Some(AnalysisReport {
             game: loaded.info,
             review,
@@ -359,12 +367,20 @@ impl Service {
         &self,
         loaded: Loaded,
         stored: AnalysisRow,
+        place: &heavy::Place,
     ) -> Result<(Review, Loaded), ServiceError> {
-        self.heavy(move || review_of(&loaded.game, &stored).map(|review| (review, loaded)))
-            .await?
+        self.heavy(place, move || {
+            review_of(&loaded.game, &stored).map(|review| (review, loaded))
+        })
+        .await?
     }
 
-    async fn graph_png(&self, game: &GameInfo, review: &Review) -> Result<Vec<u8>, ServiceError> {
+    async fn graph_png(
+        &self,
+        game: &GameInfo,
+        review: &Review,
+        place: &heavy::Place,
+    ) -> Result<Vec<u8>, ServiceError> {
         if !self.config.images {
             return Ok(Vec::new());
         }
@@ -373,7 +389,8 @@ impl Service {
             // Raichi and tuichu are Linnaeus' calls: Tablut's alone.
             input.calls.clear();
         }
-        Ok(tokio::task::spawn_blocking(move || evaluation_graph(&input).png).await?)
+        self.heavy(place, move || evaluation_graph(&input).png)
+            .await
     }
 
     /// The games whose analysis is unfinished (after a restart, the sweep resumes them).
@@ -436,8 +453,10 @@ impl Service {
         // The game, and the position to search next as a game of its own, played through on a
         // blocking thread: one game at a time, never every position at once.
         let moves = moves::of_game(&self.pool, id).await?;
+        // Background work: it waits its turn in the heavy-work queue (its place given back
+        // while the AI searches).
         let (loaded, next) = self
-            .heavy(move || {
+            .heavy(&self.gate.background_place(), move || {
                 let loaded = rebuild(row, moves.iter().map(|m| m.notation.as_str()))?;
                 let next = (done <= loaded.game.moves().len())
                     .then(|| analysis::prefix(&loaded.game, done));
@@ -469,7 +488,9 @@ impl Service {
             finished_row.evaluations = json.clone();
             let game = loaded.game.clone();
             let review = self
-                .heavy(move || review_of(&game, &finished_row))
+                .heavy(&self.gate.background_place(), move || {
+                    review_of(&game, &finished_row)
+                })
                 .await??;
             Some(
                 self.wording

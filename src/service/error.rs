@@ -59,6 +59,8 @@ pub enum ServiceError {
     TooManyCommands(u64),
     #[error("That takes the bot a while to make, so each player gets one at a time: try again in {0} s.")]
     CostlyTooSoon(u64),
+    #[error("The bot is busy drawing {} already: try again in a minute.", counted(*.0, "replay or analysis", "replays and analyses"))]
+    Busy(usize),
     #[error("The AI is busy with {} already waiting: try again in a minute.", counted(*.0, "move or hint", "moves and hints"))]
     AiBusy(usize),
     #[error("You already have {} against the AI running in this server: finish or resign one first.", counted(*.0 as usize, "game", "games"))]

@@ -6,7 +6,8 @@
 //! Integrity: a game's move list is the truth; a move is written in one transaction that
 //! checks the game is still at the ply the move was checked against, so two moves at once
 //! cannot both land and a failure leaves the game as it was. The AI and the renderer run on
-//! blocking threads, never inside a transaction.
+//! blocking threads, never inside a transaction: the AI on its own pool, the renderer and the
+//! games played through for replays and analyses through a small gate ([`heavy`]).
 
 pub mod ai;
 pub mod analysis;
@@ -15,6 +16,7 @@ pub mod challenge;
 pub mod clock;
 pub mod error;
 pub mod gone;
+pub mod heavy;
 pub mod limits;
 pub mod outbox;
 pub mod play;
@@ -87,6 +89,13 @@ pub struct Config {
     pub commands_per_minute: u32,
     /// How long a user waits between two costly commands (replays, analyses).
     pub costly_cooldown: Duration,
+    /// The workers heavy work (board images, replays, analyses' play-throughs and graphs, the
+    /// analysis autocomplete's list) runs on at once, costly work on all but one of them
+    /// ([`heavy`]).
+    pub heavy_workers: usize,
+    /// Costly jobs that may wait or run at once; a user's request beyond is refused
+    /// ([`ServiceError::Busy`]).
+    pub heavy_queue_limit: usize,
     /// The plies (moves by either side) a game may last: the move that reaches this many ends
     /// the game drawn ([`Reason::PlyLimit`]), unless it decided it. The bot's own rule, which
     /// bounds what a game costs to store, replay and analyse (docs/RULES.md).
@@ -120,6 +129,8 @@ impl Default for Config {
             commands_per_minute: DEFAULT_COMMANDS_PER_MINUTE,
             costly_cooldown: DEFAULT_COSTLY_COOLDOWN,
             max_plies: DEFAULT_MAX_PLIES,
+            heavy_workers: heavy::default_workers(),
+            heavy_queue_limit: heavy::DEFAULT_QUEUE_LIMIT,
         }
     }
 }
@@ -201,6 +212,8 @@ pub struct Service {
     pub(crate) ai_claim_renewers: Arc<std::sync::atomic::AtomicUsize>,
     /// The sweeps' items whose handling failed, set aside for a while (see [`backoff`]).
     pub(crate) retries: backoff::Backoff,
+    /// The gate all heavy work off the runtime goes through (see [`heavy`]).
+    pub(crate) gate: heavy::Heavy,
 }
 
 /// A write counted while it waits for the write lock (until dropped: it got the lock, or its
@@ -252,6 +265,7 @@ impl Service {
             ai_claim_renewals: Arc::new(std::sync::atomic::AtomicU64::new(0)),
             ai_claim_renewers: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
             retries: backoff::Backoff::default(),
+            gate: heavy::Heavy::new(config.heavy_workers, config.heavy_queue_limit),
             config,
         }
     }
@@ -344,19 +358,44 @@ impl Service {
 
     /// [`Service::load`] with the game played through on a blocking thread, through
     /// [`Service::heavy`]: for the commands that then do heavy work with it (replays, analyses).
-    pub(crate) async fn load_blocking(&self, row: GameRow) -> Result<Loaded, ServiceError> {
+    pub(crate) async fn load_blocking(
+        &self,
+        row: GameRow,
+        place: &heavy::Place,
+    ) -> Result<Loaded, ServiceError> {
         let moves = moves::of_game(&self.pool, row.id).await?;
-        self.heavy(move || rebuild(row, moves.iter().map(|m| m.notation.as_str())))
-            .await?
+        self.heavy(place, move || {
+            rebuild(row, moves.iter().map(|m| m.notation.as_str()))
+        })
+        .await?
     }
 
-    /// Runs heavy work (a replay drawn, a game played through for its analysis) on a blocking
-    /// thread, off the runtime.
+    /// Runs costly work (a replay drawn, a game played through for its analysis) on a
+    /// blocking thread, off the runtime, through the heavy-work gate ([`heavy`]): it waits for
+    /// one of the workers costly work may take, holding its `place` in the queue.
     pub(crate) async fn heavy<R: Send + 'static>(
         &self,
+        place: &heavy::Place,
         work: impl FnOnce() -> R + Send + 'static,
     ) -> Result<R, ServiceError> {
-        Ok(tokio::task::spawn_blocking(work).await?)
+        self.gate.run_costly(place, work).await
+    }
+
+    /// A place in the heavy-work queue for a user's costly request, and the user's cooldown
+    /// counted ([`Service::check_costly`]; none without a user): refused with a private line
+    /// when the queue is full or the user asked a moment ago. The place is taken first, so a
+    /// refusal for a full queue does not start the cooldown.
+    pub(crate) fn costly_place(&self, user: Option<UserId>) -> Result<heavy::Place, ServiceError> {
+        let place = self.gate.place()?;
+        if let Some(user) = user {
+            self.check_costly(user)?;
+        }
+        Ok(place)
+    }
+
+    /// What the heavy-work gate holds now and the most it ever held.
+    pub fn heavy_stats(&self) -> heavy::HeavyStats {
+        self.gate.stats()
     }
 
     /// [`Service::load`] for a sweep over many games: a game that cannot be rebuilt is logged
@@ -544,10 +583,9 @@ impl Service {
         if !self.config.images {
             return Ok(Vec::new());
         }
-        Ok(tokio::task::spawn_blocking(move || {
-            crate::render::board_png(&position, last.as_ref(), Some(&caption))
-        })
-        .await?)
+        self.gate
+            .run_board(move || crate::render::board_png(&position, last.as_ref(), Some(&caption)))
+            .await
     }
 }
 

@@ -32,12 +32,34 @@ impl Service {
         })
     }
 
-    /// The animated replay (GIF) of the channel's game (its latest, if none is running).
+    /// The animated replay (GIF) of the channel's game (its latest, if none is running), with
+    /// no cooldown: [`Service::start_replay`] then [`PendingReplay::draw`].
     pub async fn replay(&self, channel: ChannelId) -> Result<(GameInfo, Vec<u8>), ServiceError> {
-        let loaded = self.latest(channel).await?;
-        let game = loaded.game;
-        let gif = tokio::task::spawn_blocking(move || crate::render::replay_gif(&game)).await?;
-        Ok((loaded.info, gif))
+        self.start_replay(channel, None).await?.draw().await
+    }
+
+    /// `/tablut replay` by `user`: the channel's game (its latest, if none is running) played
+    /// through, with its place in the heavy-work queue and the user's cooldown on costly
+    /// commands counted. Refused (before anything is drawn, so the refusal can be a private
+    /// line) when there is no game, the queue is full ([`ServiceError::Busy`]) or the user
+    /// asked for a replay or an analysis a moment ago ([`ServiceError::CostlyTooSoon`]). The
+    /// GIF is drawn by [`PendingReplay::draw`].
+    pub async fn start_replay(
+        &self,
+        channel: ChannelId,
+        user: Option<UserId>,
+    ) -> Result<PendingReplay, ServiceError> {
+        let row = games::latest_in_channel(&self.pool, channel)
+            .await?
+            .ok_or(ServiceError::NoGame)?;
+        let place = self.costly_place(user)?;
+        let loaded = self.load_blocking(row, &place).await?;
+        Ok(PendingReplay {
+            info: loaded.info,
+            game: loaded.game,
+            place,
+            gate: self.gate.clone(),
+        })
     }
 
     /// The game running in a channel, if any (for the rules of the channel's game).
@@ -200,4 +222,30 @@ fn finished(row: &GameRow, user: UserId) -> Option<RecentGame> {
         reason: row.reason.clone().unwrap_or_default(),
         ended_at: row.ended_at.unwrap_or(row.updated_at),
     })
+}
+
+/// A replay asked for, holding its place in the heavy-work queue ([`Service::start_replay`]).
+pub struct PendingReplay {
+    info: GameInfo,
+    game: Game,
+    place: heavy::Place,
+    gate: heavy::Heavy,
+}
+
+impl PendingReplay {
+    /// The game to be replayed.
+    pub fn game(&self) -> &GameInfo {
+        &self.info
+    }
+
+    /// Draws the GIF once a worker is free for it (frames encoded as they are drawn: see
+    /// [`crate::render::replay_gif`]).
+    pub async fn draw(self) -> Result<(GameInfo, Vec<u8>), ServiceError> {
+        let game = self.game;
+        let gif = self
+            .gate
+            .run_costly(&self.place, move || crate::render::replay_gif(&game))
+            .await?;
+        Ok((self.info, gif))
+    }
 }

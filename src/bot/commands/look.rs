@@ -67,8 +67,15 @@ pub async fn history(ctx: Context<'_>) -> Result<(), Error> {
 /// An animated replay of this channel's game.
 #[poise::command(slash_command, guild_only)]
 pub async fn replay(ctx: Context<'_>) -> Result<(), Error> {
+    // The refusals (no game, the bot busy, the caller's cooldown) come before the answer is
+    // deferred, so that they are private lines; the drawing, after.
+    let pending = ctx
+        .data()
+        .service
+        .start_replay(ctx.channel_id().get(), Some(ctx.author().id.get()))
+        .await?;
     ctx.defer().await?;
-    let (game, gif) = ctx.data().service.replay(ctx.channel_id().get()).await?;
+    let (game, gif) = pending.draw().await?;
     ctx.send(
         reply(format!(
             "Replay{}: {}. {}",
