@@ -1,0 +1,244 @@
+//! Ten users ask for the replay of a 1000-ply game at once (the longest a game may last), while
+//! two players go on moving in another channel (in a debug build, where drawing a replay is some
+//! fifty times slower, a 150-ply game: `REPLAY_LOAD_PLIES=1000` or `--release` for the whole
+//! length; docs/BENCHMARKS.md gives both): every replay is drawn, the process's peak
+//! resident memory stays within a stated bound, the heavy-work gate runs no more costly jobs
+//! at once than it allows, and every move is answered, with its board, well within the 3 s
+//! Discord gives an interaction.
+//!
+//! A test binary of its own: the peak resident memory (`VmHWM` in /proc/self/status) is the
+//! whole process's, so no other test may run beside it. The peak is reset (`/proc/self/
+//! clear_refs`) once the games are set up, so it measures the replays and the moves alone.
+
+mod long_game;
+
+use long_game::lasting_game;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tablut_bot::service::*;
+use tablut_bot::store::testdb::TestDb;
+use tablut_bot::store::Backend;
+use tablut_bot::tafl::{Outcome, Reason, Rules, Side};
+
+const GUILD: u64 = 900_000_000_000_000_001;
+const ASTRID: u64 = 101;
+const BIRGER: u64 = 102;
+const MB: u64 = 1024 * 1024;
+
+/// The bound on the peak resident memory the ten replays and the moves add: a few replays
+/// drawn at once (each a few megabytes: the growing GIF, a canvas and a frame), the ten games
+/// waiting their turn, and the allocator's slack. Drawing every frame before encoding any, ten
+/// replays at once held over 2 GB (227 MB each).
+const BOUND: u64 = 96 * MB;
+
+/// A field of /proc/self/status, in bytes.
+fn status(field: &str) -> u64 {
+    let text = std::fs::read_to_string("/proc/self/status").expect("Linux's /proc");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with(field))
+        .unwrap_or_else(|| panic!("no {field} in /proc/self/status"));
+    let kb: u64 = line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .expect("a number of kB");
+    kb * 1024
+}
+
+async fn game_between(s: &Service, channel: u64) -> GameInfo {
+    let c = s
+        .challenge(ChallengeRequest {
+            place: Place {
+                guild: Some(GUILD),
+                channel,
+            },
+            challenger: User::new(ASTRID, "Astrid"),
+            opponent: User::new(BIRGER, "Birger"),
+            opponent_is_bot: false,
+            side: SideChoice::Attackers,
+            rules: Rules::default(),
+            time_control: TimeControl::None,
+            thread: false,
+            start: None,
+            rated: true,
+        })
+        .await
+        .unwrap();
+    s.accept(c.id, BIRGER, None).await.unwrap().game
+}
+
+fn by(side: Side) -> u64 {
+    match side {
+        Side::Attackers => ASTRID,
+        Side::Defenders => BIRGER,
+    }
+}
+
+fn config(images: bool) -> Config {
+    Config {
+        ai_tt_mb: 1,
+        ai_workers: 1,
+        images,
+        commands_per_minute: 0,
+        // Three workers: up to two replays drawn at once, one worker kept for the boards.
+        heavy_workers: 3,
+        ..Config::default()
+    }
+}
+
+/// The length of the game replayed: 1000 plies (the limit) in a release build, 150 in a debug
+/// one, or `REPLAY_LOAD_PLIES`.
+fn plies() -> usize {
+    std::env::var("REPLAY_LOAD_PLIES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(if cfg!(debug_assertions) { 150 } else { 1000 })
+        .clamp(1, 1000)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ten_replays_of_a_long_game_at_once_stay_within_memory_and_moves_are_answered() {
+    let db = TestDb::new(Backend::Sqlite, "replay_load").await.unwrap();
+    let clock = Arc::new(ManualClock::new(1_800_000_000_000));
+    let plies = plies();
+    let long = lasting_game(Rules::default(), 7, plies);
+    let other = lasting_game(Rules::default(), 8, 600);
+    // The games, set up without images: a game of `plies` plies (at 1000, drawn at the ply
+    // limit) in channel 50, and one just started in channel 51.
+    {
+        let s = Service::open(&db.url, config(false), clock.clone())
+            .await
+            .unwrap();
+        game_between(&s, 50).await;
+        for m in long.moves() {
+            let r = s
+                .play_move(50, by(m.side), &m.mv.to_string())
+                .await
+                .unwrap();
+            assert_eq!(r.game.ply == 1000, r.game.outcome.is_over());
+        }
+        if plies < 1000 {
+            s.resign(50, ASTRID).await.unwrap();
+        }
+        game_between(&s, 51).await;
+        s.close().await;
+    }
+    let s = Arc::new(
+        Service::open(&db.url, config(true), clock.clone())
+            .await
+            .unwrap(),
+    );
+    // The sprites are drawn once, as the bot does when it starts.
+    tokio::task::spawn_blocking(tablut_bot::render::warm_up)
+        .await
+        .unwrap();
+    let start_rss = status("VmRSS:");
+    let reset = std::fs::write("/proc/self/clear_refs", "5").is_ok();
+    let base = if reset {
+        status("VmHWM:")
+    } else {
+        eprintln!("cannot reset the peak: measured from the start of the process");
+        0
+    };
+
+    let started = Instant::now();
+    let mut replays = tokio::task::JoinSet::new();
+    for user in 1000..1010u64 {
+        let s = s.clone();
+        replays.spawn(async move {
+            let (info, gif) = s.start_replay(50, Some(user)).await?.draw().await?;
+            Ok::<_, ServiceError>((info, gif))
+        });
+    }
+    // Moves in channel 51 until every replay is drawn, each timed from the command to its
+    // answer with the board.
+    let mut moves = other.moves().iter();
+    let (mut slowest, mut made, mut during) = (Duration::ZERO, 0, 0);
+    let mut first_gif: Option<Vec<u8>> = None;
+    let mut drawn = 0;
+    loop {
+        while let Some(done) = replays.try_join_next() {
+            let (info, gif) = done.unwrap().unwrap();
+            assert_eq!(info.ply as usize, plies);
+            assert!(info.outcome.is_over());
+            if plies == 1000 {
+                assert_eq!(
+                    info.outcome,
+                    Outcome::Drawn {
+                        reason: Reason::PlyLimit
+                    }
+                );
+            }
+            match &first_gif {
+                None => first_gif = Some(gif),
+                Some(first) => assert!(first == &gif, "every replay of a game is the same"),
+            }
+            drawn += 1;
+        }
+        if drawn == 10 {
+            break;
+        }
+        let Some(m) = moves.next() else {
+            // No moves left: the replays are awaited.
+            let done = replays.join_next().await.expect("a replay left");
+            let (_, gif) = done.unwrap().unwrap();
+            assert!(first_gif.as_ref().is_none_or(|first| first == &gif));
+            first_gif.get_or_insert(gif);
+            drawn += 1;
+            continue;
+        };
+        let asked = Instant::now();
+        let r = s
+            .play_move(51, by(m.side), &m.mv.to_string())
+            .await
+            .unwrap();
+        let took = asked.elapsed();
+        assert!(r.png.starts_with(b"\x89PNG"), "the answer has the board");
+        slowest = slowest.max(took);
+        made += 1;
+        if s.heavy_stats().running > 0 {
+            during += 1;
+        }
+    }
+    let elapsed = started.elapsed();
+    let stats = s.heavy_stats();
+    let peak = status("VmHWM:");
+    let gif = first_gif.unwrap();
+    eprintln!(
+        "ten replays of {plies} plies ({} KB each) in {:.1} s: peak resident {} MB (the setup \
+         left {} MB resident; peak {} MB above it); {made} moves meanwhile ({during} while \
+         replays were drawn), the slowest answered in {} ms; the gate: {stats:?}",
+        gif.len() / 1024,
+        elapsed.as_secs_f64(),
+        peak / MB,
+        start_rss / MB,
+        peak.saturating_sub(base.max(start_rss)) / MB,
+        slowest.as_millis()
+    );
+    let added = peak.saturating_sub(base.max(start_rss));
+    assert!(
+        added < BOUND,
+        "peak resident {} MB, {} MB above the setup",
+        peak / MB,
+        added / MB
+    );
+    assert!(during >= 3, "moves were made while replays were drawn");
+    assert!(
+        slowest < Duration::from_secs(3),
+        "a move waited {slowest:?} for its answer"
+    );
+    assert_eq!(stats.costly_workers, 2);
+    assert!(stats.peak_running_costly <= 2, "{stats:?}");
+    assert!(stats.peak_queued <= 10, "{stats:?}");
+    // The replay is whole: the start and a frame per ply.
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(std::io::Cursor::new(&gif))
+        .unwrap();
+    let mut frames = 0;
+    while decoder.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, plies + 1);
+    s.close().await;
+}
