@@ -29,6 +29,17 @@ const SETTINGS: &[(&str, &str)] = &[
     ("DISCORD_TIMEOUT_MS", "400"),
 ];
 
+/// [`SETTINGS`] with a failed post tried again only after ten minutes.
+const SLOW_RETRY: &[(&str, &str)] = &[
+    ("AI_EASY_TIME_MS", "30"),
+    ("AI_MEDIUM_TIME_MS", "30"),
+    ("AI_HARD_TIME_MS", "30"),
+    ("AI_GAME_COOLDOWN_SECS", "0"),
+    ("DEFAULT_TIME_CONTROL", "none"),
+    ("DELIVERY_RETRY_MS", "600000"),
+    ("DISCORD_TIMEOUT_MS", "400"),
+];
+
 fn astrid() -> Who {
     Who::member(ASTRID, "Astrid")
 }
@@ -118,7 +129,9 @@ async fn aborted(h: &BotHarness, game: i64) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_deleted_channel_ends_its_game_withdraws_its_challenges_and_drops_its_notices() {
-    let h = BotHarness::start(SETTINGS).await;
+    // The failed reply is not tried again for ten minutes: the deletion is what ends it, not
+    // a retry that meets the 404 first (both end the game, with different words).
+    let h = BotHarness::start(SLOW_RETRY).await;
     let s = service(&h);
     let game = ai_game(&h, 160).await;
     // The AI's reply to Astrid's move fails to post (500) and waits in the outbox.
