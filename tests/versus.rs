@@ -41,6 +41,7 @@ fn a_match_against_an_engine_protocol_program() {
         let total = lines.last().unwrap();
         assert!(total.starts_with("total: "), "{stdout}");
         assert!(total.contains(" 0 disagreements"), "{stdout}");
+        assert!(total.contains("; Elo "), "{stdout}");
         let played: u32 = ["won", "drawn", "lost"]
             .iter()
             .map(|w| {

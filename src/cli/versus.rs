@@ -10,7 +10,7 @@
 
 use super::common::CliError;
 use super::out;
-use super::selfplay::openings;
+use super::selfplay::{openings, Tally};
 use crate::ai::{self, Level, Searcher, Weights};
 use crate::tafl::{write_position, Game, Move, Outcome, Side, Variant};
 use clap::{Args, ValueEnum};
@@ -281,20 +281,21 @@ impl Opponent for Htp {
     fn ask(&mut self, side: Side) -> Result<String, String> {
         self.send("generate_move")?;
         match self.lines.recv_timeout(self.timeout) {
-            Ok(l) => {
-                // `play attacker k8 k9`
-                let w: Vec<&str> = l.split_whitespace().collect();
-                match w.as_slice() {
-                    ["play", role, from, to] if *role == role_word(side) => {
-                        Ok(format!("{from}-{to}"))
-                    }
-                    ["play", _, "resigns"] => Err("resigns".into()),
-                    _ => Err(format!("unexpected answer '{}'", l.trim())),
-                }
-            }
+            Ok(l) => htp_answer(&l, side),
             Err(mpsc::RecvTimeoutError::Timeout) => Err("the program timed out".into()),
             Err(mpsc::RecvTimeoutError::Disconnected) => Err("the program stopped".into()),
         }
+    }
+}
+
+/// The move in an `htp` program's answer to `generate_move` (`play attacker k8 k9`), or
+/// `Err("resigns")` for its resignation (`play defender resigns _`).
+fn htp_answer(line: &str, side: Side) -> Result<String, String> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    match w.as_slice() {
+        ["play", _, "resigns", ..] => Err("resigns".into()),
+        ["play", role, from, to] if *role == role_word(side) => Ok(format!("{from}-{to}")),
+        _ => Err(format!("unexpected answer '{}'", line.trim())),
     }
 }
 
@@ -462,11 +463,42 @@ pub fn run(args: VersusArgs) -> Result<(), CliError> {
     }
     let [w, d, l, x] = [0, 1, 2, 3].map(|c| table[0][c] + table[1][c]);
     let played = (w + d + l).max(1);
+    let tally = Tally {
+        wins: w,
+        draws: d,
+        losses: l,
+        ..Tally::default()
+    };
+    let (elo, low, high) = tally.elo_interval();
     out::line(format_args!(
-        "total: {w} won, {d} drawn, {l} lost, {x} disagreements; score {:.1}%; mean ms/move ours {} theirs {}",
+        "total: {w} won, {d} drawn, {l} lost, {x} disagreements; score {:.1}%; Elo {elo:+.0} (95% {low:+.0} to {high:+.0}); mean ms/move ours {} theirs {}",
         100.0 * (f64::from(w) + f64::from(d) / 2.0) / f64::from(played),
         clock.ours_ms / clock.ours_n.max(1),
         clock.theirs_ms / clock.theirs_n.max(1),
     ))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_htp_answer_is_a_move_or_a_resignation() {
+        assert_eq!(
+            htp_answer("play attacker k8 k9", Side::Attackers),
+            Ok("k8-k9".to_string())
+        );
+        assert_eq!(
+            htp_answer("play defender resigns _", Side::Defenders),
+            Err("resigns".to_string())
+        );
+        assert_eq!(
+            htp_answer("play attacker resigns", Side::Attackers),
+            Err("resigns".to_string())
+        );
+        // The other side's move, or anything else, is not an answer.
+        assert!(htp_answer("play defender f8 f9", Side::Attackers).is_err());
+        assert!(htp_answer("= ", Side::Attackers).is_err());
+    }
 }
