@@ -123,6 +123,28 @@ async fn ai_game(h: &BotHarness, channel: u64) -> i64 {
         .id
 }
 
+/// A game between Astrid and Birger in a thread of `channel` made for its challenge: the
+/// thread and the game, once the thread's first post is shown.
+async fn thread_game(h: &BotHarness, channel: u64) -> (u64, i64) {
+    let (_, accepted) = h
+        .challenge_accepted(
+            channel,
+            &astrid(),
+            (BIRGER, "Birger"),
+            json!([{"name": "thread", "type": 5, "value": true}]),
+        )
+        .await;
+    let thread = accepted.channel_named();
+    h.fake.channel_message(thread).await;
+    let game = service(h)
+        .game_in_channel(thread)
+        .await
+        .unwrap()
+        .expect("a game")
+        .id;
+    (thread, game)
+}
+
 async fn aborted(h: &BotHarness, game: i64) -> bool {
     service(h).game(game).await.unwrap().outcome.reason() == Some(Reason::Aborted)
 }
@@ -186,18 +208,7 @@ async fn a_deleted_channel_ends_its_game_withdraws_its_challenges_and_drops_its_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_deleted_thread_ends_its_game_and_the_channel_it_came_from_is_told() {
     let h = BotHarness::start(SETTINGS).await;
-    let s = service(&h);
-    let (_, accepted) = h
-        .challenge_accepted(
-            170,
-            &astrid(),
-            (BIRGER, "Birger"),
-            json!([{"name": "thread", "type": 5, "value": true}]),
-        )
-        .await;
-    let thread = accepted.channel_named();
-    h.fake.channel_message(thread).await;
-    let game = s.game_in_channel(thread).await.unwrap().expect("a game").id;
+    let (thread, game) = thread_game(&h, 170).await;
 
     h.fake.delete_thread(thread);
     removals_handled(&h, 1).await;
@@ -222,17 +233,7 @@ async fn a_deleted_thread_ends_its_game_and_the_channel_it_came_from_is_told() {
 async fn a_deleted_channel_takes_the_games_of_its_threads_with_it() {
     let h = BotHarness::start(SETTINGS).await;
     let s = service(&h);
-    let (_, accepted) = h
-        .challenge_accepted(
-            180,
-            &astrid(),
-            (BIRGER, "Birger"),
-            json!([{"name": "thread", "type": 5, "value": true}]),
-        )
-        .await;
-    let thread = accepted.channel_named();
-    h.fake.channel_message(thread).await;
-    let game = s.game_in_channel(thread).await.unwrap().expect("a game").id;
+    let (_, game) = thread_game(&h, 180).await;
 
     // Discord sends CHANNEL_DELETE alone: no THREAD_DELETE for the thread deleted with it.
     h.fake.delete_channel(180);
