@@ -172,8 +172,9 @@ async fn no_game_waits_on_the_ai_after_a_restart_or_unannounced() {
     ai_move(&h.fake, 402).await;
     assert!(since.elapsed() < Duration::from_secs(10));
     assert_eq!(started.game.ply, 0);
-    // Each AI move was posted once.
-    tokio::time::sleep(Duration::from_millis(2000)).await;
+    // Each AI move was posted once: once the outbox owes nothing, nothing more comes (a
+    // second search of a turn already played cannot commit a move).
+    h.outbox_settled().await;
     for channel in [401, 402] {
         let moves = posts(&h.fake, channel)
             .iter()

@@ -10,7 +10,6 @@ mod support;
 use serde_json::{json, Value};
 use support::bot_harness::{assert_board, BotHarness};
 use support::fake_discord::*;
-use tablut_bot::service::Clock;
 
 const ASTRID: u64 = 900_000_000_000_000_101;
 const CHANNEL: u64 = 70;
@@ -303,25 +302,9 @@ async fn the_daily_puzzle_is_posted_with_its_board_once() {
         "{:?}",
         board.json
     );
-    // The next two clock ticks (each beats the heartbeat with the clock's time first, then
-    // looks for a post due) post nothing more the same day.
-    let url = format!("sqlite://{}", h.dir.path().join("bot.db").display());
-    let pool = tablut_bot::store::open(&url).await.unwrap();
-    for _ in 0..2 {
-        h.clock.advance(std::time::Duration::from_secs(1));
-        let now = h.clock.now_ms();
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-        while tablut_bot::store::heartbeat::alive_at(&pool)
-            .await
-            .unwrap()
-            .unwrap_or(0)
-            < now
-        {
-            assert!(std::time::Instant::now() < deadline, "the clock ticks");
-            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-        }
-    }
-    pool.close().await;
+    // The next two clock ticks post nothing more the same day.
+    h.clock_ticks(2).await;
+    h.outbox_settled().await;
     let path = format!("/api/v10/channels/{DAILY}/messages");
     let posts = h
         .fake

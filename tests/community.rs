@@ -91,12 +91,14 @@ async fn reminders_come_once_each_and_time_runs_out_across_a_restart() {
     assert!(reminder.content().contains("12 h 0 min left"));
     assert_board(&reminder);
     // Once only: two more clock ticks send nothing.
-    tokio::time::sleep(Duration::from_millis(2200)).await;
+    let ticked = h.clock_ticks(2).await;
+    h.outbox_settled().await;
     assert_eq!(channel_messages(&h, 10), 1);
 
     // The bot restarts in the middle of the time control.
     h.restart().await;
-    h.clock.advance(10 * HOUR + Duration::from_secs(30 * 60));
+    h.clock
+        .advance(10 * HOUR + Duration::from_secs(30 * 60) - ticked);
     let second = h.fake.channel_message(10).await;
     assert!(
         second.content().contains("1 h 30 min left"),

@@ -698,8 +698,10 @@ async fn after_heartbeats_go_unacknowledged_the_client_resumes_and_gets_what_it_
     assert_played(&h, during, moves[0].1).await;
     assert_eq!(h.fake.resumes(), resumed + 1, "resumed");
     assert_eq!(h.fake.identifies(), identified, "no new session");
-    // The resumed connection's heartbeats are acknowledged: it stays, and the game goes on.
-    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    // The resumed connection's heartbeats are acknowledged: it stays (three heartbeats later,
+    // still one RESUME), and the game goes on.
+    let acks = h.fake.heartbeat_acks();
+    h.fake.wait_heartbeat_acks(acks, 3).await;
     let after = send_move(&h, 41, &moves[1]);
     assert_played(&h, after, moves[1].1).await;
     assert_eq!(h.fake.resumes(), resumed + 1, "one RESUME");

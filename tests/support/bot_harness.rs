@@ -79,6 +79,64 @@ impl BotHarness {
         self.boot().await
     }
 
+    /// The bot's database, opened beside the bot (read by tests that wait on its state).
+    pub async fn database(&self) -> sqlx::SqlitePool {
+        let url = format!("sqlite://{}", self.dir.path().join("bot.db").display());
+        sqlx::SqlitePool::connect(&url).await.unwrap()
+    }
+
+    /// Moves the clock on by a millisecond `n + 1` times, each time waiting until the bot's clock
+    /// loop has begun a tick at the new time (its first step records the clock's time as the
+    /// heartbeat). The loop runs its ticks one after another, so when this returns, `n` whole
+    /// ticks have run after the call: whatever they would do is done or in the outbox.
+    /// Returns how far the clock moved.
+    pub async fn clock_ticks(&self, n: usize) -> std::time::Duration {
+        let pool = self.database().await;
+        for _ in 0..=n {
+            self.clock.advance(std::time::Duration::from_millis(1));
+            let now = tablut_bot::service::Clock::now_ms(&self.clock);
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+            loop {
+                let alive: Option<i64> =
+                    sqlx::query_scalar("SELECT alive_at FROM heartbeat WHERE id = 1")
+                        .fetch_optional(&pool)
+                        .await
+                        .unwrap();
+                if alive.unwrap_or(0) >= now {
+                    break;
+                }
+                assert!(std::time::Instant::now() < deadline, "the clock ticks");
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+        }
+        pool.close().await;
+        std::time::Duration::from_millis(n as u64 + 1)
+    }
+
+    /// Waits until the outbox owes nothing: every row is delivered or has failed for good.
+    /// After it, a count of what was posted is final until something new happens.
+    pub async fn outbox_settled(&self) {
+        let pool = self.database().await;
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            let owed: i64 = sqlx::query_scalar(
+                "SELECT COUNT(*) FROM outbox WHERE status NOT IN ('delivered', 'failed')",
+            )
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+            if owed == 0 {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the outbox still owes {owed} posts"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        pool.close().await;
+    }
+
     /// `/tablut sub` with options (and the users they resolve); returns (interaction id,
     /// callback).
     pub async fn tablut(

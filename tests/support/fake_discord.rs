@@ -137,6 +137,8 @@ struct Inner {
     /// Every IDENTIFY's `shard` array, in order.
     identified: Mutex<Vec<[u32; 2]>>,
     resumes: AtomicU64,
+    /// Heartbeats acknowledged, on every connection.
+    heartbeat_acks: AtomicU64,
     ids: AtomicU64,
     reject_token: AtomicBool,
     identifies: AtomicU64,
@@ -714,6 +716,24 @@ impl FakeDiscord {
         self.inner.resumes.load(Ordering::SeqCst)
     }
 
+    /// Heartbeats acknowledged so far, on every connection.
+    pub fn heartbeat_acks(&self) -> u64 {
+        self.inner.heartbeat_acks.load(Ordering::SeqCst)
+    }
+
+    /// Waits until `n` more heartbeats than `since` have been acknowledged.
+    pub async fn wait_heartbeat_acks(&self, since: u64, n: u64) {
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        while self.heartbeat_acks() < since + n {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "heartbeats acknowledged: {} of {n}",
+                self.heartbeat_acks() - since
+            );
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    }
+
     /// Waits until the client has identified `identifies` times or resumed `resumes` times in
     /// all, and every shard is connected.
     pub async fn wait_reconnected(&self, identifies: u64, resumes: u64) {
@@ -1210,6 +1230,7 @@ async fn session(inner: Arc<Inner>, socket: WebSocket) {
                         if sink.send(WsMessage::Text(ack.into())).await.is_err() {
                             break;
                         }
+                        inner.heartbeat_acks.fetch_add(1, Ordering::SeqCst);
                     }
                     continue;
                 }
