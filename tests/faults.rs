@@ -1,6 +1,8 @@
 //! Delivery under faults, end to end: the real client against the fake Discord, which fails
 //! chosen requests the way Discord does (500, 502, a request that hangs until the client's
-//! time-out, a request taken but whose answer is lost, 429 per route and global, 403, 404).
+//! time-out, a request taken but whose answer is lost, 429 per route and global, Discord's
+//! error codes: Unknown Channel, Missing Permissions, Invalid Form Body; 401) or a proxy in
+//! front of it would (a bare 404 or 502, without Discord's error body).
 //! Each test checks what the channel shows: every message once, nothing lost, and the game
 //! going on.
 
@@ -320,8 +322,16 @@ async fn a_channel_deleted_mid_game_ends_its_game_as_aborted() {
     let service = h.bot.as_ref().unwrap().service.clone();
     ai_attacks(&h, 140).await;
     shown(&h, 140, 1, |r| played(&r.content()).is_some()).await;
-    h.fake
-        .fail("POST", "/channels/140/", usize::MAX, Fault::Status(404));
+    h.fake.fail(
+        "POST",
+        "/channels/140/",
+        usize::MAX,
+        Fault::Error {
+            status: 404,
+            code: 10003,
+            message: "Unknown Channel",
+        },
+    );
     let moves = service.suggest_moves(140, ASTRID, "", 1).await.unwrap();
     h.play(&astrid(), 140, &moves[0]).await;
     for _ in 0..200 {
@@ -362,7 +372,11 @@ async fn a_channel_that_refuses_the_bot_stops_its_games_clock() {
         "POST",
         "/channels/150/messages",
         usize::MAX,
-        Fault::Status(403),
+        Fault::Error {
+            status: 403,
+            code: 50013,
+            message: "Missing Permissions",
+        },
     );
     // The answer fails, so the outbox posts the move, and Discord refuses it.
     h.fake.fail("POST", "/callback", 1, Fault::Status(500));
@@ -388,6 +402,140 @@ async fn a_channel_that_refuses_the_bot_stops_its_games_clock() {
     h.play(&birger(), 150, "e3-d3").await;
     let game = service.game_in_channel(150).await.unwrap().unwrap();
     assert!(game.turn_deadline.is_some());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_proxys_bare_404_or_502_is_retried_and_the_game_goes_on() {
+    let h = BotHarness::start(SETTINGS).await;
+    let service = h.bot.as_ref().unwrap().service.clone();
+    // Not Discord's verdict (no error body): no reason to end the game.
+    h.fake
+        .fail("POST", "/channels/141/messages", 1, Fault::Bare(404));
+    h.fake
+        .fail("POST", "/channels/141/messages", 1, Fault::Bare(502));
+    ai_attacks(&h, 141).await;
+    let tried = attempts(&h, 141, 3).await;
+    assert_eq!(
+        tried.iter().map(|r| r.status).collect::<Vec<_>>(),
+        [404, 502, 200]
+    );
+    shown(&h, 141, 1, |r| played(&r.content()).is_some()).await;
+    let rows = service.notices_in(141).await.unwrap();
+    let reply = rows.last().unwrap();
+    assert_eq!(
+        (reply.status, reply.attempts),
+        (tablut_bot::store::NoticeStatus::Delivered, 2)
+    );
+    let game = service.game_in_channel(141).await.unwrap().unwrap();
+    assert!(!game.is_over());
+    // The game goes on: Astrid answers and the AI replies.
+    let moves = service.suggest_moves(141, ASTRID, "", 1).await.unwrap();
+    h.play(&astrid(), 141, &moves[0]).await;
+    shown(&h, 141, 3, |r| played(&r.content()).is_some()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_refusal_fails_the_move_and_stops_the_clock_of_its_timed_game() {
+    let h = BotHarness::start(SETTINGS).await;
+    let service = h.bot.as_ref().unwrap().service.clone();
+    h.challenge_accepted(
+        151,
+        &astrid(),
+        (BIRGER, "Birger"),
+        json!([{"name": "time", "type": 3, "value": "1h"}]),
+    )
+    .await;
+    h.fake.fail(
+        "POST",
+        "/channels/151/messages",
+        usize::MAX,
+        Fault::Error {
+            status: 400,
+            code: 50035,
+            message: "Invalid Form Body",
+        },
+    );
+    // The answer fails, so the outbox posts the move, and Discord refuses it.
+    h.fake.fail("POST", "/callback", 1, Fault::Status(500));
+    h.play(&astrid(), 151, "a4-a3").await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let failed = loop {
+        let rows = service.notices_in(151).await.unwrap();
+        let failed = rows
+            .into_iter()
+            .find(|r| r.status == tablut_bot::store::NoticeStatus::Failed);
+        if let Some(failed) = failed {
+            break failed;
+        }
+        assert!(std::time::Instant::now() < deadline, "not failed");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    };
+    assert_eq!(failed.kind, "move");
+    assert_eq!(
+        failed.failure.as_deref(),
+        Some("400: Invalid Form Body (code 50035)")
+    );
+    // Recorded as failed after one attempt, not retried.
+    assert_eq!(failed.attempts, 1);
+    assert_eq!(posts(&h, 151).len(), 1);
+    // Its clock stopped (with the row, in the same recording), the game on.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let game = service.game_in_channel(151).await.unwrap().unwrap();
+        assert!(!game.is_over());
+        if game.turn_deadline.is_none() {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the clock runs on");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    h.play(&birger(), 151, "e3-d3").await;
+    let game = service.game_in_channel(151).await.unwrap().unwrap();
+    assert!(game.turn_deadline.is_some(), "the next move starts it");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_token_stops_delivery_and_keeps_the_notice_for_the_next_start() {
+    let mut h = BotHarness::start(SETTINGS).await;
+    ai_attacks(&h, 190).await;
+    shown(&h, 190, 1, |r| played(&r.content()).is_some()).await;
+    let service = h.bot.as_ref().unwrap().service.clone();
+    let moves = service.suggest_moves(190, ASTRID, "", 1).await.unwrap();
+    // Discord refuses the token from now on (the interaction's answer needs none).
+    h.fake.reject_token();
+    h.play(&astrid(), 190, &moves[0]).await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !h.bot.as_ref().unwrap().delivery_stopped() {
+        assert!(std::time::Instant::now() < deadline, "delivery goes on");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    // One attempt, refused; the reply kept, due at once, and not tried again.
+    let statuses: Vec<u16> = posts(&h, 190).iter().map(|r| r.status).collect();
+    assert_eq!(
+        statuses.iter().filter(|&&s| s == 401).count(),
+        1,
+        "{statuses:?}"
+    );
+    assert_eq!(statuses.last(), Some(&401), "{statuses:?}");
+    let rows = service.notices_in(190).await.unwrap();
+    let reply = rows.last().unwrap();
+    assert_eq!(reply.status, tablut_bot::store::NoticeStatus::Pending);
+    assert!(
+        reply
+            .failure
+            .as_deref()
+            .is_some_and(|f| f.starts_with("401")),
+        "{reply:?}"
+    );
+    // Started again with a valid token: the reply is shown, once.
+    h.fake.accept_token();
+    h.restart().await;
+    shown(&h, 190, 3, |r| played(&r.content()).is_some()).await;
+    let service = h.bot.as_ref().unwrap().service.clone();
+    let rows = service.notices_in(190).await.unwrap();
+    assert!(rows
+        .iter()
+        .all(|r| r.status == tablut_bot::store::NoticeStatus::Delivered));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

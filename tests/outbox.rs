@@ -1,6 +1,7 @@
 //! The outbox on both backends (a SQLite file, a fresh PostgreSQL database): what each change owes a channel is written with it, and the
-//! delivery policy (order within a channel, the answer's grace, backoff, `retry_after`, 403 and
-//! 404) decides what happens next. Wall-clock times are passed in, so nothing here sleeps.
+//! delivery policy (order within a channel, the answer's grace, backoff, `retry_after`, a
+//! channel gone or refusing the bot, other refusals, the bot's token refused) decides what
+//! happens next. Wall-clock times are passed in, so nothing here sleeps.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -292,9 +293,8 @@ async fn a_channel_that_is_gone_aborts_its_game_and_one_that_refuses_stops_its_c
     let game = ai_game(s, 14, SideChoice::Defenders).await;
     s.ai_turn(game.id).await.unwrap().unwrap();
     let n = due_in(s, 14, now()).await.pop().unwrap();
-    let gone = Delivery::Refused {
-        status: 404,
-        reason: "Unknown Channel (code 10003)".into(),
+    let gone = Delivery::ChannelGone {
+        reason: "404: Unknown Channel (code 10003)".into(),
     };
     let Recorded::GameAborted(ended) = s.record_delivery(&n, gone, now()).await.unwrap() else {
         panic!("aborted")
@@ -323,9 +323,8 @@ async fn a_channel_that_is_gone_aborts_its_game_and_one_that_refuses_stops_its_c
     assert!(mine.game.turn_deadline.is_some());
     s.answer_failed(mine.notice).await.unwrap();
     let n = due_in(s, 15, now()).await.pop().unwrap();
-    let refused = Delivery::Refused {
-        status: 403,
-        reason: "Missing Permissions (code 50013)".into(),
+    let refused = Delivery::ChannelRefusesUs {
+        reason: "403: Missing Permissions (code 50013)".into(),
     };
     assert_eq!(
         s.record_delivery(&n, refused, now()).await.unwrap(),
@@ -337,6 +336,107 @@ async fn a_channel_that_is_gone_aborts_its_game_and_one_that_refuses_stops_its_c
     assert_eq!(info.turn_deadline, None);
     let next = s.play_move(15, BIRGER, "e3-d3").await.unwrap();
     assert!(next.game.turn_deadline.is_some(), "the next move starts it");
+}
+}
+
+both_backends! {
+/// Another refusal fails the notice; where a player could lose on time for it (a move in a
+/// timed game) the game's clock stops, otherwise the game goes on as it was. The bot's token
+/// refused is not the notice's fault: it stays pending, due at once.
+#[tokio::test]
+async fn another_refusal_stops_the_clock_only_for_news_on_the_clock_and_a_refused_token_keeps_the_notice(db: TestDb) {
+    let f = fixture(db, false).await;
+    let s = &f.service;
+    let refused = || Delivery::Refused {
+        reason: "400: Invalid Form Body (code 50035)".into(),
+    };
+    // A move in a timed game: failed, and the clock stopped.
+    let game = two_player_game(s, 17, TimeControl::PerMove(Duration::from_secs(3600))).await;
+    let mine = s.play_move(17, ASTRID, "a4-a3").await.unwrap();
+    s.answer_failed(mine.notice).await.unwrap();
+    let n = due_in(s, 17, now()).await.pop().unwrap();
+    assert_eq!(n.kind, "move");
+    assert_eq!(
+        s.record_delivery(&n, refused(), now()).await.unwrap(),
+        Recorded::ClockStopped(game.id)
+    );
+    let row = s.notices_in(17).await.unwrap().pop().unwrap();
+    assert_eq!(row.status, NoticeStatus::Failed);
+    assert_eq!(row.failure.as_deref(), Some("400: Invalid Form Body (code 50035)"));
+    let info = s.game_in_channel(17).await.unwrap().unwrap();
+    assert!(!info.is_over());
+    assert_eq!(info.turn_deadline, None);
+    // News no one loses on time for (a draw offer): failed, the clock runs on.
+    let game = two_player_game(s, 18, TimeControl::PerMove(Duration::from_secs(3600))).await;
+    let (_, id) = s
+        .offer_draw_answering(18, ASTRID, Some(Answering::default()))
+        .await
+        .unwrap();
+    let id = id.expect("the offer's notice");
+    s.answer_failed(id).await.unwrap();
+    let n = due_in(s, 18, now()).await.pop().unwrap();
+    assert_eq!(n.id, id);
+    assert_eq!(
+        s.record_delivery(&n, refused(), now()).await.unwrap(),
+        Recorded::Failed
+    );
+    let info = s.game_in_channel(18).await.unwrap().unwrap();
+    assert_eq!(info.id, game.id);
+    assert!(info.turn_deadline.is_some(), "the clock runs on");
+    // The bot's token refused: the notice stays pending, due at once, with why.
+    let game = ai_game(s, 19, SideChoice::Defenders).await;
+    s.ai_turn(game.id).await.unwrap().unwrap();
+    let t = now();
+    let n = s.claim_notices(t, 100).await.unwrap();
+    let n = n.into_iter().find(|n| n.channel == 19).unwrap();
+    let unauthorized = Delivery::Unauthorized {
+        reason: "401: 401: Unauthorized (code 0)".into(),
+    };
+    assert_eq!(
+        s.record_delivery(&n, unauthorized, t).await.unwrap(),
+        Recorded::Kept
+    );
+    let again = due_in(s, 19, t).await;
+    assert_eq!(again.iter().map(|a| a.id).collect::<Vec<_>>(), [n.id]);
+    assert_eq!(again[0].failure.as_deref(), Some("401: 401: Unauthorized (code 0)"));
+    let info = s.game_in_channel(19).await.unwrap().unwrap();
+    assert!(info.turn_deadline.is_some(), "the clock runs on");
+}
+}
+
+both_backends! {
+/// A notice whose stored payload cannot be read is given up alone, with why: the other
+/// channels' notices are delivered, and so is its own channel's next one.
+#[tokio::test]
+async fn a_notice_that_cannot_be_read_fails_alone(db: TestDb) {
+    let f = fixture(db, false).await;
+    let s = &f.service;
+    let bad = ai_game(s, 20, SideChoice::Defenders).await;
+    let bad_reply = s.ai_turn(bad.id).await.unwrap().unwrap();
+    f.clock.advance(Duration::from_secs(60));
+    let good = ai_game(s, 21, SideChoice::Defenders).await;
+    let good_reply = s.ai_turn(good.id).await.unwrap().unwrap();
+    let moves = s.suggest_moves(20, ASTRID, "", 1).await.unwrap();
+    let mine = s.play_move(20, ASTRID, &moves[0]).await.unwrap();
+    s.answer_failed(mine.notice).await.unwrap();
+    sqlx::query("UPDATE outbox SET payload = '{\"text\": 7' WHERE id = $1")
+        .bind(bad_reply.notice)
+        .execute(s.pool())
+        .await
+        .unwrap();
+    let t = now();
+    let claimed = s.claim_notices(t, 100).await.unwrap();
+    let ids: Vec<NoticeId> = claimed.iter().map(|n| n.id).collect();
+    assert!(ids.contains(&good_reply.notice), "{ids:?}");
+    assert!(!ids.contains(&bad_reply.notice), "{ids:?}");
+    let rows = s.notices_in(20).await.unwrap();
+    assert_eq!(rows[0].id, bad_reply.notice);
+    assert_eq!(rows[0].status, NoticeStatus::Failed);
+    let failure = rows[0].failure.as_deref().unwrap();
+    assert!(failure.starts_with("the stored payload cannot be read"), "{failure}");
+    // The channel's next notice is its to deliver now.
+    let next = s.claim_notices(t, 100).await.unwrap();
+    assert_eq!(next.iter().map(|n| n.id).collect::<Vec<_>>(), [mine.notice]);
 }
 }
 
@@ -365,9 +465,8 @@ async fn a_thread_that_is_gone_is_said_in_its_channel(db: TestDb) {
     let first = due_in(s, 160, now()).await.pop().expect("the first post");
     assert_eq!(first.kind, "game_started");
     assert_eq!(first.payload.board.as_ref().map(|b| b.ply), Some(0));
-    let gone = Delivery::Refused {
-        status: 404,
-        reason: "Unknown Channel".into(),
+    let gone = Delivery::ChannelGone {
+        reason: "404: Unknown Channel (code 10003)".into(),
     };
     assert!(matches!(
         s.record_delivery(&first, gone, now()).await.unwrap(),
@@ -759,8 +858,7 @@ async fn delivered_and_given_up_notices_are_pruned_after_the_retention_pending_o
     s.ai_turn(other.id).await.unwrap().unwrap();
     let n = due_in(s, 47, now()).await.pop().unwrap();
     let refused = Delivery::Refused {
-        status: 400,
-        reason: "Bad Request".into(),
+        reason: "400: Invalid Form Body (code 50035)".into(),
     };
     s.record_delivery(&n, refused, t).await.unwrap();
     two_player_game(s, 48, TimeControl::None).await;

@@ -43,7 +43,15 @@ pub struct Poster {
 struct Attempt {
     delivery: Delivery,
     global_pause: Option<Duration>,
+    /// Discord's error code, if it answered with its error body.
+    code: Option<i64>,
 }
+
+/// Discord's JSON error codes the dispatcher acts on.
+const UNKNOWN_CHANNEL: i64 = 10003;
+const UNKNOWN_MESSAGE: i64 = 10008;
+const MISSING_ACCESS: i64 = 50001;
+const MISSING_PERMISSIONS: i64 = 50013;
 
 impl Poster {
     /// A poster on `client` (whose timeout makes a hung request fail, to be retried with the
@@ -84,8 +92,9 @@ impl Poster {
             match shown.delivery {
                 Delivery::Delivered { .. } if !buttons_left && !not_the_news => return shown,
                 Delivery::Retry { .. } => return shown,
-                // Not shown (or the interaction has expired): post.
-                Delivery::Delivered { .. } | Delivery::Refused { .. } => {}
+                // Not shown, or Discord will not say (the interaction has expired: 401 or
+                // 404 *Unknown Webhook* or *Unknown Message*): post.
+                _ => {}
             }
         }
         let mentions = json!({"parse": ["users"]});
@@ -97,11 +106,10 @@ impl Poster {
                 self.api, notice.channel
             );
             let attempt = self.classify(self.request(json(self.client.patch(url), &body)).await);
-            match &attempt.delivery {
-                // The message is gone (the channel may not be): post instead.
-                Delivery::Refused { status: 404, .. } => {}
-                _ => return attempt,
+            if attempt.code != Some(UNKNOWN_MESSAGE) {
+                return attempt;
             }
+            // The message is gone (the channel may not be): post instead.
         }
         // Tried before (the post may have been made, its answer lost, and Discord's memory of
         // the nonce lasts only minutes), or answered by an interaction we can no longer ask
@@ -114,6 +122,7 @@ impl Poster {
                         message_id: Some(message_id),
                     },
                     global_pause: None,
+                    code: None,
                 };
             }
         }
@@ -186,12 +195,19 @@ impl Poster {
         ))
     }
 
-    /// What a response (or its absence) means for the notice.
+    /// What a response (or its absence) means for the notice. Discord's verdicts are read from
+    /// its error codes, not from bare statuses: a 4xx without Discord's error body (a proxy's
+    /// 404, say) is no verdict, and is tried again.
     fn classify(
         &self,
         response: Result<(u16, reqwest::header::HeaderMap, Value), reqwest::Error>,
     ) -> Attempt {
         let retry = |reason: String, after: Option<Duration>| Delivery::Retry { reason, after };
+        let attempt = |delivery| Attempt {
+            delivery,
+            global_pause: None,
+            code: None,
+        };
         let (status, headers, body) = match response {
             Ok(r) => r,
             Err(e) => {
@@ -200,26 +216,28 @@ impl Poster {
                 } else {
                     "failed"
                 };
-                return Attempt {
-                    delivery: retry(format!("the request {what}: {}", e.without_url()), None),
-                    global_pause: None,
-                };
+                return attempt(retry(
+                    format!("the request {what}: {}", e.without_url()),
+                    None,
+                ));
             }
         };
         let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+        // Discord's error body: `{"code": 10003, "message": "Unknown Channel"}`.
+        let code = body["code"]
+            .as_i64()
+            .filter(|_| body["message"].is_string());
         let message = body["message"].as_str().unwrap_or_default();
-        let reason = match body["code"].as_i64() {
-            Some(code) => format!("{message} (code {code})"),
-            None => message.to_string(),
+        let reason = match code {
+            Some(code) => format!("{status}: {message} (code {code})"),
+            None if message.is_empty() => format!("{status} without Discord's error body"),
+            None => format!("{status}: {message}"),
         };
-        match status {
-            200..=299 => Attempt {
-                delivery: Delivery::Delivered {
-                    message_id: body["id"].as_str().and_then(|id| id.parse().ok()),
-                },
-                global_pause: None,
+        let delivery = match (status, code) {
+            (200..=299, _) => Delivery::Delivered {
+                message_id: body["id"].as_str().and_then(|id| id.parse().ok()),
             },
-            429 => {
+            (429, _) => {
                 let seconds = body["retry_after"]
                     .as_f64()
                     .or_else(|| header("retry-after").and_then(|v| v.parse().ok()))
@@ -229,19 +247,25 @@ impl Poster {
                 let global = body["global"].as_bool() == Some(true)
                     || header("x-ratelimit-global") == Some("true")
                     || header("x-ratelimit-scope") == Some("global");
-                Attempt {
-                    delivery: retry(format!("429: {reason}"), Some(after)),
+                return Attempt {
+                    delivery: retry(reason, Some(after)),
                     global_pause: global.then_some(after),
-                }
+                    code,
+                };
             }
-            408 | 500..=599 => Attempt {
-                delivery: retry(format!("{status}: {reason}"), None),
-                global_pause: None,
-            },
-            _ => Attempt {
-                delivery: Delivery::Refused { status, reason },
-                global_pause: None,
-            },
+            (401, _) => Delivery::Unauthorized { reason },
+            (408 | 500..=599, _) => retry(reason, None),
+            (_, Some(UNKNOWN_CHANNEL)) => Delivery::ChannelGone { reason },
+            (_, Some(MISSING_ACCESS | MISSING_PERMISSIONS)) => {
+                Delivery::ChannelRefusesUs { reason }
+            }
+            (_, Some(_)) => Delivery::Refused { reason },
+            // Not Discord's answer (a proxy's, or a load balancer's): no verdict on the notice.
+            (_, None) => retry(reason, None),
+        };
+        Attempt {
+            code,
+            ..attempt(delivery)
         }
     }
 }
@@ -257,6 +281,8 @@ fn json(request: reqwest::RequestBuilder, body: &Value) -> reqwest::RequestBuild
 pub fn start(service: Arc<Service>, poster: Arc<Poster>) -> Dispatcher {
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let stopping = stop.clone();
+    let halt = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let halted = halt.clone();
     let wake = service.outbox_wake();
     let handle = tokio::spawn(async move {
         let wake = service.outbox_wake();
@@ -308,15 +334,33 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>) -> Dispatcher {
                 let (service, poster) = (service.clone(), poster.clone());
                 round.spawn(async move { deliver(&service, &poster, notice).await });
             }
+            let mut unauthorized = false;
             while let Some(done) = round.join_next().await {
-                if let Ok(Some(pause)) = done {
+                let Ok(done) = done else { continue };
+                unauthorized |= done.unauthorized;
+                if let Some(pause) = done.global_pause {
                     let until = tokio::time::Instant::now() + pause;
                     paused_until = Some(paused_until.map_or(until, |p| p.max(until)));
                 }
             }
+            if unauthorized {
+                // Every post would be refused: delivery stops (loudly), and the notices wait
+                // in the outbox for a start with a valid token.
+                tracing::error!("the dispatcher stops: Discord refuses the bot's token");
+                halted.store(true, std::sync::atomic::Ordering::SeqCst);
+                while !stopping.load(std::sync::atomic::Ordering::SeqCst) {
+                    wake.notified().await;
+                }
+                return;
+            }
         }
     });
-    Dispatcher { handle, stop, wake }
+    Dispatcher {
+        handle,
+        stop,
+        wake,
+        halted: halt,
+    }
 }
 
 /// The running dispatcher.
@@ -324,6 +368,8 @@ pub struct Dispatcher {
     handle: tokio::task::JoinHandle<()>,
     stop: Arc<std::sync::atomic::AtomicBool>,
     wake: Arc<tokio::sync::Notify>,
+    /// Set when delivery stopped because Discord refused the bot's token.
+    halted: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Dispatcher {
@@ -339,14 +385,20 @@ impl Dispatcher {
         }
     }
 
+    /// Whether delivery stopped because Discord refused the bot's token (401): the notices wait
+    /// in the outbox for a start with a valid token.
+    pub fn halted(&self) -> bool {
+        self.halted.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
     /// Stops it at once (a start-up that failed).
     pub fn abort(&self) {
         self.handle.abort();
     }
 }
 
-/// One attempt at one notice, recorded. Returns a global pause, if Discord asked for one.
-async fn deliver(service: &Service, poster: &Poster, mut notice: Notice) -> Option<Duration> {
+/// One attempt at one notice, recorded.
+async fn deliver(service: &Service, poster: &Poster, mut notice: Notice) -> Outcome {
     let (png, filename) = match (
         &notice.payload.board,
         &notice.payload.puzzle,
@@ -387,6 +439,7 @@ async fn deliver(service: &Service, poster: &Poster, mut notice: Notice) -> Opti
         .send(&notice, png, filename, SystemClock.now_ms())
         .await;
     let (id, channel, kind) = (notice.id, notice.channel, notice.kind.as_str());
+    let unauthorized = matches!(attempt.delivery, Delivery::Unauthorized { .. });
     match &attempt.delivery {
         Delivery::Delivered { .. } => tracing::debug!(notice = id, channel, kind, "delivered"),
         Delivery::Retry { reason, .. } => {
@@ -399,12 +452,23 @@ async fn deliver(service: &Service, poster: &Poster, mut notice: Notice) -> Opti
                 "delivery failed; retrying"
             )
         }
-        Delivery::Refused { status, reason } => {
+        Delivery::Unauthorized { reason } => {
+            tracing::error!(
+                notice = id,
+                channel,
+                kind,
+                reason,
+                "Discord refuses the bot's token (401): delivery stops; the outbox keeps its \
+                 notices until the bot runs with a valid DISCORD_TOKEN"
+            )
+        }
+        Delivery::ChannelGone { reason }
+        | Delivery::ChannelRefusesUs { reason }
+        | Delivery::Refused { reason } => {
             tracing::warn!(
                 notice = id,
                 channel,
                 kind,
-                status,
                 reason,
                 "Discord refused a notice; giving up"
             )
@@ -434,11 +498,22 @@ async fn deliver(service: &Service, poster: &Poster, mut notice: Notice) -> Opti
             tracing::warn!(
                 game,
                 channel,
-                "the channel refuses the bot: the game's clock is stopped"
+                kind,
+                "news refused in the game's channel: the game's clock is stopped"
             )
         }
         Ok(_) => {}
         Err(e) => tracing::error!(notice = id, error = ?e, "cannot record a delivery"),
     }
-    attempt.global_pause
+    Outcome {
+        global_pause: attempt.global_pause,
+        unauthorized,
+    }
+}
+
+/// What an attempt means for the dispatcher: a pause for every post (a global 429), or the
+/// bot's token refused (delivery stops).
+struct Outcome {
+    global_pause: Option<Duration>,
+    unauthorized: bool,
 }

@@ -156,6 +156,11 @@ pub struct Running {
 const DISPATCHER_STOP: Duration = Duration::from_secs(10);
 
 impl Running {
+    /// Whether the outbox's delivery stopped because Discord refused the bot's token (401).
+    pub fn delivery_stopped(&self) -> bool {
+        self.dispatcher.halted()
+    }
+
     /// Stops the bot: no new events, waits (up to 10 s) for commands in flight, closes the
     /// database.
     pub async fn shutdown(self) {

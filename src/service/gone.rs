@@ -1,7 +1,7 @@
 //! Channels deleted and servers left, as the gateway reports them (CHANNEL_DELETE,
 //! THREAD_DELETE, GUILD_DELETE): what they held ends or pauses at once, as the delivery rules
-//! have it for a post that finds the channel gone (404: its game aborted) or the bot shut out
-//! (403: its game's clock stopped), instead of at the next post.
+//! have it for a post that finds the channel gone (*Unknown Channel*: its game aborted) or the
+//! bot shut out (*Missing Access*: its game's clock stopped), instead of at the next post.
 
 use super::*;
 use crate::store::{challenges, outbox as rows, puzzles};

@@ -334,20 +334,30 @@ pub struct Notice {
     pub payload: Payload,
 }
 
-/// How an attempt to deliver a notice went.
+/// How an attempt to deliver a notice went, as the bot reads Discord's answer: a verdict in the
+/// domain's terms, not an HTTP status. Each `reason` is what Discord (or the way to it) said, for
+/// `outbox.failure` and the log.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Delivery {
     /// Discord took it (as this message, when known).
     Delivered { message_id: Option<u64> },
-    /// Worth another try: a 5xx, a time-out, a lost connection, a 429. `after` is Discord's
+    /// Worth another try: a 5xx, a time-out, a lost connection, a 429, or a refusal that is not
+    /// Discord's (a proxy's bare 404 or 502, without Discord's error body). `after` is Discord's
     /// `retry_after`, when it gave one; otherwise the backoff decides.
     Retry {
         reason: String,
         after: Option<Duration>,
     },
-    /// Refused for good: 403 (missing access or permission), 404 (unknown channel), or another
-    /// 4xx.
-    Refused { status: u16, reason: String },
+    /// The channel is gone (Discord's *Unknown Channel*): its game is aborted.
+    ChannelGone { reason: String },
+    /// The channel refuses the bot (*Missing Access*, *Missing Permissions*): its game's clock
+    /// is stopped.
+    ChannelRefusesUs { reason: String },
+    /// Discord refuses the bot's own credentials: nothing can be delivered until the bot runs
+    /// with a valid token. The notice is kept, due again; the dispatcher stops.
+    Unauthorized { reason: String },
+    /// Refused for good for another reason (another of Discord's error codes).
+    Refused { reason: String },
 }
 
 /// What recording a delivery led to.
@@ -358,14 +368,24 @@ pub enum Recorded {
     RetryAt(i64),
     /// Given up; nothing else to do.
     Failed,
-    /// The channel is gone (404): its game was aborted (unrated).
+    /// The channel is gone: its game was aborted (unrated).
     GameAborted(Box<Ended>),
-    /// The channel refuses the bot (403): its game's clock was stopped, so nobody loses on
-    /// time for notices they could not see. The next move starts it again.
+    /// The channel refuses the bot, or refused for good news a player could lose on time for
+    /// never seeing (a move, a reminder, a game's start): its game's clock was stopped. The next
+    /// move starts it again.
     ClockStopped(GameId),
     /// Retried for [`DeliveryPolicy::give_up`] without success: given up, and the channel's
     /// game (if one is running) has its clock stopped.
     GaveUp(Option<GameId>),
+    /// The bot's credentials were refused: the notice is kept, due at once, for a dispatcher
+    /// that runs with a valid token.
+    Kept,
+}
+
+/// Whether a notice of `kind` is news a player could lose on time for if it is never shown:
+/// a move (whose turn it is now), a reminder, a game's start.
+fn on_the_clock(kind: &str) -> bool {
+    matches!(kind, "move" | "reminder" | "game_started" | "started")
 }
 
 /// How an interaction's answer that was to show a held notice's news went (see
@@ -402,9 +422,10 @@ fn nonce() -> String {
         .collect()
 }
 
-fn notice(row: NoticeRow) -> Result<Notice, ServiceError> {
+/// A stored notice, or why its payload cannot be read.
+fn notice(row: NoticeRow) -> Result<Notice, String> {
     let payload = serde_json::from_str(&row.payload)
-        .map_err(|e| ServiceError::Internal(format!("notice {}: stored payload: {e}", row.id)))?;
+        .map_err(|e| format!("the stored payload cannot be read: {e}"))?;
     Ok(Notice {
         id: row.id,
         channel: row.channel_id,
@@ -474,12 +495,13 @@ impl Service {
 
     /// The notices due at `now` (Unix ms, wall clock): each channel's next pending one, if its
     /// time has come (a channel's later notice waits for its earlier one). Oldest first.
+    /// A notice that cannot be read is left out (the dispatcher's claim gives it up).
     pub async fn due_notices(&self, now: i64, limit: u32) -> Result<Vec<Notice>, ServiceError> {
-        rows::due(&self.pool, now, limit)
+        Ok(rows::due(&self.pool, now, limit)
             .await?
             .into_iter()
-            .map(notice)
-            .collect()
+            .filter_map(|row| notice(row).ok())
+            .collect())
     }
 
     /// When the next notice falls due (Unix ms), if one is pending.
@@ -506,12 +528,28 @@ impl Service {
     /// lease's end.
     pub async fn claim_notices(&self, now: i64, limit: u32) -> Result<Vec<Notice>, ServiceError> {
         let until = now + millis(self.delivery.claim_lease);
-        let _writing = self.write_lock().await;
-        rows::claim_due(&self.pool, self.backend, now, until, limit)
-            .await?
-            .into_iter()
-            .map(notice)
-            .collect()
+        let writing = self.write_lock().await;
+        let rows = rows::claim_due(&self.pool, self.backend, now, until, limit).await?;
+        let mut notices = Vec::with_capacity(rows.len());
+        let mut unreadable = false;
+        for row in rows {
+            let (id, channel) = (row.id, row.channel_id);
+            match notice(row) {
+                Ok(n) => notices.push(n),
+                // One row that cannot be read fails alone: the rest are delivered, and so is
+                // the channel's next notice.
+                Err(e) => {
+                    tracing::error!(notice = id, channel, error = %e, "a notice cannot be read: given up");
+                    rows::unreadable(&self.pool, id, &e).await?;
+                    unreadable = true;
+                }
+            }
+        }
+        drop(writing);
+        if unreadable {
+            self.wake_outbox();
+        }
+        Ok(notices)
     }
 
     /// Deletes the notices delivered (or given up) more than the retention period before
@@ -663,9 +701,10 @@ impl Service {
     }
 
     /// Records how an attempt at `notice` went (at wall-clock `now`), and does what follows:
-    /// another attempt after the backoff or `retry_after`; for a channel that is gone (404),
-    /// its game aborted and said so where it can; for a channel that refuses the bot (403),
-    /// its game's clock stopped.
+    /// another attempt after the backoff or `retry_after`; for a channel that is gone, its game
+    /// aborted and said so where it can; for a channel that refuses the bot, its game's clock
+    /// stopped; for another refusal of news a player could lose on time for, the clock of the
+    /// channel's timed game stopped; for the bot's credentials refused, the notice kept.
     pub async fn record_delivery(
         &self,
         notice: &Notice,
@@ -716,20 +755,34 @@ impl Service {
                     None => Ok(Recorded::GaveUp(None)),
                 }
             }
-            Delivery::Refused { status, reason } => {
-                let reason = format!("{status}: {reason}");
-                rows::failed(&self.pool, self.backend, notice.id, &reason).await?;
+            Delivery::Unauthorized { reason } => {
+                // Not the notice's fault: it is due again at once, for a dispatcher with a
+                // valid token (this one stops).
+                rows::retry_at(&self.pool, notice.id, now, &reason).await?;
+                Ok(Recorded::Kept)
+            }
+            Delivery::ChannelGone { ref reason }
+            | Delivery::ChannelRefusesUs { ref reason }
+            | Delivery::Refused { ref reason } => {
+                rows::failed(&self.pool, self.backend, notice.id, reason).await?;
                 drop(writing);
                 self.wake_outbox();
                 let Some(row) = games::active_in_channel(&self.pool, notice.channel).await? else {
                     return Ok(Recorded::Failed);
                 };
-                match status {
-                    404 => self.channel_gone(row, &[]).await,
-                    403 => {
+                match delivery {
+                    Delivery::ChannelGone { .. } => self.channel_gone(row, &[]).await,
+                    Delivery::ChannelRefusesUs { .. } => {
                         let _writing = self.write_lock().await;
                         games::stop_clock(&self.pool, row.id).await?;
                         Ok(Recorded::ClockStopped(row.id))
+                    }
+                    _ if on_the_clock(&notice.kind) => {
+                        let _writing = self.write_lock().await;
+                        match games::stop_clock(&self.pool, row.id).await? {
+                            true => Ok(Recorded::ClockStopped(row.id)),
+                            false => Ok(Recorded::Failed),
+                        }
                     }
                     _ => Ok(Recorded::Failed),
                 }

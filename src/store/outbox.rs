@@ -196,6 +196,24 @@ pub async fn failed<'e>(
     Ok(done.rows_affected() == 1)
 }
 
+/// Gives up a pending notice whose payload cannot be read, with the reason (its payload is
+/// kept as it is, for whoever looks into it).
+pub async fn unreadable<'e>(
+    ex: impl AnyExecutor<'e>,
+    id: i64,
+    failure: &str,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE outbox SET attempts = attempts + 1, status = 'failed', failure = $1 \
+         WHERE id = $2 AND status = 'pending'",
+    )
+    .bind(failure)
+    .bind(id)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
 /// Makes a held notice due at once (no later than `now`). Returns whether it was pending.
 pub async fn release<'e>(ex: impl AnyExecutor<'e>, id: i64, now: i64) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(

@@ -78,7 +78,7 @@ pub enum NoticeStatus {
     /// Owed: the dispatcher delivers it.
     Pending,
     Delivered,
-    /// Refused for good (403, 404): the reason is kept.
+    /// Refused for good, or given up: the reason is kept.
     Failed,
 }
 

@@ -170,6 +170,19 @@ pub enum Fault {
     /// Answer with this status and the body Discord gives for it: 403 Missing Permissions,
     /// 404 Unknown Channel, 500 (JSON), 502 (Cloudflare's HTML page), others plain JSON.
     Status(u16),
+    /// Answer with this status and Discord's error body with this code and message
+    /// (`{"code": 50035, "message": "Invalid Form Body"}`).
+    Error {
+        status: u16,
+        code: u64,
+        message: &'static str,
+    },
+    /// Answer with this status and no body, as a proxy or load balancer in front of Discord
+    /// may: no Discord error code.
+    Bare(u16),
+    /// Hold the request until the gate opens ([`Gate::open`]), then do what was asked and
+    /// answer; the gate counts the requests it holds ([`Gate::arrived`]).
+    Gate(Gate),
     /// 429 with `retry_after` (seconds) and `global`, in the body and the headers.
     RateLimited { retry_after: f64, global: bool },
     /// Hold the request this long without answering (the client times out first); nothing is
@@ -181,6 +194,66 @@ pub enum Fault {
     /// Hold the request this long, then do what was asked and answer: a slow request (within
     /// the client's time-out, or the client gives up and may end it).
     Slow(Duration),
+}
+
+/// Holds requests (see [`Fault::Gate`]) until the test opens it.
+#[derive(Debug, Clone, Default)]
+pub struct Gate {
+    inner: Arc<GateInner>,
+}
+
+#[derive(Debug, Default)]
+struct GateInner {
+    held: AtomicU64,
+    open: AtomicBool,
+    changed: Notify,
+}
+
+impl Gate {
+    pub fn new() -> Gate {
+        Gate::default()
+    }
+
+    /// Waits (up to 20 s) until the gate has held `n` requests.
+    pub async fn arrived(&self, n: u64) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            let changed = self.inner.changed.notified();
+            if self.inner.held.load(Ordering::SeqCst) >= n {
+                return;
+            }
+            if tokio::time::timeout_at(deadline, changed).await.is_err() {
+                panic!("the gate held {} of {n} requests", self.held());
+            }
+        }
+    }
+
+    /// How many requests it has held.
+    pub fn held(&self) -> u64 {
+        self.inner.held.load(Ordering::SeqCst)
+    }
+
+    /// Lets every request held, and every later one, through.
+    pub fn open(&self) {
+        self.inner.open.store(true, Ordering::SeqCst);
+        self.inner.changed.notify_waiters();
+    }
+
+    pub fn is_open(&self) -> bool {
+        self.inner.open.load(Ordering::SeqCst)
+    }
+
+    async fn pass(&self) {
+        self.inner.held.fetch_add(1, Ordering::SeqCst);
+        self.inner.changed.notify_waiters();
+        loop {
+            let changed = self.inner.changed.notified();
+            if self.is_open() {
+                return;
+            }
+            changed.await;
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -539,6 +612,11 @@ impl FakeDiscord {
     /// Makes the fake refuse the token (401 on REST, close code 4004 on the gateway).
     pub fn reject_token(&self) {
         self.inner.reject_token.store(true, Ordering::SeqCst);
+    }
+
+    /// Makes the fake accept the token again.
+    pub fn accept_token(&self) {
+        self.inner.reject_token.store(false, Ordering::SeqCst);
     }
 
     /// Makes the next `times` requests with this method whose path contains `path_contains`
@@ -1449,9 +1527,9 @@ async fn rest(State(inner): State<Arc<Inner>>, req: Request) -> Response {
         record(status.as_u16(), None);
         return (status, Json(json!({"message": v.reason, "code": code}))).into_response();
     }
-    if let Some(status) = out_of_reach(&inner, &path) {
-        record(status, None);
-        return error_response(status);
+    if let Some(response) = out_of_reach(&inner, &path) {
+        record(response.status().as_u16(), None);
+        return response;
     }
     match fault {
         None => {
@@ -1476,9 +1554,27 @@ async fn rest(State(inner): State<Arc<Inner>>, req: Request) -> Response {
             record(response.status().as_u16(), created);
             response
         }
+        Some(Fault::Gate(gate)) => {
+            gate.pass().await;
+            let (response, created) = answer(&inner, &method, &path, &json, id, rejected);
+            record(response.status().as_u16(), created);
+            response
+        }
         Some(Fault::Status(status)) => {
             record(status, None);
             error_response(status)
+        }
+        Some(Fault::Error {
+            status,
+            code,
+            message,
+        }) => {
+            record(status, None);
+            discord_error(status, code, message)
+        }
+        Some(Fault::Bare(status)) => {
+            record(status, None);
+            StatusCode::from_u16(status).unwrap().into_response()
         }
         Some(Fault::RateLimited {
             retry_after,
@@ -1508,16 +1604,23 @@ async fn rest(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     }
 }
 
-/// 404 for a request to a channel that was deleted (or a thread of one), 403 for one to a
-/// channel of a guild the bot was removed from; none otherwise.
-fn out_of_reach(inner: &Inner, path: &str) -> Option<u16> {
+/// 404 *Unknown Channel* for a request to a channel that was deleted (or a thread of one), 403
+/// *Missing Access* for one to a channel of a guild the bot was removed from; none otherwise.
+fn out_of_reach(inner: &Inner, path: &str) -> Option<Response> {
     let rest = path.strip_prefix("/api/v10/channels/")?;
     let channel: u64 = rest.split('/').next()?.parse().ok()?;
     if inner.deleted.lock().unwrap().contains(&channel) {
-        return Some(404);
+        return Some(discord_error(404, 10003, "Unknown Channel"));
     }
     let guild = guild_of(inner, channel);
-    inner.left.lock().unwrap().contains(&guild).then_some(403)
+    let left = inner.left.lock().unwrap().contains(&guild);
+    left.then(|| discord_error(403, 50001, "Missing Access"))
+}
+
+/// Discord's error answer: the status, and the body with its JSON error code.
+fn discord_error(status: u16, code: u64, message: &str) -> Response {
+    let status = StatusCode::from_u16(status).unwrap();
+    (status, Json(json!({"message": message, "code": code}))).into_response()
 }
 
 /// The fault to inject for this request, if one matches (and counts it).
