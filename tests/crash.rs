@@ -121,6 +121,11 @@ enum Trouble {
     /// The bot is killed while the fake holds the AI's reply (not made, or made and its
     /// answer lost), then started again.
     KillDuringReply(fn() -> Fault),
+    /// The bot is killed while the fake holds the AI's reply, already made (its answer lost),
+    /// and Discord forgets the post's nonce before the bot is started again: the restarted bot,
+    /// which cannot know whether the post was made, looks in the channel before posting, and
+    /// the reply is shown once.
+    KillAfterReplyNonceForgotten,
     /// The bot is killed while the fake holds the answer to her move, then started again.
     KillDuringAnswer,
     /// The bot is killed while the fake holds the answer to her move, already shown: the
@@ -141,7 +146,7 @@ enum Trouble {
     SessionTimeoutAfterMove,
 }
 
-const TROUBLES: [Trouble; 20] = [
+const TROUBLES: [Trouble; 21] = [
     Trouble::None,
     Trouble::GatewayClosed(None),
     Trouble::SessionTimeout,
@@ -169,6 +174,7 @@ const TROUBLES: [Trouble; 20] = [
     }),
     Trouble::KillDuringReply(|| Fault::Hang(HOLD)),
     Trouble::KillDuringReply(|| Fault::Lost(HOLD)),
+    Trouble::KillAfterReplyNonceForgotten,
     Trouble::KillDuringAnswer,
     Trouble::KillDuringShownAnswer,
 ];
@@ -278,7 +284,13 @@ async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
             let mine = mine.to_string();
             // A move that ends the game has no reply to hold: the fault waits for the next turn.
             let trouble = match TROUBLES[turn % TROUBLES.len()] {
-                Trouble::Reply(_) | Trouble::KillDuringReply(_) if wins => Trouble::None,
+                Trouble::Reply(_)
+                | Trouble::KillDuringReply(_)
+                | Trouble::KillAfterReplyNonceForgotten
+                    if wins =>
+                {
+                    Trouble::None
+                }
                 trouble => trouble,
             };
             // Counted before the fault: the client may be back before the move is sent.
@@ -288,6 +300,9 @@ async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
                 Trouble::Answer(fault) => fake.fail("POST", "/callback", 1, fault()),
                 Trouble::Reply(fault) | Trouble::KillDuringReply(fault) => {
                     fake.fail("POST", &posts, 1, fault())
+                }
+                Trouble::KillAfterReplyNonceForgotten => {
+                    fake.fail("POST", &posts, 1, Fault::Lost(HOLD))
                 }
                 Trouble::KillDuringAnswer => fake.fail("POST", "/callback", 1, Fault::Hang(HOLD)),
                 Trouble::KillDuringShownAnswer => {
@@ -331,7 +346,9 @@ async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
                 _ => {}
             }
             let held = match trouble {
-                Trouble::KillDuringReply(_) => Some(format!("/api/v10{posts}")),
+                Trouble::KillDuringReply(_) | Trouble::KillAfterReplyNonceForgotten => {
+                    Some(format!("/api/v10{posts}"))
+                }
                 Trouble::KillDuringAnswer | Trouble::KillDuringShownAnswer => {
                     Some(format!("/api/v10/interactions/{id}/"))
                 }
@@ -345,6 +362,16 @@ async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
                 .await;
                 bot.kill_9();
                 kills += 1;
+                if let Trouble::KillAfterReplyNonceForgotten = trouble {
+                    // The reply is in the channel; a post with its nonce would now make a
+                    // second message.
+                    assert_eq!(
+                        shown_moves(&fake, channel).len(),
+                        before + 2,
+                        "her move and the reply shown before the kill"
+                    );
+                    fake.forget_nonces();
+                }
                 bot = spawn(&fake, dir.path());
                 registered(&fake).await;
             }
@@ -393,6 +420,6 @@ async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
         );
     }
     bot.kill_9();
-    assert!(kills >= 4);
+    assert!(kills >= 5);
     assert!(gateway_faults >= 5);
 }

@@ -422,9 +422,10 @@ async fn a_proxys_bare_404_or_502_is_retried_and_the_game_goes_on() {
     shown(&h, 141, 1, |r| played(&r.content()).is_some()).await;
     let rows = service.notices_in(141).await.unwrap();
     let reply = rows.last().unwrap();
+    // Three attempts, each counted when it was claimed: two retried, one delivered.
     assert_eq!(
         (reply.status, reply.attempts),
-        (tablut_bot::store::NoticeStatus::Delivered, 2)
+        (tablut_bot::store::NoticeStatus::Delivered, 3)
     );
     let game = service.game_in_channel(141).await.unwrap().unwrap();
     assert!(!game.is_over());

@@ -244,15 +244,14 @@ async fn an_answer_starting_as_the_dispatcher_looks_is_not_taken_for_the_news(db
     s.fake.fail("GET", "/messages/@original", 1, Fault::Slow(Duration::from_millis(1500)));
     let m = s.play(ASTRID, 320, "a4-a3").await;
     let deadline = Instant::now() + Duration::from_secs(10);
-    let grace = GRACE.as_millis() as i64;
-    // Taken: its next attempt moved past the grace, to the end of the dispatcher's lease.
+    // Taken: claimed by the dispatcher.
     while s
         .service
         .notices_in(320)
         .await
         .unwrap()
         .iter()
-        .all(|r| r.next_attempt_at <= r.created_at + grace)
+        .all(|r| r.status != NoticeStatus::Claimed)
     {
         assert!(Instant::now() < deadline, "the dispatcher never took the notice");
         tokio::time::sleep(Duration::from_millis(5)).await;

@@ -71,6 +71,17 @@ fn later(by: Duration) -> i64 {
     now() + by.as_millis() as i64
 }
 
+/// The notices due in `channel` at `at`, claimed for an attempt as the dispatcher claims them
+/// (and those of other channels with them).
+async fn claimed_in(s: &Service, channel: u64, at: i64) -> Vec<Notice> {
+    s.claim_notices(at, 100)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|n| n.channel == channel)
+        .collect()
+}
+
 /// The notices due in `channel` at `at`.
 async fn due_in(s: &Service, channel: u64, at: i64) -> Vec<Notice> {
     s.due_notices(at, 100)
@@ -247,7 +258,7 @@ async fn failures_are_retried_with_capped_backoff_or_after_retry_after(db: TestD
     let mut waits = Vec::new();
     let mut at = t;
     for _ in 0..6 {
-        let n = due_in(s, 13, at).await.pop().expect("due again");
+        let n = claimed_in(s, 13, at).await.pop().expect("due again");
         let retry = Delivery::Retry {
             reason: "500: Internal Server Error".into(),
             after: None,
@@ -264,7 +275,7 @@ async fn failures_are_retried_with_capped_backoff_or_after_retry_after(db: TestD
     }
     assert_eq!(waits, vec![1000, 2000, 4000, 8000, 8000, 8000]);
     // A 429 waits what Discord says, however many attempts came before.
-    let n = due_in(s, 13, at).await.pop().unwrap();
+    let n = claimed_in(s, 13, at).await.pop().unwrap();
     assert_eq!(n.attempts, 6);
     let limited = Delivery::Retry {
         reason: "429".into(),
@@ -274,13 +285,15 @@ async fn failures_are_retried_with_capped_backoff_or_after_retry_after(db: TestD
         s.record_delivery(&n, limited, at).await.unwrap(),
         Recorded::RetryAt(at + 300)
     );
-    let n = due_in(s, 13, at + 300).await.pop().unwrap();
-    assert_eq!(n.nonce, due_in(s, 13, at + 300).await[0].nonce);
+    let nonce = due_in(s, 13, at + 300).await[0].nonce.clone();
+    let n = claimed_in(s, 13, at + 300).await.pop().unwrap();
+    assert_eq!(n.nonce, nonce);
     s.record_delivery(&n, Delivery::Delivered { message_id: None }, at)
         .await
         .unwrap();
+    // Eight attempts, each counted when it was claimed: six failed, one 429, one delivered.
     let row = &s.notices_in(13).await.unwrap()[0];
-    assert_eq!((row.status, row.attempts), (NoticeStatus::Delivered, 7));
+    assert_eq!((row.status, row.attempts), (NoticeStatus::Delivered, 8));
 }
 }
 
@@ -800,7 +813,7 @@ async fn a_notice_retried_past_the_give_up_time_fails_with_its_reason_and_stops_
     let game = two_player_game(s, 45, TimeControl::PerMove(Duration::from_secs(3600))).await;
     let mine = s.play_move(45, ASTRID, "a4-a3").await.unwrap();
     s.answer_failed(mine.notice).await.unwrap();
-    let n = due_in(s, 45, now()).await.pop().unwrap();
+    let n = claimed_in(s, 45, now()).await.pop().unwrap();
     let retry = || Delivery::Retry {
         reason: "503: Service Unavailable".into(),
         after: None,
@@ -812,7 +825,7 @@ async fn a_notice_retried_past_the_give_up_time_fails_with_its_reason_and_stops_
         Recorded::RetryAt(_)
     ));
     // Past it: given up, with why, and nobody loses on time for it.
-    let n = due_in(s, 45, later(GIVE_UP)).await.pop().unwrap();
+    let n = claimed_in(s, 45, later(GIVE_UP)).await.pop().unwrap();
     let at = n.created_at + GIVE_UP.as_millis() as i64;
     assert_eq!(
         s.record_delivery(&n, retry(), at).await.unwrap(),
@@ -1010,7 +1023,7 @@ async fn an_answer_shows_its_news_only_while_no_dispatcher_can_take_it(db: TestD
     // In time: the answer must be over half the grace before the hold ends; nothing written.
     let row = held_challenge(s, 80).await;
     let hold = row.next_attempt_at;
-    assert_eq!(hold, row.created_at + grace);
+    assert_eq!((row.status, hold), (NoticeStatus::Held, row.created_at + grace));
     let by = s.answer_window(row.id, row.created_at + 10, needed).await.unwrap();
     assert_eq!(by, Some(hold - grace / 2));
     assert_eq!(s.notices_in(80).await.unwrap().pop().unwrap(), row, "not written");
@@ -1020,7 +1033,7 @@ async fn an_answer_shows_its_news_only_while_no_dispatcher_can_take_it(db: TestD
     let by = s.answer_window(row.id, late, needed).await.unwrap();
     assert_eq!(by, Some(late + grace / 2));
     let again = s.notices_in(80).await.unwrap().pop().unwrap();
-    assert_eq!(again.next_attempt_at, late + grace);
+    assert_eq!((again.status, again.next_attempt_at, again.held_again), (NoticeStatus::Held, late + grace, true));
     assert!(due_in(s, 80, hold).await.is_empty(), "held again");
     assert!(s.claim_notices(late + grace - 1, 100).await.unwrap().iter().all(|n| n.channel != 80));
     // Held again once only: a later look finds it no longer held for the answer.
@@ -1034,11 +1047,15 @@ async fn an_answer_shows_its_news_only_while_no_dispatcher_can_take_it(db: TestD
         assert_eq!(s.answer_window(row.id, at, needed).await.unwrap(), None);
     }
     let stored = s.notices_in(81).await.unwrap().pop().unwrap();
-    assert_eq!(stored.next_attempt_at, row.next_attempt_at + CLAIM_LEASE.as_millis() as i64, "left to its claim");
+    assert_eq!(
+        (stored.status, stored.attempts, stored.next_attempt_at),
+        (NoticeStatus::Claimed, 1, row.next_attempt_at + CLAIM_LEASE.as_millis() as i64),
+        "left to its claim, which counts as an attempt"
+    );
     let retry = Delivery::Retry { reason: "500".into(), after: None };
     s.record_delivery(&notice, retry, row.next_attempt_at).await.unwrap();
     let tried = s.notices_in(81).await.unwrap().pop().unwrap();
-    assert_eq!(tried.attempts, 1);
+    assert_eq!((tried.status, tried.attempts), (NoticeStatus::Pending, 1), "the claim was the attempt");
     assert_eq!(s.answer_window(row.id, tried.next_attempt_at - grace, needed).await.unwrap(), None);
     let row = held_challenge(s, 82).await;
     s.answered(row.id).await.unwrap();
@@ -1091,7 +1108,7 @@ async fn a_deleted_channel_ends_its_threads_games_and_a_server_left_pauses_its_o
     let c = challenge_in(s, 40, true).await;
     s.accept(c.id, BIRGER, Some(400)).await.unwrap();
     let in_thread = s.game_in_channel(400).await.unwrap().unwrap();
-    assert!(s.notices_in(400).await.unwrap().iter().any(|n| n.status == NoticeStatus::Pending));
+    assert!(s.notices_in(400).await.unwrap().iter().any(|n| n.status.is_open()));
     let timed = two_player_game(s, 41, TimeControl::PerMove(Duration::from_secs(3600))).await;
     let open = challenge_in(s, 42, false).await;
 
@@ -1101,7 +1118,7 @@ async fn a_deleted_channel_ends_its_threads_games_and_a_server_left_pauses_its_o
     assert_eq!(gone.aborted, vec![in_thread.id]);
     let ended = s.game(in_thread.id).await.unwrap();
     assert_eq!(ended.outcome.reason(), Some(Reason::Aborted));
-    assert!(s.notices_in(400).await.unwrap().iter().all(|n| n.status != NoticeStatus::Pending));
+    assert!(s.notices_in(400).await.unwrap().iter().all(|n| !n.status.is_open()));
     assert!(s.notices_in(40).await.unwrap().iter().all(|n| n.kind != "channel_gone"));
     // Again (a RESUME replays it): nothing more.
     assert_eq!(s.channel_deleted(40, &[]).await.unwrap(), Gone::default());
@@ -1119,7 +1136,7 @@ async fn a_deleted_channel_ends_its_threads_games_and_a_server_left_pauses_its_o
     assert!(!paused.is_over());
     for channel in [41, 42] {
         let notices = s.notices_in(channel).await.unwrap();
-        assert!(notices.iter().all(|n| n.status != NoticeStatus::Pending), "{notices:#?}");
+        assert!(notices.iter().all(|n| !n.status.is_open()), "{notices:#?}");
     }
 }
 }

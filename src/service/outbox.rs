@@ -157,8 +157,7 @@ pub struct DeliveryPolicy {
     /// How long a dispatcher's claim on a notice keeps every other process from it: longer
     /// than one attempt takes (its requests, each within Discord's timeout). If an attempt
     /// outlasts it, another process may post the notice too, with the same nonce, which
-    /// Discord shows once. Longer than `answer_grace`: a notice whose next attempt lies past
-    /// its grace has been taken by a dispatcher (see [`Service::answer_news`]).
+    /// Discord shows once.
     pub claim_lease: Duration,
 }
 
@@ -325,7 +324,8 @@ pub struct Notice {
     pub kind: String,
     /// Sent with the post, with `enforce_nonce`: the same on every attempt.
     pub nonce: String,
-    /// Failed attempts so far.
+    /// Attempts made before this one (claimed, whether or not their outcome was recorded):
+    /// any of them may have reached Discord.
     pub attempts: u32,
     /// When it was written (Unix ms, wall clock).
     pub created_at: i64,
@@ -422,8 +422,9 @@ fn nonce() -> String {
         .collect()
 }
 
-/// A stored notice, or why its payload cannot be read.
-fn notice(row: NoticeRow) -> Result<Notice, String> {
+/// A stored notice (`claimed`: as claimed for an attempt, which its row counts already), or
+/// why its payload cannot be read.
+fn notice(row: NoticeRow, claimed: bool) -> Result<Notice, String> {
     let payload = serde_json::from_str(&row.payload)
         .map_err(|e| format!("the stored payload cannot be read: {e}"))?;
     Ok(Notice {
@@ -431,7 +432,10 @@ fn notice(row: NoticeRow) -> Result<Notice, String> {
         channel: row.channel_id,
         kind: row.kind,
         nonce: row.nonce,
-        attempts: row.attempts,
+        attempts: match claimed {
+            true => row.attempts.saturating_sub(1),
+            false => row.attempts,
+        },
         created_at: row.created_at,
         failure: row.failure,
         payload,
@@ -439,7 +443,8 @@ fn notice(row: NoticeRow) -> Result<Notice, String> {
 }
 
 impl Service {
-    /// Writes a notice for `channel` in the caller's transaction, due after `hold`. Call
+    /// Writes a notice for `channel` in the caller's transaction: held for its interaction's
+    /// answer for `hold`, if it is not zero, else pending and due at once. Call
     /// [`Service::wake_outbox`] once the transaction has committed.
     pub(crate) async fn enqueue(
         &self,
@@ -460,6 +465,7 @@ impl Service {
                 nonce: &nonce(),
                 now,
                 next_attempt_at: now + hold.as_millis() as i64,
+                held: !hold.is_zero(),
             },
         )
         .await?)
@@ -500,7 +506,7 @@ impl Service {
         Ok(rows::due(&self.pool, now, limit)
             .await?
             .into_iter()
-            .filter_map(|row| notice(row).ok())
+            .filter_map(|row| notice(row, false).ok())
             .collect())
     }
 
@@ -534,7 +540,7 @@ impl Service {
         let mut unreadable = false;
         for row in rows {
             let (id, channel) = (row.id, row.channel_id);
-            match notice(row) {
+            match notice(row, true) {
                 Ok(n) => notices.push(n),
                 // One row that cannot be read fails alone: the rest are delivered, and so is
                 // the channel's next notice.
@@ -619,10 +625,9 @@ impl Service {
         let Some(row) = rows::by_id(&self.pool, id).await? else {
             return Ok(None);
         };
-        let held = row.status == crate::store::NoticeStatus::Pending
-            && row.attempts == 0
-            && row.next_attempt_at <= row.created_at.saturating_add(grace);
-        if !held {
+        // Held for the answer, and not held again already (the window found then was the
+        // answer's one chance).
+        if row.status != crate::store::NoticeStatus::Held || row.held_again {
             return Ok(None);
         }
         let by = row.next_attempt_at - margin;
@@ -631,7 +636,7 @@ impl Service {
         }
         let until = now.saturating_add(grace);
         let writing = self.write_lock().await;
-        let again = rows::hold_again(&self.pool, id, until, grace).await?;
+        let again = rows::hold_again(&self.pool, id, until).await?;
         drop(writing);
         Ok(again.then_some(until - margin))
     }

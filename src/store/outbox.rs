@@ -1,7 +1,7 @@
 //! The `outbox` table: what the bot owes a channel, written in the transaction of the change
 //! that causes it, delivered by one dispatcher in order within a channel.
 
-use super::{opt_to_db, to_db, Backend, DbId, MaybeDbId, NoticeStatus};
+use super::{opt_to_db, to_db, Backend, DbBool, DbId, MaybeDbId, NoticeStatus};
 use sqlx::any::AnyExecutor;
 
 /// A stored notice.
@@ -23,6 +23,9 @@ pub struct NoticeRow {
     #[sqlx(try_from = "MaybeDbId")]
     pub message_id: Option<u64>,
     pub delivered_at: Option<i64>,
+    /// Held a second time for its answer (which it is once at most).
+    #[sqlx(try_from = "DbBool")]
+    pub held_again: bool,
 }
 
 /// A notice to write.
@@ -34,16 +37,21 @@ pub struct NewNotice<'a> {
     pub nonce: &'a str,
     pub now: i64,
     pub next_attempt_at: i64,
+    /// Held for an interaction's answer until `next_attempt_at` (else pending, due then).
+    pub held: bool,
 }
 
 const COLUMNS: &str = "id, channel_id, kind, payload, nonce, created_at, next_attempt_at, \
-    attempts, status, failure, message_id, delivered_at";
+    attempts, status, failure, message_id, delivered_at, held_again";
+
+/// The states in which a notice is still owed (see `migrations/sqlite/0021_outbox_states.sql`).
+const OPEN: &str = "('held', 'pending', 'claimed')";
 
 /// Writes a notice; returns its id.
 pub async fn insert<'e>(ex: impl AnyExecutor<'e>, n: &NewNotice<'_>) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
-        "INSERT INTO outbox (channel_id, kind, payload, nonce, created_at, next_attempt_at) \
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+        "INSERT INTO outbox (channel_id, kind, payload, nonce, created_at, next_attempt_at, status) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
     )
     .bind(to_db(n.channel_id))
     .bind(n.kind)
@@ -51,22 +59,30 @@ pub async fn insert<'e>(ex: impl AnyExecutor<'e>, n: &NewNotice<'_>) -> Result<i
     .bind(n.nonce)
     .bind(n.now)
     .bind(n.next_attempt_at)
+    .bind(if n.held { "held" } else { "pending" })
     .fetch_one(ex)
     .await
 }
 
-/// A pending notice with no earlier pending notice in its channel: the next one it owes.
-const HEAD: &str = "o.status = 'pending' AND NOT EXISTS (SELECT 1 FROM outbox e \
-    WHERE e.channel_id = o.channel_id AND e.status = 'pending' AND e.id < o.id)";
+/// An owed notice (held, pending or claimed) with no earlier owed notice in its channel: the
+/// next one it owes.
+fn head() -> String {
+    format!(
+        "o.status IN {OPEN} AND NOT EXISTS (SELECT 1 FROM outbox e \
+         WHERE e.channel_id = o.channel_id AND e.status IN {OPEN} AND e.id < o.id)"
+    )
+}
 
-/// The notices to deliver at `now`: each channel's next pending one, if it is due; oldest first.
+/// The notices to deliver at `now`: each channel's next owed one, if it is due (a held one's
+/// hold, or a claimed one's lease, is over; a pending one's time has come); oldest first.
 pub async fn due<'e>(
     ex: impl AnyExecutor<'e>,
     now: i64,
     limit: u32,
 ) -> Result<Vec<NoticeRow>, sqlx::Error> {
     sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM outbox o WHERE {HEAD} AND o.next_attempt_at <= $1 ORDER BY o.id LIMIT $2"
+        "SELECT {COLUMNS} FROM outbox o WHERE {head} AND o.next_attempt_at <= $1 ORDER BY o.id LIMIT $2",
+        head = head()
     ))
     .bind(now)
     .bind(i64::from(limit))
@@ -74,11 +90,12 @@ pub async fn due<'e>(
     .await
 }
 
-/// Claims the notices to deliver at `now` ([`due`]'s choice) for one attempt: each is made
-/// due again only at `until`, so no other dispatcher (another process) takes it meanwhile, and
-/// if this one stops before recording how the attempt went, the notice comes due again then.
-/// On PostgreSQL, notices another dispatcher is claiming at this moment are skipped, not
-/// waited for. Oldest first.
+/// Claims the notices to deliver at `now` ([`due`]'s choice) for one attempt: each is
+/// `claimed`, its attempts counted with this one, and due again only at `until`, so no other
+/// dispatcher (another process) takes it meanwhile, and if this one stops before recording how
+/// the attempt went, the notice comes due again then (as a notice attempted before, which is
+/// looked for in its channel before it is sent again). On PostgreSQL, notices another
+/// dispatcher is claiming at this moment are skipped, not waited for. Oldest first.
 pub async fn claim_due<'e>(
     ex: impl AnyExecutor<'e>,
     backend: Backend,
@@ -87,11 +104,12 @@ pub async fn claim_due<'e>(
     limit: u32,
 ) -> Result<Vec<NoticeRow>, sqlx::Error> {
     let mut rows: Vec<NoticeRow> = sqlx::query_as(&format!(
-        "UPDATE outbox SET next_attempt_at = $2 \
-         WHERE status = 'pending' AND next_attempt_at <= $1 AND id IN \
-         (SELECT o.id FROM outbox o WHERE {HEAD} AND o.next_attempt_at <= $1 \
+        "UPDATE outbox SET status = 'claimed', attempts = attempts + 1, next_attempt_at = $2 \
+         WHERE status IN {OPEN} AND next_attempt_at <= $1 AND id IN \
+         (SELECT o.id FROM outbox o WHERE {head} AND o.next_attempt_at <= $1 \
           ORDER BY o.id LIMIT $3{lock}) \
          RETURNING {COLUMNS}",
+        head = head(),
         lock = backend.skip_locked("o")
     ))
     .bind(now)
@@ -103,10 +121,11 @@ pub async fn claim_due<'e>(
     Ok(rows)
 }
 
-/// When the next notice falls due (a channel's next pending one), if any is pending.
+/// When the next notice falls due (a channel's next owed one), if any is owed.
 pub async fn next_due<'e>(ex: impl AnyExecutor<'e>) -> Result<Option<i64>, sqlx::Error> {
     sqlx::query_scalar(&format!(
-        "SELECT MIN(o.next_attempt_at) FROM outbox o WHERE {HEAD}"
+        "SELECT MIN(o.next_attempt_at) FROM outbox o WHERE {head}",
+        head = head()
     ))
     .fetch_one(ex)
     .await
@@ -136,8 +155,8 @@ pub async fn of_channel<'e>(
     .await
 }
 
-/// Marks a pending notice delivered (as message `message_id`, if known). Returns whether it
-/// was pending.
+/// Marks an owed notice delivered (as message `message_id`, if known). Returns whether it
+/// was owed.
 pub async fn delivered<'e>(
     ex: impl AnyExecutor<'e>,
     backend: Backend,
@@ -147,7 +166,7 @@ pub async fn delivered<'e>(
 ) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(&format!(
         "UPDATE outbox SET status = 'delivered', message_id = $1, delivered_at = $2, failure = NULL, \
-         payload = {} WHERE id = $3 AND status = 'pending'",
+         payload = {} WHERE id = $3 AND status IN {OPEN}",
         backend.json_without("payload", "answer")
     ))
     .bind(opt_to_db(message_id))
@@ -158,17 +177,18 @@ pub async fn delivered<'e>(
     Ok(done.rows_affected() == 1)
 }
 
-/// Counts a failed attempt and sets the next one at `next_attempt_at`.
+/// Records a failed attempt (counted when it was claimed): pending, the next one at
+/// `next_attempt_at`.
 pub async fn retry_at<'e>(
     ex: impl AnyExecutor<'e>,
     id: i64,
     next_attempt_at: i64,
     failure: &str,
 ) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query(
-        "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = $1, failure = $2 \
-         WHERE id = $3 AND status = 'pending'",
-    )
+    let done = sqlx::query(&format!(
+        "UPDATE outbox SET status = 'pending', next_attempt_at = $1, failure = $2 \
+         WHERE id = $3 AND status IN {OPEN}"
+    ))
     .bind(next_attempt_at)
     .bind(failure)
     .bind(id)
@@ -177,7 +197,7 @@ pub async fn retry_at<'e>(
     Ok(done.rows_affected() == 1)
 }
 
-/// Gives a pending notice up for good, with the reason.
+/// Gives an owed notice up for good, with the reason.
 pub async fn failed<'e>(
     ex: impl AnyExecutor<'e>,
     backend: Backend,
@@ -185,8 +205,8 @@ pub async fn failed<'e>(
     failure: &str,
 ) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(&format!(
-        "UPDATE outbox SET attempts = attempts + 1, status = 'failed', failure = $1, \
-         payload = {} WHERE id = $2 AND status = 'pending'",
+        "UPDATE outbox SET status = 'failed', failure = $1, \
+         payload = {} WHERE id = $2 AND status IN {OPEN}",
         backend.json_without("payload", "answer")
     ))
     .bind(failure)
@@ -196,17 +216,16 @@ pub async fn failed<'e>(
     Ok(done.rows_affected() == 1)
 }
 
-/// Gives up a pending notice whose payload cannot be read, with the reason (its payload is
+/// Gives up an owed notice whose payload cannot be read, with the reason (its payload is
 /// kept as it is, for whoever looks into it).
 pub async fn unreadable<'e>(
     ex: impl AnyExecutor<'e>,
     id: i64,
     failure: &str,
 ) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query(
-        "UPDATE outbox SET attempts = attempts + 1, status = 'failed', failure = $1 \
-         WHERE id = $2 AND status = 'pending'",
-    )
+    let done = sqlx::query(&format!(
+        "UPDATE outbox SET status = 'failed', failure = $1 WHERE id = $2 AND status IN {OPEN}"
+    ))
     .bind(failure)
     .bind(id)
     .execute(ex)
@@ -214,10 +233,13 @@ pub async fn unreadable<'e>(
     Ok(done.rows_affected() == 1)
 }
 
-/// Makes a held notice due at once (no later than `now`). Returns whether it was pending.
+/// Makes a held notice pending and due at once (no later than `now`). Returns whether it was
+/// held.
 pub async fn release<'e>(ex: impl AnyExecutor<'e>, id: i64, now: i64) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
-        "UPDATE outbox SET next_attempt_at = CASE WHEN next_attempt_at < $1 THEN next_attempt_at ELSE $1 END WHERE id = $2 AND status = 'pending'",
+        "UPDATE outbox SET status = 'pending', \
+         next_attempt_at = CASE WHEN next_attempt_at < $1 THEN next_attempt_at ELSE $1 END \
+         WHERE id = $2 AND status = 'held'",
     )
     .bind(now)
     .bind(id)
@@ -227,31 +249,27 @@ pub async fn release<'e>(ex: impl AnyExecutor<'e>, id: i64, now: i64) -> Result<
 }
 
 /// Holds a notice for an interaction's answer again, until `until` (Unix ms), if no dispatcher
-/// has taken it yet: it is pending, was never attempted, and its next attempt is still no later
-/// than `created_at + grace` (a dispatcher's claim moves it to the claim's time plus its lease,
-/// which is longer than the grace; an earlier hold of this kind moves it past too, so a notice
-/// is held again at most once). The update is one statement, so it and a dispatcher's claim
-/// (also one) cannot both take the notice. Returns whether it was held.
+/// has taken it yet (it is still `held`) and it was not held again before (a notice is held
+/// again at most once). The update is one statement, so it and a dispatcher's claim (also one)
+/// cannot both take the notice. Returns whether it was held.
 pub async fn hold_again<'e>(
     ex: impl AnyExecutor<'e>,
     id: i64,
     until: i64,
-    grace: i64,
 ) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
-        "UPDATE outbox SET next_attempt_at = $1 WHERE id = $2 AND status = 'pending' \
-         AND attempts = 0 AND next_attempt_at <= created_at + $3",
+        "UPDATE outbox SET next_attempt_at = $1, held_again = TRUE \
+         WHERE id = $2 AND status = 'held' AND NOT held_again",
     )
     .bind(until)
     .bind(id)
-    .bind(grace)
     .execute(ex)
     .await?;
     Ok(done.rows_affected() == 1)
 }
 
 /// Deletes the notices delivered before `before` (Unix ms) and those given up that were
-/// written before it; pending ones are never touched. Returns how many went.
+/// written before it; owed ones are never touched. Returns how many went.
 pub async fn prune<'e>(ex: impl AnyExecutor<'e>, before: i64) -> Result<u64, sqlx::Error> {
     let done = sqlx::query(
         "DELETE FROM outbox WHERE (status = 'delivered' AND delivered_at < $1) \
@@ -264,8 +282,8 @@ pub async fn prune<'e>(ex: impl AnyExecutor<'e>, before: i64) -> Result<u64, sql
     Ok(done.rows_affected())
 }
 
-/// Gives up every pending notice for channel `channel`, with the reason (the channel is gone).
-/// Returns how many were pending.
+/// Gives up every owed notice for channel `channel`, with the reason (the channel is gone).
+/// Returns how many were owed.
 pub async fn drop_pending_in<'e>(
     ex: impl AnyExecutor<'e>,
     backend: Backend,
@@ -274,7 +292,7 @@ pub async fn drop_pending_in<'e>(
 ) -> Result<u64, sqlx::Error> {
     let done = sqlx::query(&format!(
         "UPDATE outbox SET status = 'failed', failure = $1, payload = {} \
-         WHERE channel_id = $2 AND status = 'pending'",
+         WHERE channel_id = $2 AND status IN {OPEN}",
         backend.json_without("payload", "answer")
     ))
     .bind(failure)
@@ -284,9 +302,9 @@ pub async fn drop_pending_in<'e>(
     Ok(done.rows_affected())
 }
 
-/// Gives up every pending notice for a channel of server `guild` (a channel one of its games
+/// Gives up every owed notice for a channel of server `guild` (a channel one of its games
 /// or challenges was in), with the reason (the bot left the server). Returns how many were
-/// pending.
+/// owed.
 pub async fn drop_pending_in_guild<'e>(
     ex: impl AnyExecutor<'e>,
     backend: Backend,
@@ -295,7 +313,7 @@ pub async fn drop_pending_in_guild<'e>(
 ) -> Result<u64, sqlx::Error> {
     let done = sqlx::query(&format!(
         "UPDATE outbox SET status = 'failed', failure = $1, payload = {} \
-         WHERE status = 'pending' AND channel_id IN \
+         WHERE status IN {OPEN} AND channel_id IN \
          (SELECT channel_id FROM games WHERE guild_id = $2 \
           UNION SELECT channel_id FROM challenges WHERE guild_id = $3)",
         backend.json_without("payload", "answer")

@@ -38,7 +38,13 @@ any_text! {
         Expired => "expired"
     }
     DrawStatus { Open => "open", Accepted => "accepted", Declined => "declined", Lapsed => "lapsed" }
-    NoticeStatus { Pending => "pending", Delivered => "delivered", Failed => "failed" }
+    NoticeStatus {
+        Held => "held",
+        Pending => "pending",
+        Claimed => "claimed",
+        Delivered => "delivered",
+        Failed => "failed"
+    }
 }
 
 /// A game's status (`games.status`).
@@ -75,11 +81,26 @@ pub enum DrawStatus {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::Type)]
 #[sqlx(type_name = "TEXT", rename_all = "snake_case")]
 pub enum NoticeStatus {
-    /// Owed: the dispatcher delivers it.
+    /// Owed, and held for an interaction's answer: the dispatcher takes it when its hold is
+    /// over, unless the answer showed it (delivered) or failed (pending) before.
+    Held,
+    /// Owed: the dispatcher takes it when its next attempt is due.
     Pending,
+    /// Owed, and a dispatcher is attempting it: no other takes it before its lease is over.
+    Claimed,
     Delivered,
     /// Refused for good, or given up: the reason is kept.
     Failed,
+}
+
+impl NoticeStatus {
+    /// Whether the notice is still owed (held, pending or claimed).
+    pub fn is_open(self) -> bool {
+        matches!(
+            self,
+            NoticeStatus::Held | NoticeStatus::Pending | NoticeStatus::Claimed
+        )
+    }
 }
 
 impl ChallengeStatus {
@@ -172,9 +193,11 @@ mod tests {
                 assert_eq!(back, s);
                 assert!(draws.contains(&format!("'{word}'")), "{word}");
             }
-            let outbox = schema("0006_outbox.sql");
+            let outbox = schema("0021_outbox_states.sql");
             for s in [
+                NoticeStatus::Held,
                 NoticeStatus::Pending,
+                NoticeStatus::Claimed,
                 NoticeStatus::Delivered,
                 NoticeStatus::Failed,
             ] {
