@@ -1,9 +1,5 @@
 //! Time for the service: the system clock, or a clock a test sets by hand.
 
-use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::Arc;
-use std::time::Duration;
-
 /// Where the service reads the time (Unix milliseconds).
 pub trait Clock: Send + Sync {
     fn now_ms(&self) -> i64;
@@ -19,26 +15,38 @@ impl Clock for SystemClock {
     }
 }
 
-/// A clock that moves only when told: for tests of time control.
-#[derive(Debug, Clone)]
-pub struct ManualClock(Arc<AtomicI64>);
+#[cfg(any(test, feature = "test-support"))]
+pub use manual::ManualClock;
 
-impl ManualClock {
-    pub fn new(start_ms: i64) -> ManualClock {
-        ManualClock(Arc::new(AtomicI64::new(start_ms)))
+/// Built for tests only.
+#[cfg(any(test, feature = "test-support"))]
+mod manual {
+    use super::Clock;
+    use std::sync::atomic::{AtomicI64, Ordering};
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    /// A clock that moves only when told: for tests of time control (built for tests only).
+    #[derive(Debug, Clone)]
+    pub struct ManualClock(Arc<AtomicI64>);
+
+    impl ManualClock {
+        pub fn new(start_ms: i64) -> ManualClock {
+            ManualClock(Arc::new(AtomicI64::new(start_ms)))
+        }
+
+        pub fn advance(&self, by: Duration) {
+            self.0.fetch_add(by.as_millis() as i64, Ordering::SeqCst);
+        }
+
+        pub fn set(&self, ms: i64) {
+            self.0.store(ms, Ordering::SeqCst);
+        }
     }
 
-    pub fn advance(&self, by: Duration) {
-        self.0.fetch_add(by.as_millis() as i64, Ordering::SeqCst);
-    }
-
-    pub fn set(&self, ms: i64) {
-        self.0.store(ms, Ordering::SeqCst);
-    }
-}
-
-impl Clock for ManualClock {
-    fn now_ms(&self) -> i64 {
-        self.0.load(Ordering::SeqCst)
+    impl Clock for ManualClock {
+        fn now_ms(&self) -> i64 {
+            self.0.load(Ordering::SeqCst)
+        }
     }
 }

@@ -25,7 +25,9 @@ pub mod timecontrol;
 pub mod types;
 pub mod view;
 
-pub use clock::{Clock, ManualClock, SystemClock};
+#[cfg(any(test, feature = "test-support"))]
+pub use clock::ManualClock;
+pub use clock::{Clock, SystemClock};
 pub use error::{Done, ServiceError};
 pub use gone::Gone;
 pub use outbox::{

@@ -31,7 +31,7 @@ pub mod outbox;
 pub mod players;
 pub mod puzzles;
 mod status;
-#[doc(hidden)]
+#[cfg(any(test, feature = "test-support"))]
 pub mod testdb;
 
 pub use dialect::Backend;
