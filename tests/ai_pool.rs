@@ -474,7 +474,7 @@ async fn a_waiting_turn_whose_claim_another_process_took_is_withdrawn() {
     // Another process holds the claim now (as after a lease this one let lapse).
     sqlx::query("UPDATE games SET ai_claimed_by = 'other' WHERE id = $1")
         .bind(astrids)
-        .execute(s.pool())
+        .execute(s.store().pool())
         .await
         .unwrap();
     // The next renewal finds it gone: the turn leaves the queue unsearched.
@@ -483,14 +483,14 @@ async fn a_waiting_turn_whose_claim_another_process_took_is_withdrawn() {
     assert_eq!(s.ai_queue_len(), 0, "withdrawn from the queue");
     drop(carls);
     assert_eq!(s.ai_turn_searches(), 0, "Astrid's turn was not searched");
-    let moves = tablut_bot::store::moves::of_game(s.pool(), astrids)
+    let moves = tablut_bot::store::moves::of_game(s.store().pool(), astrids)
         .await
         .unwrap();
     assert!(moves.is_empty());
     let holder: Option<String> =
         sqlx::query_scalar("SELECT ai_claimed_by FROM games WHERE id = $1")
             .bind(astrids)
-            .fetch_one(s.pool())
+            .fetch_one(s.store().pool())
             .await
             .unwrap();
     assert_eq!(

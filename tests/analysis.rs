@@ -322,7 +322,7 @@ both_backends! {
         .await;
         let report = analysed(&s, 4).await;
         // The stored analysis, read on its own: the attackers' expected score in each position.
-        let stored = store::analysis::of_game(s.pool(), game.id)
+        let stored = store::analysis::of_game(s.store().pool(), game.id)
             .await
             .unwrap()
             .unwrap();

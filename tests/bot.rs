@@ -192,7 +192,7 @@ impl Harness {
     /// Waits until the newest challenge has its message id stored (the bot stores it after
     /// fetching its reply).
     async fn wait_for_challenge_message(&self) {
-        let pool = self.bot.as_ref().unwrap().service.pool().clone();
+        let pool = self.bot.as_ref().unwrap().service.store().pool().clone();
         for _ in 0..400 {
             let stored: Option<i64> =
                 sqlx::query_scalar("SELECT message_id FROM challenges ORDER BY id DESC LIMIT 1")

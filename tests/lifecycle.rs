@@ -97,7 +97,7 @@ async fn refuse(s: &Service, name: &str, event: &str, table: &str, when: &str) {
         ],
     };
     for sql in statements {
-        sqlx::query(&sql).execute(s.pool()).await.unwrap();
+        sqlx::query(&sql).execute(s.store().pool()).await.unwrap();
     }
 }
 
@@ -106,7 +106,7 @@ async fn allow(s: &Service, name: &str, table: &str) {
         Backend::Sqlite => format!("DROP TRIGGER {name}"),
         Backend::Postgres => format!("DROP TRIGGER {name} ON {table}"),
     };
-    sqlx::query(&sql).execute(s.pool()).await.unwrap();
+    sqlx::query(&sql).execute(s.store().pool()).await.unwrap();
 }
 
 both_backends! {
@@ -153,7 +153,7 @@ async fn an_expired_challenge_that_cannot_be_closed_holds_up_no_other_item_of_th
 /// The games recorded as searched for puzzles, with how many were found.
 async fn scans(s: &Service) -> Vec<(i64, i64)> {
     sqlx::query_as("SELECT game_id, found FROM puzzle_scans ORDER BY game_id")
-        .fetch_all(s.pool())
+        .fetch_all(s.store().pool())
         .await
         .unwrap()
 }
@@ -198,7 +198,7 @@ async fn a_game_whose_puzzle_search_fails_is_set_aside_then_given_up_and_the_nex
     }
     assert_eq!(scans(s).await, vec![(first.id, 0), (second.id, 0)]);
     let puzzles: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM puzzles WHERE source = 'game'")
-        .fetch_one(s.pool())
+        .fetch_one(s.store().pool())
         .await
         .unwrap();
     assert_eq!(puzzles, 0, "the failed search stored nothing");

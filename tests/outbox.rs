@@ -434,7 +434,7 @@ async fn a_notice_that_cannot_be_read_fails_alone(db: TestDb) {
     s.answer_failed(mine.notice).await.unwrap();
     sqlx::query("UPDATE outbox SET payload = '{\"text\": 7' WHERE id = $1")
         .bind(bad_reply.notice)
-        .execute(s.pool())
+        .execute(s.store().pool())
         .await
         .unwrap();
     let t = now();
@@ -555,7 +555,7 @@ async fn a_notices_board_is_the_position_at_its_ply(db: TestDb) {
     assert_eq!(img.width(), tablut_bot::render::BOARD_SIZE_PX);
     // Stored, not drawn: the row holds no image.
     assert!(rows.iter().all(|r| r.payload.len() < 1000));
-    let row = store::outbox::by_id(s.pool(), rows[0].id).await.unwrap();
+    let row = store::outbox::by_id(s.store().pool(), rows[0].id).await.unwrap();
     assert_eq!(row.as_ref(), Some(&rows[0]));
 }
 }

@@ -55,7 +55,7 @@ impl Fixture {
     async fn only(&self, r: &Record) {
         let rules = serde_json::to_string(&r.rules).unwrap();
         assert!(rows::insert(
-            self.service.pool(),
+            self.service.store().pool(),
             &NewPuzzle {
                 position: &r.position,
                 to_move: r.to_move.name(),
@@ -153,7 +153,7 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
         }
         other => panic!("{other:?}"),
     }
-    let stored = rows::by_id(f.service.pool(), view.puzzle_id)
+    let stored = rows::by_id(f.service.store().pool(), view.puzzle_id)
         .await
         .unwrap()
         .unwrap();
@@ -194,7 +194,7 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
         .unwrap()
         .unwrap();
     assert_eq!(me_after, me);
-    let stored_after = rows::by_id(f.service.pool(), view.puzzle_id)
+    let stored_after = rows::by_id(f.service.store().pool(), view.puzzle_id)
         .await
         .unwrap()
         .unwrap();
@@ -226,7 +226,7 @@ async fn two_players_solving_one_puzzle_at_once_both_move_its_rating(db: TestDb)
     assert_eq!(s.puzzle(GUILD, &birger).await.unwrap().puzzle_id, id);
     // Another writer holds the puzzle (SQLite: the database's write lock; PostgreSQL: the
     // puzzle's row) until both answers have read what they read before they write.
-    let mut holder = s.pool().begin().await.unwrap();
+    let mut holder = s.store().pool().begin().await.unwrap();
     let hold = match backend {
         tablut_bot::store::Backend::Sqlite => "UPDATE puzzles SET attempts = attempts WHERE id = $1",
         tablut_bot::store::Backend::Postgres => "SELECT id FROM puzzles WHERE id = $1 FOR UPDATE",
@@ -244,7 +244,7 @@ async fn two_players_solving_one_puzzle_at_once_both_move_its_rating(db: TestDb)
                         "SELECT COUNT(*) FROM pg_stat_activity \
                          WHERE datname = current_database() AND wait_event_type = 'Lock'",
                     )
-                    .fetch_one(s.pool())
+                    .fetch_one(s.store().pool())
                     .await
                     .unwrap();
                     n == 2
@@ -272,7 +272,7 @@ async fn two_players_solving_one_puzzle_at_once_both_move_its_rating(db: TestDb)
     let mut seen = [a.puzzle, b.puzzle];
     seen.sort_by(|x, y| y.0.rating.total_cmp(&x.0.rating));
     assert_eq!(seen, [(p0, p1), (p1, p2)], "each answer rated from the rating the other left");
-    let stored = rows::by_id(s.pool(), id).await.unwrap().unwrap();
+    let stored = rows::by_id(s.store().pool(), id).await.unwrap().unwrap();
     assert_eq!((stored.attempts, stored.solved), (2, 2));
     assert!(
         (stored.rating.rating - p2.rating).abs() < 1e-9
@@ -431,7 +431,7 @@ async fn each_player_gets_puzzles_they_have_not_tried(db: TestDb) {
             "puzzle {} again",
             view.puzzle_id
         );
-        let p = rows::by_id(f.service.pool(), view.puzzle_id)
+        let p = rows::by_id(f.service.store().pool(), view.puzzle_id)
             .await
             .unwrap()
             .unwrap();
@@ -475,7 +475,7 @@ async fn the_daily_puzzle_is_posted_once_a_day_through_the_outbox(db: TestDb) {
     let payload: Payload = serde_json::from_str(&notices[0].payload).unwrap();
     assert!(payload.text.contains("puzzle") && payload.text.len() <= 2000);
     let board = payload.puzzle.expect("the puzzle's board");
-    assert!(rows::by_id(f.service.pool(), board.puzzle)
+    assert!(rows::by_id(f.service.store().pool(), board.puzzle)
         .await
         .unwrap()
         .is_some());
@@ -537,14 +537,14 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
     assert!(notice.text.contains("/tablut puzzle today"), "{}", notice.text);
     let posted = notice.puzzle.unwrap().puzzle;
     // Puzzles found later the same day would change the turn of puzzles, not today's puzzle.
-    let mut count = rows::count(s.pool()).await.unwrap();
+    let mut count = rows::count(s.store().pool()).await.unwrap();
     for n in 0.. {
-        if rows::of_day(s.pool(), day, count).await.unwrap().unwrap().id != posted {
+        if rows::of_day(s.store().pool(), day, count).await.unwrap().unwrap().id != posted {
             break;
         }
         assert!(n < 10);
         assert!(rows::insert(
-            s.pool(),
+            s.store().pool(),
             &NewPuzzle {
                 position: &format!("found later {n}"),
                 to_move: "attackers",
@@ -562,7 +562,7 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
         .unwrap());
         count += 1;
     }
-    let line: Vec<String> = rows::by_id(s.pool(), posted)
+    let line: Vec<String> = rows::by_id(s.store().pool(), posted)
         .await
         .unwrap()
         .unwrap()
@@ -595,7 +595,7 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
     // Birger's try, rated, answered wrong.
     let birgers = s.daily_puzzle(GUILD, &birger, Some(day)).await.unwrap();
     assert!(birgers.rated && birgers.puzzle_id == posted);
-    let (start, solution) = rows::by_id(s.pool(), posted)
+    let (start, solution) = rows::by_id(s.store().pool(), posted)
         .await
         .map(|r| {
             let r = r.unwrap();
@@ -635,7 +635,7 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
     assert_eq!(a.unwrap().puzzle_id, b.unwrap().puzzle_id);
     let tries: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM puzzle_attempts WHERE day = $1")
         .bind(day)
-        .fetch_one(s.pool())
+        .fetch_one(s.store().pool())
         .await
         .unwrap();
     assert_eq!(tries, 3);
@@ -715,7 +715,7 @@ async fn finished_games_on_the_bot_are_searched_for_puzzles_once(db: TestDb) {
     let stored: Vec<(String, String, Option<i64>)> = sqlx::query_as(
         "SELECT position, line, game_id FROM puzzles WHERE source = 'game' ORDER BY id",
     )
-    .fetch_all(f.service.pool())
+    .fetch_all(f.service.store().pool())
     .await
     .unwrap();
     let want: Vec<(String, String, Option<i64>)> = expected
@@ -729,7 +729,7 @@ async fn finished_games_on_the_bot_are_searched_for_puzzles_once(db: TestDb) {
     // Once: the game is not searched again.
     assert_eq!(f.service.find_game_puzzles(10).await.unwrap(), 0);
     let scans: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM puzzle_scans")
-        .fetch_one(f.service.pool())
+        .fetch_one(f.service.store().pool())
         .await
         .unwrap();
     assert_eq!(scans, 1);

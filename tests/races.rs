@@ -142,7 +142,9 @@ async fn moves_sent_to_two_processes_at_once_land_once_per_ply() {
     for task in tasks {
         let (ch, landed) = task.await.unwrap();
         let game = t.b.game_in_channel(ch).await.unwrap().unwrap();
-        let moves = store::moves::of_game(t.b.pool(), game.id).await.unwrap();
+        let moves = store::moves::of_game(t.b.store().pool(), game.id)
+            .await
+            .unwrap();
         assert_eq!(
             moves.len(),
             landed,
@@ -177,7 +179,7 @@ async fn a_challenge_accepted_in_two_processes_at_once_starts_one_game() {
         );
         let games: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games WHERE channel_id = $1")
             .bind(store::to_db(ch))
-            .fetch_one(t.a.pool())
+            .fetch_one(t.a.store().pool())
             .await
             .unwrap();
         assert_eq!(games, 1);
@@ -218,7 +220,7 @@ async fn two_clocks_remind_once_and_end_each_game_on_time_once() {
     assert_eq!(timeouts, n, "each game lost on time once");
     let kinds: Vec<(String, i64)> =
         sqlx::query_as("SELECT kind, COUNT(*) FROM outbox GROUP BY kind ORDER BY kind")
-            .fetch_all(t.a.pool())
+            .fetch_all(t.a.store().pool())
             .await
             .unwrap();
     let count = |k: &str| kinds.iter().find(|(kind, _)| kind == k).map_or(0, |c| c.1);
@@ -226,10 +228,15 @@ async fn two_clocks_remind_once_and_end_each_game_on_time_once() {
     assert_eq!(count("timeout"), n as i64, "{kinds:?}");
     // The ratings changed once per game: each player has n rated games.
     for user in [ASTRID, BIRGER] {
-        let p = store::players::get(t.b.pool(), GUILD, user, tablut_bot::tafl::Variant::Tablut)
-            .await
-            .unwrap()
-            .unwrap();
+        let p = store::players::get(
+            t.b.store().pool(),
+            GUILD,
+            user,
+            tablut_bot::tafl::Variant::Tablut,
+        )
+        .await
+        .unwrap()
+        .unwrap();
         assert_eq!(p.rated_games, n as u32);
     }
 }
@@ -250,7 +257,7 @@ async fn a_game_whose_clock_a_dead_process_claimed_is_looked_at_once_its_lease_e
     let now = t.clock.now_ms();
     let until = now + CLOCK_CLAIM_LEASE.as_millis() as i64;
     assert!(
-        store::games::claim_clock(t.a.pool(), id, "dead", now, until)
+        store::games::claim_clock(t.a.store().pool(), id, "dead", now, until)
             .await
             .unwrap()
     );
@@ -316,7 +323,7 @@ async fn two_ai_sweeps_play_each_ai_turn_once() {
         "each AI turn is searched once, by the process that claimed it"
     );
     for (id, ch) in ids {
-        let moves = store::moves::of_game(t.a.pool(), id).await.unwrap();
+        let moves = store::moves::of_game(t.a.store().pool(), id).await.unwrap();
         assert_eq!(moves.len(), 1, "game {id}: the AI's one move");
         let notices = t.a.notices_in(ch).await.unwrap();
         assert_eq!(notices.iter().filter(|n| n.kind == "move").count(), 1);
@@ -347,7 +354,7 @@ async fn an_ai_turn_claimed_by_a_dead_process_is_played_once_its_lease_ends() {
     let lease = config().ai_time(Level::Easy) + tablut_bot::service::ai::AI_CLAIM_MARGIN;
     let until = T0 + lease.as_millis() as i64;
     assert!(
-        store::games::claim_ai_turn(t.a.pool(), id, 0, "dead", T0, until)
+        store::games::claim_ai_turn(t.a.store().pool(), id, 0, "dead", T0, until)
             .await
             .unwrap()
     );
@@ -367,7 +374,7 @@ async fn an_ai_turn_claimed_by_a_dead_process_is_played_once_its_lease_ends() {
     let played = usize::from(ra.unwrap().is_some()) + usize::from(rb.unwrap().is_some());
     assert_eq!(played, 1);
     assert_eq!(t.a.ai_turn_searches() + t.b.ai_turn_searches(), 1);
-    let moves = store::moves::of_game(t.a.pool(), id).await.unwrap();
+    let moves = store::moves::of_game(t.a.store().pool(), id).await.unwrap();
     assert_eq!(moves.len(), 1, "the AI's one move");
     assert!(t.a.games_awaiting_ai().await.unwrap().is_empty());
 }
@@ -456,7 +463,7 @@ async fn an_ai_turn_waiting_in_a_busy_queue_past_its_lease_is_searched_once() {
         a.ai_turn_searches(),
         b.ai_turn_searches()
     );
-    let moves = store::moves::of_game(a.pool(), id).await.unwrap();
+    let moves = store::moves::of_game(a.store().pool(), id).await.unwrap();
     assert_eq!(moves.len(), 1, "the AI's one move");
     let notices = a.notices_in(460).await.unwrap();
     assert_eq!(notices.iter().filter(|n| n.kind == "move").count(), 1);
@@ -484,7 +491,7 @@ async fn two_dispatchers_deliver_each_notice_once() {
         t.b.play_move(ch, BIRGER, "e3-d3").await.ok();
     }
     let pending: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM outbox WHERE status = 'pending'")
-        .fetch_one(t.a.pool())
+        .fetch_one(t.a.store().pool())
         .await
         .unwrap();
     assert!(pending >= 12, "{pending}");
@@ -525,7 +532,7 @@ async fn two_dispatchers_deliver_each_notice_once() {
         "each notice was delivered once: {sent:?}"
     );
     let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM outbox WHERE status = 'pending'")
-        .fetch_one(t.a.pool())
+        .fetch_one(t.a.store().pool())
         .await
         .unwrap();
     assert_eq!(left, 0);
@@ -570,7 +577,7 @@ async fn two_games_of_one_player_ending_at_once_are_both_rated() {
         r1.unwrap();
         r2.unwrap();
         let stored = store::players::get(
-            t.a.pool(),
+            t.a.store().pool(),
             GUILD,
             carl.id,
             tablut_bot::tafl::Variant::Tablut,

@@ -135,8 +135,11 @@ fn mover(game: &GameInfo) -> u64 {
 
 /// The stored game rebuilt from its moves alone agrees with the service and the cache.
 async fn check_store(s: &Service, id: GameId) -> Game {
-    let row = store::games::by_id(s.pool(), id).await.unwrap().unwrap();
-    let moves = store::moves::of_game(s.pool(), id).await.unwrap();
+    let row = store::games::by_id(s.store().pool(), id)
+        .await
+        .unwrap()
+        .unwrap();
+    let moves = store::moves::of_game(s.store().pool(), id).await.unwrap();
     let info = s.game(id).await.unwrap();
     let mut game = Game::from_position(info.start);
     for (i, m) in moves.iter().enumerate() {
@@ -153,7 +156,7 @@ both_backends! {
 async fn migrations_apply_to_an_empty_database_and_again_at_each_start(db: TestDb) {
     let f = fixture(db).await;
     let applied: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM _sqlx_migrations")
-        .fetch_one(f.service.pool())
+        .fetch_one(f.service.store().pool())
         .await
         .unwrap();
     let dir = match f.db.backend {
@@ -164,12 +167,12 @@ async fn migrations_apply_to_an_empty_database_and_again_at_each_start(db: TestD
     assert_eq!(applied, files);
     if f.db.backend == Backend::Sqlite {
         let mode: String = sqlx::query_scalar("PRAGMA journal_mode")
-            .fetch_one(f.service.pool())
+            .fetch_one(f.service.store().pool())
             .await
             .unwrap();
         assert_eq!(mode, "wal");
         let fk: i64 = sqlx::query_scalar("PRAGMA foreign_keys")
-            .fetch_one(f.service.pool())
+            .fetch_one(f.service.store().pool())
             .await
             .unwrap();
         assert_eq!(fk, 1);
@@ -177,7 +180,7 @@ async fn migrations_apply_to_an_empty_database_and_again_at_each_start(db: TestD
     game_between(&f.service, 1, None).await;
     let f = f.reopen().await;
     let again: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM _sqlx_migrations")
-        .fetch_one(f.service.pool())
+        .fetch_one(f.service.store().pool())
         .await
         .unwrap();
     assert_eq!(again, files);
@@ -390,7 +393,7 @@ async fn accept_and_decline_pressed_together_take_the_draw_offer_once(db: TestDb
         let status: String =
             sqlx::query_scalar("SELECT status FROM draw_offers WHERE game_id = $1")
                 .bind(game.id)
-                .fetch_one(s.pool())
+                .fetch_one(s.store().pool())
                 .await
                 .unwrap();
         match (&accept, &decline) {
@@ -612,7 +615,7 @@ async fn a_challenge_accepted_after_another_game_started_is_refused_by_the_const
     let started = s.accept(c.id, BIRGER, Some(32)).await.unwrap();
     assert_eq!(started.game.place.channel, 32);
     // The closed challenge names the game it started.
-    let row = store::challenges::by_id(s.pool(), c.id)
+    let row = store::challenges::by_id(s.store().pool(), c.id)
         .await
         .unwrap()
         .unwrap();
@@ -874,14 +877,14 @@ async fn hints_are_refused_in_rated_games_and_casual_games_change_no_ratings(db:
     )
     .bind(serde_json::to_string(&Rules::default()).unwrap())
     .bind(T0 + 1_000_000)
-    .execute(s.pool())
+    .execute(s.store().pool())
     .await
     .unwrap();
     let id: i64 = sqlx::query_scalar("SELECT MAX(id) FROM challenges")
-        .fetch_one(s.pool())
+        .fetch_one(s.store().pool())
         .await
         .unwrap();
-    assert!(store::challenges::by_id(s.pool(), id).await.unwrap().unwrap().rated);
+    assert!(store::challenges::by_id(s.store().pool(), id).await.unwrap().unwrap().rated);
 }
 }
 
@@ -990,7 +993,7 @@ async fn downtime_is_given_back_to_running_games_and_open_challenges_once(db: Te
     assert_eq!(game.turn_deadline, Some(T0 + ms(day)));
     let open = f.service.challenge(request(96, SideChoice::Defenders)).await.unwrap();
     let expiry = |s: &Service| {
-        let pool = s.pool().clone();
+        let pool = s.store().pool().clone();
         async move {
             store::challenges::by_id(&pool, open.id)
                 .await
@@ -1151,7 +1154,7 @@ async fn a_game_that_cannot_be_rebuilt_holds_up_no_other_clock(db: TestDb) {
     // The first game's stored rules are damaged: it cannot be rebuilt.
     sqlx::query("UPDATE games SET rules = 'not json' WHERE id = $1")
         .bind(ids[0])
-        .execute(f.service.pool())
+        .execute(f.service.store().pool())
         .await
         .unwrap();
     f.clock.advance(day);
@@ -1284,7 +1287,7 @@ async fn each_variant_is_played_stored_and_rated_on_its_own(db: TestDb) {
     }
     // The store keeps each game's variant in its rules, Tablut's as before (no variant named).
     let stored: Vec<String> = sqlx::query_scalar("SELECT rules FROM games ORDER BY id")
-        .fetch_all(s.pool())
+        .fetch_all(s.store().pool())
         .await
         .unwrap();
     assert_eq!(stored[0], serde_json::to_string(&Rules::default()).unwrap());
@@ -1393,7 +1396,7 @@ async fn a_failure_after_the_commit_says_the_change_stands(db: TestDb) {
         ],
     };
     for sql in spoil {
-        sqlx::raw_sql(sql).execute(s.pool()).await.unwrap();
+        sqlx::raw_sql(sql).execute(s.store().pool()).await.unwrap();
     }
     let e = s
         .challenge(request(84, SideChoice::Attackers))
@@ -1420,7 +1423,7 @@ async fn a_failure_after_the_commit_says_the_change_stands(db: TestDb) {
     let open: i64 = sqlx::query_scalar(
         "SELECT COUNT(*) FROM challenges WHERE channel_id = 84 AND status = 'pending'",
     )
-    .fetch_one(s.pool())
+    .fetch_one(s.store().pool())
     .await
     .unwrap();
     assert_eq!(open, 1);

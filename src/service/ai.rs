@@ -83,7 +83,7 @@ impl Service {
         let Some(_claim) = self.claim_ai_turn(id) else {
             return Ok(None);
         };
-        let Some(row) = games::by_id(&self.pool, id).await? else {
+        let Some(row) = games::by_id(self.store.read(), id).await? else {
             return Ok(None);
         };
         if row.status != GameStatus::Active {
@@ -100,8 +100,9 @@ impl Service {
         let lease = time + self.config.ai_claim_margin;
         let now = self.now();
         let until = now + lease.as_millis() as i64;
-        let writing = self.write_lock().await;
-        let claimed = games::claim_ai_turn(&self.pool, id, ply, &self.claimer, now, until).await?;
+        let writing = self.store.lock().await;
+        let claimed =
+            games::claim_ai_turn(writing.ex(), id, ply, &self.claimer, now, until).await?;
         drop(writing);
         if !claimed {
             return Ok(None);
@@ -112,8 +113,8 @@ impl Service {
         let played = self.search_ai_turn(loaded, level, time, lost).await;
         drop(renewing);
         if !matches!(played, Ok(Some(_))) {
-            let _writing = self.write_lock().await;
-            if let Err(e) = games::release_ai_turn(&self.pool, id, ply, &self.claimer).await {
+            let writing = self.store.lock().await;
+            if let Err(e) = games::release_ai_turn(writing.ex(), id, ply, &self.claimer).await {
                 tracing::warn!(game = id, error = %e, "could not give up the AI's turn: it is free at its lease's end");
             }
         }
@@ -134,13 +135,9 @@ impl Service {
     ) -> (oneshot::Sender<()>, oneshot::Receiver<()>) {
         let (renewing, mut stopped) = oneshot::channel::<()>();
         let (lost_tx, lost) = oneshot::channel();
-        let pool = self.pool.clone();
+        let store = self.store.clone();
         let clock = self.clock.clone();
         let claimer = self.claimer.clone();
-        let writer = match self.backend {
-            Backend::Sqlite => Some(self.writer.clone()),
-            Backend::Postgres => None,
-        };
         let renewals = self.ai_claim_renewals.clone();
         let every = (lease / 3).max(MIN_RENEWAL);
         let lease = lease.as_millis() as i64;
@@ -155,11 +152,8 @@ impl Service {
                 }
                 let until = clock.now_ms() + lease;
                 let renewed = {
-                    let _writing = match &writer {
-                        Some(writer) => Some(writer.lock().await),
-                        None => None,
-                    };
-                    games::renew_ai_turn(&pool, id, ply, &claimer, until).await
+                    let writing = store.lock().await;
+                    games::renew_ai_turn(writing.ex(), id, ply, &claimer, until).await
                 };
                 match renewed {
                     Ok(true) => {
@@ -293,11 +287,10 @@ impl Service {
         // The post names the game's variant: the game is read first, outside the write.
         let game = self.game(id).await?;
         let payload = super::outbox::Payload::text(self.wording.ai_waiting(&game, ahead));
-        let writing = self.write_lock().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.store.write().await?;
         self.enqueue(&mut tx, channel, "ai_wait", &payload, Duration::ZERO)
             .await?;
-        self.commit_noticed(tx, writing).await?;
+        self.commit_noticed(tx).await?;
         Ok(true)
     }
 
@@ -305,7 +298,7 @@ impl Service {
     /// (after a restart, or a turn that failed, the sweep plays them).
     pub async fn games_awaiting_ai(&self) -> Result<Vec<(GameId, ChannelId)>, ServiceError> {
         let mut out = Vec::new();
-        for row in games::all_active(&self.pool).await? {
+        for row in games::all_active(self.store.read()).await? {
             let start = match &row.start {
                 Some((_, turn)) => match turn.parse::<Side>() {
                     Ok(side) => side,
@@ -363,7 +356,7 @@ impl Service {
     ) -> Result<(), ServiceError> {
         self.ai_room()?;
         let key = format!("ai-games:{}:{user}", guild.unwrap_or(0));
-        store::dialect::lock_in_transaction(&mut *conn, self.backend, &key).await?;
+        store::dialect::lock_in_transaction(&mut *conn, self.store.backend(), &key).await?;
         let (active, latest) = games::ai_games_of(&mut *conn, guild, user).await?;
         if active >= self.config.ai_games_per_user {
             return Err(ServiceError::TooManyAiGames(active));

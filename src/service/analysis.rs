@@ -197,9 +197,9 @@ impl Service {
     pub async fn finished_games(&self, channel: ChannelId) -> Result<Vec<GameInfo>, ServiceError> {
         let place = self.costly_place(None)?;
         let mut stored = Vec::new();
-        for id in rows::finished_games_in_channel(&self.pool, channel, GAMES_LISTED).await? {
-            if let Some(row) = games::by_id(&self.pool, id).await? {
-                stored.push((row, moves::of_game(&self.pool, id).await?));
+        for id in rows::finished_games_in_channel(self.store.read(), channel, GAMES_LISTED).await? {
+            if let Some(row) = games::by_id(self.store.read(), id).await? {
+                stored.push((row, moves::of_game(self.store.read(), id).await?));
             }
         }
         self.heavy(&place, move || {
@@ -231,17 +231,17 @@ impl Service {
         user: Option<UserId>,
     ) -> Result<AnalysisStatus, ServiceError> {
         let row = match id {
-            Some(id) => games::by_id(&self.pool, id)
+            Some(id) => games::by_id(self.store.read(), id)
                 .await?
                 .filter(|r| r.channel_id == channel && r.status == GameStatus::Finished)
                 .ok_or(ServiceError::NotAFinishedGame(id))?,
             None => {
-                let id = rows::finished_games_in_channel(&self.pool, channel, 1)
+                let id = rows::finished_games_in_channel(self.store.read(), channel, 1)
                     .await?
                     .into_iter()
                     .next()
                     .ok_or(ServiceError::NoFinishedGame)?;
-                games::by_id(&self.pool, id)
+                games::by_id(self.store.read(), id)
                     .await?
                     .ok_or(ServiceError::NoFinishedGame)?
             }
@@ -253,14 +253,13 @@ impl Service {
         if total == 0 {
             return Err(ServiceError::NothingToReview(loaded.info.id));
         }
-        if let Some(stored) = rows::of_game(&self.pool, loaded.info.id).await? {
+        if let Some(stored) = rows::of_game(self.store.read(), loaded.info.id).await? {
             return self.status_of(loaded, stored, &place).await;
         }
         let settings =
             serde_json::to_string(&self.analysis_settings()).expect("settings serialize");
         let progress = Payload::text(self.wording.analysis_progress(&loaded.info, 0, total));
-        let writing = self.write_lock().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.store.write().await?;
         let notice = self
             .enqueue(
                 &mut tx,
@@ -285,7 +284,7 @@ impl Service {
         .await;
         match inserted {
             Ok(()) => {
-                self.commit_noticed(tx, writing).await?;
+                self.commit_noticed(tx).await?;
                 Ok(AnalysisStatus::Started {
                     game: loaded.info,
                     total,
@@ -294,8 +293,7 @@ impl Service {
             // Asked twice at once: the other request started it.
             Err(e) if crate::store::is_unique_violation(&e, "analyses") => {
                 drop(tx);
-                drop(writing);
-                let stored = rows::of_game(&self.pool, loaded.info.id)
+                let stored = rows::of_game(self.store.read(), loaded.info.id)
                     .await?
                     .ok_or_else(|| ServiceError::Internal("the analysis vanished".into()))?;
                 self.status_of(loaded, stored, &place).await
@@ -332,13 +330,13 @@ impl Service {
         &self,
         id: GameId,
     ) -> Result<Option<AnalysisReport>, ServiceError> {
-        let Some(stored) = rows::of_game(&self.pool, id).await? else {
+        let Some(stored) = rows::of_game(self.store.read(), id).await? else {
             return Ok(None);
         };
         if stored.finished_at.is_none() {
             return Ok(None);
         }
-        let row = games::by_id(&self.pool, id)
+        let row = games::by_id(self.store.read(), id)
             .await?
             .ok_or(ServiceError::NoGame)?;
         // For a notice's graph: background work, which waits its turn.
@@ -395,7 +393,7 @@ impl Service {
 
     /// The games whose analysis is unfinished (after a restart, the sweep resumes them).
     pub async fn unfinished_analyses(&self) -> Result<Vec<GameId>, ServiceError> {
-        Ok(rows::unfinished(&self.pool).await?)
+        Ok(rows::unfinished(self.store.read()).await?)
     }
 
     /// Whether game `id`'s analysis is being driven in this process now.
@@ -437,7 +435,7 @@ impl Service {
     /// after the last, the analysis finished with its summary and graph in the outbox, in the
     /// same transaction.
     pub async fn analysis_step(&self, id: GameId) -> Result<Step, ServiceError> {
-        let stored = rows::of_game(&self.pool, id)
+        let stored = rows::of_game(self.store.read(), id)
             .await?
             .ok_or_else(|| ServiceError::Internal(format!("game {id} has no analysis")))?;
         if stored.finished_at.is_some() {
@@ -445,14 +443,14 @@ impl Service {
         }
         let settings: AnalysisSettings = serde_json::from_str(&stored.settings)
             .map_err(|e| ServiceError::Internal(format!("analysis {id}: settings: {e}")))?;
-        let row = games::by_id(&self.pool, id)
+        let row = games::by_id(self.store.read(), id)
             .await?
             .ok_or(ServiceError::NoGame)?;
         let mut evals = stored_evals(&stored)?;
         let done = evals.len();
         // The game, and the position to search next as a game of its own, played through on a
         // blocking thread: one game at a time, never every position at once.
-        let moves = moves::of_game(&self.pool, id).await?;
+        let moves = moves::of_game(self.store.read(), id).await?;
         // Background work: it waits its turn in the heavy-work queue (its place given back
         // while the AI searches).
         let (loaded, next) = self
@@ -499,8 +497,7 @@ impl Service {
         } else {
             None
         };
-        let writing = self.write_lock().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.store.write().await?;
         if done < positions && !rows::record(&mut *tx, id, done as i64, &json).await? {
             return Ok(Step::Raced);
         }
@@ -533,7 +530,7 @@ impl Service {
                 Duration::ZERO,
             )
             .await?;
-            self.commit_noticed(tx, writing).await?;
+            self.commit_noticed(tx).await?;
             return Ok(Step::Finished);
         }
         if reviewed > 0 && reviewed % PROGRESS_EVERY == 0 {
@@ -549,7 +546,7 @@ impl Service {
                 Duration::ZERO,
             )
             .await?;
-            self.commit_noticed(tx, writing).await?;
+            self.commit_noticed(tx).await?;
         } else {
             tx.commit().await?;
         }

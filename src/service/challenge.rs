@@ -30,7 +30,7 @@ impl Service {
             return Err(ServiceError::OpponentIsBot);
         }
         if !req.thread
-            && games::active_in_channel(&self.pool, req.place.channel)
+            && games::active_in_channel(self.store.read(), req.place.channel)
                 .await?
                 .is_some()
         {
@@ -40,8 +40,7 @@ impl Service {
         let expires_at = now + self.config.challenge_ttl.as_millis() as i64;
         let rules = rules_json(&req.rules);
         let start = start_columns(req.start.as_ref());
-        let writing = self.write_lock().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.store.write().await?;
         self.check_challenge_limits(&mut tx, &req, now).await?;
         let id = challenges::insert(
             &mut *tx,
@@ -85,7 +84,7 @@ impl Service {
             }
             None => None,
         };
-        self.commit_noticed(tx, writing).await?;
+        self.commit_noticed(tx).await?;
         let info = self
             .challenge_info(id)
             .await
@@ -107,7 +106,7 @@ impl Service {
         let limit = self.config.open_challenges_per_user;
         if limit > 0 {
             let key = format!("open-challenges:{}", req.challenger.id);
-            store::dialect::lock_in_transaction(&mut *conn, self.backend, &key).await?;
+            store::dialect::lock_in_transaction(&mut *conn, self.store.backend(), &key).await?;
             let (open, first) = challenges::open_of(&mut *conn, req.challenger.id, now).await?;
             if open >= limit {
                 let wait = first.map_or(0, |at| at - now).max(0) as u64;
@@ -123,7 +122,7 @@ impl Service {
         );
         if limit > 0 && window > 0 {
             let key = format!("challenges-received:{}", req.opponent.id);
-            store::dialect::lock_in_transaction(&mut *conn, self.backend, &key).await?;
+            store::dialect::lock_in_transaction(&mut *conn, self.store.backend(), &key).await?;
             let (received, first) =
                 challenges::received_since(&mut *conn, req.opponent.id, now - window).await?;
             if received >= limit {
@@ -140,7 +139,7 @@ impl Service {
 
     /// A challenge as it stands.
     pub async fn challenge_info(&self, id: ChallengeId) -> Result<ChallengeInfo, ServiceError> {
-        match challenges::by_id(&self.pool, id).await? {
+        match challenges::by_id(self.store.read(), id).await? {
             Some(row) => challenge_info(row),
             None => Err(ServiceError::NoChallenge),
         }
@@ -152,8 +151,8 @@ impl Service {
         id: ChallengeId,
         message_id: u64,
     ) -> Result<(), ServiceError> {
-        let _writing = self.write_lock().await;
-        Ok(challenges::set_message(&self.pool, id, message_id).await?)
+        let writing = self.store.lock().await;
+        Ok(challenges::set_message(writing.ex(), id, message_id).await?)
     }
 
     /// Reads a challenge that `user` may answer now (a challenge past its time is marked
@@ -163,7 +162,7 @@ impl Service {
         id: ChallengeId,
         user: UserId,
     ) -> Result<ChallengeRow, ServiceError> {
-        let row = challenges::by_id(&self.pool, id)
+        let row = challenges::by_id(self.store.read(), id)
             .await?
             .ok_or(ServiceError::NoChallenge)?;
         if row.challenged_id != user {
@@ -174,7 +173,7 @@ impl Service {
 
     /// The refusal for a challenge that another answer closed first: how it was closed.
     async fn closed_meanwhile(&self, id: ChallengeId) -> ServiceError {
-        match challenges::by_id(&self.pool, id).await {
+        match challenges::by_id(self.store.read(), id).await {
             Ok(Some(row)) if row.status == ChallengeStatus::Expired => {
                 ServiceError::ChallengeExpired
             }
@@ -214,8 +213,7 @@ impl Service {
             edit: info.message_id,
             ..outbox::Payload::text(text)
         };
-        let writing = self.write_lock().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.store.write().await?;
         if !challenges::close(&mut *tx, info.id, ChallengeStatus::Expired, None, now).await? {
             return Ok(None);
         }
@@ -227,7 +225,7 @@ impl Service {
             Duration::ZERO,
         )
         .await?;
-        self.commit_noticed(tx, writing).await?;
+        self.commit_noticed(tx).await?;
         Ok(Some(info))
     }
 
@@ -270,11 +268,10 @@ impl Service {
         if let (Err(e), Some(thread)) = (&result, channel) {
             if !e.is_internal() {
                 let payload = outbox::Payload::text(self.wording.not_started(&e.to_string()));
-                let writing = self.write_lock().await;
-                let mut tx = self.pool.begin().await?;
+                let mut tx = self.store.write().await?;
                 self.enqueue(&mut tx, thread, "not_started", &payload, Duration::ZERO)
                     .await?;
-                self.commit_noticed(tx, writing).await?;
+                self.commit_noticed(tx).await?;
             }
         }
         result
@@ -305,8 +302,7 @@ impl Service {
         let rules = parse_rules(&row.rules)?;
         let start = stored_start(row.start.as_ref(), rules)?;
         let now = self.now();
-        let writing = self.write_lock().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.store.write().await?;
         let info = self
             .create_game(
                 &mut tx,
@@ -329,7 +325,6 @@ impl Service {
         .await?
         {
             drop(tx);
-            drop(writing);
             return Err(self.closed_meanwhile(row.id).await);
         }
         if channel.is_some() {
@@ -366,7 +361,7 @@ impl Service {
             }
             None => None,
         };
-        self.commit_noticed(tx, writing).await?;
+        self.commit_noticed(tx).await?;
         let mut started = self
             .started(info)
             .await
@@ -413,7 +408,7 @@ impl Service {
         user: UserId,
         answering: Option<Answering>,
     ) -> Result<(ChallengeInfo, Option<NoticeId>), ServiceError> {
-        let row = challenges::by_id(&self.pool, id)
+        let row = challenges::by_id(self.store.read(), id)
             .await?
             .ok_or(ServiceError::NoChallenge)?;
         if row.challenger_id != user {
@@ -433,11 +428,9 @@ impl Service {
         let id = row.id;
         let mut closed = challenge_info(row)?;
         closed.status = status;
-        let writing = self.write_lock().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.store.write().await?;
         if !challenges::close(&mut *tx, id, status, None, self.now()).await? {
             drop(tx);
-            drop(writing);
             return Err(self.closed_meanwhile(id).await);
         }
         let notice = match answering {
@@ -453,7 +446,7 @@ impl Service {
             }
             None => None,
         };
-        self.commit_noticed(tx, writing).await?;
+        self.commit_noticed(tx).await?;
         let info = self
             .challenge_info(id)
             .await
@@ -467,7 +460,7 @@ impl Service {
     pub async fn expire_challenges(&self) -> Result<Vec<ChallengeInfo>, ServiceError> {
         let now = self.now();
         let mut out = Vec::new();
-        for row in challenges::expired(&self.pool, now).await? {
+        for row in challenges::expired(self.store.read(), now).await? {
             let id = row.id;
             if !self.retries.ready(Work::ExpireChallenge, id, now) {
                 continue;
@@ -512,8 +505,7 @@ impl Service {
             Some(p) => p,
             None => Position::start(req.rules),
         };
-        let writing = self.write_lock().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.store.write().await?;
         self.check_ai_game_limits(&mut tx, req.place.guild, user_id)
             .await?;
         let info = self
@@ -541,7 +533,7 @@ impl Service {
             }
             None => None,
         };
-        self.commit_noticed(tx, writing).await?;
+        self.commit_noticed(tx).await?;
         let mut started = self
             .started(info)
             .await

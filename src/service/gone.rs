@@ -38,14 +38,14 @@ impl Service {
         let mut gone = vec![channel];
         gone.extend(threads.iter().copied());
         let mut games = Vec::new();
-        for row in games::active_in_threads_of(&self.pool, channel).await? {
+        for row in games::active_in_threads_of(self.store.read(), channel).await? {
             gone.push(row.channel_id);
             games.push(row);
         }
         gone.sort_unstable();
         gone.dedup();
         for &c in &gone {
-            if let Some(row) = games::active_in_channel(&self.pool, c).await? {
+            if let Some(row) = games::active_in_channel(self.store.read(), c).await? {
                 if !games.iter().any(|g| g.id == row.id) {
                     games.push(row);
                 }
@@ -63,16 +63,14 @@ impl Service {
             }
         }
         let now = self.now();
-        let writing = self.write_lock().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.store.write().await?;
         for &c in &gone {
             out.withdrawn += challenges::withdraw_in_channel(&mut *tx, c, now).await?;
             out.dropped +=
-                rows::drop_pending_in(&mut *tx, self.backend, c, CHANNEL_DELETED).await?;
+                rows::drop_pending_in(&mut *tx, self.store.backend(), c, CHANNEL_DELETED).await?;
             puzzles::clear_channel_in(&mut *tx, c).await?;
         }
         tx.commit().await?;
-        drop(writing);
         // A later notice of another channel is not held up by these, but the dispatcher may
         // sleep on one of them.
         self.wake_outbox();
@@ -88,17 +86,15 @@ impl Service {
     pub async fn left_guild(&self, guild: GuildId) -> Result<Gone, ServiceError> {
         let mut out = Gone::default();
         let now = self.now();
-        let writing = self.write_lock().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.store.write().await?;
         for row in games::active_in_guild(&mut *tx, guild).await? {
             games::stop_clock(&mut *tx, row.id).await?;
             out.paused.push(row.id);
         }
         out.withdrawn = challenges::withdraw_in_guild(&mut *tx, guild, now).await?;
         out.dropped =
-            rows::drop_pending_in_guild(&mut *tx, self.backend, guild, SERVER_LEFT).await?;
+            rows::drop_pending_in_guild(&mut *tx, self.store.backend(), guild, SERVER_LEFT).await?;
         tx.commit().await?;
-        drop(writing);
         self.wake_outbox();
         Ok(out)
     }

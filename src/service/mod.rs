@@ -40,12 +40,12 @@ pub use types::*;
 use crate::ai::Level;
 use crate::rating::{rate_game, Score};
 use crate::store::games::{Advance, GameRow, SeatRow};
-use crate::store::Backend;
 use crate::store::{self, draws, games, moves, players, ChallengeStatus, DrawStatus, GameStatus};
+use crate::store::{Backend, Store};
 use crate::tafl::{
     write_position, Game, Outcome, Position, Reason, RecordedMove, Rules, Side, Variant,
 };
-use sqlx::{AnyConnection, AnyPool};
+use sqlx::AnyConnection;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -170,8 +170,9 @@ impl Config {
 
 /// The game service. Cheap to share behind an `Arc`.
 pub struct Service {
-    pool: AnyPool,
-    backend: Backend,
+    /// The database: reads through it, writes through its write lock (see [`Store`]). Shared
+    /// with the tasks that renew the AI's claims, which write beside the service.
+    store: Store,
     clock: Arc<dyn Clock>,
     config: Config,
     /// When each user last asked for a hint (Unix ms). A restart forgets it, which is harmless;
@@ -180,14 +181,6 @@ pub struct Service {
     hints: Mutex<HashMap<UserId, i64>>,
     /// The per-user rate limits this process keeps (see [`limits`]).
     pub(crate) limits: limits::Limits,
-    /// On SQLite, writes queue here rather than in SQLite's busy handler, whose sleeps (up to
-    /// 100 ms) would make the slowest moves wait far longer than the write takes. PostgreSQL
-    /// needs no such lock: its row locks, constraints and conditional updates decide, across
-    /// processes. See [`Service::write_lock`]. Shared with the tasks that renew the AI's
-    /// claims, which write beside the service.
-    writer: Arc<tokio::sync::Mutex<()>>,
-    /// The writes waiting for `writer` now.
-    writes_waiting: std::sync::atomic::AtomicUsize,
     /// The words of the notices the outbox posts.
     wording: Arc<dyn Wording>,
     delivery: DeliveryPolicy,
@@ -218,26 +211,6 @@ pub struct Service {
     pub(crate) gate: heavy::Heavy,
 }
 
-/// A write counted while it waits for the write lock (until dropped: it got the lock, or its
-/// future was dropped).
-struct Waiting<'a>(&'a std::sync::atomic::AtomicUsize);
-
-impl<'a> Waiting<'a> {
-    fn new(count: &'a std::sync::atomic::AtomicUsize) -> Waiting<'a> {
-        count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        Waiting(count)
-    }
-}
-
-impl Drop for Waiting<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
-    }
-}
-
-/// The write lock held, if the backend needs one (see [`Service::write_lock`]).
-pub(crate) type WriteGuard<'a> = Option<tokio::sync::MutexGuard<'a, ()>>;
-
 /// A game read from the store and rebuilt from its moves.
 pub(crate) struct Loaded {
     pub row: GameRow,
@@ -246,15 +219,12 @@ pub(crate) struct Loaded {
 }
 
 impl Service {
-    pub fn new(pool: AnyPool, config: Config, clock: Arc<dyn Clock>) -> Service {
+    pub fn new(store: Store, config: Config, clock: Arc<dyn Clock>) -> Service {
         Service {
-            backend: store::backend(&pool),
-            pool,
+            store,
             limits: limits::Limits::new(&config, clock.clone()),
             clock,
             hints: Mutex::new(HashMap::new()),
-            writer: Arc::new(tokio::sync::Mutex::new(())),
-            writes_waiting: std::sync::atomic::AtomicUsize::new(0),
             wording: Arc::new(PlainWording),
             delivery: DeliveryPolicy::default(),
             outbox_wake: Arc::new(tokio::sync::Notify::new()),
@@ -288,36 +258,23 @@ impl Service {
         config: Config,
         clock: Arc<dyn Clock>,
     ) -> Result<Service, store::OpenError> {
-        Ok(Service::new(store::open(url).await?, config, clock))
-    }
-
-    pub fn pool(&self) -> &AnyPool {
-        &self.pool
+        Ok(Service::new(Store::open(url).await?, config, clock))
     }
 
     /// The database behind the service.
-    pub fn backend(&self) -> Backend {
-        self.backend
+    pub fn store(&self) -> &Store {
+        &self.store
     }
 
-    /// The in-process write lock, taken before a write transaction: on SQLite only, whose
-    /// writers queue here rather than in its busy handler. On PostgreSQL this takes nothing;
-    /// the database holds the invariants for every process at once.
-    pub(crate) async fn write_lock(&self) -> WriteGuard<'_> {
-        match self.backend {
-            Backend::Sqlite => {
-                let _waiting = Waiting::new(&self.writes_waiting);
-                Some(self.writer.lock().await)
-            }
-            Backend::Postgres => None,
-        }
+    /// The database's backend.
+    pub fn backend(&self) -> Backend {
+        self.store.backend()
     }
 
     /// How many of this service's writes wait for its write lock now (on SQLite; always 0 on
     /// PostgreSQL, which has none).
     pub fn writes_waiting(&self) -> usize {
-        self.writes_waiting
-            .load(std::sync::atomic::Ordering::SeqCst)
+        self.store.writes_waiting()
     }
 
     pub fn config(&self) -> &Config {
@@ -330,15 +287,15 @@ impl Service {
 
     /// Closes the database, once every connection is back (see [`store::close`]).
     pub async fn close(&self) {
-        store::close(&self.pool).await;
+        self.store.close().await;
     }
 
     /// The active game in a channel, rebuilt.
     pub(crate) async fn active(&self, channel: ChannelId) -> Result<Loaded, ServiceError> {
-        match games::active_in_channel(&self.pool, channel).await? {
+        match games::active_in_channel(self.store.read(), channel).await? {
             Some(row) => self.load(row).await,
             // A game just finished here: say so, rather than that there is none.
-            None => match games::latest_in_channel(&self.pool, channel).await? {
+            None => match games::latest_in_channel(self.store.read(), channel).await? {
                 Some(_) => Err(ServiceError::GameOver),
                 None => Err(ServiceError::NoGame),
             },
@@ -347,14 +304,14 @@ impl Service {
 
     /// The channel's active game, or else its latest one (for looking, not playing).
     pub(crate) async fn latest(&self, channel: ChannelId) -> Result<Loaded, ServiceError> {
-        match games::latest_in_channel(&self.pool, channel).await? {
+        match games::latest_in_channel(self.store.read(), channel).await? {
             Some(row) => self.load(row).await,
             None => Err(ServiceError::NoGame),
         }
     }
 
     pub(crate) async fn load(&self, row: GameRow) -> Result<Loaded, ServiceError> {
-        let moves = moves::of_game(&self.pool, row.id).await?;
+        let moves = moves::of_game(self.store.read(), row.id).await?;
         rebuild(row, moves.iter().map(|m| m.notation.as_str()))
     }
 
@@ -365,7 +322,7 @@ impl Service {
         row: GameRow,
         place: &heavy::Place,
     ) -> Result<Loaded, ServiceError> {
-        let moves = moves::of_game(&self.pool, row.id).await?;
+        let moves = moves::of_game(self.store.read(), row.id).await?;
         self.heavy(place, move || {
             rebuild(row, moves.iter().map(|m| m.notation.as_str()))
         })
@@ -449,8 +406,7 @@ impl Service {
             ..info
         };
         let notation = recorded.to_string();
-        let writing = self.write_lock().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.store.write().await?;
         advance(&mut tx, &row, &info, game.position(), now).await?;
         moves::insert(&mut *tx, row.id, info.ply, &notation, by_user, now)
             .await
@@ -487,7 +443,7 @@ impl Service {
         report.notice = self
             .enqueue(&mut tx, report.game.place.channel, "move", &payload, hold)
             .await?;
-        self.commit_noticed(tx, writing).await?;
+        self.commit_noticed(tx).await?;
         if by_user.is_some() {
             report.png = self
                 .image(*game.position(), Some(recorded), report.game.status_line())
@@ -531,8 +487,7 @@ impl Service {
             turn_deadline: None,
             ..info
         };
-        let writing = self.write_lock().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.store.write().await?;
         if let Some(offer) = offer {
             if !draws::answer(&mut *tx, offer, DrawStatus::Accepted, now).await? {
                 return Err(ServiceError::NoDrawOffer);
@@ -552,7 +507,7 @@ impl Service {
             outbox::Announce::Answer | outbox::Announce::Held { .. }
         );
         ended.notice = self.announce_end(&mut tx, &ended, announce).await?;
-        self.commit_noticed(tx, writing).await?;
+        self.commit_noticed(tx).await?;
         if answered {
             ended.png = self
                 .image(

@@ -7,8 +7,8 @@
 //! `retry_after`), or refused for good, with what follows for the channel's game.
 
 use super::*;
-use crate::store::challenges;
 use crate::store::outbox::{self as rows, NewNotice, NoticeRow};
+use crate::store::{challenges, Write};
 use serde::{Deserialize, Serialize};
 
 /// An outbox row's id.
@@ -478,13 +478,8 @@ impl Service {
 
     /// Commits a transaction that wrote notices, lets the next writer in, and wakes the
     /// dispatcher.
-    pub(crate) async fn commit_noticed(
-        &self,
-        tx: sqlx::Transaction<'_, sqlx::Any>,
-        writing: WriteGuard<'_>,
-    ) -> Result<(), ServiceError> {
+    pub(crate) async fn commit_noticed(&self, tx: Write<'_>) -> Result<(), ServiceError> {
         tx.commit().await?;
-        drop(writing);
         self.wake_outbox();
         Ok(())
     }
@@ -503,7 +498,7 @@ impl Service {
     /// time has come (a channel's later notice waits for its earlier one). Oldest first.
     /// A notice that cannot be read is left out (the dispatcher's claim gives it up).
     pub async fn due_notices(&self, now: i64, limit: u32) -> Result<Vec<Notice>, ServiceError> {
-        Ok(rows::due(&self.pool, now, limit)
+        Ok(rows::due(self.store.read(), now, limit)
             .await?
             .into_iter()
             .filter_map(|row| notice(row, false).ok())
@@ -512,19 +507,19 @@ impl Service {
 
     /// When the next notice falls due (Unix ms), if one is pending.
     pub async fn next_notice_at(&self) -> Result<Option<i64>, ServiceError> {
-        Ok(rows::next_due(&self.pool).await?)
+        Ok(rows::next_due(self.store.read()).await?)
     }
 
     /// The message notice `id` became, once delivered.
     pub async fn notice_message(&self, id: NoticeId) -> Result<Option<u64>, ServiceError> {
-        Ok(rows::by_id(&self.pool, id)
+        Ok(rows::by_id(self.store.read(), id)
             .await?
             .and_then(|n| n.message_id))
     }
 
     /// A channel's notices as stored, in order.
     pub async fn notices_in(&self, channel: ChannelId) -> Result<Vec<NoticeRow>, ServiceError> {
-        Ok(rows::of_channel(&self.pool, channel).await?)
+        Ok(rows::of_channel(self.store.read(), channel).await?)
     }
 
     /// The notices due at `now`, as [`Service::due_notices`] chooses them, claimed for this
@@ -534,8 +529,8 @@ impl Service {
     /// lease's end.
     pub async fn claim_notices(&self, now: i64, limit: u32) -> Result<Vec<Notice>, ServiceError> {
         let until = now + millis(self.delivery.claim_lease);
-        let writing = self.write_lock().await;
-        let rows = rows::claim_due(&self.pool, self.backend, now, until, limit).await?;
+        let writing = self.store.lock().await;
+        let rows = rows::claim_due(writing.ex(), self.store.backend(), now, until, limit).await?;
         let mut notices = Vec::with_capacity(rows.len());
         let mut unreadable = false;
         for row in rows {
@@ -546,7 +541,7 @@ impl Service {
                 // the channel's next notice.
                 Err(e) => {
                     tracing::error!(notice = id, channel, error = %e, "a notice cannot be read: given up");
-                    rows::unreadable(&self.pool, id, &e).await?;
+                    rows::unreadable(writing.ex(), id, &e).await?;
                     unreadable = true;
                 }
             }
@@ -562,16 +557,16 @@ impl Service {
     /// `now` (Unix ms, wall clock). Returns how many went.
     pub async fn prune_outbox(&self, now: i64) -> Result<u64, ServiceError> {
         let before = now.saturating_sub(millis(self.delivery.retention));
-        let _writing = self.write_lock().await;
-        Ok(rows::prune(&self.pool, before).await?)
+        let writing = self.store.lock().await;
+        Ok(rows::prune(writing.ex(), before).await?)
     }
 
     /// Draws the board a notice carries.
     pub async fn notice_board(&self, board: &BoardRef) -> Result<Vec<u8>, ServiceError> {
-        let row = games::by_id(&self.pool, board.game)
+        let row = games::by_id(self.store.read(), board.game)
             .await?
             .ok_or(ServiceError::NoGame)?;
-        let moves = moves::of_game(&self.pool, row.id).await?;
+        let moves = moves::of_game(self.store.read(), row.id).await?;
         let rules = parse_rules(&row.rules)?;
         let mut game = Game::from_position(stored_start(row.start.as_ref(), rules)?);
         for m in moves.iter().take(board.ply as usize) {
@@ -589,8 +584,8 @@ impl Service {
 
     /// The interaction's answer showed notice `id` (a player's move): it is not posted again.
     pub async fn answered(&self, id: NoticeId) -> Result<(), ServiceError> {
-        let writing = self.write_lock().await;
-        rows::delivered(&self.pool, self.backend, id, None, delivery_now()).await?;
+        let writing = self.store.lock().await;
+        rows::delivered(writing.ex(), self.store.backend(), id, None, delivery_now()).await?;
         drop(writing);
         // A later notice in the channel (the AI's reply) may have waited for this one.
         self.wake_outbox();
@@ -600,8 +595,8 @@ impl Service {
     /// The interaction's answer failed: the dispatcher posts notice `id` now, without waiting
     /// for the rest of the grace.
     pub async fn answer_failed(&self, id: NoticeId) -> Result<(), ServiceError> {
-        let writing = self.write_lock().await;
-        rows::release(&self.pool, id, delivery_now()).await?;
+        let writing = self.store.lock().await;
+        rows::release(writing.ex(), id, delivery_now()).await?;
         drop(writing);
         self.wake_outbox();
         Ok(())
@@ -622,7 +617,7 @@ impl Service {
     ) -> Result<Option<i64>, ServiceError> {
         let grace = millis(self.delivery.answer_grace);
         let margin = grace / 2;
-        let Some(row) = rows::by_id(&self.pool, id).await? else {
+        let Some(row) = rows::by_id(self.store.read(), id).await? else {
             return Ok(None);
         };
         // Held for the answer, and not held again already (the window found then was the
@@ -635,8 +630,8 @@ impl Service {
             return Ok(Some(by));
         }
         let until = now.saturating_add(grace);
-        let writing = self.write_lock().await;
-        let again = rows::hold_again(&self.pool, id, until).await?;
+        let writing = self.store.lock().await;
+        let again = rows::hold_again(writing.ex(), id, until).await?;
         drop(writing);
         Ok(again.then_some(until - margin))
     }
@@ -716,15 +711,22 @@ impl Service {
         delivery: Delivery,
         now: i64,
     ) -> Result<Recorded, ServiceError> {
-        let writing = self.write_lock().await;
+        let writing = self.store.lock().await;
         match delivery {
             Delivery::Delivered { message_id } => {
-                rows::delivered(&self.pool, self.backend, notice.id, message_id, now).await?;
+                rows::delivered(
+                    writing.ex(),
+                    self.store.backend(),
+                    notice.id,
+                    message_id,
+                    now,
+                )
+                .await?;
                 // A challenge posted by the outbox: its message is the one to edit later.
                 if let (Some(Buttons::Challenge(id)), Some(message)) =
                     (notice.payload.buttons, message_id)
                 {
-                    challenges::set_message(&self.pool, id, message).await?;
+                    challenges::set_message(writing.ex(), id, message).await?;
                 }
                 drop(writing);
                 self.wake_outbox();
@@ -737,7 +739,7 @@ impl Service {
                     .created_at
                     .saturating_add(millis(self.delivery.give_up));
                 if at <= give_up_at {
-                    rows::retry_at(&self.pool, notice.id, at, &reason).await?;
+                    rows::retry_at(writing.ex(), notice.id, at, &reason).await?;
                     return Ok(Recorded::RetryAt(at));
                 }
                 // Retried long enough: given up, with why. The channel's game has its clock
@@ -748,13 +750,13 @@ impl Service {
                     notice.attempts + 1,
                     (now - notice.created_at).max(0) / 1000
                 );
-                rows::failed(&self.pool, self.backend, notice.id, &reason).await?;
+                rows::failed(writing.ex(), self.store.backend(), notice.id, &reason).await?;
                 drop(writing);
                 self.wake_outbox();
-                match games::active_in_channel(&self.pool, notice.channel).await? {
+                match games::active_in_channel(self.store.read(), notice.channel).await? {
                     Some(row) => {
-                        let _writing = self.write_lock().await;
-                        games::stop_clock(&self.pool, row.id).await?;
+                        let writing = self.store.lock().await;
+                        games::stop_clock(writing.ex(), row.id).await?;
                         Ok(Recorded::GaveUp(Some(row.id)))
                     }
                     None => Ok(Recorded::GaveUp(None)),
@@ -763,28 +765,29 @@ impl Service {
             Delivery::Unauthorized { reason } => {
                 // Not the notice's fault: it is due again at once, for a dispatcher with a
                 // valid token (this one stops).
-                rows::retry_at(&self.pool, notice.id, now, &reason).await?;
+                rows::retry_at(writing.ex(), notice.id, now, &reason).await?;
                 Ok(Recorded::Kept)
             }
             Delivery::ChannelGone { ref reason }
             | Delivery::ChannelRefusesUs { ref reason }
             | Delivery::Refused { ref reason } => {
-                rows::failed(&self.pool, self.backend, notice.id, reason).await?;
+                rows::failed(writing.ex(), self.store.backend(), notice.id, reason).await?;
                 drop(writing);
                 self.wake_outbox();
-                let Some(row) = games::active_in_channel(&self.pool, notice.channel).await? else {
+                let Some(row) = games::active_in_channel(self.store.read(), notice.channel).await?
+                else {
                     return Ok(Recorded::Failed);
                 };
                 match delivery {
                     Delivery::ChannelGone { .. } => self.channel_gone(row, &[]).await,
                     Delivery::ChannelRefusesUs { .. } => {
-                        let _writing = self.write_lock().await;
-                        games::stop_clock(&self.pool, row.id).await?;
+                        let writing = self.store.lock().await;
+                        games::stop_clock(writing.ex(), row.id).await?;
                         Ok(Recorded::ClockStopped(row.id))
                     }
                     _ if on_the_clock(&notice.kind) => {
-                        let _writing = self.write_lock().await;
-                        match games::stop_clock(&self.pool, row.id).await? {
+                        let writing = self.store.lock().await;
+                        match games::stop_clock(writing.ex(), row.id).await? {
                             true => Ok(Recorded::ClockStopped(row.id)),
                             false => Ok(Recorded::Failed),
                         }

@@ -97,8 +97,7 @@ impl Service {
         if loaded.info.player(side.other()).is_ai() {
             return Err(ServiceError::AiDeclinesDraw);
         }
-        let writing = self.write_lock().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.store.write().await?;
         draws::insert(&mut *tx, loaded.info.id, loaded.info.ply, user, self.now())
             .await
             .map_err(ServiceError::unless_taken(
@@ -120,7 +119,7 @@ impl Service {
             }
             None => None,
         };
-        self.commit_noticed(tx, writing).await?;
+        self.commit_noticed(tx).await?;
         Ok((loaded.info, notice))
     }
 
@@ -147,7 +146,7 @@ impl Service {
     ) -> Result<DrawAnswer, ServiceError> {
         let loaded = self.active(channel).await?;
         loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
-        let offer = draws::open_in_game(&self.pool, loaded.info.id)
+        let offer = draws::open_in_game(self.store.read(), loaded.info.id)
             .await?
             .ok_or(ServiceError::NoDrawOffer)?;
         if offer.offered_by == user {
@@ -171,8 +170,7 @@ impl Service {
                 .await?;
             Ok(DrawAnswer::Accepted(ended))
         } else {
-            let writing = self.write_lock().await;
-            let mut tx = self.pool.begin().await?;
+            let mut tx = self.store.write().await?;
             // One conditional update of this offer: an Accept that took it first wins.
             if !draws::answer(&mut *tx, offer.id, DrawStatus::Declined, self.now()).await? {
                 return Err(ServiceError::NoDrawOffer);
@@ -190,7 +188,7 @@ impl Service {
                 }
                 None => None,
             };
-            self.commit_noticed(tx, writing).await?;
+            self.commit_noticed(tx).await?;
             Ok(DrawAnswer::Declined(loaded.info, notice))
         }
     }

@@ -188,8 +188,7 @@ impl Service {
         let records: Vec<Record> = serde_json::from_str(SEED)
             .map_err(|e| ServiceError::Internal(format!("assets/puzzles.json: {e}")))?;
         let now = self.now();
-        let writing = self.write_lock().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.store.write().await?;
         let mut added = 0;
         for r in &records {
             if r.read().is_err() {
@@ -215,37 +214,34 @@ impl Service {
             added += u32::from(new);
         }
         tx.commit().await?;
-        drop(writing);
         Ok(added)
     }
 
     /// The user's current puzzle in this server, or a new one near their puzzle rating (one
     /// they have not tried, while there are any).
     pub async fn puzzle(&self, guild: GuildId, user: &User) -> Result<PuzzleView, ServiceError> {
-        if let Some(a) = rows::active(&self.pool, guild, user.id).await? {
+        if let Some(a) = rows::active(self.store.read(), guild, user.id).await? {
             let p = self.stored_puzzle(a.puzzle_id).await?;
             return self.view(&p, a.progress, a.rated, a.day).await;
         }
-        if rows::count(&self.pool).await? == 0 {
+        if rows::count(self.store.read()).await? == 0 {
             self.seed_puzzles().await?;
         }
-        let mine = rows::player(&self.pool, guild, user.id)
+        let mine = rows::player(self.store.read(), guild, user.id)
             .await?
             .map(|p| p.rating)
             .unwrap_or_default();
-        let row = rows::next_for(&self.pool, guild, user.id, mine.rating)
+        let row = rows::next_for(self.store.read(), guild, user.id, mine.rating)
             .await?
             .ok_or(ServiceError::NoPuzzles)?;
         let p = load(row)?;
-        let writing = self.write_lock().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.store.write().await?;
         let rated = !rows::tried(&mut *tx, guild, user.id, p.row.id).await?;
         let started =
             rows::start(&mut *tx, guild, user.id, p.row.id, rated, None, self.now()).await;
         match started {
             Ok(_) => {
                 tx.commit().await?;
-                drop(writing);
                 self.view(&p, 0, rated, None)
                     .await
                     .map_err(ServiceError::after(Done::PuzzleStart))
@@ -253,8 +249,7 @@ impl Service {
             // Another command started one at the same moment: show that one.
             Err(e) if crate::store::is_unique_violation(&e, "puzzle_attempts") => {
                 drop(tx);
-                drop(writing);
-                let a = rows::active(&self.pool, guild, user.id)
+                let a = rows::active(self.store.read(), guild, user.id)
                     .await?
                     .ok_or(ServiceError::PositionChanged)?;
                 let p = self.stored_puzzle(a.puzzle_id).await?;
@@ -277,7 +272,7 @@ impl Service {
     ) -> Result<PuzzleView, ServiceError> {
         let today = day_of(self.now());
         let day = day.unwrap_or(today);
-        if let Some(a) = rows::day_attempt(&self.pool, guild, user.id, day).await? {
+        if let Some(a) = rows::day_attempt(self.store.read(), guild, user.id, day).await? {
             if a.status != "active" {
                 return Err(ServiceError::DailyPuzzleDone {
                     solved: a.status == "solved",
@@ -289,12 +284,11 @@ impl Service {
         if day != today {
             return Err(ServiceError::DailyPuzzleOver);
         }
-        let (puzzle_id, _) = rows::of_server_day(&self.pool, guild, day)
+        let (puzzle_id, _) = rows::of_server_day(self.store.read(), guild, day)
             .await?
             .ok_or(ServiceError::NoDailyPuzzle)?;
         let p = self.stored_puzzle(puzzle_id).await?;
-        let writing = self.write_lock().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.store.write().await?;
         let rated = !rows::tried(&mut *tx, guild, user.id, puzzle_id).await?;
         let started = rows::start(
             &mut *tx,
@@ -309,7 +303,6 @@ impl Service {
         match started {
             Ok(_) => {
                 tx.commit().await?;
-                drop(writing);
                 self.view(&p, 0, rated, Some(day))
                     .await
                     .map_err(ServiceError::after(Done::PuzzleStart))
@@ -317,8 +310,7 @@ impl Service {
             // A second press at the same moment started it: show that one.
             Err(e) if crate::store::is_unique_violation(&e, "puzzle_attempts") => {
                 drop(tx);
-                drop(writing);
-                let a = rows::day_attempt(&self.pool, guild, user.id, day)
+                let a = rows::day_attempt(self.store.read(), guild, user.id, day)
                     .await?
                     .ok_or(ServiceError::PositionChanged)?;
                 self.view(&p, a.progress, a.rated, a.day).await
@@ -331,19 +323,20 @@ impl Service {
     /// posted today.
     pub async fn daily_board(&self, guild: GuildId) -> Result<Option<DailyBoard>, ServiceError> {
         let day = day_of(self.now());
-        let Some((puzzle_id, channel)) = rows::of_server_day(&self.pool, guild, day).await? else {
+        let Some((puzzle_id, channel)) = rows::of_server_day(self.store.read(), guild, day).await?
+        else {
             return Ok(None);
         };
         Ok(Some(DailyBoard {
             day,
             puzzle_id,
             channel,
-            results: rows::day_results(&self.pool, guild, day).await?,
+            results: rows::day_results(self.store.read(), guild, day).await?,
         }))
     }
 
     async fn stored_puzzle(&self, id: i64) -> Result<Loaded, ServiceError> {
-        let row = rows::by_id(&self.pool, id)
+        let row = rows::by_id(self.store.read(), id)
             .await?
             .ok_or_else(|| ServiceError::Internal(format!("puzzle {id} is gone")))?;
         load(row)
@@ -387,7 +380,7 @@ impl Service {
         typed: &str,
         limit: usize,
     ) -> Result<Vec<String>, ServiceError> {
-        let Some(a) = rows::active(&self.pool, guild, user).await? else {
+        let Some(a) = rows::active(self.store.read(), guild, user).await? else {
             return Ok(Vec::new());
         };
         let p = self.stored_puzzle(a.puzzle_id).await?;
@@ -405,7 +398,7 @@ impl Service {
         user: &User,
         text: &str,
     ) -> Result<PuzzleAnswer, ServiceError> {
-        let a = rows::active(&self.pool, guild, user.id)
+        let a = rows::active(self.store.read(), guild, user.id)
             .await?
             .ok_or(ServiceError::NoPuzzle)?;
         let p = self.stored_puzzle(a.puzzle_id).await?;
@@ -418,15 +411,13 @@ impl Service {
             .map_err(|e| ServiceError::IllegalMove(e.into()))?;
         let last_step = a.progress as usize + 1 >= p.line.len();
         let now = self.now();
-        let writing = self.write_lock().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.store.write().await?;
         if right && !last_step {
             let next = a.progress + 2;
             if !rows::advance(&mut *tx, a.id, a.progress, next).await? {
                 return Err(ServiceError::PositionChanged);
             }
             tx.commit().await?;
-            drop(writing);
             let view = self
                 .view(&p, next, a.rated, a.day)
                 .await
@@ -444,12 +435,12 @@ impl Service {
             // and under locks on PostgreSQL, so two tries ending at once (the daily puzzle's)
             // each move the ratings from where the other left them.
             let key = format!("puzzle-player:{guild}:{}", user.id);
-            crate::store::dialect::lock_in_transaction(&mut tx, self.backend, &key).await?;
+            crate::store::dialect::lock_in_transaction(&mut tx, self.store.backend(), &key).await?;
             let before = rows::player(&mut *tx, guild, user.id)
                 .await?
                 .map(|r| r.rating)
                 .unwrap_or_default();
-            let puzzle_before = rows::rating_for_update(&mut tx, self.backend, p.row.id)
+            let puzzle_before = rows::rating_for_update(&mut tx, self.store.backend(), p.row.id)
                 .await?
                 .ok_or_else(|| ServiceError::Internal(format!("puzzle {} is gone", p.row.id)))?;
             let score = if right { Score::Win } else { Score::Loss };
@@ -464,7 +455,6 @@ impl Service {
             None
         };
         tx.commit().await?;
-        drop(writing);
         let caption = if right {
             "Solved!".to_string()
         } else {
@@ -498,7 +488,7 @@ impl Service {
         guild: GuildId,
         limit: u32,
     ) -> Result<Vec<PuzzlePlayer>, ServiceError> {
-        Ok(rows::leaderboard(&self.pool, guild, limit).await?)
+        Ok(rows::leaderboard(self.store.read(), guild, limit).await?)
     }
 
     /// A user's puzzle rating in a server, if they have one.
@@ -507,7 +497,7 @@ impl Service {
         guild: GuildId,
         user: UserId,
     ) -> Result<Option<PuzzlePlayer>, ServiceError> {
-        Ok(rows::player(&self.pool, guild, user).await?)
+        Ok(rows::player(self.store.read(), guild, user).await?)
     }
 
     /// Names the server's daily puzzle channel (`None`: stops the daily puzzle); whether there
@@ -518,13 +508,13 @@ impl Service {
         channel: Option<ChannelId>,
         by: UserId,
     ) -> Result<bool, ServiceError> {
-        let _writing = self.write_lock().await;
+        let writing = self.store.lock().await;
         match channel {
             Some(c) => {
-                rows::set_channel(&self.pool, guild, c, by, self.now()).await?;
+                rows::set_channel(writing.ex(), guild, c, by, self.now()).await?;
                 Ok(true)
             }
-            None => Ok(rows::clear_channel(&self.pool, guild).await?),
+            None => Ok(rows::clear_channel(writing.ex(), guild).await?),
         }
     }
 
@@ -533,16 +523,16 @@ impl Service {
     /// servers posted to.
     pub async fn post_daily_puzzles(&self) -> Result<Vec<GuildId>, ServiceError> {
         let day = day_of(self.now());
-        let due = rows::daily_due(&self.pool, day).await?;
+        let due = rows::daily_due(self.store.read(), day).await?;
         if due.is_empty() {
             return Ok(Vec::new());
         }
-        let mut count = rows::count(&self.pool).await?;
+        let mut count = rows::count(self.store.read()).await?;
         if count == 0 {
             self.seed_puzzles().await?;
-            count = rows::count(&self.pool).await?;
+            count = rows::count(self.store.read()).await?;
         }
-        let Some(row) = rows::of_day(&self.pool, day, count).await? else {
+        let Some(row) = rows::of_day(self.store.read(), day, count).await? else {
             return Ok(Vec::new());
         };
         let p = load(row)?;
@@ -560,8 +550,7 @@ impl Service {
         };
         let mut posted = Vec::new();
         for (guild, channel) in due {
-            let writing = self.write_lock().await;
-            let mut tx = self.pool.begin().await?;
+            let mut tx = self.store.write().await?;
             if !rows::claim_day(&mut *tx, guild, channel, day).await? {
                 continue;
             }
@@ -577,7 +566,7 @@ impl Service {
             };
             self.enqueue(&mut tx, channel, "daily_puzzle", &payload, Duration::ZERO)
                 .await?;
-            self.commit_noticed(tx, writing).await?;
+            self.commit_noticed(tx).await?;
             posted.push(guild);
         }
         Ok(posted)
@@ -601,7 +590,7 @@ impl Service {
     pub async fn find_game_puzzles(&self, limit: u32) -> Result<u32, ServiceError> {
         let now = self.now();
         let aside = self.retries.waiting(Work::PuzzleScan, now) as u32;
-        let ids = rows::unscanned_games(&self.pool, limit.saturating_add(aside)).await?;
+        let ids = rows::unscanned_games(self.store.read(), limit.saturating_add(aside)).await?;
         let mut added = 0;
         let ready = ids
             .into_iter()
@@ -620,8 +609,8 @@ impl Service {
                         continue;
                     }
                     tracing::error!(game = id, error = ?e, failures, "the puzzle search of a game failed again: given up");
-                    let writing = self.write_lock().await;
-                    match rows::scanned(&self.pool, id, 0, now).await {
+                    let writing = self.store.lock().await;
+                    match rows::scanned(writing.ex(), id, 0, now).await {
                         Ok(_) => self.retries.succeeded(Work::PuzzleScan, id),
                         Err(e) => {
                             tracing::error!(game = id, error = ?e, "cannot record a game's search as given up: set aside")
@@ -636,7 +625,7 @@ impl Service {
 
     /// Searches one finished game for puzzles and stores them; how many were new.
     async fn scan_game(&self, id: GameId) -> Result<u32, ServiceError> {
-        let Some(row) = games::by_id(&self.pool, id).await? else {
+        let Some(row) = games::by_id(self.store.read(), id).await? else {
             return Ok(0);
         };
         let found = match self.load_or_skip(row).await {
@@ -659,8 +648,7 @@ impl Service {
         };
         let now = self.now();
         let mut added = 0;
-        let writing = self.write_lock().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.store.write().await?;
         if !rows::scanned(&mut *tx, id, found.len() as u32, now).await? {
             return Ok(0);
         }
@@ -685,7 +673,6 @@ impl Service {
             added += u32::from(new);
         }
         tx.commit().await?;
-        drop(writing);
         Ok(added)
     }
 }

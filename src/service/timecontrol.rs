@@ -54,10 +54,9 @@ impl Service {
     }
 
     async fn beat(&self, every: Duration, claim: bool) -> Result<Option<Downtime>, ServiceError> {
-        let writing = self.write_lock().await;
+        let mut tx = self.store.write().await?;
         let now = self.now();
         let next_by = now + heartbeat_grace(every).as_millis() as i64;
-        let mut tx = self.pool.begin().await?;
         let Some(last) = heartbeat::beat(&mut tx, now, next_by, claim).await? else {
             tx.commit().await?;
             return Ok(None);
@@ -66,7 +65,6 @@ impl Service {
         let games = heartbeat::extend_deadlines(&mut *tx, away).await?;
         let challenges = heartbeat::extend_challenges(&mut *tx, away).await?;
         tx.commit().await?;
-        drop(writing);
         tracing::info!(
             away_s = away / 1000,
             games,
@@ -97,16 +95,16 @@ impl Service {
             }
         };
         let now = self.now();
-        for row in games::clock_due(&self.pool, now).await? {
+        for row in games::clock_due(self.store.read(), now).await? {
             let id = row.id;
             if !self.retries.ready(Work::Clock, id, now) {
                 continue;
             }
             // Across processes: one clock at a time looks at a game; a process that dies
             // while it looks leaves the game to the others at its lease's end.
-            let writing = self.write_lock().await;
+            let writing = self.store.lock().await;
             let until = now + CLOCK_CLAIM_LEASE.as_millis() as i64;
-            let claimed = games::claim_clock(&self.pool, id, &self.claimer, now, until).await;
+            let claimed = games::claim_clock(writing.ex(), id, &self.claimer, now, until).await;
             drop(writing);
             match claimed {
                 Ok(true) => {}
@@ -117,8 +115,8 @@ impl Service {
                 }
             }
             let step = self.clock_step(row, now).await;
-            let writing = self.write_lock().await;
-            if let Err(e) = games::release_clock(&self.pool, id, &self.claimer).await {
+            let writing = self.store.lock().await;
+            if let Err(e) = games::release_clock(writing.ex(), id, &self.claimer).await {
                 tracing::warn!(game = id, error = %e, "could not give up the clock's look: it is free at its lease's end");
             }
             drop(writing);
@@ -176,8 +174,7 @@ impl Service {
             unreachable!()
         };
         let payload = Payload::with_board(self.wording.clock(&event), game);
-        let writing = self.write_lock().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.store.write().await?;
         // Recording the reminder and writing its notice are one step: each goes out once.
         if !games::mark_reminder(&mut *tx, game.id, loaded.row.ply, number, now).await? {
             return Ok(None);
@@ -190,7 +187,7 @@ impl Service {
             Duration::ZERO,
         )
         .await?;
-        self.commit_noticed(tx, writing).await?;
+        self.commit_noticed(tx).await?;
         Ok(Some(event))
     }
 }

@@ -49,7 +49,7 @@ impl Service {
         channel: ChannelId,
         user: Option<UserId>,
     ) -> Result<PendingReplay, ServiceError> {
-        let row = games::latest_in_channel(&self.pool, channel)
+        let row = games::latest_in_channel(self.store.read(), channel)
             .await?
             .ok_or(ServiceError::NoGame)?;
         let place = self.costly_place(user)?;
@@ -67,7 +67,7 @@ impl Service {
         &self,
         channel: ChannelId,
     ) -> Result<Option<GameInfo>, ServiceError> {
-        match games::active_in_channel(&self.pool, channel).await? {
+        match games::active_in_channel(self.store.read(), channel).await? {
             Some(row) => Ok(Some(self.load(row).await?.info)),
             None => Ok(None),
         }
@@ -75,7 +75,7 @@ impl Service {
 
     /// A game by id.
     pub async fn game(&self, id: GameId) -> Result<GameInfo, ServiceError> {
-        match games::by_id(&self.pool, id).await? {
+        match games::by_id(self.store.read(), id).await? {
             Some(row) => Ok(self.load(row).await?.info),
             None => Err(ServiceError::NoGame),
         }
@@ -83,8 +83,8 @@ impl Service {
 
     /// Remembers the message that shows a game's latest board.
     pub async fn set_board_message(&self, id: GameId, message_id: u64) -> Result<(), ServiceError> {
-        let _writing = self.write_lock().await;
-        Ok(games::set_board_message(&self.pool, id, message_id).await?)
+        let writing = self.store.lock().await;
+        Ok(games::set_board_message(writing.ex(), id, message_id).await?)
     }
 
     /// Moves a game to another channel (a thread made for it).
@@ -93,8 +93,8 @@ impl Service {
         id: GameId,
         channel: ChannelId,
     ) -> Result<(), ServiceError> {
-        let _writing = self.write_lock().await;
-        games::set_channel(&self.pool, id, channel)
+        let writing = self.store.lock().await;
+        games::set_channel(writing.ex(), id, channel)
             .await
             .map_err(ServiceError::unless_taken(
                 "games",
@@ -105,7 +105,7 @@ impl Service {
     /// The games running in a server, oldest first.
     pub async fn games_in_guild(&self, guild: GuildId) -> Result<Vec<GameInfo>, ServiceError> {
         let mut out = Vec::new();
-        for row in games::active_in_guild(&self.pool, guild).await? {
+        for row in games::active_in_guild(self.store.read(), guild).await? {
             out.push(self.load(row).await?.info);
         }
         Ok(out)
@@ -119,7 +119,7 @@ impl Service {
         user: UserId,
         recent: usize,
     ) -> Result<Stats, ServiceError> {
-        let rows = games::finished_of_player(&self.pool, guild, user).await?;
+        let rows = games::finished_of_player(self.store.read(), guild, user).await?;
         let mut stats = Stats {
             user,
             games: 0,
@@ -150,7 +150,7 @@ impl Service {
                 stats.recent.push(game);
             }
         }
-        stats.ratings = players::all_of(&self.pool, guild, user)
+        stats.ratings = players::all_of(self.store.read(), guild, user)
             .await?
             .into_iter()
             .map(|p| VariantRating {
@@ -170,22 +170,23 @@ impl Service {
         variant: Variant,
         page: u32,
     ) -> Result<Leaderboard, ServiceError> {
-        let players_count = players::count(&self.pool, guild, variant).await?;
+        let players_count = players::count(self.store.read(), guild, variant).await?;
         let pages = players_count.div_ceil(LEADERBOARD_PAGE).max(1);
         let page = page.min(pages - 1);
         let offset = page * LEADERBOARD_PAGE;
-        let lines = players::leaderboard(&self.pool, guild, variant, offset, LEADERBOARD_PAGE)
-            .await?
-            .into_iter()
-            .enumerate()
-            .map(|(i, p)| Ranked {
-                rank: offset + i as u32 + 1,
-                user: p.user_id,
-                name: p.name,
-                rating: p.rating,
-                rated_games: p.rated_games,
-            })
-            .collect();
+        let lines =
+            players::leaderboard(self.store.read(), guild, variant, offset, LEADERBOARD_PAGE)
+                .await?
+                .into_iter()
+                .enumerate()
+                .map(|(i, p)| Ranked {
+                    rank: offset + i as u32 + 1,
+                    user: p.user_id,
+                    name: p.name,
+                    rating: p.rating,
+                    rated_games: p.rated_games,
+                })
+                .collect();
         Ok(Leaderboard {
             variant,
             page,

@@ -25,6 +25,7 @@ pub mod challenges;
 pub mod dialect;
 pub mod draws;
 pub mod games;
+mod handle;
 pub mod heartbeat;
 pub mod moves;
 pub mod outbox;
@@ -35,6 +36,7 @@ mod status;
 pub mod testdb;
 
 pub use dialect::Backend;
+pub use handle::{Locked, Store, Write};
 pub use sqlx::any::AnyExecutor;
 pub use status::{ChallengeStatus, DrawStatus, GameStatus, NoticeStatus};
 

@@ -1,0 +1,161 @@
+//! [`Store`]: the database as the service holds it, with the pool, the backend, and on SQLite
+//! the lock its writes queue on. Reading goes through [`Store::read`]; writing through
+//! [`Store::write`] (a transaction) or [`Store::lock`] (statements of their own), each of which
+//! holds the write lock on SQLite for as long as it lives, and takes nothing extra on
+//! PostgreSQL.
+
+use super::{Backend, OpenError};
+use sqlx::{Any, AnyConnection, AnyPool, Transaction};
+use std::ops::{Deref, DerefMut};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use tokio::sync::{Mutex, MutexGuard};
+
+/// The database: the connection pool, the backend it talks to, and the write serialisation.
+/// Cheap to clone (the clones share the pool and the lock).
+///
+/// On SQLite, writes queue on an in-process lock rather than in SQLite's busy handler, whose
+/// sleeps (up to 100 ms) would make the slowest writes wait far longer than the write takes.
+/// PostgreSQL needs no such lock: its row locks, constraints and conditional updates decide,
+/// across processes.
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+    writer: Arc<Mutex<()>>,
+    /// The writes waiting for `writer` now.
+    waiting: Arc<AtomicUsize>,
+}
+
+/// A write transaction, holding the write lock (on SQLite) until it is committed or dropped
+/// (rolled back). Derefs to the connection the store's query functions take (`&mut *tx`).
+pub struct Write<'a> {
+    // Declared first, so dropped first: a transaction given up is rolled back before the next
+    // writer is let in.
+    tx: Transaction<'static, Any>,
+    _lock: Option<MutexGuard<'a, ()>>,
+}
+
+/// The write lock held (on SQLite) for writes that are statements of their own, not one
+/// transaction: each runs on [`Locked::ex`] and commits by itself.
+pub struct Locked<'a> {
+    pool: &'a AnyPool,
+    _lock: Option<MutexGuard<'a, ()>>,
+}
+
+/// A write counted while it waits for the write lock (until dropped: it got the lock, or its
+/// future was dropped).
+struct Waiting<'a>(&'a AtomicUsize);
+
+impl<'a> Waiting<'a> {
+    fn new(count: &'a AtomicUsize) -> Waiting<'a> {
+        count.fetch_add(1, Ordering::SeqCst);
+        Waiting(count)
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Store {
+    /// The store over a pool opened by [`super::open`].
+    pub fn new(pool: AnyPool) -> Store {
+        Store {
+            backend: super::backend(&pool),
+            pool,
+            writer: Arc::new(Mutex::new(())),
+            waiting: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+
+    /// Opens the database at `url` (a SQLite file is created if missing) and applies its
+    /// backend's migrations (see [`super::open`]).
+    pub async fn open(url: &str) -> Result<Store, OpenError> {
+        Ok(Store::new(super::open(url).await?))
+    }
+
+    /// The database behind the store.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// The executor reads run on (the pool: each read takes a connection of its own).
+    pub fn read(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    /// The pool itself, for tests and tools that run SQL of their own. The service reads
+    /// through [`Store::read`] and writes through [`Store::write`] or [`Store::lock`].
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    /// The write lock (on SQLite; nothing on PostgreSQL), held until the guard is dropped.
+    async fn writer(&self) -> Option<MutexGuard<'_, ()>> {
+        match self.backend {
+            Backend::Sqlite => {
+                let _waiting = Waiting::new(&self.waiting);
+                Some(self.writer.lock().await)
+            }
+            Backend::Postgres => None,
+        }
+    }
+
+    /// A write transaction: the write lock taken (on SQLite), then the transaction begun.
+    pub async fn write(&self) -> Result<Write<'_>, sqlx::Error> {
+        let lock = self.writer().await;
+        let tx = self.pool.begin().await?;
+        Ok(Write { tx, _lock: lock })
+    }
+
+    /// The write lock taken (on SQLite), for writes that are statements of their own.
+    pub async fn lock(&self) -> Locked<'_> {
+        Locked {
+            _lock: self.writer().await,
+            pool: &self.pool,
+        }
+    }
+
+    /// How many writes wait for the write lock now (on SQLite; always 0 on PostgreSQL, which
+    /// has none).
+    pub fn writes_waiting(&self) -> usize {
+        self.waiting.load(Ordering::SeqCst)
+    }
+
+    /// Closes the database, once every connection is back (see [`super::close`]).
+    pub async fn close(&self) {
+        super::close(&self.pool).await;
+    }
+}
+
+impl Write<'_> {
+    /// Commits the transaction, then lets the next writer in.
+    pub async fn commit(self) -> Result<(), sqlx::Error> {
+        let Write { tx, _lock } = self;
+        tx.commit().await
+    }
+}
+
+impl Deref for Write<'_> {
+    type Target = AnyConnection;
+
+    fn deref(&self) -> &AnyConnection {
+        &self.tx
+    }
+}
+
+impl DerefMut for Write<'_> {
+    fn deref_mut(&mut self) -> &mut AnyConnection {
+        &mut self.tx
+    }
+}
+
+impl<'a> Locked<'a> {
+    /// The executor the writes under this lock run on.
+    pub fn ex(&self) -> &'a AnyPool {
+        self.pool
+    }
+}
