@@ -47,8 +47,8 @@ pub fn played(content: &str) -> Option<String> {
     Some(rest[..rest.find("**")?].to_string())
 }
 
-/// Waits (up to 10 s) until `channel` shows `n` messages matching `pred`, then a little longer
-/// to see that no more come; returns them.
+/// Waits (up to 10 s) until `channel` shows `n` messages matching `pred`, then until the outbox
+/// owes nothing, to see that no more come; returns them.
 async fn shown(
     h: &BotHarness,
     channel: u64,
@@ -59,7 +59,7 @@ async fn shown(
     loop {
         let found: Vec<Recorded> = h.fake.shown(channel).into_iter().filter(&pred).collect();
         if found.len() >= n {
-            tokio::time::sleep(Duration::from_millis(300)).await;
+            h.outbox_settled().await;
             let found: Vec<Recorded> = h.fake.shown(channel).into_iter().filter(&pred).collect();
             assert_eq!(found.len(), n, "shown more than once: {found:#?}");
             return found;
@@ -267,7 +267,23 @@ async fn reminders_losses_on_time_first_posts_and_expiries_are_retried_until_the
     h.fake
         .fail("PATCH", "/channels/122/messages/", 1, Fault::Status(502));
     // Wait for the challenge's message id to be stored, then let it expire.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    let db = h.database().await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while sqlx::query_scalar::<_, i64>(
+        "SELECT COUNT(*) FROM challenges WHERE message_id IS NOT NULL",
+    )
+    .fetch_one(&db)
+    .await
+    .unwrap()
+        == 0
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the message id stored"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    db.close().await;
     h.clock.advance(Duration::from_secs(25 * 3600));
     let edit = h
         .fake
@@ -353,7 +369,7 @@ async fn a_channel_deleted_mid_game_ends_its_game_as_aborted() {
         Some("404: Unknown Channel (code 10003)")
     );
     // Not retried: one attempt only.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    h.outbox_settled().await;
     assert_eq!(posts(&h, 140).iter().filter(|r| r.status == 404).count(), 1);
 }
 
@@ -395,7 +411,7 @@ async fn a_channel_that_refuses_the_bot_stops_its_games_clock() {
     );
     // Hours later nobody has lost on time; the next move starts the clock again.
     h.clock.advance(Duration::from_secs(2 * 3600));
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    h.clock_ticks(1).await;
     let game = service.game_in_channel(150).await.unwrap().unwrap();
     assert!(!game.is_over());
     assert_eq!(game.turn_deadline, None);
@@ -559,7 +575,6 @@ async fn a_post_retried_after_discord_forgot_its_nonce_is_not_shown_twice() {
         })
         .await;
     shown(&h, 150, 1, |r| played(&r.content()).is_some()).await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(posts(&h, 150).len(), 1, "one post, not retried");
     let rows = h
         .bot
@@ -635,7 +650,7 @@ async fn a_button_whose_answer_fails_stands_and_its_news_is_shown_once() {
         assert!(std::time::Instant::now() < deadline, "{ended:?}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    h.outbox_settled().await;
     // The challenge, the start and the offer, nothing more: the agreement was shown by its
     // answer.
     assert_eq!(
