@@ -30,6 +30,20 @@ const SETTINGS: &[(&str, &str)] = &[
     ("DISCORD_TIMEOUT_MS", "400"),
 ];
 
+/// The same with a minute's time-out, so a slow request is waited for (longer than any wait
+/// for an event here).
+const PATIENT: &[(&str, &str)] = &[
+    ("AI_EASY_TIME_MS", "30"),
+    ("AI_MEDIUM_TIME_MS", "30"),
+    ("AI_HARD_TIME_MS", "30"),
+    ("AI_GAME_COOLDOWN_SECS", "0"),
+    ("AI_GAMES_PER_USER", "20"),
+    ("CLOCK_INTERVAL_SECS", "1"),
+    ("DEFAULT_TIME_CONTROL", "none"),
+    ("DELIVERY_RETRY_MS", "50"),
+    ("DISCORD_TIMEOUT_MS", "60000"),
+];
+
 /// Longer than the bot's HTTP time-out.
 const HOLD: Duration = Duration::from_secs(3);
 
@@ -553,6 +567,38 @@ async fn a_refused_token_stops_delivery_and_keeps_the_notice_for_the_next_start(
     assert!(rows
         .iter()
         .all(|r| r.status == tablut_bot::store::NoticeStatus::Delivered));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_channel_delays_only_itself() {
+    let h = BotHarness::start(PATIENT).await;
+    // The AI's move in channel 200 is held on its way to Discord...
+    let gate = Gate::new();
+    h.fake.fail(
+        "POST",
+        "/channels/200/messages",
+        1,
+        Fault::Gate(gate.clone()),
+    );
+    ai_attacks(&h, 200).await;
+    gate.arrived(1).await;
+    // ...while channel 201's game starts and its AI's move is shown.
+    ai_attacks(&h, 201).await;
+    h.fake
+        .expect("the AI's move in channel 201", |r| {
+            r.path == "/api/v10/channels/201/messages" && r.created.is_some()
+        })
+        .await;
+    assert!(
+        posts(&h, 200).is_empty(),
+        "channel 200's post is still held: {:?}",
+        posts(&h, 200)
+    );
+    // Let through, channel 200's move is shown, once.
+    gate.open();
+    shown(&h, 200, 1, |r| played(&r.content()).is_some()).await;
+    assert_eq!(posts(&h, 200).len(), 1);
+    shown(&h, 201, 1, |r| played(&r.content()).is_some()).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

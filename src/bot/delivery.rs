@@ -8,13 +8,18 @@
 //! error drops (a 429's `retry_after` and `global`), and with `DISCORD_PROXY` set serenity's
 //! rate limiter is off, so the 429s are ours to honour.
 
-use crate::service::{Buttons, Clock, Delivery, Notice, Recorded, Service, SystemClock};
+use crate::service::{
+    Buttons, ChannelId, Clock, Delivery, Notice, NoticeId, Recorded, Service, SystemClock,
+};
 use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
 use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::time::Instant;
 
-/// How many notices (of different channels) one round delivers at once.
+/// How many notices (each of a different channel) are delivered at once.
 const BATCH: u32 = 16;
 /// The longest the dispatcher sleeps without looking at the outbox.
 const POLL: Duration = Duration::from_secs(2);
@@ -279,79 +284,118 @@ fn json(request: reqwest::RequestBuilder, body: &Value) -> reqwest::RequestBuild
 
 /// Starts the dispatcher.
 pub fn start(service: Arc<Service>, poster: Arc<Poster>) -> Dispatcher {
-    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stop = Arc::new(AtomicBool::new(false));
     let stopping = stop.clone();
-    let halt = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let halt = Arc::new(AtomicBool::new(false));
     let halted = halt.clone();
     let wake = service.outbox_wake();
     let handle = tokio::spawn(async move {
         let wake = service.outbox_wake();
-        let mut paused_until: Option<tokio::time::Instant> = None;
-        let mut prune_at = tokio::time::Instant::now() + FIRST_PRUNE;
+        let mut paused_until: Option<Instant> = None;
+        let mut prune_at = Instant::now() + FIRST_PRUNE;
+        // The attempts under way, at most one a channel (which notice), so a channel's notices
+        // go out in order while the other channels' go on: a slow channel delays only itself.
+        let mut under_way = tokio::task::JoinSet::new();
+        let mut tasks: HashMap<tokio::task::Id, ChannelId> = HashMap::new();
+        let mut busy: HashMap<ChannelId, NoticeId> = HashMap::new();
+        // A channel's next notice, claimed while its attempt before was still under way.
+        let mut next_of: HashMap<ChannelId, Notice> = HashMap::new();
+        let spawn = |under_way: &mut tokio::task::JoinSet<Outcome>,
+                     tasks: &mut HashMap<tokio::task::Id, ChannelId>,
+                     busy: &mut HashMap<ChannelId, NoticeId>,
+                     notice: Notice| {
+            busy.insert(notice.channel, notice.id);
+            let channel = notice.channel;
+            let (service, poster) = (service.clone(), poster.clone());
+            let task = under_way.spawn(async move { deliver(&service, &poster, notice).await });
+            tasks.insert(task.id(), channel);
+        };
         loop {
-            // Asked to stop: between rounds, so no claimed notice is left to its lease.
-            if stopping.load(std::sync::atomic::Ordering::SeqCst) {
+            // Asked to stop: no new attempt; those under way are finished and recorded, so no
+            // claimed notice is left to its lease.
+            let stop_asked = stopping.load(Ordering::SeqCst);
+            if stop_asked && under_way.is_empty() {
                 return;
             }
-            if tokio::time::Instant::now() >= prune_at {
-                prune_at = tokio::time::Instant::now() + PRUNE_EVERY;
+            if !stop_asked && Instant::now() >= prune_at {
+                prune_at = Instant::now() + PRUNE_EVERY;
                 match service.prune_outbox(SystemClock.now_ms()).await {
                     Ok(0) => {}
                     Ok(n) => tracing::info!(deleted = n, "old notices deleted from the outbox"),
                     Err(e) => tracing::error!(error = ?e, "cannot prune the outbox"),
                 }
             }
-            if let Some(until) = paused_until.take() {
-                tokio::time::sleep_until(until).await;
-            }
-            let now = SystemClock.now_ms();
-            // Claimed, so that another process's dispatcher does not deliver them too.
-            let due = match service.claim_notices(now, BATCH).await {
-                Ok(due) => due,
-                Err(e) => {
-                    tracing::error!(error = ?e, "cannot read the outbox");
-                    tokio::time::sleep(POLL).await;
-                    continue;
+            let paused = paused_until.filter(|&until| until > Instant::now());
+            let mut wait = POLL;
+            if let Some(until) = paused {
+                wait = until - Instant::now();
+            } else if !stop_asked && !halted.load(Ordering::SeqCst) {
+                let free: Vec<ChannelId> = next_of
+                    .keys()
+                    .filter(|c| !busy.contains_key(c))
+                    .copied()
+                    .collect();
+                for channel in free {
+                    let notice = next_of.remove(&channel).expect("listed");
+                    spawn(&mut under_way, &mut tasks, &mut busy, notice);
                 }
-            };
-            if due.is_empty() {
-                let next = service.next_notice_at().await.unwrap_or_else(|e| {
-                    tracing::error!(error = ?e, "cannot read the outbox");
-                    None
-                });
-                let wait = next
-                    .map(|at| Duration::from_millis((at - now).max(0) as u64))
-                    .unwrap_or(POLL)
-                    .min(POLL);
-                tokio::select! {
-                    _ = wake.notified() => {}
-                    _ = tokio::time::sleep(wait) => {}
+                let room = BATCH.saturating_sub(under_way.len() as u32);
+                if room > 0 {
+                    let now = SystemClock.now_ms();
+                    // Claimed, so that another process's dispatcher does not deliver them too.
+                    match service.claim_notices(now, room).await {
+                        Ok(due) => {
+                            for notice in due {
+                                match busy.get(&notice.channel) {
+                                    // Its claim ran out while its attempt is still under way:
+                                    // that attempt records it.
+                                    Some(&id) if id == notice.id => {}
+                                    // The one under way is settled (its answer showed it):
+                                    // this one follows it.
+                                    Some(_) => {
+                                        next_of.insert(notice.channel, notice);
+                                    }
+                                    None => spawn(&mut under_way, &mut tasks, &mut busy, notice),
+                                }
+                            }
+                            let next = service.next_notice_at().await.unwrap_or_else(|e| {
+                                tracing::error!(error = ?e, "cannot read the outbox");
+                                None
+                            });
+                            if let Some(at) = next {
+                                wait = wait.min(Duration::from_millis((at - now).max(0) as u64));
+                            }
+                        }
+                        Err(e) => tracing::error!(error = ?e, "cannot read the outbox"),
+                    }
                 }
-                continue;
             }
-            let mut round = tokio::task::JoinSet::new();
-            for notice in due {
-                let (service, poster) = (service.clone(), poster.clone());
-                round.spawn(async move { deliver(&service, &poster, notice).await });
-            }
-            let mut unauthorized = false;
-            while let Some(done) = round.join_next().await {
-                let Ok(done) = done else { continue };
-                unauthorized |= done.unauthorized;
-                if let Some(pause) = done.global_pause {
-                    let until = tokio::time::Instant::now() + pause;
-                    paused_until = Some(paused_until.map_or(until, |p| p.max(until)));
+            tokio::select! {
+                Some(done) = under_way.join_next_with_id(), if !under_way.is_empty() => {
+                    let (id, outcome) = match done {
+                        Ok((id, outcome)) => (id, Some(outcome)),
+                        Err(e) => {
+                            tracing::error!(error = %e, "a delivery failed unrecorded");
+                            (e.id(), None)
+                        }
+                    };
+                    if let Some(channel) = tasks.remove(&id) {
+                        busy.remove(&channel);
+                    }
+                    let Some(outcome) = outcome else { continue };
+                    if let Some(pause) = outcome.global_pause {
+                        let until = Instant::now() + pause;
+                        paused_until = Some(paused_until.map_or(until, |p| p.max(until)));
+                    }
+                    if outcome.unauthorized && !halted.swap(true, Ordering::SeqCst) {
+                        // Every post would be refused: delivery stops (loudly), and the
+                        // notices wait in the outbox for a start with a valid token.
+                        tracing::error!("the dispatcher stops: Discord refuses the bot's token");
+                        next_of.clear();
+                    }
                 }
-            }
-            if unauthorized {
-                // Every post would be refused: delivery stops (loudly), and the notices wait
-                // in the outbox for a start with a valid token.
-                tracing::error!("the dispatcher stops: Discord refuses the bot's token");
-                halted.store(true, std::sync::atomic::Ordering::SeqCst);
-                while !stopping.load(std::sync::atomic::Ordering::SeqCst) {
-                    wake.notified().await;
-                }
-                return;
+                _ = wake.notified() => {}
+                _ = tokio::time::sleep(wait) => {}
             }
         }
     });
@@ -366,18 +410,18 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>) -> Dispatcher {
 /// The running dispatcher.
 pub struct Dispatcher {
     handle: tokio::task::JoinHandle<()>,
-    stop: Arc<std::sync::atomic::AtomicBool>,
+    stop: Arc<AtomicBool>,
     wake: Arc<tokio::sync::Notify>,
     /// Set when delivery stopped because Discord refused the bot's token.
-    halted: Arc<std::sync::atomic::AtomicBool>,
+    halted: Arc<AtomicBool>,
 }
 
 impl Dispatcher {
-    /// Stops it once its round under way is recorded (waiting up to `within`), so the notices
+    /// Stops it once its attempts under way are recorded (waiting up to `within`), so the notices
     /// it claimed are not left to their lease (the next start would wait that long to deliver
     /// them); past `within`, it is cut short, and those wait for their lease.
     pub async fn stop(self, within: Duration) {
-        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        self.stop.store(true, Ordering::SeqCst);
         self.wake.notify_one();
         let mut handle = self.handle;
         if tokio::time::timeout(within, &mut handle).await.is_err() {
@@ -388,7 +432,7 @@ impl Dispatcher {
     /// Whether delivery stopped because Discord refused the bot's token (401): the notices wait
     /// in the outbox for a start with a valid token.
     pub fn halted(&self) -> bool {
-        self.halted.load(std::sync::atomic::Ordering::SeqCst)
+        self.halted.load(Ordering::SeqCst)
     }
 
     /// Stops it at once (a start-up that failed).

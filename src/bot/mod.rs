@@ -152,7 +152,7 @@ pub struct Running {
     ai_sweep: tokio::task::JoinHandle<()>,
 }
 
-/// How long a shutdown waits for the dispatcher's round under way.
+/// How long a shutdown waits for the dispatcher's attempts under way.
 const DISPATCHER_STOP: Duration = Duration::from_secs(10);
 
 impl Running {
@@ -174,7 +174,7 @@ impl Running {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         self.task.abort();
-        // The round under way is finished and recorded; a post cut short (past the time-out)
+        // The attempts under way are finished and recorded; a post cut short (past the time-out)
         // stays pending: the next start sends it again, with the same nonce.
         self.dispatcher.stop(DISPATCHER_STOP).await;
         self.service.close().await;
