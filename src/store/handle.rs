@@ -105,9 +105,17 @@ impl Store {
     }
 
     /// A write transaction: the write lock taken (on SQLite), then the transaction begun.
+    ///
+    /// On SQLite it begins `IMMEDIATE`, taking the database's write lock at once. A deferred
+    /// transaction that reads first and writes later cannot wait for another process's writer
+    /// (SQLite answers such an upgrade with "database is locked" at once, busy timeout or not);
+    /// one that begins as a writer waits in the busy timeout like any other.
     pub async fn write(&self) -> Result<Write<'_>, sqlx::Error> {
         let lock = self.writer().await;
-        let tx = self.pool.begin().await?;
+        let tx = match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
+            Backend::Postgres => self.pool.begin().await?,
+        };
         Ok(Write { tx, _lock: lock })
     }
 
