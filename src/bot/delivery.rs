@@ -561,3 +561,83 @@ struct Outcome {
     global_pause: Option<Duration>,
     unauthorized: bool,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The verdict for an answer with `status` and `body`.
+    fn verdict(status: u16, body: Value) -> Delivery {
+        let poster = Poster::new(reqwest::Client::new(), "t", Some("http://127.0.0.1:1"));
+        poster
+            .classify(Ok((status, reqwest::header::HeaderMap::new(), body)))
+            .delivery
+    }
+
+    fn error(code: i64, message: &str) -> Value {
+        json!({"code": code, "message": message})
+    }
+
+    #[test]
+    fn discords_error_codes_decide_not_bare_statuses() {
+        assert_eq!(
+            verdict(404, error(10003, "Unknown Channel")),
+            Delivery::ChannelGone {
+                reason: "404: Unknown Channel (code 10003)".into()
+            }
+        );
+        for (code, message) in [(50001, "Missing Access"), (50013, "Missing Permissions")] {
+            assert_eq!(
+                verdict(403, error(code, message)),
+                Delivery::ChannelRefusesUs {
+                    reason: format!("403: {message} (code {code})")
+                }
+            );
+        }
+        assert_eq!(
+            verdict(400, error(50035, "Invalid Form Body")),
+            Delivery::Refused {
+                reason: "400: Invalid Form Body (code 50035)".into()
+            }
+        );
+        // A route Discord does not know is its verdict too (code 0).
+        assert!(matches!(
+            verdict(404, error(0, "404: Not Found")),
+            Delivery::Refused { .. }
+        ));
+        assert!(matches!(
+            verdict(401, error(0, "401: Unauthorized")),
+            Delivery::Unauthorized { .. }
+        ));
+        // Without Discord's error body (a proxy's, an HTML page): tried again.
+        for status in [404, 403, 400, 502] {
+            assert_eq!(
+                verdict(status, Value::Null),
+                Delivery::Retry {
+                    reason: format!("{status} without Discord's error body"),
+                    after: None
+                }
+            );
+        }
+        assert!(matches!(
+            verdict(404, json!({"code": 10003})),
+            Delivery::Retry { .. }
+        ));
+        assert_eq!(
+            verdict(
+                429,
+                json!({"message": "You are being rate limited.", "retry_after": 0.5, "global": false})
+            ),
+            Delivery::Retry {
+                reason: "429: You are being rate limited.".into(),
+                after: Some(Duration::from_millis(500))
+            }
+        );
+        assert_eq!(
+            verdict(200, json!({"id": "17"})),
+            Delivery::Delivered {
+                message_id: Some(17)
+            }
+        );
+    }
+}
