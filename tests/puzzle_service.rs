@@ -55,7 +55,7 @@ impl Fixture {
     async fn only(&self, r: &Record) {
         let rules = serde_json::to_string(&r.rules).unwrap();
         assert!(rows::insert(
-            self.service.store().pool(),
+            self.service.store().lock().await.unwrap().ex(),
             &NewPuzzle {
                 position: &r.position,
                 to_move: r.to_move.name(),
@@ -544,7 +544,7 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
         }
         assert!(n < 10);
         assert!(rows::insert(
-            s.store().pool(),
+            s.store().lock().await.unwrap().ex(),
             &NewPuzzle {
                 position: &format!("found later {n}"),
                 to_move: "attackers",

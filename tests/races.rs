@@ -256,11 +256,15 @@ async fn a_game_whose_clock_a_dead_process_claimed_is_looked_at_once_its_lease_e
     t.clock.advance(per_move / 2);
     let now = t.clock.now_ms();
     let until = now + CLOCK_CLAIM_LEASE.as_millis() as i64;
-    assert!(
-        store::games::claim_clock(t.a.store().pool(), id, "dead", now, until)
-            .await
-            .unwrap()
-    );
+    assert!(store::games::claim_clock(
+        t.a.store().lock().await.unwrap().ex(),
+        id,
+        "dead",
+        now,
+        until
+    )
+    .await
+    .unwrap());
     let (a, b) = (t.a.clone(), t.b.clone());
     let (ea, eb) = tokio::join!(async move { a.tick().await }, async move { b.tick().await });
     assert!(ea.unwrap().is_empty() && eb.unwrap().is_empty(), "claimed");
@@ -353,11 +357,16 @@ async fn an_ai_turn_claimed_by_a_dead_process_is_played_once_its_lease_ends() {
     // and dies before it moves.
     let lease = config().ai_time(Level::Easy) + tablut_bot::service::ai::AI_CLAIM_MARGIN;
     let until = T0 + lease.as_millis() as i64;
-    assert!(
-        store::games::claim_ai_turn(t.a.store().pool(), id, 0, "dead", T0, until)
-            .await
-            .unwrap()
-    );
+    assert!(store::games::claim_ai_turn(
+        t.a.store().lock().await.unwrap().ex(),
+        id,
+        0,
+        "dead",
+        T0,
+        until
+    )
+    .await
+    .unwrap());
     // While its lease lasts, neither living process searches the turn.
     t.clock.advance(lease - Duration::from_millis(1));
     let (ra, rb) = tokio::join!(t.a.ai_turn(id), t.b.ai_turn(id));

@@ -100,7 +100,7 @@ impl Service {
         let lease = time + self.config.ai_claim_margin;
         let now = self.now();
         let until = now + lease.as_millis() as i64;
-        let writing = self.store.lock().await;
+        let mut writing = self.store.lock().await?;
         let claimed =
             games::claim_ai_turn(writing.ex(), id, ply, &self.claimer, now, until).await?;
         drop(writing);
@@ -113,8 +113,13 @@ impl Service {
         let played = self.search_ai_turn(loaded, level, time, lost).await;
         drop(renewing);
         if !matches!(played, Ok(Some(_))) {
-            let writing = self.store.lock().await;
-            if let Err(e) = games::release_ai_turn(writing.ex(), id, ply, &self.claimer).await {
+            let released = match self.store.lock().await {
+                Ok(mut writing) => {
+                    games::release_ai_turn(writing.ex(), id, ply, &self.claimer).await
+                }
+                Err(e) => Err(e),
+            };
+            if let Err(e) = released {
                 tracing::warn!(game = id, error = %e, "could not give up the AI's turn: it is free at its lease's end");
             }
         }
@@ -151,9 +156,11 @@ impl Service {
                     () = tokio::time::sleep(every) => {}
                 }
                 let until = clock.now_ms() + lease;
-                let renewed = {
-                    let writing = store.lock().await;
-                    games::renew_ai_turn(writing.ex(), id, ply, &claimer, until).await
+                let renewed = match store.lock().await {
+                    Ok(mut writing) => {
+                        games::renew_ai_turn(writing.ex(), id, ply, &claimer, until).await
+                    }
+                    Err(e) => Err(e),
                 };
                 match renewed {
                     Ok(true) => {

@@ -151,7 +151,7 @@ impl Service {
         id: ChallengeId,
         message_id: u64,
     ) -> Result<(), ServiceError> {
-        let writing = self.store.lock().await;
+        let mut writing = self.store.lock().await?;
         Ok(challenges::set_message(writing.ex(), id, message_id).await?)
     }
 

@@ -529,7 +529,7 @@ impl Service {
     /// lease's end.
     pub async fn claim_notices(&self, now: i64, limit: u32) -> Result<Vec<Notice>, ServiceError> {
         let until = now + millis(self.delivery.claim_lease);
-        let writing = self.store.lock().await;
+        let mut writing = self.store.lock().await?;
         let rows = rows::claim_due(writing.ex(), self.store.backend(), now, until, limit).await?;
         let mut notices = Vec::with_capacity(rows.len());
         let mut unreadable = false;
@@ -557,7 +557,7 @@ impl Service {
     /// `now` (Unix ms, wall clock). Returns how many went.
     pub async fn prune_outbox(&self, now: i64) -> Result<u64, ServiceError> {
         let before = now.saturating_sub(millis(self.delivery.retention));
-        let writing = self.store.lock().await;
+        let mut writing = self.store.lock().await?;
         Ok(rows::prune(writing.ex(), before).await?)
     }
 
@@ -584,7 +584,7 @@ impl Service {
 
     /// The interaction's answer showed notice `id` (a player's move): it is not posted again.
     pub async fn answered(&self, id: NoticeId) -> Result<(), ServiceError> {
-        let writing = self.store.lock().await;
+        let mut writing = self.store.lock().await?;
         rows::delivered(writing.ex(), self.store.backend(), id, None, delivery_now()).await?;
         drop(writing);
         // A later notice in the channel (the AI's reply) may have waited for this one.
@@ -595,7 +595,7 @@ impl Service {
     /// The interaction's answer failed: the dispatcher posts notice `id` now, without waiting
     /// for the rest of the grace.
     pub async fn answer_failed(&self, id: NoticeId) -> Result<(), ServiceError> {
-        let writing = self.store.lock().await;
+        let mut writing = self.store.lock().await?;
         rows::release(writing.ex(), id, delivery_now()).await?;
         drop(writing);
         self.wake_outbox();
@@ -630,7 +630,7 @@ impl Service {
             return Ok(Some(by));
         }
         let until = now.saturating_add(grace);
-        let writing = self.store.lock().await;
+        let mut writing = self.store.lock().await?;
         let again = rows::hold_again(writing.ex(), id, until).await?;
         drop(writing);
         Ok(again.then_some(until - margin))
@@ -711,7 +711,7 @@ impl Service {
         delivery: Delivery,
         now: i64,
     ) -> Result<Recorded, ServiceError> {
-        let writing = self.store.lock().await;
+        let mut writing = self.store.lock().await?;
         match delivery {
             Delivery::Delivered { message_id } => {
                 rows::delivered(
@@ -755,7 +755,7 @@ impl Service {
                 self.wake_outbox();
                 match games::active_in_channel(self.store.read(), notice.channel).await? {
                     Some(row) => {
-                        let writing = self.store.lock().await;
+                        let mut writing = self.store.lock().await?;
                         games::stop_clock(writing.ex(), row.id).await?;
                         Ok(Recorded::GaveUp(Some(row.id)))
                     }
@@ -781,12 +781,12 @@ impl Service {
                 match delivery {
                     Delivery::ChannelGone { .. } => self.channel_gone(row, &[]).await,
                     Delivery::ChannelRefusesUs { .. } => {
-                        let writing = self.store.lock().await;
+                        let mut writing = self.store.lock().await?;
                         games::stop_clock(writing.ex(), row.id).await?;
                         Ok(Recorded::ClockStopped(row.id))
                     }
                     _ if on_the_clock(&notice.kind) => {
-                        let writing = self.store.lock().await;
+                        let mut writing = self.store.lock().await?;
                         match games::stop_clock(writing.ex(), row.id).await? {
                             true => Ok(Recorded::ClockStopped(row.id)),
                             false => Ok(Recorded::Failed),

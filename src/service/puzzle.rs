@@ -508,7 +508,7 @@ impl Service {
         channel: Option<ChannelId>,
         by: UserId,
     ) -> Result<bool, ServiceError> {
-        let writing = self.store.lock().await;
+        let mut writing = self.store.lock().await?;
         match channel {
             Some(c) => {
                 rows::set_channel(writing.ex(), guild, c, by, self.now()).await?;
@@ -609,14 +609,16 @@ impl Service {
                         continue;
                     }
                     tracing::error!(game = id, error = ?e, failures, "the puzzle search of a game failed again: given up");
-                    let writing = self.store.lock().await;
-                    match rows::scanned(writing.ex(), id, 0, now).await {
+                    let scanned = match self.store.lock().await {
+                        Ok(mut writing) => rows::scanned(writing.ex(), id, 0, now).await,
+                        Err(e) => Err(e),
+                    };
+                    match scanned {
                         Ok(_) => self.retries.succeeded(Work::PuzzleScan, id),
                         Err(e) => {
                             tracing::error!(game = id, error = ?e, "cannot record a game's search as given up: set aside")
                         }
                     }
-                    drop(writing);
                 }
             }
         }

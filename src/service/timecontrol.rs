@@ -102,10 +102,13 @@ impl Service {
             }
             // Across processes: one clock at a time looks at a game; a process that dies
             // while it looks leaves the game to the others at its lease's end.
-            let writing = self.store.lock().await;
             let until = now + CLOCK_CLAIM_LEASE.as_millis() as i64;
-            let claimed = games::claim_clock(writing.ex(), id, &self.claimer, now, until).await;
-            drop(writing);
+            let claimed = match self.store.lock().await {
+                Ok(mut writing) => {
+                    games::claim_clock(writing.ex(), id, &self.claimer, now, until).await
+                }
+                Err(e) => Err(e),
+            };
             match claimed {
                 Ok(true) => {}
                 Ok(false) => continue,
@@ -115,11 +118,13 @@ impl Service {
                 }
             }
             let step = self.clock_step(row, now).await;
-            let writing = self.store.lock().await;
-            if let Err(e) = games::release_clock(writing.ex(), id, &self.claimer).await {
+            let released = match self.store.lock().await {
+                Ok(mut writing) => games::release_clock(writing.ex(), id, &self.claimer).await,
+                Err(e) => Err(e),
+            };
+            if let Err(e) = released {
                 tracing::warn!(game = id, error = %e, "could not give up the clock's look: it is free at its lease's end");
             }
-            drop(writing);
             match step {
                 Ok(event) => {
                     self.retries.succeeded(Work::Clock, id);

@@ -83,7 +83,7 @@ impl Service {
 
     /// Remembers the message that shows a game's latest board.
     pub async fn set_board_message(&self, id: GameId, message_id: u64) -> Result<(), ServiceError> {
-        let writing = self.store.lock().await;
+        let mut writing = self.store.lock().await?;
         Ok(games::set_board_message(writing.ex(), id, message_id).await?)
     }
 
@@ -93,7 +93,7 @@ impl Service {
         id: GameId,
         channel: ChannelId,
     ) -> Result<(), ServiceError> {
-        let writing = self.store.lock().await;
+        let mut writing = self.store.lock().await?;
         games::set_channel(writing.ex(), id, channel)
             .await
             .map_err(ServiceError::unless_taken(

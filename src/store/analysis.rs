@@ -1,5 +1,6 @@
 //! The `analyses` table: a finished game's post-game analysis, one position at a time.
 
+use super::Writes;
 use super::{opt_to_db, to_db, DbId, MaybeDbId};
 use sqlx::any::AnyExecutor;
 
@@ -37,7 +38,7 @@ pub struct NewAnalysis<'a> {
 }
 
 /// Starts an analysis. Fails with a unique violation if the game has one already.
-pub async fn insert<'e>(ex: impl AnyExecutor<'e>, a: &NewAnalysis<'_>) -> Result<(), sqlx::Error> {
+pub async fn insert<'e>(ex: impl Writes<'e>, a: &NewAnalysis<'_>) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO analyses (game_id, channel_id, requested_by, plies, settings, \
          progress_notice, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -79,7 +80,7 @@ pub async fn unfinished<'e>(ex: impl AnyExecutor<'e>) -> Result<Vec<i64>, sqlx::
 /// Records the evaluations after one more position, if the analysis still stands at
 /// `expected_done` positions (another worker may have recorded it first). Whether it did.
 pub async fn record<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     game_id: i64,
     expected_done: i64,
     evaluations: &str,
@@ -97,11 +98,7 @@ pub async fn record<'e>(
 }
 
 /// Marks an analysis finished (every position searched), unless it already is. Whether it did.
-pub async fn finish<'e>(
-    ex: impl AnyExecutor<'e>,
-    game_id: i64,
-    now: i64,
-) -> Result<bool, sqlx::Error> {
+pub async fn finish<'e>(ex: impl Writes<'e>, game_id: i64, now: i64) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
         "UPDATE analyses SET finished_at = $1 \
          WHERE game_id = $2 AND finished_at IS NULL AND done = plies + 1",

@@ -1,6 +1,7 @@
 //! The `challenges` table: challenges between two users, open until answered, cancelled or
 //! expired.
 
+use super::Writes;
 use super::{opt_to_db, to_db, ChallengeStatus, DbBool, DbId, MaybeDbId};
 use sqlx::any::AnyExecutor;
 use sqlx::Row;
@@ -113,10 +114,7 @@ impl From<Stored> for ChallengeRow {
 
 /// Creates a challenge. A challenger's second open challenge in one channel is a unique
 /// violation on `challenges`.
-pub async fn insert<'e>(
-    ex: impl AnyExecutor<'e>,
-    c: &NewChallenge<'_>,
-) -> Result<i64, sqlx::Error> {
+pub async fn insert<'e>(ex: impl Writes<'e>, c: &NewChallenge<'_>) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
         "INSERT INTO challenges (guild_id, channel_id, challenger_id, challenger_name, challenged_id, \
          challenged_name, side, rules, start_position, start_turn, time_per_move_ms, thread, rated, created_at, \
@@ -157,7 +155,7 @@ pub async fn by_id<'e>(
 /// Closes an open challenge with a new status (and the game it started). Returns whether it
 /// was still open.
 pub async fn close<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     id: i64,
     status: ChallengeStatus,
     game_id: Option<i64>,
@@ -192,7 +190,7 @@ pub async fn expired<'e>(
 
 /// Remembers the message that carries the challenge's buttons.
 pub async fn set_message<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     id: i64,
     message_id: u64,
 ) -> Result<(), sqlx::Error> {
@@ -261,7 +259,7 @@ pub async fn received_since<'e>(
 /// Withdraws (closes as cancelled) the open challenges made in channel `channel`. Returns how
 /// many were open.
 pub async fn withdraw_in_channel<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     channel: u64,
     now: i64,
 ) -> Result<u64, sqlx::Error> {
@@ -279,7 +277,7 @@ pub async fn withdraw_in_channel<'e>(
 /// Withdraws (closes as cancelled) the open challenges made in server `guild`. Returns how
 /// many were open.
 pub async fn withdraw_in_guild<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     guild: u64,
     now: i64,
 ) -> Result<u64, sqlx::Error> {

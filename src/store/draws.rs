@@ -1,5 +1,6 @@
 //! The `draw_offers` table: at most one open offer per game.
 
+use super::Writes;
 use super::{to_db, DbId, DrawStatus};
 use sqlx::any::AnyExecutor;
 
@@ -16,7 +17,7 @@ pub struct DrawOfferRow {
 
 /// Opens an offer. A second open offer in a game is a unique violation on `draw_offers`.
 pub async fn insert<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     game_id: i64,
     ply: u32,
     offered_by: u64,
@@ -49,7 +50,7 @@ pub async fn open_in_game<'e>(
 
 /// Closes the game's open offer (if any) with `status`. Returns whether one was open.
 pub async fn close_open<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     game_id: i64,
     status: DrawStatus,
     now: i64,
@@ -69,7 +70,7 @@ pub async fn close_open<'e>(
 /// conditional update: of two answers at once (Accept and Decline pressed together), exactly
 /// one takes the offer. Returns whether this one did.
 pub async fn answer<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     id: i64,
     status: DrawStatus,
     now: i64,

@@ -1,6 +1,7 @@
 //! The `games` table: who plays which side, the rules, the status and result, the time control,
 //! and a cache of the position (its ply and record) that the move list is the truth for.
 
+use super::Writes;
 use super::{opt_to_db, to_db, DbBool, DbId, GameStatus, MaybeDbId};
 use sqlx::any::AnyExecutor;
 use sqlx::Row;
@@ -141,7 +142,7 @@ impl From<Stored> for GameRow {
 
 /// Creates a game and returns its id. A game already active in the channel makes this fail
 /// with a unique violation on `games` (see [`super::is_unique_violation`]).
-pub async fn insert<'e>(ex: impl AnyExecutor<'e>, g: &NewGame<'_>) -> Result<i64, sqlx::Error> {
+pub async fn insert<'e>(ex: impl Writes<'e>, g: &NewGame<'_>) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
         "INSERT INTO games (guild_id, channel_id, attacker_user_id, attacker_ai_level, attacker_name, \
          defender_user_id, defender_ai_level, defender_name, rules, start_position, start_turn, rated, \
@@ -304,7 +305,7 @@ pub struct Advance<'a> {
 }
 
 /// Moves a game on, if it is still active at the expected ply. Returns whether it was.
-pub async fn advance<'e>(ex: impl AnyExecutor<'e>, a: &Advance<'_>) -> Result<bool, sqlx::Error> {
+pub async fn advance<'e>(ex: impl Writes<'e>, a: &Advance<'_>) -> Result<bool, sqlx::Error> {
     let (status, result, reason, ended_at) = match a.ended {
         Some((result, reason)) => (
             GameStatus::Finished,
@@ -337,7 +338,7 @@ pub async fn advance<'e>(ex: impl AnyExecutor<'e>, a: &Advance<'_>) -> Result<bo
 /// Records that reminder number `number` (1 or 2) was sent, if it had not been: returns
 /// whether this call recorded it (so each reminder goes out once).
 pub async fn mark_reminder<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     id: i64,
     ply: u32,
     number: u32,
@@ -359,7 +360,7 @@ pub async fn mark_reminder<'e>(
 
 /// Moves a game to another channel (a thread made for it).
 pub async fn set_channel<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     id: i64,
     channel_id: u64,
 ) -> Result<(), sqlx::Error> {
@@ -373,7 +374,7 @@ pub async fn set_channel<'e>(
 
 /// Remembers the message that shows the game's latest board.
 pub async fn set_board_message<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     id: i64,
     message_id: u64,
 ) -> Result<(), sqlx::Error> {
@@ -386,7 +387,7 @@ pub async fn set_board_message<'e>(
 }
 
 /// Stops the clock of a game (no deadline until its next move). Returns whether it ran.
-pub async fn stop_clock<'e>(ex: impl AnyExecutor<'e>, id: i64) -> Result<bool, sqlx::Error> {
+pub async fn stop_clock<'e>(ex: impl Writes<'e>, id: i64) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
         "UPDATE games SET turn_deadline = NULL WHERE id = $1 AND status = 'active' \
          AND turn_deadline IS NOT NULL",
@@ -401,7 +402,7 @@ pub async fn stop_clock<'e>(ex: impl AnyExecutor<'e>, id: i64) -> Result<bool, s
 /// the game is active at that ply and no other process holds a live lease on it (its lease
 /// ended by `now`, or it was for another ply). Returns whether `by` holds it now.
 pub async fn claim_ai_turn<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     id: i64,
     ply: u32,
     by: &str,
@@ -429,7 +430,7 @@ pub async fn claim_ai_turn<'e>(
 /// when another process took the turn over (after a lease `by` let lapse), or the game moved
 /// on or ended.
 pub async fn renew_ai_turn<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     id: i64,
     ply: u32,
     by: &str,
@@ -452,7 +453,7 @@ pub async fn renew_ai_turn<'e>(
 /// Gives up `by`'s claim on the AI's turn at `ply` in game `id` (the turn was not played):
 /// any process may take it at once.
 pub async fn release_ai_turn<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     id: i64,
     ply: u32,
     by: &str,
@@ -472,7 +473,7 @@ pub async fn release_ai_turn<'e>(
 /// Claims the clock's look at game `id` for the process `by` until `until` (Unix ms), if no
 /// other process holds a live lease on it. Returns whether `by` holds it now.
 pub async fn claim_clock<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     id: i64,
     by: &str,
     now: i64,
@@ -494,7 +495,7 @@ pub async fn claim_clock<'e>(
 
 /// Gives up `by`'s claim on the clock's look at game `id` (done): any process may look again.
 pub async fn release_clock<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     id: i64,
     by: &str,
 ) -> Result<bool, sqlx::Error> {

@@ -5,6 +5,8 @@
 //! PostgreSQL.
 
 use super::{Backend, OpenError};
+use sqlx::any::AnyExecutor;
+use sqlx::pool::PoolConnection;
 use sqlx::{Any, AnyConnection, AnyPool, Transaction};
 use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -37,11 +39,24 @@ pub struct Write<'a> {
 }
 
 /// The write lock held (on SQLite) for writes that are statements of their own, not one
-/// transaction: each runs on [`Locked::ex`] and commits by itself.
+/// transaction: each runs on [`Locked::ex`], a connection taken under the lock, and commits by
+/// itself.
 pub struct Locked<'a> {
-    pool: &'a AnyPool,
+    // Declared first, so dropped first: back to the pool before the next writer is let in.
+    conn: PoolConnection<Any>,
     _lock: Option<MutexGuard<'a, ()>>,
 }
+
+/// An executor the store's writing functions take: a connection, which the service gets only
+/// from [`Store::write`] (its transaction) or [`Store::lock`], both under the write lock. The
+/// pool [`Store::read`] gives is not one, so a write that skips the lock does not compile.
+pub trait Writes<'e>: AnyExecutor<'e> {}
+
+impl<'e> Writes<'e> for &'e mut AnyConnection {}
+
+/// The store's own tests write on the pool.
+#[cfg(test)]
+impl<'e> Writes<'e> for &'e AnyPool {}
 
 /// A write counted while it waits for the write lock (until dropped: it got the lock, or its
 /// future was dropped).
@@ -119,12 +134,12 @@ impl Store {
         Ok(Write { tx, _lock: lock })
     }
 
-    /// The write lock taken (on SQLite), for writes that are statements of their own.
-    pub async fn lock(&self) -> Locked<'_> {
-        Locked {
-            _lock: self.writer().await,
-            pool: &self.pool,
-        }
+    /// The write lock taken (on SQLite), then a connection, for writes that are statements of
+    /// their own.
+    pub async fn lock(&self) -> Result<Locked<'_>, sqlx::Error> {
+        let lock = self.writer().await;
+        let conn = self.pool.acquire().await?;
+        Ok(Locked { conn, _lock: lock })
     }
 
     /// How many writes wait for the write lock now (on SQLite; always 0 on PostgreSQL, which
@@ -161,9 +176,9 @@ impl DerefMut for Write<'_> {
     }
 }
 
-impl<'a> Locked<'a> {
-    /// The executor the writes under this lock run on.
-    pub fn ex(&self) -> &'a AnyPool {
-        self.pool
+impl Locked<'_> {
+    /// The connection the writes under this lock run on.
+    pub fn ex(&mut self) -> &mut AnyConnection {
+        &mut self.conn
     }
 }

@@ -5,6 +5,7 @@
 //! together, one of them claims it, once.
 
 use super::AnyExecutor;
+use super::Writes;
 
 /// Records a beat at `now` with the next promised by `next_by`. With `claim` (a start), if the
 /// promise before it was broken, also claims the downtime: returns the time of the last beat
@@ -72,7 +73,7 @@ pub async fn alive_at<'e>(ex: impl AnyExecutor<'e>) -> Result<Option<i64>, sqlx:
 }
 
 /// Moves every running game's deadline on by `by` ms; how many games.
-pub async fn extend_deadlines<'e>(ex: impl AnyExecutor<'e>, by: i64) -> Result<u64, sqlx::Error> {
+pub async fn extend_deadlines<'e>(ex: impl Writes<'e>, by: i64) -> Result<u64, sqlx::Error> {
     let done = sqlx::query(
         "UPDATE games SET turn_deadline = turn_deadline + $1 \
          WHERE status = 'active' AND turn_deadline IS NOT NULL",
@@ -84,7 +85,7 @@ pub async fn extend_deadlines<'e>(ex: impl AnyExecutor<'e>, by: i64) -> Result<u
 }
 
 /// Moves every open challenge's expiry on by `by` ms; how many challenges.
-pub async fn extend_challenges<'e>(ex: impl AnyExecutor<'e>, by: i64) -> Result<u64, sqlx::Error> {
+pub async fn extend_challenges<'e>(ex: impl Writes<'e>, by: i64) -> Result<u64, sqlx::Error> {
     let done =
         sqlx::query("UPDATE challenges SET expires_at = expires_at + $1 WHERE status = 'pending'")
             .bind(by)

@@ -36,7 +36,7 @@ mod status;
 pub mod testdb;
 
 pub use dialect::Backend;
-pub use handle::{Locked, Store, Write};
+pub use handle::{Locked, Store, Write, Writes};
 pub use sqlx::any::AnyExecutor;
 pub use status::{ChallengeStatus, DrawStatus, GameStatus, NoticeStatus};
 

@@ -1,5 +1,6 @@
 //! The `moves` table: a game's moves in order, the source of truth for its position.
 
+use super::Writes;
 use super::{opt_to_db, MaybeDbId};
 use sqlx::any::AnyExecutor;
 
@@ -17,7 +18,7 @@ pub struct MoveRow {
 
 /// Records a move. Fails with a unique violation if that ply is already recorded.
 pub async fn insert<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     game_id: i64,
     ply: u32,
     notation: &str,

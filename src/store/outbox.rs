@@ -1,6 +1,7 @@
 //! The `outbox` table: what the bot owes a channel, written in the transaction of the change
 //! that causes it, delivered by one dispatcher in order within a channel.
 
+use super::Writes;
 use super::{opt_to_db, to_db, Backend, DbBool, DbId, MaybeDbId, NoticeStatus};
 use sqlx::any::AnyExecutor;
 
@@ -48,7 +49,7 @@ const COLUMNS: &str = "id, channel_id, kind, payload, nonce, created_at, next_at
 const OPEN: &str = "('held', 'pending', 'claimed')";
 
 /// Writes a notice; returns its id.
-pub async fn insert<'e>(ex: impl AnyExecutor<'e>, n: &NewNotice<'_>) -> Result<i64, sqlx::Error> {
+pub async fn insert<'e>(ex: impl Writes<'e>, n: &NewNotice<'_>) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
         "INSERT INTO outbox (channel_id, kind, payload, nonce, created_at, next_attempt_at, status) \
          VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
@@ -97,7 +98,7 @@ pub async fn due<'e>(
 /// looked for in its channel before it is sent again). On PostgreSQL, notices another
 /// dispatcher is claiming at this moment are skipped, not waited for. Oldest first.
 pub async fn claim_due<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     backend: Backend,
     now: i64,
     until: i64,
@@ -158,7 +159,7 @@ pub async fn of_channel<'e>(
 /// Marks an owed notice delivered (as message `message_id`, if known). Returns whether it
 /// was owed.
 pub async fn delivered<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     backend: Backend,
     id: i64,
     message_id: Option<u64>,
@@ -180,7 +181,7 @@ pub async fn delivered<'e>(
 /// Records a failed attempt (counted when it was claimed): pending, the next one at
 /// `next_attempt_at`.
 pub async fn retry_at<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     id: i64,
     next_attempt_at: i64,
     failure: &str,
@@ -199,7 +200,7 @@ pub async fn retry_at<'e>(
 
 /// Gives an owed notice up for good, with the reason.
 pub async fn failed<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     backend: Backend,
     id: i64,
     failure: &str,
@@ -235,7 +236,7 @@ pub async fn unreadable<'e>(
 
 /// Makes a held notice pending and due at once (no later than `now`). Returns whether it was
 /// held.
-pub async fn release<'e>(ex: impl AnyExecutor<'e>, id: i64, now: i64) -> Result<bool, sqlx::Error> {
+pub async fn release<'e>(ex: impl Writes<'e>, id: i64, now: i64) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
         "UPDATE outbox SET status = 'pending', \
          next_attempt_at = CASE WHEN next_attempt_at < $1 THEN next_attempt_at ELSE $1 END \
@@ -252,11 +253,7 @@ pub async fn release<'e>(ex: impl AnyExecutor<'e>, id: i64, now: i64) -> Result<
 /// has taken it yet (it is still `held`) and it was not held again before (a notice is held
 /// again at most once). The update is one statement, so it and a dispatcher's claim (also one)
 /// cannot both take the notice. Returns whether it was held.
-pub async fn hold_again<'e>(
-    ex: impl AnyExecutor<'e>,
-    id: i64,
-    until: i64,
-) -> Result<bool, sqlx::Error> {
+pub async fn hold_again<'e>(ex: impl Writes<'e>, id: i64, until: i64) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
         "UPDATE outbox SET next_attempt_at = $1, held_again = TRUE \
          WHERE id = $2 AND status = 'held' AND NOT held_again",
@@ -270,7 +267,7 @@ pub async fn hold_again<'e>(
 
 /// Deletes the notices delivered before `before` (Unix ms) and those given up that were
 /// written before it; owed ones are never touched. Returns how many went.
-pub async fn prune<'e>(ex: impl AnyExecutor<'e>, before: i64) -> Result<u64, sqlx::Error> {
+pub async fn prune<'e>(ex: impl Writes<'e>, before: i64) -> Result<u64, sqlx::Error> {
     let done = sqlx::query(
         "DELETE FROM outbox WHERE (status = 'delivered' AND delivered_at < $1) \
          OR (status = 'failed' AND created_at < $2)",
@@ -285,7 +282,7 @@ pub async fn prune<'e>(ex: impl AnyExecutor<'e>, before: i64) -> Result<u64, sql
 /// Gives up every owed notice for channel `channel`, with the reason (the channel is gone).
 /// Returns how many were owed.
 pub async fn drop_pending_in<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     backend: Backend,
     channel: u64,
     failure: &str,
@@ -306,7 +303,7 @@ pub async fn drop_pending_in<'e>(
 /// or challenges was in), with the reason (the bot left the server). Returns how many were
 /// owed.
 pub async fn drop_pending_in_guild<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     backend: Backend,
     guild: u64,
     failure: &str,

@@ -1,6 +1,7 @@
 //! The `players` table: each player's Glicko-2 rating in each server, one for each game of the
 //! tafl family (Tablut, Brandubh, Copenhagen).
 
+use super::Writes;
 use super::{to_db, DbId};
 use crate::rating::Rating;
 use crate::tafl::Variant;
@@ -99,7 +100,7 @@ pub async fn all_of<'e>(
 /// one player ending at once are rated one after the other, each from the rating the other
 /// left.
 pub async fn lock<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     guild_id: u64,
     user_id: u64,
     variant: Variant,
@@ -124,7 +125,7 @@ pub async fn lock<'e>(
 /// Stores a player's rating for a variant after a rated game (creating the row on their
 /// first).
 pub async fn put_rating<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     guild_id: u64,
     user_id: u64,
     variant: Variant,

@@ -3,6 +3,7 @@
 //! puzzle rating in a server), `puzzle_channels` (the daily puzzle's channel, and the last day
 //! posted) and `puzzle_days` (the puzzle each server was given each day).
 
+use super::Writes;
 use super::{to_db, DbBool, DbId};
 use crate::rating::Rating;
 use sqlx::any::AnyExecutor;
@@ -90,7 +91,7 @@ pub struct NewPuzzle<'a> {
 
 /// Stores a puzzle unless the same position (side to move and rules) is one already; whether
 /// it was new.
-pub async fn insert<'e>(ex: impl AnyExecutor<'e>, p: &NewPuzzle<'_>) -> Result<bool, sqlx::Error> {
+pub async fn insert<'e>(ex: impl Writes<'e>, p: &NewPuzzle<'_>) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
         "INSERT INTO puzzles (position, to_move, rules, kind, moves, line, source, game_id, \
          rating, deviation, volatility, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
@@ -201,7 +202,7 @@ pub async fn rating_for_update(
 
 /// Stores a puzzle's rating after a rated try, counting the try.
 pub async fn put_rating<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     id: i64,
     rating: Rating,
     solved: bool,
@@ -273,7 +274,7 @@ pub async fn tried<'e>(
 /// Starts a try: at the user's own puzzle (`day` none: they must have no such try active) or
 /// at `day`'s puzzle (they must have had no try at it); the unique indexes refuse a second.
 pub async fn start<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     guild_id: u64,
     user_id: u64,
     puzzle_id: i64,
@@ -316,7 +317,7 @@ pub async fn day_attempt<'e>(
 /// Records the puzzle a server was given for `day` (in the transaction that posts it); false
 /// if it had one already.
 pub async fn record_day<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     guild_id: u64,
     day: i64,
     puzzle_id: i64,
@@ -405,7 +406,7 @@ pub async fn day_results<'e>(
 /// Moves an active try on from `expected` plies to `progress`; false if it was not there
 /// (another answer came first).
 pub async fn advance<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     id: i64,
     expected: u32,
     progress: u32,
@@ -423,7 +424,7 @@ pub async fn advance<'e>(
 
 /// Ends an active try at `expected` plies as solved or failed; false if it was not there.
 pub async fn finish<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     id: i64,
     expected: u32,
     solved: bool,
@@ -501,7 +502,7 @@ pub async fn player<'e>(
 
 /// Stores a user's puzzle rating after a rated try.
 pub async fn put_player<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     guild_id: u64,
     user_id: u64,
     name: &str,
@@ -550,7 +551,7 @@ pub async fn leaderboard<'e>(
 
 /// Names (or changes) a server's daily puzzle channel.
 pub async fn set_channel<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     guild_id: u64,
     channel_id: u64,
     set_by: u64,
@@ -571,10 +572,7 @@ pub async fn set_channel<'e>(
 }
 
 /// Stops a server's daily puzzle; whether there was one.
-pub async fn clear_channel<'e>(
-    ex: impl AnyExecutor<'e>,
-    guild_id: u64,
-) -> Result<bool, sqlx::Error> {
+pub async fn clear_channel<'e>(ex: impl Writes<'e>, guild_id: u64) -> Result<bool, sqlx::Error> {
     let done = sqlx::query("DELETE FROM puzzle_channels WHERE guild_id = $1")
         .bind(to_db(guild_id))
         .execute(ex)
@@ -609,7 +607,7 @@ pub async fn daily_due<'e>(
 
 /// Claims `day`'s post for a server; false if it was claimed already (or the channel changed).
 pub async fn claim_day<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     guild_id: u64,
     channel_id: u64,
     day: i64,
@@ -644,7 +642,7 @@ pub async fn unscanned_games<'e>(
 
 /// Records a game as searched; false if it was already.
 pub async fn scanned<'e>(
-    ex: impl AnyExecutor<'e>,
+    ex: impl Writes<'e>,
     game_id: i64,
     found: u32,
     now: i64,
@@ -663,10 +661,7 @@ pub async fn scanned<'e>(
 
 /// Stops the daily puzzle of whichever server posts it in channel `channel` (the channel is
 /// gone); whether one did.
-pub async fn clear_channel_in<'e>(
-    ex: impl AnyExecutor<'e>,
-    channel: u64,
-) -> Result<bool, sqlx::Error> {
+pub async fn clear_channel_in<'e>(ex: impl Writes<'e>, channel: u64) -> Result<bool, sqlx::Error> {
     let done = sqlx::query("DELETE FROM puzzle_channels WHERE channel_id = $1")
         .bind(to_db(channel))
         .execute(ex)
