@@ -466,7 +466,7 @@ async fn accept_in_thread(
     // The challenge is closed: a press from now on is refused by the service.
     drop(answering);
     let mut accepted = challenge.clone();
-    accepted.status = crate::store::ChallengeStatus::Accepted;
+    accepted.status = crate::service::ChallengeStatus::Accepted;
     let edit = answer.edit(messages::challenge_closed(&accepted, Some(thread)));
     answer_news(answer, data, started.notice, edit).await
 }

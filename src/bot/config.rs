@@ -30,7 +30,7 @@ pub struct BotConfig {
 
     /// The database: sqlite://FILE (created on first run) or postgres://USER@HOST/DATABASE;
     /// migrations are applied at start-up.
-    #[arg(long, env = "DATABASE_URL", value_name = "URL", default_value = crate::store::DEFAULT_DATABASE_URL, value_parser = trimmed)]
+    #[arg(long, env = "DATABASE_URL", value_name = "URL", default_value = crate::service::DEFAULT_DATABASE_URL, value_parser = trimmed)]
     pub database_url: String,
 
     /// Register the commands in this one server (its numeric id), where they appear at once.

@@ -371,7 +371,7 @@ pub fn challenge_closed(c: &ChallengeInfo, thread: Option<u64>) -> String {
             the_game(c.rules.variant),
             channel(thread)
         ),
-        (crate::store::ChallengeStatus::Cancelled, None) => {
+        (crate::service::ChallengeStatus::Cancelled, None) => {
             format!("{} withdrew {challenge}.", user(c.challenger.id))
         }
         _ => format!(
@@ -1335,7 +1335,7 @@ mod tests {
 
     #[test]
     fn challenges_draw_offers_reviews_and_waits_name_the_game_unless_it_is_tablut() {
-        use crate::store::ChallengeStatus;
+        use crate::service::ChallengeStatus;
         let challenge = |variant: Variant, status| ChallengeInfo {
             id: 1,
             place: crate::service::Place {

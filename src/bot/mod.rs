@@ -89,7 +89,7 @@ pub enum StartError {
     #[error("{0}")]
     Config(#[from] ConfigError),
     #[error("{0}")]
-    Database(#[from] crate::store::OpenError),
+    Database(#[from] crate::service::OpenError),
     #[error("Discord rejected DISCORD_TOKEN (401 Unauthorized): copy the token again from the Bot page of the Discord developer portal")]
     Rejected,
     #[error("cannot reach Discord: {}", redact::redact(&causes(.0)))]

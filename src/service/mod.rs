@@ -25,6 +25,9 @@ pub mod timecontrol;
 pub mod types;
 pub mod view;
 
+/// The store's names the bot needs (a challenge's status, why the database did not open, the
+/// default database), so that it never imports the store itself.
+pub use crate::store::{ChallengeStatus, OpenError, DEFAULT_DATABASE_URL};
 #[cfg(any(test, feature = "test-support"))]
 pub use clock::ManualClock;
 pub use clock::{Clock, SystemClock};
@@ -40,7 +43,7 @@ pub use types::*;
 use crate::ai::Level;
 use crate::rating::{rate_game, Score};
 use crate::store::games::{Advance, GameRow, SeatRow};
-use crate::store::{self, draws, games, moves, players, ChallengeStatus, DrawStatus, GameStatus};
+use crate::store::{self, draws, games, moves, players, DrawStatus, GameStatus};
 use crate::store::{Backend, Store};
 use crate::tafl::{
     write_position, Game, Outcome, Position, Reason, RecordedMove, Rules, Side, Variant,
