@@ -112,7 +112,7 @@ pub enum ServiceError {
         cause: Box<ServiceError>,
     },
     #[error("Something went wrong on our side and nothing was changed: please try again.")]
-    Database(#[from] sqlx::Error),
+    Database(#[from] crate::store::StoreError),
     #[error("Something went wrong on our side and nothing was changed: please try again.")]
     Internal(String),
 }
@@ -199,6 +199,14 @@ impl ServiceError {
                 e.into()
             }
         }
+    }
+}
+
+/// The store's query functions fail with sqlx's error: it reaches the service's callers as
+/// the store's error.
+impl From<sqlx::Error> for ServiceError {
+    fn from(e: sqlx::Error) -> ServiceError {
+        ServiceError::Database(e.into())
     }
 }
 

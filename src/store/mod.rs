@@ -24,6 +24,7 @@ pub mod analysis;
 pub mod challenges;
 pub mod dialect;
 pub mod draws;
+mod error;
 pub mod games;
 mod handle;
 pub mod heartbeat;
@@ -36,6 +37,7 @@ mod status;
 pub mod testdb;
 
 pub use dialect::Backend;
+pub use error::StoreError;
 pub use handle::{Locked, Store, Write, Writes};
 pub use sqlx::any::AnyExecutor;
 pub use status::{ChallengeStatus, DrawStatus, GameStatus, NoticeStatus};
