@@ -112,7 +112,23 @@ impl PuzzleAnswer {
 }
 
 /// A member's finished try at the day's puzzle.
-pub use crate::store::puzzles::DayResultRow as DayResult;
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DayResult {
+    pub user_id: UserId,
+    pub solved: bool,
+    /// From the try's start to its end, in ms.
+    pub took_ms: i64,
+}
+
+impl From<rows::DayResultRow> for DayResult {
+    fn from(r: rows::DayResultRow) -> DayResult {
+        DayResult {
+            user_id: r.user_id,
+            solved: r.solved,
+            took_ms: r.took_ms,
+        }
+    }
+}
 
 /// The day's puzzle in a server and how its members did.
 #[derive(Debug, Clone, PartialEq)]
@@ -125,8 +141,27 @@ pub struct DailyBoard {
     pub results: Vec<DayResult>,
 }
 
-/// A server's puzzle leaderboard line.
-pub use crate::store::puzzles::PuzzlePlayerRow as PuzzlePlayer;
+/// A server's puzzle leaderboard line: a member's puzzle rating and tries.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PuzzlePlayer {
+    pub user_id: UserId,
+    pub name: String,
+    pub rating: crate::rating::Rating,
+    pub solved: u32,
+    pub failed: u32,
+}
+
+impl From<rows::PuzzlePlayerRow> for PuzzlePlayer {
+    fn from(r: rows::PuzzlePlayerRow) -> PuzzlePlayer {
+        PuzzlePlayer {
+            user_id: r.user_id,
+            name: r.name,
+            rating: r.rating,
+            solved: r.solved,
+            failed: r.failed,
+        }
+    }
+}
 
 /// A stored puzzle read back: its start, its line and what it asks.
 struct Loaded {
@@ -331,7 +366,11 @@ impl Service {
             day,
             puzzle_id,
             channel,
-            results: rows::day_results(self.store.read(), guild, day).await?,
+            results: rows::day_results(self.store.read(), guild, day)
+                .await?
+                .into_iter()
+                .map(DayResult::from)
+                .collect(),
         }))
     }
 
@@ -488,7 +527,11 @@ impl Service {
         guild: GuildId,
         limit: u32,
     ) -> Result<Vec<PuzzlePlayer>, ServiceError> {
-        Ok(rows::leaderboard(self.store.read(), guild, limit).await?)
+        Ok(rows::leaderboard(self.store.read(), guild, limit)
+            .await?
+            .into_iter()
+            .map(PuzzlePlayer::from)
+            .collect())
     }
 
     /// A user's puzzle rating in a server, if they have one.
@@ -497,7 +540,9 @@ impl Service {
         guild: GuildId,
         user: UserId,
     ) -> Result<Option<PuzzlePlayer>, ServiceError> {
-        Ok(rows::player(self.store.read(), guild, user).await?)
+        Ok(rows::player(self.store.read(), guild, user)
+            .await?
+            .map(PuzzlePlayer::from))
     }
 
     /// Names the server's daily puzzle channel (`None`: stops the daily puzzle); whether there
