@@ -142,10 +142,11 @@ async fn no_game_waits_on_the_ai_after_a_restart_or_unannounced() {
     // The AI is thinking when the bot restarts.
     ai_game(&h, ASTRID, 401).await;
     h.restart().await;
-    // The turn the bot was searching is claimed until its lease lapses (on the test's clock):
-    // the search's time and the margin.
-    h.clock
-        .advance(Duration::from_millis(1500) + tablut_bot::service::ai::AI_CLAIM_MARGIN);
+    // The turn the bot was searching is claimed until its lease lapses (on the database's
+    // clock, which the test moves on): the search's time and the margin.
+    h.bot.as_ref().unwrap().service.advance_database_clock(
+        Duration::from_millis(1500) + tablut_bot::service::ai::AI_CLAIM_MARGIN,
+    );
     ai_move(&h.fake, 401).await;
     // A game the bot was never told of (written by another process) is found by the sweep.
     let url = format!("sqlite://{}", h.dir.path().join("bot.db").display());

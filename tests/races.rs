@@ -4,16 +4,20 @@
 //! one process. Each test makes a fresh database on the server `TEST_POSTGRES_URL` names; see
 //! `store::testdb` for how they are skipped outside CI.
 
+mod support;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
+use support::fake_discord::{FakeDiscord, TOKEN};
 use tablut_bot::ai::Level;
+use tablut_bot::bot::delivery::{self, Poster};
 use tablut_bot::rating::{rate_game, Rating, Score};
 use tablut_bot::service::timecontrol::CLOCK_CLAIM_LEASE;
 use tablut_bot::service::*;
 use tablut_bot::store::testdb::TestDb;
-use tablut_bot::store::{self, Backend};
-use tablut_bot::tafl::Rules;
+use tablut_bot::store::{self, Backend, NoticeStatus};
+use tablut_bot::tafl::{Game, Rules};
 
 const GUILD: u64 = 900_000_000_000_000_001;
 const ASTRID: u64 = 18_000_000_000_000_000_001;
@@ -38,6 +42,15 @@ struct Two {
     clock: ManualClock,
     a: Arc<Service>,
     b: Arc<Service>,
+}
+
+impl Two {
+    /// Lets `by` pass on the database's clock, which leases and claims are measured on, as
+    /// both services read it.
+    fn advance_database_clock(&self, by: Duration) {
+        self.a.advance_database_clock(by);
+        self.b.advance_database_clock(by);
+    }
 }
 
 async fn two(test: &str) -> Option<Two> {
@@ -252,9 +265,10 @@ async fn a_game_whose_clock_a_dead_process_claimed_is_looked_at_once_its_lease_e
             .await
             .unwrap();
     let id = t.a.accept(c.id, BIRGER, None).await.unwrap().game.id;
-    // Half the time gone: a reminder is due. A process claims the game's clock and dies.
+    // Half the time gone: a reminder is due. A process claims the game's clock (on the
+    // database's clock, as the service does) and dies.
     t.clock.advance(per_move / 2);
-    let now = t.clock.now_ms();
+    let now = t.a.database_now().await.unwrap();
     let until = now + CLOCK_CLAIM_LEASE.as_millis() as i64;
     assert!(store::games::claim_clock(
         t.a.store().lock().await.unwrap().ex(),
@@ -269,7 +283,7 @@ async fn a_game_whose_clock_a_dead_process_claimed_is_looked_at_once_its_lease_e
     let (ea, eb) = tokio::join!(async move { a.tick().await }, async move { b.tick().await });
     assert!(ea.unwrap().is_empty() && eb.unwrap().is_empty(), "claimed");
     // At the lease's end the two clocks look again: one reminder, from one of them.
-    t.clock.advance(CLOCK_CLAIM_LEASE);
+    t.advance_database_clock(CLOCK_CLAIM_LEASE);
     let (a, b) = (t.a.clone(), t.b.clone());
     let (ea, eb) = tokio::join!(async move { a.tick().await }, async move { b.tick().await });
     let events: Vec<_> = ea.unwrap().into_iter().chain(eb.unwrap()).collect();
@@ -353,22 +367,24 @@ async fn an_ai_turn_claimed_by_a_dead_process_is_played_once_its_lease_ends() {
         .await
         .unwrap();
     let id = started.game.id;
-    // A process claims the turn (as the service does, for its search's time and the margin)
-    // and dies before it moves.
+    // A process claims the turn (as the service does, on the database's clock, for its
+    // search's time and the margin) and dies before it moves.
     let lease = config().ai_time(Level::Easy) + tablut_bot::service::ai::AI_CLAIM_MARGIN;
-    let until = T0 + lease.as_millis() as i64;
+    let now = t.a.database_now().await.unwrap();
+    let until = now + lease.as_millis() as i64;
     assert!(store::games::claim_ai_turn(
         t.a.store().lock().await.unwrap().ex(),
         id,
         0,
         "dead",
-        T0,
+        now,
         until
     )
     .await
     .unwrap());
-    // While its lease lasts, neither living process searches the turn.
-    t.clock.advance(lease - Duration::from_millis(1));
+    // While its lease lasts (a second of it left, for the looks below to take), neither
+    // living process searches the turn.
+    t.advance_database_clock(lease - Duration::from_secs(1));
     let (ra, rb) = tokio::join!(t.a.ai_turn(id), t.b.ai_turn(id));
     assert!(ra.unwrap().is_none() && rb.unwrap().is_none());
     assert_eq!(t.a.ai_turn_searches() + t.b.ai_turn_searches(), 0);
@@ -378,7 +394,7 @@ async fn an_ai_turn_claimed_by_a_dead_process_is_played_once_its_lease_ends() {
         "still owed"
     );
     // Once it ends, one of them plays it (and only one).
-    t.clock.advance(Duration::from_millis(1));
+    t.advance_database_clock(Duration::from_secs(1));
     let (ra, rb) = tokio::join!(t.a.ai_turn(id), t.b.ai_turn(id));
     let played = usize::from(ra.unwrap().is_some()) + usize::from(rb.unwrap().is_some());
     assert_eq!(played, 1);
@@ -605,5 +621,158 @@ async fn two_games_of_one_player_ending_at_once_are_both_rated() {
             stored.rating,
             won_once
         );
+    }
+}
+
+/// A process whose clock is `.0` ahead of the system's.
+struct Ahead(Duration);
+
+impl Clock for Ahead {
+    fn now_ms(&self) -> i64 {
+        SystemClock.now_ms() + self.0.as_millis() as i64
+    }
+}
+
+/// The moves a channel's posts announce (`… played d1-d3. …`), in order.
+fn posted_moves(fake: &FakeDiscord, channel: u64) -> Vec<String> {
+    fake.shown(channel)
+        .iter()
+        .filter_map(|r| {
+            let content = r.content();
+            let rest = &content[content.find(" played ")? + " played ".len()..];
+            Some(rest[..rest.find(". ")?].to_string())
+        })
+        .collect()
+}
+
+/// A legal move after `moves` that does not end the game.
+fn quiet_move(moves: &[String]) -> String {
+    let mut game = Game::new(Rules::default());
+    for m in moves {
+        game.play_text(m).unwrap();
+    }
+    let quiet: Vec<_> = game
+        .position()
+        .legal_moves_sorted()
+        .into_iter()
+        .filter(|&mv| {
+            let mut after = game.clone();
+            after.play(mv).unwrap();
+            !after.outcome().is_over()
+        })
+        .collect();
+    quiet[(moves.len() * 7 + 3) % quiet.len()].to_string()
+}
+
+/// Two processes whose clocks are a minute apart, each with its dispatcher posting to one fake
+/// Discord, on one PostgreSQL database. Every AI turn is tried by both at once, and every
+/// notice is there for both dispatchers to claim: the AI searches each turn once, and each
+/// channel shows each move once, in order, because every lease and claim is measured on the
+/// database's clock. (On its own clock the process a minute ahead would find every claim of
+/// the other's expired, and search its turns too.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_processes_whose_clocks_are_a_minute_apart_double_and_lose_nothing() {
+    let Some(db) = TestDb::new(Backend::Postgres, "races::skew").await else {
+        return;
+    };
+    let fake = FakeDiscord::start().await;
+    let policy = DeliveryPolicy {
+        answer_grace: Duration::from_millis(1800),
+        retry_min: Duration::from_millis(50),
+        retry_max: Duration::from_secs(1),
+        give_up: Duration::from_secs(600),
+        retention: Duration::from_secs(3600),
+        claim_lease: Duration::from_millis(2600),
+    };
+    let mut processes = Vec::new();
+    let mut dispatchers = Vec::new();
+    let clocks: [Arc<dyn Clock>; 2] = [
+        Arc::new(SystemClock),
+        Arc::new(Ahead(Duration::from_secs(60))),
+    ];
+    for clock in clocks {
+        let service = Service::open(&db.url, config(), clock)
+            .await
+            .unwrap()
+            .with_delivery(policy);
+        let service = Arc::new(service);
+        let client = reqwest::Client::builder()
+            .timeout(Duration::from_secs(5))
+            .build()
+            .unwrap();
+        let poster = Poster::new(client, TOKEN, Some(&fake.base_url));
+        dispatchers.push(delivery::start(service.clone(), Arc::new(poster)));
+        processes.push(service);
+    }
+    let (a, b) = (processes[0].clone(), processes[1].clone());
+    // A player of her own in each channel: the AI's cooldown between one player's games reads
+    // the game clock, which differs between the two processes.
+    let channels: Vec<u64> = (700..710).collect();
+    let player = |channel: u64| 5_000 + channel;
+    let mut games = Vec::new();
+    for (i, &channel) in channels.iter().enumerate() {
+        let by = if i % 2 == 0 { &a } else { &b };
+        let started = by
+            .start_ai_game(AiGameRequest {
+                place: place(channel),
+                user: User::new(player(channel), "Astrid"),
+                side: SideChoice::Defenders,
+                level: Level::Easy,
+                rules: Rules::default(),
+                time_control: TimeControl::None,
+                start: None,
+            })
+            .await
+            .unwrap();
+        games.push(started.game.id);
+    }
+    // Three rounds: the AI's turn, tried by both processes at once, then Astrid's move,
+    // through one or the other.
+    let mut ai_moves = 0;
+    for round in 0..3 {
+        for (i, (&channel, &id)) in channels.iter().zip(&games).enumerate() {
+            let (x, y) = (a.clone(), b.clone());
+            let (ra, rb) = tokio::join!(async move { x.ai_turn(id).await }, async move {
+                y.ai_turn(id).await
+            });
+            let played = usize::from(ra.unwrap().is_some()) + usize::from(rb.unwrap().is_some());
+            assert_eq!(played, 1, "round {round}, channel {channel}");
+            ai_moves += 1;
+            let moves = a.history(channel).await.unwrap().moves;
+            let by = if (i + round) % 2 == 0 { &b } else { &a };
+            by.play_move(channel, player(channel), &quiet_move(&moves))
+                .await
+                .unwrap();
+        }
+    }
+    assert_eq!(
+        a.ai_turn_searches() + b.ai_turn_searches(),
+        ai_moves,
+        "each AI turn searched once"
+    );
+    // Every move shown once, in order, in every channel; every notice delivered.
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    for &channel in &channels {
+        loop {
+            let stored = a.history(channel).await.unwrap().moves;
+            let shown = posted_moves(&fake, channel);
+            assert!(
+                stored.starts_with(&shown),
+                "channel {channel}: shown {shown:?}, stored {stored:?}"
+            );
+            let notices = a.notices_in(channel).await.unwrap();
+            if shown == stored && notices.iter().all(|n| n.status == NoticeStatus::Delivered) {
+                assert_eq!(stored.len(), 6);
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "channel {channel}: shown {shown:?}, stored {stored:?}, {notices:#?}"
+            );
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    }
+    for dispatcher in dispatchers {
+        dispatcher.stop(Duration::from_secs(10)).await;
     }
 }

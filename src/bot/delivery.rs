@@ -8,9 +8,7 @@
 //! error drops (a 429's `retry_after` and `global`), and with `DISCORD_PROXY` set serenity's
 //! rate limiter is off, so the 429s are ours to honour.
 
-use crate::service::{
-    Buttons, ChannelId, Clock, Delivery, Notice, NoticeId, Recorded, Service, SystemClock,
-};
+use crate::service::{Buttons, ChannelId, Delivery, Notice, NoticeId, Recorded, Service};
 use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -319,7 +317,11 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>) -> Dispatcher {
             }
             if !stop_asked && Instant::now() >= prune_at {
                 prune_at = Instant::now() + PRUNE_EVERY;
-                match service.prune_outbox(SystemClock.now_ms()).await {
+                let pruned = match service.database_now().await {
+                    Ok(now) => service.prune_outbox(now).await,
+                    Err(e) => Err(e),
+                };
+                match pruned {
                     Ok(0) => {}
                     Ok(n) => tracing::info!(deleted = n, "old notices deleted from the outbox"),
                     Err(e) => tracing::error!(error = ?e, "cannot prune the outbox"),
@@ -341,10 +343,16 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>) -> Dispatcher {
                 }
                 let room = BATCH.saturating_sub(under_way.len() as u32);
                 if room > 0 {
-                    let now = SystemClock.now_ms();
-                    // Claimed, so that another process's dispatcher does not deliver them too.
-                    match service.claim_notices(now, room).await {
-                        Ok(due) => {
+                    // Every time the dispatcher compares is the database's, never this
+                    // process's: the leases and holds of every process are measured on one
+                    // clock. Claimed, so that another process's dispatcher does not deliver
+                    // them too.
+                    let claimed = match service.database_now().await {
+                        Ok(now) => service.claim_notices(now, room).await.map(|due| (now, due)),
+                        Err(e) => Err(e),
+                    };
+                    match claimed {
+                        Ok((now, due)) => {
                             for notice in due {
                                 match busy.get(&notice.channel) {
                                     // Its claim ran out while its attempt is still under way:
@@ -479,9 +487,11 @@ async fn deliver(service: &Service, poster: &Poster, mut notice: Notice) -> Outc
             None
         });
     }
-    let attempt = poster
-        .send(&notice, png, filename, SystemClock.now_ms())
-        .await;
+    // The database's time, which the notice's was written on: the interaction's token is
+    // alive for 15 minutes from then. Unknown (the database cannot be read), it is taken as
+    // expired, so the channel is looked through before anything is posted.
+    let now = service.database_now().await.unwrap_or(i64::MAX);
+    let attempt = poster.send(&notice, png, filename, now).await;
     let (id, channel, kind) = (notice.id, notice.channel, notice.kind.as_str());
     let unauthorized = matches!(attempt.delivery, Delivery::Unauthorized { .. });
     match &attempt.delivery {
@@ -518,10 +528,15 @@ async fn deliver(service: &Service, poster: &Poster, mut notice: Notice) -> Outc
             )
         }
     }
-    match service
-        .record_delivery(&notice, attempt.delivery, SystemClock.now_ms())
-        .await
-    {
+    let recorded = match service.database_now().await {
+        Ok(now) => {
+            service
+                .record_delivery(&notice, attempt.delivery, now)
+                .await
+        }
+        Err(e) => Err(e),
+    };
+    match recorded {
         Ok(Recorded::GameAborted(ended)) => {
             tracing::warn!(
                 game = ended.game.id,

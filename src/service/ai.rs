@@ -98,7 +98,8 @@ impl Service {
         let ply = loaded.row.ply;
         let time = self.config.ai_time(level);
         let lease = time + self.config.ai_claim_margin;
-        let now = self.now();
+        // On the database's clock, which every process's claims are measured on.
+        let now = self.database_now().await?;
         let until = now + lease.as_millis() as i64;
         let mut writing = self.store.lock().await?;
         let claimed =
@@ -141,7 +142,7 @@ impl Service {
         let (renewing, mut stopped) = oneshot::channel::<()>();
         let (lost_tx, lost) = oneshot::channel();
         let store = self.store.clone();
-        let clock = self.clock.clone();
+        let offset = self.database_offset.clone();
         let claimer = self.claimer.clone();
         let renewals = self.ai_claim_renewals.clone();
         let every = (lease / 3).max(MIN_RENEWAL);
@@ -155,13 +156,15 @@ impl Service {
                     _ = &mut stopped => return,
                     () = tokio::time::sleep(every) => {}
                 }
-                let until = clock.now_ms() + lease;
-                let renewed = match store.lock().await {
-                    Ok(mut writing) => {
-                        games::renew_ai_turn(writing.ex(), id, ply, &claimer, until).await
-                    }
-                    Err(e) => Err(e),
-                };
+                let renewed = async {
+                    let offset = offset.load(std::sync::atomic::Ordering::SeqCst);
+                    let until = crate::store::database_now(store.read(), store.backend(), offset)
+                        .await?
+                        + lease;
+                    let mut writing = store.lock().await?;
+                    games::renew_ai_turn(writing.ex(), id, ply, &claimer, until).await
+                }
+                .await;
                 match renewed {
                     Ok(true) => {
                         renewals.fetch_add(1, std::sync::atomic::Ordering::SeqCst);

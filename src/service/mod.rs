@@ -212,6 +212,9 @@ pub struct Service {
     pub(crate) retries: backoff::Backoff,
     /// The gate all heavy work off the runtime goes through (see [`heavy`]).
     pub(crate) gate: heavy::Heavy,
+    /// How far this service moves the database's clock on when it reads it: zero, but in tests
+    /// that let time pass without waiting (see [`Service::advance_database_clock`]).
+    database_offset: Arc<std::sync::atomic::AtomicI64>,
 }
 
 /// A game read from the store and rebuilt from its moves.
@@ -241,6 +244,7 @@ impl Service {
             ai_claim_renewers: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
             retries: backoff::Backoff::default(),
             gate: heavy::Heavy::new(config.heavy_workers, config.heavy_queue_limit),
+            database_offset: Arc::new(std::sync::atomic::AtomicI64::new(0)),
             config,
         }
     }
@@ -284,8 +288,45 @@ impl Service {
         &self.config
     }
 
+    /// The game clock's time (Unix ms): moves, time controls, challenges' expiry, ratings'
+    /// dates. Leases, holds and claims are measured on the database's clock instead
+    /// ([`Service::database_now`]).
     pub(crate) fn now(&self) -> i64 {
         self.clock.now_ms()
+    }
+
+    /// The database's time now (Unix ms): what every lease, hold and claim (the outbox's
+    /// holds and claims, the AI's turns, the clock's looks at games) is measured against, so
+    /// that processes whose own clocks differ agree on who holds what.
+    pub async fn database_now(&self) -> Result<i64, ServiceError> {
+        Ok(store::database_now(
+            self.store.read(),
+            self.store.backend(),
+            self.database_offset(),
+        )
+        .await?)
+    }
+
+    /// [`Service::database_now`] on a connection (in a transaction under way).
+    pub(crate) async fn database_now_on(
+        &self,
+        conn: &mut AnyConnection,
+    ) -> Result<i64, ServiceError> {
+        Ok(store::database_now(&mut *conn, self.store.backend(), self.database_offset()).await?)
+    }
+
+    fn database_offset(&self) -> i64 {
+        self.database_offset
+            .load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Moves the database's clock, as this service reads it, on by `by`: for tests, which let
+    /// leases and holds run out without waiting for them. Every service on the database must
+    /// be moved alike.
+    pub fn advance_database_clock(&self, by: Duration) {
+        let ms = i64::try_from(by.as_millis()).unwrap_or(i64::MAX);
+        self.database_offset
+            .fetch_add(ms, std::sync::atomic::Ordering::SeqCst);
     }
 
     /// Closes the database, once every connection is back (see [`store::close`]).

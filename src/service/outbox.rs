@@ -327,7 +327,7 @@ pub struct Notice {
     /// Attempts made before this one (claimed, whether or not their outcome was recorded):
     /// any of them may have reached Discord.
     pub attempts: u32,
-    /// When it was written (Unix ms, wall clock).
+    /// When it was written (Unix ms, the database's clock).
     pub created_at: i64,
     /// Why the last attempt failed, if one did.
     pub failure: Option<String>,
@@ -405,11 +405,6 @@ pub enum NewsAnswer<T, M, E> {
     TooLate,
 }
 
-/// Delivery times are wall-clock time, whatever clock the games run on.
-pub(crate) fn delivery_now() -> i64 {
-    SystemClock.now_ms()
-}
-
 /// A duration in milliseconds, as stored times are (saturating).
 fn millis(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
@@ -454,7 +449,7 @@ impl Service {
         payload: &Payload,
         hold: Duration,
     ) -> Result<NoticeId, ServiceError> {
-        let now = delivery_now();
+        let now = self.database_now_on(conn).await?;
         let payload = serde_json::to_string(payload).expect("a payload serializes");
         Ok(rows::insert(
             &mut *conn,
@@ -494,8 +489,8 @@ impl Service {
         self.delivery
     }
 
-    /// The notices due at `now` (Unix ms, wall clock): each channel's next pending one, if its
-    /// time has come (a channel's later notice waits for its earlier one). Oldest first.
+    /// The notices due at `now` (Unix ms, the database's clock): each channel's next owed one,
+    /// if its time has come (a channel's later notice waits for its earlier one). Oldest first.
     /// A notice that cannot be read is left out (the dispatcher's claim gives it up).
     pub async fn due_notices(&self, now: i64, limit: u32) -> Result<Vec<Notice>, ServiceError> {
         Ok(rows::due(self.store.read(), now, limit)
@@ -554,7 +549,7 @@ impl Service {
     }
 
     /// Deletes the notices delivered (or given up) more than the retention period before
-    /// `now` (Unix ms, wall clock). Returns how many went.
+    /// `now` (Unix ms, the database's clock). Returns how many went.
     pub async fn prune_outbox(&self, now: i64) -> Result<u64, ServiceError> {
         let before = now.saturating_sub(millis(self.delivery.retention));
         let mut writing = self.store.lock().await?;
@@ -584,8 +579,9 @@ impl Service {
 
     /// The interaction's answer showed notice `id` (a player's move): it is not posted again.
     pub async fn answered(&self, id: NoticeId) -> Result<(), ServiceError> {
+        let now = self.database_now().await?;
         let mut writing = self.store.lock().await?;
-        rows::delivered(writing.ex(), self.store.backend(), id, None, delivery_now()).await?;
+        rows::delivered(writing.ex(), self.store.backend(), id, None, now).await?;
         drop(writing);
         // A later notice in the channel (the AI's reply) may have waited for this one.
         self.wake_outbox();
@@ -595,16 +591,17 @@ impl Service {
     /// The interaction's answer failed: the dispatcher posts notice `id` now, without waiting
     /// for the rest of the grace.
     pub async fn answer_failed(&self, id: NoticeId) -> Result<(), ServiceError> {
+        let now = self.database_now().await?;
         let mut writing = self.store.lock().await?;
-        rows::release(writing.ex(), id, delivery_now()).await?;
+        rows::release(writing.ex(), id, now).await?;
         drop(writing);
         self.wake_outbox();
         Ok(())
     }
 
-    /// Until when (Unix ms, wall clock) an interaction's answer starting at `now` may show
-    /// notice `id`'s news, if it needs up to `needed` (its request's time-out); none if it is
-    /// too late. The answer must be over half the grace before the notice's hold ends, so the
+    /// Until when (Unix ms, the database's clock) an interaction's answer starting at `now`
+    /// may show notice `id`'s news, if it needs up to `needed` (its request's time-out); none
+    /// if it is too late. The answer must be over half the grace before the notice's hold ends, so the
     /// dispatcher, which takes the notice only then and asks Discord whether the answer is
     /// shown, never finds it still on its way. If that leaves less than `needed`, the notice is
     /// held again from `now` (one conditional write), provided no dispatcher has taken it; if
@@ -658,16 +655,26 @@ impl Service {
         // The database failing here cannot lose the news or double it: the notice stays held
         // until its hold ends, and the dispatcher then asks Discord whether the answer is shown.
         // So nothing of the news is sent without a window, and nobody is told of an error.
-        let by = match self.answer_window(id, delivery_now(), needed).await {
-            Ok(Some(by)) => by,
+        let window = async {
+            let now = self.database_now().await?;
+            Ok::<_, ServiceError>(
+                self.answer_window(id, now, needed)
+                    .await?
+                    .map(|by| by - now),
+            )
+        };
+        let started = std::time::Instant::now();
+        let left = match window.await {
+            Ok(Some(left)) => left,
             Ok(None) => return Ok(NewsAnswer::TooLate),
             Err(e) => {
                 tracing::error!(notice = id, error = %e, "cannot read a notice held for its answer: the outbox posts it");
                 return Ok(NewsAnswer::TooLate);
             }
         };
-        // Measured after the window was found (which may have waited for the database).
-        let left = by - delivery_now();
+        // Measured after the window was found (which may have waited for the database): the
+        // window's length on the database's clock, less the time this process took since.
+        let left = left - millis(started.elapsed());
         if left <= 0 {
             // Nothing sent: the outbox posts it now.
             self.settle_answer(id, false).await;
@@ -700,7 +707,7 @@ impl Service {
         }
     }
 
-    /// Records how an attempt at `notice` went (at wall-clock `now`), and does what follows:
+    /// Records how an attempt at `notice` went (at `now`, on the database's clock), and does what follows:
     /// another attempt after the backoff or `retry_after`; for a channel that is gone, its game
     /// aborted and said so where it can; for a channel that refuses the bot, its game's clock
     /// stopped; for another refusal of news a player could lose on time for, the clock of the

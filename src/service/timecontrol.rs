@@ -101,11 +101,19 @@ impl Service {
                 continue;
             }
             // Across processes: one clock at a time looks at a game; a process that dies
-            // while it looks leaves the game to the others at its lease's end.
-            let until = now + CLOCK_CLAIM_LEASE.as_millis() as i64;
-            let claimed = match self.store.lock().await {
-                Ok(mut writing) => {
-                    games::claim_clock(writing.ex(), id, &self.claimer, now, until).await
+            // while it looks leaves the game to the others at its lease's end (on the
+            // database's clock, which every process's leases are measured on).
+            let claimed = match self.database_now().await {
+                Ok(at) => {
+                    let until = at + CLOCK_CLAIM_LEASE.as_millis() as i64;
+                    match self.store.lock().await {
+                        Ok(mut writing) => {
+                            games::claim_clock(writing.ex(), id, &self.claimer, at, until)
+                                .await
+                                .map_err(ServiceError::from)
+                        }
+                        Err(e) => Err(ServiceError::from(e)),
+                    }
                 }
                 Err(e) => Err(e),
             };

@@ -27,6 +27,17 @@ impl Backend {
         }
     }
 
+    /// The database's clock, in Unix milliseconds: what every lease, hold and claim is
+    /// measured against, so that processes whose own clocks differ agree on them. PostgreSQL's
+    /// `clock_timestamp()` (the time now, not the transaction's start); SQLite's
+    /// `unixepoch('subsec')` (SQLite 3.42 and later; the bundled one is 3.46).
+    pub fn now_ms(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "CAST(unixepoch('subsec') * 1000 AS INTEGER)",
+            Backend::Postgres => "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)",
+        }
+    }
+
     /// What ends a `SELECT` that claims rows of `table` (an alias) for this transaction: on
     /// PostgreSQL, rows another process is claiming are skipped rather than waited for. SQLite
     /// has no row locks (its writers take turns), so nothing.

@@ -258,6 +258,19 @@ pub fn backend(pool: &AnyPool) -> Backend {
     Backend::of_url(pool.connect_options().database_url.as_str()).unwrap_or(Backend::Sqlite)
 }
 
+/// The database's time now (Unix ms, see [`Backend::now_ms`]), moved by `offset_ms` (zero but
+/// in tests, which move the database's clock on rather than wait).
+pub async fn database_now<'e>(
+    ex: impl AnyExecutor<'e>,
+    backend: Backend,
+    offset_ms: i64,
+) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(&format!("SELECT {} + $1", backend.now_ms()))
+        .bind(offset_ms)
+        .fetch_one(ex)
+        .await
+}
+
 /// A Discord id (unsigned 64-bit) as SQLite stores it: the same bits, read as signed.
 pub const fn to_db(id: u64) -> i64 {
     id as i64
