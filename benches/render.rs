@@ -3,9 +3,10 @@
 //! the replay of a 100-ply game (targets: a board PNG in at most 2 ms and 40 KB; a 100-ply
 //! replay GIF in at most 150 ms and 1 MB).
 //!
-//! The encoders are measured side by side on the same pixels: the `png` crate (which the
-//! renderer uses: deflate at level 1 after the `Up` row filter) at several settings and the
-//! hand-written DEFLATE encoder it replaced (`baseline/deflate.rs`); the `gif` crate's LZW
+//! The encoders are measured side by side on the same pixels: the renderer's (the `Up` row
+//! filter over the whole image, then one call to flate2's deflate, at several levels), the `png`
+//! crate's own writer (which writes each row to flate2 separately) at several settings, and the
+//! hand-written DEFLATE encoder they replaced (`baseline/deflate.rs`); the `gif` crate's LZW
 //! (weezl, which the renderer uses) and the hand-written LZW encoder it replaced
 //! (`baseline/lzw.rs`). Every variant's output is decoded once and
 //! checked against the pixels before it is timed; the sizes are printed beside the times.
@@ -14,7 +15,8 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use tablut_bot::render::assets::{assets, TRANSPARENT};
 use tablut_bot::render::render::{
-    board_canvas, encode_png_with, replay_frames, write_gif, PNG_COMPRESSION, PNG_FILTER,
+    board_canvas, encode_png, encode_png_level, encode_png_with, replay_frames, write_gif,
+    PNG_LEVEL,
 };
 use tablut_bot::render::{board_png, replay_gif};
 use tablut_bot::tafl::{Position, RecordedMove, Rules, Variant};
@@ -91,7 +93,7 @@ fn bench_board(c: &mut Criterion) {
         // The sprites are drawn once, at first use; the figures are for every board after that.
         let png = board_png(&position, Some(&last), Some(caption));
         eprintln!(
-            "{variant}: board png (png crate, {PNG_COMPRESSION:?}, {PNG_FILTER:?}): {} bytes",
+            "{variant}: board png (Up filter, deflate level {PNG_LEVEL}): {} bytes",
             png.len()
         );
         // Tablut's figure keeps its name ("board png/tablut" was "board png").
@@ -147,19 +149,20 @@ fn bench_board(c: &mut Criterion) {
                 )
             })
         });
+        for level in [1, 2, 3] {
+            let name = format!("{canvas_name}: Up filter, deflate level {level}");
+            let file = encode_png_level(canvas, level);
+            assert_eq!(png_pixels(&file), canvas.px, "{name}");
+            eprintln!("{name}: {} bytes", file.len());
+            group.bench_function(&name, |b| {
+                b.iter(|| encode_png_level(black_box(canvas), level))
+            });
+        }
+        assert_eq!(encode_png(canvas), encode_png_level(canvas, PNG_LEVEL));
         for (compression, filter) in [
-            (PNG_COMPRESSION, PNG_FILTER),
-            (png::DeflateCompression::Level(1), png::Filter::NoFilter),
+            (png::DeflateCompression::Level(1), png::Filter::Up),
             (png::DeflateCompression::Level(1), png::Filter::Adaptive),
             (png::DeflateCompression::FdeflateUltraFast, png::Filter::Up),
-            (
-                png::DeflateCompression::FdeflateUltraFast,
-                png::Filter::Adaptive,
-            ),
-            (png::DeflateCompression::Level(2), png::Filter::Up),
-            (png::DeflateCompression::Level(2), png::Filter::NoFilter),
-            (png::DeflateCompression::Level(3), png::Filter::Up),
-            (png::DeflateCompression::Level(6), png::Filter::NoFilter),
         ] {
             let name = format!("{canvas_name}: png crate {compression:?} {filter:?}");
             let file = encode_png_with(canvas, compression, filter);

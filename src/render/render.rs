@@ -218,19 +218,66 @@ pub fn board_canvas(
     canvas
 }
 
-/// How the board PNG is compressed: the `png` crate's deflate at level 1 (flate2) after the
-/// `Up` row filter, which turns a row that repeats the one above (most of a board) into zeros.
-/// `cargo bench --bench render` measures the other choices beside it: the crate's fastest
-/// mode (fdeflate) misses the 40 KB target, its higher levels the 2 ms one.
-pub const PNG_COMPRESSION: png::DeflateCompression = png::DeflateCompression::Level(1);
-pub const PNG_FILTER: png::Filter = png::Filter::Up;
+/// How the board PNG is compressed: every row after the first through the `Up` row filter,
+/// which turns a row that repeats the one above (most of a board) into zeros, then deflate
+/// (flate2, miniz_oxide) at this level. `cargo bench --bench render` measures the other choices
+/// beside it.
+pub const PNG_LEVEL: u32 = 1;
 
-/// Encodes palette indices as an 8-bit indexed PNG.
+/// Encodes palette indices as an 8-bit indexed PNG: the rows filtered in one pass, compressed
+/// in one call, and written as one `IDAT` chunk. One call because flate2 zeroes the free space
+/// of its output buffer at every call: the `png` crate's writer, which passes each row (and its
+/// filter byte) separately, made 1 440 calls a board, each clearing most of a 32 KB buffer,
+/// some 47 MB of zeroing that was 86 % of the instructions a board took.
 pub fn encode_png(canvas: &Canvas) -> Vec<u8> {
-    encode_png_with(canvas, PNG_COMPRESSION, PNG_FILTER)
+    encode_png_level(canvas, PNG_LEVEL)
 }
 
-/// [`encode_png`] with another compression level and row filter (for the benchmark).
+/// [`encode_png`] at another zlib level (for the benchmark).
+pub fn encode_png_level(canvas: &Canvas, level: u32) -> Vec<u8> {
+    let w = IMAGE_PX as usize;
+    let px = &canvas.px;
+    // Each row with its filter byte: the first unfiltered, the others `Up` (2).
+    let mut filtered = Vec::with_capacity((w + 1) * w);
+    filtered.push(0);
+    filtered.extend_from_slice(&px[..w]);
+    for (above, row) in px.chunks_exact(w).zip(px.chunks_exact(w).skip(1)) {
+        filtered.push(2);
+        filtered.extend(row.iter().zip(above).map(|(&p, &q)| p.wrapping_sub(q)));
+    }
+    let mut zlib = flate2::Compress::new(flate2::Compression::new(level), true);
+    let mut idat = Vec::with_capacity(filtered.len() / 8);
+    loop {
+        let before = zlib.total_in() as usize;
+        let status = zlib
+            .compress_vec(
+                &filtered[before..],
+                &mut idat,
+                flate2::FlushCompress::Finish,
+            )
+            .expect("deflate into memory cannot fail");
+        if status == flate2::Status::StreamEnd {
+            break;
+        }
+        idat.reserve(idat.capacity().max(64 * 1024));
+    }
+    let mut out = Vec::with_capacity(idat.len() + 1024);
+    let mut encoder = png::Encoder::new(&mut out, IMAGE_PX, IMAGE_PX);
+    encoder.set_color(png::ColorType::Indexed);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_palette(&canvas.assets.palette[..]);
+    let mut writer = encoder
+        .write_header()
+        .expect("writing to a Vec cannot fail");
+    writer
+        .write_chunk(png::chunk::IDAT, &idat)
+        .expect("writing to a Vec cannot fail");
+    writer.finish().expect("writing to a Vec cannot fail");
+    out
+}
+
+/// The same image encoded by the `png` crate's own writer, at a compression and row filter
+/// (for the benchmark, beside [`encode_png`]).
 pub fn encode_png_with(
     canvas: &Canvas,
     compression: png::DeflateCompression,
