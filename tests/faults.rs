@@ -12,6 +12,7 @@ use serde_json::json;
 use std::time::Duration;
 use support::bot_harness::{assert_board, BotHarness};
 use support::fake_discord::*;
+use support::Waiting;
 
 const ASTRID: u64 = 900_000_000_000_000_201;
 const BIRGER: u64 = 900_000_000_000_000_202;
@@ -132,6 +133,34 @@ async fn ai_attacks(h: &BotHarness, channel: u64) {
         "{}",
         started.content()
     );
+}
+
+/// A timed game in `channel` whose posts Discord refuses with `refusal`: Astrid's move, its
+/// answer failing, is posted by the outbox and refused. Returns once the game's clock has
+/// stopped, the game still on.
+async fn refused_move(h: &BotHarness, channel: u64, refusal: Fault) {
+    let service = h.bot.as_ref().unwrap().service.clone();
+    h.challenge_accepted(
+        channel,
+        &astrid(),
+        (BIRGER, "Birger"),
+        json!([{"name": "time", "type": 3, "value": "1h"}]),
+    )
+    .await;
+    let path = format!("/channels/{channel}/messages");
+    h.fake.fail("POST", &path, usize::MAX, refusal);
+    // The answer fails, so the outbox posts the move, and Discord refuses it.
+    h.fake.fail("POST", "/callback", 1, Fault::Status(500));
+    h.play(&astrid(), channel, "a4-a3").await;
+    let waiting = Waiting::for_("the game's clock to stop");
+    loop {
+        let game = service.game_in_channel(channel).await.unwrap().unwrap();
+        assert!(!game.is_over());
+        if game.turn_deadline.is_none() {
+            break;
+        }
+        waiting.again().await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -282,7 +311,7 @@ async fn reminders_losses_on_time_first_posts_and_expiries_are_retried_until_the
         .fail("PATCH", "/channels/122/messages/", 1, Fault::Status(502));
     // Wait for the challenge's message id to be stored, then let it expire.
     let db = h.database().await;
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let waiting = Waiting::for_("the message id stored");
     while sqlx::query_scalar::<_, i64>(
         "SELECT COUNT(*) FROM challenges WHERE message_id IS NOT NULL",
     )
@@ -291,11 +320,7 @@ async fn reminders_losses_on_time_first_posts_and_expiries_are_retried_until_the
     .unwrap()
         == 0
     {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the message id stored"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
+        waiting.again().await;
     }
     db.close().await;
     h.clock.advance(Duration::from_secs(25 * 3600));
@@ -391,33 +416,16 @@ async fn a_channel_deleted_mid_game_ends_its_game_as_aborted() {
 async fn a_channel_that_refuses_the_bot_stops_its_games_clock() {
     let h = BotHarness::start(SETTINGS).await;
     let service = h.bot.as_ref().unwrap().service.clone();
-    h.challenge_accepted(
+    refused_move(
+        &h,
         150,
-        &astrid(),
-        (BIRGER, "Birger"),
-        json!([{"name": "time", "type": 3, "value": "1h"}]),
-    )
-    .await;
-    h.fake.fail(
-        "POST",
-        "/channels/150/messages",
-        usize::MAX,
         Fault::Error {
             status: 403,
             code: 50013,
             message: "Missing Permissions",
         },
-    );
-    // The answer fails, so the outbox posts the move, and Discord refuses it.
-    h.fake.fail("POST", "/callback", 1, Fault::Status(500));
-    h.play(&astrid(), 150, "a4-a3").await;
-    for _ in 0..200 {
-        let game = service.game_in_channel(150).await.unwrap().unwrap();
-        if game.turn_deadline.is_none() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
+    )
+    .await;
     let notices = service.notices_in(150).await.unwrap();
     assert_eq!(
         notices.last().unwrap().failure.as_deref(),
@@ -469,38 +477,24 @@ async fn a_proxys_bare_404_or_502_is_retried_and_the_game_goes_on() {
 async fn another_refusal_fails_the_move_and_stops_the_clock_of_its_timed_game() {
     let h = BotHarness::start(SETTINGS).await;
     let service = h.bot.as_ref().unwrap().service.clone();
-    h.challenge_accepted(
+    refused_move(
+        &h,
         151,
-        &astrid(),
-        (BIRGER, "Birger"),
-        json!([{"name": "time", "type": 3, "value": "1h"}]),
-    )
-    .await;
-    h.fake.fail(
-        "POST",
-        "/channels/151/messages",
-        usize::MAX,
         Fault::Error {
             status: 400,
             code: 50035,
             message: "Invalid Form Body",
         },
-    );
-    // The answer fails, so the outbox posts the move, and Discord refuses it.
-    h.fake.fail("POST", "/callback", 1, Fault::Status(500));
-    h.play(&astrid(), 151, "a4-a3").await;
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    let failed = loop {
-        let rows = service.notices_in(151).await.unwrap();
-        let failed = rows
-            .into_iter()
-            .find(|r| r.status == tablut_bot::store::NoticeStatus::Failed);
-        if let Some(failed) = failed {
-            break failed;
-        }
-        assert!(std::time::Instant::now() < deadline, "not failed");
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    };
+    )
+    .await;
+    // The clock stopped with the row, in the same recording.
+    let failed = service
+        .notices_in(151)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|r| r.status == tablut_bot::store::NoticeStatus::Failed)
+        .expect("the move failed");
     assert_eq!(failed.kind, "move");
     assert_eq!(
         failed.failure.as_deref(),
@@ -509,17 +503,6 @@ async fn another_refusal_fails_the_move_and_stops_the_clock_of_its_timed_game() 
     // Recorded as failed after one attempt, not retried.
     assert_eq!(failed.attempts, 1);
     assert_eq!(posts(&h, 151).len(), 1);
-    // Its clock stopped (with the row, in the same recording), the game on.
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let game = service.game_in_channel(151).await.unwrap().unwrap();
-        assert!(!game.is_over());
-        if game.turn_deadline.is_none() {
-            break;
-        }
-        assert!(std::time::Instant::now() < deadline, "the clock runs on");
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
     h.play(&birger(), 151, "e3-d3").await;
     let game = service.game_in_channel(151).await.unwrap().unwrap();
     assert!(game.turn_deadline.is_some(), "the next move starts it");
@@ -535,10 +518,9 @@ async fn a_refused_token_stops_delivery_and_keeps_the_notice_for_the_next_start(
     // Discord refuses the token from now on (the interaction's answer needs none).
     h.fake.reject_token();
     h.play(&astrid(), 190, &moves[0]).await;
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let waiting = Waiting::for_("delivery to stop");
     while !h.bot.as_ref().unwrap().delivery_stopped() {
-        assert!(std::time::Instant::now() < deadline, "delivery goes on");
-        tokio::time::sleep(Duration::from_millis(25)).await;
+        waiting.again().await;
     }
     // One attempt, refused; the reply kept, due at once, and not tried again.
     let statuses: Vec<u16> = posts(&h, 190).iter().map(|r| r.status).collect();

@@ -2,6 +2,7 @@
 //! a database file in a temporary directory, with a clock the test moves.
 
 use super::fake_discord::{FakeDiscord, Recorded, Who};
+use super::Waiting;
 use serde_json::json;
 use std::sync::Arc;
 use tablut_bot::bot::{self, Running};
@@ -95,18 +96,18 @@ impl BotHarness {
         for _ in 0..=n {
             self.clock.advance(std::time::Duration::from_millis(1));
             let now = tablut_bot::service::Clock::now_ms(&self.clock);
-            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-            loop {
-                let alive: Option<i64> =
-                    sqlx::query_scalar("SELECT alive_at FROM heartbeat WHERE id = 1")
-                        .fetch_optional(&pool)
-                        .await
-                        .unwrap();
-                if alive.unwrap_or(0) >= now {
-                    break;
-                }
-                assert!(std::time::Instant::now() < deadline, "the clock ticks");
-                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            let waiting = Waiting::for_("the clock ticks");
+            while sqlx::query_scalar::<_, Option<i64>>(
+                "SELECT alive_at FROM heartbeat WHERE id = 1",
+            )
+            .fetch_optional(&pool)
+            .await
+            .unwrap()
+            .flatten()
+            .unwrap_or(0)
+                < now
+            {
+                waiting.again().await;
             }
         }
         pool.close().await;
@@ -117,22 +118,16 @@ impl BotHarness {
     /// After it, a count of what was posted is final until something new happens.
     pub async fn outbox_settled(&self) {
         let pool = self.database().await;
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-        loop {
-            let owed: i64 = sqlx::query_scalar(
-                "SELECT COUNT(*) FROM outbox WHERE status NOT IN ('delivered', 'failed')",
-            )
-            .fetch_one(&pool)
-            .await
-            .unwrap();
-            if owed == 0 {
-                break;
-            }
-            assert!(
-                std::time::Instant::now() < deadline,
-                "the outbox still owes {owed} posts"
-            );
-            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        let waiting = Waiting::for_("an outbox that owes nothing");
+        while sqlx::query_scalar::<_, i64>(
+            "SELECT COUNT(*) FROM outbox WHERE status NOT IN ('delivered', 'failed')",
+        )
+        .fetch_one(&pool)
+        .await
+        .unwrap()
+            > 0
+        {
+            waiting.again().await;
         }
         pool.close().await;
     }
