@@ -133,9 +133,9 @@ impl Poster {
             "enforce_nonce": true, "allowed_mentions": mentions});
         if let Some(buttons) = notice.payload.buttons {
             let rows = match buttons {
-                Buttons::Challenge(id) => crate::bot::components::challenge_buttons(id),
-                Buttons::Draw(game) => crate::bot::components::draw_buttons(game),
-                Buttons::DailyPuzzle(day) => crate::bot::components::daily_puzzle_buttons(day),
+                Buttons::Challenge(id) => crate::bot::buttons::challenge_buttons(id),
+                Buttons::Draw(game) => crate::bot::buttons::draw_buttons(game),
+                Buttons::DailyPuzzle(day) => crate::bot::buttons::daily_puzzle_buttons(day),
             };
             body["components"] = serde_json::to_value(rows).expect("buttons serialize");
         }

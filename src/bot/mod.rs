@@ -4,6 +4,7 @@
 //! what went wrong inside.
 
 pub mod background;
+pub mod buttons;
 pub mod commands;
 pub mod components;
 pub mod config;

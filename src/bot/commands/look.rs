@@ -2,7 +2,7 @@
 
 use super::start::{variant, VariantArg};
 use super::{board_reply, reply, Context};
-use crate::bot::{components, messages, Error};
+use crate::bot::{buttons, messages, Error};
 use poise::serenity_prelude as serenity;
 
 /// Show the board of this channel's game.
@@ -157,7 +157,7 @@ pub async fn leaderboard(
     ctx.send(
         reply(messages::leaderboard_message(&board))
             .allowed_mentions(serenity::CreateAllowedMentions::new())
-            .components(components::leaderboard_buttons(&board)),
+            .components(buttons::leaderboard_buttons(&board)),
     )
     .await?;
     Ok(())
@@ -169,14 +169,14 @@ pub async fn games(ctx: Context<'_>) -> Result<(), Error> {
     let guild = ctx.guild_id().expect("guild only").get();
     // Only the games in channels the caller can see, and for the caller alone: a listing in
     // a public channel would show others what the caller may see. Its pages too are the
-    // caller's alone (see `components::Button::Games`).
+    // caller's alone (see `buttons::Button::Games`).
     let viewer = crate::bot::visibility::Viewer::of_command(ctx);
     let games = crate::bot::visibility::visible_games(&viewer, &ctx.data().service, guild).await?;
     let listed = messages::games_page(&games, 0);
     ctx.send(
         reply(listed.text.clone())
             .ephemeral(true)
-            .components(components::games_buttons(&listed))
+            .components(buttons::games_buttons(&listed))
             .allowed_mentions(serenity::CreateAllowedMentions::new()),
     )
     .await?;

@@ -1,7 +1,7 @@
 //! Playing: `/move`, `/tablut resign`, `/tablut draw`, `/tablut hint`, `/tablut abort`.
 
 use super::{board_reply, is_moderator, place, private, reply, Context};
-use crate::bot::{components, messages, Error};
+use crate::bot::{buttons, messages, Error};
 use crate::service::{AnswerRef, Answering, Ended, GameId, NewsAnswer, NoticeId};
 use poise::serenity_prelude as serenity;
 
@@ -192,7 +192,7 @@ pub async fn draw(ctx: Context<'_>) -> Result<(), Error> {
         .offer_draw_answering(ctx.channel_id().get(), me, Some(answering(ctx)))
         .await?;
     let text = messages::draw_offered(&game, me);
-    let answer = reply(text).components(components::draw_buttons(game.id));
+    let answer = reply(text).components(buttons::draw_buttons(game.id));
     match notice {
         Some(notice) => {
             answer_committed(ctx, answer, notice, "a draw offer", false).await?;

@@ -2,7 +2,7 @@
 
 use super::{caller, person, place, reply, Context};
 use crate::ai::Level;
-use crate::bot::{components, messages, Error};
+use crate::bot::{buttons, messages, Error};
 use crate::service::{AiGameRequest, ChallengeRequest, SideChoice, TimeControl};
 use crate::tafl::{Preset, Rules, Variant};
 use poise::serenity_prelude as serenity;
@@ -151,8 +151,7 @@ pub async fn challenge(
         .service
         .challenge_answering(request, Some(super::play::answering(ctx)))
         .await?;
-    let reply =
-        reply(messages::challenge_message(&c)).components(components::challenge_buttons(c.id));
+    let reply = reply(messages::challenge_message(&c)).components(buttons::challenge_buttons(c.id));
     let message = match notice {
         Some(notice) => {
             super::play::answer_committed(ctx, reply, notice, "a challenge", true).await?
