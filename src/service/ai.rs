@@ -177,7 +177,7 @@ impl Service {
                         }
                         return;
                     }
-                    Err(sqlx::Error::PoolClosed) => return,
+                    Err(e) if e.is_closed() => return,
                     Err(e) => {
                         tracing::warn!(game = id, error = %e, "could not renew the claim on the AI's turn: tried again")
                     }
@@ -360,7 +360,7 @@ impl Service {
     /// games started at once in several channels cannot pass the limit together.
     pub(crate) async fn check_ai_game_limits(
         &self,
-        conn: &mut AnyConnection,
+        conn: &mut Connection,
         guild: Option<GuildId>,
         user: UserId,
     ) -> Result<(), ServiceError> {

@@ -291,7 +291,7 @@ impl Service {
                 })
             }
             // Asked twice at once: the other request started it.
-            Err(e) if crate::store::is_unique_violation(&e, "analyses") => {
+            Err(e) if e.is_unique_violation("analyses") => {
                 drop(tx);
                 let stored = rows::of_game(self.store.read(), loaded.info.id)
                     .await?

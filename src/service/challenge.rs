@@ -99,7 +99,7 @@ impl Service {
     /// limit together.
     async fn check_challenge_limits(
         &self,
-        conn: &mut AnyConnection,
+        conn: &mut Connection,
         req: &ChallengeRequest,
         now: i64,
     ) -> Result<(), ServiceError> {
@@ -556,7 +556,7 @@ impl Service {
     #[allow(clippy::too_many_arguments)]
     async fn create_game(
         &self,
-        conn: &mut AnyConnection,
+        conn: &mut Connection,
         place: Place,
         attackers: Player,
         defenders: Player,

@@ -191,22 +191,14 @@ impl ServiceError {
     pub(crate) fn unless_taken(
         table: &'static str,
         taken: ServiceError,
-    ) -> impl FnOnce(sqlx::Error) -> ServiceError {
+    ) -> impl FnOnce(crate::store::StoreError) -> ServiceError {
         move |e| {
-            if crate::store::is_unique_violation(&e, table) {
+            if e.is_unique_violation(table) {
                 taken
             } else {
                 e.into()
             }
         }
-    }
-}
-
-/// The store's query functions fail with sqlx's error: it reaches the service's callers as
-/// the store's error.
-impl From<sqlx::Error> for ServiceError {
-    fn from(e: sqlx::Error) -> ServiceError {
-        ServiceError::Database(e.into())
     }
 }
 

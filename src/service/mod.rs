@@ -44,11 +44,10 @@ use crate::ai::Level;
 use crate::rating::{rate_game, Score};
 use crate::store::games::{Advance, GameRow, SeatRow};
 use crate::store::{self, draws, games, moves, players, DrawStatus, GameStatus};
-use crate::store::{Backend, Store};
+use crate::store::{Backend, Connection, Store};
 use crate::tafl::{
     write_position, Game, Outcome, Position, Reason, RecordedMove, Rules, Side, Variant,
 };
-use sqlx::AnyConnection;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -308,10 +307,7 @@ impl Service {
     }
 
     /// [`Service::database_now`] on a connection (in a transaction under way).
-    pub(crate) async fn database_now_on(
-        &self,
-        conn: &mut AnyConnection,
-    ) -> Result<i64, ServiceError> {
+    pub(crate) async fn database_now_on(&self, conn: &mut Connection) -> Result<i64, ServiceError> {
         Ok(store::database_now(&mut *conn, self.store.backend(), self.database_offset()).await?)
     }
 
@@ -593,7 +589,7 @@ impl Service {
 /// Moves a game's row on to `info` (at `position`), if it is still active at the ply it was
 /// read at; otherwise says why not: it ended, or another move came first.
 async fn advance(
-    conn: &mut AnyConnection,
+    conn: &mut Connection,
     row: &GameRow,
     info: &GameInfo,
     position: &Position,
@@ -624,7 +620,7 @@ fn ending(outcome: Outcome) -> Option<(&'static str, &'static str)> {
 
 /// Rates a finished game between two people in a server, in the transaction that ends it.
 async fn rate(
-    conn: &mut AnyConnection,
+    conn: &mut Connection,
     info: &GameInfo,
     now: i64,
 ) -> Result<Option<RatingChanges>, ServiceError> {

@@ -443,7 +443,7 @@ impl Service {
     /// [`Service::wake_outbox`] once the transaction has committed.
     pub(crate) async fn enqueue(
         &self,
-        conn: &mut AnyConnection,
+        conn: &mut Connection,
         channel: ChannelId,
         kind: &str,
         payload: &Payload,
@@ -833,7 +833,7 @@ impl Service {
     /// answer is to show, if the answer is held for.
     pub(crate) async fn announce_end(
         &self,
-        conn: &mut AnyConnection,
+        conn: &mut Connection,
         ended: &Ended,
         announce: Announce,
     ) -> Result<Option<NoticeId>, ServiceError> {

@@ -282,7 +282,7 @@ impl Service {
                     .map_err(ServiceError::after(Done::PuzzleStart))
             }
             // Another command started one at the same moment: show that one.
-            Err(e) if crate::store::is_unique_violation(&e, "puzzle_attempts") => {
+            Err(e) if e.is_unique_violation("puzzle_attempts") => {
                 drop(tx);
                 let a = rows::active(self.store.read(), guild, user.id)
                     .await?
@@ -343,7 +343,7 @@ impl Service {
                     .map_err(ServiceError::after(Done::PuzzleStart))
             }
             // A second press at the same moment started it: show that one.
-            Err(e) if crate::store::is_unique_violation(&e, "puzzle_attempts") => {
+            Err(e) if e.is_unique_violation("puzzle_attempts") => {
                 drop(tx);
                 let a = rows::day_attempt(self.store.read(), guild, user.id, day)
                     .await?

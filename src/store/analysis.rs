@@ -1,5 +1,6 @@
 //! The `analyses` table: a finished game's post-game analysis, one position at a time.
 
+use super::StoreError;
 use super::Writes;
 use super::{opt_to_db, to_db, DbId, MaybeDbId};
 use sqlx::any::AnyExecutor;
@@ -38,7 +39,7 @@ pub struct NewAnalysis<'a> {
 }
 
 /// Starts an analysis. Fails with a unique violation if the game has one already.
-pub async fn insert<'e>(ex: impl Writes<'e>, a: &NewAnalysis<'_>) -> Result<(), sqlx::Error> {
+pub async fn insert<'e>(ex: impl Writes<'e>, a: &NewAnalysis<'_>) -> Result<(), StoreError> {
     sqlx::query(
         "INSERT INTO analyses (game_id, channel_id, requested_by, plies, settings, \
          progress_notice, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
@@ -59,22 +60,22 @@ pub async fn insert<'e>(ex: impl Writes<'e>, a: &NewAnalysis<'_>) -> Result<(), 
 pub async fn of_game<'e>(
     ex: impl AnyExecutor<'e>,
     game_id: i64,
-) -> Result<Option<AnalysisRow>, sqlx::Error> {
-    sqlx::query_as(&format!(
+) -> Result<Option<AnalysisRow>, StoreError> {
+    Ok(sqlx::query_as(&format!(
         "SELECT {COLUMNS} FROM analyses WHERE game_id = $1"
     ))
     .bind(game_id)
     .fetch_optional(ex)
-    .await
+    .await?)
 }
 
 /// The games whose analysis is unfinished, oldest first.
-pub async fn unfinished<'e>(ex: impl AnyExecutor<'e>) -> Result<Vec<i64>, sqlx::Error> {
-    sqlx::query_scalar(
+pub async fn unfinished<'e>(ex: impl AnyExecutor<'e>) -> Result<Vec<i64>, StoreError> {
+    Ok(sqlx::query_scalar(
         "SELECT game_id FROM analyses WHERE finished_at IS NULL ORDER BY created_at, game_id",
     )
     .fetch_all(ex)
-    .await
+    .await?)
 }
 
 /// Records the evaluations after one more position, if the analysis still stands at
@@ -84,7 +85,7 @@ pub async fn record<'e>(
     game_id: i64,
     expected_done: i64,
     evaluations: &str,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "UPDATE analyses SET evaluations = $1, done = done + 1 \
          WHERE game_id = $2 AND done = $3 AND finished_at IS NULL",
@@ -98,7 +99,7 @@ pub async fn record<'e>(
 }
 
 /// Marks an analysis finished (every position searched), unless it already is. Whether it did.
-pub async fn finish<'e>(ex: impl Writes<'e>, game_id: i64, now: i64) -> Result<bool, sqlx::Error> {
+pub async fn finish<'e>(ex: impl Writes<'e>, game_id: i64, now: i64) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "UPDATE analyses SET finished_at = $1 \
          WHERE game_id = $2 AND finished_at IS NULL AND done = plies + 1",
@@ -115,13 +116,13 @@ pub async fn finished_games_in_channel<'e>(
     ex: impl AnyExecutor<'e>,
     channel_id: u64,
     limit: i64,
-) -> Result<Vec<i64>, sqlx::Error> {
-    sqlx::query_scalar(
+) -> Result<Vec<i64>, StoreError> {
+    Ok(sqlx::query_scalar(
         "SELECT id FROM games WHERE channel_id = $1 AND status = 'finished' \
          ORDER BY id DESC LIMIT $2",
     )
     .bind(to_db(channel_id))
     .bind(limit)
     .fetch_all(ex)
-    .await
+    .await?)
 }

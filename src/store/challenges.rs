@@ -1,6 +1,7 @@
 //! The `challenges` table: challenges between two users, open until answered, cancelled or
 //! expired.
 
+use super::StoreError;
 use super::Writes;
 use super::{opt_to_db, to_db, ChallengeStatus, DbBool, DbId, MaybeDbId};
 use sqlx::any::AnyExecutor;
@@ -114,8 +115,8 @@ impl From<Stored> for ChallengeRow {
 
 /// Creates a challenge. A challenger's second open challenge in one channel is a unique
 /// violation on `challenges`.
-pub async fn insert<'e>(ex: impl Writes<'e>, c: &NewChallenge<'_>) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar(
+pub async fn insert<'e>(ex: impl Writes<'e>, c: &NewChallenge<'_>) -> Result<i64, StoreError> {
+    Ok(sqlx::query_scalar(
         "INSERT INTO challenges (guild_id, channel_id, challenger_id, challenger_name, challenged_id, \
          challenged_name, side, rules, start_position, start_turn, time_per_move_ms, thread, rated, created_at, \
          expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) \
@@ -137,19 +138,21 @@ pub async fn insert<'e>(ex: impl Writes<'e>, c: &NewChallenge<'_>) -> Result<i64
     .bind(c.now)
     .bind(c.expires_at)
     .fetch_one(ex)
-    .await
+    .await?)
 }
 
 /// A challenge by id.
 pub async fn by_id<'e>(
     ex: impl AnyExecutor<'e>,
     id: i64,
-) -> Result<Option<ChallengeRow>, sqlx::Error> {
-    sqlx::query_as::<_, Stored>(&format!("SELECT {COLUMNS} FROM challenges WHERE id = $1"))
-        .bind(id)
-        .fetch_optional(ex)
-        .await
-        .map(|row| row.map(ChallengeRow::from))
+) -> Result<Option<ChallengeRow>, StoreError> {
+    Ok(
+        sqlx::query_as::<_, Stored>(&format!("SELECT {COLUMNS} FROM challenges WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(ex)
+            .await
+            .map(|row| row.map(ChallengeRow::from))?,
+    )
 }
 
 /// Closes an open challenge with a new status (and the game it started). Returns whether it
@@ -160,7 +163,7 @@ pub async fn close<'e>(
     status: ChallengeStatus,
     game_id: Option<i64>,
     now: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "UPDATE challenges SET status = $1, game_id = $2, answered_at = $3 \
          WHERE id = $4 AND status = 'pending'",
@@ -178,14 +181,14 @@ pub async fn close<'e>(
 pub async fn expired<'e>(
     ex: impl AnyExecutor<'e>,
     now: i64,
-) -> Result<Vec<ChallengeRow>, sqlx::Error> {
-    sqlx::query_as::<_, Stored>(&format!(
+) -> Result<Vec<ChallengeRow>, StoreError> {
+    Ok(sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM challenges WHERE status = 'pending' AND expires_at <= $1 ORDER BY id"
     ))
     .bind(now)
     .fetch_all(ex)
     .await
-    .map(|rows| rows.into_iter().map(ChallengeRow::from).collect())
+    .map(|rows| rows.into_iter().map(ChallengeRow::from).collect())?)
 }
 
 /// Remembers the message that carries the challenge's buttons.
@@ -193,7 +196,7 @@ pub async fn set_message<'e>(
     ex: impl Writes<'e>,
     id: i64,
     message_id: u64,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), StoreError> {
     sqlx::query("UPDATE challenges SET message_id = $1 WHERE id = $2")
         .bind(to_db(message_id))
         .bind(id)
@@ -206,14 +209,14 @@ pub async fn set_message<'e>(
 pub async fn by_game<'e>(
     ex: impl AnyExecutor<'e>,
     game_id: i64,
-) -> Result<Option<ChallengeRow>, sqlx::Error> {
-    sqlx::query_as::<_, Stored>(&format!(
+) -> Result<Option<ChallengeRow>, StoreError> {
+    Ok(sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM challenges WHERE game_id = $1"
     ))
     .bind(game_id)
     .fetch_optional(ex)
     .await
-    .map(|row| row.map(ChallengeRow::from))
+    .map(|row| row.map(ChallengeRow::from))?)
 }
 
 /// A challenger's open challenges at `now` (pending, not yet expired): how many, and when the
@@ -222,7 +225,7 @@ pub async fn open_of<'e>(
     ex: impl AnyExecutor<'e>,
     challenger: u64,
     now: i64,
-) -> Result<(u32, Option<i64>), sqlx::Error> {
+) -> Result<(u32, Option<i64>), StoreError> {
     let row = sqlx::query(
         "SELECT COUNT(*) AS open, MIN(expires_at) AS first FROM challenges \
          WHERE challenger_id = $1 AND status = 'pending' AND expires_at > $2",
@@ -241,7 +244,7 @@ pub async fn received_since<'e>(
     ex: impl AnyExecutor<'e>,
     challenged: u64,
     since: i64,
-) -> Result<(u32, Option<i64>), sqlx::Error> {
+) -> Result<(u32, Option<i64>), StoreError> {
     let row = sqlx::query(
         "SELECT COUNT(*) AS received, MIN(created_at) AS first FROM challenges \
          WHERE challenged_id = $1 AND created_at > $2 AND status <> 'accepted'",
@@ -262,7 +265,7 @@ pub async fn withdraw_in_channel<'e>(
     ex: impl Writes<'e>,
     channel: u64,
     now: i64,
-) -> Result<u64, sqlx::Error> {
+) -> Result<u64, StoreError> {
     let done = sqlx::query(
         "UPDATE challenges SET status = 'cancelled', answered_at = $1 \
          WHERE channel_id = $2 AND status = 'pending'",
@@ -280,7 +283,7 @@ pub async fn withdraw_in_guild<'e>(
     ex: impl Writes<'e>,
     guild: u64,
     now: i64,
-) -> Result<u64, sqlx::Error> {
+) -> Result<u64, StoreError> {
     let done = sqlx::query(
         "UPDATE challenges SET status = 'cancelled', answered_at = $1 \
          WHERE guild_id = $2 AND status = 'pending'",

@@ -1,6 +1,8 @@
 //! What SQLite and PostgreSQL spell differently, in one place. Everything else is one SQL text
 //! that both accept (see the module docs of [`crate::store`]).
 
+use super::StoreError;
+
 /// The database behind a pool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Backend {
@@ -77,7 +79,7 @@ pub async fn lock_in_transaction(
     conn: &mut sqlx::AnyConnection,
     backend: Backend,
     key: &str,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), StoreError> {
     if backend == Backend::Postgres {
         sqlx::query(
             "SELECT 1 FROM (SELECT pg_advisory_xact_lock(hashtextextended($1, 0))) AS locked",

@@ -1,5 +1,6 @@
 //! The `draw_offers` table: at most one open offer per game.
 
+use super::StoreError;
 use super::Writes;
 use super::{to_db, DbId, DrawStatus};
 use sqlx::any::AnyExecutor;
@@ -22,8 +23,8 @@ pub async fn insert<'e>(
     ply: u32,
     offered_by: u64,
     now: i64,
-) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar(
+) -> Result<i64, StoreError> {
+    Ok(sqlx::query_scalar(
         "INSERT INTO draw_offers (game_id, ply, offered_by, created_at) VALUES ($1, $2, $3, $4) \
          RETURNING id",
     )
@@ -32,20 +33,20 @@ pub async fn insert<'e>(
     .bind(to_db(offered_by))
     .bind(now)
     .fetch_one(ex)
-    .await
+    .await?)
 }
 
 /// The game's open offer, if any.
 pub async fn open_in_game<'e>(
     ex: impl AnyExecutor<'e>,
     game_id: i64,
-) -> Result<Option<DrawOfferRow>, sqlx::Error> {
-    sqlx::query_as(
+) -> Result<Option<DrawOfferRow>, StoreError> {
+    Ok(sqlx::query_as(
         "SELECT id, game_id, ply, offered_by FROM draw_offers WHERE game_id = $1 AND status = 'open'",
     )
     .bind(game_id)
     .fetch_optional(ex)
-    .await
+    .await?)
 }
 
 /// Closes the game's open offer (if any) with `status`. Returns whether one was open.
@@ -54,7 +55,7 @@ pub async fn close_open<'e>(
     game_id: i64,
     status: DrawStatus,
     now: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "UPDATE draw_offers SET status = $1, answered_at = $2 WHERE game_id = $3 AND status = 'open'",
     )
@@ -74,7 +75,7 @@ pub async fn answer<'e>(
     id: i64,
     status: DrawStatus,
     now: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "UPDATE draw_offers SET status = $1, answered_at = $2 WHERE id = $3 AND status = 'open'",
     )

@@ -1,6 +1,7 @@
 //! The `games` table: who plays which side, the rules, the status and result, the time control,
 //! and a cache of the position (its ply and record) that the move list is the truth for.
 
+use super::StoreError;
 use super::Writes;
 use super::{opt_to_db, to_db, DbBool, DbId, GameStatus, MaybeDbId};
 use sqlx::any::AnyExecutor;
@@ -142,8 +143,8 @@ impl From<Stored> for GameRow {
 
 /// Creates a game and returns its id. A game already active in the channel makes this fail
 /// with a unique violation on `games` (see [`super::is_unique_violation`]).
-pub async fn insert<'e>(ex: impl Writes<'e>, g: &NewGame<'_>) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar(
+pub async fn insert<'e>(ex: impl Writes<'e>, g: &NewGame<'_>) -> Result<i64, StoreError> {
+    Ok(sqlx::query_scalar(
         "INSERT INTO games (guild_id, channel_id, attacker_user_id, attacker_ai_level, attacker_name, \
          defender_user_id, defender_ai_level, defender_name, rules, start_position, start_turn, rated, \
          position, time_per_move_ms, turn_deadline, created_at, updated_at) \
@@ -167,69 +168,71 @@ pub async fn insert<'e>(ex: impl Writes<'e>, g: &NewGame<'_>) -> Result<i64, sql
     .bind(g.now)
     .bind(g.now)
     .fetch_one(ex)
-    .await
+    .await?)
 }
 
 /// A game by id.
-pub async fn by_id<'e>(ex: impl AnyExecutor<'e>, id: i64) -> Result<Option<GameRow>, sqlx::Error> {
-    sqlx::query_as::<_, Stored>(&format!("SELECT {COLUMNS} FROM games WHERE id = $1"))
-        .bind(id)
-        .fetch_optional(ex)
-        .await
-        .map(|row| row.map(GameRow::from))
+pub async fn by_id<'e>(ex: impl AnyExecutor<'e>, id: i64) -> Result<Option<GameRow>, StoreError> {
+    Ok(
+        sqlx::query_as::<_, Stored>(&format!("SELECT {COLUMNS} FROM games WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(ex)
+            .await
+            .map(|row| row.map(GameRow::from))?,
+    )
 }
 
 /// The game active in a channel, if any.
 pub async fn active_in_channel<'e>(
     ex: impl AnyExecutor<'e>,
     channel_id: u64,
-) -> Result<Option<GameRow>, sqlx::Error> {
-    sqlx::query_as::<_, Stored>(&format!(
+) -> Result<Option<GameRow>, StoreError> {
+    Ok(sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'"
     ))
     .bind(to_db(channel_id))
     .fetch_optional(ex)
     .await
-    .map(|row| row.map(GameRow::from))
+    .map(|row| row.map(GameRow::from))?)
 }
 
 /// The channel's active game, or else its most recent one.
 pub async fn latest_in_channel<'e>(
     ex: impl AnyExecutor<'e>,
     channel_id: u64,
-) -> Result<Option<GameRow>, sqlx::Error> {
-    sqlx::query_as::<_, Stored>(&format!(
+) -> Result<Option<GameRow>, StoreError> {
+    Ok(sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM games WHERE channel_id = $1 \
          ORDER BY status = 'active' DESC, id DESC LIMIT 1"
     ))
     .bind(to_db(channel_id))
     .fetch_optional(ex)
     .await
-    .map(|row| row.map(GameRow::from))
+    .map(|row| row.map(GameRow::from))?)
 }
 
 /// The active games of a server, oldest first.
 pub async fn active_in_guild<'e>(
     ex: impl AnyExecutor<'e>,
     guild_id: u64,
-) -> Result<Vec<GameRow>, sqlx::Error> {
-    sqlx::query_as::<_, Stored>(&format!(
+) -> Result<Vec<GameRow>, StoreError> {
+    Ok(sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM games WHERE guild_id = $1 AND status = 'active' ORDER BY id"
     ))
     .bind(to_db(guild_id))
     .fetch_all(ex)
     .await
-    .map(|rows| rows.into_iter().map(GameRow::from).collect())
+    .map(|rows| rows.into_iter().map(GameRow::from).collect())?)
 }
 
 /// Every active game (for the start-up sweep of AI turns).
-pub async fn all_active<'e>(ex: impl AnyExecutor<'e>) -> Result<Vec<GameRow>, sqlx::Error> {
-    sqlx::query_as::<_, Stored>(&format!(
+pub async fn all_active<'e>(ex: impl AnyExecutor<'e>) -> Result<Vec<GameRow>, StoreError> {
+    Ok(sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
     ))
     .fetch_all(ex)
     .await
-    .map(|rows| rows.into_iter().map(GameRow::from).collect())
+    .map(|rows| rows.into_iter().map(GameRow::from).collect())?)
 }
 
 /// A user's games against the AI in a server (`None`: direct messages): how many are active,
@@ -238,7 +241,7 @@ pub async fn ai_games_of<'e>(
     ex: impl AnyExecutor<'e>,
     guild: Option<u64>,
     user: u64,
-) -> Result<(u32, Option<i64>), sqlx::Error> {
+) -> Result<(u32, Option<i64>), StoreError> {
     let row = sqlx::query(
         "SELECT COUNT(CASE WHEN status = 'active' THEN 1 END) AS active, MAX(created_at) AS latest \
          FROM games WHERE guild_id IS NOT DISTINCT FROM $1 AND \
@@ -258,11 +261,8 @@ pub async fn ai_games_of<'e>(
 
 /// Active games whose clock needs a look at `now`: half their time or more is gone, and a
 /// reminder is still to be sent or the time has run out.
-pub async fn clock_due<'e>(
-    ex: impl AnyExecutor<'e>,
-    now: i64,
-) -> Result<Vec<GameRow>, sqlx::Error> {
-    sqlx::query_as::<_, Stored>(&format!(
+pub async fn clock_due<'e>(ex: impl AnyExecutor<'e>, now: i64) -> Result<Vec<GameRow>, StoreError> {
+    Ok(sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM games WHERE status = 'active' AND turn_deadline IS NOT NULL \
          AND turn_deadline - time_per_move_ms / 2 <= $1 \
          AND (reminders_sent < 2 OR turn_deadline <= $1) ORDER BY turn_deadline"
@@ -270,7 +270,7 @@ pub async fn clock_due<'e>(
     .bind(now)
     .fetch_all(ex)
     .await
-    .map(|rows| rows.into_iter().map(GameRow::from).collect())
+    .map(|rows| rows.into_iter().map(GameRow::from).collect())?)
 }
 
 /// A player's finished games in a server, most recent first.
@@ -278,8 +278,8 @@ pub async fn finished_of_player<'e>(
     ex: impl AnyExecutor<'e>,
     guild_id: u64,
     user_id: u64,
-) -> Result<Vec<GameRow>, sqlx::Error> {
-    sqlx::query_as::<_, Stored>(&format!(
+) -> Result<Vec<GameRow>, StoreError> {
+    Ok(sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM games WHERE guild_id = $1 AND status = 'finished' \
          AND (attacker_user_id = $2 OR defender_user_id = $2) ORDER BY ended_at DESC, id DESC"
     ))
@@ -287,7 +287,7 @@ pub async fn finished_of_player<'e>(
     .bind(to_db(user_id))
     .fetch_all(ex)
     .await
-    .map(|rows| rows.into_iter().map(GameRow::from).collect())
+    .map(|rows| rows.into_iter().map(GameRow::from).collect())?)
 }
 
 /// The new state after a move (or an ending off the board).
@@ -305,7 +305,7 @@ pub struct Advance<'a> {
 }
 
 /// Moves a game on, if it is still active at the expected ply. Returns whether it was.
-pub async fn advance<'e>(ex: impl Writes<'e>, a: &Advance<'_>) -> Result<bool, sqlx::Error> {
+pub async fn advance<'e>(ex: impl Writes<'e>, a: &Advance<'_>) -> Result<bool, StoreError> {
     let (status, result, reason, ended_at) = match a.ended {
         Some((result, reason)) => (
             GameStatus::Finished,
@@ -343,7 +343,7 @@ pub async fn mark_reminder<'e>(
     ply: u32,
     number: u32,
     now: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "UPDATE games SET reminders_sent = $1, last_reminder_at = $2 \
          WHERE id = $3 AND ply = $4 AND status = 'active' AND reminders_sent < $5",
@@ -363,7 +363,7 @@ pub async fn set_channel<'e>(
     ex: impl Writes<'e>,
     id: i64,
     channel_id: u64,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), StoreError> {
     sqlx::query("UPDATE games SET channel_id = $1 WHERE id = $2")
         .bind(to_db(channel_id))
         .bind(id)
@@ -377,7 +377,7 @@ pub async fn set_board_message<'e>(
     ex: impl Writes<'e>,
     id: i64,
     message_id: u64,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), StoreError> {
     sqlx::query("UPDATE games SET board_message_id = $1 WHERE id = $2")
         .bind(to_db(message_id))
         .bind(id)
@@ -387,7 +387,7 @@ pub async fn set_board_message<'e>(
 }
 
 /// Stops the clock of a game (no deadline until its next move). Returns whether it ran.
-pub async fn stop_clock<'e>(ex: impl Writes<'e>, id: i64) -> Result<bool, sqlx::Error> {
+pub async fn stop_clock<'e>(ex: impl Writes<'e>, id: i64) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "UPDATE games SET turn_deadline = NULL WHERE id = $1 AND status = 'active' \
          AND turn_deadline IS NOT NULL",
@@ -408,7 +408,7 @@ pub async fn claim_ai_turn<'e>(
     by: &str,
     now: i64,
     until: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "UPDATE games SET ai_claimed_ply = $1, ai_claimed_by = $2, ai_claimed_until = $3 \
          WHERE id = $4 AND ply = $1 AND status = 'active' AND (ai_claimed_ply IS NULL \
@@ -435,7 +435,7 @@ pub async fn renew_ai_turn<'e>(
     ply: u32,
     by: &str,
     until: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "UPDATE games SET ai_claimed_until = $1 \
          WHERE id = $2 AND ai_claimed_ply = $3 AND ai_claimed_by = $4 \
@@ -457,7 +457,7 @@ pub async fn release_ai_turn<'e>(
     id: i64,
     ply: u32,
     by: &str,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "UPDATE games SET ai_claimed_until = NULL, ai_claimed_by = NULL \
          WHERE id = $1 AND ai_claimed_ply = $2 AND ai_claimed_by = $3",
@@ -478,7 +478,7 @@ pub async fn claim_clock<'e>(
     by: &str,
     now: i64,
     until: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "UPDATE games SET clock_claimed_by = $1, clock_claimed_until = $2 \
          WHERE id = $3 AND status = 'active' AND (clock_claimed_until IS NULL \
@@ -494,11 +494,7 @@ pub async fn claim_clock<'e>(
 }
 
 /// Gives up `by`'s claim on the clock's look at game `id` (done): any process may look again.
-pub async fn release_clock<'e>(
-    ex: impl Writes<'e>,
-    id: i64,
-    by: &str,
-) -> Result<bool, sqlx::Error> {
+pub async fn release_clock<'e>(ex: impl Writes<'e>, id: i64, by: &str) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "UPDATE games SET clock_claimed_by = NULL, clock_claimed_until = NULL \
          WHERE id = $1 AND clock_claimed_by = $2",
@@ -515,13 +511,13 @@ pub async fn release_clock<'e>(
 pub async fn active_in_threads_of<'e>(
     ex: impl AnyExecutor<'e>,
     parent: u64,
-) -> Result<Vec<GameRow>, sqlx::Error> {
+) -> Result<Vec<GameRow>, StoreError> {
     let columns = COLUMNS
         .split(", ")
         .map(|c| format!("g.{}", c.trim()))
         .collect::<Vec<_>>()
         .join(", ");
-    sqlx::query_as::<_, Stored>(&format!(
+    Ok(sqlx::query_as::<_, Stored>(&format!(
         "SELECT {columns} FROM games g JOIN challenges c ON c.game_id = g.id \
          WHERE c.channel_id = $1 AND g.channel_id <> $2 AND g.status = 'active' ORDER BY g.id"
     ))
@@ -529,5 +525,5 @@ pub async fn active_in_threads_of<'e>(
     .bind(to_db(parent))
     .fetch_all(ex)
     .await
-    .map(|rows| rows.into_iter().map(GameRow::from).collect())
+    .map(|rows| rows.into_iter().map(GameRow::from).collect())?)
 }

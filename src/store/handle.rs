@@ -4,6 +4,7 @@
 //! holds the write lock on SQLite for as long as it lives, and takes nothing extra on
 //! PostgreSQL.
 
+use super::StoreError;
 use super::{Backend, OpenError};
 use sqlx::any::AnyExecutor;
 use sqlx::pool::PoolConnection;
@@ -125,7 +126,7 @@ impl Store {
     /// transaction that reads first and writes later cannot wait for another process's writer
     /// (SQLite answers such an upgrade with "database is locked" at once, busy timeout or not);
     /// one that begins as a writer waits in the busy timeout like any other.
-    pub async fn write(&self) -> Result<Write<'_>, sqlx::Error> {
+    pub async fn write(&self) -> Result<Write<'_>, StoreError> {
         let lock = self.writer().await;
         let tx = match self.backend {
             Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
@@ -136,7 +137,7 @@ impl Store {
 
     /// The write lock taken (on SQLite), then a connection, for writes that are statements of
     /// their own.
-    pub async fn lock(&self) -> Result<Locked<'_>, sqlx::Error> {
+    pub async fn lock(&self) -> Result<Locked<'_>, StoreError> {
         let lock = self.writer().await;
         let conn = self.pool.acquire().await?;
         Ok(Locked { conn, _lock: lock })
@@ -156,9 +157,9 @@ impl Store {
 
 impl Write<'_> {
     /// Commits the transaction, then lets the next writer in.
-    pub async fn commit(self) -> Result<(), sqlx::Error> {
+    pub async fn commit(self) -> Result<(), StoreError> {
         let Write { tx, _lock } = self;
-        tx.commit().await
+        Ok(tx.commit().await?)
     }
 }
 

@@ -5,6 +5,7 @@
 //! together, one of them claims it, once.
 
 use super::AnyExecutor;
+use super::StoreError;
 use super::Writes;
 
 /// Records a beat at `now` with the next promised by `next_by`. With `claim` (a start), if the
@@ -19,7 +20,7 @@ pub async fn beat(
     now: i64,
     next_by: i64,
     claim: bool,
-) -> Result<Option<i64>, sqlx::Error> {
+) -> Result<Option<i64>, StoreError> {
     let first = sqlx::query(
         "INSERT INTO heartbeat (id, alive_at, expect_by) VALUES (1, $1, $2) \
          ON CONFLICT (id) DO NOTHING",
@@ -52,7 +53,7 @@ pub async fn beat(
 
 /// A beat that claims nothing. Neither time goes back: another process may beat with a clock
 /// a little behind, or promise a later beat than this one.
-async fn refresh(tx: &mut sqlx::AnyConnection, now: i64, next_by: i64) -> Result<(), sqlx::Error> {
+async fn refresh(tx: &mut sqlx::AnyConnection, now: i64, next_by: i64) -> Result<(), StoreError> {
     sqlx::query(
         "UPDATE heartbeat SET \
          alive_at = CASE WHEN alive_at < $1 THEN $1 ELSE alive_at END, \
@@ -66,14 +67,16 @@ async fn refresh(tx: &mut sqlx::AnyConnection, now: i64, next_by: i64) -> Result
 }
 
 /// The last beat (Unix ms), if the bot ever beat.
-pub async fn alive_at<'e>(ex: impl AnyExecutor<'e>) -> Result<Option<i64>, sqlx::Error> {
-    sqlx::query_scalar("SELECT alive_at FROM heartbeat WHERE id = 1")
-        .fetch_optional(ex)
-        .await
+pub async fn alive_at<'e>(ex: impl AnyExecutor<'e>) -> Result<Option<i64>, StoreError> {
+    Ok(
+        sqlx::query_scalar("SELECT alive_at FROM heartbeat WHERE id = 1")
+            .fetch_optional(ex)
+            .await?,
+    )
 }
 
 /// Moves every running game's deadline on by `by` ms; how many games.
-pub async fn extend_deadlines<'e>(ex: impl Writes<'e>, by: i64) -> Result<u64, sqlx::Error> {
+pub async fn extend_deadlines<'e>(ex: impl Writes<'e>, by: i64) -> Result<u64, StoreError> {
     let done = sqlx::query(
         "UPDATE games SET turn_deadline = turn_deadline + $1 \
          WHERE status = 'active' AND turn_deadline IS NOT NULL",
@@ -85,7 +88,7 @@ pub async fn extend_deadlines<'e>(ex: impl Writes<'e>, by: i64) -> Result<u64, s
 }
 
 /// Moves every open challenge's expiry on by `by` ms; how many challenges.
-pub async fn extend_challenges<'e>(ex: impl Writes<'e>, by: i64) -> Result<u64, sqlx::Error> {
+pub async fn extend_challenges<'e>(ex: impl Writes<'e>, by: i64) -> Result<u64, StoreError> {
     let done =
         sqlx::query("UPDATE challenges SET expires_at = expires_at + $1 WHERE status = 'pending'")
             .bind(by)

@@ -40,6 +40,10 @@ pub use dialect::Backend;
 pub use error::StoreError;
 pub use handle::{Locked, Store, Write, Writes};
 pub use sqlx::any::AnyExecutor;
+
+/// A connection the store's query functions run on: what a [`Write`] derefs to and
+/// [`Locked::ex`] gives, so that the layers above name it without naming the driver.
+pub type Connection = sqlx::AnyConnection;
 pub use status::{ChallengeStatus, DrawStatus, GameStatus, NoticeStatus};
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
@@ -82,12 +86,9 @@ pub enum OpenError {
     )]
     Url { url: String, reason: String },
     #[error("cannot open the database {url}: {source}")]
-    Connect { url: String, source: sqlx::Error },
+    Connect { url: String, source: StoreError },
     #[error("cannot migrate the database {url}: {source}")]
-    Migrate {
-        url: String,
-        source: sqlx::migrate::MigrateError,
-    },
+    Migrate { url: String, source: StoreError },
 }
 
 /// A database URL as an error shows it: without its password.
@@ -146,9 +147,9 @@ pub async fn open(url: &str) -> Result<AnyPool, OpenError> {
         })
         .connect_with(options)
         .await
-        .map_err(|source| OpenError::Connect {
+        .map_err(|e| OpenError::Connect {
             url: shown(url),
-            source,
+            source: e.into(),
         })?;
     let migrated = match backend {
         Backend::Sqlite => migrate_sqlite(&pool).await,
@@ -159,7 +160,7 @@ pub async fn open(url: &str) -> Result<AnyPool, OpenError> {
         close(&pool).await;
         return Err(OpenError::Migrate {
             url: shown(url),
-            source,
+            source: source.into(),
         });
     }
     Ok(pool)
@@ -264,11 +265,13 @@ pub async fn database_now<'e>(
     ex: impl AnyExecutor<'e>,
     backend: Backend,
     offset_ms: i64,
-) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar(&format!("SELECT {} + $1", backend.now_ms()))
-        .bind(offset_ms)
-        .fetch_one(ex)
-        .await
+) -> Result<i64, StoreError> {
+    Ok(
+        sqlx::query_scalar(&format!("SELECT {} + $1", backend.now_ms()))
+            .bind(offset_ms)
+            .fetch_one(ex)
+            .await?,
+    )
 }
 
 /// A Discord id (unsigned 64-bit) as SQLite stores it: the same bits, read as signed.

@@ -1,5 +1,6 @@
 //! The `moves` table: a game's moves in order, the source of truth for its position.
 
+use super::StoreError;
 use super::Writes;
 use super::{opt_to_db, MaybeDbId};
 use sqlx::any::AnyExecutor;
@@ -24,7 +25,7 @@ pub async fn insert<'e>(
     notation: &str,
     user_id: Option<u64>,
     played_at: i64,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), StoreError> {
     sqlx::query(
         "INSERT INTO moves (game_id, ply, notation, user_id, played_at) VALUES ($1, $2, $3, $4, $5)",
     )
@@ -42,11 +43,11 @@ pub async fn insert<'e>(
 pub async fn of_game<'e>(
     ex: impl AnyExecutor<'e>,
     game_id: i64,
-) -> Result<Vec<MoveRow>, sqlx::Error> {
-    sqlx::query_as(
+) -> Result<Vec<MoveRow>, StoreError> {
+    Ok(sqlx::query_as(
         "SELECT ply, notation, user_id, played_at FROM moves WHERE game_id = $1 ORDER BY ply",
     )
     .bind(game_id)
     .fetch_all(ex)
-    .await
+    .await?)
 }

@@ -1,6 +1,7 @@
 //! The `outbox` table: what the bot owes a channel, written in the transaction of the change
 //! that causes it, delivered by one dispatcher in order within a channel.
 
+use super::StoreError;
 use super::Writes;
 use super::{opt_to_db, to_db, Backend, DbBool, DbId, MaybeDbId, NoticeStatus};
 use sqlx::any::AnyExecutor;
@@ -49,8 +50,8 @@ const COLUMNS: &str = "id, channel_id, kind, payload, nonce, created_at, next_at
 const OPEN: &str = "('held', 'pending', 'claimed')";
 
 /// Writes a notice; returns its id.
-pub async fn insert<'e>(ex: impl Writes<'e>, n: &NewNotice<'_>) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar(
+pub async fn insert<'e>(ex: impl Writes<'e>, n: &NewNotice<'_>) -> Result<i64, StoreError> {
+    Ok(sqlx::query_scalar(
         "INSERT INTO outbox (channel_id, kind, payload, nonce, created_at, next_attempt_at, status) \
          VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
     )
@@ -62,7 +63,7 @@ pub async fn insert<'e>(ex: impl Writes<'e>, n: &NewNotice<'_>) -> Result<i64, s
     .bind(n.next_attempt_at)
     .bind(if n.held { "held" } else { "pending" })
     .fetch_one(ex)
-    .await
+    .await?)
 }
 
 /// An owed notice (held, pending or claimed) with no earlier owed notice in its channel: the
@@ -80,15 +81,15 @@ pub async fn due<'e>(
     ex: impl AnyExecutor<'e>,
     now: i64,
     limit: u32,
-) -> Result<Vec<NoticeRow>, sqlx::Error> {
-    sqlx::query_as(&format!(
+) -> Result<Vec<NoticeRow>, StoreError> {
+    Ok(sqlx::query_as(&format!(
         "SELECT {COLUMNS} FROM outbox o WHERE {head} AND o.next_attempt_at <= $1 ORDER BY o.id LIMIT $2",
         head = head()
     ))
     .bind(now)
     .bind(i64::from(limit))
     .fetch_all(ex)
-    .await
+    .await?)
 }
 
 /// Claims the notices to deliver at `now` ([`due`]'s choice) for one attempt: each is
@@ -103,7 +104,7 @@ pub async fn claim_due<'e>(
     now: i64,
     until: i64,
     limit: u32,
-) -> Result<Vec<NoticeRow>, sqlx::Error> {
+) -> Result<Vec<NoticeRow>, StoreError> {
     let mut rows: Vec<NoticeRow> = sqlx::query_as(&format!(
         "UPDATE outbox SET status = 'claimed', attempts = attempts + 1, next_attempt_at = $2 \
          WHERE status IN {OPEN} AND next_attempt_at <= $1 AND id IN \
@@ -123,37 +124,36 @@ pub async fn claim_due<'e>(
 }
 
 /// When the next notice falls due (a channel's next owed one), if any is owed.
-pub async fn next_due<'e>(ex: impl AnyExecutor<'e>) -> Result<Option<i64>, sqlx::Error> {
-    sqlx::query_scalar(&format!(
+pub async fn next_due<'e>(ex: impl AnyExecutor<'e>) -> Result<Option<i64>, StoreError> {
+    Ok(sqlx::query_scalar(&format!(
         "SELECT MIN(o.next_attempt_at) FROM outbox o WHERE {head}",
         head = head()
     ))
     .fetch_one(ex)
-    .await
+    .await?)
 }
 
 /// A notice by id.
-pub async fn by_id<'e>(
-    ex: impl AnyExecutor<'e>,
-    id: i64,
-) -> Result<Option<NoticeRow>, sqlx::Error> {
-    sqlx::query_as(&format!("SELECT {COLUMNS} FROM outbox WHERE id = $1"))
-        .bind(id)
-        .fetch_optional(ex)
-        .await
+pub async fn by_id<'e>(ex: impl AnyExecutor<'e>, id: i64) -> Result<Option<NoticeRow>, StoreError> {
+    Ok(
+        sqlx::query_as(&format!("SELECT {COLUMNS} FROM outbox WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(ex)
+            .await?,
+    )
 }
 
 /// A channel's notices, in order (for tests and inspection).
 pub async fn of_channel<'e>(
     ex: impl AnyExecutor<'e>,
     channel_id: u64,
-) -> Result<Vec<NoticeRow>, sqlx::Error> {
-    sqlx::query_as(&format!(
+) -> Result<Vec<NoticeRow>, StoreError> {
+    Ok(sqlx::query_as(&format!(
         "SELECT {COLUMNS} FROM outbox WHERE channel_id = $1 ORDER BY id"
     ))
     .bind(to_db(channel_id))
     .fetch_all(ex)
-    .await
+    .await?)
 }
 
 /// Marks an owed notice delivered (as message `message_id`, if known). Returns whether it
@@ -164,7 +164,7 @@ pub async fn delivered<'e>(
     id: i64,
     message_id: Option<u64>,
     now: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, StoreError> {
     let done = sqlx::query(&format!(
         "UPDATE outbox SET status = 'delivered', message_id = $1, delivered_at = $2, failure = NULL, \
          payload = {} WHERE id = $3 AND status IN {OPEN}",
@@ -185,7 +185,7 @@ pub async fn retry_at<'e>(
     id: i64,
     next_attempt_at: i64,
     failure: &str,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, StoreError> {
     let done = sqlx::query(&format!(
         "UPDATE outbox SET status = 'pending', next_attempt_at = $1, failure = $2 \
          WHERE id = $3 AND status IN {OPEN}"
@@ -204,7 +204,7 @@ pub async fn failed<'e>(
     backend: Backend,
     id: i64,
     failure: &str,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, StoreError> {
     let done = sqlx::query(&format!(
         "UPDATE outbox SET status = 'failed', failure = $1, \
          payload = {} WHERE id = $2 AND status IN {OPEN}",
@@ -223,7 +223,7 @@ pub async fn unreadable<'e>(
     ex: impl AnyExecutor<'e>,
     id: i64,
     failure: &str,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, StoreError> {
     let done = sqlx::query(&format!(
         "UPDATE outbox SET status = 'failed', failure = $1 WHERE id = $2 AND status IN {OPEN}"
     ))
@@ -236,7 +236,7 @@ pub async fn unreadable<'e>(
 
 /// Makes a held notice pending and due at once (no later than `now`). Returns whether it was
 /// held.
-pub async fn release<'e>(ex: impl Writes<'e>, id: i64, now: i64) -> Result<bool, sqlx::Error> {
+pub async fn release<'e>(ex: impl Writes<'e>, id: i64, now: i64) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "UPDATE outbox SET status = 'pending', \
          next_attempt_at = CASE WHEN next_attempt_at < $1 THEN next_attempt_at ELSE $1 END \
@@ -253,7 +253,7 @@ pub async fn release<'e>(ex: impl Writes<'e>, id: i64, now: i64) -> Result<bool,
 /// has taken it yet (it is still `held`) and it was not held again before (a notice is held
 /// again at most once). The update is one statement, so it and a dispatcher's claim (also one)
 /// cannot both take the notice. Returns whether it was held.
-pub async fn hold_again<'e>(ex: impl Writes<'e>, id: i64, until: i64) -> Result<bool, sqlx::Error> {
+pub async fn hold_again<'e>(ex: impl Writes<'e>, id: i64, until: i64) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "UPDATE outbox SET next_attempt_at = $1, held_again = TRUE \
          WHERE id = $2 AND status = 'held' AND NOT held_again",
@@ -267,7 +267,7 @@ pub async fn hold_again<'e>(ex: impl Writes<'e>, id: i64, until: i64) -> Result<
 
 /// Deletes the notices delivered before `before` (Unix ms) and those given up that were
 /// written before it; owed ones are never touched. Returns how many went.
-pub async fn prune<'e>(ex: impl Writes<'e>, before: i64) -> Result<u64, sqlx::Error> {
+pub async fn prune<'e>(ex: impl Writes<'e>, before: i64) -> Result<u64, StoreError> {
     let done = sqlx::query(
         "DELETE FROM outbox WHERE (status = 'delivered' AND delivered_at < $1) \
          OR (status = 'failed' AND created_at < $2)",
@@ -286,7 +286,7 @@ pub async fn drop_pending_in<'e>(
     backend: Backend,
     channel: u64,
     failure: &str,
-) -> Result<u64, sqlx::Error> {
+) -> Result<u64, StoreError> {
     let done = sqlx::query(&format!(
         "UPDATE outbox SET status = 'failed', failure = $1, payload = {} \
          WHERE channel_id = $2 AND status IN {OPEN}",
@@ -307,7 +307,7 @@ pub async fn drop_pending_in_guild<'e>(
     backend: Backend,
     guild: u64,
     failure: &str,
-) -> Result<u64, sqlx::Error> {
+) -> Result<u64, StoreError> {
     let done = sqlx::query(&format!(
         "UPDATE outbox SET status = 'failed', failure = $1, payload = {} \
          WHERE status IN {OPEN} AND channel_id IN \

@@ -1,6 +1,7 @@
 //! The `players` table: each player's Glicko-2 rating in each server, one for each game of the
 //! tafl family (Tablut, Brandubh, Copenhagen).
 
+use super::StoreError;
 use super::Writes;
 use super::{to_db, DbId};
 use crate::rating::Rating;
@@ -61,8 +62,8 @@ pub async fn get<'e>(
     guild_id: u64,
     user_id: u64,
     variant: Variant,
-) -> Result<Option<PlayerRow>, sqlx::Error> {
-    sqlx::query_as::<_, Stored>(&format!(
+) -> Result<Option<PlayerRow>, StoreError> {
+    Ok(sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM players WHERE guild_id = $1 AND user_id = $2 AND variant = $3"
     ))
     .bind(to_db(guild_id))
@@ -71,7 +72,7 @@ pub async fn get<'e>(
     .fetch_optional(ex)
     .await?
     .map(PlayerRow::try_from)
-    .transpose()
+    .transpose()?)
 }
 
 /// A player's ratings in a server, one for each variant they have played rated games of, in
@@ -80,7 +81,7 @@ pub async fn all_of<'e>(
     ex: impl AnyExecutor<'e>,
     guild_id: u64,
     user_id: u64,
-) -> Result<Vec<PlayerRow>, sqlx::Error> {
+) -> Result<Vec<PlayerRow>, StoreError> {
     let mut rows = sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM players WHERE guild_id = $1 AND user_id = $2"
     ))
@@ -106,7 +107,7 @@ pub async fn lock<'e>(
     variant: Variant,
     name: &str,
     now: i64,
-) -> Result<Rating, sqlx::Error> {
+) -> Result<Rating, StoreError> {
     let row = sqlx::query_as::<_, Stored>(&format!(
         "INSERT INTO players (guild_id, user_id, variant, name, updated_at) VALUES ($1, $2, $3, $4, $5) \
          ON CONFLICT (guild_id, variant, user_id) DO UPDATE SET name = excluded.name \
@@ -132,7 +133,7 @@ pub async fn put_rating<'e>(
     name: &str,
     rating: Rating,
     now: i64,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), StoreError> {
     sqlx::query(
         "INSERT INTO players (guild_id, user_id, variant, name, rating, deviation, volatility, rated_games, updated_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8) \
@@ -160,7 +161,7 @@ pub async fn leaderboard<'e, E>(
     variant: Variant,
     offset: u32,
     limit: u32,
-) -> Result<Vec<PlayerRow>, sqlx::Error>
+) -> Result<Vec<PlayerRow>, StoreError>
 where
     E: AnyExecutor<'e>,
 {
@@ -175,7 +176,7 @@ where
     .fetch_all(ex)
     .await?
     .into_iter()
-    .map(PlayerRow::try_from)
+    .map(|r| Ok(PlayerRow::try_from(r)?))
     .collect()
 }
 
@@ -184,7 +185,7 @@ pub async fn count<'e>(
     ex: impl AnyExecutor<'e>,
     guild_id: u64,
     variant: Variant,
-) -> Result<u32, sqlx::Error> {
+) -> Result<u32, StoreError> {
     let n: i64 =
         sqlx::query_scalar("SELECT COUNT(*) FROM players WHERE guild_id = $1 AND variant = $2")
             .bind(to_db(guild_id))

@@ -3,6 +3,7 @@
 //! puzzle rating in a server), `puzzle_channels` (the daily puzzle's channel, and the last day
 //! posted) and `puzzle_days` (the puzzle each server was given each day).
 
+use super::StoreError;
 use super::Writes;
 use super::{to_db, DbBool, DbId};
 use crate::rating::Rating;
@@ -91,7 +92,7 @@ pub struct NewPuzzle<'a> {
 
 /// Stores a puzzle unless the same position (side to move and rules) is one already; whether
 /// it was new.
-pub async fn insert<'e>(ex: impl Writes<'e>, p: &NewPuzzle<'_>) -> Result<bool, sqlx::Error> {
+pub async fn insert<'e>(ex: impl Writes<'e>, p: &NewPuzzle<'_>) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "INSERT INTO puzzles (position, to_move, rules, kind, moves, line, source, game_id, \
          rating, deviation, volatility, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
@@ -114,21 +115,18 @@ pub async fn insert<'e>(ex: impl Writes<'e>, p: &NewPuzzle<'_>) -> Result<bool, 
     Ok(done.rows_affected() == 1)
 }
 
-pub async fn by_id<'e>(
-    ex: impl AnyExecutor<'e>,
-    id: i64,
-) -> Result<Option<PuzzleRow>, sqlx::Error> {
-    sqlx::query_as::<_, StoredPuzzle>(&format!(
+pub async fn by_id<'e>(ex: impl AnyExecutor<'e>, id: i64) -> Result<Option<PuzzleRow>, StoreError> {
+    Ok(sqlx::query_as::<_, StoredPuzzle>(&format!(
         "SELECT {PUZZLE_COLUMNS} FROM puzzles WHERE id = $1"
     ))
     .bind(id)
     .fetch_optional(ex)
     .await
-    .map(|r| r.map(PuzzleRow::from))
+    .map(|r| r.map(PuzzleRow::from))?)
 }
 
 /// How many puzzles there are.
-pub async fn count<'e>(ex: impl AnyExecutor<'e>) -> Result<u32, sqlx::Error> {
+pub async fn count<'e>(ex: impl AnyExecutor<'e>) -> Result<u32, StoreError> {
     let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM puzzles")
         .fetch_one(ex)
         .await?;
@@ -142,13 +140,13 @@ pub async fn next_for<'e>(
     guild_id: u64,
     user_id: u64,
     rating: f64,
-) -> Result<Option<PuzzleRow>, sqlx::Error> {
+) -> Result<Option<PuzzleRow>, StoreError> {
     let cols = PUZZLE_COLUMNS
         .split(", ")
         .map(|c| format!("p.{c}"))
         .collect::<Vec<_>>()
         .join(", ");
-    sqlx::query_as::<_, StoredPuzzle>(&format!(
+    Ok(sqlx::query_as::<_, StoredPuzzle>(&format!(
         "SELECT {cols} FROM puzzles p LEFT JOIN ( \
              SELECT puzzle_id, MAX(started_at) AS last FROM puzzle_attempts \
              WHERE guild_id = $1 AND user_id = $2 GROUP BY puzzle_id \
@@ -160,7 +158,7 @@ pub async fn next_for<'e>(
     .bind(rating)
     .fetch_optional(ex)
     .await
-    .map(|r| r.map(PuzzleRow::from))
+    .map(|r| r.map(PuzzleRow::from))?)
 }
 
 /// The puzzle of a day, among `count` puzzles: the puzzles taken in turn, one a day.
@@ -168,14 +166,14 @@ pub async fn of_day<'e>(
     ex: impl AnyExecutor<'e>,
     day: i64,
     count: u32,
-) -> Result<Option<PuzzleRow>, sqlx::Error> {
-    sqlx::query_as::<_, StoredPuzzle>(&format!(
+) -> Result<Option<PuzzleRow>, StoreError> {
+    Ok(sqlx::query_as::<_, StoredPuzzle>(&format!(
         "SELECT {PUZZLE_COLUMNS} FROM puzzles ORDER BY id LIMIT 1 OFFSET $1"
     ))
     .bind(day.rem_euclid(i64::from(count.max(1))))
     .fetch_optional(ex)
     .await
-    .map(|r| r.map(PuzzleRow::from))
+    .map(|r| r.map(PuzzleRow::from))?)
 }
 
 /// A puzzle's rating as it stands, read to be updated in this transaction: locked until the
@@ -185,7 +183,7 @@ pub async fn rating_for_update(
     conn: &mut sqlx::AnyConnection,
     backend: super::Backend,
     id: i64,
-) -> Result<Option<Rating>, sqlx::Error> {
+) -> Result<Option<Rating>, StoreError> {
     let row: Option<(f64, f64, f64)> = sqlx::query_as(&format!(
         "SELECT rating, deviation, volatility FROM puzzles WHERE id = $1{}",
         backend.for_update()
@@ -206,7 +204,7 @@ pub async fn put_rating<'e>(
     id: i64,
     rating: Rating,
     solved: bool,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), StoreError> {
     sqlx::query(
         "UPDATE puzzles SET rating = $1, deviation = $2, volatility = $3, attempts = attempts + 1, \
          solved = solved + $4 WHERE id = $5",
@@ -241,8 +239,8 @@ pub async fn active<'e>(
     ex: impl AnyExecutor<'e>,
     guild_id: u64,
     user_id: u64,
-) -> Result<Option<AttemptRow>, sqlx::Error> {
-    sqlx::query_as(
+) -> Result<Option<AttemptRow>, StoreError> {
+    Ok(sqlx::query_as(
         "SELECT id, puzzle_id, status, progress, rated, day FROM puzzle_attempts \
          WHERE guild_id = $1 AND user_id = $2 AND status = 'active' \
          ORDER BY day IS NULL, day DESC LIMIT 1",
@@ -250,7 +248,7 @@ pub async fn active<'e>(
     .bind(to_db(guild_id))
     .bind(to_db(user_id))
     .fetch_optional(ex)
-    .await
+    .await?)
 }
 
 /// Whether the user has tried this puzzle in this server before.
@@ -259,7 +257,7 @@ pub async fn tried<'e>(
     guild_id: u64,
     user_id: u64,
     puzzle_id: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, StoreError> {
     let n: i64 = sqlx::query_scalar(
         "SELECT COUNT(*) FROM puzzle_attempts WHERE guild_id = $1 AND user_id = $2 AND puzzle_id = $3",
     )
@@ -281,8 +279,8 @@ pub async fn start<'e>(
     rated: bool,
     day: Option<i64>,
     now: i64,
-) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar(
+) -> Result<i64, StoreError> {
+    Ok(sqlx::query_scalar(
         "INSERT INTO puzzle_attempts (guild_id, user_id, puzzle_id, status, progress, rated, started_at, day) \
          VALUES ($1, $2, $3, 'active', 0, $4, $5, $6) RETURNING id",
     )
@@ -293,7 +291,7 @@ pub async fn start<'e>(
     .bind(now)
     .bind(day)
     .fetch_one(ex)
-    .await
+    .await?)
 }
 
 /// The user's try at `day`'s puzzle in a server, whether it is over or not.
@@ -302,8 +300,8 @@ pub async fn day_attempt<'e>(
     guild_id: u64,
     user_id: u64,
     day: i64,
-) -> Result<Option<AttemptRow>, sqlx::Error> {
-    sqlx::query_as(
+) -> Result<Option<AttemptRow>, StoreError> {
+    Ok(sqlx::query_as(
         "SELECT id, puzzle_id, status, progress, rated, day FROM puzzle_attempts \
          WHERE guild_id = $1 AND user_id = $2 AND day = $3",
     )
@@ -311,7 +309,7 @@ pub async fn day_attempt<'e>(
     .bind(to_db(user_id))
     .bind(day)
     .fetch_optional(ex)
-    .await
+    .await?)
 }
 
 /// Records the puzzle a server was given for `day` (in the transaction that posts it); false
@@ -323,7 +321,7 @@ pub async fn record_day<'e>(
     puzzle_id: i64,
     channel_id: u64,
     now: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "INSERT INTO puzzle_days (guild_id, day, puzzle_id, channel_id, posted_at) \
          VALUES ($1, $2, $3, $4, $5) ON CONFLICT (guild_id, day) DO NOTHING",
@@ -343,7 +341,7 @@ pub async fn of_server_day<'e>(
     ex: impl AnyExecutor<'e>,
     guild_id: u64,
     day: i64,
-) -> Result<Option<(i64, u64)>, sqlx::Error> {
+) -> Result<Option<(i64, u64)>, StoreError> {
     #[derive(sqlx::FromRow)]
     struct Posted {
         puzzle_id: i64,
@@ -375,7 +373,7 @@ pub async fn day_results<'e>(
     ex: impl AnyExecutor<'e>,
     guild_id: u64,
     day: i64,
-) -> Result<Vec<DayResultRow>, sqlx::Error> {
+) -> Result<Vec<DayResultRow>, StoreError> {
     #[derive(sqlx::FromRow)]
     struct Finished {
         #[sqlx(try_from = "DbId")]
@@ -410,7 +408,7 @@ pub async fn advance<'e>(
     id: i64,
     expected: u32,
     progress: u32,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "UPDATE puzzle_attempts SET progress = $1 WHERE id = $2 AND status = 'active' AND progress = $3",
     )
@@ -429,7 +427,7 @@ pub async fn finish<'e>(
     expected: u32,
     solved: bool,
     now: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "UPDATE puzzle_attempts SET status = $1, progress = $2, finished_at = $3 \
          WHERE id = $4 AND status = 'active' AND progress = $5",
@@ -488,8 +486,8 @@ pub async fn player<'e>(
     ex: impl AnyExecutor<'e>,
     guild_id: u64,
     user_id: u64,
-) -> Result<Option<PuzzlePlayerRow>, sqlx::Error> {
-    sqlx::query_as::<_, StoredPlayer>(
+) -> Result<Option<PuzzlePlayerRow>, StoreError> {
+    Ok(sqlx::query_as::<_, StoredPlayer>(
         "SELECT user_id, name, rating, deviation, volatility, solved, failed FROM puzzle_players \
          WHERE guild_id = $1 AND user_id = $2",
     )
@@ -497,7 +495,7 @@ pub async fn player<'e>(
     .bind(to_db(user_id))
     .fetch_optional(ex)
     .await
-    .map(|r| r.map(PuzzlePlayerRow::from))
+    .map(|r| r.map(PuzzlePlayerRow::from))?)
 }
 
 /// Stores a user's puzzle rating after a rated try.
@@ -509,7 +507,7 @@ pub async fn put_player<'e>(
     rating: Rating,
     solved: bool,
     now: i64,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), StoreError> {
     sqlx::query(
         "INSERT INTO puzzle_players (guild_id, user_id, name, rating, deviation, volatility, solved, failed, updated_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
@@ -537,8 +535,8 @@ pub async fn leaderboard<'e>(
     ex: impl AnyExecutor<'e>,
     guild_id: u64,
     limit: u32,
-) -> Result<Vec<PuzzlePlayerRow>, sqlx::Error> {
-    sqlx::query_as::<_, StoredPlayer>(
+) -> Result<Vec<PuzzlePlayerRow>, StoreError> {
+    Ok(sqlx::query_as::<_, StoredPlayer>(
         "SELECT user_id, name, rating, deviation, volatility, solved, failed FROM puzzle_players \
          WHERE guild_id = $1 ORDER BY rating DESC, deviation ASC, user_id ASC LIMIT $2",
     )
@@ -546,7 +544,7 @@ pub async fn leaderboard<'e>(
     .bind(i64::from(limit))
     .fetch_all(ex)
     .await
-    .map(|rows| rows.into_iter().map(PuzzlePlayerRow::from).collect())
+    .map(|rows| rows.into_iter().map(PuzzlePlayerRow::from).collect())?)
 }
 
 /// Names (or changes) a server's daily puzzle channel.
@@ -556,7 +554,7 @@ pub async fn set_channel<'e>(
     channel_id: u64,
     set_by: u64,
     now: i64,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), StoreError> {
     sqlx::query(
         "INSERT INTO puzzle_channels (guild_id, channel_id, last_day, set_by, updated_at) \
          VALUES ($1, $2, NULL, $3, $4) ON CONFLICT (guild_id) DO UPDATE SET \
@@ -572,7 +570,7 @@ pub async fn set_channel<'e>(
 }
 
 /// Stops a server's daily puzzle; whether there was one.
-pub async fn clear_channel<'e>(ex: impl Writes<'e>, guild_id: u64) -> Result<bool, sqlx::Error> {
+pub async fn clear_channel<'e>(ex: impl Writes<'e>, guild_id: u64) -> Result<bool, StoreError> {
     let done = sqlx::query("DELETE FROM puzzle_channels WHERE guild_id = $1")
         .bind(to_db(guild_id))
         .execute(ex)
@@ -584,7 +582,7 @@ pub async fn clear_channel<'e>(ex: impl Writes<'e>, guild_id: u64) -> Result<boo
 pub async fn daily_due<'e>(
     ex: impl AnyExecutor<'e>,
     day: i64,
-) -> Result<Vec<(u64, u64)>, sqlx::Error> {
+) -> Result<Vec<(u64, u64)>, StoreError> {
     #[derive(sqlx::FromRow)]
     struct Due {
         #[sqlx(try_from = "DbId")]
@@ -611,7 +609,7 @@ pub async fn claim_day<'e>(
     guild_id: u64,
     channel_id: u64,
     day: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "UPDATE puzzle_channels SET last_day = $1 WHERE guild_id = $2 AND channel_id = $3 \
          AND (last_day IS NULL OR last_day < $4)",
@@ -629,15 +627,15 @@ pub async fn claim_day<'e>(
 pub async fn unscanned_games<'e>(
     ex: impl AnyExecutor<'e>,
     limit: u32,
-) -> Result<Vec<i64>, sqlx::Error> {
-    sqlx::query_scalar(
+) -> Result<Vec<i64>, StoreError> {
+    Ok(sqlx::query_scalar(
         "SELECT g.id FROM games g LEFT JOIN puzzle_scans s ON s.game_id = g.id \
          WHERE g.status = 'finished' AND g.reason <> 'aborted' AND s.game_id IS NULL \
          ORDER BY g.id LIMIT $1",
     )
     .bind(i64::from(limit))
     .fetch_all(ex)
-    .await
+    .await?)
 }
 
 /// Records a game as searched; false if it was already.
@@ -646,7 +644,7 @@ pub async fn scanned<'e>(
     game_id: i64,
     found: u32,
     now: i64,
-) -> Result<bool, sqlx::Error> {
+) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "INSERT INTO puzzle_scans (game_id, found, scanned_at) VALUES ($1, $2, $3) \
          ON CONFLICT (game_id) DO NOTHING",
@@ -661,7 +659,7 @@ pub async fn scanned<'e>(
 
 /// Stops the daily puzzle of whichever server posts it in channel `channel` (the channel is
 /// gone); whether one did.
-pub async fn clear_channel_in<'e>(ex: impl Writes<'e>, channel: u64) -> Result<bool, sqlx::Error> {
+pub async fn clear_channel_in<'e>(ex: impl Writes<'e>, channel: u64) -> Result<bool, StoreError> {
     let done = sqlx::query("DELETE FROM puzzle_channels WHERE channel_id = $1")
         .bind(to_db(channel))
         .execute(ex)
