@@ -594,13 +594,10 @@ async fn every_refusal_is_one_ephemeral_line() {
     assert!(h.fake.callback(id).await.content().contains("Tablut"));
     // However each ended, every command has been counted out (shut-down waits for none).
     let in_flight = &h.bot.as_ref().unwrap().in_flight;
-    for _ in 0..100 {
-        if in_flight.load(std::sync::atomic::Ordering::SeqCst) == 0 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
+    let waiting = support::Waiting::for_("every command counted out");
+    while !in_flight.is_empty() {
+        waiting.again().await;
     }
-    assert_eq!(in_flight.load(std::sync::atomic::Ordering::SeqCst), 0);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -851,4 +848,29 @@ async fn a_failed_registration_is_tried_again_and_commands_are_answered_meanwhil
         "the same commands"
     );
     bot.shutdown().await;
+}
+
+/// A shutdown leaves no task of the bot's running: the clock, the sweeps and a registration that Discord keeps refusing (its retry waiting) have all ended when it
+/// returns, before the database closes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_shutdown_ends_every_background_task_a_registration_being_retried_included() {
+    let fake = FakeDiscord::start().await;
+    fake.fail("PUT", "/commands", 1000, Fault::Status(500));
+    let dir = tempfile::tempdir().unwrap();
+    let config = fake.bot_config(&dir.path().join("bot.db"), &[]);
+    let clock = tablut_bot::service::ManualClock::new(support::bot_harness::T0);
+    let bot = tablut_bot::bot::start(config, std::sync::Arc::new(clock))
+        .await
+        .unwrap();
+    fake.wait_ready().await;
+    let registering = |r: &Recorded| r.method == "PUT" && r.path.ends_with("/commands");
+    assert_eq!(fake.expect("a registration", registering).await.status, 500);
+    let id = fake.command(&who(ASTRID), 80, "tablut", Some("rules"), json!([]), &[]);
+    assert!(fake.callback(id).await.content().contains("Tablut"));
+    let tasks = bot.tasks();
+    // The clock, the AI's sweep and the registration's retry.
+    assert!(tasks.len() >= 3, "{} tasks", tasks.len());
+    bot.shutdown().await;
+    assert!(tasks.is_closed());
+    assert_eq!(tasks.len(), 0, "tasks left running after the shutdown");
 }

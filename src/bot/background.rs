@@ -1,8 +1,10 @@
 //! Work the bot does on its own: the clock (reminders, losses on time, expired challenges, the
 //! daily puzzle) and the AI's turns (played in the background, and swept for in the database so
 //! that no game waits on the AI after a restart or a failure). Both are driven by the database, and what
-//! they decide is announced through the outbox (see [`super::delivery`]).
+//! they decide is announced through the outbox (see [`super::delivery`]). The loops run on the
+//! bot's [`Tasks`] and stop between two steps when the bot stops.
 
+use super::lifecycle::Tasks;
 use crate::service::{GameId, Service};
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
@@ -10,22 +12,29 @@ use std::time::Duration;
 
 /// Starts the clock: every `every`, the bot's heartbeat (see [`Service::keep_alive`]), then
 /// the service's due reminders, time-outs and expired challenges, committed with their notices.
-pub fn clock(service: Arc<Service>, every: Duration) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
+pub fn clock(tasks: &Tasks, service: Arc<Service>, every: Duration) {
+    let (scans, stopping) = (tasks.clone(), tasks.stopping());
+    tasks.spawn(async move {
         let mut ticks = tokio::time::interval(every);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         // Finished games are searched for puzzles beside the clock, one game at a time: the
-        // search waits for the AI pool's background class, and the clock must not.
+        // search waits for the AI pool's background class, and the clock must not. A search
+        // under way when the bot stops is dropped: the next start searches that game again.
         let scanning = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        tokio::pin!(stopping);
         loop {
-            ticks.tick().await;
+            tokio::select! {
+                biased;
+                _ = &mut stopping => return,
+                _ = ticks.tick() => {}
+            }
             // The database learns that the bot still runs (see Service::resume).
             if let Err(e) = service.keep_alive(every).await {
                 tracing::error!(error = ?e, "could not record that the bot runs");
             }
             if !scanning.swap(true, std::sync::atomic::Ordering::SeqCst) {
                 let (service, scanning) = (service.clone(), scanning.clone());
-                tokio::spawn(async move {
+                scans.spawn_until_stopped(async move {
                     match service.find_game_puzzles(1).await {
                         Ok(n) if n > 0 => tracing::info!(puzzles = n, "puzzles found in a game"),
                         Ok(_) => {}
@@ -49,7 +58,7 @@ pub fn clock(service: Arc<Service>, every: Duration) -> tokio::task::JoinHandle<
                 Err(e) => tracing::error!(error = ?e, "the daily puzzle failed"),
             }
         }
-    })
+    });
 }
 
 /// How near the front of the AI's queue a turn must be for its channel to show typing: every
@@ -107,16 +116,23 @@ pub fn ai_turn(
 /// and no turn is under way gets its turn (after a restart, or a turn that failed), and every
 /// unfinished analysis not under way is resumed.
 pub fn ai_sweep(
+    tasks: &Tasks,
     http: Arc<serenity::Http>,
     service: Arc<Service>,
     every: Duration,
     notice_after: Duration,
-) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
+) {
+    let stopping = tasks.stopping();
+    tasks.spawn(async move {
         let mut ticks = tokio::time::interval(every);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        tokio::pin!(stopping);
         loop {
-            ticks.tick().await;
+            tokio::select! {
+                biased;
+                _ = &mut stopping => return,
+                _ = ticks.tick() => {}
+            }
             match service.unfinished_analyses().await {
                 Ok(ids) => {
                     for id in ids {
@@ -138,7 +154,7 @@ pub fn ai_sweep(
                 Err(e) => tracing::error!(error = ?e, "could not list the AI's turns"),
             }
         }
-    })
+    });
 }
 
 /// Drives game `id`'s analysis in the background (its searches are background work on the AI

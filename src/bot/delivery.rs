@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
 
 /// How many notices (each of a different channel) are delivered at once.
 const BATCH: u32 = 16;
@@ -280,13 +281,13 @@ fn json(request: reqwest::RequestBuilder, body: &Value) -> reqwest::RequestBuild
         .body(body.to_string())
 }
 
-/// Starts the dispatcher.
+/// Starts the dispatcher. It stops when [`Dispatcher::stop`] says so, not when the bot's other
+/// tasks do: at a shutdown, the commands in flight are answered first.
 pub fn start(service: Arc<Service>, poster: Arc<Poster>) -> Dispatcher {
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = CancellationToken::new();
     let stopping = stop.clone();
     let halt = Arc::new(AtomicBool::new(false));
     let halted = halt.clone();
-    let wake = service.outbox_wake();
     let handle = tokio::spawn(async move {
         let wake = service.outbox_wake();
         let mut paused_until: Option<Instant> = None;
@@ -311,7 +312,7 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>) -> Dispatcher {
         loop {
             // Asked to stop: no new attempt; those under way are finished and recorded, so no
             // claimed notice is left to its lease.
-            let stop_asked = stopping.load(Ordering::SeqCst);
+            let stop_asked = stopping.is_cancelled();
             if stop_asked && under_way.is_empty() {
                 return;
             }
@@ -403,6 +404,7 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>) -> Dispatcher {
                     }
                 }
                 _ = wake.notified() => {}
+                _ = stopping.cancelled(), if !stop_asked => {}
                 _ = tokio::time::sleep(wait) => {}
             }
         }
@@ -410,7 +412,6 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>) -> Dispatcher {
     Dispatcher {
         handle,
         stop,
-        wake,
         halted: halt,
     }
 }
@@ -418,8 +419,7 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>) -> Dispatcher {
 /// The running dispatcher.
 pub struct Dispatcher {
     handle: tokio::task::JoinHandle<()>,
-    stop: Arc<AtomicBool>,
-    wake: Arc<tokio::sync::Notify>,
+    stop: CancellationToken,
     /// Set when delivery stopped because Discord refused the bot's token.
     halted: Arc<AtomicBool>,
 }
@@ -429,8 +429,7 @@ impl Dispatcher {
     /// it claimed are not left to their lease (the next start would wait that long to deliver
     /// them); past `within`, it is cut short, and those wait for their lease.
     pub async fn stop(self, within: Duration) {
-        self.stop.store(true, Ordering::SeqCst);
-        self.wake.notify_one();
+        self.stop.cancel();
         let mut handle = self.handle;
         if tokio::time::timeout(within, &mut handle).await.is_err() {
             handle.abort();
