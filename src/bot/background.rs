@@ -68,15 +68,17 @@ const TYPING_AHEAD: usize = 4;
 /// Plays the AI's turn in game `id` (in `channel`) in the background: the channel shows the
 /// typing indicator while the AI thinks and while the turn is near the front of the queue, and
 /// a wait for a worker longer than `notice_after` is told once (through the outbox, like the
-/// move itself). A turn that fails is left to the sweep.
+/// move itself). A turn that fails is left to the sweep; one under way when the bot stops is
+/// dropped (its search withdrawn if no worker has it), and played after a start.
 pub fn ai_turn(
+    tasks: &Tasks,
     http: Arc<serenity::Http>,
     service: Arc<Service>,
     id: GameId,
     channel: u64,
     notice_after: Duration,
 ) {
-    tokio::spawn(async move {
+    tasks.spawn_until_stopped(async move {
         if service.ai_turn_pending(id) {
             return;
         }
@@ -122,7 +124,7 @@ pub fn ai_sweep(
     every: Duration,
     notice_after: Duration,
 ) {
-    let stopping = tasks.stopping();
+    let (turns, stopping) = (tasks.clone(), tasks.stopping());
     tasks.spawn(async move {
         let mut ticks = tokio::time::interval(every);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -137,7 +139,7 @@ pub fn ai_sweep(
                 Ok(ids) => {
                     for id in ids {
                         if !service.analysis_running(id) {
-                            analysis(service.clone(), id);
+                            analysis(&turns, service.clone(), id);
                         }
                     }
                 }
@@ -147,7 +149,14 @@ pub fn ai_sweep(
                 Ok(due) => {
                     for (id, channel) in due {
                         if !service.ai_turn_pending(id) {
-                            ai_turn(http.clone(), service.clone(), id, channel, notice_after);
+                            ai_turn(
+                                &turns,
+                                http.clone(),
+                                service.clone(),
+                                id,
+                                channel,
+                                notice_after,
+                            );
                         }
                     }
                 }
@@ -158,9 +167,10 @@ pub fn ai_sweep(
 }
 
 /// Drives game `id`'s analysis in the background (its searches are background work on the AI
-/// pool). One that fails is left to the sweep, which resumes it where it stopped.
-pub fn analysis(service: Arc<Service>, id: GameId) {
-    tokio::spawn(async move {
+/// pool). One that fails, or is under way when the bot stops, is left to the sweep, which
+/// resumes it where it stopped.
+pub fn analysis(tasks: &Tasks, service: Arc<Service>, id: GameId) {
+    tasks.spawn_until_stopped(async move {
         if let Err(e) = service.run_analysis(id).await {
             tracing::error!(game = id, error = ?e, "the analysis stopped: the sweep resumes it");
         }

@@ -218,6 +218,7 @@ async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, St
         in_flight: in_flight.clone(),
         answering: Default::default(),
         removals: removals.clone(),
+        tasks: tasks.clone(),
     };
     let dev_guild = config.dev_guild;
     let registering = tasks.clone();

@@ -35,6 +35,8 @@ pub struct Data {
     /// How many channel and thread deletions and server removals (CHANNEL_DELETE,
     /// THREAD_DELETE, GUILD_DELETE) have been handled, outages included (see `gone`).
     pub removals: Arc<AtomicUsize>,
+    /// The bot's tasks beside the gateway: the AI's turns and the analyses run on them.
+    pub tasks: lifecycle::Tasks,
 }
 
 pub type Context<'a> = poise::Context<'a, Data, Error>;

@@ -80,7 +80,7 @@ pub async fn analysis(
         AnalysisStatus::Started { game, total } => {
             ctx.send(reply(messages::analysis_started(&game, total)).allowed_mentions(none()))
                 .await?;
-            crate::bot::background::analysis(data.service.clone(), game.id);
+            crate::bot::background::analysis(&data.tasks, data.service.clone(), game.id);
         }
     }
     Ok(())

@@ -154,6 +154,7 @@ async fn answer_shown(ctx: Context<'_>) -> Option<u64> {
 pub fn ai_reply(ctx: Context<'_>, game: GameId) {
     let data = ctx.data();
     crate::bot::background::ai_turn(
+        &data.tasks,
         ctx.serenity_context().http.clone(),
         data.service.clone(),
         game,
