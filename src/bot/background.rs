@@ -20,7 +20,7 @@ pub fn clock(tasks: &Tasks, service: Arc<Service>, every: Duration) {
         // Finished games are searched for puzzles beside the clock, one game at a time: the
         // search waits for the AI pool's background class, and the clock must not. A search
         // under way when the bot stops is dropped: the next start searches that game again.
-        let scanning = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut scan: Option<tokio::task::JoinHandle<()>> = None;
         tokio::pin!(stopping);
         loop {
             tokio::select! {
@@ -32,16 +32,15 @@ pub fn clock(tasks: &Tasks, service: Arc<Service>, every: Duration) {
             if let Err(e) = service.keep_alive(every).await {
                 tracing::error!(error = ?e, "could not record that the bot runs");
             }
-            if !scanning.swap(true, std::sync::atomic::Ordering::SeqCst) {
-                let (service, scanning) = (service.clone(), scanning.clone());
-                scans.spawn_until_stopped(async move {
+            if scan.as_ref().map_or(true, |s| s.is_finished()) {
+                let service = service.clone();
+                scan = Some(scans.spawn_until_stopped(async move {
                     match service.find_game_puzzles(1).await {
                         Ok(n) if n > 0 => tracing::info!(puzzles = n, "puzzles found in a game"),
                         Ok(_) => {}
                         Err(e) => tracing::warn!(error = ?e, "could not search a game for puzzles"),
                     }
-                    scanning.store(false, std::sync::atomic::Ordering::SeqCst);
-                });
+                }));
             }
             match service.tick().await {
                 Ok(events) if !events.is_empty() => {

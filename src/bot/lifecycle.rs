@@ -38,7 +38,7 @@ impl Tasks {
 
     /// Runs `task` as one of the bot's until it ends or the bot stops, whichever is first: for
     /// work that may wait long and can be dropped anywhere (it is started again after a start).
-    pub fn spawn_until_stopped<F>(&self, task: F)
+    pub fn spawn_until_stopped<F>(&self, task: F) -> tokio::task::JoinHandle<()>
     where
         F: Future<Output = ()> + Send + 'static,
     {
@@ -49,7 +49,7 @@ impl Tasks {
                 _ = stop.cancelled() => {}
                 _ = task => {}
             }
-        });
+        })
     }
 
     /// Resolves once the bot is stopping.
