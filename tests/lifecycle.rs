@@ -10,7 +10,7 @@ use tablut_bot::both_backends;
 use tablut_bot::service::puzzle::{SCAN_GIVE_UP, SEED};
 use tablut_bot::service::*;
 use tablut_bot::store::testdb::TestDb;
-use tablut_bot::store::{Backend, ChallengeStatus};
+use tablut_bot::store::Backend;
 use tablut_bot::tafl::{Position, Rules};
 
 const GUILD: u64 = 900_000_000_000_000_001;

@@ -712,7 +712,7 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
         .cancel_answering(c.id, ASTRID, Some(answering("t-cancel", Some(36))))
         .await
         .unwrap();
-    assert_eq!(closed.status, store::ChallengeStatus::Cancelled);
+    assert_eq!(closed.status, ChallengeStatus::Cancelled);
     let n = held(s, 34, notice.unwrap()).await;
     assert_eq!(n.payload.edit, Some(36));
     // Accepted into a thread: the thread's first post goes at once, the news where the
@@ -1129,7 +1129,7 @@ async fn a_deleted_channel_ends_its_threads_games_and_a_server_left_pauses_its_o
     assert_eq!(left.withdrawn, 1);
     assert_eq!(
         s.challenge_info(open.id).await.unwrap().status,
-        store::ChallengeStatus::Cancelled
+        ChallengeStatus::Cancelled
     );
     let paused = s.game_in_channel(41).await.unwrap().unwrap();
     assert_eq!(paused.turn_deadline, None);

@@ -11,7 +11,6 @@ use tablut_bot::service::*;
 use tablut_bot::store;
 use tablut_bot::store::testdb::TestDb;
 use tablut_bot::store::Backend;
-use tablut_bot::store::ChallengeStatus;
 use tablut_bot::tafl::{
     parse_position, write_position, Game, Outcome, Position, Reason, Rules, Side, Variant,
 };
@@ -1036,7 +1035,7 @@ async fn downtime_is_given_back_to_running_games_and_open_challenges_once(db: Te
         Some(T0 + ms(day) + moved)
     );
     assert_eq!(expiry(&f.service).await.expires_at, T0 + ms(day) + moved);
-    assert_eq!(expiry(&f.service).await.status, ChallengeStatus::Pending);
+    assert_eq!(expiry(&f.service).await.status, store::ChallengeStatus::Pending);
     // Nothing is charged for the downtime: no loss on time, no expiry, no reminder yet (the
     // player has the day they had left, less the minutes before the bot stopped).
     assert!(f.service.tick().await.unwrap().is_empty());

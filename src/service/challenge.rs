@@ -174,17 +174,17 @@ impl Service {
     /// The refusal for a challenge that another answer closed first: how it was closed.
     async fn closed_meanwhile(&self, id: ChallengeId) -> ServiceError {
         match challenges::by_id(self.store.read(), id).await {
-            Ok(Some(row)) if row.status == ChallengeStatus::Expired => {
-                ServiceError::ChallengeExpired
-            }
-            Ok(Some(row)) => ServiceError::ChallengeClosed(row.status),
+            Ok(Some(row)) => match ChallengeStatus::from_store(row.status) {
+                ChallengeStatus::Expired => ServiceError::ChallengeExpired,
+                closed => ServiceError::ChallengeClosed(closed),
+            },
             Ok(None) => ServiceError::NoChallenge,
             Err(e) => e.into(),
         }
     }
 
     async fn still_open(&self, row: ChallengeRow) -> Result<ChallengeRow, ServiceError> {
-        match row.status {
+        match ChallengeStatus::from_store(row.status) {
             ChallengeStatus::Pending => {}
             ChallengeStatus::Expired => return Err(ServiceError::ChallengeExpired),
             closed => return Err(ServiceError::ChallengeClosed(closed)),
@@ -214,7 +214,15 @@ impl Service {
             ..outbox::Payload::text(text)
         };
         let mut tx = self.store.write().await?;
-        if !challenges::close(&mut *tx, info.id, ChallengeStatus::Expired, None, now).await? {
+        if !challenges::close(
+            &mut *tx,
+            info.id,
+            ChallengeStatus::Expired.to_store(),
+            None,
+            now,
+        )
+        .await?
+        {
             return Ok(None);
         }
         self.enqueue(
@@ -318,7 +326,7 @@ impl Service {
         if !challenges::close(
             &mut *tx,
             row.id,
-            ChallengeStatus::Accepted,
+            ChallengeStatus::Accepted.to_store(),
             Some(info.id),
             now,
         )
@@ -429,7 +437,7 @@ impl Service {
         let mut closed = challenge_info(row)?;
         closed.status = status;
         let mut tx = self.store.write().await?;
-        if !challenges::close(&mut *tx, id, status, None, self.now()).await? {
+        if !challenges::close(&mut *tx, id, status.to_store(), None, self.now()).await? {
             drop(tx);
             return Err(self.closed_meanwhile(id).await);
         }
@@ -632,7 +640,7 @@ fn challenge_info(row: ChallengeRow) -> Result<ChallengeInfo, ServiceError> {
         time_control: TimeControl::from_ms(row.time_per_move_ms),
         thread: row.thread,
         rated: row.rated,
-        status: row.status,
+        status: ChallengeStatus::from_store(row.status),
         expires_at: row.expires_at,
         message_id: row.message_id,
     })

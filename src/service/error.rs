@@ -38,7 +38,7 @@ pub enum ServiceError {
     #[error("Only the challenger can cancel this challenge.")]
     NotYourChallenge,
     #[error("That challenge was already {0}: start a new one with /tablut challenge.")]
-    ChallengeClosed(crate::store::ChallengeStatus),
+    ChallengeClosed(super::types::ChallengeStatus),
     #[error("There is no draw offer to answer: offer one with /tablut draw.")]
     NoDrawOffer,
     #[error("A draw offer is already open in this game: wait for the answer.")]

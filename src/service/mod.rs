@@ -25,9 +25,9 @@ pub mod timecontrol;
 pub mod types;
 pub mod view;
 
-/// The store's names the bot needs (a challenge's status, why the database did not open, the
-/// default database), so that it never imports the store itself.
-pub use crate::store::{ChallengeStatus, OpenError, DEFAULT_DATABASE_URL};
+/// The store's names the bot needs (why the database did not open, the default database), so
+/// that it never imports the store itself.
+pub use crate::store::{OpenError, DEFAULT_DATABASE_URL};
 #[cfg(any(test, feature = "test-support"))]
 pub use clock::ManualClock;
 pub use clock::{Clock, SystemClock};

@@ -3,6 +3,7 @@
 use super::error::ServiceError;
 use crate::ai::Level;
 use crate::rating::Rating;
+use crate::store;
 use crate::tafl::{Call, Outcome, Position, RecordedMove, Rules, Side, Square, Variant};
 use std::fmt;
 use std::str::FromStr;
@@ -363,9 +364,62 @@ pub struct ChallengeInfo {
     pub thread: bool,
     /// A rated game (the default), or a casual one: no rating changes, hints allowed.
     pub rated: bool,
-    pub status: crate::store::ChallengeStatus,
+    pub status: ChallengeStatus,
     pub expires_at: i64,
     pub message_id: Option<u64>,
+}
+
+/// Where a challenge stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChallengeStatus {
+    /// Open: waiting for the challenged player's answer.
+    Pending,
+    Accepted,
+    Declined,
+    /// Withdrawn by the challenger (or by the bot, when its channel is gone).
+    Cancelled,
+    Expired,
+}
+
+impl ChallengeStatus {
+    /// The word a message uses ("already accepted").
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChallengeStatus::Pending => "pending",
+            ChallengeStatus::Accepted => "accepted",
+            ChallengeStatus::Declined => "declined",
+            ChallengeStatus::Cancelled => "cancelled",
+            ChallengeStatus::Expired => "expired",
+        }
+    }
+
+    /// The status as the store reads it.
+    pub(crate) fn from_store(s: store::ChallengeStatus) -> ChallengeStatus {
+        match s {
+            store::ChallengeStatus::Pending => ChallengeStatus::Pending,
+            store::ChallengeStatus::Accepted => ChallengeStatus::Accepted,
+            store::ChallengeStatus::Declined => ChallengeStatus::Declined,
+            store::ChallengeStatus::Cancelled => ChallengeStatus::Cancelled,
+            store::ChallengeStatus::Expired => ChallengeStatus::Expired,
+        }
+    }
+
+    /// The status as the store writes it.
+    pub(crate) fn to_store(self) -> store::ChallengeStatus {
+        match self {
+            ChallengeStatus::Pending => store::ChallengeStatus::Pending,
+            ChallengeStatus::Accepted => store::ChallengeStatus::Accepted,
+            ChallengeStatus::Declined => store::ChallengeStatus::Declined,
+            ChallengeStatus::Cancelled => store::ChallengeStatus::Cancelled,
+            ChallengeStatus::Expired => store::ChallengeStatus::Expired,
+        }
+    }
+}
+
+impl fmt::Display for ChallengeStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// What a challenge asks for.
