@@ -486,7 +486,15 @@ both_backends! {
             .iter()
             .map(|n| serde_json::from_str(&n.payload).unwrap())
             .collect();
-        assert!(payloads[0].text.contains("0 of 6"), "{}", payloads[0].text);
+        assert!(
+            matches!(
+                &payloads[0].news,
+                Some(News::AnalysisProgress { game, reviewed: 0, total: 6 }) if game.id == id
+            ),
+            "{:?}",
+            payloads[0].news
+        );
+        assert!(payloads[0].text.is_none(), "worded by the bot, not stored");
         assert_eq!(payloads[0].edit_notice, None);
         let summaries: Vec<&Payload> = analysis
             .iter()
@@ -496,7 +504,10 @@ both_backends! {
             .collect();
         assert_eq!(summaries.len(), 1);
         assert_eq!(summaries[0].graph.as_ref().map(|g| g.game), Some(id));
-        assert!(summaries[0].text.contains("Accuracy"));
+        match &summaries[0].news {
+            Some(News::AnalysisSummary(summary)) => assert_eq!(summary.game.id, id),
+            other => panic!("{other:?}"),
+        }
         for (n, p) in analysis.iter().zip(&payloads).skip(1) {
             if n.kind == "analysis_progress" {
                 assert_eq!(

@@ -762,3 +762,45 @@ async fn a_challenge_or_draw_offer_whose_answer_fails_is_posted_with_its_buttons
         .iter()
         .any(|b| b.starts_with("tablut:draw-yes:")));
 }
+
+/// A notice written by an older version, which stored the words of its notices rather than what
+/// they tell, is delivered after the upgrade: in those words, with its board drawn, once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_notice_written_in_the_old_format_is_delivered_after_an_upgrade() {
+    let mut h = BotHarness::start(SETTINGS).await;
+    ai_attacks(&h, 230).await;
+    shown(&h, 230, 1, |r| played(&r.content()).is_some()).await;
+    let service = h.bot.as_ref().unwrap().service.clone();
+    let game = service.game_in_channel(230).await.unwrap().unwrap();
+    h.bot.take().unwrap().shutdown().await;
+    // As the older version left it in the outbox, not yet delivered.
+    let text = format!(
+        "**the AI (easy)** (attackers) played **a4-a3**.\nYour move, <@{ASTRID}> (defenders) · move 1"
+    );
+    let payload = json!({"text": text,
+        "board": {"game": game.id, "ply": 1, "caption": "Move 1 · Astrid (defenders) to play"}});
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let pool = h.database().await;
+    sqlx::query(
+        "INSERT INTO outbox (channel_id, kind, payload, nonce, created_at, next_attempt_at) \
+         VALUES (230, 'move', ?, 'written-by-an-older-bot', ?, ?)",
+    )
+    .bind(payload.to_string())
+    .bind(now)
+    .bind(now)
+    .execute(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+    h.boot().await;
+    let posted = shown(&h, 230, 1, |r| r.content() == text).await;
+    assert_board(&posted[0]);
+    let service = h.bot.as_ref().unwrap().service.clone();
+    let rows = service.notices_in(230).await.unwrap();
+    assert!(rows
+        .iter()
+        .all(|r| r.status == tablut_bot::store::NoticeStatus::Delivered));
+}

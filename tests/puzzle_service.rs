@@ -473,7 +473,12 @@ async fn the_daily_puzzle_is_posted_once_a_day_through_the_outbox(db: TestDb) {
     assert_eq!(notices.len(), 1);
     assert_eq!(notices[0].kind, "daily_puzzle");
     let payload: Payload = serde_json::from_str(&notices[0].payload).unwrap();
-    assert!(payload.text.contains("puzzle") && payload.text.len() <= 2000);
+    let Some(News::DailyPuzzle(view)) = &payload.news else {
+        panic!("{:?}", payload.news);
+    };
+    assert_eq!(view.day, Some(day_of(T0)));
+    let text = tablut_bot::bot::messages::notice_text(payload.news.as_ref().unwrap());
+    assert!(text.contains("puzzle") && text.len() <= 2000, "{text}");
     let board = payload.puzzle.expect("the puzzle's board");
     assert!(rows::by_id(f.service.store().pool(), board.puzzle)
         .await
@@ -534,7 +539,8 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
     let notice: Payload =
         serde_json::from_str(&s.notices_in(CHANNEL).await.unwrap()[0].payload).unwrap();
     assert_eq!(notice.buttons, Some(Buttons::DailyPuzzle(day)));
-    assert!(notice.text.contains("/tablut puzzle today"), "{}", notice.text);
+    let text = tablut_bot::bot::messages::notice_text(notice.news.as_ref().unwrap());
+    assert!(text.contains("/tablut puzzle today"), "{text}");
     let posted = notice.puzzle.unwrap().puzzle;
     // Puzzles found later the same day would change the turn of puzzles, not today's puzzle.
     let mut count = rows::count(s.store().pool()).await.unwrap();

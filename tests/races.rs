@@ -633,14 +633,14 @@ impl Clock for Ahead {
     }
 }
 
-/// The moves a channel's posts announce (`… played d1-d3. …`), in order.
+/// The moves a channel's posts announce (`… played **d1-d3** …`), in order.
 fn posted_moves(fake: &FakeDiscord, channel: u64) -> Vec<String> {
     fake.shown(channel)
         .iter()
         .filter_map(|r| {
             let content = r.content();
-            let rest = &content[content.find(" played ")? + " played ".len()..];
-            Some(rest[..rest.find(". ")?].to_string())
+            let rest = &content[content.find(" played **")? + " played **".len()..];
+            Some(rest[..rest.find("**")?].to_string())
         })
         .collect()
 }

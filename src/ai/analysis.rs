@@ -56,7 +56,7 @@ pub fn percent(loss: f64) -> u32 {
 }
 
 /// How a move changed a forced result the search found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Forced {
     /// The mover was not lost by force before the move and is after it.
     LossAllowed,
@@ -87,7 +87,9 @@ impl Forced {
 }
 
 /// How a move is judged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Judgement {
     Good,
     Inaccuracy,

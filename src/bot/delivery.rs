@@ -74,6 +74,8 @@ impl Poster {
     /// it (with the board or graph, if it has one, as `filename`), unless the channel already
     /// shows it.
     async fn send(&self, notice: &Notice, png: Vec<u8>, filename: &str, now: i64) -> Attempt {
+        // Worded now, from what the notice tells.
+        let text = crate::bot::messages::notice_text(&notice.news);
         // Past its token's life an interaction's answer cannot be looked at (Discord answers
         // 401 or 404): the channel is looked at instead, below.
         let token_alive = now - notice.created_at < TOKEN_LIFE_MS;
@@ -103,7 +105,7 @@ impl Poster {
         }
         let mentions = json!({"parse": ["users"]});
         if let Some(message) = notice.payload.edit {
-            let body = json!({"content": notice.payload.text, "components": [],
+            let body = json!({"content": text, "components": [],
                 "allowed_mentions": mentions});
             let url = format!(
                 "{}/channels/{}/messages/{message}",
@@ -120,7 +122,7 @@ impl Poster {
         // about: if the channel shows it already, it is delivered.
         let unsure = notice.attempts > 0 || (notice.payload.answer.is_some() && !token_alive);
         if unsure {
-            if let Some(message_id) = self.already_posted(notice).await {
+            if let Some(message_id) = self.already_posted(notice, &text).await {
                 return Attempt {
                     delivery: Delivery::Delivered {
                         message_id: Some(message_id),
@@ -130,7 +132,7 @@ impl Poster {
                 };
             }
         }
-        let mut body = json!({"content": notice.payload.text, "nonce": notice.nonce,
+        let mut body = json!({"content": text, "nonce": notice.nonce,
             "enforce_nonce": true, "allowed_mentions": mentions});
         if let Some(buttons) = notice.payload.buttons {
             let rows = match buttons {
@@ -161,7 +163,7 @@ impl Poster {
     /// nonce (Discord shows a message's nonce only for a short while) or is the bot's with the
     /// notice's very text. None if there is none, or the channel cannot be read (the post's
     /// nonce is then the only guard).
-    async fn already_posted(&self, notice: &Notice) -> Option<u64> {
+    async fn already_posted(&self, notice: &Notice, text: &str) -> Option<u64> {
         let url = format!(
             "{}/channels/{}/messages?limit={LOOK_BACK}",
             self.api, notice.channel
@@ -175,7 +177,7 @@ impl Poster {
             .find(|m| {
                 m["nonce"].as_str() == Some(notice.nonce.as_str())
                     || (m["author"]["bot"].as_bool() == Some(true)
-                        && m["content"].as_str() == Some(notice.payload.text.as_str()))
+                        && m["content"].as_str() == Some(text))
             })
             .and_then(|m| m["id"].as_str()?.parse().ok())
     }

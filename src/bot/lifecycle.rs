@@ -4,8 +4,8 @@
 //! for it (up to a deadline) before the database closes.
 
 use super::{
-    background, commands, components, delivery, messages, on_error, redact, BotConfig, Data,
-    InFlight, StartError,
+    background, commands, components, delivery, on_error, redact, BotConfig, Data, InFlight,
+    StartError,
 };
 use crate::service::{Clock, Service};
 use poise::serenity_prelude as serenity;
@@ -156,7 +156,6 @@ pub async fn start(config: BotConfig, clock: Arc<dyn Clock>) -> Result<Running, 
     let service = Arc::new(
         Service::open(&config.database_url, config.service(), clock)
             .await?
-            .with_wording(Arc::new(messages::BotWording))
             .with_delivery(config.delivery()),
     );
     match connect(config, service.clone()).await {

@@ -3,7 +3,7 @@
 use crate::ai::analysis::{self, Judgement};
 use crate::service::analysis::{AnalysisSummary, CostlyMove, SideSummary};
 use crate::service::{
-    ChallengeInfo, ClockEvent, Ended, GameInfo, Hint, Leaderboard, MoveReport, Player,
+    ChallengeInfo, ClockEvent, Ended, GameInfo, Hint, Leaderboard, MoveReport, News, Player,
     RatingChanges, Stats, TimeControl,
 };
 use crate::tafl::{Call, Outcome, Rules, Side, Variant};
@@ -708,66 +708,46 @@ pub fn games_page(games: &[GameInfo], page: u32) -> GamesPage {
     }
 }
 
-/// The bot's words for the notices the outbox posts.
-pub struct BotWording;
-
-impl crate::service::Wording for BotWording {
-    fn analysis_progress(&self, game: &GameInfo, reviewed: u32, total: u32) -> String {
-        analysis_progress(game, reviewed, total)
-    }
-
-    fn analysis_summary(&self, summary: &AnalysisSummary) -> String {
-        analysis_summary(summary)
-    }
-
-    fn moved(&self, report: &MoveReport) -> String {
-        move_message(report)
-    }
-
-    fn ai_waiting(&self, game: &GameInfo, ahead: usize) -> String {
-        ai_waiting(game, ahead)
-    }
-
-    fn clock(&self, event: &ClockEvent) -> String {
-        clock_message(event)
-    }
-
-    fn ended(&self, ended: &Ended, by: Option<&Player>) -> String {
-        ended_message(ended, by)
-    }
-
-    fn started(&self, game: &GameInfo) -> String {
-        started_message(game)
-    }
-
-    fn challenge_closed(&self, c: &ChallengeInfo, thread: Option<u64>) -> String {
-        challenge_closed(c, thread)
-    }
-
-    fn draw_declined(&self, game: &GameInfo, by: u64) -> String {
-        draw_declined(game, by)
-    }
-
-    fn challenge(&self, c: &ChallengeInfo) -> String {
-        challenge_message(c)
-    }
-
-    fn draw_offered(&self, game: &GameInfo, by: u64) -> String {
-        draw_offered(game, by)
-    }
-
-    fn not_started(&self, why: &str) -> String {
-        format!("No game was started in this thread. {why}")
-    }
-
-    fn channel_gone(&self, game: &GameInfo) -> String {
-        format!(
+/// The words of a notice the outbox delivers: what it tells (see [`News`]), worded at
+/// delivery.
+pub fn notice_text(news: &News) -> String {
+    match news {
+        News::Moved(report) => move_message(report),
+        News::Ended { ended, by } => ended_message(ended, by.as_ref()),
+        News::Clock(event) => clock_message(event),
+        News::Started(game) => started_message(game),
+        News::ChannelGone(game) => format!(
             "{} between {} and {} was aborted: its thread is gone. It does not count.",
             capital(&the_game(game.variant())),
             bold(&game.attackers),
             bold(&game.defenders)
-        )
+        ),
+        News::Challenge(c) => challenge_message(c),
+        News::ChallengeClosed { challenge, thread } => challenge_closed(challenge, *thread),
+        News::DrawOffered { game, by } => draw_offered(game, *by),
+        News::DrawDeclined { game, by } => draw_declined(game, *by),
+        News::NotStarted { why } => format!("No game was started in this thread. {why}"),
+        News::DailyPuzzle(view) => daily_puzzle(view),
+        News::AiWaiting { game, ahead } => ai_waiting(game, *ahead),
+        News::AnalysisProgress {
+            game,
+            reviewed,
+            total,
+        } => analysis_progress(game, *reviewed, *total),
+        News::AnalysisSummary(summary) => analysis_summary(summary),
+        // Worded when it was written, before notices were typed.
+        News::Worded { text, .. } => text.clone(),
     }
+}
+
+/// The daily puzzle, posted in the channel an admin named.
+pub fn daily_puzzle(view: &crate::service::puzzle::PuzzleView) -> String {
+    format!(
+        "Today's puzzle: {} Press **Solve today's puzzle** (or use /tablut puzzle today) for \
+         your try, seen by you alone, then answer with /tablut puzzle move. One try each: \
+         /tablut puzzle leaderboard shows who solved it.",
+        view.task()
+    )
 }
 
 /// What the clock says in a game's channel.

@@ -296,7 +296,7 @@ impl Service {
         };
         // The post names the game's variant: the game is read first, outside the write.
         let game = self.game(id).await?;
-        let payload = super::outbox::Payload::text(self.wording.ai_waiting(&game, ahead));
+        let payload = super::outbox::Payload::news(super::News::AiWaiting { game, ahead });
         let mut tx = self.store.write().await?;
         self.enqueue(&mut tx, channel, "ai_wait", &payload, Duration::ZERO)
             .await?;

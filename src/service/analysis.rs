@@ -94,7 +94,7 @@ pub enum Step {
 
 /// A finished analysis as its summary tells it, typed: the game, and for each side its
 /// accuracy, how many of its moves were costly and its costliest moves. The bot words it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AnalysisSummary {
     pub game: GameInfo,
     /// The attackers', then the defenders'.
@@ -102,7 +102,7 @@ pub struct AnalysisSummary {
 }
 
 /// One side's part of an [`AnalysisSummary`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SideSummary {
     pub side: Side,
     /// The mean accuracy of its moves, 0–100 (`None`: it made no move).
@@ -116,7 +116,7 @@ pub struct SideSummary {
 }
 
 /// A move that gave part of the expected score away.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CostlyMove {
     /// The ply the move made (1 for the game's first move).
     pub ply: u32,
@@ -258,7 +258,11 @@ impl Service {
         }
         let settings =
             serde_json::to_string(&self.analysis_settings()).expect("settings serialize");
-        let progress = Payload::text(self.wording.analysis_progress(&loaded.info, 0, total));
+        let progress = Payload::news(News::AnalysisProgress {
+            game: loaded.info.clone(),
+            reviewed: 0,
+            total,
+        });
         let mut tx = self.store.write().await?;
         let notice = self
             .enqueue(
@@ -490,10 +494,7 @@ impl Service {
                     review_of(&game, &finished_row)
                 })
                 .await??;
-            Some(
-                self.wording
-                    .analysis_summary(&AnalysisSummary::new(&loaded.info, &review)),
-            )
+            Some(AnalysisSummary::new(&loaded.info, &review))
         } else {
             None
         };
@@ -501,15 +502,19 @@ impl Service {
         if done < positions && !rows::record(&mut *tx, id, done as i64, &json).await? {
             return Ok(Step::Raced);
         }
-        let progress = |text: String| Payload {
+        let progress = |reviewed: u32| Payload {
             edit_notice: stored.progress_notice,
-            ..Payload::text(text)
+            ..Payload::news(News::AnalysisProgress {
+                game: loaded.info.clone(),
+                reviewed,
+                total,
+            })
         };
         if let Some(summary) = summary {
             if !rows::finish(&mut *tx, id, self.now()).await? {
                 return Ok(Step::Finished);
             }
-            let last = progress(self.wording.analysis_progress(&loaded.info, total, total));
+            let last = progress(total);
             self.enqueue(
                 &mut tx,
                 stored.channel_id,
@@ -520,7 +525,7 @@ impl Service {
             .await?;
             let summary = Payload {
                 graph: Some(GraphRef { game: id }),
-                ..Payload::text(summary)
+                ..Payload::news(News::AnalysisSummary(summary))
             };
             self.enqueue(
                 &mut tx,
@@ -534,10 +539,7 @@ impl Service {
             return Ok(Step::Finished);
         }
         if reviewed > 0 && reviewed % PROGRESS_EVERY == 0 {
-            let p = progress(
-                self.wording
-                    .analysis_progress(&loaded.info, reviewed, total),
-            );
+            let p = progress(reviewed);
             self.enqueue(
                 &mut tx,
                 stored.channel_id,

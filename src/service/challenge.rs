@@ -74,7 +74,7 @@ impl Service {
                 let info = challenge_info(row)?;
                 let payload = outbox::Payload {
                     buttons: Some(outbox::Buttons::Challenge(id)),
-                    ..answering.payload(outbox::Payload::text(self.wording.challenge(&info)))
+                    ..answering.payload(outbox::Payload::news(News::Challenge(info.clone())))
                 };
                 let hold = self.delivery.answer_grace;
                 Some(
@@ -206,12 +206,9 @@ impl Service {
     ) -> Result<Option<ChallengeInfo>, ServiceError> {
         let mut info = challenge_info(row)?;
         info.status = ChallengeStatus::Expired;
-        let text = self
-            .wording
-            .clock(&ClockEvent::ChallengeExpired(info.clone()));
         let payload = outbox::Payload {
             edit: info.message_id,
-            ..outbox::Payload::text(text)
+            ..outbox::Payload::news(News::Clock(ClockEvent::ChallengeExpired(info.clone())))
         };
         let mut tx = self.store.write().await?;
         if !challenges::close(
@@ -275,7 +272,7 @@ impl Service {
         let result = self.try_accept(id, user, channel, answering).await;
         if let (Err(e), Some(thread)) = (&result, channel) {
             if !e.is_internal() {
-                let payload = outbox::Payload::text(self.wording.not_started(&e.to_string()));
+                let payload = outbox::Payload::news(News::NotStarted { why: e.to_string() });
                 let mut tx = self.store.write().await?;
                 self.enqueue(&mut tx, thread, "not_started", &payload, Duration::ZERO)
                     .await?;
@@ -336,7 +333,7 @@ impl Service {
             return Err(self.closed_meanwhile(row.id).await);
         }
         if channel.is_some() {
-            let payload = outbox::Payload::with_board(self.wording.started(&info), &info);
+            let payload = outbox::Payload::with_board(News::Started(info.clone()), &info);
             self.enqueue(
                 &mut tx,
                 info.place.channel,
@@ -353,11 +350,14 @@ impl Service {
                     Some(thread) => {
                         let mut closed = challenge_info(row.clone())?;
                         closed.status = ChallengeStatus::Accepted;
-                        let text = self.wording.challenge_closed(&closed, Some(thread));
-                        answering.payload(outbox::Payload::text(text))
+                        let news = News::ChallengeClosed {
+                            challenge: closed,
+                            thread: Some(thread),
+                        };
+                        answering.payload(outbox::Payload::news(news))
                     }
                     None => answering.payload(outbox::Payload::with_board(
-                        self.wording.started(&info),
+                        News::Started(info.clone()),
                         &info,
                     )),
                 };
@@ -443,8 +443,11 @@ impl Service {
         }
         let notice = match answering {
             Some(answering) => {
-                let text = self.wording.challenge_closed(&closed, None);
-                let payload = answering.payload(outbox::Payload::text(text));
+                let news = News::ChallengeClosed {
+                    challenge: closed.clone(),
+                    thread: None,
+                };
+                let payload = answering.payload(outbox::Payload::news(news));
                 let hold = self.delivery.answer_grace;
                 let channel = closed.place.channel;
                 Some(
@@ -530,7 +533,7 @@ impl Service {
         let notice = match answering {
             Some(answering) => {
                 let payload = answering.payload(outbox::Payload::with_board(
-                    self.wording.started(&info),
+                    News::Started(info.clone()),
                     &info,
                 ));
                 let hold = self.delivery.answer_grace;

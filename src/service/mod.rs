@@ -18,6 +18,7 @@ pub mod error;
 pub mod gone;
 pub mod heavy;
 pub mod limits;
+pub mod news;
 pub mod outbox;
 pub mod play;
 pub mod puzzle;
@@ -33,9 +34,10 @@ pub use clock::ManualClock;
 pub use clock::{Clock, SystemClock};
 pub use error::{Done, ServiceError};
 pub use gone::Gone;
+pub use news::News;
 pub use outbox::{
     AnswerRef, Answering, BoardRef, Buttons, Delivery, DeliveryPolicy, NewsAnswer, Notice,
-    NoticeId, Payload, PlainWording, PuzzleBoardRef, Recorded, Wording,
+    NoticeId, Payload, PuzzleBoardRef, Recorded,
 };
 pub use timecontrol::{heartbeat_grace, Downtime};
 pub use types::*;
@@ -183,8 +185,6 @@ pub struct Service {
     hints: Mutex<HashMap<UserId, i64>>,
     /// The per-user rate limits this process keeps (see [`limits`]).
     pub(crate) limits: limits::Limits,
-    /// The words of the notices the outbox posts.
-    wording: Arc<dyn Wording>,
     delivery: DeliveryPolicy,
     /// Rung after a commit that wrote notices, so the dispatcher delivers them at once.
     outbox_wake: Arc<tokio::sync::Notify>,
@@ -230,7 +230,6 @@ impl Service {
             limits: limits::Limits::new(&config, clock.clone()),
             clock,
             hints: Mutex::new(HashMap::new()),
-            wording: Arc::new(PlainWording),
             delivery: DeliveryPolicy::default(),
             outbox_wake: Arc::new(tokio::sync::Notify::new()),
             ai: crate::ai::pool::Pool::new(config.ai_workers, config.ai_tt_mb),
@@ -246,11 +245,6 @@ impl Service {
             database_offset: Arc::new(std::sync::atomic::AtomicI64::new(0)),
             config,
         }
-    }
-
-    /// The service with these words for the notices it writes.
-    pub fn with_wording(self, wording: Arc<dyn Wording>) -> Service {
-        Service { wording, ..self }
     }
 
     /// The service with this delivery policy for its notices.
@@ -474,7 +468,7 @@ impl Service {
         };
         let payload = Payload {
             answer,
-            ..Payload::with_board(self.wording.moved(&report), &report.game)
+            ..Payload::with_board(News::Moved(report.clone()), &report.game)
         };
         let hold = match by_user {
             Some(_) => self.delivery.answer_grace,

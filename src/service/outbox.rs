@@ -14,131 +14,6 @@ use serde::{Deserialize, Serialize};
 /// An outbox row's id.
 pub type NoticeId = i64;
 
-/// The words of what the bot posts on its own. The bot supplies its own; the default
-/// ([`PlainWording`]) is for tests and tools.
-pub trait Wording: Send + Sync {
-    /// A move, as announced in its channel.
-    fn moved(&self, report: &MoveReport) -> String;
-    /// A reminder, a loss on time or an expired challenge.
-    fn clock(&self, event: &ClockEvent) -> String;
-    /// A game ended by a player's command (`by`, if they resigned).
-    fn ended(&self, ended: &Ended, by: Option<&Player>) -> String;
-    /// A game's first post in the thread made for it.
-    fn started(&self, game: &GameInfo) -> String;
-    /// Said where it can (the channel a game's thread came from) when the game's channel is
-    /// gone and the game was aborted.
-    fn channel_gone(&self, game: &GameInfo) -> String;
-    /// A challenge accepted (its game in `thread`, when it has one), declined or withdrawn,
-    /// as `c.status` says.
-    fn challenge_closed(&self, c: &ChallengeInfo, thread: Option<ChannelId>) -> String {
-        match thread {
-            Some(thread) => format!(
-                "Challenge {} accepted: the game is on in <#{thread}>.",
-                c.id
-            ),
-            None => format!("Challenge {} is {:?}.", c.id, c.status),
-        }
-    }
-    /// A challenge, as its message (with its buttons) says.
-    fn challenge(&self, c: &ChallengeInfo) -> String {
-        format!(
-            "<@{}> challenges <@{}> (challenge {}).",
-            c.challenger.id, c.challenged.id, c.id
-        )
-    }
-    /// `by` offers a draw in `game`.
-    fn draw_offered(&self, game: &GameInfo, by: UserId) -> String {
-        format!("<@{by}> offers a draw in game {}.", game.id)
-    }
-    /// Said in a thread made for a challenge's game when the game could not start there (the
-    /// challenge expired or was answered meanwhile): `why`, the refusal.
-    fn not_started(&self, why: &str) -> String {
-        format!("No game here: {why}")
-    }
-    /// `by` declined the draw offered in `game`.
-    fn draw_declined(&self, game: &GameInfo, by: UserId) -> String {
-        format!("<@{by}> declined the draw. {}", game.status_line())
-    }
-    /// The daily puzzle, posted in the channel an admin named.
-    fn daily_puzzle(&self, view: &super::puzzle::PuzzleView) -> String {
-        format!(
-            "Today's puzzle: {} Press **Solve today's puzzle** (or use /tablut puzzle today) for \
-             your try, seen by you alone, then answer with /tablut puzzle move. One try each: \
-             /tablut puzzle leaderboard shows who solved it.",
-            view.task()
-        )
-    }
-    /// An AI move in `game` still waiting for a worker, with `ahead` requests served before it.
-    fn ai_waiting(&self, _game: &GameInfo, ahead: usize) -> String {
-        format!("The AI is thinking; {ahead} ahead of this game.")
-    }
-    /// A game's analysis under way: `reviewed` of `total` moves.
-    fn analysis_progress(&self, game: &GameInfo, reviewed: u32, total: u32) -> String {
-        if reviewed == total {
-            match total {
-                1 => format!("Reviewed game #{}: its one move.", game.id),
-                _ => format!("Reviewed game #{}: all {total} moves.", game.id),
-            }
-        } else {
-            let moves = if total == 1 { "move" } else { "moves" };
-            format!(
-                "Reviewing game #{}: {reviewed} of {total} {moves}.",
-                game.id
-            )
-        }
-    }
-    /// A finished analysis, posted with its graph.
-    fn analysis_summary(&self, summary: &super::analysis::AnalysisSummary) -> String {
-        let accuracy = |s: &super::analysis::SideSummary| match s.accuracy {
-            Some(a) => format!("{} {a:.0}%", summary.game.player(s.side).name()),
-            None => format!("{} (no moves)", summary.game.player(s.side).name()),
-        };
-        format!(
-            "Analysis of game #{}. {}. Accuracy: {} · {}",
-            summary.game.id,
-            summary.game.status_line(),
-            accuracy(&summary.sides[0]),
-            accuracy(&summary.sides[1])
-        )
-    }
-}
-
-/// Plain words from the service's own status lines.
-pub struct PlainWording;
-
-impl Wording for PlainWording {
-    fn moved(&self, r: &MoveReport) -> String {
-        format!(
-            "{} played {}. {}",
-            r.by.name(),
-            r.notation,
-            r.game.status_line()
-        )
-    }
-
-    fn clock(&self, event: &ClockEvent) -> String {
-        match event {
-            ClockEvent::Reminder { game, user, .. } => {
-                format!("<@{user}>, it is your move. {}", game.status_line())
-            }
-            ClockEvent::TimedOut(ended) => ended.game.status_line(),
-            ClockEvent::ChallengeExpired(c) => format!("The challenge {} expired.", c.id),
-        }
-    }
-
-    fn ended(&self, ended: &Ended, _: Option<&Player>) -> String {
-        ended.game.status_line()
-    }
-
-    fn started(&self, game: &GameInfo) -> String {
-        format!("Game on! {}", game.status_line())
-    }
-
-    fn channel_gone(&self, game: &GameInfo) -> String {
-        format!("Game {} was aborted: its channel is gone.", game.id)
-    }
-}
-
 /// How the outbox times its deliveries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DeliveryPolicy {
@@ -193,10 +68,16 @@ pub struct BoardRef {
     pub caption: String,
 }
 
-/// What a notice says, as stored.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// What a notice carries, as stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Payload {
-    pub text: String,
+    /// What it tells (the bot words it at delivery). Read into [`Notice::news`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub news: Option<News>,
+    /// The words of a notice written before notices were typed (never written now): read
+    /// into [`Notice::news`] as [`News::Worded`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub board: Option<BoardRef>,
     /// Edit this message (and remove its buttons) instead of posting; if it is gone, post.
@@ -242,10 +123,11 @@ pub enum Buttons {
 }
 
 impl Payload {
-    /// A notice of text alone.
-    pub fn text(text: String) -> Payload {
+    /// A notice of its news alone.
+    pub fn news(news: News) -> Payload {
         Payload {
-            text,
+            news: Some(news),
+            text: None,
             board: None,
             edit: None,
             answer: None,
@@ -257,14 +139,14 @@ impl Payload {
     }
 
     /// A notice with the board of `game` as it stands (drawn at delivery).
-    pub fn with_board(text: String, game: &GameInfo) -> Payload {
+    pub fn with_board(news: News, game: &GameInfo) -> Payload {
         Payload {
             board: Some(BoardRef {
                 game: game.id,
                 ply: game.ply,
                 caption: game.status_line(),
             }),
-            ..Payload::text(text)
+            ..Payload::news(news)
         }
     }
 }
@@ -315,7 +197,7 @@ impl Answering {
 }
 
 /// A notice to deliver.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Notice {
     pub id: NoticeId,
     pub channel: ChannelId,
@@ -331,6 +213,9 @@ pub struct Notice {
     pub created_at: i64,
     /// Why the last attempt failed, if one did.
     pub failure: Option<String>,
+    /// What it tells, for the bot to word.
+    pub news: News,
+    /// What it carries besides (its news taken out into `news`).
     pub payload: Payload,
 }
 
@@ -382,12 +267,6 @@ pub enum Recorded {
     Kept,
 }
 
-/// Whether a notice of `kind` is news a player could lose on time for if it is never shown:
-/// a move (whose turn it is now), a reminder, a game's start.
-fn on_the_clock(kind: &str) -> bool {
-    matches!(kind, "move" | "reminder" | "game_started" | "started")
-}
-
 /// How an interaction's answer that was to show a held notice's news went (see
 /// [`Service::answer_news`]).
 #[derive(Debug)]
@@ -420,8 +299,17 @@ fn nonce() -> String {
 /// A stored notice (`claimed`: as claimed for an attempt, which its row counts already), or
 /// why its payload cannot be read.
 fn notice(row: NoticeRow, claimed: bool) -> Result<Notice, String> {
-    let payload = serde_json::from_str(&row.payload)
+    let mut payload: Payload = serde_json::from_str(&row.payload)
         .map_err(|e| format!("the stored payload cannot be read: {e}"))?;
+    let news = match (payload.news.take(), payload.text.take()) {
+        (Some(news), _) => news,
+        // Written before notices were typed: its words as stored then.
+        (None, Some(text)) => News::Worded {
+            kind: row.kind.clone(),
+            text,
+        },
+        (None, None) => return Err("the stored payload tells nothing".to_string()),
+    };
     Ok(Notice {
         id: row.id,
         channel: row.channel_id,
@@ -433,6 +321,7 @@ fn notice(row: NoticeRow, claimed: bool) -> Result<Notice, String> {
         },
         created_at: row.created_at,
         failure: row.failure,
+        news,
         payload,
     })
 }
@@ -792,7 +681,7 @@ impl Service {
                         games::stop_clock(writing.ex(), row.id).await?;
                         Ok(Recorded::ClockStopped(row.id))
                     }
-                    _ if on_the_clock(&notice.kind) => {
+                    _ if notice.news.on_the_clock() => {
                         let mut writing = self.store.lock().await?;
                         match games::stop_clock(writing.ex(), row.id).await? {
                             true => Ok(Recorded::ClockStopped(row.id)),
@@ -842,19 +731,20 @@ impl Service {
             Announce::Held { by, answering } => {
                 let by = by
                     .and_then(|u| ended.game.side_of(u))
-                    .map(|side| ended.game.player(side));
-                let payload = answering.payload(Payload::with_board(
-                    self.wording.ended(ended, by),
-                    &ended.game,
-                ));
+                    .map(|side| ended.game.player(side).clone());
+                let news = News::Ended {
+                    ended: ended.clone(),
+                    by,
+                };
+                let payload = answering.payload(Payload::with_board(news, &ended.game));
                 let channel = ended.game.place.channel;
                 let hold = self.delivery.answer_grace;
                 let id = self.enqueue(conn, channel, "ended", &payload, hold).await?;
                 return Ok(Some(id));
             }
             Announce::TimedOut => {
-                let text = self.wording.clock(&ClockEvent::TimedOut(ended.clone()));
-                let payload = Payload::with_board(text, &ended.game);
+                let news = News::Clock(ClockEvent::TimedOut(ended.clone()));
+                let payload = Payload::with_board(news, &ended.game);
                 self.enqueue(
                     conn,
                     ended.game.place.channel,
@@ -870,7 +760,7 @@ impl Service {
                     .map(|c| c.channel_id)
                     .filter(|&c| c != ended.game.place.channel && !gone.contains(&c));
                 if let Some(parent) = parent {
-                    let payload = Payload::text(self.wording.channel_gone(&ended.game));
+                    let payload = Payload::news(News::ChannelGone(ended.game.clone()));
                     self.enqueue(conn, parent, "channel_gone", &payload, Duration::ZERO)
                         .await?;
                 }

@@ -108,8 +108,10 @@ impl Service {
             Some(answering) => {
                 let payload = Payload {
                     buttons: Some(Buttons::Draw(loaded.info.id)),
-                    ..answering
-                        .payload(Payload::text(self.wording.draw_offered(&loaded.info, user)))
+                    ..answering.payload(Payload::news(News::DrawOffered {
+                        game: loaded.info.clone(),
+                        by: user,
+                    }))
                 };
                 let hold = self.delivery.answer_grace;
                 Some(
@@ -177,8 +179,11 @@ impl Service {
             }
             let notice = match answering {
                 Some(answering) => {
-                    let text = self.wording.draw_declined(&loaded.info, user);
-                    let payload = answering.payload(Payload::text(text));
+                    let news = News::DrawDeclined {
+                        game: loaded.info.clone(),
+                        by: user,
+                    };
+                    let payload = answering.payload(Payload::news(news));
                     let channel = loaded.info.place.channel;
                     let hold = self.delivery.answer_grace;
                     Some(

@@ -32,7 +32,7 @@ pub fn initial_rating(kind: Kind, moves: u32) -> Rating {
 }
 
 /// A puzzle as the player sees it at their turn.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PuzzleView {
     pub puzzle_id: i64,
     pub kind: Kind,
@@ -50,6 +50,8 @@ pub struct PuzzleView {
     /// The day whose daily puzzle this is (days since the Unix epoch); `None` for the
     /// player's own puzzles.
     pub day: Option<i64>,
+    /// Never stored with a notice.
+    #[serde(skip)]
     pub png: Vec<u8>,
 }
 
@@ -607,7 +609,7 @@ impl Service {
                     caption: view.task(),
                 }),
                 buttons: Some(Buttons::DailyPuzzle(day)),
-                ..Payload::text(self.wording.daily_puzzle(&view))
+                ..Payload::news(News::DailyPuzzle(view.clone()))
             };
             self.enqueue(&mut tx, channel, "daily_puzzle", &payload, Duration::ZERO)
                 .await?;

@@ -177,16 +177,14 @@ impl Service {
         if loaded.row.reminders_sent >= number {
             return Ok(None);
         }
+        let game = loaded.info.clone();
         let event = ClockEvent::Reminder {
             remaining: Duration::from_millis((deadline - now) as u64),
             game: loaded.info,
             user: user.id,
             number,
         };
-        let ClockEvent::Reminder { game, .. } = &event else {
-            unreachable!()
-        };
-        let payload = Payload::with_board(self.wording.clock(&event), game);
+        let payload = Payload::with_board(News::Clock(event.clone()), &game);
         let mut tx = self.store.write().await?;
         // Recording the reminder and writing its notice are one step: each goes out once.
         if !games::mark_reminder(&mut *tx, game.id, loaded.row.ply, number, now).await? {

@@ -18,14 +18,14 @@ pub type GameId = i64;
 pub type ChallengeId = i64;
 
 /// Where a command was used: the server (none in a DM) and the channel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Place {
     pub guild: Option<GuildId>,
     pub channel: ChannelId,
 }
 
 /// A person, by id, with the name to show.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct User {
     pub id: UserId,
     pub name: String,
@@ -41,7 +41,7 @@ impl User {
 }
 
 /// Who plays a side: a person or the AI.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Player {
     User(User),
     Ai(Level),
@@ -69,7 +69,7 @@ impl Player {
 }
 
 /// The side a challenger wants.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SideChoice {
     Attackers,
     Defenders,
@@ -116,7 +116,7 @@ impl FromStr for SideChoice {
 }
 
 /// A game's time control: none, or a time for each move.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum TimeControl {
     None,
     PerMove(Duration),
@@ -203,7 +203,7 @@ impl FromStr for TimeControl {
 }
 
 /// A game as the service shows it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GameInfo {
     pub id: GameId,
     pub place: Place,
@@ -300,7 +300,7 @@ fn capitalised(s: &str) -> String {
 }
 
 /// A move that was played.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MoveReport {
     /// The game after the move.
     pub game: GameInfo,
@@ -315,10 +315,12 @@ pub struct MoveReport {
     /// Rating changes, when the move ended a rated game.
     pub ratings: Option<RatingChanges>,
     /// The board after the move, for a player's answer (empty for the AI's moves, which the
-    /// outbox announces, and when images are turned off).
+    /// outbox announces, and when images are turned off). Never stored with a notice.
+    #[serde(skip)]
     pub png: Vec<u8>,
     /// The move's announcement in the outbox: mark it answered once the player's interaction
     /// has shown the move, or the dispatcher posts it after the grace.
+    #[serde(skip)]
     pub notice: super::NoticeId,
 }
 
@@ -333,26 +335,29 @@ pub struct Started {
 }
 
 /// A game that ended off the board (resignation, agreed draw, abort, time).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Ended {
     pub game: GameInfo,
     pub ratings: Option<RatingChanges>,
-    /// The board, for the answer of the player's command (empty otherwise).
+    /// The board, for the answer of the player's command (empty otherwise). Never stored with
+    /// a notice.
+    #[serde(skip)]
     pub png: Vec<u8>,
     /// The ending's notice in the outbox, when a command's answer is to show it: mark it
     /// answered once shown, or the dispatcher posts it after the grace.
+    #[serde(skip)]
     pub notice: Option<super::NoticeId>,
 }
 
 /// Both players' ratings before and after a rated game.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RatingChanges {
     pub attackers: (UserId, Rating, Rating),
     pub defenders: (UserId, Rating, Rating),
 }
 
 /// A challenge between two people.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ChallengeInfo {
     pub id: ChallengeId,
     pub place: Place,
@@ -557,7 +562,7 @@ pub struct Leaderboard {
 }
 
 /// What the clock did: reminders to send, games lost on time, challenges expired.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum ClockEvent {
     /// Remind `user` to move: `number` is 1 (half the time gone) or 2 (near the end).
     Reminder {

@@ -56,8 +56,9 @@ pub enum GameStatus {
 }
 
 /// A challenge's status (`challenges.status`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::Type)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::Type, serde::Serialize, serde::Deserialize)]
 #[sqlx(type_name = "TEXT", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum ChallengeStatus {
     Pending,
     Accepted,

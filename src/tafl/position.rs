@@ -151,7 +151,13 @@ pub enum PositionError {
     OffBoard(Square, u8),
 }
 
-#[derive(Clone, Copy)]
+/// Stored (with a notice) as its record, side to move and rules: see
+/// [`super::record::StoredPosition`].
+#[derive(Clone, Copy, serde::Serialize, serde::Deserialize)]
+#[serde(
+    into = "super::record::StoredPosition",
+    try_from = "super::record::StoredPosition"
+)]
 pub struct Position {
     attackers: Bitboard,
     defenders: Bitboard,
@@ -1090,5 +1096,21 @@ mod tests {
     fn a_position_is_small_enough_to_copy() {
         // Three 128-bit boards, the hash, the rules (with the variant) and the turn.
         assert!(std::mem::size_of::<Position>() <= 80);
+    }
+
+    #[test]
+    fn a_position_is_stored_as_its_record_and_read_back_the_same() {
+        for variant in Variant::ALL {
+            let rules = variant.rules();
+            let mut p = Position::start(rules);
+            let first = p.legal_moves_sorted()[0];
+            p = p.play(first).unwrap().0;
+            let json = serde_json::to_string(&p).unwrap();
+            assert!(json.contains(&crate::tafl::write_position(&p)), "{json}");
+            let back: Position = serde_json::from_str(&json).unwrap();
+            assert_eq!(back, p);
+            assert_eq!((back.turn(), back.rules()), (Side::Defenders, &rules));
+            assert!(serde_json::from_str::<Position>(&json.replace('/', "/x")).is_err());
+        }
     }
 }

@@ -64,6 +64,32 @@ fn push_run(out: &mut String, run: u8) {
     }
 }
 
+/// A position as it is stored (with a notice): its OpenTafl record, the side to move and the
+/// rules, not its bitboards, so what is stored does not depend on how positions are held.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct StoredPosition {
+    record: String,
+    turn: Side,
+    rules: Rules,
+}
+
+impl From<Position> for StoredPosition {
+    fn from(p: Position) -> StoredPosition {
+        StoredPosition {
+            record: write_position(&p),
+            turn: p.turn(),
+            rules: *p.rules(),
+        }
+    }
+}
+
+impl TryFrom<StoredPosition> for Position {
+    type Error = RecordError;
+    fn try_from(p: StoredPosition) -> Result<Position, RecordError> {
+        parse_position(&p.record, p.turn, p.rules)
+    }
+}
+
 /// Reads an OpenTafl position record, with the side to move and the rules given beside it (the
 /// rules' variant gives the board's size).
 pub fn parse_position(record: &str, turn: Side, rules: Rules) -> Result<Position, RecordError> {
@@ -137,7 +163,7 @@ pub fn parse_position(record: &str, turn: Side, rules: Rules) -> Result<Position
 }
 
 /// `+` where a move threatens to win next turn, `++` where it wins.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Mark {
     None,
     Threat,
@@ -146,7 +172,7 @@ pub enum Mark {
 
 /// Linnaeus' calls: the king sees one free line to a winning square (*raichi*) or two
 /// (*tuichu*).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Call {
     Raichi,
     Tuichu,
@@ -170,7 +196,7 @@ impl Call {
 }
 
 /// A move as the record keeps it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RecordedMove {
     pub mv: Move,
     pub side: Side,

@@ -15,7 +15,9 @@ pub const SIZES: [u8; 3] = [7, 9, 11];
 
 /// A square. Index = rank × 11 + file, with `a1` = 0 and `k11` = 120. Tablut's 9×9 board uses
 /// files a–i and ranks 1–9 of it, Brandubh's 7×7 a–g and 1–7.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Square(u8);
 
 impl Square {

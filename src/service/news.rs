@@ -1,0 +1,90 @@
+//! What a notice tells, typed: what happened, in the domain's terms. The service writes it in
+//! the outbox with the change that caused it; the bot words it (and draws its board) when it
+//! delivers it. Nothing here is Discord's: no markup, no mentions, no interaction.
+
+use super::analysis::AnalysisSummary;
+use super::puzzle::PuzzleView;
+use super::types::{ChallengeInfo, ChannelId, ClockEvent, Ended, GameInfo, MoveReport, Player};
+use super::UserId;
+use serde::{Deserialize, Serialize};
+
+/// What a notice tells. Stored (as JSON) in the notice's payload; each value carries the game,
+/// challenge or puzzle as it stood when the notice was written, so the words do not change
+/// with what happened since.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum News {
+    /// A move was played (the game after it, so its ply is the move's).
+    Moved(MoveReport),
+    /// A game ended by a player's command: resigned (`by`), agreed drawn or aborted.
+    Ended { ended: Ended, by: Option<Player> },
+    /// What the clock did: a reminder, a loss on time, a challenge expired.
+    Clock(ClockEvent),
+    /// A game started.
+    Started(GameInfo),
+    /// A game's channel (a challenge's thread) is gone, and the game was aborted: said in the
+    /// channel the challenge was made in.
+    ChannelGone(GameInfo),
+    /// A challenge was made.
+    Challenge(ChallengeInfo),
+    /// A challenge accepted (its game in `thread`, when it has one), declined or withdrawn, as
+    /// its status says.
+    ChallengeClosed {
+        challenge: ChallengeInfo,
+        thread: Option<ChannelId>,
+    },
+    /// `by` offers a draw in `game`.
+    DrawOffered { game: GameInfo, by: UserId },
+    /// `by` declined the draw offered in `game`.
+    DrawDeclined { game: GameInfo, by: UserId },
+    /// A thread made for a challenge's game has no game: it could not start there (the
+    /// challenge expired or was answered meanwhile), for this reason.
+    NotStarted { why: String },
+    /// The day's puzzle.
+    DailyPuzzle(PuzzleView),
+    /// An AI move in `game` still waiting for a worker, with `ahead` requests served before it.
+    AiWaiting { game: GameInfo, ahead: usize },
+    /// A game's analysis under way: `reviewed` of `total` moves.
+    AnalysisProgress {
+        game: GameInfo,
+        reviewed: u32,
+        total: u32,
+    },
+    /// A finished analysis (posted with its graph).
+    AnalysisSummary(AnalysisSummary),
+    /// A notice written before notices were typed: its words as they were then stored, and
+    /// its row's kind (`move`, `reminder`, ...). Never written now; read from old rows.
+    #[serde(skip)]
+    Worded { kind: String, text: String },
+}
+
+impl News {
+    /// Whether a player could lose on time if this news is never shown: a move (whose turn it
+    /// is now), a reminder, a game's start. (For a notice from before notices were typed, its
+    /// row's kind says.)
+    pub fn on_the_clock(&self) -> bool {
+        match self {
+            News::Moved(report) => !report.game.is_over(),
+            News::Clock(ClockEvent::Reminder { .. }) => true,
+            News::Started(_) => true,
+            News::Worded { kind, .. } => {
+                matches!(
+                    kind.as_str(),
+                    "move" | "reminder" | "game_started" | "started"
+                )
+            }
+            News::Ended { .. }
+            | News::Clock(_)
+            | News::ChannelGone(_)
+            | News::Challenge(_)
+            | News::ChallengeClosed { .. }
+            | News::DrawOffered { .. }
+            | News::DrawDeclined { .. }
+            | News::NotStarted { .. }
+            | News::DailyPuzzle(_)
+            | News::AiWaiting { .. }
+            | News::AnalysisProgress { .. }
+            | News::AnalysisSummary(_) => false,
+        }
+    }
+}
