@@ -375,7 +375,8 @@ pub struct ChallengeInfo {
 }
 
 /// Where a challenge stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ChallengeStatus {
     /// Open: waiting for the challenged player's answer.
     Pending,

@@ -56,9 +56,8 @@ pub enum GameStatus {
 }
 
 /// A challenge's status (`challenges.status`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::Type, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::Type)]
 #[sqlx(type_name = "TEXT", rename_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
 pub enum ChallengeStatus {
     Pending,
     Accepted,
