@@ -3,10 +3,11 @@
 //! the replay of a 100-ply game (targets: a board PNG in at most 2 ms and 40 KB; a 100-ply
 //! replay GIF in at most 150 ms and 1 MB).
 //!
-//! The encoders are measured side by side on the same pixels: the renderer's (the `Up` row
-//! filter over the whole image, then one call to flate2's deflate, at several levels), the `png`
-//! crate's own writer (which writes each row to flate2 separately) at several settings, and the
-//! hand-written DEFLATE encoder they replaced (`baseline/deflate.rs`); the `gif` crate's LZW
+//! The encoders are measured side by side on the same pixels: the renderer's (the rows
+//! unfiltered, one call to zlib-rs's deflate, at several levels), the one it replaced (the `Up`
+//! row filter, then one call to flate2's deflate, miniz_oxide), the `png` crate's own writer
+//! (which writes each row to flate2 separately) at several settings, and the hand-written
+//! DEFLATE encoder they replaced (`baseline/deflate.rs`); the `gif` crate's LZW
 //! (weezl, which the renderer uses) and the hand-written LZW encoder it replaced
 //! (`baseline/lzw.rs`). Every variant's output is decoded once and
 //! checked against the pixels before it is timed; the sizes are printed beside the times.
@@ -15,8 +16,8 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use tablut_bot::render::assets::{assets, TRANSPARENT};
 use tablut_bot::render::render::{
-    board_canvas, encode_png, encode_png_level, encode_png_with, replay_frames, write_gif,
-    PNG_LEVEL,
+    board_canvas, encode_png, encode_png_level, encode_png_with, png_file, replay_frames,
+    write_gif, Canvas, PNG_LEVEL,
 };
 use tablut_bot::render::{board_png, replay_gif};
 use tablut_bot::tafl::{Position, RecordedMove, Rules, Variant};
@@ -47,6 +48,37 @@ fn baseline_png(px: &[u8], palette: &[u8], size: u32) -> Vec<u8> {
     writer.write_chunk(png::chunk::IDAT, &idat).unwrap();
     writer.finish().unwrap();
     out
+}
+
+/// The renderer's encoder before zlib-rs: the `Up` row filter over the whole image, then
+/// flate2's deflate (miniz_oxide) at `level`, in one call.
+fn flate2_png(canvas: &Canvas, level: u32) -> Vec<u8> {
+    let w = tablut_bot::render::BOARD_SIZE_PX as usize;
+    let px = &canvas.px;
+    let mut filtered = Vec::with_capacity((w + 1) * w);
+    filtered.push(0);
+    filtered.extend_from_slice(&px[..w]);
+    for (above, row) in px.chunks_exact(w).zip(px.chunks_exact(w).skip(1)) {
+        filtered.push(2);
+        filtered.extend(row.iter().zip(above).map(|(&p, &q)| p.wrapping_sub(q)));
+    }
+    let mut zlib = flate2::Compress::new(flate2::Compression::new(level), true);
+    let mut idat = Vec::with_capacity(filtered.len() / 8);
+    loop {
+        let before = zlib.total_in() as usize;
+        let status = zlib
+            .compress_vec(
+                &filtered[before..],
+                &mut idat,
+                flate2::FlushCompress::Finish,
+            )
+            .unwrap();
+        if status == flate2::Status::StreamEnd {
+            break;
+        }
+        idat.reserve(idat.capacity().max(64 * 1024));
+    }
+    png_file(canvas, &idat)
 }
 
 /// The palette indices a PNG decodes to.
@@ -93,7 +125,7 @@ fn bench_board(c: &mut Criterion) {
         // The sprites are drawn once, at first use; the figures are for every board after that.
         let png = board_png(&position, Some(&last), Some(caption));
         eprintln!(
-            "{variant}: board png (Up filter, deflate level {PNG_LEVEL}): {} bytes",
+            "{variant}: board png (zlib-rs level {PNG_LEVEL}): {} bytes",
             png.len()
         );
         // Tablut's figure keeps its name ("board png/tablut" was "board png").
@@ -150,13 +182,20 @@ fn bench_board(c: &mut Criterion) {
             })
         });
         for level in [1, 2, 3] {
-            let name = format!("{canvas_name}: Up filter, deflate level {level}");
+            let name = format!("{canvas_name}: zlib-rs level {level}");
             let file = encode_png_level(canvas, level);
             assert_eq!(png_pixels(&file), canvas.px, "{name}");
             eprintln!("{name}: {} bytes", file.len());
             group.bench_function(&name, |b| {
                 b.iter(|| encode_png_level(black_box(canvas), level))
             });
+        }
+        for level in [1, 2] {
+            let name = format!("{canvas_name}: Up filter, flate2 (miniz_oxide) level {level}");
+            let file = flate2_png(canvas, level);
+            assert_eq!(png_pixels(&file), canvas.px, "{name}");
+            eprintln!("{name}: {} bytes", file.len());
+            group.bench_function(&name, |b| b.iter(|| flate2_png(black_box(canvas), level)));
         }
         assert_eq!(encode_png(canvas), encode_png_level(canvas, PNG_LEVEL));
         for (compression, filter) in [

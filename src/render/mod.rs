@@ -3,8 +3,8 @@
 //! Built the way the fastest chess-board renderers are: every square's picture (cloth,
 //! highlight, piece and marks) and the frame with its labels are drawn once, anti-aliased, at
 //! first use and kept as palette indices ([`assets`]); a board is then one sprite copy a square
-//! (49, 81 or 121), an optional caption, and an indexed-colour encode (the `png` crate's deflate after the `Up` row
-//! filter; the `gif` crate's LZW, weezl). No I/O.
+//! (49, 81 or 121), an optional caption, and an indexed-colour encode (zlib-rs's deflate of
+//! the unfiltered rows, in the `png` crate's chunks; the `gif` crate's LZW, weezl). No I/O.
 //!
 //! Every variant's image is the same size: Brandubh's 7×7, Tablut's 9×9 and Copenhagen's 11×11
 //! boards fill the same area, with squares of 87, 68 and 56 pixels ([`theme::Layout`]).

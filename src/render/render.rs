@@ -218,49 +218,59 @@ pub fn board_canvas(
     canvas
 }
 
-/// How the board PNG is compressed: every row after the first through the `Up` row filter,
-/// which turns a row that repeats the one above (most of a board) into zeros, then deflate
-/// (flate2, miniz_oxide) at this level. `cargo bench --bench render` measures the other choices
-/// beside it.
-pub const PNG_LEVEL: u32 = 1;
+/// How the board PNG is compressed: the rows unfiltered, then zlib-rs's deflate at this level
+/// (its `deflate_fast`, hash chains of four). At level 2 it makes the busiest sample boards
+/// about a fifth smaller than flate2's miniz_oxide at level 1 (one probe, after the `Up` row
+/// filter) did, for no more instructions; `cargo bench --bench render` measures the other
+/// choices beside it.
+pub const PNG_LEVEL: i32 = 2;
 
-/// Encodes palette indices as an 8-bit indexed PNG: the rows filtered in one pass, compressed
-/// in one call, and written as one `IDAT` chunk. One call because flate2 zeroes the free space
-/// of its output buffer at every call: the `png` crate's writer, which passes each row (and its
-/// filter byte) separately, made 1 440 calls a board, each clearing most of a 32 KB buffer,
-/// some 47 MB of zeroing that was 86 % of the instructions a board took.
+/// Encodes palette indices as an 8-bit indexed PNG: the rows unfiltered, compressed in one
+/// call (zlib-rs), and written as one `IDAT` chunk. Unfiltered because deflate's matches find
+/// the row above by themselves: a board repeats whole rows and whole squares, which the `Up`
+/// filter's differences of palette indices only hid from the hash chains.
 pub fn encode_png(canvas: &Canvas) -> Vec<u8> {
     encode_png_level(canvas, PNG_LEVEL)
 }
 
-/// [`encode_png`] at another zlib level (for the benchmark).
-pub fn encode_png_level(canvas: &Canvas, level: u32) -> Vec<u8> {
+/// Each row of the canvas after its filter byte, 0 (none).
+fn unfiltered_rows(px: &[u8]) -> Vec<u8> {
     let w = IMAGE_PX as usize;
-    let px = &canvas.px;
-    // Each row with its filter byte: the first unfiltered, the others `Up` (2).
-    let mut filtered = Vec::with_capacity((w + 1) * w);
-    filtered.push(0);
-    filtered.extend_from_slice(&px[..w]);
-    for (above, row) in px.chunks_exact(w).zip(px.chunks_exact(w).skip(1)) {
-        filtered.push(2);
-        filtered.extend(row.iter().zip(above).map(|(&p, &q)| p.wrapping_sub(q)));
+    let mut rows = Vec::with_capacity((w + 1) * w);
+    for row in px.chunks_exact(w) {
+        rows.push(0);
+        rows.extend_from_slice(row);
     }
-    let mut zlib = flate2::Compress::new(flate2::Compression::new(level), true);
-    let mut idat = Vec::with_capacity(filtered.len() / 8);
+    rows
+}
+
+/// [`encode_png`] at another zlib-rs level (for the benchmark).
+pub fn encode_png_level(canvas: &Canvas, level: i32) -> Vec<u8> {
+    let rows = unfiltered_rows(&canvas.px);
+    let mut zlib = zlib_rs::Deflate::new(level, true, 15);
+    // A board takes 25 to 35 KB; the buffer grows if one ever takes more.
+    let mut idat = vec![0; 64 * 1024];
     loop {
-        let before = zlib.total_in() as usize;
+        let (read, written) = (zlib.total_in() as usize, zlib.total_out() as usize);
         let status = zlib
-            .compress_vec(
-                &filtered[before..],
-                &mut idat,
-                flate2::FlushCompress::Finish,
+            .compress(
+                &rows[read..],
+                &mut idat[written..],
+                zlib_rs::DeflateFlush::Finish,
             )
             .expect("deflate into memory cannot fail");
-        if status == flate2::Status::StreamEnd {
+        if status == zlib_rs::Status::StreamEnd {
             break;
         }
-        idat.reserve(idat.capacity().max(64 * 1024));
+        idat.resize(idat.len() * 2, 0);
     }
+    idat.truncate(zlib.total_out() as usize);
+    png_file(canvas, &idat)
+}
+
+/// The PNG file of an 8-bit indexed image in the canvas's palette, its pixels compressed into
+/// `idat` (a zlib stream of the filtered rows).
+pub fn png_file(canvas: &Canvas, idat: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(idat.len() + 1024);
     let mut encoder = png::Encoder::new(&mut out, IMAGE_PX, IMAGE_PX);
     encoder.set_color(png::ColorType::Indexed);
@@ -270,7 +280,7 @@ pub fn encode_png_level(canvas: &Canvas, level: u32) -> Vec<u8> {
         .write_header()
         .expect("writing to a Vec cannot fail");
     writer
-        .write_chunk(png::chunk::IDAT, &idat)
+        .write_chunk(png::chunk::IDAT, idat)
         .expect("writing to a Vec cannot fail");
     writer.finish().expect("writing to a Vec cannot fail");
     out
