@@ -1,7 +1,178 @@
 //! `tablut-bot versus`: a match against another program run from its path, here the bot's own
-//! OpenTafl engine (`tablut-bot engine`), refereed move by move.
+//! OpenTafl engine (`tablut-bot engine`), refereed move by move; and against a stand-in for
+//! hnefatafl.org's engine that resigns or stops answering (this test binary itself, run by
+//! `versus` as the other program), so that no outside program is needed.
 
-use std::process::Command;
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Command, Output};
+use tablut_bot::tafl::{Game, Side, Variant};
+
+/// What the stand-in does, from `STAND_IN` (`resign:N` or `silent:N`: after N moves of its own,
+/// resign or stop answering), and the port `versus` listens on, from `STAND_IN_PORT`.
+const STAND_IN: &str = "VERSUS_STAND_IN";
+const STAND_IN_PORT: &str = "VERSUS_STAND_IN_PORT";
+
+/// Not a test: the stand-in for the other program that the tests below have `versus` start
+/// (this binary, with this function's name as the filter). In the suite, without `STAND_IN`
+/// set, it returns at once. It speaks hnefatafl.org's text protocol: it connects to
+/// `versus`, follows the moves it is told, answers `generate_move` with its first legal move
+/// (`play attacker e1 e2`), and after its N moves resigns (`play attacker resigns _`) or keeps
+/// silent until it is stopped.
+#[test]
+fn stand_in_for_the_other_program() {
+    let Ok(mode) = std::env::var(STAND_IN) else {
+        return;
+    };
+    let (what, n) = mode.split_once(':').expect("STAND_IN is what:N");
+    let n: usize = n.parse().expect("N is a number");
+    let port: u16 = std::env::var(STAND_IN_PORT).unwrap().parse().unwrap();
+    let stream = TcpStream::connect(("127.0.0.1", port)).expect("versus listens");
+    let mut out = stream.try_clone().unwrap();
+    let mut game: Option<Game> = None;
+    let mut played = 0;
+    for line in BufReader::new(stream).lines() {
+        let Ok(line) = line else { break };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let role = |side: Side| match side {
+            Side::Attackers => "attacker",
+            Side::Defenders => "defender",
+        };
+        match words.as_slice() {
+            ["board_size", size] => {
+                let variant = match *size {
+                    "7" => Variant::Brandubh,
+                    "9" => Variant::Tablut,
+                    _ => Variant::Copenhagen,
+                };
+                game = Some(Game::new(variant.rules()));
+            }
+            ["play", _, from, to] => {
+                let game = game.as_mut().expect("board_size first");
+                game.play_text(&format!("{from}-{to}"))
+                    .expect("a legal move");
+            }
+            ["generate_move"] => {
+                let game = game.as_mut().expect("board_size first");
+                let side = game.turn();
+                if played == n {
+                    if what == "resign" {
+                        writeln!(out, "play {} resigns _", role(side)).unwrap();
+                        continue;
+                    }
+                    // Silent: wait to be stopped.
+                    loop {
+                        std::thread::park();
+                    }
+                }
+                let mv = game.position().legal_moves_sorted()[0];
+                game.play(mv).unwrap();
+                played += 1;
+                writeln!(out, "play {} {} {}", role(side), mv.from, mv.to).unwrap();
+            }
+            _ => {}
+        }
+    }
+    std::process::exit(0);
+}
+
+/// `versus` against the stand-in doing `mode`, game 1 only (the start, our AI the attackers).
+fn against_the_stand_in(mode: &str, extra: &[&str]) -> Output {
+    // A free port for `versus` to listen on.
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+        .to_string();
+    let me = std::env::current_exe().unwrap();
+    Command::new(env!("CARGO_BIN_EXE_tablut-bot"))
+        .env_remove("DISCORD_TOKEN")
+        .env("RUST_LOG", "off")
+        .env(STAND_IN, mode)
+        .env(STAND_IN_PORT, &port)
+        .args(["versus", "--variant", "brandubh", "--protocol", "htp"])
+        .arg("--program")
+        .arg(me)
+        .args([
+            "--arg",
+            "stand_in_for_the_other_program",
+            "--arg",
+            "--exact",
+        ])
+        .args(["--openings", "1", "--only", "1", "--time-ms", "20"])
+        .args(["--tt-mb", "4", "--port", &port])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+/// The moves at the end of a game's line, checked legal in order; their number.
+fn legal_moves_of(line: &str) -> usize {
+    let moves = line.rsplit("; ").next().unwrap();
+    let mut game = Game::new(Variant::Brandubh.rules());
+    for m in moves.split_whitespace() {
+        game.play_text(m)
+            .unwrap_or_else(|e| panic!("{m}: {e}\n{line}"));
+    }
+    game.moves().len()
+}
+
+#[test]
+fn a_resignation_is_our_win_and_keeps_the_moves_played() {
+    let out = against_the_stand_in("resign:2", &[]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    let game = lines[0];
+    assert!(
+        game.starts_with("game 1 opening 0 ours attackers Win (resigned) after 5 plies;"),
+        "{stdout}"
+    );
+    // Our three moves and its two, then its resignation: the record is kept.
+    assert_eq!(legal_moves_of(game), 5, "{stdout}");
+    // One game won: the Elo has no upper end, which the total says instead of "+0".
+    let total = lines.last().unwrap();
+    assert!(
+        total.starts_with("total: 1 won, 0 drawn, 0 lost, 0 disagreements, 0 won on time, 0 lost on time; score 100.0%; Elo unbounded above (100 % of 1 game; 95% from -"),
+        "{stdout}"
+    );
+    assert!(!total.contains("+0") && !total.contains("-0 "), "{stdout}");
+}
+
+#[test]
+fn a_move_that_times_out_is_a_loss_on_time_counted_apart() {
+    let out = against_the_stand_in("silent:2", &["--timeout-s", "1"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    let game = lines[0];
+    assert!(
+        game.starts_with(
+            "game 1 opening 0 ours attackers WinOnTime (its move timed out after 1 s) after 5 plies;"
+        ),
+        "{stdout}"
+    );
+    assert_eq!(legal_moves_of(game), 5, "{stdout}");
+    assert_eq!(
+        lines[1],
+        "as attackers: 0 won, 0 drawn, 0 lost, 0 disagreements, 1 won on time, 0 lost on time"
+    );
+    // Not a disagreement, and not in the score: no game was played out.
+    let total = lines.last().unwrap();
+    assert!(
+        total.starts_with("total: 0 won, 0 drawn, 0 lost, 0 disagreements, 1 won on time, 0 lost on time; score no game played out; Elo: no game scored;"),
+        "{stdout}"
+    );
+}
 
 #[test]
 fn a_match_against_an_engine_protocol_program() {

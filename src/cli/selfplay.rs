@@ -244,30 +244,96 @@ impl Tally {
         (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(self.games())
     }
 
-    /// The Elo difference and its 95% interval (low, high). A clean sweep has no spread of its
-    /// own, so the interval then takes the binomial spread of the clamped score.
+    /// The Elo difference and its 95% interval (low, high), from the normal approximation of
+    /// the score with the spread of the games' own results (all draws, which have none, take
+    /// a coin's). A score of 0 % or 100 % has no finite Elo: the difference and one end of the
+    /// interval are then infinite, and the other end is the exact (Clopper–Pearson) 95% bound
+    /// of n wins in n games, 0.025^(1/n) (its mirror for n losses). An end of the normal
+    /// interval beyond 0 % or 100 % is infinite too. No game: (0, −∞, +∞).
     pub fn elo_interval(&self) -> (f64, f64, f64) {
-        let n = f64::from(self.games().max(1));
-        let clamp = |p: f64| p.clamp(0.5 / n, 1.0 - 0.5 / n);
+        let (inf, neg_inf) = (f64::INFINITY, f64::NEG_INFINITY);
+        if self.games() == 0 {
+            return (0.0, neg_inf, inf);
+        }
+        let n = f64::from(self.games());
         let p = self.score();
-        let to_elo = |p: f64| -400.0 * (1.0 / clamp(p) - 1.0).log10();
+        let to_elo = |p: f64| {
+            if p <= 0.0 {
+                neg_inf
+            } else if p >= 1.0 {
+                inf
+            } else {
+                400.0 * (p / (1.0 - p)).log10()
+            }
+        };
+        let exact = 0.025f64.powf(1.0 / n);
+        if self.wins == self.games() {
+            return (inf, to_elo(exact), inf);
+        }
+        if self.losses == self.games() {
+            return (neg_inf, neg_inf, to_elo(1.0 - exact));
+        }
         let mut var = (f64::from(self.wins) * (1.0 - p).powi(2)
             + f64::from(self.draws) * (0.5 - p).powi(2)
             + f64::from(self.losses) * p.powi(2))
             / n;
         if var == 0.0 {
-            let pc = clamp(p);
-            var = pc * (1.0 - pc);
+            var = p * (1.0 - p);
         }
         let se = (var / n).sqrt();
         (to_elo(p), to_elo(p - 1.96 * se), to_elo(p + 1.96 * se))
     }
 
-    /// The Elo difference and the half-width of its 95% interval.
+    /// The Elo difference and the half-width of its 95% interval (infinite when an end is).
     pub fn elo(&self) -> (f64, f64) {
         let (elo, lo, hi) = self.elo_interval();
         (elo, (hi - lo) / 2.0)
     }
+}
+
+/// An Elo figure as a match's summary prints it: rounded, with its sign (`+241`, `-35`, `0`).
+fn elo_figure(elo: f64) -> String {
+    let r = elo.round();
+    if r == 0.0 {
+        "0".to_string()
+    } else {
+        format!("{r:+.0}")
+    }
+}
+
+/// A match's Elo difference with its 95% interval, in words where a 0 % or 100 % score leaves
+/// an end open: `Elo +241 (95% +99 to +557)`, `Elo unbounded above (100 % of 20 games; 95%
+/// from +277)`, `Elo +191 (95% from -68, unbounded above)`, `Elo: no game scored`.
+pub fn elo_text(tally: &Tally) -> String {
+    let games = tally.games();
+    if games == 0 {
+        return "Elo: no game scored".to_string();
+    }
+    let (elo, low, high) = tally.elo_interval();
+    let of = if games == 1 {
+        "1 game".to_string()
+    } else {
+        format!("{games} games")
+    };
+    if elo == f64::INFINITY {
+        return format!(
+            "Elo unbounded above (100 % of {of}; 95% from {})",
+            elo_figure(low)
+        );
+    }
+    if elo == f64::NEG_INFINITY {
+        return format!(
+            "Elo unbounded below (0 % of {of}; 95% up to {})",
+            elo_figure(high)
+        );
+    }
+    let interval = match (low.is_finite(), high.is_finite()) {
+        (true, true) => format!("{} to {}", elo_figure(low), elo_figure(high)),
+        (true, false) => format!("from {}, unbounded above", elo_figure(low)),
+        (false, true) => format!("up to {}, unbounded below", elo_figure(high)),
+        (false, false) => "unbounded".to_string(),
+    };
+    format!("Elo {} (95% {interval})", elo_figure(elo))
 }
 
 /// Plays every opening twice, colours swapped: `a` against `b`. Progress goes to stderr.
@@ -483,6 +549,7 @@ mod tests {
         // 80% is about +241 Elo.
         assert!((elo - 240.8).abs() < 1.0, "{elo}");
         assert!(err > 50.0 && err < 400.0, "{err}");
+        assert_eq!(elo_text(&strong), "Elo +241 (95% +99 to +557)");
         // A clean sweep still has an interval, and its low end is positive.
         let sweep = Tally {
             wins: 20,
@@ -491,10 +558,45 @@ mod tests {
             ..Tally::default()
         };
         let (elo, low, high) = sweep.elo_interval();
-        assert!(
-            low > 150.0 && low < elo && elo <= high,
-            "{low} {elo} {high}"
+        assert_eq!((elo, high), (f64::INFINITY, f64::INFINITY));
+        // The exact bound of 20 wins in 20: 0.025^(1/20) = 83.2 %, +277 Elo.
+        assert!((low - 277.4).abs() < 0.1, "{low}");
+        assert_eq!(
+            elo_text(&sweep),
+            "Elo unbounded above (100 % of 20 games; 95% from +277)"
         );
+        let whitewash = Tally {
+            losses: 20,
+            ..Tally::default()
+        };
+        assert_eq!(
+            elo_text(&whitewash),
+            "Elo unbounded below (0 % of 20 games; 95% up to -277)"
+        );
+        // One game won says little, and nothing is "+0".
+        let one = Tally {
+            wins: 1,
+            ..Tally::default()
+        };
+        assert_eq!(
+            elo_text(&one),
+            "Elo unbounded above (100 % of 1 game; 95% from -636)"
+        );
+        // An even score is 0, not "-0"; its interval is symmetric.
+        assert_eq!(elo_text(&even), "Elo 0 (95% -111 to +111)");
+        let drawn = Tally {
+            draws: 1,
+            ..Tally::default()
+        };
+        assert_eq!(elo_text(&drawn), "Elo 0 (95% unbounded)");
+        // A bound beyond 100 % is open.
+        let close = Tally {
+            wins: 1,
+            draws: 1,
+            ..Tally::default()
+        };
+        assert_eq!(elo_text(&close), "Elo +191 (95% from -68, unbounded above)");
+        assert_eq!(elo_text(&Tally::default()), "Elo: no game scored");
     }
 
     #[test]

@@ -6,11 +6,12 @@
 //! engine (`htp`: the other program connects to us over TCP on 127.0.0.1, as
 //! `hnefatafl-text-protocol --ai basic --host 127.0.0.1` does, and answers `generate_move`).
 //! This program is the referee: every move is checked by its own rules engine, and a move it
-//! finds illegal ends the game as a disagreement, counted apart.
+//! finds illegal ends the game as a disagreement, counted apart. A side that takes longer than
+//! `--timeout-s` for a move loses on time, also counted apart.
 
 use super::common::CliError;
 use super::out;
-use super::selfplay::{openings, Tally};
+use super::selfplay::{elo_text, openings, Tally};
 use crate::ai::{self, Level, Searcher, Weights};
 use crate::tafl::{write_position, Game, Move, Outcome, Side, Variant};
 use clap::{Args, ValueEnum};
@@ -83,6 +84,45 @@ enum Score {
     /// The referee found the other's move illegal, or the other refused ours or stopped: the
     /// rules of the two programs differ there. Counted apart.
     Disagreement,
+    /// The other program gave no move within `--timeout-s`: its loss on time. Counted apart.
+    WinOnTime,
+    /// Our move took longer than `--timeout-s`: our loss on time. Counted apart.
+    LossOnTime,
+}
+
+impl Score {
+    /// The column of the match's table.
+    fn column(self) -> usize {
+        match self {
+            Score::Win => 0,
+            Score::Draw => 1,
+            Score::Loss => 2,
+            Score::Disagreement => 3,
+            Score::WinOnTime => 4,
+            Score::LossOnTime => 5,
+        }
+    }
+}
+
+/// Why the other program gave no move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum NoMove {
+    /// It resigned (`htp`'s `play … resigns _`).
+    Resigned,
+    /// It did not answer within the time-out.
+    TimedOut,
+    /// It stopped, or answered something that is no move.
+    Failed(String),
+}
+
+impl std::fmt::Display for NoMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NoMove::Resigned => f.write_str("resigned"),
+            NoMove::TimedOut => f.write_str("timed out"),
+            NoMove::Failed(why) => f.write_str(why),
+        }
+    }
 }
 
 /// The other program, ready for a game.
@@ -90,7 +130,7 @@ trait Opponent {
     /// Tells it a move made by us (or an opening move).
     fn tell(&mut self, mv: Move, mover: Side) -> Result<(), String>;
     /// Asks it for its move as `side`.
-    fn ask(&mut self, side: Side) -> Result<String, String>;
+    fn ask(&mut self, side: Side) -> Result<String, NoMove>;
 }
 
 /// Lines from a reader, on a thread, so a read can time out.
@@ -158,7 +198,8 @@ impl Otep {
             lines,
             timeout: Duration::from_secs(args.timeout_s),
         };
-        o.wait_for(|l| l.starts_with("hello"), Duration::from_secs(60))?;
+        o.wait_for(|l| l.starts_with("hello"), Duration::from_secs(60))
+            .map_err(|e| format!("waiting for its hello: {e}"))?;
         o.send(&format!("rules {}", rules_record(variant)))?;
         Ok(o)
     }
@@ -169,19 +210,19 @@ impl Otep {
             .map_err(|e| format!("the engine has gone: {e}"))
     }
 
-    fn wait_for(&mut self, want: impl Fn(&str) -> bool, t: Duration) -> Result<String, String> {
+    fn wait_for(&mut self, want: impl Fn(&str) -> bool, t: Duration) -> Result<String, NoMove> {
         let deadline = Instant::now() + t;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
                 Ok(l) if want(l.trim()) => return Ok(l.trim().to_string()),
                 Ok(l) if l.trim_start().starts_with("error -1") => {
-                    return Err(format!("the engine reports: {}", l.trim()))
+                    return Err(NoMove::Failed(format!("the engine reports: {}", l.trim())))
                 }
                 Ok(_) => {}
-                Err(mpsc::RecvTimeoutError::Timeout) => return Err("the engine timed out".into()),
+                Err(mpsc::RecvTimeoutError::Timeout) => return Err(NoMove::TimedOut),
                 Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    return Err("the engine stopped".into())
+                    return Err(NoMove::Failed("the engine stopped".into()))
                 }
             }
         }
@@ -193,8 +234,9 @@ impl Opponent for Otep {
         self.send(&format!("opponent-move {mv}"))
     }
 
-    fn ask(&mut self, side: Side) -> Result<String, String> {
-        self.send(&format!("play {}", side_word(side)))?;
+    fn ask(&mut self, side: Side) -> Result<String, NoMove> {
+        self.send(&format!("play {}", side_word(side)))
+            .map_err(NoMove::Failed)?;
         let line = self.wait_for(|l| l.starts_with("move "), self.timeout)?;
         Ok(line["move ".len()..].trim().to_string())
     }
@@ -278,24 +320,29 @@ impl Opponent for Htp {
         self.send(&format!("play {} {} {}", role_word(mover), mv.from, mv.to))
     }
 
-    fn ask(&mut self, side: Side) -> Result<String, String> {
-        self.send("generate_move")?;
+    fn ask(&mut self, side: Side) -> Result<String, NoMove> {
+        self.send("generate_move").map_err(NoMove::Failed)?;
         match self.lines.recv_timeout(self.timeout) {
             Ok(l) => htp_answer(&l, side),
-            Err(mpsc::RecvTimeoutError::Timeout) => Err("the program timed out".into()),
-            Err(mpsc::RecvTimeoutError::Disconnected) => Err("the program stopped".into()),
+            Err(mpsc::RecvTimeoutError::Timeout) => Err(NoMove::TimedOut),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                Err(NoMove::Failed("the program stopped".into()))
+            }
         }
     }
 }
 
 /// The move in an `htp` program's answer to `generate_move` (`play attacker k8 k9`), or
-/// `Err("resigns")` for its resignation (`play defender resigns _`).
-fn htp_answer(line: &str, side: Side) -> Result<String, String> {
+/// [`NoMove::Resigned`] for its resignation (`play defender resigns _`).
+fn htp_answer(line: &str, side: Side) -> Result<String, NoMove> {
     let w: Vec<&str> = line.split_whitespace().collect();
     match w.as_slice() {
-        ["play", _, "resigns", ..] => Err("resigns".into()),
+        ["play", _, "resigns", ..] => Err(NoMove::Resigned),
         ["play", role, from, to] if *role == role_word(side) => Ok(format!("{from}-{to}")),
-        _ => Err(format!("unexpected answer '{}'", line.trim())),
+        _ => Err(NoMove::Failed(format!(
+            "unexpected answer '{}'",
+            line.trim()
+        ))),
     }
 }
 
@@ -337,14 +384,17 @@ fn play_one(
         game.play(mv).map_err(|e| e.to_string())?;
         opp.tell(mv, mover)?;
     }
-    let disagreement = |why: String, game: &Game| {
+    // A game that ends before the rules end it, with the moves played so far.
+    let stopped = |score: Score, why: String, game: &Game| {
         (
-            Score::Disagreement,
+            score,
             why,
             game.moves().len(),
             game.moves().iter().map(|r| r.mv).collect(),
         )
     };
+    let disagreement = |why: String, game: &Game| stopped(Score::Disagreement, why, game);
+    let timeout = Duration::from_secs(args.timeout_s);
     while !game.outcome().is_over() && (game.moves().len() as u64) < args.max_plies {
         let side = game.turn();
         if side == ours {
@@ -364,8 +414,13 @@ fn play_one(
                 Duration::from_millis(budget.max(1)),
             )
             .ok_or("our AI found no move")?;
-            clock.ours_ms += started.elapsed().as_millis();
+            let took = started.elapsed();
+            clock.ours_ms += took.as_millis();
             clock.ours_n += 1;
+            if took > timeout {
+                let why = format!("our move took {} ms, over the time-out", took.as_millis());
+                return Ok(stopped(Score::LossOnTime, why, &game));
+            }
             game.play(r.best).map_err(|e| e.to_string())?;
             if game.outcome().is_over() {
                 break;
@@ -377,8 +432,10 @@ fn play_one(
             let started = Instant::now();
             let text = match opp.ask(side) {
                 Ok(t) => t,
-                Err(e) if e == "resigns" => {
-                    return Ok((Score::Win, "resigned".into(), game.moves().len(), vec![]))
+                Err(NoMove::Resigned) => return Ok(stopped(Score::Win, "resigned".into(), &game)),
+                Err(NoMove::TimedOut) => {
+                    let why = format!("its move timed out after {} s", args.timeout_s);
+                    return Ok(stopped(Score::WinOnTime, why, &game));
                 }
                 Err(e) => return Ok(disagreement(format!("asked to move: {e}"), &game)),
             };
@@ -423,8 +480,8 @@ pub fn run(args: VersusArgs) -> Result<(), CliError> {
         };
     let lines = openings(variant.rules(), args.openings as usize);
     let mut clock = Clock::default();
-    // [side][win, draw, loss, disagreement]
-    let mut table = [[0u32; 4]; 2];
+    // [side][win, draw, loss, disagreement, win on time, loss on time]
+    let mut table = [[0u32; 6]; 2];
     let mut n = 0;
     for (i, opening) in lines.iter().enumerate() {
         for ours in [Side::Attackers, Side::Defenders] {
@@ -436,13 +493,7 @@ pub fn run(args: VersusArgs) -> Result<(), CliError> {
                 play_one(&args, variant, opening, ours, listener.as_ref(), &mut clock)
                     .map_err(|e| CliError::Input(format!("game {n}: {e}")))?;
             let si = usize::from(ours == Side::Defenders);
-            let col = match score {
-                Score::Win => 0,
-                Score::Draw => 1,
-                Score::Loss => 2,
-                Score::Disagreement => 3,
-            };
-            table[si][col] += 1;
+            table[si][score.column()] += 1;
             let text: Vec<String> = moves.iter().map(Move::to_string).collect();
             out::line(format_args!(
                 "game {n} opening {i} ours {} {:?} ({why}) after {plies} plies; ms/move ours {} theirs {}; {}",
@@ -455,24 +506,29 @@ pub fn run(args: VersusArgs) -> Result<(), CliError> {
         }
     }
     for (si, side) in [Side::Attackers, Side::Defenders].into_iter().enumerate() {
-        let [w, d, l, x] = table[si];
+        let [w, d, l, x, tw, tl] = table[si];
         out::line(format_args!(
-            "as {}: {w} won, {d} drawn, {l} lost, {x} disagreements",
+            "as {}: {w} won, {d} drawn, {l} lost, {x} disagreements, {tw} won on time, {tl} lost on time",
             side_word(side)
         ))?;
     }
-    let [w, d, l, x] = [0, 1, 2, 3].map(|c| table[0][c] + table[1][c]);
-    let played = (w + d + l).max(1);
+    let [w, d, l, x, tw, tl] = [0, 1, 2, 3, 4, 5].map(|c| table[0][c] + table[1][c]);
     let tally = Tally {
         wins: w,
         draws: d,
         losses: l,
         ..Tally::default()
     };
-    let (elo, low, high) = tally.elo_interval();
+    // The score and the Elo are of the games played out: disagreements and time-outs are
+    // counted apart.
+    let score = if tally.games() == 0 {
+        "no game played out".to_string()
+    } else {
+        format!("{:.1}%", 100.0 * tally.score())
+    };
     out::line(format_args!(
-        "total: {w} won, {d} drawn, {l} lost, {x} disagreements; score {:.1}%; Elo {elo:+.0} (95% {low:+.0} to {high:+.0}); mean ms/move ours {} theirs {}",
-        100.0 * (f64::from(w) + f64::from(d) / 2.0) / f64::from(played),
+        "total: {w} won, {d} drawn, {l} lost, {x} disagreements, {tw} won on time, {tl} lost on time; score {score}; {}; mean ms/move ours {} theirs {}",
+        elo_text(&tally),
         clock.ours_ms / clock.ours_n.max(1),
         clock.theirs_ms / clock.theirs_n.max(1),
     ))?;
@@ -491,11 +547,11 @@ mod tests {
         );
         assert_eq!(
             htp_answer("play defender resigns _", Side::Defenders),
-            Err("resigns".to_string())
+            Err(NoMove::Resigned)
         );
         assert_eq!(
             htp_answer("play attacker resigns", Side::Attackers),
-            Err("resigns".to_string())
+            Err(NoMove::Resigned)
         );
         // The other side's move, or anything else, is not an answer.
         assert!(htp_answer("play defender f8 f9", Side::Attackers).is_err());
