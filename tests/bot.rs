@@ -94,8 +94,8 @@ impl Harness {
             .content()
             .contains(&format!("<@{BIRGER}>, <@{ASTRID}> challenges you")));
         assert_eq!(
-            started.callback_type(),
-            Some(7),
+            (started.method.as_str(), started.created),
+            ("PATCH", challenge.created),
             "the challenge message becomes the game"
         );
         started
@@ -259,7 +259,7 @@ async fn games_against_the_ai_as_each_side() {
         json!([{"name": "notation", "type": 3, "value": "a4-a3"}]),
         &[],
     );
-    let mine = h.fake.callback(id).await;
+    let mine = h.fake.answer(id).await;
     assert!(mine.content().contains("is thinking"), "{}", mine.content());
     let reply = h.fake.channel_message(21).await;
     assert!(
@@ -269,13 +269,16 @@ async fn games_against_the_ai_as_each_side() {
     );
     assert_board(&reply);
     // Hints are for the player to move, privately.
-    let (_, hint) = h.tablut(ASTRID, 21, "hint", json!([])).await;
+    let (id, hint) = h.tablut(ASTRID, 21, "hint", json!([])).await;
     assert_eq!(
-        hint.callback_type(),
+        h.fake
+            .requests()
+            .iter()
+            .find(|r| r.path.contains(&format!("/interactions/{id}/")))
+            .and_then(|r| r.callback_type()),
         Some(5),
         "deferred while the AI thinks"
     );
-    let hint = h.fake.followup(hint_id(&hint)).await;
     assert!(
         hint.ephemeral() && hint.content().starts_with("Try **"),
         "{:?}",
@@ -312,7 +315,6 @@ async fn a_casual_game_says_so_and_allows_hints() {
         started.content()
     );
     let (_, hint) = h.tablut(ASTRID, 22, "hint", json!([])).await;
-    let hint = h.fake.followup(hint_id(&hint)).await;
     assert!(
         hint.ephemeral() && hint.content().starts_with("Try **"),
         "{:?}",
@@ -324,11 +326,6 @@ async fn a_casual_game_says_so_and_allows_hints() {
         text.contains("A casual game: ratings unchanged") && !text.contains("Ratings:"),
         "{text}"
     );
-}
-
-/// The interaction id in a callback's path.
-fn hint_id(r: &Recorded) -> u64 {
-    r.path.split('/').nth(4).unwrap().parse().unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -345,7 +342,7 @@ async fn challenges_are_accepted_declined_withdrawn_and_expire() {
         )
     };
     // Declined.
-    let c = h.fake.callback(challenge(30)).await;
+    let c = h.fake.answer(challenge(30)).await;
     let decline = c
         .button_ids()
         .into_iter()
@@ -358,19 +355,19 @@ async fn challenges_are_accepted_declined_withdrawn_and_expire() {
         .unwrap();
     // Only the challenged player may answer.
     let wrong = h.fake.click(&who(ASTRID), 30, 1, &accept);
-    assert_refusal(&h.fake.callback(wrong).await, "not yours to answer");
+    assert_refusal(&h.fake.answer(wrong).await, "not yours to answer");
     let wrong = h.fake.click(&who(CARL), 30, 1, &decline);
-    assert_refusal(&h.fake.callback(wrong).await, "not yours to answer");
+    assert_refusal(&h.fake.answer(wrong).await, "not yours to answer");
     let click = h.fake.click(&who(BIRGER), 30, 1, &decline);
-    let r = h.fake.callback(click).await;
-    assert_eq!(r.callback_type(), Some(7));
+    let r = h.fake.answer(click).await;
+    assert_eq!(r.method, "PATCH", "the challenge's message edited");
     assert!(r.content().contains("declined the challenge"));
     assert!(r.button_ids().is_empty(), "the buttons are gone");
     let again = h.fake.click(&who(BIRGER), 30, 1, &accept);
-    assert_refusal(&h.fake.callback(again).await, "already declined");
+    assert_refusal(&h.fake.answer(again).await, "already declined");
 
     // Withdrawn by the challenger.
-    let c = h.fake.callback(challenge(30)).await;
+    let c = h.fake.answer(challenge(30)).await;
     let cancel = c
         .button_ids()
         .into_iter()
@@ -379,26 +376,19 @@ async fn challenges_are_accepted_declined_withdrawn_and_expire() {
     let click = h.fake.click(&who(ASTRID), 30, 1, &cancel);
     assert!(h
         .fake
-        .callback(click)
+        .answer(click)
         .await
         .content()
         .contains("withdrew the challenge"));
 
     // Expired: the clock edits the challenge message.
     let id = challenge(31);
-    let c = h.fake.callback(id).await;
+    let c = h.fake.answer(id).await;
     let accept = c
         .button_ids()
         .into_iter()
         .find(|b| b.contains(":accept:"))
         .unwrap();
-    let original = h
-        .fake
-        .expect("the challenge message fetched", |r| {
-            r.method == "GET" && r.path.contains(&format!("token-{id}/messages/@original"))
-        })
-        .await;
-    let _ = original;
     h.wait_for_challenge_message().await;
     h.clock.advance(Duration::from_secs(24 * 3600));
     let edit = h
@@ -410,7 +400,7 @@ async fn challenges_are_accepted_declined_withdrawn_and_expire() {
     assert!(edit.content().contains("expired unanswered"));
     assert!(edit.button_ids().is_empty());
     let late = h.fake.click(&who(BIRGER), 31, 1, &accept);
-    assert_refusal(&h.fake.callback(late).await, "expired");
+    assert_refusal(&h.fake.answer(late).await, "expired");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -420,7 +410,7 @@ async fn autocomplete_suggests_the_callers_legal_moves() {
     let id = h
         .fake
         .autocomplete(&who(ASTRID), 40, "move", "notation", "a4");
-    let r = h.fake.callback(id).await;
+    let r = h.fake.answer(id).await;
     assert_eq!(r.callback_type(), Some(8));
     let choices: Vec<&str> = r.json["data"]["choices"]
         .as_array()
@@ -435,7 +425,7 @@ async fn autocomplete_suggests_the_callers_legal_moves() {
     let id = h
         .fake
         .autocomplete(&who(BIRGER), 40, "move", "notation", "");
-    let r = h.fake.callback(id).await;
+    let r = h.fake.answer(id).await;
     assert_eq!(
         r.json["data"]["choices"].as_array().unwrap().len(),
         0,
@@ -455,11 +445,11 @@ async fn a_draw_offer_accepted_and_a_resignation() {
         .find(|b| b.contains("draw-yes"))
         .unwrap();
     let own = h.fake.click(&who(ASTRID), 50, 1, &yes);
-    assert_refusal(&h.fake.callback(own).await, "your opponent has to answer");
+    assert_refusal(&h.fake.answer(own).await, "your opponent has to answer");
     let spectator = h.fake.click(&who(CARL), 50, 1, &yes);
-    assert_refusal(&h.fake.callback(spectator).await, "not playing this game");
+    assert_refusal(&h.fake.answer(spectator).await, "not playing this game");
     let click = h.fake.click(&who(BIRGER), 50, 1, &yes);
-    let r = h.fake.callback(click).await;
+    let r = h.fake.answer(click).await;
     assert!(r.content().contains("Draw agreed"), "{}", r.content());
 
     h.game(50).await;
@@ -494,7 +484,7 @@ async fn every_refusal_is_one_ephemeral_line() {
         json!([{"name": "opponent", "type": 6, "value": ASTRID.to_string()}]),
         &[(ASTRID, "Astrid", false)],
     );
-    assert_refusal(&h.fake.callback(id).await, "cannot challenge yourself");
+    assert_refusal(&h.fake.answer(id).await, "cannot challenge yourself");
     let id = h.fake.command(
         &who(ASTRID),
         60,
@@ -503,7 +493,7 @@ async fn every_refusal_is_one_ephemeral_line() {
         json!([{"name": "opponent", "type": 6, "value": BOT_ID.to_string()}]),
         &[(BOT_ID, "tablut-bot", true)],
     );
-    assert_refusal(&h.fake.callback(id).await, "Bots cannot play");
+    assert_refusal(&h.fake.answer(id).await, "Bots cannot play");
     let id = h.fake.command(
         &who(ASTRID),
         60,
@@ -513,7 +503,7 @@ async fn every_refusal_is_one_ephemeral_line() {
                {"name": "time", "type": 3, "value": "soon"}]),
         &[(BIRGER, "Birger", false)],
     );
-    assert_refusal(&h.fake.callback(id).await, "is not a time control");
+    assert_refusal(&h.fake.answer(id).await, "is not a time control");
     // An option Discord would not send: a level that is not one of the choices.
     let id = h.fake.command(
         &who(ASTRID),
@@ -523,7 +513,7 @@ async fn every_refusal_is_one_ephemeral_line() {
         json!([{"name": "level", "type": 4, "value": 9}]),
         &[],
     );
-    assert_refusal(&h.fake.callback(id).await, "That option is not valid");
+    assert_refusal(&h.fake.answer(id).await, "That option is not valid");
 
     h.game(60).await;
     let id = h.fake.command(
@@ -534,10 +524,7 @@ async fn every_refusal_is_one_ephemeral_line() {
         json!([{"name": "opponent", "type": 6, "value": ASTRID.to_string()}]),
         &[(ASTRID, "Astrid", false)],
     );
-    assert_refusal(
-        &h.fake.callback(id).await,
-        "already running in this channel",
-    );
+    assert_refusal(&h.fake.answer(id).await, "already running in this channel");
     assert_refusal(&h.play(BIRGER, 60, "e3-d3").await, "It is not your turn");
     assert_refusal(
         &h.play(CARL, 60, "a4-a3").await,
@@ -554,8 +541,6 @@ async fn every_refusal_is_one_ephemeral_line() {
     );
     // No engine help in a rated game between people.
     let (_, r) = h.tablut(ASTRID, 60, "hint", json!([])).await;
-    assert_eq!(r.callback_type(), Some(5));
-    let r = h.fake.followup(hint_id(&r)).await;
     assert_refusal(&r, "No hints in a rated game between people");
     // Abort: not by a spectator, by a moderator at any time.
     let (_, r) = h.tablut(CARL, 60, "abort", json!([])).await;
@@ -569,7 +554,7 @@ async fn every_refusal_is_one_ephemeral_line() {
         .command(&moderator, 60, "tablut", Some("abort"), json!([]), &[]);
     assert!(h
         .fake
-        .callback(id)
+        .answer(id)
         .await
         .content()
         .contains("aborted the game"));
@@ -586,12 +571,12 @@ async fn every_refusal_is_one_ephemeral_line() {
         json!([{"name": "notation", "type": 3, "value": "a4-a3"}]),
         &[],
     );
-    assert_refusal(&h.fake.callback(id).await, "use this command in a server");
+    assert_refusal(&h.fake.answer(id).await, "use this command in a server");
     // The rules answer anywhere.
     let id = h
         .fake
         .command(&dm, 61, "tablut", Some("rules"), json!([]), &[]);
-    assert!(h.fake.callback(id).await.content().contains("Tablut"));
+    assert!(h.fake.answer(id).await.content().contains("Tablut"));
     // However each ended, every command has been counted out (shut-down waits for none).
     let in_flight = &h.bot.as_ref().unwrap().in_flight;
     let waiting = support::Waiting::for_("every command counted out");
@@ -829,7 +814,7 @@ async fn a_failed_registration_is_tried_again_and_commands_are_answered_meanwhil
     let registering = |r: &Recorded| r.method == "PUT" && r.path.ends_with("/commands");
     assert_eq!(fake.expect("a registration", registering).await.status, 500);
     let id = fake.command(&who(ASTRID), 80, "tablut", Some("rules"), json!([]), &[]);
-    assert!(fake.callback(id).await.content().contains("Tablut"));
+    assert!(fake.answer(id).await.content().contains("Tablut"));
     // Tried again after 1 s, then 2 s more: the third is taken.
     assert_eq!(
         fake.expect("a second registration", registering)

@@ -152,8 +152,7 @@ fn played(text: &str) -> String {
         .to_string()
 }
 
-/// `/move notation` by `who` in `channel`: what shows it (the answer, or the bot's post when
-/// the answer came too late to show it).
+/// `/move notation` by `who` in `channel`: what shows it (its deferred answer, edited).
 async fn play(h: &BotHarness, who: &Who, channel: u64, notation: &str) -> Recorded {
     let id = h.fake.command(
         who,
@@ -163,10 +162,10 @@ async fn play(h: &BotHarness, who: &Who, channel: u64, notation: &str) -> Record
         json!([{"name": "notation", "type": 3, "value": notation}]),
         &[],
     );
+    let shown = h.fake.answer(id).await;
     let wanted = format!("played **{notation}");
-    h.fake
-        .news(id, channel, |r| r.content().contains(&wanted))
-        .await
+    assert!(shown.content().contains(&wanted), "{}", shown.content());
+    shown
 }
 
 /// A whole game of `variant` between Astrid (attackers) and Birger in `channel`, with

@@ -368,7 +368,7 @@ async fn double_press(h: &BotHarness, channel: u64, button: &str) -> ((u64, Reco
     let birger = Who::member(BIRGER, "Birger");
     let first = h.fake.click(&birger, channel, 1, button);
     let second = h.fake.click(&birger, channel, 1, button);
-    let (a, b) = (h.fake.callback(first).await, h.fake.callback(second).await);
+    let (a, b) = (h.fake.answer(first).await, h.fake.answer(second).await);
     let (winner, other) = if a.ephemeral() {
         ((second, b), a)
     } else {
@@ -376,7 +376,7 @@ async fn double_press(h: &BotHarness, channel: u64, button: &str) -> ((u64, Reco
     };
     let text = other.content();
     assert!(
-        other.callback_type() == Some(4) && other.ephemeral() && !text.contains('\n'),
+        other.ephemeral() && !text.contains('\n'),
         "the second press gets one line for the presser alone: {:?}",
         other.json
     );
@@ -407,14 +407,20 @@ async fn a_press_is_acknowledged_first_and_a_double_accept_makes_one_game_and_on
         &[json!({"name": "thread", "type": 5, "value": true})],
     )
     .await;
-    let ((id, acknowledged), _) = double_press(&h, 20, &accept).await;
+    let ((id, edited), _) = double_press(&h, 20, &accept).await;
+    let prefix = format!("/api/v10/interactions/{id}/");
+    let acknowledged = h
+        .fake
+        .requests()
+        .into_iter()
+        .find(|r| r.path.starts_with(&prefix))
+        .expect("the press acknowledged");
     assert_eq!(
         acknowledged.callback_type(),
         Some(6),
         "{:?}",
         acknowledged.json
     );
-    let edited = h.fake.followup(id).await;
     assert_eq!(edited.method, "PATCH");
     assert!(
         edited.path.ends_with("/messages/@original"),
@@ -447,7 +453,7 @@ async fn a_press_is_acknowledged_first_and_a_double_accept_makes_one_game_and_on
     // In the channel: answered at once with the game; the double press starts one game.
     let accept = challenge(&h, 21, &[]).await;
     let ((_, started), _) = double_press(&h, 21, &accept).await;
-    assert_eq!(started.callback_type(), Some(7));
+    assert_eq!(started.method, "PATCH", "the challenge's message edited");
     assert!(
         started.content().contains("Game on!"),
         "{}",
@@ -462,7 +468,7 @@ async fn a_press_is_acknowledged_first_and_a_double_accept_makes_one_game_and_on
 
     // A later press is told the challenge is taken, in one line.
     let late = h.fake.click(&Who::member(BIRGER, "Birger"), 21, 1, &accept);
-    let late = h.fake.callback(late).await;
+    let late = h.fake.answer(late).await;
     assert!(
         late.ephemeral() && late.content().contains("already accepted"),
         "{}",
@@ -578,28 +584,29 @@ async fn the_logs_of_failed_answers_carry_no_token() {
         .command(&astrid, 30, "tablut", Some("board"), json!([]), &[]);
     tokens.push(format!("token-{id}"));
     logged(&logs, "could not send an error message").await;
-    // A button refused (not hers to decline), its refusal failing.
+    // A button refused (not hers to decline), its acknowledgement and its refusal failing.
     let decline = challenge(&h, 31, &[])
         .await
         .replace("tablut:accept:", "tablut:decline:");
-    h.fake.fail("POST", "/callback", 1, Fault::Status(500));
+    h.fake.fail("POST", "/callback", 2, Fault::Status(500));
     let id = h.fake.click(&astrid, 31, 1, &decline);
     tokens.push(format!("token-{id}"));
     logged(&logs, "could not answer a button").await;
-    // A button whose change lands and whose answer fails (the outbox shows its news instead).
+    // A button whose change lands and whose acknowledgement fails (its news is shown all the
+    // same).
     h.fake.fail("POST", "/callback", 1, Fault::Status(500));
     let id = h
         .fake
         .click(&Who::member(BIRGER, "Birger"), 31, 1, &decline);
     tokens.push(format!("token-{id}"));
-    logged(&logs, "the answer to a button failed").await;
-    // A move whose answer fails (the outbox shows it instead).
+    logged(&logs, "could not acknowledge a press").await;
+    // A move whose acknowledgement fails (its news is shown all the same).
     h.fake.fail("POST", "/callback", 1, Fault::Status(500));
     let id = send_move(&h, 30, &(astrid.clone(), "a4-a3"));
     tokens.push(format!("token-{id}"));
-    let text = logged(&logs, "the answer to a move failed").await;
+    let text = logged(&logs, "could not acknowledge a command").await;
 
-    for line in ["command failed", "button failed", "500"] {
+    for line in ["command failed", "could not acknowledge a press", "500"] {
         assert!(
             text.contains(line),
             "the log says what failed ({line}):\n{text}"
@@ -621,7 +628,7 @@ async fn game_for_faults(h: &BotHarness, channel: u64) -> Vec<(Who, &'static str
     let click = h
         .fake
         .click(&Who::member(BIRGER, "Birger"), channel, 1, &accept);
-    let started = h.fake.callback(click).await;
+    let started = h.fake.answer(click).await;
     assert!(
         started.content().contains("Game on!"),
         "{}",
@@ -650,7 +657,7 @@ fn send_move(h: &BotHarness, channel: u64, (who, notation): &(Who, &str)) -> u64
 }
 
 async fn assert_played(h: &BotHarness, id: u64, notation: &str) {
-    let answer = h.fake.callback(id).await;
+    let answer = h.fake.answer(id).await;
     let text = answer.content();
     assert!(text.contains(&format!("played **{notation}")), "{text}");
 }
@@ -674,14 +681,22 @@ async fn after_an_abnormal_close_or_a_4000_the_client_resumes_and_gets_what_it_m
         let id = send_move(&h, 40, after);
         assert_played(&h, id, after.1).await;
     }
-    // Each move was answered once.
+    // Each move was acknowledged once, and shown once.
     let answers = h
         .fake
         .requests()
         .into_iter()
-        .filter(|r| r.path.ends_with("/callback") && r.content().contains("played **"))
+        .filter(|r| r.path.ends_with("/callback") && r.callback_type() == Some(5))
         .count();
-    assert_eq!(answers, 4);
+    assert_eq!(answers, 4 + 1, "the moves and the challenge");
+    let shown = h.fake.shown(40);
+    assert_eq!(
+        shown
+            .iter()
+            .filter(|r| r.content().contains("played **"))
+            .count(),
+        4
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

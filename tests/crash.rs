@@ -114,7 +114,8 @@ fn shown_moves(fake: &FakeDiscord, channel: u64) -> Vec<String> {
 #[derive(Debug, Clone, Copy)]
 enum Trouble {
     None,
-    /// The answer to her move fails this way.
+    /// The edit of her move's deferred answer, which shows the move, fails this way (the
+    /// dispatcher sends it again).
     Answer(fn() -> Fault),
     /// The post of the AI's reply fails this way.
     Reply(fn() -> Fault),
@@ -126,10 +127,11 @@ enum Trouble {
     /// which cannot know whether the post was made, looks in the channel before posting, and
     /// the reply is shown once.
     KillAfterReplyNonceForgotten,
-    /// The bot is killed while the fake holds the answer to her move, then started again.
+    /// The bot is killed while the fake holds the edit showing her move (committed, not shown),
+    /// then started again: the restarted bot's dispatcher sends the edit.
     KillDuringAnswer,
-    /// The bot is killed while the fake holds the answer to her move, already shown: the
-    /// restarted bot finds it shown and does not post the move again.
+    /// The bot is killed while the fake holds the edit showing her move, already made: the
+    /// restarted bot's dispatcher sends it again, and it shows once.
     KillDuringShownAnswer,
     /// The gateway connection closes (abnormally without a close frame, or with this code)
     /// just before her move: the bot RESUMEs and gets the move it missed.
@@ -210,9 +212,10 @@ async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
                {"name": "level", "type": 4, "value": 0}]),
             &[],
         );
-        let prefix = format!("/api/v10/interactions/{id}/");
+        // Its deferred answer edited into the game's start (by the bot, or its dispatcher).
+        let original = format!("/token-{id}/messages/@original");
         fake.expect_within("the answer to /tablut ai", SETTLE, |r| {
-            r.path.starts_with(&prefix)
+            r.method == "PATCH" && r.path.ends_with(&original) && r.created.is_some()
         })
         .await;
         let posts = format!("/channels/{channel}/messages");
@@ -297,16 +300,18 @@ async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
             let (identified, resumed) = (fake.identifies(), fake.resumes());
             match trouble {
                 Trouble::None | Trouble::SessionTimeoutAfterMove => {}
-                Trouble::Answer(fault) => fake.fail("POST", "/callback", 1, fault()),
+                Trouble::Answer(fault) => fake.fail("PATCH", "/messages/@original", 1, fault()),
                 Trouble::Reply(fault) | Trouble::KillDuringReply(fault) => {
                     fake.fail("POST", &posts, 1, fault())
                 }
                 Trouble::KillAfterReplyNonceForgotten => {
                     fake.fail("POST", &posts, 1, Fault::Lost(HOLD))
                 }
-                Trouble::KillDuringAnswer => fake.fail("POST", "/callback", 1, Fault::Hang(HOLD)),
+                Trouble::KillDuringAnswer => {
+                    fake.fail("PATCH", "/messages/@original", 1, Fault::Hang(HOLD))
+                }
                 Trouble::KillDuringShownAnswer => {
-                    fake.fail("POST", "/callback", 1, Fault::Lost(HOLD))
+                    fake.fail("PATCH", "/messages/@original", 1, Fault::Lost(HOLD))
                 }
                 Trouble::GatewayClosed(code) => fake.close_gateway(code),
                 Trouble::SessionTimeout => fake.withhold_heartbeat_acks(),
@@ -350,14 +355,14 @@ async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
                     Some(format!("/api/v10{posts}"))
                 }
                 Trouble::KillDuringAnswer | Trouble::KillDuringShownAnswer => {
-                    Some(format!("/api/v10/interactions/{id}/"))
+                    Some(format!("/token-{id}/messages/@original"))
                 }
                 _ => None,
             };
             if let Some(held) = held {
                 // The fake holds the request: the change is committed. Kill -9, start again.
                 fake.expect("the held request", |r| {
-                    r.index >= mark && r.status == 0 && r.path.starts_with(&held)
+                    r.index >= mark && r.status == 0 && r.path.contains(&held)
                 })
                 .await;
                 bot.kill_9();

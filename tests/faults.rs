@@ -124,10 +124,7 @@ async fn ai_attacks(h: &BotHarness, channel: u64) {
         &[],
     );
     // Its answer, or the post that shows the start if the answer came too late to.
-    let started = h
-        .fake
-        .news(id, channel, |r| r.content().contains("Game on"))
-        .await;
+    let started = h.fake.answer(id).await;
     assert!(
         started.content().contains("attacks"),
         "{}",
@@ -211,10 +208,7 @@ async fn the_ais_move_survives_5xx_time_outs_lost_answers_and_rate_limits() {
             .await
             .unwrap();
         let answer = h.play(&astrid(), channel, &moves[0]).await;
-        // (An answer too late to show the move says so to her alone; the channel shows it.)
-        if !answer.ephemeral() {
-            assert_eq!(played(&answer.content()), Some(moves[0].clone()));
-        }
+        assert_eq!(played(&answer.content()), Some(moves[0].clone()));
         let shown = shown(&h, channel, 3, |r| played(&r.content()).is_some()).await;
         assert_eq!(played(&shown[1].content()), Some(moves[0].clone()));
     }
@@ -241,7 +235,7 @@ async fn a_global_rate_limit_holds_every_channel() {
     shown(&h, 110, 1, |r| played(&r.content()).is_some()).await;
     shown(&h, 111, 1, |r| played(&r.content()).is_some()).await;
     for channel in [110, 111] {
-        // The AI's moves (the start too is posted, if its answer came too late to show it).
+        // The AI's moves, posted (the start is the command's edited answer).
         let after: Vec<Duration> = posts(&h, channel)
             .iter()
             .filter(|r| r.status == 200 && played(&r.content()).is_some())
@@ -305,7 +299,7 @@ async fn reminders_losses_on_time_first_posts_and_expiries_are_retried_until_the
         json!([{"name": "opponent", "type": 6, "value": BIRGER.to_string()}]),
         &[(BIRGER, "Birger", false)],
     );
-    let challenge = h.fake.news(id, 122, |r| !r.button_ids().is_empty()).await;
+    let challenge = h.fake.answer(id).await;
     assert!(!challenge.button_ids().is_empty());
     h.fake
         .fail("PATCH", "/channels/122/messages/", 1, Fault::Status(502));
@@ -345,11 +339,46 @@ async fn a_move_whose_answer_fails_stands_and_is_shown_once() {
         (astrid(), "a3-a4", Fault::Lost(HOLD)),
         (birger(), "d3-d2", Fault::Status(502)),
     ];
+    // The acknowledgement (the deferred answer) fails: the move goes on, and its news is shown
+    // by the edit if Discord took the acknowledgement after all, else posted in the channel.
     for (n, (player, notation, fault)) in cases.into_iter().enumerate() {
         h.fake.fail("POST", "/callback", 1, fault);
         h.play(&player, 130, notation).await;
         let moves = shown(&h, 130, n + 1, |r| played(&r.content()).is_some()).await;
         assert_eq!(played(&moves[n].content()).as_deref(), Some(notation));
+    }
+    // The edit that shows the move fails: the dispatcher sends it again, shown once, in the
+    // deferred answer.
+    let service = h.bot.as_ref().unwrap().service.clone();
+    let mut played_moves = vec![
+        "a4-a3".to_string(),
+        "e3-d3".into(),
+        "a3-a4".into(),
+        "d3-d2".into(),
+    ];
+    let edit_faults = [
+        Fault::Status(500),
+        Fault::Hang(HOLD),
+        Fault::Lost(HOLD),
+        Fault::Status(502),
+    ];
+    for (n, fault) in edit_faults.into_iter().enumerate() {
+        let (player, id) = match n % 2 {
+            0 => (astrid(), ASTRID),
+            _ => (birger(), BIRGER),
+        };
+        let notation = service
+            .suggest_moves(130, id, "", 1)
+            .await
+            .unwrap()
+            .remove(0);
+        h.fake.fail("PATCH", "/messages/@original", 1, fault);
+        let shown_by = h.play(&player, 130, &notation).await;
+        assert_eq!(played(&shown_by.content()), Some(notation.clone()));
+        assert_eq!(shown_by.method, "PATCH");
+        let moves = shown(&h, 130, 5 + n, |r| played(&r.content()).is_some()).await;
+        assert_eq!(played(&moves[4 + n].content()), Some(notation.clone()));
+        played_moves.push(notation);
     }
     // Nobody was told to try again, and the moves all landed.
     assert!(!h
@@ -357,8 +386,8 @@ async fn a_move_whose_answer_fails_stands_and_is_shown_once() {
         .requests()
         .iter()
         .any(|r| r.content().contains("try again")));
-    let history = h.bot.as_ref().unwrap().service.history(130).await.unwrap();
-    assert_eq!(history.moves, vec!["a4-a3", "e3-d3", "a3-a4", "d3-d2"]);
+    let history = service.history(130).await.unwrap();
+    assert_eq!(history.moves, played_moves);
     // A resignation whose answer fails is posted by the outbox, once.
     h.fake.fail("POST", "/callback", 1, Fault::Status(500));
     h.tablut(&birger(), 130, "resign", json!([]), &[]).await;
@@ -629,10 +658,7 @@ async fn a_button_whose_answer_fails_stands_and_its_news_is_shown_once() {
         json!([{"name": "opponent", "type": 6, "value": BIRGER.to_string()}]),
         &[(BIRGER, "Birger", false)],
     );
-    let challenge = h
-        .fake
-        .news(challenge, 160, |r| !r.button_ids().is_empty())
-        .await;
+    let challenge = h.fake.answer(challenge).await;
     let accept = challenge
         .button_ids()
         .into_iter()
@@ -651,10 +677,7 @@ async fn a_button_whose_answer_fails_stands_and_its_news_is_shown_once() {
     let offer = h
         .fake
         .command(&astrid(), 160, "tablut", Some("draw"), json!([]), &[]);
-    let offer = h
-        .fake
-        .news(offer, 160, |r| !r.button_ids().is_empty())
-        .await;
+    let offer = h.fake.answer(offer).await;
     let yes = offer
         .button_ids()
         .into_iter()
@@ -662,28 +685,22 @@ async fn a_button_whose_answer_fails_stands_and_its_news_is_shown_once() {
         .unwrap();
     h.fake.fail("POST", "/callback", 1, Fault::Lost(HOLD));
     let click = h.fake.click(&birger(), 160, offer.created.unwrap(), &yes);
-    // (If the answer came too late to show the agreement, it said so to Birger alone, and the
-    // outbox posts the agreement: one message more, still once.)
-    let too_late = h.fake.callback(click).await.ephemeral();
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let rows = service.notices_in(160).await.unwrap();
-        let ended = rows
-            .iter()
-            .find(|r| r.kind == "ended")
-            .expect("the news held");
-        if ended.status == tablut_bot::store::NoticeStatus::Delivered {
-            break;
-        }
-        assert!(std::time::Instant::now() < deadline, "{ended:?}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    // The acknowledgement was taken: the offer's message is edited into the agreement.
+    let agreed = h.fake.answer(click).await;
+    assert_eq!(
+        (agreed.method.as_str(), agreed.created),
+        ("PATCH", offer.created)
+    );
+    assert!(
+        agreed.content().contains("Draw agreed"),
+        "{}",
+        agreed.content()
+    );
     h.outbox_settled().await;
-    // The challenge, the start and the offer, nothing more: the agreement was shown by its
-    // answer.
+    // The challenge, the start and the offer (become the agreement), nothing more.
     assert_eq!(
         h.fake.shown(160).len(),
-        3 + usize::from(too_late),
+        3,
         "not posted again: {:#?}",
         h.fake.shown(160)
     );
@@ -698,7 +715,7 @@ async fn a_button_whose_answer_fails_stands_and_its_news_is_shown_once() {
         json!([{"name": "opponent", "type": 6, "value": BIRGER.to_string()}]),
         &[(BIRGER, "Birger", false)],
     );
-    let challenge = h.fake.news(c, 161, |r| !r.button_ids().is_empty()).await;
+    let challenge = h.fake.answer(c).await;
     let decline = challenge
         .button_ids()
         .into_iter()
@@ -744,10 +761,7 @@ async fn a_challenge_or_draw_offer_whose_answer_fails_is_posted_with_its_buttons
     let click = h
         .fake
         .click(&birger(), 170, posted[0].created.unwrap(), &accept);
-    let started = h
-        .fake
-        .news(click, 170, |r| r.content().starts_with("Game on"))
-        .await;
+    let started = h.fake.answer(click).await;
     assert!(
         started.content().starts_with("Game on"),
         "{}",

@@ -670,11 +670,7 @@ async fn a_moves_notice_remembers_its_answer_until_delivered(db: TestDb) {
     let f = fixture(db, false).await;
     let s = &f.service;
     two_player_game(s, 20, TimeControl::None).await;
-    let answer = AnswerRef {
-        application: 7,
-        token: "interaction-token-1".into(),
-        pressed: false,
-    };
+    let answer = AnswerRef::new(7, "interaction-token-1".into());
     let mine = s
         .play_move_answering(20, ASTRID, "a4-a3", Some(answer.clone()))
         .await
@@ -683,10 +679,8 @@ async fn a_moves_notice_remembers_its_answer_until_delivered(db: TestDb) {
         .await
         .pop()
         .unwrap();
-    assert_eq!(
-        (n.id, n.payload.answer.as_ref()),
-        (mine.notice, Some(&answer))
-    );
+    let remembered = n.payload.answer.as_ref().map(|a| (a.application, a.token.as_str()));
+    assert_eq!((n.id, remembered), (mine.notice, Some((7, "interaction-token-1"))));
     assert!(
         !format!("{:?}", n.payload).contains("interaction-token"),
         "never printed"
@@ -711,11 +705,7 @@ async fn a_moves_notice_remembers_its_answer_until_delivered(db: TestDb) {
 
 fn answering(token: &str, message: Option<u64>) -> Answering {
     Answering {
-        answer: Some(AnswerRef {
-            application: 7,
-            token: token.into(),
-            pressed: message.is_some(),
-        }),
+        answer: Some(AnswerRef::new(7, token.into())),
         message,
     }
 }
@@ -1123,86 +1113,42 @@ async fn held_challenge(s: &Service, channel: u64) -> store::outbox::NoticeRow {
 
 both_backends! {
 #[tokio::test]
-async fn an_answer_shows_its_news_only_while_no_dispatcher_can_take_it(db: TestDb) {
+async fn a_changes_notice_records_its_tokens_life_and_whoever_shows_it_first_settles_it(db: TestDb) {
     let f = fixture(db, false).await;
     let s = &f.service;
     let grace = GRACE.as_millis() as i64;
-    let needed = Duration::from_millis(400);
-    // In time: the answer must be over half the grace before the hold ends; nothing written.
+    let life = ANSWER_TOKEN_LIFE.as_millis() as i64;
+    // Held for its handler's edit, the token's end recorded on the database's clock.
     let row = held_challenge(s, 80).await;
-    let hold = row.next_attempt_at;
-    assert_eq!((row.status, hold), (NoticeStatus::Held, row.created_at + grace));
-    let by = s.answer_window(row.id, row.created_at + 10, needed).await.unwrap();
-    assert_eq!(by, Some(hold - grace / 2));
-    assert_eq!(s.notices_in(80).await.unwrap().pop().unwrap(), row, "not written");
-    // Late (less than the answer needs is left): held again from now, for a whole grace,
-    // so the dispatcher finds nothing at the old hold's end.
-    let late = hold - grace / 2 - 100;
-    let by = s.answer_window(row.id, late, needed).await.unwrap();
-    assert_eq!(by, Some(late + grace / 2));
-    let again = s.notices_in(80).await.unwrap().pop().unwrap();
-    assert_eq!((again.status, again.next_attempt_at, again.held_again), (NoticeStatus::Held, late + grace, true));
-    assert!(due_in(s, 80, hold).await.is_empty(), "held again");
-    assert!(s.claim_notices(late + grace - 1, 100).await.unwrap().iter().all(|n| n.channel != 80));
-    // Held again once only: a later look finds it no longer held for the answer.
-    assert_eq!(s.answer_window(row.id, late + 1, needed).await.unwrap(), None);
-    // Once the dispatcher has taken a notice, its answer is too late, however early it asks;
-    // so once it was attempted, delivered or given up.
+    assert_eq!((row.status, row.next_attempt_at), (NoticeStatus::Held, row.created_at + grace));
+    let n = s.notice(row.id).await.unwrap().unwrap();
+    let answer = n.payload.answer.clone().unwrap();
+    assert_eq!(answer.expires_at, Some(row.created_at + life));
+    assert!(answer.alive_at(row.created_at + life - 1, row.created_at));
+    assert!(!answer.alive_at(row.created_at + life, row.created_at));
+    // A row written before the end was recorded: the life counts from the row.
+    let old = AnswerRef::new(7, "t".into());
+    assert!(old.alive_at(row.created_at + life - 1, row.created_at));
+    assert!(!old.alive_at(row.created_at + life, row.created_at));
+    // The handler's edit failed: the dispatcher takes the notice at once, not after the hold.
+    s.answer_failed(row.id).await.unwrap();
+    let released = s.notices_in(80).await.unwrap().pop().unwrap();
+    assert_eq!(released.status, NoticeStatus::Pending);
+    assert!(released.next_attempt_at <= row.next_attempt_at);
+    assert!(due_in(s, 80, released.next_attempt_at).await.iter().any(|n| n.id == row.id));
+    // The handler and a dispatcher both editing (the hold lapsed while the handler's edit was
+    // on its way): whichever records it shown settles it, and the other's outcome changes
+    // nothing, failure or not.
     let row = held_challenge(s, 81).await;
     let claimed = s.claim_notices(row.next_attempt_at, 100).await.unwrap();
     let notice = claimed.into_iter().find(|n| n.channel == 81).expect("claimed");
-    for at in [row.created_at, row.next_attempt_at - 1, row.next_attempt_at + 1] {
-        assert_eq!(s.answer_window(row.id, at, needed).await.unwrap(), None);
-    }
-    let stored = s.notices_in(81).await.unwrap().pop().unwrap();
-    assert_eq!(
-        (stored.status, stored.attempts, stored.next_attempt_at),
-        (NoticeStatus::Claimed, 1, row.next_attempt_at + CLAIM_LEASE.as_millis() as i64),
-        "left to its claim, which counts as an attempt"
-    );
+    s.answered(row.id).await.unwrap();
     let retry = Delivery::Retry { reason: "500".into(), after: None };
     s.record_delivery(&notice, retry, row.next_attempt_at).await.unwrap();
-    let tried = s.notices_in(81).await.unwrap().pop().unwrap();
-    assert_eq!((tried.status, tried.attempts), (NoticeStatus::Pending, 1), "the claim was the attempt");
-    assert_eq!(s.answer_window(row.id, tried.next_attempt_at - grace, needed).await.unwrap(), None);
-    let row = held_challenge(s, 82).await;
-    s.answered(row.id).await.unwrap();
-    assert_eq!(s.answer_window(row.id, row.created_at, needed).await.unwrap(), None);
-    // A hold that lapsed with no dispatcher there yet may still be held again.
-    let row = held_challenge(s, 83).await;
-    let lapsed = row.next_attempt_at + 500;
-    assert_eq!(s.answer_window(row.id, lapsed, needed).await.unwrap(), Some(lapsed + grace / 2));
-    assert!(due_in(s, 83, lapsed).await.is_empty());
-}
-}
-
-both_backends! {
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_late_answer_and_a_dispatcher_never_both_take_a_notice(db: TestDb) {
-    let f = fixture(db, false).await;
-    let s = Arc::new(f.service);
-    let needed = Duration::from_millis(400);
-    let (mut answers, mut dispatchers) = (0, 0);
-    for channel in 90..110 {
-        let row = held_challenge(&s, channel).await;
-        // The hold is over: the dispatcher may claim the notice, the answer may hold it again.
-        let at = row.next_attempt_at;
-        let claiming = tokio::spawn({
-            let s = s.clone();
-            async move { s.claim_notices(at, 100).await.unwrap() }
-        });
-        let window = s.answer_window(row.id, at, needed).await.unwrap();
-        let claimed = claiming.await.unwrap().iter().any(|n| n.id == row.id);
-        assert!(
-            window.is_some() != claimed,
-            "channel {channel}: the answer {window:?}, the dispatcher {claimed}"
-        );
-        match claimed {
-            true => dispatchers += 1,
-            false => answers += 1,
-        }
-    }
-    assert_eq!(answers + dispatchers, 20);
+    s.answer_failed(row.id).await.unwrap();
+    let settled = s.notices_in(81).await.unwrap().pop().unwrap();
+    assert_eq!(settled.status, NoticeStatus::Delivered);
+    assert!(!settled.payload.contains("token-81"), "the token dropped once delivered");
 }
 }
 

@@ -113,7 +113,7 @@ async fn a_process_runs_the_shards_its_setting_names_and_gets_only_their_guilds(
         started.content()
     );
     let id = send_move(fake, &astrid(), 21, &next_move(&[]));
-    let answer = fake.callback(id).await;
+    let answer = fake.answer(id).await;
     assert!(played(&answer.content()).is_some(), "{}", answer.content());
     assert!(!fake.shard_connected(0));
     let prefix = format!("/api/v10/interactions/{elsewhere}/");
@@ -138,7 +138,7 @@ async fn unset_the_process_runs_discords_recommended_count_of_shards() {
         fake.challenge_accepted(channel, &astrid(), &birger(), json!([]))
             .await;
         let id = send_move(fake, &astrid(), channel, &next_move(&[]));
-        let answer = fake.callback(id).await;
+        let answer = fake.answer(id).await;
         assert!(played(&answer.content()).is_some(), "{}", answer.content());
     }
 }
@@ -279,7 +279,7 @@ async fn two_processes_share_shards_ai_turns_and_the_outbox_across_a_kill_9() {
                 birger()
             };
             let id = send_move(fake, &who, channel, &next_move(&before));
-            let answer = fake.callback(id).await;
+            let answer = fake.answer(id).await;
             assert!(played(&answer.content()).is_some(), "{}", answer.content());
         }
     };
@@ -320,18 +320,23 @@ async fn two_processes_share_shards_ai_turns_and_the_outbox_across_a_kill_9() {
     );
     assert!(!fake.shard_connected(2), "B is down");
 
-    // B again; Carl's next move is answered by B, which is killed while Discord holds the
-    // answer (the move is stored, its answer never shown): the move is posted by the outbox.
+    // B again; Carl's next move is answered by B, which is killed while Discord holds the edit
+    // that shows it (the move is stored, not shown): the dispatcher sends the edit again.
     let identifies = fake.identifies();
     b = spawn_b();
     fake.wait_reconnected(identifies + 1, u64::MAX).await;
     let mark = fake.requests().len();
-    fake.fail("POST", "/callback", 1, Fault::Hang(Duration::from_secs(20)));
+    fake.fail(
+        "PATCH",
+        "/messages/@original",
+        1,
+        Fault::Hang(Duration::from_secs(20)),
+    );
     let carls = next_move(&moves(ai).await);
     let id = send_move(&fake, &carl(), ai, &carls);
-    let held = format!("/api/v10/interactions/{id}/");
-    fake.expect("the held answer", |r| {
-        r.index >= mark && r.status == 0 && r.path.starts_with(&held)
+    let held = format!("/token-{id}/messages/@original");
+    fake.expect("the held edit", |r| {
+        r.index >= mark && r.status == 0 && r.path.ends_with(&held)
     })
     .await;
     b.kill_9();
@@ -341,7 +346,7 @@ async fn two_processes_share_shards_ai_turns_and_the_outbox_across_a_kill_9() {
     let identifies = fake.identifies();
     b = spawn_b();
     fake.wait_reconnected(identifies + 1, u64::MAX).await;
-    // The held move is posted by the outbox (its answer was never shown), then the AI's reply;
+    // The held move is shown by the dispatcher's edit, then the AI's reply is posted;
     // Carl, having seen it, moves once more, answered by B.
     until!(
         "the held move and the AI's reply are shown",
@@ -349,7 +354,7 @@ async fn two_processes_share_shards_ai_turns_and_the_outbox_across_a_kill_9() {
     );
     let carls = next_move(&moves(ai).await);
     let id = send_move(&fake, &carl(), ai, &carls);
-    let answer = fake.callback(id).await;
+    let answer = fake.answer(id).await;
     assert!(played(&answer.content()).is_some(), "{}", answer.content());
 
     // Everything settles: every move shown once, in order, in every channel, and every

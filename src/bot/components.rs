@@ -5,7 +5,7 @@
 
 use super::buttons::{games_buttons, leaderboard_buttons, Button, ButtonError};
 use super::{messages, redact, Data, Error, InFlight};
-use crate::service::{AnswerRef, ChallengeId, DrawAnswer, NewsAnswer, NoticeId, ServiceError};
+use crate::service::{AnswerRef, ChallengeId, DrawAnswer, NoticeId, ServiceError};
 use poise::serenity_prelude as serenity;
 use std::collections::HashSet;
 use std::sync::Mutex;
@@ -43,9 +43,9 @@ pub async fn on_event(
     Ok(())
 }
 
-/// The answer to one press: at once with the updated message, or, when the work needs more
-/// REST calls than the answer, acknowledged first (a deferred update, so Discord's three
-/// seconds cannot run out) and the message edited after.
+/// The answer to one press: at once with the updated message (a page of a list), or, for a
+/// change, acknowledged first (a deferred update, so Discord's three seconds cannot run out)
+/// and the message edited after into the change's news.
 struct Answer<'a> {
     http: &'a serenity::Http,
     cache: &'a serenity::Cache,
@@ -60,15 +60,6 @@ impl Answer<'_> {
             .create_response(self.http, serenity::CreateInteractionResponse::Acknowledge)
             .await?;
         self.acknowledged = true;
-        Ok(())
-    }
-
-    /// The pressed message edited to `text`, its buttons gone, after the acknowledgement.
-    async fn edit(&self, text: String) -> Result<(), Error> {
-        let edit = serenity::EditInteractionResponse::new()
-            .content(messages::fit(text))
-            .components(Vec::new());
-        self.press.edit_response(self.http, edit).await?;
         Ok(())
     }
 
@@ -143,69 +134,58 @@ impl Drop for Answering<'_> {
     }
 }
 
-fn update(text: String) -> serenity::CreateInteractionResponseMessage {
-    serenity::CreateInteractionResponseMessage::new()
-        .content(messages::fit(text))
-        .components(Vec::new())
-}
-
-/// The press as the notice held for its answer remembers it: the interaction, and the message
-/// the button is on (edited with the news if the answer is not shown).
+/// The press as the notice of its change remembers it: the interaction, whose original
+/// response is the pressed message (edited into the news), and that message (edited by the
+/// dispatcher past the token's life).
 fn held_for(press: &serenity::ComponentInteraction) -> crate::service::Answering {
     crate::service::Answering {
-        answer: Some(AnswerRef {
-            application: press.application_id.get(),
-            token: press.token.clone(),
-            pressed: true,
-        }),
+        answer: Some(AnswerRef::new(
+            press.application_id.get(),
+            press.token.clone(),
+        )),
         message: Some(press.message.id.get()),
     }
 }
 
-/// Answers a press whose change has landed with `send`, when `notice` (the news, held in the
-/// outbox for this answer) is to be shown by it: once the answer is shown the notice is marked
-/// delivered. If the answer failed, Discord is asked whether it is shown all the same (the
-/// message's buttons gone); if not, the outbox delivers the news at once. If the answer comes
-/// too late to show the news (the outbox has it), nothing of it is sent: the presser alone is
-/// told, and the outbox delivers it (see `Service::answer_news`). Either way the change stands
-/// and nobody is told to try again.
-async fn answer_news(
-    answer: &Answer<'_>,
+/// Makes the change a press asks for, acknowledged first (a deferred update, so Discord's
+/// three seconds cannot run out), and shows its news (`notice` of what `change` returns) by
+/// editing the pressed message; if that edit fails, the dispatcher sends it again. If the
+/// acknowledgement fails, the change goes on all the same (Discord may have taken it): the
+/// edit shows its news, or the dispatcher does in the channel. A refusal is the presser's
+/// alone (a private follow-up). A failure after the commit is only logged: the dispatcher
+/// shows the news.
+async fn change<T>(
+    answer: &mut Answer<'_>,
     data: &Data,
-    notice: Option<NoticeId>,
-    send: impl std::future::Future<Output = Result<(), Error>>,
+    (change, answering): (
+        impl std::future::Future<Output = Result<T, ServiceError>>,
+        Option<Answering<'_>>,
+    ),
+    notice: impl FnOnce(T) -> (Option<NoticeId>, Vec<u8>),
 ) -> Result<(), Error> {
-    let Some(notice) = notice else {
-        return send.await;
-    };
-    let shown = || async {
-        match answer.press.get_response(answer.http).await {
-            Ok(message) => message.components.is_empty().then_some(()),
-            Err(_) => None,
-        }
-    };
-    let custom_id = &answer.press.data.custom_id;
-    match data
-        .service
-        .answer_news(notice, data.config.discord_timeout, send, shown)
-        .await?
-    {
-        NewsAnswer::Sent(()) => {}
-        NewsAnswer::Failed { error, shown } => {
-            let error = match &error {
-                Some(e) => redact::error(e),
-                None => "not over in time".to_string(),
-            };
-            tracing::warn!(%custom_id, shown = shown.is_some(), error, "the answer to a button failed after its change landed");
-        }
-        NewsAnswer::TooLate => {
-            tracing::warn!(%custom_id, "the answer to a button came too late to show its news: the outbox posts it");
-            if let Err(e) = answer.refuse(messages::NEWS_IN_CHANNEL.to_string()).await {
-                tracing::warn!(error = %redact::error(&e), "could not answer a button");
-            }
+    if !answer.acknowledged {
+        if let Err(e) = answer.acknowledge().await {
+            let custom_id = &answer.press.data.custom_id;
+            tracing::warn!(%custom_id, error = %redact::error(&e), "could not acknowledge a press: its change goes on");
         }
     }
-    Ok(())
+    let changed = change.await;
+    // The challenge has changed: a press from now on is refused by the service.
+    drop(answering);
+    match changed {
+        Ok(done) => {
+            if let (Some(id), png) = notice(done) {
+                super::delivery::show_answer(&data.service, &data.poster, id, png).await;
+            }
+            Ok(())
+        }
+        Err(e @ ServiceError::Recorded { .. }) => {
+            let custom_id = &answer.press.data.custom_id;
+            tracing::error!(%custom_id, error = %e, "a step after a press's change failed: the dispatcher shows its news");
+            Ok(())
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// Accepting a challenge that plays in a new thread: acknowledged first, then the thread, the
@@ -243,21 +223,17 @@ async fn accept_in_thread(
             _ => e.into(),
         })?;
     let thread = thread.id.get();
-    let started = data
-        .service
-        .accept_answering(
-            challenge.id,
-            user,
-            Some(thread),
-            Some(held_for(answer.press)),
-        )
-        .await?;
-    // The challenge is closed: a press from now on is refused by the service.
-    drop(answering);
-    let mut accepted = challenge.clone();
-    accepted.status = crate::service::ChallengeStatus::Accepted;
-    let edit = answer.edit(messages::challenge_closed(&accepted, Some(thread)));
-    answer_news(answer, data, started.notice, edit).await
+    let accepted = data.service.accept_answering(
+        challenge.id,
+        user,
+        Some(thread),
+        Some(held_for(answer.press)),
+    );
+    // The challenge's message says where the game is on, without a board.
+    change(answer, data, (accepted, answering), |s| {
+        (s.notice, Vec::new())
+    })
+    .await
 }
 
 /// Solve today's puzzle: the presser's own try, shown to them alone; the post stays as it is.
@@ -300,69 +276,51 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
     let service = &data.service;
     // A press counts against the user's rate as a command does.
     service.check_command_rate(user)?;
-    // Held while the challenge changes (and its thread is made), let go before the answer.
+    // Held while the challenge changes (and its thread is made), let go before its news is shown.
     let answering = match button {
         Button::Accept(c) | Button::Decline(c) | Button::Cancel(c) => {
             Some(Answering::begin(&data.answering, c)?)
         }
         _ => None,
     };
-    let (response, notice) = match button {
+    match button {
         Button::Accept(challenge_id) => {
             let challenge = service.check_accept(challenge_id, user).await?;
             if challenge.thread {
                 return accept_in_thread(answer, data, &challenge, user, answering).await;
             }
-            let started = service
-                .accept_answering(challenge_id, user, None, Some(held_for(press)))
-                .await?;
-            let mut m = update(messages::started_message(&started.game));
-            if !started.png.is_empty() {
-                m = m.add_file(serenity::CreateAttachment::bytes(started.png, "board.png"));
-            }
-            (m, started.notice)
+            let accepted =
+                service.accept_answering(challenge_id, user, None, Some(held_for(press)));
+            change(answer, data, (accepted, answering), |s| (s.notice, s.png)).await
         }
         Button::Decline(challenge_id) => {
-            let (c, notice) = service
-                .decline_answering(challenge_id, user, Some(held_for(press)))
-                .await?;
-            let m = update(messages::challenge_closed(&c, None))
-                .allowed_mentions(serenity::CreateAllowedMentions::new());
-            (m, notice)
+            let declined = service.decline_answering(challenge_id, user, Some(held_for(press)));
+            change(answer, data, (declined, answering), |(_, n)| {
+                (n, Vec::new())
+            })
+            .await
         }
         Button::Cancel(challenge_id) => {
-            let (c, notice) = service
-                .cancel_answering(challenge_id, user, Some(held_for(press)))
-                .await?;
-            let m = update(messages::challenge_closed(&c, None))
-                .allowed_mentions(serenity::CreateAllowedMentions::new());
-            (m, notice)
+            let cancelled = service.cancel_answering(challenge_id, user, Some(held_for(press)));
+            change(answer, data, (cancelled, answering), |(_, n)| {
+                (n, Vec::new())
+            })
+            .await
         }
         Button::Draw { game, accept } => {
             let current = service.game_in_channel(channel).await?;
             if current.map(|g| g.id) != Some(game) {
                 return Err(ServiceError::NoDrawOffer.into());
             }
-            match service
-                .answer_draw_answering(channel, user, accept, Some(held_for(press)))
-                .await?
-            {
-                DrawAnswer::Accepted(ended) => {
-                    let mut m = update(format!(
-                        "Draw agreed. {}",
-                        messages::ended_message(&ended, None)
-                    ));
-                    if !ended.png.is_empty() {
-                        m = m.add_file(serenity::CreateAttachment::bytes(ended.png, "board.png"));
-                    }
-                    (m, ended.notice)
-                }
-                DrawAnswer::Declined(game, notice) => {
-                    (update(messages::draw_declined(&game, user)), notice)
-                }
-            }
+            let answered =
+                service.answer_draw_answering(channel, user, accept, Some(held_for(press)));
+            change(answer, data, (answered, answering), |a| match a {
+                DrawAnswer::Accepted(ended) => (ended.notice, ended.png),
+                DrawAnswer::Declined(_, notice) => (notice, Vec::new()),
+            })
+            .await
         }
-        Button::DailyPuzzle(day) => return daily_press(answer, data, day).await,
+        Button::DailyPuzzle(day) => daily_press(answer, data, day).await,
         Button::Leaderboard { variant, page } => {
             let guild = press
                 .guild_id
@@ -372,7 +330,7 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
                 .content(messages::leaderboard_message(&board))
                 .components(leaderboard_buttons(&board))
                 .allowed_mentions(serenity::CreateAllowedMentions::new());
-            (m, None)
+            answer.update_with(m).await
         }
         Button::Games { page } => {
             let guild = press
@@ -387,10 +345,7 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
                 .content(listed.text.clone())
                 .components(games_buttons(&listed))
                 .allowed_mentions(serenity::CreateAllowedMentions::new());
-            (m, None)
+            answer.update_with(m).await
         }
-    };
-    drop(answering);
-    let update = answer.update_with(response);
-    answer_news(answer, data, notice, update).await
+    }
 }

@@ -8,7 +8,9 @@
 //! error drops (a 429's `retry_after` and `global`), and with `DISCORD_PROXY` set serenity's
 //! rate limiter is off, so the 429s are ours to honour.
 
-use crate::service::{Buttons, ChannelId, Delivery, Notice, NoticeId, Recorded, Service};
+use crate::service::{
+    AnswerRef, Buttons, ChannelId, Delivery, Notice, NoticeId, Recorded, Service,
+};
 use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -26,14 +28,8 @@ const POLL: Duration = Duration::from_secs(2);
 /// after the start, so a start-up that fails does not write).
 const PRUNE_EVERY: Duration = Duration::from_secs(600);
 const FIRST_PRUNE: Duration = Duration::from_secs(60);
-/// How long an interaction's token lets the bot look at its answer: Discord's 15 minutes, less
-/// a minute for clocks and requests under way. Past it, the channel is looked at instead.
-const TOKEN_LIFE_MS: i64 = 14 * 60 * 1000;
 /// How many of a channel's latest messages are looked through for a notice already posted.
 const LOOK_BACK: u32 = 100;
-/// Message flags: shown to one user only; a deferred answer still "thinking".
-const EPHEMERAL: u64 = 1 << 6;
-const LOADING: u64 = 1 << 7;
 
 /// Posts and edits channel messages on Discord's REST API.
 pub struct Poster {
@@ -54,6 +50,9 @@ struct Attempt {
 /// Discord's JSON error codes the dispatcher acts on.
 const UNKNOWN_CHANNEL: i64 = 10003;
 const UNKNOWN_MESSAGE: i64 = 10008;
+const UNKNOWN_WEBHOOK: i64 = 10015;
+const UNKNOWN_INTERACTION: i64 = 10062;
+const INVALID_WEBHOOK_TOKEN: i64 = 50027;
 const MISSING_ACCESS: i64 = 50001;
 const MISSING_PERMISSIONS: i64 = 50013;
 
@@ -69,38 +68,29 @@ impl Poster {
         }
     }
 
-    /// Delivers a notice once: if an interaction's answer was to show it, and that answer is
-    /// shown, nothing more; edits its message if it names one that still exists; else posts
-    /// it (with the board or graph, if it has one, as `filename`), unless the channel already
-    /// shows it.
+    /// Delivers a notice once: while its interaction's token lives, by editing the
+    /// interaction's original response (an edit shows once, however often it is sent); else
+    /// edits its message if it names one that still exists; else posts it (with the board or
+    /// graph, if it has one, as `filename`), unless the channel already shows it.
     async fn send(&self, notice: &Notice, png: Vec<u8>, filename: &str, now: i64) -> Attempt {
         // Worded now, from what the notice tells.
         let text = crate::bot::messages::notice_text(&notice.news);
-        // Past its token's life an interaction's answer cannot be looked at (Discord answers
-        // 401 or 404): the channel is looked at instead, below.
-        let token_alive = now - notice.created_at < TOKEN_LIFE_MS;
-        if let (Some(answer), true) = (&notice.payload.answer, token_alive) {
-            let url = format!(
-                "{}/webhooks/{}/{}/messages/@original",
-                self.api, answer.application, answer.token
-            );
-            let response = self.request(self.client.get(url)).await;
-            // A pressed button's message is there before its answer, with its buttons: the
-            // answer (which removes them) is shown only once they are gone.
-            let buttons_left = answer.pressed
-                && matches!(&response, Ok((200..=299, _, body))
-                    if body["components"].as_array().is_some_and(|c| !c.is_empty()));
-            // An answer for its caller alone (too late to show the news, it says the channel
-            // will), or one still "thinking", is not the news.
-            let not_the_news = matches!(&response, Ok((200..=299, _, body))
-                if body["flags"].as_u64().is_some_and(|f| f & (EPHEMERAL | LOADING) != 0));
-            let shown = self.classify(response);
-            match shown.delivery {
-                Delivery::Delivered { .. } if !buttons_left && !not_the_news => return shown,
-                Delivery::Retry { .. } => return shown,
-                // Not shown, or Discord will not say (the interaction has expired: 401 or
-                // 404 *Unknown Webhook* or *Unknown Message*): post.
-                _ => {}
+        if let Some(answer) = &notice.payload.answer {
+            if answer.alive_at(now, notice.created_at) {
+                let attempt = self
+                    .edit_answer(answer, &text, notice.payload.buttons, png.clone(), filename)
+                    .await;
+                // The token has expired after all, or the response is gone (deleted): the
+                // channel is looked through, below.
+                let gone = [
+                    INVALID_WEBHOOK_TOKEN,
+                    UNKNOWN_WEBHOOK,
+                    UNKNOWN_MESSAGE,
+                    UNKNOWN_INTERACTION,
+                ];
+                if !attempt.code.is_some_and(|code| gone.contains(&code)) {
+                    return attempt;
+                }
             }
         }
         let mentions = json!({"parse": ["users"]});
@@ -118,9 +108,10 @@ impl Poster {
             // The message is gone (the channel may not be): post instead.
         }
         // Tried before (the post may have been made, its answer lost, and Discord's memory of
-        // the nonce lasts only minutes), or answered by an interaction we can no longer ask
-        // about: if the channel shows it already, it is delivered.
-        let unsure = notice.attempts > 0 || (notice.payload.answer.is_some() && !token_alive);
+        // the nonce lasts only minutes), or the news of an interaction whose original response
+        // may show it (edited before its token expired): if the channel shows it already, it
+        // is delivered.
+        let unsure = notice.attempts > 0 || notice.payload.answer.is_some();
         if unsure {
             if let Some(message_id) = self.already_posted(notice, &text).await {
                 return Attempt {
@@ -134,27 +125,46 @@ impl Poster {
         }
         let mut body = json!({"content": text, "nonce": notice.nonce,
             "enforce_nonce": true, "allowed_mentions": mentions});
-        if let Some(buttons) = notice.payload.buttons {
-            let rows = match buttons {
-                Buttons::Challenge(id) => crate::bot::buttons::challenge_buttons(id),
-                Buttons::Draw(game) => crate::bot::buttons::draw_buttons(game),
-                Buttons::DailyPuzzle(day) => crate::bot::buttons::daily_puzzle_buttons(day),
-            };
-            body["components"] = serde_json::to_value(rows).expect("buttons serialize");
+        if notice.payload.buttons.is_some() {
+            body["components"] = buttons(notice.payload.buttons);
         }
         let url = format!("{}/channels/{}/messages", self.api, notice.channel);
         let request = if png.is_empty() {
             json(self.client.post(url), &body)
         } else {
             body["attachments"] = json!([{"id": 0, "filename": filename}]);
-            let file = reqwest::multipart::Part::bytes(png)
-                .file_name(filename.to_string())
-                .mime_str("image/png")
-                .expect("a valid MIME type");
-            let form = reqwest::multipart::Form::new()
-                .text("payload_json", body.to_string())
-                .part("files[0]", file);
-            self.client.post(url).multipart(form)
+            self.client
+                .post(url)
+                .multipart(with_file(&body, png, filename))
+        };
+        self.classify(self.request(request).await)
+    }
+
+    /// Edits an interaction's original response (the deferred answer to a command, or the
+    /// message whose button was pressed) into a notice's news: its `text`, its buttons (none:
+    /// the pressed message's are removed), and its board or graph as `filename`, if `png`
+    /// holds one. The same edit sent again shows the same message.
+    async fn edit_answer(
+        &self,
+        answer: &AnswerRef,
+        text: &str,
+        buttons_on: Option<Buttons>,
+        png: Vec<u8>,
+        filename: &str,
+    ) -> Attempt {
+        let url = format!(
+            "{}/webhooks/{}/{}/messages/@original",
+            self.api, answer.application, answer.token
+        );
+        let mut body = json!({"content": text, "components": buttons(buttons_on),
+            "allowed_mentions": {"parse": ["users"]}});
+        let request = if png.is_empty() {
+            json(self.client.patch(url), &body)
+        } else {
+            body["attachments"] = json!([{"id": 0, "filename": filename}]);
+            self.client
+                .patch(url)
+                .multipart(with_file(&body, png, filename))
         };
         self.classify(self.request(request).await)
     }
@@ -274,6 +284,28 @@ impl Poster {
             ..attempt(delivery)
         }
     }
+}
+
+/// The buttons a message carries, as Discord's components (none: an empty list).
+fn buttons(buttons: Option<Buttons>) -> Value {
+    let rows = match buttons {
+        Some(Buttons::Challenge(id)) => crate::bot::buttons::challenge_buttons(id),
+        Some(Buttons::Draw(game)) => crate::bot::buttons::draw_buttons(game),
+        Some(Buttons::DailyPuzzle(day)) => crate::bot::buttons::daily_puzzle_buttons(day),
+        None => Vec::new(),
+    };
+    serde_json::to_value(rows).expect("buttons serialize")
+}
+
+/// A multipart body: `body` as `payload_json`, and `png` as its one file.
+fn with_file(body: &Value, png: Vec<u8>, filename: &str) -> reqwest::multipart::Form {
+    let file = reqwest::multipart::Part::bytes(png)
+        .file_name(filename.to_string())
+        .mime_str("image/png")
+        .expect("a valid MIME type");
+    reqwest::multipart::Form::new()
+        .text("payload_json", body.to_string())
+        .part("files[0]", file)
 }
 
 /// A request with a JSON body.
@@ -450,36 +482,83 @@ impl Dispatcher {
     }
 }
 
+/// The image a notice carries, drawn now, and its file's name (none: empty). Drawing fails
+/// alone: the notice goes without.
+async fn draw(service: &Service, notice: &Notice) -> (Vec<u8>, &'static str) {
+    let payload = &notice.payload;
+    let drawn = match (&payload.board, &payload.puzzle, &payload.graph) {
+        (Some(board), _, _) => service.notice_board(board).await,
+        (None, Some(puzzle), _) => service.notice_puzzle_board(puzzle).await,
+        (None, None, Some(graph)) => {
+            let graph = service.notice_graph(graph).await;
+            return (
+                graph.unwrap_or_else(|e| {
+                    tracing::error!(notice = notice.id, error = ?e, "cannot draw a notice's graph: sending it without");
+                    Vec::new()
+                }),
+                "analysis.png",
+            );
+        }
+        (None, None, None) => Ok(Vec::new()),
+    };
+    let png = drawn.unwrap_or_else(|e| {
+        tracing::error!(notice = notice.id, error = ?e, "cannot draw a notice's board: sending it without");
+        Vec::new()
+    });
+    (png, "board.png")
+}
+
+/// Shows notice `id`, the news of the interaction handled now, by editing the interaction's
+/// original response, with `png` as its board (drawn here if empty), and records it delivered.
+/// If the edit fails, the notice is left to the dispatcher at once, which sends the same edit
+/// (an edit shows once, however often it is sent) or, past the token's life, posts the news.
+/// Nothing a caller must do either way.
+pub async fn show_answer(service: &Service, poster: &Poster, id: NoticeId, png: Vec<u8>) {
+    let notice = match service.notice(id).await {
+        Ok(Some(notice)) => notice,
+        Ok(None) => return,
+        Err(e) => {
+            tracing::error!(notice = id, error = ?e, "cannot read a notice to show: the dispatcher shows it");
+            return;
+        }
+    };
+    let Some(answer) = &notice.payload.answer else {
+        return;
+    };
+    let (png, filename) = match png.is_empty() {
+        true => draw(service, &notice).await,
+        false => (png, "board.png"),
+    };
+    let attempt = poster
+        .edit_answer(
+            answer,
+            &crate::bot::messages::notice_text(&notice.news),
+            notice.payload.buttons,
+            png,
+            filename,
+        )
+        .await;
+    let recorded = match attempt.delivery {
+        delivered @ Delivery::Delivered { .. } => match service.database_now().await {
+            Ok(now) => service
+                .record_delivery(&notice, delivered, now)
+                .await
+                .map(|_| ()),
+            Err(e) => Err(e),
+        },
+        failed => {
+            tracing::warn!(notice = id, kind = notice.kind, outcome = ?failed, "the edit showing a change failed: the dispatcher sends it again");
+            service.answer_failed(id).await
+        }
+    };
+    if let Err(e) = recorded {
+        tracing::error!(notice = id, error = ?e, "cannot record an answer: the dispatcher shows it after its hold");
+    }
+}
+
 /// One attempt at one notice, recorded.
 async fn deliver(service: &Service, poster: &Poster, mut notice: Notice) -> Outcome {
-    let (png, filename) = match (
-        &notice.payload.board,
-        &notice.payload.puzzle,
-        &notice.payload.graph,
-    ) {
-        (Some(board), _, _) => (
-            service.notice_board(board).await.unwrap_or_else(|e| {
-                tracing::error!(notice = notice.id, error = ?e, "cannot draw a notice's board: posting it without");
-                Vec::new()
-            }),
-            "board.png",
-        ),
-        (None, Some(puzzle), _) => (
-            service.notice_puzzle_board(puzzle).await.unwrap_or_else(|e| {
-                tracing::error!(notice = notice.id, error = ?e, "cannot draw a puzzle's board: posting it without");
-                Vec::new()
-            }),
-            "board.png",
-        ),
-        (None, None, Some(graph)) => (
-            service.notice_graph(graph).await.unwrap_or_else(|e| {
-                tracing::error!(notice = notice.id, error = ?e, "cannot draw a notice's graph: posting it without");
-                Vec::new()
-            }),
-            "analysis.png",
-        ),
-        (None, None, None) => (Vec::new(), "board.png"),
-    };
+    let (png, filename) = draw(service, &notice).await;
     if let Some(earlier) = notice.payload.edit_notice {
         // The message an earlier notice became (the channel's notices go out in order, so it
         // has been delivered or given up by now); none: post.

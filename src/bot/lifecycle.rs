@@ -172,7 +172,7 @@ pub async fn start(config: BotConfig, clock: Arc<dyn Clock>) -> Result<Running, 
 /// Checks the token, connects and starts the background tasks over an open service.
 async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, StartError> {
     // One HTTP client for serenity and the outbox: a request that hangs fails after the
-    // timeout (a move's answer is then checked and, if not shown, posted by the outbox).
+    // timeout (an edit showing a change is then sent again by the dispatcher).
     let rest = reqwest::Client::builder()
         .use_rustls_tls()
         .timeout(config.discord_timeout)
@@ -211,6 +211,11 @@ async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, St
     let tasks = Tasks::default();
     let in_flight = TaskTracker::new();
     let removals = Arc::new(AtomicUsize::new(0));
+    let poster = Arc::new(delivery::Poster::new(
+        rest,
+        config.token.as_str(),
+        config.proxy.as_deref(),
+    ));
     let data = Data {
         service: service.clone(),
         config: config.clone(),
@@ -218,6 +223,7 @@ async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, St
         answering: Default::default(),
         removals: removals.clone(),
         tasks: tasks.clone(),
+        poster: poster.clone(),
     };
     let dev_guild = config.dev_guild;
     let registering = tasks.clone();
@@ -256,8 +262,7 @@ async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, St
         .map_err(StartError::Discord)?;
     let shard_manager = client.shard_manager.clone();
     background::clock(&tasks, service.clone(), config.clock_interval);
-    let poster = delivery::Poster::new(rest, config.token.as_str(), config.proxy.as_deref());
-    let dispatcher = delivery::start(service.clone(), Arc::new(poster));
+    let dispatcher = delivery::start(service.clone(), poster);
     background::ai_sweep(
         &tasks,
         client.http.clone(),

@@ -287,10 +287,16 @@ pub fn ended_message(e: &Ended, by: Option<&Player>) -> String {
     let reason = e.game.outcome.reason().map(|r| r.name());
     let mut text = match (reason, by) {
         (Some("resigned"), Some(p)) => format!("{} resigned. ", bold(p)),
-        (Some("aborted"), _) => format!(
+        (Some("aborted"), Some(p)) => format!(
+            "{} aborted {}; it does not count. ",
+            mention(p),
+            the_game(e.game.variant())
+        ),
+        (Some("aborted"), None) => format!(
             "{} was aborted; it does not count. ",
             capital(&the_game(e.game.variant()))
         ),
+        (Some("draw_agreed"), _) => "Draw agreed. ".to_string(),
         (Some("timeout"), _) => {
             let loser = e.game.player(e.game.turn);
             format!("{} ran out of time. ", mention(loser))
@@ -407,10 +413,6 @@ pub fn draw_offered(game: &GameInfo, by: u64) -> String {
         mention(game.player(side.other()))
     )
 }
-
-/// The answer, for its caller alone, to a change whose news came too late for the answer to
-/// show it: the channel shows it instead.
-pub const NEWS_IN_CHANNEL: &str = "Done. The channel shows it (posted by the bot) in a moment.";
 
 /// `by` declined the draw offered in `game`.
 pub fn draw_declined(game: &GameInfo, by: u64) -> String {

@@ -37,6 +37,9 @@ pub struct Data {
     pub removals: Arc<AtomicUsize>,
     /// The bot's tasks beside the gateway: the AI's turns and the analyses run on them.
     pub tasks: lifecycle::Tasks,
+    /// Edits an interaction's original response into its change's news, as the dispatcher
+    /// does (see `delivery::show_answer`).
+    pub poster: Arc<delivery::Poster>,
 }
 
 pub type Context<'a> = poise::Context<'a, Data, Error>;

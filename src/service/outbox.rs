@@ -1,9 +1,9 @@
-//! The outbox: everything the bot owes a channel outside an interaction's immediate answer (the
-//! AI's moves, reminders, losses on time, expired challenges, a game's first post in its
-//! thread, and a player's move until its answer is shown) is a row written in the transaction
-//! of the change that causes it. One dispatcher (in the bot) takes the due rows from here,
-//! delivers them in order within a channel, and reports each result back; this module decides
-//! what a result means: delivered, retried after a capped exponential backoff (or Discord's
+//! The outbox: everything the bot owes a channel (the AI's moves, reminders, losses on time,
+//! expired challenges, a game's first post in its thread, and the news of every change a
+//! command or a button press makes, shown by editing the interaction's original response) is a
+//! row written in the transaction of the change that causes it. One dispatcher (in the bot)
+//! takes the due rows from here, delivers them in order within a channel, and reports each
+//! result back; this module decides what a result means: delivered, retried after a capped exponential backoff (or Discord's
 //! `retry_after`), or refused for good, with what follows for the channel's game.
 
 use super::*;
@@ -17,8 +17,10 @@ pub type NoticeId = i64;
 /// How the outbox times its deliveries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DeliveryPolicy {
-    /// How long a player's move waits for its interaction answer to be shown before the
-    /// dispatcher posts it instead.
+    /// How long the news of a change made by an interaction is left to the interaction's
+    /// handler, whose edit shows it, before the dispatcher sends the same edit (it does at once
+    /// when the handler's edit fails). Only a crash leaves a notice this long: whichever edit
+    /// arrives, the news shows once.
     pub answer_grace: Duration,
     /// The wait before the first retry; each further retry waits twice as long...
     pub retry_min: Duration,
@@ -83,9 +85,9 @@ pub struct Payload {
     /// Edit this message (and remove its buttons) instead of posting; if it is gone, post.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edit: Option<u64>,
-    /// The interaction whose answer is to show this notice: if the bot did not live to learn
-    /// whether the answer was shown, the dispatcher asks Discord before posting. Removed once
-    /// the notice is delivered or given up.
+    /// The interaction whose original response shows this notice, edited by its handler or by
+    /// the dispatcher while its token lives; past that, the notice is posted. Removed once the
+    /// notice is delivered or given up.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer: Option<AnswerRef>,
     /// A puzzle's start to draw (the daily puzzle), when `board` is none.
@@ -151,15 +153,41 @@ impl Payload {
     }
 }
 
-/// An interaction, to look up its answer (valid for Discord's 15 minutes).
+/// How long after a notice is written its interaction's token may be used: Discord's 15
+/// minutes from the interaction, less a minute for the time before the notice was written and
+/// requests under way.
+pub const ANSWER_TOKEN_LIFE: Duration = Duration::from_secs(14 * 60);
+
+/// The interaction whose original response shows a notice's news: the deferred answer to a
+/// command, or the message whose button was pressed. Its token lets the bot edit that response
+/// until `expires_at`.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AnswerRef {
     pub application: u64,
     pub token: String,
-    /// A button press, whose answer updates the pressed message: the message is there before
-    /// the answer, with its buttons, and the answer is shown once they are gone.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub pressed: bool,
+    /// When the token can no longer be used (Unix ms, the database's clock), set when the notice
+    /// is written ([`ANSWER_TOKEN_LIFE`] after); none in rows written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<i64>,
+}
+
+impl AnswerRef {
+    /// A command's or a press's interaction.
+    pub fn new(application: u64, token: String) -> AnswerRef {
+        AnswerRef {
+            application,
+            token,
+            expires_at: None,
+        }
+    }
+
+    /// Whether the token can still be used at `now`, for a notice written at `written`.
+    pub fn alive_at(&self, now: i64, written: i64) -> bool {
+        let expires_at = self
+            .expires_at
+            .unwrap_or_else(|| written.saturating_add(millis(ANSWER_TOKEN_LIFE)));
+        now < expires_at
+    }
 }
 
 impl std::fmt::Debug for AnswerRef {
@@ -169,16 +197,17 @@ impl std::fmt::Debug for AnswerRef {
     }
 }
 
-/// The interaction that answers a change (a command or a button press): the change's news is
-/// written to the outbox with it, held for the answer, and delivered only if the answer is not
-/// shown (see [`Service::answered`] and [`Service::answer_failed`]).
+/// The interaction that acknowledged a change (a command or a button press, deferred): the
+/// change's news is written to the outbox with it, and shown by editing the interaction's
+/// original response, by its handler ([`Service::answered`] records it shown) or by the
+/// dispatcher, which sends the same edit if the handler did not record it (after the notice's
+/// hold, or at once after [`Service::answer_failed`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Answering {
-    /// The interaction, for the dispatcher to ask whether its answer is shown, should the bot
-    /// not live to know.
+    /// The interaction.
     pub answer: Option<AnswerRef>,
-    /// The message whose button was pressed: a notice without a board edits it (its buttons
-    /// removed) rather than posting anew.
+    /// The message whose button was pressed: past the token's life, a notice without a board
+    /// edits it (its buttons removed) rather than posting anew.
     pub message: Option<u64>,
 }
 
@@ -267,23 +296,6 @@ pub enum Recorded {
     Kept,
 }
 
-/// How an interaction's answer that was to show a held notice's news went (see
-/// [`Service::answer_news`]).
-#[derive(Debug)]
-pub enum NewsAnswer<T, M, E> {
-    /// Sent, with what sending returned: the answer shows the news, and the notice is marked
-    /// delivered.
-    Sent(T),
-    /// Sending failed (`error`; none: it did not finish by its deadline). `shown`: Discord shows
-    /// the answer all the same (its reply was lost) and the notice is marked delivered; none:
-    /// the outbox posts the notice now.
-    Failed { error: Option<E>, shown: Option<M> },
-    /// Too late to show the news: the outbox has the notice (posts it, or has posted it), and
-    /// nothing was sent. The answer must not show the news, and says so privately (an
-    /// ephemeral answer, which the dispatcher never takes for the news).
-    TooLate,
-}
-
 /// A duration in milliseconds, as stored times are (saturating).
 fn millis(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
@@ -339,7 +351,11 @@ impl Service {
         hold: Duration,
     ) -> Result<NoticeId, ServiceError> {
         let now = self.database_now_on(conn).await?;
-        let payload = serde_json::to_string(payload).expect("a payload serializes");
+        let mut payload = payload.clone();
+        if let Some(answer) = &mut payload.answer {
+            answer.expires_at = Some(now.saturating_add(millis(ANSWER_TOKEN_LIFE)));
+        }
+        let payload = serde_json::to_string(&payload).expect("a payload serializes");
         Ok(rows::insert(
             &mut *conn,
             &NewNotice {
@@ -392,6 +408,13 @@ impl Service {
     /// When the next notice falls due (Unix ms), if one is pending.
     pub async fn next_notice_at(&self) -> Result<Option<i64>, ServiceError> {
         Ok(rows::next_due(self.store.read()).await?)
+    }
+
+    /// Notice `id` as stored, if it is there and can be read.
+    pub async fn notice(&self, id: NoticeId) -> Result<Option<Notice>, ServiceError> {
+        Ok(rows::by_id(self.store.read(), id)
+            .await?
+            .and_then(|row| notice(row, false).ok()))
     }
 
     /// The message notice `id` became, once delivered.
@@ -466,7 +489,8 @@ impl Service {
         .await
     }
 
-    /// The interaction's answer showed notice `id` (a player's move): it is not posted again.
+    /// The interaction's original response shows notice `id` (its handler's edit took effect):
+    /// the dispatcher does not send it again.
     pub async fn answered(&self, id: NoticeId) -> Result<(), ServiceError> {
         let now = self.database_now().await?;
         let mut writing = self.store.lock().await?;
@@ -477,8 +501,8 @@ impl Service {
         Ok(())
     }
 
-    /// The interaction's answer failed: the dispatcher posts notice `id` now, without waiting
-    /// for the rest of the grace.
+    /// The handler's edit showing notice `id` failed: the dispatcher sends it now (an edit
+    /// shows once, however often it is sent), without waiting for the rest of the hold.
     pub async fn answer_failed(&self, id: NoticeId) -> Result<(), ServiceError> {
         let now = self.database_now().await?;
         let mut writing = self.store.lock().await?;
@@ -486,114 +510,6 @@ impl Service {
         drop(writing);
         self.wake_outbox();
         Ok(())
-    }
-
-    /// Until when (Unix ms, the database's clock) an interaction's answer starting at `now`
-    /// may show notice `id`'s news, if it needs up to `needed` (its request's time-out); none
-    /// if it is too late. The answer must be over half the grace before the notice's hold ends, so the
-    /// dispatcher, which takes the notice only then and asks Discord whether the answer is
-    /// shown, never finds it still on its way. If that leaves less than `needed`, the notice is
-    /// held again from `now` (one conditional write), provided no dispatcher has taken it; if
-    /// one has (or the notice was attempted, delivered or given up), it is too late.
-    pub async fn answer_window(
-        &self,
-        id: NoticeId,
-        now: i64,
-        needed: Duration,
-    ) -> Result<Option<i64>, ServiceError> {
-        let grace = millis(self.delivery.answer_grace);
-        let margin = grace / 2;
-        let Some(row) = rows::by_id(self.store.read(), id).await? else {
-            return Ok(None);
-        };
-        // Held for the answer, and not held again already (the window found then was the
-        // answer's one chance).
-        if row.status != crate::store::NoticeStatus::Held || row.held_again {
-            return Ok(None);
-        }
-        let by = row.next_attempt_at - margin;
-        if now.saturating_add(millis(needed)) <= by {
-            return Ok(Some(by));
-        }
-        let until = now.saturating_add(grace);
-        let mut writing = self.store.lock().await?;
-        let again = rows::hold_again(writing.ex(), id, until).await?;
-        drop(writing);
-        Ok(again.then_some(until - margin))
-    }
-
-    /// Answers an interaction with a held notice's news: `send` sends the answer, `shown` asks
-    /// Discord whether it is shown after all when sending failed. The answer is sent only
-    /// within [`Service::answer_window`], and cut short at its end, however late it starts (a
-    /// slow render, a slow database, a loaded machine), so the news is never shown by both the
-    /// answer and the outbox: an answer too late for the window sends nothing
-    /// ([`NewsAnswer::TooLate`]), and the outbox posts the news. Once sent, the notice is
-    /// marked delivered; if sending failed and the answer is not shown, the outbox posts it
-    /// at once.
-    pub async fn answer_news<T, M, E, C, CF>(
-        &self,
-        id: NoticeId,
-        needed: Duration,
-        send: impl std::future::Future<Output = Result<T, E>>,
-        shown: C,
-    ) -> Result<NewsAnswer<T, M, E>, ServiceError>
-    where
-        C: FnOnce() -> CF,
-        CF: std::future::Future<Output = Option<M>>,
-    {
-        // The database failing here cannot lose the news or double it: the notice stays held
-        // until its hold ends, and the dispatcher then asks Discord whether the answer is shown.
-        // So nothing of the news is sent without a window, and nobody is told of an error.
-        let window = async {
-            let now = self.database_now().await?;
-            Ok::<_, ServiceError>(
-                self.answer_window(id, now, needed)
-                    .await?
-                    .map(|by| by - now),
-            )
-        };
-        let started = std::time::Instant::now();
-        let left = match window.await {
-            Ok(Some(left)) => left,
-            Ok(None) => return Ok(NewsAnswer::TooLate),
-            Err(e) => {
-                tracing::error!(notice = id, error = %e, "cannot read a notice held for its answer: the outbox posts it");
-                return Ok(NewsAnswer::TooLate);
-            }
-        };
-        // Measured after the window was found (which may have waited for the database): the
-        // window's length on the database's clock, less the time this process took since.
-        let left = left - millis(started.elapsed());
-        if left <= 0 {
-            // Nothing sent: the outbox posts it now.
-            self.settle_answer(id, false).await;
-            return Ok(NewsAnswer::TooLate);
-        }
-        let left = Duration::from_millis(left as u64);
-        let error = match tokio::time::timeout(left, send).await {
-            Ok(Ok(sent)) => {
-                self.settle_answer(id, true).await;
-                return Ok(NewsAnswer::Sent(sent));
-            }
-            Ok(Err(e)) => Some(e),
-            Err(_) => None,
-        };
-        let shown = shown().await;
-        self.settle_answer(id, shown.is_some()).await;
-        Ok(NewsAnswer::Failed { error, shown })
-    }
-
-    /// Records whether the answer showed notice `id`: marked delivered, or released to the
-    /// outbox at once. If the database fails, the notice waits for its hold's end, and the
-    /// dispatcher asks Discord whether the answer is shown.
-    async fn settle_answer(&self, id: NoticeId, shown: bool) {
-        let done = match shown {
-            true => self.answered(id).await,
-            false => self.answer_failed(id).await,
-        };
-        if let Err(e) = done {
-            tracing::error!(notice = id, shown, error = %e, "cannot record an answer: the outbox settles its notice after its hold");
-        }
     }
 
     /// Records how an attempt at `notice` went (at `now`, on the database's clock), and does what follows:
@@ -729,9 +645,11 @@ impl Service {
         match announce {
             Announce::Answer => {}
             Announce::Held { by, answering } => {
-                let by = by
-                    .and_then(|u| ended.game.side_of(u))
-                    .map(|side| ended.game.player(side).clone());
+                // The player who resigned or aborted; a moderator who aborted, by id.
+                let by = by.map(|u| match ended.game.side_of(u) {
+                    Some(side) => ended.game.player(side).clone(),
+                    None => Player::User(User::new(u, String::new())),
+                });
                 let news = News::Ended {
                     ended: ended.clone(),
                     by,
@@ -775,8 +693,9 @@ impl Service {
 pub(crate) enum Announce {
     /// The player's interaction answers it, and nothing else does.
     Answer,
-    /// The player's command answers it; its notice is held for the answer, and posted if the
-    /// answer fails (`by`: the player who resigned; `answering`: the interaction).
+    /// The player's command or press shows it by editing its response; its notice is held for
+    /// that edit, which the dispatcher sends again if the handler does not record it (`by`: the
+    /// player who resigned or aborted; `answering`: the interaction).
     Held {
         by: Option<UserId>,
         answering: Answering,

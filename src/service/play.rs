@@ -233,7 +233,7 @@ impl Service {
                 reason: Reason::Aborted,
             },
             Announce::Held {
-                by: None,
+                by: Some(user),
                 answering,
             },
         )

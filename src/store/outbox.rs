@@ -3,7 +3,7 @@
 
 use super::StoreError;
 use super::Writes;
-use super::{opt_to_db, to_db, Backend, DbBool, DbId, MaybeDbId, NoticeStatus};
+use super::{opt_to_db, to_db, Backend, DbId, MaybeDbId, NoticeStatus};
 use sqlx::any::AnyExecutor;
 
 /// A stored notice.
@@ -25,9 +25,6 @@ pub struct NoticeRow {
     #[sqlx(try_from = "MaybeDbId")]
     pub message_id: Option<u64>,
     pub delivered_at: Option<i64>,
-    /// Held a second time for its answer (which it is once at most).
-    #[sqlx(try_from = "DbBool")]
-    pub held_again: bool,
 }
 
 /// A notice to write.
@@ -44,7 +41,7 @@ pub struct NewNotice<'a> {
 }
 
 const COLUMNS: &str = "id, channel_id, kind, payload, nonce, created_at, next_attempt_at, \
-    attempts, status, failure, message_id, delivered_at, held_again";
+    attempts, status, failure, message_id, delivered_at";
 
 /// The states in which a notice is still owed (see `migrations/sqlite/0021_outbox_states.sql`).
 const OPEN: &str = "('held', 'pending', 'claimed')";
@@ -243,22 +240,6 @@ pub async fn release<'e>(ex: impl Writes<'e>, id: i64, now: i64) -> Result<bool,
          WHERE id = $2 AND status = 'held'",
     )
     .bind(now)
-    .bind(id)
-    .execute(ex)
-    .await?;
-    Ok(done.rows_affected() == 1)
-}
-
-/// Holds a notice for an interaction's answer again, until `until` (Unix ms), if no dispatcher
-/// has taken it yet (it is still `held`) and it was not held again before (a notice is held
-/// again at most once). The update is one statement, so it and a dispatcher's claim (also one)
-/// cannot both take the notice. Returns whether it was held.
-pub async fn hold_again<'e>(ex: impl Writes<'e>, id: i64, until: i64) -> Result<bool, StoreError> {
-    let done = sqlx::query(
-        "UPDATE outbox SET next_attempt_at = $1, held_again = TRUE \
-         WHERE id = $2 AND status = 'held' AND NOT held_again",
-    )
-    .bind(until)
     .bind(id)
     .execute(ex)
     .await?;

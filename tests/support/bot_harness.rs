@@ -132,8 +132,8 @@ impl BotHarness {
         pool.close().await;
     }
 
-    /// `/tablut sub` with options (and the users they resolve); returns (interaction id,
-    /// callback).
+    /// `/tablut sub` with options (and the users they resolve); returns (interaction id, what
+    /// it shows: see [`FakeDiscord::answer`]).
     pub async fn tablut(
         &self,
         user: &Who,
@@ -145,10 +145,10 @@ impl BotHarness {
         let id = self
             .fake
             .command(user, channel, "tablut", Some(sub), options, users);
-        (id, self.fake.callback(id).await)
+        (id, self.fake.answer(id).await)
     }
 
-    /// `/move notation`; returns the callback.
+    /// `/move notation`; returns what it shows (see [`FakeDiscord::answer`]).
     pub async fn play(&self, user: &Who, channel: u64, notation: &str) -> Recorded {
         let id = self.fake.command(
             user,
@@ -158,7 +158,7 @@ impl BotHarness {
             json!([{"name": "notation", "type": 3, "value": notation}]),
             &[],
         );
-        self.fake.callback(id).await
+        self.fake.answer(id).await
     }
 
     /// `challenger` challenges `opponent` (the challenger attacks) with `extra` options, and the

@@ -162,6 +162,44 @@ struct Inner {
     /// The guilds the bot was removed from: requests to their channels answer 403 Missing
     /// Access.
     left: Mutex<HashSet<u64>>,
+    /// When each interaction was dispatched (on the fake's clock), by token: its first response
+    /// must arrive within 3 s, and its token lives 15 minutes.
+    dispatched: Mutex<HashMap<String, std::time::Instant>>,
+    /// How far the fake's clock is ahead of the real one ([`FakeDiscord::advance`]).
+    ahead: Mutex<Duration>,
+    /// The tokens the test made expire ([`FakeDiscord::expire_token`]).
+    expired: Mutex<HashSet<String>>,
+    /// The interactions that had their first response.
+    responded: Mutex<HashSet<String>>,
+    /// The interactions whose original response was deleted.
+    deleted_originals: Mutex<HashSet<String>>,
+    /// The interactions deferred for everyone to see ("thinking"), and those whose deferred
+    /// response was resolved since (edited, deleted or followed up).
+    deferred_public: Mutex<HashSet<String>>,
+    resolved: Mutex<HashSet<String>>,
+}
+
+/// How long Discord waits for an interaction's first response.
+pub const FIRST_RESPONSE: Duration = Duration::from_secs(3);
+/// How long an interaction's token lets the bot edit its response and follow it up.
+pub const TOKEN_LIFE: Duration = Duration::from_secs(15 * 60);
+
+impl Inner {
+    /// The fake's clock: the real one, moved on by [`FakeDiscord::advance`].
+    fn now(&self) -> std::time::Instant {
+        std::time::Instant::now() + *self.ahead.lock().unwrap()
+    }
+
+    /// Whether interaction token `token` is past its life at `at` (or the test expired it).
+    fn token_expired(&self, token: &str, at: std::time::Instant) -> bool {
+        self.expired.lock().unwrap().contains(token)
+            || self
+                .dispatched
+                .lock()
+                .unwrap()
+                .get(token)
+                .is_some_and(|&d| at.duration_since(d) > TOKEN_LIFE)
+    }
 }
 
 /// How the fake misbehaves for a request, the way Discord (or the way to it) can.
@@ -636,6 +674,22 @@ impl FakeDiscord {
         self.inner.nonces.lock().unwrap().clear();
     }
 
+    /// Moves the fake's clock on by `by`: interactions dispatched before are that much older
+    /// (their 3 s for a first response and their token's 15 minutes run on it).
+    pub fn advance(&self, by: Duration) {
+        *self.inner.ahead.lock().unwrap() += by;
+    }
+
+    /// Makes interaction `id`'s token expire now, as 15 minutes after it was dispatched: its
+    /// callback, edits and follow-ups answer 401 *Invalid Webhook Token* from now on.
+    pub fn expire_token(&self, id: u64) {
+        self.inner
+            .expired
+            .lock()
+            .unwrap()
+            .insert(format!("token-{id}"));
+    }
+
     /// Removes every fault still to be injected.
     pub fn clear_faults(&self) {
         self.inner.faults.lock().unwrap().clear();
@@ -706,27 +760,36 @@ impl FakeDiscord {
         .await
     }
 
-    /// What shows interaction `id`'s news in `channel`: its answer (for a press acknowledged
-    /// first, the edit that followed), or, when the answer came too late to show it and told
-    /// its caller so alone, the bot's first post or edit in the channel matching `pred`, which
-    /// shows it instead.
-    pub async fn news(&self, id: u64, channel: u64, pred: impl Fn(&Recorded) -> bool) -> Recorded {
-        let mut answer = self.callback(id).await;
-        if answer.callback_type() == Some(6) {
-            answer = self.followup(id).await;
+    /// What interaction `id` shows: its response, when that is a message (or a press's message
+    /// updated) or Discord did not take it; when it was deferred (type 5) or a press
+    /// acknowledged (type 6), the first edit of its original response that took effect, or its
+    /// first follow-up (a refusal, for its caller alone).
+    pub async fn answer(&self, id: u64) -> Recorded {
+        let response = self.callback(id).await;
+        let token = format!("token-{id}");
+        // A response Discord did not take (refused, or held and never done) shows nothing more.
+        let taken = self.inner.responded.lock().unwrap().contains(&token);
+        if !matches!(response.callback_type(), Some(5) | Some(6)) || !taken {
+            return response;
         }
-        if !answer.ephemeral() {
-            return answer;
-        }
-        let posts = format!("/api/v10/channels/{channel}/messages");
-        self.expect(&format!("the news of interaction {id}"), |r| {
-            let posted = r.method == "POST" && r.path == posts;
-            let edited = r.method == "PATCH" && r.path.starts_with(&format!("{posts}/"));
-            // A post made (its answer may have been lost), or an edit that succeeded.
-            let made = r.created.is_some() || (edited && (200..300).contains(&r.status));
-            (posted || edited) && made && pred(r)
+        self.expect(&format!("the answer of interaction {id}"), |r| {
+            let parts: Vec<&str> = r.path.trim_start_matches("/api/v10/").split('/').collect();
+            let edit = r.method == "PATCH"
+                && matches!(parts.as_slice(), ["webhooks", _, t, "messages", "@original"] if *t == token);
+            let followup =
+                r.method == "POST" && matches!(parts.as_slice(), ["webhooks", _, t] if *t == token);
+            (edit || followup) && r.created.is_some()
         })
         .await
+    }
+
+    /// The edits of interaction `id`'s original response so far, whether they took effect or not.
+    pub fn edits(&self, id: u64) -> Vec<Recorded> {
+        let original = format!("/token-{id}/messages/@original");
+        self.requests()
+            .into_iter()
+            .filter(|r| r.method == "PATCH" && r.path.ends_with(&original))
+            .collect()
     }
 
     /// A follow-up or edit of interaction `id`'s response.
@@ -889,6 +952,12 @@ impl FakeDiscord {
             .lock()
             .unwrap()
             .insert(format!("token-{id}"), channel);
+        let now = self.inner.now();
+        self.inner
+            .dispatched
+            .lock()
+            .unwrap()
+            .insert(format!("token-{id}"), now);
         let mut d = json!({
             "type": kind, "id": id.to_string(), "application_id": APP_ID.to_string(),
             "token": format!("token-{id}"), "version": 1, "channel_id": channel.to_string(),
@@ -984,7 +1053,8 @@ impl FakeDiscord {
                 .iter()
                 .any(|b| b.starts_with("tablut:accept:"))
         };
-        let challenge = self.news(id, channel, with_accept).await;
+        let challenge = self.answer(id).await;
+        assert!(with_accept(&challenge), "{:?}", challenge.json);
         let accept = challenge
             .button_ids()
             .into_iter()
@@ -993,7 +1063,7 @@ impl FakeDiscord {
         let message = challenge.created.unwrap_or(1);
         let click = self.click(opponent, channel, message, &accept);
         // A press acknowledged first (a deferred update) shows its outcome in an edit.
-        let answer = self.news(click, channel, |r| !with_accept(r)).await;
+        let answer = self.answer(click).await;
         (challenge, answer)
     }
 
@@ -1058,11 +1128,32 @@ fn shown_in(inner: &Inner, channel: u64) -> Vec<Recorded> {
             .and_then(|token| channels.get(token))
             == Some(&channel)
     };
-    inner
-        .requests
-        .lock()
-        .unwrap()
-        .clone()
+    let requests = inner.requests.lock().unwrap().clone();
+    let deleted = inner.deleted_originals.lock().unwrap().clone();
+    let token_of = |path: &str| {
+        path.trim_start_matches("/api/v10/")
+            .split('/')
+            .find(|part| part.starts_with("token-"))
+            .map(str::to_string)
+    };
+    // The last edit that took effect on each interaction's original response.
+    let mut edits: HashMap<String, Recorded> = HashMap::new();
+    // The interactions followed up: the first follow-up of a deferred response not yet edited
+    // takes its place.
+    let mut followed_up: HashSet<String> = HashSet::new();
+    for r in &requests {
+        let token = token_of(&r.path);
+        if r.method == "PATCH" && r.path.ends_with("/messages/@original") && r.created.is_some() {
+            if let Some(token) = token {
+                edits.insert(token, r.clone());
+            }
+        } else if r.method == "POST" && r.path.contains("/webhooks/") && r.created.is_some() {
+            if let Some(token) = token.filter(|t| !edits.contains_key(t)) {
+                followed_up.insert(token);
+            }
+        }
+    }
+    requests
         .into_iter()
         .filter(|r| {
             r.created.is_some()
@@ -1071,8 +1162,23 @@ fn shown_in(inner: &Inner, channel: u64) -> Vec<Recorded> {
                 && (r.path == posts
                     || (r.path.contains("/webhooks/") && in_channel(&r.path))
                     || (r.path.ends_with("/callback")
-                        && r.callback_type() == Some(4)
-                        && in_channel(&r.path)))
+                        && matches!(r.callback_type(), Some(4) | Some(5))
+                        && in_channel(&r.path)
+                        && !token_of(&r.path).is_some_and(|t| {
+                            deleted.contains(&t)
+                                || (r.callback_type() == Some(5) && followed_up.contains(&t))
+                        })))
+        })
+        .map(|mut r| {
+            // A deferred response shows what its last edit made of it ("thinking" until then).
+            if r.callback_type() == Some(5) {
+                let edit = token_of(&r.path).and_then(|t| edits.get(&t));
+                r.json = edit
+                    .map(|e| e.json.clone())
+                    .unwrap_or(json!({"content": ""}));
+                r.files = edit.map(|e| e.files.clone()).unwrap_or_default();
+            }
+            r
         })
         .collect()
 }
@@ -1440,6 +1546,9 @@ fn open_session(
 async fn rest(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     let method = req.method().clone();
     let path = req.uri().path().to_string();
+    // When it reached Discord, on the fake's clock: an interaction's 3 s and its token's life
+    // are measured to here, however long the request is then held.
+    let arrived = inner.now();
     let multipart = req
         .headers()
         .get("content-type")
@@ -1533,7 +1642,7 @@ async fn rest(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     }
     match fault {
         None => {
-            let (response, created) = answer(&inner, &method, &path, &json, id, rejected);
+            let (response, created) = answer(&inner, &method, &path, &json, id, rejected, arrived);
             record(response.status().as_u16(), created);
             response
         }
@@ -1543,20 +1652,20 @@ async fn rest(State(inner): State<Arc<Inner>>, req: Request) -> Response {
             StatusCode::GATEWAY_TIMEOUT.into_response()
         }
         Some(Fault::Lost(hold)) => {
-            let (response, created) = answer(&inner, &method, &path, &json, id, rejected);
+            let (response, created) = answer(&inner, &method, &path, &json, id, rejected, arrived);
             record(0, created);
             tokio::time::sleep(hold).await;
             response
         }
         Some(Fault::Slow(hold)) => {
             tokio::time::sleep(hold).await;
-            let (response, created) = answer(&inner, &method, &path, &json, id, rejected);
+            let (response, created) = answer(&inner, &method, &path, &json, id, rejected, arrived);
             record(response.status().as_u16(), created);
             response
         }
         Some(Fault::Gate(gate)) => {
             gate.pass().await;
-            let (response, created) = answer(&inner, &method, &path, &json, id, rejected);
+            let (response, created) = answer(&inner, &method, &path, &json, id, rejected, arrived);
             record(response.status().as_u16(), created);
             response
         }
@@ -1660,7 +1769,49 @@ fn answer(
     body: &Value,
     id: u64,
     rejected: bool,
+    arrived: std::time::Instant,
 ) -> (Response, Option<u64>) {
+    let parts: Vec<&str> = path.trim_start_matches("/api/v10/").split('/').collect();
+    // An interaction's first response must come within 3 s of its dispatch, and only once; its
+    // token serves edits and follow-ups for 15 minutes.
+    match parts.as_slice() {
+        ["interactions", _, token, "callback"] => {
+            let dispatched = inner.dispatched.lock().unwrap().get(*token).copied();
+            let late = dispatched.is_some_and(|d| arrived.duration_since(d) > FIRST_RESPONSE);
+            if late || inner.expired.lock().unwrap().contains(*token) {
+                return (discord_error(404, 10062, "Unknown interaction"), None);
+            }
+            if !inner.responded.lock().unwrap().insert(token.to_string()) {
+                let message = "Interaction has already been acknowledged.";
+                return (discord_error(400, 40060, message), None);
+            }
+            if body["type"].as_u64() == Some(5)
+                && body["data"]["flags"].as_u64().unwrap_or(0) & 64 == 0
+            {
+                inner
+                    .deferred_public
+                    .lock()
+                    .unwrap()
+                    .insert(token.to_string());
+            }
+        }
+        ["webhooks", _, token, ..] if inner.token_expired(token, arrived) => {
+            return (discord_error(401, 50027, "Invalid Webhook Token"), None);
+        }
+        // The first follow-up to a deferred response still "thinking" takes its place, with the
+        // deferral's flags (Discord's rule): one meant for its caller alone would be public.
+        ["webhooks", _, token] if method == Method::POST => {
+            let unresolved = inner.deferred_public.lock().unwrap().contains(*token)
+                && inner.resolved.lock().unwrap().insert(token.to_string());
+            if unresolved && body["flags"].as_u64().unwrap_or(0) & 64 != 0 {
+                inner.violations.lock().unwrap().push(format!(
+                    "POST {path}: a private follow-up to a public deferred response still \
+                     thinking would show to everyone (delete or edit the response first)"
+                ));
+            }
+        }
+        _ => {}
+    }
     if rejected && !path.contains("/interactions/") && !path.contains("/webhooks/") {
         return (
             (
@@ -1675,7 +1826,6 @@ fn answer(
         ("POST", true) if matches!(body["type"].as_u64(), Some(4) | Some(5)) => Some(id),
         _ => None,
     };
-    let parts: Vec<&str> = path.trim_start_matches("/api/v10/").split('/').collect();
     // A post with a nonce seen in the channel (with enforce_nonce) returns that message and
     // creates none, as Discord does.
     if let ("POST", ["channels", ch, "messages"], Some(nonce), Some(true)) = (
@@ -1816,23 +1966,42 @@ fn answer(
                     .unwrap_or(1),
                 _ => 1,
             };
-            if let ("PATCH", ["webhooks", _, token, "messages", "@original"]) =
-                (method.as_str(), parts.as_slice())
-            {
-                let pressed = inner.pressed.lock().unwrap().get(*token).copied();
-                if let Some(message) = pressed {
-                    inner
-                        .answers
-                        .lock()
-                        .unwrap()
-                        .insert(token.to_string(), message);
-                }
-            }
-            let content = body["content"].as_str().unwrap_or_default();
-            let mid = match parts.as_slice() {
+            let mut mid = match parts.as_slice() {
                 ["channels", _, "messages", m] => m.parse().unwrap_or(id),
                 _ => id,
             };
+            if let (m @ ("PATCH" | "DELETE"), ["webhooks", _, token, "messages", "@original"]) =
+                (method.as_str(), parts.as_slice())
+            {
+                // The original response: the message a response made, or the pressed message
+                // once a press is answered; none before, or once deleted.
+                let mut answers = inner.answers.lock().unwrap();
+                let original = answers.get(*token).copied().or_else(|| {
+                    let responded = inner.responded.lock().unwrap().contains(*token);
+                    let pressed = inner.pressed.lock().unwrap().get(*token).copied();
+                    pressed.filter(|_| responded)
+                });
+                let deleted = inner.deleted_originals.lock().unwrap().contains(*token);
+                let Some(original) = original.filter(|_| !deleted) else {
+                    return (discord_error(404, 10008, "Unknown Message"), None);
+                };
+                inner.resolved.lock().unwrap().insert(token.to_string());
+                if m == "DELETE" {
+                    answers.remove(*token);
+                    inner
+                        .deleted_originals
+                        .lock()
+                        .unwrap()
+                        .insert(token.to_string());
+                    return (StatusCode::NO_CONTENT.into_response(), None);
+                }
+                answers.insert(token.to_string(), original);
+                mid = original;
+                let content = body["content"].as_str().unwrap_or_default();
+                let message = message_json(mid, channel, content, body);
+                return (Json(message).into_response(), Some(original));
+            }
+            let content = body["content"].as_str().unwrap_or_default();
             Json(message_json(mid, channel, content, body)).into_response()
         }
         ("POST", ["channels", parent, "threads"]) => Json(json!({

@@ -1,8 +1,8 @@
 //! Playing: `/move`, `/tablut resign`, `/tablut draw`, `/tablut hint`, `/tablut abort`.
 
-use super::{board_reply, is_moderator, place, private, reply, Context};
-use crate::bot::{buttons, messages, Error};
-use crate::service::{AnswerRef, Answering, Ended, GameId, NewsAnswer, NoticeId};
+use super::{is_moderator, place, private, Context};
+use crate::bot::{messages, Error};
+use crate::service::{AnswerRef, Answering, Ended, GameId, NoticeId};
 use poise::serenity_prelude as serenity;
 
 /// Autocomplete for `/move`: the caller's legal moves that match what they typed.
@@ -31,48 +31,40 @@ pub async fn move_(
     notation: String,
 ) -> Result<(), Error> {
     let data = ctx.data();
-    // The move's announcement remembers this interaction, so that after a crash the outbox
-    // posts it only if this answer is not shown.
-    let answer = interaction(ctx);
-    let report = data
-        .service
-        .play_move_answering(
+    let Some(report) = change(
+        ctx,
+        data.service.play_move_answering(
             ctx.channel_id().get(),
             ctx.author().id.get(),
             &notation,
-            answer,
-        )
-        .await?;
+            interaction(ctx),
+        ),
+    )
+    .await?
+    else {
+        return Ok(());
+    };
     let game = report.game.id;
     let ai_next = report.game.to_move().is_some_and(|p| p.is_ai());
-    let text = messages::move_message(&report);
-    answer_committed(
-        ctx,
-        board_reply(text, report.png),
-        report.notice,
-        "a move",
-        false,
-    )
-    .await?;
+    show(ctx, report.notice, report.png).await;
     if ai_next {
         ai_reply(ctx, game);
     }
     Ok(())
 }
 
-/// The command's interaction, for a notice held for its answer to remember.
+/// The command's interaction, for the notice of its change to remember.
 pub(crate) fn interaction(ctx: Context<'_>) -> Option<AnswerRef> {
     match ctx {
-        poise::Context::Application(a) => Some(AnswerRef {
-            application: a.interaction.application_id.get(),
-            token: a.interaction.token.clone(),
-            pressed: false,
-        }),
+        poise::Context::Application(a) => Some(AnswerRef::new(
+            a.interaction.application_id.get(),
+            a.interaction.token.clone(),
+        )),
         poise::Context::Prefix(_) => None,
     }
 }
 
-/// A command's interaction, as the notice held for its answer remembers it.
+/// A command's interaction, as the notice of its change remembers it.
 pub(crate) fn answering(ctx: Context<'_>) -> Answering {
     Answering {
         answer: interaction(ctx),
@@ -80,74 +72,45 @@ pub(crate) fn answering(ctx: Context<'_>) -> Answering {
     }
 }
 
-/// Answers a command whose change has landed, with `notice` (its announcement, held in the
-/// outbox for this answer): once the answer is shown the notice is marked so; if the answer
-/// fails and is not shown, the outbox posts the notice at once; if the answer comes too late
-/// to show it (the outbox has it), it says so to the caller alone, and the outbox posts it
-/// (see `Service::answer_news`). Either way the change stands and nobody is told to try again.
-/// With `want_message`, returns the answer's message id (one more request), when it is shown.
-pub(crate) async fn answer_committed(
+/// Makes the change a command asks for: the command is acknowledged first (a deferred answer,
+/// "thinking" for everyone in the channel), so Discord's three seconds cannot run out, then
+/// `change` commits the change with its news. If the acknowledgement fails, the change goes
+/// on all the same (Discord may have taken it): its news is shown by the edit, or posted in
+/// the channel if there is no answer to edit. A refusal is its caller's alone: the deferred
+/// answer is deleted and the error answers privately. A failure after the commit (drawing the
+/// board, reading back what was written) is only logged: the news is in the outbox, and the
+/// dispatcher shows it in the deferred answer. `None` then.
+pub(crate) async fn change<T>(
     ctx: Context<'_>,
-    answer: poise::CreateReply,
-    notice: NoticeId,
-    what: &str,
-    want_message: bool,
-) -> Result<Option<u64>, Error> {
-    let data = ctx.data();
-    let outcome = data
-        .service
-        .answer_news(
-            notice,
-            data.config.discord_timeout,
-            ctx.send(answer),
-            || {
-                // A failure can be Discord's answer lost on the way back: look before posting.
-                answer_shown(ctx)
-            },
-        )
-        .await?;
-    match outcome {
-        NewsAnswer::Sent(sent) => match want_message {
-            true => Ok(sent.message().await.ok().map(|m| m.id.get())),
-            false => Ok(None),
-        },
-        NewsAnswer::Failed { error, shown } => {
-            let error = match &error {
-                Some(e) => crate::bot::redact::error(e),
-                None => "not over in time".to_string(),
-            };
-            tracing::warn!(
-                what,
-                shown = shown.is_some(),
-                error,
-                "the answer to {what} failed after it landed"
-            );
-            Ok(shown)
-        }
-        NewsAnswer::TooLate => {
-            tracing::warn!(
-                what,
-                "the answer to {what} came too late to show its news: the outbox posts it"
-            );
-            if let Err(e) = ctx.send(private(messages::NEWS_IN_CHANNEL)).await {
-                tracing::warn!(what, error = %crate::bot::redact::error(&e), "could not answer {what}");
-            }
+    change: impl std::future::Future<Output = Result<T, crate::service::ServiceError>>,
+) -> Result<Option<T>, Error> {
+    if let Err(e) = ctx.defer().await {
+        let command = ctx.command().qualified_name.to_string();
+        tracing::warn!(command, error = %crate::bot::redact::error(&e), "could not acknowledge a command: its change goes on");
+    }
+    match change.await {
+        Ok(done) => Ok(Some(done)),
+        Err(e @ crate::service::ServiceError::Recorded { .. }) => {
+            let command = ctx.command().qualified_name.to_string();
+            tracing::error!(command, error = %e, "a step after a change failed: the dispatcher shows its news");
             Ok(None)
+        }
+        Err(e) => {
+            if let poise::Context::Application(a) = ctx {
+                if let Err(e) = a.interaction.delete_response(ctx.http()).await {
+                    tracing::warn!(error = %crate::bot::redact::error(&e), "cannot delete a deferred answer before a refusal");
+                }
+            }
+            Err(e.into())
         }
     }
 }
 
-/// The interaction's answer, if it is shown (Discord has its original response): its id.
-async fn answer_shown(ctx: Context<'_>) -> Option<u64> {
-    match ctx {
-        poise::Context::Application(a) => a
-            .interaction
-            .get_response(ctx.http())
-            .await
-            .ok()
-            .map(|m| m.id.get()),
-        poise::Context::Prefix(_) => None,
-    }
+/// Shows the news of a change a command made (`notice`, with `png` as its board, if drawn) by
+/// editing the command's deferred answer; if that fails, the dispatcher sends the same edit.
+pub(crate) async fn show(ctx: Context<'_>, notice: NoticeId, png: Vec<u8>) {
+    let data = ctx.data();
+    crate::bot::delivery::show_answer(&data.service, &data.poster, notice, png).await;
 }
 
 /// The AI's turn in `game`, played in the background: its move follows in the channel.
@@ -166,41 +129,32 @@ pub fn ai_reply(ctx: Context<'_>, game: GameId) {
 /// Resign the game in this channel.
 #[poise::command(slash_command, guild_only)]
 pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
-    let ended = ctx
-        .data()
-        .service
-        .resign_answering(
+    let ended = change(
+        ctx,
+        ctx.data().service.resign_answering(
             ctx.channel_id().get(),
             ctx.author().id.get(),
             answering(ctx),
-        )
-        .await?;
-    let by = ended
-        .game
-        .side_of(ctx.author().id.get())
-        .map(|s| ended.game.player(s).clone());
-    let text = messages::ended_message(&ended, by.as_ref());
-    answer_ended(ctx, text, ended).await
+        ),
+    )
+    .await?;
+    show_ended(ctx, ended).await;
+    Ok(())
 }
 
 /// Offer your opponent a draw.
 #[poise::command(slash_command, guild_only)]
 pub async fn draw(ctx: Context<'_>) -> Result<(), Error> {
     let me = ctx.author().id.get();
-    let (game, notice) = ctx
-        .data()
-        .service
-        .offer_draw_answering(ctx.channel_id().get(), me, Some(answering(ctx)))
-        .await?;
-    let text = messages::draw_offered(&game, me);
-    let answer = reply(text).components(buttons::draw_buttons(game.id));
-    match notice {
-        Some(notice) => {
-            answer_committed(ctx, answer, notice, "a draw offer", false).await?;
-        }
-        None => {
-            ctx.send(answer).await?;
-        }
+    let offered = change(
+        ctx,
+        ctx.data()
+            .service
+            .offer_draw_answering(ctx.channel_id().get(), me, Some(answering(ctx))),
+    )
+    .await?;
+    if let Some((_, Some(notice))) = offered {
+        show(ctx, notice, Vec::new()).await;
     }
     Ok(())
 }
@@ -221,33 +175,28 @@ pub async fn hint(ctx: Context<'_>) -> Result<(), Error> {
 /// Abort the game: its players before the second move, moderators at any time.
 #[poise::command(slash_command, guild_only)]
 pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
-    let ended = ctx
-        .data()
-        .service
-        .abort_answering(
+    let ended = change(
+        ctx,
+        ctx.data().service.abort_answering(
             place(ctx).channel,
             ctx.author().id.get(),
             is_moderator(ctx),
             answering(ctx),
-        )
-        .await?;
-    let text = messages::aborted_by(
-        &ended.game,
-        &crate::service::Player::User(super::caller(ctx)),
-    );
-    answer_ended(ctx, text, ended).await
+        ),
+    )
+    .await?;
+    show_ended(ctx, ended).await;
+    Ok(())
 }
 
-/// Answers a command that ended the game.
-async fn answer_ended(ctx: Context<'_>, text: String, ended: Ended) -> Result<(), Error> {
-    let answer = board_reply(text, ended.png);
-    match ended.notice {
-        Some(notice) => {
-            answer_committed(ctx, answer, notice, "an ending", false).await?;
-        }
-        None => {
-            ctx.send(answer).await?;
-        }
+/// Shows the end of a game a command made.
+async fn show_ended(ctx: Context<'_>, ended: Option<Ended>) {
+    if let Some(Ended {
+        notice: Some(notice),
+        png,
+        ..
+    }) = ended
+    {
+        show(ctx, notice, png).await;
     }
-    Ok(())
 }

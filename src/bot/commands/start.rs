@@ -1,8 +1,8 @@
 //! Starting games: `/tablut challenge` and `/tablut ai`.
 
-use super::{caller, person, place, reply, Context};
+use super::{caller, person, place, Context};
 use crate::ai::Level;
-use crate::bot::{buttons, messages, Error};
+use crate::bot::{messages, Error};
 use crate::service::{AiGameRequest, ChallengeRequest, SideChoice, TimeControl};
 use crate::tafl::{Preset, Rules, Variant};
 use poise::serenity_prelude as serenity;
@@ -147,31 +147,16 @@ pub async fn challenge(
         start: None,
     };
     let data = ctx.data();
-    let (c, notice) = data
-        .service
-        .challenge_answering(request, Some(super::play::answering(ctx)))
-        .await?;
-    let reply = reply(messages::challenge_message(&c)).components(buttons::challenge_buttons(c.id));
-    let message = match notice {
-        Some(notice) => {
-            super::play::answer_committed(ctx, reply, notice, "a challenge", true).await?
-        }
-        None => ctx
-            .send(reply)
-            .await?
-            .message()
-            .await
-            .ok()
-            .map(|m| m.id.get()),
-    };
-    // The message to edit when the challenge expires (if the outbox posts it instead, it
-    // remembers the one it posts).
-    // The challenge is out: a failure here only means its expiry posts anew rather than
-    // editing this message, so the challenger is not told of it.
-    if let Some(message) = message {
-        if let Err(e) = data.service.set_challenge_message(c.id, message).await {
-            tracing::warn!(challenge = c.id, error = %crate::bot::redact::error(&e), "cannot remember the challenge's message: its expiry will be posted anew");
-        }
+    // The challenge's message is the deferred answer, edited into it: its expiry edits that
+    // message (recorded with the edit, by whichever sends it).
+    let made = super::play::change(
+        ctx,
+        data.service
+            .challenge_answering(request, Some(super::play::answering(ctx))),
+    )
+    .await?;
+    if let Some((_, Some(notice))) = made {
+        super::play::show(ctx, notice, Vec::new()).await;
     }
     Ok(())
 }
@@ -201,19 +186,17 @@ pub async fn ai(
         time_control: time_control(ctx, time)?,
         start: None,
     };
-    let started = data
-        .service
-        .start_ai_game_answering(request, Some(super::play::answering(ctx)))
-        .await?;
-    let text = messages::started_message(&started.game);
-    let answer = super::board_reply(text, started.png);
-    match started.notice {
-        Some(notice) => {
-            super::play::answer_committed(ctx, answer, notice, "a new game", false).await?;
-        }
-        None => {
-            ctx.send(answer).await?;
-        }
+    let Some(started) = super::play::change(
+        ctx,
+        data.service
+            .start_ai_game_answering(request, Some(super::play::answering(ctx))),
+    )
+    .await?
+    else {
+        return Ok(());
+    };
+    if let Some(notice) = started.notice {
+        super::play::show(ctx, notice, started.png).await;
     }
     if started.game.to_move().is_some_and(|p| p.is_ai()) {
         super::play::ai_reply(ctx, started.game.id);

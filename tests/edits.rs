@@ -1,0 +1,365 @@
+//! The news of a change made by an interaction is shown by editing the interaction's original
+//! response, and an edit shows once however often it is sent: the handler sends it, and the
+//! outbox's dispatcher sends it again whenever the handler did not record it shown (its edit
+//! failed, or the bot died first). Past the token's life the news is posted in the channel. On
+//! both backends: the service with the bot's dispatcher against the fake Discord, the handler's
+//! edit sent as the bot sends it (`delivery::show_answer`).
+
+mod support;
+
+use serde_json::json;
+use std::sync::Arc;
+use std::time::Duration;
+use support::fake_discord::{FakeDiscord, Fault, Recorded, Who, APP_ID, TOKEN};
+use support::Waiting;
+use tablut_bot::bot::delivery::{self, Dispatcher, Poster};
+use tablut_bot::both_backends;
+use tablut_bot::service::*;
+use tablut_bot::store::testdb::TestDb;
+use tablut_bot::store::NoticeStatus;
+use tablut_bot::tafl::Rules;
+
+const GUILD: u64 = 900_000_000_000_000_031;
+const ASTRID: u64 = 900_000_000_000_000_301;
+const BIRGER: u64 = 900_000_000_000_000_302;
+/// The bot's time-out on a request to Discord, as `tests/faults.rs` and `tests/crash.rs` set it.
+const TIMEOUT: Duration = Duration::from_millis(400);
+/// How long a change's news is left to its handler, and the dispatcher's lease, as the bot
+/// derives them from the time-out.
+const GRACE: Duration = Duration::from_millis(2 * 400 + 1000);
+const LEASE: Duration = Duration::from_millis(4 * 400 + 1000);
+
+struct Setup {
+    db: TestDb,
+    fake: FakeDiscord,
+    service: Arc<Service>,
+    poster: Arc<Poster>,
+    dispatcher: Option<Dispatcher>,
+}
+
+fn policy() -> DeliveryPolicy {
+    DeliveryPolicy {
+        answer_grace: GRACE,
+        retry_min: Duration::from_millis(50),
+        retry_max: Duration::from_secs(1),
+        give_up: Duration::from_secs(600),
+        retention: Duration::from_secs(3600),
+        claim_lease: LEASE,
+    }
+}
+
+/// A service on `db` with the bot's dispatcher (unless `dispatching` is false) delivering to
+/// the fake Discord `fake`.
+async fn open(
+    db: &TestDb,
+    fake: &FakeDiscord,
+    dispatching: bool,
+) -> (Arc<Service>, Arc<Poster>, Option<Dispatcher>) {
+    let config = Config {
+        images: false,
+        ..Config::default()
+    };
+    let service = Service::open(&db.url, config, Arc::new(SystemClock))
+        .await
+        .unwrap()
+        .with_delivery(policy());
+    let service = Arc::new(service);
+    let client = reqwest::Client::builder().timeout(TIMEOUT).build().unwrap();
+    let poster = Arc::new(Poster::new(client, TOKEN, Some(&fake.base_url)));
+    let dispatcher = dispatching.then(|| delivery::start(service.clone(), poster.clone()));
+    (service, poster, dispatcher)
+}
+
+/// A service on `db` with the bot's dispatcher delivering to a fake Discord, and a game between
+/// Astrid (attacking) and Birger in `channel`.
+async fn setup(db: TestDb, channel: u64, dispatching: bool) -> Setup {
+    let fake = FakeDiscord::start().await;
+    let (service, poster, dispatcher) = open(&db, &fake, dispatching).await;
+    let c = service
+        .challenge(ChallengeRequest {
+            place: Place {
+                guild: Some(GUILD),
+                channel,
+            },
+            challenger: User::new(ASTRID, "Astrid"),
+            opponent: User::new(BIRGER, "Birger"),
+            opponent_is_bot: false,
+            side: SideChoice::Attackers,
+            rules: Rules::default(),
+            time_control: TimeControl::None,
+            thread: false,
+            rated: true,
+            start: None,
+        })
+        .await
+        .unwrap();
+    service.accept(c.id, BIRGER, None).await.unwrap();
+    Setup {
+        db,
+        fake,
+        service,
+        poster,
+        dispatcher,
+    }
+}
+
+/// A `/move` acknowledged (deferred, as the bot does at once) and committed with its news.
+struct Move {
+    interaction: u64,
+    report: MoveReport,
+}
+
+impl Setup {
+    async fn play(&self, who: u64, channel: u64, notation: &str) -> Move {
+        let user = Who::member(who, "player");
+        let options = json!([{"name": "notation", "type": 3, "value": notation}]);
+        let interaction = self
+            .fake
+            .command(&user, channel, "move", None, options, &[]);
+        let callback = format!(
+            "{}/api/v10/interactions/{interaction}/token-{interaction}/callback",
+            self.fake.base_url
+        );
+        let deferred = reqwest::Client::new()
+            .post(callback)
+            .header("content-type", "application/json")
+            .body(json!({"type": 5}).to_string())
+            .send()
+            .await
+            .unwrap();
+        assert!(deferred.status().is_success(), "{deferred:?}");
+        let answer = AnswerRef::new(APP_ID, format!("token-{interaction}"));
+        let report = self
+            .service
+            .play_move_answering(channel, who, notation, Some(answer))
+            .await
+            .unwrap();
+        Move {
+            interaction,
+            report,
+        }
+    }
+
+    /// The handler's edit, as the bot sends it.
+    async fn show(&self, m: &Move) {
+        delivery::show_answer(&self.service, &self.poster, m.report.notice, Vec::new()).await;
+    }
+
+    /// The messages `channel` shows with `notation`'s news, once the outbox owes nothing.
+    async fn shown(&self, channel: u64, notation: &str) -> Vec<Recorded> {
+        self.settled(channel).await;
+        self.fake
+            .shown(channel)
+            .into_iter()
+            .filter(|r| r.content().contains(notation))
+            .collect()
+    }
+
+    /// Waits until the outbox owes `channel` nothing.
+    async fn settled(&self, channel: u64) {
+        let waiting = Waiting::for_("an outbox that owes the channel nothing");
+        while self
+            .service
+            .notices_in(channel)
+            .await
+            .unwrap()
+            .iter()
+            .any(|r| !matches!(r.status, NoticeStatus::Delivered | NoticeStatus::Failed))
+        {
+            waiting.again().await;
+        }
+    }
+
+    /// The posts in `channel` so far.
+    fn posts(&self, channel: u64) -> Vec<Recorded> {
+        let path = format!("/api/v10/channels/{channel}/messages");
+        self.fake
+            .requests()
+            .into_iter()
+            .filter(|r| r.method == "POST" && r.path == path)
+            .collect()
+    }
+
+    async fn status(&self, channel: u64, notice: NoticeId) -> NoticeStatus {
+        let rows = self.service.notices_in(channel).await.unwrap();
+        rows.iter().find(|r| r.id == notice).unwrap().status
+    }
+
+    async fn stop(mut self) {
+        if let Some(dispatcher) = self.dispatcher.take() {
+            dispatcher.stop(Duration::from_secs(5)).await;
+        }
+        self.fake.assert_contract();
+    }
+}
+
+both_backends! {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_handlers_edit_shows_the_news_and_nothing_else_does(db: TestDb) {
+    let s = setup(db, 310, true).await;
+    let m = s.play(ASTRID, 310, "a4-a3").await;
+    s.show(&m).await;
+    assert_eq!(s.status(310, m.report.notice).await, NoticeStatus::Delivered);
+    let shown = s.shown(310, "a4-a3").await;
+    assert_eq!(shown.len(), 1, "{shown:#?}");
+    assert_eq!(s.fake.edits(m.interaction).len(), 1, "one edit: the handler's");
+    assert!(s.posts(310).is_empty());
+    s.stop().await;
+}
+}
+
+both_backends! {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edit_that_failed_is_sent_again_by_the_dispatcher_and_shows_once(db: TestDb) {
+    let s = setup(db, 320, true).await;
+    s.fake.fail("PATCH", "/messages/@original", 1, Fault::Status(500));
+    let m = s.play(ASTRID, 320, "a4-a3").await;
+    s.show(&m).await;
+    // The handler's edit failed: the dispatcher's is sent at once, not after the hold.
+    let edit = s
+        .fake
+        .expect("the dispatcher's edit", |r| {
+            r.method == "PATCH" && r.path.contains(&format!("token-{}", m.interaction)) && r.status == 200
+        })
+        .await;
+    assert!(edit.content().contains("a4-a3"), "{}", edit.content());
+    let shown = s.shown(320, "a4-a3").await;
+    assert_eq!(shown.len(), 1, "{shown:#?}");
+    let statuses: Vec<u16> = s.fake.edits(m.interaction).iter().map(|r| r.status).collect();
+    assert_eq!(statuses, [500, 200]);
+    assert!(s.posts(320).is_empty());
+    assert_eq!(s.status(320, m.report.notice).await, NoticeStatus::Delivered);
+    s.stop().await;
+}
+}
+
+both_backends! {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_handler_and_the_dispatcher_both_editing_show_the_news_once(db: TestDb) {
+    let s = setup(db, 330, true).await;
+    // The handler's edit reaches Discord, which takes it, but its answer is lost on the way
+    // back (the handler's request times out): the dispatcher sends the edit again.
+    s.fake.fail("PATCH", "/messages/@original", 1, Fault::Lost(Duration::from_secs(2)));
+    let m = s.play(ASTRID, 330, "a4-a3").await;
+    s.show(&m).await;
+    let again = s
+        .fake
+        .expect("the dispatcher's edit", |r| {
+            r.method == "PATCH" && r.path.contains(&format!("token-{}", m.interaction)) && r.status == 200
+        })
+        .await;
+    assert!(again.content().contains("a4-a3"), "{}", again.content());
+    let shown = s.shown(330, "a4-a3").await;
+    assert_eq!(shown.len(), 1, "{shown:#?}");
+    let edits = s.fake.edits(m.interaction);
+    assert_eq!(edits.len(), 2);
+    assert!(edits.iter().all(|r| r.created.is_some()), "both edits took effect");
+    assert!(s.posts(330).is_empty());
+    s.stop().await;
+}
+}
+
+both_backends! {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_news_of_an_expired_token_is_posted_in_the_channel_once(db: TestDb) {
+    let s = setup(db, 340, true).await;
+    let m = s.play(ASTRID, 340, "a4-a3").await;
+    // The token's 15 minutes are over by the time the edits are sent.
+    s.fake.expire_token(m.interaction);
+    s.show(&m).await;
+    let post = s.fake.channel_message(340).await;
+    assert!(post.content().contains("a4-a3"), "{}", post.content());
+    let shown = s.shown(340, "a4-a3").await;
+    assert_eq!(shown.len(), 1, "{shown:#?}");
+    assert_eq!(s.posts(340).len(), 1);
+    let statuses: Vec<u16> = s.fake.edits(m.interaction).iter().map(|r| r.status).collect();
+    assert_eq!(statuses, [401, 401], "the handler's edit and the dispatcher's, refused");
+    assert_eq!(s.status(340, m.report.notice).await, NoticeStatus::Delivered);
+    s.stop().await;
+}
+}
+
+both_backends! {
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crash_between_the_commit_and_the_edit_shows_the_news_once_after_the_restart(db: TestDb) {
+    // No dispatcher: the process dies after the commit, before its handler's edit.
+    let s = setup(db, 350, false).await;
+    let m = s.play(ASTRID, 350, "a4-a3").await;
+    // Birger's reply lands too (from another process): it must not show before Astrid's move.
+    let reply = s.service.play_move(350, BIRGER, "e3-d3").await.unwrap();
+    assert!(s.fake.edits(m.interaction).is_empty());
+    // The restart: a new service and dispatcher on the same database.
+    let (service, _poster, dispatcher) = open(&s.db, &s.fake, true).await;
+    let edit = s
+        .fake
+        .expect("the restarted dispatcher's edit", |r| {
+            r.method == "PATCH" && r.path.contains(&format!("token-{}", m.interaction))
+        })
+        .await;
+    assert!(edit.content().contains("a4-a3"), "{}", edit.content());
+    let post = s.fake.channel_message(350).await;
+    assert!(post.content().contains("e3-d3"), "{}", post.content());
+    assert!(edit.index < post.index, "the move's edit, then the reply");
+    let shown = s.shown(350, "a4-a3").await;
+    assert_eq!(shown.len(), 1, "{shown:#?}");
+    assert_eq!(s.fake.edits(m.interaction).len(), 1);
+    assert_eq!(s.fake.shown(350).len(), 2, "the move and the reply, once each");
+    assert_eq!(service.notices_in(350).await.unwrap().iter().find(|r| r.id == reply.notice).unwrap().status, NoticeStatus::Delivered);
+    dispatcher.unwrap().stop(Duration::from_secs(5)).await;
+    s.stop().await;
+}
+}
+
+/// Discord's error code in a response.
+async fn code(r: reqwest::Response) -> serde_json::Value {
+    serde_json::from_slice::<serde_json::Value>(&r.bytes().await.unwrap()).unwrap()["code"].clone()
+}
+
+/// The fake Discord holds the bot to Discord's clock: a first response later than 3 s after
+/// the interaction is refused (*Unknown interaction*), a second one too (*already
+/// acknowledged*), and past 15 minutes the token edits nothing (*Invalid Webhook Token*).
+#[tokio::test]
+async fn the_fake_refuses_a_late_first_response_and_an_expired_token() {
+    let fake = FakeDiscord::start().await;
+    let client = reqwest::Client::new();
+    let who = Who::member(ASTRID, "Astrid");
+    let respond = |id: u64| {
+        let url = format!(
+            "{}/api/v10/interactions/{id}/token-{id}/callback",
+            fake.base_url
+        );
+        client
+            .post(url)
+            .header("content-type", "application/json")
+            .body(json!({"type": 5}).to_string())
+            .send()
+    };
+    let late = fake.command(&who, 360, "move", None, json!([]), &[]);
+    fake.advance(Duration::from_millis(3100));
+    let r = respond(late).await.unwrap();
+    assert_eq!(r.status(), 404);
+    assert_eq!(code(r).await, 10062);
+    let id = fake.command(&who, 360, "move", None, json!([]), &[]);
+    assert!(respond(id).await.unwrap().status().is_success());
+    let again = respond(id).await.unwrap();
+    assert_eq!(again.status(), 400);
+    let edit = |content: &str| {
+        let url = format!(
+            "{}/api/v10/webhooks/{APP_ID}/token-{id}/messages/@original",
+            fake.base_url
+        );
+        client
+            .patch(url)
+            .header("content-type", "application/json")
+            .body(json!({"content": content}).to_string())
+            .send()
+    };
+    assert!(edit("in time").await.unwrap().status().is_success());
+    fake.advance(Duration::from_secs(15 * 60 + 1));
+    let r = edit("too late").await.unwrap();
+    assert_eq!(r.status(), 401);
+    assert_eq!(code(r).await, 50027);
+    let shown = fake.shown(360);
+    assert_eq!(shown.len(), 1, "{shown:#?}");
+    assert_eq!(shown[0].content(), "in time");
+}
