@@ -146,7 +146,8 @@ fn a_resignation_is_our_win_and_keeps_the_moves_played() {
 
 #[test]
 fn a_move_that_times_out_is_a_loss_on_time_counted_apart() {
-    let out = against_the_stand_in("silent:2", &["--timeout-s", "1"]);
+    // 3 s: far over our 20 ms moves and the stand-in's instant ones, even on a loaded machine.
+    let out = against_the_stand_in("silent:2", &["--timeout-s", "3"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -157,7 +158,7 @@ fn a_move_that_times_out_is_a_loss_on_time_counted_apart() {
     let game = lines[0];
     assert!(
         game.starts_with(
-            "game 1 opening 0 ours attackers WinOnTime (its move timed out after 1 s) after 5 plies;"
+            "game 1 opening 0 ours attackers WinOnTime (its move timed out after 3 s) after 5 plies;"
         ),
         "{stdout}"
     );
