@@ -13,7 +13,8 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 use tablut_bot::ai::analysis::{self, Review};
 use tablut_bot::ai::{analyze_at, Level, Limits, Searcher, Weights};
-use tablut_bot::render::graph::{evaluation_graph, GraphInput};
+use tablut_bot::render::graph::evaluation_graph;
+use tablut_bot::service::analysis::graph_input;
 use tablut_bot::service::DEFAULT_AI_TT_MB;
 use tablut_bot::tafl::{Game, Rules};
 
@@ -83,7 +84,7 @@ fn reviewed() -> &'static (Game, Review) {
 
 fn bench_graph(c: &mut Criterion) {
     let (game, review) = reviewed();
-    let input = GraphInput::from_review(
+    let input = graph_input(
         review,
         format!(
             "Game #1 · {} plies · the AI against itself",

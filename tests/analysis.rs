@@ -8,8 +8,10 @@ use std::time::Duration;
 use tablut_bot::ai::analysis::{self, Judgement};
 use tablut_bot::ai::{Limits, Searcher, Weights, MATE_BOUND};
 use tablut_bot::both_backends;
-use tablut_bot::render::graph::{self, evaluation_graph, GraphInput};
-use tablut_bot::service::analysis::{graph_title, AnalysisReport, AnalysisStatus, Step};
+use tablut_bot::render::graph::{self, evaluation_graph};
+use tablut_bot::service::analysis::{
+    graph_input, graph_mark, graph_title, AnalysisReport, AnalysisStatus, Step,
+};
 use tablut_bot::service::*;
 use tablut_bot::store;
 use tablut_bot::store::testdb::TestDb;
@@ -362,7 +364,7 @@ both_backends! {
         let img = image::load_from_memory(&report.png).unwrap().to_rgb8();
         assert_eq!(img.dimensions(), (graph::WIDTH, graph::HEIGHT));
         // Drawn the same way again, with where each point went.
-        let drawn = evaluation_graph(&GraphInput::from_review(
+        let drawn = evaluation_graph(&graph_input(
             &report.review,
             graph_title(&report.game),
         ));
@@ -393,7 +395,7 @@ both_backends! {
         };
         for m in &report.review.moves {
             let at = drawn.points[m.ply as usize];
-            match graph::marker(m.judgement) {
+            match graph_mark(m.judgement).map(graph::marker) {
                 Some(colour) => assert_eq!(rgb(&img, at), colour, "the marker of ply {}", m.ply),
                 None => assert!(curve_near(at), "the curve at ply {}", m.ply),
             }

@@ -6,7 +6,8 @@ use super::common::{moves_or_stdin, CliError, Common};
 use super::out;
 use crate::ai::analysis::{self, Judgement};
 use crate::ai::{Limits, Searcher, Weights};
-use crate::render::graph::{evaluation_graph, GraphInput};
+use crate::render::graph::evaluation_graph;
+use crate::service::analysis::graph_input;
 use crate::tafl::Side;
 use clap::Args;
 use serde::Serialize;
@@ -102,7 +103,7 @@ pub fn run(args: ReviewArgs) -> Result<(), CliError> {
             ),
             _ => format!("After {} plies", game.moves().len()),
         });
-        let graph = evaluation_graph(&GraphInput::from_review(&review, title));
+        let graph = evaluation_graph(&graph_input(&review, title));
         std::fs::write(path, graph.png)
             .map_err(|e| CliError::Failed(format!("cannot write {}: {e}", path.display())))?;
     }

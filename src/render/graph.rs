@@ -5,7 +5,6 @@
 //! feature: no system font is looked for), then encoded as an RGB PNG. No I/O.
 
 use super::theme::{self, Rgb};
-use crate::ai::analysis::Judgement;
 use crate::tafl::Call;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -28,13 +27,35 @@ pub const FRAME: Rgb = theme::FRAME;
 /// A marker's radius in pixels.
 pub const MARKER_RADIUS: u32 = 11;
 
-/// The colour of a move's marker (none for a good move).
-pub const fn marker(judgement: Judgement) -> Option<Rgb> {
-    match judgement {
-        Judgement::Good => None,
-        Judgement::Inaccuracy => Some(theme::GOLD),
-        Judgement::Mistake => Some([0xe0, 0x7a, 0x1f]),
-        Judgement::Blunder => Some(theme::DANGER),
+/// How costly a marked move was: the graph marks the moves that lost their side more than a
+/// little, in a colour by how much (a good move has no mark).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    Inaccuracy,
+    Mistake,
+    Blunder,
+}
+
+impl Mark {
+    /// Every mark, from the least costly: the order the key names them in.
+    pub const ALL: [Mark; 3] = [Mark::Inaccuracy, Mark::Mistake, Mark::Blunder];
+
+    /// The word the key names the mark by.
+    pub const fn word(self) -> &'static str {
+        match self {
+            Mark::Inaccuracy => "inaccuracy",
+            Mark::Mistake => "mistake",
+            Mark::Blunder => "blunder",
+        }
+    }
+}
+
+/// The colour of a move's marker.
+pub const fn marker(mark: Mark) -> Rgb {
+    match mark {
+        Mark::Inaccuracy => theme::GOLD,
+        Mark::Mistake => [0xe0, 0x7a, 0x1f],
+        Mark::Blunder => theme::DANGER,
     }
 }
 
@@ -53,8 +74,8 @@ pub const fn call_line(call: Call) -> Rgb {
 pub struct GraphInput {
     /// The attackers' expected score after each ply, the start first.
     pub curve: Vec<f64>,
-    /// Costly moves: (the ply the move made, its judgement).
-    pub marks: Vec<(u32, Judgement)>,
+    /// Costly moves: (the ply the move made, its mark).
+    pub marks: Vec<(u32, Mark)>,
     /// Raichi and tuichu: (the ply after which the king saw his lines, the call).
     pub calls: Vec<(u32, Call)>,
     /// The title: the players and the result.
@@ -224,10 +245,11 @@ fn draw(root: &DrawingArea<BitMapBackend<'_>, Shift>, input: &GraphInput) -> Dra
             },
         ))
         .expect(FAILED);
-    for &(ply, judgement) in &input.marks {
-        let (Some(color), Some(&point)) = (marker(judgement), series.get(ply as usize)) else {
+    for &(ply, mark) in &input.marks {
+        let Some(&point) = series.get(ply as usize) else {
             continue;
         };
+        let color = marker(mark);
         chart
             .draw_series(std::iter::once(Circle::new(
                 point,
@@ -259,19 +281,14 @@ fn draw(root: &DrawingArea<BitMapBackend<'_>, Shift>, input: &GraphInput) -> Dra
                 plotters::style::text_anchor::HPos::Left,
                 plotters::style::text_anchor::VPos::Center,
             ));
-    // Only what the graph shows: the judgements of its marks and the calls of its lines.
-    for judgement in [
-        Judgement::Inaccuracy,
-        Judgement::Mistake,
-        Judgement::Blunder,
-    ]
-    .into_iter()
-    .filter(|&j| input.marks.iter().any(|&(_, m)| m == j))
+    // Only what the graph shows: the kinds of its marks and the calls of its lines.
+    for mark in Mark::ALL
+        .into_iter()
+        .filter(|&k| input.marks.iter().any(|&(_, m)| m == k))
     {
-        let color = marker(judgement).expect("a costly judgement has a colour");
-        root.draw(&Circle::new((x + 9, key_y), 9, rgb(color).filled()))
+        root.draw(&Circle::new((x + 9, key_y), 9, rgb(marker(mark)).filled()))
             .expect(FAILED);
-        root.draw(&Text::new(judgement.word(), (x + 24, key_y), font.clone()))
+        root.draw(&Text::new(mark.word(), (x + 24, key_y), font.clone()))
             .expect(FAILED);
         x += 165;
     }
@@ -329,23 +346,6 @@ fn encode(rgb_buf: &[u8]) -> Vec<u8> {
     out
 }
 
-impl GraphInput {
-    /// What the graph shows of a game's review.
-    pub fn from_review(review: &crate::ai::analysis::Review, title: String) -> GraphInput {
-        GraphInput {
-            curve: review.curve.clone(),
-            marks: review
-                .moves
-                .iter()
-                .filter(|m| m.judgement > Judgement::Good)
-                .map(|m| (m.ply, m.judgement))
-                .collect(),
-            calls: review.calls.clone(),
-            title,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -359,7 +359,7 @@ mod tests {
     fn input(calls: Vec<(u32, Call)>) -> GraphInput {
         GraphInput {
             curve: vec![0.2; 11],
-            marks: vec![(5, Judgement::Mistake)],
+            marks: vec![(5, Mark::Mistake)],
             calls,
             title: "raichi and tuichu".into(),
         }
@@ -432,14 +432,14 @@ mod tests {
             count(img, xs, ys, colour)
         };
         let (raichi, tuichu) = (call_line(Call::Raichi), call_line(Call::Tuichu));
-        let colour = |j| marker(j).unwrap();
+        let colour = marker;
         // A raichi and a mistake: those two are named, and nothing else.
         let (graph, img) = decoded(&input(vec![(3, Call::Raichi)]));
         assert!(in_key(&graph, &img, raichi) > 20);
         assert_eq!(in_key(&graph, &img, tuichu), 0, "no tuichu in this game");
-        assert!(in_key(&graph, &img, colour(Judgement::Mistake)) > 50);
-        assert_eq!(in_key(&graph, &img, colour(Judgement::Inaccuracy)), 0);
-        assert_eq!(in_key(&graph, &img, colour(Judgement::Blunder)), 0);
+        assert!(in_key(&graph, &img, colour(Mark::Mistake)) > 50);
+        assert_eq!(in_key(&graph, &img, colour(Mark::Inaccuracy)), 0);
+        assert_eq!(in_key(&graph, &img, colour(Mark::Blunder)), 0);
         // No calls at all (as in every Brandubh or Copenhagen game): neither is named.
         let (graph, img) = decoded(&input(Vec::new()));
         assert_eq!(in_key(&graph, &img, raichi), 0);
@@ -451,21 +451,17 @@ mod tests {
             (6, Call::Raichi),
         ]);
         all.marks = vec![
-            (1, Judgement::Inaccuracy),
-            (4, Judgement::Blunder),
-            (5, Judgement::Mistake),
-            (8, Judgement::Blunder),
+            (1, Mark::Inaccuracy),
+            (4, Mark::Blunder),
+            (5, Mark::Mistake),
+            (8, Mark::Blunder),
         ];
         let (graph, img) = decoded(&all);
         let raichi_alone = in_key(&graph, &img, raichi);
         let (graph_one, img_one) = decoded(&input(vec![(3, Call::Raichi)]));
         assert_eq!(raichi_alone, in_key(&graph_one, &img_one, raichi));
-        for j in [
-            Judgement::Inaccuracy,
-            Judgement::Mistake,
-            Judgement::Blunder,
-        ] {
-            assert!(in_key(&graph, &img, colour(j)) > 50, "{j:?}");
+        for m in Mark::ALL {
+            assert!(in_key(&graph, &img, colour(m)) > 50, "{m:?}");
         }
         assert!(in_key(&graph, &img, tuichu) > 20);
     }

@@ -9,7 +9,7 @@ use super::*;
 use crate::ai::analysis::{self, Evaluation, Forced, Judgement, Review};
 use crate::ai::queue::Class;
 use crate::ai::Limits;
-use crate::render::graph::{evaluation_graph, GraphInput};
+use crate::render::graph::{evaluation_graph, GraphInput, Mark};
 use crate::store::analysis::{self as rows, AnalysisRow, NewAnalysis};
 use crate::tafl::Move;
 use serde::{Deserialize, Serialize};
@@ -386,7 +386,7 @@ impl Service {
         if !self.config.images {
             return Ok(Vec::new());
         }
-        let mut input = GraphInput::from_review(review, graph_title(game));
+        let mut input = graph_input(review, graph_title(game));
         if !game.variant().is_tablut() {
             // Raichi and tuichu are Linnaeus' calls: Tablut's alone.
             input.calls.clear();
@@ -577,6 +577,31 @@ impl Service {
             .ok_or_else(|| ServiceError::Internal("an undecided position had no move".into()))?;
         self.analysis_searches.fetch_add(1, Ordering::SeqCst);
         Ok(Evaluation::from(&found))
+    }
+}
+
+/// What the evaluation graph shows of a game's review: the curve, the costly moves marked,
+/// the calls, under `title`.
+pub fn graph_input(review: &Review, title: String) -> GraphInput {
+    GraphInput {
+        curve: review.curve.clone(),
+        marks: review
+            .moves
+            .iter()
+            .filter_map(|m| Some((m.ply, graph_mark(m.judgement)?)))
+            .collect(),
+        calls: review.calls.clone(),
+        title,
+    }
+}
+
+/// The graph's mark for a move so judged: none for a good move.
+pub fn graph_mark(judgement: Judgement) -> Option<Mark> {
+    match judgement {
+        Judgement::Good => None,
+        Judgement::Inaccuracy => Some(Mark::Inaccuracy),
+        Judgement::Mistake => Some(Mark::Mistake),
+        Judgement::Blunder => Some(Mark::Blunder),
     }
 }
 
