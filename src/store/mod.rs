@@ -7,7 +7,7 @@
 //! **Adding a table or a query.** A table is one migration file per backend with the same
 //! number and name: `migrations/sqlite/NNNN_name.sql` (INTEGER, REAL, `INTEGER PRIMARY KEY
 //! AUTOINCREMENT`) and `migrations/postgres/NNNN_name.sql` (BIGINT, DOUBLE PRECISION, BOOLEAN for
-//! flags, `BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY`); `tests/schema.rs` checks that both
+//! flags, `BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY`); `tests/service/schema.rs` checks that both
 //! give the same tables and columns. A query is a function in the table's module taking
 //! `ex: impl AnyExecutor<'e>` (the pool or `&mut *tx`), with SQL both accept: numbered
 //! placeholders `$1, $2…` (never `?`), `RETURNING id`, `ON CONFLICT`, `COUNT(CASE WHEN … THEN 1

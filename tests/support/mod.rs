@@ -3,6 +3,7 @@
 
 pub mod bot_harness;
 pub mod fake_discord;
+pub mod fixture;
 
 use std::time::{Duration, Instant};
 

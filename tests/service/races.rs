@@ -4,12 +4,11 @@
 //! one process. Each test makes a fresh database on the server `TEST_POSTGRES_URL` names; see
 //! `store::testdb` for how they are skipped outside CI.
 
-mod support;
-
+use crate::support::fake_discord::{FakeDiscord, TOKEN};
+use crate::support::fixture::ai_game_request;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
-use support::fake_discord::{FakeDiscord, TOKEN};
 use tablut_bot::ai::Level;
 use tablut_bot::bot::delivery::{self, Poster};
 use tablut_bot::rating::{rate_game, Rating, Score};
@@ -306,15 +305,12 @@ async fn two_ai_sweeps_play_each_ai_turn_once() {
     let mut ids = Vec::new();
     for ch in 400..406u64 {
         let started =
-            t.a.start_ai_game(AiGameRequest {
-                place: place(ch),
-                user: User::new(ASTRID, "Astrid"),
-                side: SideChoice::Defenders,
-                level: Level::Easy,
-                rules: Rules::default(),
-                time_control: TimeControl::None,
-                start: None,
-            })
+            t.a.start_ai_game(ai_game_request(
+                place(ch),
+                User::new(ASTRID, "Astrid"),
+                SideChoice::Defenders,
+                Level::Easy,
+            ))
             .await
             .unwrap();
         ids.push((started.game.id, ch));
@@ -355,15 +351,12 @@ async fn an_ai_turn_claimed_by_a_dead_process_is_played_once_its_lease_ends() {
         return;
     };
     let started =
-        t.a.start_ai_game(AiGameRequest {
-            place: place(450),
-            user: User::new(ASTRID, "Astrid"),
-            side: SideChoice::Defenders,
-            level: Level::Easy,
-            rules: Rules::default(),
-            time_control: TimeControl::None,
-            start: None,
-        })
+        t.a.start_ai_game(ai_game_request(
+            place(450),
+            User::new(ASTRID, "Astrid"),
+            SideChoice::Defenders,
+            Level::Easy,
+        ))
         .await
         .unwrap();
     let id = started.game.id;
@@ -423,15 +416,12 @@ async fn an_ai_turn_waiting_in_a_busy_queue_past_its_lease_is_searched_once() {
         return;
     };
     let id = a
-        .start_ai_game(AiGameRequest {
-            place: place(460),
-            user: User::new(ASTRID, "Astrid"),
-            side: SideChoice::Defenders,
-            level: Level::Easy,
-            rules: Rules::default(),
-            time_control: TimeControl::None,
-            start: None,
-        })
+        .start_ai_game(ai_game_request(
+            place(460),
+            User::new(ASTRID, "Astrid"),
+            SideChoice::Defenders,
+            Level::Easy,
+        ))
         .await
         .unwrap()
         .game
@@ -713,15 +703,12 @@ async fn two_processes_whose_clocks_are_a_minute_apart_double_and_lose_nothing()
     for (i, &channel) in channels.iter().enumerate() {
         let by = if i % 2 == 0 { &a } else { &b };
         let started = by
-            .start_ai_game(AiGameRequest {
-                place: place(channel),
-                user: User::new(player(channel), "Astrid"),
-                side: SideChoice::Defenders,
-                level: Level::Easy,
-                rules: Rules::default(),
-                time_control: TimeControl::None,
-                start: None,
-            })
+            .start_ai_game(ai_game_request(
+                place(channel),
+                User::new(player(channel), "Astrid"),
+                SideChoice::Defenders,
+                Level::Easy,
+            ))
             .await
             .unwrap();
         games.push(started.game.id);

@@ -3,11 +3,9 @@
 //! evaluation graph, asking again answered at once from the stored analysis, the game
 //! option's suggestions, and the cooldown replays and analyses share.
 
-mod support;
-
+use crate::support::bot_harness::BotHarness;
+use crate::support::fake_discord::*;
 use serde_json::json;
-use support::bot_harness::BotHarness;
-use support::fake_discord::*;
 
 const ASTRID: u64 = 900_000_000_000_000_201;
 const BIRGER: u64 = 900_000_000_000_000_202;

@@ -3,18 +3,14 @@
 //! line, and no game waits on the AI: a restart or a game the bot never heard of is picked up
 //! by the sweep, and the AI's move is posted once.
 
-mod support;
-
+use crate::support::bot_harness::BotHarness;
+use crate::support::fake_discord::*;
+use crate::support::fixture::ai_game_request;
 use serde_json::json;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use support::bot_harness::BotHarness;
-use support::fake_discord::*;
 use tablut_bot::ai::Level;
-use tablut_bot::service::{
-    AiGameRequest, Config, Place, Service, SideChoice, SystemClock, TimeControl, User,
-};
-use tablut_bot::tafl::Rules;
+use tablut_bot::service::{Config, Place, Service, SideChoice, SystemClock, User};
 
 const ASTRID: u64 = 900_000_000_000_000_301;
 const BIRGER: u64 = 900_000_000_000_000_302;
@@ -154,18 +150,15 @@ async fn no_game_waits_on_the_ai_after_a_restart_or_unannounced() {
         .await
         .unwrap();
     let started = other
-        .start_ai_game(AiGameRequest {
-            place: Place {
+        .start_ai_game(ai_game_request(
+            Place {
                 guild: Some(GUILD_ID),
                 channel: 402,
             },
-            user: User::new(BIRGER, "Birger"),
-            side: SideChoice::Defenders,
-            level: Level::Easy,
-            rules: Rules::default(),
-            time_control: TimeControl::None,
-            start: None,
-        })
+            User::new(BIRGER, "Birger"),
+            SideChoice::Defenders,
+            Level::Easy,
+        ))
         .await
         .unwrap();
     other.close().await;

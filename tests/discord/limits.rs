@@ -2,12 +2,10 @@
 //! client against the fake Discord), and the caps the database keeps (games against the AI,
 //! open challenges, challenges received) under real concurrency on both backends.
 
-mod support;
-
+use crate::support::bot_harness::BotHarness;
+use crate::support::fake_discord::*;
 use serde_json::json;
 use std::time::Duration;
-use support::bot_harness::BotHarness;
-use support::fake_discord::*;
 
 const ASTRID: u64 = 900_000_000_000_000_101;
 const BIRGER: u64 = 900_000_000_000_000_102;

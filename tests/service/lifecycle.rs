@@ -3,7 +3,7 @@
 //! challenge that cannot be closed, a game whose puzzle search fails) holds up no other and is
 //! not tried on every tick.
 
-use std::sync::Arc;
+use crate::support::fixture::Fixture;
 use std::time::Duration;
 use tablut_bot::ai::puzzle::{Kind, Record};
 use tablut_bot::both_backends;
@@ -16,15 +16,7 @@ use tablut_bot::tafl::{Position, Rules};
 const GUILD: u64 = 900_000_000_000_000_001;
 const ASTRID: u64 = 18_000_000_000_000_000_001;
 const BIRGER: u64 = 18_000_000_000_000_000_002;
-const T0: i64 = 1_800_000_000_000;
 const DAY: Duration = Duration::from_secs(24 * 3600);
-
-struct Fixture {
-    #[allow(dead_code)]
-    db: TestDb,
-    clock: ManualClock,
-    service: Service,
-}
 
 fn config() -> Config {
     Config {
@@ -38,11 +30,7 @@ fn config() -> Config {
 }
 
 async fn fixture(db: TestDb) -> Fixture {
-    let clock = ManualClock::new(T0);
-    let service = Service::open(&db.url, config(), Arc::new(clock.clone()))
-        .await
-        .unwrap();
-    Fixture { db, clock, service }
+    Fixture::open(db, config()).await
 }
 
 fn request(channel: u64, start: Option<Position>, time_control: TimeControl) -> ChallengeRequest {

@@ -4,7 +4,7 @@
 //! puzzle answered with the reply, bad input refused without a change, the current puzzle kept
 //! across a restart, the leaderboard, and the daily puzzle posted once a day through the outbox.
 
-use std::sync::Arc;
+use crate::support::fixture::{Fixture, T0};
 use tablut_bot::ai::puzzle::{scan, Kind, Record, Solver, SCAN_PLIES};
 use tablut_bot::both_backends;
 use tablut_bot::rating::{rate_game, Rating, Score};
@@ -16,14 +16,7 @@ use tablut_bot::store::testdb::TestDb;
 const GUILD: u64 = 900_000_000_000_000_001;
 const ASTRID: u64 = 18_000_000_000_000_000_001;
 const BIRGER: u64 = 5;
-const T0: i64 = 1_800_000_000_000;
 const DAY_MS: i64 = 86_400_000;
-
-struct Fixture {
-    db: TestDb,
-    clock: ManualClock,
-    service: Service,
-}
 
 fn config() -> Config {
     Config {
@@ -35,22 +28,10 @@ fn config() -> Config {
 }
 
 async fn fixture(db: TestDb) -> Fixture {
-    let clock = ManualClock::new(T0);
-    let service = Service::open(&db.url, config(), Arc::new(clock.clone()))
-        .await
-        .unwrap();
-    Fixture { db, clock, service }
+    Fixture::open(db, config()).await
 }
 
 impl Fixture {
-    async fn reopen(self) -> Fixture {
-        self.service.close().await;
-        let service = Service::open(&self.db.url, config(), Arc::new(self.clock.clone()))
-            .await
-            .unwrap();
-        Fixture { service, ..self }
-    }
-
     /// Stores only this puzzle (the seed is then not loaded: there is one already).
     async fn only(&self, r: &Record) {
         let rules = serde_json::to_string(&r.rules).unwrap();

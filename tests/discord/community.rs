@@ -2,12 +2,10 @@
 //! on time (with a clock the test moves), ratings, the leaderboard's pages, stats, the games of a
 //! server, and games in threads.
 
-mod support;
-
+use crate::support::bot_harness::{assert_board, BotHarness};
+use crate::support::fake_discord::*;
 use serde_json::json;
 use std::time::Duration;
-use support::bot_harness::{assert_board, BotHarness};
-use support::fake_discord::*;
 
 const ASTRID: u64 = 900_000_000_000_000_201;
 const BIRGER: u64 = 900_000_000_000_000_202;

@@ -5,11 +5,9 @@
 //! through the command, its puzzle posted there once with its button, answered privately from
 //! the button and through `/tablut puzzle today`, and the day's line in the leaderboard.
 
-mod support;
-
+use crate::support::bot_harness::{assert_board, BotHarness};
+use crate::support::fake_discord::*;
 use serde_json::{json, Value};
-use support::bot_harness::{assert_board, BotHarness};
-use support::fake_discord::*;
 
 const ASTRID: u64 = 900_000_000_000_000_101;
 const CHANNEL: u64 = 70;

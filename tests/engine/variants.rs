@@ -109,7 +109,7 @@ fn ruleset(variant: Variant) -> Ruleset {
     match variant {
         Variant::Brandubh => presets::BRANDUBH,
         Variant::Copenhagen => presets::COPENHAGEN,
-        Variant::Tablut => unreachable!("Tablut is checked in tests/rules.rs"),
+        Variant::Tablut => unreachable!("Tablut is checked in tests/engine/rules.rs"),
     }
 }
 
@@ -182,7 +182,7 @@ fn perft_4_of_both_variants_is_the_crates() {
 #[test]
 #[cfg_attr(
     debug_assertions,
-    ignore = "7 billion leaves: run with cargo test --release --test variants"
+    ignore = "7 billion leaves: run with cargo test --release --test engine variants::"
 )]
 fn deeper_perft_is_the_crates() {
     let b = Position::start_of(Variant::Brandubh);

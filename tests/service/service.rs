@@ -2,6 +2,8 @@
 //! database): whole games to every ending, restarts, concurrency, every refusal, the AI, time
 //! control and ratings.
 
+use crate::support::fixture::ai_game_request;
+use crate::support::fixture::{Fixture, T0};
 use std::sync::Arc;
 use std::time::Duration;
 use tablut_bot::ai::Level;
@@ -20,13 +22,6 @@ const GUILD: u64 = 900_000_000_000_000_001;
 const ASTRID: u64 = 18_000_000_000_000_000_001;
 const BIRGER: u64 = 18_000_000_000_000_000_002;
 const CARL: u64 = 3;
-const T0: i64 = 1_800_000_000_000;
-
-struct Fixture {
-    db: TestDb,
-    clock: ManualClock,
-    service: Service,
-}
 
 fn config(images: bool) -> Config {
     Config {
@@ -46,21 +41,7 @@ async fn fixture(db: TestDb) -> Fixture {
 }
 
 async fn fixture_with(db: TestDb, images: bool) -> Fixture {
-    let clock = ManualClock::new(T0);
-    let service = Service::open(&db.url, config(images), Arc::new(clock.clone()))
-        .await
-        .unwrap();
-    Fixture { db, clock, service }
-}
-
-impl Fixture {
-    async fn reopen(self) -> Fixture {
-        self.service.close().await;
-        let service = Service::open(&self.db.url, config(false), Arc::new(self.clock.clone()))
-            .await
-            .unwrap();
-        Fixture { service, ..self }
-    }
+    Fixture::open(db, config(images)).await
 }
 
 fn place(channel: u64) -> Place {
@@ -590,15 +571,7 @@ async fn a_challenge_accepted_after_another_game_started_is_refused_by_the_const
     let s = &f.service;
     let c = s.challenge(request(31, SideChoice::Random)).await.unwrap();
     // Carl starts a game against the AI in the channel meanwhile.
-    s.start_ai_game(AiGameRequest {
-        place: place(31),
-        user: User::new(CARL, "Carl"),
-        side: SideChoice::Attackers,
-        level: Level::Easy,
-        rules: Rules::default(),
-        time_control: TimeControl::None,
-        start: None,
-    })
+    s.start_ai_game(ai_game_request(place(31), User::new(CARL, "Carl"), SideChoice::Attackers, Level::Easy))
     .await
     .unwrap();
     assert!(matches!(
@@ -1015,9 +988,7 @@ async fn downtime_is_given_back_to_running_games_and_open_challenges_once(db: Te
     f.clock.advance(2 * day);
     let now = last_beat + ms(2 * day);
     // Two processes start together on the database: one gives the time back.
-    let other = Service::open(&f.db.url, config(false), Arc::new(f.clock.clone()))
-        .await
-        .unwrap();
+    let other = f.another().await;
     let (a, b) = tokio::join!(f.service.resume(every), other.resume(every));
     let given: Vec<Downtime> = [a.unwrap(), b.unwrap()].into_iter().flatten().collect();
     assert_eq!(

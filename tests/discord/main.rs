@@ -1,0 +1,16 @@
+//! End to end: the real serenity/poise client, started as `main` starts it, against the fake
+//! Discord on 127.0.0.1: games in a community, against the AI, the daily puzzle, post-game
+//! analysis, the limits on what one user may open.
+//!
+//! The files that were test binaries of their own are modules of this one, so that the library
+//! and its dependencies (and the fake Discord) are compiled and linked once for all of them:
+//! `cargo test --test discord` runs them all, `cargo test --test discord bot_ai::` one of them.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod bot_ai;
+mod bot_analysis;
+mod bot_puzzle;
+mod community;
+mod limits;

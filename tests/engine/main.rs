@@ -1,0 +1,15 @@
+//! The rules engine and the AI, without a database: every rule and worked case of RULES.md by
+//! name, perft counts, property tests over random games, Brandubh and Copenhagen against the
+//! `hnefatafl` crate, the AI from composed positions, puzzles proven by an independent search.
+//!
+//! The files that were test binaries of their own are modules of this one, so that the library
+//! and its dependencies are linked once for all of them: `cargo test --test engine` runs them
+//! all, `cargo test --test engine rules::` one of them.
+
+mod ai;
+mod ai_variants;
+mod perft;
+mod properties;
+mod puzzles;
+mod rules;
+mod variants;
