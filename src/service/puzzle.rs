@@ -80,14 +80,84 @@ pub struct PuzzleRatings {
     pub puzzle: (Rating, Rating),
 }
 
-/// How an answer went.
+/// Which answer an answer is: its try, and where it left the try (for
+/// [`Service::puzzle_answer_shown`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnswerKey {
+    pub attempt: i64,
+    pub progress: u32,
+}
+
+/// An answer as its try keeps it until its reply is shown: the move, and for the try's end the
+/// solution's move and the ratings' change.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+struct KeptAnswer {
+    /// The move, `from-to`.
+    #[serde(rename = "move")]
+    mv: String,
+    /// The move as played (its captures, the game's end).
+    played: String,
+    #[serde(default)]
+    solution: Option<String>,
+    /// The ratings' change: the player's rating, deviation and volatility before and after,
+    /// then the puzzle's, each written as Rust writes an `f64` (the shortest text that reads
+    /// back to the same number, which serde_json's reading does not promise).
+    #[serde(default)]
+    ratings: Option<Vec<String>>,
+}
+
+impl KeptAnswer {
+    fn json(&self) -> Result<String, ServiceError> {
+        serde_json::to_string(self).map_err(|e| ServiceError::Internal(format!("an answer: {e}")))
+    }
+
+    fn keep_ratings(r: &PuzzleRatings) -> Vec<String> {
+        [r.player.0, r.player.1, r.puzzle.0, r.puzzle.1]
+            .iter()
+            .flat_map(|r| [r.rating, r.deviation, r.volatility])
+            .map(|x| x.to_string())
+            .collect()
+    }
+
+    fn ratings(&self) -> Result<Option<PuzzleRatings>, ServiceError> {
+        let Some(kept) = &self.ratings else {
+            return Ok(None);
+        };
+        let bad = || ServiceError::Internal(format!("a kept answer's ratings: {kept:?}"));
+        let x: Vec<f64> = kept
+            .iter()
+            .map(|x| x.parse().map_err(|_| bad()))
+            .collect::<Result<_, _>>()?;
+        if x.len() != 12 {
+            return Err(bad());
+        }
+        let r = |i: usize| Rating {
+            rating: x[3 * i],
+            deviation: x[3 * i + 1],
+            volatility: x[3 * i + 2],
+        };
+        Ok(Some(PuzzleRatings {
+            player: (r(0), r(1)),
+            puzzle: (r(2), r(3)),
+        }))
+    }
+}
+
+/// How an answer went. Until [`Service::puzzle_answer_shown`] is told its reply was sent, the
+/// player's try keeps it, and the next `puzzle_move` or [`Service::unshown_puzzle_answer`]
+/// gives it again (the same answer: nothing judged or rated again).
 #[derive(Debug, Clone, PartialEq)]
 pub enum PuzzleAnswer {
     /// Right, and the puzzle goes on: the opponent replied; the next move is asked.
-    Continue { played: String, view: PuzzleView },
+    Continue {
+        played: String,
+        view: PuzzleView,
+        key: AnswerKey,
+    },
     /// Right, and the puzzle is solved.
     Solved {
         played: String,
+        key: AnswerKey,
         ratings: Option<PuzzleRatings>,
         /// The daily puzzle's day, when it was the daily puzzle.
         day: Option<i64>,
@@ -96,6 +166,7 @@ pub enum PuzzleAnswer {
     /// Wrong: the solution's move here was `solution`.
     Failed {
         played: String,
+        key: AnswerKey,
         solution: String,
         ratings: Option<PuzzleRatings>,
         day: Option<i64>,
@@ -109,6 +180,15 @@ impl PuzzleAnswer {
         match self {
             PuzzleAnswer::Continue { view, .. } => view.day,
             PuzzleAnswer::Solved { day, .. } | PuzzleAnswer::Failed { day, .. } => *day,
+        }
+    }
+
+    /// Which answer this is.
+    pub fn key(&self) -> AnswerKey {
+        match self {
+            PuzzleAnswer::Continue { key, .. }
+            | PuzzleAnswer::Solved { key, .. }
+            | PuzzleAnswer::Failed { key, .. } => *key,
         }
     }
 }
@@ -163,6 +243,15 @@ impl From<rows::PuzzlePlayerRow> for PuzzlePlayer {
             failed: r.failed,
         }
     }
+}
+
+/// A try's answer not known to have been shown: the try, the answer, its puzzle, and the
+/// plies into the puzzle's line before the answer.
+struct Kept {
+    attempt: rows::AttemptRow,
+    answer: KeptAnswer,
+    puzzle: Loaded,
+    before: u32,
 }
 
 /// A stored puzzle read back: its start, its line and what it asks.
@@ -431,17 +520,27 @@ impl Service {
 
     /// Judges the user's answer to their current puzzle. A right move plays the opponent's
     /// reply and asks for the next, or solves the puzzle; a wrong one fails it. A first try's
-    /// end rates the player and the puzzle, in the transaction that ends it. A move that cannot
-    /// be read or is illegal changes nothing.
+    /// end rates the player and the puzzle, in the transaction that ends it, which also keeps
+    /// the answer with the try. While an answer is not known to have been shown (its reply
+    /// failed), it is the answer given, whatever was typed: nothing is judged or rated twice.
+    /// A move that cannot be read or is illegal changes nothing.
     pub async fn puzzle_move(
         &self,
         guild: GuildId,
         user: &User,
         text: &str,
     ) -> Result<PuzzleAnswer, ServiceError> {
-        let a = rows::active(self.store.read(), guild, user.id)
-            .await?
-            .ok_or(ServiceError::NoPuzzle)?;
+        let active = rows::active(self.store.read(), guild, user.id).await?;
+        if let Some(kept) = self.unshown(guild, user.id).await? {
+            // Without a puzzle under way, or when the answer is typed again, the player asks
+            // for the answer they did not see.
+            let again = parse_move(kept.puzzle.game_at(kept.before).position(), text)
+                .is_ok_and(|mv| mv.to_string() == kept.answer.mv);
+            if active.is_none() || again {
+                return self.kept_answer(kept).await;
+            }
+        }
+        let a = active.ok_or(ServiceError::NoPuzzle)?;
         let p = self.stored_puzzle(a.puzzle_id).await?;
         let mut game = p.game_at(a.progress);
         let mv = parse_move(game.position(), text).map_err(ServiceError::IllegalMove)?;
@@ -452,10 +551,16 @@ impl Service {
             .map_err(|e| ServiceError::IllegalMove(e.into()))?;
         let last_step = a.progress as usize + 1 >= p.line.len();
         let now = self.now();
+        let mut kept = KeptAnswer {
+            mv: mv.to_string(),
+            played: played.to_string(),
+            solution: None,
+            ratings: None,
+        };
         let mut tx = self.store.write().await?;
         if right && !last_step {
             let next = a.progress + 2;
-            if !rows::advance(&mut *tx, a.id, a.progress, next).await? {
+            if !rows::advance(&mut *tx, a.id, a.progress, next, &kept.json()?, now).await? {
                 return Err(ServiceError::PositionChanged);
             }
             tx.commit().await?;
@@ -464,8 +569,12 @@ impl Service {
                 .await
                 .map_err(ServiceError::after(Done::PuzzleAnswer))?;
             return Ok(PuzzleAnswer::Continue {
-                played: played.to_string(),
+                played: kept.played,
                 view,
+                key: AnswerKey {
+                    attempt: a.id,
+                    progress: next,
+                },
             });
         }
         if !rows::finish(&mut *tx, a.id, a.progress, right, now).await? {
@@ -495,32 +604,119 @@ impl Service {
         } else {
             None
         };
+        kept.solution = (!right).then(|| expected.to_string());
+        kept.ratings = ratings.as_ref().map(KeptAnswer::keep_ratings);
+        rows::keep_answer(&mut *tx, a.id, &kept.json()?).await?;
         tx.commit().await?;
-        let caption = if right {
-            "Solved!".to_string()
-        } else {
-            format!("The answer was {expected}.")
+        let key = AnswerKey {
+            attempt: a.id,
+            progress: a.progress + 1,
         };
-        let png = self
-            .image(*game.position(), Some(played), caption)
+        self.ended_answer(&p, a.progress, kept, a.day, key)
             .await
-            .map_err(ServiceError::after(Done::PuzzleAnswer))?;
-        Ok(if right {
-            PuzzleAnswer::Solved {
-                played: played.to_string(),
+            .map_err(ServiceError::after(Done::PuzzleAnswer))
+    }
+
+    /// The answer that ended a try `progress` plies into its line, with the board after it.
+    async fn ended_answer(
+        &self,
+        p: &Loaded,
+        progress: u32,
+        kept: KeptAnswer,
+        day: Option<i64>,
+        key: AnswerKey,
+    ) -> Result<PuzzleAnswer, ServiceError> {
+        let mut game = p.game_at(progress);
+        let mv = parse_move(game.position(), &kept.mv)
+            .map_err(|e| ServiceError::Internal(format!("a kept answer: {e}")))?;
+        let played = game
+            .play(mv)
+            .map_err(|e| ServiceError::Internal(format!("a kept answer: {e}")))?;
+        let caption = match &kept.solution {
+            None => "Solved!".to_string(),
+            Some(solution) => format!("The answer was {solution}."),
+        };
+        let png = self.image(*game.position(), Some(played), caption).await?;
+        let ratings = kept.ratings()?;
+        Ok(match kept.solution {
+            None => PuzzleAnswer::Solved {
+                played: kept.played,
+                key,
                 ratings,
-                day: a.day,
+                day,
                 png,
-            }
-        } else {
-            PuzzleAnswer::Failed {
-                played: played.to_string(),
-                solution: expected.to_string(),
+            },
+            Some(solution) => PuzzleAnswer::Failed {
+                played: kept.played,
+                key,
+                solution,
                 ratings,
-                day: a.day,
+                day,
                 png,
-            }
+            },
         })
+    }
+
+    /// The user's latest answer in this server whose reply is not known to have been shown
+    /// (it failed, or the bot stopped before it was sent), as it was given; `None` if every
+    /// answer was shown.
+    pub async fn unshown_puzzle_answer(
+        &self,
+        guild: GuildId,
+        user: UserId,
+    ) -> Result<Option<PuzzleAnswer>, ServiceError> {
+        match self.unshown(guild, user).await? {
+            Some(kept) => Ok(Some(self.kept_answer(kept).await?)),
+            None => Ok(None),
+        }
+    }
+
+    async fn unshown(&self, guild: GuildId, user: UserId) -> Result<Option<Kept>, ServiceError> {
+        let Some(u) = rows::unshown(self.store.read(), guild, user).await? else {
+            return Ok(None);
+        };
+        let a = u.attempt;
+        let answer: KeptAnswer = serde_json::from_str(&u.answer).map_err(|e| {
+            ServiceError::Internal(format!("the answer kept with try {}: {e}", a.id))
+        })?;
+        let puzzle = self.stored_puzzle(a.puzzle_id).await?;
+        // An answer that goes on moved the try two plies on (the reply), one that ends it one.
+        let plies = if a.status == "active" { 2 } else { 1 };
+        let before = a.progress.checked_sub(plies).ok_or_else(|| {
+            ServiceError::Internal(format!("try {} kept an answer before its first move", a.id))
+        })?;
+        Ok(Some(Kept {
+            attempt: a,
+            answer,
+            puzzle,
+            before,
+        }))
+    }
+
+    /// A kept answer as it was given.
+    async fn kept_answer(&self, kept: Kept) -> Result<PuzzleAnswer, ServiceError> {
+        let a = kept.attempt;
+        let key = AnswerKey {
+            attempt: a.id,
+            progress: a.progress,
+        };
+        if a.status == "active" {
+            let view = self.view(&kept.puzzle, a.progress, a.rated, a.day).await?;
+            return Ok(PuzzleAnswer::Continue {
+                played: kept.answer.played,
+                view,
+                key,
+            });
+        }
+        self.ended_answer(&kept.puzzle, kept.before, kept.answer, a.day, key)
+            .await
+    }
+
+    /// Records that an answer's reply was sent: it is not given again.
+    pub async fn puzzle_answer_shown(&self, key: AnswerKey) -> Result<(), ServiceError> {
+        let mut writing = self.store.lock().await?;
+        rows::answer_shown(writing.ex(), key.attempt, key.progress).await?;
+        Ok(())
     }
 
     /// The server's best puzzle solvers.

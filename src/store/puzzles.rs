@@ -401,18 +401,23 @@ pub async fn day_results<'e>(
         .collect())
 }
 
-/// Moves an active try on from `expected` plies to `progress`; false if it was not there
-/// (another answer came first).
+/// Moves an active try on from `expected` plies to `progress`, recording the answer (shown
+/// once [`answer_shown`] says so); false if it was not there (another answer came first).
 pub async fn advance<'e>(
     ex: impl Writes<'e>,
     id: i64,
     expected: u32,
     progress: u32,
+    answer: &str,
+    now: i64,
 ) -> Result<bool, StoreError> {
     let done = sqlx::query(
-        "UPDATE puzzle_attempts SET progress = $1 WHERE id = $2 AND status = 'active' AND progress = $3",
+        "UPDATE puzzle_attempts SET progress = $1, answer = $2, answered_at = $3, \
+         answer_shown = FALSE WHERE id = $4 AND status = 'active' AND progress = $5",
     )
     .bind(i64::from(progress))
+    .bind(answer)
+    .bind(now)
     .bind(id)
     .bind(i64::from(expected))
     .execute(ex)
@@ -420,7 +425,8 @@ pub async fn advance<'e>(
     Ok(done.rows_affected() == 1)
 }
 
-/// Ends an active try at `expected` plies as solved or failed; false if it was not there.
+/// Ends an active try at `expected` plies as solved or failed, its answer not yet shown (the
+/// answer is written by [`keep_answer`] in the same transaction); false if it was not there.
 pub async fn finish<'e>(
     ex: impl Writes<'e>,
     id: i64,
@@ -429,14 +435,76 @@ pub async fn finish<'e>(
     now: i64,
 ) -> Result<bool, StoreError> {
     let done = sqlx::query(
-        "UPDATE puzzle_attempts SET status = $1, progress = $2, finished_at = $3 \
-         WHERE id = $4 AND status = 'active' AND progress = $5",
+        "UPDATE puzzle_attempts SET status = $1, progress = $2, finished_at = $3, \
+         answered_at = $3, answer_shown = FALSE WHERE id = $4 AND status = 'active' AND progress = $5",
     )
     .bind(if solved { "solved" } else { "failed" })
     .bind(i64::from(expected) + 1)
     .bind(now)
     .bind(id)
     .bind(i64::from(expected))
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Keeps a try's last answer (JSON), to be given again until it is shown.
+pub async fn keep_answer<'e>(ex: impl Writes<'e>, id: i64, answer: &str) -> Result<(), StoreError> {
+    sqlx::query("UPDATE puzzle_attempts SET answer = $1 WHERE id = $2")
+        .bind(answer)
+        .bind(id)
+        .execute(ex)
+        .await?;
+    Ok(())
+}
+
+/// A try whose last answer is not known to have been shown, with that answer (JSON).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnshownRow {
+    pub attempt: AttemptRow,
+    pub answer: String,
+}
+
+/// The user's latest answer in a server not known to have been shown, if any.
+pub async fn unshown<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild_id: u64,
+    user_id: u64,
+) -> Result<Option<UnshownRow>, StoreError> {
+    #[derive(sqlx::FromRow)]
+    struct Unshown {
+        #[sqlx(flatten)]
+        attempt: AttemptRow,
+        answer: String,
+    }
+    let row: Option<Unshown> = sqlx::query_as(
+        "SELECT id, puzzle_id, status, progress, rated, day, answer FROM puzzle_attempts \
+         WHERE guild_id = $1 AND user_id = $2 AND answer_shown = FALSE AND answer IS NOT NULL \
+         ORDER BY answered_at DESC, id DESC LIMIT 1",
+    )
+    .bind(to_db(guild_id))
+    .bind(to_db(user_id))
+    .fetch_optional(ex)
+    .await?;
+    Ok(row.map(|r| UnshownRow {
+        attempt: r.attempt,
+        answer: r.answer,
+    }))
+}
+
+/// Records that try `id`'s answer at `progress` plies (where the answer left it) was shown;
+/// false if it was shown already or the try has moved on.
+pub async fn answer_shown<'e>(
+    ex: impl Writes<'e>,
+    id: i64,
+    progress: u32,
+) -> Result<bool, StoreError> {
+    let done = sqlx::query(
+        "UPDATE puzzle_attempts SET answer_shown = TRUE \
+         WHERE id = $1 AND progress = $2 AND answer_shown = FALSE",
+    )
+    .bind(id)
+    .bind(i64::from(progress))
     .execute(ex)
     .await?;
     Ok(done.rows_affected() == 1)

@@ -8,6 +8,7 @@
 use crate::support::bot_harness::{assert_board, BotHarness};
 use crate::support::fake_discord::*;
 use serde_json::{json, Value};
+use crate::support::Waiting;
 
 const ASTRID: u64 = 900_000_000_000_000_101;
 const CHANNEL: u64 = 70;
@@ -50,19 +51,36 @@ async fn suggestions(h: &BotHarness, who: &Who, typed: &str) -> Vec<String> {
 
 /// The user's current puzzle's line, read from the bot's database.
 async fn current_line(h: &BotHarness) -> Vec<String> {
+    let p = current_puzzle(h).await;
+    p.line.split_whitespace().map(str::to_string).collect()
+}
+
+/// The user's current puzzle, read from the bot's database.
+async fn current_puzzle(h: &BotHarness) -> tablut_bot::store::puzzles::PuzzleRow {
+    puzzle_row(h, None).await
+}
+
+/// A puzzle (by default the user's current one), read from the bot's database.
+async fn puzzle_row(h: &BotHarness, id: Option<i64>) -> tablut_bot::store::puzzles::PuzzleRow {
     let url = format!("sqlite://{}", h.dir.path().join("bot.db").display());
     let pool = tablut_bot::store::open(&url).await.unwrap();
     let guild = h.fake.guild_of(CHANNEL);
-    let a = tablut_bot::store::puzzles::active(&pool, guild, ASTRID)
-        .await
-        .unwrap()
-        .expect("a current puzzle");
-    let p = tablut_bot::store::puzzles::by_id(&pool, a.puzzle_id)
+    let id = match id {
+        Some(id) => id,
+        None => {
+            tablut_bot::store::puzzles::active(&pool, guild, ASTRID)
+                .await
+                .unwrap()
+                .expect("a current puzzle")
+                .puzzle_id
+        }
+    };
+    let p = tablut_bot::store::puzzles::by_id(&pool, id)
         .await
         .unwrap()
         .unwrap();
     pool.close().await;
-    p.line.split_whitespace().map(str::to_string).collect()
+    p
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -191,6 +209,141 @@ async fn a_puzzle_shown_answered_wrong_then_right() {
         "{}",
         none.content()
     );
+}
+
+/// `/tablut puzzle move` whose reply Discord fails (500): what the fake was sent, and the
+/// one-line error that followed it.
+async fn answer_lost(h: &BotHarness, who: &Who, notation: &str) -> (Recorded, Recorded) {
+    h.fake.fail("POST", "/callback", 1, Fault::Status(500));
+    let id = h.fake.command(
+        who,
+        CHANNEL,
+        "tablut",
+        None,
+        puzzle(
+            "move",
+            json!([{"name": "notation", "type": 3, "value": notation}]),
+        ),
+        &[],
+    );
+    let lost = h.fake.callback(id).await;
+    assert_eq!(lost.status, 500);
+    let error = h.fake.callback(id).await;
+    assert_eq!(error.status, 204, "{:?}", error.json);
+    assert!(
+        error.ephemeral() && !error.content().contains('\n'),
+        "{}",
+        error.content()
+    );
+    (lost, error)
+}
+
+/// Waits until the bot has recorded that the user's last puzzle answer was shown (it does so
+/// once Discord has taken the reply, so after the test has seen the reply).
+async fn answer_recorded_shown(service: &tablut_bot::service::Service, guild: u64) {
+    let waiting = Waiting::for_("the answer to be recorded as shown");
+    while service
+        .unshown_puzzle_answer(guild, ASTRID)
+        .await
+        .unwrap()
+        .is_some()
+    {
+        waiting.again().await;
+    }
+}
+
+/// An answer whose reply fails is not lost: the answer and the ratings' change are committed
+/// once; the same `/tablut puzzle move` again, or `/tablut puzzle play`, shows exactly the reply
+/// that failed (board included), judging and rating nothing again; once shown, it is not shown
+/// again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_puzzle_answer_whose_reply_fails_is_shown_when_asked_again() {
+    let h = BotHarness::start(&[("AI_TT_MB", "4")]).await;
+    let service = h.bot.as_ref().unwrap().service.clone();
+    let guild = h.fake.guild_of(CHANNEL);
+    let astrid = Who::member(ASTRID, "Astrid");
+    ask(&h, &astrid, "play", json!([])).await;
+    let first = current_puzzle(&h).await;
+    let line = current_line(&h).await;
+    let suggested = suggestions(&h, &astrid, "").await;
+    let wrong = suggested.iter().find(|m| **m != line[0]).unwrap().clone();
+
+    // A wrong answer whose reply fails: failed and rated, once.
+    let (lost, _) = answer_lost(&h, &astrid, &wrong).await;
+    let rated = service.puzzle_player(guild, ASTRID).await.unwrap().unwrap();
+    assert_eq!((rated.solved, rated.failed), (0, 1));
+    assert!(rated.rating.rating < 1500.0);
+    let puzzle_after = puzzle_row(&h, Some(first.id)).await.rating;
+    assert!(puzzle_after.rating > first.rating.rating);
+    assert_eq!(
+        lost.content(),
+        format!(
+            "**{wrong}** is not it: the move was **{}**.\nYour puzzle rating: 1500 → {:.0} · the puzzle's: {:.0} → {:.0}",
+            line[0], rated.rating.rating, first.rating.rating, puzzle_after.rating
+        )
+    );
+    // The same answer again: the reply that failed, exactly, and nothing rated again.
+    let again = ask(
+        &h,
+        &astrid,
+        "move",
+        json!([{"name": "notation", "type": 3, "value": wrong}]),
+    )
+    .await;
+    assert_eq!(again.status, 204);
+    assert_eq!(again.content(), lost.content());
+    assert!(!again.ephemeral());
+    assert_board(&again);
+    assert_eq!(again.files, lost.files);
+    let now = service.puzzle_player(guild, ASTRID).await.unwrap().unwrap();
+    assert_eq!((now.solved, now.failed, now.rating), (0, 1, rated.rating));
+    assert_eq!(puzzle_row(&h, Some(first.id)).await.rating, puzzle_after);
+    answer_recorded_shown(&service, guild).await;
+    // Shown: it is not given again.
+    let none = ask(
+        &h,
+        &astrid,
+        "move",
+        json!([{"name": "notation", "type": 3, "value": wrong}]),
+    )
+    .await;
+    assert_eq!(
+        none.content(),
+        "You have no puzzle to answer: ask for one with /tablut puzzle play."
+    );
+
+    // The next puzzle answered right, its reply failing: /tablut puzzle play shows it.
+    ask(&h, &astrid, "play", json!([])).await;
+    let line = current_line(&h).await;
+    let (lost, _) = answer_lost(&h, &astrid, &line[0]).await;
+    let after = service.puzzle_player(guild, ASTRID).await.unwrap().unwrap();
+    let shown = ask(&h, &astrid, "play", json!([])).await;
+    assert_eq!(shown.status, 204);
+    assert_eq!(shown.content(), lost.content());
+    assert_eq!(shown.files, lost.files);
+    answer_recorded_shown(&service, guild).await;
+    if line.len() == 1 {
+        assert!(lost.content().contains(": solved!\nYour puzzle rating: "));
+        assert_eq!((after.solved, after.failed), (1, 1));
+        assert!(after.rating.rating > rated.rating.rating);
+    } else {
+        assert!(lost
+            .content()
+            .starts_with(&format!("**{}** is right.\n", line[0])));
+        assert_eq!((after.solved, after.failed), (0, 1));
+    }
+    assert_eq!(
+        service.puzzle_player(guild, ASTRID).await.unwrap().unwrap(),
+        after
+    );
+    // Shown: play goes on with the puzzle (the next, or the same one's next move).
+    let next = ask(&h, &astrid, "play", json!([])).await;
+    assert!(
+        next.content().contains("to move: find"),
+        "{}",
+        next.content()
+    );
+    assert_ne!(next.content(), lost.content());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -104,27 +104,36 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
         f.service.puzzle(GUILD, &astrid).await.unwrap().puzzle_id,
         view.puzzle_id
     );
-    match f
+    let goes_on = f
         .service
         .puzzle_move(GUILD, &astrid, &r.line[0])
         .await
-        .unwrap()
-    {
-        PuzzleAnswer::Continue { played, view } => {
+        .unwrap();
+    match &goes_on {
+        PuzzleAnswer::Continue { played, view, .. } => {
             assert!(played.starts_with(&r.line[0]), "{played}");
             assert_eq!(view.step, 2);
             assert!(view.reply.as_deref().unwrap().starts_with(&r.line[1]));
         }
         other => panic!("{other:?}"),
     }
+    // Typed again before its reply is known to have been shown: the same answer, the puzzle
+    // where it was.
+    assert_eq!(
+        f.service
+            .puzzle_move(GUILD, &astrid, &r.line[0])
+            .await
+            .unwrap(),
+        goes_on
+    );
     let before = Rating::default();
     let puzzle_before = initial_rating(Kind::Win, 2);
-    match f
+    let solved = f
         .service
         .puzzle_move(GUILD, &astrid, &r.line[2])
         .await
-        .unwrap()
-    {
+        .unwrap();
+    match &solved {
         PuzzleAnswer::Solved { ratings, .. } => {
             let ratings = ratings.expect("a first try is rated");
             let (after, puzzle_after) = rate_game(before, puzzle_before, Score::Win);
@@ -147,6 +156,24 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
         .unwrap()
         .unwrap();
     assert_eq!((me.solved, me.failed), (1, 0));
+    // Until its reply is known to have been shown, the answer is given again, as it was: by
+    // any move (there is no puzzle under way), and as the last answer not shown; nothing is
+    // judged or rated again.
+    assert_eq!(
+        f.service.puzzle_move(GUILD, &astrid, "a1-a2").await.unwrap(),
+        solved
+    );
+    assert_eq!(
+        f.service.unshown_puzzle_answer(GUILD, ASTRID).await.unwrap(),
+        Some(solved.clone())
+    );
+    let unchanged = f.service.puzzle_player(GUILD, ASTRID).await.unwrap();
+    assert_eq!(unchanged.as_ref(), Some(&me));
+    f.service.puzzle_answer_shown(solved.key()).await.unwrap();
+    assert_eq!(
+        f.service.unshown_puzzle_answer(GUILD, ASTRID).await.unwrap(),
+        None
+    );
     // No puzzle to answer now.
     assert!(matches!(
         f.service.puzzle_move(GUILD, &astrid, &r.line[2]).await,

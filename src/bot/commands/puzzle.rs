@@ -29,9 +29,32 @@ fn puzzle_reply(text: String, png: Vec<u8>, day: Option<i64>) -> poise::CreateRe
         .allowed_mentions(serenity::CreateAllowedMentions::new())
 }
 
+/// Sends an answer's reply, then records that it was shown. Until then the service keeps the
+/// answer and gives it again at the next `move` or `play`: an answer whose reply fails (or
+/// whose sending the bot's stop cut short) is shown then, rated once.
+async fn show_answer(ctx: Context<'_>, answer: PuzzleAnswer) -> Result<(), Error> {
+    let key = answer.key();
+    let day = answer.day();
+    let (text, png) = answer_message(answer);
+    ctx.send(puzzle_reply(text, png, day)).await?;
+    if let Err(e) = ctx.data().service.puzzle_answer_shown(key).await {
+        // Shown, but not recorded as shown: the player may see it once more.
+        tracing::warn!(error = %e, "cannot record a puzzle answer as shown");
+    }
+    Ok(())
+}
+
 /// Your puzzle: the one you are solving, or a new one near your puzzle rating.
 #[poise::command(slash_command, guild_only)]
 pub async fn play(ctx: Context<'_>) -> Result<(), Error> {
+    // First, the last answer if its reply was not shown.
+    let service = &ctx.data().service;
+    if let Some(answer) = service
+        .unshown_puzzle_answer(guild(ctx), ctx.author().id.get())
+        .await?
+    {
+        return show_answer(ctx, answer).await;
+    }
     let view = ctx.data().service.puzzle(guild(ctx), &caller(ctx)).await?;
     let text = view_message(&view);
     let day = view.day;
@@ -87,10 +110,7 @@ pub async fn move_(
         .service
         .puzzle_move(guild(ctx), &caller(ctx), &notation)
         .await?;
-    let day = answer.day();
-    let (text, png) = answer_message(answer);
-    ctx.send(puzzle_reply(text, png, day)).await?;
-    Ok(())
+    show_answer(ctx, answer).await
 }
 
 /// This server's best puzzle solvers.
@@ -250,7 +270,7 @@ fn ratings_line(r: &Option<PuzzleRatings>) -> String {
 /// The answer's words and board.
 pub fn answer_message(answer: PuzzleAnswer) -> (String, Vec<u8>) {
     match answer {
-        PuzzleAnswer::Continue { played, view } => {
+        PuzzleAnswer::Continue { played, view, .. } => {
             let text = format!("**{played}** is right.\n{}", view_message(&view));
             (text, view.png)
         }
