@@ -7,8 +7,8 @@
 
 use crate::support::bot_harness::{assert_board, BotHarness};
 use crate::support::fake_discord::*;
-use serde_json::{json, Value};
 use crate::support::Waiting;
+use serde_json::{json, Value};
 
 const ASTRID: u64 = 900_000_000_000_000_101;
 const CHANNEL: u64 = 70;
@@ -171,7 +171,10 @@ async fn a_puzzle_shown_answered_wrong_then_right() {
     assert!(failed.content().contains(&line[0]));
     assert!(failed.content().contains("Your puzzle rating: 1500 →"));
     assert_board(&failed);
-    // The next puzzle, answered right move by move.
+    // The next puzzle (once the answer is recorded as shown: until then, play shows it again),
+    // answered right move by move.
+    let service = h.bot.as_ref().unwrap().service.clone();
+    answer_recorded_shown(&service, guild).await;
     let next = ask(&h, &astrid, "play", json!([])).await;
     assert!(next.content().contains("Puzzle"), "{}", next.content());
     let line = current_line(&h).await;
