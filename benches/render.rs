@@ -1,5 +1,5 @@
 //! Board image benchmarks for every variant (Tablut 9×9, Brandubh 7×7, Copenhagen 11×11): one
-//! board PNG of a 40-ply position, the largest of the sample boards tests/render.rs checks, and
+//! board PNG of a 40-ply position, the largest of the sample boards tests/engine/render.rs checks, and
 //! the replay of a 100-ply game (targets: a board PNG in at most 2 ms and 40 KB; a 100-ply
 //! replay GIF in at most 150 ms and 1 MB).
 //!
@@ -104,7 +104,7 @@ fn gif_frames(file: &[u8]) -> Vec<Vec<u8>> {
     frames
 }
 
-/// The largest board PNG among the sample boards of a variant (the ones tests/render.rs
+/// The largest board PNG among the sample boards of a variant (the ones tests/engine/render.rs
 /// checks against 40 KB), with its last move.
 fn largest_board(variant: Variant) -> (Position, Option<RecordedMove>) {
     support::sample_boards(variant.rules())

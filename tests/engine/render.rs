@@ -9,8 +9,7 @@ use tablut_bot::tafl::{
     parse_position, Bitboard, Game, Outcome, Piece, Position, Reason, Rules, Side, Square, Variant,
 };
 
-mod render_support;
-use render_support::{long_game, random_game, sample_boards, LONG_CAPTION};
+use crate::render_support::{long_game, random_game, sample_boards, LONG_CAPTION};
 
 fn decode_png(bytes: &[u8]) -> RgbaImage {
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "a PNG signature");
