@@ -14,9 +14,9 @@ use support::fake_discord::{FakeDiscord, Fault, Recorded, Who, APP_ID, TOKEN};
 use support::Waiting;
 use tablut_bot::bot::delivery::{self, Dispatcher, Poster};
 use tablut_bot::both_backends;
+use tablut_bot::service::NoticeStatus;
 use tablut_bot::service::*;
 use tablut_bot::store::testdb::TestDb;
-use tablut_bot::store::NoticeStatus;
 use tablut_bot::tafl::Rules;
 
 const GUILD: u64 = 900_000_000_000_000_031;

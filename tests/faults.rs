@@ -431,7 +431,7 @@ async fn a_channel_deleted_mid_game_ends_its_game_as_aborted() {
     );
     let notices = service.notices_in(140).await.unwrap();
     let last = notices.last().unwrap();
-    assert_eq!(last.status, tablut_bot::store::NoticeStatus::Failed);
+    assert_eq!(last.status, tablut_bot::service::NoticeStatus::Failed);
     assert_eq!(
         last.failure.as_deref(),
         Some("404: Unknown Channel (code 10003)")
@@ -492,7 +492,7 @@ async fn a_proxys_bare_404_or_502_is_retried_and_the_game_goes_on() {
     // Three attempts, each counted when it was claimed: two retried, one delivered.
     assert_eq!(
         (reply.status, reply.attempts),
-        (tablut_bot::store::NoticeStatus::Delivered, 3)
+        (tablut_bot::service::NoticeStatus::Delivered, 3)
     );
     let game = service.game_in_channel(141).await.unwrap().unwrap();
     assert!(!game.is_over());
@@ -522,7 +522,7 @@ async fn another_refusal_fails_the_move_and_stops_the_clock_of_its_timed_game() 
         .await
         .unwrap()
         .into_iter()
-        .find(|r| r.status == tablut_bot::store::NoticeStatus::Failed)
+        .find(|r| r.status == tablut_bot::service::NoticeStatus::Failed)
         .expect("the move failed");
     assert_eq!(failed.kind, "move");
     assert_eq!(
@@ -561,7 +561,7 @@ async fn a_refused_token_stops_delivery_and_keeps_the_notice_for_the_next_start(
     assert_eq!(statuses.last(), Some(&401), "{statuses:?}");
     let rows = service.notices_in(190).await.unwrap();
     let reply = rows.last().unwrap();
-    assert_eq!(reply.status, tablut_bot::store::NoticeStatus::Pending);
+    assert_eq!(reply.status, tablut_bot::service::NoticeStatus::Pending);
     assert!(
         reply
             .failure
@@ -577,7 +577,7 @@ async fn a_refused_token_stops_delivery_and_keeps_the_notice_for_the_next_start(
     let rows = service.notices_in(190).await.unwrap();
     assert!(rows
         .iter()
-        .all(|r| r.status == tablut_bot::store::NoticeStatus::Delivered));
+        .all(|r| r.status == tablut_bot::service::NoticeStatus::Delivered));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -643,7 +643,7 @@ async fn a_post_retried_after_discord_forgot_its_nonce_is_not_shown_twice() {
         .unwrap();
     assert!(rows
         .iter()
-        .all(|r| r.status == tablut_bot::store::NoticeStatus::Delivered));
+        .all(|r| r.status == tablut_bot::service::NoticeStatus::Delivered));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -816,5 +816,5 @@ async fn a_notice_written_in_the_old_format_is_delivered_after_an_upgrade() {
     let rows = service.notices_in(230).await.unwrap();
     assert!(rows
         .iter()
-        .all(|r| r.status == tablut_bot::store::NoticeStatus::Delivered));
+        .all(|r| r.status == tablut_bot::service::NoticeStatus::Delivered));
 }

@@ -10,8 +10,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 use support::bot_harness::BotHarness;
 use support::fake_discord::*;
-use tablut_bot::service::{ChallengeStatus, Service};
-use tablut_bot::store::NoticeStatus;
+use tablut_bot::service::{ChallengeStatus, NoticeStatus, Service};
 use tablut_bot::tafl::Reason;
 
 const ASTRID: u64 = 900_000_000_000_000_301;

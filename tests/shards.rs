@@ -13,9 +13,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use support::bot_harness::BotHarness;
 use support::fake_discord::*;
-use tablut_bot::service::{Config, Service, SystemClock};
+use tablut_bot::service::{Config, NoticeStatus, Service, SystemClock};
 use tablut_bot::store::testdb::TestDb;
-use tablut_bot::store::{Backend, NoticeStatus};
+use tablut_bot::store::Backend;
 use tablut_bot::tafl::{Game, Rules};
 
 const ASTRID: u64 = 900_000_000_000_000_501;

@@ -36,8 +36,8 @@ pub use error::{Done, ServiceError};
 pub use gone::Gone;
 pub use news::News;
 pub use outbox::{
-    AnswerRef, Answering, BoardRef, Buttons, Delivery, DeliveryPolicy, Notice, NoticeId, Payload,
-    PuzzleBoardRef, Recorded, ANSWER_TOKEN_LIFE,
+    AnswerRef, Answering, BoardRef, Buttons, Delivery, DeliveryPolicy, Notice, NoticeId,
+    NoticeStatus, Payload, PuzzleBoardRef, Recorded, StoredNotice, ANSWER_TOKEN_LIFE,
 };
 pub use timecontrol::{heartbeat_grace, Downtime};
 pub use types::*;

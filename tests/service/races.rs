@@ -15,7 +15,7 @@ use tablut_bot::rating::{rate_game, Rating, Score};
 use tablut_bot::service::timecontrol::CLOCK_CLAIM_LEASE;
 use tablut_bot::service::*;
 use tablut_bot::store::testdb::TestDb;
-use tablut_bot::store::{self, Backend, NoticeStatus};
+use tablut_bot::store::{self, Backend};
 use tablut_bot::tafl::{Game, Rules};
 
 const GUILD: u64 = 900_000_000_000_000_001;
