@@ -22,7 +22,7 @@ use tablut_bot::tafl::Rules;
 const GUILD: u64 = 900_000_000_000_000_031;
 const ASTRID: u64 = 900_000_000_000_000_301;
 const BIRGER: u64 = 900_000_000_000_000_302;
-/// The bot's time-out on a request to Discord, as `tests/faults.rs` and `tests/crash.rs` set it.
+/// The bot's time-out on a request to Discord, as `tests/faults.rs` and `tests/discord/crash.rs` set it.
 const TIMEOUT: Duration = Duration::from_millis(400);
 /// How long a change's news is left to its handler, and the dispatcher's lease, as the bot
 /// derives them from the time-out.

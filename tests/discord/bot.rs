@@ -2,13 +2,11 @@
 //! pointing at a fake Discord on 127.0.0.1), playing through slash commands, autocomplete and
 //! buttons, on a real SQLite file.
 
-mod support;
-
+use crate::support::bot_harness::{assert_board, BotHarness};
+use crate::support::fake_discord::*;
 use serde_json::json;
 use std::ops::{Deref, DerefMut};
 use std::time::Duration;
-use support::bot_harness::{assert_board, BotHarness};
-use support::fake_discord::*;
 
 const ASTRID: u64 = 900_000_000_000_000_101;
 const BIRGER: u64 = 900_000_000_000_000_102;
@@ -579,7 +577,7 @@ async fn every_refusal_is_one_ephemeral_line() {
     assert!(h.fake.answer(id).await.content().contains("Tablut"));
     // However each ended, every command has been counted out (shut-down waits for none).
     let in_flight = &h.bot.as_ref().unwrap().in_flight;
-    let waiting = support::Waiting::for_("every command counted out");
+    let waiting = crate::support::Waiting::for_("every command counted out");
     while !in_flight.is_empty() {
         waiting.again().await;
     }
@@ -806,7 +804,7 @@ async fn a_failed_registration_is_tried_again_and_commands_are_answered_meanwhil
     fake.fail("PUT", "/commands", 2, Fault::Status(500));
     let dir = tempfile::tempdir().unwrap();
     let config = fake.bot_config(&dir.path().join("bot.db"), &[]);
-    let clock = tablut_bot::service::ManualClock::new(support::bot_harness::T0);
+    let clock = tablut_bot::service::ManualClock::new(crate::support::bot_harness::T0);
     let bot = tablut_bot::bot::start(config, std::sync::Arc::new(clock))
         .await
         .unwrap();
@@ -843,7 +841,7 @@ async fn a_shutdown_ends_every_background_task_a_registration_being_retried_incl
     fake.fail("PUT", "/commands", 1000, Fault::Status(500));
     let dir = tempfile::tempdir().unwrap();
     let config = fake.bot_config(&dir.path().join("bot.db"), &[]);
-    let clock = tablut_bot::service::ManualClock::new(support::bot_harness::T0);
+    let clock = tablut_bot::service::ManualClock::new(crate::support::bot_harness::T0);
     let bot = tablut_bot::bot::start(config, std::sync::Arc::new(clock))
         .await
         .unwrap();

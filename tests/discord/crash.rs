@@ -5,13 +5,11 @@
 //! after the change was committed, and is started again on the same database. At the end the
 //! channel shows every move exactly once, in order.
 
-mod support;
-
+use crate::support::fake_discord::*;
 use serde_json::json;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use support::fake_discord::*;
 use tablut_bot::ai::Level;
 use tablut_bot::service::{Config, Service, SystemClock};
 use tablut_bot::tafl::{Game, Rules};

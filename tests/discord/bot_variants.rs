@@ -9,11 +9,9 @@
 //! the engine too (each gives the AI a win as soon as it can), and the AI's moves are read from
 //! its posts and replayed on the engine.
 
-mod support;
-
+use crate::support::bot_harness::BotHarness;
+use crate::support::fake_discord::*;
 use serde_json::json;
-use support::bot_harness::BotHarness;
-use support::fake_discord::*;
 use tablut_bot::render::graph;
 use tablut_bot::render::theme::{self, Layout};
 use tablut_bot::tafl::{Call, Game, Move, Outcome, Position, RecordedMove, Side, Square, Variant};
