@@ -1,7 +1,7 @@
 //! The use cases on real SQLite files (and fresh PostgreSQL databases): whole games, restarts,
-//! refusals, post-game analysis, the puzzles, a game's life beyond single moves, the AI pool's
-//! fairness and limits; both backends' schemas agree; two services on one PostgreSQL database
-//! do what must happen once, once.
+//! refusals, the outbox's policy, post-game analysis, the puzzles, a game's life beyond single
+//! moves, the AI pool's fairness and limits; both backends' schemas agree; two services on one
+//! PostgreSQL database do what must happen once, once.
 //!
 //! The files that were test binaries of their own are modules of this one, so that the library
 //! and its dependencies are linked once for all of them: `cargo test --test service` runs them
@@ -13,6 +13,7 @@ mod support;
 mod ai_pool;
 mod analysis;
 mod lifecycle;
+mod outbox;
 mod puzzle_service;
 mod races;
 mod schema;

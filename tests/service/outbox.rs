@@ -32,7 +32,7 @@ async fn fixture(db: TestDb, images: bool) -> Fixture {
     let config = Config {
         ai_time: [Duration::from_millis(50); 3],
         images,
-        // Many challenges between the same two players: the caps on them are tests/limits.rs's.
+        // Many challenges between the same two players: the caps on them are tests/discord/limits.rs's.
         open_challenges_per_user: 0,
         challenges_received: 0,
         ..Config::default()

@@ -5,13 +5,11 @@
 //! both backends: the service with the bot's dispatcher against the fake Discord, the handler's
 //! edit sent as the bot sends it (`delivery::show_answer`).
 
-mod support;
-
+use crate::support::fake_discord::{FakeDiscord, Fault, Recorded, Who, APP_ID, TOKEN};
+use crate::support::Waiting;
 use serde_json::json;
 use std::sync::Arc;
 use std::time::Duration;
-use support::fake_discord::{FakeDiscord, Fault, Recorded, Who, APP_ID, TOKEN};
-use support::Waiting;
 use tablut_bot::bot::delivery::{self, Dispatcher, Poster};
 use tablut_bot::both_backends;
 use tablut_bot::service::NoticeStatus;
@@ -22,7 +20,7 @@ use tablut_bot::tafl::Rules;
 const GUILD: u64 = 900_000_000_000_000_031;
 const ASTRID: u64 = 900_000_000_000_000_301;
 const BIRGER: u64 = 900_000_000_000_000_302;
-/// The bot's time-out on a request to Discord, as `tests/faults.rs` and `tests/discord/crash.rs` set it.
+/// The bot's time-out on a request to Discord, as `tests/discord/faults.rs` and `tests/discord/crash.rs` set it.
 const TIMEOUT: Duration = Duration::from_millis(400);
 /// How long a change's news is left to its handler, and the dispatcher's lease, as the bot
 /// derives them from the time-out.

@@ -6,13 +6,11 @@
 //! Each test checks what the channel shows: every message once, nothing lost, and the game
 //! going on.
 
-mod support;
-
+use crate::support::bot_harness::{assert_board, BotHarness};
+use crate::support::fake_discord::*;
+use crate::support::Waiting;
 use serde_json::json;
 use std::time::Duration;
-use support::bot_harness::{assert_board, BotHarness};
-use support::fake_discord::*;
-use support::Waiting;
 
 const ASTRID: u64 = 900_000_000_000_000_201;
 const BIRGER: u64 = 900_000_000_000_000_202;

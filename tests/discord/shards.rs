@@ -4,15 +4,13 @@
 //! on both, a game against the AI whose process is killed (SIGKILL) mid-game and started
 //! again, and every move and notice shown exactly once.
 
-mod support;
-
+use crate::support::bot_harness::BotHarness;
+use crate::support::fake_discord::*;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use support::bot_harness::BotHarness;
-use support::fake_discord::*;
 use tablut_bot::service::{Config, NoticeStatus, Service, SystemClock};
 use tablut_bot::store::testdb::TestDb;
 use tablut_bot::store::Backend;
@@ -81,13 +79,13 @@ fn next_move(moves: &[String]) -> String {
 
 #[test]
 fn the_fakes_ready_and_guild_create_read_as_serenitys_events() {
-    let ready = support::fake_discord::ready_json(2, 3, &[guild_on_shard(2, 3, 0)]);
+    let ready = crate::support::fake_discord::ready_json(2, 3, &[guild_on_shard(2, 3, 0)]);
     let ready: serenity::model::gateway::Ready = serde_json::from_value(ready).unwrap();
     assert_eq!(ready.shard.map(|s| (s.id.0, s.total)), Some((2, 3)));
     assert_eq!(ready.guilds.len(), 1);
     let guild = guild_on_shard(1, 4, 5);
     assert_eq!(shard_of(guild, 4), 1);
-    let create = support::fake_discord::guild_json(guild, &[41, 42]);
+    let create = crate::support::fake_discord::guild_json(guild, &[41, 42]);
     let guild: serenity::model::guild::Guild = serde_json::from_value(create).unwrap();
     assert_eq!(guild.channels.len(), 2);
 }

@@ -3,13 +3,11 @@
 //! as the delivery rules say for a post that finds the channel gone (404: the game aborted,
 //! unrated) or the bot shut out (403: the clock stopped), not at the next post.
 
-mod support;
-
+use crate::support::bot_harness::BotHarness;
+use crate::support::fake_discord::*;
 use serde_json::json;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
-use support::bot_harness::BotHarness;
-use support::fake_discord::*;
 use tablut_bot::service::{ChallengeStatus, NoticeStatus, Service};
 use tablut_bot::tafl::Reason;
 
