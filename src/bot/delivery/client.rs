@@ -1,0 +1,248 @@
+//! The requests to Discord's REST API that deliver a notice: the edit of an interaction's
+//! original response, the edit of a message, the look through a channel's latest messages for
+//! a post already made, and the post with its nonce; and what Discord's answer says besides its
+//! status (its error code, its rate limit).
+//!
+//! They go through a plain HTTP client rather than serenity's: a retry needs what serenity's
+//! error drops (a 429's `retry_after` and `global`), and with `DISCORD_PROXY` set serenity's
+//! rate limiter is off, so the 429s are ours to honour.
+
+use super::policy::{self, Attempt, ANSWER_GONE, UNKNOWN_MESSAGE};
+use crate::service::{AnswerRef, Buttons, Notice};
+use reqwest::header::{HeaderMap, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
+use serde_json::{json, Value};
+use std::time::Duration;
+
+/// How many of a channel's latest messages are looked through for a notice already posted.
+const LOOK_BACK: u32 = 100;
+
+/// Posts and edits channel messages on Discord's REST API.
+pub struct Poster {
+    client: reqwest::Client,
+    /// `https://discord.com/api/v10`, or the proxy's equivalent.
+    api: String,
+    auth: String,
+}
+
+/// Discord's answer to a request.
+pub(super) struct Answer {
+    pub status: u16,
+    pub headers: HeaderMap,
+    /// Its JSON body (null if it has none, or none that parses).
+    pub body: Value,
+}
+
+/// A 429's limit: how long to wait, and whether every request must.
+pub(super) struct RateLimit {
+    pub after: Duration,
+    pub global: bool,
+}
+
+impl Answer {
+    /// Discord's error code, if the answer is Discord's error body
+    /// (`{"code": 10003, "message": "Unknown Channel"}`).
+    pub fn code(&self) -> Option<i64> {
+        self.body["code"]
+            .as_i64()
+            .filter(|_| self.body["message"].is_string())
+    }
+
+    /// The message it is (a post's or an edit's answer).
+    pub fn message_id(&self) -> Option<u64> {
+        self.body["id"].as_str().and_then(|id| id.parse().ok())
+    }
+
+    /// The rate limit a 429 states, in its body or its headers (a second if neither says).
+    pub fn rate_limit(&self) -> RateLimit {
+        let header = |name: &str| self.headers.get(name).and_then(|v| v.to_str().ok());
+        let seconds = self.body["retry_after"]
+            .as_f64()
+            .or_else(|| header("retry-after").and_then(|v| v.parse().ok()))
+            .unwrap_or(1.0)
+            .clamp(0.0, 3600.0);
+        RateLimit {
+            after: Duration::from_secs_f64(seconds),
+            global: self.body["global"].as_bool() == Some(true)
+                || header("x-ratelimit-global") == Some("true")
+                || header("x-ratelimit-scope") == Some("global"),
+        }
+    }
+}
+
+impl Poster {
+    /// A poster on `client` (whose timeout makes a hung request fail, to be retried with the
+    /// same nonce) with the bot's token, through `proxy` if set.
+    pub fn new(client: reqwest::Client, token: &str, proxy: Option<&str>) -> Poster {
+        let base = proxy.unwrap_or("https://discord.com").trim_end_matches('/');
+        Poster {
+            client,
+            api: format!("{base}/api/v10"),
+            auth: format!("Bot {}", token.trim_start_matches("Bot ")),
+        }
+    }
+
+    /// Delivers a notice once: while its interaction's token lives, by editing the
+    /// interaction's original response (an edit shows once, however often it is sent); else
+    /// edits its message if it names one that still exists; else posts it (with the board or
+    /// graph, if it has one, as `filename`), unless the channel already shows it.
+    pub(super) async fn send(
+        &self,
+        notice: &Notice,
+        png: Vec<u8>,
+        filename: &str,
+        now: i64,
+    ) -> Attempt {
+        // Worded now, from what the notice tells.
+        let text = crate::bot::messages::notice_text(&notice.news);
+        if let Some(answer) = &notice.payload.answer {
+            if answer.alive_at(now, notice.created_at) {
+                let attempt = self
+                    .edit_answer(answer, &text, notice.payload.buttons, png.clone(), filename)
+                    .await;
+                // The token has expired after all, or the response is gone (deleted): the
+                // channel is looked through, below.
+                if !attempt.code.is_some_and(|code| ANSWER_GONE.contains(&code)) {
+                    return attempt;
+                }
+            }
+        }
+        let mentions = json!({"parse": ["users"]});
+        if let Some(message) = notice.payload.edit {
+            let body = json!({"content": text, "components": [],
+                "allowed_mentions": mentions});
+            let url = format!(
+                "{}/channels/{}/messages/{message}",
+                self.api, notice.channel
+            );
+            let attempt = policy::verdict(self.request(json(self.client.patch(url), &body)).await);
+            if attempt.code != Some(UNKNOWN_MESSAGE) {
+                return attempt;
+            }
+            // The message is gone (the channel may not be): post instead.
+        }
+        // Tried before (the post may have been made, its answer lost, and Discord's memory of
+        // the nonce lasts only minutes), or the news of an interaction whose original response
+        // may show it (edited before its token expired): if the channel shows it already, it
+        // is delivered.
+        let unsure = notice.attempts > 0 || notice.payload.answer.is_some();
+        if unsure {
+            if let Some(message_id) = self.already_posted(notice, &text).await {
+                return Attempt::delivered(Some(message_id));
+            }
+        }
+        let mut body = json!({"content": text, "nonce": notice.nonce,
+            "enforce_nonce": true, "allowed_mentions": mentions});
+        if notice.payload.buttons.is_some() {
+            body["components"] = buttons(notice.payload.buttons);
+        }
+        let url = format!("{}/channels/{}/messages", self.api, notice.channel);
+        let request = if png.is_empty() {
+            json(self.client.post(url), &body)
+        } else {
+            body["attachments"] = json!([{"id": 0, "filename": filename}]);
+            self.client
+                .post(url)
+                .multipart(with_file(&body, png, filename))
+        };
+        policy::verdict(self.request(request).await)
+    }
+
+    /// Edits an interaction's original response (the deferred answer to a command, or the
+    /// message whose button was pressed) into a notice's news: its `text`, its buttons (none:
+    /// the pressed message's are removed), and its board or graph as `filename`, if `png`
+    /// holds one. The same edit sent again shows the same message.
+    pub(super) async fn edit_answer(
+        &self,
+        answer: &AnswerRef,
+        text: &str,
+        buttons_on: Option<Buttons>,
+        png: Vec<u8>,
+        filename: &str,
+    ) -> Attempt {
+        let url = format!(
+            "{}/webhooks/{}/{}/messages/@original",
+            self.api, answer.application, answer.token
+        );
+        let mut body = json!({"content": text, "components": buttons(buttons_on),
+            "allowed_mentions": {"parse": ["users"]}});
+        let request = if png.is_empty() {
+            json(self.client.patch(url), &body)
+        } else {
+            body["attachments"] = json!([{"id": 0, "filename": filename}]);
+            self.client
+                .patch(url)
+                .multipart(with_file(&body, png, filename))
+        };
+        policy::verdict(self.request(request).await)
+    }
+
+    /// The message among the channel's latest that is this notice: it carries the notice's
+    /// nonce (Discord shows a message's nonce only for a short while) or is the bot's with the
+    /// notice's very text. None if there is none, or the channel cannot be read (the post's
+    /// nonce is then the only guard).
+    async fn already_posted(&self, notice: &Notice, text: &str) -> Option<u64> {
+        let url = format!(
+            "{}/channels/{}/messages?limit={LOOK_BACK}",
+            self.api, notice.channel
+        );
+        let answer = self.request(self.client.get(url)).await.ok()?;
+        if !(200..=299).contains(&answer.status) {
+            return None;
+        }
+        answer
+            .body
+            .as_array()?
+            .iter()
+            .find(|m| {
+                m["nonce"].as_str() == Some(notice.nonce.as_str())
+                    || (m["author"]["bot"].as_bool() == Some(true)
+                        && m["content"].as_str() == Some(text))
+            })
+            .and_then(|m| m["id"].as_str()?.parse().ok())
+    }
+
+    async fn request(&self, request: reqwest::RequestBuilder) -> Result<Answer, reqwest::Error> {
+        let response = request
+            .header(AUTHORIZATION, &self.auth)
+            .header(USER_AGENT, "DiscordBot (tablut-bot, 0.1)")
+            .send()
+            .await?;
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let bytes = response.bytes().await?;
+        Ok(Answer {
+            status,
+            headers,
+            body: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        })
+    }
+}
+
+/// The buttons a message carries, as Discord's components (none: an empty list).
+fn buttons(buttons: Option<Buttons>) -> Value {
+    let rows = match buttons {
+        Some(Buttons::Challenge(id)) => crate::bot::buttons::challenge_buttons(id),
+        Some(Buttons::Draw(game)) => crate::bot::buttons::draw_buttons(game),
+        Some(Buttons::DailyPuzzle(day)) => crate::bot::buttons::daily_puzzle_buttons(day),
+        None => Vec::new(),
+    };
+    serde_json::to_value(rows).expect("buttons serialize")
+}
+
+/// A multipart body: `body` as `payload_json`, and `png` as its one file.
+fn with_file(body: &Value, png: Vec<u8>, filename: &str) -> reqwest::multipart::Form {
+    let file = reqwest::multipart::Part::bytes(png)
+        .file_name(filename.to_string())
+        .mime_str("image/png")
+        .expect("a valid MIME type");
+    reqwest::multipart::Form::new()
+        .text("payload_json", body.to_string())
+        .part("files[0]", file)
+}
+
+/// A request with a JSON body.
+fn json(request: reqwest::RequestBuilder, body: &Value) -> reqwest::RequestBuilder {
+    request
+        .header(CONTENT_TYPE, "application/json")
+        .body(body.to_string())
+}

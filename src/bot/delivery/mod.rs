@@ -1,0 +1,13 @@
+//! Delivery of the outbox (see `service::outbox`): the bot's half. The service keeps the rows
+//! and the domain's consequences; here are
+//! - [`dispatcher`]: the task that claims the due notices and delivers them, each channel's in
+//!   order, and the handlers' own edit of their interaction's response ([`show_answer`]);
+//! - [`client`]: the requests to Discord that deliver a notice;
+//! - [`policy`]: what Discord's answer means for the notice.
+
+mod client;
+mod dispatcher;
+mod policy;
+
+pub use client::Poster;
+pub use dispatcher::{show_answer, start, Dispatcher};
