@@ -483,8 +483,8 @@ impl BotConfig {
     }
 
     /// The outbox's timing.
-    pub fn delivery(&self) -> service::DeliveryPolicy {
-        service::DeliveryPolicy {
+    pub fn delivery(&self) -> crate::bot::delivery::DeliveryPolicy {
+        crate::bot::delivery::DeliveryPolicy {
             // Longer than the answer and the look at whether it is shown can take together, so
             // a slow answer is never posted a second time.
             answer_grace: self.discord_timeout * 2 + Duration::from_secs(1),

@@ -262,7 +262,7 @@ async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, St
         .map_err(StartError::Discord)?;
     let shard_manager = client.shard_manager.clone();
     background::clock(&tasks, service.clone(), config.clock_interval);
-    let dispatcher = delivery::start(service.clone(), poster);
+    let dispatcher = delivery::start(service.clone(), poster, config.delivery());
     background::ai_sweep(
         &tasks,
         client.http.clone(),

@@ -54,9 +54,9 @@ impl Service {
         let mut out = Gone::default();
         for row in games {
             let id = row.id;
-            match self.channel_gone(row, &gone).await {
-                Ok(outbox::Recorded::GameAborted(_)) => out.aborted.push(id),
-                Ok(_) => {}
+            match self.abort_in_gone_channel(row, &gone).await {
+                Ok(Some(_)) => out.aborted.push(id),
+                Ok(None) => {}
                 Err(e) => {
                     tracing::error!(game = id, error = ?e, "cannot abort the game of a deleted channel")
                 }

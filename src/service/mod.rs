@@ -36,8 +36,8 @@ pub use error::{Done, ServiceError};
 pub use gone::Gone;
 pub use news::News;
 pub use outbox::{
-    AnswerRef, Answering, BoardRef, Buttons, Delivery, DeliveryPolicy, Notice, NoticeId,
-    NoticeStatus, Payload, PuzzleBoardRef, Recorded, StoredNotice, ANSWER_TOKEN_LIFE,
+    AnswerRef, Answering, BoardRef, Buttons, Notice, NoticeId, NoticeStatus, OutboxTimes, Payload,
+    PuzzleBoardRef, StoredNotice, ANSWER_TOKEN_LIFE,
 };
 pub use timecontrol::{heartbeat_grace, Downtime};
 pub use types::*;
@@ -185,7 +185,7 @@ pub struct Service {
     hints: Mutex<HashMap<UserId, i64>>,
     /// The per-user rate limits this process keeps (see [`limits`]).
     pub(crate) limits: limits::Limits,
-    delivery: DeliveryPolicy,
+    delivery: OutboxTimes,
     /// Rung after a commit that wrote notices, so the dispatcher delivers them at once.
     outbox_wake: Arc<tokio::sync::Notify>,
     /// The AI's workers: every search of the service runs there.
@@ -230,7 +230,7 @@ impl Service {
             limits: limits::Limits::new(&config, clock.clone()),
             clock,
             hints: Mutex::new(HashMap::new()),
-            delivery: DeliveryPolicy::default(),
+            delivery: OutboxTimes::default(),
             outbox_wake: Arc::new(tokio::sync::Notify::new()),
             ai: crate::ai::pool::Pool::new(config.ai_workers, config.ai_tt_mb),
             ai_turns: Mutex::new(HashMap::new()),
@@ -247,9 +247,12 @@ impl Service {
         }
     }
 
-    /// The service with this delivery policy for its notices.
-    pub fn with_delivery(self, delivery: DeliveryPolicy) -> Service {
-        Service { delivery, ..self }
+    /// The service with these times for its notices (the bot's delivery policy gives them).
+    pub fn with_delivery(self, delivery: impl Into<OutboxTimes>) -> Service {
+        Service {
+            delivery: delivery.into(),
+            ..self
+        }
     }
 
     /// Opens the database at `url` (creating and migrating it) and makes a service over it.

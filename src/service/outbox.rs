@@ -2,9 +2,10 @@
 //! expired challenges, a game's first post in its thread, and the news of every change a
 //! command or a button press makes, shown by editing the interaction's original response) is a
 //! row written in the transaction of the change that causes it. One dispatcher (in the bot)
-//! takes the due rows from here, delivers them in order within a channel, and reports each
-//! result back; this module decides what a result means: delivered, retried after a capped exponential backoff (or Discord's
-//! `retry_after`), or refused for good, with what follows for the channel's game.
+//! takes the due rows from here and delivers them in order within a channel (its policy, when
+//! to try again and when to give up, is the bot's: `bot::delivery::policy`). What follows for
+//! the domain is here, each a call of its own: the news delivered, to be tried again, refused or
+//! given up; the channel gone (its game aborted) or refusing the bot (its game's clock stopped).
 
 use super::*;
 use crate::store::outbox::{self as rows, NewNotice, NoticeRow};
@@ -14,21 +15,14 @@ use serde::{Deserialize, Serialize};
 /// An outbox row's id.
 pub type NoticeId = i64;
 
-/// How the outbox times its deliveries.
+/// How the outbox times the rows it keeps (the bot's delivery policy sets them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DeliveryPolicy {
+pub struct OutboxTimes {
     /// How long the news of a change made by an interaction is left to the interaction's
     /// handler, whose edit shows it, before the dispatcher sends the same edit (it does at once
     /// when the handler's edit fails). Only a crash leaves a notice this long: whichever edit
     /// arrives, the news shows once.
     pub answer_grace: Duration,
-    /// The wait before the first retry; each further retry waits twice as long...
-    pub retry_min: Duration,
-    /// ...up to this.
-    pub retry_max: Duration,
-    /// A notice still not delivered this long after it was written is given up (recorded as
-    /// failed with its last reason), and its game's clock stopped.
-    pub give_up: Duration,
     /// Delivered notices, and notices given up, are deleted this long after.
     pub retention: Duration,
     /// How long a dispatcher's claim on a notice keeps every other process from it: longer
@@ -38,26 +32,13 @@ pub struct DeliveryPolicy {
     pub claim_lease: Duration,
 }
 
-impl Default for DeliveryPolicy {
-    fn default() -> DeliveryPolicy {
-        DeliveryPolicy {
+impl Default for OutboxTimes {
+    fn default() -> OutboxTimes {
+        OutboxTimes {
             answer_grace: Duration::from_secs(21),
-            retry_min: Duration::from_secs(1),
-            retry_max: Duration::from_secs(60),
-            give_up: Duration::from_secs(24 * 3600),
             retention: Duration::from_secs(72 * 3600),
             claim_lease: Duration::from_secs(41),
         }
-    }
-}
-
-impl DeliveryPolicy {
-    /// The wait before attempt `failures + 1`, after `failures` failed attempts (≥ 1).
-    pub fn backoff(&self, failures: u32) -> Duration {
-        let doubled = self
-            .retry_min
-            .saturating_mul(1u32 << failures.saturating_sub(1).min(20));
-        doubled.min(self.retry_max)
     }
 }
 
@@ -248,54 +229,6 @@ pub struct Notice {
     pub payload: Payload,
 }
 
-/// How an attempt to deliver a notice went, as the bot reads Discord's answer: a verdict in the
-/// domain's terms, not an HTTP status. Each `reason` is what Discord (or the way to it) said, for
-/// `outbox.failure` and the log.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Delivery {
-    /// Discord took it (as this message, when known).
-    Delivered { message_id: Option<u64> },
-    /// Worth another try: a 5xx, a time-out, a lost connection, a 429, or a refusal that is not
-    /// Discord's (a proxy's bare 404 or 502, without Discord's error body). `after` is Discord's
-    /// `retry_after`, when it gave one; otherwise the backoff decides.
-    Retry {
-        reason: String,
-        after: Option<Duration>,
-    },
-    /// The channel is gone (Discord's *Unknown Channel*): its game is aborted.
-    ChannelGone { reason: String },
-    /// The channel refuses the bot (*Missing Access*, *Missing Permissions*): its game's clock
-    /// is stopped.
-    ChannelRefusesUs { reason: String },
-    /// Discord refuses the bot's own credentials: nothing can be delivered until the bot runs
-    /// with a valid token. The notice is kept, due again; the dispatcher stops.
-    Unauthorized { reason: String },
-    /// Refused for good for another reason (another of Discord's error codes).
-    Refused { reason: String },
-}
-
-/// What recording a delivery led to.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Recorded {
-    Delivered,
-    /// Another attempt at this time (Unix ms).
-    RetryAt(i64),
-    /// Given up; nothing else to do.
-    Failed,
-    /// The channel is gone: its game was aborted (unrated).
-    GameAborted(Box<Ended>),
-    /// The channel refuses the bot, or refused for good news a player could lose on time for
-    /// never seeing (a move, a reminder, a game's start): its game's clock was stopped. The next
-    /// move starts it again.
-    ClockStopped(GameId),
-    /// Retried for [`DeliveryPolicy::give_up`] without success: given up, and the channel's
-    /// game (if one is running) has its clock stopped.
-    GaveUp(Option<GameId>),
-    /// The bot's credentials were refused: the notice is kept, due at once, for a dispatcher
-    /// that runs with a valid token.
-    Kept,
-}
-
 /// A duration in milliseconds, as stored times are (saturating).
 fn millis(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
@@ -387,11 +320,6 @@ impl Service {
     /// What the dispatcher waits on besides the time of the next due notice.
     pub fn outbox_wake(&self) -> Arc<tokio::sync::Notify> {
         self.outbox_wake.clone()
-    }
-
-    /// The delivery policy in force.
-    pub fn delivery(&self) -> DeliveryPolicy {
-        self.delivery
     }
 
     /// The notices due at `now` (Unix ms, the database's clock): each channel's next owed one,
@@ -516,114 +444,119 @@ impl Service {
         Ok(())
     }
 
-    /// Records how an attempt at `notice` went (at `now`, on the database's clock), and does what follows:
-    /// another attempt after the backoff or `retry_after`; for a channel that is gone, its game
-    /// aborted and said so where it can; for a channel that refuses the bot, its game's clock
-    /// stopped; for another refusal of news a player could lose on time for, the clock of the
-    /// channel's timed game stopped; for the bot's credentials refused, the notice kept.
-    pub async fn record_delivery(
+    /// `notice` is shown (as `message`, when known): it is not sent again, and the channel's
+    /// next notice may go.
+    pub async fn news_delivered(
         &self,
         notice: &Notice,
-        delivery: Delivery,
-        now: i64,
-    ) -> Result<Recorded, ServiceError> {
+        message: Option<u64>,
+    ) -> Result<(), ServiceError> {
+        let now = self.database_now().await?;
         let mut writing = self.store.lock().await?;
-        match delivery {
-            Delivery::Delivered { message_id } => {
-                rows::delivered(
-                    writing.ex(),
-                    self.store.backend(),
-                    notice.id,
-                    message_id,
-                    now,
-                )
-                .await?;
-                // A challenge posted by the outbox: its message is the one to edit later.
-                if let (Some(Buttons::Challenge(id)), Some(message)) =
-                    (notice.payload.buttons, message_id)
-                {
-                    challenges::set_message(writing.ex(), id, message).await?;
-                }
-                drop(writing);
-                self.wake_outbox();
-                Ok(Recorded::Delivered)
-            }
-            Delivery::Retry { reason, after } => {
-                let wait = after.unwrap_or_else(|| self.delivery.backoff(notice.attempts + 1));
-                let at = now + wait.as_millis() as i64;
-                let give_up_at = notice
-                    .created_at
-                    .saturating_add(millis(self.delivery.give_up));
-                if at <= give_up_at {
-                    rows::retry_at(writing.ex(), notice.id, at, &reason).await?;
-                    return Ok(Recorded::RetryAt(at));
-                }
-                // Retried long enough: given up, with why. The channel's game has its clock
-                // stopped, as for a channel that refuses the bot, so nobody loses on time for
-                // news they never saw; the game goes on with /move.
-                let reason = format!(
-                    "given up after {} attempts in {} s: {reason}",
-                    notice.attempts + 1,
-                    (now - notice.created_at).max(0) / 1000
-                );
-                rows::failed(writing.ex(), self.store.backend(), notice.id, &reason).await?;
-                drop(writing);
-                self.wake_outbox();
-                match games::active_in_channel(self.store.read(), notice.channel).await? {
-                    Some(row) => {
-                        let mut writing = self.store.lock().await?;
-                        games::stop_clock(writing.ex(), row.id).await?;
-                        Ok(Recorded::GaveUp(Some(row.id)))
-                    }
-                    None => Ok(Recorded::GaveUp(None)),
-                }
-            }
-            Delivery::Unauthorized { reason } => {
-                // Not the notice's fault: it is due again at once, for a dispatcher with a
-                // valid token (this one stops).
-                rows::retry_at(writing.ex(), notice.id, now, &reason).await?;
-                Ok(Recorded::Kept)
-            }
-            Delivery::ChannelGone { ref reason }
-            | Delivery::ChannelRefusesUs { ref reason }
-            | Delivery::Refused { ref reason } => {
-                rows::failed(writing.ex(), self.store.backend(), notice.id, reason).await?;
-                drop(writing);
-                self.wake_outbox();
-                let Some(row) = games::active_in_channel(self.store.read(), notice.channel).await?
-                else {
-                    return Ok(Recorded::Failed);
-                };
-                match delivery {
-                    Delivery::ChannelGone { .. } => self.channel_gone(row, &[]).await,
-                    Delivery::ChannelRefusesUs { .. } => {
-                        let mut writing = self.store.lock().await?;
-                        games::stop_clock(writing.ex(), row.id).await?;
-                        Ok(Recorded::ClockStopped(row.id))
-                    }
-                    _ if notice.news.on_the_clock() => {
-                        let mut writing = self.store.lock().await?;
-                        match games::stop_clock(writing.ex(), row.id).await? {
-                            true => Ok(Recorded::ClockStopped(row.id)),
-                            false => Ok(Recorded::Failed),
-                        }
-                    }
-                    _ => Ok(Recorded::Failed),
-                }
-            }
+        rows::delivered(writing.ex(), self.store.backend(), notice.id, message, now).await?;
+        // A challenge posted by the outbox: its message is the one to edit later.
+        if let (Some(Buttons::Challenge(id)), Some(message)) = (notice.payload.buttons, message) {
+            challenges::set_message(writing.ex(), id, message).await?;
+        }
+        drop(writing);
+        self.wake_outbox();
+        Ok(())
+    }
+
+    /// `notice` is to be tried again at `at` (Unix ms, the database's clock), the last attempt
+    /// having failed for `reason`.
+    pub async fn news_retry_at(
+        &self,
+        notice: &Notice,
+        at: i64,
+        reason: &str,
+    ) -> Result<(), ServiceError> {
+        let mut writing = self.store.lock().await?;
+        rows::retry_at(writing.ex(), notice.id, at, reason).await?;
+        Ok(())
+    }
+
+    /// `notice` will never be shown, for `reason`: recorded as failed, and the channel's next
+    /// notice may go. What follows for the channel is the caller's to say
+    /// ([`Service::channel_gone`], [`Service::channel_refuses`]).
+    pub async fn news_failed(&self, notice: &Notice, reason: &str) -> Result<(), ServiceError> {
+        let mut writing = self.store.lock().await?;
+        rows::failed(writing.ex(), self.store.backend(), notice.id, reason).await?;
+        drop(writing);
+        self.wake_outbox();
+        Ok(())
+    }
+
+    /// `notice` was refused for good, for `reason`: recorded as failed and, if a player could
+    /// lose on time for never seeing it (a move, a reminder, a game's start), the clock of the
+    /// channel's game is stopped (returned); the next move starts it again.
+    pub async fn news_refused(
+        &self,
+        notice: &Notice,
+        reason: &str,
+    ) -> Result<Option<GameId>, ServiceError> {
+        self.news_failed(notice, reason).await?;
+        if !notice.news.on_the_clock() {
+            return Ok(None);
+        }
+        let Some(row) = games::active_in_channel(self.store.read(), notice.channel).await? else {
+            return Ok(None);
+        };
+        let mut writing = self.store.lock().await?;
+        Ok(games::stop_clock(writing.ex(), row.id)
+            .await?
+            .then_some(row.id))
+    }
+
+    /// `notice` was tried for too long without success, the last time failing for `reason`:
+    /// recorded as failed, and the channel's game (returned, if one is running) has its clock
+    /// stopped, as for a channel that refuses the bot, so nobody loses on time for news they
+    /// never saw; the game goes on with /move.
+    pub async fn news_given_up(
+        &self,
+        notice: &Notice,
+        reason: &str,
+    ) -> Result<Option<GameId>, ServiceError> {
+        self.news_failed(notice, reason).await?;
+        self.channel_refuses(notice.channel).await
+    }
+
+    /// `channel` is gone: its game, if one is running, is aborted (unrated; returned), and said
+    /// so in the channel its thread came from, if any.
+    pub async fn channel_gone(
+        &self,
+        channel: ChannelId,
+    ) -> Result<Option<Box<Ended>>, ServiceError> {
+        match games::active_in_channel(self.store.read(), channel).await? {
+            Some(row) => self.abort_in_gone_channel(row, &[]).await,
+            None => Ok(None),
         }
     }
 
-    /// A game's channel is gone: the game is aborted (unrated), and where the game came from
-    /// a challenge in another channel (a thread), that channel is told, unless it is among
-    /// `gone` (deleted with it).
-    pub(crate) async fn channel_gone(
+    /// `channel` refuses the bot: its game, if one is running, has its clock stopped
+    /// (returned); the next move starts it again.
+    pub async fn channel_refuses(
+        &self,
+        channel: ChannelId,
+    ) -> Result<Option<GameId>, ServiceError> {
+        let Some(row) = games::active_in_channel(self.store.read(), channel).await? else {
+            return Ok(None);
+        };
+        let mut writing = self.store.lock().await?;
+        games::stop_clock(writing.ex(), row.id).await?;
+        Ok(Some(row.id))
+    }
+
+    /// A game's channel is gone: the game is aborted (unrated; returned, unless it ended
+    /// meanwhile), and where the game came from a challenge in another channel (a thread), that
+    /// channel is told, unless it is among `gone` (deleted with it).
+    pub(crate) async fn abort_in_gone_channel(
         &self,
         row: GameRow,
         gone: &[ChannelId],
-    ) -> Result<Recorded, ServiceError> {
+    ) -> Result<Option<Box<Ended>>, ServiceError> {
         let Some(loaded) = self.load_or_skip(row).await else {
-            return Ok(Recorded::Failed);
+            return Ok(None);
         };
         let outcome = Outcome::Drawn {
             reason: Reason::Aborted,
@@ -632,8 +565,8 @@ impl Service {
             .commit_end(loaded, outcome, Announce::ChannelGone(gone.to_vec()))
             .await
         {
-            Ok(ended) => Ok(Recorded::GameAborted(Box::new(ended))),
-            Err(ServiceError::PositionChanged | ServiceError::GameOver) => Ok(Recorded::Failed),
+            Ok(ended) => Ok(Some(Box::new(ended))),
+            Err(ServiceError::PositionChanged | ServiceError::GameOver) => Ok(None),
             Err(e) => Err(e),
         }
     }

@@ -10,7 +10,7 @@ use crate::support::Waiting;
 use serde_json::json;
 use std::sync::Arc;
 use std::time::Duration;
-use tablut_bot::bot::delivery::{self, Dispatcher, Poster};
+use tablut_bot::bot::delivery::{self, DeliveryPolicy, Dispatcher, Poster};
 use tablut_bot::both_backends;
 use tablut_bot::service::NoticeStatus;
 use tablut_bot::service::*;
@@ -64,7 +64,8 @@ async fn open(
     let service = Arc::new(service);
     let client = reqwest::Client::builder().timeout(TIMEOUT).build().unwrap();
     let poster = Arc::new(Poster::new(client, TOKEN, Some(&fake.base_url)));
-    let dispatcher = dispatching.then(|| delivery::start(service.clone(), poster.clone()));
+    let dispatcher =
+        dispatching.then(|| delivery::start(service.clone(), poster.clone(), policy()));
     (service, poster, dispatcher)
 }
 

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 use tablut_bot::ai::Level;
+use tablut_bot::bot::delivery::{self, Delivery, DeliveryPolicy, Recorded};
 use tablut_bot::both_backends;
 use tablut_bot::service::*;
 use tablut_bot::store;
@@ -40,19 +41,33 @@ async fn fixture(db: TestDb, images: bool) -> Fixture {
     let service = Service::open(&db.url, config, Arc::new(clock.clone()))
         .await
         .unwrap()
-        .with_delivery(DeliveryPolicy {
-            answer_grace: GRACE,
-            retry_min: Duration::from_secs(1),
-            retry_max: Duration::from_secs(8),
-            give_up: GIVE_UP,
-            retention: RETENTION,
-            claim_lease: CLAIM_LEASE,
-        });
+        .with_delivery(policy());
     Fixture {
         _db: db,
         clock,
         service,
     }
+}
+
+fn policy() -> DeliveryPolicy {
+    DeliveryPolicy {
+        answer_grace: GRACE,
+        retry_min: Duration::from_secs(1),
+        retry_max: Duration::from_secs(8),
+        give_up: GIVE_UP,
+        retention: RETENTION,
+        claim_lease: CLAIM_LEASE,
+    }
+}
+
+/// Records an attempt at `n` as the dispatcher does, under [`policy`].
+async fn record(
+    s: &Service,
+    n: &Notice,
+    delivery: Delivery,
+    now: i64,
+) -> Result<Recorded, ServiceError> {
+    delivery::record(s, &policy(), n, delivery, now).await
 }
 
 fn place(channel: u64) -> Place {
@@ -160,8 +175,8 @@ async fn the_ais_move_is_written_with_it_and_due_at_once(db: TestDb) {
     assert!(n.nonce.len() <= 25 && !n.nonce.is_empty());
     assert!(reply.png.is_empty(), "the board is drawn at delivery");
     // Delivered once, it is not due again.
-    let recorded = s
-        .record_delivery(
+    let recorded = record(
+            s,
             n,
             Delivery::Delivered {
                 message_id: Some(7),
@@ -227,7 +242,7 @@ async fn a_move_whose_answer_failed_is_posted_and_so_is_one_never_answered(db: T
         "{:?}",
         due[0].news
     );
-    s.record_delivery(&due[0], Delivery::Delivered { message_id: None }, now())
+    record(s, &due[0], Delivery::Delivered { message_id: None }, now())
         .await
         .unwrap();
     // No word from the answer (the bot died): posted once the grace is over.
@@ -239,7 +254,7 @@ async fn a_move_whose_answer_failed_is_posted_and_so_is_one_never_answered(db: T
         vec![second.notice]
     );
     // A late "answered" after the post changes nothing.
-    s.record_delivery(
+    record(s,
         &due[0],
         Delivery::Delivered {
             message_id: Some(9),
@@ -270,7 +285,7 @@ async fn failures_are_retried_with_capped_backoff_or_after_retry_after(db: TestD
             reason: "500: Internal Server Error".into(),
             after: None,
         };
-        let Recorded::RetryAt(next) = s.record_delivery(&n, retry, at).await.unwrap() else {
+        let Recorded::RetryAt(next) = record(s, &n, retry, at).await.unwrap() else {
             panic!("retried")
         };
         assert!(
@@ -289,13 +304,13 @@ async fn failures_are_retried_with_capped_backoff_or_after_retry_after(db: TestD
         after: Some(Duration::from_millis(300)),
     };
     assert_eq!(
-        s.record_delivery(&n, limited, at).await.unwrap(),
+        record(s, &n, limited, at).await.unwrap(),
         Recorded::RetryAt(at + 300)
     );
     let nonce = due_in(s, 13, at + 300).await[0].nonce.clone();
     let n = claimed_in(s, 13, at + 300).await.pop().unwrap();
     assert_eq!(n.nonce, nonce);
-    s.record_delivery(&n, Delivery::Delivered { message_id: None }, at)
+    record(s, &n, Delivery::Delivered { message_id: None }, at)
         .await
         .unwrap();
     // Eight attempts, each counted when it was claimed: six failed, one 429, one delivered.
@@ -316,7 +331,7 @@ async fn a_channel_that_is_gone_aborts_its_game_and_one_that_refuses_stops_its_c
     let gone = Delivery::ChannelGone {
         reason: "404: Unknown Channel (code 10003)".into(),
     };
-    let Recorded::GameAborted(ended) = s.record_delivery(&n, gone, now()).await.unwrap() else {
+    let Recorded::GameAborted(ended) = record(s, &n, gone, now()).await.unwrap() else {
         panic!("aborted")
     };
     assert_eq!(
@@ -347,7 +362,7 @@ async fn a_channel_that_is_gone_aborts_its_game_and_one_that_refuses_stops_its_c
         reason: "403: Missing Permissions (code 50013)".into(),
     };
     assert_eq!(
-        s.record_delivery(&n, refused, now()).await.unwrap(),
+        record(s, &n, refused, now()).await.unwrap(),
         Recorded::ClockStopped(game.id)
     );
     f.clock.advance(Duration::from_secs(7200));
@@ -377,7 +392,7 @@ async fn another_refusal_stops_the_clock_only_for_news_on_the_clock_and_a_refuse
     let n = due_in(s, 17, now()).await.pop().unwrap();
     assert_eq!(n.kind, "move");
     assert_eq!(
-        s.record_delivery(&n, refused(), now()).await.unwrap(),
+        record(s, &n, refused(), now()).await.unwrap(),
         Recorded::ClockStopped(game.id)
     );
     let row = s.notices_in(17).await.unwrap().pop().unwrap();
@@ -397,7 +412,7 @@ async fn another_refusal_stops_the_clock_only_for_news_on_the_clock_and_a_refuse
     let n = due_in(s, 18, now()).await.pop().unwrap();
     assert_eq!(n.id, id);
     assert_eq!(
-        s.record_delivery(&n, refused(), now()).await.unwrap(),
+        record(s, &n, refused(), now()).await.unwrap(),
         Recorded::Failed
     );
     let info = s.game_in_channel(18).await.unwrap().unwrap();
@@ -413,7 +428,7 @@ async fn another_refusal_stops_the_clock_only_for_news_on_the_clock_and_a_refuse
         reason: "401: 401: Unauthorized (code 0)".into(),
     };
     assert_eq!(
-        s.record_delivery(&n, unauthorized, t).await.unwrap(),
+        record(s, &n, unauthorized, t).await.unwrap(),
         Recorded::Kept
     );
     let again = due_in(s, 19, t).await;
@@ -505,7 +520,7 @@ async fn a_notice_written_in_the_old_format_is_delivered_in_its_words(db: TestDb
     );
     assert!(n.news.on_the_clock());
     assert_eq!(
-        s.record_delivery(&n, refused(), now()).await.unwrap(),
+        record(s, &n, refused(), now()).await.unwrap(),
         Recorded::ClockStopped(game.id)
     );
     assert_eq!(s.game_in_channel(22).await.unwrap().unwrap().turn_deadline, None);
@@ -535,7 +550,7 @@ async fn a_notice_written_in_the_old_format_is_delivered_in_its_words(db: TestDb
     );
     assert!(!n.news.on_the_clock());
     assert_eq!(
-        s.record_delivery(&n, refused(), now()).await.unwrap(),
+        record(s, &n, refused(), now()).await.unwrap(),
         Recorded::Failed
     );
     assert!(s.game_in_channel(23).await.unwrap().unwrap().turn_deadline.is_some());
@@ -547,7 +562,7 @@ async fn a_notice_written_in_the_old_format_is_delivered_in_its_words(db: TestDb
     s.answer_failed(mine.notice).await.unwrap();
     let n = claimed_in(s, 22, now()).await.pop().unwrap();
     assert_eq!(n.payload.board, None);
-    s.record_delivery(&n, Delivery::Delivered { message_id: Some(5) }, now())
+    record(s, &n, Delivery::Delivered { message_id: Some(5) }, now())
         .await
         .unwrap();
     let row = s.notices_in(22).await.unwrap().pop().unwrap();
@@ -584,7 +599,7 @@ async fn a_thread_that_is_gone_is_said_in_its_channel(db: TestDb) {
         reason: "404: Unknown Channel (code 10003)".into(),
     };
     assert!(matches!(
-        s.record_delivery(&first, gone, now()).await.unwrap(),
+        record(s, &first, gone, now()).await.unwrap(),
         Recorded::GameAborted(_)
     ));
     let told = due_in(s, 16, now()).await;
@@ -685,7 +700,7 @@ async fn a_moves_notice_remembers_its_answer_until_delivered(db: TestDb) {
         !format!("{:?}", n.payload).contains("interaction-token"),
         "never printed"
     );
-    s.record_delivery(
+    record(s,
         &n,
         Delivery::Delivered {
             message_id: Some(5),
@@ -774,7 +789,7 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
     );
     s.answer_failed(n.id).await.unwrap();
     assert_eq!(due_in(s, 30, now()).await.len(), 1, "released at once");
-    s.record_delivery(&n, Delivery::Delivered { message_id: None }, now())
+    record(s, &n, Delivery::Delivered { message_id: None }, now())
         .await
         .unwrap();
     s.offer_draw(30, ASTRID).await.unwrap();
@@ -858,7 +873,7 @@ async fn a_resignation_and_an_abort_remember_their_interaction(db: TestDb) {
         .unwrap();
     let n = held(s, 41, ended.notice.unwrap()).await;
     assert_eq!(n.payload.answer.as_ref().unwrap().token, "t-abort");
-    s.record_delivery(&n, Delivery::Delivered { message_id: None }, now())
+    record(s, &n, Delivery::Delivered { message_id: None }, now())
         .await
         .unwrap();
     let row = &s.notices_in(41).await.unwrap()[0];
@@ -919,14 +934,14 @@ async fn a_notice_retried_past_the_give_up_time_fails_with_its_reason_and_stops_
     // Within the time: retried.
     let at = n.created_at + GIVE_UP.as_millis() as i64 - 5_000;
     assert!(matches!(
-        s.record_delivery(&n, retry(), at).await.unwrap(),
+        record(s, &n, retry(), at).await.unwrap(),
         Recorded::RetryAt(_)
     ));
     // Past it: given up, with why, and nobody loses on time for it.
     let n = claimed_in(s, 45, later(GIVE_UP)).await.pop().unwrap();
     let at = n.created_at + GIVE_UP.as_millis() as i64;
     assert_eq!(
-        s.record_delivery(&n, retry(), at).await.unwrap(),
+        record(s, &n, retry(), at).await.unwrap(),
         Recorded::GaveUp(Some(game.id))
     );
     let row = &s.notices_in(45).await.unwrap()[0];
@@ -954,7 +969,7 @@ async fn delivered_and_given_up_notices_are_pruned_after_the_retention_pending_o
     s.ai_turn(game.id).await.unwrap().unwrap();
     let t = now();
     let n = due_in(s, 46, t).await.pop().unwrap();
-    s.record_delivery(
+    record(s,
         &n,
         Delivery::Delivered {
             message_id: Some(1),
@@ -971,7 +986,7 @@ async fn delivered_and_given_up_notices_are_pruned_after_the_retention_pending_o
     let refused = Delivery::Refused {
         reason: "400: Invalid Form Body (code 50035)".into(),
     };
-    s.record_delivery(&n, refused, t).await.unwrap();
+    record(s, &n, refused, t).await.unwrap();
     two_player_game(s, 48, TimeControl::None).await;
     s.play_move(48, ASTRID, "a4-a3").await.unwrap();
     let retention = RETENTION.as_millis() as i64;
@@ -1006,7 +1021,7 @@ async fn a_claimed_notice_is_due_again_only_when_its_lease_is_over(db: TestDb) {
     let again = s.claim_notices(t + lease, 10).await.unwrap();
     assert_eq!(again.iter().map(|n| n.id).collect::<Vec<_>>(), [reply.notice]);
     let delivered = Delivery::Delivered { message_id: Some(5) };
-    s.record_delivery(&again[0], delivered, t + lease).await.unwrap();
+    record(s, &again[0], delivered, t + lease).await.unwrap();
     assert!(s.claim_notices(t + 10 * lease, 10).await.unwrap().is_empty());
 }
 }
@@ -1042,7 +1057,7 @@ async fn a_challenge_a_draw_offer_and_a_game_against_the_ai_hold_their_message_f
     let delivered = Delivery::Delivered {
         message_id: Some(501),
     };
-    s.record_delivery(&n, delivered, now()).await.unwrap();
+    record(s, &n, delivered, now()).await.unwrap();
     assert_eq!(s.challenge_info(c.id).await.unwrap().message_id, Some(501));
     // A draw offer, with its buttons.
     s.accept(c.id, BIRGER, None).await.unwrap();
@@ -1144,7 +1159,7 @@ async fn a_changes_notice_records_its_tokens_life_and_whoever_shows_it_first_set
     let notice = claimed.into_iter().find(|n| n.channel == 81).expect("claimed");
     s.answered(row.id).await.unwrap();
     let retry = Delivery::Retry { reason: "500".into(), after: None };
-    s.record_delivery(&notice, retry, row.next_attempt_at).await.unwrap();
+    record(s, &notice, retry, row.next_attempt_at).await.unwrap();
     s.answer_failed(row.id).await.unwrap();
     let settled = s.notices_in(81).await.unwrap().pop().unwrap();
     assert_eq!(settled.status, NoticeStatus::Delivered);

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 use tablut_bot::ai::Level;
-use tablut_bot::bot::delivery::{self, Poster};
+use tablut_bot::bot::delivery::{self, DeliveryPolicy, Poster};
 use tablut_bot::rating::{rate_game, Rating, Score};
 use tablut_bot::service::timecontrol::CLOCK_CLAIM_LEASE;
 use tablut_bot::service::*;
@@ -530,10 +530,9 @@ async fn two_dispatchers_deliver_each_notice_once() {
                 for notice in due {
                     *sent.lock().unwrap().entry(notice.id).or_default() += 1;
                     tokio::task::yield_now().await;
-                    let delivered = Delivery::Delivered {
-                        message_id: Some(notice.id as u64),
-                    };
-                    s.record_delivery(&notice, delivered, at).await.unwrap();
+                    s.news_delivered(&notice, Some(notice.id as u64))
+                        .await
+                        .unwrap();
                 }
             }
         }));
@@ -691,7 +690,7 @@ async fn two_processes_whose_clocks_are_a_minute_apart_double_and_lose_nothing()
             .build()
             .unwrap();
         let poster = Poster::new(client, TOKEN, Some(&fake.base_url));
-        dispatchers.push(delivery::start(service.clone(), Arc::new(poster)));
+        dispatchers.push(delivery::start(service.clone(), Arc::new(poster), policy));
         processes.push(service);
     }
     let (a, b) = (processes[0].clone(), processes[1].clone());

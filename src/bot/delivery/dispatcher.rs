@@ -4,7 +4,8 @@
 //! left by a crash go out after the restart.
 
 use super::client::Poster;
-use crate::service::{ChannelId, Delivery, Notice, NoticeId, Recorded, Service};
+use super::policy::{self, Delivery, DeliveryPolicy, Recorded};
+use crate::service::{ChannelId, Notice, NoticeId, Service};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -23,7 +24,7 @@ const FIRST_PRUNE: Duration = Duration::from_secs(60);
 
 /// Starts the dispatcher. It stops when [`Dispatcher::stop`] says so, not when the bot's other
 /// tasks do: at a shutdown, the commands in flight are answered first.
-pub fn start(service: Arc<Service>, poster: Arc<Poster>) -> Dispatcher {
+pub fn start(service: Arc<Service>, poster: Arc<Poster>, policy: DeliveryPolicy) -> Dispatcher {
     let stop = CancellationToken::new();
     let stopping = stop.clone();
     let halt = Arc::new(AtomicBool::new(false));
@@ -46,7 +47,8 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>) -> Dispatcher {
             busy.insert(notice.channel, notice.id);
             let channel = notice.channel;
             let (service, poster) = (service.clone(), poster.clone());
-            let task = under_way.spawn(async move { deliver(&service, &poster, notice).await });
+            let task =
+                under_way.spawn(async move { deliver(&service, &poster, &policy, notice).await });
             tasks.insert(task.id(), channel);
         };
         loop {
@@ -245,13 +247,7 @@ pub async fn show_answer(service: &Service, poster: &Poster, id: NoticeId, png: 
         )
         .await;
     let recorded = match attempt.delivery {
-        delivered @ Delivery::Delivered { .. } => match service.database_now().await {
-            Ok(now) => service
-                .record_delivery(&notice, delivered, now)
-                .await
-                .map(|_| ()),
-            Err(e) => Err(e),
-        },
+        Delivery::Delivered { message_id } => service.news_delivered(&notice, message_id).await,
         failed => {
             tracing::warn!(notice = id, kind = notice.kind, outcome = ?failed, "the edit showing a change failed: the dispatcher sends it again");
             service.answer_failed(id).await
@@ -263,7 +259,12 @@ pub async fn show_answer(service: &Service, poster: &Poster, id: NoticeId, png: 
 }
 
 /// One attempt at one notice, recorded.
-async fn deliver(service: &Service, poster: &Poster, mut notice: Notice) -> Outcome {
+async fn deliver(
+    service: &Service,
+    poster: &Poster,
+    policy: &DeliveryPolicy,
+    mut notice: Notice,
+) -> Outcome {
     let (png, filename) = draw(service, &notice).await;
     if let Some(earlier) = notice.payload.edit_notice {
         // The message an earlier notice became (the channel's notices go out in order, so it
@@ -315,11 +316,7 @@ async fn deliver(service: &Service, poster: &Poster, mut notice: Notice) -> Outc
         }
     }
     let recorded = match service.database_now().await {
-        Ok(now) => {
-            service
-                .record_delivery(&notice, attempt.delivery, now)
-                .await
-        }
+        Ok(now) => policy::record(service, policy, &notice, attempt.delivery, now).await,
         Err(e) => Err(e),
     };
     match recorded {

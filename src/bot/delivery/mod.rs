@@ -3,11 +3,13 @@
 //! - [`dispatcher`]: the task that claims the due notices and delivers them, each channel's in
 //!   order, and the handlers' own edit of their interaction's response ([`show_answer`]);
 //! - [`client`]: the requests to Discord that deliver a notice;
-//! - [`policy`]: what Discord's answer means for the notice.
+//! - [`policy`]: what Discord's answer means for the notice, when it is tried again, when given
+//!   up.
 
 mod client;
 mod dispatcher;
-mod policy;
+pub mod policy;
 
 pub use client::Poster;
 pub use dispatcher::{show_answer, start, Dispatcher};
+pub use policy::{record, Delivery, DeliveryPolicy, Recorded};

@@ -1,10 +1,183 @@
-//! What Discord's answer to a request means for a notice. Discord's verdicts are read from its
-//! error codes, not from bare statuses: a 4xx without Discord's error body (a proxy's 404, say)
-//! is no verdict, and is tried again.
+//! The delivery policy: what Discord's answer to a request means for a notice (its verdict,
+//! read from Discord's error codes, not from bare statuses: a 4xx without Discord's error body,
+//! a proxy's 404 say, is no verdict, and is tried again), when a notice is tried again, and when
+//! it is given up. What follows for the game is the service's, each consequence a call of its
+//! own.
 
 use super::client::Answer;
-use crate::service::Delivery;
+use crate::service::{Ended, GameId, Notice, OutboxTimes, Service, ServiceError};
 use std::time::Duration;
+
+/// How the outbox times its deliveries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeliveryPolicy {
+    /// How long the news of a change made by an interaction is left to the interaction's
+    /// handler, whose edit shows it, before the dispatcher sends the same edit (it does at once
+    /// when the handler's edit fails). Only a crash leaves a notice this long: whichever edit
+    /// arrives, the news shows once.
+    pub answer_grace: Duration,
+    /// The wait before the first retry; each further retry waits twice as long...
+    pub retry_min: Duration,
+    /// ...up to this.
+    pub retry_max: Duration,
+    /// A notice still not delivered this long after it was written is given up (recorded as
+    /// failed with its last reason), and its game's clock stopped.
+    pub give_up: Duration,
+    /// Delivered notices, and notices given up, are deleted this long after.
+    pub retention: Duration,
+    /// How long a dispatcher's claim on a notice keeps every other process from it: longer
+    /// than one attempt takes (its requests, each within Discord's timeout). If an attempt
+    /// outlasts it, another process may post the notice too, with the same nonce, which
+    /// Discord shows once.
+    pub claim_lease: Duration,
+}
+
+impl Default for DeliveryPolicy {
+    fn default() -> DeliveryPolicy {
+        let times = OutboxTimes::default();
+        DeliveryPolicy {
+            answer_grace: times.answer_grace,
+            retry_min: Duration::from_secs(1),
+            retry_max: Duration::from_secs(60),
+            give_up: Duration::from_secs(24 * 3600),
+            retention: times.retention,
+            claim_lease: times.claim_lease,
+        }
+    }
+}
+
+/// The times the service keeps its rows by.
+impl From<DeliveryPolicy> for OutboxTimes {
+    fn from(policy: DeliveryPolicy) -> OutboxTimes {
+        OutboxTimes {
+            answer_grace: policy.answer_grace,
+            retention: policy.retention,
+            claim_lease: policy.claim_lease,
+        }
+    }
+}
+
+impl DeliveryPolicy {
+    /// The wait before attempt `failures + 1`, after `failures` failed attempts (≥ 1).
+    pub fn backoff(&self, failures: u32) -> Duration {
+        let doubled = self
+            .retry_min
+            .saturating_mul(1u32 << failures.saturating_sub(1).min(20));
+        doubled.min(self.retry_max)
+    }
+}
+
+/// How an attempt to deliver a notice went: Discord's answer read into a verdict. Each
+/// `reason` is what Discord (or the way to it) said, for `outbox.failure` and the log.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Delivery {
+    /// Discord took it (as this message, when known).
+    Delivered { message_id: Option<u64> },
+    /// Worth another try: a 5xx, a time-out, a lost connection, a 429, or a refusal that is not
+    /// Discord's (a proxy's bare 404 or 502, without Discord's error body). `after` is Discord's
+    /// `retry_after`, when it gave one; otherwise the backoff decides.
+    Retry {
+        reason: String,
+        after: Option<Duration>,
+    },
+    /// The channel is gone (Discord's *Unknown Channel*): its game is aborted.
+    ChannelGone { reason: String },
+    /// The channel refuses the bot (*Missing Access*, *Missing Permissions*): its game's clock
+    /// is stopped.
+    ChannelRefusesUs { reason: String },
+    /// Discord refuses the bot's own credentials: nothing can be delivered until the bot runs
+    /// with a valid token. The notice is kept, due again; the dispatcher stops.
+    Unauthorized { reason: String },
+    /// Refused for good for another reason (another of Discord's error codes).
+    Refused { reason: String },
+}
+
+/// What recording a delivery led to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Recorded {
+    Delivered,
+    /// Another attempt at this time (Unix ms).
+    RetryAt(i64),
+    /// Given up; nothing else to do.
+    Failed,
+    /// The channel is gone: its game was aborted (unrated).
+    GameAborted(Box<Ended>),
+    /// The channel refuses the bot, or refused for good news a player could lose on time for
+    /// never seeing (a move, a reminder, a game's start): its game's clock was stopped. The next
+    /// move starts it again.
+    ClockStopped(GameId),
+    /// Retried for [`DeliveryPolicy::give_up`] without success: given up, and the channel's
+    /// game (if one is running) has its clock stopped.
+    GaveUp(Option<GameId>),
+    /// The bot's credentials were refused: the notice is kept, due at once, for a dispatcher
+    /// that runs with a valid token.
+    Kept,
+}
+
+/// Records how an attempt at `notice` went (at `now`, on the database's clock), and has the
+/// service do what follows: another attempt after the backoff or `retry_after`, or given up past
+/// the policy's `give_up`; for a channel that is gone, its game aborted; for a channel that
+/// refuses the bot, its game's clock stopped; for another refusal, the notice failed (and the
+/// clock stopped where a player could lose on time for it); for the bot's credentials refused,
+/// the notice kept.
+pub async fn record(
+    service: &Service,
+    policy: &DeliveryPolicy,
+    notice: &Notice,
+    delivery: Delivery,
+    now: i64,
+) -> Result<Recorded, ServiceError> {
+    Ok(match delivery {
+        Delivery::Delivered { message_id } => {
+            service.news_delivered(notice, message_id).await?;
+            Recorded::Delivered
+        }
+        Delivery::Retry { reason, after } => {
+            let wait = after.unwrap_or_else(|| policy.backoff(notice.attempts + 1));
+            let at = now.saturating_add(millis(wait));
+            let give_up_at = notice.created_at.saturating_add(millis(policy.give_up));
+            if at <= give_up_at {
+                service.news_retry_at(notice, at, &reason).await?;
+                return Ok(Recorded::RetryAt(at));
+            }
+            let reason = format!(
+                "given up after {} attempts in {} s: {reason}",
+                notice.attempts + 1,
+                (now - notice.created_at).max(0) / 1000
+            );
+            Recorded::GaveUp(service.news_given_up(notice, &reason).await?)
+        }
+        // Not the notice's fault: it is due again at once, for a dispatcher with a valid token
+        // (this one stops).
+        Delivery::Unauthorized { reason } => {
+            service.news_retry_at(notice, now, &reason).await?;
+            Recorded::Kept
+        }
+        Delivery::ChannelGone { reason } => {
+            service.news_failed(notice, &reason).await?;
+            match service.channel_gone(notice.channel).await? {
+                Some(ended) => Recorded::GameAborted(ended),
+                None => Recorded::Failed,
+            }
+        }
+        Delivery::ChannelRefusesUs { reason } => {
+            service.news_failed(notice, &reason).await?;
+            match service.channel_refuses(notice.channel).await? {
+                Some(game) => Recorded::ClockStopped(game),
+                None => Recorded::Failed,
+            }
+        }
+        Delivery::Refused { reason } => match service.news_refused(notice, &reason).await? {
+            Some(game) => Recorded::ClockStopped(game),
+            None => Recorded::Failed,
+        },
+    })
+}
+
+/// A duration in milliseconds, as stored times are (saturating).
+fn millis(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
 
 /// Discord's JSON error codes the delivery acts on.
 pub(super) const UNKNOWN_CHANNEL: i64 = 10003;
