@@ -5,7 +5,7 @@
 
 use super::buttons::{games_buttons, leaderboard_buttons, Button, ButtonError};
 use super::{messages, redact, Data, Error, InFlight};
-use crate::service::{AnswerRef, ChallengeId, DrawAnswer, NoticeId, ServiceError};
+use crate::service::{ChallengeId, DrawAnswer, NoticeId, ServiceError};
 use poise::serenity_prelude as serenity;
 use std::collections::HashSet;
 use std::sync::Mutex;
@@ -139,9 +139,9 @@ impl Drop for Answering<'_> {
 /// dispatcher past the token's life).
 fn held_for(press: &serenity::ComponentInteraction) -> crate::service::Answering {
     crate::service::Answering {
-        answer: Some(AnswerRef::new(
+        answer: Some(super::delivery::answer_ref(
             press.application_id.get(),
-            press.token.clone(),
+            &press.token,
         )),
         message: Some(press.message.id.get()),
     }

@@ -67,7 +67,7 @@ pub struct Payload {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edit: Option<u64>,
     /// The interaction whose original response shows this notice, edited by its handler or by
-    /// the dispatcher while its token lives; past that, the notice is posted. Removed once the
+    /// the dispatcher while its handle serves; past that, the notice is posted. Removed once the
     /// notice is delivered or given up.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer: Option<AnswerRef>,
@@ -134,35 +134,65 @@ impl Payload {
     }
 }
 
-/// How long after a notice is written its interaction's token may be used: Discord's 15
-/// minutes from the interaction, less a minute for the time before the notice was written and
-/// requests under way.
+/// How long after a notice is written its interaction's response may be edited: Discord's 15
+/// minutes from the interaction (the life of its token), less a minute for the time before the
+/// notice was written and requests under way.
 pub const ANSWER_TOKEN_LIFE: Duration = Duration::from_secs(14 * 60);
 
 /// The interaction whose original response shows a notice's news: the deferred answer to a
-/// command, or the message whose button was pressed. Its token lets the bot edit that response
-/// until `expires_at`.
+/// command, or the message whose button was pressed. The bot makes the handle on that response
+/// and reads it; the service keeps it, with when it stops serving.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "StoredAnswer")]
 pub struct AnswerRef {
-    pub application: u64,
-    pub token: String,
-    /// When the token can no longer be used (Unix ms, the database's clock), set when the notice
-    /// is written ([`ANSWER_TOKEN_LIFE`] after); none in rows written before it was recorded.
+    /// The bot's handle on the response (it lets the bot edit it: never logged).
+    pub reply: String,
+    /// When the handle stops serving (Unix ms, the database's clock), set when the notice is
+    /// written ([`ANSWER_TOKEN_LIFE`] after); none in rows written before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<i64>,
 }
 
-impl AnswerRef {
-    /// A command's or a press's interaction.
-    pub fn new(application: u64, token: String) -> AnswerRef {
+/// An [`AnswerRef`] as stored. Rows written before the handle was the bot's alone hold the
+/// interaction's `application` and `token` instead of `reply`: they are read into the handle
+/// the bot makes of those (`{application}/{token}`), so they are still shown by their edit.
+#[derive(Deserialize)]
+struct StoredAnswer {
+    #[serde(default)]
+    reply: Option<String>,
+    #[serde(default)]
+    application: Option<u64>,
+    #[serde(default)]
+    token: Option<String>,
+    #[serde(default)]
+    expires_at: Option<i64>,
+}
+
+impl From<StoredAnswer> for AnswerRef {
+    fn from(stored: StoredAnswer) -> AnswerRef {
+        let reply = match (stored.reply, stored.application, stored.token) {
+            (Some(reply), _, _) => reply,
+            (None, Some(application), Some(token)) => format!("{application}/{token}"),
+            // No handle the bot can read: the notice is posted instead.
+            _ => String::new(),
+        };
         AnswerRef {
-            application,
-            token,
+            reply,
+            expires_at: stored.expires_at,
+        }
+    }
+}
+
+impl AnswerRef {
+    /// The bot's handle on an interaction's response.
+    pub fn new(reply: String) -> AnswerRef {
+        AnswerRef {
+            reply,
             expires_at: None,
         }
     }
 
-    /// Whether the token can still be used at `now`, for a notice written at `written`.
+    /// Whether the handle can still be used at `now`, for a notice written at `written`.
     pub fn alive_at(&self, now: i64, written: i64) -> bool {
         let expires_at = self
             .expires_at
@@ -172,9 +202,9 @@ impl AnswerRef {
 }
 
 impl std::fmt::Debug for AnswerRef {
-    /// Never the token.
+    /// Never the handle.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "AnswerRef({}, <redacted>)", self.application)
+        write!(f, "AnswerRef(<redacted>, {:?})", self.expires_at)
     }
 }
 
@@ -187,7 +217,7 @@ impl std::fmt::Debug for AnswerRef {
 pub struct Answering {
     /// The interaction.
     pub answer: Option<AnswerRef>,
-    /// The message whose button was pressed: past the token's life, a notice without a board
+    /// The message whose button was pressed: past the handle's life, a notice without a board
     /// edits it (its buttons removed) rather than posting anew.
     pub message: Option<u64>,
 }

@@ -127,7 +127,7 @@ impl Setup {
             .await
             .unwrap();
         assert!(deferred.status().is_success(), "{deferred:?}");
-        let answer = AnswerRef::new(APP_ID, format!("token-{interaction}"));
+        let answer = delivery::answer_ref(APP_ID, &format!("token-{interaction}"));
         let report = self
             .service
             .play_move_answering(channel, who, notation, Some(answer))
@@ -361,4 +361,41 @@ async fn the_fake_refuses_a_late_first_response_and_an_expired_token() {
     let shown = fake.shown(360);
     assert_eq!(shown.len(), 1, "{shown:#?}");
     assert_eq!(shown[0].content(), "in time");
+}
+
+both_backends! {
+/// A row written before the handle on the interaction's response was the bot's alone (its
+/// payload holding the interaction's application and token) is shown by the dispatcher's edit
+/// of that response after an upgrade, once, and never posted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_row_stored_with_the_interactions_token_is_shown_by_its_edit(db: TestDb) {
+    let s = setup(db, 395, true).await;
+    let m = s.play(ASTRID, 395, "a4-a3").await;
+    let rows = s.service.notices_in(395).await.unwrap();
+    let row = rows.iter().find(|r| r.id == m.report.notice).unwrap();
+    let mut payload: serde_json::Value = serde_json::from_str(&row.payload).unwrap();
+    let expires_at = payload["answer"]["expires_at"].clone();
+    assert!(expires_at.is_i64(), "{payload}");
+    payload["answer"] = json!({
+        "application": APP_ID,
+        "token": format!("token-{}", m.interaction),
+        "expires_at": expires_at,
+    });
+    // Still held for the handler, which died before its edit (the dispatcher has not taken it).
+    let stored = sqlx::query("UPDATE outbox SET payload = $1 WHERE id = $2 AND status = 'held'")
+        .bind(payload.to_string())
+        .bind(row.id)
+        .execute(s.service.store().pool())
+        .await
+        .unwrap();
+    assert_eq!(stored.rows_affected(), 1);
+    s.service.answer_failed(row.id).await.unwrap();
+    let shown = s.shown(395, "a4-a3").await;
+    assert_eq!(shown.len(), 1, "{shown:#?}");
+    let statuses: Vec<u16> = s.fake.edits(m.interaction).iter().map(|r| r.status).collect();
+    assert_eq!(statuses, [200], "the dispatcher's edit, with the stored token");
+    assert!(s.posts(395).is_empty());
+    assert_eq!(s.status(395, row.id).await, NoticeStatus::Delivered);
+    s.stop().await;
+}
 }

@@ -6,7 +6,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 use tablut_bot::ai::Level;
-use tablut_bot::bot::delivery::{self, Delivery, DeliveryPolicy, Recorded};
+use tablut_bot::bot::delivery::{
+    self, answer_ref, answer_webhook, Delivery, DeliveryPolicy, Recorded,
+};
 use tablut_bot::both_backends;
 use tablut_bot::service::*;
 use tablut_bot::store;
@@ -685,7 +687,7 @@ async fn a_moves_notice_remembers_its_answer_until_delivered(db: TestDb) {
     let f = fixture(db, false).await;
     let s = &f.service;
     two_player_game(s, 20, TimeControl::None).await;
-    let answer = AnswerRef::new(7, "interaction-token-1".into());
+    let answer = answer_ref(7, "interaction-token-1");
     let mine = s
         .play_move_answering(20, ASTRID, "a4-a3", Some(answer.clone()))
         .await
@@ -694,7 +696,7 @@ async fn a_moves_notice_remembers_its_answer_until_delivered(db: TestDb) {
         .await
         .pop()
         .unwrap();
-    let remembered = n.payload.answer.as_ref().map(|a| (a.application, a.token.as_str()));
+    let remembered = n.payload.answer.as_ref().and_then(answer_webhook);
     assert_eq!((n.id, remembered), (mine.notice, Some((7, "interaction-token-1"))));
     assert!(
         !format!("{:?}", n.payload).contains("interaction-token"),
@@ -720,7 +722,7 @@ async fn a_moves_notice_remembers_its_answer_until_delivered(db: TestDb) {
 
 fn answering(token: &str, message: Option<u64>) -> Answering {
     Answering {
-        answer: Some(AnswerRef::new(7, token.into())),
+        answer: Some(answer_ref(7, token)),
         message,
     }
 }
@@ -770,7 +772,7 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
     let n = held(s, 30, started.notice.expect("a notice")).await;
     assert_eq!(n.kind, "accepted");
     assert_eq!(n.payload.board.as_ref().map(|b| b.ply), Some(0));
-    assert_eq!(n.payload.answer.as_ref().unwrap().token, "t-accept");
+    assert_eq!(answer_webhook(n.payload.answer.as_ref().unwrap()), Some((7, "t-accept")));
     assert_eq!(n.payload.edit, None, "a board is posted, not edited in");
     s.answered(n.id).await.unwrap();
     // A draw declined, then one agreed.
@@ -865,14 +867,14 @@ async fn a_resignation_and_an_abort_remember_their_interaction(db: TestDb) {
         .await
         .unwrap();
     let n = held(s, 40, ended.notice.unwrap()).await;
-    assert_eq!(n.payload.answer.as_ref().unwrap().token, "t-resign");
+    assert_eq!(answer_webhook(n.payload.answer.as_ref().unwrap()), Some((7, "t-resign")));
     two_player_game(s, 41, TimeControl::None).await;
     let ended = s
         .abort_answering(41, ASTRID, false, answering("t-abort", None))
         .await
         .unwrap();
     let n = held(s, 41, ended.notice.unwrap()).await;
-    assert_eq!(n.payload.answer.as_ref().unwrap().token, "t-abort");
+    assert_eq!(answer_webhook(n.payload.answer.as_ref().unwrap()), Some((7, "t-abort")));
     record(s, &n, Delivery::Delivered { message_id: None }, now())
         .await
         .unwrap();
@@ -1142,7 +1144,7 @@ async fn a_changes_notice_records_its_tokens_life_and_whoever_shows_it_first_set
     assert!(answer.alive_at(row.created_at + life - 1, row.created_at));
     assert!(!answer.alive_at(row.created_at + life, row.created_at));
     // A row written before the end was recorded: the life counts from the row.
-    let old = AnswerRef::new(7, "t".into());
+    let old = answer_ref(7, "t");
     assert!(old.alive_at(row.created_at + life - 1, row.created_at));
     assert!(!old.alive_at(row.created_at + life, row.created_at));
     // The handler's edit failed: the dispatcher takes the notice at once, not after the hold.
@@ -1164,6 +1166,65 @@ async fn a_changes_notice_records_its_tokens_life_and_whoever_shows_it_first_set
     let settled = s.notices_in(81).await.unwrap().pop().unwrap();
     assert_eq!(settled.status, NoticeStatus::Delivered);
     assert!(!settled.payload.contains("token-81"), "the token dropped once delivered");
+}
+}
+
+both_backends! {
+/// A notice written when the service stored the interaction's application and token (not the
+/// bot's handle on its response) is read into the handle the bot makes of them, with the end
+/// it recorded (or, older still, its life counted from the row); once delivered, the token is
+/// gone from the row.
+#[tokio::test]
+async fn a_notice_stored_with_the_interactions_token_is_read_into_the_bots_handle(db: TestDb) {
+    let f = fixture(db, false).await;
+    let s = &f.service;
+    let life = ANSWER_TOKEN_LIFE.as_millis() as i64;
+    let row = held_challenge(s, 82).await;
+    let mut payload: serde_json::Value = serde_json::from_str(&row.payload).unwrap();
+    // Written now: the bot's handle alone, and its end.
+    assert_eq!(payload["answer"]["reply"], "7/token-82", "{payload}");
+    assert!(payload["answer"].get("token").is_none(), "{payload}");
+    assert!(payload["answer"].get("application").is_none(), "{payload}");
+    let expires_at = payload["answer"]["expires_at"].as_i64().expect("its end");
+    let store_as = |payload: &serde_json::Value| {
+        sqlx::query("UPDATE outbox SET payload = $1 WHERE id = $2")
+            .bind(payload.to_string())
+            .bind(row.id)
+            .execute(s.store().pool())
+    };
+    // As the older version stored it.
+    payload["answer"] =
+        serde_json::json!({"application": 7, "token": "token-82", "expires_at": expires_at});
+    store_as(&payload).await.unwrap();
+    let n = s.notice(row.id).await.unwrap().unwrap();
+    let answer = n.payload.answer.clone().unwrap();
+    assert_eq!(answer_webhook(&answer), Some((7, "token-82")));
+    assert_eq!(
+        answer,
+        AnswerRef {
+            expires_at: Some(expires_at),
+            ..answer_ref(7, "token-82")
+        }
+    );
+    assert!(!format!("{:?}", n.payload).contains("token-82"), "never printed");
+    // Older still, its end not recorded: its life counts from the row.
+    payload["answer"] = serde_json::json!({"application": 7, "token": "token-82"});
+    store_as(&payload).await.unwrap();
+    let n = s.notice(row.id).await.unwrap().unwrap();
+    let answer = n.payload.answer.clone().unwrap();
+    assert_eq!((answer_webhook(&answer), answer.expires_at), (Some((7, "token-82")), None));
+    assert!(answer.alive_at(row.created_at + life - 1, row.created_at));
+    assert!(!answer.alive_at(row.created_at + life, row.created_at));
+    // Delivered like any other, the token dropped with its handle.
+    s.answer_failed(row.id).await.unwrap();
+    let n = claimed_in(s, 82, now()).await.pop().expect("released");
+    assert_eq!(n.id, row.id);
+    assert_eq!(answer_webhook(n.payload.answer.as_ref().unwrap()), Some((7, "token-82")));
+    let delivered = Delivery::Delivered { message_id: Some(8) };
+    record(s, &n, delivered, now()).await.unwrap();
+    let settled = s.notices_in(82).await.unwrap().pop().unwrap();
+    assert_eq!(settled.status, NoticeStatus::Delivered);
+    assert!(!settled.payload.contains("token-82"), "{}", settled.payload);
 }
 }
 

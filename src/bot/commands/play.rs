@@ -56,9 +56,9 @@ pub async fn move_(
 /// The command's interaction, for the notice of its change to remember.
 pub(crate) fn interaction(ctx: Context<'_>) -> Option<AnswerRef> {
     match ctx {
-        poise::Context::Application(a) => Some(AnswerRef::new(
+        poise::Context::Application(a) => Some(crate::bot::delivery::answer_ref(
             a.interaction.application_id.get(),
-            a.interaction.token.clone(),
+            &a.interaction.token,
         )),
         poise::Context::Prefix(_) => None,
     }

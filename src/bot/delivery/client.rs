@@ -69,6 +69,21 @@ impl Answer {
     }
 }
 
+/// The handle on an interaction's original response that the notice of its change keeps (the
+/// service stores it without reading it): the path of the interaction's webhook,
+/// `{application}/{token}`.
+pub fn answer_ref(application: u64, token: &str) -> AnswerRef {
+    AnswerRef::new(format!("{application}/{token}"))
+}
+
+/// The interaction an [`AnswerRef`] stands for ([`answer_ref`]): its application and its token;
+/// none if the handle is not one the bot made.
+pub fn answer_webhook(answer: &AnswerRef) -> Option<(u64, &str)> {
+    let (application, token) = answer.reply.split_once('/')?;
+    let application = application.parse().ok()?;
+    (!token.is_empty() && !token.contains('/')).then_some((application, token))
+}
+
 impl Poster {
     /// A poster on `client` (whose timeout makes a hung request fail, to be retried with the
     /// same nonce) with the bot's token, through `proxy` if set.
@@ -94,16 +109,23 @@ impl Poster {
     ) -> Attempt {
         // Worded now, from what the notice tells.
         let text = crate::bot::messages::notice_text(&notice.news);
-        if let Some(answer) = &notice.payload.answer {
-            if answer.alive_at(now, notice.created_at) {
-                let attempt = self
-                    .edit_answer(answer, &text, notice.payload.buttons, png.clone(), filename)
-                    .await;
-                // The token has expired after all, or the response is gone (deleted): the
-                // channel is looked through, below.
-                if !attempt.code.is_some_and(|code| ANSWER_GONE.contains(&code)) {
-                    return attempt;
-                }
+        let answer = (notice.payload.answer.as_ref())
+            .filter(|answer| answer.alive_at(now, notice.created_at))
+            .and_then(answer_webhook);
+        if let Some(webhook) = answer {
+            let attempt = self
+                .edit_answer(
+                    webhook,
+                    &text,
+                    notice.payload.buttons,
+                    png.clone(),
+                    filename,
+                )
+                .await;
+            // The token has expired after all, or the response is gone (deleted): the channel
+            // is looked through, below.
+            if !attempt.code.is_some_and(|code| ANSWER_GONE.contains(&code)) {
+                return attempt;
             }
         }
         let mentions = json!({"parse": ["users"]});
@@ -150,18 +172,19 @@ impl Poster {
     /// Edits an interaction's original response (the deferred answer to a command, or the
     /// message whose button was pressed) into a notice's news: its `text`, its buttons (none:
     /// the pressed message's are removed), and its board or graph as `filename`, if `png`
-    /// holds one. The same edit sent again shows the same message.
+    /// holds one. The same edit sent again shows the same message. `webhook`: the interaction's
+    /// application and token ([`answer_webhook`]).
     pub(super) async fn edit_answer(
         &self,
-        answer: &AnswerRef,
+        (application, token): (u64, &str),
         text: &str,
         buttons_on: Option<Buttons>,
         png: Vec<u8>,
         filename: &str,
     ) -> Attempt {
         let url = format!(
-            "{}/webhooks/{}/{}/messages/@original",
-            self.api, answer.application, answer.token
+            "{}/webhooks/{application}/{token}/messages/@original",
+            self.api
         );
         let mut body = json!({"content": text, "components": buttons(buttons_on),
             "allowed_mentions": {"parse": ["users"]}});

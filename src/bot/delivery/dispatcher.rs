@@ -3,7 +3,7 @@
 //! the service. It wakes when a notice is written and when the next one falls due, so notices
 //! left by a crash go out after the restart.
 
-use super::client::Poster;
+use super::client::{answer_webhook, Poster};
 use super::policy::{self, Delivery, DeliveryPolicy, Recorded};
 use crate::service::{ChannelId, Notice, NoticeId, Service};
 use std::collections::HashMap;
@@ -233,13 +233,23 @@ pub async fn show_answer(service: &Service, poster: &Poster, id: NoticeId, png: 
     let Some(answer) = &notice.payload.answer else {
         return;
     };
+    let Some(webhook) = answer_webhook(answer) else {
+        tracing::error!(
+            notice = id,
+            "a notice's reply handle cannot be read: the dispatcher shows it"
+        );
+        if let Err(e) = service.answer_failed(id).await {
+            tracing::error!(notice = id, error = ?e, "cannot record an answer: the dispatcher shows it after its hold");
+        }
+        return;
+    };
     let (png, filename) = match png.is_empty() {
         true => draw(service, &notice).await,
         false => (png, "board.png"),
     };
     let attempt = poster
         .edit_answer(
-            answer,
+            webhook,
             &crate::bot::messages::notice_text(&notice.news),
             notice.payload.buttons,
             png,

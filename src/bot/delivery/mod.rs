@@ -10,6 +10,6 @@ mod client;
 mod dispatcher;
 pub mod policy;
 
-pub use client::Poster;
+pub use client::{answer_ref, answer_webhook, Poster};
 pub use dispatcher::{show_answer, start, Dispatcher};
 pub use policy::{record, Delivery, DeliveryPolicy, Recorded};
