@@ -737,6 +737,7 @@ pub fn notice_text(news: &News) -> String {
             total,
         } => analysis_progress(game, *reviewed, *total),
         News::AnalysisSummary(summary) => analysis_summary(summary),
+        News::PuzzleAnswer(answer) => super::commands::puzzle::answer_text(answer),
         // Worded when it was written, before notices were typed.
         News::Worded { text, .. } => text.clone(),
     }

@@ -3,7 +3,7 @@
 //! delivers it. Nothing here is Discord's: no markup, no mentions, no interaction.
 
 use super::analysis::AnalysisSummary;
-use super::puzzle::PuzzleView;
+use super::puzzle::{PuzzleAnswer, PuzzleView};
 use super::types::{ChallengeInfo, ChannelId, ClockEvent, Ended, GameInfo, MoveReport, Player};
 use super::UserId;
 use serde::{Deserialize, Serialize};
@@ -52,6 +52,8 @@ pub enum News {
     },
     /// A finished analysis (posted with its graph).
     AnalysisSummary(AnalysisSummary),
+    /// A player's answer to their puzzle (or the daily puzzle), as it was judged.
+    PuzzleAnswer(PuzzleAnswer),
     /// A notice written before notices were typed: its words as they were then stored, and
     /// its row's kind (`move`, `reminder`, ...). Never written now; read from old rows.
     #[serde(skip)]
@@ -84,7 +86,8 @@ impl News {
             | News::DailyPuzzle(_)
             | News::AiWaiting { .. }
             | News::AnalysisProgress { .. }
-            | News::AnalysisSummary(_) => false,
+            | News::AnalysisSummary(_)
+            | News::PuzzleAnswer(_) => false,
         }
     }
 }

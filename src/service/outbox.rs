@@ -84,6 +84,11 @@ pub struct Payload {
     /// The evaluation graph of a game's analysis, drawn at delivery from the stored analysis.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub graph: Option<super::analysis::GraphRef>,
+    /// For its interaction's caller alone (a daily puzzle's answer): shown only by editing the
+    /// interaction's (private) response, never posted in the channel; past the token's life it
+    /// is given up.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub private: bool,
 }
 
 /// A puzzle's start position a notice carries, drawn at delivery.
@@ -91,6 +96,16 @@ pub struct Payload {
 pub struct PuzzleBoardRef {
     pub puzzle: i64,
     pub caption: String,
+    /// The position this many plies into the puzzle's line (its start: 0)...
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub plies: u32,
+    /// ...then this move played (an answer off the line).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub then: Option<String>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// The buttons a notice's message carries (the bot draws them).
@@ -118,6 +133,7 @@ impl Payload {
             buttons: None,
             edit_notice: None,
             graph: None,
+            private: false,
         }
     }
 
@@ -488,6 +504,8 @@ impl Service {
         if let (Some(Buttons::Challenge(id)), Some(message)) = (notice.payload.buttons, message) {
             challenges::set_message(writing.ex(), id, message).await?;
         }
+        // A puzzle's answer shown: its try does not give it again.
+        super::puzzle::answer_delivered(writing.ex(), &notice.news).await?;
         drop(writing);
         self.wake_outbox();
         Ok(())

@@ -74,18 +74,34 @@ impl PuzzleView {
 }
 
 /// A rated try's effect: the player's and the puzzle's ratings before and after.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PuzzleRatings {
     pub player: (Rating, Rating),
     pub puzzle: (Rating, Rating),
 }
 
 /// Which answer an answer is: its try, and where it left the try (for
-/// [`Service::puzzle_answer_shown`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// [`Service::puzzle_answer_shown`]); and, when it was given to an interaction, the notice
+/// that shows it there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct AnswerKey {
     pub attempt: i64,
     pub progress: u32,
+    /// The notice (written with the answer) whose edit of the interaction's response shows
+    /// it; none when no interaction was named. Not stored with the notice.
+    #[serde(skip)]
+    pub notice: Option<NoticeId>,
+}
+
+/// The interaction a puzzle's answer is given to: its deferred response, in `channel`, shows
+/// the answer (edited by the handler, or by the dispatcher if the handler's edit fails);
+/// `private` when that response is for the player alone (ephemeral). An answer to the daily
+/// puzzle is given only to a private one, and is never posted in the channel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplyTo {
+    pub channel: ChannelId,
+    pub answer: AnswerRef,
+    pub private: bool,
 }
 
 /// An answer as its try keeps it until its reply is shown: the move, and for the try's end the
@@ -145,8 +161,10 @@ impl KeptAnswer {
 
 /// How an answer went. Until [`Service::puzzle_answer_shown`] is told its reply was sent, the
 /// player's try keeps it, and the next `puzzle_move` or [`Service::unshown_puzzle_answer`]
-/// gives it again (the same answer: nothing judged or rated again).
-#[derive(Debug, Clone, PartialEq)]
+/// gives it again (the same answer: nothing judged or rated again). Stored (its board left
+/// out) as the news of the notice that shows it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum PuzzleAnswer {
     /// Right, and the puzzle goes on: the opponent replied; the next move is asked.
     Continue {
@@ -161,6 +179,7 @@ pub enum PuzzleAnswer {
         ratings: Option<PuzzleRatings>,
         /// The daily puzzle's day, when it was the daily puzzle.
         day: Option<i64>,
+        #[serde(skip)]
         png: Vec<u8>,
     },
     /// Wrong: the solution's move here was `solution`.
@@ -170,6 +189,7 @@ pub enum PuzzleAnswer {
         solution: String,
         ratings: Option<PuzzleRatings>,
         day: Option<i64>,
+        #[serde(skip)]
         png: Vec<u8>,
     },
 }
@@ -191,6 +211,42 @@ impl PuzzleAnswer {
             | PuzzleAnswer::Failed { key, .. } => *key,
         }
     }
+
+    fn key_mut(&mut self) -> &mut AnswerKey {
+        match self {
+            PuzzleAnswer::Continue { key, .. }
+            | PuzzleAnswer::Solved { key, .. }
+            | PuzzleAnswer::Failed { key, .. } => key,
+        }
+    }
+
+    /// The board after the answer (empty when images are off, or in a stored notice).
+    pub fn png(&self) -> &[u8] {
+        match self {
+            PuzzleAnswer::Continue { view, .. } => &view.png,
+            PuzzleAnswer::Solved { png, .. } | PuzzleAnswer::Failed { png, .. } => png,
+        }
+    }
+
+    fn png_mut(&mut self) -> &mut Vec<u8> {
+        match self {
+            PuzzleAnswer::Continue { view, .. } => &mut view.png,
+            PuzzleAnswer::Solved { png, .. } | PuzzleAnswer::Failed { png, .. } => png,
+        }
+    }
+}
+
+/// Records a puzzle answer's notice delivered (`news`, if it is one): the answer is shown, and
+/// its try does not give it again.
+pub(crate) async fn answer_delivered(
+    conn: &mut Connection,
+    news: &News,
+) -> Result<(), ServiceError> {
+    if let News::PuzzleAnswer(answer) = news {
+        let key = answer.key();
+        rows::answer_shown(conn, key.attempt, key.progress).await?;
+    }
+    Ok(())
 }
 
 /// A member's finished try at the day's puzzle.
@@ -480,27 +536,184 @@ impl Service {
         rated: bool,
         day: Option<i64>,
     ) -> Result<PuzzleView, ServiceError> {
-        let game = p.game_at(progress);
-        let mut view = PuzzleView {
-            puzzle_id: p.row.id,
-            kind: p.kind,
-            moves: p.row.moves,
-            step: progress / 2 + 1,
-            side: p.start.turn(),
-            rating: p.row.rating.rating,
-            rated,
-            reply: (progress > 0)
-                .then(|| game.moves().last().map(|m| m.to_string()))
-                .flatten(),
-            day,
-            png: Vec::new(),
-        };
-        view.png = self
-            .image(*game.position(), game.moves().last().copied(), view.task())
-            .await?;
+        let (mut view, board) = view_at(p, progress, rated, day);
+        view.png = self.puzzle_image(p, &board).await?;
         Ok(view)
     }
 
+    /// The board of a puzzle a notice carries: its position some plies into its line, and
+    /// perhaps a move off the line after them.
+    async fn puzzle_image(
+        &self,
+        p: &Loaded,
+        board: &PuzzleBoardRef,
+    ) -> Result<Vec<u8>, ServiceError> {
+        let mut game = p.game_at(board.plies);
+        if let Some(then) = &board.then {
+            let bad = |e: String| ServiceError::Internal(format!("puzzle {}: {e}", p.row.id));
+            let mv = parse_move(game.position(), then).map_err(|e| bad(e.to_string()))?;
+            game.play(mv).map_err(|e| bad(e.to_string()))?;
+        }
+        self.image(
+            *game.position(),
+            game.moves().last().copied(),
+            board.caption.clone(),
+        )
+        .await
+    }
+
+    /// Draws an answer's board into it.
+    async fn draw_answer(
+        &self,
+        p: &Loaded,
+        mut answer: PuzzleAnswer,
+        board: &PuzzleBoardRef,
+    ) -> Result<PuzzleAnswer, ServiceError> {
+        *answer.png_mut() = self.puzzle_image(p, board).await?;
+        Ok(answer)
+    }
+
+    /// Writes the notice that shows `answer` to the interaction `to` (none: no notice) in the
+    /// transaction that judged it, or that gives it again, and names it in the answer's key. It
+    /// is held for the handler's edit of the deferred response; the dispatcher sends the same
+    /// edit if the handler does not record it, and past the token's life posts it in the
+    /// channel, unless it is private (then it is given up, and the try gives it again when
+    /// asked).
+    async fn answer_notice(
+        &self,
+        conn: &mut Connection,
+        answer: &mut PuzzleAnswer,
+        board: &PuzzleBoardRef,
+        to: Option<&ReplyTo>,
+    ) -> Result<(), ServiceError> {
+        let Some(to) = to else {
+            return Ok(());
+        };
+        let payload = Payload {
+            puzzle: Some(board.clone()),
+            answer: Some(to.answer.clone()),
+            private: to.private,
+            ..Payload::news(News::PuzzleAnswer(answer.clone()))
+        };
+        let hold = self.delivery.answer_grace;
+        let id = self
+            .enqueue(conn, to.channel, "puzzle_answer", &payload, hold)
+            .await?;
+        answer.key_mut().notice = Some(id);
+        Ok(())
+    }
+}
+
+/// A daily puzzle's answer goes to a private response only: asked from a public one (the
+/// puzzle changed between the deferral and the answer), it is refused, and nothing changes.
+fn check_private(day: Option<i64>, to: Option<&ReplyTo>) -> Result<(), ServiceError> {
+    match (day, to) {
+        (Some(_), Some(to)) if !to.private => Err(ServiceError::PositionChanged),
+        _ => Ok(()),
+    }
+}
+
+/// Whether `kept` is the answer to give: for `play` (no move typed), always; for a move, when
+/// no puzzle is under way or the kept answer's move is typed again.
+fn gives_kept(kept: &Kept, active: Option<&rows::AttemptRow>, typed: Option<&str>) -> bool {
+    match typed {
+        None => true,
+        Some(text) => {
+            active.is_none()
+                || parse_move(kept.puzzle.game_at(kept.before).position(), text)
+                    .is_ok_and(|mv| mv.to_string() == kept.answer.mv)
+        }
+    }
+}
+
+/// The view of a puzzle `progress` plies into its line, without its board, and that board.
+fn view_at(
+    p: &Loaded,
+    progress: u32,
+    rated: bool,
+    day: Option<i64>,
+) -> (PuzzleView, PuzzleBoardRef) {
+    let game = p.game_at(progress);
+    let view = PuzzleView {
+        puzzle_id: p.row.id,
+        kind: p.kind,
+        moves: p.row.moves,
+        step: progress / 2 + 1,
+        side: p.start.turn(),
+        rating: p.row.rating.rating,
+        rated,
+        reply: (progress > 0)
+            .then(|| game.moves().last().map(|m| m.to_string()))
+            .flatten(),
+        day,
+        png: Vec::new(),
+    };
+    let board = PuzzleBoardRef {
+        puzzle: p.row.id,
+        caption: view.task(),
+        plies: progress,
+        then: None,
+    };
+    (view, board)
+}
+
+/// The answer that ended a try `progress` plies into its line, without its board, and that
+/// board.
+fn ended_at(
+    p: &Loaded,
+    progress: u32,
+    kept: KeptAnswer,
+    day: Option<i64>,
+    key: AnswerKey,
+) -> Result<(PuzzleAnswer, PuzzleBoardRef), ServiceError> {
+    let caption = match &kept.solution {
+        None => "Solved!".to_string(),
+        Some(solution) => format!("The answer was {solution}."),
+    };
+    let board = PuzzleBoardRef {
+        puzzle: p.row.id,
+        caption,
+        plies: progress,
+        then: Some(kept.mv.clone()),
+    };
+    let ratings = kept.ratings()?;
+    let answer = match kept.solution {
+        None => PuzzleAnswer::Solved {
+            played: kept.played,
+            key,
+            ratings,
+            day,
+            png: Vec::new(),
+        },
+        Some(solution) => PuzzleAnswer::Failed {
+            played: kept.played,
+            key,
+            solution,
+            ratings,
+            day,
+            png: Vec::new(),
+        },
+    };
+    Ok((answer, board))
+}
+
+/// A kept answer as it was given, without its board, and that board.
+fn kept_at(kept: &Kept) -> Result<(PuzzleAnswer, PuzzleBoardRef), ServiceError> {
+    let a = &kept.attempt;
+    let key = AnswerKey {
+        attempt: a.id,
+        progress: a.progress,
+        notice: None,
+    };
+    if a.status == "active" {
+        let (view, board) = view_at(&kept.puzzle, a.progress, a.rated, a.day);
+        let played = kept.answer.played.clone();
+        return Ok((PuzzleAnswer::Continue { played, view, key }, board));
+    }
+    ended_at(&kept.puzzle, kept.before, kept.answer.clone(), a.day, key)
+}
+
+impl Service {
     /// The moves the user could answer their puzzle with that match what they typed (for
     /// autocomplete): up to `limit`. Empty without a current puzzle.
     pub async fn suggest_puzzle_moves(
@@ -521,26 +734,28 @@ impl Service {
     /// Judges the user's answer to their current puzzle. A right move plays the opponent's
     /// reply and asks for the next, or solves the puzzle; a wrong one fails it. A first try's
     /// end rates the player and the puzzle, in the transaction that ends it, which also keeps
-    /// the answer with the try. While an answer is not known to have been shown (its reply
-    /// failed), it is the answer given, whatever was typed: nothing is judged or rated twice.
-    /// A move that cannot be read or is illegal changes nothing.
+    /// the answer with the try and, given the interaction `to`, writes the notice that shows
+    /// the answer there (named in its key). While an answer is not known to have been shown
+    /// (its reply failed), it is the answer given, whatever was typed: nothing is judged or
+    /// rated twice. A move that cannot be read or is illegal changes nothing; so does an answer
+    /// to the daily puzzle asked from a public response.
     pub async fn puzzle_move(
         &self,
         guild: GuildId,
         user: &User,
         text: &str,
+        to: Option<&ReplyTo>,
     ) -> Result<PuzzleAnswer, ServiceError> {
         let active = rows::active(self.store.read(), guild, user.id).await?;
         if let Some(kept) = self.unshown(guild, user.id).await? {
             // Without a puzzle under way, or when the answer is typed again, the player asks
             // for the answer they did not see.
-            let again = parse_move(kept.puzzle.game_at(kept.before).position(), text)
-                .is_ok_and(|mv| mv.to_string() == kept.answer.mv);
-            if active.is_none() || again {
-                return self.kept_answer(kept).await;
+            if gives_kept(&kept, active.as_ref(), Some(text)) {
+                return self.give_kept(kept, to).await;
             }
         }
         let a = active.ok_or(ServiceError::NoPuzzle)?;
+        check_private(a.day, to)?;
         let p = self.stored_puzzle(a.puzzle_id).await?;
         let mut game = p.game_at(a.progress);
         let mv = parse_move(game.position(), text).map_err(ServiceError::IllegalMove)?;
@@ -563,19 +778,23 @@ impl Service {
             if !rows::advance(&mut *tx, a.id, a.progress, next, &kept.json()?, now).await? {
                 return Err(ServiceError::PositionChanged);
             }
-            tx.commit().await?;
-            let view = self
-                .view(&p, next, a.rated, a.day)
-                .await
-                .map_err(ServiceError::after(Done::PuzzleAnswer))?;
-            return Ok(PuzzleAnswer::Continue {
+            let (view, board) = view_at(&p, next, a.rated, a.day);
+            let key = AnswerKey {
+                attempt: a.id,
+                progress: next,
+                notice: None,
+            };
+            let mut answer = PuzzleAnswer::Continue {
                 played: kept.played,
                 view,
-                key: AnswerKey {
-                    attempt: a.id,
-                    progress: next,
-                },
-            });
+                key,
+            };
+            self.answer_notice(&mut tx, &mut answer, &board, to).await?;
+            self.commit_noticed(tx).await?;
+            return self
+                .draw_answer(&p, answer, &board)
+                .await
+                .map_err(ServiceError::after(Done::PuzzleAnswer));
         }
         if !rows::finish(&mut *tx, a.id, a.progress, right, now).await? {
             return Err(ServiceError::PositionChanged);
@@ -607,68 +826,52 @@ impl Service {
         kept.solution = (!right).then(|| expected.to_string());
         kept.ratings = ratings.as_ref().map(KeptAnswer::keep_ratings);
         rows::keep_answer(&mut *tx, a.id, &kept.json()?).await?;
-        tx.commit().await?;
         let key = AnswerKey {
             attempt: a.id,
             progress: a.progress + 1,
+            notice: None,
         };
-        self.ended_answer(&p, a.progress, kept, a.day, key)
+        let (mut answer, board) = ended_at(&p, a.progress, kept, a.day, key)?;
+        self.answer_notice(&mut tx, &mut answer, &board, to).await?;
+        self.commit_noticed(tx).await?;
+        self.draw_answer(&p, answer, &board)
             .await
             .map_err(ServiceError::after(Done::PuzzleAnswer))
     }
 
-    /// The answer that ended a try `progress` plies into its line, with the board after it.
-    async fn ended_answer(
-        &self,
-        p: &Loaded,
-        progress: u32,
-        kept: KeptAnswer,
-        day: Option<i64>,
-        key: AnswerKey,
-    ) -> Result<PuzzleAnswer, ServiceError> {
-        let mut game = p.game_at(progress);
-        let mv = parse_move(game.position(), &kept.mv)
-            .map_err(|e| ServiceError::Internal(format!("a kept answer: {e}")))?;
-        let played = game
-            .play(mv)
-            .map_err(|e| ServiceError::Internal(format!("a kept answer: {e}")))?;
-        let caption = match &kept.solution {
-            None => "Solved!".to_string(),
-            Some(solution) => format!("The answer was {solution}."),
-        };
-        let png = self.image(*game.position(), Some(played), caption).await?;
-        let ratings = kept.ratings()?;
-        Ok(match kept.solution {
-            None => PuzzleAnswer::Solved {
-                played: kept.played,
-                key,
-                ratings,
-                day,
-                png,
-            },
-            Some(solution) => PuzzleAnswer::Failed {
-                played: kept.played,
-                key,
-                solution,
-                ratings,
-                day,
-                png,
-            },
-        })
-    }
-
     /// The user's latest answer in this server whose reply is not known to have been shown
-    /// (it failed, or the bot stopped before it was sent), as it was given; `None` if every
-    /// answer was shown.
+    /// (it failed, or the bot stopped before it was sent), as it was given, and given again to
+    /// the interaction `to` if named (a notice written for it, as for a new answer); `None` if
+    /// every answer was shown.
     pub async fn unshown_puzzle_answer(
         &self,
         guild: GuildId,
         user: UserId,
+        to: Option<&ReplyTo>,
     ) -> Result<Option<PuzzleAnswer>, ServiceError> {
         match self.unshown(guild, user).await? {
-            Some(kept) => Ok(Some(self.kept_answer(kept).await?)),
+            Some(kept) => Ok(Some(self.give_kept(kept, to).await?)),
             None => Ok(None),
         }
+    }
+
+    /// Whether the answer [`Service::puzzle_move`] would give for `typed` (or
+    /// [`Service::unshown_puzzle_answer`], or the puzzle [`Service::puzzle`] would show, for
+    /// none) is the daily puzzle's, for the player alone: read before the interaction is
+    /// acknowledged, so that it is acknowledged privately.
+    pub async fn puzzle_answer_private(
+        &self,
+        guild: GuildId,
+        user: UserId,
+        typed: Option<&str>,
+    ) -> Result<bool, ServiceError> {
+        let active = rows::active(self.store.read(), guild, user).await?;
+        if let Some(kept) = self.unshown(guild, user).await? {
+            if gives_kept(&kept, active.as_ref(), typed) {
+                return Ok(kept.attempt.day.is_some());
+            }
+        }
+        Ok(active.is_some_and(|a| a.day.is_some()))
     }
 
     async fn unshown(&self, guild: GuildId, user: UserId) -> Result<Option<Kept>, ServiceError> {
@@ -693,23 +896,23 @@ impl Service {
         }))
     }
 
-    /// A kept answer as it was given.
-    async fn kept_answer(&self, kept: Kept) -> Result<PuzzleAnswer, ServiceError> {
-        let a = kept.attempt;
-        let key = AnswerKey {
-            attempt: a.id,
-            progress: a.progress,
-        };
-        if a.status == "active" {
-            let view = self.view(&kept.puzzle, a.progress, a.rated, a.day).await?;
-            return Ok(PuzzleAnswer::Continue {
-                played: kept.answer.played,
-                view,
-                key,
-            });
+    /// A kept answer given again as it was, to the interaction `to` if named (its notice
+    /// written).
+    async fn give_kept(
+        &self,
+        kept: Kept,
+        to: Option<&ReplyTo>,
+    ) -> Result<PuzzleAnswer, ServiceError> {
+        check_private(kept.attempt.day, to)?;
+        let (mut answer, board) = kept_at(&kept)?;
+        if to.is_some() {
+            let mut tx = self.store.write().await?;
+            self.answer_notice(&mut tx, &mut answer, &board, to).await?;
+            self.commit_noticed(tx).await?;
         }
-        self.ended_answer(&kept.puzzle, kept.before, kept.answer, a.day, key)
+        self.draw_answer(&kept.puzzle, answer, &board)
             .await
+            .map_err(ServiceError::after(Done::PuzzleAnswer))
     }
 
     /// Records that an answer's reply was sent: it is not given again.
@@ -803,6 +1006,8 @@ impl Service {
                 puzzle: Some(PuzzleBoardRef {
                     puzzle: p.row.id,
                     caption: view.task(),
+                    plies: 0,
+                    then: None,
                 }),
                 buttons: Some(Buttons::DailyPuzzle(day)),
                 ..Payload::news(News::DailyPuzzle(view.clone()))
@@ -821,7 +1026,7 @@ impl Service {
         board: &PuzzleBoardRef,
     ) -> Result<Vec<u8>, ServiceError> {
         let p = self.stored_puzzle(board.puzzle).await?;
-        self.image(p.start, None, board.caption.clone()).await
+        self.puzzle_image(&p, board).await
     }
 
     /// Searches up to `limit` finished games not searched before for puzzles, on the AI

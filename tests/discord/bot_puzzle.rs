@@ -17,11 +17,27 @@ fn puzzle(sub: &str, options: Value) -> Value {
     json!([{"name": "puzzle", "type": 2, "options": [{"name": sub, "type": 1, "options": options}]}])
 }
 
+/// What `/tablut puzzle sub` shows: its response, or the edit of its deferred response.
 async fn ask(h: &BotHarness, who: &Who, sub: &str, options: Value) -> Recorded {
     let id = h
         .fake
         .command(who, CHANNEL, "tablut", None, puzzle(sub, options), &[]);
-    h.fake.callback(id).await
+    h.fake.answer(id).await
+}
+
+/// `/tablut puzzle move notation`: the interaction's id.
+fn answer_with(h: &BotHarness, who: &Who, notation: &str) -> u64 {
+    h.fake.command(
+        who,
+        CHANNEL,
+        "tablut",
+        None,
+        puzzle(
+            "move",
+            json!([{"name": "notation", "type": 3, "value": notation}]),
+        ),
+        &[],
+    )
 }
 
 /// The suggestions for `/tablut puzzle move`'s notation when `who` has typed `typed`, checked
@@ -214,39 +230,12 @@ async fn a_puzzle_shown_answered_wrong_then_right() {
     );
 }
 
-/// `/tablut puzzle move` whose reply Discord fails (500): what the fake was sent, and the
-/// one-line error that followed it.
-async fn answer_lost(h: &BotHarness, who: &Who, notation: &str) -> (Recorded, Recorded) {
-    h.fake.fail("POST", "/callback", 1, Fault::Status(500));
-    let id = h.fake.command(
-        who,
-        CHANNEL,
-        "tablut",
-        None,
-        puzzle(
-            "move",
-            json!([{"name": "notation", "type": 3, "value": notation}]),
-        ),
-        &[],
-    );
-    let lost = h.fake.callback(id).await;
-    assert_eq!(lost.status, 500);
-    let error = h.fake.callback(id).await;
-    assert_eq!(error.status, 204, "{:?}", error.json);
-    assert!(
-        error.ephemeral() && !error.content().contains('\n'),
-        "{}",
-        error.content()
-    );
-    (lost, error)
-}
-
 /// Waits until the bot has recorded that the user's last puzzle answer was shown (it does so
-/// once Discord has taken the reply, so after the test has seen the reply).
+/// once Discord has taken the edit that shows it, so after the test has seen it).
 async fn answer_recorded_shown(service: &tablut_bot::service::Service, guild: u64) {
     let waiting = Waiting::for_("the answer to be recorded as shown");
     while service
-        .unshown_puzzle_answer(guild, ASTRID)
+        .unshown_puzzle_answer(guild, ASTRID, None)
         .await
         .unwrap()
         .is_some()
@@ -255,12 +244,32 @@ async fn answer_recorded_shown(service: &tablut_bot::service::Service, guild: u6
     }
 }
 
-/// An answer whose reply fails is not lost: the answer and the ratings' change are committed
-/// once; the same `/tablut puzzle move` again, or `/tablut puzzle play`, shows exactly the reply
-/// that failed (board included), judging and rating nothing again; once shown, it is not shown
-/// again.
+/// Interaction `id`'s response (seen already or not).
+fn response(h: &BotHarness, id: u64) -> Recorded {
+    let prefix = format!("/api/v10/interactions/{id}/");
+    h.fake
+        .requests()
+        .into_iter()
+        .find(|r| r.path.starts_with(&prefix))
+        .expect("a response")
+}
+
+/// The posts the bot made in `channel` (not interaction responses).
+fn posts(h: &BotHarness, channel: u64) -> Vec<Recorded> {
+    let path = format!("/api/v10/channels/{channel}/messages");
+    h.fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path == path)
+        .collect()
+}
+
+/// An answer is acknowledged at once (a deferred response, public for the player's own
+/// puzzle), committed with its notice, and shown by editing that response. When the handler's
+/// edit fails (500), the dispatcher sends the same edit: the answer shows exactly once, in the
+/// response, never posted beside it; the ratings moved once; once shown it is not given again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_puzzle_answer_whose_reply_fails_is_shown_when_asked_again() {
+async fn a_puzzle_answer_whose_edit_fails_is_shown_once_by_the_dispatcher() {
     let h = BotHarness::start(&[("AI_TT_MB", "4")]).await;
     let service = h.bot.as_ref().unwrap().service.clone();
     let guild = h.fake.guild_of(CHANNEL);
@@ -271,38 +280,43 @@ async fn a_puzzle_answer_whose_reply_fails_is_shown_when_asked_again() {
     let suggested = suggestions(&h, &astrid, "").await;
     let wrong = suggested.iter().find(|m| **m != line[0]).unwrap().clone();
 
-    // A wrong answer whose reply fails: failed and rated, once.
-    let (lost, _) = answer_lost(&h, &astrid, &wrong).await;
+    h.fake
+        .fail("PATCH", "/messages/@original", 1, Fault::Status(500));
+    let id = answer_with(&h, &astrid, &wrong);
+    let shown = h.fake.answer(id).await;
+    let deferred = response(&h, id);
+    assert_eq!(deferred.callback_type(), Some(5), "{:?}", deferred.json);
+    assert!(!deferred.ephemeral());
+    h.outbox_settled().await;
+    // The handler's edit (refused) and the dispatcher's (taken): the same edit.
+    let edits = h.fake.edits(id);
+    assert_eq!(edits.len(), 2, "{edits:?}");
+    assert_eq!(edits[0].status, 500);
+    assert_eq!(edits[0].content(), shown.content());
     let rated = service.puzzle_player(guild, ASTRID).await.unwrap().unwrap();
     assert_eq!((rated.solved, rated.failed), (0, 1));
     assert!(rated.rating.rating < 1500.0);
     let puzzle_after = puzzle_row(&h, Some(first.id)).await.rating;
     assert!(puzzle_after.rating > first.rating.rating);
     assert_eq!(
-        lost.content(),
+        shown.content(),
         format!(
             "**{wrong}** is not it: the move was **{}**.\nYour puzzle rating: 1500 → {:.0} · the puzzle's: {:.0} → {:.0}",
             line[0], rated.rating.rating, first.rating.rating, puzzle_after.rating
         )
     );
-    // The same answer again: the reply that failed, exactly, and nothing rated again.
-    let again = ask(
-        &h,
-        &astrid,
-        "move",
-        json!([{"name": "notation", "type": 3, "value": wrong}]),
-    )
-    .await;
-    assert_eq!(again.status, 204);
-    assert_eq!(again.content(), lost.content());
-    assert!(!again.ephemeral());
-    assert_board(&again);
-    assert_eq!(again.files, lost.files);
-    let now = service.puzzle_player(guild, ASTRID).await.unwrap().unwrap();
-    assert_eq!((now.solved, now.failed, now.rating), (0, 1, rated.rating));
-    assert_eq!(puzzle_row(&h, Some(first.id)).await.rating, puzzle_after);
+    assert_board(&shown);
+    // Shown once, in the response: nothing posted.
+    let in_channel: Vec<Recorded> = h
+        .fake
+        .shown(CHANNEL)
+        .into_iter()
+        .filter(|r| r.content().contains("is not it"))
+        .collect();
+    assert_eq!(in_channel.len(), 1, "{in_channel:?}");
+    assert!(posts(&h, CHANNEL).is_empty());
     answer_recorded_shown(&service, guild).await;
-    // Shown: it is not given again.
+    // Shown: the same move again is not answered again, and nothing is rated again.
     let none = ask(
         &h,
         &astrid,
@@ -310,35 +324,39 @@ async fn a_puzzle_answer_whose_reply_fails_is_shown_when_asked_again() {
         json!([{"name": "notation", "type": 3, "value": wrong}]),
     )
     .await;
+    assert!(none.ephemeral());
     assert_eq!(
         none.content(),
         "You have no puzzle to answer: ask for one with /tablut puzzle play."
     );
+    let now = service.puzzle_player(guild, ASTRID).await.unwrap().unwrap();
+    assert_eq!((now.solved, now.failed, now.rating), (0, 1, rated.rating));
+    assert_eq!(puzzle_row(&h, Some(first.id)).await.rating, puzzle_after);
 
-    // The next puzzle answered right, its reply failing: /tablut puzzle play shows it.
+    // The next puzzle answered right whose acknowledgement Discord refuses (500): the answer is
+    // committed all the same, and with no response to edit, the dispatcher posts it in the
+    // channel, once.
     ask(&h, &astrid, "play", json!([])).await;
     let line = current_line(&h).await;
-    let (lost, _) = answer_lost(&h, &astrid, &line[0]).await;
+    h.fake.fail("POST", "/callback", 1, Fault::Status(500));
+    let id = answer_with(&h, &astrid, &line[0]);
+    assert_eq!(h.fake.callback(id).await.status, 500);
+    let post = h.fake.channel_message(CHANNEL).await;
+    h.outbox_settled().await;
     let after = service.puzzle_player(guild, ASTRID).await.unwrap().unwrap();
-    let shown = ask(&h, &astrid, "play", json!([])).await;
-    assert_eq!(shown.status, 204);
-    assert_eq!(shown.content(), lost.content());
-    assert_eq!(shown.files, lost.files);
-    answer_recorded_shown(&service, guild).await;
     if line.len() == 1 {
-        assert!(lost.content().contains(": solved!\nYour puzzle rating: "));
+        assert!(post.content().contains(": solved!\nYour puzzle rating: "));
         assert_eq!((after.solved, after.failed), (1, 1));
         assert!(after.rating.rating > rated.rating.rating);
     } else {
-        assert!(lost
+        assert!(post
             .content()
             .starts_with(&format!("**{}** is right.\n", line[0])));
         assert_eq!((after.solved, after.failed), (0, 1));
     }
-    assert_eq!(
-        service.puzzle_player(guild, ASTRID).await.unwrap().unwrap(),
-        after
-    );
+    assert_board(&post);
+    assert_eq!(posts(&h, CHANNEL).len(), 1);
+    answer_recorded_shown(&service, guild).await;
     // Shown: play goes on with the puzzle (the next, or the same one's next move).
     let next = ask(&h, &astrid, "play", json!([])).await;
     assert!(
@@ -346,7 +364,162 @@ async fn a_puzzle_answer_whose_reply_fails_is_shown_when_asked_again() {
         "{}",
         next.content()
     );
-    assert_ne!(next.content(), lost.content());
+    assert_eq!(
+        service.puzzle_player(guild, ASTRID).await.unwrap().unwrap(),
+        after
+    );
+    h.fake.assert_contract();
+}
+
+/// Today's puzzle posted in `daily` (named by an admin) and Astrid's try at it started with
+/// `/tablut puzzle today`: its line.
+async fn daily_try(h: &BotHarness, daily: u64) -> Vec<String> {
+    let admin = Who {
+        permissions: "32".into(),
+        ..Who::member(ASTRID + 9, "Admin")
+    };
+    let id = h.fake.command_resolving(
+        &admin,
+        CHANNEL,
+        "tablut",
+        None,
+        puzzle(
+            "daily",
+            json!([{"name": "channel", "type": 7, "value": daily.to_string()}]),
+        ),
+        &[],
+        &[daily],
+    );
+    h.fake.callback(id).await;
+    h.fake.channel_message(daily).await;
+    let astrid = Who::member(ASTRID, "Astrid");
+    let mine = ask(h, &astrid, "today", json!([])).await;
+    assert!(mine.ephemeral(), "{:?}", mine.json);
+    assert!(
+        mine.content().contains("Today's puzzle · Puzzle"),
+        "{}",
+        mine.content()
+    );
+    current_line(h).await
+}
+
+/// An answer to the daily puzzle is acknowledged privately and shown in that private response
+/// alone: when the handler's edit fails, the dispatcher's edit completes it, privately; nothing
+/// of it shows in the channel.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_daily_answer_whose_edit_fails_is_completed_privately() {
+    let h = BotHarness::start(&[("AI_TT_MB", "4"), ("CLOCK_INTERVAL_SECS", "1")]).await;
+    let service = h.bot.as_ref().unwrap().service.clone();
+    let guild = h.fake.guild_of(CHANNEL);
+    let line = daily_try(&h, 71).await;
+    let astrid = Who::member(ASTRID, "Astrid");
+    h.fake
+        .fail("PATCH", "/messages/@original", 1, Fault::Status(500));
+    let id = answer_with(&h, &astrid, &line[0]);
+    let shown = h.fake.answer(id).await;
+    let deferred = response(&h, id);
+    assert_eq!(deferred.callback_type(), Some(5));
+    assert!(deferred.ephemeral(), "{:?}", deferred.json);
+    h.outbox_settled().await;
+    assert_eq!(h.fake.edits(id).len(), 2);
+    assert!(
+        shown.content().starts_with(&format!("**{}", line[0])),
+        "{}",
+        shown.content()
+    );
+    assert_board(&shown);
+    answer_recorded_shown(&service, guild).await;
+    // Nowhere in the channel: not in what it shows, and never posted.
+    assert!(
+        h.fake
+            .shown(CHANNEL)
+            .iter()
+            .all(|r| !r.content().contains(&line[0])),
+        "{:?}",
+        h.fake.shown(CHANNEL)
+    );
+    assert!(posts(&h, CHANNEL).is_empty());
+    h.fake.assert_contract();
+}
+
+/// A private answer cannot be posted in the channel: when its interaction's token has expired
+/// before any edit showed it, the dispatcher gives it up instead of posting it, and the try
+/// keeps it; the next `/tablut puzzle play` gives it, privately, exactly as it was, with the
+/// ratings moved once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_daily_answer_past_its_token_is_never_posted_and_given_again_when_asked() {
+    let h = BotHarness::start(&[("AI_TT_MB", "4"), ("CLOCK_INTERVAL_SECS", "1")]).await;
+    let service = h.bot.as_ref().unwrap().service.clone();
+    let guild = h.fake.guild_of(CHANNEL);
+    let line = daily_try(&h, 71).await;
+    let wrong = suggestions(&h, &Who::member(ASTRID, "Astrid"), "")
+        .await
+        .into_iter()
+        .find(|m| *m != line[0])
+        .unwrap();
+    let astrid = Who::member(ASTRID, "Astrid");
+    // The handler's edit held until the token has expired.
+    let gate = Gate::new();
+    h.fake
+        .fail("PATCH", "/messages/@original", 1, Fault::Gate(gate.clone()));
+    let id = answer_with(&h, &astrid, &wrong);
+    assert!(h.fake.callback(id).await.ephemeral());
+    gate.arrived(1).await;
+    h.fake.expire_token(id);
+    gate.open();
+    h.outbox_settled().await;
+    let edits = h.fake.edits(id);
+    assert!(
+        !edits.is_empty() && edits.iter().all(|e| e.status == 401),
+        "{edits:?}"
+    );
+    let lost = edits[0].clone();
+    assert!(lost.content().contains("is not it"), "{}", lost.content());
+    // Given up, not posted: the channel shows nothing of it.
+    let notices = service.notices_in(CHANNEL).await.unwrap();
+    let notice = notices.iter().find(|n| n.kind == "puzzle_answer").unwrap();
+    assert_eq!(notice.status, tablut_bot::service::NoticeStatus::Failed);
+    assert!(posts(&h, CHANNEL).is_empty());
+    assert!(h
+        .fake
+        .shown(CHANNEL)
+        .iter()
+        .all(|r| !r.content().contains("is not it")));
+    let rated = service.puzzle_player(guild, ASTRID).await.unwrap().unwrap();
+    assert_eq!((rated.solved, rated.failed), (0, 1));
+    // Asked again: the same answer, privately, and nothing rated again.
+    let id = h.fake.command(
+        &astrid,
+        CHANNEL,
+        "tablut",
+        None,
+        puzzle("play", json!([])),
+        &[],
+    );
+    let again = h.fake.answer(id).await;
+    assert!(response(&h, id).ephemeral());
+    assert_eq!(again.content(), lost.content());
+    assert_eq!(again.files, lost.files);
+    assert_board(&again);
+    answer_recorded_shown(&service, guild).await;
+    assert_eq!(
+        service.puzzle_player(guild, ASTRID).await.unwrap().unwrap(),
+        rated
+    );
+    assert!(posts(&h, CHANNEL).is_empty());
+    assert!(h
+        .fake
+        .shown(CHANNEL)
+        .iter()
+        .all(|r| !r.content().contains("is not it")));
+    // Shown: play gives her own puzzle now, in the channel.
+    let own = ask(&h, &astrid, "play", json!([])).await;
+    assert!(
+        !own.ephemeral() && own.content().contains("to move: find"),
+        "{}",
+        own.content()
+    );
+    h.fake.assert_contract();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -411,14 +584,10 @@ async fn the_daily_puzzle_is_posted_with_its_board_once() {
     let line = current_line(&h).await;
     let mut last = None;
     for mv in line.iter().step_by(2) {
-        let answer = ask(
-            &h,
-            &astrid,
-            "move",
-            json!([{"name": "notation", "type": 3, "value": mv}]),
-        )
-        .await;
-        assert!(answer.ephemeral(), "{}", answer.content());
+        let id = answer_with(&h, &astrid, mv);
+        let answer = h.fake.answer(id).await;
+        // Acknowledged privately, and shown by editing that private response.
+        assert!(response(&h, id).ephemeral(), "{}", answer.content());
         last = Some(answer);
     }
     let last = last.unwrap();

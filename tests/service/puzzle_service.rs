@@ -106,7 +106,7 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
     );
     let goes_on = f
         .service
-        .puzzle_move(GUILD, &astrid, &r.line[0])
+        .puzzle_move(GUILD, &astrid, &r.line[0], None)
         .await
         .unwrap();
     match &goes_on {
@@ -121,7 +121,7 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
     // where it was.
     assert_eq!(
         f.service
-            .puzzle_move(GUILD, &astrid, &r.line[0])
+            .puzzle_move(GUILD, &astrid, &r.line[0], None)
             .await
             .unwrap(),
         goes_on
@@ -130,7 +130,7 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
     let puzzle_before = initial_rating(Kind::Win, 2);
     let solved = f
         .service
-        .puzzle_move(GUILD, &astrid, &r.line[2])
+        .puzzle_move(GUILD, &astrid, &r.line[2], None)
         .await
         .unwrap();
     match &solved {
@@ -160,35 +160,35 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
     // any move (there is no puzzle under way), and as the last answer not shown; nothing is
     // judged or rated again.
     assert_eq!(
-        f.service.puzzle_move(GUILD, &astrid, "a1-a2").await.unwrap(),
+        f.service.puzzle_move(GUILD, &astrid, "a1-a2", None).await.unwrap(),
         solved
     );
     assert_eq!(
-        f.service.unshown_puzzle_answer(GUILD, ASTRID).await.unwrap(),
+        f.service.unshown_puzzle_answer(GUILD, ASTRID, None).await.unwrap(),
         Some(solved.clone())
     );
     let unchanged = f.service.puzzle_player(GUILD, ASTRID).await.unwrap();
     assert_eq!(unchanged.as_ref(), Some(&me));
     f.service.puzzle_answer_shown(solved.key()).await.unwrap();
     assert_eq!(
-        f.service.unshown_puzzle_answer(GUILD, ASTRID).await.unwrap(),
+        f.service.unshown_puzzle_answer(GUILD, ASTRID, None).await.unwrap(),
         None
     );
     // No puzzle to answer now.
     assert!(matches!(
-        f.service.puzzle_move(GUILD, &astrid, &r.line[2]).await,
+        f.service.puzzle_move(GUILD, &astrid, &r.line[2], None).await,
         Err(ServiceError::NoPuzzle)
     ));
     // The only puzzle again: a repeat, unrated, and the ratings stay.
     let again = f.service.puzzle(GUILD, &astrid).await.unwrap();
     assert!(!again.rated);
     f.service
-        .puzzle_move(GUILD, &astrid, &r.line[0])
+        .puzzle_move(GUILD, &astrid, &r.line[0], None)
         .await
         .unwrap();
     match f
         .service
-        .puzzle_move(GUILD, &astrid, &r.line[2])
+        .puzzle_move(GUILD, &astrid, &r.line[2], None)
         .await
         .unwrap()
     {
@@ -263,8 +263,8 @@ async fn two_players_solving_one_puzzle_at_once_both_move_its_rating(db: TestDb)
         holder.rollback().await.unwrap();
     };
     let (a, b, ()) = tokio::join!(
-        s.puzzle_move(GUILD, &astrid, &r.line[0]),
-        s.puzzle_move(GUILD, &birger, &r.line[0]),
+        s.puzzle_move(GUILD, &astrid, &r.line[0], None),
+        s.puzzle_move(GUILD, &birger, &r.line[0], None),
         both_waiting
     );
     let solved = |answer: Result<PuzzleAnswer, ServiceError>| match answer.unwrap() {
@@ -306,7 +306,7 @@ async fn a_wrong_answer_fails_and_is_rated_as_a_loss(db: TestDb) {
     let birger = user(BIRGER, "Birger");
     f.service.puzzle(GUILD, &birger).await.unwrap();
     let wrong = wrong_move(&r);
-    match f.service.puzzle_move(GUILD, &birger, &wrong).await.unwrap() {
+    match f.service.puzzle_move(GUILD, &birger, &wrong, None).await.unwrap() {
         PuzzleAnswer::Failed {
             solution, ratings, ..
         } => {
@@ -344,14 +344,14 @@ async fn bad_answers_change_nothing(db: TestDb) {
     f.only(&r).await;
     let astrid = user(ASTRID, "Astrid");
     assert!(matches!(
-        f.service.puzzle_move(GUILD, &astrid, "e1-e3").await,
+        f.service.puzzle_move(GUILD, &astrid, "e1-e3", None).await,
         Err(ServiceError::NoPuzzle)
     ));
     f.service.puzzle(GUILD, &astrid).await.unwrap();
     for bad in ["", "zz", "e5-e5", "a1-i9", &"x".repeat(5000)] {
         let e = f
             .service
-            .puzzle_move(GUILD, &astrid, bad)
+            .puzzle_move(GUILD, &astrid, bad, None)
             .await
             .unwrap_err();
         assert!(
@@ -406,7 +406,7 @@ async fn the_current_puzzle_survives_a_restart(db: TestDb) {
     let astrid = user(ASTRID, "Astrid");
     let view = f.service.puzzle(GUILD, &astrid).await.unwrap();
     f.service
-        .puzzle_move(GUILD, &astrid, &r.line[0])
+        .puzzle_move(GUILD, &astrid, &r.line[0], None)
         .await
         .unwrap();
     let f = f.reopen().await;
@@ -414,7 +414,7 @@ async fn the_current_puzzle_survives_a_restart(db: TestDb) {
     assert_eq!((again.puzzle_id, again.step), (view.puzzle_id, 2));
     assert!(matches!(
         f.service
-            .puzzle_move(GUILD, &astrid, &r.line[2])
+            .puzzle_move(GUILD, &astrid, &r.line[2], None)
             .await
             .unwrap(),
         PuzzleAnswer::Solved {
@@ -445,10 +445,10 @@ async fn each_player_gets_puzzles_they_have_not_tried(db: TestDb) {
             .unwrap();
         let first = p.line.split_whitespace().next().unwrap().to_string();
         // Solve or fail it to move on.
-        let answer = f.service.puzzle_move(GUILD, &astrid, &first).await.unwrap();
+        let answer = f.service.puzzle_move(GUILD, &astrid, &first, None).await.unwrap();
         if let PuzzleAnswer::Continue { .. } = answer {
             let third = p.line.split_whitespace().nth(2).unwrap().to_string();
-            f.service.puzzle_move(GUILD, &astrid, &third).await.unwrap();
+            f.service.puzzle_move(GUILD, &astrid, &third, None).await.unwrap();
         }
     }
     let me = f
@@ -518,7 +518,7 @@ async fn the_daily_puzzle_is_posted_once_a_day_through_the_outbox(db: TestDb) {
 async fn solve(s: &Service, who: &User, line: &[String]) -> PuzzleAnswer {
     let mut last = None;
     for mv in line.iter().step_by(2) {
-        last = Some(s.puzzle_move(GUILD, who, mv).await.unwrap());
+        last = Some(s.puzzle_move(GUILD, who, mv, None).await.unwrap());
     }
     last.unwrap()
 }
@@ -630,7 +630,7 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
         .find(|m| *m != solution)
         .unwrap();
     f.clock.advance(std::time::Duration::from_secs(5));
-    match s.puzzle_move(GUILD, &birger, &wrong).await.unwrap() {
+    match s.puzzle_move(GUILD, &birger, &wrong, None).await.unwrap() {
         PuzzleAnswer::Failed { day: d, ratings, .. } => {
             assert_eq!(d, Some(day));
             assert!(ratings.is_some());

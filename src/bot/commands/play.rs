@@ -84,7 +84,21 @@ pub(crate) async fn change<T>(
     ctx: Context<'_>,
     change: impl std::future::Future<Output = Result<T, crate::service::ServiceError>>,
 ) -> Result<Option<T>, Error> {
-    if let Err(e) = ctx.defer().await {
+    change_as(ctx, false, change).await
+}
+
+/// [`change`], acknowledged for the caller alone when `private` (its answer and any refusal
+/// are theirs alone: nothing to delete before a refusal).
+pub(crate) async fn change_as<T>(
+    ctx: Context<'_>,
+    private: bool,
+    change: impl std::future::Future<Output = Result<T, crate::service::ServiceError>>,
+) -> Result<Option<T>, Error> {
+    let deferred = match private {
+        true => ctx.defer_ephemeral().await,
+        false => ctx.defer().await,
+    };
+    if let Err(e) = deferred {
         let command = ctx.command().qualified_name.to_string();
         tracing::warn!(command, error = %crate::bot::redact::error(&e), "could not acknowledge a command: its change goes on");
     }
@@ -96,7 +110,7 @@ pub(crate) async fn change<T>(
             Ok(None)
         }
         Err(e) => {
-            if let poise::Context::Application(a) = ctx {
+            if let (poise::Context::Application(a), false) = (ctx, private) {
                 if let Err(e) = a.interaction.delete_response(ctx.http()).await {
                     tracing::warn!(error = %crate::bot::redact::error(&e), "cannot delete a deferred answer before a refusal");
                 }

@@ -2,8 +2,8 @@
 
 use super::{board_reply, caller, is_admin, private, reply, Context};
 use crate::bot::{messages, Error};
-use crate::service::puzzle::{DailyBoard, PuzzleAnswer, PuzzleRatings, PuzzleView};
-use crate::service::ServiceError;
+use crate::service::puzzle::{DailyBoard, PuzzleAnswer, PuzzleRatings, PuzzleView, ReplyTo};
+use crate::service::{Done, ServiceError};
 use poise::serenity_prelude as serenity;
 
 /// Puzzles from real games: find the move that wins, or the only one that saves the game.
@@ -29,42 +29,119 @@ fn puzzle_reply(text: String, png: Vec<u8>, day: Option<i64>) -> poise::CreateRe
         .allowed_mentions(serenity::CreateAllowedMentions::new())
 }
 
-/// Sends an answer's reply, then records that it was shown. Until then the service keeps the
-/// answer and gives it again at the next `move` or `play`: an answer whose reply fails (or
-/// whose sending the bot's stop cut short) is shown then, rated once.
-async fn show_answer(ctx: Context<'_>, answer: PuzzleAnswer) -> Result<(), Error> {
-    let key = answer.key();
-    let day = answer.day();
-    let (text, png) = answer_message(answer);
-    ctx.send(puzzle_reply(text, png, day)).await?;
-    if let Err(e) = ctx.data().service.puzzle_answer_shown(key).await {
-        // Shown, but not recorded as shown: the player may see it once more.
-        tracing::warn!(error = %e, "cannot record a puzzle answer as shown");
+/// The interaction a puzzle's answer is given to: this command's deferred response, private
+/// or not.
+fn reply_to(ctx: Context<'_>, private: bool) -> Option<ReplyTo> {
+    super::play::interaction(ctx).map(|answer| ReplyTo {
+        channel: ctx.channel_id().get(),
+        answer,
+        private,
+    })
+}
+
+/// Whether the answer or puzzle the caller is about to be shown is the daily puzzle's, for
+/// them alone (`typed`: the move they answer with). Read before the command is acknowledged,
+/// so that the acknowledgement is private when the answer will be; if it cannot be read, it is
+/// taken as private (nothing private is shown to the channel).
+async fn private_answer(ctx: Context<'_>, typed: Option<&str>) -> bool {
+    let service = &ctx.data().service;
+    service
+        .puzzle_answer_private(guild(ctx), ctx.author().id.get(), typed)
+        .await
+        .unwrap_or(true)
+}
+
+/// Shows an answer given to this command's interaction: its notice, written with it, edits the
+/// deferred response (and the dispatcher sends the same edit if this one fails; past the
+/// token's life a public answer is posted in the channel, a private one is given again by the
+/// next `/tablut puzzle play` or `move`). Once shown, the try does not give it again.
+async fn show_answer(ctx: Context<'_>, answer: PuzzleAnswer) {
+    if let Some(notice) = answer.key().notice {
+        super::play::show(ctx, notice, answer.png().to_vec()).await;
     }
-    Ok(())
+}
+
+/// Deletes the command's deferred public response (before an answer or a refusal that is the
+/// caller's alone).
+async fn delete_deferred(ctx: Context<'_>) {
+    if let poise::Context::Application(a) = ctx {
+        if let Err(e) = a.interaction.delete_response(ctx.http()).await {
+            tracing::warn!(error = %crate::bot::redact::error(&e), "cannot delete a deferred answer");
+        }
+    }
+}
+
+/// What `/tablut puzzle play` shows.
+enum Shown {
+    /// The last answer, whose reply was not shown, given again.
+    Answer(PuzzleAnswer),
+    /// The puzzle under way, or a new one.
+    Puzzle(PuzzleView),
 }
 
 /// Your puzzle: the one you are solving, or a new one near your puzzle rating.
 #[poise::command(slash_command, guild_only)]
 pub async fn play(ctx: Context<'_>) -> Result<(), Error> {
-    // First, the last answer if its reply was not shown.
-    let service = &ctx.data().service;
-    if let Some(answer) = service
-        .unshown_puzzle_answer(guild(ctx), ctx.author().id.get())
-        .await?
-    {
-        return show_answer(ctx, answer).await;
+    let private = private_answer(ctx, None).await;
+    let deferred = match private {
+        true => ctx.defer_ephemeral().await,
+        false => ctx.defer().await,
+    };
+    if let Err(e) = deferred {
+        tracing::warn!(error = %crate::bot::redact::error(&e), "could not acknowledge /tablut puzzle play: it goes on");
     }
-    let view = ctx.data().service.puzzle(guild(ctx), &caller(ctx)).await?;
-    let text = view_message(&view);
-    let day = view.day;
-    ctx.send(puzzle_reply(text, view.png, day)).await?;
+    let service = &ctx.data().service;
+    let to = reply_to(ctx, private);
+    let shown = async {
+        // First, the last answer if its reply was not shown: given again through a notice of
+        // its own, as a new answer is.
+        if let Some(answer) = service
+            .unshown_puzzle_answer(guild(ctx), ctx.author().id.get(), to.as_ref())
+            .await?
+        {
+            return Ok(Shown::Answer(answer));
+        }
+        service
+            .puzzle(guild(ctx), &caller(ctx))
+            .await
+            .map(Shown::Puzzle)
+    };
+    match shown.await {
+        Ok(Shown::Answer(answer)) => show_answer(ctx, answer).await,
+        Ok(Shown::Puzzle(view)) => {
+            if view.day.is_some() && !private {
+                // The daily puzzle, acknowledged in public: for the caller alone all the same.
+                delete_deferred(ctx).await;
+            }
+            let text = view_message(&view);
+            ctx.send(puzzle_reply(text, view.png, view.day)).await?;
+        }
+        // The answer given again is in the outbox: the dispatcher shows it.
+        Err(
+            e @ ServiceError::Recorded {
+                done: Done::PuzzleAnswer,
+                ..
+            },
+        ) => {
+            tracing::error!(error = %e, "a step after giving a puzzle answer again failed: the dispatcher shows it");
+        }
+        Err(e) => {
+            if !private {
+                delete_deferred(ctx).await;
+            }
+            return Err(e.into());
+        }
+    }
     Ok(())
 }
 
 /// Today's puzzle of this server, for everyone: your try, seen by you alone (one a day).
 #[poise::command(slash_command, guild_only)]
 pub async fn today(ctx: Context<'_>) -> Result<(), Error> {
+    // Private, whatever it answers.
+    if let Err(e) = ctx.defer_ephemeral().await {
+        tracing::warn!(error = %crate::bot::redact::error(&e), "could not acknowledge /tablut puzzle today: it goes on");
+    }
     let view = ctx
         .data()
         .service
@@ -105,12 +182,21 @@ pub async fn move_(
     #[max_length = 40]
     notation: String,
 ) -> Result<(), Error> {
-    let answer = ctx
-        .data()
-        .service
-        .puzzle_move(guild(ctx), &caller(ctx), &notation)
-        .await?;
-    show_answer(ctx, answer).await
+    // The daily puzzle's answers are acknowledged, shown and refused privately; the others in
+    // the channel.
+    let private = private_answer(ctx, Some(&notation)).await;
+    let to = reply_to(ctx, private);
+    let service = &ctx.data().service;
+    let answer = super::play::change_as(
+        ctx,
+        private,
+        service.puzzle_move(guild(ctx), &caller(ctx), &notation, to.as_ref()),
+    )
+    .await?;
+    if let Some(answer) = answer {
+        show_answer(ctx, answer).await;
+    }
+    Ok(())
 }
 
 /// This server's best puzzle solvers.
@@ -267,34 +353,23 @@ fn ratings_line(r: &Option<PuzzleRatings>) -> String {
     }
 }
 
-/// The answer's words and board.
-pub fn answer_message(answer: PuzzleAnswer) -> (String, Vec<u8>) {
+/// The answer's words.
+pub fn answer_text(answer: &PuzzleAnswer) -> String {
     match answer {
         PuzzleAnswer::Continue { played, view, .. } => {
-            let text = format!("**{played}** is right.\n{}", view_message(&view));
-            (text, view.png)
+            format!("**{played}** is right.\n{}", view_message(view))
         }
         PuzzleAnswer::Solved {
-            played,
-            ratings,
-            png,
-            ..
-        } => (
-            format!("**{played}**: solved!{}", ratings_line(&ratings)),
-            png,
-        ),
+            played, ratings, ..
+        } => format!("**{played}**: solved!{}", ratings_line(ratings)),
         PuzzleAnswer::Failed {
             played,
             solution,
             ratings,
-            png,
             ..
-        } => (
-            format!(
-                "**{played}** is not it: the move was **{solution}**.{}",
-                ratings_line(&ratings)
-            ),
-            png,
+        } => format!(
+            "**{played}** is not it: the move was **{solution}**.{}",
+            ratings_line(ratings)
         ),
     }
 }

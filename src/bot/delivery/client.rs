@@ -7,7 +7,7 @@
 //! error drops (a 429's `retry_after` and `global`), and with `DISCORD_PROXY` set serenity's
 //! rate limiter is off, so the 429s are ours to honour.
 
-use super::policy::{self, Attempt, ANSWER_GONE, UNKNOWN_MESSAGE};
+use super::policy::{self, Attempt, Delivery, ANSWER_GONE, UNKNOWN_MESSAGE};
 use crate::service::{AnswerRef, Buttons, Notice};
 use reqwest::header::{HeaderMap, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
 use serde_json::{json, Value};
@@ -127,6 +127,17 @@ impl Poster {
             if !attempt.code.is_some_and(|code| ANSWER_GONE.contains(&code)) {
                 return attempt;
             }
+        }
+        if notice.payload.private {
+            // For the interaction's caller alone: never posted where everyone would see it.
+            let reason = "a private answer whose interaction's token has expired: not posted";
+            return Attempt {
+                delivery: Delivery::Refused {
+                    reason: reason.into(),
+                },
+                global_pause: None,
+                code: None,
+            };
         }
         let mentions = json!({"parse": ["users"]});
         if let Some(message) = notice.payload.edit {
