@@ -82,7 +82,21 @@ async fn an_analysis_is_answered_shown_as_it_goes_and_posted_with_its_graph() {
     assert_eq!(suggestions(&h, &birger, 30, "zzz").await, []);
     assert_eq!(suggestions(&h, &birger, 31, "").await, []);
 
-    let (_, r) = h.tablut(&birger, 30, "analysis", json!([]), &[]).await;
+    let (id, r) = h.tablut(&birger, 30, "analysis", json!([]), &[]).await;
+    // Acknowledged at once (deferred), then answered.
+    let prefix = format!("/api/v10/interactions/{id}/");
+    let acknowledged = h
+        .fake
+        .requests()
+        .into_iter()
+        .find(|q| q.path.starts_with(&prefix))
+        .unwrap();
+    assert_eq!(
+        acknowledged.callback_type(),
+        Some(5),
+        "{:?}",
+        acknowledged.json
+    );
     assert!(
         r.content().contains(&format!("Reviewing game #{game}")),
         "{}",

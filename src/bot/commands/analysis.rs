@@ -50,10 +50,18 @@ pub async fn analysis(
         },
     };
     let data = ctx.data();
-    let status = data
-        .service
-        .request_analysis(ctx.channel_id().get(), id, Some(ctx.author().id.get()))
-        .await?;
+    // Acknowledged at once (replaying the game and drawing its graph may take a while); a
+    // refusal is the caller's alone. A started analysis's progress is in the outbox with the
+    // request: posted in the channel whatever becomes of this answer.
+    let Some(status) = super::play::change(
+        ctx,
+        data.service
+            .request_analysis(ctx.channel_id().get(), id, Some(ctx.author().id.get())),
+    )
+    .await?
+    else {
+        return Ok(());
+    };
     let none = serenity::CreateAllowedMentions::new;
     match status {
         AnalysisStatus::Done(report) => {
@@ -78,9 +86,10 @@ pub async fn analysis(
             .await?;
         }
         AnalysisStatus::Started { game, total } => {
+            // Under way before the answer, which may fail.
+            crate::bot::background::analysis(&data.tasks, data.service.clone(), game.id);
             ctx.send(reply(messages::analysis_started(&game, total)).allowed_mentions(none()))
                 .await?;
-            crate::bot::background::analysis(&data.tasks, data.service.clone(), game.id);
         }
     }
     Ok(())
