@@ -749,3 +749,99 @@ async fn finished_games_on_the_bot_are_searched_for_puzzles_once(db: TestDb) {
     assert_eq!(scans, 1);
 }
 }
+
+both_backends! {
+/// An answer given to an interaction is written with its notice in the transaction that judges
+/// it: held for the handler's edit, naming the interaction, telling the answer as it was and
+/// its board (drawn at delivery: no image stored), private for the daily puzzle's. Delivered,
+/// the answer is shown and not given again. A daily answer asked from a public response is
+/// refused, and nothing changes.
+#[tokio::test]
+async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb) {
+    use tablut_bot::service::puzzle::ReplyTo;
+    let f = fixture(db).await;
+    let s = &f.service;
+    const ASKED: u64 = 55;
+    const DAILY: u64 = 778;
+    let birger = user(BIRGER, "Birger");
+    let to = |private| ReplyTo {
+        channel: ASKED,
+        answer: AnswerRef::new("1/token-1".into()),
+        private,
+    };
+    // The daily puzzle, and Birger's try at it.
+    s.set_daily_puzzle_channel(GUILD, Some(DAILY), ASTRID)
+        .await
+        .unwrap();
+    assert_eq!(s.post_daily_puzzles().await.unwrap(), vec![GUILD]);
+    let view = s.daily_puzzle(GUILD, &birger, None).await.unwrap();
+    let p = rows::by_id(s.store().pool(), view.puzzle_id)
+        .await
+        .unwrap()
+        .unwrap();
+    let r = Record {
+        position: p.position.clone(),
+        to_move: p.to_move.parse().unwrap(),
+        rules: serde_json::from_str(&p.rules).unwrap(),
+        kind: Kind::from_name(&p.kind).unwrap(),
+        moves: p.moves,
+        line: p.line.split_whitespace().map(str::to_string).collect(),
+        source: p.source.clone(),
+    };
+    let wrong = wrong_move(&r);
+    assert!(s
+        .puzzle_answer_private(GUILD, BIRGER, Some(&wrong))
+        .await
+        .unwrap());
+    // Asked from a public response: refused, nothing judged, nothing written.
+    assert!(matches!(
+        s.puzzle_move(GUILD, &birger, &wrong, Some(&to(false))).await,
+        Err(ServiceError::PositionChanged)
+    ));
+    assert!(s.notices_in(ASKED).await.unwrap().is_empty());
+    assert!(s.puzzle_player(GUILD, BIRGER).await.unwrap().is_none());
+    // From a private one: judged, rated, and its notice written.
+    let answer = s
+        .puzzle_move(GUILD, &birger, &wrong, Some(&to(true)))
+        .await
+        .unwrap();
+    let id = answer.key().notice.expect("a notice");
+    let stored = s.notices_in(ASKED).await.unwrap();
+    assert_eq!(stored.len(), 1);
+    assert_eq!(
+        (stored[0].id, stored[0].kind.as_str(), stored[0].status),
+        (id, "puzzle_answer", NoticeStatus::Held)
+    );
+    let notice = s.notice(id).await.unwrap().unwrap();
+    let mut told = answer.clone();
+    if let PuzzleAnswer::Failed { key, .. } = &mut told {
+        key.notice = None;
+    } else {
+        panic!("{told:?}");
+    }
+    assert_eq!(notice.news, News::PuzzleAnswer(told));
+    assert!(notice.payload.private && notice.payload.answer.is_some());
+    let board = notice.payload.puzzle.clone().unwrap();
+    assert_eq!(
+        (board.puzzle, board.plies, board.then.as_deref()),
+        (view.puzzle_id, 0, Some(wrong.as_str()))
+    );
+    assert!(!stored[0].payload.contains("png"), "{}", stored[0].payload);
+    let rated = s.puzzle_player(GUILD, BIRGER).await.unwrap().unwrap();
+    assert_eq!((rated.solved, rated.failed), (0, 1));
+    // Until delivered, play would give it again (privately); once delivered, not.
+    assert!(s.puzzle_answer_private(GUILD, BIRGER, None).await.unwrap());
+    assert!(s
+        .unshown_puzzle_answer(GUILD, BIRGER, None)
+        .await
+        .unwrap()
+        .is_some());
+    s.news_delivered(&notice, None).await.unwrap();
+    assert_eq!(
+        s.unshown_puzzle_answer(GUILD, BIRGER, None).await.unwrap(),
+        None
+    );
+    assert!(!s.puzzle_answer_private(GUILD, BIRGER, None).await.unwrap());
+    assert_eq!(s.puzzle_player(GUILD, BIRGER).await.unwrap().unwrap(), rated);
+}
+}
