@@ -3,14 +3,16 @@
 //! a post already made, and the post with its nonce; and what Discord's answer says besides its
 //! status (its error code, its rate limit).
 //!
-//! They go through a plain HTTP client rather than serenity's: a retry needs what serenity's
-//! error drops (a 429's `retry_after` and `global`), and with `DISCORD_PROXY` set serenity's
-//! rate limiter is off, so the 429s are ours to honour.
+//! Their bodies are serenity's builders and Discord's messages are read as serenity's model,
+//! but they go through a plain HTTP client rather than serenity's: a retry needs what
+//! serenity's error drops (Discord's error code, a 429's `retry_after` and `global`), and with
+//! `DISCORD_PROXY` set serenity's rate limiter is off, so the 429s are ours to honour.
 
 use super::policy::{self, Attempt, Delivery, ANSWER_GONE, UNKNOWN_MESSAGE};
 use crate::service::{AnswerRef, Buttons, Notice};
+use poise::serenity_prelude as serenity;
 use reqwest::header::{HeaderMap, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::time::Duration;
 
 /// How many of a channel's latest messages are looked through for a notice already posted.
@@ -49,7 +51,9 @@ impl Answer {
 
     /// The message it is (a post's or an edit's answer).
     pub fn message_id(&self) -> Option<u64> {
-        self.body["id"].as_str().and_then(|id| id.parse().ok())
+        serde_json::from_value::<serenity::Message>(self.body.clone())
+            .ok()
+            .map(|m| m.id.get())
     }
 
     /// The rate limit a 429 states, in its body or its headers (a second if neither says).
@@ -139,15 +143,17 @@ impl Poster {
                 code: None,
             };
         }
-        let mentions = json!({"parse": ["users"]});
         if let Some(message) = notice.payload.edit {
-            let body = json!({"content": text, "components": [],
-                "allowed_mentions": mentions});
+            let body = serenity::EditMessage::new()
+                .content(&text)
+                .components(Vec::new())
+                .allowed_mentions(mentions());
             let url = format!(
                 "{}/channels/{}/messages/{message}",
                 self.api, notice.channel
             );
-            let attempt = policy::verdict(self.request(json(self.client.patch(url), &body)).await);
+            let request = with_body(self.client.patch(url), &body, None);
+            let attempt = policy::verdict(self.request(request).await);
             if attempt.code != Some(UNKNOWN_MESSAGE) {
                 return attempt;
             }
@@ -163,20 +169,20 @@ impl Poster {
                 return Attempt::delivered(Some(message_id));
             }
         }
-        let mut body = json!({"content": text, "nonce": notice.nonce,
-            "enforce_nonce": true, "allowed_mentions": mentions});
+        let mut body = serenity::CreateMessage::new()
+            .content(text)
+            .nonce(serenity::Nonce::String(notice.nonce.clone()))
+            .enforce_nonce(true)
+            .allowed_mentions(mentions());
         if notice.payload.buttons.is_some() {
-            body["components"] = buttons(notice.payload.buttons);
+            body = body.components(buttons(notice.payload.buttons));
+        }
+        let file = attachment(png, filename);
+        if let Some(file) = &file {
+            body = body.add_file(file.clone());
         }
         let url = format!("{}/channels/{}/messages", self.api, notice.channel);
-        let request = if png.is_empty() {
-            json(self.client.post(url), &body)
-        } else {
-            body["attachments"] = json!([{"id": 0, "filename": filename}]);
-            self.client
-                .post(url)
-                .multipart(with_file(&body, png, filename))
-        };
+        let request = with_body(self.client.post(url), &body, file);
         policy::verdict(self.request(request).await)
     }
 
@@ -197,16 +203,15 @@ impl Poster {
             "{}/webhooks/{application}/{token}/messages/@original",
             self.api
         );
-        let mut body = json!({"content": text, "components": buttons(buttons_on),
-            "allowed_mentions": {"parse": ["users"]}});
-        let request = if png.is_empty() {
-            json(self.client.patch(url), &body)
-        } else {
-            body["attachments"] = json!([{"id": 0, "filename": filename}]);
-            self.client
-                .patch(url)
-                .multipart(with_file(&body, png, filename))
-        };
+        let mut body = serenity::EditInteractionResponse::new()
+            .content(text)
+            .components(buttons(buttons_on))
+            .allowed_mentions(mentions());
+        let file = attachment(png, filename);
+        if let Some(file) = &file {
+            body = body.new_attachment(file.clone());
+        }
+        let request = with_body(self.client.patch(url), &body, file);
         policy::verdict(self.request(request).await)
     }
 
@@ -223,16 +228,14 @@ impl Poster {
         if !(200..=299).contains(&answer.status) {
             return None;
         }
-        answer
-            .body
-            .as_array()?
+        let messages: Vec<serenity::Message> = serde_json::from_value(answer.body).ok()?;
+        messages
             .iter()
             .find(|m| {
-                m["nonce"].as_str() == Some(notice.nonce.as_str())
-                    || (m["author"]["bot"].as_bool() == Some(true)
-                        && m["content"].as_str() == Some(text))
+                matches!(&m.nonce, Some(serenity::Nonce::String(n)) if *n == notice.nonce)
+                    || (m.author.bot && m.content == text)
             })
-            .and_then(|m| m["id"].as_str()?.parse().ok())
+            .map(|m| m.id.get())
     }
 
     async fn request(&self, request: reqwest::RequestBuilder) -> Result<Answer, reqwest::Error> {
@@ -253,30 +256,43 @@ impl Poster {
 }
 
 /// The buttons a message carries, as Discord's components (none: an empty list).
-fn buttons(buttons: Option<Buttons>) -> Value {
-    let rows = match buttons {
+fn buttons(buttons: Option<Buttons>) -> Vec<serenity::CreateActionRow> {
+    match buttons {
         Some(Buttons::Challenge(id)) => crate::bot::buttons::challenge_buttons(id),
         Some(Buttons::Draw(game)) => crate::bot::buttons::draw_buttons(game),
         Some(Buttons::DailyPuzzle(day)) => crate::bot::buttons::daily_puzzle_buttons(day),
         None => Vec::new(),
-    };
-    serde_json::to_value(rows).expect("buttons serialize")
+    }
 }
 
-/// A multipart body: `body` as `payload_json`, and `png` as its one file.
-fn with_file(body: &Value, png: Vec<u8>, filename: &str) -> reqwest::multipart::Form {
-    let file = reqwest::multipart::Part::bytes(png)
-        .file_name(filename.to_string())
+/// Who a notice may mention: the users it names (never a role, nor everyone).
+fn mentions() -> serenity::CreateAllowedMentions {
+    serenity::CreateAllowedMentions::new().all_users(true)
+}
+
+/// The image a notice carries as a file named `filename` (none if `png` is empty).
+fn attachment(png: Vec<u8>, filename: &str) -> Option<serenity::CreateAttachment> {
+    (!png.is_empty()).then(|| serenity::CreateAttachment::bytes(png, filename))
+}
+
+/// A request with `body` (serenity's builder, as Discord takes it) as JSON, or, with a `file`,
+/// as the `payload_json` of a multipart body whose one file it is.
+fn with_body(
+    request: reqwest::RequestBuilder,
+    body: &impl serde::Serialize,
+    file: Option<serenity::CreateAttachment>,
+) -> reqwest::RequestBuilder {
+    let json = serde_json::to_string(body).expect("a builder serializes");
+    let Some(file) = file else {
+        return request.header(CONTENT_TYPE, "application/json").body(json);
+    };
+    let part = reqwest::multipart::Part::bytes(file.data)
+        .file_name(file.filename)
         .mime_str("image/png")
         .expect("a valid MIME type");
-    reqwest::multipart::Form::new()
-        .text("payload_json", body.to_string())
-        .part("files[0]", file)
-}
-
-/// A request with a JSON body.
-fn json(request: reqwest::RequestBuilder, body: &Value) -> reqwest::RequestBuilder {
-    request
-        .header(CONTENT_TYPE, "application/json")
-        .body(body.to_string())
+    request.multipart(
+        reqwest::multipart::Form::new()
+            .text("payload_json", json)
+            .part("files[0]", part),
+    )
 }

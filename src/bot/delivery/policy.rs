@@ -340,11 +340,25 @@ mod tests {
                 after: Some(Duration::from_millis(500))
             }
         );
+        // Taken: the message Discord made, read as serenity's model of it.
+        let message = json!({
+            "id": "17", "channel_id": "5", "content": "news", "nonce": "abc",
+            "author": {"id": "9", "username": "tablut-bot", "discriminator": "0",
+                "avatar": null, "bot": true},
+            "timestamp": "2026-11-22T12:00:00+00:00", "edited_timestamp": null, "tts": false,
+            "mention_everyone": false, "mentions": [], "mention_roles": [], "attachments": [],
+            "embeds": [], "pinned": false, "type": 0,
+        });
         assert_eq!(
-            verdict(200, json!({"id": "17"})),
+            verdict(200, message),
             Delivery::Delivered {
                 message_id: Some(17)
             }
+        );
+        // Taken, but not as a message (an edit's empty answer): delivered, the message unknown.
+        assert_eq!(
+            verdict(204, Value::Null),
+            Delivery::Delivered { message_id: None }
         );
     }
 }
