@@ -8,13 +8,10 @@ use super::client::Answer;
 use crate::service::{Ended, GameId, Notice, OutboxTimes, Service, ServiceError};
 use std::time::Duration;
 
-/// How the outbox times its deliveries.
+/// How the outbox times its deliveries: when a notice is tried again and when it is given up,
+/// and the times the service keeps its rows by ([`OutboxTimes`], where they are described).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DeliveryPolicy {
-    /// How long the news of a change made by an interaction is left to the interaction's
-    /// handler, whose edit shows it, before the dispatcher sends the same edit (it does at once
-    /// when the handler's edit fails). Only a crash leaves a notice this long: whichever edit
-    /// arrives, the news shows once.
     pub answer_grace: Duration,
     /// The wait before the first retry; each further retry waits twice as long...
     pub retry_min: Duration,
@@ -23,12 +20,7 @@ pub struct DeliveryPolicy {
     /// A notice still not delivered this long after it was written is given up (recorded as
     /// failed with its last reason), and its game's clock stopped.
     pub give_up: Duration,
-    /// Delivered notices, and notices given up, are deleted this long after.
     pub retention: Duration,
-    /// How long a dispatcher's claim on a notice keeps every other process from it: longer
-    /// than one attempt takes (its requests, each within Discord's timeout). If an attempt
-    /// outlasts it, another process may post the notice too, with the same nonce, which
-    /// Discord shows once.
     pub claim_lease: Duration,
 }
 
