@@ -54,24 +54,28 @@ async fn service(url: &str, images: bool) -> Arc<Service> {
 async fn start_games(s: &Service, first_channel: u64) {
     for g in 0..GAMES {
         let c = s
-            .challenge(ChallengeRequest {
-                place: Place {
-                    guild: Some(GUILD),
-                    channel: first_channel + g,
+            .challenge(
+                ChallengeRequest {
+                    place: Place {
+                        guild: Some(GUILD),
+                        channel: first_channel + g,
+                    },
+                    challenger: User::new(10_000 + 2 * g, "A"),
+                    opponent: User::new(10_001 + 2 * g, "B"),
+                    opponent_is_bot: false,
+                    side: SideChoice::Attackers,
+                    rules: Rules::default(),
+                    time_control: TimeControl::DEFAULT,
+                    thread: false,
+                    rated: true,
+                    start: None,
                 },
-                challenger: User::new(10_000 + 2 * g, "A"),
-                opponent: User::new(10_001 + 2 * g, "B"),
-                opponent_is_bot: false,
-                side: SideChoice::Attackers,
-                rules: Rules::default(),
-                time_control: TimeControl::DEFAULT,
-                thread: false,
-                rated: true,
-                start: None,
-            })
+                None,
+            )
             .await
-            .unwrap();
-        s.accept(c.id, 10_001 + 2 * g, None).await.unwrap();
+            .unwrap()
+            .0;
+        s.accept(c.id, 10_001 + 2 * g, None, None).await.unwrap();
     }
 }
 
@@ -96,7 +100,9 @@ async fn play(
                     };
                     let user = 10_000 + 2 * g + (ply as u64 % 2);
                     let t = Instant::now();
-                    s.play_move(first_channel + g, user, text).await.unwrap();
+                    s.play_move(first_channel + g, user, text, None)
+                        .await
+                        .unwrap();
                     latencies.push(t.elapsed());
                 }
             }
@@ -223,30 +229,34 @@ fn single_moves(c: &mut Criterion, rt: &tokio::runtime::Runtime, db: &TestDb) {
                 while i < iters {
                     channel += 1;
                     let c = s
-                        .challenge(ChallengeRequest {
-                            place: Place {
-                                guild: Some(GUILD),
-                                channel,
+                        .challenge(
+                            ChallengeRequest {
+                                place: Place {
+                                    guild: Some(GUILD),
+                                    channel,
+                                },
+                                challenger: User::new(1, "A"),
+                                opponent: User::new(2, "B"),
+                                opponent_is_bot: false,
+                                side: SideChoice::Attackers,
+                                rules: Rules::default(),
+                                time_control: TimeControl::None,
+                                thread: false,
+                                rated: true,
+                                start: None,
                             },
-                            challenger: User::new(1, "A"),
-                            opponent: User::new(2, "B"),
-                            opponent_is_bot: false,
-                            side: SideChoice::Attackers,
-                            rules: Rules::default(),
-                            time_control: TimeControl::None,
-                            thread: false,
-                            rated: true,
-                            start: None,
-                        })
+                            None,
+                        )
                         .await
-                        .unwrap();
-                    s.accept(c.id, 2, None).await.unwrap();
+                        .unwrap()
+                        .0;
+                    s.accept(c.id, 2, None, None).await.unwrap();
                     for (ply, text) in moves.iter().enumerate() {
                         if i == iters {
                             break;
                         }
                         let t = Instant::now();
-                        s.play_move(channel, 1 + ply as u64 % 2, text)
+                        s.play_move(channel, 1 + ply as u64 % 2, text, None)
                             .await
                             .unwrap();
                         total += t.elapsed();

@@ -109,24 +109,28 @@ async fn game_between(
     start: Option<tablut_bot::tafl::Position>,
 ) -> GameInfo {
     let c = s
-        .challenge(ChallengeRequest {
-            place: Place {
-                guild: Some(GUILD),
-                channel,
+        .challenge(
+            ChallengeRequest {
+                place: Place {
+                    guild: Some(GUILD),
+                    channel,
+                },
+                challenger: User::new(ASTRID, "Astrid"),
+                opponent: User::new(BIRGER, "Birger"),
+                opponent_is_bot: false,
+                side: SideChoice::Attackers,
+                rules,
+                time_control: TimeControl::None,
+                thread: false,
+                start,
+                rated: true,
             },
-            challenger: User::new(ASTRID, "Astrid"),
-            opponent: User::new(BIRGER, "Birger"),
-            opponent_is_bot: false,
-            side: SideChoice::Attackers,
-            rules,
-            time_control: TimeControl::None,
-            thread: false,
-            start,
-            rated: true,
-        })
+            None,
+        )
         .await
-        .unwrap();
-    s.accept(c.id, BIRGER, None).await.unwrap().game
+        .unwrap()
+        .0;
+    s.accept(c.id, BIRGER, None, None).await.unwrap().game
 }
 
 /// Plays `game`'s moves in `channel` through the service, each by its side's player; the
@@ -138,7 +142,11 @@ async fn play_through(s: &Service, channel: u64, game: &Game) -> Vec<MoveReport>
             Side::Attackers => ASTRID,
             Side::Defenders => BIRGER,
         };
-        out.push(s.play_move(channel, by, &m.mv.to_string()).await.unwrap());
+        out.push(
+            s.play_move(channel, by, &m.mv.to_string(), None)
+                .await
+                .unwrap(),
+        );
     }
     out
 }
@@ -181,7 +189,7 @@ async fn a_game_that_reaches_the_ply_limit_is_drawn_in_every_variant() {
         // The seventh move is refused: the game is over, and stays over when read again.
         let seventh = game.moves()[6].mv.to_string();
         assert!(matches!(
-            s.play_move(channel, ASTRID, &seventh).await,
+            s.play_move(channel, ASTRID, &seventh, None).await,
             Err(ServiceError::GameOver)
         ));
         let stored = s.game(info.id).await.unwrap();
@@ -206,7 +214,7 @@ async fn a_move_that_decides_the_game_at_the_limit_keeps_the_rules_result() {
     let start =
         parse_position("/9/9/4K4/9/9/9/9/9/t7t/", Side::Defenders, Rules::default()).unwrap();
     game_between(&s, 20, Rules::default(), Some(start)).await;
-    let r = s.play_move(20, BIRGER, "e3-e1").await.unwrap();
+    let r = s.play_move(20, BIRGER, "e3-e1", None).await.unwrap();
     assert_eq!(
         r.game.outcome,
         Outcome::Won {
@@ -312,7 +320,7 @@ async fn a_long_replay_holds_one_frame_at_a_time() {
 async fn finished_game(s: &Service, channel: u64) -> GameInfo {
     let info = game_between(s, channel, Rules::default(), None).await;
     play_through(s, channel, &lasting_game(Rules::default(), 3, 4)).await;
-    s.resign(channel, ASTRID).await.unwrap();
+    s.resign(channel, ASTRID, None).await.unwrap();
     info
 }
 
@@ -352,7 +360,7 @@ async fn replays_and_analyses_share_a_cooldown_per_user_and_a_full_queue_refuses
     // start.
     let pending = s.start_replay(40, Some(ASTRID)).await.unwrap();
     assert_eq!(pending.game().ply, 4);
-    assert_eq!(s.heavy_stats().queued, 1);
+    assert_eq!(s.probe().heavy_stats().queued, 1);
     assert!(matches!(
         s.start_replay(40, Some(BIRGER)).await,
         Err(ServiceError::Busy(1))
@@ -364,7 +372,7 @@ async fn replays_and_analyses_share_a_cooldown_per_user_and_a_full_queue_refuses
     let (info, gif) = pending.draw().await.unwrap();
     assert_eq!(info.ply, 4);
     assert!(gif.starts_with(b"GIF89a"));
-    assert_eq!(s.heavy_stats().queued, 0);
+    assert_eq!(s.probe().heavy_stats().queued, 0);
     s.start_replay(40, Some(BIRGER))
         .await
         .expect("Birger was not counted while the queue was full")

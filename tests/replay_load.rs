@@ -48,24 +48,28 @@ fn status(field: &str) -> u64 {
 
 async fn game_between(s: &Service, channel: u64) -> GameInfo {
     let c = s
-        .challenge(ChallengeRequest {
-            place: Place {
-                guild: Some(GUILD),
-                channel,
+        .challenge(
+            ChallengeRequest {
+                place: Place {
+                    guild: Some(GUILD),
+                    channel,
+                },
+                challenger: User::new(ASTRID, "Astrid"),
+                opponent: User::new(BIRGER, "Birger"),
+                opponent_is_bot: false,
+                side: SideChoice::Attackers,
+                rules: Rules::default(),
+                time_control: TimeControl::None,
+                thread: false,
+                start: None,
+                rated: true,
             },
-            challenger: User::new(ASTRID, "Astrid"),
-            opponent: User::new(BIRGER, "Birger"),
-            opponent_is_bot: false,
-            side: SideChoice::Attackers,
-            rules: Rules::default(),
-            time_control: TimeControl::None,
-            thread: false,
-            start: None,
-            rated: true,
-        })
+            None,
+        )
         .await
-        .unwrap();
-    s.accept(c.id, BIRGER, None).await.unwrap().game
+        .unwrap()
+        .0;
+    s.accept(c.id, BIRGER, None, None).await.unwrap().game
 }
 
 fn by(side: Side) -> u64 {
@@ -113,13 +117,13 @@ async fn ten_replays_of_a_long_game_at_once_stay_within_memory_and_moves_are_ans
         game_between(&s, 50).await;
         for m in long.moves() {
             let r = s
-                .play_move(50, by(m.side), &m.mv.to_string())
+                .play_move(50, by(m.side), &m.mv.to_string(), None)
                 .await
                 .unwrap();
             assert_eq!(r.game.ply == 1000, r.game.outcome.is_over());
         }
         if plies < 1000 {
-            s.resign(50, ASTRID).await.unwrap();
+            s.resign(50, ASTRID, None).await.unwrap();
         }
         game_between(&s, 51).await;
         s.close().await;
@@ -190,19 +194,19 @@ async fn ten_replays_of_a_long_game_at_once_stay_within_memory_and_moves_are_ans
         };
         let asked = Instant::now();
         let r = s
-            .play_move(51, by(m.side), &m.mv.to_string())
+            .play_move(51, by(m.side), &m.mv.to_string(), None)
             .await
             .unwrap();
         let took = asked.elapsed();
         assert!(r.png.starts_with(b"\x89PNG"), "the answer has the board");
         slowest = slowest.max(took);
         made += 1;
-        if s.heavy_stats().running > 0 {
+        if s.probe().heavy_stats().running > 0 {
             during += 1;
         }
     }
     let elapsed = started.elapsed();
-    let stats = s.heavy_stats();
+    let stats = s.probe().heavy_stats();
     let peak = status("VmHWM:");
     let gif = first_gif.unwrap();
     eprintln!(

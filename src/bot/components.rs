@@ -223,7 +223,7 @@ async fn accept_in_thread(
             _ => e.into(),
         })?;
     let thread = thread.id.get();
-    let accepted = data.service.accept_answering(
+    let accepted = data.service.accept(
         challenge.id,
         user,
         Some(thread),
@@ -289,19 +289,18 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
             if challenge.thread {
                 return accept_in_thread(answer, data, &challenge, user, answering).await;
             }
-            let accepted =
-                service.accept_answering(challenge_id, user, None, Some(held_for(press)));
+            let accepted = service.accept(challenge_id, user, None, Some(held_for(press)));
             change(answer, data, (accepted, answering), |s| (s.notice, s.png)).await
         }
         Button::Decline(challenge_id) => {
-            let declined = service.decline_answering(challenge_id, user, Some(held_for(press)));
+            let declined = service.decline(challenge_id, user, Some(held_for(press)));
             change(answer, data, (declined, answering), |(_, n)| {
                 (n, Vec::new())
             })
             .await
         }
         Button::Cancel(challenge_id) => {
-            let cancelled = service.cancel_answering(challenge_id, user, Some(held_for(press)));
+            let cancelled = service.cancel(challenge_id, user, Some(held_for(press)));
             change(answer, data, (cancelled, answering), |(_, n)| {
                 (n, Vec::new())
             })
@@ -312,8 +311,7 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
             if current.map(|g| g.id) != Some(game) {
                 return Err(ServiceError::NoDrawOffer.into());
             }
-            let answered =
-                service.answer_draw_answering(channel, user, accept, Some(held_for(press)));
+            let answered = service.answer_draw(channel, user, accept, Some(held_for(press)));
             change(answer, data, (answered, answering), |a| match a {
                 DrawAnswer::Accepted(ended) => (ended.notice, ended.png),
                 DrawAnswer::Declined(_, notice) => (notice, Vec::new()),

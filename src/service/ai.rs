@@ -240,32 +240,6 @@ impl Service {
         }
     }
 
-    /// How many searches this service gave its workers for the AI's turns (one withdrawn
-    /// before a worker took it does not count).
-    pub fn ai_turn_searches(&self) -> u64 {
-        self.ai_turn_searches
-            .load(std::sync::atomic::Ordering::SeqCst)
-    }
-
-    /// How many times this service renewed a claim on an AI turn that it still held.
-    pub fn ai_claim_renewals(&self) -> u64 {
-        self.ai_claim_renewals
-            .load(std::sync::atomic::Ordering::SeqCst)
-    }
-
-    /// How many tasks renewing this service's claims on AI turns run now (each stops with its
-    /// turn).
-    pub fn ai_claim_renewers(&self) -> usize {
-        self.ai_claim_renewers
-            .load(std::sync::atomic::Ordering::SeqCst)
-    }
-
-    /// The AI's workers, which every search of the service uses. Tests occupy a worker with a
-    /// task of their own to hold the queue still while they look at it.
-    pub fn ai_pool(&self) -> &crate::ai::pool::Pool {
-        &self.ai
-    }
-
     /// Whether game `id`'s AI turn is under way (queued or searching).
     pub fn ai_turn_pending(&self, id: GameId) -> bool {
         self.ai_turns.lock().expect("AI turns").contains_key(&id)
@@ -276,12 +250,6 @@ impl Service {
     pub fn ai_turn_waiting(&self, id: GameId) -> Option<usize> {
         let ticket = (*self.ai_turns.lock().expect("AI turns").get(&id)?)?;
         self.ai.ahead(ticket)
-    }
-
-    /// Whether a worker has taken game `id`'s AI turn (it is queued and no longer waiting).
-    pub fn ai_turn_running(&self, id: GameId) -> bool {
-        let ticket = self.ai_turns.lock().expect("AI turns").get(&id).copied();
-        matches!(ticket, Some(Some(t)) if self.ai.ahead(t).is_none())
     }
 
     /// Tells game `id`'s channel (through the outbox) how many requests the pool serves before
@@ -333,16 +301,6 @@ impl Service {
             }
         }
         Ok(out)
-    }
-
-    /// The AI's moves and hints waiting for a worker now.
-    pub fn ai_queue_len(&self) -> usize {
-        self.ai.waiting()
-    }
-
-    /// The AI pool's workers, and the most tables they ever held at once.
-    pub fn ai_pool_tables(&self) -> (usize, usize) {
-        (self.ai.workers(), self.ai.peak_tables())
     }
 
     /// Refuses a new request for the AI while its queue is full.

@@ -405,11 +405,6 @@ impl Service {
         self.analyses.lock().expect("analyses").contains(&id)
     }
 
-    /// How many positions this service has searched for analyses (each search counted once).
-    pub fn analysis_searches(&self) -> u64 {
-        self.analysis_searches.load(Ordering::SeqCst)
-    }
-
     /// Drives game `id`'s analysis to its end, one position at a time; nothing if it is
     /// already being driven here. Whether this call finished it.
     pub async fn run_analysis(&self, id: GameId) -> Result<bool, ServiceError> {

@@ -10,15 +10,10 @@ impl Service {
     /// Opens a challenge. Refused: challenging yourself or a bot, a game already running in
     /// the channel (unless it is to be played in a thread), a second open challenge of yours
     /// in the channel, as many open challenges of yours as allowed, a person sent as many
-    /// challenges lately as allowed.
-    pub async fn challenge(&self, req: ChallengeRequest) -> Result<ChallengeInfo, ServiceError> {
-        Ok(self.challenge_answering(req, None).await?.0)
-    }
-
-    /// [`Service::challenge`] from a command that answers with the challenge and its buttons:
-    /// with `answering`, the challenge's message is also written to the outbox in the same
+    /// challenges lately as allowed. From a command that answers with the challenge and its
+    /// buttons (`answering`), the challenge's message is also written to the outbox in the same
     /// transaction, held for that answer (its notice returned).
-    pub async fn challenge_answering(
+    pub async fn challenge(
         &self,
         req: ChallengeRequest,
         answering: Option<Answering>,
@@ -247,22 +242,12 @@ impl Service {
     /// The challenged player accepts: the game starts in the challenge's channel, or in
     /// `channel` when given (a thread made for it, whose first post goes through the outbox).
     /// The game starts, the challenge closes (naming it) and the thread's first post is
-    /// written in one transaction; a game already running in the channel refuses it.
+    /// written in one transaction; a game already running in the channel refuses it. From a
+    /// button press whose answer shows the start (`answering`), the news (the game on, or where
+    /// it is played) is written to the outbox in the same transaction, held for that answer.
+    /// If the game was to be played in a thread and cannot start (the challenge expired or was
+    /// answered meanwhile), the thread is told why, so it is not left empty.
     pub async fn accept(
-        &self,
-        id: ChallengeId,
-        user: UserId,
-        channel: Option<ChannelId>,
-    ) -> Result<Started, ServiceError> {
-        self.accept_answering(id, user, channel, None).await
-    }
-
-    /// [`Service::accept`] from a button press whose answer shows the start: with `answering`,
-    /// the news (the game on, or where it is played) is written to the outbox in the same
-    /// transaction, held for that answer. If the game was to be played in a thread and cannot
-    /// start (the challenge expired or was answered meanwhile), the thread is told why, so it
-    /// is not left empty.
-    pub async fn accept_answering(
         &self,
         id: ChallengeId,
         user: UserId,
@@ -378,18 +363,9 @@ impl Service {
         Ok(started)
     }
 
-    /// The challenged player declines.
+    /// The challenged player declines. From a button press (`answering`), the news is written
+    /// to the outbox with the change, held for the press's answer (its notice returned).
     pub async fn decline(
-        &self,
-        id: ChallengeId,
-        user: UserId,
-    ) -> Result<ChallengeInfo, ServiceError> {
-        Ok(self.decline_answering(id, user, None).await?.0)
-    }
-
-    /// [`Service::decline`] from a button press; with `answering`, the news is written to the
-    /// outbox with the change, held for the press's answer (its notice returned).
-    pub async fn decline_answering(
         &self,
         id: ChallengeId,
         user: UserId,
@@ -400,17 +376,8 @@ impl Service {
             .await
     }
 
-    /// The challenger withdraws the challenge.
+    /// The challenger withdraws the challenge; from a button press, as [`Service::decline`].
     pub async fn cancel(
-        &self,
-        id: ChallengeId,
-        user: UserId,
-    ) -> Result<ChallengeInfo, ServiceError> {
-        Ok(self.cancel_answering(id, user, None).await?.0)
-    }
-
-    /// [`Service::cancel`] from a button press, as [`Service::decline_answering`].
-    pub async fn cancel_answering(
         &self,
         id: ChallengeId,
         user: UserId,
@@ -492,15 +459,10 @@ impl Service {
 
     /// Starts a game against the AI. If the AI has the first move, call [`Service::ai_turn`].
     /// Refused: the AI's queue is full, the user has as many games against the AI in the server
-    /// as allowed, or started one too recently.
-    pub async fn start_ai_game(&self, req: AiGameRequest) -> Result<Started, ServiceError> {
-        self.start_ai_game_answering(req, None).await
-    }
-
-    /// [`Service::start_ai_game`] from a command that answers with the start: with
-    /// `answering`, the start (with the board) is also written to the outbox in the same
+    /// as allowed, or started one too recently. From a command that answers with the start
+    /// (`answering`), the start (with the board) is also written to the outbox in the same
     /// transaction, held for that answer.
-    pub async fn start_ai_game_answering(
+    pub async fn start_ai_game(
         &self,
         req: AiGameRequest,
         answering: Option<Answering>,

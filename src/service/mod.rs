@@ -21,6 +21,8 @@ pub mod limits;
 pub mod news;
 pub mod outbox;
 pub mod play;
+#[cfg(any(test, feature = "test-support"))]
+pub mod probe;
 pub mod puzzle;
 pub mod timecontrol;
 pub mod types;
@@ -46,7 +48,7 @@ use crate::ai::Level;
 use crate::rating::{rate_game, Score};
 use crate::store::games::{Advance, GameRow, SeatRow};
 use crate::store::{self, draws, games, moves, players, DrawStatus, GameStatus};
-use crate::store::{Backend, Connection, Store};
+use crate::store::{Connection, Store};
 use crate::tafl::{
     write_position, Game, Outcome, Position, Reason, RecordedMove, Rules, Side, Variant,
 };
@@ -212,7 +214,7 @@ pub struct Service {
     /// The gate all heavy work off the runtime goes through (see [`heavy`]).
     pub(crate) gate: heavy::Heavy,
     /// How far this service moves the database's clock on when it reads it: zero, but in tests
-    /// that let time pass without waiting (see [`Service::advance_database_clock`]).
+    /// that let time pass without waiting (see [`probe::Probe::advance_database_clock`]).
     database_offset: Arc<std::sync::atomic::AtomicI64>,
 }
 
@@ -264,20 +266,16 @@ impl Service {
         Ok(Service::new(Store::open(url).await?, config, clock))
     }
 
-    /// The database behind the service.
+    /// The database behind the service: for the tests, which read and write beside it.
+    #[cfg(any(test, feature = "test-support"))]
     pub fn store(&self) -> &Store {
         &self.store
     }
 
     /// The database's backend.
-    pub fn backend(&self) -> Backend {
+    #[cfg(any(test, feature = "test-support"))]
+    pub fn backend(&self) -> crate::store::Backend {
         self.store.backend()
-    }
-
-    /// How many of this service's writes wait for its write lock now (on SQLite; always 0 on
-    /// PostgreSQL, which has none).
-    pub fn writes_waiting(&self) -> usize {
-        self.store.writes_waiting()
     }
 
     pub fn config(&self) -> &Config {
@@ -311,15 +309,6 @@ impl Service {
     fn database_offset(&self) -> i64 {
         self.database_offset
             .load(std::sync::atomic::Ordering::SeqCst)
-    }
-
-    /// Moves the database's clock, as this service reads it, on by `by`: for tests, which let
-    /// leases and holds run out without waiting for them. Every service on the database must
-    /// be moved alike.
-    pub fn advance_database_clock(&self, by: Duration) {
-        let ms = i64::try_from(by.as_millis()).unwrap_or(i64::MAX);
-        self.database_offset
-            .fetch_add(ms, std::sync::atomic::Ordering::SeqCst);
     }
 
     /// Closes the database, once every connection is back (see [`store::close`]).
@@ -387,11 +376,6 @@ impl Service {
             self.check_costly(user)?;
         }
         Ok(place)
-    }
-
-    /// What the heavy-work gate holds now and the most it ever held.
-    pub fn heavy_stats(&self) -> heavy::HeavyStats {
-        self.gate.stats()
     }
 
     /// [`Service::load`] for a sweep over many games: a game that cannot be rebuilt is logged

@@ -7,20 +7,10 @@ use crate::tafl::MoveError;
 impl Service {
     /// `user` plays the move `text` in the channel's game. Refused: no game, not a player, not
     /// their turn, an illegal move (with the engine's reason), or another move landed first.
-    /// Against the AI, follow with [`Service::ai_turn`].
+    /// Against the AI, follow with [`Service::ai_turn`]. From an interaction that will answer
+    /// with the move, the move's notice remembers it (`answer`), so that the dispatcher shows
+    /// the move by the same edit if the handler does not record it shown.
     pub async fn play_move(
-        &self,
-        channel: ChannelId,
-        user: UserId,
-        text: &str,
-    ) -> Result<MoveReport, ServiceError> {
-        self.play_move_answering(channel, user, text, None).await
-    }
-
-    /// [`Service::play_move`] from an interaction that will answer with the move: its
-    /// announcement remembers `answer`, so that after a crash the dispatcher posts the move
-    /// only if that answer is not shown.
-    pub async fn play_move_answering(
         &self,
         channel: ChannelId,
         user: UserId,
@@ -43,20 +33,16 @@ impl Service {
         self.commit_move(loaded, Some(user), answer).await
     }
 
-    /// `user` resigns the channel's game: the opponent wins.
-    pub async fn resign(&self, channel: ChannelId, user: UserId) -> Result<Ended, ServiceError> {
-        self.resign_answering(channel, user, Answering::default())
-            .await
-    }
-
-    /// [`Service::resign`] from an interaction that will answer with the ending: its notice
-    /// remembers the interaction (see [`Service::play_move_answering`]).
-    pub async fn resign_answering(
+    /// `user` resigns the channel's game: the opponent wins. The ending's notice is held for
+    /// the interaction that will answer with it (`answering`; none: it is posted in the
+    /// channel once the hold is over).
+    pub async fn resign(
         &self,
         channel: ChannelId,
         user: UserId,
-        answering: Answering,
+        answering: Option<Answering>,
     ) -> Result<Ended, ServiceError> {
+        let answering = answering.unwrap_or_default();
         let loaded = self.active(channel).await?;
         let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
         self.commit_end(
@@ -74,19 +60,10 @@ impl Service {
     }
 
     /// `user` offers a draw; the opponent answers with [`Service::answer_draw`]. The AI
-    /// declines at once.
+    /// declines at once. From a command that answers with the offer and its buttons
+    /// (`answering`), the offer is also written to the outbox in the same transaction, held for
+    /// that answer (its notice returned).
     pub async fn offer_draw(
-        &self,
-        channel: ChannelId,
-        user: UserId,
-    ) -> Result<GameInfo, ServiceError> {
-        Ok(self.offer_draw_answering(channel, user, None).await?.0)
-    }
-
-    /// [`Service::offer_draw`] from a command that answers with the offer and its buttons:
-    /// with `answering`, the offer is also written to the outbox in the same transaction, held
-    /// for that answer (its notice returned).
-    pub async fn offer_draw_answering(
         &self,
         channel: ChannelId,
         user: UserId,
@@ -125,21 +102,10 @@ impl Service {
         Ok((loaded.info, notice))
     }
 
-    /// The opponent of the player who offered a draw accepts or declines it.
+    /// The opponent of the player who offered a draw accepts or declines it. From a button
+    /// press whose answer shows the outcome (`answering`), the outcome is also written to the
+    /// outbox in the same transaction, held for that answer.
     pub async fn answer_draw(
-        &self,
-        channel: ChannelId,
-        user: UserId,
-        accept: bool,
-    ) -> Result<DrawAnswer, ServiceError> {
-        self.answer_draw_answering(channel, user, accept, None)
-            .await
-    }
-
-    /// [`Service::answer_draw`] from a button press whose answer shows the outcome: with
-    /// `answering`, the outcome is also written to the outbox in the same transaction, held for
-    /// that answer.
-    pub async fn answer_draw_answering(
         &self,
         channel: ChannelId,
         user: UserId,
@@ -199,26 +165,16 @@ impl Service {
     }
 
     /// Aborts the channel's game: a player may before the second move, a moderator always.
-    /// An aborted game is unrated.
+    /// An aborted game is unrated. The ending's notice is held for the interaction that will
+    /// answer with it, as [`Service::resign`]'s.
     pub async fn abort(
         &self,
         channel: ChannelId,
         user: UserId,
         moderator: bool,
+        answering: Option<Answering>,
     ) -> Result<Ended, ServiceError> {
-        self.abort_answering(channel, user, moderator, Answering::default())
-            .await
-    }
-
-    /// [`Service::abort`] from an interaction that will answer with the ending: its notice
-    /// remembers the interaction.
-    pub async fn abort_answering(
-        &self,
-        channel: ChannelId,
-        user: UserId,
-        moderator: bool,
-        answering: Answering,
-    ) -> Result<Ended, ServiceError> {
+        let answering = answering.unwrap_or_default();
         let loaded = self.active(channel).await?;
         let player = loaded.info.side_of(user).is_some();
         if !player && !moderator {

@@ -140,9 +140,14 @@ async fn no_game_waits_on_the_ai_after_a_restart_or_unannounced() {
     h.restart().await;
     // The turn the bot was searching is claimed until its lease lapses (on the database's
     // clock, which the test moves on): the search's time and the margin.
-    h.bot.as_ref().unwrap().service.advance_database_clock(
-        Duration::from_millis(1500) + tablut_bot::service::ai::AI_CLAIM_MARGIN,
-    );
+    h.bot
+        .as_ref()
+        .unwrap()
+        .service
+        .probe()
+        .advance_database_clock(
+            Duration::from_millis(1500) + tablut_bot::service::ai::AI_CLAIM_MARGIN,
+        );
     ai_move(&h.fake, 401).await;
     // A game the bot was never told of (written by another process) is found by the sweep.
     let url = format!("sqlite://{}", h.dir.path().join("bot.db").display());
@@ -150,15 +155,18 @@ async fn no_game_waits_on_the_ai_after_a_restart_or_unannounced() {
         .await
         .unwrap();
     let started = other
-        .start_ai_game(ai_game_request(
-            Place {
-                guild: Some(GUILD_ID),
-                channel: 402,
-            },
-            User::new(BIRGER, "Birger"),
-            SideChoice::Defenders,
-            Level::Easy,
-        ))
+        .start_ai_game(
+            ai_game_request(
+                Place {
+                    guild: Some(GUILD_ID),
+                    channel: 402,
+                },
+                User::new(BIRGER, "Birger"),
+                SideChoice::Defenders,
+                Level::Easy,
+            ),
+            None,
+        )
         .await
         .unwrap();
     other.close().await;

@@ -313,18 +313,21 @@ async fn the_games_listed_are_paged_with_buttons_for_the_caller() {
     let seen: Vec<u64> = (500..513).collect();
     for &channel in seen.iter().chain([520].iter()) {
         service
-            .start_ai_game(AiGameRequest {
-                place: Place {
-                    guild: Some(GUILD_ID),
-                    channel,
+            .start_ai_game(
+                AiGameRequest {
+                    place: Place {
+                        guild: Some(GUILD_ID),
+                        channel,
+                    },
+                    user: User::new(ASTRID, "Astrid"),
+                    side: SideChoice::Attackers,
+                    level: Level::Easy,
+                    rules: Default::default(),
+                    time_control: TimeControl::None,
+                    start: None,
                 },
-                user: User::new(ASTRID, "Astrid"),
-                side: SideChoice::Attackers,
-                level: Level::Easy,
-                rules: Default::default(),
-                time_control: TimeControl::None,
-                start: None,
-            })
+                None,
+            )
             .await
             .unwrap();
     }

@@ -75,24 +75,28 @@ async fn setup(db: TestDb, channel: u64, dispatching: bool) -> Setup {
     let fake = FakeDiscord::start().await;
     let (service, poster, dispatcher) = open(&db, &fake, dispatching).await;
     let c = service
-        .challenge(ChallengeRequest {
-            place: Place {
-                guild: Some(GUILD),
-                channel,
+        .challenge(
+            ChallengeRequest {
+                place: Place {
+                    guild: Some(GUILD),
+                    channel,
+                },
+                challenger: User::new(ASTRID, "Astrid"),
+                opponent: User::new(BIRGER, "Birger"),
+                opponent_is_bot: false,
+                side: SideChoice::Attackers,
+                rules: Rules::default(),
+                time_control: TimeControl::None,
+                thread: false,
+                rated: true,
+                start: None,
             },
-            challenger: User::new(ASTRID, "Astrid"),
-            opponent: User::new(BIRGER, "Birger"),
-            opponent_is_bot: false,
-            side: SideChoice::Attackers,
-            rules: Rules::default(),
-            time_control: TimeControl::None,
-            thread: false,
-            rated: true,
-            start: None,
-        })
+            None,
+        )
         .await
-        .unwrap();
-    service.accept(c.id, BIRGER, None).await.unwrap();
+        .unwrap()
+        .0;
+    service.accept(c.id, BIRGER, None, None).await.unwrap();
     Setup {
         db,
         fake,
@@ -130,7 +134,7 @@ impl Setup {
         let answer = delivery::answer_ref(APP_ID, &format!("token-{interaction}"));
         let report = self
             .service
-            .play_move_answering(channel, who, notation, Some(answer))
+            .play_move(channel, who, notation, Some(answer))
             .await
             .unwrap();
         Move {
@@ -285,7 +289,7 @@ async fn a_crash_between_the_commit_and_the_edit_shows_the_news_once_after_the_r
     let s = setup(db, 350, false).await;
     let m = s.play(ASTRID, 350, "a4-a3").await;
     // Birger's reply lands too (from another process): it must not show before Astrid's move.
-    let reply = s.service.play_move(350, BIRGER, "e3-d3").await.unwrap();
+    let reply = s.service.play_move(350, BIRGER, "e3-d3", None).await.unwrap();
     assert!(s.fake.edits(m.interaction).is_empty());
     // The restart: a new service and dispatcher on the same database.
     let (service, _poster, dispatcher) = open(&s.db, &s.fake, true).await;

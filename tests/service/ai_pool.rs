@@ -82,7 +82,7 @@ fn request(guild: u64, channel: u64, user: u64, level: Level, ai_first: bool) ->
 }
 
 async fn start(s: &Service, channel: u64, user: u64, level: Level) -> GameId {
-    s.start_ai_game(request(GUILD, channel, user, level, true))
+    s.start_ai_game(request(GUILD, channel, user, level, true), None)
         .await
         .unwrap()
         .game
@@ -117,11 +117,13 @@ async fn until_async<F: Future<Output = bool>>(done: impl Fn() -> F) {
 fn hold_worker(s: &Service, owner: u64) -> (std::sync::mpsc::Sender<()>, Held) {
     let (release, held) = std::sync::mpsc::channel::<()>();
     let (started, running) = tokio::sync::oneshot::channel();
-    s.ai_pool().submit_task(owner, Class::Play, move || {
-        let _ = started.send(());
-        // Until the sender is dropped.
-        let _ = held.recv();
-    });
+    s.probe()
+        .ai_pool()
+        .submit_task(owner, Class::Play, move || {
+            let _ = started.send(());
+            // Until the sender is dropped.
+            let _ = held.recv();
+        });
     (release, Held(running))
 }
 
@@ -143,12 +145,12 @@ async fn held_worker(s: &Service, owner: u64) -> std::sync::mpsc::Sender<()> {
 
 /// Waits until `n` AI requests wait for a worker.
 async fn until_queued(s: &Service, n: usize) {
-    until(|| s.ai_queue_len() >= n).await;
+    until(|| s.probe().ai_queue_len() >= n).await;
 }
 
 /// Waits until at most `n` AI requests wait.
 async fn until_queued_at_most(s: &Service, n: usize) {
-    until(|| s.ai_queue_len() <= n).await;
+    until(|| s.probe().ai_queue_len() <= n).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -196,7 +198,7 @@ async fn one_users_ten_games_delay_anothers_game_by_at_most_one_search() {
         "Birger's game waited for {} searches: {order:?}",
         at
     );
-    assert_eq!(s.ai_pool_tables(), (1, 1), "one worker, one table");
+    assert_eq!(s.probe().ai_pool_tables(), (1, 1), "one worker, one table");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -217,7 +219,7 @@ async fn the_pool_never_holds_more_tables_than_workers() {
     for t in turns {
         assert!(t.await.unwrap());
     }
-    let (workers, peak) = s.ai_pool_tables();
+    let (workers, peak) = s.probe().ai_pool_tables();
     assert_eq!(workers, 2);
     assert!(
         (1..=2).contains(&peak),
@@ -235,11 +237,11 @@ async fn games_against_the_ai_are_limited_per_user_and_server_with_a_cooldown() 
     .await;
     let s = &f.service;
     let ai_first = false;
-    s.start_ai_game(request(GUILD, 1, ASTRID, Level::Easy, ai_first))
+    s.start_ai_game(request(GUILD, 1, ASTRID, Level::Easy, ai_first), None)
         .await
         .unwrap();
     let soon = s
-        .start_ai_game(request(GUILD, 2, ASTRID, Level::Easy, ai_first))
+        .start_ai_game(request(GUILD, 2, ASTRID, Level::Easy, ai_first), None)
         .await
         .unwrap_err();
     assert!(matches!(soon, ServiceError::AiGameTooSoon(60)), "{soon:?}");
@@ -252,22 +254,22 @@ async fn games_against_the_ai_are_limited_per_user_and_server_with_a_cooldown() 
         "nothing changed"
     );
     // Another user is not held up by Astrid's cooldown.
-    s.start_ai_game(request(GUILD, 3, BIRGER, Level::Easy, ai_first))
+    s.start_ai_game(request(GUILD, 3, BIRGER, Level::Easy, ai_first), None)
         .await
         .unwrap();
     f.clock.advance(Duration::from_secs(45));
     assert!(matches!(
-        s.start_ai_game(request(GUILD, 2, ASTRID, Level::Easy, ai_first))
+        s.start_ai_game(request(GUILD, 2, ASTRID, Level::Easy, ai_first), None)
             .await,
         Err(ServiceError::AiGameTooSoon(15))
     ));
     f.clock.advance(Duration::from_secs(15));
-    s.start_ai_game(request(GUILD, 2, ASTRID, Level::Easy, ai_first))
+    s.start_ai_game(request(GUILD, 2, ASTRID, Level::Easy, ai_first), None)
         .await
         .unwrap();
     f.clock.advance(Duration::from_secs(60));
     let many = s
-        .start_ai_game(request(GUILD, 4, ASTRID, Level::Easy, ai_first))
+        .start_ai_game(request(GUILD, 4, ASTRID, Level::Easy, ai_first), None)
         .await
         .unwrap_err();
     assert!(matches!(many, ServiceError::TooManyAiGames(2)), "{many:?}");
@@ -276,13 +278,13 @@ async fn games_against_the_ai_are_limited_per_user_and_server_with_a_cooldown() 
         "You already have 2 games against the AI running in this server: finish or resign one first."
     );
     // The limit is per server.
-    s.start_ai_game(request(GUILD + 1, 5, ASTRID, Level::Easy, ai_first))
+    s.start_ai_game(request(GUILD + 1, 5, ASTRID, Level::Easy, ai_first), None)
         .await
         .unwrap();
     // A game finished frees its place.
-    s.resign(1, ASTRID).await.unwrap();
+    s.resign(1, ASTRID, None).await.unwrap();
     f.clock.advance(Duration::from_secs(60));
-    s.start_ai_game(request(GUILD, 4, ASTRID, Level::Easy, ai_first))
+    s.start_ai_game(request(GUILD, 4, ASTRID, Level::Easy, ai_first), None)
         .await
         .unwrap();
 }
@@ -296,7 +298,7 @@ async fn a_full_queue_refuses_new_requests_and_changes_nothing() {
     .await;
     let s = &f.service;
     // Carl plays a game and is to move; the AI will be busy.
-    s.start_ai_game(request(GUILD, 9, CARL, Level::Hard, false))
+    s.start_ai_game(request(GUILD, 9, CARL, Level::Hard, false), None)
         .await
         .unwrap();
     let waiting = start(s, 2, BIRGER, Level::Hard).await;
@@ -310,13 +312,13 @@ async fn a_full_queue_refuses_new_requests_and_changes_nothing() {
     until_queued(s, 1).await;
     let busy = "The AI is busy with 1 move or hint already waiting: try again in a minute.";
     let e = s
-        .start_ai_game(request(GUILD, 3, CARL, Level::Hard, true))
+        .start_ai_game(request(GUILD, 3, CARL, Level::Hard, true), None)
         .await
         .unwrap_err();
     assert!(matches!(e, ServiceError::AiBusy(1)), "{e:?}");
     assert_eq!(e.to_string(), busy);
     assert!(s.game_in_channel(3).await.unwrap().is_none());
-    let e = s.play_move(9, CARL, "a4-a3").await.unwrap_err();
+    let e = s.play_move(9, CARL, "a4-a3", None).await.unwrap_err();
     assert_eq!(e.to_string(), busy);
     assert_eq!(s.game_in_channel(9).await.unwrap().unwrap().ply, 0);
     let e = s.hint(9, CARL).await.unwrap_err();
@@ -338,14 +340,14 @@ async fn a_hint_that_waits_too_long_is_answered_with_an_apology() {
     })
     .await;
     let s = &f.service;
-    s.start_ai_game(request(GUILD, 9, CARL, Level::Hard, false))
+    s.start_ai_game(request(GUILD, 9, CARL, Level::Hard, false), None)
         .await
         .unwrap();
     // Astrid's work holds the one worker.
     let busy = held_worker(s, ASTRID).await;
     let e = s.hint(9, CARL).await.unwrap_err();
     assert!(matches!(e, ServiceError::HintTimedOut), "{e:?}");
-    assert_eq!(s.ai_queue_len(), 0, "the hint was withdrawn");
+    assert_eq!(s.probe().ai_queue_len(), 0, "the hint was withdrawn");
     drop(busy);
     // The apology did not count against the cooldown: a hint now is answered. (On a loaded
     // machine the free worker may still take longer than the 50 ms wait to pick it up: that is
@@ -394,6 +396,7 @@ async fn ai_turns_owed_survive_a_restart_and_an_abandoned_request() {
         1,
         ASTRID,
         &s.suggest_moves(1, ASTRID, "", 1).await.unwrap()[0],
+        None,
     )
     .await
     .unwrap();
@@ -429,7 +432,7 @@ async fn claims_renewed_beside_turns_committed_on_sqlite_never_deadlock() {
         })
         .collect();
     until_queued(s, ids.len()).await;
-    until(|| s.ai_claim_renewals() >= ids.len() as u64).await;
+    until(|| s.probe().ai_claim_renewals() >= ids.len() as u64).await;
     // Carl's next work comes in the queue's order after one or two of Astrid's turns: it holds
     // the worker again once they are searched, while their moves are committed and the others'
     // claims renewed beside them.
@@ -437,8 +440,8 @@ async fn claims_renewed_beside_turns_committed_on_sqlite_never_deadlock() {
     drop(first);
     held.running().await;
     until_async(|| async { s.games_awaiting_ai().await.unwrap().len() < ids.len() }).await;
-    let renewals = s.ai_claim_renewals();
-    until(|| s.ai_claim_renewals() > renewals).await;
+    let renewals = s.probe().ai_claim_renewals();
+    until(|| s.probe().ai_claim_renewals() > renewals).await;
     drop(second);
     let all = async {
         for turn in turns {
@@ -448,10 +451,10 @@ async fn claims_renewed_beside_turns_committed_on_sqlite_never_deadlock() {
     tokio::time::timeout(Duration::from_secs(30), all)
         .await
         .expect("every turn ended: none waits on a renewal, nor a renewal on it");
-    assert_eq!(s.ai_turn_searches(), ids.len() as u64);
+    assert_eq!(s.probe().ai_turn_searches(), ids.len() as u64);
     assert!(s.games_awaiting_ai().await.unwrap().is_empty());
     // The turns are over: so are their renewals.
-    until(|| s.ai_claim_renewers() == 0).await;
+    until(|| s.probe().ai_claim_renewers() == 0).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -480,9 +483,13 @@ async fn a_waiting_turn_whose_claim_another_process_took_is_withdrawn() {
     // The next renewal finds it gone: the turn leaves the queue unsearched.
     assert!(turn.await.unwrap().is_none());
     assert!(!s.ai_turn_pending(astrids));
-    assert_eq!(s.ai_queue_len(), 0, "withdrawn from the queue");
+    assert_eq!(s.probe().ai_queue_len(), 0, "withdrawn from the queue");
     drop(carls);
-    assert_eq!(s.ai_turn_searches(), 0, "Astrid's turn was not searched");
+    assert_eq!(
+        s.probe().ai_turn_searches(),
+        0,
+        "Astrid's turn was not searched"
+    );
     let moves = tablut_bot::store::moves::of_game(s.store().pool(), astrids)
         .await
         .unwrap();
@@ -498,5 +505,5 @@ async fn a_waiting_turn_whose_claim_another_process_took_is_withdrawn() {
         Some("other"),
         "the other's claim is left alone"
     );
-    until(|| s.ai_claim_renewers() == 0).await;
+    until(|| s.probe().ai_claim_renewers() == 0).await;
 }

@@ -52,31 +52,35 @@ fn position(record: &str, turn: Side) -> Position {
 /// (each by the side to move); a game still going afterwards is resigned by the side to move.
 async fn played(s: &Service, channel: u64, start: Option<Position>, moves: &[&str]) -> GameInfo {
     let c = s
-        .challenge(ChallengeRequest {
-            place: Place {
-                guild: Some(GUILD),
-                channel,
+        .challenge(
+            ChallengeRequest {
+                place: Place {
+                    guild: Some(GUILD),
+                    channel,
+                },
+                challenger: User::new(ASTRID, "Astrid"),
+                opponent: User::new(BIRGER, "Birger"),
+                opponent_is_bot: false,
+                side: SideChoice::Attackers,
+                rules: Rules::default(),
+                time_control: TimeControl::None,
+                thread: false,
+                rated: true,
+                start,
             },
-            challenger: User::new(ASTRID, "Astrid"),
-            opponent: User::new(BIRGER, "Birger"),
-            opponent_is_bot: false,
-            side: SideChoice::Attackers,
-            rules: Rules::default(),
-            time_control: TimeControl::None,
-            thread: false,
-            rated: true,
-            start,
-        })
+            None,
+        )
         .await
-        .unwrap();
-    let mut game = s.accept(c.id, BIRGER, None).await.unwrap().game;
+        .unwrap()
+        .0;
+    let mut game = s.accept(c.id, BIRGER, None, None).await.unwrap().game;
     for m in moves {
         let user = game.to_move().unwrap().user_id().unwrap();
-        game = s.play_move(channel, user, m).await.unwrap().game;
+        game = s.play_move(channel, user, m, None).await.unwrap().game;
     }
     if !game.is_over() {
         let user = game.to_move().unwrap().user_id().unwrap();
-        game = s.resign(channel, user).await.unwrap().game;
+        game = s.resign(channel, user, None).await.unwrap().game;
     }
     game
 }
@@ -439,7 +443,7 @@ both_backends! {
                 Step::Recorded { done, positions: 7 }
             );
         }
-        assert_eq!(s.analysis_searches(), 3);
+        assert_eq!(s.probe().analysis_searches(), 3);
         match s.request_analysis(5, Some(id), None).await.unwrap() {
             AnalysisStatus::Running {
                 reviewed, total, ..
@@ -452,7 +456,7 @@ both_backends! {
         let s = open(&db).await;
         assert_eq!(s.unfinished_analyses().await.unwrap(), vec![id]);
         assert!(s.run_analysis(id).await.unwrap());
-        assert_eq!(s.analysis_searches(), 4, "only the four positions left");
+        assert_eq!(s.probe().analysis_searches(), 4, "only the four positions left");
         assert!(s.unfinished_analyses().await.unwrap().is_empty());
         assert_eq!(s.analysis_step(id).await.unwrap(), Step::Finished);
         // The result is the one a single uninterrupted analysis gives.
@@ -473,7 +477,7 @@ both_backends! {
         };
         assert_eq!(report.review.curve, fresh.curve);
         assert_eq!(report.review.moves, fresh.moves);
-        assert_eq!(s.analysis_searches(), 4, "asking again searches nothing");
+        assert_eq!(s.probe().analysis_searches(), 4, "asking again searches nothing");
 
         // The channel was told: the progress (one message, edited), then the summary with its
         // graph; the summary once.

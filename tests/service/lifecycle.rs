@@ -59,10 +59,11 @@ async fn game_between(
     time_control: TimeControl,
 ) -> GameInfo {
     let c = s
-        .challenge(request(channel, start, time_control))
+        .challenge(request(channel, start, time_control), None)
         .await
-        .unwrap();
-    s.accept(c.id, BIRGER, None).await.unwrap().game
+        .unwrap()
+        .0;
+    s.accept(c.id, BIRGER, None, None).await.unwrap().game
 }
 
 /// Makes the database refuse `event` (INSERT, UPDATE) on `table` for the rows where `when`
@@ -103,8 +104,8 @@ async fn an_expired_challenge_that_cannot_be_closed_holds_up_no_other_item_of_th
     let f = fixture(db).await;
     let s = &f.service;
     let game = game_between(s, 12, None, TimeControl::PerMove(2 * DAY)).await;
-    let stuck = s.challenge(request(10, None, TimeControl::None)).await.unwrap();
-    let other = s.challenge(request(11, None, TimeControl::None)).await.unwrap();
+    let stuck = s.challenge(request(10, None, TimeControl::None), None).await.unwrap().0;
+    let other = s.challenge(request(11, None, TimeControl::None), None).await.unwrap().0;
     refuse(s, "stuck_challenge", "UPDATE", "challenges", &format!("OLD.id = {}", stuck.id)).await;
     // Both challenges expire, and half the game's time is gone.
     f.clock.advance(DAY + Duration::from_secs(1));
@@ -163,11 +164,11 @@ async fn a_game_whose_puzzle_search_fails_is_set_aside_then_given_up_and_the_nex
     let mut game = first.clone();
     for mv in &line {
         let to_move = game.to_move().unwrap().user_id().unwrap();
-        game = s.play_move(20, to_move, &mv.to_string()).await.unwrap().game;
+        game = s.play_move(20, to_move, &mv.to_string(), None).await.unwrap().game;
     }
     assert!(game.is_over());
     let second = game_between(s, 21, None, TimeControl::None).await;
-    s.resign(21, BIRGER).await.unwrap();
+    s.resign(21, BIRGER, None).await.unwrap();
     // What the first game's search finds cannot be stored.
     refuse(s, "no_found_scans", "INSERT", "puzzle_scans", "NEW.found > 0").await;
     assert_eq!(s.find_game_puzzles(1).await.expect("a failed game is set aside"), 0);

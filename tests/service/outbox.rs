@@ -110,15 +110,18 @@ async fn due_in(s: &Service, channel: u64, at: i64) -> Vec<Notice> {
 }
 
 async fn ai_game(s: &Service, channel: u64, side: SideChoice) -> GameInfo {
-    s.start_ai_game(AiGameRequest {
-        place: place(channel),
-        user: User::new(ASTRID, "Astrid"),
-        side,
-        level: Level::Easy,
-        rules: Rules::default(),
-        time_control: TimeControl::PerMove(Duration::from_secs(3600)),
-        start: None,
-    })
+    s.start_ai_game(
+        AiGameRequest {
+            place: place(channel),
+            user: User::new(ASTRID, "Astrid"),
+            side,
+            level: Level::Easy,
+            rules: Rules::default(),
+            time_control: TimeControl::PerMove(Duration::from_secs(3600)),
+            start: None,
+        },
+        None,
+    )
     .await
     .unwrap()
     .game
@@ -126,21 +129,25 @@ async fn ai_game(s: &Service, channel: u64, side: SideChoice) -> GameInfo {
 
 async fn two_player_game(s: &Service, channel: u64, time: TimeControl) -> GameInfo {
     let c = s
-        .challenge(ChallengeRequest {
-            place: place(channel),
-            challenger: User::new(ASTRID, "Astrid"),
-            opponent: User::new(BIRGER, "Birger"),
-            opponent_is_bot: false,
-            side: SideChoice::Attackers,
-            rules: Rules::default(),
-            time_control: time,
-            thread: false,
-            rated: true,
-            start: None,
-        })
+        .challenge(
+            ChallengeRequest {
+                place: place(channel),
+                challenger: User::new(ASTRID, "Astrid"),
+                opponent: User::new(BIRGER, "Birger"),
+                opponent_is_bot: false,
+                side: SideChoice::Attackers,
+                rules: Rules::default(),
+                time_control: time,
+                thread: false,
+                rated: true,
+                start: None,
+            },
+            None,
+        )
         .await
-        .unwrap();
-    s.accept(c.id, BIRGER, None).await.unwrap().game
+        .unwrap()
+        .0;
+    s.accept(c.id, BIRGER, None, None).await.unwrap().game
 }
 
 both_backends! {
@@ -205,7 +212,7 @@ async fn a_players_move_waits_for_its_answer_and_holds_back_the_ais_reply(db: Te
     let f = fixture(db, false).await;
     let s = &f.service;
     let game = ai_game(s, 11, SideChoice::Attackers).await;
-    let mine = s.play_move(11, ASTRID, "a4-a3").await.unwrap();
+    let mine = s.play_move(11, ASTRID, "a4-a3", None).await.unwrap();
     let reply = s.ai_turn(game.id).await.unwrap().unwrap();
     // Both are written; the AI's reply waits behind the held move, in order.
     let rows = s.notices_in(11).await.unwrap();
@@ -235,7 +242,7 @@ async fn a_move_whose_answer_failed_is_posted_and_so_is_one_never_answered(db: T
     let s = &f.service;
     two_player_game(s, 12, TimeControl::None).await;
     // The answer failed: posted at once.
-    let first = s.play_move(12, ASTRID, "a4-a3").await.unwrap();
+    let first = s.play_move(12, ASTRID, "a4-a3", None).await.unwrap();
     s.answer_failed(first.notice).await.unwrap();
     let due = due_in(s, 12, now()).await;
     assert_eq!(due.len(), 1);
@@ -248,7 +255,7 @@ async fn a_move_whose_answer_failed_is_posted_and_so_is_one_never_answered(db: T
         .await
         .unwrap();
     // No word from the answer (the bot died): posted once the grace is over.
-    let second = s.play_move(12, BIRGER, "e3-d3").await.unwrap();
+    let second = s.play_move(12, BIRGER, "e3-d3", None).await.unwrap();
     assert!(due_in(s, 12, now()).await.is_empty());
     let due = due_in(s, 12, later(GRACE + Duration::from_millis(100))).await;
     assert_eq!(
@@ -356,7 +363,7 @@ async fn a_channel_that_is_gone_aborts_its_game_and_one_that_refuses_stops_its_c
 
     // 403: the notice fails, the game goes on without its clock, and a move restarts it.
     let game = two_player_game(s, 15, TimeControl::PerMove(Duration::from_secs(3600))).await;
-    let mine = s.play_move(15, ASTRID, "a4-a3").await.unwrap();
+    let mine = s.play_move(15, ASTRID, "a4-a3", None).await.unwrap();
     assert!(mine.game.turn_deadline.is_some());
     s.answer_failed(mine.notice).await.unwrap();
     let n = due_in(s, 15, now()).await.pop().unwrap();
@@ -371,7 +378,7 @@ async fn a_channel_that_is_gone_aborts_its_game_and_one_that_refuses_stops_its_c
     assert!(s.tick().await.unwrap().is_empty(), "nobody loses on time");
     let info = s.game_in_channel(15).await.unwrap().unwrap();
     assert_eq!(info.turn_deadline, None);
-    let next = s.play_move(15, BIRGER, "e3-d3").await.unwrap();
+    let next = s.play_move(15, BIRGER, "e3-d3", None).await.unwrap();
     assert!(next.game.turn_deadline.is_some(), "the next move starts it");
 }
 }
@@ -389,7 +396,7 @@ async fn another_refusal_stops_the_clock_only_for_news_on_the_clock_and_a_refuse
     };
     // A move in a timed game: failed, and the clock stopped.
     let game = two_player_game(s, 17, TimeControl::PerMove(Duration::from_secs(3600))).await;
-    let mine = s.play_move(17, ASTRID, "a4-a3").await.unwrap();
+    let mine = s.play_move(17, ASTRID, "a4-a3", None).await.unwrap();
     s.answer_failed(mine.notice).await.unwrap();
     let n = due_in(s, 17, now()).await.pop().unwrap();
     assert_eq!(n.kind, "move");
@@ -406,7 +413,7 @@ async fn another_refusal_stops_the_clock_only_for_news_on_the_clock_and_a_refuse
     // News no one loses on time for (a draw offer): failed, the clock runs on.
     let game = two_player_game(s, 18, TimeControl::PerMove(Duration::from_secs(3600))).await;
     let (_, id) = s
-        .offer_draw_answering(18, ASTRID, Some(Answering::default()))
+        .offer_draw(18, ASTRID, Some(Answering::default()))
         .await
         .unwrap();
     let id = id.expect("the offer's notice");
@@ -454,7 +461,7 @@ async fn a_notice_that_cannot_be_read_fails_alone(db: TestDb) {
     let good = ai_game(s, 21, SideChoice::Defenders).await;
     let good_reply = s.ai_turn(good.id).await.unwrap().unwrap();
     let moves = s.suggest_moves(20, ASTRID, "", 1).await.unwrap();
-    let mine = s.play_move(20, ASTRID, &moves[0]).await.unwrap();
+    let mine = s.play_move(20, ASTRID, &moves[0], None).await.unwrap();
     s.answer_failed(mine.notice).await.unwrap();
     sqlx::query("UPDATE outbox SET payload = '{\"text\": 7' WHERE id = $1")
         .bind(bad_reply.notice)
@@ -496,7 +503,7 @@ async fn a_notice_written_in_the_old_format_is_delivered_in_its_words(db: TestDb
     };
     // A move, as the older version stored it: its words and its board.
     let game = two_player_game(s, 22, TimeControl::PerMove(Duration::from_secs(3600))).await;
-    let mine = s.play_move(22, ASTRID, "a4-a3").await.unwrap();
+    let mine = s.play_move(22, ASTRID, "a4-a3", None).await.unwrap();
     let text = "**Astrid** (attackers) played **a4-a3**.\nYour move, <@18000000000000000002> (defenders) · move 1";
     let board = serde_json::json!({"game": game.id, "ply": 1, "caption": "Move 1 · Birger (defenders) to play"});
     old(mine.notice, serde_json::json!({"text": text, "board": board}))
@@ -529,7 +536,7 @@ async fn a_notice_written_in_the_old_format_is_delivered_in_its_words(db: TestDb
     // A draw offer, with its buttons: nobody loses on time for it.
     two_player_game(s, 23, TimeControl::PerMove(Duration::from_secs(3600))).await;
     let (_, id) = s
-        .offer_draw_answering(23, ASTRID, Some(Answering::default()))
+        .offer_draw(23, ASTRID, Some(Answering::default()))
         .await
         .unwrap();
     let id = id.unwrap();
@@ -557,7 +564,7 @@ async fn a_notice_written_in_the_old_format_is_delivered_in_its_words(db: TestDb
     );
     assert!(s.game_in_channel(23).await.unwrap().unwrap().turn_deadline.is_some());
     // Delivered in its words: marked so, like any other.
-    let mine = s.play_move(22, BIRGER, "e3-d3").await.unwrap();
+    let mine = s.play_move(22, BIRGER, "e3-d3", None).await.unwrap();
     old(mine.notice, serde_json::json!({"text": "old words"}))
         .await
         .unwrap();
@@ -589,10 +596,10 @@ async fn a_thread_that_is_gone_is_said_in_its_channel(db: TestDb) {
             thread: true,
             rated: true,
             start: None,
-        })
+        }, None)
         .await
-        .unwrap();
-    s.accept(c.id, BIRGER, Some(160)).await.unwrap();
+        .unwrap().0;
+    s.accept(c.id, BIRGER, Some(160), None).await.unwrap();
     // The thread's first post is in the outbox with the board at the start.
     let first = due_in(s, 160, now()).await.pop().expect("the first post");
     assert_eq!(first.kind, "game_started");
@@ -637,9 +644,9 @@ async fn the_clock_writes_its_reminders_losses_and_expiries_with_them(db: TestDb
             thread: false,
             rated: true,
             start: None,
-        })
+        }, None)
         .await
-        .unwrap();
+        .unwrap().0;
     s.set_challenge_message(c.id, 4242).await.unwrap();
     f.clock.advance(Duration::from_secs(25 * 3600));
     s.tick().await.unwrap();
@@ -659,8 +666,8 @@ async fn a_notices_board_is_the_position_at_its_ply(db: TestDb) {
     let f = fixture(db, true).await;
     let s = &f.service;
     two_player_game(s, 19, TimeControl::None).await;
-    let first = s.play_move(19, ASTRID, "a4-a3").await.unwrap();
-    s.play_move(19, BIRGER, "e3-d3").await.unwrap();
+    let first = s.play_move(19, ASTRID, "a4-a3", None).await.unwrap();
+    s.play_move(19, BIRGER, "e3-d3", None).await.unwrap();
     let rows = s.notices_in(19).await.unwrap();
     let payload: Payload = serde_json::from_str(&rows[0].payload).unwrap();
     let board = payload.board.unwrap();
@@ -689,7 +696,7 @@ async fn a_moves_notice_remembers_its_answer_until_delivered(db: TestDb) {
     two_player_game(s, 20, TimeControl::None).await;
     let answer = answer_ref(7, "interaction-token-1");
     let mine = s
-        .play_move_answering(20, ASTRID, "a4-a3", Some(answer.clone()))
+        .play_move(20, ASTRID, "a4-a3", Some(answer.clone()))
         .await
         .unwrap();
     let n = due_in(s, 20, later(GRACE + Duration::from_millis(100)))
@@ -728,20 +735,24 @@ fn answering(token: &str, message: Option<u64>) -> Answering {
 }
 
 async fn challenge_in(s: &Service, channel: u64, thread: bool) -> ChallengeInfo {
-    s.challenge(ChallengeRequest {
-        place: place(channel),
-        challenger: User::new(ASTRID, "Astrid"),
-        opponent: User::new(BIRGER, "Birger"),
-        opponent_is_bot: false,
-        side: SideChoice::Attackers,
-        rules: Rules::default(),
-        time_control: TimeControl::PerMove(Duration::from_secs(3600)),
-        thread,
-        rated: true,
-        start: None,
-    })
+    s.challenge(
+        ChallengeRequest {
+            place: place(channel),
+            challenger: User::new(ASTRID, "Astrid"),
+            opponent: User::new(BIRGER, "Birger"),
+            opponent_is_bot: false,
+            side: SideChoice::Attackers,
+            rules: Rules::default(),
+            time_control: TimeControl::PerMove(Duration::from_secs(3600)),
+            thread,
+            rated: true,
+            start: None,
+        },
+        None,
+    )
     .await
     .unwrap()
+    .0
 }
 
 /// The notice `id` as it is due after the answer's grace.
@@ -766,7 +777,7 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
     // Accept: "Game on" with the board, held, in the challenge's channel.
     let c = challenge_in(s, 30, false).await;
     let started = s
-        .accept_answering(c.id, BIRGER, None, Some(answering("t-accept", Some(31))))
+        .accept(c.id, BIRGER, None, Some(answering("t-accept", Some(31))))
         .await
         .unwrap();
     let n = held(s, 30, started.notice.expect("a notice")).await;
@@ -776,9 +787,9 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
     assert_eq!(n.payload.edit, None, "a board is posted, not edited in");
     s.answered(n.id).await.unwrap();
     // A draw declined, then one agreed.
-    s.offer_draw(30, ASTRID).await.unwrap();
+    s.offer_draw(30, ASTRID, None).await.unwrap();
     let DrawAnswer::Declined(_, notice) = s
-        .answer_draw_answering(30, BIRGER, false, Some(answering("t-no", Some(32))))
+        .answer_draw(30, BIRGER, false, Some(answering("t-no", Some(32))))
         .await
         .unwrap()
     else {
@@ -794,9 +805,9 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
     record(s, &n, Delivery::Delivered { message_id: None }, now())
         .await
         .unwrap();
-    s.offer_draw(30, ASTRID).await.unwrap();
+    s.offer_draw(30, ASTRID, None).await.unwrap();
     let DrawAnswer::Accepted(ended) = s
-        .answer_draw_answering(30, BIRGER, true, Some(answering("t-yes", Some(33))))
+        .answer_draw(30, BIRGER, true, Some(answering("t-yes", Some(33))))
         .await
         .unwrap()
     else {
@@ -809,7 +820,7 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
     // Declined and withdrawn challenges: the pressed message is edited if the answer fails.
     let c = challenge_in(s, 34, false).await;
     let (_, notice) = s
-        .decline_answering(c.id, BIRGER, Some(answering("t-decline", Some(35))))
+        .decline(c.id, BIRGER, Some(answering("t-decline", Some(35))))
         .await
         .unwrap();
     let n = held(s, 34, notice.unwrap()).await;
@@ -820,7 +831,7 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
     s.answered(n.id).await.unwrap();
     let c = challenge_in(s, 34, false).await;
     let (closed, notice) = s
-        .cancel_answering(c.id, ASTRID, Some(answering("t-cancel", Some(36))))
+        .cancel(c.id, ASTRID, Some(answering("t-cancel", Some(36))))
         .await
         .unwrap();
     assert_eq!(closed.status, ChallengeStatus::Cancelled);
@@ -830,7 +841,7 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
     // challenge was made is held for the answer.
     let c = challenge_in(s, 37, true).await;
     let started = s
-        .accept_answering(
+        .accept(
             c.id,
             BIRGER,
             Some(370),
@@ -849,7 +860,7 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
     // Refused presses write nothing.
     let before = s.notices_in(37).await.unwrap().len();
     assert!(s
-        .accept_answering(c.id, BIRGER, None, Some(answering("t-again", Some(38))))
+        .accept(c.id, BIRGER, None, Some(answering("t-again", Some(38))))
         .await
         .is_err());
     assert_eq!(s.notices_in(37).await.unwrap().len(), before);
@@ -863,14 +874,14 @@ async fn a_resignation_and_an_abort_remember_their_interaction(db: TestDb) {
     let s = &f.service;
     two_player_game(s, 40, TimeControl::None).await;
     let ended = s
-        .resign_answering(40, BIRGER, answering("t-resign", None))
+        .resign(40, BIRGER, Some(answering("t-resign", None)))
         .await
         .unwrap();
     let n = held(s, 40, ended.notice.unwrap()).await;
     assert_eq!(answer_webhook(n.payload.answer.as_ref().unwrap()), Some((7, "t-resign")));
     two_player_game(s, 41, TimeControl::None).await;
     let ended = s
-        .abort_answering(41, ASTRID, false, answering("t-abort", None))
+        .abort(41, ASTRID, false, Some(answering("t-abort", None)))
         .await
         .unwrap();
     let n = held(s, 41, ended.notice.unwrap()).await;
@@ -894,7 +905,7 @@ async fn a_challenge_that_expires_while_its_thread_is_made_says_so_in_the_thread
     f.clock.advance(Duration::from_secs(2 * 86_400));
     assert_eq!(s.expire_challenges().await.unwrap().len(), 1);
     let lost = s
-        .accept_answering(c.id, BIRGER, Some(420), Some(answering("t", Some(43))))
+        .accept(c.id, BIRGER, Some(420), Some(answering("t", Some(43))))
         .await;
     assert!(
         matches!(lost, Err(ServiceError::ChallengeExpired)),
@@ -915,7 +926,7 @@ async fn a_challenge_that_expires_while_its_thread_is_made_says_so_in_the_thread
     let c = challenge_in(s, 44, true).await;
     s.check_accept(c.id, BIRGER).await.unwrap();
     f.clock.advance(Duration::from_secs(2 * 86_400));
-    assert!(s.accept(c.id, BIRGER, Some(440)).await.is_err());
+    assert!(s.accept(c.id, BIRGER, Some(440), None).await.is_err());
     assert_eq!(due_in(s, 440, now()).await[0].kind, "not_started");
 }
 }
@@ -926,7 +937,7 @@ async fn a_notice_retried_past_the_give_up_time_fails_with_its_reason_and_stops_
     let f = fixture(db, false).await;
     let s = &f.service;
     let game = two_player_game(s, 45, TimeControl::PerMove(Duration::from_secs(3600))).await;
-    let mine = s.play_move(45, ASTRID, "a4-a3").await.unwrap();
+    let mine = s.play_move(45, ASTRID, "a4-a3", None).await.unwrap();
     s.answer_failed(mine.notice).await.unwrap();
     let n = claimed_in(s, 45, now()).await.pop().unwrap();
     let retry = || Delivery::Retry {
@@ -958,7 +969,7 @@ async fn a_notice_retried_past_the_give_up_time_fails_with_its_reason_and_stops_
     let info = s.game_in_channel(45).await.unwrap().unwrap();
     assert_eq!(info.turn_deadline, None);
     // The game goes on.
-    s.play_move(45, BIRGER, "e3-d3").await.unwrap();
+    s.play_move(45, BIRGER, "e3-d3", None).await.unwrap();
 }
 }
 
@@ -990,7 +1001,7 @@ async fn delivered_and_given_up_notices_are_pruned_after_the_retention_pending_o
     };
     record(s, &n, refused, t).await.unwrap();
     two_player_game(s, 48, TimeControl::None).await;
-    s.play_move(48, ASTRID, "a4-a3").await.unwrap();
+    s.play_move(48, ASTRID, "a4-a3", None).await.unwrap();
     let retention = RETENTION.as_millis() as i64;
     assert_eq!(s.prune_outbox(t + retention - 60_000).await.unwrap(), 0);
     assert_eq!(s.notices_in(46).await.unwrap().len(), 1);
@@ -1035,7 +1046,7 @@ async fn a_challenge_a_draw_offer_and_a_game_against_the_ai_hold_their_message_f
     let s = &f.service;
     // The challenge, with its buttons, held; posted, its message is the one to edit later.
     let (c, notice) = s
-        .challenge_answering(
+        .challenge(
             ChallengeRequest {
                 place: place(50),
                 challenger: User::new(ASTRID, "Astrid"),
@@ -1062,9 +1073,9 @@ async fn a_challenge_a_draw_offer_and_a_game_against_the_ai_hold_their_message_f
     record(s, &n, delivered, now()).await.unwrap();
     assert_eq!(s.challenge_info(c.id).await.unwrap().message_id, Some(501));
     // A draw offer, with its buttons.
-    s.accept(c.id, BIRGER, None).await.unwrap();
+    s.accept(c.id, BIRGER, None, None).await.unwrap();
     let (game, notice) = s
-        .offer_draw_answering(50, ASTRID, Some(answering("t-offer", None)))
+        .offer_draw(50, ASTRID, Some(answering("t-offer", None)))
         .await
         .unwrap();
     let n = held(s, 50, notice.unwrap()).await;
@@ -1076,7 +1087,7 @@ async fn a_challenge_a_draw_offer_and_a_game_against_the_ai_hold_their_message_f
     // A game against the AI: its start, with the board, held; the AI's first move waits
     // behind it in the channel.
     let started = s
-        .start_ai_game_answering(
+        .start_ai_game(
             AiGameRequest {
                 place: place(51),
                 user: User::new(ASTRID, "Astrid"),
@@ -1106,7 +1117,7 @@ async fn a_challenge_a_draw_offer_and_a_game_against_the_ai_hold_their_message_f
 /// A challenge in `channel` whose news is held for its answer; returns the notice as stored.
 async fn held_challenge(s: &Service, channel: u64) -> StoredNotice {
     let (_, notice) = s
-        .challenge_answering(
+        .challenge(
             ChallengeRequest {
                 place: place(channel),
                 challenger: User::new(ASTRID, "Astrid"),
@@ -1236,7 +1247,7 @@ async fn a_deleted_channel_ends_its_threads_games_and_a_server_left_pauses_its_o
     // A game in a thread made for a challenge in channel 40 (its first post pending), a timed
     // game in channel 41, and an open challenge in channel 42.
     let c = challenge_in(s, 40, true).await;
-    s.accept(c.id, BIRGER, Some(400)).await.unwrap();
+    s.accept(c.id, BIRGER, Some(400), None).await.unwrap();
     let in_thread = s.game_in_channel(400).await.unwrap().unwrap();
     assert!(s.notices_in(400).await.unwrap().iter().any(|n| n.status.is_open()));
     let timed = two_player_game(s, 41, TimeControl::PerMove(Duration::from_secs(3600))).await;

@@ -244,7 +244,7 @@ async fn two_players_solving_one_puzzle_at_once_both_move_its_rating(db: TestDb)
         match backend {
             // One answer waits in SQLite's busy handler, holding the service's write lock;
             // the other waits for that lock.
-            tablut_bot::store::Backend::Sqlite => until(|| async { s.writes_waiting() == 1 }).await,
+            tablut_bot::store::Backend::Sqlite => until(|| async { s.probe().writes_waiting() == 1 }).await,
             // Both wait for a row lock.
             tablut_bot::store::Backend::Postgres => {
                 until(|| async {
@@ -708,13 +708,13 @@ async fn finished_games_on_the_bot_are_searched_for_puzzles_once(db: TestDb) {
             thread: false,
             rated: true,
             start: Some(start),
-        })
+        }, None)
         .await
-        .unwrap();
-    let mut game = f.service.accept(c.id, BIRGER, None).await.unwrap().game;
+        .unwrap().0;
+    let mut game = f.service.accept(c.id, BIRGER, None, None).await.unwrap().game;
     for mv in &line {
         let to_move = game.to_move().unwrap().user_id().unwrap();
-        game = f.service.play_move(50, to_move, &mv.to_string()).await.unwrap().game;
+        game = f.service.play_move(50, to_move, &mv.to_string(), None).await.unwrap().game;
     }
     assert!(game.is_over());
     // What the finder makes of the same game, directly.

@@ -47,8 +47,8 @@ impl Two {
     /// Lets `by` pass on the database's clock, which leases and claims are measured on, as
     /// both services read it.
     fn advance_database_clock(&self, by: Duration) {
-        self.a.advance_database_clock(by);
-        self.b.advance_database_clock(by);
+        self.a.probe().advance_database_clock(by);
+        self.b.probe().advance_database_clock(by);
     }
 }
 
@@ -100,8 +100,12 @@ fn request(channel: u64, time_control: TimeControl) -> ChallengeRequest {
 }
 
 async fn game(s: &Service, channel: u64, time_control: TimeControl) -> GameInfo {
-    let c = s.challenge(request(channel, time_control)).await.unwrap();
-    s.accept(c.id, BIRGER, None).await.unwrap().game
+    let c = s
+        .challenge(request(channel, time_control), None)
+        .await
+        .unwrap()
+        .0;
+    s.accept(c.id, BIRGER, None, None).await.unwrap().game
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -130,7 +134,10 @@ async fn moves_sent_to_two_processes_at_once_land_once_per_ply() {
                 let moves = a.suggest_moves(ch, user, "", 400).await.unwrap();
                 let m1 = moves[rng.usize(..moves.len())].clone();
                 let m2 = moves[rng.usize(..moves.len())].clone();
-                let (r1, r2) = tokio::join!(a.play_move(ch, user, &m1), b.play_move(ch, user, &m2));
+                let (r1, r2) = tokio::join!(
+                    a.play_move(ch, user, &m1, None),
+                    b.play_move(ch, user, &m2, None)
+                );
                 let won = [&r1, &r2].iter().filter(|r| r.is_ok()).count();
                 for r in [&r1, &r2] {
                     match r {
@@ -178,11 +185,15 @@ async fn a_challenge_accepted_in_two_processes_at_once_starts_one_game() {
         return;
     };
     for ch in 200..212u64 {
-        let c = t.a.challenge(request(ch, TimeControl::None)).await.unwrap();
+        let c =
+            t.a.challenge(request(ch, TimeControl::None), None)
+                .await
+                .unwrap()
+                .0;
         let (a, b) = (t.a.clone(), t.b.clone());
         let (r1, r2) = tokio::join!(
-            async move { a.accept(c.id, BIRGER, None).await },
-            async move { b.accept(c.id, BIRGER, None).await }
+            async move { a.accept(c.id, BIRGER, None, None).await },
+            async move { b.accept(c.id, BIRGER, None, None).await }
         );
         assert_eq!(
             [&r1, &r2].iter().filter(|r| r.is_ok()).count(),
@@ -207,10 +218,11 @@ async fn two_clocks_remind_once_and_end_each_game_on_time_once() {
     let n = 10u64;
     for ch in 300..300 + n {
         let c =
-            t.a.challenge(request(ch, TimeControl::PerMove(per_move)))
+            t.a.challenge(request(ch, TimeControl::PerMove(per_move)), None)
                 .await
-                .unwrap();
-        t.a.accept(c.id, BIRGER, None).await.unwrap();
+                .unwrap()
+                .0;
+        t.a.accept(c.id, BIRGER, None, None).await.unwrap();
     }
     let mut reminders = 0;
     let mut timeouts = 0;
@@ -260,10 +272,11 @@ async fn a_game_whose_clock_a_dead_process_claimed_is_looked_at_once_its_lease_e
     };
     let per_move = Duration::from_secs(600);
     let c =
-        t.a.challenge(request(350, TimeControl::PerMove(per_move)))
+        t.a.challenge(request(350, TimeControl::PerMove(per_move)), None)
             .await
-            .unwrap();
-    let id = t.a.accept(c.id, BIRGER, None).await.unwrap().game.id;
+            .unwrap()
+            .0;
+    let id = t.a.accept(c.id, BIRGER, None, None).await.unwrap().game.id;
     // Half the time gone: a reminder is due. A process claims the game's clock (on the
     // database's clock, as the service does) and dies.
     t.clock.advance(per_move / 2);
@@ -305,12 +318,15 @@ async fn two_ai_sweeps_play_each_ai_turn_once() {
     let mut ids = Vec::new();
     for ch in 400..406u64 {
         let started =
-            t.a.start_ai_game(ai_game_request(
-                place(ch),
-                User::new(ASTRID, "Astrid"),
-                SideChoice::Defenders,
-                Level::Easy,
-            ))
+            t.a.start_ai_game(
+                ai_game_request(
+                    place(ch),
+                    User::new(ASTRID, "Astrid"),
+                    SideChoice::Defenders,
+                    Level::Easy,
+                ),
+                None,
+            )
             .await
             .unwrap();
         ids.push((started.game.id, ch));
@@ -332,7 +348,7 @@ async fn two_ai_sweeps_play_each_ai_turn_once() {
     }
     assert_eq!(played, ids.len(), "each AI turn is played once");
     assert_eq!(
-        t.a.ai_turn_searches() + t.b.ai_turn_searches(),
+        t.a.probe().ai_turn_searches() + t.b.probe().ai_turn_searches(),
         ids.len() as u64,
         "each AI turn is searched once, by the process that claimed it"
     );
@@ -351,12 +367,15 @@ async fn an_ai_turn_claimed_by_a_dead_process_is_played_once_its_lease_ends() {
         return;
     };
     let started =
-        t.a.start_ai_game(ai_game_request(
-            place(450),
-            User::new(ASTRID, "Astrid"),
-            SideChoice::Defenders,
-            Level::Easy,
-        ))
+        t.a.start_ai_game(
+            ai_game_request(
+                place(450),
+                User::new(ASTRID, "Astrid"),
+                SideChoice::Defenders,
+                Level::Easy,
+            ),
+            None,
+        )
         .await
         .unwrap();
     let id = started.game.id;
@@ -380,7 +399,10 @@ async fn an_ai_turn_claimed_by_a_dead_process_is_played_once_its_lease_ends() {
     t.advance_database_clock(lease - Duration::from_secs(1));
     let (ra, rb) = tokio::join!(t.a.ai_turn(id), t.b.ai_turn(id));
     assert!(ra.unwrap().is_none() && rb.unwrap().is_none());
-    assert_eq!(t.a.ai_turn_searches() + t.b.ai_turn_searches(), 0);
+    assert_eq!(
+        t.a.probe().ai_turn_searches() + t.b.probe().ai_turn_searches(),
+        0
+    );
     assert_eq!(
         t.b.games_awaiting_ai().await.unwrap().len(),
         1,
@@ -391,7 +413,10 @@ async fn an_ai_turn_claimed_by_a_dead_process_is_played_once_its_lease_ends() {
     let (ra, rb) = tokio::join!(t.a.ai_turn(id), t.b.ai_turn(id));
     let played = usize::from(ra.unwrap().is_some()) + usize::from(rb.unwrap().is_some());
     assert_eq!(played, 1);
-    assert_eq!(t.a.ai_turn_searches() + t.b.ai_turn_searches(), 1);
+    assert_eq!(
+        t.a.probe().ai_turn_searches() + t.b.probe().ai_turn_searches(),
+        1
+    );
     let moves = store::moves::of_game(t.a.store().pool(), id).await.unwrap();
     assert_eq!(moves.len(), 1, "the AI's one move");
     assert!(t.a.games_awaiting_ai().await.unwrap().is_empty());
@@ -416,12 +441,15 @@ async fn an_ai_turn_waiting_in_a_busy_queue_past_its_lease_is_searched_once() {
         return;
     };
     let id = a
-        .start_ai_game(ai_game_request(
-            place(460),
-            User::new(ASTRID, "Astrid"),
-            SideChoice::Defenders,
-            Level::Easy,
-        ))
+        .start_ai_game(
+            ai_game_request(
+                place(460),
+                User::new(ASTRID, "Astrid"),
+                SideChoice::Defenders,
+                Level::Easy,
+            ),
+            None,
+        )
         .await
         .unwrap()
         .game
@@ -429,18 +457,22 @@ async fn an_ai_turn_waiting_in_a_busy_queue_past_its_lease_is_searched_once() {
     // A person's casual game in A (hints are for casual games) whose hint takes A's only
     // worker.
     let c = a
-        .challenge(ChallengeRequest {
-            rated: false,
-            ..request(461, TimeControl::None)
-        })
+        .challenge(
+            ChallengeRequest {
+                rated: false,
+                ..request(461, TimeControl::None)
+            },
+            None,
+        )
         .await
-        .unwrap();
-    a.accept(c.id, BIRGER, None).await.unwrap();
+        .unwrap()
+        .0;
+    a.accept(c.id, BIRGER, None, None).await.unwrap();
     let hint = {
         let a = a.clone();
         tokio::spawn(async move { a.hint(461, ASTRID).await })
     };
-    until(|| a.ai_pool_tables().1 == 1).await;
+    until(|| a.probe().ai_pool_tables().1 == 1).await;
     // A claims the AI's turn and queues it behind the hint.
     let turn = {
         let a = a.clone();
@@ -472,11 +504,11 @@ async fn an_ai_turn_waiting_in_a_busy_queue_past_its_lease_is_searched_once() {
     assert_eq!(by_b, 0, "B never played the turn A holds");
     assert!(by_a.is_some(), "A played it");
     assert_eq!(
-        a.ai_turn_searches() + b.ai_turn_searches(),
+        a.probe().ai_turn_searches() + b.probe().ai_turn_searches(),
         1,
         "the turn was searched once, by A (A: {}, B: {})",
-        a.ai_turn_searches(),
-        b.ai_turn_searches()
+        a.probe().ai_turn_searches(),
+        b.probe().ai_turn_searches()
     );
     let moves = store::moves::of_game(a.store().pool(), id).await.unwrap();
     assert_eq!(moves.len(), 1, "the AI's one move");
@@ -502,8 +534,8 @@ async fn two_dispatchers_deliver_each_notice_once() {
     // Notices in 12 channels, several in each (a challenge, the start, moves).
     for ch in 500..512u64 {
         game(&t.a, ch, TimeControl::None).await;
-        t.a.play_move(ch, ASTRID, "d1-d3").await.unwrap();
-        t.b.play_move(ch, BIRGER, "e3-d3").await.ok();
+        t.a.play_move(ch, ASTRID, "d1-d3", None).await.unwrap();
+        t.b.play_move(ch, BIRGER, "e3-d3", None).await.ok();
     }
     let pending: i64 =
         sqlx::query_scalar("SELECT COUNT(*) FROM outbox WHERE status IN ('pending', 'held')")
@@ -576,20 +608,24 @@ async fn two_games_of_one_player_ending_at_once_are_both_rated() {
         {
             let channel = 600 + 10 * round + i as u64;
             let c =
-                t.a.challenge(ChallengeRequest {
-                    challenger: carl.clone(),
-                    opponent: opponent.clone(),
-                    ..request(channel, TimeControl::None)
-                })
+                t.a.challenge(
+                    ChallengeRequest {
+                        challenger: carl.clone(),
+                        opponent: opponent.clone(),
+                        ..request(channel, TimeControl::None)
+                    },
+                    None,
+                )
                 .await
-                .unwrap();
-            t.a.accept(c.id, opponent.id, None).await.unwrap();
+                .unwrap()
+                .0;
+            t.a.accept(c.id, opponent.id, None, None).await.unwrap();
             games.push((channel, opponent.id));
         }
         let (a, b) = (t.a.clone(), t.b.clone());
         let ((c1, u1), (c2, u2)) = (games[0], games[1]);
-        let (r1, r2) = tokio::join!(async move { a.resign(c1, u1).await }, async move {
-            b.resign(c2, u2).await
+        let (r1, r2) = tokio::join!(async move { a.resign(c1, u1, None).await }, async move {
+            b.resign(c2, u2, None).await
         });
         r1.unwrap();
         r2.unwrap();
@@ -702,12 +738,15 @@ async fn two_processes_whose_clocks_are_a_minute_apart_double_and_lose_nothing()
     for (i, &channel) in channels.iter().enumerate() {
         let by = if i % 2 == 0 { &a } else { &b };
         let started = by
-            .start_ai_game(ai_game_request(
-                place(channel),
-                User::new(player(channel), "Astrid"),
-                SideChoice::Defenders,
-                Level::Easy,
-            ))
+            .start_ai_game(
+                ai_game_request(
+                    place(channel),
+                    User::new(player(channel), "Astrid"),
+                    SideChoice::Defenders,
+                    Level::Easy,
+                ),
+                None,
+            )
             .await
             .unwrap();
         games.push(started.game.id);
@@ -726,13 +765,13 @@ async fn two_processes_whose_clocks_are_a_minute_apart_double_and_lose_nothing()
             ai_moves += 1;
             let moves = a.history(channel).await.unwrap().moves;
             let by = if (i + round) % 2 == 0 { &b } else { &a };
-            by.play_move(channel, player(channel), &quiet_move(&moves))
+            by.play_move(channel, player(channel), &quiet_move(&moves), None)
                 .await
                 .unwrap();
         }
     }
     assert_eq!(
-        a.ai_turn_searches() + b.ai_turn_searches(),
+        a.probe().ai_turn_searches() + b.probe().ai_turn_searches(),
         ai_moves,
         "each AI turn searched once"
     );

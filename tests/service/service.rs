@@ -77,13 +77,17 @@ fn request(channel: u64, side: SideChoice) -> ChallengeRequest {
 /// Astrid (attackers) against Birger (defenders) in `channel`, from `start` if given.
 async fn game_between(s: &Service, channel: u64, start: Option<Position>) -> GameInfo {
     let c = s
-        .challenge(ChallengeRequest {
-            start,
-            ..request(channel, SideChoice::Attackers)
-        })
+        .challenge(
+            ChallengeRequest {
+                start,
+                ..request(channel, SideChoice::Attackers)
+            },
+            None,
+        )
         .await
-        .unwrap();
-    let started = s.accept(c.id, BIRGER, None).await.unwrap();
+        .unwrap()
+        .0;
+    let started = s.accept(c.id, BIRGER, None, None).await.unwrap();
     assert_eq!(started.game.attackers.user_id(), Some(ASTRID));
     assert_eq!(started.game.defenders.user_id(), Some(BIRGER));
     started.game
@@ -92,14 +96,18 @@ async fn game_between(s: &Service, channel: u64, start: Option<Position>) -> Gam
 /// A casual game (`rated:false`) between Astrid (attackers) and Birger in `channel`.
 async fn casual_game(s: &Service, channel: u64) -> GameInfo {
     let c = s
-        .challenge(ChallengeRequest {
-            rated: false,
-            ..request(channel, SideChoice::Attackers)
-        })
+        .challenge(
+            ChallengeRequest {
+                rated: false,
+                ..request(channel, SideChoice::Attackers)
+            },
+            None,
+        )
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     assert!(!c.rated);
-    let started = s.accept(c.id, BIRGER, None).await.unwrap();
+    let started = s.accept(c.id, BIRGER, None, None).await.unwrap();
     assert!(!started.game.rated && started.game.is_casual());
     started.game
 }
@@ -182,7 +190,7 @@ async fn a_whole_game_from_the_start_ends_in_a_repetition_draw_and_is_rated(db: 
         (ASTRID, "A3A4"),
         (BIRGER, "d3-e3"),
     ] {
-        last = Some(s.play_move(10, user, text).await.unwrap());
+        last = Some(s.play_move(10, user, text, None).await.unwrap());
     }
     let last = last.unwrap();
     assert_eq!(
@@ -203,7 +211,7 @@ async fn a_whole_game_from_the_start_ends_in_a_repetition_draw_and_is_rated(db: 
         "the channel is free again"
     );
     assert!(matches!(
-        s.play_move(10, ASTRID, "a4-a3").await,
+        s.play_move(10, ASTRID, "a4-a3", None).await,
         Err(ServiceError::GameOver)
     ));
     check_store(s, game.id).await;
@@ -219,7 +227,7 @@ async fn the_king_escapes(db: TestDb) {
     let s = &f.service;
     let start = position("/9/9/4K4/9/9/9/9/9/t7t/", Side::Defenders);
     let game = game_between(s, 11, Some(start)).await;
-    let r = s.play_move(11, BIRGER, "e3-e1").await.unwrap();
+    let r = s.play_move(11, BIRGER, "e3-e1", None).await.unwrap();
     assert_eq!(r.notation, "e3-e1++");
     assert_eq!(
         r.game.outcome,
@@ -242,7 +250,7 @@ async fn the_king_is_captured(db: TestDb) {
     let s = &f.service;
     let start = position("/3t5/9/1tK6/9/9/9/9/9/t8/", Side::Attackers);
     game_between(s, 12, Some(start)).await;
-    let r = s.play_move(12, ASTRID, "d1-d3").await.unwrap();
+    let r = s.play_move(12, ASTRID, "d1-d3", None).await.unwrap();
     assert_eq!(
         r.game.outcome,
         Outcome::Won {
@@ -261,7 +269,7 @@ async fn a_side_without_a_legal_move_loses(db: TestDb) {
     let s = &f.service;
     let start = position("/tT7/T8/9/9/4K4/9/9/9/9/", Side::Defenders);
     game_between(s, 13, Some(start)).await;
-    let r = s.play_move(13, BIRGER, "e5-e6").await.unwrap();
+    let r = s.play_move(13, BIRGER, "e5-e6", None).await.unwrap();
     assert_eq!(
         r.game.outcome,
         Outcome::Won {
@@ -278,12 +286,12 @@ async fn resignation_ends_the_game_and_moves_ratings_to_known_glicko2_values(db:
     let f = fixture(db).await;
     let s = &f.service;
     let game = game_between(s, 14, None).await;
-    s.play_move(14, ASTRID, "a4-a3").await.unwrap();
+    s.play_move(14, ASTRID, "a4-a3", None).await.unwrap();
     assert!(matches!(
-        s.resign(14, CARL).await,
+        s.resign(14, CARL, None).await,
         Err(ServiceError::NotAPlayer)
     ));
-    let ended = s.resign(14, BIRGER).await.unwrap();
+    let ended = s.resign(14, BIRGER, None).await.unwrap();
     assert_eq!(
         ended.game.outcome,
         Outcome::Won {
@@ -315,31 +323,31 @@ async fn a_draw_offer_is_answered_by_the_opponent_only(db: TestDb) {
     let s = &f.service;
     game_between(s, 15, None).await;
     assert!(matches!(
-        s.answer_draw(15, BIRGER, true).await,
+        s.answer_draw(15, BIRGER, true, None).await,
         Err(ServiceError::NoDrawOffer)
     ));
-    s.offer_draw(15, ASTRID).await.unwrap();
+    s.offer_draw(15, ASTRID, None).await.unwrap();
     assert!(matches!(
-        s.offer_draw(15, BIRGER).await,
+        s.offer_draw(15, BIRGER, None).await,
         Err(ServiceError::DrawOfferOpen)
     ));
     assert!(matches!(
-        s.answer_draw(15, ASTRID, true).await,
+        s.answer_draw(15, ASTRID, true, None).await,
         Err(ServiceError::OwnDrawOffer)
     ));
     assert!(matches!(
-        s.answer_draw(15, BIRGER, false).await.unwrap(),
+        s.answer_draw(15, BIRGER, false, None).await.unwrap(),
         DrawAnswer::Declined(..)
     ));
     // A move lets an open offer lapse.
-    s.offer_draw(15, ASTRID).await.unwrap();
-    s.play_move(15, ASTRID, "a4-a3").await.unwrap();
+    s.offer_draw(15, ASTRID, None).await.unwrap();
+    s.play_move(15, ASTRID, "a4-a3", None).await.unwrap();
     assert!(matches!(
-        s.answer_draw(15, BIRGER, true).await,
+        s.answer_draw(15, BIRGER, true, None).await,
         Err(ServiceError::NoDrawOffer)
     ));
-    s.offer_draw(15, BIRGER).await.unwrap();
-    let DrawAnswer::Accepted(ended) = s.answer_draw(15, ASTRID, true).await.unwrap() else {
+    s.offer_draw(15, BIRGER, None).await.unwrap();
+    let DrawAnswer::Accepted(ended) = s.answer_draw(15, ASTRID, true, None).await.unwrap() else {
         panic!("accepted")
     };
     assert_eq!(
@@ -364,10 +372,10 @@ async fn accept_and_decline_pressed_together_take_the_draw_offer_once(db: TestDb
     let (mut accepted, mut declined) = (0, 0);
     for channel in 100..130u64 {
         let game = game_between(&s, channel, None).await;
-        s.offer_draw(channel, ASTRID).await.unwrap();
+        s.offer_draw(channel, ASTRID, None).await.unwrap();
         let (a, d) = (s.clone(), s.clone());
-        let accept = tokio::spawn(async move { a.answer_draw(channel, BIRGER, true).await });
-        let decline = tokio::spawn(async move { d.answer_draw(channel, BIRGER, false).await });
+        let accept = tokio::spawn(async move { a.answer_draw(channel, BIRGER, true, None).await });
+        let decline = tokio::spawn(async move { d.answer_draw(channel, BIRGER, false, None).await });
         let (accept, decline) = (accept.await.unwrap(), decline.await.unwrap());
         let after = s.game(game.id).await.unwrap();
         let status: String =
@@ -407,22 +415,22 @@ async fn abort_is_for_players_before_the_second_move_and_for_moderators(db: Test
     let s = &f.service;
     game_between(s, 16, None).await;
     assert!(matches!(
-        s.abort(16, CARL, false).await,
+        s.abort(16, CARL, false, None).await,
         Err(ServiceError::NotAPlayer)
     ));
-    s.play_move(16, ASTRID, "a4-a3").await.unwrap();
-    let ended = s.abort(16, BIRGER, false).await.unwrap();
+    s.play_move(16, ASTRID, "a4-a3", None).await.unwrap();
+    let ended = s.abort(16, BIRGER, false, None).await.unwrap();
     assert_eq!(ended.game.outcome.reason(), Some(Reason::Aborted));
     assert!(ended.ratings.is_none(), "an aborted game is unrated");
 
     game_between(s, 16, None).await;
-    s.play_move(16, ASTRID, "a4-a3").await.unwrap();
-    s.play_move(16, BIRGER, "e3-d3").await.unwrap();
+    s.play_move(16, ASTRID, "a4-a3", None).await.unwrap();
+    s.play_move(16, BIRGER, "e3-d3", None).await.unwrap();
     assert!(matches!(
-        s.abort(16, ASTRID, false).await,
+        s.abort(16, ASTRID, false, None).await,
         Err(ServiceError::TooLateToAbort)
     ));
-    let ended = s.abort(16, CARL, true).await.unwrap();
+    let ended = s.abort(16, CARL, true, None).await.unwrap();
     assert_eq!(ended.game.outcome.reason(), Some(Reason::Aborted));
     let stats = s.stats(GUILD, ASTRID, 5).await.unwrap();
     assert_eq!(stats.games, 0, "aborted games do not count");
@@ -436,7 +444,7 @@ async fn every_refusal_is_typed_and_changes_nothing(db: TestDb) {
     let f = fixture(db).await;
     let s = &f.service;
     assert!(matches!(
-        s.play_move(20, ASTRID, "a4-a3").await,
+        s.play_move(20, ASTRID, "a4-a3", None).await,
         Err(ServiceError::NoGame)
     ));
     assert!(matches!(s.board(20).await, Err(ServiceError::NoGame)));
@@ -445,7 +453,7 @@ async fn every_refusal_is_typed_and_changes_nothing(db: TestDb) {
         ..request(20, SideChoice::Random)
     };
     assert!(matches!(
-        s.challenge(self_challenge).await,
+        s.challenge(self_challenge, None).await,
         Err(ServiceError::SelfChallenge)
     ));
     let bot = ChallengeRequest {
@@ -453,35 +461,35 @@ async fn every_refusal_is_typed_and_changes_nothing(db: TestDb) {
         ..request(20, SideChoice::Random)
     };
     assert!(matches!(
-        s.challenge(bot).await,
+        s.challenge(bot, None).await,
         Err(ServiceError::OpponentIsBot)
     ));
 
     let game = game_between(s, 20, None).await;
     assert!(matches!(
-        s.challenge(request(20, SideChoice::Random)).await,
+        s.challenge(request(20, SideChoice::Random), None).await,
         Err(ServiceError::GameRunning)
     ));
     assert!(matches!(
-        s.play_move(20, CARL, "a4-a3").await,
+        s.play_move(20, CARL, "a4-a3", None).await,
         Err(ServiceError::NotAPlayer)
     ));
     assert!(matches!(
-        s.play_move(20, BIRGER, "e3-d3").await,
+        s.play_move(20, BIRGER, "e3-d3", None).await,
         Err(ServiceError::NotYourTurn(Side::Attackers))
     ));
-    let err = s.play_move(20, ASTRID, "d1-d6").await.unwrap_err();
+    let err = s.play_move(20, ASTRID, "d1-d6", None).await.unwrap_err();
     assert!(matches!(err, ServiceError::IllegalMove(_)));
     assert_eq!(
         err.to_string(),
         "That move is not legal: the path from d1 to d6 is blocked by the piece on d5."
     );
     assert!(matches!(
-        s.play_move(20, ASTRID, "zz9").await,
+        s.play_move(20, ASTRID, "zz9", None).await,
         Err(ServiceError::IllegalMove(_))
     ));
     assert!(matches!(
-        s.play_move(20, ASTRID, "").await,
+        s.play_move(20, ASTRID, "", None).await,
         Err(ServiceError::IllegalMove(_))
     ));
     assert_eq!(
@@ -506,47 +514,47 @@ both_backends! {
 async fn challenges_are_answered_by_the_challenged_only_and_expire(db: TestDb) {
     let f = fixture(db).await;
     let s = &f.service;
-    let c = s.challenge(request(30, SideChoice::Random)).await.unwrap();
+    let c = s.challenge(request(30, SideChoice::Random), None).await.unwrap().0;
     assert_eq!(c.status, ChallengeStatus::Pending);
     assert!(matches!(
-        s.challenge(request(30, SideChoice::Random)).await,
+        s.challenge(request(30, SideChoice::Random), None).await,
         Err(ServiceError::ChallengeOpen)
     ));
     assert!(matches!(
-        s.accept(c.id, ASTRID, None).await,
+        s.accept(c.id, ASTRID, None, None).await,
         Err(ServiceError::ChallengeNotYours)
     ));
     assert!(matches!(
-        s.accept(c.id, CARL, None).await,
+        s.accept(c.id, CARL, None, None).await,
         Err(ServiceError::ChallengeNotYours)
     ));
     assert!(matches!(
-        s.cancel(c.id, BIRGER).await,
+        s.cancel(c.id, BIRGER, None).await,
         Err(ServiceError::NotYourChallenge)
     ));
-    let declined = s.decline(c.id, BIRGER).await.unwrap();
+    let declined = s.decline(c.id, BIRGER, None).await.unwrap().0;
     assert_eq!(declined.status, ChallengeStatus::Declined);
     assert!(matches!(
-        s.accept(c.id, BIRGER, None).await,
+        s.accept(c.id, BIRGER, None, None).await,
         Err(ServiceError::ChallengeClosed(_))
     ));
 
-    let c = s.challenge(request(30, SideChoice::Random)).await.unwrap();
+    let c = s.challenge(request(30, SideChoice::Random), None).await.unwrap().0;
     assert_eq!(
-        s.cancel(c.id, ASTRID).await.unwrap().status,
+        s.cancel(c.id, ASTRID, None).await.unwrap().0.status,
         ChallengeStatus::Cancelled
     );
 
-    let c = s.challenge(request(30, SideChoice::Random)).await.unwrap();
+    let c = s.challenge(request(30, SideChoice::Random), None).await.unwrap().0;
     f.clock.advance(Duration::from_secs(24 * 3600));
     assert!(matches!(
-        s.accept(c.id, BIRGER, None).await,
+        s.accept(c.id, BIRGER, None, None).await,
         Err(ServiceError::ChallengeExpired)
     ));
     assert!(s.game_in_channel(30).await.unwrap().is_none());
 
     // The clock expires open challenges and reports each once.
-    let c = s.challenge(request(30, SideChoice::Random)).await.unwrap();
+    let c = s.challenge(request(30, SideChoice::Random), None).await.unwrap().0;
     f.clock.advance(Duration::from_secs(23 * 3600));
     assert!(s.tick().await.unwrap().is_empty());
     f.clock.advance(Duration::from_secs(3600));
@@ -554,11 +562,11 @@ async fn challenges_are_answered_by_the_challenged_only_and_expire(db: TestDb) {
     assert!(matches!(&events[..], [ClockEvent::ChallengeExpired(e)] if e.id == c.id));
     assert!(s.tick().await.unwrap().is_empty());
     assert!(matches!(
-        s.decline(c.id, BIRGER).await,
+        s.decline(c.id, BIRGER, None).await,
         Err(ServiceError::ChallengeExpired)
     ));
     assert!(matches!(
-        s.accept(9999, BIRGER, None).await,
+        s.accept(9999, BIRGER, None, None).await,
         Err(ServiceError::NoChallenge)
     ));
 }
@@ -569,13 +577,13 @@ both_backends! {
 async fn a_challenge_accepted_after_another_game_started_is_refused_by_the_constraint(db: TestDb) {
     let f = fixture(db).await;
     let s = &f.service;
-    let c = s.challenge(request(31, SideChoice::Random)).await.unwrap();
+    let c = s.challenge(request(31, SideChoice::Random), None).await.unwrap().0;
     // Carl starts a game against the AI in the channel meanwhile.
-    s.start_ai_game(ai_game_request(place(31), User::new(CARL, "Carl"), SideChoice::Attackers, Level::Easy))
+    s.start_ai_game(ai_game_request(place(31), User::new(CARL, "Carl"), SideChoice::Attackers, Level::Easy), None)
     .await
     .unwrap();
     assert!(matches!(
-        s.accept(c.id, BIRGER, None).await,
+        s.accept(c.id, BIRGER, None, None).await,
         Err(ServiceError::GameRunning)
     ));
     // Nothing changed: the challenge is still open.
@@ -584,7 +592,7 @@ async fn a_challenge_accepted_after_another_game_started_is_refused_by_the_const
         ChallengeStatus::Pending
     );
     // Accepted into a thread of its own, it starts there.
-    let started = s.accept(c.id, BIRGER, Some(32)).await.unwrap();
+    let started = s.accept(c.id, BIRGER, Some(32), None).await.unwrap();
     assert_eq!(started.game.place.channel, 32);
     // The closed challenge names the game it started.
     let row = store::challenges::by_id(s.store().pool(), c.id)
@@ -603,13 +611,13 @@ both_backends! {
 async fn a_game_survives_a_restart(db: TestDb) {
     let f = fixture(db).await;
     let game = game_between(&f.service, 40, None).await;
-    f.service.play_move(40, ASTRID, "a4-a3").await.unwrap();
-    f.service.play_move(40, BIRGER, "e3-d3").await.unwrap();
+    f.service.play_move(40, ASTRID, "a4-a3", None).await.unwrap();
+    f.service.play_move(40, BIRGER, "e3-d3", None).await.unwrap();
     let f = f.reopen().await;
     let board = f.service.board(40).await.unwrap();
     assert_eq!(board.game.ply, 2);
     assert_eq!(board.last.unwrap().to_string(), "e3-d3");
-    f.service.play_move(40, ASTRID, "a3-a2").await.unwrap();
+    f.service.play_move(40, ASTRID, "a3-a2", None).await.unwrap();
     let game = check_store(&f.service, game.id).await;
     assert_eq!(game.record(), "1. a4-a3 e3-d3  2. a3-a2");
 }
@@ -642,7 +650,7 @@ async fn concurrent_moves_never_land_twice_and_none_is_lost(db: TestDb) {
                 // Two different moves for the same turn, sent at once.
                 let a = moves[rng.usize(..moves.len())].clone();
                 let b = moves[rng.usize(..moves.len())].clone();
-                let (ra, rb) = tokio::join!(s.play_move(ch, user, &a), s.play_move(ch, user, &b));
+                let (ra, rb) = tokio::join!(s.play_move(ch, user, &a, None), s.play_move(ch, user, &b, None));
                 for r in [ra, rb] {
                     match r {
                         Ok(_) => applied += 1,
@@ -689,7 +697,7 @@ async fn games_against_the_ai_as_each_side(db: TestDb) {
     };
     // Astrid defends: the AI attacks and moves first.
     let started = s
-        .start_ai_game(ai_game(50, SideChoice::Defenders))
+        .start_ai_game(ai_game(50, SideChoice::Defenders), None)
         .await
         .unwrap();
     assert!(!started.game.rated);
@@ -706,7 +714,7 @@ async fn games_against_the_ai_as_each_side(db: TestDb) {
         "not its turn"
     );
     let moves = s.suggest_moves(50, ASTRID, "", 1).await.unwrap();
-    s.play_move(50, ASTRID, &moves[0]).await.unwrap();
+    s.play_move(50, ASTRID, &moves[0], None).await.unwrap();
     assert_eq!(
         s.games_awaiting_ai().await.unwrap(),
         vec![(started.game.id, 50)]
@@ -714,21 +722,21 @@ async fn games_against_the_ai_as_each_side(db: TestDb) {
     let reply = s.ai_turn(started.game.id).await.unwrap().unwrap();
     assert_eq!(reply.game.ply, 3);
     assert!(matches!(
-        s.offer_draw(50, ASTRID).await,
+        s.offer_draw(50, ASTRID, None).await,
         Err(ServiceError::AiDeclinesDraw)
     ));
 
     // Astrid attacks: her move first, then the AI's.
     let started = s
-        .start_ai_game(ai_game(51, SideChoice::Attackers))
+        .start_ai_game(ai_game(51, SideChoice::Attackers), None)
         .await
         .unwrap();
     assert!(s.ai_turn(started.game.id).await.unwrap().is_none());
-    s.play_move(51, ASTRID, "a4-a3").await.unwrap();
+    s.play_move(51, ASTRID, "a4-a3", None).await.unwrap();
     let reply = s.ai_turn(started.game.id).await.unwrap().unwrap();
     assert_eq!(reply.recorded.side, Side::Defenders);
     check_store(s, started.game.id).await;
-    let ended = s.resign(51, ASTRID).await.unwrap();
+    let ended = s.resign(51, ASTRID, None).await.unwrap();
     assert!(ended.ratings.is_none(), "games against the AI are unrated");
 }
 }
@@ -739,7 +747,7 @@ async fn boards_are_real_pngs_and_replays_real_gifs(db: TestDb) {
     let f = fixture_with(db, true).await;
     let s = &f.service;
     game_between(s, 60, None).await;
-    let r = s.play_move(60, ASTRID, "a4-a3").await.unwrap();
+    let r = s.play_move(60, ASTRID, "a4-a3", None).await.unwrap();
     let img = image::load_from_memory_with_format(&r.png, image::ImageFormat::Png).unwrap();
     assert_eq!(
         (img.width(), img.height()),
@@ -834,12 +842,12 @@ async fn hints_are_refused_in_rated_games_and_casual_games_change_no_ratings(db:
     // Casual: a hint, and the game ends with no rating change.
     casual_game(s, 82).await;
     assert!(s.hint(82, ASTRID).await.is_ok(), "the rated refusal did not count");
-    let ended = s.resign(82, BIRGER).await.unwrap();
+    let ended = s.resign(82, BIRGER, None).await.unwrap();
     assert!(ended.ratings.is_none() && !ended.game.rated);
     let stats = s.stats(GUILD, ASTRID, 5).await.unwrap();
     assert!(stats.ratings.is_empty(), "{:?}", stats.ratings);
     // The rated game still rates.
-    let ended = s.resign(81, BIRGER).await.unwrap();
+    let ended = s.resign(81, BIRGER, None).await.unwrap();
     assert!(ended.ratings.is_some());
     // A challenge stored before the column existed (no value given) reads as rated.
     sqlx::query(
@@ -870,10 +878,10 @@ async fn reminders_come_once_each_and_time_runs_out_even_across_a_restart(db: Te
         .challenge(ChallengeRequest {
             time_control: TimeControl::PerMove(2 * day),
             ..request(90, SideChoice::Attackers)
-        })
+        }, None)
         .await
-        .unwrap();
-    let game = f.service.accept(c.id, BIRGER, None).await.unwrap().game;
+        .unwrap().0;
+    let game = f.service.accept(c.id, BIRGER, None, None).await.unwrap().game;
     assert_eq!(game.turn_deadline, Some(T0 + 2 * 86_400_000));
     f.clock.advance(day - Duration::from_secs(1));
     assert!(
@@ -896,7 +904,7 @@ async fn reminders_come_once_each_and_time_runs_out_even_across_a_restart(db: Te
     }
     assert!(f.service.tick().await.unwrap().is_empty(), "once only");
     // A move restarts the clock for the other player.
-    f.service.play_move(90, ASTRID, "a4-a3").await.unwrap();
+    f.service.play_move(90, ASTRID, "a4-a3", None).await.unwrap();
     f.clock.advance(day);
     let events = f.service.tick().await.unwrap();
     assert!(matches!(
@@ -958,12 +966,12 @@ async fn downtime_is_given_back_to_running_games_and_open_challenges_once(db: Te
         .challenge(ChallengeRequest {
             time_control: TimeControl::PerMove(day),
             ..request(95, SideChoice::Attackers)
-        })
+        }, None)
         .await
-        .unwrap();
-    let game = f.service.accept(c.id, BIRGER, None).await.unwrap().game;
+        .unwrap().0;
+    let game = f.service.accept(c.id, BIRGER, None, None).await.unwrap().game;
     assert_eq!(game.turn_deadline, Some(T0 + ms(day)));
-    let open = f.service.challenge(request(96, SideChoice::Defenders)).await.unwrap();
+    let open = f.service.challenge(request(96, SideChoice::Defenders), None).await.unwrap().0;
     let expiry = |s: &Service| {
         let pool = s.store().pool().clone();
         async move {
@@ -1041,11 +1049,11 @@ async fn the_leaderboard_orders_by_rating_and_pages(db: TestDb) {
                 challenger: User::new(1000 + n, format!("P{n}")),
                 opponent: User::new(1000 + n + 1, format!("P{}", n + 1)),
                 ..request(0, SideChoice::Attackers)
-            })
+            }, None)
             .await
-            .unwrap();
-        s.accept(c.id, 1000 + n + 1, None).await.unwrap();
-        s.resign(200 + n, 1000 + n + 1).await.unwrap();
+            .unwrap().0;
+        s.accept(c.id, 1000 + n + 1, None, None).await.unwrap();
+        s.resign(200 + n, 1000 + n + 1, None).await.unwrap();
     }
     let page0 = s.leaderboard(GUILD, Variant::Tablut, 0).await.unwrap();
     assert_eq!((page0.players, page0.pages, page0.lines.len()), (13, 2, 10));
@@ -1076,7 +1084,7 @@ async fn the_games_of_a_server_are_listed_with_whose_turn_it_is(db: TestDb) {
     let s = &f.service;
     game_between(s, 300, None).await;
     game_between(s, 301, None).await;
-    s.play_move(301, ASTRID, "a4-a3").await.unwrap();
+    s.play_move(301, ASTRID, "a4-a3", None).await.unwrap();
     let games = s.games_in_guild(GUILD).await.unwrap();
     assert_eq!(games.len(), 2);
     assert_eq!(games[0].place.channel, 300);
@@ -1116,10 +1124,10 @@ async fn a_game_that_cannot_be_rebuilt_holds_up_no_other_clock(db: TestDb) {
             .challenge(ChallengeRequest {
                 time_control: TimeControl::PerMove(2 * day),
                 ..request(channel, SideChoice::Attackers)
-            })
+            }, None)
             .await
-            .unwrap();
-        ids.push(f.service.accept(c.id, BIRGER, None).await.unwrap().game.id);
+            .unwrap().0;
+        ids.push(f.service.accept(c.id, BIRGER, None, None).await.unwrap().game.id);
     }
     // The first game's stored rules are damaged: it cannot be rebuilt.
     sqlx::query("UPDATE games SET rules = 'not json' WHERE id = $1")
@@ -1159,14 +1167,18 @@ const COPENHAGEN_ESCAPE: [&str; 12] = [
 /// Astrid (attackers) against Birger (defenders) in `channel`, a game of `variant`.
 async fn variant_game(s: &Service, channel: u64, variant: Variant) -> GameInfo {
     let c = s
-        .challenge(ChallengeRequest {
-            rules: variant.rules(),
-            ..request(channel, SideChoice::Attackers)
-        })
+        .challenge(
+            ChallengeRequest {
+                rules: variant.rules(),
+                ..request(channel, SideChoice::Attackers)
+            },
+            None,
+        )
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     assert_eq!(c.rules.variant, variant);
-    let started = s.accept(c.id, BIRGER, None).await.unwrap();
+    let started = s.accept(c.id, BIRGER, None, None).await.unwrap();
     assert_eq!(started.game.variant(), variant);
     assert_eq!(started.game.start, Position::start_of(variant));
     started.game
@@ -1177,7 +1189,7 @@ async fn play_out(s: &Service, channel: u64, moves: &[&str]) -> MoveReport {
     let mut last = None;
     for (i, m) in moves.iter().enumerate() {
         let by = if i % 2 == 0 { ASTRID } else { BIRGER };
-        last = Some(s.play_move(channel, by, m).await.unwrap());
+        last = Some(s.play_move(channel, by, m, None).await.unwrap());
     }
     last.unwrap()
 }
@@ -1189,16 +1201,16 @@ async fn each_variant_is_played_stored_and_rated_on_its_own(db: TestDb) {
     let s = &f.service;
     // Tablut: Birger resigns, Astrid's Tablut rating goes up.
     let tablut = game_between(s, 60, None).await;
-    s.resign(60, BIRGER).await.unwrap();
+    s.resign(60, BIRGER, None).await.unwrap();
     // Brandubh: Birger's king escapes.
     let brandubh = variant_game(s, 61, Variant::Brandubh).await;
     // A square off the 7×7 board, and one in no board's notation: one line each, nothing played.
-    let e = s.play_move(61, ASTRID, "d2-h2").await.unwrap_err();
+    let e = s.play_move(61, ASTRID, "d2-h2", None).await.unwrap_err();
     assert_eq!(
         e.to_string(),
         "That move is not legal: h2 is off the board: files run from a to g and ranks from 1 to 7."
     );
-    assert!(matches!(s.play_move(61, ASTRID, "k11").await, Err(ServiceError::IllegalMove(_))));
+    assert!(matches!(s.play_move(61, ASTRID, "k11", None).await, Err(ServiceError::IllegalMove(_))));
     assert_eq!(s.game(brandubh.id).await.unwrap().ply, 0);
     // Autocomplete reads the 7×7 board: d1's moves and none to a square off it.
     let d1 = s.suggest_moves(61, ASTRID, "d1", 25).await.unwrap();
@@ -1334,7 +1346,7 @@ async fn ratings_stored_before_the_variants_are_tablut_s(db: TestDb) {
     assert_eq!(stats.rating(Variant::Tablut).unwrap().rated_games, 42);
     // A Brandubh game won by Astrid rates her Brandubh rating from the start, not her Tablut one.
     let game = variant_game(s, 70, Variant::Brandubh).await;
-    let ended = s.resign(70, BIRGER).await.unwrap();
+    let ended = s.resign(70, BIRGER, None).await.unwrap();
     let r = ended.ratings.unwrap();
     assert_eq!(r.attackers.1.rating, 1500.0, "{:?}", game.id);
     let stats = s.stats(GUILD, ASTRID, 5).await.unwrap();
@@ -1369,7 +1381,7 @@ async fn a_failure_after_the_commit_says_the_change_stands(db: TestDb) {
         sqlx::raw_sql(sql).execute(s.store().pool()).await.unwrap();
     }
     let e = s
-        .challenge(request(84, SideChoice::Attackers))
+        .challenge(request(84, SideChoice::Attackers), None)
         .await
         .unwrap_err();
     assert!(
@@ -1398,7 +1410,7 @@ async fn a_failure_after_the_commit_says_the_change_stands(db: TestDb) {
     .unwrap();
     assert_eq!(open, 1);
     assert!(matches!(
-        s.challenge(request(84, SideChoice::Attackers)).await,
+        s.challenge(request(84, SideChoice::Attackers), None).await,
         Err(ServiceError::ChallengeOpen)
     ));
 }

@@ -33,7 +33,7 @@ pub async fn move_(
     let data = ctx.data();
     let Some(report) = change(
         ctx,
-        data.service.play_move_answering(
+        data.service.play_move(
             ctx.channel_id().get(),
             ctx.author().id.get(),
             &notation,
@@ -145,10 +145,10 @@ pub fn ai_reply(ctx: Context<'_>, game: GameId) {
 pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
     let ended = change(
         ctx,
-        ctx.data().service.resign_answering(
+        ctx.data().service.resign(
             ctx.channel_id().get(),
             ctx.author().id.get(),
-            answering(ctx),
+            Some(answering(ctx)),
         ),
     )
     .await?;
@@ -164,7 +164,7 @@ pub async fn draw(ctx: Context<'_>) -> Result<(), Error> {
         ctx,
         ctx.data()
             .service
-            .offer_draw_answering(ctx.channel_id().get(), me, Some(answering(ctx))),
+            .offer_draw(ctx.channel_id().get(), me, Some(answering(ctx))),
     )
     .await?;
     if let Some((_, Some(notice))) = offered {
@@ -191,11 +191,11 @@ pub async fn hint(ctx: Context<'_>) -> Result<(), Error> {
 pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
     let ended = change(
         ctx,
-        ctx.data().service.abort_answering(
+        ctx.data().service.abort(
             place(ctx).channel,
             ctx.author().id.get(),
             is_moderator(ctx),
-            answering(ctx),
+            Some(answering(ctx)),
         ),
     )
     .await?;

@@ -152,7 +152,7 @@ pub async fn challenge(
     let made = super::play::change(
         ctx,
         data.service
-            .challenge_answering(request, Some(super::play::answering(ctx))),
+            .challenge(request, Some(super::play::answering(ctx))),
     )
     .await?;
     if let Some((_, Some(notice))) = made {
@@ -189,7 +189,7 @@ pub async fn ai(
     let Some(started) = super::play::change(
         ctx,
         data.service
-            .start_ai_game_answering(request, Some(super::play::answering(ctx))),
+            .start_ai_game(request, Some(super::play::answering(ctx))),
     )
     .await?
     else {

@@ -1,0 +1,81 @@
+//! What the tests read of a service's insides and the hands they have on it: the counters that
+//! show how often something ran (searches, claim renewals, the heavy-work gate's peaks), the AI
+//! pool they occupy to hold its queue still, the database's clock they move on. Compiled only
+//! for the tests (the `test-support` feature): the bot's library carries none of it.
+
+use super::heavy::HeavyStats;
+use super::Service;
+use crate::ai::pool::Pool;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// A service's insides, for the tests ([`Service::probe`]).
+pub struct Probe<'a> {
+    service: &'a Service,
+}
+
+impl Service {
+    /// The service's counters and test hands ([`Probe`]).
+    pub fn probe(&self) -> Probe<'_> {
+        Probe { service: self }
+    }
+}
+
+impl Probe<'_> {
+    /// How many searches the service gave its workers for the AI's turns (one withdrawn before
+    /// a worker took it does not count).
+    pub fn ai_turn_searches(&self) -> u64 {
+        self.service.ai_turn_searches.load(Ordering::SeqCst)
+    }
+
+    /// How many times the service renewed a claim on an AI turn that it still held.
+    pub fn ai_claim_renewals(&self) -> u64 {
+        self.service.ai_claim_renewals.load(Ordering::SeqCst)
+    }
+
+    /// How many tasks renewing the service's claims on AI turns run now (each stops with its
+    /// turn).
+    pub fn ai_claim_renewers(&self) -> usize {
+        self.service.ai_claim_renewers.load(Ordering::SeqCst)
+    }
+
+    /// The AI's workers, which every search of the service uses: tests occupy a worker with a
+    /// task of their own to hold the queue still while they look at it.
+    pub fn ai_pool(&self) -> &Pool {
+        &self.service.ai
+    }
+
+    /// The AI's moves and hints waiting for a worker now.
+    pub fn ai_queue_len(&self) -> usize {
+        self.service.ai.waiting()
+    }
+
+    /// The AI pool's workers, and the most tables they ever held at once.
+    pub fn ai_pool_tables(&self) -> (usize, usize) {
+        (self.service.ai.workers(), self.service.ai.peak_tables())
+    }
+
+    /// How many positions the service has searched for analyses (each search counted once).
+    pub fn analysis_searches(&self) -> u64 {
+        self.service.analysis_searches.load(Ordering::SeqCst)
+    }
+
+    /// What the heavy-work gate holds now and the most it ever held.
+    pub fn heavy_stats(&self) -> HeavyStats {
+        self.service.gate.stats()
+    }
+
+    /// How many of the service's writes wait for its write lock now (on SQLite; always 0 on
+    /// PostgreSQL, which has none).
+    pub fn writes_waiting(&self) -> usize {
+        self.service.store.writes_waiting()
+    }
+
+    /// Moves the database's clock, as the service reads it, on by `by`, so that leases and
+    /// holds run out without waiting for them. Every service on the database must be moved
+    /// alike.
+    pub fn advance_database_clock(&self, by: Duration) {
+        let ms = i64::try_from(by.as_millis()).unwrap_or(i64::MAX);
+        self.service.database_offset.fetch_add(ms, Ordering::SeqCst);
+    }
+}
