@@ -158,6 +158,15 @@ impl Pool {
         self.state().queue.ahead(ticket)
     }
 
+    /// How many requests will be served before this one while it waits for a worker to be
+    /// free; `None` once a worker has it, and while an idle worker is about to take it (see
+    /// [`FairQueue::waiting_for_worker`]).
+    pub fn waiting_for_worker(&self, ticket: Ticket) -> Option<usize> {
+        let state = self.state();
+        let free = self.workers.saturating_sub(state.running);
+        state.queue.waiting_for_worker(ticket, free)
+    }
+
     /// Withdraws a request no worker has taken yet (its callback never runs). False if a
     /// worker has it already (or had it).
     pub fn cancel(&self, ticket: Ticket) -> bool {

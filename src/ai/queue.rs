@@ -110,6 +110,18 @@ impl<J> FairQueue<J> {
         Some(self.play.range(..(start, ticket)).count())
     }
 
+    /// How many requests waiting now will be served before `ticket` while it waits for a
+    /// worker to be free: `None` if it is not waiting, and for a play request that one of
+    /// `free` idle workers takes next (fewer than `free` play requests are ahead of it). Such a
+    /// request waits for no search, only for an idle worker's thread to run, however long a
+    /// loaded machine keeps it from running. A background request is waiting whenever it is
+    /// queued (a free worker may have no room for it).
+    pub fn waiting_for_worker(&self, ticket: Ticket, free: usize) -> Option<usize> {
+        let ahead = self.ahead(ticket)?;
+        let play = self.turn_of.contains_key(&ticket);
+        (!play || ahead >= free).then_some(ahead)
+    }
+
     /// Takes a waiting request out of the queue.
     pub fn remove(&mut self, ticket: Ticket) -> Option<J> {
         if let Some(at) = self.background.iter().position(|(t, _)| *t == ticket) {
@@ -204,6 +216,28 @@ mod tests {
         assert_eq!(q.pop().unwrap().1, "a6");
         let b = q.push(2, Class::Play, "b1");
         assert_eq!(q.ahead(b), Some(0));
+    }
+
+    #[test]
+    fn a_play_request_an_idle_worker_takes_next_waits_for_no_worker() {
+        let mut q = FairQueue::new();
+        let a = q.push(1, Class::Play, "a0");
+        let b = q.push(2, Class::Play, "b0");
+        let x = q.push(9, Class::Background, "x");
+        // Every worker busy: each waits, with what is ahead of it.
+        assert_eq!(q.waiting_for_worker(a, 0), Some(0));
+        assert_eq!(q.waiting_for_worker(b, 0), Some(1));
+        assert_eq!(q.waiting_for_worker(x, 0), Some(2));
+        // One idle worker: it takes a0 next; b0 still waits for a worker.
+        assert_eq!(q.waiting_for_worker(a, 1), None);
+        assert_eq!(q.waiting_for_worker(b, 1), Some(1));
+        // Two: neither waits; background work may find no room on an idle worker.
+        assert_eq!(q.waiting_for_worker(b, 2), None);
+        assert_eq!(q.waiting_for_worker(x, 3), Some(2));
+        // Taken: no longer waiting.
+        assert_eq!(q.pop().unwrap().1, "a0");
+        assert_eq!(q.waiting_for_worker(a, 0), None);
+        assert_eq!(q.waiting_for_worker(b, 0), Some(0));
     }
 
     #[test]

@@ -246,10 +246,11 @@ impl Service {
     }
 
     /// How many requests the pool serves before game `id`'s AI turn; `None` unless it is
-    /// waiting for a worker.
+    /// waiting for a worker to be free (an idle worker about to take it is no wait, however
+    /// long a loaded machine keeps that worker's thread from running).
     pub fn ai_turn_waiting(&self, id: GameId) -> Option<usize> {
         let ticket = (*self.ai_turns.lock().expect("AI turns").get(&id)?)?;
-        self.ai.ahead(ticket)
+        self.ai.waiting_for_worker(ticket)
     }
 
     /// Tells game `id`'s channel (through the outbox) how many requests the pool serves before
