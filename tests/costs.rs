@@ -236,7 +236,7 @@ async fn a_thousand_ply_game_is_drawn_and_its_analysis_holds_one_position_at_a_t
     assert_eq!(reports[998].game.outcome, Outcome::Ongoing);
     assert_eq!(reports[999].game.outcome, PLY_LIMIT);
 
-    match s.request_analysis(30, None, Some(ASTRID)).await.unwrap() {
+    match s.analysis().request(30, None, Some(ASTRID)).await.unwrap() {
         analysis::AnalysisStatus::Started { total, .. } => assert_eq!(total, 1000),
         other => panic!("{other:?}"),
     }
@@ -247,7 +247,7 @@ async fn a_thousand_ply_game_is_drawn_and_its_analysis_holds_one_position_at_a_t
         + std::mem::size_of::<tablut_bot::tafl::RecordedMove>() * 1000;
     let every_prefix = one_game * 1001 / 2;
     for _ in 0..3 {
-        let (step, peak) = peak_during(s.analysis_step(info.id)).await;
+        let (step, peak) = peak_during(s.analysis().step(info.id)).await;
         assert!(matches!(step.unwrap(), analysis::Step::Recorded { .. }));
         eprintln!(
             "analysis step: peak {} KB above the start (one game: {} KB; every prefix: {} KB)",
@@ -350,7 +350,7 @@ async fn replays_and_analyses_share_a_cooldown_per_user_and_a_full_queue_refuses
         Err(ServiceError::NoGame)
     ));
     assert!(matches!(
-        s.request_analysis(40, None, Some(ASTRID)).await,
+        s.analysis().request(40, None, Some(ASTRID)).await,
         Err(ServiceError::NoFinishedGame)
     ));
     finished_game(&s, 40).await;
@@ -366,7 +366,7 @@ async fn replays_and_analyses_share_a_cooldown_per_user_and_a_full_queue_refuses
         Err(ServiceError::Busy(1))
     ));
     assert!(matches!(
-        s.finished_games(40).await,
+        s.analysis().finished_games(40).await,
         Err(ServiceError::Busy(1))
     ));
     let (info, gif) = pending.draw().await.unwrap();
@@ -387,7 +387,7 @@ async fn replays_and_analyses_share_a_cooldown_per_user_and_a_full_queue_refuses
             Err(ServiceError::CostlyTooSoon(30))
         ));
         assert!(matches!(
-            s.request_analysis(40, None, Some(ASTRID)).await,
+            s.analysis().request(40, None, Some(ASTRID)).await,
             Err(ServiceError::CostlyTooSoon(30))
         ));
     }
@@ -396,20 +396,20 @@ async fn replays_and_analyses_share_a_cooldown_per_user_and_a_full_queue_refuses
     // The autocomplete has no cooldown (Discord asks at every key typed), and another user
     // has their own.
     for _ in 0..3 {
-        assert_eq!(s.finished_games(40).await.unwrap().len(), 1);
+        assert_eq!(s.analysis().finished_games(40).await.unwrap().len(), 1);
     }
     assert!(matches!(
-        s.request_analysis(40, None, Some(CARL)).await.unwrap(),
+        s.analysis().request(40, None, Some(CARL)).await.unwrap(),
         analysis::AnalysisStatus::Started { total: 4, .. }
     ));
     clock.advance(Duration::from_millis(29_500));
     assert!(matches!(
-        s.request_analysis(40, None, Some(ASTRID)).await,
+        s.analysis().request(40, None, Some(ASTRID)).await,
         Err(ServiceError::CostlyTooSoon(1))
     ));
     clock.advance(Duration::from_millis(500));
     assert!(matches!(
-        s.request_analysis(40, None, Some(ASTRID)).await.unwrap(),
+        s.analysis().request(40, None, Some(ASTRID)).await.unwrap(),
         analysis::AnalysisStatus::Running { total: 4, .. }
     ));
     assert!(matches!(

@@ -134,10 +134,10 @@ pub fn ai_sweep(
                 _ = &mut stopping => return,
                 _ = ticks.tick() => {}
             }
-            match service.unfinished_analyses().await {
+            match service.analysis().unfinished().await {
                 Ok(ids) => {
                     for id in ids {
-                        if !service.analysis_running(id) {
+                        if !service.analysis().running(id) {
                             analysis(&turns, service.clone(), id);
                         }
                     }
@@ -170,7 +170,7 @@ pub fn ai_sweep(
 /// resumes it where it stopped.
 pub fn analysis(tasks: &Tasks, service: Arc<Service>, id: GameId) {
     tasks.spawn_until_stopped(async move {
-        if let Err(e) = service.run_analysis(id).await {
+        if let Err(e) = service.analysis().run(id).await {
             tracing::error!(game = id, error = ?e, "the analysis stopped: the sweep resumes it");
         }
     });

@@ -5,15 +5,21 @@
 //! summary with the evaluation graph, all through the outbox, each written in the transaction
 //! that records the step it tells of. Asking again shows the stored result at once.
 
-use super::*;
+use super::heavy::Place;
+use super::outbox::Payload;
+use super::{rebuild, ChannelId, GameId, GameInfo, Loaded, News, Service, ServiceError, UserId};
 use crate::ai::analysis::{self, Evaluation, Forced, Judgement, Review};
 use crate::ai::queue::Class;
 use crate::ai::Limits;
 use crate::render::graph::{evaluation_graph, GraphInput, Mark};
 use crate::store::analysis::{self as rows, AnalysisRow, NewAnalysis};
-use crate::tafl::Move;
+use crate::store::{games, moves, GameStatus};
+use crate::tafl::{Game, Move, Side};
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::Ordering;
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
 
 /// The progress message is edited after every this many moves reviewed.
 pub const PROGRESS_EVERY: u32 = 10;
@@ -177,15 +183,39 @@ impl AnalysisReport {
     }
 }
 
+/// What a process keeps of the analyses: the ones it drives now, and how many positions it
+/// searched for them.
+#[derive(Default)]
+pub(crate) struct Analyses {
+    /// The games whose analysis this process is driving now.
+    running: Mutex<HashSet<GameId>>,
+    /// Positions searched for analyses (each once).
+    pub(crate) searches: AtomicU64,
+}
+
+/// The post-game analyses ([`Service::analysis`]): asked for, driven one position at a time,
+/// shown.
+pub struct Analysis<'a> {
+    service: &'a Service,
+}
+
 impl Service {
+    /// The post-game analyses.
+    pub fn analysis(&self) -> Analysis<'_> {
+        Analysis { service: self }
+    }
+}
+
+impl Analysis<'_> {
     /// The settings a new analysis is searched with.
-    fn analysis_settings(&self) -> AnalysisSettings {
+    fn settings(&self) -> AnalysisSettings {
+        let config = self.service.config();
         AnalysisSettings {
-            ms_per_ply: match self.config.analysis_depth {
+            ms_per_ply: match config.analysis_depth {
                 Some(_) => None,
-                None => Some(self.config.analysis_time.as_millis() as u64),
+                None => Some(config.analysis_time.as_millis() as u64),
             },
-            depth: self.config.analysis_depth,
+            depth: config.analysis_depth,
             scale: analysis::DEFAULT_SCALE,
         }
     }
@@ -195,14 +225,16 @@ impl Service {
     /// the heavy-work queue is full ([`ServiceError::Busy`]; no cooldown: Discord asks at
     /// every key typed).
     pub async fn finished_games(&self, channel: ChannelId) -> Result<Vec<GameInfo>, ServiceError> {
-        let place = self.costly_place(None)?;
+        let place = self.service.costly_place(None)?;
         let mut stored = Vec::new();
-        for id in rows::finished_games_in_channel(self.store.read(), channel, GAMES_LISTED).await? {
-            if let Some(row) = games::by_id(self.store.read(), id).await? {
-                stored.push((row, moves::of_game(self.store.read(), id).await?));
+        for id in rows::finished_games_in_channel(self.service.store.read(), channel, GAMES_LISTED)
+            .await?
+        {
+            if let Some(row) = games::by_id(self.service.store.read(), id).await? {
+                stored.push((row, moves::of_game(self.service.store.read(), id).await?));
             }
         }
-        self.heavy(&place, move || {
+        self.service.heavy(&place, move || {
             stored
                 .into_iter()
                 .filter_map(|(row, moves)| {
@@ -223,48 +255,48 @@ impl Service {
     /// `/tablut analysis`: game `id` of this channel (by default its last finished game). A
     /// finished analysis is shown at once; one under way says how far it got; otherwise it is
     /// started, with its progress message written to the outbox in the same transaction. The
-    /// caller then drives it with [`Service::run_analysis`].
-    pub async fn request_analysis(
+    /// caller then drives it with [`Analysis::run`].
+    pub async fn request(
         &self,
         channel: ChannelId,
         id: Option<GameId>,
         user: Option<UserId>,
     ) -> Result<AnalysisStatus, ServiceError> {
         let row = match id {
-            Some(id) => games::by_id(self.store.read(), id)
+            Some(id) => games::by_id(self.service.store.read(), id)
                 .await?
                 .filter(|r| r.channel_id == channel && r.status == GameStatus::Finished)
                 .ok_or(ServiceError::NotAFinishedGame(id))?,
             None => {
-                let id = rows::finished_games_in_channel(self.store.read(), channel, 1)
+                let id = rows::finished_games_in_channel(self.service.store.read(), channel, 1)
                     .await?
                     .into_iter()
                     .next()
                     .ok_or(ServiceError::NoFinishedGame)?;
-                games::by_id(self.store.read(), id)
+                games::by_id(self.service.store.read(), id)
                     .await?
                     .ok_or(ServiceError::NoFinishedGame)?
             }
         };
         // The game is one of the channel's finished ones: the request is valid, and counts.
-        let place = self.costly_place(user)?;
-        let loaded = self.load_blocking(row, &place).await?;
+        let place = self.service.costly_place(user)?;
+        let loaded = self.service.load_blocking(row, &place).await?;
         let total = loaded.game.moves().len() as u32;
         if total == 0 {
             return Err(ServiceError::NothingToReview(loaded.info.id));
         }
-        if let Some(stored) = rows::of_game(self.store.read(), loaded.info.id).await? {
+        if let Some(stored) = rows::of_game(self.service.store.read(), loaded.info.id).await? {
             return self.status_of(loaded, stored, &place).await;
         }
-        let settings =
-            serde_json::to_string(&self.analysis_settings()).expect("settings serialize");
+        let settings = serde_json::to_string(&self.settings()).expect("settings serialize");
         let progress = Payload::news(News::AnalysisProgress {
             game: loaded.info.clone(),
             reviewed: 0,
             total,
         });
-        let mut tx = self.store.write().await?;
+        let mut tx = self.service.store.write().await?;
         let notice = self
+            .service
             .enqueue(
                 &mut tx,
                 channel,
@@ -282,13 +314,13 @@ impl Service {
                 plies: i64::from(total),
                 settings: &settings,
                 progress_notice: Some(notice),
-                now: self.now(),
+                now: self.service.now(),
             },
         )
         .await;
         match inserted {
             Ok(()) => {
-                self.commit_noticed(tx).await?;
+                self.service.commit_noticed(tx).await?;
                 Ok(AnalysisStatus::Started {
                     game: loaded.info,
                     total,
@@ -297,7 +329,7 @@ impl Service {
             // Asked twice at once: the other request started it.
             Err(e) if e.is_unique_violation("analyses") => {
                 drop(tx);
-                let stored = rows::of_game(self.store.read(), loaded.info.id)
+                let stored = rows::of_game(self.service.store.read(), loaded.info.id)
                     .await?
                     .ok_or_else(|| ServiceError::Internal("the analysis vanished".into()))?;
                 self.status_of(loaded, stored, &place).await
@@ -310,7 +342,7 @@ impl Service {
         &self,
         loaded: Loaded,
         stored: AnalysisRow,
-        place: &heavy::Place,
+        place: &Place,
     ) -> Result<AnalysisStatus, ServiceError> {
         let total = stored.plies as u32;
         if stored.finished_at.is_none() {
@@ -330,22 +362,19 @@ impl Service {
     }
 
     /// A finished analysis of game `id`, with its graph; `None` if it is not finished.
-    pub async fn analysis_report(
-        &self,
-        id: GameId,
-    ) -> Result<Option<AnalysisReport>, ServiceError> {
-        let Some(stored) = rows::of_game(self.store.read(), id).await? else {
+    pub async fn report(&self, id: GameId) -> Result<Option<AnalysisReport>, ServiceError> {
+        let Some(stored) = rows::of_game(self.service.store.read(), id).await? else {
             return Ok(None);
         };
         if stored.finished_at.is_none() {
             return Ok(None);
         }
-        let row = games::by_id(self.store.read(), id)
+        let row = games::by_id(self.service.store.read(), id)
             .await?
             .ok_or(ServiceError::NoGame)?;
         // For a notice's graph: background work, which waits its turn.
-        let place = self.gate.background_place();
-        let loaded = self.load_blocking(row, &place).await?;
+        let place = self.service.gate.background_place();
+        let loaded = self.service.load_blocking(row, &place).await?;
         let (review, loaded) = self.review_blocking(loaded, stored, &place).await?;
         let png = self.graph_png(&loaded.info, &review, &place).await?;
         Ok(Some(AnalysisReport {
@@ -356,9 +385,9 @@ impl Service {
     }
 
     /// The evaluation graph a notice carries, drawn from the stored analysis.
-    pub async fn notice_graph(&self, graph: &GraphRef) -> Result<Vec<u8>, ServiceError> {
+    pub async fn graph(&self, graph: &GraphRef) -> Result<Vec<u8>, ServiceError> {
         Ok(self
-            .analysis_report(graph.game)
+            .report(graph.game)
             .await?
             .map(|r| r.png)
             .unwrap_or_default())
@@ -369,21 +398,22 @@ impl Service {
         &self,
         loaded: Loaded,
         stored: AnalysisRow,
-        place: &heavy::Place,
+        place: &Place,
     ) -> Result<(Review, Loaded), ServiceError> {
-        self.heavy(place, move || {
-            review_of(&loaded.game, &stored).map(|review| (review, loaded))
-        })
-        .await?
+        self.service
+            .heavy(place, move || {
+                review_of(&loaded.game, &stored).map(|review| (review, loaded))
+            })
+            .await?
     }
 
     async fn graph_png(
         &self,
         game: &GameInfo,
         review: &Review,
-        place: &heavy::Place,
+        place: &Place,
     ) -> Result<Vec<u8>, ServiceError> {
-        if !self.config.images {
+        if !self.service.config().images {
             return Ok(Vec::new());
         }
         let mut input = graph_input(review, graph_title(game));
@@ -391,38 +421,44 @@ impl Service {
             // Raichi and tuichu are Linnaeus' calls: Tablut's alone.
             input.calls.clear();
         }
-        self.heavy(place, move || evaluation_graph(&input).png)
+        self.service
+            .heavy(place, move || evaluation_graph(&input).png)
             .await
     }
 
     /// The games whose analysis is unfinished (after a restart, the sweep resumes them).
-    pub async fn unfinished_analyses(&self) -> Result<Vec<GameId>, ServiceError> {
-        Ok(rows::unfinished(self.store.read()).await?)
+    pub async fn unfinished(&self) -> Result<Vec<GameId>, ServiceError> {
+        Ok(rows::unfinished(self.service.store.read()).await?)
     }
 
     /// Whether game `id`'s analysis is being driven in this process now.
-    pub fn analysis_running(&self, id: GameId) -> bool {
-        self.analyses.lock().expect("analyses").contains(&id)
+    pub fn running(&self, id: GameId) -> bool {
+        self.service
+            .analyses
+            .running
+            .lock()
+            .expect("analyses")
+            .contains(&id)
     }
 
     /// Drives game `id`'s analysis to its end, one position at a time; nothing if it is
     /// already being driven here. Whether this call finished it.
-    pub async fn run_analysis(&self, id: GameId) -> Result<bool, ServiceError> {
+    pub async fn run(&self, id: GameId) -> Result<bool, ServiceError> {
         {
-            let mut running = self.analyses.lock().expect("analyses");
+            let mut running = self.service.analyses.running.lock().expect("analyses");
             if !running.insert(id) {
                 return Ok(false);
             }
         }
-        struct Release<'a>(&'a Service, GameId);
+        struct Release<'a>(&'a Analyses, GameId);
         impl Drop for Release<'_> {
             fn drop(&mut self) {
-                self.0.analyses.lock().expect("analyses").remove(&self.1);
+                self.0.running.lock().expect("analyses").remove(&self.1);
             }
         }
-        let _release = Release(self, id);
+        let _release = Release(&self.service.analyses, id);
         loop {
-            match self.analysis_step(id).await? {
+            match self.step(id).await? {
                 Step::Finished => return Ok(true),
                 Step::Recorded { .. } | Step::Raced => {}
             }
@@ -433,8 +469,8 @@ impl Service {
     /// background work) and recorded, with a progress notice every [`PROGRESS_EVERY`] moves;
     /// after the last, the analysis finished with its summary and graph in the outbox, in the
     /// same transaction.
-    pub async fn analysis_step(&self, id: GameId) -> Result<Step, ServiceError> {
-        let stored = rows::of_game(self.store.read(), id)
+    pub async fn step(&self, id: GameId) -> Result<Step, ServiceError> {
+        let stored = rows::of_game(self.service.store.read(), id)
             .await?
             .ok_or_else(|| ServiceError::Internal(format!("game {id} has no analysis")))?;
         if stored.finished_at.is_some() {
@@ -442,18 +478,19 @@ impl Service {
         }
         let settings: AnalysisSettings = serde_json::from_str(&stored.settings)
             .map_err(|e| ServiceError::Internal(format!("analysis {id}: settings: {e}")))?;
-        let row = games::by_id(self.store.read(), id)
+        let row = games::by_id(self.service.store.read(), id)
             .await?
             .ok_or(ServiceError::NoGame)?;
         let mut evals = stored_evals(&stored)?;
         let done = evals.len();
         // The game, and the position to search next as a game of its own, played through on a
         // blocking thread: one game at a time, never every position at once.
-        let moves = moves::of_game(self.store.read(), id).await?;
+        let moves = moves::of_game(self.service.store.read(), id).await?;
         // Background work: it waits its turn in the heavy-work queue (its place given back
         // while the AI searches).
         let (loaded, next) = self
-            .heavy(&self.gate.background_place(), move || {
+            .service
+            .heavy(&self.service.gate.background_place(), move || {
                 let loaded = rebuild(row, moves.iter().map(|m| m.notation.as_str()))?;
                 let next = (done <= loaded.game.moves().len())
                     .then(|| analysis::prefix(&loaded.game, done));
@@ -485,7 +522,8 @@ impl Service {
             finished_row.evaluations = json.clone();
             let game = loaded.game.clone();
             let review = self
-                .heavy(&self.gate.background_place(), move || {
+                .service
+                .heavy(&self.service.gate.background_place(), move || {
                     review_of(&game, &finished_row)
                 })
                 .await??;
@@ -493,7 +531,7 @@ impl Service {
         } else {
             None
         };
-        let mut tx = self.store.write().await?;
+        let mut tx = self.service.store.write().await?;
         if done < positions && !rows::record(&mut *tx, id, done as i64, &json).await? {
             return Ok(Step::Raced);
         }
@@ -506,44 +544,47 @@ impl Service {
             })
         };
         if let Some(summary) = summary {
-            if !rows::finish(&mut *tx, id, self.now()).await? {
+            if !rows::finish(&mut *tx, id, self.service.now()).await? {
                 return Ok(Step::Finished);
             }
             let last = progress(total);
-            self.enqueue(
-                &mut tx,
-                stored.channel_id,
-                "analysis_progress",
-                &last,
-                Duration::ZERO,
-            )
-            .await?;
+            self.service
+                .enqueue(
+                    &mut tx,
+                    stored.channel_id,
+                    "analysis_progress",
+                    &last,
+                    Duration::ZERO,
+                )
+                .await?;
             let summary = Payload {
                 graph: Some(GraphRef { game: id }),
                 ..Payload::news(News::AnalysisSummary(summary))
             };
-            self.enqueue(
-                &mut tx,
-                stored.channel_id,
-                "analysis",
-                &summary,
-                Duration::ZERO,
-            )
-            .await?;
-            self.commit_noticed(tx).await?;
+            self.service
+                .enqueue(
+                    &mut tx,
+                    stored.channel_id,
+                    "analysis",
+                    &summary,
+                    Duration::ZERO,
+                )
+                .await?;
+            self.service.commit_noticed(tx).await?;
             return Ok(Step::Finished);
         }
         if reviewed > 0 && reviewed % PROGRESS_EVERY == 0 {
             let p = progress(reviewed);
-            self.enqueue(
-                &mut tx,
-                stored.channel_id,
-                "analysis_progress",
-                &p,
-                Duration::ZERO,
-            )
-            .await?;
-            self.commit_noticed(tx).await?;
+            self.service
+                .enqueue(
+                    &mut tx,
+                    stored.channel_id,
+                    "analysis_progress",
+                    &p,
+                    Duration::ZERO,
+                )
+                .await?;
+            self.service.commit_noticed(tx).await?;
         } else {
             tx.commit().await?;
         }
@@ -561,7 +602,8 @@ impl Service {
         limits: Limits,
     ) -> Result<Evaluation, ServiceError> {
         let (tx, rx) = tokio::sync::oneshot::channel();
-        self.ai
+        self.service
+            .ai
             .submit_evaluation(0, Class::Background, game, limits, move |a| {
                 let _ = tx.send(a);
             });
@@ -570,7 +612,10 @@ impl Service {
             .map_err(|_| ServiceError::Internal("the AI pool stopped".into()))?
             .map_err(|e| ServiceError::Internal(e.to_string()))?
             .ok_or_else(|| ServiceError::Internal("an undecided position had no move".into()))?;
-        self.analysis_searches.fetch_add(1, Ordering::SeqCst);
+        self.service
+            .analyses
+            .searches
+            .fetch_add(1, Ordering::SeqCst);
         Ok(Evaluation::from(&found))
     }
 }

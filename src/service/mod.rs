@@ -196,9 +196,7 @@ pub struct Service {
     /// queued: at most one turn per game at a time.
     pub(crate) ai_turns: Mutex<HashMap<GameId, Option<crate::ai::queue::Ticket>>>,
     /// The games whose analysis this process is driving now.
-    pub(crate) analyses: Mutex<std::collections::HashSet<GameId>>,
-    /// Positions searched for analyses (each once).
-    pub(crate) analysis_searches: std::sync::atomic::AtomicU64,
+    pub(crate) analyses: analysis::Analyses,
     /// This service's id in the AI turns it claims in the database (see
     /// [`Service::ai_turn`]): unique per process and per service.
     pub(crate) claimer: String,
@@ -236,8 +234,7 @@ impl Service {
             outbox_wake: Arc::new(tokio::sync::Notify::new()),
             ai: crate::ai::pool::Pool::new(config.ai_workers, config.ai_tt_mb),
             ai_turns: Mutex::new(HashMap::new()),
-            analyses: Mutex::new(std::collections::HashSet::new()),
-            analysis_searches: std::sync::atomic::AtomicU64::new(0),
+            analyses: analysis::Analyses::default(),
             claimer: ai::claimer_id(),
             ai_turn_searches: std::sync::atomic::AtomicU64::new(0),
             ai_claim_renewals: Arc::new(std::sync::atomic::AtomicU64::new(0)),

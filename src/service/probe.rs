@@ -57,7 +57,7 @@ impl Probe<'_> {
 
     /// How many positions the service has searched for analyses (each search counted once).
     pub fn analysis_searches(&self) -> u64 {
-        self.service.analysis_searches.load(Ordering::SeqCst)
+        self.service.analyses.searches.load(Ordering::SeqCst)
     }
 
     /// What the heavy-work gate holds now and the most it ever held.

@@ -88,16 +88,18 @@ async fn played(s: &Service, channel: u64, start: Option<Position>, moves: &[&st
 /// Analyses the channel's last finished game to the end; its report.
 async fn analysed(s: &Service, channel: u64) -> AnalysisReport {
     let id = match s
-        .request_analysis(channel, None, Some(ASTRID))
+        .analysis()
+        .request(channel, None, Some(ASTRID))
         .await
         .unwrap()
     {
         AnalysisStatus::Started { game, .. } => game.id,
         other => panic!("expected a new analysis, got {other:?}"),
     };
-    assert!(s.run_analysis(id).await.unwrap());
+    assert!(s.analysis().run(id).await.unwrap());
     match s
-        .request_analysis(channel, None, Some(ASTRID))
+        .analysis()
+        .request(channel, None, Some(ASTRID))
         .await
         .unwrap()
     {
@@ -429,7 +431,7 @@ both_backends! {
         let s = open(&db).await;
         let moves = ["e2-c2", "e4-d4", "a4-a2", "d4-d3", "i6-i7", "e6-f6"];
         let game = played(&s, 5, None, &moves).await;
-        let id = match s.request_analysis(5, None, None).await.unwrap() {
+        let id = match s.analysis().request(5, None, None).await.unwrap() {
             AnalysisStatus::Started { total, .. } => {
                 assert_eq!(total, 6);
                 game.id
@@ -439,12 +441,12 @@ both_backends! {
         // Three of the seven positions, then the bot stops.
         for done in 1..=3 {
             assert_eq!(
-                s.analysis_step(id).await.unwrap(),
+                s.analysis().step(id).await.unwrap(),
                 Step::Recorded { done, positions: 7 }
             );
         }
         assert_eq!(s.probe().analysis_searches(), 3);
-        match s.request_analysis(5, Some(id), None).await.unwrap() {
+        match s.analysis().request(5, Some(id), None).await.unwrap() {
             AnalysisStatus::Running {
                 reviewed, total, ..
             } => assert_eq!((reviewed, total), (2, 6)),
@@ -454,11 +456,11 @@ both_backends! {
         drop(s);
 
         let s = open(&db).await;
-        assert_eq!(s.unfinished_analyses().await.unwrap(), vec![id]);
-        assert!(s.run_analysis(id).await.unwrap());
+        assert_eq!(s.analysis().unfinished().await.unwrap(), vec![id]);
+        assert!(s.analysis().run(id).await.unwrap());
         assert_eq!(s.probe().analysis_searches(), 4, "only the four positions left");
-        assert!(s.unfinished_analyses().await.unwrap().is_empty());
-        assert_eq!(s.analysis_step(id).await.unwrap(), Step::Finished);
+        assert!(s.analysis().unfinished().await.unwrap().is_empty());
+        assert_eq!(s.analysis().step(id).await.unwrap(), Step::Finished);
         // The result is the one a single uninterrupted analysis gives.
         let mut whole = Game::new(Rules::default());
         for m in moves {
@@ -471,7 +473,7 @@ both_backends! {
         let evals =
             analysis::evaluate_game(&mut Searcher::new(TT_MB, Weights::DEFAULT), &whole, &limits);
         let fresh = analysis::review(&whole, &evals, analysis::DEFAULT_SCALE);
-        let report = match s.request_analysis(5, None, None).await.unwrap() {
+        let report = match s.analysis().request(5, None, None).await.unwrap() {
             AnalysisStatus::Done(r) => r,
             other => panic!("{other:?}"),
         };
@@ -524,7 +526,7 @@ both_backends! {
             }
         }
         let graph = s
-            .notice_graph(summaries[0].graph.as_ref().unwrap())
+            .analysis().graph(summaries[0].graph.as_ref().unwrap())
             .await
             .unwrap();
         assert_eq!(graph, report.png);
@@ -536,25 +538,25 @@ both_backends! {
     async fn refusals_name_what_is_wrong(db: TestDb) {
         let s = open(&db).await;
         assert!(matches!(
-            s.request_analysis(6, None, None).await,
+            s.analysis().request(6, None, None).await,
             Err(ServiceError::NoFinishedGame)
         ));
         let game = played(&s, 6, None, &["e2-c2"]).await;
         assert!(matches!(
-            s.request_analysis(7, Some(game.id), None).await,
+            s.analysis().request(7, Some(game.id), None).await,
             Err(ServiceError::NotAFinishedGame(_))
         ));
         assert!(matches!(
-            s.request_analysis(6, Some(game.id + 100), None).await,
+            s.analysis().request(6, Some(game.id + 100), None).await,
             Err(ServiceError::NotAFinishedGame(_))
         ));
         // A game resigned before any move.
         played(&s, 8, None, &[]).await;
         assert!(matches!(
-            s.request_analysis(8, None, None).await,
+            s.analysis().request(8, None, None).await,
             Err(ServiceError::NothingToReview(_))
         ));
-        let listed = s.finished_games(6).await.unwrap();
+        let listed = s.analysis().finished_games(6).await.unwrap();
         assert_eq!(listed.len(), 1);
         let label = tablut_bot::bot::messages::game_choice(&listed[0]);
         assert!(label.starts_with(&format!("#{}", game.id)) && label.chars().count() <= 100);

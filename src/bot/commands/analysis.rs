@@ -10,6 +10,7 @@ async fn finished_games(ctx: Context<'_>, typed: &str) -> serenity::CreateAutoco
     let games = ctx
         .data()
         .service
+        .analysis()
         .finished_games(ctx.channel_id().get())
         .await
         .unwrap_or_default();
@@ -56,7 +57,8 @@ pub async fn analysis(
     let Some(status) = super::play::change(
         ctx,
         data.service
-            .request_analysis(ctx.channel_id().get(), id, Some(ctx.author().id.get())),
+            .analysis()
+            .request(ctx.channel_id().get(), id, Some(ctx.author().id.get())),
     )
     .await?
     else {

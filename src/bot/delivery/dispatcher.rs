@@ -198,7 +198,7 @@ async fn draw(service: &Service, notice: &Notice) -> (Vec<u8>, &'static str) {
         (Some(board), _, _) => service.notice_board(board).await,
         (None, Some(puzzle), _) => service.notice_puzzle_board(puzzle).await,
         (None, None, Some(graph)) => {
-            let graph = service.notice_graph(graph).await;
+            let graph = service.analysis().graph(graph).await;
             return (
                 graph.unwrap_or_else(|e| {
                     tracing::error!(notice = notice.id, error = ?e, "cannot draw a notice's graph: sending it without");
