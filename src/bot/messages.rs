@@ -461,7 +461,9 @@ pub fn time_words(tc: TimeControl) -> String {
 
 /// A duration in words: "1 d 2 h", "3 h 20 min", "5 min".
 pub fn duration_words(d: Duration) -> String {
-    let m = d.as_secs() / 60;
+    // To the nearest minute: the clock's sweep runs a moment after a reminder falls due, so
+    // 11 h 59 min 57 s left reads as the 12 h it stands for.
+    let m = (d.as_secs() + 30) / 60;
     let (days, hours, mins) = (m / 1440, m / 60 % 24, m % 60);
     match (days, hours) {
         (0, 0) => format!("{} min", mins.max(1)),
@@ -1251,6 +1253,14 @@ mod tests {
         assert_eq!(duration_words(Duration::from_secs(26 * 3600)), "1 d 2 h");
         assert_eq!(duration_words(Duration::from_secs(200 * 60)), "3 h 20 min");
         assert_eq!(duration_words(Duration::from_secs(10)), "1 min");
+        assert_eq!(
+            duration_words(Duration::from_secs(12 * 3600 - 3)),
+            "12 h 0 min"
+        );
+        assert_eq!(
+            duration_words(Duration::from_secs(90 * 60 + 29)),
+            "1 h 30 min"
+        );
     }
 
     #[test]

@@ -142,7 +142,7 @@ impl Service {
         let (renewing, mut stopped) = oneshot::channel::<()>();
         let (lost_tx, lost) = oneshot::channel();
         let store = self.store.clone();
-        let offset = self.database_offset.clone();
+        let database_clock = self.database_clock.clone();
         let claimer = self.claimer.clone();
         let renewals = self.ai_claim_renewals.clone();
         let every = (lease / 3).max(MIN_RENEWAL);
@@ -157,10 +157,7 @@ impl Service {
                     () = tokio::time::sleep(every) => {}
                 }
                 let renewed = async {
-                    let offset = offset.load(std::sync::atomic::Ordering::SeqCst);
-                    let until = crate::store::database_now(store.read(), store.backend(), offset)
-                        .await?
-                        + lease;
+                    let until = database_clock.now(store.read(), store.backend()).await? + lease;
                     let mut writing = store.lock().await?;
                     games::renew_ai_turn(writing.ex(), id, ply, &claimer, until).await
                 }
@@ -332,7 +329,8 @@ impl Service {
         }
         let cooldown = self.config.ai_game_cooldown.as_millis() as i64;
         if let Some(latest) = latest {
-            let now = self.now();
+            // On the database's clock, as `latest` is: the cooldown holds across processes.
+            let now = self.database_now_on(&mut *conn).await?;
             if now < latest + cooldown {
                 return Err(ServiceError::AiGameTooSoon(
                     ((latest + cooldown - now + 999) / 1000) as u64,

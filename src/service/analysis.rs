@@ -305,6 +305,7 @@ impl Analysis<'_> {
                 Duration::ZERO,
             )
             .await?;
+        let now = self.service.database_now_on(&mut tx).await?;
         let inserted = rows::insert(
             &mut *tx,
             &NewAnalysis {
@@ -314,7 +315,7 @@ impl Analysis<'_> {
                 plies: i64::from(total),
                 settings: &settings,
                 progress_notice: Some(notice),
-                now: self.service.now(),
+                now,
             },
         )
         .await;
@@ -544,7 +545,8 @@ impl Analysis<'_> {
             })
         };
         if let Some(summary) = summary {
-            if !rows::finish(&mut *tx, id, self.service.now()).await? {
+            let now = self.service.database_now_on(&mut tx).await?;
+            if !rows::finish(&mut *tx, id, now).await? {
                 return Ok(Step::Finished);
             }
             let last = progress(total);

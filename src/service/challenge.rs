@@ -31,11 +31,11 @@ impl Service {
         {
             return Err(ServiceError::GameRunning);
         }
-        let now = self.now();
-        let expires_at = now + self.config.challenge_ttl.as_millis() as i64;
         let rules = rules_json(&req.rules);
         let start = start_columns(req.start.as_ref());
         let mut tx = self.store.write().await?;
+        let now = self.database_now_on(&mut tx).await?;
+        let expires_at = now + self.config.challenge_ttl.as_millis() as i64;
         self.check_challenge_limits(&mut tx, &req, now).await?;
         let id = challenges::insert(
             &mut *tx,
@@ -184,7 +184,7 @@ impl Service {
             ChallengeStatus::Expired => return Err(ServiceError::ChallengeExpired),
             closed => return Err(ServiceError::ChallengeClosed(closed)),
         }
-        let now = self.now();
+        let now = self.database_now().await?;
         if row.expires_at <= now {
             self.expire(row, now).await?;
             return Err(ServiceError::ChallengeExpired);
@@ -291,8 +291,8 @@ impl Service {
         };
         let rules = parse_rules(&row.rules)?;
         let start = stored_start(row.start.as_ref(), rules)?;
-        let now = self.now();
         let mut tx = self.store.write().await?;
+        let now = self.database_now_on(&mut tx).await?;
         let info = self
             .create_game(
                 &mut tx,
@@ -404,7 +404,8 @@ impl Service {
         let mut closed = challenge_info(row)?;
         closed.status = status;
         let mut tx = self.store.write().await?;
-        if !challenges::close(&mut *tx, id, status.to_store(), None, self.now()).await? {
+        let now = self.database_now_on(&mut tx).await?;
+        if !challenges::close(&mut *tx, id, status.to_store(), None, now).await? {
             drop(tx);
             return Err(self.closed_meanwhile(id).await);
         }
@@ -436,7 +437,7 @@ impl Service {
     /// be closed is logged and set aside for a while (see [`super::backoff`]); the others are
     /// closed all the same.
     pub async fn expire_challenges(&self) -> Result<Vec<ChallengeInfo>, ServiceError> {
-        let now = self.now();
+        let now = self.database_now().await?;
         let mut out = Vec::new();
         for row in challenges::expired(self.store.read(), now).await? {
             let id = row.id;
@@ -537,7 +538,7 @@ impl Service {
         time_control: TimeControl,
         rated: bool,
     ) -> Result<GameInfo, ServiceError> {
-        let now = self.now();
+        let now = self.database_now_on(&mut *conn).await?;
         let rules = *start.rules();
         let game = Game::from_position(start);
         if game.outcome().is_over() {

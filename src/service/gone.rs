@@ -62,8 +62,8 @@ impl Service {
                 }
             }
         }
-        let now = self.now();
         let mut tx = self.store.write().await?;
+        let now = self.database_now_on(&mut tx).await?;
         for &c in &gone {
             out.withdrawn += challenges::withdraw_in_channel(&mut *tx, c, now).await?;
             out.dropped +=
@@ -85,8 +85,8 @@ impl Service {
     /// notices for its channels given up.
     pub async fn left_guild(&self, guild: GuildId) -> Result<Gone, ServiceError> {
         let mut out = Gone::default();
-        let now = self.now();
         let mut tx = self.store.write().await?;
+        let now = self.database_now_on(&mut tx).await?;
         for row in games::active_in_guild(&mut *tx, guild).await? {
             games::stop_clock(&mut *tx, row.id).await?;
             out.paused.push(row.id);

@@ -1,11 +1,13 @@
 //! Per-user rate limits kept in this process: how often one user may use the bot's commands,
 //! and the cooldown on the costly ones. One limiter type ([`RateLimit`], governor's GCRA keyed by
-//! user, on the service's clock) for all of them.
+//! user, on this process's clock) for all of them.
 //!
 //! Each process keeps its own counts, and a restart forgets them: they spare this process's
-//! CPU and Discord's rate limits, which is what they are for. The limits that must hold across
-//! processes (games against the AI, open challenges, challenges received) are counted by the
-//! database instead, in the transaction that would break them.
+//! CPU and Discord's rate limits, which is what they are for. So they, alone with the hint
+//! cooldown, stay on this process's clock: nothing they hold is stored or compared with another
+//! process's times (see [`super::clock`]). The limits that must hold across processes (games
+//! against the AI and the cooldown between them, open challenges, challenges received) are
+//! counted by the database instead, on its clock, in the transaction that would break them.
 
 use super::{Clock, Service, ServiceError, UserId};
 use governor::state::keyed::DashMapStateStore;

@@ -63,9 +63,10 @@ pub struct Config {
     pub ai_time: [Duration; 3],
     /// The time the AI thinks for a hint.
     pub hint_time: Duration,
-    /// How long a user waits between hints.
+    /// How long a user waits between hints: kept by each process, on its own clock (it spares
+    /// this process's AI pool).
     pub hint_cooldown: Duration,
-    /// How long a challenge stays open.
+    /// How long a challenge stays open (on the database's clock).
     pub challenge_ttl: Duration,
     /// Whether to draw board images (turned off to measure the service without them).
     pub images: bool,
@@ -76,7 +77,8 @@ pub struct Config {
     pub ai_queue_limit: usize,
     /// Active games against the AI a user may have in one server.
     pub ai_games_per_user: u32,
-    /// How long a user waits between starting games against the AI.
+    /// How long a user waits between starting games against the AI: counted by the database,
+    /// on its clock, so it holds across processes.
     pub ai_game_cooldown: Duration,
     /// Open challenges a user may have at once (0: no limit).
     pub open_challenges_per_user: u32,
@@ -211,9 +213,8 @@ pub struct Service {
     pub(crate) retries: backoff::Backoff,
     /// The gate all heavy work off the runtime goes through (see [`heavy`]).
     pub(crate) gate: heavy::Heavy,
-    /// How far this service moves the database's clock on when it reads it: zero, but in tests
-    /// that let time pass without waiting (see [`probe::Probe::advance_database_clock`]).
-    database_offset: Arc<std::sync::atomic::AtomicI64>,
+    /// Where this service reads the database's time (see [`clock`]).
+    pub(crate) database_clock: clock::DatabaseClock,
 }
 
 /// A game read from the store and rebuilt from its moves.
@@ -225,6 +226,7 @@ pub(crate) struct Loaded {
 
 impl Service {
     pub fn new(store: Store, config: Config, clock: Arc<dyn Clock>) -> Service {
+        let database_clock = clock::DatabaseClock::new(&clock);
         Service {
             store,
             limits: limits::Limits::new(&config, clock.clone()),
@@ -241,7 +243,7 @@ impl Service {
             ai_claim_renewers: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
             retries: backoff::Backoff::default(),
             gate: heavy::Heavy::new(config.heavy_workers, config.heavy_queue_limit),
-            database_offset: Arc::new(std::sync::atomic::AtomicI64::new(0)),
+            database_clock,
             config,
         }
     }
@@ -279,33 +281,34 @@ impl Service {
         &self.config
     }
 
-    /// The game clock's time (Unix ms): moves, time controls, challenges' expiry, ratings'
-    /// dates. Leases, holds and claims are measured on the database's clock instead
-    /// ([`Service::database_now`]).
-    pub(crate) fn now(&self) -> i64 {
+    /// This process's time (Unix ms): only for what concerns this process alone, the hint
+    /// cooldown sparing its AI pool (and, through their own handle on the clock, the per-user
+    /// rate limits it keeps, see [`limits`]). Nothing it gives is stored or compared with
+    /// another process's times: every deadline, expiry, day, date and lease is on the
+    /// database's clock ([`Service::database_now`]; see [`clock`]).
+    pub(crate) fn process_now(&self) -> i64 {
         self.clock.now_ms()
     }
 
-    /// The database's time now (Unix ms): what every lease, hold and claim (the outbox's
-    /// holds and claims, the AI's turns, the clock's looks at games) is measured against, so
-    /// that processes whose own clocks differ agree on who holds what.
+    /// The database's time now (Unix ms): what every deadline, expiry, day, date, lease, hold
+    /// and claim is measured against (turn deadlines and reminders, losses on time, challenges'
+    /// expiry, draw offers, the heartbeat, the daily puzzle's day, the cooldown between games
+    /// against the AI, the outbox's holds and claims, the AI's turns, the clock's looks at
+    /// games), so that processes whose own clocks differ agree on what is due and who holds
+    /// what.
     pub async fn database_now(&self) -> Result<i64, ServiceError> {
-        Ok(store::database_now(
-            self.store.read(),
-            self.store.backend(),
-            self.database_offset(),
-        )
-        .await?)
+        Ok(self
+            .database_clock
+            .now(self.store.read(), self.store.backend())
+            .await?)
     }
 
     /// [`Service::database_now`] on a connection (in a transaction under way).
     pub(crate) async fn database_now_on(&self, conn: &mut Connection) -> Result<i64, ServiceError> {
-        Ok(store::database_now(&mut *conn, self.store.backend(), self.database_offset()).await?)
-    }
-
-    fn database_offset(&self) -> i64 {
-        self.database_offset
-            .load(std::sync::atomic::Ordering::SeqCst)
+        Ok(self
+            .database_clock
+            .now(&mut *conn, self.store.backend())
+            .await?)
     }
 
     /// Closes the database, once every connection is back (see [`store::close`]).
@@ -412,7 +415,8 @@ impl Service {
             })
             .map_err(|_| ServiceError::GameOver)?;
         }
-        let now = self.now();
+        let mut tx = self.store.write().await?;
+        let now = self.database_now_on(&mut tx).await?;
         let info = GameInfo {
             ply: row.ply + 1,
             turn: game.turn(),
@@ -424,7 +428,6 @@ impl Service {
             ..info
         };
         let notation = recorded.to_string();
-        let mut tx = self.store.write().await?;
         advance(&mut tx, &row, &info, game.position(), now).await?;
         moves::insert(&mut *tx, row.id, info.ply, &notation, by_user, now)
             .await
@@ -499,13 +502,13 @@ impl Service {
             info,
         } = loaded;
         game.end(outcome).map_err(|_| ServiceError::GameOver)?;
-        let now = self.now();
         let info = GameInfo {
             outcome,
             turn_deadline: None,
             ..info
         };
         let mut tx = self.store.write().await?;
+        let now = self.database_now_on(&mut tx).await?;
         if let Some(offer) = offer {
             if !draws::answer(&mut *tx, offer, DrawStatus::Accepted, now).await? {
                 return Err(ServiceError::NoDrawOffer);

@@ -75,7 +75,8 @@ impl Service {
             return Err(ServiceError::AiDeclinesDraw);
         }
         let mut tx = self.store.write().await?;
-        draws::insert(&mut *tx, loaded.info.id, loaded.info.ply, user, self.now())
+        let now = self.database_now_on(&mut tx).await?;
+        draws::insert(&mut *tx, loaded.info.id, loaded.info.ply, user, now)
             .await
             .map_err(ServiceError::unless_taken(
                 "draw_offers",
@@ -140,7 +141,8 @@ impl Service {
         } else {
             let mut tx = self.store.write().await?;
             // One conditional update of this offer: an Accept that took it first wins.
-            if !draws::answer(&mut *tx, offer.id, DrawStatus::Declined, self.now()).await? {
+            let now = self.database_now_on(&mut tx).await?;
+            if !draws::answer(&mut *tx, offer.id, DrawStatus::Declined, now).await? {
                 return Err(ServiceError::NoDrawOffer);
             }
             let notice = match answering {
@@ -208,7 +210,9 @@ impl Service {
         if side != loaded.info.turn {
             return Err(ServiceError::NotYourTurn(loaded.info.turn));
         }
-        let now = self.now();
+        // This process's clock: the cooldown spares this process's AI pool, and each process
+        // keeps its own (see `Service::hints`).
+        let now = self.process_now();
         let cooldown = self.config.hint_cooldown.as_millis() as i64;
         {
             let mut hints = self.hints.lock().expect("hint table");

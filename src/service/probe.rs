@@ -75,7 +75,8 @@ impl Probe<'_> {
     /// holds run out without waiting for them. Every service on the database must be moved
     /// alike.
     pub fn advance_database_clock(&self, by: Duration) {
-        let ms = i64::try_from(by.as_millis()).unwrap_or(i64::MAX);
-        self.service.database_offset.fetch_add(ms, Ordering::SeqCst);
+        self.service
+            .database_clock
+            .advance(i64::try_from(by.as_millis()).unwrap_or(i64::MAX));
     }
 }

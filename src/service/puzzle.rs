@@ -369,8 +369,8 @@ impl Service {
     pub async fn seed_puzzles(&self) -> Result<u32, ServiceError> {
         let records: Vec<Record> = serde_json::from_str(SEED)
             .map_err(|e| ServiceError::Internal(format!("assets/puzzles.json: {e}")))?;
-        let now = self.now();
         let mut tx = self.store.write().await?;
+        let now = self.database_now_on(&mut tx).await?;
         let mut added = 0;
         for r in &records {
             if r.read().is_err() {
@@ -419,8 +419,8 @@ impl Service {
         let p = load(row)?;
         let mut tx = self.store.write().await?;
         let rated = !rows::tried(&mut *tx, guild, user.id, p.row.id).await?;
-        let started =
-            rows::start(&mut *tx, guild, user.id, p.row.id, rated, None, self.now()).await;
+        let now = self.database_now_on(&mut tx).await?;
+        let started = rows::start(&mut *tx, guild, user.id, p.row.id, rated, None, now).await;
         match started {
             Ok(_) => {
                 tx.commit().await?;
@@ -452,7 +452,8 @@ impl Service {
         user: &User,
         day: Option<i64>,
     ) -> Result<PuzzleView, ServiceError> {
-        let today = day_of(self.now());
+        // The day on the database's clock: every process agrees on it.
+        let today = day_of(self.database_now().await?);
         let day = day.unwrap_or(today);
         if let Some(a) = rows::day_attempt(self.store.read(), guild, user.id, day).await? {
             if a.status != "active" {
@@ -472,16 +473,8 @@ impl Service {
         let p = self.stored_puzzle(puzzle_id).await?;
         let mut tx = self.store.write().await?;
         let rated = !rows::tried(&mut *tx, guild, user.id, puzzle_id).await?;
-        let started = rows::start(
-            &mut *tx,
-            guild,
-            user.id,
-            puzzle_id,
-            rated,
-            Some(day),
-            self.now(),
-        )
-        .await;
+        let now = self.database_now_on(&mut tx).await?;
+        let started = rows::start(&mut *tx, guild, user.id, puzzle_id, rated, Some(day), now).await;
         match started {
             Ok(_) => {
                 tx.commit().await?;
@@ -504,7 +497,7 @@ impl Service {
     /// Today's daily puzzle in this server and the finished tries at it; `None` when none was
     /// posted today.
     pub async fn daily_board(&self, guild: GuildId) -> Result<Option<DailyBoard>, ServiceError> {
-        let day = day_of(self.now());
+        let day = day_of(self.database_now().await?);
         let Some((puzzle_id, channel)) = rows::of_server_day(self.store.read(), guild, day).await?
         else {
             return Ok(None);
@@ -765,7 +758,6 @@ impl Service {
             .play(mv)
             .map_err(|e| ServiceError::IllegalMove(e.into()))?;
         let last_step = a.progress as usize + 1 >= p.line.len();
-        let now = self.now();
         let mut kept = KeptAnswer {
             mv: mv.to_string(),
             played: played.to_string(),
@@ -773,6 +765,7 @@ impl Service {
             ratings: None,
         };
         let mut tx = self.store.write().await?;
+        let now = self.database_now_on(&mut tx).await?;
         if right && !last_step {
             let next = a.progress + 2;
             if !rows::advance(&mut *tx, a.id, a.progress, next, &kept.json()?, now).await? {
@@ -954,10 +947,11 @@ impl Service {
         channel: Option<ChannelId>,
         by: UserId,
     ) -> Result<bool, ServiceError> {
+        let now = self.database_now().await?;
         let mut writing = self.store.lock().await?;
         match channel {
             Some(c) => {
-                rows::set_channel(writing.ex(), guild, c, by, self.now()).await?;
+                rows::set_channel(writing.ex(), guild, c, by, now).await?;
                 Ok(true)
             }
             None => Ok(rows::clear_channel(writing.ex(), guild).await?),
@@ -968,7 +962,10 @@ impl Service {
     /// written to the outbox in the transaction that claims the day, so it goes out once. The
     /// servers posted to.
     pub async fn post_daily_puzzles(&self) -> Result<Vec<GuildId>, ServiceError> {
-        let day = day_of(self.now());
+        // The day on the database's clock: processes whose clocks differ around midnight
+        // agree on which day's puzzle is due.
+        let now = self.database_now().await?;
+        let day = day_of(now);
         let due = rows::daily_due(self.store.read(), day).await?;
         if due.is_empty() {
             return Ok(Vec::new());
@@ -1001,7 +998,7 @@ impl Service {
                 continue;
             }
             // The puzzle its members answer today is the one the post shows.
-            rows::record_day(&mut *tx, guild, day, p.row.id, channel, self.now()).await?;
+            rows::record_day(&mut *tx, guild, day, p.row.id, channel, now).await?;
             let payload = Payload {
                 puzzle: Some(PuzzleBoardRef {
                     puzzle: p.row.id,
@@ -1036,7 +1033,7 @@ impl Service {
     /// [`SCAN_GIVE_UP`] failures it is recorded as searched, with nothing found, and not tried
     /// again. How many puzzles were new.
     pub async fn find_game_puzzles(&self, limit: u32) -> Result<u32, ServiceError> {
-        let now = self.now();
+        let now = self.database_now().await?;
         let aside = self.retries.waiting(Work::PuzzleScan, now) as u32;
         let ids = rows::unscanned_games(self.store.read(), limit.saturating_add(aside)).await?;
         let mut added = 0;
@@ -1096,9 +1093,9 @@ impl Service {
             // A game that cannot be rebuilt is logged, and not tried again.
             None => Vec::new(),
         };
-        let now = self.now();
         let mut added = 0;
         let mut tx = self.store.write().await?;
+        let now = self.database_now_on(&mut tx).await?;
         if !rows::scanned(&mut *tx, id, found.len() as u32, now).await? {
             return Ok(0);
         }

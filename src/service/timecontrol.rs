@@ -55,7 +55,7 @@ impl Service {
 
     async fn beat(&self, every: Duration, claim: bool) -> Result<Option<Downtime>, ServiceError> {
         let mut tx = self.store.write().await?;
-        let now = self.now();
+        let now = self.database_now_on(&mut tx).await?;
         let next_by = now + heartbeat_grace(every).as_millis() as i64;
         let Some(last) = heartbeat::beat(&mut tx, now, next_by, claim).await? else {
             tx.commit().await?;
@@ -94,7 +94,9 @@ impl Service {
                 Vec::new()
             }
         };
-        let now = self.now();
+        // Every time here is the database's, as the deadlines are: processes whose own clocks
+        // differ decide a game's reminders and loss on time alike.
+        let now = self.database_now().await?;
         for row in games::clock_due(self.store.read(), now).await? {
             let id = row.id;
             if !self.retries.ready(Work::Clock, id, now) {
@@ -110,6 +112,7 @@ impl Service {
                         Ok(mut writing) => {
                             games::claim_clock(writing.ex(), id, &self.claimer, at, until)
                                 .await
+                                .map(|claimed| claimed.then_some(at))
                                 .map_err(ServiceError::from)
                         }
                         Err(e) => Err(ServiceError::from(e)),
@@ -117,15 +120,16 @@ impl Service {
                 }
                 Err(e) => Err(e),
             };
-            match claimed {
-                Ok(true) => {}
-                Ok(false) => continue,
+            let at = match claimed {
+                Ok(Some(at)) => at,
+                Ok(None) => continue,
                 Err(e) => {
                     tracing::error!(game = id, error = %e, "the clock could not claim a game");
                     continue;
                 }
-            }
-            let step = self.clock_step(row, now).await;
+            };
+            // Measured when the look began (not when the sweep did).
+            let step = self.clock_step(row, at).await;
             let released = match self.store.lock().await {
                 Ok(mut writing) => games::release_clock(writing.ex(), id, &self.claimer).await,
                 Err(e) => Err(e),

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tablut_bot::ai::queue::Class;
 use tablut_bot::ai::Level;
-use tablut_bot::service::{Config, GameId, Place, Service, SideChoice, SystemClock, User};
+use tablut_bot::service::{Config, GameId, Place, Service, SideChoice, User};
 
 const ASTRID: u64 = 900_000_000_000_000_301;
 const BIRGER: u64 = 900_000_000_000_000_302;
@@ -250,9 +250,10 @@ async fn no_game_waits_on_the_ai_after_a_restart_or_unannounced() {
             Duration::from_millis(1500) + tablut_bot::service::ai::AI_CLAIM_MARGIN,
         );
     ai_move(&h.fake, 401).await;
-    // A game the bot was never told of (written by another process) is found by the sweep.
+    // A game the bot was never told of (written by another process, on the same database's
+    // time) is found by the sweep.
     let url = format!("sqlite://{}", h.dir.path().join("bot.db").display());
-    let other = Service::open(&url, Config::default(), Arc::new(SystemClock))
+    let other = Service::open(&url, Config::default(), Arc::new(h.clock.clone()))
         .await
         .unwrap();
     let started = other

@@ -544,7 +544,7 @@ async fn two_dispatchers_deliver_each_notice_once() {
             .unwrap();
     assert!(pending >= 12, "{pending}");
     // Past every hold: all are due. A fake sender counts what each dispatcher "posted".
-    let at = SystemClock.now_ms() + 3_600_000;
+    let at = t.a.database_now().await.unwrap() + 3_600_000;
     let sent: Arc<std::sync::Mutex<HashMap<i64, u32>>> = Arc::default();
     let mut tasks = Vec::new();
     for s in [t.a.clone(), t.b.clone()] {
@@ -800,4 +800,169 @@ async fn two_processes_whose_clocks_are_a_minute_apart_double_and_lose_nothing()
     for dispatcher in dispatchers {
         dispatcher.stop(Duration::from_secs(10)).await;
     }
+}
+
+/// Both processes' clock sweeps at once; what they did, together.
+async fn both_tick(a: &Service, b: &Service) -> Vec<ClockEvent> {
+    let (ea, eb) = tokio::join!(a.tick(), b.tick());
+    let mut events = ea.unwrap();
+    events.extend(eb.unwrap());
+    events
+}
+
+/// Two processes whose own clocks are a minute apart (one 30 s behind the database's, one 30 s
+/// ahead) agree on every time the game's clock keeps, because each is measured on the
+/// database's clock: a turn's deadline and a challenge's expiry are the same whichever process
+/// writes them; a reminder goes out once, when half the time is gone and not a moment before
+/// (the process ahead would send it 30 s early on its own clock); a challenge expires once, at
+/// its time; a player loses on time once, exactly at the deadline; the heartbeat and the
+/// downtime it finds are the database's times. The database's time is set by hand (frozen
+/// between the test's moves), so every time here is exact.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_processes_whose_clocks_are_a_minute_apart_agree_on_deadlines_reminders_and_expiry() {
+    let Some(db) = TestDb::new(Backend::Postgres, "races::skew_time").await else {
+        return;
+    };
+    let database = ManualClock::new(T0);
+    let behind = database.skewed(-30_000);
+    let ahead = database.skewed(30_000);
+    assert_eq!(ahead.now_ms() - behind.now_ms(), 60_000);
+    let a = Service::open(&db.url, config(), Arc::new(behind))
+        .await
+        .unwrap();
+    let b = Service::open(&db.url, config(), Arc::new(ahead))
+        .await
+        .unwrap();
+    let per_move = Duration::from_secs(3600);
+    let per_move_ms = per_move.as_millis() as i64;
+    let ttl = config().challenge_ttl.as_millis() as i64;
+
+    // The heartbeat: each process's beat is the database's time, not its own.
+    a.keep_alive(Duration::from_secs(10)).await.unwrap();
+    b.keep_alive(Duration::from_secs(10)).await.unwrap();
+    let alive = store::heartbeat::alive_at(a.store().pool()).await.unwrap();
+    assert_eq!(alive, Some(T0), "the last beat, on the database's clock");
+
+    // A game between two people: challenged through A, accepted through B. Its deadline is the
+    // database's time plus the time per move, whichever process writes it.
+    let (c, _) = a
+        .challenge(request(800, TimeControl::PerMove(per_move)), None)
+        .await
+        .unwrap();
+    assert_eq!(c.expires_at, T0 + ttl);
+    let started = b.accept(c.id, BIRGER, None, None).await.unwrap().game;
+    assert_eq!(started.turn_deadline, Some(T0 + per_move_ms));
+    database.advance(Duration::from_secs(5));
+    let moved = b.play_move(800, ASTRID, "d1-d3", None).await.unwrap();
+    let deadline = T0 + 5_000 + per_move_ms;
+    assert_eq!(moved.game.turn_deadline, Some(deadline));
+    // A challenge opened through B, a minute ahead: it expires a day after the database's now.
+    let (open, _) = b
+        .challenge(request(801, TimeControl::None), None)
+        .await
+        .unwrap();
+    let expires = T0 + 5_000 + ttl;
+    assert_eq!(open.expires_at, expires);
+    // A draw offer, written through B, is dated by the database too.
+    let (offered, _) = b.offer_draw(800, ASTRID, None).await.unwrap();
+    let offered_at: i64 =
+        sqlx::query_scalar("SELECT created_at FROM draw_offers WHERE game_id = $1")
+            .bind(offered.id)
+            .fetch_one(a.store().pool())
+            .await
+            .unwrap();
+    assert_eq!(offered_at, T0 + 5_000);
+
+    // The first reminder: not a millisecond before half the time is gone, then once.
+    let half = deadline - per_move_ms / 2;
+    database.set(half - 1);
+    assert!(both_tick(&a, &b).await.is_empty(), "nothing is due yet");
+    database.set(half);
+    let events = both_tick(&a, &b).await;
+    let [ClockEvent::Reminder {
+        number: 1,
+        remaining,
+        user,
+        ..
+    }] = events.as_slice()
+    else {
+        panic!("one first reminder: {events:?}");
+    };
+    assert_eq!(*remaining, per_move / 2);
+    assert_eq!(*user, BIRGER);
+    assert!(both_tick(&a, &b).await.is_empty(), "sent once");
+
+    // The second, when a tenth of the time is left.
+    let last = deadline - per_move_ms / timecontrol::LAST_REMINDER_FRACTION;
+    database.set(last - 1);
+    assert!(both_tick(&a, &b).await.is_empty());
+    database.set(last);
+    let events = both_tick(&a, &b).await;
+    assert!(
+        matches!(events.as_slice(), [ClockEvent::Reminder { number: 2, remaining, .. }] if *remaining == per_move / 10),
+        "one second reminder: {events:?}"
+    );
+    assert!(both_tick(&a, &b).await.is_empty(), "sent once");
+
+    // The loss on time: exactly at the deadline, once.
+    database.set(deadline - 1);
+    assert!(
+        both_tick(&a, &b).await.is_empty(),
+        "not lost before the deadline"
+    );
+    database.set(deadline);
+    let events = both_tick(&a, &b).await;
+    let [ClockEvent::TimedOut(ended)] = events.as_slice() else {
+        panic!("one loss on time: {events:?}");
+    };
+    assert_eq!(ended.game.id, started.id);
+    assert!(both_tick(&a, &b).await.is_empty(), "decided once");
+    let row = store::games::by_id(a.store().pool(), started.id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(row.ended_at, Some(deadline), "ended at the deadline");
+    assert_eq!(row.reason.as_deref(), Some("timeout"));
+
+    // The open challenge: not a millisecond early (the process ahead would close it 30 s
+    // early on its own clock), then once.
+    database.set(expires - 1);
+    assert!(both_tick(&a, &b).await.is_empty(), "still open");
+    database.set(expires);
+    let events = both_tick(&a, &b).await;
+    assert!(
+        matches!(events.as_slice(), [ClockEvent::ChallengeExpired(c)] if c.id == open.id),
+        "one expiry: {events:?}"
+    );
+    assert!(both_tick(&a, &b).await.is_empty(), "expired once");
+
+    // The outbox holds each reminder once.
+    let kinds: Vec<String> = a
+        .notices_in(800)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|n| n.kind)
+        .collect();
+    assert_eq!(
+        kinds.iter().filter(|k| *k == "reminder").count(),
+        2,
+        "{kinds:?}"
+    );
+
+    // Downtime: no beat for longer than the promise; the first start after it, through either
+    // process, gives back exactly the database's time since the last beat, once.
+    database.set(expires + 3_600_000);
+    let (ra, rb) = tokio::join!(
+        a.resume(Duration::from_secs(10)),
+        b.resume(Duration::from_secs(10))
+    );
+    let given: Vec<Downtime> = [ra.unwrap(), rb.unwrap()].into_iter().flatten().collect();
+    assert_eq!(given.len(), 1, "claimed once: {given:?}");
+    assert_eq!(
+        given[0].away,
+        Duration::from_millis((expires + 3_600_000 - T0) as u64)
+    );
+    a.close().await;
+    b.close().await;
 }

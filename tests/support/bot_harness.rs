@@ -1,5 +1,7 @@
 //! The bot under test: the real client started as `main` starts it, against a fake Discord, on
-//! a database file in a temporary directory, with a clock the test moves.
+//! a database file in a temporary directory, with a clock the test moves: the process's, and the
+//! database's as the bot reads it, which also runs on in real time (so that the outbox's holds and
+//! retries come due while the bot runs).
 
 use super::fake_discord::{FakeDiscord, Recorded, Who};
 use super::Waiting;
@@ -38,7 +40,7 @@ impl BotHarness {
         let mut h = BotHarness {
             fake,
             dir: tempfile::tempdir().unwrap(),
-            clock: ManualClock::new(T0),
+            clock: ManualClock::running(T0),
             bot: None,
             settings,
         };
@@ -87,7 +89,7 @@ impl BotHarness {
     }
 
     /// Moves the clock on by a millisecond `n + 1` times, each time waiting until the bot's clock
-    /// loop has begun a tick at the new time (its first step records the clock's time as the
+    /// loop has begun a tick at the new time (its first step records the database's time as the
     /// heartbeat). The loop runs its ticks one after another, so when this returns, `n` whole
     /// ticks have run after the call: whatever they would do is done or in the outbox.
     /// Returns how far the clock moved.
@@ -95,7 +97,8 @@ impl BotHarness {
         let pool = self.database().await;
         for _ in 0..=n {
             self.clock.advance(std::time::Duration::from_millis(1));
-            let now = tablut_bot::service::Clock::now_ms(&self.clock);
+            // The heartbeat is on the database's clock.
+            let now = self.clock.database_now_ms();
             let waiting = Waiting::for_("the clock ticks");
             while sqlx::query_scalar::<_, Option<i64>>(
                 "SELECT alive_at FROM heartbeat WHERE id = 1",
