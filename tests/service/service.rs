@@ -651,6 +651,9 @@ async fn concurrent_moves_never_land_twice_and_none_is_lost(db: TestDb) {
                 let a = moves[rng.usize(..moves.len())].clone();
                 let b = moves[rng.usize(..moves.len())].clone();
                 let (ra, rb) = tokio::join!(s.play_move(ch, user, &a, None), s.play_move(ch, user, &b, None));
+                // Both answers are counted before the game's end stops the loop: the move that
+                // ended it may be either one.
+                let mut over = false;
                 for r in [ra, rb] {
                     match r {
                         Ok(_) => applied += 1,
@@ -658,9 +661,12 @@ async fn concurrent_moves_never_land_twice_and_none_is_lost(db: TestDb) {
                             refused += 1
                         }
                         Err(ServiceError::IllegalMove(_)) => refused += 1,
-                        Err(ServiceError::GameOver) => return (applied, refused),
+                        Err(ServiceError::GameOver) => over = true,
                         Err(e) => panic!("unexpected: {e:?}"),
                     }
+                }
+                if over {
+                    break;
                 }
             }
             (applied, refused)
