@@ -160,7 +160,11 @@ async fn moves_sent_to_two_processes_at_once_land_once_per_ply() {
     }
     for task in tasks {
         let (ch, landed) = task.await.unwrap();
-        let game = t.b.game_in_channel(ch).await.unwrap().unwrap();
+        // The channel's game, running or ended (random moves may end it).
+        let game = store::games::latest_in_channel(t.b.store().pool(), ch)
+            .await
+            .unwrap()
+            .unwrap();
         let moves = store::moves::of_game(t.b.store().pool(), game.id)
             .await
             .unwrap();
