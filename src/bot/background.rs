@@ -78,10 +78,11 @@ pub fn ai_turn(
     notice_after: Duration,
 ) {
     tasks.spawn_until_stopped(async move {
-        if service.ai_turn_pending(id) {
+        if service.ai().pending(id) {
             return;
         }
-        let turn = service.ai_turn(id);
+        let ai = service.ai();
+        let turn = ai.turn(id);
         tokio::pin!(turn);
         let notice_at = tokio::time::Instant::now() + notice_after;
         let mut noticed = false;
@@ -91,13 +92,13 @@ pub fn ai_turn(
             tokio::select! {
                 played = &mut turn => break played,
                 _ = look.tick() => {
-                    let ahead = service.ai_turn_waiting(id);
+                    let ahead = service.ai().waiting(id);
                     if typing.is_none() && ahead.map_or(true, |n| n < TYPING_AHEAD) {
                         typing = Some(serenity::ChannelId::new(channel).start_typing(&http));
                     }
                     if !noticed && ahead.is_some() && tokio::time::Instant::now() >= notice_at {
                         noticed = true;
-                        if let Err(e) = service.announce_ai_wait(id, channel).await {
+                        if let Err(e) = service.ai().announce_wait(id, channel).await {
                             tracing::warn!(game = id, error = ?e, "could not say that the AI is busy");
                         }
                     }
@@ -144,10 +145,10 @@ pub fn ai_sweep(
                 }
                 Err(e) => tracing::error!(error = ?e, "could not list the unfinished analyses"),
             }
-            match service.games_awaiting_ai().await {
+            match service.ai().games_awaiting().await {
                 Ok(due) => {
                     for (id, channel) in due {
-                        if !service.ai_turn_pending(id) {
+                        if !service.ai().pending(id) {
                             ai_turn(
                                 &turns,
                                 http.clone(),

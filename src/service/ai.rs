@@ -1,12 +1,23 @@
 //! The AI's side of the service: its turns, hints, and the limits on its use. Every search
 //! runs on the pool's workers (never on the async runtime, never holding a database
 //! connection); the database is the queue's truth: a game where the AI is to move is a turn
-//! owed, and [`Service::games_awaiting_ai`] finds every one, after a restart or a failure.
+//! owed, and [`Ai::games_awaiting`] finds every one, after a restart or a failure.
 
-use super::*;
+use super::outbox::Payload;
+use super::{
+    ChannelId, GameId, GuildId, Hint, Loaded, MoveReport, News, Player, Service, ServiceError,
+    UserId,
+};
 use crate::ai::pool::{Answer, Search};
-use crate::ai::queue::{Class, Owner};
+use crate::ai::queue::{Class, Owner, Ticket};
+use crate::ai::Level;
 use crate::ai::SearchResult;
+use crate::store::{self, games, Connection, GameStatus};
+use crate::tafl::{Game, Side};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use tokio::sync::oneshot;
 
 /// How long past the search's own time a process's claim on an AI turn lasts (by default) from
@@ -43,6 +54,7 @@ impl Drop for TurnClaim<'_> {
         let ticket = self
             .service
             .ai_turns
+            .turns
             .lock()
             .expect("AI turns")
             .remove(&self.game)
@@ -51,8 +63,9 @@ impl Drop for TurnClaim<'_> {
             if self.service.ai.cancel(ticket) {
                 // Withdrawn before a worker took it: never searched.
                 self.service
-                    .ai_turn_searches
-                    .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+                    .ai_turns
+                    .searches
+                    .fetch_sub(1, Ordering::SeqCst);
             }
         }
     }
@@ -60,50 +73,94 @@ impl Drop for TurnClaim<'_> {
 
 /// A task renewing a claim, counted while it runs (from before it is spawned until it ends or
 /// is dropped with the runtime).
-struct Renewer(Arc<std::sync::atomic::AtomicUsize>);
+struct Renewer(Arc<AtomicUsize>);
 
 impl Renewer {
-    fn new(count: Arc<std::sync::atomic::AtomicUsize>) -> Renewer {
-        count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    fn new(count: Arc<AtomicUsize>) -> Renewer {
+        count.fetch_add(1, Ordering::SeqCst);
         Renewer(count)
     }
 }
 
 impl Drop for Renewer {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
+/// What a process keeps of the AI's turns and hints.
+pub(crate) struct AiTurns {
+    /// The games whose AI turn is being played now, with its place in the pool's queue once
+    /// queued: at most one turn per game at a time.
+    turns: Mutex<HashMap<GameId, Option<Ticket>>>,
+    /// The searches given to the workers for the AI's turns (less those withdrawn before a
+    /// worker took them).
+    pub(crate) searches: AtomicU64,
+    /// The renewals of this service's claims on AI turns that found the claim still held.
+    pub(crate) claim_renewals: Arc<AtomicU64>,
+    /// The tasks renewing this service's claims on AI turns that are running now.
+    pub(crate) claim_renewers: Arc<AtomicUsize>,
+    /// When each user last asked for a hint (Unix ms). A restart forgets it, which is harmless;
+    /// each process keeps its own, which is what the cooldown is for: sparing this process's
+    /// AI pool.
+    hints: Mutex<HashMap<UserId, i64>>,
+}
+
+impl AiTurns {
+    pub(crate) fn new() -> AiTurns {
+        AiTurns {
+            turns: Mutex::new(HashMap::new()),
+            searches: AtomicU64::new(0),
+            claim_renewals: Arc::new(AtomicU64::new(0)),
+            claim_renewers: Arc::new(AtomicUsize::new(0)),
+            hints: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+/// The AI as a player ([`Service::ai`]): its turns, searched on the pool and played, and the
+/// hints it gives people.
+#[derive(Clone, Copy)]
+pub struct Ai<'a> {
+    service: &'a Service,
+}
+
 impl Service {
+    /// The AI's turns and hints.
+    pub fn ai(&self) -> Ai<'_> {
+        Ai { service: self }
+    }
+}
+
+impl Ai<'_> {
     /// If the AI is to move in game `id`, its move is searched on the pool (in its turn in the
     /// queue, within its time from when a worker takes it) and played. `None` when it is not
     /// the AI's turn, the game moved on meanwhile, or this game's AI turn is already under way.
-    pub async fn ai_turn(&self, id: GameId) -> Result<Option<MoveReport>, ServiceError> {
+    pub async fn turn(self, id: GameId) -> Result<Option<MoveReport>, ServiceError> {
         let Some(_claim) = self.claim_ai_turn(id) else {
             return Ok(None);
         };
-        let Some(row) = games::by_id(self.store.read(), id).await? else {
+        let Some(row) = games::by_id(self.service.store.read(), id).await? else {
             return Ok(None);
         };
         if row.status != GameStatus::Active {
             return Ok(None);
         }
-        let loaded = self.load(row).await?;
+        let loaded = self.service.load(row).await?;
         let Some(Player::Ai(level)) = loaded.info.to_move().cloned() else {
             return Ok(None);
         };
         // Across processes: the turn is searched only by the process that claims it in the
         // database; a claim whose process died ends with its lease (the sweep plays it then).
         let ply = loaded.row.ply;
-        let time = self.config.ai_time(level);
-        let lease = time + self.config.ai_claim_margin;
+        let time = self.service.config.ai_time(level);
+        let lease = time + self.service.config.ai_claim_margin;
         // On the database's clock, which every process's claims are measured on.
-        let now = self.database_now().await?;
+        let now = self.service.database_now().await?;
         let until = now + lease.as_millis() as i64;
-        let mut writing = self.store.lock().await?;
+        let mut writing = self.service.store.lock().await?;
         let claimed =
-            games::claim_ai_turn(writing.ex(), id, ply, &self.claimer, now, until).await?;
+            games::claim_ai_turn(writing.ex(), id, ply, &self.service.claimer, now, until).await?;
         drop(writing);
         if !claimed {
             return Ok(None);
@@ -114,9 +171,9 @@ impl Service {
         let played = self.search_ai_turn(loaded, level, time, lost).await;
         drop(renewing);
         if !matches!(played, Ok(Some(_))) {
-            let released = match self.store.lock().await {
+            let released = match self.service.store.lock().await {
                 Ok(mut writing) => {
-                    games::release_ai_turn(writing.ex(), id, ply, &self.claimer).await
+                    games::release_ai_turn(writing.ex(), id, ply, &self.service.claimer).await
                 }
                 Err(e) => Err(e),
             };
@@ -141,13 +198,13 @@ impl Service {
     ) -> (oneshot::Sender<()>, oneshot::Receiver<()>) {
         let (renewing, mut stopped) = oneshot::channel::<()>();
         let (lost_tx, lost) = oneshot::channel();
-        let store = self.store.clone();
-        let database_clock = self.database_clock.clone();
-        let claimer = self.claimer.clone();
-        let renewals = self.ai_claim_renewals.clone();
+        let store = self.service.store.clone();
+        let database_clock = self.service.database_clock.clone();
+        let claimer = self.service.claimer.clone();
+        let renewals = self.service.ai_turns.claim_renewals.clone();
         let every = (lease / 3).max(MIN_RENEWAL);
         let lease = lease.as_millis() as i64;
-        let running = Renewer::new(self.ai_claim_renewers.clone());
+        let running = Renewer::new(self.service.ai_turns.claim_renewers.clone());
         tokio::spawn(async move {
             let _running = running;
             loop {
@@ -164,7 +221,7 @@ impl Service {
                 .await;
                 match renewed {
                     Ok(true) => {
-                        renewals.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        renewals.fetch_add(1, Ordering::SeqCst);
                     }
                     Ok(false) => {
                         // Routine once the turn ended (its move moved the game on); news if not.
@@ -205,18 +262,27 @@ impl Service {
             level,
             time,
         };
-        self.ai_turn_searches
-            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.service
+            .ai_turns
+            .searches
+            .fetch_add(1, Ordering::SeqCst);
         let (ticket, mut answer) = self.submit(owner, search);
-        if let Some(slot) = self.ai_turns.lock().expect("AI turns").get_mut(&id) {
+        if let Some(slot) = self
+            .service
+            .ai_turns
+            .turns
+            .lock()
+            .expect("AI turns")
+            .get_mut(&id)
+        {
             *slot = Some(ticket);
         }
         let answer = tokio::select! {
             answer = &mut answer => answer,
             Ok(()) = lost => {
-                if self.ai.cancel(ticket) {
-                    self.ai_turn_searches
-                        .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+                if self.service.ai.cancel(ticket) {
+                    self.service.ai_turns.searches
+                        .fetch_sub(1, Ordering::SeqCst);
                     return Ok(None);
                 }
                 // A worker has it: its move lands only if the game is still at its ply.
@@ -230,7 +296,7 @@ impl Service {
             .game
             .play(found.best)
             .map_err(|e| ServiceError::Internal(format!("the AI chose an illegal move: {e}")))?;
-        match self.commit_move(loaded, None, None).await {
+        match self.service.commit_move(loaded, None, None).await {
             Ok(report) => Ok(Some(report)),
             Err(ServiceError::PositionChanged | ServiceError::GameOver) => Ok(None),
             Err(e) => Err(e),
@@ -238,43 +304,51 @@ impl Service {
     }
 
     /// Whether game `id`'s AI turn is under way (queued or searching).
-    pub fn ai_turn_pending(&self, id: GameId) -> bool {
-        self.ai_turns.lock().expect("AI turns").contains_key(&id)
+    pub fn pending(&self, id: GameId) -> bool {
+        self.service
+            .ai_turns
+            .turns
+            .lock()
+            .expect("AI turns")
+            .contains_key(&id)
     }
 
     /// How many requests the pool serves before game `id`'s AI turn; `None` unless it is
     /// waiting for a worker to be free (an idle worker about to take it is no wait, however
     /// long a loaded machine keeps that worker's thread from running).
-    pub fn ai_turn_waiting(&self, id: GameId) -> Option<usize> {
-        let ticket = (*self.ai_turns.lock().expect("AI turns").get(&id)?)?;
-        self.ai.waiting_for_worker(ticket)
+    pub fn waiting(&self, id: GameId) -> Option<usize> {
+        let ticket = (*self
+            .service
+            .ai_turns
+            .turns
+            .lock()
+            .expect("AI turns")
+            .get(&id)?)?;
+        self.service.ai.waiting_for_worker(ticket)
     }
 
     /// Tells game `id`'s channel (through the outbox) how many requests the pool serves before
     /// its AI turn, if the turn is still waiting for a worker. Whether it told.
-    pub async fn announce_ai_wait(
-        &self,
-        id: GameId,
-        channel: ChannelId,
-    ) -> Result<bool, ServiceError> {
-        let Some(ahead) = self.ai_turn_waiting(id) else {
+    pub async fn announce_wait(self, id: GameId, channel: ChannelId) -> Result<bool, ServiceError> {
+        let Some(ahead) = self.waiting(id) else {
             return Ok(false);
         };
         // The post names the game's variant: the game is read first, outside the write.
-        let game = self.game(id).await?;
-        let payload = super::outbox::Payload::news(super::News::AiWaiting { game, ahead });
-        let mut tx = self.store.write().await?;
-        self.enqueue(&mut tx, channel, "ai_wait", &payload, Duration::ZERO)
+        let game = self.service.game(id).await?;
+        let payload = Payload::news(News::AiWaiting { game, ahead });
+        let mut tx = self.service.store.write().await?;
+        self.service
+            .enqueue(&mut tx, channel, "ai_wait", &payload, Duration::ZERO)
             .await?;
-        self.commit_noticed(tx).await?;
+        self.service.commit_noticed(tx).await?;
         Ok(true)
     }
 
     /// The active games where the AI is to move, with their channels: each is an AI turn owed
     /// (after a restart, or a turn that failed, the sweep plays them).
-    pub async fn games_awaiting_ai(&self) -> Result<Vec<(GameId, ChannelId)>, ServiceError> {
+    pub async fn games_awaiting(self) -> Result<Vec<(GameId, ChannelId)>, ServiceError> {
         let mut out = Vec::new();
-        for row in games::all_active(self.store.read()).await? {
+        for row in games::all_active(self.service.store.read()).await? {
             let start = match &row.start {
                 Some((_, turn)) => match turn.parse::<Side>() {
                     Ok(side) => side,
@@ -301,10 +375,57 @@ impl Service {
         Ok(out)
     }
 
+    /// The AI's suggestion for `user`, the player to move. Rate-limited per user. As on
+    /// lichess, refused in a rated game between people (the engine's help would decide it);
+    /// given in casual games and against the AI.
+    pub async fn hint(self, channel: ChannelId, user: UserId) -> Result<Hint, ServiceError> {
+        let loaded = self.service.active(channel).await?;
+        let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
+        if loaded.info.rated {
+            return Err(ServiceError::HintInRatedGame);
+        }
+        if side != loaded.info.turn {
+            return Err(ServiceError::NotYourTurn(loaded.info.turn));
+        }
+        // This process's clock: the cooldown spares this process's AI pool, and each process
+        // keeps its own (see `AiTurns::hints`).
+        let now = self.service.process_now();
+        let cooldown = self.service.config.hint_cooldown.as_millis() as i64;
+        {
+            let mut hints = self.service.ai_turns.hints.lock().expect("hint table");
+            if let Some(&last) = hints.get(&user) {
+                if now < last + cooldown {
+                    let wait = (last + cooldown - now + 999) / 1000;
+                    return Err(ServiceError::HintTooSoon(wait as u64));
+                }
+            }
+            hints.insert(user, now);
+        }
+        let found = match self.hint_search(user, loaded.game).await {
+            Ok(found) => found,
+            Err(e) => {
+                // Not answered: it does not count against the cooldown.
+                self.service
+                    .ai_turns
+                    .hints
+                    .lock()
+                    .expect("hint table")
+                    .remove(&user);
+                return Err(e);
+            }
+        };
+        Ok(Hint {
+            best: found.best.to_string(),
+            score: found.score,
+            depth: found.depth,
+            pv: found.pv.iter().map(|m| m.to_string()).collect(),
+        })
+    }
+
     /// Refuses a new request for the AI while its queue is full.
-    pub(crate) fn ai_room(&self) -> Result<(), ServiceError> {
-        let waiting = self.ai.waiting();
-        if waiting >= self.config.ai_queue_limit {
+    pub(crate) fn room(&self) -> Result<(), ServiceError> {
+        let waiting = self.service.ai.waiting();
+        if waiting >= self.service.config.ai_queue_limit {
             return Err(ServiceError::AiBusy(waiting));
         }
         Ok(())
@@ -314,23 +435,23 @@ impl Service {
     /// started too recently. Read in the transaction that would create the game, under a lock
     /// on the user's count (see [`store::dialect::lock_in_transaction`]): on PostgreSQL,
     /// games started at once in several channels cannot pass the limit together.
-    pub(crate) async fn check_ai_game_limits(
+    pub(crate) async fn check_game_limits(
         &self,
         conn: &mut Connection,
         guild: Option<GuildId>,
         user: UserId,
     ) -> Result<(), ServiceError> {
-        self.ai_room()?;
+        self.room()?;
         let key = format!("ai-games:{}:{user}", guild.unwrap_or(0));
-        store::dialect::lock_in_transaction(&mut *conn, self.store.backend(), &key).await?;
+        store::dialect::lock_in_transaction(&mut *conn, self.service.store.backend(), &key).await?;
         let (active, latest) = games::ai_games_of(&mut *conn, guild, user).await?;
-        if active >= self.config.ai_games_per_user {
+        if active >= self.service.config.ai_games_per_user {
             return Err(ServiceError::TooManyAiGames(active));
         }
-        let cooldown = self.config.ai_game_cooldown.as_millis() as i64;
+        let cooldown = self.service.config.ai_game_cooldown.as_millis() as i64;
         if let Some(latest) = latest {
             // On the database's clock, as `latest` is: the cooldown holds across processes.
-            let now = self.database_now_on(&mut *conn).await?;
+            let now = self.service.database_now_on(&mut *conn).await?;
             if now < latest + cooldown {
                 return Err(ServiceError::AiGameTooSoon(
                     ((latest + cooldown - now + 999) / 1000) as u64,
@@ -347,16 +468,16 @@ impl Service {
         user: UserId,
         game: Game,
     ) -> Result<SearchResult, ServiceError> {
-        self.ai_room()?;
+        self.room()?;
         let search = Search {
             game,
             level: Level::Hard,
-            time: self.config.hint_time,
+            time: self.service.config.hint_time,
         };
         let (ticket, mut answer) = self.submit(user, search);
-        let answer = match tokio::time::timeout(self.config.hint_wait, &mut answer).await {
+        let answer = match tokio::time::timeout(self.service.config.hint_wait, &mut answer).await {
             Ok(a) => a,
-            Err(_) if self.ai.cancel(ticket) => return Err(ServiceError::HintTimedOut),
+            Err(_) if self.service.ai.cancel(ticket) => return Err(ServiceError::HintTimedOut),
             // A worker has it: the search ends within its time.
             Err(_) => answer.await,
         };
@@ -365,38 +486,34 @@ impl Service {
 
     /// Marks game `id`'s AI turn as under way, unless it already is.
     fn claim_ai_turn(&self, id: GameId) -> Option<TurnClaim<'_>> {
-        let mut turns = self.ai_turns.lock().expect("AI turns");
+        let mut turns = self.service.ai_turns.turns.lock().expect("AI turns");
         if turns.contains_key(&id) {
             return None;
         }
         turns.insert(id, None);
         Some(TurnClaim {
-            service: self,
+            service: self.service,
             game: id,
         })
     }
 
     /// Queues a search on the pool; the receiver gets its answer.
-    fn submit(
-        &self,
-        owner: Owner,
-        search: Search,
-    ) -> (
-        crate::ai::queue::Ticket,
-        tokio::sync::oneshot::Receiver<Answer>,
-    ) {
-        let (tx, rx) = tokio::sync::oneshot::channel();
-        let ticket = self.ai.submit(owner, Class::Play, search, move |a| {
-            // The waiter may have given up: its answer is of no use then.
-            let _ = tx.send(a);
-        });
+    fn submit(&self, owner: Owner, search: Search) -> (Ticket, oneshot::Receiver<Answer>) {
+        let (tx, rx) = oneshot::channel();
+        let ticket = self
+            .service
+            .ai
+            .submit(owner, Class::Play, search, move |a| {
+                // The waiter may have given up: its answer is of no use then.
+                let _ = tx.send(a);
+            });
         (ticket, rx)
     }
 }
 
 /// A pool's answer as the service's result.
 fn answered(
-    answer: Result<Answer, tokio::sync::oneshot::error::RecvError>,
+    answer: Result<Answer, oneshot::error::RecvError>,
 ) -> Result<Option<SearchResult>, ServiceError> {
     answer
         .map_err(|_| ServiceError::Internal("the AI pool stopped".into()))?

@@ -458,7 +458,7 @@ impl Service {
         Ok(out)
     }
 
-    /// Starts a game against the AI. If the AI has the first move, call [`Service::ai_turn`].
+    /// Starts a game against the AI. If the AI has the first move, call [`ai::Ai::turn`].
     /// Refused: the AI's queue is full, the user has as many games against the AI in the server
     /// as allowed, or started one too recently. From a command that answers with the start
     /// (`answering`), the start (with the board) is also written to the outbox in the same
@@ -480,7 +480,8 @@ impl Service {
             None => Position::start(req.rules),
         };
         let mut tx = self.store.write().await?;
-        self.check_ai_game_limits(&mut tx, req.place.guild, user_id)
+        self.ai()
+            .check_game_limits(&mut tx, req.place.guild, user_id)
             .await?;
         let info = self
             .create_game(

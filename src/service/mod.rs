@@ -52,8 +52,7 @@ use crate::store::{Connection, Store};
 use crate::tafl::{
     write_position, Game, Outcome, Position, Reason, RecordedMove, Rules, Side, Variant,
 };
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// What the service can be tuned with.
@@ -183,10 +182,6 @@ pub struct Service {
     store: Store,
     clock: Arc<dyn Clock>,
     config: Config,
-    /// When each user last asked for a hint (Unix ms). A restart forgets it, which is harmless;
-    /// each process keeps its own, which is what the cooldown is for: sparing this process's
-    /// AI pool.
-    hints: Mutex<HashMap<UserId, i64>>,
     /// The per-user rate limits this process keeps (see [`limits`]).
     pub(crate) limits: limits::Limits,
     delivery: OutboxTimes,
@@ -194,21 +189,13 @@ pub struct Service {
     outbox_wake: Arc<tokio::sync::Notify>,
     /// The AI's workers: every search of the service runs there.
     pub(crate) ai: crate::ai::pool::Pool,
-    /// The games whose AI turn is being played now, with its place in the pool's queue once
-    /// queued: at most one turn per game at a time.
-    pub(crate) ai_turns: Mutex<HashMap<GameId, Option<crate::ai::queue::Ticket>>>,
+    /// The AI's turns and hints under way in this process (see [`ai::Ai`]).
+    pub(crate) ai_turns: ai::AiTurns,
     /// The games whose analysis this process is driving now.
     pub(crate) analyses: analysis::Analyses,
     /// This service's id in the AI turns it claims in the database (see
-    /// [`Service::ai_turn`]): unique per process and per service.
+    /// [`ai::Ai::turn`]): unique per process and per service.
     pub(crate) claimer: String,
-    /// The searches this service gave its workers for the AI's turns (less those withdrawn
-    /// before a worker took them).
-    pub(crate) ai_turn_searches: std::sync::atomic::AtomicU64,
-    /// The renewals of this service's claims on AI turns that found the claim still held.
-    pub(crate) ai_claim_renewals: Arc<std::sync::atomic::AtomicU64>,
-    /// The tasks renewing this service's claims on AI turns that are running now.
-    pub(crate) ai_claim_renewers: Arc<std::sync::atomic::AtomicUsize>,
     /// The sweeps' items whose handling failed, set aside for a while (see [`backoff`]).
     pub(crate) retries: backoff::Backoff,
     /// The gate all heavy work off the runtime goes through (see [`heavy`]).
@@ -231,16 +218,12 @@ impl Service {
             store,
             limits: limits::Limits::new(&config, clock.clone()),
             clock,
-            hints: Mutex::new(HashMap::new()),
             delivery: OutboxTimes::default(),
             outbox_wake: Arc::new(tokio::sync::Notify::new()),
             ai: crate::ai::pool::Pool::new(config.ai_workers, config.ai_tt_mb),
-            ai_turns: Mutex::new(HashMap::new()),
+            ai_turns: ai::AiTurns::new(),
             analyses: analysis::Analyses::default(),
             claimer: ai::claimer_id(),
-            ai_turn_searches: std::sync::atomic::AtomicU64::new(0),
-            ai_claim_renewals: Arc::new(std::sync::atomic::AtomicU64::new(0)),
-            ai_claim_renewers: Arc::new(std::sync::atomic::AtomicUsize::new(0)),
             retries: backoff::Backoff::default(),
             gate: heavy::Heavy::new(config.heavy_workers, config.heavy_queue_limit),
             database_clock,

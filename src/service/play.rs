@@ -7,7 +7,7 @@ use crate::tafl::MoveError;
 impl Service {
     /// `user` plays the move `text` in the channel's game. Refused: no game, not a player, not
     /// their turn, an illegal move (with the engine's reason), or another move landed first.
-    /// Against the AI, follow with [`Service::ai_turn`]. From an interaction that will answer
+    /// Against the AI, follow with [`ai::Ai::turn`]. From an interaction that will answer
     /// with the move, the move's notice remembers it (`answer`), so that the dispatcher shows
     /// the move by the same edit if the handler does not record it shown.
     pub async fn play_move(
@@ -28,7 +28,7 @@ impl Service {
         loaded.game.play_text(text).map_err(illegal)?;
         if loaded.info.player(side.other()).is_ai() {
             // The AI's reply will need a place in its queue.
-            self.ai_room()?;
+            self.ai().room()?;
         }
         self.commit_move(loaded, Some(user), answer).await
     }
@@ -196,48 +196,6 @@ impl Service {
             },
         )
         .await
-    }
-
-    /// The AI's suggestion for `user`, the player to move. Rate-limited per user. As on
-    /// lichess, refused in a rated game between people (the engine's help would decide it);
-    /// given in casual games and against the AI.
-    pub async fn hint(&self, channel: ChannelId, user: UserId) -> Result<Hint, ServiceError> {
-        let loaded = self.active(channel).await?;
-        let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
-        if loaded.info.rated {
-            return Err(ServiceError::HintInRatedGame);
-        }
-        if side != loaded.info.turn {
-            return Err(ServiceError::NotYourTurn(loaded.info.turn));
-        }
-        // This process's clock: the cooldown spares this process's AI pool, and each process
-        // keeps its own (see `Service::hints`).
-        let now = self.process_now();
-        let cooldown = self.config.hint_cooldown.as_millis() as i64;
-        {
-            let mut hints = self.hints.lock().expect("hint table");
-            if let Some(&last) = hints.get(&user) {
-                if now < last + cooldown {
-                    let wait = (last + cooldown - now + 999) / 1000;
-                    return Err(ServiceError::HintTooSoon(wait as u64));
-                }
-            }
-            hints.insert(user, now);
-        }
-        let found = match self.hint_search(user, loaded.game).await {
-            Ok(found) => found,
-            Err(e) => {
-                // Not answered: it does not count against the cooldown.
-                self.hints.lock().expect("hint table").remove(&user);
-                return Err(e);
-            }
-        };
-        Ok(Hint {
-            best: found.best.to_string(),
-            score: found.score,
-            depth: found.depth,
-            pv: found.pv.iter().map(|m| m.to_string()).collect(),
-        })
     }
 
     /// The moves `user` could play that match what they have typed, for autocomplete: up to

@@ -25,18 +25,18 @@ impl Probe<'_> {
     /// How many searches the service gave its workers for the AI's turns (one withdrawn before
     /// a worker took it does not count).
     pub fn ai_turn_searches(&self) -> u64 {
-        self.service.ai_turn_searches.load(Ordering::SeqCst)
+        self.service.ai_turns.searches.load(Ordering::SeqCst)
     }
 
     /// How many times the service renewed a claim on an AI turn that it still held.
     pub fn ai_claim_renewals(&self) -> u64 {
-        self.service.ai_claim_renewals.load(Ordering::SeqCst)
+        self.service.ai_turns.claim_renewals.load(Ordering::SeqCst)
     }
 
     /// How many tasks renewing the service's claims on AI turns run now (each stops with its
     /// turn).
     pub fn ai_claim_renewers(&self) -> usize {
-        self.service.ai_claim_renewers.load(Ordering::SeqCst)
+        self.service.ai_turns.claim_renewers.load(Ordering::SeqCst)
     }
 
     /// The AI's workers, which every search of the service uses: tests occupy a worker with a

@@ -86,7 +86,7 @@ async fn taken(service: &Service, channel: u64) {
 async fn queued(service: &Service, id: GameId) -> usize {
     let waiting = Waiting::for_("the AI's turn queued");
     loop {
-        if let Some(ahead) = service.ai_turn_waiting(id) {
+        if let Some(ahead) = service.ai().waiting(id) {
             return ahead;
         }
         waiting.again().await;
@@ -184,7 +184,7 @@ async fn users_are_served_in_turn_and_a_wait_is_shown() {
     // The order the worker will serve them in, while the queue is still.
     let mut ahead: Vec<(usize, u64)> = Vec::new();
     for &(id, channel) in &games[1..] {
-        ahead.push((service.ai_turn_waiting(id).unwrap(), channel));
+        ahead.push((service.ai().waiting(id).unwrap(), channel));
     }
     ahead.sort();
     let serving: Vec<u64> = ahead.iter().map(|&(_, c)| c).collect();

@@ -162,7 +162,7 @@ async fn one_users_ten_games_delay_anothers_game_by_at_most_one_search() {
         let s = s.clone();
         let done = done.clone();
         tokio::spawn(async move {
-            let played = s.ai_turn(id).await.unwrap();
+            let played = s.ai().turn(id).await.unwrap();
             assert!(played.is_some(), "the AI moved in game {id}");
             done.send(id).unwrap();
         })
@@ -173,19 +173,19 @@ async fn one_users_ten_games_delay_anothers_game_by_at_most_one_search() {
     for channel in 1..=10 {
         let id = start(s, channel, ASTRID, Level::Medium).await;
         turn(id);
-        until(|| s.ai_turn_waiting(id).is_some()).await;
-        assert_eq!(s.ai_turn_waiting(id), Some(astrids.len()), "behind her own");
+        until(|| s.ai().waiting(id).is_some()).await;
+        assert_eq!(s.ai().waiting(id), Some(astrids.len()), "behind her own");
         astrids.push(id);
     }
     let birgers = start(s, 11, BIRGER, Level::Medium).await;
     turn(birgers);
-    until(|| s.ai_turn_waiting(birgers).is_some()).await;
+    until(|| s.ai().waiting(birgers).is_some()).await;
     assert_eq!(
-        s.ai_turn_waiting(birgers),
+        s.ai().waiting(birgers),
         Some(1),
         "one of Astrid's ten goes first"
     );
-    assert_eq!(s.ai_turn_waiting(astrids[1]), Some(2), "then Astrid's next");
+    assert_eq!(s.ai().waiting(astrids[1]), Some(2), "then Astrid's next");
     drop(carls);
     let mut order = Vec::new();
     for _ in 0..11 {
@@ -213,7 +213,7 @@ async fn the_pool_never_holds_more_tables_than_workers() {
         .iter()
         .map(|&id| {
             let s = s.clone();
-            tokio::spawn(async move { s.ai_turn(id).await.unwrap().is_some() })
+            tokio::spawn(async move { s.ai().turn(id).await.unwrap().is_some() })
         })
         .collect();
     for t in turns {
@@ -307,7 +307,7 @@ async fn a_full_queue_refuses_new_requests_and_changes_nothing() {
     let running = held_worker(s, ASTRID).await;
     {
         let s = s.clone();
-        tokio::spawn(async move { s.ai_turn(waiting).await });
+        tokio::spawn(async move { s.ai().turn(waiting).await });
     }
     until_queued(s, 1).await;
     let busy = "The AI is busy with 1 move or hint already waiting: try again in a minute.";
@@ -321,13 +321,13 @@ async fn a_full_queue_refuses_new_requests_and_changes_nothing() {
     let e = s.play_move(9, CARL, "a4-a3", None).await.unwrap_err();
     assert_eq!(e.to_string(), busy);
     assert_eq!(s.game_in_channel(9).await.unwrap().unwrap().ply, 0);
-    let e = s.hint(9, CARL).await.unwrap_err();
+    let e = s.ai().hint(9, CARL).await.unwrap_err();
     assert_eq!(e.to_string(), busy);
     // Refused, the hint did not count against the cooldown.
     drop(running);
     until_queued_at_most(s, 0).await;
     assert!(!matches!(
-        s.hint(9, CARL).await,
+        s.ai().hint(9, CARL).await,
         Err(ServiceError::HintTooSoon(_))
     ));
 }
@@ -345,7 +345,7 @@ async fn a_hint_that_waits_too_long_is_answered_with_an_apology() {
         .unwrap();
     // Astrid's work holds the one worker.
     let busy = held_worker(s, ASTRID).await;
-    let e = s.hint(9, CARL).await.unwrap_err();
+    let e = s.ai().hint(9, CARL).await.unwrap_err();
     assert!(matches!(e, ServiceError::HintTimedOut), "{e:?}");
     assert_eq!(s.probe().ai_queue_len(), 0, "the hint was withdrawn");
     drop(busy);
@@ -354,7 +354,7 @@ async fn a_hint_that_waits_too_long_is_answered_with_an_apology() {
     // another apology, never a refusal for the cooldown.)
     let mut tries = 0;
     let hint = loop {
-        match s.hint(9, CARL).await {
+        match s.ai().hint(9, CARL).await {
             Ok(hint) => break hint,
             Err(ServiceError::HintTimedOut) if tries < 50 => tries += 1,
             Err(e) => panic!("a hint after an apology: {e:?}"),
@@ -370,16 +370,16 @@ async fn ai_turns_owed_survive_a_restart_and_an_abandoned_request() {
     let b = start(&f.service, 2, BIRGER, Level::Easy).await;
     // Astrid's turn is requested and abandoned (its task is gone) before it is played.
     let s = f.service.clone();
-    let abandoned = tokio::spawn(async move { s.ai_turn(a).await });
+    let abandoned = tokio::spawn(async move { s.ai().turn(a).await });
     abandoned.abort();
     let _ = abandoned.await;
-    assert!(!f.service.ai_turn_pending(a), "an abandoned turn lets go");
+    assert!(!f.service.ai().pending(a), "an abandoned turn lets go");
     f.service.close().await;
     drop(f.service);
 
     // A restart: the database says which turns are owed.
     let s = open(&f.dir, &f.clock, config(1, 30)).await;
-    let mut owed = s.games_awaiting_ai().await.unwrap();
+    let mut owed = s.ai().games_awaiting().await.unwrap();
     owed.sort();
     assert_eq!(owed, vec![(a, 1), (b, 2)]);
     // The abandoned turn may have been claimed in the database by the process before the
@@ -387,10 +387,10 @@ async fn ai_turns_owed_survive_a_restart_and_an_abandoned_request() {
     f.clock
         .advance(config(1, 30).ai_time(Level::Medium) + tablut_bot::service::ai::AI_CLAIM_MARGIN);
     for (id, _) in owed {
-        let played = s.ai_turn(id).await.unwrap().expect("the AI moves");
+        let played = s.ai().turn(id).await.unwrap().expect("the AI moves");
         assert_eq!(played.game.ply, 1);
     }
-    assert!(s.games_awaiting_ai().await.unwrap().is_empty());
+    assert!(s.ai().games_awaiting().await.unwrap().is_empty());
     // A turn already under way is not played twice.
     s.play_move(
         1,
@@ -400,7 +400,7 @@ async fn ai_turns_owed_survive_a_restart_and_an_abandoned_request() {
     )
     .await
     .unwrap();
-    let (first, second) = tokio::join!(s.ai_turn(a), s.ai_turn(a));
+    let (first, second) = tokio::join!(s.ai().turn(a), s.ai().turn(a));
     let played = [first.unwrap(), second.unwrap()];
     assert_eq!(played.iter().filter(|p| p.is_some()).count(), 1);
 }
@@ -428,7 +428,7 @@ async fn claims_renewed_beside_turns_committed_on_sqlite_never_deadlock() {
         .iter()
         .map(|&id| {
             let s = s.clone();
-            tokio::spawn(async move { s.ai_turn(id).await })
+            tokio::spawn(async move { s.ai().turn(id).await })
         })
         .collect();
     until_queued(s, ids.len()).await;
@@ -439,7 +439,7 @@ async fn claims_renewed_beside_turns_committed_on_sqlite_never_deadlock() {
     let (second, held) = hold_worker(s, CARL);
     drop(first);
     held.running().await;
-    until_async(|| async { s.games_awaiting_ai().await.unwrap().len() < ids.len() }).await;
+    until_async(|| async { s.ai().games_awaiting().await.unwrap().len() < ids.len() }).await;
     let renewals = s.probe().ai_claim_renewals();
     until(|| s.probe().ai_claim_renewals() > renewals).await;
     drop(second);
@@ -452,7 +452,7 @@ async fn claims_renewed_beside_turns_committed_on_sqlite_never_deadlock() {
         .await
         .expect("every turn ended: none waits on a renewal, nor a renewal on it");
     assert_eq!(s.probe().ai_turn_searches(), ids.len() as u64);
-    assert!(s.games_awaiting_ai().await.unwrap().is_empty());
+    assert!(s.ai().games_awaiting().await.unwrap().is_empty());
     // The turns are over: so are their renewals.
     until(|| s.probe().ai_claim_renewers() == 0).await;
 }
@@ -471,9 +471,9 @@ async fn a_waiting_turn_whose_claim_another_process_took_is_withdrawn() {
     let astrids = start(s, 61, ASTRID, Level::Easy).await;
     let turn = {
         let s = s.clone();
-        tokio::spawn(async move { s.ai_turn(astrids).await.unwrap() })
+        tokio::spawn(async move { s.ai().turn(astrids).await.unwrap() })
     };
-    until(|| s.ai_turn_waiting(astrids).is_some()).await;
+    until(|| s.ai().waiting(astrids).is_some()).await;
     // Another process holds the claim now (as after a lease this one let lapse).
     sqlx::query("UPDATE games SET ai_claimed_by = 'other' WHERE id = $1")
         .bind(astrids)
@@ -482,7 +482,7 @@ async fn a_waiting_turn_whose_claim_another_process_took_is_withdrawn() {
         .unwrap();
     // The next renewal finds it gone: the turn leaves the queue unsearched.
     assert!(turn.await.unwrap().is_none());
-    assert!(!s.ai_turn_pending(astrids));
+    assert!(!s.ai().pending(astrids));
     assert_eq!(s.probe().ai_queue_len(), 0, "withdrawn from the queue");
     drop(carls);
     assert_eq!(

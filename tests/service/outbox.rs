@@ -161,7 +161,7 @@ async fn the_ais_move_is_written_with_it_and_due_at_once(db: TestDb) {
         s.notices_in(10).await.unwrap().is_empty(),
         "the start is answered"
     );
-    let reply = s.ai_turn(game.id).await.unwrap().unwrap();
+    let reply = s.ai().turn(game.id).await.unwrap().unwrap();
     let due = due_in(s, 10, now(s).await).await;
     assert_eq!(due.len(), 1, "{due:?}");
     let n = &due[0];
@@ -214,7 +214,7 @@ async fn a_players_move_waits_for_its_answer_and_holds_back_the_ais_reply(db: Te
     let s = &f.service;
     let game = ai_game(s, 11, SideChoice::Attackers).await;
     let mine = s.play_move(11, ASTRID, "a4-a3", None).await.unwrap();
-    let reply = s.ai_turn(game.id).await.unwrap().unwrap();
+    let reply = s.ai().turn(game.id).await.unwrap().unwrap();
     // Both are written; the AI's reply waits behind the held move, in order.
     let rows = s.notices_in(11).await.unwrap();
     assert_eq!(
@@ -283,7 +283,7 @@ async fn failures_are_retried_with_capped_backoff_or_after_retry_after(db: TestD
     let f = fixture(db, false).await;
     let s = &f.service;
     let game = ai_game(s, 13, SideChoice::Defenders).await;
-    s.ai_turn(game.id).await.unwrap().unwrap();
+    s.ai().turn(game.id).await.unwrap().unwrap();
     let t = now(s).await;
     let mut waits = Vec::new();
     let mut at = t;
@@ -334,7 +334,7 @@ async fn a_channel_that_is_gone_aborts_its_game_and_one_that_refuses_stops_its_c
     let s = &f.service;
     // 404: the game is aborted, unrated, and the notice recorded as failed with the reason.
     let game = ai_game(s, 14, SideChoice::Defenders).await;
-    s.ai_turn(game.id).await.unwrap().unwrap();
+    s.ai().turn(game.id).await.unwrap().unwrap();
     let n = due_in(s, 14, now(s).await).await.pop().unwrap();
     let gone = Delivery::ChannelGone {
         reason: "404: Unknown Channel (code 10003)".into(),
@@ -428,7 +428,7 @@ async fn another_refusal_stops_the_clock_only_for_news_on_the_clock_and_a_refuse
     assert!(info.turn_deadline.is_some(), "the clock runs on");
     // The bot's token refused: the notice stays pending, due at once, with why.
     let game = ai_game(s, 19, SideChoice::Defenders).await;
-    s.ai_turn(game.id).await.unwrap().unwrap();
+    s.ai().turn(game.id).await.unwrap().unwrap();
     let t = now(s).await;
     let n = s.claim_notices(t, 100).await.unwrap();
     let n = n.into_iter().find(|n| n.channel == 19).unwrap();
@@ -455,10 +455,10 @@ async fn a_notice_that_cannot_be_read_fails_alone(db: TestDb) {
     let f = fixture(db, false).await;
     let s = &f.service;
     let bad = ai_game(s, 20, SideChoice::Defenders).await;
-    let bad_reply = s.ai_turn(bad.id).await.unwrap().unwrap();
+    let bad_reply = s.ai().turn(bad.id).await.unwrap().unwrap();
     f.clock.advance(Duration::from_secs(60));
     let good = ai_game(s, 21, SideChoice::Defenders).await;
-    let good_reply = s.ai_turn(good.id).await.unwrap().unwrap();
+    let good_reply = s.ai().turn(good.id).await.unwrap().unwrap();
     let moves = s.suggest_moves(20, ASTRID, "", 1).await.unwrap();
     let mine = s.play_move(20, ASTRID, &moves[0], None).await.unwrap();
     s.answer_failed(mine.notice).await.unwrap();
@@ -982,7 +982,7 @@ async fn delivered_and_given_up_notices_are_pruned_after_the_retention_pending_o
     let f = fixture(db, false).await;
     let s = &f.service;
     let game = ai_game(s, 46, SideChoice::Defenders).await;
-    s.ai_turn(game.id).await.unwrap().unwrap();
+    s.ai().turn(game.id).await.unwrap().unwrap();
     let t = now(s).await;
     let n = due_in(s, 46, t).await.pop().unwrap();
     record(s,
@@ -997,7 +997,7 @@ async fn delivered_and_given_up_notices_are_pruned_after_the_retention_pending_o
     // A failed one (refused in another channel), and a pending one.
     f.clock.advance(Duration::from_secs(60));
     let other = ai_game(s, 47, SideChoice::Defenders).await;
-    s.ai_turn(other.id).await.unwrap().unwrap();
+    s.ai().turn(other.id).await.unwrap().unwrap();
     let n = due_in(s, 47, now(s).await).await.pop().unwrap();
     let refused = Delivery::Refused {
         reason: "400: Invalid Form Body (code 50035)".into(),
@@ -1027,7 +1027,7 @@ async fn a_claimed_notice_is_due_again_only_when_its_lease_is_over(db: TestDb) {
     let f = fixture(db, false).await;
     let s = &f.service;
     let game = ai_game(s, 60, SideChoice::Defenders).await;
-    let reply = s.ai_turn(game.id).await.unwrap().unwrap();
+    let reply = s.ai().turn(game.id).await.unwrap().unwrap();
     let t = now(s).await;
     let claimed = s.claim_notices(t, 10).await.unwrap();
     assert_eq!(claimed.iter().map(|n| n.id).collect::<Vec<_>>(), [reply.notice]);
@@ -1106,7 +1106,7 @@ async fn a_challenge_a_draw_offer_and_a_game_against_the_ai_hold_their_message_f
         )
         .await
         .unwrap();
-    s.ai_turn(started.game.id).await.unwrap().unwrap();
+    s.ai().turn(started.game.id).await.unwrap().unwrap();
     let n = held(s, 51, started.notice.unwrap()).await;
     assert_eq!(n.kind, "started");
     assert_eq!(n.payload.board.as_ref().map(|b| b.ply), Some(0));

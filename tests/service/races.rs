@@ -336,14 +336,14 @@ async fn two_ai_sweeps_play_each_ai_turn_once() {
         ids.push((started.game.id, ch));
     }
     // Both processes find every owed turn and play it at once.
-    let owed_a = t.a.games_awaiting_ai().await.unwrap();
-    let owed_b = t.b.games_awaiting_ai().await.unwrap();
+    let owed_a = t.a.ai().games_awaiting().await.unwrap();
+    let owed_b = t.b.ai().games_awaiting().await.unwrap();
     assert_eq!(owed_a.len(), ids.len());
     assert_eq!(owed_a, owed_b);
     let mut tasks = Vec::new();
     for &(id, _) in &ids {
         for s in [t.a.clone(), t.b.clone()] {
-            tasks.push(tokio::spawn(async move { s.ai_turn(id).await.unwrap() }));
+            tasks.push(tokio::spawn(async move { s.ai().turn(id).await.unwrap() }));
         }
     }
     let mut played = 0;
@@ -362,7 +362,7 @@ async fn two_ai_sweeps_play_each_ai_turn_once() {
         let notices = t.a.notices_in(ch).await.unwrap();
         assert_eq!(notices.iter().filter(|n| n.kind == "move").count(), 1);
     }
-    assert!(t.b.games_awaiting_ai().await.unwrap().is_empty());
+    assert!(t.b.ai().games_awaiting().await.unwrap().is_empty());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -401,20 +401,20 @@ async fn an_ai_turn_claimed_by_a_dead_process_is_played_once_its_lease_ends() {
     // While its lease lasts (a second of it left, for the looks below to take), neither
     // living process searches the turn.
     t.advance_database_clock(lease - Duration::from_secs(1));
-    let (ra, rb) = tokio::join!(t.a.ai_turn(id), t.b.ai_turn(id));
+    let (ra, rb) = tokio::join!(t.a.ai().turn(id), t.b.ai().turn(id));
     assert!(ra.unwrap().is_none() && rb.unwrap().is_none());
     assert_eq!(
         t.a.probe().ai_turn_searches() + t.b.probe().ai_turn_searches(),
         0
     );
     assert_eq!(
-        t.b.games_awaiting_ai().await.unwrap().len(),
+        t.b.ai().games_awaiting().await.unwrap().len(),
         1,
         "still owed"
     );
     // Once it ends, one of them plays it (and only one).
     t.advance_database_clock(Duration::from_secs(1));
-    let (ra, rb) = tokio::join!(t.a.ai_turn(id), t.b.ai_turn(id));
+    let (ra, rb) = tokio::join!(t.a.ai().turn(id), t.b.ai().turn(id));
     let played = usize::from(ra.unwrap().is_some()) + usize::from(rb.unwrap().is_some());
     assert_eq!(played, 1);
     assert_eq!(
@@ -423,7 +423,7 @@ async fn an_ai_turn_claimed_by_a_dead_process_is_played_once_its_lease_ends() {
     );
     let moves = store::moves::of_game(t.a.store().pool(), id).await.unwrap();
     assert_eq!(moves.len(), 1, "the AI's one move");
-    assert!(t.a.games_awaiting_ai().await.unwrap().is_empty());
+    assert!(t.a.ai().games_awaiting().await.unwrap().is_empty());
 }
 
 /// A process whose AI pool is busy keeps its claim on a turn that waits in its queue past the
@@ -474,25 +474,25 @@ async fn an_ai_turn_waiting_in_a_busy_queue_past_its_lease_is_searched_once() {
     a.accept(c.id, BIRGER, None, None).await.unwrap();
     let hint = {
         let a = a.clone();
-        tokio::spawn(async move { a.hint(461, ASTRID).await })
+        tokio::spawn(async move { a.ai().hint(461, ASTRID).await })
     };
     until(|| a.probe().ai_pool_tables().1 == 1).await;
     // A claims the AI's turn and queues it behind the hint.
     let turn = {
         let a = a.clone();
-        tokio::spawn(async move { a.ai_turn(id).await })
+        tokio::spawn(async move { a.ai().turn(id).await })
     };
-    until(|| a.ai_turn_waiting(id).is_some()).await;
+    until(|| a.ai().waiting(id).is_some()).await;
     let queued = std::time::Instant::now();
     // B's sweep tries the turn over and over while it waits in A's queue and is searched.
     let mut waited = Duration::ZERO;
     let mut by_b = 0;
     while !turn.is_finished() {
-        if a.ai_turn_waiting(id).is_some() {
+        if a.ai().waiting(id).is_some() {
             waited = queued.elapsed();
         }
-        for (owed, _) in b.games_awaiting_ai().await.unwrap() {
-            if owed == id && b.ai_turn(id).await.unwrap().is_some() {
+        for (owed, _) in b.ai().games_awaiting().await.unwrap() {
+            if owed == id && b.ai().turn(id).await.unwrap().is_some() {
                 by_b += 1;
             }
         }
@@ -518,7 +518,7 @@ async fn an_ai_turn_waiting_in_a_busy_queue_past_its_lease_is_searched_once() {
     assert_eq!(moves.len(), 1, "the AI's one move");
     let notices = a.notices_in(460).await.unwrap();
     assert_eq!(notices.iter().filter(|n| n.kind == "move").count(), 1);
-    assert!(b.games_awaiting_ai().await.unwrap().is_empty());
+    assert!(b.ai().games_awaiting().await.unwrap().is_empty());
 }
 
 /// Waits (up to 30 s) until `done` holds.
@@ -761,8 +761,8 @@ async fn two_processes_whose_clocks_are_a_minute_apart_double_and_lose_nothing()
     for round in 0..3 {
         for (i, (&channel, &id)) in channels.iter().zip(&games).enumerate() {
             let (x, y) = (a.clone(), b.clone());
-            let (ra, rb) = tokio::join!(async move { x.ai_turn(id).await }, async move {
-                y.ai_turn(id).await
+            let (ra, rb) = tokio::join!(async move { x.ai().turn(id).await }, async move {
+                y.ai().turn(id).await
             });
             let played = usize::from(ra.unwrap().is_some()) + usize::from(rb.unwrap().is_some());
             assert_eq!(played, 1, "round {round}, channel {channel}");

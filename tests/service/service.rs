@@ -709,23 +709,23 @@ async fn games_against_the_ai_as_each_side(db: TestDb) {
     assert!(!started.game.rated);
     assert_eq!(started.game.turn_deadline, None, "the AI has no clock");
     let reply = s
-        .ai_turn(started.game.id)
+        .ai().turn(started.game.id)
         .await
         .unwrap()
         .expect("the AI moves");
     assert!(reply.by.is_ai());
     assert_eq!(reply.game.turn_deadline, Some(T0 + 3_600_000));
     assert!(
-        s.ai_turn(started.game.id).await.unwrap().is_none(),
+        s.ai().turn(started.game.id).await.unwrap().is_none(),
         "not its turn"
     );
     let moves = s.suggest_moves(50, ASTRID, "", 1).await.unwrap();
     s.play_move(50, ASTRID, &moves[0], None).await.unwrap();
     assert_eq!(
-        s.games_awaiting_ai().await.unwrap(),
+        s.ai().games_awaiting().await.unwrap(),
         vec![(started.game.id, 50)]
     );
-    let reply = s.ai_turn(started.game.id).await.unwrap().unwrap();
+    let reply = s.ai().turn(started.game.id).await.unwrap().unwrap();
     assert_eq!(reply.game.ply, 3);
     assert!(matches!(
         s.offer_draw(50, ASTRID, None).await,
@@ -737,9 +737,9 @@ async fn games_against_the_ai_as_each_side(db: TestDb) {
         .start_ai_game(ai_game(51, SideChoice::Attackers), None)
         .await
         .unwrap();
-    assert!(s.ai_turn(started.game.id).await.unwrap().is_none());
+    assert!(s.ai().turn(started.game.id).await.unwrap().is_none());
     s.play_move(51, ASTRID, "a4-a3", None).await.unwrap();
-    let reply = s.ai_turn(started.game.id).await.unwrap().unwrap();
+    let reply = s.ai().turn(started.game.id).await.unwrap().unwrap();
     assert_eq!(reply.recorded.side, Side::Defenders);
     check_store(s, started.game.id).await;
     let ended = s.resign(51, ASTRID, None).await.unwrap();
@@ -812,18 +812,18 @@ async fn hints_are_legal_and_rate_limited(db: TestDb) {
     let s = &f.service;
     casual_game(s, 80).await;
     assert!(matches!(
-        s.hint(80, BIRGER).await,
+        s.ai().hint(80, BIRGER).await,
         Err(ServiceError::NotYourTurn(_))
     ));
-    let hint = s.hint(80, ASTRID).await.unwrap();
+    let hint = s.ai().hint(80, ASTRID).await.unwrap();
     let legal = s.suggest_moves(80, ASTRID, "", 400).await.unwrap();
     assert!(legal.contains(&hint.best));
     assert!(matches!(
-        s.hint(80, ASTRID).await,
+        s.ai().hint(80, ASTRID).await,
         Err(ServiceError::HintTooSoon(30))
     ));
     f.clock.advance(Duration::from_secs(30));
-    assert!(s.hint(80, ASTRID).await.is_ok());
+    assert!(s.ai().hint(80, ASTRID).await.is_ok());
 }
 }
 
@@ -838,16 +838,16 @@ async fn hints_are_refused_in_rated_games_and_casual_games_change_no_ratings(db:
     let s = &f.service;
     let rated = game_between(s, 81, None).await;
     assert!(rated.rated && !rated.is_casual());
-    let e = s.hint(81, ASTRID).await.unwrap_err();
+    let e = s.ai().hint(81, ASTRID).await.unwrap_err();
     assert!(matches!(e, ServiceError::HintInRatedGame), "{e:?}");
     assert!(!e.to_string().contains('\n') && e.to_string().contains("casual"));
     assert!(matches!(
-        s.hint(81, CARL).await,
+        s.ai().hint(81, CARL).await,
         Err(ServiceError::NotAPlayer)
     ));
     // Casual: a hint, and the game ends with no rating change.
     casual_game(s, 82).await;
-    assert!(s.hint(82, ASTRID).await.is_ok(), "the rated refusal did not count");
+    assert!(s.ai().hint(82, ASTRID).await.is_ok(), "the rated refusal did not count");
     let ended = s.resign(82, BIRGER, None).await.unwrap();
     assert!(ended.ratings.is_none() && !ended.game.rated);
     let stats = s.stats(GUILD, ASTRID, 5).await.unwrap();

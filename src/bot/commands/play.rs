@@ -180,6 +180,7 @@ pub async fn hint(ctx: Context<'_>) -> Result<(), Error> {
     let hint = ctx
         .data()
         .service
+        .ai()
         .hint(ctx.channel_id().get(), ctx.author().id.get())
         .await?;
     ctx.send(private(messages::hint_message(&hint))).await?;
