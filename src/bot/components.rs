@@ -63,17 +63,18 @@ impl Answer<'_> {
         Ok(())
     }
 
-    /// The pressed message replaced by `message`, as the answer.
+    /// The pressed message replaced by `text` with `buttons` (a page of a list), as the answer.
     async fn update_with(
         &self,
-        message: serenity::CreateInteractionResponseMessage,
+        text: String,
+        buttons: Vec<serenity::CreateActionRow>,
     ) -> Result<(), Error> {
-        self.press
-            .create_response(
-                self.http,
-                serenity::CreateInteractionResponse::UpdateMessage(message),
-            )
-            .await?;
+        let message = serenity::CreateInteractionResponseMessage::new()
+            .content(text)
+            .components(buttons)
+            .allowed_mentions(serenity::CreateAllowedMentions::new());
+        let update = serenity::CreateInteractionResponse::UpdateMessage(message);
+        self.press.create_response(self.http, update).await?;
         Ok(())
     }
 
@@ -172,20 +173,11 @@ async fn change<T>(
     let changed = change.await;
     // The challenge has changed: a press from now on is refused by the service.
     drop(answering);
-    match changed {
-        Ok(done) => {
-            if let (Some(id), png) = notice(done) {
-                super::delivery::show_answer(&data.service, &data.poster, id, png).await;
-            }
-            Ok(())
-        }
-        Err(e @ ServiceError::Recorded { .. }) => {
-            let custom_id = &answer.press.data.custom_id;
-            tracing::error!(%custom_id, error = %e, "a step after a press's change failed: the dispatcher shows its news");
-            Ok(())
-        }
-        Err(e) => Err(e.into()),
+    let committed = super::commands::play::committed(changed, &answer.press.data.custom_id)?;
+    if let Some((Some(id), png)) = committed.map(notice) {
+        super::delivery::show_answer(&data.service, &data.poster, id, png).await;
     }
+    Ok(())
 }
 
 /// Accepting a challenge that plays in a new thread: acknowledged first, then the thread, the
@@ -324,11 +316,8 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
                 .guild_id
                 .ok_or_else(|| Error::User("The leaderboard belongs to a server.".into()))?;
             let board = service.leaderboard(guild.get(), variant, page).await?;
-            let m = serenity::CreateInteractionResponseMessage::new()
-                .content(messages::leaderboard_message(&board))
-                .components(leaderboard_buttons(&board))
-                .allowed_mentions(serenity::CreateAllowedMentions::new());
-            answer.update_with(m).await
+            let text = messages::leaderboard_message(&board);
+            answer.update_with(text, leaderboard_buttons(&board)).await
         }
         Button::Games { page } => {
             let guild = press
@@ -339,11 +328,9 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
             let viewer = super::visibility::Viewer::of_press(answer.cache, answer.http, press);
             let games = super::visibility::visible_games(&viewer, service, guild.get()).await?;
             let listed = messages::games_page(&games, page);
-            let m = serenity::CreateInteractionResponseMessage::new()
-                .content(listed.text.clone())
-                .components(games_buttons(&listed))
-                .allowed_mentions(serenity::CreateAllowedMentions::new());
-            answer.update_with(m).await
+            answer
+                .update_with(listed.text.clone(), games_buttons(&listed))
+                .await
         }
     }
 }

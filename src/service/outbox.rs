@@ -8,7 +8,12 @@
 //! given up; the channel gone (its game aborted) or refusing the bot (its game's clock stopped).
 
 use super::*;
+/// A notice as stored ([`Service::notices_in`]): what it tells (`payload`, the JSON of a
+/// [`Payload`]), and how its delivery went.
+pub use crate::store::outbox::NoticeRow as StoredNotice;
 use crate::store::outbox::{self as rows, NewNotice, NoticeRow};
+/// Where a notice's delivery stands: held, pending or claimed (owed), delivered, or failed.
+pub use crate::store::NoticeStatus;
 use crate::store::{challenges, Write};
 use serde::{Deserialize, Serialize};
 
@@ -52,7 +57,7 @@ pub struct BoardRef {
 }
 
 /// What a notice carries, as stored.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Payload {
     /// What it tells (the bot words it at delivery). Read into [`Notice::news`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -125,15 +130,7 @@ impl Payload {
     pub fn news(news: News) -> Payload {
         Payload {
             news: Some(news),
-            text: None,
-            board: None,
-            edit: None,
-            answer: None,
-            puzzle: None,
-            buttons: None,
-            edit_notice: None,
-            graph: None,
-            private: false,
+            ..Payload::default()
         }
     }
 
@@ -400,11 +397,7 @@ impl Service {
 
     /// A channel's notices as stored, in order.
     pub async fn notices_in(&self, channel: ChannelId) -> Result<Vec<StoredNotice>, ServiceError> {
-        Ok(rows::of_channel(self.store.read(), channel)
-            .await?
-            .into_iter()
-            .map(StoredNotice::from_row)
-            .collect())
+        Ok(rows::of_channel(self.store.read(), channel).await?)
     }
 
     /// The notices due at `now`, as [`Service::due_notices`] chooses them, claimed for this
@@ -547,13 +540,8 @@ impl Service {
         if !notice.news.on_the_clock() {
             return Ok(None);
         }
-        let Some(row) = games::active_in_channel(self.store.read(), notice.channel).await? else {
-            return Ok(None);
-        };
-        let mut writing = self.store.lock().await?;
-        Ok(games::stop_clock(writing.ex(), row.id)
-            .await?
-            .then_some(row.id))
+        let stopped = self.stop_clock_in(notice.channel).await?;
+        Ok(stopped.and_then(|(game, was_running)| was_running.then_some(game)))
     }
 
     /// `notice` was tried for too long without success, the last time failing for `reason`:
@@ -587,12 +575,23 @@ impl Service {
         &self,
         channel: ChannelId,
     ) -> Result<Option<GameId>, ServiceError> {
+        Ok(self.stop_clock_in(channel).await?.map(|(game, _)| game))
+    }
+
+    /// Stops the clock of the game running in `channel`, if any: the game, and whether its
+    /// clock was running.
+    async fn stop_clock_in(
+        &self,
+        channel: ChannelId,
+    ) -> Result<Option<(GameId, bool)>, ServiceError> {
         let Some(row) = games::active_in_channel(self.store.read(), channel).await? else {
             return Ok(None);
         };
         let mut writing = self.store.lock().await?;
-        games::stop_clock(writing.ex(), row.id).await?;
-        Ok(Some(row.id))
+        Ok(Some((
+            row.id,
+            games::stop_clock(writing.ex(), row.id).await?,
+        )))
     }
 
     /// A game's channel is gone: the game is aborted (unrated; returned, unless it ended
@@ -648,14 +647,9 @@ impl Service {
             Announce::TimedOut => {
                 let news = News::Clock(ClockEvent::TimedOut(ended.clone()));
                 let payload = Payload::with_board(news, &ended.game);
-                self.enqueue(
-                    conn,
-                    ended.game.place.channel,
-                    "timeout",
-                    &payload,
-                    Duration::ZERO,
-                )
-                .await?;
+                let channel = ended.game.place.channel;
+                self.enqueue(conn, channel, "timeout", &payload, Duration::ZERO)
+                    .await?;
             }
             Announce::ChannelGone(gone) => {
                 let parent = challenges::by_game(&mut *conn, ended.game.id)
@@ -690,76 +684,4 @@ pub(crate) enum Announce {
     /// The channel is gone: said in the channel the game's thread came from, if any and if it
     /// is not among these (gone too).
     ChannelGone(Vec<ChannelId>),
-}
-
-/// A notice as stored ([`Service::notices_in`]): what it tells, and how its delivery went.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoredNotice {
-    pub id: NoticeId,
-    pub channel_id: ChannelId,
-    pub kind: String,
-    /// JSON: the [`Payload`].
-    pub payload: String,
-    pub nonce: String,
-    pub created_at: i64,
-    pub next_attempt_at: i64,
-    pub attempts: u32,
-    pub status: NoticeStatus,
-    pub failure: Option<String>,
-    pub message_id: Option<u64>,
-    pub delivered_at: Option<i64>,
-}
-
-/// Where a notice's delivery stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NoticeStatus {
-    /// Owed, and held for an interaction's answer until its hold is over.
-    Held,
-    /// Owed: delivered when its next attempt is due.
-    Pending,
-    /// Owed, and a dispatcher is attempting it.
-    Claimed,
-    Delivered,
-    /// Refused for good, or given up: the reason is kept.
-    Failed,
-}
-
-impl NoticeStatus {
-    /// Whether the notice is still owed (held, pending or claimed).
-    pub fn is_open(self) -> bool {
-        matches!(
-            self,
-            NoticeStatus::Held | NoticeStatus::Pending | NoticeStatus::Claimed
-        )
-    }
-
-    fn from_store(s: crate::store::NoticeStatus) -> NoticeStatus {
-        use crate::store::NoticeStatus as S;
-        match s {
-            S::Held => NoticeStatus::Held,
-            S::Pending => NoticeStatus::Pending,
-            S::Claimed => NoticeStatus::Claimed,
-            S::Delivered => NoticeStatus::Delivered,
-            S::Failed => NoticeStatus::Failed,
-        }
-    }
-}
-
-impl StoredNotice {
-    fn from_row(row: NoticeRow) -> StoredNotice {
-        StoredNotice {
-            id: row.id,
-            channel_id: row.channel_id,
-            kind: row.kind,
-            payload: row.payload,
-            nonce: row.nonce,
-            created_at: row.created_at,
-            next_attempt_at: row.next_attempt_at,
-            attempts: row.attempts,
-            status: NoticeStatus::from_store(row.status),
-            failure: row.failure,
-            message_id: row.message_id,
-            delivered_at: row.delivered_at,
-        }
-    }
 }

@@ -2,23 +2,23 @@
 
 use super::{is_moderator, place, private, Context};
 use crate::bot::{messages, Error};
-use crate::service::{AnswerRef, Answering, Ended, GameId, NoticeId};
+use crate::service::{AnswerRef, Answering, Ended, GameId, NoticeId, ServiceError};
 use poise::serenity_prelude as serenity;
 
 /// Autocomplete for `/move`: the caller's legal moves that match what they typed.
 async fn legal_moves(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
-    let moves = ctx
-        .data()
-        .service
-        .suggest_moves(ctx.channel_id().get(), ctx.author().id.get(), typed, 25)
-        .await
-        .unwrap_or_default();
-    serenity::CreateAutocompleteResponse::new().set_choices(
-        moves
-            .into_iter()
-            .map(serenity::AutocompleteChoice::from)
-            .collect(),
-    )
+    let (channel, me) = (ctx.channel_id().get(), ctx.author().id.get());
+    let moves = ctx.data().service.suggest_moves(channel, me, typed, 25);
+    choices(moves.await)
+}
+
+/// The moves an autocomplete offers (none if they cannot be read).
+pub(crate) fn choices(
+    moves: Result<Vec<String>, ServiceError>,
+) -> serenity::CreateAutocompleteResponse {
+    let choices = moves.unwrap_or_default().into_iter();
+    serenity::CreateAutocompleteResponse::new()
+        .set_choices(choices.map(serenity::AutocompleteChoice::from).collect())
 }
 
 /// Make a move: from-to, like e1-e3.
@@ -82,7 +82,7 @@ pub(crate) fn answering(ctx: Context<'_>) -> Answering {
 /// dispatcher shows it in the deferred answer. `None` then.
 pub(crate) async fn change<T>(
     ctx: Context<'_>,
-    change: impl std::future::Future<Output = Result<T, crate::service::ServiceError>>,
+    change: impl std::future::Future<Output = Result<T, ServiceError>>,
 ) -> Result<Option<T>, Error> {
     change_as(ctx, false, change).await
 }
@@ -92,31 +92,43 @@ pub(crate) async fn change<T>(
 pub(crate) async fn change_as<T>(
     ctx: Context<'_>,
     private: bool,
-    change: impl std::future::Future<Output = Result<T, crate::service::ServiceError>>,
+    change: impl std::future::Future<Output = Result<T, ServiceError>>,
 ) -> Result<Option<T>, Error> {
     let deferred = match private {
         true => ctx.defer_ephemeral().await,
         false => ctx.defer().await,
     };
+    let command: &str = &ctx.command().qualified_name;
     if let Err(e) = deferred {
-        let command = ctx.command().qualified_name.to_string();
         tracing::warn!(command, error = %crate::bot::redact::error(&e), "could not acknowledge a command: its change goes on");
     }
-    match change.await {
+    let refusal = match committed(change.await, command) {
+        Ok(done) => return Ok(done),
+        Err(refusal) => refusal,
+    };
+    if let (poise::Context::Application(a), false) = (ctx, private) {
+        if let Err(e) = a.interaction.delete_response(ctx.http()).await {
+            tracing::warn!(error = %crate::bot::redact::error(&e), "cannot delete a deferred answer before a refusal");
+        }
+    }
+    Err(refusal.into())
+}
+
+/// A change's result as the handler of `interaction` (a command's name, a button's custom id)
+/// takes it: done; or, when the change was committed but a step after it failed (drawing the
+/// board, reading back what was written), `None`, logged: its news is in the outbox, and the
+/// dispatcher shows it; or the refusal, the caller's alone.
+pub(crate) fn committed<T>(
+    changed: Result<T, ServiceError>,
+    interaction: &str,
+) -> Result<Option<T>, ServiceError> {
+    match changed {
         Ok(done) => Ok(Some(done)),
-        Err(e @ crate::service::ServiceError::Recorded { .. }) => {
-            let command = ctx.command().qualified_name.to_string();
-            tracing::error!(command, error = %e, "a step after a change failed: the dispatcher shows its news");
+        Err(e @ ServiceError::Recorded { .. }) => {
+            tracing::error!(interaction, error = %e, "a step after a change failed: the dispatcher shows its news");
             Ok(None)
         }
-        Err(e) => {
-            if let (poise::Context::Application(a), false) = (ctx, private) {
-                if let Err(e) = a.interaction.delete_response(ctx.http()).await {
-                    tracing::warn!(error = %crate::bot::redact::error(&e), "cannot delete a deferred answer before a refusal");
-                }
-            }
-            Err(e.into())
-        }
+        Err(refusal) => Err(refusal),
     }
 }
 

@@ -159,18 +159,9 @@ pub async fn today(ctx: Context<'_>) -> Result<(), Error> {
 
 /// Autocomplete: the legal moves of your puzzle's position that match what you typed.
 async fn puzzle_moves(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
-    let moves = ctx
-        .data()
-        .service
-        .suggest_puzzle_moves(guild(ctx), ctx.author().id.get(), typed, 25)
-        .await
-        .unwrap_or_default();
-    serenity::CreateAutocompleteResponse::new().set_choices(
-        moves
-            .into_iter()
-            .map(serenity::AutocompleteChoice::from)
-            .collect(),
-    )
+    let service = &ctx.data().service;
+    let moves = service.suggest_puzzle_moves(guild(ctx), ctx.author().id.get(), typed, 25);
+    super::play::choices(moves.await)
 }
 
 /// Answer your puzzle with a move, like e1-e3.

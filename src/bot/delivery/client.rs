@@ -113,18 +113,13 @@ impl Poster {
     ) -> Attempt {
         // Worded now, from what the notice tells.
         let text = crate::bot::messages::notice_text(&notice.news);
+        let buttons_on = notice.payload.buttons;
         let answer = (notice.payload.answer.as_ref())
             .filter(|answer| answer.alive_at(now, notice.created_at))
             .and_then(answer_webhook);
         if let Some(webhook) = answer {
             let attempt = self
-                .edit_answer(
-                    webhook,
-                    &text,
-                    notice.payload.buttons,
-                    png.clone(),
-                    filename,
-                )
+                .edit_answer(webhook, &text, buttons_on, png.clone(), filename)
                 .await;
             // The token has expired after all, or the response is gone (deleted): the channel
             // is looked through, below.
@@ -135,23 +130,17 @@ impl Poster {
         if notice.payload.private {
             // For the interaction's caller alone: never posted where everyone would see it.
             let reason = "a private answer whose interaction's token has expired: not posted";
-            return Attempt {
-                delivery: Delivery::Refused {
-                    reason: reason.into(),
-                },
-                global_pause: None,
-                code: None,
-            };
+            return Delivery::Refused {
+                reason: reason.into(),
+            }
+            .into();
         }
         if let Some(message) = notice.payload.edit {
             let body = serenity::EditMessage::new()
                 .content(&text)
                 .components(Vec::new())
                 .allowed_mentions(mentions());
-            let url = format!(
-                "{}/channels/{}/messages/{message}",
-                self.api, notice.channel
-            );
+            let url = format!("{}/{message}", self.messages(notice.channel));
             let request = with_body(self.client.patch(url), &body, None);
             let attempt = policy::verdict(self.request(request).await);
             if attempt.code != Some(UNKNOWN_MESSAGE) {
@@ -166,7 +155,8 @@ impl Poster {
         let unsure = notice.attempts > 0 || notice.payload.answer.is_some();
         if unsure {
             if let Some(message_id) = self.already_posted(notice, &text).await {
-                return Attempt::delivered(Some(message_id));
+                let message_id = Some(message_id);
+                return Delivery::Delivered { message_id }.into();
             }
         }
         let mut body = serenity::CreateMessage::new()
@@ -174,15 +164,14 @@ impl Poster {
             .nonce(serenity::Nonce::String(notice.nonce.clone()))
             .enforce_nonce(true)
             .allowed_mentions(mentions());
-        if notice.payload.buttons.is_some() {
-            body = body.components(buttons(notice.payload.buttons));
+        if buttons_on.is_some() {
+            body = body.components(buttons(buttons_on));
         }
         let file = attachment(png, filename);
         if let Some(file) = &file {
             body = body.add_file(file.clone());
         }
-        let url = format!("{}/channels/{}/messages", self.api, notice.channel);
-        let request = with_body(self.client.post(url), &body, file);
+        let request = with_body(self.client.post(self.messages(notice.channel)), &body, file);
         policy::verdict(self.request(request).await)
     }
 
@@ -220,10 +209,7 @@ impl Poster {
     /// notice's very text. None if there is none, or the channel cannot be read (the post's
     /// nonce is then the only guard).
     async fn already_posted(&self, notice: &Notice, text: &str) -> Option<u64> {
-        let url = format!(
-            "{}/channels/{}/messages?limit={LOOK_BACK}",
-            self.api, notice.channel
-        );
+        let url = format!("{}?limit={LOOK_BACK}", self.messages(notice.channel));
         let answer = self.request(self.client.get(url)).await.ok()?;
         if !(200..=299).contains(&answer.status) {
             return None;
@@ -236,6 +222,11 @@ impl Poster {
                     || (m.author.bot && m.content == text)
             })
             .map(|m| m.id.get())
+    }
+
+    /// The endpoint of `channel`'s messages.
+    fn messages(&self, channel: u64) -> String {
+        format!("{}/channels/{channel}/messages", self.api)
     }
 
     async fn request(&self, request: reqwest::RequestBuilder) -> Result<Answer, reqwest::Error> {

@@ -5,7 +5,7 @@
 
 use super::client::{answer_webhook, Poster};
 use super::policy::{self, Delivery, DeliveryPolicy, Recorded};
-use crate::service::{ChannelId, Notice, NoticeId, Service};
+use crate::service::{ChannelId, Notice, NoticeId, Service, ServiceError};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -60,11 +60,8 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>, policy: DeliveryPolicy)
             }
             if !stop_asked && Instant::now() >= prune_at {
                 prune_at = Instant::now() + PRUNE_EVERY;
-                let pruned = match service.database_now().await {
-                    Ok(now) => service.prune_outbox(now).await,
-                    Err(e) => Err(e),
-                };
-                match pruned {
+                let pruned = async { service.prune_outbox(service.database_now().await?).await };
+                match pruned.await {
                     Ok(0) => {}
                     Ok(n) => tracing::info!(deleted = n, "old notices deleted from the outbox"),
                     Err(e) => tracing::error!(error = ?e, "cannot prune the outbox"),
@@ -90,11 +87,11 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>, policy: DeliveryPolicy)
                     // process's: the leases and holds of every process are measured on one
                     // clock. Claimed, so that another process's dispatcher does not deliver
                     // them too.
-                    let claimed = match service.database_now().await {
-                        Ok(now) => service.claim_notices(now, room).await.map(|due| (now, due)),
-                        Err(e) => Err(e),
+                    let claimed = async {
+                        let now = service.database_now().await?;
+                        Ok::<_, ServiceError>((now, service.claim_notices(now, room).await?))
                     };
-                    match claimed {
+                    match claimed.await {
                         Ok((now, due)) => {
                             for notice in due {
                                 match busy.get(&notice.channel) {
@@ -194,26 +191,17 @@ impl Dispatcher {
 /// alone: the notice goes without.
 async fn draw(service: &Service, notice: &Notice) -> (Vec<u8>, &'static str) {
     let payload = &notice.payload;
-    let drawn = match (&payload.board, &payload.puzzle, &payload.graph) {
-        (Some(board), _, _) => service.notice_board(board).await,
-        (None, Some(puzzle), _) => service.notice_puzzle_board(puzzle).await,
-        (None, None, Some(graph)) => {
-            let graph = service.analysis().graph(graph).await;
-            return (
-                graph.unwrap_or_else(|e| {
-                    tracing::error!(notice = notice.id, error = ?e, "cannot draw a notice's graph: sending it without");
-                    Vec::new()
-                }),
-                "analysis.png",
-            );
-        }
-        (None, None, None) => Ok(Vec::new()),
+    let (drawn, filename) = match (&payload.board, &payload.puzzle, &payload.graph) {
+        (Some(board), _, _) => (service.notice_board(board).await, "board.png"),
+        (None, Some(puzzle), _) => (service.notice_puzzle_board(puzzle).await, "board.png"),
+        (None, None, Some(graph)) => (service.analysis().graph(graph).await, "analysis.png"),
+        (None, None, None) => return (Vec::new(), "board.png"),
     };
     let png = drawn.unwrap_or_else(|e| {
-        tracing::error!(notice = notice.id, error = ?e, "cannot draw a notice's board: sending it without");
+        tracing::error!(notice = notice.id, filename, error = ?e, "cannot draw a notice's image: sending it without");
         Vec::new()
     });
-    (png, "board.png")
+    (png, filename)
 }
 
 /// Shows notice `id`, the news of the interaction handled now, by editing the interaction's
@@ -233,34 +221,33 @@ pub async fn show_answer(service: &Service, poster: &Poster, id: NoticeId, png: 
     let Some(answer) = &notice.payload.answer else {
         return;
     };
-    let Some(webhook) = answer_webhook(answer) else {
-        tracing::error!(
-            notice = id,
-            "a notice's reply handle cannot be read: the dispatcher shows it"
-        );
-        if let Err(e) = service.answer_failed(id).await {
-            tracing::error!(notice = id, error = ?e, "cannot record an answer: the dispatcher shows it after its hold");
-        }
-        return;
-    };
-    let (png, filename) = match png.is_empty() {
-        true => draw(service, &notice).await,
-        false => (png, "board.png"),
-    };
-    let attempt = poster
-        .edit_answer(
-            webhook,
-            &crate::bot::messages::notice_text(&notice.news),
-            notice.payload.buttons,
-            png,
-            filename,
-        )
-        .await;
-    let recorded = match attempt.delivery {
-        Delivery::Delivered { message_id } => service.news_delivered(&notice, message_id).await,
-        failed => {
-            tracing::warn!(notice = id, kind = notice.kind, outcome = ?failed, "the edit showing a change failed: the dispatcher sends it again");
+    let recorded = match answer_webhook(answer) {
+        None => {
+            tracing::error!(
+                notice = id,
+                "a notice's reply handle cannot be read: the dispatcher shows it"
+            );
             service.answer_failed(id).await
+        }
+        Some(webhook) => {
+            let (png, filename) = match png.is_empty() {
+                true => draw(service, &notice).await,
+                false => (png, "board.png"),
+            };
+            let text = crate::bot::messages::notice_text(&notice.news);
+            let buttons = notice.payload.buttons;
+            let attempt = poster
+                .edit_answer(webhook, &text, buttons, png, filename)
+                .await;
+            match attempt.delivery {
+                Delivery::Delivered { message_id } => {
+                    service.news_delivered(&notice, message_id).await
+                }
+                failed => {
+                    tracing::warn!(notice = id, kind = notice.kind, outcome = ?failed, "the edit showing a change failed: the dispatcher sends it again");
+                    service.answer_failed(id).await
+                }
+            }
         }
     };
     if let Err(e) = recorded {
@@ -293,16 +280,6 @@ async fn deliver(
     let unauthorized = matches!(attempt.delivery, Delivery::Unauthorized { .. });
     match &attempt.delivery {
         Delivery::Delivered { .. } => tracing::debug!(notice = id, channel, kind, "delivered"),
-        Delivery::Retry { reason, .. } => {
-            tracing::warn!(
-                notice = id,
-                channel,
-                kind,
-                attempts = notice.attempts + 1,
-                reason,
-                "delivery failed; retrying"
-            )
-        }
         Delivery::Unauthorized { reason } => {
             tracing::error!(
                 notice = id,
@@ -313,23 +290,17 @@ async fn deliver(
                  notices until the bot runs with a valid DISCORD_TOKEN"
             )
         }
-        Delivery::ChannelGone { reason }
-        | Delivery::ChannelRefusesUs { reason }
-        | Delivery::Refused { reason } => {
-            tracing::warn!(
-                notice = id,
-                channel,
-                kind,
-                reason,
-                "Discord refused a notice; giving up"
-            )
+        // What follows (another try, or the notice given up) is recorded and logged below.
+        failed => {
+            tracing::warn!(notice = id, channel, kind, attempts = notice.attempts + 1, outcome = ?failed, "delivery failed")
         }
     }
-    let recorded = match service.database_now().await {
-        Ok(now) => policy::record(service, policy, &notice, attempt.delivery, now).await,
-        Err(e) => Err(e),
+    let delivery = attempt.delivery;
+    let recorded = async {
+        let now = service.database_now().await?;
+        policy::record(service, policy, &notice, delivery, now).await
     };
-    match recorded {
+    match recorded.await {
         Ok(Recorded::GameAborted(ended)) => {
             tracing::warn!(
                 game = ended.game.id,

@@ -147,22 +147,18 @@ pub async fn record(
         }
         Delivery::ChannelGone { reason } => {
             service.news_failed(notice, &reason).await?;
-            match service.channel_gone(notice.channel).await? {
-                Some(ended) => Recorded::GameAborted(ended),
-                None => Recorded::Failed,
-            }
+            let ended = service.channel_gone(notice.channel).await?;
+            ended.map_or(Recorded::Failed, Recorded::GameAborted)
         }
         Delivery::ChannelRefusesUs { reason } => {
             service.news_failed(notice, &reason).await?;
-            match service.channel_refuses(notice.channel).await? {
-                Some(game) => Recorded::ClockStopped(game),
-                None => Recorded::Failed,
-            }
+            let stopped = service.channel_refuses(notice.channel).await?;
+            stopped.map_or(Recorded::Failed, Recorded::ClockStopped)
         }
-        Delivery::Refused { reason } => match service.news_refused(notice, &reason).await? {
-            Some(game) => Recorded::ClockStopped(game),
-            None => Recorded::Failed,
-        },
+        Delivery::Refused { reason } => {
+            let stopped = service.news_refused(notice, &reason).await?;
+            stopped.map_or(Recorded::Failed, Recorded::ClockStopped)
+        }
     })
 }
 
@@ -197,10 +193,11 @@ pub(super) struct Attempt {
     pub code: Option<i64>,
 }
 
-impl Attempt {
-    pub fn delivered(message_id: Option<u64>) -> Attempt {
+/// An attempt whose verdict is known without Discord's error code (none, or not Discord's).
+impl From<Delivery> for Attempt {
+    fn from(delivery: Delivery) -> Attempt {
         Attempt {
-            delivery: Delivery::Delivered { message_id },
+            delivery,
             global_pause: None,
             code: None,
         }
@@ -218,11 +215,8 @@ pub(super) fn verdict(answer: Result<Answer, reqwest::Error>) -> Attempt {
             } else {
                 "failed"
             };
-            return Attempt {
-                delivery: retry(format!("the request {what}: {}", e.without_url()), None),
-                global_pause: None,
-                code: None,
-            };
+            let reason = format!("the request {what}: {}", e.without_url());
+            return retry(reason, None).into();
         }
     };
     let (status, code) = (answer.status, answer.code());
@@ -253,9 +247,8 @@ pub(super) fn verdict(answer: Result<Answer, reqwest::Error>) -> Attempt {
         (_, None) => retry(reason, None),
     };
     Attempt {
-        delivery,
-        global_pause: None,
         code,
+        ..delivery.into()
     }
 }
 
