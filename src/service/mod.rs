@@ -38,9 +38,11 @@ pub use error::{Done, ServiceError};
 pub use gone::Gone;
 pub use news::News;
 pub use outbox::{
-    AnswerRef, Answering, BoardRef, Buttons, Notice, NoticeId, NoticeStatus, OutboxTimes, Payload,
-    PuzzleBoardRef, StoredNotice, ANSWER_TOKEN_LIFE,
+    AnswerRef, Answering, BoardRef, Buttons, Notice, NoticeId, OutboxTimes, Payload,
+    PuzzleBoardRef, ANSWER_TOKEN_LIFE,
 };
+#[cfg(any(test, feature = "test-support"))]
+pub use probe::{NoticeStatus, StoredNotice};
 pub use timecontrol::{heartbeat_grace, Downtime};
 pub use types::*;
 

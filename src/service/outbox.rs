@@ -390,15 +390,6 @@ impl Service {
             .and_then(|n| n.message_id))
     }
 
-    /// A channel's notices as stored, in order.
-    pub async fn notices_in(&self, channel: ChannelId) -> Result<Vec<StoredNotice>, ServiceError> {
-        Ok(rows::of_channel(self.store.read(), channel)
-            .await?
-            .into_iter()
-            .map(StoredNotice::from_row)
-            .collect())
-    }
-
     /// The notices due at `now`, as [`Service::due_notices`] chooses them, claimed for this
     /// process's attempt at them: no other process takes them before the policy's
     /// `claim_lease` is over (nor this one: it records how each attempt went, which sets when
@@ -683,76 +674,4 @@ pub(crate) enum Announce {
     /// The channel is gone: said in the channel the game's thread came from, if any and if it
     /// is not among these (gone too).
     ChannelGone(Vec<ChannelId>),
-}
-
-/// A notice as stored ([`Service::notices_in`]): what it tells, and how its delivery went.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoredNotice {
-    pub id: NoticeId,
-    pub channel_id: ChannelId,
-    pub kind: String,
-    /// JSON: the [`Payload`].
-    pub payload: String,
-    pub nonce: String,
-    pub created_at: i64,
-    pub next_attempt_at: i64,
-    pub attempts: u32,
-    pub status: NoticeStatus,
-    pub failure: Option<String>,
-    pub message_id: Option<u64>,
-    pub delivered_at: Option<i64>,
-}
-
-/// Where a notice's delivery stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NoticeStatus {
-    /// Owed, and held for an interaction's answer until its hold is over.
-    Held,
-    /// Owed: delivered when its next attempt is due.
-    Pending,
-    /// Owed, and a dispatcher is attempting it.
-    Claimed,
-    Delivered,
-    /// Refused for good, or given up: the reason is kept.
-    Failed,
-}
-
-impl NoticeStatus {
-    /// Whether the notice is still owed (held, pending or claimed).
-    pub fn is_open(self) -> bool {
-        matches!(
-            self,
-            NoticeStatus::Held | NoticeStatus::Pending | NoticeStatus::Claimed
-        )
-    }
-
-    fn from_store(s: crate::store::NoticeStatus) -> NoticeStatus {
-        use crate::store::NoticeStatus as S;
-        match s {
-            S::Held => NoticeStatus::Held,
-            S::Pending => NoticeStatus::Pending,
-            S::Claimed => NoticeStatus::Claimed,
-            S::Delivered => NoticeStatus::Delivered,
-            S::Failed => NoticeStatus::Failed,
-        }
-    }
-}
-
-impl StoredNotice {
-    fn from_row(row: NoticeRow) -> StoredNotice {
-        StoredNotice {
-            id: row.id,
-            channel_id: row.channel_id,
-            kind: row.kind,
-            payload: row.payload,
-            nonce: row.nonce,
-            created_at: row.created_at,
-            next_attempt_at: row.next_attempt_at,
-            attempts: row.attempts,
-            status: NoticeStatus::from_store(row.status),
-            failure: row.failure,
-            message_id: row.message_id,
-            delivered_at: row.delivered_at,
-        }
-    }
 }

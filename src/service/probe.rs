@@ -4,8 +4,9 @@
 //! for the tests (the `test-support` feature): the bot's library carries none of it.
 
 use super::heavy::HeavyStats;
-use super::Service;
+use super::{ChannelId, NoticeId, Service, ServiceError};
 use crate::ai::pool::Pool;
+use crate::store::outbox::{self, NoticeRow};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -78,5 +79,88 @@ impl Probe<'_> {
         self.service
             .database_clock
             .advance(i64::try_from(by.as_millis()).unwrap_or(i64::MAX));
+    }
+}
+
+impl Probe<'_> {
+    /// A channel's notices as stored, in order.
+    pub async fn notices_in(&self, channel: ChannelId) -> Result<Vec<StoredNotice>, ServiceError> {
+        Ok(outbox::of_channel(self.service.store().read(), channel)
+            .await?
+            .into_iter()
+            .map(StoredNotice::from_row)
+            .collect())
+    }
+}
+
+/// A notice as stored ([`Probe::notices_in`]): what it tells, and how its delivery went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredNotice {
+    pub id: NoticeId,
+    pub channel_id: ChannelId,
+    pub kind: String,
+    /// JSON: the [`Payload`].
+    pub payload: String,
+    pub nonce: String,
+    pub created_at: i64,
+    pub next_attempt_at: i64,
+    pub attempts: u32,
+    pub status: NoticeStatus,
+    pub failure: Option<String>,
+    pub message_id: Option<u64>,
+    pub delivered_at: Option<i64>,
+}
+
+/// Where a notice's delivery stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoticeStatus {
+    /// Owed, and held for an interaction's answer until its hold is over.
+    Held,
+    /// Owed: delivered when its next attempt is due.
+    Pending,
+    /// Owed, and a dispatcher is attempting it.
+    Claimed,
+    Delivered,
+    /// Refused for good, or given up: the reason is kept.
+    Failed,
+}
+
+impl NoticeStatus {
+    /// Whether the notice is still owed (held, pending or claimed).
+    pub fn is_open(self) -> bool {
+        matches!(
+            self,
+            NoticeStatus::Held | NoticeStatus::Pending | NoticeStatus::Claimed
+        )
+    }
+
+    fn from_store(s: crate::store::NoticeStatus) -> NoticeStatus {
+        use crate::store::NoticeStatus as S;
+        match s {
+            S::Held => NoticeStatus::Held,
+            S::Pending => NoticeStatus::Pending,
+            S::Claimed => NoticeStatus::Claimed,
+            S::Delivered => NoticeStatus::Delivered,
+            S::Failed => NoticeStatus::Failed,
+        }
+    }
+}
+
+impl StoredNotice {
+    fn from_row(row: NoticeRow) -> StoredNotice {
+        StoredNotice {
+            id: row.id,
+            channel_id: row.channel_id,
+            kind: row.kind,
+            payload: row.payload,
+            nonce: row.nonce,
+            created_at: row.created_at,
+            next_attempt_at: row.next_attempt_at,
+            attempts: row.attempts,
+            status: NoticeStatus::from_store(row.status),
+            failure: row.failure,
+            message_id: row.message_id,
+            delivered_at: row.delivered_at,
+        }
     }
 }

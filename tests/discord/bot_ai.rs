@@ -62,6 +62,7 @@ async fn game_in(service: &Service, channel: u64) -> GameId {
 /// channels as they were committed.
 async fn ai_move_stored(service: &Service, channel: u64) -> Option<i64> {
     service
+        .probe()
         .notices_in(channel)
         .await
         .unwrap()

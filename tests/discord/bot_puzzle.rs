@@ -476,7 +476,7 @@ async fn a_daily_answer_past_its_token_is_never_posted_and_given_again_when_aske
     let lost = edits[0].clone();
     assert!(lost.content().contains("is not it"), "{}", lost.content());
     // Given up, not posted: the channel shows nothing of it.
-    let notices = service.notices_in(CHANNEL).await.unwrap();
+    let notices = service.probe().notices_in(CHANNEL).await.unwrap();
     let notice = notices.iter().find(|n| n.kind == "puzzle_answer").unwrap();
     assert_eq!(notice.status, tablut_bot::service::NoticeStatus::Failed);
     assert!(posts(&h, CHANNEL).is_empty());

@@ -163,6 +163,7 @@ impl Setup {
         let waiting = Waiting::for_("an outbox that owes the channel nothing");
         while self
             .service
+            .probe()
             .notices_in(channel)
             .await
             .unwrap()
@@ -184,7 +185,7 @@ impl Setup {
     }
 
     async fn status(&self, channel: u64, notice: NoticeId) -> NoticeStatus {
-        let rows = self.service.notices_in(channel).await.unwrap();
+        let rows = self.service.probe().notices_in(channel).await.unwrap();
         rows.iter().find(|r| r.id == notice).unwrap().status
     }
 
@@ -307,7 +308,7 @@ async fn a_crash_between_the_commit_and_the_edit_shows_the_news_once_after_the_r
     assert_eq!(shown.len(), 1, "{shown:#?}");
     assert_eq!(s.fake.edits(m.interaction).len(), 1);
     assert_eq!(s.fake.shown(350).len(), 2, "the move and the reply, once each");
-    assert_eq!(service.notices_in(350).await.unwrap().iter().find(|r| r.id == reply.notice).unwrap().status, NoticeStatus::Delivered);
+    assert_eq!(service.probe().notices_in(350).await.unwrap().iter().find(|r| r.id == reply.notice).unwrap().status, NoticeStatus::Delivered);
     dispatcher.unwrap().stop(Duration::from_secs(5)).await;
     s.stop().await;
 }
@@ -375,7 +376,7 @@ both_backends! {
 async fn a_row_stored_with_the_interactions_token_is_shown_by_its_edit(db: TestDb) {
     let s = setup(db, 395, true).await;
     let m = s.play(ASTRID, 395, "a4-a3").await;
-    let rows = s.service.notices_in(395).await.unwrap();
+    let rows = s.service.probe().notices_in(395).await.unwrap();
     let row = rows.iter().find(|r| r.id == m.report.notice).unwrap();
     let mut payload: serde_json::Value = serde_json::from_str(&row.payload).unwrap();
     let expires_at = payload["answer"]["expires_at"].clone();

@@ -427,7 +427,7 @@ async fn a_channel_deleted_mid_game_ends_its_game_as_aborted() {
         board.game.outcome.reason(),
         Some(tablut_bot::tafl::Reason::Aborted)
     );
-    let notices = service.notices_in(140).await.unwrap();
+    let notices = service.probe().notices_in(140).await.unwrap();
     let last = notices.last().unwrap();
     assert_eq!(last.status, tablut_bot::service::NoticeStatus::Failed);
     assert_eq!(
@@ -453,7 +453,7 @@ async fn a_channel_that_refuses_the_bot_stops_its_games_clock() {
         },
     )
     .await;
-    let notices = service.notices_in(150).await.unwrap();
+    let notices = service.probe().notices_in(150).await.unwrap();
     assert_eq!(
         notices.last().unwrap().failure.as_deref(),
         Some("403: Missing Permissions (code 50013)")
@@ -485,7 +485,7 @@ async fn a_proxys_bare_404_or_502_is_retried_and_the_game_goes_on() {
         [404, 502, 200]
     );
     shown(&h, 141, 1, |r| played(&r.content()).is_some()).await;
-    let rows = service.notices_in(141).await.unwrap();
+    let rows = service.probe().notices_in(141).await.unwrap();
     let reply = rows.last().unwrap();
     // Three attempts, each counted when it was claimed: two retried, one delivered.
     assert_eq!(
@@ -516,6 +516,7 @@ async fn another_refusal_fails_the_move_and_stops_the_clock_of_its_timed_game() 
     .await;
     // The clock stopped with the row, in the same recording.
     let failed = service
+        .probe()
         .notices_in(151)
         .await
         .unwrap()
@@ -557,7 +558,7 @@ async fn a_refused_token_stops_delivery_and_keeps_the_notice_for_the_next_start(
         "{statuses:?}"
     );
     assert_eq!(statuses.last(), Some(&401), "{statuses:?}");
-    let rows = service.notices_in(190).await.unwrap();
+    let rows = service.probe().notices_in(190).await.unwrap();
     let reply = rows.last().unwrap();
     assert_eq!(reply.status, tablut_bot::service::NoticeStatus::Pending);
     assert!(
@@ -572,7 +573,7 @@ async fn a_refused_token_stops_delivery_and_keeps_the_notice_for_the_next_start(
     h.restart().await;
     shown(&h, 190, 3, |r| played(&r.content()).is_some()).await;
     let service = h.bot.as_ref().unwrap().service.clone();
-    let rows = service.notices_in(190).await.unwrap();
+    let rows = service.probe().notices_in(190).await.unwrap();
     assert!(rows
         .iter()
         .all(|r| r.status == tablut_bot::service::NoticeStatus::Delivered));
@@ -636,6 +637,7 @@ async fn a_post_retried_after_discord_forgot_its_nonce_is_not_shown_twice() {
         .as_ref()
         .unwrap()
         .service
+        .probe()
         .notices_in(150)
         .await
         .unwrap();
@@ -811,7 +813,7 @@ async fn a_notice_written_in_the_old_format_is_delivered_after_an_upgrade() {
     let posted = shown(&h, 230, 1, |r| r.content() == text).await;
     assert_board(&posted[0]);
     let service = h.bot.as_ref().unwrap().service.clone();
-    let rows = service.notices_in(230).await.unwrap();
+    let rows = service.probe().notices_in(230).await.unwrap();
     assert!(rows
         .iter()
         .all(|r| r.status == tablut_bot::service::NoticeStatus::Delivered));

@@ -160,7 +160,8 @@ async fn a_deleted_channel_ends_its_game_withdraws_its_challenges_and_drops_its_
     until("the AI's reply tried and pending", || {
         let s = s.clone();
         async move {
-            s.notices_in(160)
+            s.probe()
+                .notices_in(160)
                 .await
                 .unwrap()
                 .iter()
@@ -180,7 +181,7 @@ async fn a_deleted_channel_ends_its_game_withdraws_its_challenges_and_drops_its_
         "the game of a deleted channel ends"
     );
     assert!(s.game_in_channel(160).await.unwrap().is_none());
-    let notices = s.notices_in(160).await.unwrap();
+    let notices = s.probe().notices_in(160).await.unwrap();
     assert!(notices.iter().all(|n| !n.status.is_open()), "{notices:#?}");
     // The last move, the AI's reply (its first move was delivered, an attempt too).
     let reply = notices
@@ -237,7 +238,7 @@ async fn a_deleted_channel_takes_the_games_of_its_threads_with_it() {
         "the thread's game ends with its channel"
     );
     // Nobody is told in the channel: it is gone too.
-    let notices = s.notices_in(180).await.unwrap();
+    let notices = s.probe().notices_in(180).await.unwrap();
     assert!(
         notices.iter().all(|n| n.kind != "channel_gone"),
         "{notices:#?}"

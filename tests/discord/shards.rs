@@ -374,7 +374,7 @@ async fn two_processes_share_shards_ai_turns_and_the_outbox_across_a_kill_9() {
             stored.len() == want && shown == stored
         });
         until!(format!("channel {channel}'s notices are delivered"), {
-            let notices = view.notices_in(channel).await.unwrap();
+            let notices = view.probe().notices_in(channel).await.unwrap();
             notices.iter().all(|n| n.status == NoticeStatus::Delivered)
         });
     }

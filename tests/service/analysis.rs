@@ -483,7 +483,7 @@ both_backends! {
 
         // The channel was told: the progress (one message, edited), then the summary with its
         // graph; the summary once.
-        let notices = s.notices_in(5).await.unwrap();
+        let notices = s.probe().notices_in(5).await.unwrap();
         let analysis: Vec<_> = notices
             .iter()
             .filter(|n| n.kind.starts_with("analysis"))

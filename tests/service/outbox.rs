@@ -158,7 +158,7 @@ async fn the_ais_move_is_written_with_it_and_due_at_once(db: TestDb) {
     let s = &f.service;
     let game = ai_game(s, 10, SideChoice::Defenders).await;
     assert!(
-        s.notices_in(10).await.unwrap().is_empty(),
+        s.probe().notices_in(10).await.unwrap().is_empty(),
         "the start is answered"
     );
     let reply = s.ai().turn(game.id).await.unwrap().unwrap();
@@ -199,7 +199,7 @@ async fn the_ais_move_is_written_with_it_and_due_at_once(db: TestDb) {
     assert!(due_in(s, 10, later(s, Duration::from_secs(3600)).await)
         .await
         .is_empty());
-    let rows = s.notices_in(10).await.unwrap();
+    let rows = s.probe().notices_in(10).await.unwrap();
     assert_eq!(
         (rows[0].status, rows[0].message_id),
         (NoticeStatus::Delivered, Some(7))
@@ -216,7 +216,7 @@ async fn a_players_move_waits_for_its_answer_and_holds_back_the_ais_reply(db: Te
     let mine = s.play_move(11, ASTRID, "a4-a3", None).await.unwrap();
     let reply = s.ai().turn(game.id).await.unwrap().unwrap();
     // Both are written; the AI's reply waits behind the held move, in order.
-    let rows = s.notices_in(11).await.unwrap();
+    let rows = s.probe().notices_in(11).await.unwrap();
     assert_eq!(
         rows.iter().map(|r| r.id).collect::<Vec<_>>(),
         vec![mine.notice, reply.notice]
@@ -272,7 +272,7 @@ async fn a_move_whose_answer_failed_is_posted_and_so_is_one_never_answered(db: T
     .await
     .unwrap();
     s.answered(second.notice).await.unwrap();
-    let rows = s.notices_in(12).await.unwrap();
+    let rows = s.probe().notices_in(12).await.unwrap();
     assert_eq!(rows[1].message_id, Some(9));
 }
 }
@@ -322,7 +322,7 @@ async fn failures_are_retried_with_capped_backoff_or_after_retry_after(db: TestD
         .await
         .unwrap();
     // Eight attempts, each counted when it was claimed: six failed, one 429, one delivered.
-    let row = &s.notices_in(13).await.unwrap()[0];
+    let row = &s.probe().notices_in(13).await.unwrap()[0];
     assert_eq!((row.status, row.attempts), (NoticeStatus::Delivered, 8));
 }
 }
@@ -350,7 +350,7 @@ async fn a_channel_that_is_gone_aborts_its_game_and_one_that_refuses_stops_its_c
     );
     assert!(ended.ratings.is_none());
     assert!(s.game_in_channel(14).await.unwrap().is_none());
-    let rows = s.notices_in(14).await.unwrap();
+    let rows = s.probe().notices_in(14).await.unwrap();
     assert_eq!(rows[0].status, NoticeStatus::Failed);
     assert_eq!(
         rows[0].failure.as_deref(),
@@ -403,7 +403,7 @@ async fn another_refusal_stops_the_clock_only_for_news_on_the_clock_and_a_refuse
         record(s, &n, refused(), now(s).await).await.unwrap(),
         Recorded::ClockStopped(game.id)
     );
-    let row = s.notices_in(17).await.unwrap().pop().unwrap();
+    let row = s.probe().notices_in(17).await.unwrap().pop().unwrap();
     assert_eq!(row.status, NoticeStatus::Failed);
     assert_eq!(row.failure.as_deref(), Some("400: Invalid Form Body (code 50035)"));
     let info = s.game_in_channel(17).await.unwrap().unwrap();
@@ -472,7 +472,7 @@ async fn a_notice_that_cannot_be_read_fails_alone(db: TestDb) {
     let ids: Vec<NoticeId> = claimed.iter().map(|n| n.id).collect();
     assert!(ids.contains(&good_reply.notice), "{ids:?}");
     assert!(!ids.contains(&bad_reply.notice), "{ids:?}");
-    let rows = s.notices_in(20).await.unwrap();
+    let rows = s.probe().notices_in(20).await.unwrap();
     assert_eq!(rows[0].id, bad_reply.notice);
     assert_eq!(rows[0].status, NoticeStatus::Failed);
     let failure = rows[0].failure.as_deref().unwrap();
@@ -573,7 +573,7 @@ async fn a_notice_written_in_the_old_format_is_delivered_in_its_words(db: TestDb
     record(s, &n, Delivery::Delivered { message_id: Some(5) }, now(s).await)
         .await
         .unwrap();
-    let row = s.notices_in(22).await.unwrap().pop().unwrap();
+    let row = s.probe().notices_in(22).await.unwrap().pop().unwrap();
     assert_eq!((row.status, row.message_id), (NoticeStatus::Delivered, Some(5)));
 }
 }
@@ -626,7 +626,7 @@ async fn the_clock_writes_its_reminders_losses_and_expiries_with_them(db: TestDb
     assert_eq!(s.tick().await.unwrap().len(), 1);
     f.clock.advance(Duration::from_secs(1800));
     assert_eq!(s.tick().await.unwrap().len(), 1);
-    let rows = s.notices_in(17).await.unwrap();
+    let rows = s.probe().notices_in(17).await.unwrap();
     let kinds: Vec<&str> = rows.iter().map(|r| r.kind.as_str()).collect();
     assert_eq!(kinds, vec!["reminder", "timeout"]);
     assert!(s.game(game.id).await.unwrap().is_over());
@@ -655,7 +655,7 @@ async fn the_clock_writes_its_reminders_losses_and_expiries_with_them(db: TestDb
         ("challenge_expired", Some(4242))
     );
     assert!(s.tick().await.unwrap().is_empty(), "once");
-    assert_eq!(s.notices_in(18).await.unwrap().len(), 1);
+    assert_eq!(s.probe().notices_in(18).await.unwrap().len(), 1);
 }
 }
 
@@ -667,7 +667,7 @@ async fn a_notices_board_is_the_position_at_its_ply(db: TestDb) {
     two_player_game(s, 19, TimeControl::None).await;
     let first = s.play_move(19, ASTRID, "a4-a3", None).await.unwrap();
     s.play_move(19, BIRGER, "e3-d3", None).await.unwrap();
-    let rows = s.notices_in(19).await.unwrap();
+    let rows = s.probe().notices_in(19).await.unwrap();
     let payload: Payload = serde_json::from_str(&rows[0].payload).unwrap();
     let board = payload.board.unwrap();
     assert_eq!(board.ply, 1);
@@ -717,7 +717,7 @@ async fn a_moves_notice_remembers_its_answer_until_delivered(db: TestDb) {
     )
     .await
     .unwrap();
-    let row = &s.notices_in(20).await.unwrap()[0];
+    let row = &s.probe().notices_in(20).await.unwrap()[0];
     assert!(
         !row.payload.contains("interaction-token"),
         "{}",
@@ -861,12 +861,12 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
         n.news
     );
     // Refused presses write nothing.
-    let before = s.notices_in(37).await.unwrap().len();
+    let before = s.probe().notices_in(37).await.unwrap().len();
     assert!(s
         .accept(c.id, BIRGER, None, Some(answering("t-again", Some(38))))
         .await
         .is_err());
-    assert_eq!(s.notices_in(37).await.unwrap().len(), before);
+    assert_eq!(s.probe().notices_in(37).await.unwrap().len(), before);
 }
 }
 
@@ -892,7 +892,7 @@ async fn a_resignation_and_an_abort_remember_their_interaction(db: TestDb) {
     record(s, &n, Delivery::Delivered { message_id: None }, now(s).await)
         .await
         .unwrap();
-    let row = &s.notices_in(41).await.unwrap()[0];
+    let row = &s.probe().notices_in(41).await.unwrap()[0];
     assert!(!row.payload.contains("t-abort"), "the token is dropped");
 }
 }
@@ -960,7 +960,7 @@ async fn a_notice_retried_past_the_give_up_time_fails_with_its_reason_and_stops_
         record(s, &n, retry(), at).await.unwrap(),
         Recorded::GaveUp(Some(game.id))
     );
-    let row = &s.notices_in(45).await.unwrap()[0];
+    let row = &s.probe().notices_in(45).await.unwrap()[0];
     assert_eq!(row.status, NoticeStatus::Failed);
     let failure = row.failure.as_deref().unwrap();
     assert!(
@@ -1007,15 +1007,15 @@ async fn delivered_and_given_up_notices_are_pruned_after_the_retention_pending_o
     s.play_move(48, ASTRID, "a4-a3", None).await.unwrap();
     let retention = RETENTION.as_millis() as i64;
     assert_eq!(s.prune_outbox(t + retention - 60_000).await.unwrap(), 0);
-    assert_eq!(s.notices_in(46).await.unwrap().len(), 1);
+    assert_eq!(s.probe().notices_in(46).await.unwrap().len(), 1);
     // The refused one was written a minute after `t` (the cooldown between games against the
     // AI, on the database's clock): both are past the retention a minute after that.
     assert_eq!(s.prune_outbox(t + retention + 120_000).await.unwrap(), 2);
-    assert!(s.notices_in(46).await.unwrap().is_empty());
-    assert!(s.notices_in(47).await.unwrap().is_empty());
+    assert!(s.probe().notices_in(46).await.unwrap().is_empty());
+    assert!(s.probe().notices_in(47).await.unwrap().is_empty());
     // The pending one stays, however old.
     assert_eq!(s.prune_outbox(t + 100 * retention).await.unwrap(), 0);
-    assert_eq!(s.notices_in(48).await.unwrap().len(), 1);
+    assert_eq!(s.probe().notices_in(48).await.unwrap().len(), 1);
 }
 }
 
@@ -1139,7 +1139,7 @@ async fn held_challenge(s: &Service, channel: u64) -> StoredNotice {
         )
         .await
         .unwrap();
-    let row = s.notices_in(channel).await.unwrap().pop().unwrap();
+    let row = s.probe().notices_in(channel).await.unwrap().pop().unwrap();
     assert_eq!(Some(row.id), notice);
     row
 }
@@ -1165,7 +1165,7 @@ async fn a_changes_notice_records_its_tokens_life_and_whoever_shows_it_first_set
     assert!(!old.alive_at(row.created_at + life, row.created_at));
     // The handler's edit failed: the dispatcher takes the notice at once, not after the hold.
     s.answer_failed(row.id).await.unwrap();
-    let released = s.notices_in(80).await.unwrap().pop().unwrap();
+    let released = s.probe().notices_in(80).await.unwrap().pop().unwrap();
     assert_eq!(released.status, NoticeStatus::Pending);
     assert!(released.next_attempt_at <= row.next_attempt_at);
     assert!(due_in(s, 80, released.next_attempt_at).await.iter().any(|n| n.id == row.id));
@@ -1179,7 +1179,7 @@ async fn a_changes_notice_records_its_tokens_life_and_whoever_shows_it_first_set
     let retry = Delivery::Retry { reason: "500".into(), after: None };
     record(s, &notice, retry, row.next_attempt_at).await.unwrap();
     s.answer_failed(row.id).await.unwrap();
-    let settled = s.notices_in(81).await.unwrap().pop().unwrap();
+    let settled = s.probe().notices_in(81).await.unwrap().pop().unwrap();
     assert_eq!(settled.status, NoticeStatus::Delivered);
     assert!(!settled.payload.contains("token-81"), "the token dropped once delivered");
 }
@@ -1238,7 +1238,7 @@ async fn a_notice_stored_with_the_interactions_token_is_read_into_the_bots_handl
     assert_eq!(answer_webhook(n.payload.answer.as_ref().unwrap()), Some((7, "token-82")));
     let delivered = Delivery::Delivered { message_id: Some(8) };
     record(s, &n, delivered, now(s).await).await.unwrap();
-    let settled = s.notices_in(82).await.unwrap().pop().unwrap();
+    let settled = s.probe().notices_in(82).await.unwrap().pop().unwrap();
     assert_eq!(settled.status, NoticeStatus::Delivered);
     assert!(!settled.payload.contains("token-82"), "{}", settled.payload);
 }
@@ -1254,7 +1254,7 @@ async fn a_deleted_channel_ends_its_threads_games_and_a_server_left_pauses_its_o
     let c = challenge_in(s, 40, true).await;
     s.accept(c.id, BIRGER, Some(400), None).await.unwrap();
     let in_thread = s.game_in_channel(400).await.unwrap().unwrap();
-    assert!(s.notices_in(400).await.unwrap().iter().any(|n| n.status.is_open()));
+    assert!(s.probe().notices_in(400).await.unwrap().iter().any(|n| n.status.is_open()));
     let timed = two_player_game(s, 41, TimeControl::PerMove(Duration::from_secs(3600))).await;
     let open = challenge_in(s, 42, false).await;
 
@@ -1264,8 +1264,8 @@ async fn a_deleted_channel_ends_its_threads_games_and_a_server_left_pauses_its_o
     assert_eq!(gone.aborted, vec![in_thread.id]);
     let ended = s.game(in_thread.id).await.unwrap();
     assert_eq!(ended.outcome.reason(), Some(Reason::Aborted));
-    assert!(s.notices_in(400).await.unwrap().iter().all(|n| !n.status.is_open()));
-    assert!(s.notices_in(40).await.unwrap().iter().all(|n| n.kind != "channel_gone"));
+    assert!(s.probe().notices_in(400).await.unwrap().iter().all(|n| !n.status.is_open()));
+    assert!(s.probe().notices_in(40).await.unwrap().iter().all(|n| n.kind != "channel_gone"));
     // Again (a RESUME replays it): nothing more.
     assert_eq!(s.channel_deleted(40, &[]).await.unwrap(), Gone::default());
 
@@ -1281,7 +1281,7 @@ async fn a_deleted_channel_ends_its_threads_games_and_a_server_left_pauses_its_o
     assert_eq!(paused.turn_deadline, None);
     assert!(!paused.is_over());
     for channel in [41, 42] {
-        let notices = s.notices_in(channel).await.unwrap();
+        let notices = s.probe().notices_in(channel).await.unwrap();
         assert!(notices.iter().all(|n| !n.status.is_open()), "{notices:#?}");
     }
 }

@@ -477,7 +477,7 @@ async fn the_daily_puzzle_is_posted_once_a_day_through_the_outbox(db: TestDb) {
     // A restart the same day posts nothing more.
     let f = f.reopen().await;
     assert!(f.service.post_daily_puzzles().await.unwrap().is_empty());
-    let notices = f.service.notices_in(CHANNEL).await.unwrap();
+    let notices = f.service.probe().notices_in(CHANNEL).await.unwrap();
     assert_eq!(notices.len(), 1);
     assert_eq!(notices[0].kind, "daily_puzzle");
     let payload: Payload = serde_json::from_str(&notices[0].payload).unwrap();
@@ -496,7 +496,7 @@ async fn the_daily_puzzle_is_posted_once_a_day_through_the_outbox(db: TestDb) {
     f.clock
         .advance(std::time::Duration::from_millis(DAY_MS as u64));
     assert_eq!(f.service.post_daily_puzzles().await.unwrap(), vec![GUILD]);
-    let notices = f.service.notices_in(CHANNEL).await.unwrap();
+    let notices = f.service.probe().notices_in(CHANNEL).await.unwrap();
     assert_eq!(notices.len(), 2);
     let second: Payload = serde_json::from_str(&notices[1].payload).unwrap();
     assert_ne!(second.puzzle.unwrap().puzzle, board.puzzle);
@@ -545,7 +545,7 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
         .unwrap();
     assert_eq!(s.post_daily_puzzles().await.unwrap(), vec![GUILD]);
     let notice: Payload =
-        serde_json::from_str(&s.notices_in(CHANNEL).await.unwrap()[0].payload).unwrap();
+        serde_json::from_str(&s.probe().notices_in(CHANNEL).await.unwrap()[0].payload).unwrap();
     assert_eq!(notice.buttons, Some(Buttons::DailyPuzzle(day)));
     let text = tablut_bot::bot::messages::notice_text(notice.news.as_ref().unwrap());
     assert!(text.contains("/tablut puzzle today"), "{text}");
@@ -798,7 +798,7 @@ async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb
         s.puzzle_move(GUILD, &birger, &wrong, Some(&to(false))).await,
         Err(ServiceError::PositionChanged)
     ));
-    assert!(s.notices_in(ASKED).await.unwrap().is_empty());
+    assert!(s.probe().notices_in(ASKED).await.unwrap().is_empty());
     assert!(s.puzzle_player(GUILD, BIRGER).await.unwrap().is_none());
     // From a private one: judged, rated, and its notice written.
     let answer = s
@@ -806,7 +806,7 @@ async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb
         .await
         .unwrap();
     let id = answer.key().notice.expect("a notice");
-    let stored = s.notices_in(ASKED).await.unwrap();
+    let stored = s.probe().notices_in(ASKED).await.unwrap();
     assert_eq!(stored.len(), 1);
     assert_eq!(
         (stored[0].id, stored[0].kind.as_str(), stored[0].status),

@@ -177,7 +177,7 @@ async fn moves_sent_to_two_processes_at_once_land_once_per_ply() {
             assert_eq!(m.ply as usize, i + 1);
         }
         // One notice per move, none for the refused ones.
-        let notices = t.b.notices_in(ch).await.unwrap();
+        let notices = t.b.probe().notices_in(ch).await.unwrap();
         let move_notices = notices.iter().filter(|n| n.kind == "move").count();
         assert_eq!(move_notices, landed);
     }
@@ -359,7 +359,7 @@ async fn two_ai_sweeps_play_each_ai_turn_once() {
     for (id, ch) in ids {
         let moves = store::moves::of_game(t.a.store().pool(), id).await.unwrap();
         assert_eq!(moves.len(), 1, "game {id}: the AI's one move");
-        let notices = t.a.notices_in(ch).await.unwrap();
+        let notices = t.a.probe().notices_in(ch).await.unwrap();
         assert_eq!(notices.iter().filter(|n| n.kind == "move").count(), 1);
     }
     assert!(t.b.ai().games_awaiting().await.unwrap().is_empty());
@@ -516,7 +516,7 @@ async fn an_ai_turn_waiting_in_a_busy_queue_past_its_lease_is_searched_once() {
     );
     let moves = store::moves::of_game(a.store().pool(), id).await.unwrap();
     assert_eq!(moves.len(), 1, "the AI's one move");
-    let notices = a.notices_in(460).await.unwrap();
+    let notices = a.probe().notices_in(460).await.unwrap();
     assert_eq!(notices.iter().filter(|n| n.kind == "move").count(), 1);
     assert!(b.ai().games_awaiting().await.unwrap().is_empty());
 }
@@ -789,7 +789,7 @@ async fn two_processes_whose_clocks_are_a_minute_apart_double_and_lose_nothing()
                 stored.starts_with(&shown),
                 "channel {channel}: shown {shown:?}, stored {stored:?}"
             );
-            let notices = a.notices_in(channel).await.unwrap();
+            let notices = a.probe().notices_in(channel).await.unwrap();
             if shown == stored && notices.iter().all(|n| n.status == NoticeStatus::Delivered) {
                 assert_eq!(stored.len(), 6);
                 break;
@@ -942,6 +942,7 @@ async fn two_processes_whose_clocks_are_a_minute_apart_agree_on_deadlines_remind
 
     // The outbox holds each reminder once.
     let kinds: Vec<String> = a
+        .probe()
         .notices_in(800)
         .await
         .unwrap()
