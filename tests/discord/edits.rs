@@ -6,6 +6,7 @@
 //! edit sent as the bot sends it (`delivery::show_answer`).
 
 use crate::support::fake_discord::{FakeDiscord, Fault, Recorded, Who, APP_ID, TOKEN};
+use crate::support::fixture::challenge_request;
 use crate::support::Waiting;
 use serde_json::json;
 use std::sync::Arc;
@@ -15,7 +16,6 @@ use tablut_bot::both_backends;
 use tablut_bot::service::NoticeStatus;
 use tablut_bot::service::*;
 use tablut_bot::store::testdb::TestDb;
-use tablut_bot::tafl::Rules;
 
 const GUILD: u64 = 900_000_000_000_000_031;
 const ASTRID: u64 = 900_000_000_000_000_301;
@@ -76,21 +76,14 @@ async fn setup(db: TestDb, channel: u64, dispatching: bool) -> Setup {
     let (service, poster, dispatcher) = open(&db, &fake, dispatching).await;
     let c = service
         .challenge(
-            ChallengeRequest {
-                place: Place {
+            challenge_request(
+                Place {
                     guild: Some(GUILD),
                     channel,
                 },
-                challenger: User::new(ASTRID, "Astrid"),
-                opponent: User::new(BIRGER, "Birger"),
-                opponent_is_bot: false,
-                side: SideChoice::Attackers,
-                rules: Rules::default(),
-                time_control: TimeControl::None,
-                thread: false,
-                rated: true,
-                start: None,
-            },
+                User::new(ASTRID, "Astrid"),
+                User::new(BIRGER, "Birger"),
+            ),
             None,
         )
         .await

@@ -3,6 +3,7 @@
 //! search's own moves, the graph decoded and read back against the stored analysis, and an
 //! analysis that survives a restart half-way without searching any position twice.
 
+use crate::support::fixture::challenge_request;
 use std::sync::Arc;
 use std::time::Duration;
 use tablut_bot::ai::analysis::{self, Judgement};
@@ -54,19 +55,15 @@ async fn played(s: &Service, channel: u64, start: Option<Position>, moves: &[&st
     let c = s
         .challenge(
             ChallengeRequest {
-                place: Place {
-                    guild: Some(GUILD),
-                    channel,
-                },
-                challenger: User::new(ASTRID, "Astrid"),
-                opponent: User::new(BIRGER, "Birger"),
-                opponent_is_bot: false,
-                side: SideChoice::Attackers,
-                rules: Rules::default(),
-                time_control: TimeControl::None,
-                thread: false,
-                rated: true,
                 start,
+                ..challenge_request(
+                    Place {
+                        guild: Some(GUILD),
+                        channel,
+                    },
+                    User::new(ASTRID, "Astrid"),
+                    User::new(BIRGER, "Birger"),
+                )
             },
             None,
         )

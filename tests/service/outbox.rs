@@ -3,6 +3,7 @@
 //! channel gone or refusing the bot, other refusals, the bot's token refused) decides what
 //! happens next. Wall-clock times are passed in, so nothing here sleeps.
 
+use crate::support::fixture::challenge_request;
 use std::sync::Arc;
 use std::time::Duration;
 use tablut_bot::ai::Level;
@@ -132,16 +133,12 @@ async fn two_player_game(s: &Service, channel: u64, time: TimeControl) -> GameIn
     let c = s
         .challenge(
             ChallengeRequest {
-                place: place(channel),
-                challenger: User::new(ASTRID, "Astrid"),
-                opponent: User::new(BIRGER, "Birger"),
-                opponent_is_bot: false,
-                side: SideChoice::Attackers,
-                rules: Rules::default(),
                 time_control: time,
-                thread: false,
-                rated: true,
-                start: None,
+                ..challenge_request(
+                    place(channel),
+                    User::new(ASTRID, "Astrid"),
+                    User::new(BIRGER, "Birger"),
+                )
             },
             None,
         )
@@ -585,16 +582,8 @@ async fn a_thread_that_is_gone_is_said_in_its_channel(db: TestDb) {
     let s = &f.service;
     let c = s
         .challenge(ChallengeRequest {
-            place: place(16),
-            challenger: User::new(ASTRID, "Astrid"),
-            opponent: User::new(BIRGER, "Birger"),
-            opponent_is_bot: false,
-            side: SideChoice::Attackers,
-            rules: Rules::default(),
-            time_control: TimeControl::None,
             thread: true,
-            rated: true,
-            start: None,
+            ..challenge_request(place(16), User::new(ASTRID, "Astrid"), User::new(BIRGER, "Birger"))
         }, None)
         .await
         .unwrap().0;
@@ -633,16 +622,8 @@ async fn the_clock_writes_its_reminders_losses_and_expiries_with_them(db: TestDb
     // A challenge that expires edits its message (removing the buttons).
     let c = s
         .challenge(ChallengeRequest {
-            place: place(18),
-            challenger: User::new(ASTRID, "Astrid"),
-            opponent: User::new(BIRGER, "Birger"),
-            opponent_is_bot: false,
             side: SideChoice::Random,
-            rules: Rules::default(),
-            time_control: TimeControl::None,
-            thread: false,
-            rated: true,
-            start: None,
+            ..challenge_request(place(18), User::new(ASTRID, "Astrid"), User::new(BIRGER, "Birger"))
         }, None)
         .await
         .unwrap().0;
@@ -736,16 +717,13 @@ fn answering(token: &str, message: Option<u64>) -> Answering {
 async fn challenge_in(s: &Service, channel: u64, thread: bool) -> ChallengeInfo {
     s.challenge(
         ChallengeRequest {
-            place: place(channel),
-            challenger: User::new(ASTRID, "Astrid"),
-            opponent: User::new(BIRGER, "Birger"),
-            opponent_is_bot: false,
-            side: SideChoice::Attackers,
-            rules: Rules::default(),
             time_control: TimeControl::PerMove(Duration::from_secs(3600)),
             thread,
-            rated: true,
-            start: None,
+            ..challenge_request(
+                place(channel),
+                User::new(ASTRID, "Astrid"),
+                User::new(BIRGER, "Birger"),
+            )
         },
         None,
     )
@@ -1052,18 +1030,7 @@ async fn a_challenge_a_draw_offer_and_a_game_against_the_ai_hold_their_message_f
     // The challenge, with its buttons, held; posted, its message is the one to edit later.
     let (c, notice) = s
         .challenge(
-            ChallengeRequest {
-                place: place(50),
-                challenger: User::new(ASTRID, "Astrid"),
-                opponent: User::new(BIRGER, "Birger"),
-                opponent_is_bot: false,
-                side: SideChoice::Attackers,
-                rules: Rules::default(),
-                time_control: TimeControl::None,
-                thread: false,
-                rated: true,
-                start: None,
-            },
+            challenge_request(place(50), User::new(ASTRID, "Astrid"), User::new(BIRGER, "Birger")),
             Some(answering("t-challenge", None)),
         )
         .await
@@ -1123,18 +1090,11 @@ async fn a_challenge_a_draw_offer_and_a_game_against_the_ai_hold_their_message_f
 async fn held_challenge(s: &Service, channel: u64) -> StoredNotice {
     let (_, notice) = s
         .challenge(
-            ChallengeRequest {
-                place: place(channel),
-                challenger: User::new(ASTRID, "Astrid"),
-                opponent: User::new(BIRGER, "Birger"),
-                opponent_is_bot: false,
-                side: SideChoice::Attackers,
-                rules: Rules::default(),
-                time_control: TimeControl::None,
-                thread: false,
-                rated: true,
-                start: None,
-            },
+            challenge_request(
+                place(channel),
+                User::new(ASTRID, "Astrid"),
+                User::new(BIRGER, "Birger"),
+            ),
             Some(answering(&format!("token-{channel}"), None)),
         )
         .await

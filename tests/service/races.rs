@@ -5,7 +5,7 @@
 //! `store::testdb` for how they are skipped outside CI.
 
 use crate::support::fake_discord::{FakeDiscord, TOKEN};
-use crate::support::fixture::ai_game_request;
+use crate::support::fixture::{ai_game_request, challenge_request};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -86,16 +86,12 @@ fn place(channel: u64) -> Place {
 
 fn request(channel: u64, time_control: TimeControl) -> ChallengeRequest {
     ChallengeRequest {
-        place: place(channel),
-        challenger: User::new(ASTRID, "Astrid"),
-        opponent: User::new(BIRGER, "Birger"),
-        opponent_is_bot: false,
-        side: SideChoice::Attackers,
-        rules: Rules::default(),
         time_control,
-        thread: false,
-        rated: true,
-        start: None,
+        ..challenge_request(
+            place(channel),
+            User::new(ASTRID, "Astrid"),
+            User::new(BIRGER, "Birger"),
+        )
     }
 }
 

@@ -2,7 +2,7 @@
 //! database): whole games to every ending, restarts, concurrency, every refusal, the AI, time
 //! control and ratings.
 
-use crate::support::fixture::ai_game_request;
+use crate::support::fixture::{ai_game_request, challenge_request};
 use crate::support::fixture::{Fixture, T0};
 use std::sync::Arc;
 use std::time::Duration;
@@ -61,16 +61,8 @@ fn birger() -> User {
 
 fn request(channel: u64, side: SideChoice) -> ChallengeRequest {
     ChallengeRequest {
-        place: place(channel),
-        challenger: astrid(),
-        opponent: birger(),
-        opponent_is_bot: false,
         side,
-        rules: Rules::default(),
-        time_control: TimeControl::None,
-        thread: false,
-        rated: true,
-        start: None,
+        ..challenge_request(place(channel), astrid(), birger())
     }
 }
 

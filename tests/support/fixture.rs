@@ -4,7 +4,8 @@
 use std::sync::Arc;
 use tablut_bot::ai::Level;
 use tablut_bot::service::{
-    AiGameRequest, Config, ManualClock, Place, Service, SideChoice, TimeControl, User,
+    AiGameRequest, ChallengeRequest, Config, ManualClock, Place, Service, SideChoice, TimeControl,
+    User,
 };
 use tablut_bot::store::testdb::TestDb;
 use tablut_bot::tafl::Rules;
@@ -64,6 +65,23 @@ pub fn ai_game_request(place: Place, user: User, side: SideChoice, level: Level)
         level,
         rules: Rules::default(),
         time_control: TimeControl::None,
+        start: None,
+    }
+}
+
+/// `challenger` challenges `opponent` (not the bot) in `place`, taking the attackers: Tablut,
+/// untimed, rated, from the opening position, without a thread.
+pub fn challenge_request(place: Place, challenger: User, opponent: User) -> ChallengeRequest {
+    ChallengeRequest {
+        place,
+        challenger,
+        opponent,
+        opponent_is_bot: false,
+        side: SideChoice::Attackers,
+        rules: Rules::default(),
+        time_control: TimeControl::None,
+        thread: false,
+        rated: true,
         start: None,
     }
 }
