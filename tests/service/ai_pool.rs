@@ -2,20 +2,17 @@
 //! users fairly, refuses beyond its limits with one line, keeps no more tables than workers,
 //! and loses no AI turn to a restart or an abandoned request.
 
+use crate::support::fixture::{ai_game_request, Fixture};
 use std::future::Future;
-use std::sync::Arc;
 use std::time::Duration;
 use tablut_bot::ai::queue::Class;
 use tablut_bot::ai::Level;
 use tablut_bot::service::*;
-use tablut_bot::tafl::Rules;
-use tempfile::TempDir;
 
 const GUILD: u64 = 900_000_000_000_000_001;
 const ASTRID: u64 = 18_000_000_000_000_000_001;
 const BIRGER: u64 = 18_000_000_000_000_000_002;
 const CARL: u64 = 3;
-const T0: i64 = 1_800_000_000_000;
 
 fn config(workers: usize, hard_ms: u64) -> Config {
     Config {
@@ -34,51 +31,27 @@ fn config(workers: usize, hard_ms: u64) -> Config {
     }
 }
 
-struct Fixture {
-    dir: TempDir,
-    clock: ManualClock,
-    service: Arc<Service>,
-}
-
 async fn fixture(config: Config) -> Fixture {
-    let dir = tempfile::tempdir().unwrap();
-    let clock = ManualClock::new(T0);
-    let service = open(&dir, &clock, config).await;
-    Fixture {
-        dir,
-        clock,
-        service,
-    }
-}
-
-async fn open(dir: &TempDir, clock: &ManualClock, config: Config) -> Arc<Service> {
-    let url = format!("sqlite://{}", dir.path().join("tablut.db").display());
-    Arc::new(
-        Service::open(&url, config, Arc::new(clock.clone()))
-            .await
-            .unwrap(),
-    )
+    Fixture::sqlite(config).await
 }
 
 /// `user` starts a game against the AI at `level` in `channel` of `guild`; `ai_first`: the AI
 /// attacks and is to move.
 fn request(guild: u64, channel: u64, user: u64, level: Level, ai_first: bool) -> AiGameRequest {
-    AiGameRequest {
-        place: Place {
+    let side = if ai_first {
+        SideChoice::Defenders
+    } else {
+        SideChoice::Attackers
+    };
+    ai_game_request(
+        Place {
             guild: Some(guild),
             channel,
         },
-        user: User::new(user, format!("user {user}")),
-        side: if ai_first {
-            SideChoice::Defenders
-        } else {
-            SideChoice::Attackers
-        },
+        User::new(user, format!("user {user}")),
+        side,
         level,
-        rules: Rules::default(),
-        time_control: TimeControl::None,
-        start: None,
-    }
+    )
 }
 
 async fn start(s: &Service, channel: u64, user: u64, level: Level) -> GameId {
@@ -374,11 +347,10 @@ async fn ai_turns_owed_survive_a_restart_and_an_abandoned_request() {
     abandoned.abort();
     let _ = abandoned.await;
     assert!(!f.service.ai().pending(a), "an abandoned turn lets go");
-    f.service.close().await;
-    drop(f.service);
 
     // A restart: the database says which turns are owed.
-    let s = open(&f.dir, &f.clock, config(1, 30)).await;
+    let f = f.reopen().await;
+    let s = &f.service;
     let mut owed = s.ai().games_awaiting().await.unwrap();
     owed.sort();
     assert_eq!(owed, vec![(a, 1), (b, 2)]);

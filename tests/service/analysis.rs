@@ -3,8 +3,7 @@
 //! search's own moves, the graph decoded and read back against the stored analysis, and an
 //! analysis that survives a restart half-way without searching any position twice.
 
-use crate::support::fixture::challenge_request;
-use std::sync::Arc;
+use crate::support::fixture::{challenge_request, Fixture};
 use std::time::Duration;
 use tablut_bot::ai::analysis::{self, Judgement};
 use tablut_bot::ai::{Limits, Searcher, Weights, MATE_BOUND};
@@ -21,7 +20,6 @@ use tablut_bot::tafl::{parse_position, Call, Game, Move, Position, Rules, Side};
 const GUILD: u64 = 900_000_000_000_000_001;
 const ASTRID: u64 = 18_000_000_000_000_000_001;
 const BIRGER: u64 = 18_000_000_000_000_000_002;
-const T0: i64 = 1_800_000_000_000;
 /// Every position is searched to this depth: deterministic, and quick in a debug build.
 const DEPTH: u32 = 3;
 const TT_MB: usize = 2;
@@ -39,10 +37,8 @@ fn config() -> Config {
     }
 }
 
-async fn open(db: &TestDb) -> Service {
-    Service::open(&db.url, config(), Arc::new(ManualClock::new(T0)))
-        .await
-        .unwrap()
+async fn fixture(db: TestDb) -> Fixture {
+    Fixture::open(db, config()).await
 }
 
 fn position(record: &str, turn: Side) -> Position {
@@ -112,16 +108,17 @@ const KING_HELD: &str = "/ttttttttt/tKT6/1T7/1ttttt3/9/9/9/9/9/";
 both_backends! {
     #[tokio::test]
     async fn a_move_that_opens_the_king_a_line_to_the_edge_is_a_blunder_and_its_refutation_named(db: TestDb) {
-        let s = open(&db).await;
+        let f = fixture(db).await;
+        let s = &f.service;
         let game = played(
-            &s,
+            s,
             1,
             Some(position(KING_HELD, Side::Attackers)),
             &["a2-a5", "b2-a2"],
         )
         .await;
         assert_eq!(game.outcome.winner(), Some(Side::Defenders));
-        let report = analysed(&s, 1).await;
+        let report = analysed(s, 1).await;
         let review = &report.review;
         assert_eq!(review.moves.len(), 2);
         let blunder = &review.moves[0];
@@ -192,16 +189,17 @@ const KING_SEES_A8: &str = "/3t1t3/2tTt4/t3T4/2T2T2t/tt5Tt/t3T1t2/2T1T2t1/3Kt4/3
 both_backends! {
     #[tokio::test]
     async fn a_move_that_lets_the_king_escape_from_a_playable_position_is_a_blunder_and_says_why(db: TestDb) {
-        let s = open(&db).await;
+        let f = fixture(db).await;
+        let s = &f.service;
         let game = played(
-            &s,
+            s,
             4,
             Some(position(KING_SEES_A8, Side::Attackers)),
             &["a3-a1", "d8-a8"],
         )
         .await;
         assert_eq!(game.outcome.winner(), Some(Side::Defenders));
-        let report = analysed(&s, 4).await;
+        let report = analysed(s, 4).await;
         let m = &report.review.moves[0];
         // Playable before, lost by force after, for less than a blunder's 30% on the curve.
         assert!(m.before > analysis::LOST_MISTAKE && m.before < analysis::BLUNDER, "{m:?}");
@@ -231,16 +229,17 @@ const KING_BESIDE_ATTACKER: &str = "/3ttt3/9/9/1T5T1/9/4T4/3tKT3/4T4/5t3/";
 both_backends! {
     #[tokio::test]
     async fn a_move_that_lets_the_king_be_captured_is_found_with_the_capture_named(db: TestDb) {
-        let s = open(&db).await;
+        let f = fixture(db).await;
+        let s = &f.service;
         let game = played(
-            &s,
+            s,
             2,
             Some(position(KING_BESIDE_ATTACKER, Side::Defenders)),
             &["f7-f4", "f9-f7"],
         )
         .await;
         assert_eq!(game.outcome.winner(), Some(Side::Attackers));
-        let report = analysed(&s, 2).await;
+        let report = analysed(s, 2).await;
         let review = &report.review;
         let losing = &review.moves[0];
         assert_eq!(losing.side, Side::Defenders);
@@ -279,7 +278,8 @@ fn best(game: &Game) -> Move {
 both_backends! {
     #[tokio::test]
     async fn a_side_that_plays_the_searchs_moves_gets_full_accuracy(db: TestDb) {
-        let s = open(&db).await;
+        let f = fixture(db).await;
+        let s = &f.service;
         // The attackers play the search's move; the defenders a seeded random one.
         let mut game = Game::new(Rules::default());
         let mut rng = fastrand::Rng::with_seed(16);
@@ -296,8 +296,8 @@ both_backends! {
             moves.push(mv.to_string());
         }
         let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-        played(&s, 3, None, &moves).await;
-        let report = analysed(&s, 3).await;
+        played(s, 3, None, &moves).await;
+        let report = analysed(s, 3).await;
         let review = &report.review;
         assert_eq!(review.accuracy[0], Some(100.0));
         assert!(review
@@ -317,15 +317,16 @@ fn rgb(img: &image::RgbImage, (x, y): (i32, i32)) -> [u8; 3] {
 both_backends! {
     #[tokio::test]
     async fn the_graph_shows_the_stored_curve_its_marks_and_the_calls(db: TestDb) {
-        let s = open(&db).await;
+        let f = fixture(db).await;
+        let s = &f.service;
         let game = played(
-            &s,
+            s,
             4,
             Some(position(KING_BESIDE_ATTACKER, Side::Defenders)),
             &["f7-f4", "f9-f7"],
         )
         .await;
-        let report = analysed(&s, 4).await;
+        let report = analysed(s, 4).await;
         // The stored analysis, read on its own: the attackers' expected score in each position.
         let stored = store::analysis::of_game(s.store().pool(), game.id)
             .await
@@ -425,9 +426,10 @@ both_backends! {
 both_backends! {
     #[tokio::test]
     async fn an_analysis_survives_a_restart_half_way_and_searches_no_position_twice(db: TestDb) {
-        let s = open(&db).await;
+        let f = fixture(db).await;
+        let s = &f.service;
         let moves = ["e2-c2", "e4-d4", "a4-a2", "d4-d3", "i6-i7", "e6-f6"];
-        let game = played(&s, 5, None, &moves).await;
+        let game = played(s, 5, None, &moves).await;
         let id = match s.analysis().request(5, None, None).await.unwrap() {
             AnalysisStatus::Started { total, .. } => {
                 assert_eq!(total, 6);
@@ -449,10 +451,8 @@ both_backends! {
             } => assert_eq!((reviewed, total), (2, 6)),
             other => panic!("{other:?}"),
         }
-        s.close().await;
-        drop(s);
-
-        let s = open(&db).await;
+        let f = f.reopen().await;
+        let s = &f.service;
         assert_eq!(s.analysis().unfinished().await.unwrap(), vec![id]);
         assert!(s.analysis().run(id).await.unwrap());
         assert_eq!(s.probe().analysis_searches(), 4, "only the four positions left");
@@ -533,12 +533,13 @@ both_backends! {
 both_backends! {
     #[tokio::test]
     async fn refusals_name_what_is_wrong(db: TestDb) {
-        let s = open(&db).await;
+        let f = fixture(db).await;
+        let s = &f.service;
         assert!(matches!(
             s.analysis().request(6, None, None).await,
             Err(ServiceError::NoFinishedGame)
         ));
-        let game = played(&s, 6, None, &["e2-c2"]).await;
+        let game = played(s, 6, None, &["e2-c2"]).await;
         assert!(matches!(
             s.analysis().request(7, Some(game.id), None).await,
             Err(ServiceError::NotAFinishedGame(_))
@@ -548,7 +549,7 @@ both_backends! {
             Err(ServiceError::NotAFinishedGame(_))
         ));
         // A game resigned before any move.
-        played(&s, 8, None, &[]).await;
+        played(s, 8, None, &[]).await;
         assert!(matches!(
             s.analysis().request(8, None, None).await,
             Err(ServiceError::NothingToReview(_))

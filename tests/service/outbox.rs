@@ -3,8 +3,7 @@
 //! channel gone or refusing the bot, other refusals, the bot's token refused) decides what
 //! happens next. Wall-clock times are passed in, so nothing here sleeps.
 
-use crate::support::fixture::challenge_request;
-use std::sync::Arc;
+use crate::support::fixture::{challenge_request, Fixture};
 use std::time::Duration;
 use tablut_bot::ai::Level;
 use tablut_bot::bot::delivery::{
@@ -19,20 +18,12 @@ use tablut_bot::tafl::{Outcome, Reason, Rules};
 const GUILD: u64 = 900_000_000_000_000_001;
 const ASTRID: u64 = 18_000_000_000_000_000_001;
 const BIRGER: u64 = 18_000_000_000_000_000_002;
-const T0: i64 = 1_800_000_000_000;
 const GRACE: Duration = Duration::from_secs(5);
 const GIVE_UP: Duration = Duration::from_secs(600);
 const RETENTION: Duration = Duration::from_secs(3 * 3600);
 const CLAIM_LEASE: Duration = Duration::from_secs(30);
 
-struct Fixture {
-    _db: TestDb,
-    clock: ManualClock,
-    service: Service,
-}
-
 async fn fixture(db: TestDb, images: bool) -> Fixture {
-    let clock = ManualClock::new(T0);
     let config = Config {
         ai_time: [Duration::from_millis(50); 3],
         images,
@@ -41,15 +32,7 @@ async fn fixture(db: TestDb, images: bool) -> Fixture {
         challenges_received: 0,
         ..Config::default()
     };
-    let service = Service::open(&db.url, config, Arc::new(clock.clone()))
-        .await
-        .unwrap()
-        .with_delivery(policy());
-    Fixture {
-        _db: db,
-        clock,
-        service,
-    }
+    Fixture::with_delivery(db, config, policy()).await
 }
 
 fn policy() -> DeliveryPolicy {

@@ -619,7 +619,7 @@ both_backends! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn concurrent_moves_never_land_twice_and_none_is_lost(db: TestDb) {
     let f = fixture(db).await;
-    let s = Arc::new(f.service);
+    let s = f.service.clone();
     let channels: Vec<u64> = (100..116).collect();
     let mut ids = Vec::new();
     for &ch in &channels {

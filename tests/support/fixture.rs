@@ -4,10 +4,11 @@
 use std::sync::Arc;
 use tablut_bot::ai::Level;
 use tablut_bot::service::{
-    AiGameRequest, ChallengeRequest, Config, ManualClock, Place, Service, SideChoice, TimeControl,
-    User,
+    AiGameRequest, ChallengeRequest, Config, ManualClock, OutboxTimes, Place, Service, SideChoice,
+    TimeControl, User,
 };
 use tablut_bot::store::testdb::TestDb;
+use tablut_bot::store::Backend;
 use tablut_bot::tafl::Rules;
 
 /// The time the tests' clocks start at (2027-01-15, in milliseconds since the epoch).
@@ -19,39 +20,73 @@ pub struct Fixture {
     pub db: TestDb,
     pub clock: ManualClock,
     pub config: Config,
-    pub service: Service,
+    /// The outbox's times the test set, if it set them (else the service's own).
+    pub delivery: Option<OutboxTimes>,
+    /// Shared, so that a test can hand it to the tasks it spawns.
+    pub service: Arc<Service>,
 }
 
 impl Fixture {
     pub async fn open(db: TestDb, config: Config) -> Fixture {
-        let clock = ManualClock::new(T0);
-        let service = Service::open(&db.url, config.clone(), Arc::new(clock.clone()))
+        Fixture::opened(db, config, None).await
+    }
+
+    /// On a SQLite file of its own: for the tests of what does not depend on the backend.
+    pub async fn sqlite(config: Config) -> Fixture {
+        let db = TestDb::new(Backend::Sqlite, module_path!())
             .await
-            .unwrap();
+            .expect("a SQLite database");
+        Fixture::open(db, config).await
+    }
+
+    /// With the outbox's times set to `delivery` (as the bot's delivery policy sets them).
+    pub async fn with_delivery(
+        db: TestDb,
+        config: Config,
+        delivery: impl Into<OutboxTimes>,
+    ) -> Fixture {
+        Fixture::opened(db, config, Some(delivery.into())).await
+    }
+
+    async fn opened(db: TestDb, config: Config, delivery: Option<OutboxTimes>) -> Fixture {
+        let clock = ManualClock::new(T0);
+        let service = Arc::new(open_service(&db, &config, &clock, delivery).await);
         Fixture {
             db,
             clock,
             config,
+            delivery,
             service,
         }
     }
 
-    /// Another service on the same database, configuration and clock: a second process.
+    /// Another service on the same database, configuration, outbox times and clock: a second
+    /// process.
     pub async fn another(&self) -> Service {
-        Service::open(
-            &self.db.url,
-            self.config.clone(),
-            Arc::new(self.clock.clone()),
-        )
-        .await
-        .unwrap()
+        open_service(&self.db, &self.config, &self.clock, self.delivery).await
     }
 
     /// The service closed and another opened in its place, as a restart does.
     pub async fn reopen(self) -> Fixture {
         self.service.close().await;
-        let service = self.another().await;
+        let service = Arc::new(self.another().await);
         Fixture { service, ..self }
+    }
+}
+
+/// A service on `db` reading `clock`, with the outbox's times `delivery` if given.
+async fn open_service(
+    db: &TestDb,
+    config: &Config,
+    clock: &ManualClock,
+    delivery: Option<OutboxTimes>,
+) -> Service {
+    let service = Service::open(&db.url, config.clone(), Arc::new(clock.clone()))
+        .await
+        .unwrap();
+    match delivery {
+        Some(delivery) => service.with_delivery(delivery),
+        None => service,
     }
 }
 
