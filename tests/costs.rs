@@ -18,6 +18,11 @@ use tablut_bot::tafl::{parse_position, Game, Outcome, Reason, Rules, Side, Varia
 
 mod long_game;
 use long_game::lasting_game;
+// The service's tests' fixture, of which this binary uses the challenge.
+#[allow(dead_code)]
+#[path = "support/fixture.rs"]
+mod fixture;
+use fixture::challenge_request;
 
 /// The system allocator, counting the bytes live and the most live at once.
 struct Counting;
@@ -111,19 +116,16 @@ async fn game_between(
     let c = s
         .challenge(
             ChallengeRequest {
-                place: Place {
-                    guild: Some(GUILD),
-                    channel,
-                },
-                challenger: User::new(ASTRID, "Astrid"),
-                opponent: User::new(BIRGER, "Birger"),
-                opponent_is_bot: false,
-                side: SideChoice::Attackers,
                 rules,
-                time_control: TimeControl::None,
-                thread: false,
                 start,
-                rated: true,
+                ..challenge_request(
+                    Place {
+                        guild: Some(GUILD),
+                        channel,
+                    },
+                    User::new(ASTRID, "Astrid"),
+                    User::new(BIRGER, "Birger"),
+                )
             },
             None,
         )

@@ -11,7 +11,12 @@
 //! clear_refs`) once the games are set up, so it measures the replays and the moves alone.
 
 mod long_game;
+// The service's tests' fixture, of which this binary uses the challenge.
+#[allow(dead_code)]
+#[path = "support/fixture.rs"]
+mod fixture;
 
+use fixture::challenge_request;
 use long_game::lasting_game;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -49,21 +54,14 @@ fn status(field: &str) -> u64 {
 async fn game_between(s: &Service, channel: u64) -> GameInfo {
     let c = s
         .challenge(
-            ChallengeRequest {
-                place: Place {
+            challenge_request(
+                Place {
                     guild: Some(GUILD),
                     channel,
                 },
-                challenger: User::new(ASTRID, "Astrid"),
-                opponent: User::new(BIRGER, "Birger"),
-                opponent_is_bot: false,
-                side: SideChoice::Attackers,
-                rules: Rules::default(),
-                time_control: TimeControl::None,
-                thread: false,
-                start: None,
-                rated: true,
-            },
+                User::new(ASTRID, "Astrid"),
+                User::new(BIRGER, "Birger"),
+            ),
             None,
         )
         .await

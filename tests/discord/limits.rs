@@ -60,6 +60,7 @@ async fn commands_and_presses_past_a_users_rate_are_refused_with_the_wait() {
     h.fake.assert_contract();
 }
 
+use crate::support::fixture::challenge_request;
 use std::sync::Arc;
 use tablut_bot::ai::Level;
 use tablut_bot::both_backends;
@@ -102,19 +103,15 @@ async fn service(
 
 fn challenge(channel: u64, from: u64, to: u64) -> ChallengeRequest {
     ChallengeRequest {
-        place: Place {
-            guild: Some(GUILD),
-            channel,
-        },
-        challenger: User::new(from, "Challenger"),
-        opponent: User::new(to, "Challenged"),
-        opponent_is_bot: false,
         side: SideChoice::Random,
-        rules: Rules::default(),
-        time_control: TimeControl::None,
-        thread: false,
-        rated: true,
-        start: None,
+        ..challenge_request(
+            Place {
+                guild: Some(GUILD),
+                channel,
+            },
+            User::new(from, "Challenger"),
+            User::new(to, "Challenged"),
+        )
     }
 }
 

@@ -3,7 +3,7 @@
 //! challenge that cannot be closed, a game whose puzzle search fails) holds up no other and is
 //! not tried on every tick.
 
-use crate::support::fixture::Fixture;
+use crate::support::fixture::{challenge_request, Fixture};
 use std::time::Duration;
 use tablut_bot::ai::puzzle::{Kind, Record};
 use tablut_bot::both_backends;
@@ -11,7 +11,7 @@ use tablut_bot::service::puzzle::{SCAN_GIVE_UP, SEED};
 use tablut_bot::service::*;
 use tablut_bot::store::testdb::TestDb;
 use tablut_bot::store::Backend;
-use tablut_bot::tafl::{Position, Rules};
+use tablut_bot::tafl::Position;
 
 const GUILD: u64 = 900_000_000_000_000_001;
 const ASTRID: u64 = 18_000_000_000_000_000_001;
@@ -35,19 +35,16 @@ async fn fixture(db: TestDb) -> Fixture {
 
 fn request(channel: u64, start: Option<Position>, time_control: TimeControl) -> ChallengeRequest {
     ChallengeRequest {
-        place: Place {
-            guild: Some(GUILD),
-            channel,
-        },
-        challenger: User::new(ASTRID, "Astrid"),
-        opponent: User::new(BIRGER, "Birger"),
-        opponent_is_bot: false,
-        side: SideChoice::Attackers,
-        rules: Rules::default(),
         time_control,
-        thread: false,
-        rated: true,
         start,
+        ..challenge_request(
+            Place {
+                guild: Some(GUILD),
+                channel,
+            },
+            User::new(ASTRID, "Astrid"),
+            User::new(BIRGER, "Birger"),
+        )
     }
 }
 

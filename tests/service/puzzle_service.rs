@@ -4,7 +4,7 @@
 //! puzzle answered with the reply, bad input refused without a change, the current puzzle kept
 //! across a restart, the leaderboard, and the daily puzzle posted once a day through the outbox.
 
-use crate::support::fixture::{Fixture, T0};
+use crate::support::fixture::{challenge_request, Fixture, T0};
 use tablut_bot::ai::puzzle::{scan, Kind, Record, Solver, SCAN_PLIES};
 use tablut_bot::both_backends;
 use tablut_bot::rating::{rate_game, Rating, Score};
@@ -695,19 +695,13 @@ async fn finished_games_on_the_bot_are_searched_for_puzzles_once(db: TestDb) {
     let c = f
         .service
         .challenge(ChallengeRequest {
-            place: Place {
-                guild: Some(GUILD),
-                channel: 50,
-            },
-            challenger: user(ASTRID, "Astrid"),
-            opponent: user(BIRGER, "Birger"),
-            opponent_is_bot: false,
-            side: SideChoice::Attackers,
             rules: r.rules,
-            time_control: TimeControl::None,
-            thread: false,
-            rated: true,
             start: Some(start),
+            ..challenge_request(
+                Place { guild: Some(GUILD), channel: 50 },
+                user(ASTRID, "Astrid"),
+                user(BIRGER, "Birger"),
+            )
         }, None)
         .await
         .unwrap().0;
