@@ -413,23 +413,37 @@ mod tests {
     #[test]
     fn a_cancelled_request_is_never_searched() {
         let pool = Pool::new(1, 1);
+        // The only worker is held busy until released: the requests below wait behind it.
+        let (release, held) = mpsc::channel::<()>();
+        let (started, running) = mpsc::channel();
+        pool.submit_task(9, Class::Play, move || {
+            started.send(()).unwrap();
+            let _ = held.recv();
+        });
+        running.recv().unwrap();
         let (tx, rx) = mpsc::channel();
-        let first = {
+        let cancelled = {
             let tx = tx.clone();
             pool.submit(1, Class::Play, search(Level::Hard, 200), move |a| {
-                tx.send(("first", a.is_ok())).unwrap()
+                tx.send(("cancelled", a.is_ok())).unwrap()
             })
         };
-        let second = {
-            let tx = tx.clone();
-            pool.submit(2, Class::Play, search(Level::Hard, 200), move |a| {
-                tx.send(("second", a.is_ok())).unwrap()
-            })
-        };
-        assert!(pool.ahead(second).is_some_and(|n| n <= 1));
-        assert!(pool.cancel(second));
-        assert_eq!(rx.recv().unwrap(), ("first", true));
-        assert!(rx.recv_timeout(Duration::from_millis(400)).is_err());
-        assert!(!pool.cancel(first), "already answered");
+        let next = pool.submit(2, Class::Play, search(Level::Easy, 50), move |a| {
+            tx.send(("next", a.is_ok())).unwrap()
+        });
+        assert_eq!(pool.ahead(cancelled), Some(0));
+        assert!(pool.cancel(cancelled));
+        assert!(!pool.cancel(cancelled), "withdrawn once");
+        assert_eq!(
+            pool.ahead(next),
+            Some(0),
+            "nothing is ahead of the next request now"
+        );
+        drop(release);
+        // The channel closes once every callback has run or been dropped: the cancelled
+        // request's callback was dropped unrun, and the next request was answered.
+        assert_eq!(rx.iter().collect::<Vec<_>>(), vec![("next", true)]);
+        assert!(!pool.cancel(next), "already answered");
+        assert_eq!(pool.waiting(), 0);
     }
 }
