@@ -60,41 +60,33 @@ pub fn played(content: &str) -> Option<String> {
     Some(rest[..rest.find("**")?].to_string())
 }
 
-/// Waits (up to 10 s) until `channel` shows `n` messages matching `pred`, then until the outbox
-/// owes nothing, to see that no more come; returns them.
+/// Waits until `channel` shows `n` messages matching `pred`, then until the outbox owes
+/// nothing, to see that no more come; returns them.
 async fn shown(
     h: &BotHarness,
     channel: u64,
     n: usize,
     pred: impl Fn(&Recorded) -> bool,
 ) -> Vec<Recorded> {
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let found: Vec<Recorded> = h.fake.shown(channel).into_iter().filter(&pred).collect();
-        if found.len() >= n {
-            h.outbox_settled().await;
-            let found: Vec<Recorded> = h.fake.shown(channel).into_iter().filter(&pred).collect();
-            assert_eq!(found.len(), n, "shown more than once: {found:#?}");
-            return found;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "channel {channel} shows {} of {n}: {:#?}",
-            found.len(),
-            h.fake.shown(channel)
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
+    let found = || -> Vec<Recorded> { h.fake.shown(channel).into_iter().filter(&pred).collect() };
+    let waiting = Waiting::for_("the messages a channel shows");
+    while found().len() < n {
+        waiting.again().await;
     }
+    h.outbox_settled().await;
+    let found = found();
+    assert_eq!(found.len(), n, "shown more than once: {found:#?}");
+    found
 }
 
-/// Waits (up to 10 s) until `channel` has had `n` POSTs to its messages; returns them.
+/// Waits until `channel` has had `n` POSTs to its messages, then until the outbox owes
+/// nothing, to see that no more come; returns them.
 async fn attempts(h: &BotHarness, channel: u64, n: usize) -> Vec<Recorded> {
-    for _ in 0..500 {
-        if posts(h, channel).len() >= n {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
+    let waiting = Waiting::for_("the attempts at a channel's post");
+    while posts(h, channel).len() < n {
+        waiting.again().await;
     }
+    h.outbox_settled().await;
     let posts = posts(h, channel);
     assert_eq!(posts.len(), n, "{posts:#?}");
     posts
@@ -416,11 +408,9 @@ async fn a_channel_deleted_mid_game_ends_its_game_as_aborted() {
     );
     let moves = service.suggest_moves(140, ASTRID, "", 1).await.unwrap();
     h.play(&astrid(), 140, &moves[0]).await;
-    for _ in 0..200 {
-        if service.game_in_channel(140).await.unwrap().is_none() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
+    let waiting = Waiting::for_("the game aborted");
+    while service.game_in_channel(140).await.unwrap().is_some() {
+        waiting.again().await;
     }
     let board = service.board(140).await.unwrap();
     assert_eq!(
