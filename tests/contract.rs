@@ -558,14 +558,14 @@ impl std::io::Write for LogSink {
 
 /// Waits until the log holds `line`.
 async fn logged(logs: &Mutex<Vec<u8>>, line: &str) -> String {
-    for _ in 0..400 {
+    let waiting = support::Waiting::for_(format!("'{line}' logged"));
+    loop {
         let text = String::from_utf8_lossy(&logs.lock().unwrap()).to_string();
         if text.contains(line) {
             return text;
         }
-        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        waiting.again().await;
     }
-    panic!("nothing logged '{line}'");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -191,18 +191,17 @@ impl Harness {
     /// fetching its reply).
     async fn wait_for_challenge_message(&self) {
         let pool = self.bot.as_ref().unwrap().service.store().pool().clone();
-        for _ in 0..400 {
-            let stored: Option<i64> =
-                sqlx::query_scalar("SELECT message_id FROM challenges ORDER BY id DESC LIMIT 1")
-                    .fetch_one(&pool)
-                    .await
-                    .unwrap();
-            if stored.is_some() {
-                return;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
+        let waiting = crate::support::Waiting::for_("the challenge message id stored");
+        while sqlx::query_scalar::<_, Option<i64>>(
+            "SELECT message_id FROM challenges ORDER BY id DESC LIMIT 1",
+        )
+        .fetch_one(&pool)
+        .await
+        .unwrap()
+        .is_none()
+        {
+            waiting.again().await;
         }
-        panic!("the challenge message id was never stored");
     }
 }
 

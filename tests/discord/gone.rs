@@ -5,6 +5,7 @@
 
 use crate::support::bot_harness::BotHarness;
 use crate::support::fake_discord::*;
+use crate::support::until_async as until;
 use serde_json::json;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -43,15 +44,6 @@ fn astrid() -> Who {
 
 fn service(h: &BotHarness) -> std::sync::Arc<Service> {
     h.bot.as_ref().unwrap().service.clone()
-}
-
-/// Polls `done` every 20 ms for up to 10 s.
-async fn until<F: std::future::Future<Output = bool>>(what: &str, mut done: impl FnMut() -> F) {
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while !done().await {
-        assert!(std::time::Instant::now() < deadline, "never: {what}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }
 
 /// Waits until the bot has handled `n` deletions and removals in all.

@@ -3,7 +3,7 @@
 //! and loses no AI turn to a restart or an abandoned request.
 
 use crate::support::fixture::{ai_game_request, Fixture};
-use std::future::Future;
+use crate::support::{until, until_async};
 use std::time::Duration;
 use tablut_bot::ai::queue::Class;
 use tablut_bot::ai::Level;
@@ -62,28 +62,6 @@ async fn start(s: &Service, channel: u64, user: u64, level: Level) -> GameId {
         .id
 }
 
-/// Waits (up to 10 s) until `done` holds.
-async fn until(done: impl Fn() -> bool) {
-    for _ in 0..2000 {
-        if done() {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
-    panic!("waited 10 s in vain");
-}
-
-/// Waits (up to 10 s) until `done` yields true.
-async fn until_async<F: Future<Output = bool>>(done: impl Fn() -> F) {
-    for _ in 0..2000 {
-        if done().await {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
-    panic!("waited 10 s in vain");
-}
-
 /// Occupies one of the pool's workers with a task of `owner`'s (served in the queue's order as
 /// any move) until the returned sender is dropped; returns once a worker runs it. The queue
 /// behind it stays still for as long as the test needs, however fast or slow the machine.
@@ -118,12 +96,12 @@ async fn held_worker(s: &Service, owner: u64) -> std::sync::mpsc::Sender<()> {
 
 /// Waits until `n` AI requests wait for a worker.
 async fn until_queued(s: &Service, n: usize) {
-    until(|| s.probe().ai_queue_len() >= n).await;
+    until("AI requests queued", || s.probe().ai_queue_len() >= n).await;
 }
 
 /// Waits until at most `n` AI requests wait.
 async fn until_queued_at_most(s: &Service, n: usize) {
-    until(|| s.probe().ai_queue_len() <= n).await;
+    until("AI requests served", || s.probe().ai_queue_len() <= n).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -146,13 +124,13 @@ async fn one_users_ten_games_delay_anothers_game_by_at_most_one_search() {
     for channel in 1..=10 {
         let id = start(s, channel, ASTRID, Level::Medium).await;
         turn(id);
-        until(|| s.ai().waiting(id).is_some()).await;
+        until("Astrid's turn queued", || s.ai().waiting(id).is_some()).await;
         assert_eq!(s.ai().waiting(id), Some(astrids.len()), "behind her own");
         astrids.push(id);
     }
     let birgers = start(s, 11, BIRGER, Level::Medium).await;
     turn(birgers);
-    until(|| s.ai().waiting(birgers).is_some()).await;
+    until("Birger's turn queued", || s.ai().waiting(birgers).is_some()).await;
     assert_eq!(
         s.ai().waiting(birgers),
         Some(1),
@@ -404,16 +382,25 @@ async fn claims_renewed_beside_turns_committed_on_sqlite_never_deadlock() {
         })
         .collect();
     until_queued(s, ids.len()).await;
-    until(|| s.probe().ai_claim_renewals() >= ids.len() as u64).await;
+    until("every claim renewed", || {
+        s.probe().ai_claim_renewals() >= ids.len() as u64
+    })
+    .await;
     // Carl's next work comes in the queue's order after one or two of Astrid's turns: it holds
     // the worker again once they are searched, while their moves are committed and the others'
     // claims renewed beside them.
     let (second, held) = hold_worker(s, CARL);
     drop(first);
     held.running().await;
-    until_async(|| async { s.ai().games_awaiting().await.unwrap().len() < ids.len() }).await;
+    until_async("a turn committed", || async {
+        s.ai().games_awaiting().await.unwrap().len() < ids.len()
+    })
+    .await;
     let renewals = s.probe().ai_claim_renewals();
-    until(|| s.probe().ai_claim_renewals() > renewals).await;
+    until("a claim renewed beside the commits", || {
+        s.probe().ai_claim_renewals() > renewals
+    })
+    .await;
     drop(second);
     let all = async {
         for turn in turns {
@@ -426,7 +413,7 @@ async fn claims_renewed_beside_turns_committed_on_sqlite_never_deadlock() {
     assert_eq!(s.probe().ai_turn_searches(), ids.len() as u64);
     assert!(s.ai().games_awaiting().await.unwrap().is_empty());
     // The turns are over: so are their renewals.
-    until(|| s.probe().ai_claim_renewers() == 0).await;
+    until("the renewals over", || s.probe().ai_claim_renewers() == 0).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -445,7 +432,7 @@ async fn a_waiting_turn_whose_claim_another_process_took_is_withdrawn() {
         let s = s.clone();
         tokio::spawn(async move { s.ai().turn(astrids).await.unwrap() })
     };
-    until(|| s.ai().waiting(astrids).is_some()).await;
+    until("Astrid's turn queued", || s.ai().waiting(astrids).is_some()).await;
     // Another process holds the claim now (as after a lease this one let lapse).
     sqlx::query("UPDATE games SET ai_claimed_by = 'other' WHERE id = $1")
         .bind(astrids)
@@ -477,5 +464,5 @@ async fn a_waiting_turn_whose_claim_another_process_took_is_withdrawn() {
         Some("other"),
         "the other's claim is left alone"
     );
-    until(|| s.probe().ai_claim_renewers() == 0).await;
+    until("the renewals over", || s.probe().ai_claim_renewers() == 0).await;
 }

@@ -5,6 +5,7 @@
 //! across a restart, the leaderboard, and the daily puzzle posted once a day through the outbox.
 
 use crate::support::fixture::{challenge_request, Fixture, T0};
+use crate::support::until_async;
 use tablut_bot::ai::puzzle::{scan, Kind, Record, Solver, SCAN_PLIES};
 use tablut_bot::both_backends;
 use tablut_bot::rating::{rate_game, Rating, Score};
@@ -210,17 +211,6 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
 }
 }
 
-/// Waits (up to 10 s) until `done` yields true.
-async fn until<F: std::future::Future<Output = bool>>(done: impl Fn() -> F) {
-    for _ in 0..2000 {
-        if done().await {
-            return;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    }
-    panic!("waited 10 s in vain");
-}
-
 both_backends! {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_players_solving_one_puzzle_at_once_both_move_its_rating(db: TestDb) {
@@ -244,10 +234,10 @@ async fn two_players_solving_one_puzzle_at_once_both_move_its_rating(db: TestDb)
         match backend {
             // One answer waits in SQLite's busy handler, holding the service's write lock;
             // the other waits for that lock.
-            tablut_bot::store::Backend::Sqlite => until(|| async { s.probe().writes_waiting() == 1 }).await,
+            tablut_bot::store::Backend::Sqlite => until_async("one answer waiting for SQLite's lock", || async { s.probe().writes_waiting() == 1 }).await,
             // Both wait for a row lock.
             tablut_bot::store::Backend::Postgres => {
-                until(|| async {
+                until_async("both answers waiting for the row lock", || async {
                     let n: i64 = sqlx::query_scalar(
                         "SELECT COUNT(*) FROM pg_stat_activity \
                          WHERE datname = current_database() AND wait_event_type = 'Lock'",

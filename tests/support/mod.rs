@@ -5,20 +5,21 @@ pub mod bot_harness;
 pub mod fake_discord;
 pub mod fixture;
 
+use std::future::Future;
 use std::time::{Duration, Instant};
 
 /// A wait for something the test cannot be told of directly (a row, a counter): the caller
 /// looks, and calls [`Waiting::again`] while it is not so, which fails the test, naming
 /// `what`, once 30 s have gone by.
 pub struct Waiting {
-    what: &'static str,
+    what: String,
     until: Instant,
 }
 
 impl Waiting {
-    pub fn for_(what: &'static str) -> Waiting {
+    pub fn for_(what: impl Into<String>) -> Waiting {
         Waiting {
-            what,
+            what: what.into(),
             until: Instant::now() + Duration::from_secs(30),
         }
     }
@@ -31,5 +32,24 @@ impl Waiting {
             self.what
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Waits until `done` holds (see [`Waiting`]).
+pub async fn until(what: impl Into<String>, mut done: impl FnMut() -> bool) {
+    let waiting = Waiting::for_(what);
+    while !done() {
+        waiting.again().await;
+    }
+}
+
+/// Waits until `done` yields true (see [`Waiting`]).
+pub async fn until_async<F: Future<Output = bool>>(
+    what: impl Into<String>,
+    mut done: impl FnMut() -> F,
+) {
+    let waiting = Waiting::for_(what);
+    while !done().await {
+        waiting.again().await;
     }
 }
