@@ -339,7 +339,10 @@ mod tests {
         pool.submit(1, Class::Play, search(Level::Medium, 50), move |a| {
             tx2.send(("play", a.is_ok())).unwrap()
         });
-        assert_eq!(rx.recv().unwrap(), ("play", true));
+        // (Were both workers given background work, the move would never be answered: the
+        // wait is bounded so that the test fails rather than hangs.)
+        let answered = rx.recv_timeout(Duration::from_secs(30));
+        assert_eq!(answered, Ok(("play", true)), "the move answered");
         assert!(running.try_recv().is_err(), "the second still waits");
         drop(releases);
         assert_eq!(running.recv().unwrap(), 1);
