@@ -31,6 +31,7 @@ pub async fn on_event(
         cache: &framework.serenity_context.cache,
         press: press_event,
         acknowledged: false,
+        private: false,
     };
     if let Err(error) = press(&mut answer, data).await {
         if error.is_internal() {
@@ -51,14 +52,21 @@ struct Answer<'a> {
     cache: &'a serenity::Cache,
     press: &'a serenity::ComponentInteraction,
     acknowledged: bool,
+    /// Acknowledged with a new message for the presser alone (deferred), which shows the news,
+    /// instead of the pressed message.
+    private: bool,
 }
 
 impl Answer<'_> {
-    /// A deferred update: the press is answered, the message stays as it is for now.
+    /// A deferred update: the press is answered, the message stays as it is for now (or, when
+    /// `private`, a deferred message for the presser alone).
     async fn acknowledge(&mut self) -> Result<(), Error> {
-        self.press
-            .create_response(self.http, serenity::CreateInteractionResponse::Acknowledge)
-            .await?;
+        let alone = serenity::CreateInteractionResponseMessage::new().ephemeral(true);
+        let response = match self.private {
+            true => serenity::CreateInteractionResponse::Defer(alone),
+            false => serenity::CreateInteractionResponse::Acknowledge,
+        };
+        self.press.create_response(self.http, response).await?;
         self.acknowledged = true;
         Ok(())
     }
@@ -228,33 +236,6 @@ async fn accept_in_thread(
     .await
 }
 
-/// Solve today's puzzle: the presser's own try, shown to them alone; the post stays as it is.
-async fn daily_press(answer: &Answer<'_>, data: &Data, day: i64) -> Result<(), Error> {
-    let press = answer.press;
-    let guild = press
-        .guild_id
-        .ok_or_else(|| Error::User("The daily puzzle belongs to a server.".into()))?;
-    let mut presser = super::commands::person(&press.user);
-    if let Some(nick) = press.member.as_ref().and_then(|m| m.nick.clone()) {
-        presser.name = nick;
-    }
-    let view = data
-        .service
-        .daily_puzzle(guild.get(), &presser, Some(day))
-        .await?;
-    let mut m = serenity::CreateInteractionResponseMessage::new()
-        .content(messages::fit(super::commands::puzzle::view_message(&view)))
-        .ephemeral(true)
-        .allowed_mentions(serenity::CreateAllowedMentions::new());
-    if !view.png.is_empty() {
-        m = m.add_file(serenity::CreateAttachment::bytes(view.png, "board.png"));
-    }
-    press
-        .create_response(answer.http, serenity::CreateInteractionResponse::Message(m))
-        .await?;
-    Ok(())
-}
-
 /// Handles one button press.
 async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
     let press = answer.press;
@@ -310,7 +291,11 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
             })
             .await
         }
-        Button::DailyPuzzle(day) => daily_press(answer, data, day).await,
+        Button::DailyPuzzle(day) => {
+            answer.private = true;
+            let daily = super::commands::puzzle::daily_press(answer.http, press, data, day);
+            change(answer, data, (daily, None), |v| (v.notice, v.png)).await
+        }
         Button::Leaderboard { variant, page } => {
             let guild = press
                 .guild_id

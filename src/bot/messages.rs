@@ -740,6 +740,10 @@ pub fn notice_text(news: &News) -> String {
         } => analysis_progress(game, *reviewed, *total),
         News::AnalysisSummary(summary) => analysis_summary(summary),
         News::PuzzleAnswer(answer) => super::commands::puzzle::answer_text(answer),
+        News::PuzzleShown(view) => super::commands::puzzle::view_message(view),
+        News::DailyPuzzleChannel { channel, had } => {
+            super::commands::puzzle::daily_channel_text(*channel, *had)
+        }
         // Worded when it was written, before notices were typed.
         News::Worded { text, .. } => text.clone(),
     }

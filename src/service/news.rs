@@ -54,6 +54,15 @@ pub enum News {
     AnalysisSummary(AnalysisSummary),
     /// A player's answer to their puzzle (or the daily puzzle), as it was judged.
     PuzzleAnswer(PuzzleAnswer),
+    /// A puzzle handed to a player, their try at it just started (their own, or the daily
+    /// puzzle's).
+    PuzzleShown(PuzzleView),
+    /// A server's daily puzzle channel named (`channel`), or the daily puzzle stopped (none:
+    /// `had` says whether there was one to stop).
+    DailyPuzzleChannel {
+        channel: Option<ChannelId>,
+        had: bool,
+    },
     /// A notice written before notices were typed: its words as they were then stored, and
     /// its row's kind (`move`, `reminder`, ...). Never written now; read from old rows.
     #[serde(skip)]
@@ -87,7 +96,9 @@ impl News {
             | News::AiWaiting { .. }
             | News::AnalysisProgress { .. }
             | News::AnalysisSummary(_)
-            | News::PuzzleAnswer(_) => false,
+            | News::PuzzleAnswer(_)
+            | News::PuzzleShown(_)
+            | News::DailyPuzzleChannel { .. } => false,
         }
     }
 }

@@ -53,6 +53,11 @@ pub struct PuzzleView {
     /// Never stored with a notice.
     #[serde(skip)]
     pub png: Vec<u8>,
+    /// The notice (written with the try it starts) whose edit of the interaction's response
+    /// shows it; none when showing it changed nothing (the try under way, shown again) or no
+    /// interaction was named. Not stored with the notice.
+    #[serde(skip)]
+    pub notice: Option<NoticeId>,
 }
 
 impl PuzzleView {
@@ -400,8 +405,15 @@ impl Service {
     }
 
     /// The user's current puzzle in this server, or a new one near their puzzle rating (one
-    /// they have not tried, while there are any).
-    pub async fn puzzle(&self, guild: GuildId, user: &User) -> Result<PuzzleView, ServiceError> {
+    /// they have not tried, while there are any). A new one's try is started in a transaction
+    /// that also writes, given the interaction `to`, the notice that shows it there (named in
+    /// the view); the current one is read, and shown by the caller.
+    pub async fn puzzle(
+        &self,
+        guild: GuildId,
+        user: &User,
+        to: Option<&ReplyTo>,
+    ) -> Result<PuzzleView, ServiceError> {
         if let Some(a) = rows::active(self.store.read(), guild, user.id).await? {
             let p = self.stored_puzzle(a.puzzle_id).await?;
             return self.view(&p, a.progress, a.rated, a.day).await;
@@ -422,12 +434,7 @@ impl Service {
         let now = self.database_now_on(&mut tx).await?;
         let started = rows::start(&mut *tx, guild, user.id, p.row.id, rated, None, now).await;
         match started {
-            Ok(_) => {
-                tx.commit().await?;
-                self.view(&p, 0, rated, None)
-                    .await
-                    .map_err(ServiceError::after(Done::PuzzleStart))
-            }
+            Ok(_) => self.start_shown(tx, &p, rated, None, to).await,
             // Another command started one at the same moment: show that one.
             Err(e) if e.is_unique_violation("puzzle_attempts") => {
                 drop(tx);
@@ -445,12 +452,14 @@ impl Service {
     /// (rated if it is their first try at that puzzle), or the one under way. Until it is over
     /// it is their current puzzle (answered with [`Service::puzzle_move`]); their own puzzle
     /// waits meanwhile. One try a day: a second is refused, and so is an earlier day's puzzle
-    /// not under way.
+    /// not under way. A try started writes the notice that shows it to `to`, as
+    /// [`Service::puzzle`] does.
     pub async fn daily_puzzle(
         &self,
         guild: GuildId,
         user: &User,
         day: Option<i64>,
+        to: Option<&ReplyTo>,
     ) -> Result<PuzzleView, ServiceError> {
         // The day on the database's clock: every process agrees on it.
         let today = day_of(self.database_now().await?);
@@ -476,12 +485,7 @@ impl Service {
         let now = self.database_now_on(&mut tx).await?;
         let started = rows::start(&mut *tx, guild, user.id, puzzle_id, rated, Some(day), now).await;
         match started {
-            Ok(_) => {
-                tx.commit().await?;
-                self.view(&p, 0, rated, Some(day))
-                    .await
-                    .map_err(ServiceError::after(Done::PuzzleStart))
-            }
+            Ok(_) => self.start_shown(tx, &p, rated, Some(day), to).await,
             // A second press at the same moment started it: show that one.
             Err(e) if e.is_unique_violation("puzzle_attempts") => {
                 drop(tx);
@@ -579,21 +583,62 @@ impl Service {
         board: &PuzzleBoardRef,
         to: Option<&ReplyTo>,
     ) -> Result<(), ServiceError> {
-        let Some(to) = to else {
-            return Ok(());
-        };
         let payload = Payload {
             puzzle: Some(board.clone()),
-            answer: Some(to.answer.clone()),
-            private: to.private,
             ..Payload::news(News::PuzzleAnswer(answer.clone()))
         };
-        let hold = self.delivery.answer_grace;
-        let id = self
-            .enqueue(conn, to.channel, "puzzle_answer", &payload, hold)
+        answer.key_mut().notice = self
+            .reply_notice(conn, "puzzle_answer", payload, to)
             .await?;
-        answer.key_mut().notice = Some(id);
         Ok(())
+    }
+
+    /// Writes `payload`, a notice of `kind`, for the interaction `to` (none: no notice): held
+    /// for the handler's edit of its deferred response, sent again by the dispatcher if the
+    /// handler does not record it; past the token's life posted in the channel, or given up if
+    /// the response is private.
+    async fn reply_notice(
+        &self,
+        conn: &mut Connection,
+        kind: &str,
+        payload: Payload,
+        to: Option<&ReplyTo>,
+    ) -> Result<Option<NoticeId>, ServiceError> {
+        let Some(to) = to else {
+            return Ok(None);
+        };
+        let payload = Payload {
+            answer: Some(to.answer.clone()),
+            private: to.private,
+            ..payload
+        };
+        let hold = self.delivery.answer_grace;
+        let id = self.enqueue(conn, to.channel, kind, &payload, hold).await?;
+        Ok(Some(id))
+    }
+
+    /// Commits a try just started at `p` (`tx`) with the notice that shows it to `to`, then
+    /// draws its board.
+    async fn start_shown(
+        &self,
+        mut tx: crate::store::Write<'_>,
+        p: &Loaded,
+        rated: bool,
+        day: Option<i64>,
+        to: Option<&ReplyTo>,
+    ) -> Result<PuzzleView, ServiceError> {
+        let (mut view, board) = view_at(p, 0, rated, day);
+        let payload = Payload {
+            puzzle: Some(board.clone()),
+            ..Payload::news(News::PuzzleShown(view.clone()))
+        };
+        view.notice = self
+            .reply_notice(&mut tx, "puzzle_shown", payload, to)
+            .await?;
+        self.commit_noticed(tx).await?;
+        view.png =
+            (self.puzzle_image(p, &board).await).map_err(ServiceError::after(Done::PuzzleStart))?;
+        Ok(view)
     }
 }
 
@@ -640,6 +685,7 @@ fn view_at(
             .flatten(),
         day,
         png: Vec::new(),
+        notice: None,
     };
     let board = PuzzleBoardRef {
         puzzle: p.row.id,
@@ -939,23 +985,28 @@ impl Service {
             .map(PuzzlePlayer::from))
     }
 
-    /// Names the server's daily puzzle channel (`None`: stops the daily puzzle); whether there
-    /// was one to stop.
+    /// Names the server's daily puzzle channel (`None`: stops the daily puzzle), with, given
+    /// the interaction `to`, the notice that says so there (in the same transaction): whether
+    /// there was one to stop, and that notice.
     pub async fn set_daily_puzzle_channel(
         &self,
         guild: GuildId,
         channel: Option<ChannelId>,
         by: UserId,
-    ) -> Result<bool, ServiceError> {
-        let now = self.database_now().await?;
-        let mut writing = self.store.lock().await?;
-        match channel {
-            Some(c) => {
-                rows::set_channel(writing.ex(), guild, c, by, now).await?;
-                Ok(true)
-            }
-            None => Ok(rows::clear_channel(writing.ex(), guild).await?),
-        }
+        to: Option<&ReplyTo>,
+    ) -> Result<(bool, Option<NoticeId>), ServiceError> {
+        let mut tx = self.store.write().await?;
+        let now = self.database_now_on(&mut tx).await?;
+        let had = match channel {
+            Some(c) => rows::set_channel(&mut *tx, guild, c, by, now)
+                .await
+                .map(|_| true),
+            None => rows::clear_channel(&mut *tx, guild).await,
+        }?;
+        let news = News::DailyPuzzleChannel { channel, had };
+        let notice = (self.reply_notice(&mut tx, "daily_channel", Payload::news(news), to)).await?;
+        self.commit_noticed(tx).await?;
+        Ok((had, notice))
     }
 
     /// Posts today's puzzle in every server's daily channel that has not had it: each post is
@@ -990,6 +1041,7 @@ impl Service {
             reply: None,
             day: Some(day),
             png: Vec::new(),
+            notice: None,
         };
         let mut posted = Vec::new();
         for (guild, channel) in due {

@@ -244,6 +244,16 @@ async fn answer_recorded_shown(service: &tablut_bot::service::Service, guild: u6
     }
 }
 
+/// What interaction `id` shows, acknowledged privately (a deferred response for its caller
+/// alone, then edited or followed up).
+async fn private_answer(h: &BotHarness, id: u64) -> Recorded {
+    let shown = h.fake.answer(id).await;
+    let deferred = response(h, id);
+    assert_eq!(deferred.callback_type(), Some(5), "{:?}", deferred.json);
+    assert!(deferred.ephemeral(), "{:?}", deferred.json);
+    shown
+}
+
 /// Interaction `id`'s response (seen already or not).
 fn response(h: &BotHarness, id: u64) -> Recorded {
     let prefix = format!("/api/v10/interactions/{id}/");
@@ -390,11 +400,18 @@ async fn daily_try(h: &BotHarness, daily: u64) -> Vec<String> {
         &[],
         &[daily],
     );
-    h.fake.callback(id).await;
+    private_answer(h, id).await;
     h.fake.channel_message(daily).await;
     let astrid = Who::member(ASTRID, "Astrid");
-    let mine = ask(h, &astrid, "today", json!([])).await;
-    assert!(mine.ephemeral(), "{:?}", mine.json);
+    let id = h.fake.command(
+        &astrid,
+        CHANNEL,
+        "tablut",
+        None,
+        puzzle("today", json!([])),
+        &[],
+    );
+    let mine = private_answer(h, id).await;
     assert!(
         mine.content().contains("Today's puzzle · Puzzle"),
         "{}",
@@ -545,11 +562,10 @@ async fn the_daily_puzzle_is_posted_with_its_board_once() {
         &[],
         &[DAILY],
     );
-    let set = h.fake.callback(id).await;
-    assert!(
-        set.ephemeral() && set.content().contains(&format!("<#{DAILY}>")),
-        "{}",
-        set.content()
+    let set = private_answer(&h, id).await;
+    assert_eq!(
+        set.content(),
+        format!("The daily puzzle will be posted in <#{DAILY}> once a day.")
     );
     let post = h.fake.channel_message(DAILY).await;
     assert!(
@@ -567,13 +583,8 @@ async fn the_daily_puzzle_is_posted_with_its_board_once() {
     let id = h
         .fake
         .click(&astrid, DAILY, post.created.unwrap(), &buttons[0]);
-    let mine = h.fake.callback(id).await;
-    assert_eq!(
-        mine.callback_type(),
-        Some(4),
-        "a new message, the post left as it is"
-    );
-    assert!(mine.ephemeral(), "{:?}", mine.json);
+    // A new message for her alone (deferred, then edited), the post left as it is.
+    let mine = private_answer(&h, id).await;
     assert!(
         mine.content().contains("Today's puzzle · Puzzle"),
         "{}",
@@ -596,7 +607,7 @@ async fn the_daily_puzzle_is_posted_with_its_board_once() {
     let id = h
         .fake
         .click(&astrid, DAILY, post.created.unwrap(), &buttons[0]);
-    let again = h.fake.callback(id).await;
+    let again = private_answer(&h, id).await;
     assert!(
         again.ephemeral() && again.content().contains("You have had your try"),
         "{}",
@@ -604,9 +615,17 @@ async fn the_daily_puzzle_is_posted_with_its_board_once() {
     );
     // Birger's try through the command.
     let birger = Who::member(ASTRID + 1, "Birger");
-    let his = ask(&h, &birger, "today", json!([])).await;
+    let id = h.fake.command(
+        &birger,
+        CHANNEL,
+        "tablut",
+        None,
+        puzzle("today", json!([])),
+        &[],
+    );
+    let his = private_answer(&h, id).await;
     assert!(
-        his.ephemeral() && his.content().contains("Today's puzzle · Puzzle"),
+        his.content().contains("Today's puzzle · Puzzle"),
         "{}",
         his.content()
     );
@@ -636,5 +655,188 @@ async fn the_daily_puzzle_is_posted_with_its_board_once() {
         .filter(|r| r.method == "POST" && r.path == path)
         .count();
     assert_eq!(posts, 1);
+    h.fake.assert_contract();
+}
+
+/// What interaction `id` shows when the handler's edit of its deferred response was refused
+/// (a 500 the test asked for): the dispatcher's edit, the same as the handler's, the two the
+/// only edits; nothing posted in the channel.
+async fn shown_by_the_dispatcher(h: &BotHarness, id: u64) -> Recorded {
+    let shown = h.fake.answer(id).await;
+    h.outbox_settled().await;
+    let edits = h.fake.edits(id);
+    assert_eq!(edits.len(), 2, "{edits:?}");
+    assert_eq!(edits[0].status, 500);
+    assert_eq!(edits[0].content(), shown.content());
+    assert_eq!(edits[0].files, shown.files);
+    assert!(posts(h, CHANNEL).is_empty());
+    shown
+}
+
+/// A puzzle handed out (its try started), and the daily puzzle's channel set, are acknowledged
+/// at once, committed with their notice, and shown by editing the deferred response: when the
+/// handler's edit fails (500), the dispatcher sends the same edit, and each shows exactly once,
+/// in its response (public for her own puzzle, private for the daily puzzle's try and the
+/// setting), never posted. Asked again while under way, the same puzzle is shown directly:
+/// nothing changed, no notice written.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_puzzle_handed_out_whose_edit_fails_is_shown_once_by_the_dispatcher() {
+    let h = BotHarness::start(&[("AI_TT_MB", "4"), ("CLOCK_INTERVAL_SECS", "1")]).await;
+    let service = h.bot.as_ref().unwrap().service.clone();
+    let astrid = Who::member(ASTRID, "Astrid");
+    let refuse_edit = || {
+        h.fake
+            .fail("PATCH", "/messages/@original", 1, Fault::Status(500))
+    };
+    // Her own puzzle, in public.
+    refuse_edit();
+    let id = h.fake.command(
+        &astrid,
+        CHANNEL,
+        "tablut",
+        None,
+        puzzle("play", json!([])),
+        &[],
+    );
+    let shown = shown_by_the_dispatcher(&h, id).await;
+    assert!(!response(&h, id).ephemeral());
+    let p = current_puzzle(&h).await;
+    assert!(
+        shown
+            .content()
+            .starts_with(&format!("**Puzzle {}** (rated ", p.id)),
+        "{}",
+        shown.content()
+    );
+    assert!(shown.content().contains("to move: find"));
+    assert_board(&shown);
+    let in_channel = |text: String| {
+        let shown = h.fake.shown(CHANNEL).into_iter();
+        shown.filter(|r| r.content() == text).count()
+    };
+    assert_eq!(in_channel(shown.content()), 1);
+    // Under way: shown again as it is, directly; no second notice.
+    let again = ask(&h, &astrid, "play", json!([])).await;
+    assert_eq!(
+        (again.content(), &again.files),
+        (shown.content(), &shown.files)
+    );
+    let notices = service.probe().notices_in(CHANNEL).await.unwrap();
+    let kinds: Vec<&str> = notices.iter().map(|n| n.kind.as_str()).collect();
+    assert_eq!(kinds, ["puzzle_shown"]);
+    // The daily puzzle's channel, set by an admin: privately.
+    const DAILY: u64 = 71;
+    let admin = Who {
+        permissions: "32".into(),
+        ..Who::member(ASTRID + 9, "Admin")
+    };
+    refuse_edit();
+    let daily = puzzle(
+        "daily",
+        json!([{"name": "channel", "type": 7, "value": DAILY.to_string()}]),
+    );
+    let id = h
+        .fake
+        .command_resolving(&admin, CHANNEL, "tablut", None, daily, &[], &[DAILY]);
+    let set = shown_by_the_dispatcher(&h, id).await;
+    assert!(response(&h, id).ephemeral());
+    assert_eq!(
+        set.content(),
+        format!("The daily puzzle will be posted in <#{DAILY}> once a day.")
+    );
+    assert_eq!(in_channel(set.content()), 0);
+    h.fake.channel_message(DAILY).await;
+    // Birger's try at it: privately.
+    let birger = Who::member(ASTRID + 1, "Birger");
+    refuse_edit();
+    let id = h.fake.command(
+        &birger,
+        CHANNEL,
+        "tablut",
+        None,
+        puzzle("today", json!([])),
+        &[],
+    );
+    let his = shown_by_the_dispatcher(&h, id).await;
+    assert!(response(&h, id).ephemeral());
+    assert!(
+        his.content().starts_with("**Today's puzzle · Puzzle"),
+        "{}",
+        his.content()
+    );
+    assert_board(&his);
+    assert_eq!(in_channel(his.content()), 0);
+    h.fake.assert_contract();
+}
+
+/// The daily post's button hands out the presser's try in a new response for them alone
+/// (deferred, the post left as it is), committed with its notice: when the handler's edit
+/// fails, the dispatcher's shows it once, privately. When the token expires before any edit,
+/// the try is never posted (its notice given up), and the next press shows the try under way,
+/// privately, as it was.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_daily_try_from_the_button_is_shown_privately_once_and_again_past_its_token() {
+    let h = BotHarness::start(&[("AI_TT_MB", "4"), ("CLOCK_INTERVAL_SECS", "1")]).await;
+    let service = h.bot.as_ref().unwrap().service.clone();
+    const DAILY: u64 = 71;
+    daily_try(&h, DAILY).await;
+    let post = h.fake.shown(DAILY).remove(0);
+    let button = &post.button_ids()[0];
+    let press = |who: &Who| h.fake.click(who, DAILY, post.created.unwrap(), button);
+    // Birger's press, whose handler's edit Discord refuses.
+    let birger = Who::member(ASTRID + 1, "Birger");
+    h.fake
+        .fail("PATCH", "/messages/@original", 1, Fault::Status(500));
+    let id = press(&birger);
+    let his = shown_by_the_dispatcher(&h, id).await;
+    assert!(response(&h, id).ephemeral());
+    assert!(
+        his.content().starts_with("**Today's puzzle · Puzzle"),
+        "{}",
+        his.content()
+    );
+    assert_board(&his);
+    // The post is left as it is: never edited.
+    assert!(h.fake.requests().iter().all(
+        |r| r.method != "PATCH" || !r.path.starts_with(&format!("/api/v10/channels/{DAILY}/"))
+    ));
+    // Carl's press, whose handler's edit is held until the token has expired.
+    let carl = Who::member(ASTRID + 2, "Carl");
+    let gate = Gate::new();
+    h.fake
+        .fail("PATCH", "/messages/@original", 1, Fault::Gate(gate.clone()));
+    let id = press(&carl);
+    assert!(h.fake.callback(id).await.ephemeral());
+    gate.arrived(1).await;
+    h.fake.expire_token(id);
+    gate.open();
+    h.outbox_settled().await;
+    let edits = h.fake.edits(id);
+    assert!(
+        !edits.is_empty() && edits.iter().all(|e| e.status == 401),
+        "{edits:?}"
+    );
+    let lost = edits[0].clone();
+    assert!(lost.content().starts_with("**Today's puzzle · Puzzle"));
+    // Given up, never posted: the daily channel shows its post alone.
+    let notices = service.probe().notices_in(DAILY).await.unwrap();
+    let shown: Vec<_> = notices
+        .iter()
+        .filter(|n| n.kind == "puzzle_shown")
+        .collect();
+    let statuses: Vec<_> = shown.iter().map(|n| n.status).collect();
+    use tablut_bot::service::NoticeStatus::{Delivered, Failed};
+    assert_eq!(statuses, [Delivered, Failed], "Birger's, then Carl's");
+    assert_eq!(posts(&h, DAILY).len(), 1);
+    assert_eq!(h.fake.shown(DAILY).len(), 1);
+    // Pressed again: his try under way, privately, as it was.
+    let id = press(&carl);
+    let again = private_answer(&h, id).await;
+    assert_eq!(
+        (again.content(), &again.files),
+        (lost.content(), &lost.files)
+    );
+    assert_board(&again);
+    assert_eq!(posts(&h, DAILY).len(), 1);
     h.fake.assert_contract();
 }

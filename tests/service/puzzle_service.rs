@@ -96,13 +96,13 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
     let r = seed_where(|r| r.kind == Kind::Win && r.moves == 2);
     f.only(&r).await;
     let astrid = user(ASTRID, "Astrid");
-    let view = f.service.puzzle(GUILD, &astrid).await.unwrap();
+    let view = f.service.puzzle(GUILD, &astrid, None).await.unwrap();
     assert_eq!((view.kind, view.moves, view.step), (Kind::Win, 2, 1));
     assert!(view.rated && view.reply.is_none());
     assert_eq!(view.side, r.to_move);
     // The same puzzle while it is not done.
     assert_eq!(
-        f.service.puzzle(GUILD, &astrid).await.unwrap().puzzle_id,
+        f.service.puzzle(GUILD, &astrid, None).await.unwrap().puzzle_id,
         view.puzzle_id
     );
     let goes_on = f
@@ -181,7 +181,7 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
         Err(ServiceError::NoPuzzle)
     ));
     // The only puzzle again: a repeat, unrated, and the ratings stay.
-    let again = f.service.puzzle(GUILD, &astrid).await.unwrap();
+    let again = f.service.puzzle(GUILD, &astrid, None).await.unwrap();
     assert!(!again.rated);
     f.service
         .puzzle_move(GUILD, &astrid, &r.line[0], None)
@@ -220,8 +220,8 @@ async fn two_players_solving_one_puzzle_at_once_both_move_its_rating(db: TestDb)
     f.only(&r).await;
     let (astrid, birger) = (user(ASTRID, "Astrid"), user(BIRGER, "Birger"));
     let s = &f.service;
-    let id = s.puzzle(GUILD, &astrid).await.unwrap().puzzle_id;
-    assert_eq!(s.puzzle(GUILD, &birger).await.unwrap().puzzle_id, id);
+    let id = s.puzzle(GUILD, &astrid, None).await.unwrap().puzzle_id;
+    assert_eq!(s.puzzle(GUILD, &birger, None).await.unwrap().puzzle_id, id);
     // Another writer holds the puzzle (SQLite: the database's write lock; PostgreSQL: the
     // puzzle's row) until both answers have read what they read before they write.
     let mut holder = s.store().pool().begin().await.unwrap();
@@ -294,7 +294,7 @@ async fn a_wrong_answer_fails_and_is_rated_as_a_loss(db: TestDb) {
     let r = seed_where(|r| r.kind == Kind::Save);
     f.only(&r).await;
     let birger = user(BIRGER, "Birger");
-    f.service.puzzle(GUILD, &birger).await.unwrap();
+    f.service.puzzle(GUILD, &birger, None).await.unwrap();
     let wrong = wrong_move(&r);
     match f.service.puzzle_move(GUILD, &birger, &wrong, None).await.unwrap() {
         PuzzleAnswer::Failed {
@@ -337,7 +337,7 @@ async fn bad_answers_change_nothing(db: TestDb) {
         f.service.puzzle_move(GUILD, &astrid, "e1-e3", None).await,
         Err(ServiceError::NoPuzzle)
     ));
-    f.service.puzzle(GUILD, &astrid).await.unwrap();
+    f.service.puzzle(GUILD, &astrid, None).await.unwrap();
     for bad in ["", "zz", "e5-e5", "a1-i9", &"x".repeat(5000)] {
         let e = f
             .service
@@ -351,7 +351,7 @@ async fn bad_answers_change_nothing(db: TestDb) {
         assert!(e.to_string().len() < 200 && !e.to_string().contains('\n'));
     }
     // Still the first move, still rated.
-    let view = f.service.puzzle(GUILD, &astrid).await.unwrap();
+    let view = f.service.puzzle(GUILD, &astrid, None).await.unwrap();
     assert_eq!(view.step, 1);
     assert!(view.rated);
     assert!(f
@@ -394,13 +394,13 @@ async fn the_current_puzzle_survives_a_restart(db: TestDb) {
     let r = seed_where(|r| r.kind == Kind::Win && r.moves == 2);
     f.only(&r).await;
     let astrid = user(ASTRID, "Astrid");
-    let view = f.service.puzzle(GUILD, &astrid).await.unwrap();
+    let view = f.service.puzzle(GUILD, &astrid, None).await.unwrap();
     f.service
         .puzzle_move(GUILD, &astrid, &r.line[0], None)
         .await
         .unwrap();
     let f = f.reopen().await;
-    let again = f.service.puzzle(GUILD, &astrid).await.unwrap();
+    let again = f.service.puzzle(GUILD, &astrid, None).await.unwrap();
     assert_eq!((again.puzzle_id, again.step), (view.puzzle_id, 2));
     assert!(matches!(
         f.service
@@ -422,7 +422,7 @@ async fn each_player_gets_puzzles_they_have_not_tried(db: TestDb) {
     let astrid = user(ASTRID, "Astrid");
     let mut seen = std::collections::HashSet::new();
     for _ in 0..3 {
-        let view = f.service.puzzle(GUILD, &astrid).await.unwrap();
+        let view = f.service.puzzle(GUILD, &astrid, None).await.unwrap();
         assert!(view.rated);
         assert!(
             seen.insert(view.puzzle_id),
@@ -459,7 +459,7 @@ async fn the_daily_puzzle_is_posted_once_a_day_through_the_outbox(db: TestDb) {
     // No channel named: nothing.
     assert!(f.service.post_daily_puzzles().await.unwrap().is_empty());
     f.service
-        .set_daily_puzzle_channel(GUILD, Some(CHANNEL), ASTRID)
+        .set_daily_puzzle_channel(GUILD, Some(CHANNEL), ASTRID, None)
         .await
         .unwrap();
     assert_eq!(f.service.post_daily_puzzles().await.unwrap(), vec![GUILD]);
@@ -494,9 +494,10 @@ async fn the_daily_puzzle_is_posted_once_a_day_through_the_outbox(db: TestDb) {
     // Stopped: nothing more.
     assert!(f
         .service
-        .set_daily_puzzle_channel(GUILD, None, ASTRID)
+        .set_daily_puzzle_channel(GUILD, None, ASTRID, None)
         .await
-        .unwrap());
+        .unwrap()
+        .0);
     f.clock
         .advance(std::time::Duration::from_millis(DAY_MS as u64));
     assert!(f.service.post_daily_puzzles().await.unwrap().is_empty());
@@ -523,14 +524,14 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
     let day = day_of(T0);
     // Nothing posted today: nothing to answer, no day's line.
     assert!(matches!(
-        s.daily_puzzle(GUILD, &astrid, None).await,
+        s.daily_puzzle(GUILD, &astrid, None, None).await,
         Err(ServiceError::NoDailyPuzzle)
     ));
     assert!(s.daily_board(GUILD).await.unwrap().is_none());
     // Astrid has a puzzle of her own under way.
-    let own = s.puzzle(GUILD, &astrid).await.unwrap();
+    let own = s.puzzle(GUILD, &astrid, None).await.unwrap();
     assert_eq!(own.day, None);
-    s.set_daily_puzzle_channel(GUILD, Some(CHANNEL), ASTRID)
+    s.set_daily_puzzle_channel(GUILD, Some(CHANNEL), ASTRID, None)
         .await
         .unwrap();
     assert_eq!(s.post_daily_puzzles().await.unwrap(), vec![GUILD]);
@@ -576,10 +577,10 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
         .collect();
     // Astrid's try: the posted puzzle, rated unless she had it as her own; her current puzzle
     // until it is over.
-    let view = s.daily_puzzle(GUILD, &astrid, None).await.unwrap();
+    let view = s.daily_puzzle(GUILD, &astrid, None, None).await.unwrap();
     assert_eq!((view.puzzle_id, view.day, view.step), (posted, Some(day), 1));
     assert_eq!(view.rated, own.puzzle_id != posted);
-    assert_eq!(s.puzzle(GUILD, &astrid).await.unwrap().day, Some(day));
+    assert_eq!(s.puzzle(GUILD, &astrid, None).await.unwrap().day, Some(day));
     // Solved 42 s after she pressed.
     f.clock.advance(std::time::Duration::from_secs(42));
     match solve(s, &astrid, &line).await {
@@ -590,14 +591,14 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
         other => panic!("{other:?}"),
     }
     // Her own puzzle is back where it was; the day's puzzle is hers no more.
-    let back = s.puzzle(GUILD, &astrid).await.unwrap();
+    let back = s.puzzle(GUILD, &astrid, None).await.unwrap();
     assert_eq!((back.puzzle_id, back.day, back.step), (own.puzzle_id, None, 1));
     assert!(matches!(
-        s.daily_puzzle(GUILD, &astrid, None).await,
+        s.daily_puzzle(GUILD, &astrid, None, None).await,
         Err(ServiceError::DailyPuzzleDone { solved: true })
     ));
     // Birger's try, rated, answered wrong.
-    let birgers = s.daily_puzzle(GUILD, &birger, Some(day)).await.unwrap();
+    let birgers = s.daily_puzzle(GUILD, &birger, Some(day), None).await.unwrap();
     assert!(birgers.rated && birgers.puzzle_id == posted);
     let (start, solution) = rows::by_id(s.store().pool(), posted)
         .await
@@ -628,13 +629,13 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
         other => panic!("{other:?}"),
     }
     assert!(matches!(
-        s.daily_puzzle(GUILD, &birger, None).await,
+        s.daily_puzzle(GUILD, &birger, None, None).await,
         Err(ServiceError::DailyPuzzleDone { solved: false })
     ));
     // Carl presses twice at once: one try.
     let (a, b) = tokio::join!(
-        s.daily_puzzle(GUILD, &carl, None),
-        s.daily_puzzle(GUILD, &carl, None)
+        s.daily_puzzle(GUILD, &carl, None, None),
+        s.daily_puzzle(GUILD, &carl, None, None)
     );
     assert_eq!(a.unwrap().puzzle_id, b.unwrap().puzzle_id);
     let tries: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM puzzle_attempts WHERE day = $1")
@@ -656,16 +657,16 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
     f.clock
         .advance(std::time::Duration::from_millis(DAY_MS as u64));
     assert!(matches!(
-        s.daily_puzzle(GUILD, &user(7, "Dagny"), Some(day)).await,
+        s.daily_puzzle(GUILD, &user(7, "Dagny"), Some(day), None).await,
         Err(ServiceError::DailyPuzzleOver)
     ));
     assert!(matches!(
-        s.daily_puzzle(GUILD, &user(7, "Dagny"), None).await,
+        s.daily_puzzle(GUILD, &user(7, "Dagny"), None, None).await,
         Err(ServiceError::NoDailyPuzzle)
     ));
     assert!(s.daily_board(GUILD).await.unwrap().is_none());
     // Carl's try from yesterday is still his to finish.
-    let carls = s.daily_puzzle(GUILD, &carl, Some(day)).await.unwrap();
+    let carls = s.daily_puzzle(GUILD, &carl, Some(day), None).await.unwrap();
     assert_eq!(carls.day, Some(day));
     assert!(matches!(
         solve(s, &carl, &line).await,
@@ -754,11 +755,11 @@ async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb
         private,
     };
     // The daily puzzle, and Birger's try at it.
-    s.set_daily_puzzle_channel(GUILD, Some(DAILY), ASTRID)
+    s.set_daily_puzzle_channel(GUILD, Some(DAILY), ASTRID, None)
         .await
         .unwrap();
     assert_eq!(s.post_daily_puzzles().await.unwrap(), vec![GUILD]);
-    let view = s.daily_puzzle(GUILD, &birger, None).await.unwrap();
+    let view = s.daily_puzzle(GUILD, &birger, None, None).await.unwrap();
     let p = rows::by_id(s.store().pool(), view.puzzle_id)
         .await
         .unwrap()
@@ -827,5 +828,92 @@ async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb
     );
     assert!(!s.puzzle_answer_private(GUILD, BIRGER, None).await.unwrap());
     assert_eq!(s.puzzle_player(GUILD, BIRGER).await.unwrap().unwrap(), rated);
+}
+}
+
+both_backends! {
+/// A puzzle handed out to an interaction (the player's own, the daily puzzle's try) starts its
+/// try in the transaction that writes the notice showing it there: held for the handler's
+/// edit, naming the interaction, telling the puzzle as shown with its board (drawn at
+/// delivery), private for the daily puzzle's. Shown again while under way, it is read: no
+/// notice. The daily puzzle's channel is set with the notice that says so, privately.
+#[tokio::test]
+async fn a_puzzle_handed_out_or_a_daily_channel_set_is_written_with_its_notice(db: TestDb) {
+    use tablut_bot::service::puzzle::ReplyTo;
+    let f = fixture(db).await;
+    let s = &f.service;
+    const ASKED: u64 = 56;
+    const DAILY: u64 = 779;
+    let (astrid, birger) = (user(ASTRID, "Astrid"), user(BIRGER, "Birger"));
+    let to = |private| ReplyTo {
+        channel: ASKED,
+        answer: AnswerRef::new("1/token-2".into()),
+        private,
+    };
+    let alone = to(true);
+    // The notice `id`: its kind, its state, what it tells, whether private, its board.
+    let stored = |id: NoticeId| async move {
+        let row = s.probe().notices_in(ASKED).await.unwrap();
+        let row = row.into_iter().find(|n| n.id == id).expect("stored");
+        let notice = s.notice(id).await.unwrap().unwrap();
+        assert!(notice.payload.answer.is_some() && !row.payload.contains("png"));
+        (row.kind, row.status, notice.news, notice.payload)
+    };
+    let told = |view: &tablut_bot::service::puzzle::PuzzleView| {
+        News::PuzzleShown(tablut_bot::service::puzzle::PuzzleView {
+            png: Vec::new(),
+            notice: None,
+            ..view.clone()
+        })
+    };
+    // Her own puzzle, handed out: the try and its notice.
+    let view = s.puzzle(GUILD, &astrid, Some(&to(false))).await.unwrap();
+    let id = view.notice.expect("a notice");
+    let (kind, status, news, payload) = stored(id).await;
+    assert_eq!((kind.as_str(), status), ("puzzle_shown", NoticeStatus::Held));
+    assert_eq!(news, told(&view));
+    assert!(!payload.private);
+    let board = payload.puzzle.unwrap();
+    assert_eq!((board.puzzle, board.plies), (view.puzzle_id, 0));
+    let active = rows::active(s.store().pool(), GUILD, ASTRID).await.unwrap();
+    assert_eq!(active.map(|a| a.puzzle_id), Some(view.puzzle_id));
+    // Under way: read again, no notice.
+    let again = s.puzzle(GUILD, &astrid, Some(&to(false))).await.unwrap();
+    assert_eq!((again.puzzle_id, again.notice), (view.puzzle_id, None));
+    assert_eq!(s.probe().notices_in(ASKED).await.unwrap().len(), 1);
+    // The daily puzzle's channel, set with its private notice.
+    let (had, notice) = s
+        .set_daily_puzzle_channel(GUILD, Some(DAILY), ASTRID, Some(&alone))
+        .await
+        .unwrap();
+    assert!(had);
+    let (kind, status, news, payload) = stored(notice.expect("a notice")).await;
+    assert_eq!((kind.as_str(), status), ("daily_channel", NoticeStatus::Held));
+    let set = News::DailyPuzzleChannel {
+        channel: Some(DAILY),
+        had: true,
+    };
+    assert_eq!(news, set);
+    assert!(payload.private && payload.puzzle.is_none());
+    assert_eq!(s.post_daily_puzzles().await.unwrap(), vec![GUILD]);
+    // Birger's try at it: started with its private notice; then read.
+    let daily = s.daily_puzzle(GUILD, &birger, None, Some(&alone));
+    let daily = daily.await.unwrap();
+    let (kind, status, news, payload) = stored(daily.notice.expect("a notice")).await;
+    assert_eq!((kind.as_str(), status), ("puzzle_shown", NoticeStatus::Held));
+    assert_eq!(news, told(&daily));
+    assert!(daily.day.is_some() && payload.private);
+    let again = s.daily_puzzle(GUILD, &birger, None, Some(&alone));
+    assert_eq!(again.await.unwrap().notice, None);
+    assert_eq!(s.probe().notices_in(ASKED).await.unwrap().len(), 3);
+    // Stopped, and stopped again: each said so.
+    let stop = s.set_daily_puzzle_channel(GUILD, None, ASTRID, Some(&alone));
+    let (had, notice) = stop.await.unwrap();
+    let news = stored(notice.unwrap()).await.2;
+    let stopped = |had| News::DailyPuzzleChannel { channel: None, had };
+    assert!(had && news == stopped(true));
+    let stop = s.set_daily_puzzle_channel(GUILD, None, ASTRID, Some(&alone));
+    let (had, notice) = stop.await.unwrap();
+    assert!(!had && stored(notice.unwrap()).await.2 == stopped(false));
 }
 }

@@ -1,9 +1,9 @@
 //! Puzzles: `/tablut puzzle play` · `today` · `move` · `leaderboard` · `daily`.
 
-use super::{board_reply, caller, is_admin, private, reply, Context};
+use super::{board_reply, caller, is_admin, reply, Context};
 use crate::bot::{messages, Error};
 use crate::service::puzzle::{DailyBoard, PuzzleAnswer, PuzzleRatings, PuzzleView, ReplyTo};
-use crate::service::{Done, ServiceError};
+use crate::service::ServiceError;
 use poise::serenity_prelude as serenity;
 
 /// Puzzles from real games: find the move that wins, or the only one that saves the game.
@@ -21,11 +21,11 @@ fn guild(ctx: Context<'_>) -> u64 {
     ctx.guild_id().map_or(0, |g| g.get())
 }
 
-/// A reply with the board, for the caller alone when it is about the daily puzzle (its
-/// answers are not for the others to see).
-fn puzzle_reply(text: String, png: Vec<u8>, day: Option<i64>) -> poise::CreateReply {
+/// A reply with the board, for the caller alone when `private` (the daily puzzle's are not
+/// for the others to see).
+fn puzzle_reply(text: String, png: Vec<u8>, private: bool) -> poise::CreateReply {
     board_reply(text, png)
-        .ephemeral(day.is_some())
+        .ephemeral(private)
         .allowed_mentions(serenity::CreateAllowedMentions::new())
 }
 
@@ -79,17 +79,29 @@ enum Shown {
     Puzzle(PuzzleView),
 }
 
+/// Shows a puzzle to this command's caller: through its notice when showing it started a try
+/// (see [`show_answer`]); else (the try under way, shown again: nothing changed, and asking
+/// again shows the same) directly, for the caller alone when it is the daily puzzle or the
+/// response is private.
+async fn show_puzzle(ctx: Context<'_>, view: PuzzleView, private: bool) -> Result<(), Error> {
+    if let Some(notice) = view.notice {
+        super::play::show(ctx, notice, view.png).await;
+        return Ok(());
+    }
+    if view.day.is_some() && !private {
+        // The daily puzzle, acknowledged in public: for the caller alone all the same.
+        delete_deferred(ctx).await;
+    }
+    let alone = private || view.day.is_some();
+    ctx.send(puzzle_reply(view_message(&view), view.png, alone))
+        .await?;
+    Ok(())
+}
+
 /// Your puzzle: the one you are solving, or a new one near your puzzle rating.
 #[poise::command(slash_command, guild_only)]
 pub async fn play(ctx: Context<'_>) -> Result<(), Error> {
     let private = private_answer(ctx, None).await;
-    let deferred = match private {
-        true => ctx.defer_ephemeral().await,
-        false => ctx.defer().await,
-    };
-    if let Err(e) = deferred {
-        tracing::warn!(error = %crate::bot::redact::error(&e), "could not acknowledge /tablut puzzle play: it goes on");
-    }
     let service = &ctx.data().service;
     let to = reply_to(ctx, private);
     let shown = async {
@@ -101,36 +113,15 @@ pub async fn play(ctx: Context<'_>) -> Result<(), Error> {
         {
             return Ok(Shown::Answer(answer));
         }
-        service
-            .puzzle(guild(ctx), &caller(ctx))
-            .await
-            .map(Shown::Puzzle)
+        let me = caller(ctx);
+        let view = service.puzzle(guild(ctx), &me, to.as_ref()).await;
+        view.map(Shown::Puzzle)
     };
-    match shown.await {
-        Ok(Shown::Answer(answer)) => show_answer(ctx, answer).await,
-        Ok(Shown::Puzzle(view)) => {
-            if view.day.is_some() && !private {
-                // The daily puzzle, acknowledged in public: for the caller alone all the same.
-                delete_deferred(ctx).await;
-            }
-            let text = view_message(&view);
-            ctx.send(puzzle_reply(text, view.png, view.day)).await?;
-        }
-        // The answer given again is in the outbox: the dispatcher shows it.
-        Err(
-            e @ ServiceError::Recorded {
-                done: Done::PuzzleAnswer,
-                ..
-            },
-        ) => {
-            tracing::error!(error = %e, "a step after giving a puzzle answer again failed: the dispatcher shows it");
-        }
-        Err(e) => {
-            if !private {
-                delete_deferred(ctx).await;
-            }
-            return Err(e.into());
-        }
+    match super::play::change_as(ctx, private, shown).await? {
+        Some(Shown::Answer(answer)) => show_answer(ctx, answer).await,
+        Some(Shown::Puzzle(view)) => show_puzzle(ctx, view, private).await?,
+        // Committed, and a step after failed: the dispatcher shows it.
+        None => {}
     }
     Ok(())
 }
@@ -139,22 +130,53 @@ pub async fn play(ctx: Context<'_>) -> Result<(), Error> {
 #[poise::command(slash_command, guild_only)]
 pub async fn today(ctx: Context<'_>) -> Result<(), Error> {
     // Private, whatever it answers.
-    if let Err(e) = ctx.defer_ephemeral().await {
-        tracing::warn!(error = %crate::bot::redact::error(&e), "could not acknowledge /tablut puzzle today: it goes on");
+    let to = reply_to(ctx, true);
+    let service = &ctx.data().service;
+    let me = caller(ctx);
+    let daily = service.daily_puzzle(guild(ctx), &me, None, to.as_ref());
+    if let Some(view) = super::play::change_as(ctx, true, daily).await? {
+        show_puzzle(ctx, view, true).await?;
     }
-    let view = ctx
-        .data()
-        .service
-        .daily_puzzle(guild(ctx), &caller(ctx), None)
-        .await?;
-    let text = view_message(&view);
-    ctx.send(puzzle_reply(
-        text,
-        view.png,
-        Some(view.day.unwrap_or_default()),
-    ))
-    .await?;
     Ok(())
+}
+
+/// The daily post's button, Solve today's puzzle: the presser's try at `day`'s puzzle, in a
+/// response of its own for them alone (deferred by the press's handler; the post stays as it
+/// is). A try started is shown through its notice, as `/tablut puzzle today` shows it; the try
+/// under way is shown again by editing that response directly (nothing changed).
+pub(crate) async fn daily_press(
+    http: &serenity::Http,
+    press: &serenity::ComponentInteraction,
+    data: &crate::bot::Data,
+    day: i64,
+) -> Result<PuzzleView, ServiceError> {
+    let mut presser = super::person(&press.user);
+    if let Some(nick) = press.member.as_ref().and_then(|m| m.nick.clone()) {
+        presser.name = nick;
+    }
+    let to = ReplyTo {
+        channel: press.channel_id.get(),
+        answer: crate::bot::delivery::answer_ref(press.application_id.get(), &press.token),
+        private: true,
+    };
+    let guild = press.guild_id.map_or(0, |g| g.get());
+    let view = data
+        .service
+        .daily_puzzle(guild, &presser, Some(day), Some(&to));
+    let view = view.await?;
+    if view.notice.is_none() {
+        let mut edit = serenity::EditInteractionResponse::new()
+            .content(messages::fit(view_message(&view)))
+            .allowed_mentions(serenity::CreateAllowedMentions::new());
+        if !view.png.is_empty() {
+            let png = serenity::CreateAttachment::bytes(view.png.clone(), "board.png");
+            edit = edit.new_attachment(png);
+        }
+        if let Err(e) = press.edit_response(http, edit).await {
+            tracing::warn!(error = %crate::bot::redact::error(&e), "could not show the daily try under way");
+        }
+    }
+    Ok(view)
 }
 
 /// Autocomplete: the legal moves of your puzzle's position that match what you typed.
@@ -234,10 +256,20 @@ pub async fn daily(
     }
     let service = &ctx.data().service;
     let chosen = channel.as_ref().map(|c| c.id.get());
-    let had = service
-        .set_daily_puzzle_channel(guild(ctx), chosen, ctx.author().id.get())
-        .await?;
-    let text = match (chosen, had) {
+    // The setting and its notice commit together; the notice is the (private) answer.
+    let to = reply_to(ctx, true);
+    let by = ctx.author().id.get();
+    let set = service.set_daily_puzzle_channel(guild(ctx), chosen, by, to.as_ref());
+    if let Some((_, Some(notice))) = super::play::change_as(ctx, true, set).await? {
+        super::play::show(ctx, notice, Vec::new()).await;
+    }
+    Ok(())
+}
+
+/// What `/tablut puzzle daily` answers: the daily puzzle's `channel` named, or (none) the
+/// daily puzzle stopped, or there was none (`had`).
+pub fn daily_channel_text(channel: Option<u64>, had: bool) -> String {
+    match (channel, had) {
         (Some(c), _) => format!(
             "The daily puzzle will be posted in {} once a day.",
             messages::channel(c)
@@ -246,9 +278,7 @@ pub async fn daily(
         (None, false) => {
             "There was no daily puzzle to stop: name a channel to start one.".to_string()
         }
-    };
-    ctx.send(private(text)).await?;
-    Ok(())
+    }
 }
 
 /// How long a try took, to the second: "42 s", "3 min 5 s", "2 h 10 min".
