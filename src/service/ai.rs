@@ -404,13 +404,7 @@ impl Ai<'_> {
         let found = match self.hint_search(user, loaded.game).await {
             Ok(found) => found,
             Err(e) => {
-                // Not answered: it does not count against the cooldown.
-                self.service
-                    .ai_turns
-                    .hints
-                    .lock()
-                    .expect("hint table")
-                    .remove(&user);
+                self.hint_not_shown(user);
                 return Err(e);
             }
         };
@@ -420,6 +414,13 @@ impl Ai<'_> {
             depth: found.depth,
             pv: found.pv.iter().map(|m| m.to_string()).collect(),
         })
+    }
+
+    /// Forgets `user`'s last hint: it was not answered (its search failed, or its reply could
+    /// not be shown), so it does not count against the cooldown.
+    pub fn hint_not_shown(self, user: UserId) {
+        let mut hints = self.service.ai_turns.hints.lock().expect("hint table");
+        hints.remove(&user);
     }
 
     /// Refuses a new request for the AI while its queue is full.

@@ -311,12 +311,28 @@ async fn a_casual_game_says_so_and_allows_hints() {
         "{}",
         started.content()
     );
+    // A hint whose answer Discord refuses (500) does not count against the cooldown: asked
+    // again at once, it is answered; once shown, the next is too soon.
+    h.fake.fail("POST", "/webhooks/", 1, Fault::Status(500));
+    let id = h
+        .fake
+        .command(&who(ASTRID), 22, "tablut", Some("hint"), json!([]), &[]);
+    h.fake.answer(id).await;
+    let token = format!("/token-{id}");
+    let mut requests = h.fake.requests().into_iter();
+    let lost = requests
+        .find(|r| r.method == "POST" && r.path.ends_with(&token))
+        .unwrap();
+    assert_eq!(lost.status, 500);
+    assert!(lost.content().starts_with("Try **"), "{:?}", lost.json);
     let (_, hint) = h.tablut(ASTRID, 22, "hint", json!([])).await;
     assert!(
         hint.ephemeral() && hint.content().starts_with("Try **"),
         "{:?}",
         hint.json
     );
+    let (_, again) = h.tablut(ASTRID, 22, "hint", json!([])).await;
+    assert_refusal(&again, "You asked for a hint a moment ago");
     let (_, resigned) = h.tablut(BIRGER, 22, "resign", json!([])).await;
     let text = resigned.content();
     assert!(

@@ -189,14 +189,14 @@ pub async fn draw(ctx: Context<'_>) -> Result<(), Error> {
 #[poise::command(slash_command, guild_only)]
 pub async fn hint(ctx: Context<'_>) -> Result<(), Error> {
     ctx.defer_ephemeral().await?;
-    let hint = ctx
-        .data()
-        .service
-        .ai()
-        .hint(ctx.channel_id().get(), ctx.author().id.get())
-        .await?;
-    ctx.send(private(messages::hint_message(&hint))).await?;
-    Ok(())
+    let (ai, me) = (ctx.data().service.ai(), ctx.author().id.get());
+    let hint = ai.hint(ctx.channel_id().get(), me).await?;
+    let shown = ctx.send(private(messages::hint_message(&hint))).await;
+    if shown.is_err() {
+        // Not shown: it does not count against the cooldown (nothing stored, nothing owed).
+        ai.hint_not_shown(me);
+    }
+    shown.map(drop).map_err(Error::from)
 }
 
 /// Abort the game: its players before the second move, moderators at any time.
