@@ -171,23 +171,24 @@ async fn run() {
         .await
         .unwrap();
     for g in 0..MANY {
-        side.start_ai_game(
-            AiGameRequest {
-                place: Place {
-                    guild: Some(GUILD_ID),
-                    channel: 20_000 + g,
+        side.games()
+            .start_ai_game(
+                AiGameRequest {
+                    place: Place {
+                        guild: Some(GUILD_ID),
+                        channel: 20_000 + g,
+                    },
+                    user: User::new(20_000 + g, "Player"),
+                    side: SideChoice::Attackers,
+                    level: Level::Hard,
+                    rules: Rules::default(),
+                    time_control: TimeControl::None,
+                    start: None,
                 },
-                user: User::new(20_000 + g, "Player"),
-                side: SideChoice::Attackers,
-                level: Level::Hard,
-                rules: Rules::default(),
-                time_control: TimeControl::None,
-                start: None,
-            },
-            None,
-        )
-        .await
-        .unwrap();
+                None,
+            )
+            .await
+            .unwrap();
     }
     side.close().await;
     drop(side);

@@ -54,6 +54,7 @@ async fn service(url: &str, images: bool) -> Arc<Service> {
 async fn start_games(s: &Service, first_channel: u64) {
     for g in 0..GAMES {
         let c = s
+            .games()
             .challenge(
                 ChallengeRequest {
                     place: Place {
@@ -75,7 +76,10 @@ async fn start_games(s: &Service, first_channel: u64) {
             .await
             .unwrap()
             .0;
-        s.accept(c.id, 10_001 + 2 * g, None, None).await.unwrap();
+        s.games()
+            .accept(c.id, 10_001 + 2 * g, None, None)
+            .await
+            .unwrap();
     }
 }
 
@@ -100,7 +104,8 @@ async fn play(
                     };
                     let user = 10_000 + 2 * g + (ply as u64 % 2);
                     let t = Instant::now();
-                    s.play_move(first_channel + g, user, text, None)
+                    s.games()
+                        .play_move(first_channel + g, user, text, None)
                         .await
                         .unwrap();
                     latencies.push(t.elapsed());
@@ -121,7 +126,7 @@ async fn lost(s: &Service, first_channel: u64, acknowledged: usize) -> u64 {
     let scripts: Vec<Vec<String>> = (0..GAMES).map(script).collect();
     let mut stored = 0u64;
     for g in 0..GAMES {
-        let h = s.history(first_channel + g).await.unwrap();
+        let h = s.games().history(first_channel + g).await.unwrap();
         assert_eq!(h.moves.len(), scripts[g as usize].len(), "game {g}");
         stored += h.moves.len() as u64;
     }
@@ -229,6 +234,7 @@ fn single_moves(c: &mut Criterion, rt: &tokio::runtime::Runtime, db: &TestDb) {
                 while i < iters {
                     channel += 1;
                     let c = s
+                        .games()
                         .challenge(
                             ChallengeRequest {
                                 place: Place {
@@ -250,13 +256,14 @@ fn single_moves(c: &mut Criterion, rt: &tokio::runtime::Runtime, db: &TestDb) {
                         .await
                         .unwrap()
                         .0;
-                    s.accept(c.id, 2, None, None).await.unwrap();
+                    s.games().accept(c.id, 2, None, None).await.unwrap();
                     for (ply, text) in moves.iter().enumerate() {
                         if i == iters {
                             break;
                         }
                         let t = Instant::now();
-                        s.play_move(channel, 1 + ply as u64 % 2, text, None)
+                        s.games()
+                            .play_move(channel, 1 + ply as u64 % 2, text, None)
                             .await
                             .unwrap();
                         total += t.elapsed();

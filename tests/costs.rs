@@ -114,6 +114,7 @@ async fn game_between(
     start: Option<tablut_bot::tafl::Position>,
 ) -> GameInfo {
     let c = s
+        .games()
         .challenge(
             ChallengeRequest {
                 rules,
@@ -132,7 +133,11 @@ async fn game_between(
         .await
         .unwrap()
         .0;
-    s.accept(c.id, BIRGER, None, None).await.unwrap().game
+    s.games()
+        .accept(c.id, BIRGER, None, None)
+        .await
+        .unwrap()
+        .game
 }
 
 /// Plays `game`'s moves in `channel` through the service, each by its side's player; the
@@ -145,7 +150,8 @@ async fn play_through(s: &Service, channel: u64, game: &Game) -> Vec<MoveReport>
             Side::Defenders => BIRGER,
         };
         out.push(
-            s.play_move(channel, by, &m.mv.to_string(), None)
+            s.games()
+                .play_move(channel, by, &m.mv.to_string(), None)
                 .await
                 .unwrap(),
         );
@@ -191,10 +197,10 @@ async fn a_game_that_reaches_the_ply_limit_is_drawn_in_every_variant() {
         // The seventh move is refused: the game is over, and stays over when read again.
         let seventh = game.moves()[6].mv.to_string();
         assert!(matches!(
-            s.play_move(channel, ASTRID, &seventh, None).await,
+            s.games().play_move(channel, ASTRID, &seventh, None).await,
             Err(ServiceError::GameOver)
         ));
-        let stored = s.game(info.id).await.unwrap();
+        let stored = s.games().game(info.id).await.unwrap();
         assert_eq!((stored.ply, stored.outcome), (6, PLY_LIMIT));
     }
 }
@@ -216,7 +222,11 @@ async fn a_move_that_decides_the_game_at_the_limit_keeps_the_rules_result() {
     let start =
         parse_position("/9/9/4K4/9/9/9/9/9/t7t/", Side::Defenders, Rules::default()).unwrap();
     game_between(&s, 20, Rules::default(), Some(start)).await;
-    let r = s.play_move(20, BIRGER, "e3-e1", None).await.unwrap();
+    let r = s
+        .games()
+        .play_move(20, BIRGER, "e3-e1", None)
+        .await
+        .unwrap();
     assert_eq!(
         r.game.outcome,
         Outcome::Won {
@@ -322,7 +332,7 @@ async fn a_long_replay_holds_one_frame_at_a_time() {
 async fn finished_game(s: &Service, channel: u64) -> GameInfo {
     let info = game_between(s, channel, Rules::default(), None).await;
     play_through(s, channel, &lasting_game(Rules::default(), 3, 4)).await;
-    s.resign(channel, ASTRID, None).await.unwrap();
+    s.games().resign(channel, ASTRID, None).await.unwrap();
     info
 }
 
@@ -348,7 +358,7 @@ async fn replays_and_analyses_share_a_cooldown_per_user_and_a_full_queue_refuses
     const CARL: u64 = 103;
     // Nothing to replay or analyse: refused as such, and the cooldown does not start.
     assert!(matches!(
-        s.start_replay(40, Some(ASTRID)).await,
+        s.games().start_replay(40, Some(ASTRID)).await,
         Err(ServiceError::NoGame)
     ));
     assert!(matches!(
@@ -360,11 +370,11 @@ async fn replays_and_analyses_share_a_cooldown_per_user_and_a_full_queue_refuses
     // Astrid's replay holds the queue's one place until it is drawn: meanwhile Birger's
     // request and the autocomplete's list are refused as busy, and Birger's cooldown does not
     // start.
-    let pending = s.start_replay(40, Some(ASTRID)).await.unwrap();
+    let pending = s.games().start_replay(40, Some(ASTRID)).await.unwrap();
     assert_eq!(pending.game().ply, 4);
     assert_eq!(s.probe().heavy_stats().queued, 1);
     assert!(matches!(
-        s.start_replay(40, Some(BIRGER)).await,
+        s.games().start_replay(40, Some(BIRGER)).await,
         Err(ServiceError::Busy(1))
     ));
     assert!(matches!(
@@ -375,7 +385,8 @@ async fn replays_and_analyses_share_a_cooldown_per_user_and_a_full_queue_refuses
     assert_eq!(info.ply, 4);
     assert!(gif.starts_with(b"GIF89a"));
     assert_eq!(s.probe().heavy_stats().queued, 0);
-    s.start_replay(40, Some(BIRGER))
+    s.games()
+        .start_replay(40, Some(BIRGER))
         .await
         .expect("Birger was not counted while the queue was full")
         .draw()
@@ -385,7 +396,7 @@ async fn replays_and_analyses_share_a_cooldown_per_user_and_a_full_queue_refuses
     // Astrid again, a replay or an analysis: refused with the wait, which runs on the clock.
     for _ in 0..2 {
         assert!(matches!(
-            s.start_replay(40, Some(ASTRID)).await,
+            s.games().start_replay(40, Some(ASTRID)).await,
             Err(ServiceError::CostlyTooSoon(30))
         ));
         assert!(matches!(
@@ -415,12 +426,12 @@ async fn replays_and_analyses_share_a_cooldown_per_user_and_a_full_queue_refuses
         analysis::AnalysisStatus::Running { total: 4, .. }
     ));
     assert!(matches!(
-        s.start_replay(40, Some(ASTRID)).await,
+        s.games().start_replay(40, Some(ASTRID)).await,
         Err(ServiceError::CostlyTooSoon(30))
     ));
     // Without a user (the bot's own work, the tests), no cooldown.
-    s.replay(40).await.unwrap();
-    s.replay(40).await.unwrap();
+    s.games().replay(40).await.unwrap();
+    s.games().replay(40).await.unwrap();
     s.close().await;
 }
 

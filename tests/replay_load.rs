@@ -53,6 +53,7 @@ fn status(field: &str) -> u64 {
 
 async fn game_between(s: &Service, channel: u64) -> GameInfo {
     let c = s
+        .games()
         .challenge(
             challenge_request(
                 Place {
@@ -67,7 +68,11 @@ async fn game_between(s: &Service, channel: u64) -> GameInfo {
         .await
         .unwrap()
         .0;
-    s.accept(c.id, BIRGER, None, None).await.unwrap().game
+    s.games()
+        .accept(c.id, BIRGER, None, None)
+        .await
+        .unwrap()
+        .game
 }
 
 fn by(side: Side) -> u64 {
@@ -115,13 +120,14 @@ async fn ten_replays_of_a_long_game_at_once_stay_within_memory_and_moves_are_ans
         game_between(&s, 50).await;
         for m in long.moves() {
             let r = s
+                .games()
                 .play_move(50, by(m.side), &m.mv.to_string(), None)
                 .await
                 .unwrap();
             assert_eq!(r.game.ply == 1000, r.game.outcome.is_over());
         }
         if plies < 1000 {
-            s.resign(50, ASTRID, None).await.unwrap();
+            s.games().resign(50, ASTRID, None).await.unwrap();
         }
         game_between(&s, 51).await;
         s.close().await;
@@ -149,7 +155,7 @@ async fn ten_replays_of_a_long_game_at_once_stay_within_memory_and_moves_are_ans
     for user in 1000..1010u64 {
         let s = s.clone();
         replays.spawn(async move {
-            let (info, gif) = s.start_replay(50, Some(user)).await?.draw().await?;
+            let (info, gif) = s.games().start_replay(50, Some(user)).await?.draw().await?;
             Ok::<_, ServiceError>((info, gif))
         });
     }
@@ -192,6 +198,7 @@ async fn ten_replays_of_a_long_game_at_once_stay_within_memory_and_moves_are_ans
         };
         let asked = Instant::now();
         let r = s
+            .games()
             .play_move(51, by(m.side), &m.mv.to_string(), None)
             .await
             .unwrap();

@@ -10,7 +10,7 @@ use poise::serenity_prelude as serenity;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Starts the clock: every `every`, the bot's heartbeat (see [`Service::keep_alive`]), then
+/// Starts the clock: every `every`, the bot's heartbeat (see [`GameClock::keep_alive`]), then
 /// the service's due reminders, time-outs and expired challenges, committed with their notices.
 pub fn clock(tasks: &Tasks, service: Arc<Service>, every: Duration) {
     let (scans, stopping) = (tasks.clone(), tasks.stopping());
@@ -28,8 +28,8 @@ pub fn clock(tasks: &Tasks, service: Arc<Service>, every: Duration) {
                 _ = &mut stopping => return,
                 _ = ticks.tick() => {}
             }
-            // The database learns that the bot still runs (see Service::resume).
-            if let Err(e) = service.keep_alive(every).await {
+            // The database learns that the bot still runs (see GameClock::resume).
+            if let Err(e) = service.clock().keep_alive(every).await {
                 tracing::error!(error = ?e, "could not record that the bot runs");
             }
             if scan.as_ref().map_or(true, |s| s.is_finished()) {
@@ -42,7 +42,7 @@ pub fn clock(tasks: &Tasks, service: Arc<Service>, every: Duration) {
                     }
                 }));
             }
-            match service.tick().await {
+            match service.clock().tick().await {
                 Ok(events) if !events.is_empty() => {
                     tracing::debug!(events = events.len(), "the clock acted")
                 }

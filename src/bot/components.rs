@@ -223,7 +223,7 @@ async fn accept_in_thread(
             _ => e.into(),
         })?;
     let thread = thread.id.get();
-    let accepted = data.service.accept(
+    let accepted = data.service.games().accept(
         challenge.id,
         user,
         Some(thread),
@@ -248,7 +248,7 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
     let channel = press.channel_id.get();
     let service = &data.service;
     // A press counts against the user's rate as a command does.
-    service.check_command_rate(user)?;
+    service.limits().check_command_rate(user)?;
     // Held while the challenge changes (and its thread is made), let go before its news is shown.
     let answering = match button {
         Button::Accept(c) | Button::Decline(c) | Button::Cancel(c) => {
@@ -258,33 +258,42 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
     };
     match button {
         Button::Accept(challenge_id) => {
-            let challenge = service.check_accept(challenge_id, user).await?;
+            let challenge = service.games().check_accept(challenge_id, user).await?;
             if challenge.thread {
                 return accept_in_thread(answer, data, &challenge, user, answering).await;
             }
-            let accepted = service.accept(challenge_id, user, None, Some(held_for(press)));
+            let accepted = service
+                .games()
+                .accept(challenge_id, user, None, Some(held_for(press)));
             change(answer, data, (accepted, answering), |s| (s.notice, s.png)).await
         }
         Button::Decline(challenge_id) => {
-            let declined = service.decline(challenge_id, user, Some(held_for(press)));
+            let declined = service
+                .games()
+                .decline(challenge_id, user, Some(held_for(press)));
             change(answer, data, (declined, answering), |(_, n)| {
                 (n, Vec::new())
             })
             .await
         }
         Button::Cancel(challenge_id) => {
-            let cancelled = service.cancel(challenge_id, user, Some(held_for(press)));
+            let cancelled = service
+                .games()
+                .cancel(challenge_id, user, Some(held_for(press)));
             change(answer, data, (cancelled, answering), |(_, n)| {
                 (n, Vec::new())
             })
             .await
         }
         Button::Draw { game, accept } => {
-            let current = service.game_in_channel(channel).await?;
+            let current = service.games().game_in_channel(channel).await?;
             if current.map(|g| g.id) != Some(game) {
                 return Err(ServiceError::NoDrawOffer.into());
             }
-            let answered = service.answer_draw(channel, user, accept, Some(held_for(press)));
+            let answered =
+                service
+                    .games()
+                    .answer_draw(channel, user, accept, Some(held_for(press)));
             change(answer, data, (answered, answering), |a| match a {
                 DrawAnswer::Accepted(ended) => (ended.notice, ended.png),
                 DrawAnswer::Declined(_, notice) => (notice, Vec::new()),
@@ -300,7 +309,10 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
             let guild = press
                 .guild_id
                 .ok_or_else(|| Error::User("The leaderboard belongs to a server.".into()))?;
-            let board = service.leaderboard(guild.get(), variant, page).await?;
+            let board = service
+                .games()
+                .leaderboard(guild.get(), variant, page)
+                .await?;
             let text = messages::leaderboard_message(&board);
             answer.update_with(text, leaderboard_buttons(&board)).await
         }

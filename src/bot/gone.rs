@@ -35,13 +35,18 @@ pub async fn on_event(
             let _counted = InFlight::enter(&data.in_flight);
             let gone = data
                 .service
+                .games()
                 .channel_deleted(channel.id.get(), &threads)
                 .await;
             Some(("channel deleted", channel.id.get(), gone))
         }
         serenity::FullEvent::ThreadDelete { thread, .. } => {
             let _counted = InFlight::enter(&data.in_flight);
-            let gone = data.service.channel_deleted(thread.id.get(), &[]).await;
+            let gone = data
+                .service
+                .games()
+                .channel_deleted(thread.id.get(), &[])
+                .await;
             Some(("thread deleted", thread.id.get(), gone))
         }
         serenity::FullEvent::GuildDelete { incomplete, .. } if incomplete.unavailable => {
@@ -51,7 +56,7 @@ pub async fn on_event(
         }
         serenity::FullEvent::GuildDelete { incomplete, .. } => {
             let _counted = InFlight::enter(&data.in_flight);
-            let gone = data.service.left_guild(incomplete.id.get()).await;
+            let gone = data.service.games().left_guild(incomplete.id.get()).await;
             Some(("removed from the server", incomplete.id.get(), gone))
         }
         _ => return false,

@@ -195,7 +195,7 @@ async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, St
     }
     // The time the bot was away is given back to the players before any command or the clock
     // can charge it (once, whichever process starts first).
-    if let Err(e) = service.resume(config.clock_interval).await {
+    if let Err(e) = service.clock().resume(config.clock_interval).await {
         tracing::error!(error = ?e, "could not record that the bot runs");
     }
     // The board's sprites drawn before the first command needs them.

@@ -63,7 +63,7 @@ pub async fn visible_games(
     guild: u64,
 ) -> Result<Vec<GameInfo>, Error> {
     let me = viewer.member.map(|m| m.user.id.get());
-    let mut games = service.games_in_guild(guild).await?;
+    let mut games = service.games().games_in_guild(guild).await?;
     let channels: Vec<(u64, bool)> = games
         .iter()
         .map(|g| {

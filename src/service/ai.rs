@@ -334,7 +334,7 @@ impl Ai<'_> {
             return Ok(false);
         };
         // The post names the game's variant: the game is read first, outside the write.
-        let game = self.service.game(id).await?;
+        let game = self.service.games().game(id).await?;
         let payload = Payload::news(News::AiWaiting { game, ahead });
         let mut tx = self.service.store.write().await?;
         self.service

@@ -1,12 +1,22 @@
 //! Starting games: challenges between people (open, accept, decline, cancel, expire) and games
 //! against the AI.
 
-use super::backoff::Work;
-use super::*;
+use super::context::{parse_rules, rules_json, seat, start_columns, stored_start, Context};
+use super::news::News;
+use super::outbox::{self, Answering, NoticeId};
+use super::play::Games;
+use super::types::{
+    AiGameRequest, ChallengeId, ChallengeInfo, ChallengeRequest, ChallengeStatus, ChannelId,
+    ClockEvent, GameInfo, Place, Player, SideChoice, Started, TimeControl, User, UserId,
+};
+use super::{Done, ServiceError};
 use crate::store::challenges::{self, ChallengeRow, NewChallenge};
-use crate::store::games::NewGame;
+use crate::store::games::{self, NewGame};
+use crate::store::{self, Connection};
+use crate::tafl::{write_position, Game, Position, Side};
+use std::time::Duration;
 
-impl Service {
+impl Games<'_> {
     /// Opens a challenge. Refused: challenging yourself or a bot, a game already running in
     /// the channel (unless it is to be played in a thread), a second open challenge of yours
     /// in the channel, as many open challenges of yours as allowed, a person sent as many
@@ -14,7 +24,7 @@ impl Service {
     /// buttons (`answering`), the challenge's message is also written to the outbox in the same
     /// transaction, held for that answer (its notice returned).
     pub async fn challenge(
-        &self,
+        self,
         req: ChallengeRequest,
         answering: Option<Answering>,
     ) -> Result<(ChallengeInfo, Option<NoticeId>), ServiceError> {
@@ -25,7 +35,7 @@ impl Service {
             return Err(ServiceError::OpponentIsBot);
         }
         if !req.thread
-            && games::active_in_channel(self.store.read(), req.place.channel)
+            && games::active_in_channel(self.cx.store.read(), req.place.channel)
                 .await?
                 .is_some()
         {
@@ -33,9 +43,9 @@ impl Service {
         }
         let rules = rules_json(&req.rules);
         let start = start_columns(req.start.as_ref());
-        let mut tx = self.store.write().await?;
-        let now = self.database_now_on(&mut tx).await?;
-        let expires_at = now + self.config.challenge_ttl.as_millis() as i64;
+        let mut tx = self.cx.store.write().await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
+        let expires_at = now + self.cx.config.challenge_ttl.as_millis() as i64;
         self.check_challenge_limits(&mut tx, &req, now).await?;
         let id = challenges::insert(
             &mut *tx,
@@ -71,15 +81,16 @@ impl Service {
                     buttons: Some(outbox::Buttons::Challenge(id)),
                     ..answering.payload(outbox::Payload::news(News::Challenge(info.clone())))
                 };
-                let hold = self.delivery.answer_grace;
+                let hold = self.cx.delivery.answer_grace;
                 Some(
-                    self.enqueue(&mut tx, info.place.channel, "challenge", &payload, hold)
+                    self.cx
+                        .enqueue(&mut tx, info.place.channel, "challenge", &payload, hold)
                         .await?,
                 )
             }
             None => None,
         };
-        self.commit_noticed(tx).await?;
+        self.cx.commit_noticed(tx).await?;
         let info = self
             .challenge_info(id)
             .await
@@ -93,15 +104,15 @@ impl Service {
     /// [`store::dialect::lock_in_transaction`]), so challenges made at once cannot pass a
     /// limit together.
     async fn check_challenge_limits(
-        &self,
+        self,
         conn: &mut Connection,
         req: &ChallengeRequest,
         now: i64,
     ) -> Result<(), ServiceError> {
-        let limit = self.config.open_challenges_per_user;
+        let limit = self.cx.config.open_challenges_per_user;
         if limit > 0 {
             let key = format!("open-challenges:{}", req.challenger.id);
-            store::dialect::lock_in_transaction(&mut *conn, self.store.backend(), &key).await?;
+            store::dialect::lock_in_transaction(&mut *conn, self.cx.store.backend(), &key).await?;
             let (open, first) = challenges::open_of(&mut *conn, req.challenger.id, now).await?;
             if open >= limit {
                 let wait = first.map_or(0, |at| at - now).max(0) as u64;
@@ -112,12 +123,12 @@ impl Service {
             }
         }
         let (limit, window) = (
-            self.config.challenges_received,
-            self.config.challenges_received_window.as_millis() as i64,
+            self.cx.config.challenges_received,
+            self.cx.config.challenges_received_window.as_millis() as i64,
         );
         if limit > 0 && window > 0 {
             let key = format!("challenges-received:{}", req.opponent.id);
-            store::dialect::lock_in_transaction(&mut *conn, self.store.backend(), &key).await?;
+            store::dialect::lock_in_transaction(&mut *conn, self.cx.store.backend(), &key).await?;
             let (received, first) =
                 challenges::received_since(&mut *conn, req.opponent.id, now - window).await?;
             if received >= limit {
@@ -133,8 +144,8 @@ impl Service {
     }
 
     /// A challenge as it stands.
-    pub async fn challenge_info(&self, id: ChallengeId) -> Result<ChallengeInfo, ServiceError> {
-        match challenges::by_id(self.store.read(), id).await? {
+    pub async fn challenge_info(self, id: ChallengeId) -> Result<ChallengeInfo, ServiceError> {
+        match challenges::by_id(self.cx.store.read(), id).await? {
             Some(row) => challenge_info(row),
             None => Err(ServiceError::NoChallenge),
         }
@@ -142,22 +153,18 @@ impl Service {
 
     /// Remembers the message that carries a challenge's buttons.
     pub async fn set_challenge_message(
-        &self,
+        self,
         id: ChallengeId,
         message_id: u64,
     ) -> Result<(), ServiceError> {
-        let mut writing = self.store.lock().await?;
+        let mut writing = self.cx.store.lock().await?;
         Ok(challenges::set_message(writing.ex(), id, message_id).await?)
     }
 
     /// Reads a challenge that `user` may answer now (a challenge past its time is marked
     /// expired and refused).
-    async fn answerable(
-        &self,
-        id: ChallengeId,
-        user: UserId,
-    ) -> Result<ChallengeRow, ServiceError> {
-        let row = challenges::by_id(self.store.read(), id)
+    async fn answerable(self, id: ChallengeId, user: UserId) -> Result<ChallengeRow, ServiceError> {
+        let row = challenges::by_id(self.cx.store.read(), id)
             .await?
             .ok_or(ServiceError::NoChallenge)?;
         if row.challenged_id != user {
@@ -167,8 +174,8 @@ impl Service {
     }
 
     /// The refusal for a challenge that another answer closed first: how it was closed.
-    async fn closed_meanwhile(&self, id: ChallengeId) -> ServiceError {
-        match challenges::by_id(self.store.read(), id).await {
+    async fn closed_meanwhile(self, id: ChallengeId) -> ServiceError {
+        match challenges::by_id(self.cx.store.read(), id).await {
             Ok(Some(row)) => match ChallengeStatus::from_store(row.status) {
                 ChallengeStatus::Expired => ServiceError::ChallengeExpired,
                 closed => ServiceError::ChallengeClosed(closed),
@@ -178,61 +185,24 @@ impl Service {
         }
     }
 
-    async fn still_open(&self, row: ChallengeRow) -> Result<ChallengeRow, ServiceError> {
+    async fn still_open(self, row: ChallengeRow) -> Result<ChallengeRow, ServiceError> {
         match ChallengeStatus::from_store(row.status) {
             ChallengeStatus::Pending => {}
             ChallengeStatus::Expired => return Err(ServiceError::ChallengeExpired),
             closed => return Err(ServiceError::ChallengeClosed(closed)),
         }
-        let now = self.database_now().await?;
+        let now = self.cx.database_now().await?;
         if row.expires_at <= now {
-            self.expire(row, now).await?;
+            expire(self.cx, row, now).await?;
             return Err(ServiceError::ChallengeExpired);
         }
         Ok(row)
     }
 
-    /// Closes a challenge whose time ran out, with its notice (the challenge message edited,
-    /// its buttons removed) in the outbox. Returns it, if it was still open.
-    async fn expire(
-        &self,
-        row: ChallengeRow,
-        now: i64,
-    ) -> Result<Option<ChallengeInfo>, ServiceError> {
-        let mut info = challenge_info(row)?;
-        info.status = ChallengeStatus::Expired;
-        let payload = outbox::Payload {
-            edit: info.message_id,
-            ..outbox::Payload::news(News::Clock(ClockEvent::ChallengeExpired(info.clone())))
-        };
-        let mut tx = self.store.write().await?;
-        if !challenges::close(
-            &mut *tx,
-            info.id,
-            ChallengeStatus::Expired.to_store(),
-            None,
-            now,
-        )
-        .await?
-        {
-            return Ok(None);
-        }
-        self.enqueue(
-            &mut tx,
-            info.place.channel,
-            "challenge_expired",
-            &payload,
-            Duration::ZERO,
-        )
-        .await?;
-        self.commit_noticed(tx).await?;
-        Ok(Some(info))
-    }
-
     /// Checks that `user` could accept the challenge now, changing nothing (the bot checks
     /// before it makes a thread for the game).
     pub async fn check_accept(
-        &self,
+        self,
         id: ChallengeId,
         user: UserId,
     ) -> Result<ChallengeInfo, ServiceError> {
@@ -248,7 +218,7 @@ impl Service {
     /// If the game was to be played in a thread and cannot start (the challenge expired or was
     /// answered meanwhile), the thread is told why, so it is not left empty.
     pub async fn accept(
-        &self,
+        self,
         id: ChallengeId,
         user: UserId,
         channel: Option<ChannelId>,
@@ -258,17 +228,18 @@ impl Service {
         if let (Err(e), Some(thread)) = (&result, channel) {
             if !e.is_internal() {
                 let payload = outbox::Payload::news(News::NotStarted { why: e.to_string() });
-                let mut tx = self.store.write().await?;
-                self.enqueue(&mut tx, thread, "not_started", &payload, Duration::ZERO)
+                let mut tx = self.cx.store.write().await?;
+                self.cx
+                    .enqueue(&mut tx, thread, "not_started", &payload, Duration::ZERO)
                     .await?;
-                self.commit_noticed(tx).await?;
+                self.cx.commit_noticed(tx).await?;
             }
         }
         result
     }
 
     async fn try_accept(
-        &self,
+        self,
         id: ChallengeId,
         user: UserId,
         channel: Option<ChannelId>,
@@ -291,8 +262,8 @@ impl Service {
         };
         let rules = parse_rules(&row.rules)?;
         let start = stored_start(row.start.as_ref(), rules)?;
-        let mut tx = self.store.write().await?;
-        let now = self.database_now_on(&mut tx).await?;
+        let mut tx = self.cx.store.write().await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
         let info = self
             .create_game(
                 &mut tx,
@@ -319,14 +290,15 @@ impl Service {
         }
         if channel.is_some() {
             let payload = outbox::Payload::with_board(News::Started(info.clone()), &info);
-            self.enqueue(
-                &mut tx,
-                info.place.channel,
-                "game_started",
-                &payload,
-                Duration::ZERO,
-            )
-            .await?;
+            self.cx
+                .enqueue(
+                    &mut tx,
+                    info.place.channel,
+                    "game_started",
+                    &payload,
+                    Duration::ZERO,
+                )
+                .await?;
         }
         let notice = match answering {
             Some(answering) => {
@@ -346,15 +318,16 @@ impl Service {
                         &info,
                     )),
                 };
-                let hold = self.delivery.answer_grace;
+                let hold = self.cx.delivery.answer_grace;
                 Some(
-                    self.enqueue(&mut tx, row.channel_id, "accepted", &payload, hold)
+                    self.cx
+                        .enqueue(&mut tx, row.channel_id, "accepted", &payload, hold)
                         .await?,
                 )
             }
             None => None,
         };
-        self.commit_noticed(tx).await?;
+        self.cx.commit_noticed(tx).await?;
         let mut started = self
             .started(info)
             .await
@@ -366,7 +339,7 @@ impl Service {
     /// The challenged player declines. From a button press (`answering`), the news is written
     /// to the outbox with the change, held for the press's answer (its notice returned).
     pub async fn decline(
-        &self,
+        self,
         id: ChallengeId,
         user: UserId,
         answering: Option<Answering>,
@@ -376,14 +349,14 @@ impl Service {
             .await
     }
 
-    /// The challenger withdraws the challenge; from a button press, as [`Service::decline`].
+    /// The challenger withdraws the challenge; from a button press, as [`Games::decline`].
     pub async fn cancel(
-        &self,
+        self,
         id: ChallengeId,
         user: UserId,
         answering: Option<Answering>,
     ) -> Result<(ChallengeInfo, Option<NoticeId>), ServiceError> {
-        let row = challenges::by_id(self.store.read(), id)
+        let row = challenges::by_id(self.cx.store.read(), id)
             .await?
             .ok_or(ServiceError::NoChallenge)?;
         if row.challenger_id != user {
@@ -395,7 +368,7 @@ impl Service {
     }
 
     async fn close_challenge(
-        &self,
+        self,
         row: ChallengeRow,
         status: ChallengeStatus,
         answering: Option<Answering>,
@@ -403,8 +376,8 @@ impl Service {
         let id = row.id;
         let mut closed = challenge_info(row)?;
         closed.status = status;
-        let mut tx = self.store.write().await?;
-        let now = self.database_now_on(&mut tx).await?;
+        let mut tx = self.cx.store.write().await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
         if !challenges::close(&mut *tx, id, status.to_store(), None, now).await? {
             drop(tx);
             return Err(self.closed_meanwhile(id).await);
@@ -416,46 +389,22 @@ impl Service {
                     thread: None,
                 };
                 let payload = answering.payload(outbox::Payload::news(news));
-                let hold = self.delivery.answer_grace;
+                let hold = self.cx.delivery.answer_grace;
                 let channel = closed.place.channel;
                 Some(
-                    self.enqueue(&mut tx, channel, "challenge_closed", &payload, hold)
+                    self.cx
+                        .enqueue(&mut tx, channel, "challenge_closed", &payload, hold)
                         .await?,
                 )
             }
             None => None,
         };
-        self.commit_noticed(tx).await?;
+        self.cx.commit_noticed(tx).await?;
         let info = self
             .challenge_info(id)
             .await
             .map_err(ServiceError::after(Done::ChallengeAnswer))?;
         Ok((info, notice))
-    }
-
-    /// Closes every open challenge whose time has run out, and returns them. One that cannot
-    /// be closed is logged and set aside for a while (see [`super::backoff`]); the others are
-    /// closed all the same.
-    pub async fn expire_challenges(&self) -> Result<Vec<ChallengeInfo>, ServiceError> {
-        let now = self.database_now().await?;
-        let mut out = Vec::new();
-        for row in challenges::expired(self.store.read(), now).await? {
-            let id = row.id;
-            if !self.retries.ready(Work::ExpireChallenge, id, now) {
-                continue;
-            }
-            match self.expire(row, now).await {
-                Ok(closed) => {
-                    self.retries.succeeded(Work::ExpireChallenge, id);
-                    out.extend(closed);
-                }
-                Err(e) => {
-                    let (failures, next) = self.retries.failed(Work::ExpireChallenge, id, now);
-                    tracing::error!(challenge = id, error = ?e, failures, retry_in_s = (next - now) / 1000, "cannot close an expired challenge: set aside");
-                }
-            }
-        }
-        Ok(out)
     }
 
     /// Starts a game against the AI. If the AI has the first move, call [`ai::Ai::turn`].
@@ -464,7 +413,7 @@ impl Service {
     /// (`answering`), the start (with the board) is also written to the outbox in the same
     /// transaction, held for that answer.
     pub async fn start_ai_game(
-        &self,
+        self,
         req: AiGameRequest,
         answering: Option<Answering>,
     ) -> Result<Started, ServiceError> {
@@ -479,8 +428,8 @@ impl Service {
             Some(p) => p,
             None => Position::start(req.rules),
         };
-        let mut tx = self.store.write().await?;
-        self.ai()
+        let mut tx = self.cx.store.write().await?;
+        self.ai
             .check_game_limits(&mut tx, req.place.guild, user_id)
             .await?;
         let info = self
@@ -500,15 +449,16 @@ impl Service {
                     News::Started(info.clone()),
                     &info,
                 ));
-                let hold = self.delivery.answer_grace;
+                let hold = self.cx.delivery.answer_grace;
                 Some(
-                    self.enqueue(&mut tx, info.place.channel, "started", &payload, hold)
+                    self.cx
+                        .enqueue(&mut tx, info.place.channel, "started", &payload, hold)
                         .await?,
                 )
             }
             None => None,
         };
-        self.commit_noticed(tx).await?;
+        self.cx.commit_noticed(tx).await?;
         let mut started = self
             .started(info)
             .await
@@ -517,8 +467,8 @@ impl Service {
         Ok(started)
     }
 
-    async fn started(&self, info: GameInfo) -> Result<Started, ServiceError> {
-        let png = self.image(info.start, None, info.status_line()).await?;
+    async fn started(self, info: GameInfo) -> Result<Started, ServiceError> {
+        let png = self.cx.image(info.start, None, info.status_line()).await?;
         Ok(Started {
             game: info,
             png,
@@ -530,7 +480,7 @@ impl Service {
     /// second: that violation is [`ServiceError::GameRunning`].
     #[allow(clippy::too_many_arguments)]
     async fn create_game(
-        &self,
+        self,
         conn: &mut Connection,
         place: Place,
         attackers: Player,
@@ -539,7 +489,7 @@ impl Service {
         time_control: TimeControl,
         rated: bool,
     ) -> Result<GameInfo, ServiceError> {
-        let now = self.database_now_on(&mut *conn).await?;
+        let now = self.cx.database_now_on(&mut *conn).await?;
         let rules = *start.rules();
         let game = Game::from_position(start);
         if game.outcome().is_over() {
@@ -561,7 +511,7 @@ impl Service {
             turn_deadline: None,
             board_message_id: None,
         };
-        info.turn_deadline = self.deadline(&info, now);
+        info.turn_deadline = self.cx.deadline(&info, now);
         let rules_text = rules_json(&rules);
         let position = write_position(&start);
         let start_cols = (start != Position::start(rules))
@@ -611,4 +561,41 @@ fn challenge_info(row: ChallengeRow) -> Result<ChallengeInfo, ServiceError> {
         expires_at: row.expires_at,
         message_id: row.message_id,
     })
+}
+
+/// Closes a challenge whose time ran out, with its notice (the challenge message edited,
+/// its buttons removed) in the outbox. Returns it, if it was still open.
+pub(super) async fn expire(
+    cx: &Context,
+    row: ChallengeRow,
+    now: i64,
+) -> Result<Option<ChallengeInfo>, ServiceError> {
+    let mut info = challenge_info(row)?;
+    info.status = ChallengeStatus::Expired;
+    let payload = outbox::Payload {
+        edit: info.message_id,
+        ..outbox::Payload::news(News::Clock(ClockEvent::ChallengeExpired(info.clone())))
+    };
+    let mut tx = cx.store.write().await?;
+    if !challenges::close(
+        &mut *tx,
+        info.id,
+        ChallengeStatus::Expired.to_store(),
+        None,
+        now,
+    )
+    .await?
+    {
+        return Ok(None);
+    }
+    cx.enqueue(
+        &mut tx,
+        info.place.channel,
+        "challenge_expired",
+        &payload,
+        Duration::ZERO,
+    )
+    .await?;
+    cx.commit_noticed(tx).await?;
+    Ok(Some(info))
 }

@@ -3,8 +3,10 @@
 //! have it for a post that finds the channel gone (*Unknown Channel*: its game aborted) or the
 //! bot shut out (*Missing Access*: its game's clock stopped), instead of at the next post.
 
-use super::*;
-use crate::store::{challenges, outbox as rows, puzzles};
+use super::play::Games;
+use super::types::{ChannelId, GameId, GuildId};
+use super::ServiceError;
+use crate::store::{challenges, games, outbox as rows, puzzles};
 
 /// What a deleted channel or a server left ended.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -23,7 +25,7 @@ pub struct Gone {
 const CHANNEL_DELETED: &str = "the channel was deleted";
 const SERVER_LEFT: &str = "the bot left the server";
 
-impl Service {
+impl Games<'_> {
     /// Channel `channel` was deleted, and with it `threads` (threads Discord sends no
     /// THREAD_DELETE for, since their parent is gone). Each channel's game, and the game of
     /// every thread made for a challenge in it, is aborted (unrated), and the channel a
@@ -31,21 +33,21 @@ impl Service {
     /// made in them are withdrawn; their pending notices are given up; a daily puzzle posted
     /// in one stops. One game that cannot be ended is logged and does not hold up the rest.
     pub async fn channel_deleted(
-        &self,
+        self,
         channel: ChannelId,
         threads: &[ChannelId],
     ) -> Result<Gone, ServiceError> {
         let mut gone = vec![channel];
         gone.extend(threads.iter().copied());
         let mut games = Vec::new();
-        for row in games::active_in_threads_of(self.store.read(), channel).await? {
+        for row in games::active_in_threads_of(self.cx.store.read(), channel).await? {
             gone.push(row.channel_id);
             games.push(row);
         }
         gone.sort_unstable();
         gone.dedup();
         for &c in &gone {
-            if let Some(row) = games::active_in_channel(self.store.read(), c).await? {
+            if let Some(row) = games::active_in_channel(self.cx.store.read(), c).await? {
                 if !games.iter().any(|g| g.id == row.id) {
                     games.push(row);
                 }
@@ -54,7 +56,7 @@ impl Service {
         let mut out = Gone::default();
         for row in games {
             let id = row.id;
-            match self.abort_in_gone_channel(row, &gone).await {
+            match self.cx.abort_in_gone_channel(row, &gone).await {
                 Ok(Some(_)) => out.aborted.push(id),
                 Ok(None) => {}
                 Err(e) => {
@@ -62,18 +64,19 @@ impl Service {
                 }
             }
         }
-        let mut tx = self.store.write().await?;
-        let now = self.database_now_on(&mut tx).await?;
+        let mut tx = self.cx.store.write().await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
         for &c in &gone {
             out.withdrawn += challenges::withdraw_in_channel(&mut *tx, c, now).await?;
             out.dropped +=
-                rows::drop_pending_in(&mut *tx, self.store.backend(), c, CHANNEL_DELETED).await?;
+                rows::drop_pending_in(&mut *tx, self.cx.store.backend(), c, CHANNEL_DELETED)
+                    .await?;
             puzzles::clear_channel_in(&mut *tx, c).await?;
         }
         tx.commit().await?;
         // A later notice of another channel is not held up by these, but the dispatcher may
         // sleep on one of them.
-        self.wake_outbox();
+        self.cx.wake_outbox();
         Ok(out)
     }
 
@@ -83,19 +86,20 @@ impl Service {
     /// loses on time while the bot cannot be reached there, and if the bot is added back the
     /// next move starts the clock again. Its open challenges are withdrawn, and the pending
     /// notices for its channels given up.
-    pub async fn left_guild(&self, guild: GuildId) -> Result<Gone, ServiceError> {
+    pub async fn left_guild(self, guild: GuildId) -> Result<Gone, ServiceError> {
         let mut out = Gone::default();
-        let mut tx = self.store.write().await?;
-        let now = self.database_now_on(&mut tx).await?;
+        let mut tx = self.cx.store.write().await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
         for row in games::active_in_guild(&mut *tx, guild).await? {
             games::stop_clock(&mut *tx, row.id).await?;
             out.paused.push(row.id);
         }
         out.withdrawn = challenges::withdraw_in_guild(&mut *tx, guild, now).await?;
         out.dropped =
-            rows::drop_pending_in_guild(&mut *tx, self.store.backend(), guild, SERVER_LEFT).await?;
+            rows::drop_pending_in_guild(&mut *tx, self.cx.store.backend(), guild, SERVER_LEFT)
+                .await?;
         tx.commit().await?;
-        self.wake_outbox();
+        self.cx.wake_outbox();
         Ok(out)
     }
 }

@@ -9,7 +9,7 @@
 //! against the AI and the cooldown between them, open challenges, challenges received) are
 //! counted by the database instead, on its clock, in the transaction that would break them.
 
-use super::{Clock, Service, ServiceError, UserId};
+use super::{Clock, ServiceError, UserId};
 use governor::state::keyed::DashMapStateStore;
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -91,16 +91,16 @@ pub fn whole_seconds(wait: Duration) -> u64 {
     wait.as_millis().div_ceil(1000).max(1) as u64
 }
 
-/// This service's per-user limits.
-pub(crate) struct Limits {
+/// This service's per-user limits ([`super::Service::limits`]).
+pub struct Limits {
     /// Every command and button press.
-    pub commands: RateLimit,
+    pub(crate) commands: RateLimit,
     /// The costly commands (replays, analyses): one per cooldown.
-    pub costly: RateLimit,
+    pub(crate) costly: RateLimit,
 }
 
 impl Limits {
-    pub fn new(config: &super::Config, clock: Arc<dyn Clock>) -> Limits {
+    pub(crate) fn new(config: &super::Config, clock: Arc<dyn Clock>) -> Limits {
         Limits {
             commands: RateLimit::new(
                 config.commands_per_minute,
@@ -110,15 +110,12 @@ impl Limits {
             costly: RateLimit::cooldown(config.costly_cooldown, clock),
         }
     }
-}
 
-impl Service {
     /// Counts a command (or button press) by `user` against the per-user rate
     /// ([`super::Config::commands_per_minute`]); refused with the wait once the rate is spent.
     /// The bot checks every command and press with it before doing anything.
     pub fn check_command_rate(&self, user: UserId) -> Result<(), ServiceError> {
-        self.limits
-            .commands
+        self.commands
             .check(user)
             .map_err(|wait| ServiceError::TooManyCommands(whole_seconds(wait)))
     }
@@ -126,9 +123,8 @@ impl Service {
     /// Counts a costly command (a replay, an analysis: seconds of CPU or a large upload) by
     /// `user` against its cooldown ([`super::Config::costly_cooldown`]); refused with the
     /// wait. Call it before the work starts, once the command is known to be valid.
-    pub fn check_costly(&self, user: UserId) -> Result<(), ServiceError> {
-        self.limits
-            .costly
+    pub(crate) fn check_costly(&self, user: UserId) -> Result<(), ServiceError> {
+        self.costly
             .check(user)
             .map_err(|wait| ServiceError::CostlyTooSoon(whole_seconds(wait)))
     }

@@ -309,7 +309,7 @@ fn notice(row: NoticeRow, claimed: bool) -> Result<Notice, String> {
     })
 }
 
-impl Service {
+impl Context {
     /// Writes a notice for `channel` in the caller's transaction: held for its interaction's
     /// answer for `hold`, if it is not zero, else pending and due at once. Call
     /// [`Service::wake_outbox`] once the transaction has committed.
@@ -354,7 +354,9 @@ impl Service {
         self.wake_outbox();
         Ok(())
     }
+}
 
+impl Service {
     /// What the dispatcher waits on besides the time of the next due notice.
     pub fn outbox_wake(&self) -> Arc<tokio::sync::Notify> {
         self.outbox_wake.clone()
@@ -583,7 +585,9 @@ impl Service {
             games::stop_clock(writing.ex(), row.id).await?,
         )))
     }
+}
 
+impl Context {
     /// A game's channel is gone: the game is aborted (unrated; returned, unless it ended
     /// meanwhile), and where the game came from a challenge in another channel (a thread), that
     /// channel is told, unless it is among `gone` (deleted with it).

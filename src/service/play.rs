@@ -1,23 +1,49 @@
-//! Playing: moves, the AI's replies, resignations, draw offers and aborts.
+//! Playing: moves, the AI's replies, resignations, draw offers and aborts; and the games part
+//! of the service ([`Games`]), whose calls are here and in challenge.rs (challenges and games
+//! against the AI started), view.rs (boards, records, replays, stats, leaderboards) and gone.rs
+//! (what follows when a channel or a server is gone).
 
-use super::outbox::Announce;
-use super::*;
-use crate::tafl::MoveError;
+use super::ai::Ai;
+use super::context::Context;
+use super::news::News;
+use super::outbox::{Announce, AnswerRef, Answering, Buttons, NoticeId, Payload};
+use super::types::{ChannelId, DrawAnswer, Ended, GameInfo, MoveReport, UserId};
+use super::{Service, ServiceError};
+use crate::store::{draws, DrawStatus};
+use crate::tafl::{MoveError, Outcome, Position, Reason};
+
+/// Games and challenges ([`Service::games`]): every use case of people playing, over the
+/// shared [`Context`], with the AI's part for the room in its queue and its limits on games.
+#[derive(Clone, Copy)]
+pub struct Games<'a> {
+    pub(super) cx: &'a Context,
+    pub(super) ai: Ai<'a>,
+}
 
 impl Service {
+    /// Games and challenges: starting, playing, ending and looking at them.
+    pub fn games(&self) -> Games<'_> {
+        Games {
+            cx: self,
+            ai: self.ai(),
+        }
+    }
+}
+
+impl Games<'_> {
     /// `user` plays the move `text` in the channel's game. Refused: no game, not a player, not
     /// their turn, an illegal move (with the engine's reason), or another move landed first.
     /// Against the AI, follow with [`ai::Ai::turn`]. From an interaction that will answer
     /// with the move, the move's notice remembers it (`answer`), so that the dispatcher shows
     /// the move by the same edit if the handler does not record it shown.
     pub async fn play_move(
-        &self,
+        self,
         channel: ChannelId,
         user: UserId,
         text: &str,
         answer: Option<AnswerRef>,
     ) -> Result<MoveReport, ServiceError> {
-        let mut loaded = self.active(channel).await?;
+        let mut loaded = self.cx.active(channel).await?;
         let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
         if loaded.info.is_over() {
             return Err(ServiceError::GameOver);
@@ -28,54 +54,55 @@ impl Service {
         loaded.game.play_text(text).map_err(illegal)?;
         if loaded.info.player(side.other()).is_ai() {
             // The AI's reply will need a place in its queue.
-            self.ai().room()?;
+            self.ai.room()?;
         }
-        self.commit_move(loaded, Some(user), answer).await
+        self.cx.commit_move(loaded, Some(user), answer).await
     }
 
     /// `user` resigns the channel's game: the opponent wins. The ending's notice is held for
     /// the interaction that will answer with it (`answering`; none: it is posted in the
     /// channel once the hold is over).
     pub async fn resign(
-        &self,
+        self,
         channel: ChannelId,
         user: UserId,
         answering: Option<Answering>,
     ) -> Result<Ended, ServiceError> {
         let answering = answering.unwrap_or_default();
-        let loaded = self.active(channel).await?;
+        let loaded = self.cx.active(channel).await?;
         let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
-        self.commit_end(
-            loaded,
-            Outcome::Won {
-                winner: side.other(),
-                reason: Reason::Resigned,
-            },
-            Announce::Held {
-                by: Some(user),
-                answering,
-            },
-        )
-        .await
+        self.cx
+            .commit_end(
+                loaded,
+                Outcome::Won {
+                    winner: side.other(),
+                    reason: Reason::Resigned,
+                },
+                Announce::Held {
+                    by: Some(user),
+                    answering,
+                },
+            )
+            .await
     }
 
-    /// `user` offers a draw; the opponent answers with [`Service::answer_draw`]. The AI
+    /// `user` offers a draw; the opponent answers with [`Games::answer_draw`]. The AI
     /// declines at once. From a command that answers with the offer and its buttons
     /// (`answering`), the offer is also written to the outbox in the same transaction, held for
     /// that answer (its notice returned).
     pub async fn offer_draw(
-        &self,
+        self,
         channel: ChannelId,
         user: UserId,
         answering: Option<Answering>,
     ) -> Result<(GameInfo, Option<NoticeId>), ServiceError> {
-        let loaded = self.active(channel).await?;
+        let loaded = self.cx.active(channel).await?;
         let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
         if loaded.info.player(side.other()).is_ai() {
             return Err(ServiceError::AiDeclinesDraw);
         }
-        let mut tx = self.store.write().await?;
-        let now = self.database_now_on(&mut tx).await?;
+        let mut tx = self.cx.store.write().await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
         draws::insert(&mut *tx, loaded.info.id, loaded.info.ply, user, now)
             .await
             .map_err(ServiceError::unless_taken(
@@ -91,15 +118,16 @@ impl Service {
                         by: user,
                     }))
                 };
-                let hold = self.delivery.answer_grace;
+                let hold = self.cx.delivery.answer_grace;
                 Some(
-                    self.enqueue(&mut tx, channel, "draw_offer", &payload, hold)
+                    self.cx
+                        .enqueue(&mut tx, channel, "draw_offer", &payload, hold)
                         .await?,
                 )
             }
             None => None,
         };
-        self.commit_noticed(tx).await?;
+        self.cx.commit_noticed(tx).await?;
         Ok((loaded.info, notice))
     }
 
@@ -107,15 +135,15 @@ impl Service {
     /// press whose answer shows the outcome (`answering`), the outcome is also written to the
     /// outbox in the same transaction, held for that answer.
     pub async fn answer_draw(
-        &self,
+        self,
         channel: ChannelId,
         user: UserId,
         accept: bool,
         answering: Option<Answering>,
     ) -> Result<DrawAnswer, ServiceError> {
-        let loaded = self.active(channel).await?;
+        let loaded = self.cx.active(channel).await?;
         loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
-        let offer = draws::open_in_game(self.store.read(), loaded.info.id)
+        let offer = draws::open_in_game(self.cx.store.read(), loaded.info.id)
             .await?
             .ok_or(ServiceError::NoDrawOffer)?;
         if offer.offered_by == user {
@@ -135,13 +163,14 @@ impl Service {
             // The offer is taken in the transaction that ends the game: a Decline that took it
             // first leaves the game running.
             let ended = self
+                .cx
                 .commit_end_taking(loaded, outcome, announce, Some(offer.id))
                 .await?;
             Ok(DrawAnswer::Accepted(ended))
         } else {
-            let mut tx = self.store.write().await?;
+            let mut tx = self.cx.store.write().await?;
             // One conditional update of this offer: an Accept that took it first wins.
-            let now = self.database_now_on(&mut tx).await?;
+            let now = self.cx.database_now_on(&mut tx).await?;
             if !draws::answer(&mut *tx, offer.id, DrawStatus::Declined, now).await? {
                 return Err(ServiceError::NoDrawOffer);
             }
@@ -153,31 +182,32 @@ impl Service {
                     };
                     let payload = answering.payload(Payload::news(news));
                     let channel = loaded.info.place.channel;
-                    let hold = self.delivery.answer_grace;
+                    let hold = self.cx.delivery.answer_grace;
                     Some(
-                        self.enqueue(&mut tx, channel, "draw_declined", &payload, hold)
+                        self.cx
+                            .enqueue(&mut tx, channel, "draw_declined", &payload, hold)
                             .await?,
                     )
                 }
                 None => None,
             };
-            self.commit_noticed(tx).await?;
+            self.cx.commit_noticed(tx).await?;
             Ok(DrawAnswer::Declined(loaded.info, notice))
         }
     }
 
     /// Aborts the channel's game: a player may before the second move, a moderator always.
     /// An aborted game is unrated. The ending's notice is held for the interaction that will
-    /// answer with it, as [`Service::resign`]'s.
+    /// answer with it, as [`Games::resign`]'s.
     pub async fn abort(
-        &self,
+        self,
         channel: ChannelId,
         user: UserId,
         moderator: bool,
         answering: Option<Answering>,
     ) -> Result<Ended, ServiceError> {
         let answering = answering.unwrap_or_default();
-        let loaded = self.active(channel).await?;
+        let loaded = self.cx.active(channel).await?;
         let player = loaded.info.side_of(user).is_some();
         if !player && !moderator {
             return Err(ServiceError::NotAPlayer);
@@ -185,30 +215,31 @@ impl Service {
         if !moderator && loaded.info.ply >= 2 {
             return Err(ServiceError::TooLateToAbort);
         }
-        self.commit_end(
-            loaded,
-            Outcome::Drawn {
-                reason: Reason::Aborted,
-            },
-            Announce::Held {
-                by: Some(user),
-                answering,
-            },
-        )
-        .await
+        self.cx
+            .commit_end(
+                loaded,
+                Outcome::Drawn {
+                    reason: Reason::Aborted,
+                },
+                Announce::Held {
+                    by: Some(user),
+                    answering,
+                },
+            )
+            .await
     }
 
     /// The moves `user` could play that match what they have typed, for autocomplete: up to
     /// `limit`, as `from-to`. A bare square lists the moves from it and to it. Empty when it is
     /// not their turn.
     pub async fn suggest_moves(
-        &self,
+        self,
         channel: ChannelId,
         user: UserId,
         typed: &str,
         limit: usize,
     ) -> Result<Vec<String>, ServiceError> {
-        let loaded = self.active(channel).await?;
+        let loaded = self.cx.active(channel).await?;
         if loaded.info.side_of(user) != Some(loaded.info.turn) || loaded.info.is_over() {
             return Ok(Vec::new());
         }

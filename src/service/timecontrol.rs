@@ -1,14 +1,21 @@
 //! Time control: reminders when half a player's time is gone and again near the end, a loss
 //! on time when it runs out, and challenges that expire. Driven by the database (deadlines
-//! are stored), so a restart loses nothing; the bot calls [`Service::tick`] every little while.
-//! Time the bot was away is not charged: [`Service::keep_alive`] beats a heartbeat in the
-//! database, and [`Service::resume`], at a start after downtime, moves every deadline on by it.
+//! are stored), so a restart loses nothing; the bot calls [`GameClock::tick`] every little while.
+//! Time the bot was away is not charged: [`GameClock::keep_alive`] beats a heartbeat in the
+//! database, and [`GameClock::resume`], at a start after downtime, moves every deadline on by it.
 
 use super::backoff::Work;
-use super::outbox::Announce;
-use super::*;
-use crate::store::games::GameRow;
+use super::challenge::expire;
+use super::context::Context;
+use super::news::News;
+use super::outbox::{Announce, Payload};
+use super::types::{ChallengeInfo, ClockEvent, Player};
+use super::{Service, ServiceError};
+use crate::store::challenges;
+use crate::store::games::{self, GameRow};
 use crate::store::heartbeat;
+use crate::tafl::{Outcome, Reason};
+use std::time::Duration;
 
 /// The second reminder goes out when this fraction (1/N) of the time per move is left.
 pub const LAST_REMINDER_FRACTION: i64 = 10;
@@ -17,7 +24,7 @@ pub const LAST_REMINDER_FRACTION: i64 = 10;
 /// the look is done): a process that dies while it looks leaves the game to the others then.
 pub const CLOCK_CLAIM_LEASE: Duration = Duration::from_secs(10);
 
-/// The time the bot was away, given back to the players (see [`Service::keep_alive`]).
+/// The time the bot was away, given back to the players (see [`GameClock::keep_alive`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Downtime {
     /// From the last beat before the downtime to the beat that found it.
@@ -34,28 +41,42 @@ pub fn heartbeat_grace(every: Duration) -> Duration {
     every * 2 + Duration::from_secs(60)
 }
 
+/// The clock ([`Service::clock`]): the heartbeat, the time given back after downtime, and
+/// what time makes due (challenges expired, reminders, losses on time).
+#[derive(Clone, Copy)]
+pub struct GameClock<'a> {
+    cx: &'a Context,
+}
+
 impl Service {
+    /// The clock: the heartbeat, and what time makes due.
+    pub fn clock(&self) -> GameClock<'_> {
+        GameClock { cx: self }
+    }
+}
+
+impl GameClock<'_> {
     /// Tells the database that the bot is starting, before it takes commands and its clock
-    /// looks at a game; `every` is how often it will then [`Service::keep_alive`]. When no
+    /// looks at a game; `every` is how often it will then [`GameClock::keep_alive`]. When no
     /// process of the bot has beaten since the last promise ran out ([`heartbeat_grace`]), the
     /// bot was away: every running game's deadline and every open challenge's expiry moves on
     /// by the whole time since the last beat, in the transaction of the beat that finds it, so
     /// that the time players could not play is not charged to them (as lichess pauses clocks
     /// over a restart). One process claims each downtime, once, however many start together
     /// on the database. Returns the downtime given back, if any.
-    pub async fn resume(&self, every: Duration) -> Result<Option<Downtime>, ServiceError> {
+    pub async fn resume(self, every: Duration) -> Result<Option<Downtime>, ServiceError> {
         self.beat(every, true).await
     }
 
     /// Tells the database that the bot still runs (every `every`, by the clock). A beat while
-    /// running never gives time back: only a start does ([`Service::resume`]).
-    pub async fn keep_alive(&self, every: Duration) -> Result<(), ServiceError> {
+    /// running never gives time back: only a start does ([`GameClock::resume`]).
+    pub async fn keep_alive(self, every: Duration) -> Result<(), ServiceError> {
         self.beat(every, false).await.map(|_| ())
     }
 
-    async fn beat(&self, every: Duration, claim: bool) -> Result<Option<Downtime>, ServiceError> {
-        let mut tx = self.store.write().await?;
-        let now = self.database_now_on(&mut tx).await?;
+    async fn beat(self, every: Duration, claim: bool) -> Result<Option<Downtime>, ServiceError> {
+        let mut tx = self.cx.store.write().await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
         let next_by = now + heartbeat_grace(every).as_millis() as i64;
         let Some(last) = heartbeat::beat(&mut tx, now, next_by, claim).await? else {
             tx.commit().await?;
@@ -78,11 +99,36 @@ impl Service {
         }))
     }
 
+    /// Closes every open challenge whose time has run out, and returns them. One that cannot
+    /// be closed is logged and set aside for a while (see [`super::backoff`]); the others are
+    /// closed all the same.
+    pub async fn expire_challenges(self) -> Result<Vec<ChallengeInfo>, ServiceError> {
+        let now = self.cx.database_now().await?;
+        let mut out = Vec::new();
+        for row in challenges::expired(self.cx.store.read(), now).await? {
+            let id = row.id;
+            if !self.cx.retries.ready(Work::ExpireChallenge, id, now) {
+                continue;
+            }
+            match expire(self.cx, row, now).await {
+                Ok(closed) => {
+                    self.cx.retries.succeeded(Work::ExpireChallenge, id);
+                    out.extend(closed);
+                }
+                Err(e) => {
+                    let (failures, next) = self.cx.retries.failed(Work::ExpireChallenge, id, now);
+                    tracing::error!(challenge = id, error = ?e, failures, retry_in_s = (next - now) / 1000, "cannot close an expired challenge: set aside");
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// Everything the clock has made due by now: expired challenges, reminders (each sent
     /// once) and losses on time. Each is committed with its notice in the outbox, so what the
     /// clock decided is announced even if the bot stops right after; a game that fails is
     /// logged and the others go on. Returns what it did.
-    pub async fn tick(&self) -> Result<Vec<ClockEvent>, ServiceError> {
+    pub async fn tick(self) -> Result<Vec<ClockEvent>, ServiceError> {
         let mut events: Vec<ClockEvent> = match self.expire_challenges().await {
             Ok(expired) => expired
                 .into_iter()
@@ -96,21 +142,21 @@ impl Service {
         };
         // Every time here is the database's, as the deadlines are: processes whose own clocks
         // differ decide a game's reminders and loss on time alike.
-        let now = self.database_now().await?;
-        for row in games::clock_due(self.store.read(), now).await? {
+        let now = self.cx.database_now().await?;
+        for row in games::clock_due(self.cx.store.read(), now).await? {
             let id = row.id;
-            if !self.retries.ready(Work::Clock, id, now) {
+            if !self.cx.retries.ready(Work::Clock, id, now) {
                 continue;
             }
             // Across processes: one clock at a time looks at a game; a process that dies
             // while it looks leaves the game to the others at its lease's end (on the
             // database's clock, which every process's leases are measured on).
-            let claimed = match self.database_now().await {
+            let claimed = match self.cx.database_now().await {
                 Ok(at) => {
                     let until = at + CLOCK_CLAIM_LEASE.as_millis() as i64;
-                    match self.store.lock().await {
+                    match self.cx.store.lock().await {
                         Ok(mut writing) => {
-                            games::claim_clock(writing.ex(), id, &self.claimer, at, until)
+                            games::claim_clock(writing.ex(), id, &self.cx.claimer, at, until)
                                 .await
                                 .map(|claimed| claimed.then_some(at))
                                 .map_err(ServiceError::from)
@@ -130,8 +176,8 @@ impl Service {
             };
             // Measured when the look began (not when the sweep did).
             let step = self.clock_step(row, at).await;
-            let released = match self.store.lock().await {
-                Ok(mut writing) => games::release_clock(writing.ex(), id, &self.claimer).await,
+            let released = match self.cx.store.lock().await {
+                Ok(mut writing) => games::release_clock(writing.ex(), id, &self.cx.claimer).await,
                 Err(e) => Err(e),
             };
             if let Err(e) = released {
@@ -139,11 +185,11 @@ impl Service {
             }
             match step {
                 Ok(event) => {
-                    self.retries.succeeded(Work::Clock, id);
+                    self.cx.retries.succeeded(Work::Clock, id);
                     events.extend(event);
                 }
                 Err(e) => {
-                    let (failures, next) = self.retries.failed(Work::Clock, id, now);
+                    let (failures, next) = self.cx.retries.failed(Work::Clock, id, now);
                     tracing::error!(game = id, error = ?e, failures, retry_in_s = (next - now) / 1000, "the clock could not act on a game: set aside");
                 }
             }
@@ -152,11 +198,11 @@ impl Service {
     }
 
     /// A loss on time or a reminder for one game whose clock is due.
-    async fn clock_step(&self, row: GameRow, now: i64) -> Result<Option<ClockEvent>, ServiceError> {
+    async fn clock_step(self, row: GameRow, now: i64) -> Result<Option<ClockEvent>, ServiceError> {
         let (Some(deadline), Some(per_move)) = (row.turn_deadline, row.time_per_move_ms) else {
             return Ok(None);
         };
-        let Some(loaded) = self.load_or_skip(row).await else {
+        let Some(loaded) = self.cx.load_or_skip(row).await else {
             return Ok(None);
         };
         let Some(Player::User(user)) = loaded.info.to_move().cloned() else {
@@ -167,7 +213,11 @@ impl Service {
                 winner: loaded.info.turn.other(),
                 reason: Reason::Timeout,
             };
-            return match self.commit_end(loaded, outcome, Announce::TimedOut).await {
+            return match self
+                .cx
+                .commit_end(loaded, outcome, Announce::TimedOut)
+                .await
+            {
                 Ok(ended) => Ok(Some(ClockEvent::TimedOut(ended))),
                 Err(ServiceError::PositionChanged | ServiceError::GameOver) => Ok(None),
                 Err(e) => Err(e),
@@ -189,20 +239,21 @@ impl Service {
             number,
         };
         let payload = Payload::with_board(News::Clock(event.clone()), &game);
-        let mut tx = self.store.write().await?;
+        let mut tx = self.cx.store.write().await?;
         // Recording the reminder and writing its notice are one step: each goes out once.
         if !games::mark_reminder(&mut *tx, game.id, loaded.row.ply, number, now).await? {
             return Ok(None);
         }
-        self.enqueue(
-            &mut tx,
-            game.place.channel,
-            "reminder",
-            &payload,
-            Duration::ZERO,
-        )
-        .await?;
-        self.commit_noticed(tx).await?;
+        self.cx
+            .enqueue(
+                &mut tx,
+                game.place.channel,
+                "reminder",
+                &payload,
+                Duration::ZERO,
+            )
+            .await?;
+        self.cx.commit_noticed(tx).await?;
         Ok(Some(event))
     }
 }

@@ -1,17 +1,27 @@
 //! Looking: boards, records, replays, the games of a server, stats and the leaderboard.
 
-use super::*;
-use crate::store::games::GameRow;
+use super::context::parse_rules;
+use super::heavy;
+use super::play::Games;
+use super::types::{
+    BoardView, ChannelId, GameId, GameInfo, GuildId, History, Leaderboard, Ranked, RecentGame,
+    Stats, UserId, VariantRating,
+};
+use super::ServiceError;
+use crate::store::games::{self, GameRow};
+use crate::store::players;
+use crate::tafl::{write_position, Game, Reason, Side, Variant};
 
 /// Lines on a leaderboard page.
 pub const LEADERBOARD_PAGE: u32 = 10;
 
-impl Service {
+impl Games<'_> {
     /// The board of the channel's game (its latest, if none is running).
-    pub async fn board(&self, channel: ChannelId) -> Result<BoardView, ServiceError> {
-        let loaded = self.latest(channel).await?;
+    pub async fn board(self, channel: ChannelId) -> Result<BoardView, ServiceError> {
+        let loaded = self.cx.latest(channel).await?;
         let last = loaded.game.moves().last().copied();
         let png = self
+            .cx
             .image(*loaded.game.position(), last, loaded.info.status_line())
             .await?;
         Ok(BoardView {
@@ -22,8 +32,8 @@ impl Service {
     }
 
     /// The game record of the channel's game (its latest, if none is running).
-    pub async fn history(&self, channel: ChannelId) -> Result<History, ServiceError> {
-        let loaded = self.latest(channel).await?;
+    pub async fn history(self, channel: ChannelId) -> Result<History, ServiceError> {
+        let loaded = self.cx.latest(channel).await?;
         Ok(History {
             record: loaded.game.record(),
             moves: loaded.game.moves().iter().map(|m| m.to_string()).collect(),
@@ -33,8 +43,8 @@ impl Service {
     }
 
     /// The animated replay (GIF) of the channel's game (its latest, if none is running), with
-    /// no cooldown: [`Service::start_replay`] then [`PendingReplay::draw`].
-    pub async fn replay(&self, channel: ChannelId) -> Result<(GameInfo, Vec<u8>), ServiceError> {
+    /// no cooldown: [`Games::start_replay`] then [`PendingReplay::draw`].
+    pub async fn replay(self, channel: ChannelId) -> Result<(GameInfo, Vec<u8>), ServiceError> {
         self.start_replay(channel, None).await?.draw().await
     }
 
@@ -45,55 +55,51 @@ impl Service {
     /// asked for a replay or an analysis a moment ago ([`ServiceError::CostlyTooSoon`]). The
     /// GIF is drawn by [`PendingReplay::draw`].
     pub async fn start_replay(
-        &self,
+        self,
         channel: ChannelId,
         user: Option<UserId>,
     ) -> Result<PendingReplay, ServiceError> {
-        let row = games::latest_in_channel(self.store.read(), channel)
+        let row = games::latest_in_channel(self.cx.store.read(), channel)
             .await?
             .ok_or(ServiceError::NoGame)?;
-        let place = self.costly_place(user)?;
-        let loaded = self.load_blocking(row, &place).await?;
+        let place = self.cx.costly_place(user)?;
+        let loaded = self.cx.load_blocking(row, &place).await?;
         Ok(PendingReplay {
             info: loaded.info,
             game: loaded.game,
             place,
-            gate: self.gate.clone(),
+            gate: self.cx.gate.clone(),
         })
     }
 
     /// The game running in a channel, if any (for the rules of the channel's game).
     pub async fn game_in_channel(
-        &self,
+        self,
         channel: ChannelId,
     ) -> Result<Option<GameInfo>, ServiceError> {
-        match games::active_in_channel(self.store.read(), channel).await? {
-            Some(row) => Ok(Some(self.load(row).await?.info)),
+        match games::active_in_channel(self.cx.store.read(), channel).await? {
+            Some(row) => Ok(Some(self.cx.load(row).await?.info)),
             None => Ok(None),
         }
     }
 
     /// A game by id.
-    pub async fn game(&self, id: GameId) -> Result<GameInfo, ServiceError> {
-        match games::by_id(self.store.read(), id).await? {
-            Some(row) => Ok(self.load(row).await?.info),
+    pub async fn game(self, id: GameId) -> Result<GameInfo, ServiceError> {
+        match games::by_id(self.cx.store.read(), id).await? {
+            Some(row) => Ok(self.cx.load(row).await?.info),
             None => Err(ServiceError::NoGame),
         }
     }
 
     /// Remembers the message that shows a game's latest board.
-    pub async fn set_board_message(&self, id: GameId, message_id: u64) -> Result<(), ServiceError> {
-        let mut writing = self.store.lock().await?;
+    pub async fn set_board_message(self, id: GameId, message_id: u64) -> Result<(), ServiceError> {
+        let mut writing = self.cx.store.lock().await?;
         Ok(games::set_board_message(writing.ex(), id, message_id).await?)
     }
 
     /// Moves a game to another channel (a thread made for it).
-    pub async fn move_to_channel(
-        &self,
-        id: GameId,
-        channel: ChannelId,
-    ) -> Result<(), ServiceError> {
-        let mut writing = self.store.lock().await?;
+    pub async fn move_to_channel(self, id: GameId, channel: ChannelId) -> Result<(), ServiceError> {
+        let mut writing = self.cx.store.lock().await?;
         games::set_channel(writing.ex(), id, channel)
             .await
             .map_err(ServiceError::unless_taken(
@@ -103,10 +109,10 @@ impl Service {
     }
 
     /// The games running in a server, oldest first.
-    pub async fn games_in_guild(&self, guild: GuildId) -> Result<Vec<GameInfo>, ServiceError> {
+    pub async fn games_in_guild(self, guild: GuildId) -> Result<Vec<GameInfo>, ServiceError> {
         let mut out = Vec::new();
-        for row in games::active_in_guild(self.store.read(), guild).await? {
-            out.push(self.load(row).await?.info);
+        for row in games::active_in_guild(self.cx.store.read(), guild).await? {
+            out.push(self.cx.load(row).await?.info);
         }
         Ok(out)
     }
@@ -114,12 +120,12 @@ impl Service {
     /// A player's record in a server: games, wins and losses by side, draws, rating, and the
     /// last `recent` games. Aborted games do not count.
     pub async fn stats(
-        &self,
+        self,
         guild: GuildId,
         user: UserId,
         recent: usize,
     ) -> Result<Stats, ServiceError> {
-        let rows = games::finished_of_player(self.store.read(), guild, user).await?;
+        let rows = games::finished_of_player(self.cx.store.read(), guild, user).await?;
         let mut stats = Stats {
             user,
             games: 0,
@@ -150,7 +156,7 @@ impl Service {
                 stats.recent.push(game);
             }
         }
-        stats.ratings = players::all_of(self.store.read(), guild, user)
+        stats.ratings = players::all_of(self.cx.store.read(), guild, user)
             .await?
             .into_iter()
             .map(|p| VariantRating {
@@ -165,28 +171,33 @@ impl Service {
     /// A page (zero-based) of a server's leaderboard for a variant: rating first, then the
     /// surer rating.
     pub async fn leaderboard(
-        &self,
+        self,
         guild: GuildId,
         variant: Variant,
         page: u32,
     ) -> Result<Leaderboard, ServiceError> {
-        let players_count = players::count(self.store.read(), guild, variant).await?;
+        let players_count = players::count(self.cx.store.read(), guild, variant).await?;
         let pages = players_count.div_ceil(LEADERBOARD_PAGE).max(1);
         let page = page.min(pages - 1);
         let offset = page * LEADERBOARD_PAGE;
-        let lines =
-            players::leaderboard(self.store.read(), guild, variant, offset, LEADERBOARD_PAGE)
-                .await?
-                .into_iter()
-                .enumerate()
-                .map(|(i, p)| Ranked {
-                    rank: offset + i as u32 + 1,
-                    user: p.user_id,
-                    name: p.name,
-                    rating: p.rating,
-                    rated_games: p.rated_games,
-                })
-                .collect();
+        let lines = players::leaderboard(
+            self.cx.store.read(),
+            guild,
+            variant,
+            offset,
+            LEADERBOARD_PAGE,
+        )
+        .await?
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| Ranked {
+            rank: offset + i as u32 + 1,
+            user: p.user_id,
+            name: p.name,
+            rating: p.rating,
+            rated_games: p.rated_games,
+        })
+        .collect();
         Ok(Leaderboard {
             variant,
             page,
@@ -225,7 +236,7 @@ fn finished(row: &GameRow, user: UserId) -> Option<RecentGame> {
     })
 }
 
-/// A replay asked for, holding its place in the heavy-work queue ([`Service::start_replay`]).
+/// A replay asked for, holding its place in the heavy-work queue ([`Games::start_replay`]).
 pub struct PendingReplay {
     info: GameInfo,
     game: Game,

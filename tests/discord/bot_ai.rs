@@ -55,7 +55,7 @@ async fn ai_move(fake: &FakeDiscord, channel: u64) -> usize {
 
 /// The game in `channel` (its latest).
 async fn game_in(service: &Service, channel: u64) -> GameId {
-    service.history(channel).await.unwrap().game.id
+    service.games().history(channel).await.unwrap().game.id
 }
 
 /// The AI's move in `channel`, as stored: its notice's id, which orders the AI's moves across
@@ -258,6 +258,7 @@ async fn no_game_waits_on_the_ai_after_a_restart_or_unannounced() {
         .await
         .unwrap();
     let started = other
+        .games()
         .start_ai_game(
             ai_game_request(
                 Place {

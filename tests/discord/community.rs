@@ -313,6 +313,7 @@ async fn the_games_listed_are_paged_with_buttons_for_the_caller() {
     let seen: Vec<u64> = (500..513).collect();
     for &channel in seen.iter().chain([520].iter()) {
         service
+            .games()
             .start_ai_game(
                 AiGameRequest {
                     place: Place {

@@ -221,7 +221,7 @@ async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
             // Wait until every move so far is shown (the AI's reply included).
             let deadline = Instant::now() + SETTLE;
             let history = loop {
-                let history = db.history(channel).await.unwrap();
+                let history = db.games().history(channel).await.unwrap();
                 let shown = shown_moves(&fake, channel);
                 assert!(
                     history.moves.starts_with(&shown),
@@ -342,7 +342,10 @@ async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
                     // move again, and the game goes on.
                     fake.wait_reconnected(identified + 1, u64::MAX).await;
                     assert_eq!(fake.resumes(), resumed, "{trouble:?}: a fresh IDENTIFY");
-                    assert_eq!(db.history(channel).await.unwrap().moves.len(), before);
+                    assert_eq!(
+                        db.games().history(channel).await.unwrap().moves.len(),
+                        before
+                    );
                     id = send();
                     gateway_faults += 1;
                 }
@@ -380,7 +383,7 @@ async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
             }
             // Her move has landed before anything else is sent.
             let deadline = Instant::now() + SETTLE;
-            while db.history(channel).await.unwrap().moves.len() == before {
+            while db.games().history(channel).await.unwrap().moves.len() == before {
                 assert!(
                     Instant::now() < deadline,
                     "turn {turn}: {mine} never landed"
@@ -410,7 +413,7 @@ async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
             }
             turn += 1;
         }
-        let history = db.history(channel).await.unwrap();
+        let history = db.games().history(channel).await.unwrap();
         assert!(
             history.game.is_over(),
             "the game ended: {:?}",

@@ -75,6 +75,7 @@ async fn setup(db: TestDb, channel: u64, dispatching: bool) -> Setup {
     let fake = FakeDiscord::start().await;
     let (service, poster, dispatcher) = open(&db, &fake, dispatching).await;
     let c = service
+        .games()
         .challenge(
             challenge_request(
                 Place {
@@ -89,7 +90,11 @@ async fn setup(db: TestDb, channel: u64, dispatching: bool) -> Setup {
         .await
         .unwrap()
         .0;
-    service.accept(c.id, BIRGER, None, None).await.unwrap();
+    service
+        .games()
+        .accept(c.id, BIRGER, None, None)
+        .await
+        .unwrap();
     Setup {
         db,
         fake,
@@ -127,6 +132,7 @@ impl Setup {
         let answer = delivery::answer_ref(APP_ID, &format!("token-{interaction}"));
         let report = self
             .service
+            .games()
             .play_move(channel, who, notation, Some(answer))
             .await
             .unwrap();
@@ -283,7 +289,7 @@ async fn a_crash_between_the_commit_and_the_edit_shows_the_news_once_after_the_r
     let s = setup(db, 350, false).await;
     let m = s.play(ASTRID, 350, "a4-a3").await;
     // Birger's reply lands too (from another process): it must not show before Astrid's move.
-    let reply = s.service.play_move(350, BIRGER, "e3-d3", None).await.unwrap();
+    let reply = s.service.games().play_move(350, BIRGER, "e3-d3", None).await.unwrap();
     assert!(s.fake.edits(m.interaction).is_empty());
     // The restart: a new service and dispatcher on the same database.
     let (service, _poster, dispatcher) = open(&s.db, &s.fake, true).await;

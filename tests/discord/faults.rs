@@ -141,7 +141,12 @@ async fn refused_move(h: &BotHarness, channel: u64, refusal: Fault) {
     h.play(&astrid(), channel, "a4-a3").await;
     let waiting = Waiting::for_("the game's clock to stop");
     loop {
-        let game = service.game_in_channel(channel).await.unwrap().unwrap();
+        let game = service
+            .games()
+            .game_in_channel(channel)
+            .await
+            .unwrap()
+            .unwrap();
         assert!(!game.is_over());
         if game.turn_deadline.is_none() {
             break;
@@ -194,6 +199,7 @@ async fn the_ais_move_survives_5xx_time_outs_lost_answers_and_rate_limits() {
             .as_ref()
             .unwrap()
             .service
+            .games()
             .suggest_moves(channel, ASTRID, "", 1)
             .await
             .unwrap();
@@ -358,6 +364,7 @@ async fn a_move_whose_answer_fails_stands_and_is_shown_once() {
             _ => (birger(), BIRGER),
         };
         let notation = service
+            .games()
             .suggest_moves(130, id, "", 1)
             .await
             .unwrap()
@@ -376,7 +383,7 @@ async fn a_move_whose_answer_fails_stands_and_is_shown_once() {
         .requests()
         .iter()
         .any(|r| r.content().contains("try again")));
-    let history = service.history(130).await.unwrap();
+    let history = service.games().history(130).await.unwrap();
     assert_eq!(history.moves, played_moves);
     // A resignation whose answer fails is posted by the outbox, once.
     h.fake.fail("POST", "/callback", 1, Fault::Status(500));
@@ -406,13 +413,23 @@ async fn a_channel_deleted_mid_game_ends_its_game_as_aborted() {
             message: "Unknown Channel",
         },
     );
-    let moves = service.suggest_moves(140, ASTRID, "", 1).await.unwrap();
+    let moves = service
+        .games()
+        .suggest_moves(140, ASTRID, "", 1)
+        .await
+        .unwrap();
     h.play(&astrid(), 140, &moves[0]).await;
     let waiting = Waiting::for_("the game aborted");
-    while service.game_in_channel(140).await.unwrap().is_some() {
+    while service
+        .games()
+        .game_in_channel(140)
+        .await
+        .unwrap()
+        .is_some()
+    {
         waiting.again().await;
     }
-    let board = service.board(140).await.unwrap();
+    let board = service.games().board(140).await.unwrap();
     assert_eq!(
         board.game.outcome.reason(),
         Some(tablut_bot::tafl::Reason::Aborted)
@@ -451,11 +468,11 @@ async fn a_channel_that_refuses_the_bot_stops_its_games_clock() {
     // Hours later nobody has lost on time; the next move starts the clock again.
     h.clock.advance(Duration::from_secs(2 * 3600));
     h.clock_ticks(1).await;
-    let game = service.game_in_channel(150).await.unwrap().unwrap();
+    let game = service.games().game_in_channel(150).await.unwrap().unwrap();
     assert!(!game.is_over());
     assert_eq!(game.turn_deadline, None);
     h.play(&birger(), 150, "e3-d3").await;
-    let game = service.game_in_channel(150).await.unwrap().unwrap();
+    let game = service.games().game_in_channel(150).await.unwrap().unwrap();
     assert!(game.turn_deadline.is_some());
 }
 
@@ -482,10 +499,14 @@ async fn a_proxys_bare_404_or_502_is_retried_and_the_game_goes_on() {
         (reply.status, reply.attempts),
         (tablut_bot::service::NoticeStatus::Delivered, 3)
     );
-    let game = service.game_in_channel(141).await.unwrap().unwrap();
+    let game = service.games().game_in_channel(141).await.unwrap().unwrap();
     assert!(!game.is_over());
     // The game goes on: Astrid answers and the AI replies.
-    let moves = service.suggest_moves(141, ASTRID, "", 1).await.unwrap();
+    let moves = service
+        .games()
+        .suggest_moves(141, ASTRID, "", 1)
+        .await
+        .unwrap();
     h.play(&astrid(), 141, &moves[0]).await;
     shown(&h, 141, 3, |r| played(&r.content()).is_some()).await;
 }
@@ -522,7 +543,7 @@ async fn another_refusal_fails_the_move_and_stops_the_clock_of_its_timed_game() 
     assert_eq!(failed.attempts, 1);
     assert_eq!(posts(&h, 151).len(), 1);
     h.play(&birger(), 151, "e3-d3").await;
-    let game = service.game_in_channel(151).await.unwrap().unwrap();
+    let game = service.games().game_in_channel(151).await.unwrap().unwrap();
     assert!(game.turn_deadline.is_some(), "the next move starts it");
 }
 
@@ -532,7 +553,11 @@ async fn a_refused_token_stops_delivery_and_keeps_the_notice_for_the_next_start(
     ai_attacks(&h, 190).await;
     shown(&h, 190, 1, |r| played(&r.content()).is_some()).await;
     let service = h.bot.as_ref().unwrap().service.clone();
-    let moves = service.suggest_moves(190, ASTRID, "", 1).await.unwrap();
+    let moves = service
+        .games()
+        .suggest_moves(190, ASTRID, "", 1)
+        .await
+        .unwrap();
     // Discord refuses the token from now on (the interaction's answer needs none).
     h.fake.reject_token();
     h.play(&astrid(), 190, &moves[0]).await;
@@ -662,7 +687,12 @@ async fn a_button_whose_answer_fails_stands_and_its_news_is_shown_once() {
     let started = shown(&h, 160, 1, |r| r.content().starts_with("Game on")).await;
     assert_board(&started[0]);
     let service = &h.bot.as_ref().unwrap().service;
-    assert!(service.game_in_channel(160).await.unwrap().is_some());
+    assert!(service
+        .games()
+        .game_in_channel(160)
+        .await
+        .unwrap()
+        .is_some());
     // A draw agreed whose answer Discord showed but lost on the way back: not posted again.
     let offer = h
         .fake
@@ -694,7 +724,12 @@ async fn a_button_whose_answer_fails_stands_and_its_news_is_shown_once() {
         "not posted again: {:#?}",
         h.fake.shown(160)
     );
-    assert!(service.game_in_channel(160).await.unwrap().is_none());
+    assert!(service
+        .games()
+        .game_in_channel(160)
+        .await
+        .unwrap()
+        .is_none());
     // Declined, answered with a 502: the outbox edits the challenge's message (its buttons
     // removed) to say so.
     let c = h.fake.command(
@@ -775,7 +810,7 @@ async fn a_notice_written_in_the_old_format_is_delivered_after_an_upgrade() {
     ai_attacks(&h, 230).await;
     shown(&h, 230, 1, |r| played(&r.content()).is_some()).await;
     let service = h.bot.as_ref().unwrap().service.clone();
-    let game = service.game_in_channel(230).await.unwrap().unwrap();
+    let game = service.games().game_in_channel(230).await.unwrap().unwrap();
     h.bot.take().unwrap().shutdown().await;
     // As the older version left it in the outbox, not yet delivered.
     let text = format!(

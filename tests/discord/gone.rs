@@ -76,7 +76,7 @@ async fn open_challenge(h: &BotHarness, channel: u64) -> i64 {
 }
 
 async fn challenge_status(h: &BotHarness, id: i64) -> ChallengeStatus {
-    service(h).challenge_info(id).await.unwrap().status
+    service(h).games().challenge_info(id).await.unwrap().status
 }
 
 /// Astrid plays the defenders against the easy AI in `channel`; returns the game's id once the
@@ -100,6 +100,7 @@ async fn ai_game(h: &BotHarness, channel: u64) -> i64 {
         })
         .await;
     service(h)
+        .games()
         .game_in_channel(channel)
         .await
         .unwrap()
@@ -121,6 +122,7 @@ async fn thread_game(h: &BotHarness, channel: u64) -> (u64, i64) {
     let thread = accepted.channel_named();
     h.fake.channel_message(thread).await;
     let game = service(h)
+        .games()
         .game_in_channel(thread)
         .await
         .unwrap()
@@ -130,7 +132,14 @@ async fn thread_game(h: &BotHarness, channel: u64) -> (u64, i64) {
 }
 
 async fn aborted(h: &BotHarness, game: i64) -> bool {
-    service(h).game(game).await.unwrap().outcome.reason() == Some(Reason::Aborted)
+    service(h)
+        .games()
+        .game(game)
+        .await
+        .unwrap()
+        .outcome
+        .reason()
+        == Some(Reason::Aborted)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -147,7 +156,7 @@ async fn a_deleted_channel_ends_its_game_withdraws_its_challenges_and_drops_its_
         usize::MAX,
         Fault::Status(500),
     );
-    let moves = s.suggest_moves(160, ASTRID, "", 1).await.unwrap();
+    let moves = s.games().suggest_moves(160, ASTRID, "", 1).await.unwrap();
     h.play(&astrid(), 160, &moves[0]).await;
     until("the AI's reply tried and pending", || {
         let s = s.clone();
@@ -172,7 +181,7 @@ async fn a_deleted_channel_ends_its_game_withdraws_its_challenges_and_drops_its_
         aborted(&h, game).await,
         "the game of a deleted channel ends"
     );
-    assert!(s.game_in_channel(160).await.unwrap().is_none());
+    assert!(s.games().game_in_channel(160).await.unwrap().is_none());
     let notices = s.probe().notices_in(160).await.unwrap();
     assert!(notices.iter().all(|n| !n.status.is_open()), "{notices:#?}");
     // The last move, the AI's reply (its first move was delivered, an attempt too).
@@ -250,7 +259,12 @@ async fn a_server_that_removes_the_bot_has_its_games_paused_and_an_outage_change
     )
     .await;
     h.play(&astrid(), 190, "a4-a3").await;
-    let game = s.game_in_channel(190).await.unwrap().expect("a game");
+    let game = s
+        .games()
+        .game_in_channel(190)
+        .await
+        .unwrap()
+        .expect("a game");
     assert!(game.turn_deadline.is_some());
     let challenge = open_challenge(&h, 191).await;
     // A game and a challenge in the development guild, which the bot stays in.
@@ -260,6 +274,7 @@ async fn a_server_that_removes_the_bot_has_its_games_paused_and_an_outage_change
     h.fake.remove_guild(OTHER_GUILD, true);
     removals_handled(&h, 1).await;
     let same = s
+        .games()
         .game_in_channel(190)
         .await
         .unwrap()
@@ -274,6 +289,7 @@ async fn a_server_that_removes_the_bot_has_its_games_paused_and_an_outage_change
     h.fake.remove_guild(OTHER_GUILD, false);
     removals_handled(&h, 2).await;
     let paused = s
+        .games()
         .game_in_channel(190)
         .await
         .unwrap()
@@ -289,14 +305,19 @@ async fn a_server_that_removes_the_bot_has_its_games_paused_and_an_outage_change
     );
     // Hours later nobody has lost on time.
     h.clock.advance(Duration::from_secs(3 * 3600));
-    s.tick().await.unwrap();
-    let later = s.game_in_channel(190).await.unwrap().expect("still on");
+    s.clock().tick().await.unwrap();
+    let later = s
+        .games()
+        .game_in_channel(190)
+        .await
+        .unwrap()
+        .expect("still on");
     assert!(!later.is_over());
 
     // Added back, the game goes on, and the next move starts the clock again.
     h.fake.add_guild(OTHER_GUILD, &[190, 191]);
     let r = h.play(&Who::member(BIRGER, "Birger"), 190, "e3-d3").await;
     assert!(r.content().contains("played **e3-d3**"), "{}", r.content());
-    let resumed = s.game_in_channel(190).await.unwrap().unwrap();
+    let resumed = s.games().game_in_channel(190).await.unwrap().unwrap();
     assert!(resumed.turn_deadline.is_some());
 }

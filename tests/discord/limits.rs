@@ -146,10 +146,10 @@ async fn a_player_holds_only_so_many_open_challenges(db: TestDb) {
     let (s, clock) = service(&db, 3, 0, 3).await;
     let mut open = Vec::new();
     for channel in 1..=3 {
-        open.push(s.challenge(challenge(channel, ASTRID, BIRGER), None).await.unwrap().0);
+        open.push(s.games().challenge(challenge(channel, ASTRID, BIRGER), None).await.unwrap().0);
         clock.advance(Duration::from_secs(60));
     }
-    let e = s.challenge(challenge(4, ASTRID, BIRGER), None).await.unwrap_err();
+    let e = s.games().challenge(challenge(4, ASTRID, BIRGER), None).await.unwrap_err();
     assert!(
         matches!(e, ServiceError::TooManyOpenChallenges { open: 3, .. }),
         "{e:?}"
@@ -157,20 +157,20 @@ async fn a_player_holds_only_so_many_open_challenges(db: TestDb) {
     // The first expires 24 h after it was made, 3 min ago.
     assert_says_when(&e, "when the first expires in 24 h");
     // Another player is not held to Astrid's count.
-    s.challenge(challenge(4, BIRGER, ASTRID), None).await.unwrap();
+    s.games().challenge(challenge(4, BIRGER, ASTRID), None).await.unwrap();
     // One withdrawn: room for one more.
-    s.cancel(open[0].id, ASTRID, None).await.unwrap();
-    s.challenge(challenge(5, ASTRID, BIRGER), None).await.unwrap();
-    assert!(s.challenge(challenge(6, ASTRID, BIRGER), None).await.is_err());
+    s.games().cancel(open[0].id, ASTRID, None).await.unwrap();
+    s.games().challenge(challenge(5, ASTRID, BIRGER), None).await.unwrap();
+    assert!(s.games().challenge(challenge(6, ASTRID, BIRGER), None).await.is_err());
     // Expired ones do not count, swept or not.
     clock.advance(24 * HOUR);
-    s.challenge(challenge(6, ASTRID, BIRGER), None).await.unwrap();
+    s.games().challenge(challenge(6, ASTRID, BIRGER), None).await.unwrap();
 
     // Eight at once from a new player, in eight channels: three open.
     let requests = (0..8)
         .map(|i| {
             let s = s.clone();
-            tokio::spawn(async move { s.challenge(challenge(100 + i, 77, BIRGER), None).await })
+            tokio::spawn(async move { s.games().challenge(challenge(100 + i, 77, BIRGER), None).await })
         })
         .collect();
     let (allowed, refused) = at_once(requests).await;
@@ -190,15 +190,15 @@ both_backends! {
 async fn a_person_is_challenged_only_so_often(db: TestDb) {
     let (s, clock) = service(&db, 0, 3, 3).await;
     // Accepted: wanted, not counted.
-    let c = s.challenge(challenge(50, 10, BIRGER), None).await.unwrap().0;
-    s.accept(c.id, BIRGER, None, None).await.unwrap();
+    let c = s.games().challenge(challenge(50, 10, BIRGER), None).await.unwrap().0;
+    s.games().accept(c.id, BIRGER, None, None).await.unwrap();
     for (i, from) in [11, 12, 13].into_iter().enumerate() {
-        let c = s.challenge(challenge(i as u64 + 1, from, BIRGER), None).await.unwrap().0;
+        let c = s.games().challenge(challenge(i as u64 + 1, from, BIRGER), None).await.unwrap().0;
         // Declined at once: answered challenges count too (each was a ping).
-        s.decline(c.id, BIRGER, None).await.unwrap();
+        s.games().decline(c.id, BIRGER, None).await.unwrap();
         clock.advance(Duration::from_secs(600));
     }
-    let e = s.challenge(challenge(4, 14, BIRGER), None).await.unwrap_err();
+    let e = s.games().challenge(challenge(4, 14, BIRGER), None).await.unwrap_err();
     assert!(
         matches!(e, ServiceError::ChallengedTooOften { received: 3, .. }),
         "{e:?}"
@@ -206,15 +206,15 @@ async fn a_person_is_challenged_only_so_often(db: TestDb) {
     // The first was made 30 min ago: it leaves the hour's window in 30 min.
     assert_says_when(&e, "in the last 60 min: try again in 30 min");
     // Others may still be challenged.
-    s.challenge(challenge(4, 14, ASTRID), None).await.unwrap();
+    s.games().challenge(challenge(4, 14, ASTRID), None).await.unwrap();
     clock.advance(Duration::from_secs(30 * 60));
-    s.challenge(challenge(5, 14, BIRGER), None).await.unwrap();
+    s.games().challenge(challenge(5, 14, BIRGER), None).await.unwrap();
 
     // Eight challengers at once, in eight channels, to one person: three challenges.
     let requests = (0..8)
         .map(|i| {
             let s = s.clone();
-            tokio::spawn(async move { s.challenge(challenge(100 + i, 200 + i, 99), None).await })
+            tokio::spawn(async move { s.games().challenge(challenge(100 + i, 200 + i, 99), None).await })
         })
         .collect();
     let (allowed, refused) = at_once(requests).await;
@@ -238,7 +238,7 @@ async fn games_against_the_ai_started_at_once_stay_within_the_cap(db: TestDb) {
             .map(|i| {
                 let s = s.clone();
                 tokio::spawn(async move {
-                    s.start_ai_game(AiGameRequest {
+                    s.games().start_ai_game(AiGameRequest {
                         place: Place {
                             guild: Some(GUILD),
                             channel: user * 1000 + i,

@@ -258,7 +258,7 @@ async fn two_processes_share_shards_ai_turns_and_the_outbox_across_a_kill_9() {
         .unwrap();
     let moves = |channel| {
         let view = &view;
-        async move { view.history(channel).await.unwrap().moves }
+        async move { view.games().history(channel).await.unwrap().moves }
     };
 
     // A game between two people on each of A's shards.

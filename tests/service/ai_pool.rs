@@ -55,7 +55,8 @@ fn request(guild: u64, channel: u64, user: u64, level: Level, ai_first: bool) ->
 }
 
 async fn start(s: &Service, channel: u64, user: u64, level: Level) -> GameId {
-    s.start_ai_game(request(GUILD, channel, user, level, true), None)
+    s.games()
+        .start_ai_game(request(GUILD, channel, user, level, true), None)
         .await
         .unwrap()
         .game
@@ -188,10 +189,12 @@ async fn games_against_the_ai_are_limited_per_user_and_server_with_a_cooldown() 
     .await;
     let s = &f.service;
     let ai_first = false;
-    s.start_ai_game(request(GUILD, 1, ASTRID, Level::Easy, ai_first), None)
+    s.games()
+        .start_ai_game(request(GUILD, 1, ASTRID, Level::Easy, ai_first), None)
         .await
         .unwrap();
     let soon = s
+        .games()
         .start_ai_game(request(GUILD, 2, ASTRID, Level::Easy, ai_first), None)
         .await
         .unwrap_err();
@@ -201,25 +204,29 @@ async fn games_against_the_ai_are_limited_per_user_and_server_with_a_cooldown() 
         "You started a game against the AI a moment ago: try again in 60 s."
     );
     assert!(
-        s.game_in_channel(2).await.unwrap().is_none(),
+        s.games().game_in_channel(2).await.unwrap().is_none(),
         "nothing changed"
     );
     // Another user is not held up by Astrid's cooldown.
-    s.start_ai_game(request(GUILD, 3, BIRGER, Level::Easy, ai_first), None)
+    s.games()
+        .start_ai_game(request(GUILD, 3, BIRGER, Level::Easy, ai_first), None)
         .await
         .unwrap();
     f.clock.advance(Duration::from_secs(45));
     assert!(matches!(
-        s.start_ai_game(request(GUILD, 2, ASTRID, Level::Easy, ai_first), None)
+        s.games()
+            .start_ai_game(request(GUILD, 2, ASTRID, Level::Easy, ai_first), None)
             .await,
         Err(ServiceError::AiGameTooSoon(15))
     ));
     f.clock.advance(Duration::from_secs(15));
-    s.start_ai_game(request(GUILD, 2, ASTRID, Level::Easy, ai_first), None)
+    s.games()
+        .start_ai_game(request(GUILD, 2, ASTRID, Level::Easy, ai_first), None)
         .await
         .unwrap();
     f.clock.advance(Duration::from_secs(60));
     let many = s
+        .games()
         .start_ai_game(request(GUILD, 4, ASTRID, Level::Easy, ai_first), None)
         .await
         .unwrap_err();
@@ -229,13 +236,15 @@ async fn games_against_the_ai_are_limited_per_user_and_server_with_a_cooldown() 
         "You already have 2 games against the AI running in this server: finish or resign one first."
     );
     // The limit is per server.
-    s.start_ai_game(request(GUILD + 1, 5, ASTRID, Level::Easy, ai_first), None)
+    s.games()
+        .start_ai_game(request(GUILD + 1, 5, ASTRID, Level::Easy, ai_first), None)
         .await
         .unwrap();
     // A game finished frees its place.
-    s.resign(1, ASTRID, None).await.unwrap();
+    s.games().resign(1, ASTRID, None).await.unwrap();
     f.clock.advance(Duration::from_secs(60));
-    s.start_ai_game(request(GUILD, 4, ASTRID, Level::Easy, ai_first), None)
+    s.games()
+        .start_ai_game(request(GUILD, 4, ASTRID, Level::Easy, ai_first), None)
         .await
         .unwrap();
 }
@@ -249,7 +258,8 @@ async fn a_full_queue_refuses_new_requests_and_changes_nothing() {
     .await;
     let s = &f.service;
     // Carl plays a game and is to move; the AI will be busy.
-    s.start_ai_game(request(GUILD, 9, CARL, Level::Hard, false), None)
+    s.games()
+        .start_ai_game(request(GUILD, 9, CARL, Level::Hard, false), None)
         .await
         .unwrap();
     let waiting = start(s, 2, BIRGER, Level::Hard).await;
@@ -263,15 +273,20 @@ async fn a_full_queue_refuses_new_requests_and_changes_nothing() {
     until_queued(s, 1).await;
     let busy = "The AI is busy with 1 move or hint already waiting: try again in a minute.";
     let e = s
+        .games()
         .start_ai_game(request(GUILD, 3, CARL, Level::Hard, true), None)
         .await
         .unwrap_err();
     assert!(matches!(e, ServiceError::AiBusy(1)), "{e:?}");
     assert_eq!(e.to_string(), busy);
-    assert!(s.game_in_channel(3).await.unwrap().is_none());
-    let e = s.play_move(9, CARL, "a4-a3", None).await.unwrap_err();
+    assert!(s.games().game_in_channel(3).await.unwrap().is_none());
+    let e = s
+        .games()
+        .play_move(9, CARL, "a4-a3", None)
+        .await
+        .unwrap_err();
     assert_eq!(e.to_string(), busy);
-    assert_eq!(s.game_in_channel(9).await.unwrap().unwrap().ply, 0);
+    assert_eq!(s.games().game_in_channel(9).await.unwrap().unwrap().ply, 0);
     let e = s.ai().hint(9, CARL).await.unwrap_err();
     assert_eq!(e.to_string(), busy);
     // Refused, the hint did not count against the cooldown.
@@ -291,7 +306,8 @@ async fn a_hint_that_waits_too_long_is_answered_with_an_apology() {
     })
     .await;
     let s = &f.service;
-    s.start_ai_game(request(GUILD, 9, CARL, Level::Hard, false), None)
+    s.games()
+        .start_ai_game(request(GUILD, 9, CARL, Level::Hard, false), None)
         .await
         .unwrap();
     // Astrid's work holds the one worker.
@@ -342,14 +358,15 @@ async fn ai_turns_owed_survive_a_restart_and_an_abandoned_request() {
     }
     assert!(s.ai().games_awaiting().await.unwrap().is_empty());
     // A turn already under way is not played twice.
-    s.play_move(
-        1,
-        ASTRID,
-        &s.suggest_moves(1, ASTRID, "", 1).await.unwrap()[0],
-        None,
-    )
-    .await
-    .unwrap();
+    s.games()
+        .play_move(
+            1,
+            ASTRID,
+            &s.games().suggest_moves(1, ASTRID, "", 1).await.unwrap()[0],
+            None,
+        )
+        .await
+        .unwrap();
     let (first, second) = tokio::join!(s.ai().turn(a), s.ai().turn(a));
     let played = [first.unwrap(), second.unwrap()];
     assert_eq!(played.iter().filter(|p| p.is_some()).count(), 1);

@@ -49,6 +49,7 @@ fn position(record: &str, turn: Side) -> Position {
 /// (each by the side to move); a game still going afterwards is resigned by the side to move.
 async fn played(s: &Service, channel: u64, start: Option<Position>, moves: &[&str]) -> GameInfo {
     let c = s
+        .games()
         .challenge(
             ChallengeRequest {
                 start,
@@ -66,14 +67,24 @@ async fn played(s: &Service, channel: u64, start: Option<Position>, moves: &[&st
         .await
         .unwrap()
         .0;
-    let mut game = s.accept(c.id, BIRGER, None, None).await.unwrap().game;
+    let mut game = s
+        .games()
+        .accept(c.id, BIRGER, None, None)
+        .await
+        .unwrap()
+        .game;
     for m in moves {
         let user = game.to_move().unwrap().user_id().unwrap();
-        game = s.play_move(channel, user, m, None).await.unwrap().game;
+        game = s
+            .games()
+            .play_move(channel, user, m, None)
+            .await
+            .unwrap()
+            .game;
     }
     if !game.is_over() {
         let user = game.to_move().unwrap().user_id().unwrap();
-        game = s.resign(channel, user, None).await.unwrap().game;
+        game = s.games().resign(channel, user, None).await.unwrap().game;
     }
     game
 }

@@ -56,11 +56,16 @@ async fn game_between(
     time_control: TimeControl,
 ) -> GameInfo {
     let c = s
+        .games()
         .challenge(request(channel, start, time_control), None)
         .await
         .unwrap()
         .0;
-    s.accept(c.id, BIRGER, None, None).await.unwrap().game
+    s.games()
+        .accept(c.id, BIRGER, None, None)
+        .await
+        .unwrap()
+        .game
 }
 
 /// Makes the database refuse `event` (INSERT, UPDATE) on `table` for the rows where `when`
@@ -101,12 +106,12 @@ async fn an_expired_challenge_that_cannot_be_closed_holds_up_no_other_item_of_th
     let f = fixture(db).await;
     let s = &f.service;
     let game = game_between(s, 12, None, TimeControl::PerMove(2 * DAY)).await;
-    let stuck = s.challenge(request(10, None, TimeControl::None), None).await.unwrap().0;
-    let other = s.challenge(request(11, None, TimeControl::None), None).await.unwrap().0;
+    let stuck = s.games().challenge(request(10, None, TimeControl::None), None).await.unwrap().0;
+    let other = s.games().challenge(request(11, None, TimeControl::None), None).await.unwrap().0;
     refuse(s, "stuck_challenge", "UPDATE", "challenges", &format!("OLD.id = {}", stuck.id)).await;
     // Both challenges expire, and half the game's time is gone.
     f.clock.advance(DAY + Duration::from_secs(1));
-    let events = s.tick().await.expect("the tick goes on past the stuck challenge");
+    let events = s.clock().tick().await.expect("the tick goes on past the stuck challenge");
     let expired: Vec<_> = events
         .iter()
         .filter_map(|e| match e {
@@ -119,20 +124,20 @@ async fn an_expired_challenge_that_cannot_be_closed_holds_up_no_other_item_of_th
         events.iter().any(|e| matches!(e, ClockEvent::Reminder { game: g, .. } if g.id == game.id)),
         "the game's clock acted: {events:?}"
     );
-    assert_eq!(s.challenge_info(stuck.id).await.unwrap().status, ChallengeStatus::Pending);
-    assert_eq!(s.challenge_info(other.id).await.unwrap().status, ChallengeStatus::Expired);
+    assert_eq!(s.games().challenge_info(stuck.id).await.unwrap().status, ChallengeStatus::Pending);
+    assert_eq!(s.games().challenge_info(other.id).await.unwrap().status, ChallengeStatus::Expired);
     // Set aside for a while: the next ticks go on without it.
-    assert!(s.tick().await.unwrap().is_empty());
+    assert!(s.clock().tick().await.unwrap().is_empty());
     // Once it can be closed, it is, after its wait.
     allow(s, "stuck_challenge", "challenges").await;
-    assert!(s.tick().await.unwrap().is_empty(), "still set aside");
+    assert!(s.clock().tick().await.unwrap().is_empty(), "still set aside");
     f.clock.advance(Duration::from_secs(61));
-    let events = s.tick().await.unwrap();
+    let events = s.clock().tick().await.unwrap();
     assert!(
         matches!(&events[..], [ClockEvent::ChallengeExpired(c)] if c.id == stuck.id),
         "{events:?}"
     );
-    assert_eq!(s.challenge_info(stuck.id).await.unwrap().status, ChallengeStatus::Expired);
+    assert_eq!(s.games().challenge_info(stuck.id).await.unwrap().status, ChallengeStatus::Expired);
 }
 }
 
@@ -161,11 +166,11 @@ async fn a_game_whose_puzzle_search_fails_is_set_aside_then_given_up_and_the_nex
     let mut game = first.clone();
     for mv in &line {
         let to_move = game.to_move().unwrap().user_id().unwrap();
-        game = s.play_move(20, to_move, &mv.to_string(), None).await.unwrap().game;
+        game = s.games().play_move(20, to_move, &mv.to_string(), None).await.unwrap().game;
     }
     assert!(game.is_over());
     let second = game_between(s, 21, None, TimeControl::None).await;
-    s.resign(21, BIRGER, None).await.unwrap();
+    s.games().resign(21, BIRGER, None).await.unwrap();
     // What the first game's search finds cannot be stored.
     refuse(s, "no_found_scans", "INSERT", "puzzle_scans", "NEW.found > 0").await;
     assert_eq!(s.find_game_puzzles(1).await.expect("a failed game is set aside"), 0);

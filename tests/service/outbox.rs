@@ -95,25 +95,27 @@ async fn due_in(s: &Service, channel: u64, at: i64) -> Vec<Notice> {
 }
 
 async fn ai_game(s: &Service, channel: u64, side: SideChoice) -> GameInfo {
-    s.start_ai_game(
-        AiGameRequest {
-            place: place(channel),
-            user: User::new(ASTRID, "Astrid"),
-            side,
-            level: Level::Easy,
-            rules: Rules::default(),
-            time_control: TimeControl::PerMove(Duration::from_secs(3600)),
-            start: None,
-        },
-        None,
-    )
-    .await
-    .unwrap()
-    .game
+    s.games()
+        .start_ai_game(
+            AiGameRequest {
+                place: place(channel),
+                user: User::new(ASTRID, "Astrid"),
+                side,
+                level: Level::Easy,
+                rules: Rules::default(),
+                time_control: TimeControl::PerMove(Duration::from_secs(3600)),
+                start: None,
+            },
+            None,
+        )
+        .await
+        .unwrap()
+        .game
 }
 
 async fn two_player_game(s: &Service, channel: u64, time: TimeControl) -> GameInfo {
     let c = s
+        .games()
         .challenge(
             ChallengeRequest {
                 time_control: time,
@@ -128,7 +130,11 @@ async fn two_player_game(s: &Service, channel: u64, time: TimeControl) -> GameIn
         .await
         .unwrap()
         .0;
-    s.accept(c.id, BIRGER, None, None).await.unwrap().game
+    s.games()
+        .accept(c.id, BIRGER, None, None)
+        .await
+        .unwrap()
+        .game
 }
 
 both_backends! {
@@ -193,7 +199,7 @@ async fn a_players_move_waits_for_its_answer_and_holds_back_the_ais_reply(db: Te
     let f = fixture(db, false).await;
     let s = &f.service;
     let game = ai_game(s, 11, SideChoice::Attackers).await;
-    let mine = s.play_move(11, ASTRID, "a4-a3", None).await.unwrap();
+    let mine = s.games().play_move(11, ASTRID, "a4-a3", None).await.unwrap();
     let reply = s.ai().turn(game.id).await.unwrap().unwrap();
     // Both are written; the AI's reply waits behind the held move, in order.
     let rows = s.probe().notices_in(11).await.unwrap();
@@ -221,7 +227,7 @@ async fn a_move_whose_answer_failed_is_posted_and_so_is_one_never_answered(db: T
     let s = &f.service;
     two_player_game(s, 12, TimeControl::None).await;
     // The answer failed: posted at once.
-    let first = s.play_move(12, ASTRID, "a4-a3", None).await.unwrap();
+    let first = s.games().play_move(12, ASTRID, "a4-a3", None).await.unwrap();
     s.answer_failed(first.notice).await.unwrap();
     let due = due_in(s, 12, now(s).await).await;
     assert_eq!(due.len(), 1);
@@ -234,7 +240,7 @@ async fn a_move_whose_answer_failed_is_posted_and_so_is_one_never_answered(db: T
         .await
         .unwrap();
     // No word from the answer (the bot died): posted once the grace is over.
-    let second = s.play_move(12, BIRGER, "e3-d3", None).await.unwrap();
+    let second = s.games().play_move(12, BIRGER, "e3-d3", None).await.unwrap();
     assert!(due_in(s, 12, now(s).await).await.is_empty());
     let due = due_in(s, 12, later(s, GRACE + Duration::from_millis(100)).await).await;
     assert_eq!(
@@ -329,7 +335,7 @@ async fn a_channel_that_is_gone_aborts_its_game_and_one_that_refuses_stops_its_c
         }
     );
     assert!(ended.ratings.is_none());
-    assert!(s.game_in_channel(14).await.unwrap().is_none());
+    assert!(s.games().game_in_channel(14).await.unwrap().is_none());
     let rows = s.probe().notices_in(14).await.unwrap();
     assert_eq!(rows[0].status, NoticeStatus::Failed);
     assert_eq!(
@@ -342,7 +348,7 @@ async fn a_channel_that_is_gone_aborts_its_game_and_one_that_refuses_stops_its_c
 
     // 403: the notice fails, the game goes on without its clock, and a move restarts it.
     let game = two_player_game(s, 15, TimeControl::PerMove(Duration::from_secs(3600))).await;
-    let mine = s.play_move(15, ASTRID, "a4-a3", None).await.unwrap();
+    let mine = s.games().play_move(15, ASTRID, "a4-a3", None).await.unwrap();
     assert!(mine.game.turn_deadline.is_some());
     s.answer_failed(mine.notice).await.unwrap();
     let n = due_in(s, 15, now(s).await).await.pop().unwrap();
@@ -354,10 +360,10 @@ async fn a_channel_that_is_gone_aborts_its_game_and_one_that_refuses_stops_its_c
         Recorded::ClockStopped(game.id)
     );
     f.clock.advance(Duration::from_secs(7200));
-    assert!(s.tick().await.unwrap().is_empty(), "nobody loses on time");
-    let info = s.game_in_channel(15).await.unwrap().unwrap();
+    assert!(s.clock().tick().await.unwrap().is_empty(), "nobody loses on time");
+    let info = s.games().game_in_channel(15).await.unwrap().unwrap();
     assert_eq!(info.turn_deadline, None);
-    let next = s.play_move(15, BIRGER, "e3-d3", None).await.unwrap();
+    let next = s.games().play_move(15, BIRGER, "e3-d3", None).await.unwrap();
     assert!(next.game.turn_deadline.is_some(), "the next move starts it");
 }
 }
@@ -375,7 +381,7 @@ async fn another_refusal_stops_the_clock_only_for_news_on_the_clock_and_a_refuse
     };
     // A move in a timed game: failed, and the clock stopped.
     let game = two_player_game(s, 17, TimeControl::PerMove(Duration::from_secs(3600))).await;
-    let mine = s.play_move(17, ASTRID, "a4-a3", None).await.unwrap();
+    let mine = s.games().play_move(17, ASTRID, "a4-a3", None).await.unwrap();
     s.answer_failed(mine.notice).await.unwrap();
     let n = due_in(s, 17, now(s).await).await.pop().unwrap();
     assert_eq!(n.kind, "move");
@@ -386,13 +392,13 @@ async fn another_refusal_stops_the_clock_only_for_news_on_the_clock_and_a_refuse
     let row = s.probe().notices_in(17).await.unwrap().pop().unwrap();
     assert_eq!(row.status, NoticeStatus::Failed);
     assert_eq!(row.failure.as_deref(), Some("400: Invalid Form Body (code 50035)"));
-    let info = s.game_in_channel(17).await.unwrap().unwrap();
+    let info = s.games().game_in_channel(17).await.unwrap().unwrap();
     assert!(!info.is_over());
     assert_eq!(info.turn_deadline, None);
     // News no one loses on time for (a draw offer): failed, the clock runs on.
     let game = two_player_game(s, 18, TimeControl::PerMove(Duration::from_secs(3600))).await;
     let (_, id) = s
-        .offer_draw(18, ASTRID, Some(Answering::default()))
+        .games().offer_draw(18, ASTRID, Some(Answering::default()))
         .await
         .unwrap();
     let id = id.expect("the offer's notice");
@@ -403,7 +409,7 @@ async fn another_refusal_stops_the_clock_only_for_news_on_the_clock_and_a_refuse
         record(s, &n, refused(), now(s).await).await.unwrap(),
         Recorded::Failed
     );
-    let info = s.game_in_channel(18).await.unwrap().unwrap();
+    let info = s.games().game_in_channel(18).await.unwrap().unwrap();
     assert_eq!(info.id, game.id);
     assert!(info.turn_deadline.is_some(), "the clock runs on");
     // The bot's token refused: the notice stays pending, due at once, with why.
@@ -422,7 +428,7 @@ async fn another_refusal_stops_the_clock_only_for_news_on_the_clock_and_a_refuse
     let again = due_in(s, 19, t).await;
     assert_eq!(again.iter().map(|a| a.id).collect::<Vec<_>>(), [n.id]);
     assert_eq!(again[0].failure.as_deref(), Some("401: 401: Unauthorized (code 0)"));
-    let info = s.game_in_channel(19).await.unwrap().unwrap();
+    let info = s.games().game_in_channel(19).await.unwrap().unwrap();
     assert!(info.turn_deadline.is_some(), "the clock runs on");
 }
 }
@@ -439,8 +445,8 @@ async fn a_notice_that_cannot_be_read_fails_alone(db: TestDb) {
     f.clock.advance(Duration::from_secs(60));
     let good = ai_game(s, 21, SideChoice::Defenders).await;
     let good_reply = s.ai().turn(good.id).await.unwrap().unwrap();
-    let moves = s.suggest_moves(20, ASTRID, "", 1).await.unwrap();
-    let mine = s.play_move(20, ASTRID, &moves[0], None).await.unwrap();
+    let moves = s.games().suggest_moves(20, ASTRID, "", 1).await.unwrap();
+    let mine = s.games().play_move(20, ASTRID, &moves[0], None).await.unwrap();
     s.answer_failed(mine.notice).await.unwrap();
     sqlx::query("UPDATE outbox SET payload = '{\"text\": 7' WHERE id = $1")
         .bind(bad_reply.notice)
@@ -482,7 +488,7 @@ async fn a_notice_written_in_the_old_format_is_delivered_in_its_words(db: TestDb
     };
     // A move, as the older version stored it: its words and its board.
     let game = two_player_game(s, 22, TimeControl::PerMove(Duration::from_secs(3600))).await;
-    let mine = s.play_move(22, ASTRID, "a4-a3", None).await.unwrap();
+    let mine = s.games().play_move(22, ASTRID, "a4-a3", None).await.unwrap();
     let text = "**Astrid** (attackers) played **a4-a3**.\nYour move, <@18000000000000000002> (defenders) · move 1";
     let board = serde_json::json!({"game": game.id, "ply": 1, "caption": "Move 1 · Birger (defenders) to play"});
     old(mine.notice, serde_json::json!({"text": text, "board": board}))
@@ -511,16 +517,16 @@ async fn a_notice_written_in_the_old_format_is_delivered_in_its_words(db: TestDb
         record(s, &n, refused(), now(s).await).await.unwrap(),
         Recorded::ClockStopped(game.id)
     );
-    assert_eq!(s.game_in_channel(22).await.unwrap().unwrap().turn_deadline, None);
+    assert_eq!(s.games().game_in_channel(22).await.unwrap().unwrap().turn_deadline, None);
     // A draw offer, with its buttons: nobody loses on time for it.
     two_player_game(s, 23, TimeControl::PerMove(Duration::from_secs(3600))).await;
     let (_, id) = s
-        .offer_draw(23, ASTRID, Some(Answering::default()))
+        .games().offer_draw(23, ASTRID, Some(Answering::default()))
         .await
         .unwrap();
     let id = id.unwrap();
     let offer = "<@18000000000000000001> offers a draw. <@18000000000000000002>, do you accept?";
-    let game = s.game_in_channel(23).await.unwrap().unwrap();
+    let game = s.games().game_in_channel(23).await.unwrap().unwrap();
     old(id, serde_json::json!({"text": offer, "buttons": {"draw": game.id}}))
         .await
         .unwrap();
@@ -541,9 +547,9 @@ async fn a_notice_written_in_the_old_format_is_delivered_in_its_words(db: TestDb
         record(s, &n, refused(), now(s).await).await.unwrap(),
         Recorded::Failed
     );
-    assert!(s.game_in_channel(23).await.unwrap().unwrap().turn_deadline.is_some());
+    assert!(s.games().game_in_channel(23).await.unwrap().unwrap().turn_deadline.is_some());
     // Delivered in its words: marked so, like any other.
-    let mine = s.play_move(22, BIRGER, "e3-d3", None).await.unwrap();
+    let mine = s.games().play_move(22, BIRGER, "e3-d3", None).await.unwrap();
     old(mine.notice, serde_json::json!({"text": "old words"}))
         .await
         .unwrap();
@@ -564,13 +570,13 @@ async fn a_thread_that_is_gone_is_said_in_its_channel(db: TestDb) {
     let f = fixture(db, false).await;
     let s = &f.service;
     let c = s
-        .challenge(ChallengeRequest {
+        .games().challenge(ChallengeRequest {
             thread: true,
             ..challenge_request(place(16), User::new(ASTRID, "Astrid"), User::new(BIRGER, "Birger"))
         }, None)
         .await
         .unwrap().0;
-    s.accept(c.id, BIRGER, Some(160), None).await.unwrap();
+    s.games().accept(c.id, BIRGER, Some(160), None).await.unwrap();
     // The thread's first post is in the outbox with the board at the start.
     let first = due_in(s, 160, now(s).await).await.pop().expect("the first post");
     assert_eq!(first.kind, "game_started");
@@ -595,30 +601,30 @@ async fn the_clock_writes_its_reminders_losses_and_expiries_with_them(db: TestDb
     let s = &f.service;
     let game = two_player_game(s, 17, TimeControl::PerMove(Duration::from_secs(3600))).await;
     f.clock.advance(Duration::from_secs(1800));
-    assert_eq!(s.tick().await.unwrap().len(), 1);
+    assert_eq!(s.clock().tick().await.unwrap().len(), 1);
     f.clock.advance(Duration::from_secs(1800));
-    assert_eq!(s.tick().await.unwrap().len(), 1);
+    assert_eq!(s.clock().tick().await.unwrap().len(), 1);
     let rows = s.probe().notices_in(17).await.unwrap();
     let kinds: Vec<&str> = rows.iter().map(|r| r.kind.as_str()).collect();
     assert_eq!(kinds, vec!["reminder", "timeout"]);
-    assert!(s.game(game.id).await.unwrap().is_over());
+    assert!(s.games().game(game.id).await.unwrap().is_over());
     // A challenge that expires edits its message (removing the buttons).
     let c = s
-        .challenge(ChallengeRequest {
+        .games().challenge(ChallengeRequest {
             side: SideChoice::Random,
             ..challenge_request(place(18), User::new(ASTRID, "Astrid"), User::new(BIRGER, "Birger"))
         }, None)
         .await
         .unwrap().0;
-    s.set_challenge_message(c.id, 4242).await.unwrap();
+    s.games().set_challenge_message(c.id, 4242).await.unwrap();
     f.clock.advance(Duration::from_secs(25 * 3600));
-    s.tick().await.unwrap();
+    s.clock().tick().await.unwrap();
     let n = due_in(s, 18, now(s).await).await.pop().unwrap();
     assert_eq!(
         (n.kind.as_str(), n.payload.edit),
         ("challenge_expired", Some(4242))
     );
-    assert!(s.tick().await.unwrap().is_empty(), "once");
+    assert!(s.clock().tick().await.unwrap().is_empty(), "once");
     assert_eq!(s.probe().notices_in(18).await.unwrap().len(), 1);
 }
 }
@@ -629,8 +635,8 @@ async fn a_notices_board_is_the_position_at_its_ply(db: TestDb) {
     let f = fixture(db, true).await;
     let s = &f.service;
     two_player_game(s, 19, TimeControl::None).await;
-    let first = s.play_move(19, ASTRID, "a4-a3", None).await.unwrap();
-    s.play_move(19, BIRGER, "e3-d3", None).await.unwrap();
+    let first = s.games().play_move(19, ASTRID, "a4-a3", None).await.unwrap();
+    s.games().play_move(19, BIRGER, "e3-d3", None).await.unwrap();
     let rows = s.probe().notices_in(19).await.unwrap();
     let payload: Payload = serde_json::from_str(&rows[0].payload).unwrap();
     let board = payload.board.unwrap();
@@ -659,7 +665,7 @@ async fn a_moves_notice_remembers_its_answer_until_delivered(db: TestDb) {
     two_player_game(s, 20, TimeControl::None).await;
     let answer = answer_ref(7, "interaction-token-1");
     let mine = s
-        .play_move(20, ASTRID, "a4-a3", Some(answer.clone()))
+        .games().play_move(20, ASTRID, "a4-a3", Some(answer.clone()))
         .await
         .unwrap();
     let n = due_in(s, 20, later(s, GRACE + Duration::from_millis(100)).await)
@@ -698,21 +704,22 @@ fn answering(token: &str, message: Option<u64>) -> Answering {
 }
 
 async fn challenge_in(s: &Service, channel: u64, thread: bool) -> ChallengeInfo {
-    s.challenge(
-        ChallengeRequest {
-            time_control: TimeControl::PerMove(Duration::from_secs(3600)),
-            thread,
-            ..challenge_request(
-                place(channel),
-                User::new(ASTRID, "Astrid"),
-                User::new(BIRGER, "Birger"),
-            )
-        },
-        None,
-    )
-    .await
-    .unwrap()
-    .0
+    s.games()
+        .challenge(
+            ChallengeRequest {
+                time_control: TimeControl::PerMove(Duration::from_secs(3600)),
+                thread,
+                ..challenge_request(
+                    place(channel),
+                    User::new(ASTRID, "Astrid"),
+                    User::new(BIRGER, "Birger"),
+                )
+            },
+            None,
+        )
+        .await
+        .unwrap()
+        .0
 }
 
 /// The notice `id` as it is due after the answer's grace.
@@ -741,7 +748,7 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
     // Accept: "Game on" with the board, held, in the challenge's channel.
     let c = challenge_in(s, 30, false).await;
     let started = s
-        .accept(c.id, BIRGER, None, Some(answering("t-accept", Some(31))))
+        .games().accept(c.id, BIRGER, None, Some(answering("t-accept", Some(31))))
         .await
         .unwrap();
     let n = held(s, 30, started.notice.expect("a notice")).await;
@@ -751,9 +758,9 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
     assert_eq!(n.payload.edit, None, "a board is posted, not edited in");
     s.answered(n.id).await.unwrap();
     // A draw declined, then one agreed.
-    s.offer_draw(30, ASTRID, None).await.unwrap();
+    s.games().offer_draw(30, ASTRID, None).await.unwrap();
     let DrawAnswer::Declined(_, notice) = s
-        .answer_draw(30, BIRGER, false, Some(answering("t-no", Some(32))))
+        .games().answer_draw(30, BIRGER, false, Some(answering("t-no", Some(32))))
         .await
         .unwrap()
     else {
@@ -769,9 +776,9 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
     record(s, &n, Delivery::Delivered { message_id: None }, now(s).await)
         .await
         .unwrap();
-    s.offer_draw(30, ASTRID, None).await.unwrap();
+    s.games().offer_draw(30, ASTRID, None).await.unwrap();
     let DrawAnswer::Accepted(ended) = s
-        .answer_draw(30, BIRGER, true, Some(answering("t-yes", Some(33))))
+        .games().answer_draw(30, BIRGER, true, Some(answering("t-yes", Some(33))))
         .await
         .unwrap()
     else {
@@ -784,7 +791,7 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
     // Declined and withdrawn challenges: the pressed message is edited if the answer fails.
     let c = challenge_in(s, 34, false).await;
     let (_, notice) = s
-        .decline(c.id, BIRGER, Some(answering("t-decline", Some(35))))
+        .games().decline(c.id, BIRGER, Some(answering("t-decline", Some(35))))
         .await
         .unwrap();
     let n = held(s, 34, notice.unwrap()).await;
@@ -795,7 +802,7 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
     s.answered(n.id).await.unwrap();
     let c = challenge_in(s, 34, false).await;
     let (closed, notice) = s
-        .cancel(c.id, ASTRID, Some(answering("t-cancel", Some(36))))
+        .games().cancel(c.id, ASTRID, Some(answering("t-cancel", Some(36))))
         .await
         .unwrap();
     assert_eq!(closed.status, ChallengeStatus::Cancelled);
@@ -805,7 +812,7 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
     // challenge was made is held for the answer.
     let c = challenge_in(s, 37, true).await;
     let started = s
-        .accept(
+        .games().accept(
             c.id,
             BIRGER,
             Some(370),
@@ -824,7 +831,7 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
     // Refused presses write nothing.
     let before = s.probe().notices_in(37).await.unwrap().len();
     assert!(s
-        .accept(c.id, BIRGER, None, Some(answering("t-again", Some(38))))
+        .games().accept(c.id, BIRGER, None, Some(answering("t-again", Some(38))))
         .await
         .is_err());
     assert_eq!(s.probe().notices_in(37).await.unwrap().len(), before);
@@ -838,14 +845,14 @@ async fn a_resignation_and_an_abort_remember_their_interaction(db: TestDb) {
     let s = &f.service;
     two_player_game(s, 40, TimeControl::None).await;
     let ended = s
-        .resign(40, BIRGER, Some(answering("t-resign", None)))
+        .games().resign(40, BIRGER, Some(answering("t-resign", None)))
         .await
         .unwrap();
     let n = held(s, 40, ended.notice.unwrap()).await;
     assert_eq!(answer_webhook(n.payload.answer.as_ref().unwrap()), Some((7, "t-resign")));
     two_player_game(s, 41, TimeControl::None).await;
     let ended = s
-        .abort(41, ASTRID, false, Some(answering("t-abort", None)))
+        .games().abort(41, ASTRID, false, Some(answering("t-abort", None)))
         .await
         .unwrap();
     let n = held(s, 41, ended.notice.unwrap()).await;
@@ -865,17 +872,17 @@ async fn a_challenge_that_expires_while_its_thread_is_made_says_so_in_the_thread
     let s = &f.service;
     let c = challenge_in(s, 42, true).await;
     // The press is checked, the thread is made... and meanwhile the challenge expires.
-    s.check_accept(c.id, BIRGER).await.unwrap();
+    s.games().check_accept(c.id, BIRGER).await.unwrap();
     f.clock.advance(Duration::from_secs(2 * 86_400));
-    assert_eq!(s.expire_challenges().await.unwrap().len(), 1);
+    assert_eq!(s.clock().expire_challenges().await.unwrap().len(), 1);
     let lost = s
-        .accept(c.id, BIRGER, Some(420), Some(answering("t", Some(43))))
+        .games().accept(c.id, BIRGER, Some(420), Some(answering("t", Some(43))))
         .await;
     assert!(
         matches!(lost, Err(ServiceError::ChallengeExpired)),
         "{lost:?}"
     );
-    assert!(s.game_in_channel(420).await.unwrap().is_none());
+    assert!(s.games().game_in_channel(420).await.unwrap().is_none());
     // The thread is told why it has no game, at once; the challenge's message says it expired.
     let told = due_in(s, 420, now(s).await).await;
     assert_eq!(told.len(), 1);
@@ -888,9 +895,9 @@ async fn a_challenge_that_expires_while_its_thread_is_made_says_so_in_the_thread
     assert_eq!(due_in(s, 42, now(s).await).await[0].kind, "challenge_expired");
     // The same when the expiry is found by the accept itself.
     let c = challenge_in(s, 44, true).await;
-    s.check_accept(c.id, BIRGER).await.unwrap();
+    s.games().check_accept(c.id, BIRGER).await.unwrap();
     f.clock.advance(Duration::from_secs(2 * 86_400));
-    assert!(s.accept(c.id, BIRGER, Some(440), None).await.is_err());
+    assert!(s.games().accept(c.id, BIRGER, Some(440), None).await.is_err());
     assert_eq!(due_in(s, 440, now(s).await).await[0].kind, "not_started");
 }
 }
@@ -901,7 +908,7 @@ async fn a_notice_retried_past_the_give_up_time_fails_with_its_reason_and_stops_
     let f = fixture(db, false).await;
     let s = &f.service;
     let game = two_player_game(s, 45, TimeControl::PerMove(Duration::from_secs(3600))).await;
-    let mine = s.play_move(45, ASTRID, "a4-a3", None).await.unwrap();
+    let mine = s.games().play_move(45, ASTRID, "a4-a3", None).await.unwrap();
     s.answer_failed(mine.notice).await.unwrap();
     let n = claimed_in(s, 45, now(s).await).await.pop().unwrap();
     let retry = || Delivery::Retry {
@@ -930,10 +937,10 @@ async fn a_notice_retried_past_the_give_up_time_fails_with_its_reason_and_stops_
         "{failure}"
     );
     assert!(due_in(s, 45, later(s, GIVE_UP * 10).await).await.is_empty());
-    let info = s.game_in_channel(45).await.unwrap().unwrap();
+    let info = s.games().game_in_channel(45).await.unwrap().unwrap();
     assert_eq!(info.turn_deadline, None);
     // The game goes on.
-    s.play_move(45, BIRGER, "e3-d3", None).await.unwrap();
+    s.games().play_move(45, BIRGER, "e3-d3", None).await.unwrap();
 }
 }
 
@@ -965,7 +972,7 @@ async fn delivered_and_given_up_notices_are_pruned_after_the_retention_pending_o
     };
     record(s, &n, refused, t).await.unwrap();
     two_player_game(s, 48, TimeControl::None).await;
-    s.play_move(48, ASTRID, "a4-a3", None).await.unwrap();
+    s.games().play_move(48, ASTRID, "a4-a3", None).await.unwrap();
     let retention = RETENTION.as_millis() as i64;
     assert_eq!(s.prune_outbox(t + retention - 60_000).await.unwrap(), 0);
     assert_eq!(s.probe().notices_in(46).await.unwrap().len(), 1);
@@ -1012,7 +1019,7 @@ async fn a_challenge_a_draw_offer_and_a_game_against_the_ai_hold_their_message_f
     let s = &f.service;
     // The challenge, with its buttons, held; posted, its message is the one to edit later.
     let (c, notice) = s
-        .challenge(
+        .games().challenge(
             challenge_request(place(50), User::new(ASTRID, "Astrid"), User::new(BIRGER, "Birger")),
             Some(answering("t-challenge", None)),
         )
@@ -1026,11 +1033,11 @@ async fn a_challenge_a_draw_offer_and_a_game_against_the_ai_hold_their_message_f
         message_id: Some(501),
     };
     record(s, &n, delivered, now(s).await).await.unwrap();
-    assert_eq!(s.challenge_info(c.id).await.unwrap().message_id, Some(501));
+    assert_eq!(s.games().challenge_info(c.id).await.unwrap().message_id, Some(501));
     // A draw offer, with its buttons.
-    s.accept(c.id, BIRGER, None, None).await.unwrap();
+    s.games().accept(c.id, BIRGER, None, None).await.unwrap();
     let (game, notice) = s
-        .offer_draw(50, ASTRID, Some(answering("t-offer", None)))
+        .games().offer_draw(50, ASTRID, Some(answering("t-offer", None)))
         .await
         .unwrap();
     let n = held(s, 50, notice.unwrap()).await;
@@ -1042,7 +1049,7 @@ async fn a_challenge_a_draw_offer_and_a_game_against_the_ai_hold_their_message_f
     // A game against the AI: its start, with the board, held; the AI's first move waits
     // behind it in the channel.
     let started = s
-        .start_ai_game(
+        .games().start_ai_game(
             AiGameRequest {
                 place: place(51),
                 user: User::new(ASTRID, "Astrid"),
@@ -1072,6 +1079,7 @@ async fn a_challenge_a_draw_offer_and_a_game_against_the_ai_hold_their_message_f
 /// A challenge in `channel` whose news is held for its answer; returns the notice as stored.
 async fn held_challenge(s: &Service, channel: u64) -> StoredNotice {
     let (_, notice) = s
+        .games()
         .challenge(
             challenge_request(
                 place(channel),
@@ -1195,32 +1203,32 @@ async fn a_deleted_channel_ends_its_threads_games_and_a_server_left_pauses_its_o
     // A game in a thread made for a challenge in channel 40 (its first post pending), a timed
     // game in channel 41, and an open challenge in channel 42.
     let c = challenge_in(s, 40, true).await;
-    s.accept(c.id, BIRGER, Some(400), None).await.unwrap();
-    let in_thread = s.game_in_channel(400).await.unwrap().unwrap();
+    s.games().accept(c.id, BIRGER, Some(400), None).await.unwrap();
+    let in_thread = s.games().game_in_channel(400).await.unwrap().unwrap();
     assert!(s.probe().notices_in(400).await.unwrap().iter().any(|n| n.status.is_open()));
     let timed = two_player_game(s, 41, TimeControl::PerMove(Duration::from_secs(3600))).await;
     let open = challenge_in(s, 42, false).await;
 
     // Channel 40 deleted (Discord says nothing of its thread): the thread's game is aborted,
     // its notices given up, and nobody is told in channel 40, gone too.
-    let gone = s.channel_deleted(40, &[]).await.unwrap();
+    let gone = s.games().channel_deleted(40, &[]).await.unwrap();
     assert_eq!(gone.aborted, vec![in_thread.id]);
-    let ended = s.game(in_thread.id).await.unwrap();
+    let ended = s.games().game(in_thread.id).await.unwrap();
     assert_eq!(ended.outcome.reason(), Some(Reason::Aborted));
     assert!(s.probe().notices_in(400).await.unwrap().iter().all(|n| !n.status.is_open()));
     assert!(s.probe().notices_in(40).await.unwrap().iter().all(|n| n.kind != "channel_gone"));
     // Again (a RESUME replays it): nothing more.
-    assert_eq!(s.channel_deleted(40, &[]).await.unwrap(), Gone::default());
+    assert_eq!(s.games().channel_deleted(40, &[]).await.unwrap(), Gone::default());
 
     // The server left: its game paused, its challenge withdrawn, its notices given up.
-    let left = s.left_guild(GUILD).await.unwrap();
+    let left = s.games().left_guild(GUILD).await.unwrap();
     assert_eq!(left.paused, vec![timed.id]);
     assert_eq!(left.withdrawn, 1);
     assert_eq!(
-        s.challenge_info(open.id).await.unwrap().status,
+        s.games().challenge_info(open.id).await.unwrap().status,
         ChallengeStatus::Cancelled
     );
-    let paused = s.game_in_channel(41).await.unwrap().unwrap();
+    let paused = s.games().game_in_channel(41).await.unwrap().unwrap();
     assert_eq!(paused.turn_deadline, None);
     assert!(!paused.is_over());
     for channel in [41, 42] {

@@ -685,7 +685,7 @@ async fn finished_games_on_the_bot_are_searched_for_puzzles_once(db: TestDb) {
     let (start, line) = r.read().unwrap();
     let c = f
         .service
-        .challenge(ChallengeRequest {
+        .games().challenge(ChallengeRequest {
             rules: r.rules,
             start: Some(start),
             ..challenge_request(
@@ -696,10 +696,10 @@ async fn finished_games_on_the_bot_are_searched_for_puzzles_once(db: TestDb) {
         }, None)
         .await
         .unwrap().0;
-    let mut game = f.service.accept(c.id, BIRGER, None, None).await.unwrap().game;
+    let mut game = f.service.games().accept(c.id, BIRGER, None, None).await.unwrap().game;
     for mv in &line {
         let to_move = game.to_move().unwrap().user_id().unwrap();
-        game = f.service.play_move(50, to_move, &mv.to_string(), None).await.unwrap().game;
+        game = f.service.games().play_move(50, to_move, &mv.to_string(), None).await.unwrap().game;
     }
     assert!(game.is_over());
     // What the finder makes of the same game, directly.

@@ -97,11 +97,16 @@ fn request(channel: u64, time_control: TimeControl) -> ChallengeRequest {
 
 async fn game(s: &Service, channel: u64, time_control: TimeControl) -> GameInfo {
     let c = s
+        .games()
         .challenge(request(channel, time_control), None)
         .await
         .unwrap()
         .0;
-    s.accept(c.id, BIRGER, None, None).await.unwrap().game
+    s.games()
+        .accept(c.id, BIRGER, None, None)
+        .await
+        .unwrap()
+        .game
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -120,19 +125,19 @@ async fn moves_sent_to_two_processes_at_once_land_once_per_ply() {
             let mut rng = fastrand::Rng::with_seed(ch);
             let mut landed = 0;
             for _ in 0..10 {
-                let Some(game) = a.game_in_channel(ch).await.unwrap() else {
+                let Some(game) = a.games().game_in_channel(ch).await.unwrap() else {
                     break;
                 };
                 if game.is_over() {
                     break;
                 }
                 let user = game.to_move().unwrap().user_id().unwrap();
-                let moves = a.suggest_moves(ch, user, "", 400).await.unwrap();
+                let moves = a.games().suggest_moves(ch, user, "", 400).await.unwrap();
                 let m1 = moves[rng.usize(..moves.len())].clone();
                 let m2 = moves[rng.usize(..moves.len())].clone();
                 let (r1, r2) = tokio::join!(
-                    a.play_move(ch, user, &m1, None),
-                    b.play_move(ch, user, &m2, None)
+                    a.games().play_move(ch, user, &m1, None),
+                    b.games().play_move(ch, user, &m2, None)
                 );
                 let won = [&r1, &r2].iter().filter(|r| r.is_ok()).count();
                 for r in [&r1, &r2] {
@@ -186,14 +191,15 @@ async fn a_challenge_accepted_in_two_processes_at_once_starts_one_game() {
     };
     for ch in 200..212u64 {
         let c =
-            t.a.challenge(request(ch, TimeControl::None), None)
+            t.a.games()
+                .challenge(request(ch, TimeControl::None), None)
                 .await
                 .unwrap()
                 .0;
         let (a, b) = (t.a.clone(), t.b.clone());
         let (r1, r2) = tokio::join!(
-            async move { a.accept(c.id, BIRGER, None, None).await },
-            async move { b.accept(c.id, BIRGER, None, None).await }
+            async move { a.games().accept(c.id, BIRGER, None, None).await },
+            async move { b.games().accept(c.id, BIRGER, None, None).await }
         );
         assert_eq!(
             [&r1, &r2].iter().filter(|r| r.is_ok()).count(),
@@ -218,11 +224,12 @@ async fn two_clocks_remind_once_and_end_each_game_on_time_once() {
     let n = 10u64;
     for ch in 300..300 + n {
         let c =
-            t.a.challenge(request(ch, TimeControl::PerMove(per_move)), None)
+            t.a.games()
+                .challenge(request(ch, TimeControl::PerMove(per_move)), None)
                 .await
                 .unwrap()
                 .0;
-        t.a.accept(c.id, BIRGER, None, None).await.unwrap();
+        t.a.games().accept(c.id, BIRGER, None, None).await.unwrap();
     }
     let mut reminders = 0;
     let mut timeouts = 0;
@@ -231,7 +238,9 @@ async fn two_clocks_remind_once_and_end_each_game_on_time_once() {
         t.clock
             .advance(at - Duration::from_millis((t.clock.now_ms() - T0) as u64));
         let (a, b) = (t.a.clone(), t.b.clone());
-        let (ea, eb) = tokio::join!(async move { a.tick().await }, async move { b.tick().await });
+        let (ea, eb) = tokio::join!(async move { a.clock().tick().await }, async move {
+            b.clock().tick().await
+        });
         for e in ea.unwrap().into_iter().chain(eb.unwrap()) {
             match e {
                 ClockEvent::Reminder { .. } => reminders += 1,
@@ -272,11 +281,18 @@ async fn a_game_whose_clock_a_dead_process_claimed_is_looked_at_once_its_lease_e
     };
     let per_move = Duration::from_secs(600);
     let c =
-        t.a.challenge(request(350, TimeControl::PerMove(per_move)), None)
+        t.a.games()
+            .challenge(request(350, TimeControl::PerMove(per_move)), None)
             .await
             .unwrap()
             .0;
-    let id = t.a.accept(c.id, BIRGER, None, None).await.unwrap().game.id;
+    let id =
+        t.a.games()
+            .accept(c.id, BIRGER, None, None)
+            .await
+            .unwrap()
+            .game
+            .id;
     // Half the time gone: a reminder is due. A process claims the game's clock (on the
     // database's clock, as the service does) and dies.
     t.clock.advance(per_move / 2);
@@ -292,18 +308,22 @@ async fn a_game_whose_clock_a_dead_process_claimed_is_looked_at_once_its_lease_e
     .await
     .unwrap());
     let (a, b) = (t.a.clone(), t.b.clone());
-    let (ea, eb) = tokio::join!(async move { a.tick().await }, async move { b.tick().await });
+    let (ea, eb) = tokio::join!(async move { a.clock().tick().await }, async move {
+        b.clock().tick().await
+    });
     assert!(ea.unwrap().is_empty() && eb.unwrap().is_empty(), "claimed");
     // At the lease's end the two clocks look again: one reminder, from one of them.
     t.advance_database_clock(CLOCK_CLAIM_LEASE);
     let (a, b) = (t.a.clone(), t.b.clone());
-    let (ea, eb) = tokio::join!(async move { a.tick().await }, async move { b.tick().await });
+    let (ea, eb) = tokio::join!(async move { a.clock().tick().await }, async move {
+        b.clock().tick().await
+    });
     let events: Vec<_> = ea.unwrap().into_iter().chain(eb.unwrap()).collect();
     assert_eq!(events.len(), 1, "{events:?}");
     assert!(matches!(events[0], ClockEvent::Reminder { number: 1, .. }));
     // The claim was given up after the look: the next look needs no lease to end.
     t.clock.advance(per_move * 46 / 100);
-    let events = t.b.tick().await.unwrap();
+    let events = t.b.clock().tick().await.unwrap();
     assert!(matches!(
         events[..],
         [ClockEvent::Reminder { number: 2, .. }]
@@ -318,17 +338,18 @@ async fn two_ai_sweeps_play_each_ai_turn_once() {
     let mut ids = Vec::new();
     for ch in 400..406u64 {
         let started =
-            t.a.start_ai_game(
-                ai_game_request(
-                    place(ch),
-                    User::new(ASTRID, "Astrid"),
-                    SideChoice::Defenders,
-                    Level::Easy,
-                ),
-                None,
-            )
-            .await
-            .unwrap();
+            t.a.games()
+                .start_ai_game(
+                    ai_game_request(
+                        place(ch),
+                        User::new(ASTRID, "Astrid"),
+                        SideChoice::Defenders,
+                        Level::Easy,
+                    ),
+                    None,
+                )
+                .await
+                .unwrap();
         ids.push((started.game.id, ch));
     }
     // Both processes find every owed turn and play it at once.
@@ -367,17 +388,18 @@ async fn an_ai_turn_claimed_by_a_dead_process_is_played_once_its_lease_ends() {
         return;
     };
     let started =
-        t.a.start_ai_game(
-            ai_game_request(
-                place(450),
-                User::new(ASTRID, "Astrid"),
-                SideChoice::Defenders,
-                Level::Easy,
-            ),
-            None,
-        )
-        .await
-        .unwrap();
+        t.a.games()
+            .start_ai_game(
+                ai_game_request(
+                    place(450),
+                    User::new(ASTRID, "Astrid"),
+                    SideChoice::Defenders,
+                    Level::Easy,
+                ),
+                None,
+            )
+            .await
+            .unwrap();
     let id = started.game.id;
     // A process claims the turn (as the service does, on the database's clock, for its
     // search's time and the margin) and dies before it moves.
@@ -441,6 +463,7 @@ async fn an_ai_turn_waiting_in_a_busy_queue_past_its_lease_is_searched_once() {
         return;
     };
     let id = a
+        .games()
         .start_ai_game(
             ai_game_request(
                 place(460),
@@ -457,6 +480,7 @@ async fn an_ai_turn_waiting_in_a_busy_queue_past_its_lease_is_searched_once() {
     // A person's casual game in A (hints are for casual games) whose hint takes A's only
     // worker.
     let c = a
+        .games()
         .challenge(
             ChallengeRequest {
                 rated: false,
@@ -467,7 +491,7 @@ async fn an_ai_turn_waiting_in_a_busy_queue_past_its_lease_is_searched_once() {
         .await
         .unwrap()
         .0;
-    a.accept(c.id, BIRGER, None, None).await.unwrap();
+    a.games().accept(c.id, BIRGER, None, None).await.unwrap();
     let hint = {
         let a = a.clone();
         tokio::spawn(async move { a.ai().hint(461, ASTRID).await })
@@ -534,8 +558,11 @@ async fn two_dispatchers_deliver_each_notice_once() {
     // Notices in 12 channels, several in each (a challenge, the start, moves).
     for ch in 500..512u64 {
         game(&t.a, ch, TimeControl::None).await;
-        t.a.play_move(ch, ASTRID, "d1-d3", None).await.unwrap();
-        t.b.play_move(ch, BIRGER, "e3-d3", None).await.ok();
+        t.a.games()
+            .play_move(ch, ASTRID, "d1-d3", None)
+            .await
+            .unwrap();
+        t.b.games().play_move(ch, BIRGER, "e3-d3", None).await.ok();
     }
     let pending: i64 =
         sqlx::query_scalar("SELECT COUNT(*) FROM outbox WHERE status IN ('pending', 'held')")
@@ -608,25 +635,30 @@ async fn two_games_of_one_player_ending_at_once_are_both_rated() {
         {
             let channel = 600 + 10 * round + i as u64;
             let c =
-                t.a.challenge(
-                    ChallengeRequest {
-                        challenger: carl.clone(),
-                        opponent: opponent.clone(),
-                        ..request(channel, TimeControl::None)
-                    },
-                    None,
-                )
+                t.a.games()
+                    .challenge(
+                        ChallengeRequest {
+                            challenger: carl.clone(),
+                            opponent: opponent.clone(),
+                            ..request(channel, TimeControl::None)
+                        },
+                        None,
+                    )
+                    .await
+                    .unwrap()
+                    .0;
+            t.a.games()
+                .accept(c.id, opponent.id, None, None)
                 .await
-                .unwrap()
-                .0;
-            t.a.accept(c.id, opponent.id, None, None).await.unwrap();
+                .unwrap();
             games.push((channel, opponent.id));
         }
         let (a, b) = (t.a.clone(), t.b.clone());
         let ((c1, u1), (c2, u2)) = (games[0], games[1]);
-        let (r1, r2) = tokio::join!(async move { a.resign(c1, u1, None).await }, async move {
-            b.resign(c2, u2, None).await
-        });
+        let (r1, r2) = tokio::join!(
+            async move { a.games().resign(c1, u1, None).await },
+            async move { b.games().resign(c2, u2, None).await }
+        );
         r1.unwrap();
         r2.unwrap();
         let stored = store::players::get(
@@ -738,6 +770,7 @@ async fn two_processes_whose_clocks_are_a_minute_apart_double_and_lose_nothing()
     for (i, &channel) in channels.iter().enumerate() {
         let by = if i % 2 == 0 { &a } else { &b };
         let started = by
+            .games()
             .start_ai_game(
                 ai_game_request(
                     place(channel),
@@ -763,9 +796,10 @@ async fn two_processes_whose_clocks_are_a_minute_apart_double_and_lose_nothing()
             let played = usize::from(ra.unwrap().is_some()) + usize::from(rb.unwrap().is_some());
             assert_eq!(played, 1, "round {round}, channel {channel}");
             ai_moves += 1;
-            let moves = a.history(channel).await.unwrap().moves;
+            let moves = a.games().history(channel).await.unwrap().moves;
             let by = if (i + round) % 2 == 0 { &b } else { &a };
-            by.play_move(channel, player(channel), &quiet_move(&moves), None)
+            by.games()
+                .play_move(channel, player(channel), &quiet_move(&moves), None)
                 .await
                 .unwrap();
         }
@@ -779,7 +813,7 @@ async fn two_processes_whose_clocks_are_a_minute_apart_double_and_lose_nothing()
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
     for &channel in &channels {
         loop {
-            let stored = a.history(channel).await.unwrap().moves;
+            let stored = a.games().history(channel).await.unwrap().moves;
             let shown = posted_moves(&fake, channel);
             assert!(
                 stored.starts_with(&shown),
@@ -804,7 +838,7 @@ async fn two_processes_whose_clocks_are_a_minute_apart_double_and_lose_nothing()
 
 /// Both processes' clock sweeps at once; what they did, together.
 async fn both_tick(a: &Service, b: &Service) -> Vec<ClockEvent> {
-    let (ea, eb) = tokio::join!(a.tick(), b.tick());
+    let (ea, eb) = tokio::join!(a.clock().tick(), b.clock().tick());
     let mut events = ea.unwrap();
     events.extend(eb.unwrap());
     events
@@ -838,33 +872,44 @@ async fn two_processes_whose_clocks_are_a_minute_apart_agree_on_deadlines_remind
     let ttl = config().challenge_ttl.as_millis() as i64;
 
     // The heartbeat: each process's beat is the database's time, not its own.
-    a.keep_alive(Duration::from_secs(10)).await.unwrap();
-    b.keep_alive(Duration::from_secs(10)).await.unwrap();
+    a.clock().keep_alive(Duration::from_secs(10)).await.unwrap();
+    b.clock().keep_alive(Duration::from_secs(10)).await.unwrap();
     let alive = store::heartbeat::alive_at(a.store().pool()).await.unwrap();
     assert_eq!(alive, Some(T0), "the last beat, on the database's clock");
 
     // A game between two people: challenged through A, accepted through B. Its deadline is the
     // database's time plus the time per move, whichever process writes it.
     let (c, _) = a
+        .games()
         .challenge(request(800, TimeControl::PerMove(per_move)), None)
         .await
         .unwrap();
     assert_eq!(c.expires_at, T0 + ttl);
-    let started = b.accept(c.id, BIRGER, None, None).await.unwrap().game;
+    let started = b
+        .games()
+        .accept(c.id, BIRGER, None, None)
+        .await
+        .unwrap()
+        .game;
     assert_eq!(started.turn_deadline, Some(T0 + per_move_ms));
     database.advance(Duration::from_secs(5));
-    let moved = b.play_move(800, ASTRID, "d1-d3", None).await.unwrap();
+    let moved = b
+        .games()
+        .play_move(800, ASTRID, "d1-d3", None)
+        .await
+        .unwrap();
     let deadline = T0 + 5_000 + per_move_ms;
     assert_eq!(moved.game.turn_deadline, Some(deadline));
     // A challenge opened through B, a minute ahead: it expires a day after the database's now.
     let (open, _) = b
+        .games()
         .challenge(request(801, TimeControl::None), None)
         .await
         .unwrap();
     let expires = T0 + 5_000 + ttl;
     assert_eq!(open.expires_at, expires);
     // A draw offer, written through B, is dated by the database too.
-    let (offered, _) = b.offer_draw(800, ASTRID, None).await.unwrap();
+    let (offered, _) = b.games().offer_draw(800, ASTRID, None).await.unwrap();
     let offered_at: i64 =
         sqlx::query_scalar("SELECT created_at FROM draw_offers WHERE game_id = $1")
             .bind(offered.id)
@@ -955,8 +1000,8 @@ async fn two_processes_whose_clocks_are_a_minute_apart_agree_on_deadlines_remind
     // process, gives back exactly the database's time since the last beat, once.
     database.set(expires + 3_600_000);
     let (ra, rb) = tokio::join!(
-        a.resume(Duration::from_secs(10)),
-        b.resume(Duration::from_secs(10))
+        a.clock().resume(Duration::from_secs(10)),
+        b.clock().resume(Duration::from_secs(10))
     );
     let given: Vec<Downtime> = [ra.unwrap(), rb.unwrap()].into_iter().flatten().collect();
     assert_eq!(given.len(), 1, "claimed once: {given:?}");

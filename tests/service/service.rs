@@ -69,6 +69,7 @@ fn request(channel: u64, side: SideChoice) -> ChallengeRequest {
 /// Astrid (attackers) against Birger (defenders) in `channel`, from `start` if given.
 async fn game_between(s: &Service, channel: u64, start: Option<Position>) -> GameInfo {
     let c = s
+        .games()
         .challenge(
             ChallengeRequest {
                 start,
@@ -79,7 +80,7 @@ async fn game_between(s: &Service, channel: u64, start: Option<Position>) -> Gam
         .await
         .unwrap()
         .0;
-    let started = s.accept(c.id, BIRGER, None, None).await.unwrap();
+    let started = s.games().accept(c.id, BIRGER, None, None).await.unwrap();
     assert_eq!(started.game.attackers.user_id(), Some(ASTRID));
     assert_eq!(started.game.defenders.user_id(), Some(BIRGER));
     started.game
@@ -88,6 +89,7 @@ async fn game_between(s: &Service, channel: u64, start: Option<Position>) -> Gam
 /// A casual game (`rated:false`) between Astrid (attackers) and Birger in `channel`.
 async fn casual_game(s: &Service, channel: u64) -> GameInfo {
     let c = s
+        .games()
         .challenge(
             ChallengeRequest {
                 rated: false,
@@ -99,7 +101,7 @@ async fn casual_game(s: &Service, channel: u64) -> GameInfo {
         .unwrap()
         .0;
     assert!(!c.rated);
-    let started = s.accept(c.id, BIRGER, None, None).await.unwrap();
+    let started = s.games().accept(c.id, BIRGER, None, None).await.unwrap();
     assert!(!started.game.rated && started.game.is_casual());
     started.game
 }
@@ -120,7 +122,7 @@ async fn check_store(s: &Service, id: GameId) -> Game {
         .unwrap()
         .unwrap();
     let moves = store::moves::of_game(s.store().pool(), id).await.unwrap();
-    let info = s.game(id).await.unwrap();
+    let info = s.games().game(id).await.unwrap();
     let mut game = Game::from_position(info.start);
     for (i, m) in moves.iter().enumerate() {
         assert_eq!(m.ply as usize, i + 1, "plies are consecutive");
@@ -164,7 +166,7 @@ async fn migrations_apply_to_an_empty_database_and_again_at_each_start(db: TestD
         .await
         .unwrap();
     assert_eq!(again, files);
-    assert!(f.service.game_in_channel(1).await.unwrap().is_some());
+    assert!(f.service.games().game_in_channel(1).await.unwrap().is_some());
 }
 }
 
@@ -182,7 +184,7 @@ async fn a_whole_game_from_the_start_ends_in_a_repetition_draw_and_is_rated(db: 
         (ASTRID, "A3A4"),
         (BIRGER, "d3-e3"),
     ] {
-        last = Some(s.play_move(10, user, text, None).await.unwrap());
+        last = Some(s.games().play_move(10, user, text, None).await.unwrap());
     }
     let last = last.unwrap();
     assert_eq!(
@@ -196,14 +198,14 @@ async fn a_whole_game_from_the_start_ends_in_a_repetition_draw_and_is_rated(db: 
     assert_eq!(ratings.attackers.1, Rating::default());
     let (a, d) = rate_game(Rating::default(), Rating::default(), Score::Draw);
     assert_eq!((ratings.attackers.2, ratings.defenders.2), (a, d));
-    let history = s.history(10).await.unwrap();
+    let history = s.games().history(10).await.unwrap();
     assert_eq!(history.record, "1. a4-a3 e3-d3  2. a3-a4 d3-e3");
     assert!(
-        s.game_in_channel(10).await.unwrap().is_none(),
+        s.games().game_in_channel(10).await.unwrap().is_none(),
         "the channel is free again"
     );
     assert!(matches!(
-        s.play_move(10, ASTRID, "a4-a3", None).await,
+        s.games().play_move(10, ASTRID, "a4-a3", None).await,
         Err(ServiceError::GameOver)
     ));
     check_store(s, game.id).await;
@@ -219,7 +221,7 @@ async fn the_king_escapes(db: TestDb) {
     let s = &f.service;
     let start = position("/9/9/4K4/9/9/9/9/9/t7t/", Side::Defenders);
     let game = game_between(s, 11, Some(start)).await;
-    let r = s.play_move(11, BIRGER, "e3-e1", None).await.unwrap();
+    let r = s.games().play_move(11, BIRGER, "e3-e1", None).await.unwrap();
     assert_eq!(r.notation, "e3-e1++");
     assert_eq!(
         r.game.outcome,
@@ -242,7 +244,7 @@ async fn the_king_is_captured(db: TestDb) {
     let s = &f.service;
     let start = position("/3t5/9/1tK6/9/9/9/9/9/t8/", Side::Attackers);
     game_between(s, 12, Some(start)).await;
-    let r = s.play_move(12, ASTRID, "d1-d3", None).await.unwrap();
+    let r = s.games().play_move(12, ASTRID, "d1-d3", None).await.unwrap();
     assert_eq!(
         r.game.outcome,
         Outcome::Won {
@@ -261,7 +263,7 @@ async fn a_side_without_a_legal_move_loses(db: TestDb) {
     let s = &f.service;
     let start = position("/tT7/T8/9/9/4K4/9/9/9/9/", Side::Defenders);
     game_between(s, 13, Some(start)).await;
-    let r = s.play_move(13, BIRGER, "e5-e6", None).await.unwrap();
+    let r = s.games().play_move(13, BIRGER, "e5-e6", None).await.unwrap();
     assert_eq!(
         r.game.outcome,
         Outcome::Won {
@@ -278,12 +280,12 @@ async fn resignation_ends_the_game_and_moves_ratings_to_known_glicko2_values(db:
     let f = fixture(db).await;
     let s = &f.service;
     let game = game_between(s, 14, None).await;
-    s.play_move(14, ASTRID, "a4-a3", None).await.unwrap();
+    s.games().play_move(14, ASTRID, "a4-a3", None).await.unwrap();
     assert!(matches!(
-        s.resign(14, CARL, None).await,
+        s.games().resign(14, CARL, None).await,
         Err(ServiceError::NotAPlayer)
     ));
-    let ended = s.resign(14, BIRGER, None).await.unwrap();
+    let ended = s.games().resign(14, BIRGER, None).await.unwrap();
     assert_eq!(
         ended.game.outcome,
         Outcome::Won {
@@ -297,11 +299,11 @@ async fn resignation_ends_the_game_and_moves_ratings_to_known_glicko2_values(db:
     assert!((r.attackers.2.rating - 1662.31).abs() < 0.05, "{:?}", r);
     assert!((r.defenders.2.rating - 1337.69).abs() < 0.05, "{:?}", r);
     assert!((r.attackers.2.deviation - 290.32).abs() < 0.05, "{:?}", r);
-    let stats = s.stats(GUILD, ASTRID, 5).await.unwrap();
+    let stats = s.games().stats(GUILD, ASTRID, 5).await.unwrap();
     assert_eq!((stats.games, stats.wins_as_attackers), (1, 1));
     assert_eq!(stats.rating(Variant::Tablut).unwrap().rating.rating, r.attackers.2.rating);
     assert_eq!(stats.recent[0].reason, "resigned");
-    let stats = s.stats(GUILD, BIRGER, 5).await.unwrap();
+    let stats = s.games().stats(GUILD, BIRGER, 5).await.unwrap();
     assert_eq!((stats.games, stats.losses_as_defenders), (1, 1));
     assert_eq!(stats.recent[0].result, "loss");
     check_store(s, game.id).await;
@@ -315,31 +317,31 @@ async fn a_draw_offer_is_answered_by_the_opponent_only(db: TestDb) {
     let s = &f.service;
     game_between(s, 15, None).await;
     assert!(matches!(
-        s.answer_draw(15, BIRGER, true, None).await,
+        s.games().answer_draw(15, BIRGER, true, None).await,
         Err(ServiceError::NoDrawOffer)
     ));
-    s.offer_draw(15, ASTRID, None).await.unwrap();
+    s.games().offer_draw(15, ASTRID, None).await.unwrap();
     assert!(matches!(
-        s.offer_draw(15, BIRGER, None).await,
+        s.games().offer_draw(15, BIRGER, None).await,
         Err(ServiceError::DrawOfferOpen)
     ));
     assert!(matches!(
-        s.answer_draw(15, ASTRID, true, None).await,
+        s.games().answer_draw(15, ASTRID, true, None).await,
         Err(ServiceError::OwnDrawOffer)
     ));
     assert!(matches!(
-        s.answer_draw(15, BIRGER, false, None).await.unwrap(),
+        s.games().answer_draw(15, BIRGER, false, None).await.unwrap(),
         DrawAnswer::Declined(..)
     ));
     // A move lets an open offer lapse.
-    s.offer_draw(15, ASTRID, None).await.unwrap();
-    s.play_move(15, ASTRID, "a4-a3", None).await.unwrap();
+    s.games().offer_draw(15, ASTRID, None).await.unwrap();
+    s.games().play_move(15, ASTRID, "a4-a3", None).await.unwrap();
     assert!(matches!(
-        s.answer_draw(15, BIRGER, true, None).await,
+        s.games().answer_draw(15, BIRGER, true, None).await,
         Err(ServiceError::NoDrawOffer)
     ));
-    s.offer_draw(15, BIRGER, None).await.unwrap();
-    let DrawAnswer::Accepted(ended) = s.answer_draw(15, ASTRID, true, None).await.unwrap() else {
+    s.games().offer_draw(15, BIRGER, None).await.unwrap();
+    let DrawAnswer::Accepted(ended) = s.games().answer_draw(15, ASTRID, true, None).await.unwrap() else {
         panic!("accepted")
     };
     assert_eq!(
@@ -364,12 +366,12 @@ async fn accept_and_decline_pressed_together_take_the_draw_offer_once(db: TestDb
     let (mut accepted, mut declined) = (0, 0);
     for channel in 100..130u64 {
         let game = game_between(&s, channel, None).await;
-        s.offer_draw(channel, ASTRID, None).await.unwrap();
+        s.games().offer_draw(channel, ASTRID, None).await.unwrap();
         let (a, d) = (s.clone(), s.clone());
-        let accept = tokio::spawn(async move { a.answer_draw(channel, BIRGER, true, None).await });
-        let decline = tokio::spawn(async move { d.answer_draw(channel, BIRGER, false, None).await });
+        let accept = tokio::spawn(async move { a.games().answer_draw(channel, BIRGER, true, None).await });
+        let decline = tokio::spawn(async move { d.games().answer_draw(channel, BIRGER, false, None).await });
         let (accept, decline) = (accept.await.unwrap(), decline.await.unwrap());
-        let after = s.game(game.id).await.unwrap();
+        let after = s.games().game(game.id).await.unwrap();
         let status: String =
             sqlx::query_scalar("SELECT status FROM draw_offers WHERE game_id = $1")
                 .bind(game.id)
@@ -407,24 +409,24 @@ async fn abort_is_for_players_before_the_second_move_and_for_moderators(db: Test
     let s = &f.service;
     game_between(s, 16, None).await;
     assert!(matches!(
-        s.abort(16, CARL, false, None).await,
+        s.games().abort(16, CARL, false, None).await,
         Err(ServiceError::NotAPlayer)
     ));
-    s.play_move(16, ASTRID, "a4-a3", None).await.unwrap();
-    let ended = s.abort(16, BIRGER, false, None).await.unwrap();
+    s.games().play_move(16, ASTRID, "a4-a3", None).await.unwrap();
+    let ended = s.games().abort(16, BIRGER, false, None).await.unwrap();
     assert_eq!(ended.game.outcome.reason(), Some(Reason::Aborted));
     assert!(ended.ratings.is_none(), "an aborted game is unrated");
 
     game_between(s, 16, None).await;
-    s.play_move(16, ASTRID, "a4-a3", None).await.unwrap();
-    s.play_move(16, BIRGER, "e3-d3", None).await.unwrap();
+    s.games().play_move(16, ASTRID, "a4-a3", None).await.unwrap();
+    s.games().play_move(16, BIRGER, "e3-d3", None).await.unwrap();
     assert!(matches!(
-        s.abort(16, ASTRID, false, None).await,
+        s.games().abort(16, ASTRID, false, None).await,
         Err(ServiceError::TooLateToAbort)
     ));
-    let ended = s.abort(16, CARL, true, None).await.unwrap();
+    let ended = s.games().abort(16, CARL, true, None).await.unwrap();
     assert_eq!(ended.game.outcome.reason(), Some(Reason::Aborted));
-    let stats = s.stats(GUILD, ASTRID, 5).await.unwrap();
+    let stats = s.games().stats(GUILD, ASTRID, 5).await.unwrap();
     assert_eq!(stats.games, 0, "aborted games do not count");
     assert!(stats.ratings.is_empty());
 }
@@ -436,16 +438,16 @@ async fn every_refusal_is_typed_and_changes_nothing(db: TestDb) {
     let f = fixture(db).await;
     let s = &f.service;
     assert!(matches!(
-        s.play_move(20, ASTRID, "a4-a3", None).await,
+        s.games().play_move(20, ASTRID, "a4-a3", None).await,
         Err(ServiceError::NoGame)
     ));
-    assert!(matches!(s.board(20).await, Err(ServiceError::NoGame)));
+    assert!(matches!(s.games().board(20).await, Err(ServiceError::NoGame)));
     let self_challenge = ChallengeRequest {
         opponent: astrid(),
         ..request(20, SideChoice::Random)
     };
     assert!(matches!(
-        s.challenge(self_challenge, None).await,
+        s.games().challenge(self_challenge, None).await,
         Err(ServiceError::SelfChallenge)
     ));
     let bot = ChallengeRequest {
@@ -453,35 +455,35 @@ async fn every_refusal_is_typed_and_changes_nothing(db: TestDb) {
         ..request(20, SideChoice::Random)
     };
     assert!(matches!(
-        s.challenge(bot, None).await,
+        s.games().challenge(bot, None).await,
         Err(ServiceError::OpponentIsBot)
     ));
 
     let game = game_between(s, 20, None).await;
     assert!(matches!(
-        s.challenge(request(20, SideChoice::Random), None).await,
+        s.games().challenge(request(20, SideChoice::Random), None).await,
         Err(ServiceError::GameRunning)
     ));
     assert!(matches!(
-        s.play_move(20, CARL, "a4-a3", None).await,
+        s.games().play_move(20, CARL, "a4-a3", None).await,
         Err(ServiceError::NotAPlayer)
     ));
     assert!(matches!(
-        s.play_move(20, BIRGER, "e3-d3", None).await,
+        s.games().play_move(20, BIRGER, "e3-d3", None).await,
         Err(ServiceError::NotYourTurn(Side::Attackers))
     ));
-    let err = s.play_move(20, ASTRID, "d1-d6", None).await.unwrap_err();
+    let err = s.games().play_move(20, ASTRID, "d1-d6", None).await.unwrap_err();
     assert!(matches!(err, ServiceError::IllegalMove(_)));
     assert_eq!(
         err.to_string(),
         "That move is not legal: the path from d1 to d6 is blocked by the piece on d5."
     );
     assert!(matches!(
-        s.play_move(20, ASTRID, "zz9", None).await,
+        s.games().play_move(20, ASTRID, "zz9", None).await,
         Err(ServiceError::IllegalMove(_))
     ));
     assert!(matches!(
-        s.play_move(20, ASTRID, "", None).await,
+        s.games().play_move(20, ASTRID, "", None).await,
         Err(ServiceError::IllegalMove(_))
     ));
     assert_eq!(
@@ -506,59 +508,59 @@ both_backends! {
 async fn challenges_are_answered_by_the_challenged_only_and_expire(db: TestDb) {
     let f = fixture(db).await;
     let s = &f.service;
-    let c = s.challenge(request(30, SideChoice::Random), None).await.unwrap().0;
+    let c = s.games().challenge(request(30, SideChoice::Random), None).await.unwrap().0;
     assert_eq!(c.status, ChallengeStatus::Pending);
     assert!(matches!(
-        s.challenge(request(30, SideChoice::Random), None).await,
+        s.games().challenge(request(30, SideChoice::Random), None).await,
         Err(ServiceError::ChallengeOpen)
     ));
     assert!(matches!(
-        s.accept(c.id, ASTRID, None, None).await,
+        s.games().accept(c.id, ASTRID, None, None).await,
         Err(ServiceError::ChallengeNotYours)
     ));
     assert!(matches!(
-        s.accept(c.id, CARL, None, None).await,
+        s.games().accept(c.id, CARL, None, None).await,
         Err(ServiceError::ChallengeNotYours)
     ));
     assert!(matches!(
-        s.cancel(c.id, BIRGER, None).await,
+        s.games().cancel(c.id, BIRGER, None).await,
         Err(ServiceError::NotYourChallenge)
     ));
-    let declined = s.decline(c.id, BIRGER, None).await.unwrap().0;
+    let declined = s.games().decline(c.id, BIRGER, None).await.unwrap().0;
     assert_eq!(declined.status, ChallengeStatus::Declined);
     assert!(matches!(
-        s.accept(c.id, BIRGER, None, None).await,
+        s.games().accept(c.id, BIRGER, None, None).await,
         Err(ServiceError::ChallengeClosed(_))
     ));
 
-    let c = s.challenge(request(30, SideChoice::Random), None).await.unwrap().0;
+    let c = s.games().challenge(request(30, SideChoice::Random), None).await.unwrap().0;
     assert_eq!(
-        s.cancel(c.id, ASTRID, None).await.unwrap().0.status,
+        s.games().cancel(c.id, ASTRID, None).await.unwrap().0.status,
         ChallengeStatus::Cancelled
     );
 
-    let c = s.challenge(request(30, SideChoice::Random), None).await.unwrap().0;
+    let c = s.games().challenge(request(30, SideChoice::Random), None).await.unwrap().0;
     f.clock.advance(Duration::from_secs(24 * 3600));
     assert!(matches!(
-        s.accept(c.id, BIRGER, None, None).await,
+        s.games().accept(c.id, BIRGER, None, None).await,
         Err(ServiceError::ChallengeExpired)
     ));
-    assert!(s.game_in_channel(30).await.unwrap().is_none());
+    assert!(s.games().game_in_channel(30).await.unwrap().is_none());
 
     // The clock expires open challenges and reports each once.
-    let c = s.challenge(request(30, SideChoice::Random), None).await.unwrap().0;
+    let c = s.games().challenge(request(30, SideChoice::Random), None).await.unwrap().0;
     f.clock.advance(Duration::from_secs(23 * 3600));
-    assert!(s.tick().await.unwrap().is_empty());
+    assert!(s.clock().tick().await.unwrap().is_empty());
     f.clock.advance(Duration::from_secs(3600));
-    let events = s.tick().await.unwrap();
+    let events = s.clock().tick().await.unwrap();
     assert!(matches!(&events[..], [ClockEvent::ChallengeExpired(e)] if e.id == c.id));
-    assert!(s.tick().await.unwrap().is_empty());
+    assert!(s.clock().tick().await.unwrap().is_empty());
     assert!(matches!(
-        s.decline(c.id, BIRGER, None).await,
+        s.games().decline(c.id, BIRGER, None).await,
         Err(ServiceError::ChallengeExpired)
     ));
     assert!(matches!(
-        s.accept(9999, BIRGER, None, None).await,
+        s.games().accept(9999, BIRGER, None, None).await,
         Err(ServiceError::NoChallenge)
     ));
 }
@@ -569,22 +571,22 @@ both_backends! {
 async fn a_challenge_accepted_after_another_game_started_is_refused_by_the_constraint(db: TestDb) {
     let f = fixture(db).await;
     let s = &f.service;
-    let c = s.challenge(request(31, SideChoice::Random), None).await.unwrap().0;
+    let c = s.games().challenge(request(31, SideChoice::Random), None).await.unwrap().0;
     // Carl starts a game against the AI in the channel meanwhile.
-    s.start_ai_game(ai_game_request(place(31), User::new(CARL, "Carl"), SideChoice::Attackers, Level::Easy), None)
+    s.games().start_ai_game(ai_game_request(place(31), User::new(CARL, "Carl"), SideChoice::Attackers, Level::Easy), None)
     .await
     .unwrap();
     assert!(matches!(
-        s.accept(c.id, BIRGER, None, None).await,
+        s.games().accept(c.id, BIRGER, None, None).await,
         Err(ServiceError::GameRunning)
     ));
     // Nothing changed: the challenge is still open.
     assert_eq!(
-        s.challenge_info(c.id).await.unwrap().status,
+        s.games().challenge_info(c.id).await.unwrap().status,
         ChallengeStatus::Pending
     );
     // Accepted into a thread of its own, it starts there.
-    let started = s.accept(c.id, BIRGER, Some(32), None).await.unwrap();
+    let started = s.games().accept(c.id, BIRGER, Some(32), None).await.unwrap();
     assert_eq!(started.game.place.channel, 32);
     // The closed challenge names the game it started.
     let row = store::challenges::by_id(s.store().pool(), c.id)
@@ -603,13 +605,13 @@ both_backends! {
 async fn a_game_survives_a_restart(db: TestDb) {
     let f = fixture(db).await;
     let game = game_between(&f.service, 40, None).await;
-    f.service.play_move(40, ASTRID, "a4-a3", None).await.unwrap();
-    f.service.play_move(40, BIRGER, "e3-d3", None).await.unwrap();
+    f.service.games().play_move(40, ASTRID, "a4-a3", None).await.unwrap();
+    f.service.games().play_move(40, BIRGER, "e3-d3", None).await.unwrap();
     let f = f.reopen().await;
-    let board = f.service.board(40).await.unwrap();
+    let board = f.service.games().board(40).await.unwrap();
     assert_eq!(board.game.ply, 2);
     assert_eq!(board.last.unwrap().to_string(), "e3-d3");
-    f.service.play_move(40, ASTRID, "a3-a2", None).await.unwrap();
+    f.service.games().play_move(40, ASTRID, "a3-a2", None).await.unwrap();
     let game = check_store(&f.service, game.id).await;
     assert_eq!(game.record(), "1. a4-a3 e3-d3  2. a3-a2");
 }
@@ -634,15 +636,15 @@ async fn concurrent_moves_never_land_twice_and_none_is_lost(db: TestDb) {
             let mut applied = 0;
             let mut refused = 0;
             while applied < plies {
-                let Some(game) = s.game_in_channel(ch).await.unwrap() else {
+                let Some(game) = s.games().game_in_channel(ch).await.unwrap() else {
                     break;
                 };
                 let user = mover(&game);
-                let moves = s.suggest_moves(ch, user, "", 400).await.unwrap();
+                let moves = s.games().suggest_moves(ch, user, "", 400).await.unwrap();
                 // Two different moves for the same turn, sent at once.
                 let a = moves[rng.usize(..moves.len())].clone();
                 let b = moves[rng.usize(..moves.len())].clone();
-                let (ra, rb) = tokio::join!(s.play_move(ch, user, &a, None), s.play_move(ch, user, &b, None));
+                let (ra, rb) = tokio::join!(s.games().play_move(ch, user, &a, None), s.games().play_move(ch, user, &b, None));
                 // Both answers are counted before the game's end stops the loop: the move that
                 // ended it may be either one.
                 let mut over = false;
@@ -695,7 +697,7 @@ async fn games_against_the_ai_as_each_side(db: TestDb) {
     };
     // Astrid defends: the AI attacks and moves first.
     let started = s
-        .start_ai_game(ai_game(50, SideChoice::Defenders), None)
+        .games().start_ai_game(ai_game(50, SideChoice::Defenders), None)
         .await
         .unwrap();
     assert!(!started.game.rated);
@@ -711,8 +713,8 @@ async fn games_against_the_ai_as_each_side(db: TestDb) {
         s.ai().turn(started.game.id).await.unwrap().is_none(),
         "not its turn"
     );
-    let moves = s.suggest_moves(50, ASTRID, "", 1).await.unwrap();
-    s.play_move(50, ASTRID, &moves[0], None).await.unwrap();
+    let moves = s.games().suggest_moves(50, ASTRID, "", 1).await.unwrap();
+    s.games().play_move(50, ASTRID, &moves[0], None).await.unwrap();
     assert_eq!(
         s.ai().games_awaiting().await.unwrap(),
         vec![(started.game.id, 50)]
@@ -720,21 +722,21 @@ async fn games_against_the_ai_as_each_side(db: TestDb) {
     let reply = s.ai().turn(started.game.id).await.unwrap().unwrap();
     assert_eq!(reply.game.ply, 3);
     assert!(matches!(
-        s.offer_draw(50, ASTRID, None).await,
+        s.games().offer_draw(50, ASTRID, None).await,
         Err(ServiceError::AiDeclinesDraw)
     ));
 
     // Astrid attacks: her move first, then the AI's.
     let started = s
-        .start_ai_game(ai_game(51, SideChoice::Attackers), None)
+        .games().start_ai_game(ai_game(51, SideChoice::Attackers), None)
         .await
         .unwrap();
     assert!(s.ai().turn(started.game.id).await.unwrap().is_none());
-    s.play_move(51, ASTRID, "a4-a3", None).await.unwrap();
+    s.games().play_move(51, ASTRID, "a4-a3", None).await.unwrap();
     let reply = s.ai().turn(started.game.id).await.unwrap().unwrap();
     assert_eq!(reply.recorded.side, Side::Defenders);
     check_store(s, started.game.id).await;
-    let ended = s.resign(51, ASTRID, None).await.unwrap();
+    let ended = s.games().resign(51, ASTRID, None).await.unwrap();
     assert!(ended.ratings.is_none(), "games against the AI are unrated");
 }
 }
@@ -745,7 +747,7 @@ async fn boards_are_real_pngs_and_replays_real_gifs(db: TestDb) {
     let f = fixture_with(db, true).await;
     let s = &f.service;
     game_between(s, 60, None).await;
-    let r = s.play_move(60, ASTRID, "a4-a3", None).await.unwrap();
+    let r = s.games().play_move(60, ASTRID, "a4-a3", None).await.unwrap();
     let img = image::load_from_memory_with_format(&r.png, image::ImageFormat::Png).unwrap();
     assert_eq!(
         (img.width(), img.height()),
@@ -754,9 +756,9 @@ async fn boards_are_real_pngs_and_replays_real_gifs(db: TestDb) {
             tablut_bot::render::BOARD_SIZE_PX
         )
     );
-    let board = s.board(60).await.unwrap();
+    let board = s.games().board(60).await.unwrap();
     assert_eq!(board.png, r.png, "the same position draws the same board");
-    let (_, gif) = s.replay(60).await.unwrap();
+    let (_, gif) = s.games().replay(60).await.unwrap();
     assert_eq!(&gif[..6], b"GIF89a");
     let frames = image::codecs::gif::GifDecoder::new(std::io::Cursor::new(gif)).unwrap();
     use image::AnimationDecoder;
@@ -770,27 +772,27 @@ async fn autocomplete_lists_the_callers_matching_moves(db: TestDb) {
     let f = fixture(db).await;
     let s = &f.service;
     game_between(s, 70, None).await;
-    let from_a4 = s.suggest_moves(70, ASTRID, "a4", 25).await.unwrap();
+    let from_a4 = s.games().suggest_moves(70, ASTRID, "a4", 25).await.unwrap();
     assert_eq!(
         from_a4,
         ["a4-a1", "a4-a2", "a4-a3", "a4-b4", "a4-c4", "a4-d4"]
     );
-    let to_c2 = s.suggest_moves(70, ASTRID, "c2", 25).await.unwrap();
+    let to_c2 = s.games().suggest_moves(70, ASTRID, "c2", 25).await.unwrap();
     assert!(to_c2.contains(&"e2-c2".to_string()) && to_c2.iter().all(|m| m.contains("c2")));
     assert_eq!(
-        s.suggest_moves(70, ASTRID, "A4-A", 25).await.unwrap(),
+        s.games().suggest_moves(70, ASTRID, "A4-A", 25).await.unwrap(),
         ["a4-a1", "a4-a2", "a4-a3"]
     );
-    assert_eq!(s.suggest_moves(70, ASTRID, "", 5).await.unwrap().len(), 5);
+    assert_eq!(s.games().suggest_moves(70, ASTRID, "", 5).await.unwrap().len(), 5);
     assert!(
-        s.suggest_moves(70, BIRGER, "e", 25)
+        s.games().suggest_moves(70, BIRGER, "e", 25)
             .await
             .unwrap()
             .is_empty(),
         "not his turn"
     );
     assert!(s
-        .suggest_moves(70, ASTRID, "x9", 25)
+        .games().suggest_moves(70, ASTRID, "x9", 25)
         .await
         .unwrap()
         .is_empty());
@@ -808,7 +810,7 @@ async fn hints_are_legal_and_rate_limited(db: TestDb) {
         Err(ServiceError::NotYourTurn(_))
     ));
     let hint = s.ai().hint(80, ASTRID).await.unwrap();
-    let legal = s.suggest_moves(80, ASTRID, "", 400).await.unwrap();
+    let legal = s.games().suggest_moves(80, ASTRID, "", 400).await.unwrap();
     assert!(legal.contains(&hint.best));
     assert!(matches!(
         s.ai().hint(80, ASTRID).await,
@@ -840,12 +842,12 @@ async fn hints_are_refused_in_rated_games_and_casual_games_change_no_ratings(db:
     // Casual: a hint, and the game ends with no rating change.
     casual_game(s, 82).await;
     assert!(s.ai().hint(82, ASTRID).await.is_ok(), "the rated refusal did not count");
-    let ended = s.resign(82, BIRGER, None).await.unwrap();
+    let ended = s.games().resign(82, BIRGER, None).await.unwrap();
     assert!(ended.ratings.is_none() && !ended.game.rated);
-    let stats = s.stats(GUILD, ASTRID, 5).await.unwrap();
+    let stats = s.games().stats(GUILD, ASTRID, 5).await.unwrap();
     assert!(stats.ratings.is_empty(), "{:?}", stats.ratings);
     // The rated game still rates.
-    let ended = s.resign(81, BIRGER, None).await.unwrap();
+    let ended = s.games().resign(81, BIRGER, None).await.unwrap();
     assert!(ended.ratings.is_some());
     // A challenge stored before the column existed (no value given) reads as rated.
     sqlx::query(
@@ -873,21 +875,21 @@ async fn reminders_come_once_each_and_time_runs_out_even_across_a_restart(db: Te
     let day = Duration::from_secs(24 * 3600);
     let c = f
         .service
-        .challenge(ChallengeRequest {
+        .games().challenge(ChallengeRequest {
             time_control: TimeControl::PerMove(2 * day),
             ..request(90, SideChoice::Attackers)
         }, None)
         .await
         .unwrap().0;
-    let game = f.service.accept(c.id, BIRGER, None, None).await.unwrap().game;
+    let game = f.service.games().accept(c.id, BIRGER, None, None).await.unwrap().game;
     assert_eq!(game.turn_deadline, Some(T0 + 2 * 86_400_000));
     f.clock.advance(day - Duration::from_secs(1));
     assert!(
-        f.service.tick().await.unwrap().is_empty(),
+        f.service.clock().tick().await.unwrap().is_empty(),
         "not yet half the time"
     );
     f.clock.advance(Duration::from_secs(1));
-    let events = f.service.tick().await.unwrap();
+    let events = f.service.clock().tick().await.unwrap();
     match &events[..] {
         [ClockEvent::Reminder {
             user,
@@ -900,11 +902,11 @@ async fn reminders_come_once_each_and_time_runs_out_even_across_a_restart(db: Te
         }
         other => panic!("{other:?}"),
     }
-    assert!(f.service.tick().await.unwrap().is_empty(), "once only");
+    assert!(f.service.clock().tick().await.unwrap().is_empty(), "once only");
     // A move restarts the clock for the other player.
-    f.service.play_move(90, ASTRID, "a4-a3", None).await.unwrap();
+    f.service.games().play_move(90, ASTRID, "a4-a3", None).await.unwrap();
     f.clock.advance(day);
-    let events = f.service.tick().await.unwrap();
+    let events = f.service.clock().tick().await.unwrap();
     assert!(matches!(
         &events[..],
         [ClockEvent::Reminder {
@@ -916,7 +918,7 @@ async fn reminders_come_once_each_and_time_runs_out_even_across_a_restart(db: Te
     // Restart in the middle of the time control.
     let f = f.reopen().await;
     f.clock.advance(day - Duration::from_secs(3600));
-    let events = f.service.tick().await.unwrap();
+    let events = f.service.clock().tick().await.unwrap();
     assert!(matches!(
         &events[..],
         [ClockEvent::Reminder {
@@ -925,9 +927,9 @@ async fn reminders_come_once_each_and_time_runs_out_even_across_a_restart(db: Te
             ..
         }]
     ));
-    assert!(f.service.tick().await.unwrap().is_empty());
+    assert!(f.service.clock().tick().await.unwrap().is_empty());
     f.clock.advance(Duration::from_secs(3600));
-    let events = f.service.tick().await.unwrap();
+    let events = f.service.clock().tick().await.unwrap();
     match &events[..] {
         [ClockEvent::TimedOut(ended)] => assert_eq!(
             ended.game.outcome,
@@ -938,8 +940,8 @@ async fn reminders_come_once_each_and_time_runs_out_even_across_a_restart(db: Te
         ),
         other => panic!("{other:?}"),
     }
-    assert!(f.service.tick().await.unwrap().is_empty());
-    let stats = f.service.stats(GUILD, BIRGER, 1).await.unwrap();
+    assert!(f.service.clock().tick().await.unwrap().is_empty());
+    let stats = f.service.games().stats(GUILD, BIRGER, 1).await.unwrap();
     assert_eq!(stats.recent[0].reason, "timeout");
 }
 }
@@ -955,21 +957,21 @@ async fn downtime_is_given_back_to_running_games_and_open_challenges_once(db: Te
     let (day, every) = (Duration::from_secs(24 * 3600), Duration::from_secs(60));
     let ms = |d: Duration| d.as_millis() as i64;
     assert_eq!(
-        f.service.resume(every).await.unwrap(),
+        f.service.clock().resume(every).await.unwrap(),
         None,
         "a first start knows no downtime"
     );
     let c = f
         .service
-        .challenge(ChallengeRequest {
+        .games().challenge(ChallengeRequest {
             time_control: TimeControl::PerMove(day),
             ..request(95, SideChoice::Attackers)
         }, None)
         .await
         .unwrap().0;
-    let game = f.service.accept(c.id, BIRGER, None, None).await.unwrap().game;
+    let game = f.service.games().accept(c.id, BIRGER, None, None).await.unwrap().game;
     assert_eq!(game.turn_deadline, Some(T0 + ms(day)));
-    let open = f.service.challenge(request(96, SideChoice::Defenders), None).await.unwrap().0;
+    let open = f.service.games().challenge(request(96, SideChoice::Defenders), None).await.unwrap().0;
     let expiry = |s: &Service| {
         let pool = s.store().pool().clone();
         async move {
@@ -983,11 +985,11 @@ async fn downtime_is_given_back_to_running_games_and_open_challenges_once(db: Te
     // Running: a beat every minute, even one a little late, then a quick restart.
     for late in [0, 0, 30] {
         f.clock.advance(every + Duration::from_secs(late));
-        f.service.keep_alive(every).await.unwrap();
+        f.service.clock().keep_alive(every).await.unwrap();
     }
     let f = f.reopen().await;
     f.clock.advance(2 * every);
-    assert_eq!(f.service.resume(every).await.unwrap(), None, "within the promise");
+    assert_eq!(f.service.clock().resume(every).await.unwrap(), None, "within the promise");
     let last_beat = T0 + ms(5 * every) + 30_000;
     // Down for two days: past the deadline and the challenge's expiry.
     let f = f.reopen().await;
@@ -995,7 +997,7 @@ async fn downtime_is_given_back_to_running_games_and_open_challenges_once(db: Te
     let now = last_beat + ms(2 * day);
     // Two processes start together on the database: one gives the time back.
     let other = f.another().await;
-    let (a, b) = tokio::join!(f.service.resume(every), other.resume(every));
+    let (a, b) = tokio::join!(f.service.clock().resume(every), other.clock().resume(every));
     let given: Vec<Downtime> = [a.unwrap(), b.unwrap()].into_iter().flatten().collect();
     assert_eq!(
         given,
@@ -1008,24 +1010,24 @@ async fn downtime_is_given_back_to_running_games_and_open_challenges_once(db: Te
     );
     let moved = now - last_beat;
     assert_eq!(
-        f.service.game(game.id).await.unwrap().turn_deadline,
+        f.service.games().game(game.id).await.unwrap().turn_deadline,
         Some(T0 + ms(day) + moved)
     );
     assert_eq!(expiry(&f.service).await.expires_at, T0 + ms(day) + moved);
     assert_eq!(expiry(&f.service).await.status, store::ChallengeStatus::Pending);
     // Nothing is charged for the downtime: no loss on time, no expiry, no reminder yet (the
     // player has the day they had left, less the minutes before the bot stopped).
-    assert!(f.service.tick().await.unwrap().is_empty());
-    assert_eq!(other.resume(every).await.unwrap(), None, "given back once");
+    assert!(f.service.clock().tick().await.unwrap().is_empty());
+    assert_eq!(other.clock().resume(every).await.unwrap(), None, "given back once");
     other.close().await;
     // A beat while running gives nothing back, however late (the clock is the bot's own).
     f.clock.advance(day / 2);
-    f.service.keep_alive(every).await.unwrap();
+    f.service.clock().keep_alive(every).await.unwrap();
     let f = f.reopen().await;
-    assert_eq!(f.service.resume(every).await.unwrap(), None);
+    assert_eq!(f.service.clock().resume(every).await.unwrap(), None);
     f.clock.advance(day / 2);
     // The clock runs on from there.
-    let events = f.service.tick().await.unwrap();
+    let events = f.service.clock().tick().await.unwrap();
     assert!(
         events.iter().any(|e| matches!(e, ClockEvent::TimedOut(_)))
             && events.iter().any(|e| matches!(e, ClockEvent::ChallengeExpired(_))),
@@ -1042,7 +1044,7 @@ async fn the_leaderboard_orders_by_rating_and_pages(db: TestDb) {
     // Players 1..=12; player n beats player n+1 ... so ratings spread.
     for n in 1..=12u64 {
         let c = s
-            .challenge(ChallengeRequest {
+            .games().challenge(ChallengeRequest {
                 place: place(200 + n),
                 challenger: User::new(1000 + n, format!("P{n}")),
                 opponent: User::new(1000 + n + 1, format!("P{}", n + 1)),
@@ -1050,12 +1052,12 @@ async fn the_leaderboard_orders_by_rating_and_pages(db: TestDb) {
             }, None)
             .await
             .unwrap().0;
-        s.accept(c.id, 1000 + n + 1, None, None).await.unwrap();
-        s.resign(200 + n, 1000 + n + 1, None).await.unwrap();
+        s.games().accept(c.id, 1000 + n + 1, None, None).await.unwrap();
+        s.games().resign(200 + n, 1000 + n + 1, None).await.unwrap();
     }
-    let page0 = s.leaderboard(GUILD, Variant::Tablut, 0).await.unwrap();
+    let page0 = s.games().leaderboard(GUILD, Variant::Tablut, 0).await.unwrap();
     assert_eq!((page0.players, page0.pages, page0.lines.len()), (13, 2, 10));
-    let page1 = s.leaderboard(GUILD, Variant::Tablut, 1).await.unwrap();
+    let page1 = s.games().leaderboard(GUILD, Variant::Tablut, 1).await.unwrap();
     assert_eq!(page1.lines.len(), 3);
     assert_eq!(page1.lines[0].rank, 11);
     let all: Vec<_> = page0.lines.iter().chain(&page1.lines).collect();
@@ -1065,12 +1067,12 @@ async fn the_leaderboard_orders_by_rating_and_pages(db: TestDb) {
     assert_eq!(all[0].name, "P1", "unbeaten, with a win");
     assert_eq!(all.last().unwrap().name, "P13", "one loss and no win");
     assert_eq!(
-        s.leaderboard(GUILD, Variant::Tablut, 99).await.unwrap().page,
+        s.games().leaderboard(GUILD, Variant::Tablut, 99).await.unwrap().page,
         1,
         "a page past the end is the last"
     );
-    assert_eq!(s.leaderboard(7, Variant::Tablut, 0).await.unwrap().lines.len(), 0);
-    let listed = s.games_in_guild(GUILD).await.unwrap();
+    assert_eq!(s.games().leaderboard(7, Variant::Tablut, 0).await.unwrap().lines.len(), 0);
+    let listed = s.games().games_in_guild(GUILD).await.unwrap();
     assert!(listed.is_empty());
 }
 }
@@ -1082,8 +1084,8 @@ async fn the_games_of_a_server_are_listed_with_whose_turn_it_is(db: TestDb) {
     let s = &f.service;
     game_between(s, 300, None).await;
     game_between(s, 301, None).await;
-    s.play_move(301, ASTRID, "a4-a3", None).await.unwrap();
-    let games = s.games_in_guild(GUILD).await.unwrap();
+    s.games().play_move(301, ASTRID, "a4-a3", None).await.unwrap();
+    let games = s.games().games_in_guild(GUILD).await.unwrap();
     assert_eq!(games.len(), 2);
     assert_eq!(games[0].place.channel, 300);
     assert_eq!(mover(&games[0]), ASTRID);
@@ -1119,13 +1121,13 @@ async fn a_game_that_cannot_be_rebuilt_holds_up_no_other_clock(db: TestDb) {
     for channel in [95, 96] {
         let c = f
             .service
-            .challenge(ChallengeRequest {
+            .games().challenge(ChallengeRequest {
                 time_control: TimeControl::PerMove(2 * day),
                 ..request(channel, SideChoice::Attackers)
             }, None)
             .await
             .unwrap().0;
-        ids.push(f.service.accept(c.id, BIRGER, None, None).await.unwrap().game.id);
+        ids.push(f.service.games().accept(c.id, BIRGER, None, None).await.unwrap().game.id);
     }
     // The first game's stored rules are damaged: it cannot be rebuilt.
     sqlx::query("UPDATE games SET rules = 'not json' WHERE id = $1")
@@ -1134,7 +1136,7 @@ async fn a_game_that_cannot_be_rebuilt_holds_up_no_other_clock(db: TestDb) {
         .await
         .unwrap();
     f.clock.advance(day);
-    let events = f.service.tick().await.unwrap();
+    let events = f.service.clock().tick().await.unwrap();
     match &events[..] {
         [ClockEvent::Reminder { game, user, .. }] => {
             assert_eq!((game.id, *user), (ids[1], ASTRID));
@@ -1143,7 +1145,7 @@ async fn a_game_that_cannot_be_rebuilt_holds_up_no_other_clock(db: TestDb) {
     }
     // The damaged game is refused with the internal error, not taken for another.
     assert!(matches!(
-        f.service.board(95).await,
+        f.service.games().board(95).await,
         Err(ServiceError::Internal(_))
     ));
 }
@@ -1165,6 +1167,7 @@ const COPENHAGEN_ESCAPE: [&str; 12] = [
 /// Astrid (attackers) against Birger (defenders) in `channel`, a game of `variant`.
 async fn variant_game(s: &Service, channel: u64, variant: Variant) -> GameInfo {
     let c = s
+        .games()
         .challenge(
             ChallengeRequest {
                 rules: variant.rules(),
@@ -1176,7 +1179,7 @@ async fn variant_game(s: &Service, channel: u64, variant: Variant) -> GameInfo {
         .unwrap()
         .0;
     assert_eq!(c.rules.variant, variant);
-    let started = s.accept(c.id, BIRGER, None, None).await.unwrap();
+    let started = s.games().accept(c.id, BIRGER, None, None).await.unwrap();
     assert_eq!(started.game.variant(), variant);
     assert_eq!(started.game.start, Position::start_of(variant));
     started.game
@@ -1187,7 +1190,7 @@ async fn play_out(s: &Service, channel: u64, moves: &[&str]) -> MoveReport {
     let mut last = None;
     for (i, m) in moves.iter().enumerate() {
         let by = if i % 2 == 0 { ASTRID } else { BIRGER };
-        last = Some(s.play_move(channel, by, m, None).await.unwrap());
+        last = Some(s.games().play_move(channel, by, m, None).await.unwrap());
     }
     last.unwrap()
 }
@@ -1199,19 +1202,19 @@ async fn each_variant_is_played_stored_and_rated_on_its_own(db: TestDb) {
     let s = &f.service;
     // Tablut: Birger resigns, Astrid's Tablut rating goes up.
     let tablut = game_between(s, 60, None).await;
-    s.resign(60, BIRGER, None).await.unwrap();
+    s.games().resign(60, BIRGER, None).await.unwrap();
     // Brandubh: Birger's king escapes.
     let brandubh = variant_game(s, 61, Variant::Brandubh).await;
     // A square off the 7×7 board, and one in no board's notation: one line each, nothing played.
-    let e = s.play_move(61, ASTRID, "d2-h2", None).await.unwrap_err();
+    let e = s.games().play_move(61, ASTRID, "d2-h2", None).await.unwrap_err();
     assert_eq!(
         e.to_string(),
         "That move is not legal: h2 is off the board: files run from a to g and ranks from 1 to 7."
     );
-    assert!(matches!(s.play_move(61, ASTRID, "k11", None).await, Err(ServiceError::IllegalMove(_))));
-    assert_eq!(s.game(brandubh.id).await.unwrap().ply, 0);
+    assert!(matches!(s.games().play_move(61, ASTRID, "k11", None).await, Err(ServiceError::IllegalMove(_))));
+    assert_eq!(s.games().game(brandubh.id).await.unwrap().ply, 0);
     // Autocomplete reads the 7×7 board: d1's moves and none to a square off it.
-    let d1 = s.suggest_moves(61, ASTRID, "d1", 25).await.unwrap();
+    let d1 = s.games().suggest_moves(61, ASTRID, "d1", 25).await.unwrap();
     // (a1 and g1 are corners, the king's alone.)
     assert_eq!(d1, ["d1-b1", "d1-c1", "d1-e1", "d1-f1"]);
     let last = play_out(s, 61, &BRANDUBH_ESCAPE).await;
@@ -1227,7 +1230,7 @@ async fn each_variant_is_played_stored_and_rated_on_its_own(db: TestDb) {
     assert!((r.defenders.2.rating - 1662.31).abs() < 0.05, "a first Brandubh game: {r:?}");
     // Copenhagen: the king escapes on the 11×11 board (files to k, ranks to 11).
     let copenhagen = variant_game(s, 62, Variant::Copenhagen).await;
-    let k = s.suggest_moves(62, ASTRID, "k4", 25).await.unwrap();
+    let k = s.games().suggest_moves(62, ASTRID, "k4", 25).await.unwrap();
     assert!(!k.is_empty() && k.iter().all(|m| m.starts_with("k4-")), "{k:?}");
     let last = play_out(s, 62, &COPENHAGEN_ESCAPE).await;
     assert_eq!(
@@ -1239,7 +1242,7 @@ async fn each_variant_is_played_stored_and_rated_on_its_own(db: TestDb) {
     );
     assert_eq!(last.notation, "c11-a11++");
     // Each variant's ratings are its own: Astrid won her one Tablut game and lost the others.
-    let stats = s.stats(GUILD, ASTRID, 5).await.unwrap();
+    let stats = s.games().stats(GUILD, ASTRID, 5).await.unwrap();
     assert_eq!(stats.games, 3);
     let ratings: Vec<(Variant, i64, u32)> = stats
         .ratings
@@ -1261,7 +1264,7 @@ async fn each_variant_is_played_stored_and_rated_on_its_own(db: TestDb) {
         (Variant::Brandubh, "Birger"),
         (Variant::Copenhagen, "Birger"),
     ] {
-        let board = s.leaderboard(GUILD, variant, 0).await.unwrap();
+        let board = s.games().leaderboard(GUILD, variant, 0).await.unwrap();
         assert_eq!((board.variant, board.players), (variant, 2));
         assert_eq!(board.lines[0].name, first, "{variant}");
     }
@@ -1285,11 +1288,11 @@ async fn each_variant_is_played_stored_and_rated_on_its_own(db: TestDb) {
         (brandubh.id, Variant::Brandubh),
         (copenhagen.id, Variant::Copenhagen),
     ] {
-        let g = s.game(id).await.unwrap();
+        let g = s.games().game(id).await.unwrap();
         assert_eq!(g.variant(), variant);
         assert!(g.is_over());
     }
-    let h = s.history(62).await.unwrap();
+    let h = s.games().history(62).await.unwrap();
     assert_eq!(h.moves.len(), 12);
     assert!(h.position_record.matches('/').count() >= 11, "11 rows: {}", h.position_record);
 }
@@ -1332,22 +1335,22 @@ async fn ratings_stored_before_the_variants_are_tablut_s(db: TestDb) {
     // The bot's start migrates it: the rating is Astrid's Tablut rating.
     let f = fixture(db).await;
     let s = &f.service;
-    let board = s.leaderboard(GUILD, Variant::Tablut, 0).await.unwrap();
+    let board = s.games().leaderboard(GUILD, Variant::Tablut, 0).await.unwrap();
     assert_eq!(board.lines.len(), 1);
     assert_eq!((board.lines[0].user, board.lines[0].rating.rating), (ASTRID, 1701.0));
     assert_eq!(board.lines[0].rated_games, 42);
     for v in [Variant::Brandubh, Variant::Copenhagen] {
-        assert!(s.leaderboard(GUILD, v, 0).await.unwrap().lines.is_empty());
+        assert!(s.games().leaderboard(GUILD, v, 0).await.unwrap().lines.is_empty());
     }
-    let stats = s.stats(GUILD, ASTRID, 5).await.unwrap();
+    let stats = s.games().stats(GUILD, ASTRID, 5).await.unwrap();
     assert_eq!(stats.ratings.len(), 1);
     assert_eq!(stats.rating(Variant::Tablut).unwrap().rated_games, 42);
     // A Brandubh game won by Astrid rates her Brandubh rating from the start, not her Tablut one.
     let game = variant_game(s, 70, Variant::Brandubh).await;
-    let ended = s.resign(70, BIRGER, None).await.unwrap();
+    let ended = s.games().resign(70, BIRGER, None).await.unwrap();
     let r = ended.ratings.unwrap();
     assert_eq!(r.attackers.1.rating, 1500.0, "{:?}", game.id);
-    let stats = s.stats(GUILD, ASTRID, 5).await.unwrap();
+    let stats = s.games().stats(GUILD, ASTRID, 5).await.unwrap();
     assert_eq!(stats.rating(Variant::Tablut).unwrap().rating.rating, 1701.0);
     assert_eq!(stats.rating(Variant::Brandubh).unwrap().rated_games, 1);
 }
@@ -1379,7 +1382,7 @@ async fn a_failure_after_the_commit_says_the_change_stands(db: TestDb) {
         sqlx::raw_sql(sql).execute(s.store().pool()).await.unwrap();
     }
     let e = s
-        .challenge(request(84, SideChoice::Attackers), None)
+        .games().challenge(request(84, SideChoice::Attackers), None)
         .await
         .unwrap_err();
     assert!(
@@ -1408,7 +1411,7 @@ async fn a_failure_after_the_commit_says_the_change_stands(db: TestDb) {
     .unwrap();
     assert_eq!(open, 1);
     assert!(matches!(
-        s.challenge(request(84, SideChoice::Attackers), None).await,
+        s.games().challenge(request(84, SideChoice::Attackers), None).await,
         Err(ServiceError::ChallengeOpen)
     ));
 }

@@ -8,7 +8,12 @@ use poise::serenity_prelude as serenity;
 /// Show the board of this channel's game.
 #[poise::command(slash_command, guild_only)]
 pub async fn board(ctx: Context<'_>) -> Result<(), Error> {
-    let view = ctx.data().service.board(ctx.channel_id().get()).await?;
+    let view = ctx
+        .data()
+        .service
+        .games()
+        .board(ctx.channel_id().get())
+        .await?;
     let text = messages::board_text(&view.game, view.last.as_ref());
     ctx.send(board_reply(text, view.png).allowed_mentions(serenity::CreateAllowedMentions::new()))
         .await?;
@@ -18,7 +23,12 @@ pub async fn board(ctx: Context<'_>) -> Result<(), Error> {
 /// The record of this channel's game, as text and as a file.
 #[poise::command(slash_command, guild_only)]
 pub async fn history(ctx: Context<'_>) -> Result<(), Error> {
-    let h = ctx.data().service.history(ctx.channel_id().get()).await?;
+    let h = ctx
+        .data()
+        .service
+        .games()
+        .history(ctx.channel_id().get())
+        .await?;
     let record = if h.record.is_empty() {
         "(no moves yet)".to_string()
     } else {
@@ -72,6 +82,7 @@ pub async fn replay(ctx: Context<'_>) -> Result<(), Error> {
     let pending = ctx
         .data()
         .service
+        .games()
         .start_replay(ctx.channel_id().get(), Some(ctx.author().id.get()))
         .await?;
     ctx.defer().await?;
@@ -107,6 +118,7 @@ pub async fn rules(
         Some(_) => ctx
             .data()
             .service
+            .games()
             .game_in_channel(ctx.channel_id().get())
             .await?
             .map(|g| g.rules),
@@ -130,7 +142,12 @@ pub async fn stats(
 ) -> Result<(), Error> {
     let user = player.as_ref().unwrap_or(ctx.author());
     let guild = ctx.guild_id().expect("guild only").get();
-    let stats = ctx.data().service.stats(guild, user.id.get(), 5).await?;
+    let stats = ctx
+        .data()
+        .service
+        .games()
+        .stats(guild, user.id.get(), 5)
+        .await?;
     let name = super::person(user).name;
     ctx.send(
         reply(messages::stats_message(&name, &stats))
@@ -152,6 +169,7 @@ pub async fn leaderboard(
     let board = ctx
         .data()
         .service
+        .games()
         .leaderboard(guild, variant(game), 0)
         .await?;
     ctx.send(

@@ -57,6 +57,7 @@ pub async fn within_rate(ctx: Context<'_>) -> Result<bool, Error> {
     ctx.set_invocation_data(Counted).await;
     ctx.data()
         .service
+        .limits()
         .check_command_rate(ctx.author().id.get())?;
     Ok(true)
 }

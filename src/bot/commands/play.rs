@@ -8,7 +8,11 @@ use poise::serenity_prelude as serenity;
 /// Autocomplete for `/move`: the caller's legal moves that match what they typed.
 async fn legal_moves(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
     let (channel, me) = (ctx.channel_id().get(), ctx.author().id.get());
-    let moves = ctx.data().service.suggest_moves(channel, me, typed, 25);
+    let moves = ctx
+        .data()
+        .service
+        .games()
+        .suggest_moves(channel, me, typed, 25);
     choices(moves.await)
 }
 
@@ -33,7 +37,7 @@ pub async fn move_(
     let data = ctx.data();
     let Some(report) = change(
         ctx,
-        data.service.play_move(
+        data.service.games().play_move(
             ctx.channel_id().get(),
             ctx.author().id.get(),
             &notation,
@@ -157,7 +161,7 @@ pub fn ai_reply(ctx: Context<'_>, game: GameId) {
 pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
     let ended = change(
         ctx,
-        ctx.data().service.resign(
+        ctx.data().service.games().resign(
             ctx.channel_id().get(),
             ctx.author().id.get(),
             Some(answering(ctx)),
@@ -176,6 +180,7 @@ pub async fn draw(ctx: Context<'_>) -> Result<(), Error> {
         ctx,
         ctx.data()
             .service
+            .games()
             .offer_draw(ctx.channel_id().get(), me, Some(answering(ctx))),
     )
     .await?;
@@ -204,7 +209,7 @@ pub async fn hint(ctx: Context<'_>) -> Result<(), Error> {
 pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
     let ended = change(
         ctx,
-        ctx.data().service.abort(
+        ctx.data().service.games().abort(
             place(ctx).channel,
             ctx.author().id.get(),
             is_moderator(ctx),

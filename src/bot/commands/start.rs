@@ -152,6 +152,7 @@ pub async fn challenge(
     let made = super::play::change(
         ctx,
         data.service
+            .games()
             .challenge(request, Some(super::play::answering(ctx))),
     )
     .await?;
@@ -189,6 +190,7 @@ pub async fn ai(
     let Some(started) = super::play::change(
         ctx,
         data.service
+            .games()
             .start_ai_game(request, Some(super::play::answering(ctx))),
     )
     .await?
