@@ -40,7 +40,7 @@ pub use gone::Gone;
 pub use news::News;
 pub use outbox::{
     AnswerRef, Answering, BoardRef, Buttons, Notice, NoticeId, OutboxTimes, Payload,
-    PuzzleBoardRef, ANSWER_TOKEN_LIFE,
+    PuzzleBoardRef, ANSWER_LIFE,
 };
 #[cfg(any(test, feature = "test-support"))]
 pub use probe::{NoticeStatus, StoredNotice};

@@ -64,8 +64,8 @@ pub enum News {
         had: bool,
     },
     /// A notice written before notices were typed: its words as they were then stored, and
-    /// its row's kind (`move`, `reminder`, ...). Never written now; read from old rows.
-    #[serde(skip)]
+    /// its row's kind (`move`, `reminder`, ...). Never written now: migration 0024 made old
+    /// rows' words this.
     Worded { kind: String, text: String },
 }
 

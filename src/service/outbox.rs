@@ -54,13 +54,11 @@ pub struct BoardRef {
 /// What a notice carries, as stored.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Payload {
-    /// What it tells (the bot words it at delivery). Read into [`Notice::news`].
+    /// What it tells (the bot words it at delivery). Read into [`Notice::news`]. (Rows written
+    /// before notices were typed, which held their words, were given [`News::Worded`] by
+    /// migration 0024.)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub news: Option<News>,
-    /// The words of a notice written before notices were typed (never written now): read
-    /// into [`Notice::news`] as [`News::Worded`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub text: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub board: Option<BoardRef>,
     /// Edit this message (and remove its buttons) instead of posting; if it is gone, post.
@@ -85,8 +83,8 @@ pub struct Payload {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub graph: Option<super::analysis::GraphRef>,
     /// For its interaction's caller alone (a daily puzzle's answer): shown only by editing the
-    /// interaction's (private) response, never posted in the channel; past the token's life it
-    /// is given up.
+    /// interaction's (private) response, never posted in the channel; past the answer's life
+    /// ([`ANSWER_LIFE`]) it is given up.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub private: bool,
 }
@@ -143,52 +141,25 @@ impl Payload {
 }
 
 /// How long after a notice is written its interaction's response may be edited: Discord's 15
-/// minutes from the interaction (the life of its token), less a minute for the time before the
-/// notice was written and requests under way.
-pub const ANSWER_TOKEN_LIFE: Duration = Duration::from_secs(14 * 60);
+/// minutes from the interaction (the life of the bot's handle on the response), less a minute
+/// for the time before the notice was written and requests under way.
+pub const ANSWER_LIFE: Duration = Duration::from_secs(14 * 60);
 
 /// The interaction whose original response shows a notice's news: the deferred answer to a
 /// command, or the message whose button was pressed. The bot makes the handle on that response
 /// and reads it; the service keeps it, with when it stops serving.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(from = "StoredAnswer")]
 pub struct AnswerRef {
-    /// The bot's handle on the response (it lets the bot edit it: never logged).
+    /// The bot's handle on the response (it lets the bot edit it: never logged). Rows written
+    /// before the handle was the bot's alone were given it by migration 0024; one without any
+    /// (empty) is posted instead.
+    #[serde(default)]
     pub reply: String,
     /// When the handle stops serving (Unix ms, the database's clock), set when the notice is
-    /// written ([`ANSWER_TOKEN_LIFE`] after); none in rows written before it was recorded.
+    /// written ([`ANSWER_LIFE`] after; rows written before it was recorded were given it by
+    /// migration 0024).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<i64>,
-}
-
-/// An [`AnswerRef`] as stored. Rows written before the handle was the bot's alone hold the
-/// interaction's `application` and `token` instead of `reply`: they are read into the handle
-/// the bot makes of those (`{application}/{token}`), so they are still shown by their edit.
-#[derive(Deserialize)]
-struct StoredAnswer {
-    #[serde(default)]
-    reply: Option<String>,
-    #[serde(default)]
-    application: Option<u64>,
-    #[serde(default)]
-    token: Option<String>,
-    #[serde(default)]
-    expires_at: Option<i64>,
-}
-
-impl From<StoredAnswer> for AnswerRef {
-    fn from(stored: StoredAnswer) -> AnswerRef {
-        let reply = match (stored.reply, stored.application, stored.token) {
-            (Some(reply), _, _) => reply,
-            (None, Some(application), Some(token)) => format!("{application}/{token}"),
-            // No handle the bot can read: the notice is posted instead.
-            _ => String::new(),
-        };
-        AnswerRef {
-            reply,
-            expires_at: stored.expires_at,
-        }
-    }
 }
 
 impl AnswerRef {
@@ -200,12 +171,9 @@ impl AnswerRef {
         }
     }
 
-    /// Whether the handle can still be used at `now`, for a notice written at `written`.
-    pub fn alive_at(&self, now: i64, written: i64) -> bool {
-        let expires_at = self
-            .expires_at
-            .unwrap_or_else(|| written.saturating_add(millis(ANSWER_TOKEN_LIFE)));
-        now < expires_at
+    /// Whether the handle can still be used at `now` (not before its end is recorded).
+    pub fn alive_at(&self, now: i64) -> bool {
+        self.expires_at.is_some_and(|end| now < end)
     }
 }
 
@@ -284,24 +252,16 @@ fn nonce() -> String {
 fn notice(row: NoticeRow, claimed: bool) -> Result<Notice, String> {
     let mut payload: Payload = serde_json::from_str(&row.payload)
         .map_err(|e| format!("the stored payload cannot be read: {e}"))?;
-    let news = match (payload.news.take(), payload.text.take()) {
-        (Some(news), _) => news,
-        // Written before notices were typed: its words as stored then.
-        (None, Some(text)) => News::Worded {
-            kind: row.kind.clone(),
-            text,
-        },
-        (None, None) => return Err("the stored payload tells nothing".to_string()),
-    };
+    let news = payload
+        .news
+        .take()
+        .ok_or("the stored payload tells nothing")?;
     Ok(Notice {
         id: row.id,
         channel: row.channel_id,
         kind: row.kind,
         nonce: row.nonce,
-        attempts: match claimed {
-            true => row.attempts.saturating_sub(1),
-            false => row.attempts,
-        },
+        attempts: row.attempts.saturating_sub(u32::from(claimed)),
         created_at: row.created_at,
         failure: row.failure,
         news,
@@ -324,7 +284,7 @@ impl Context {
         let now = self.database_now_on(conn).await?;
         let mut payload = payload.clone();
         if let Some(answer) = &mut payload.answer {
-            answer.expires_at = Some(now.saturating_add(millis(ANSWER_TOKEN_LIFE)));
+            answer.expires_at = Some(now.saturating_add(millis(ANSWER_LIFE)));
         }
         let payload = serde_json::to_string(&payload).expect("a payload serializes");
         Ok(rows::insert(

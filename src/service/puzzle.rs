@@ -573,7 +573,7 @@ impl Service {
     /// Writes the notice that shows `answer` to the interaction `to` (none: no notice) in the
     /// transaction that judged it, or that gives it again, and names it in the answer's key. It
     /// is held for the handler's edit of the deferred response; the dispatcher sends the same
-    /// edit if the handler does not record it, and past the token's life posts it in the
+    /// edit if the handler does not record it, and past the answer's life posts it in the
     /// channel, unless it is private (then it is given up, and the try gives it again when
     /// asked).
     async fn answer_notice(

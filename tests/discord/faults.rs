@@ -803,7 +803,8 @@ async fn a_challenge_or_draw_offer_whose_answer_fails_is_posted_with_its_buttons
 }
 
 /// A notice written by an older version, which stored the words of its notices rather than what
-/// they tell, is delivered after the upgrade: in those words, with its board drawn, once.
+/// they tell, is delivered after the upgrade (whose migration makes those words its news): in
+/// those words, with its board drawn, once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_notice_written_in_the_old_format_is_delivered_after_an_upgrade() {
     let mut h = BotHarness::start(SETTINGS).await;
@@ -833,6 +834,9 @@ async fn a_notice_written_in_the_old_format_is_delivered_after_an_upgrade() {
     .execute(&pool)
     .await
     .unwrap();
+    // The upgrade's migration makes its words its news.
+    let migration = std::fs::read_to_string("migrations/sqlite/0024_outbox_payloads.sql").unwrap();
+    sqlx::raw_sql(&migration).execute(&pool).await.unwrap();
     pool.close().await;
     h.boot().await;
     let posted = shown(&h, 230, 1, |r| r.content() == text).await;

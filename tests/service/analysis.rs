@@ -510,7 +510,8 @@ both_backends! {
             "{:?}",
             payloads[0].news
         );
-        assert!(payloads[0].text.is_none(), "worded by the bot, not stored");
+        let stored: serde_json::Value = serde_json::from_str(&analysis[0].payload).unwrap();
+        assert!(stored.get("text").is_none(), "worded by the bot, not stored: {stored}");
         assert_eq!(payloads[0].edit_notice, None);
         let summaries: Vec<&Payload> = analysis
             .iter()

@@ -471,8 +471,9 @@ async fn a_notice_that_cannot_be_read_fails_alone(db: TestDb) {
 
 both_backends! {
 /// A notice written before notices were typed (its payload holds the words it was written
-/// with, not what it tells) is still delivered after an upgrade: in those words, with its
-/// board; and whether a player could lose on time for it, never shown, is read from its kind.
+/// with, not what it tells) is still delivered after an upgrade (whose migration makes those
+/// words its news): in those words, with its board; and whether a player could lose on time for
+/// it, never shown, is read from its kind.
 #[tokio::test]
 async fn a_notice_written_in_the_old_format_is_delivered_in_its_words(db: TestDb) {
     let f = fixture(db, false).await;
@@ -480,11 +481,16 @@ async fn a_notice_written_in_the_old_format_is_delivered_in_its_words(db: TestDb
     let refused = || Delivery::Refused {
         reason: "400: Invalid Form Body (code 50035)".into(),
     };
-    let old = |id: NoticeId, payload: serde_json::Value| {
+    // Stored as the older version stored it, then given today's payload by the upgrade's
+    // migration.
+    let old = |id: NoticeId, payload: serde_json::Value| async move {
         sqlx::query("UPDATE outbox SET payload = $1 WHERE id = $2")
             .bind(payload.to_string())
             .bind(id)
             .execute(s.store().pool())
+            .await?;
+        crate::support::migrate_again(s.store(), "0024_outbox_payloads.sql").await;
+        Ok::<_, sqlx::Error>(())
     };
     // A move, as the older version stored it: its words and its board.
     let game = two_player_game(s, 22, TimeControl::PerMove(Duration::from_secs(3600))).await;
@@ -1101,19 +1107,17 @@ async fn a_changes_notice_records_its_tokens_life_and_whoever_shows_it_first_set
     let f = fixture(db, false).await;
     let s = &f.service;
     let grace = GRACE.as_millis() as i64;
-    let life = ANSWER_TOKEN_LIFE.as_millis() as i64;
+    let life = ANSWER_LIFE.as_millis() as i64;
     // Held for its handler's edit, the token's end recorded on the database's clock.
     let row = held_challenge(s, 80).await;
     assert_eq!((row.status, row.next_attempt_at), (NoticeStatus::Held, row.created_at + grace));
     let n = s.notice(row.id).await.unwrap().unwrap();
     let answer = n.payload.answer.clone().unwrap();
     assert_eq!(answer.expires_at, Some(row.created_at + life));
-    assert!(answer.alive_at(row.created_at + life - 1, row.created_at));
-    assert!(!answer.alive_at(row.created_at + life, row.created_at));
-    // A row written before the end was recorded: the life counts from the row.
-    let old = answer_ref(7, "t");
-    assert!(old.alive_at(row.created_at + life - 1, row.created_at));
-    assert!(!old.alive_at(row.created_at + life, row.created_at));
+    assert!(answer.alive_at(row.created_at + life - 1));
+    assert!(!answer.alive_at(row.created_at + life));
+    // A handle whose end is not recorded yet serves nothing.
+    assert!(!answer_ref(7, "t").alive_at(row.created_at));
     // The handler's edit failed: the dispatcher takes the notice at once, not after the hold.
     s.answer_failed(row.id).await.unwrap();
     let released = s.probe().notices_in(80).await.unwrap().pop().unwrap();
@@ -1138,14 +1142,15 @@ async fn a_changes_notice_records_its_tokens_life_and_whoever_shows_it_first_set
 
 both_backends! {
 /// A notice written when the service stored the interaction's application and token (not the
-/// bot's handle on its response) is read into the handle the bot makes of them, with the end
-/// it recorded (or, older still, its life counted from the row); once delivered, the token is
-/// gone from the row.
+/// bot's handle on its response) is given the handle the bot makes of them by migration 0024,
+/// with the end it recorded (or, older still, its life counted from the row), the token gone
+/// from anything but the handle; a row already holding a handle, or one whose payload is not
+/// JSON, is left as it is. Once delivered, the token is gone from the row.
 #[tokio::test]
-async fn a_notice_stored_with_the_interactions_token_is_read_into_the_bots_handle(db: TestDb) {
+async fn a_notice_stored_with_the_interactions_token_is_given_the_bots_handle(db: TestDb) {
     let f = fixture(db, false).await;
     let s = &f.service;
-    let life = ANSWER_TOKEN_LIFE.as_millis() as i64;
+    let life = ANSWER_LIFE.as_millis() as i64;
     let row = held_challenge(s, 82).await;
     let mut payload: serde_json::Value = serde_json::from_str(&row.payload).unwrap();
     // Written now: the bot's handle alone, and its end.
@@ -1153,16 +1158,31 @@ async fn a_notice_stored_with_the_interactions_token_is_read_into_the_bots_handl
     assert!(payload["answer"].get("token").is_none(), "{payload}");
     assert!(payload["answer"].get("application").is_none(), "{payload}");
     let expires_at = payload["answer"]["expires_at"].as_i64().expect("its end");
-    let store_as = |payload: &serde_json::Value| {
+    let store_as = |payload: String| {
         sqlx::query("UPDATE outbox SET payload = $1 WHERE id = $2")
-            .bind(payload.to_string())
+            .bind(payload)
             .bind(row.id)
             .execute(s.store().pool())
     };
+    let stored = || async {
+        let payload = s.probe().notices_in(82).await.unwrap().pop().unwrap().payload;
+        serde_json::from_str::<serde_json::Value>(&payload).unwrap()
+    };
+    let migrate = || crate::support::migrate_again(s.store(), "0024_outbox_payloads.sql");
+    // Written now, it stays as it is.
+    migrate().await;
+    assert_eq!(stored().await, payload);
     // As the older version stored it.
     payload["answer"] =
         serde_json::json!({"application": 7, "token": "token-82", "expires_at": expires_at});
-    store_as(&payload).await.unwrap();
+    store_as(payload.to_string()).await.unwrap();
+    migrate().await;
+    let migrated = stored().await;
+    assert_eq!(
+        migrated["answer"],
+        serde_json::json!({"reply": "7/token-82", "expires_at": expires_at})
+    );
+    assert_eq!(migrated["news"], payload["news"], "the rest as it was");
     let n = s.notice(row.id).await.unwrap().unwrap();
     let answer = n.payload.answer.clone().unwrap();
     assert_eq!(answer_webhook(&answer), Some((7, "token-82")));
@@ -1174,14 +1194,27 @@ async fn a_notice_stored_with_the_interactions_token_is_read_into_the_bots_handl
         }
     );
     assert!(!format!("{:?}", n.payload).contains("token-82"), "never printed");
-    // Older still, its end not recorded: its life counts from the row.
+    // Without a token the bot could use: no handle (posted instead).
+    payload["answer"] = serde_json::json!({"token": "token-82"});
+    store_as(payload.to_string()).await.unwrap();
+    migrate().await;
+    let answer = s.notice(row.id).await.unwrap().unwrap().payload.answer.unwrap();
+    assert_eq!((answer_webhook(&answer), answer.reply.as_str()), (None, ""));
+    // Not JSON: left as it is, for the claim to give up.
+    store_as("{not json \"token\"".to_string()).await.unwrap();
+    migrate().await;
+    let unread = s.probe().notices_in(82).await.unwrap().pop().unwrap();
+    assert_eq!(unread.payload, "{not json \"token\"");
+    // Older still, its end not recorded: given the life counted from the row.
     payload["answer"] = serde_json::json!({"application": 7, "token": "token-82"});
-    store_as(&payload).await.unwrap();
+    store_as(payload.to_string()).await.unwrap();
+    migrate().await;
     let n = s.notice(row.id).await.unwrap().unwrap();
     let answer = n.payload.answer.clone().unwrap();
-    assert_eq!((answer_webhook(&answer), answer.expires_at), (Some((7, "token-82")), None));
-    assert!(answer.alive_at(row.created_at + life - 1, row.created_at));
-    assert!(!answer.alive_at(row.created_at + life, row.created_at));
+    assert_eq!(
+        (answer_webhook(&answer), answer.expires_at),
+        (Some((7, "token-82")), Some(row.created_at + life))
+    );
     // Delivered like any other, the token dropped with its handle.
     s.answer_failed(row.id).await.unwrap();
     let n = claimed_in(s, 82, now(s).await).await.pop().expect("released");

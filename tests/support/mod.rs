@@ -53,3 +53,18 @@ pub async fn until_async<F: Future<Output = bool>>(
         waiting.again().await;
     }
 }
+
+/// Runs migration `file` (its SQLite or PostgreSQL version, as `store`'s backend) again, as the
+/// bot's start does on the rows stored before it: for rows a test writes as an older version
+/// stored them.
+pub async fn migrate_again(store: &tablut_bot::store::Store, file: &str) {
+    let dir = match store.backend() {
+        tablut_bot::store::Backend::Sqlite => "sqlite",
+        tablut_bot::store::Backend::Postgres => "postgres",
+    };
+    let sql = std::fs::read_to_string(format!("migrations/{dir}/{file}")).expect("a migration");
+    sqlx::raw_sql(&sql)
+        .execute(store.pool())
+        .await
+        .expect("the migration runs");
+}

@@ -115,7 +115,7 @@ impl Poster {
         let text = crate::bot::messages::notice_text(&notice.news);
         let buttons_on = notice.payload.buttons;
         let answer = (notice.payload.answer.as_ref())
-            .filter(|answer| answer.alive_at(now, notice.created_at))
+            .filter(|answer| answer.alive_at(now))
             .and_then(answer_webhook);
         if let Some(webhook) = answer {
             let attempt = self
