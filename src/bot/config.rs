@@ -485,16 +485,18 @@ impl BotConfig {
     /// The outbox's timing.
     pub fn delivery(&self) -> crate::bot::delivery::DeliveryPolicy {
         crate::bot::delivery::DeliveryPolicy {
-            // Longer than the answer and the look at whether it is shown can take together, so
-            // a slow answer is never posted a second time.
-            answer_grace: self.discord_timeout * 2 + Duration::from_secs(1),
+            times: crate::service::OutboxTimes {
+                // Longer than the answer and the look at whether it is shown can take together,
+                // so a slow answer is never posted a second time.
+                answer_grace: self.discord_timeout * 2 + Duration::from_secs(1),
+                retention: self.outbox_retention,
+                // An attempt makes at most three requests (is the answer shown, is the post in
+                // the channel, the post), each within the timeout.
+                claim_lease: self.discord_timeout * 4 + Duration::from_secs(1),
+            },
             retry_min: self.delivery_retry,
             retry_max: self.delivery_retry * 60,
             give_up: self.delivery_give_up,
-            retention: self.outbox_retention,
-            // An attempt makes at most three requests (is the answer shown, is the post in the
-            // channel, the post), each within the timeout.
-            claim_lease: self.discord_timeout * 4 + Duration::from_secs(1),
         }
     }
 

@@ -178,7 +178,7 @@ impl Context {
     /// Writes a move that `loaded.game` has just played (the move list's newest entry), if
     /// the game is still where it was read, with its announcement in the outbox: a player's
     /// move (`by_user`) is held for the grace while its interaction answers it (see
-    /// [`Service::answered`]); the AI's goes out at once. Then draws the board for the
+    /// [`Service::news_delivered`]); the AI's goes out at once. Then draws the board for the
     /// player's answer.
     pub(crate) async fn commit_move(
         &self,

@@ -8,7 +8,7 @@
 //! given up; the channel gone (its game aborted) or refusing the bot (its game's clock stopped).
 
 use super::*;
-use crate::store::outbox::{self as rows, NewNotice, NoticeRow};
+use crate::store::outbox::{self as rows, NewNotice, NoticeRow, Settle};
 use crate::store::{challenges, Write};
 use serde::{Deserialize, Serialize};
 
@@ -186,7 +186,7 @@ impl std::fmt::Debug for AnswerRef {
 
 /// The interaction that acknowledged a change (a command or a button press, deferred): the
 /// change's news is written to the outbox with it, and shown by editing the interaction's
-/// original response, by its handler ([`Service::answered`] records it shown) or by the
+/// original response, by its handler ([`Service::news_delivered`] records it shown) or by the
 /// dispatcher, which sends the same edit if the handler did not record it (after the notice's
 /// hold, or at once after [`Service::answer_failed`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -236,7 +236,7 @@ pub struct Notice {
 }
 
 /// A duration in milliseconds, as stored times are (saturating).
-fn millis(d: Duration) -> i64 {
+pub(crate) fn millis(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 
@@ -361,8 +361,8 @@ impl Service {
         let until = now + millis(self.delivery.claim_lease);
         let mut writing = self.store.lock().await?;
         let rows = rows::claim_due(writing.ex(), self.store.backend(), now, until, limit).await?;
+        drop(writing);
         let mut notices = Vec::with_capacity(rows.len());
-        let mut unreadable = false;
         for row in rows {
             let (id, channel) = (row.id, row.channel_id);
             match notice(row, true) {
@@ -371,14 +371,9 @@ impl Service {
                 // the channel's next notice.
                 Err(e) => {
                     tracing::error!(notice = id, channel, error = %e, "a notice cannot be read: given up");
-                    rows::unreadable(writing.ex(), id, &e).await?;
-                    unreadable = true;
+                    self.settle(id, Settle::Unreadable(&e)).await?;
                 }
             }
-        }
-        drop(writing);
-        if unreadable {
-            self.wake_outbox();
         }
         Ok(notices)
     }
@@ -412,15 +407,16 @@ impl Service {
         .await
     }
 
-    /// The interaction's original response shows notice `id` (its handler's edit took effect):
-    /// the dispatcher does not send it again.
-    pub async fn answered(&self, id: NoticeId) -> Result<(), ServiceError> {
-        let now = self.database_now().await?;
+    /// Settles notice `id` as `to` says and, unless it is to be tried again later, wakes the
+    /// dispatcher: the channel's next notice (the AI's reply, say) may have waited for it, or it
+    /// is due now.
+    async fn settle(&self, id: NoticeId, to: Settle<'_>) -> Result<(), ServiceError> {
         let mut writing = self.store.lock().await?;
-        rows::delivered(writing.ex(), self.store.backend(), id, None, now).await?;
+        rows::settle(writing.ex(), self.store.backend(), id, to).await?;
         drop(writing);
-        // A later notice in the channel (the AI's reply) may have waited for this one.
-        self.wake_outbox();
+        if !matches!(to, Settle::Retry { .. }) {
+            self.wake_outbox();
+        }
         Ok(())
     }
 
@@ -428,15 +424,11 @@ impl Service {
     /// shows once, however often it is sent), without waiting for the rest of the hold.
     pub async fn answer_failed(&self, id: NoticeId) -> Result<(), ServiceError> {
         let now = self.database_now().await?;
-        let mut writing = self.store.lock().await?;
-        rows::release(writing.ex(), id, now).await?;
-        drop(writing);
-        self.wake_outbox();
-        Ok(())
+        self.settle(id, Settle::Release { now }).await
     }
 
-    /// `notice` is shown (as `message`, when known): it is not sent again, and the channel's
-    /// next notice may go.
+    /// `notice` is shown (as `message`, when known), by the dispatcher or by its interaction's
+    /// handler: it is not sent again, and the channel's next notice may go.
     pub async fn news_delivered(
         &self,
         notice: &Notice,
@@ -444,7 +436,6 @@ impl Service {
     ) -> Result<(), ServiceError> {
         let now = self.database_now().await?;
         let mut writing = self.store.lock().await?;
-        rows::delivered(writing.ex(), self.store.backend(), notice.id, message, now).await?;
         // A challenge posted by the outbox: its message is the one to edit later.
         if let (Some(Buttons::Challenge(id)), Some(message)) = (notice.payload.buttons, message) {
             challenges::set_message(writing.ex(), id, message).await?;
@@ -452,8 +443,9 @@ impl Service {
         // A puzzle's answer shown: its try does not give it again.
         super::puzzle::answer_delivered(writing.ex(), &notice.news).await?;
         drop(writing);
-        self.wake_outbox();
-        Ok(())
+        let message_id = message;
+        self.settle(notice.id, Settle::Delivered { message_id, now })
+            .await
     }
 
     /// `notice` is to be tried again at `at` (Unix ms, the database's clock), the last attempt
@@ -464,20 +456,15 @@ impl Service {
         at: i64,
         reason: &str,
     ) -> Result<(), ServiceError> {
-        let mut writing = self.store.lock().await?;
-        rows::retry_at(writing.ex(), notice.id, at, reason).await?;
-        Ok(())
+        let failure = reason;
+        self.settle(notice.id, Settle::Retry { at, failure }).await
     }
 
     /// `notice` will never be shown, for `reason`: recorded as failed, and the channel's next
     /// notice may go. What follows for the channel is the caller's to say
     /// ([`Service::channel_gone`], [`Service::channel_refuses`]).
     pub async fn news_failed(&self, notice: &Notice, reason: &str) -> Result<(), ServiceError> {
-        let mut writing = self.store.lock().await?;
-        rows::failed(writing.ex(), self.store.backend(), notice.id, reason).await?;
-        drop(writing);
-        self.wake_outbox();
-        Ok(())
+        self.settle(notice.id, Settle::Failed(reason)).await
     }
 
     /// `notice` was refused for good, for `reason`: recorded as failed and, if a player could

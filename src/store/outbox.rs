@@ -153,97 +153,64 @@ pub async fn of_channel<'e>(
     .await?)
 }
 
-/// Marks an owed notice delivered (as message `message_id`, if known). Returns whether it
-/// was owed.
-pub async fn delivered<'e>(
+/// What becomes of a notice (see [`settle`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Settle<'a> {
+    /// Delivered (as this message, if known) at `now`.
+    Delivered { message_id: Option<u64>, now: i64 },
+    /// A failed attempt (counted when it was claimed): pending, the next one at `at`.
+    Retry { at: i64, failure: &'a str },
+    /// Given up for good, with the reason.
+    Failed(&'a str),
+    /// Given up, its payload unreadable, with the reason (its payload is kept as it is, for
+    /// whoever looks into it).
+    Unreadable(&'a str),
+    /// A held notice made pending and due at once (no later than `now`).
+    Release { now: i64 },
+}
+
+/// Settles notice `id` as `to` says, if it is still owed (a release: if it is still held); a
+/// notice delivered or given up no longer carries its answer. Returns whether it was owed.
+pub async fn settle<'e>(
     ex: impl Writes<'e>,
     backend: Backend,
     id: i64,
-    message_id: Option<u64>,
-    now: i64,
+    to: Settle<'_>,
 ) -> Result<bool, StoreError> {
-    let done = sqlx::query(&format!(
-        "UPDATE outbox SET status = 'delivered', message_id = $1, delivered_at = $2, failure = NULL, \
-         payload = {} WHERE id = $3 AND status IN {OPEN}",
-        backend.json_without("payload", "answer")
-    ))
-    .bind(opt_to_db(message_id))
-    .bind(now)
-    .bind(id)
-    .execute(ex)
-    .await?;
-    Ok(done.rows_affected() == 1)
-}
-
-/// Records a failed attempt (counted when it was claimed): pending, the next one at
-/// `next_attempt_at`.
-pub async fn retry_at<'e>(
-    ex: impl Writes<'e>,
-    id: i64,
-    next_attempt_at: i64,
-    failure: &str,
-) -> Result<bool, StoreError> {
-    let done = sqlx::query(&format!(
-        "UPDATE outbox SET status = 'pending', next_attempt_at = $1, failure = $2 \
-         WHERE id = $3 AND status IN {OPEN}"
-    ))
-    .bind(next_attempt_at)
-    .bind(failure)
-    .bind(id)
-    .execute(ex)
-    .await?;
-    Ok(done.rows_affected() == 1)
-}
-
-/// Gives an owed notice up for good, with the reason.
-pub async fn failed<'e>(
-    ex: impl Writes<'e>,
-    backend: Backend,
-    id: i64,
-    failure: &str,
-) -> Result<bool, StoreError> {
-    let done = sqlx::query(&format!(
-        "UPDATE outbox SET status = 'failed', failure = $1, \
-         payload = {} WHERE id = $2 AND status IN {OPEN}",
-        backend.json_without("payload", "answer")
-    ))
-    .bind(failure)
-    .bind(id)
-    .execute(ex)
-    .await?;
-    Ok(done.rows_affected() == 1)
-}
-
-/// Gives up an owed notice whose payload cannot be read, with the reason (its payload is
-/// kept as it is, for whoever looks into it).
-pub async fn unreadable<'e>(
-    ex: impl AnyExecutor<'e>,
-    id: i64,
-    failure: &str,
-) -> Result<bool, StoreError> {
-    let done = sqlx::query(&format!(
-        "UPDATE outbox SET status = 'failed', failure = $1 WHERE id = $2 AND status IN {OPEN}"
-    ))
-    .bind(failure)
-    .bind(id)
-    .execute(ex)
-    .await?;
-    Ok(done.rows_affected() == 1)
-}
-
-/// Makes a held notice pending and due at once (no later than `now`). Returns whether it was
-/// held.
-pub async fn release<'e>(ex: impl Writes<'e>, id: i64, now: i64) -> Result<bool, StoreError> {
-    let done = sqlx::query(
-        "UPDATE outbox SET status = 'pending', \
-         next_attempt_at = CASE WHEN next_attempt_at < $1 THEN next_attempt_at ELSE $1 END \
-         WHERE id = $2 AND status = 'held'",
-    )
-    .bind(now)
-    .bind(id)
-    .execute(ex)
-    .await?;
-    Ok(done.rows_affected() == 1)
+    let answer_gone = backend.json_without("payload", "answer");
+    let (set, owed) = match to {
+        Settle::Delivered { .. } => (
+            format!(
+                "status = 'delivered', message_id = $2, delivered_at = $3, failure = NULL, \
+                 payload = {answer_gone}"
+            ),
+            OPEN,
+        ),
+        Settle::Retry { .. } => (
+            "status = 'pending', next_attempt_at = $2, failure = $3".into(),
+            OPEN,
+        ),
+        Settle::Failed(_) => (
+            format!("status = 'failed', failure = $2, payload = {answer_gone}"),
+            OPEN,
+        ),
+        Settle::Unreadable(_) => ("status = 'failed', failure = $2".into(), OPEN),
+        Settle::Release { .. } => (
+            "status = 'pending', next_attempt_at = \
+             CASE WHEN next_attempt_at < $2 THEN next_attempt_at ELSE $2 END"
+                .into(),
+            "('held')",
+        ),
+    };
+    let sql = format!("UPDATE outbox SET {set} WHERE id = $1 AND status IN {owed}");
+    let query = sqlx::query(&sql).bind(id);
+    let query = match to {
+        Settle::Delivered { message_id, now } => query.bind(opt_to_db(message_id)).bind(now),
+        Settle::Retry { at, failure } => query.bind(at).bind(failure),
+        Settle::Failed(failure) | Settle::Unreadable(failure) => query.bind(failure),
+        Settle::Release { now } => query.bind(now),
+    };
+    Ok(query.execute(ex).await?.rows_affected() == 1)
 }
 
 /// Deletes the notices delivered before `before` (Unix ms) and those given up that were

@@ -37,12 +37,14 @@ struct Setup {
 
 fn policy() -> DeliveryPolicy {
     DeliveryPolicy {
-        answer_grace: GRACE,
+        times: OutboxTimes {
+            answer_grace: GRACE,
+            retention: Duration::from_secs(3600),
+            claim_lease: LEASE,
+        },
         retry_min: Duration::from_millis(50),
         retry_max: Duration::from_secs(1),
         give_up: Duration::from_secs(600),
-        retention: Duration::from_secs(3600),
-        claim_lease: LEASE,
     }
 }
 

@@ -37,12 +37,14 @@ async fn fixture(db: TestDb, images: bool) -> Fixture {
 
 fn policy() -> DeliveryPolicy {
     DeliveryPolicy {
-        answer_grace: GRACE,
+        times: OutboxTimes {
+            answer_grace: GRACE,
+            retention: RETENTION,
+            claim_lease: CLAIM_LEASE,
+        },
         retry_min: Duration::from_secs(1),
         retry_max: Duration::from_secs(8),
         give_up: GIVE_UP,
-        retention: RETENTION,
-        claim_lease: CLAIM_LEASE,
     }
 }
 
@@ -211,7 +213,7 @@ async fn a_players_move_waits_for_its_answer_and_holds_back_the_ais_reply(db: Te
     let t = now(s).await;
     assert_eq!(s.next_notice_at().await.unwrap().map(|n| n > t), Some(true));
     // The answer showed the move: the reply is due at once, the move is never posted.
-    s.answered(mine.notice).await.unwrap();
+    answered(s, mine.notice).await;
     let due = due_in(s, 11, now(s).await).await;
     assert_eq!(
         due.iter().map(|n| n.id).collect::<Vec<_>>(),
@@ -257,7 +259,7 @@ async fn a_move_whose_answer_failed_is_posted_and_so_is_one_never_answered(db: T
     )
     .await
     .unwrap();
-    s.answered(second.notice).await.unwrap();
+    answered(s, second.notice).await;
     let rows = s.probe().notices_in(12).await.unwrap();
     assert_eq!(rows[1].message_id, Some(9));
 }
@@ -762,7 +764,7 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
     assert_eq!(n.payload.board.as_ref().map(|b| b.ply), Some(0));
     assert_eq!(answer_webhook(n.payload.answer.as_ref().unwrap()), Some((7, "t-accept")));
     assert_eq!(n.payload.edit, None, "a board is posted, not edited in");
-    s.answered(n.id).await.unwrap();
+    answered(s, n.id).await;
     // A draw declined, then one agreed.
     s.games().offer_draw(30, ASTRID, None).await.unwrap();
     let DrawAnswer::Declined(_, notice) = s
@@ -793,7 +795,7 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
     let n = held(s, 30, ended.notice.unwrap()).await;
     assert_eq!(n.kind, "ended");
     assert!(n.payload.board.is_some());
-    s.answered(n.id).await.unwrap();
+    answered(s, n.id).await;
     // Declined and withdrawn challenges: the pressed message is edited if the answer fails.
     let c = challenge_in(s, 34, false).await;
     let (_, notice) = s
@@ -805,7 +807,7 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
         (n.kind.as_str(), n.payload.edit),
         ("challenge_closed", Some(35))
     );
-    s.answered(n.id).await.unwrap();
+    answered(s, n.id).await;
     let c = challenge_in(s, 34, false).await;
     let (closed, notice) = s
         .games().cancel(c.id, ASTRID, Some(answering("t-cancel", Some(36))))
@@ -1051,7 +1053,7 @@ async fn a_challenge_a_draw_offer_and_a_game_against_the_ai_hold_their_message_f
         (n.kind.as_str(), n.payload.buttons),
         ("draw_offer", Some(Buttons::Draw(game.id)))
     );
-    s.answered(n.id).await.unwrap();
+    answered(s, n.id).await;
     // A game against the AI: its start, with the board, held; the AI's first move waits
     // behind it in the channel.
     let started = s
@@ -1073,13 +1075,19 @@ async fn a_challenge_a_draw_offer_and_a_game_against_the_ai_hold_their_message_f
     let n = held(s, 51, started.notice.unwrap()).await;
     assert_eq!(n.kind, "started");
     assert_eq!(n.payload.board.as_ref().map(|b| b.ply), Some(0));
-    s.answered(n.id).await.unwrap();
+    answered(s, n.id).await;
     assert_eq!(
         due_in(s, 51, now(s).await).await[0].kind,
         "move",
         "then the AI's move"
     );
 }
+}
+
+/// What the handler of notice `id`'s interaction records once its edit showed the news.
+async fn answered(s: &Service, id: NoticeId) {
+    let notice = s.notice(id).await.unwrap().expect("the notice");
+    s.news_delivered(&notice, None).await.unwrap();
 }
 
 /// A challenge in `channel` whose news is held for its answer; returns the notice as stored.
@@ -1130,7 +1138,7 @@ async fn a_changes_notice_records_its_tokens_life_and_whoever_shows_it_first_set
     let row = held_challenge(s, 81).await;
     let claimed = s.claim_notices(row.next_attempt_at, 100).await.unwrap();
     let notice = claimed.into_iter().find(|n| n.channel == 81).expect("claimed");
-    s.answered(row.id).await.unwrap();
+    answered(s, row.id).await;
     let retry = Delivery::Retry { reason: "500".into(), after: None };
     record(s, &notice, retry, row.next_attempt_at).await.unwrap();
     s.answer_failed(row.id).await.unwrap();

@@ -734,12 +734,14 @@ async fn two_processes_whose_clocks_are_a_minute_apart_double_and_lose_nothing()
     };
     let fake = FakeDiscord::start().await;
     let policy = DeliveryPolicy {
-        answer_grace: Duration::from_millis(1800),
+        times: OutboxTimes {
+            answer_grace: Duration::from_millis(1800),
+            retention: Duration::from_secs(3600),
+            claim_lease: Duration::from_millis(2600),
+        },
         retry_min: Duration::from_millis(50),
         retry_max: Duration::from_secs(1),
         give_up: Duration::from_secs(600),
-        retention: Duration::from_secs(3600),
-        claim_lease: Duration::from_millis(2600),
     };
     let mut processes = Vec::new();
     let mut dispatchers = Vec::new();

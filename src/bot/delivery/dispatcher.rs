@@ -33,23 +33,21 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>, policy: DeliveryPolicy)
         let wake = service.outbox_wake();
         let mut paused_until: Option<Instant> = None;
         let mut prune_at = Instant::now() + FIRST_PRUNE;
-        // The attempts under way, at most one a channel (which notice), so a channel's notices
-        // go out in order while the other channels' go on: a slow channel delays only itself.
+        // The attempts under way, at most one a channel (which notice, in which task), so a
+        // channel's notices go out in order while the other channels' go on: a slow channel
+        // delays only itself.
         let mut under_way = tokio::task::JoinSet::new();
-        let mut tasks: HashMap<tokio::task::Id, ChannelId> = HashMap::new();
-        let mut busy: HashMap<ChannelId, NoticeId> = HashMap::new();
+        let mut busy: HashMap<ChannelId, (NoticeId, tokio::task::Id)> = HashMap::new();
         // A channel's next notice, claimed while its attempt before was still under way.
         let mut next_of: HashMap<ChannelId, Notice> = HashMap::new();
         let spawn = |under_way: &mut tokio::task::JoinSet<Outcome>,
-                     tasks: &mut HashMap<tokio::task::Id, ChannelId>,
-                     busy: &mut HashMap<ChannelId, NoticeId>,
+                     busy: &mut HashMap<ChannelId, (NoticeId, tokio::task::Id)>,
                      notice: Notice| {
-            busy.insert(notice.channel, notice.id);
-            let channel = notice.channel;
+            let (channel, id) = (notice.channel, notice.id);
             let (service, poster) = (service.clone(), poster.clone());
             let task =
                 under_way.spawn(async move { deliver(&service, &poster, &policy, notice).await });
-            tasks.insert(task.id(), channel);
+            busy.insert(channel, (id, task.id()));
         };
         loop {
             // Asked to stop: no new attempt; those under way are finished and recorded, so no
@@ -79,7 +77,7 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>, policy: DeliveryPolicy)
                     .collect();
                 for channel in free {
                     let notice = next_of.remove(&channel).expect("listed");
-                    spawn(&mut under_way, &mut tasks, &mut busy, notice);
+                    spawn(&mut under_way, &mut busy, notice);
                 }
                 let room = BATCH.saturating_sub(under_way.len() as u32);
                 if room > 0 {
@@ -97,13 +95,13 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>, policy: DeliveryPolicy)
                                 match busy.get(&notice.channel) {
                                     // Its claim ran out while its attempt is still under way:
                                     // that attempt records it.
-                                    Some(&id) if id == notice.id => {}
+                                    Some(&(id, _)) if id == notice.id => {}
                                     // The one under way is settled (its answer showed it):
                                     // this one follows it.
                                     Some(_) => {
                                         next_of.insert(notice.channel, notice);
                                     }
-                                    None => spawn(&mut under_way, &mut tasks, &mut busy, notice),
+                                    None => spawn(&mut under_way, &mut busy, notice),
                                 }
                             }
                             let next = service.next_notice_at().await.unwrap_or_else(|e| {
@@ -127,9 +125,7 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>, policy: DeliveryPolicy)
                             (e.id(), None)
                         }
                     };
-                    if let Some(channel) = tasks.remove(&id) {
-                        busy.remove(&channel);
-                    }
+                    busy.retain(|_, &mut (_, task)| task != id);
                     let Some(outcome) = outcome else { continue };
                     if let Some(pause) = outcome.global_pause {
                         let until = Instant::now() + pause;
@@ -180,11 +176,6 @@ impl Dispatcher {
     pub fn halted(&self) -> bool {
         self.halted.load(Ordering::SeqCst)
     }
-
-    /// Stops it at once (a start-up that failed).
-    pub fn abort(&self) {
-        self.handle.abort();
-    }
 }
 
 /// The image a notice carries, drawn now, and its file's name (none: empty). Drawing fails
@@ -221,14 +212,7 @@ pub async fn show_answer(service: &Service, poster: &Poster, id: NoticeId, png: 
     let Some(answer) = &notice.payload.answer else {
         return;
     };
-    let recorded = match answer_webhook(answer) {
-        None => {
-            tracing::error!(
-                notice = id,
-                "a notice's reply handle cannot be read: the dispatcher shows it"
-            );
-            service.answer_failed(id).await
-        }
+    let delivery = match answer_webhook(answer) {
         Some(webhook) => {
             let (png, filename) = match png.is_empty() {
                 true => draw(service, &notice).await,
@@ -236,18 +220,18 @@ pub async fn show_answer(service: &Service, poster: &Poster, id: NoticeId, png: 
             };
             let text = crate::bot::messages::notice_text(&notice.news);
             let buttons = notice.payload.buttons;
-            let attempt = poster
-                .edit_answer(webhook, &text, buttons, png, filename)
-                .await;
-            match attempt.delivery {
-                Delivery::Delivered { message_id } => {
-                    service.news_delivered(&notice, message_id).await
-                }
-                failed => {
-                    tracing::warn!(notice = id, kind = notice.kind, outcome = ?failed, "the edit showing a change failed: the dispatcher sends it again");
-                    service.answer_failed(id).await
-                }
-            }
+            let attempt = poster.edit_answer(webhook, &text, buttons, png, filename);
+            attempt.await.delivery
+        }
+        None => Delivery::Refused {
+            reason: "the notice's reply handle cannot be read".into(),
+        },
+    };
+    let recorded = match delivery {
+        Delivery::Delivered { message_id } => service.news_delivered(&notice, message_id).await,
+        failed => {
+            tracing::warn!(notice = id, kind = notice.kind, outcome = ?failed, "the edit showing a change failed: the dispatcher sends it again");
+            service.answer_failed(id).await
         }
     };
     if let Err(e) = recorded {
@@ -300,33 +284,26 @@ async fn deliver(
         let now = service.database_now().await?;
         policy::record(service, policy, &notice, delivery, now).await
     };
-    match recorded.await {
+    let (game, what) = match recorded.await {
         Ok(Recorded::GameAborted(ended)) => {
-            tracing::warn!(
-                game = ended.game.id,
-                channel,
-                "the game's channel is gone: aborted"
-            )
+            (Some(ended.game.id), "the game's channel is gone: aborted")
         }
-        Ok(Recorded::GaveUp(game)) => {
-            tracing::warn!(
-                notice = id,
-                channel,
-                kind,
-                game,
-                "a notice retried for too long was given up; the game's clock is stopped"
-            )
+        Ok(Recorded::GaveUp(game)) => (
+            game,
+            "a notice retried for too long was given up; the game's clock is stopped",
+        ),
+        Ok(Recorded::ClockStopped(game)) => (
+            Some(game),
+            "news refused in the game's channel: the game's clock is stopped",
+        ),
+        Ok(_) => (None, ""),
+        Err(e) => {
+            tracing::error!(notice = id, error = ?e, "cannot record a delivery");
+            (None, "")
         }
-        Ok(Recorded::ClockStopped(game)) => {
-            tracing::warn!(
-                game,
-                channel,
-                kind,
-                "news refused in the game's channel: the game's clock is stopped"
-            )
-        }
-        Ok(_) => {}
-        Err(e) => tracing::error!(notice = id, error = ?e, "cannot record a delivery"),
+    };
+    if !what.is_empty() {
+        tracing::warn!(notice = id, channel, kind, game, "{what}");
     }
     Outcome {
         global_pause: attempt.global_pause,

@@ -5,6 +5,7 @@
 //! own.
 
 use super::client::Answer;
+use crate::service::outbox::millis;
 use crate::service::{Ended, GameId, Notice, OutboxTimes, Service, ServiceError};
 use std::time::Duration;
 
@@ -12,7 +13,7 @@ use std::time::Duration;
 /// and the times the service keeps its rows by ([`OutboxTimes`], where they are described).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DeliveryPolicy {
-    pub answer_grace: Duration,
+    pub times: OutboxTimes,
     /// The wait before the first retry; each further retry waits twice as long...
     pub retry_min: Duration,
     /// ...up to this.
@@ -20,20 +21,15 @@ pub struct DeliveryPolicy {
     /// A notice still not delivered this long after it was written is given up (recorded as
     /// failed with its last reason), and its game's clock stopped.
     pub give_up: Duration,
-    pub retention: Duration,
-    pub claim_lease: Duration,
 }
 
 impl Default for DeliveryPolicy {
     fn default() -> DeliveryPolicy {
-        let times = OutboxTimes::default();
         DeliveryPolicy {
-            answer_grace: times.answer_grace,
+            times: OutboxTimes::default(),
             retry_min: Duration::from_secs(1),
             retry_max: Duration::from_secs(60),
             give_up: Duration::from_secs(24 * 3600),
-            retention: times.retention,
-            claim_lease: times.claim_lease,
         }
     }
 }
@@ -41,11 +37,7 @@ impl Default for DeliveryPolicy {
 /// The times the service keeps its rows by.
 impl From<DeliveryPolicy> for OutboxTimes {
     fn from(policy: DeliveryPolicy) -> OutboxTimes {
-        OutboxTimes {
-            answer_grace: policy.answer_grace,
-            retention: policy.retention,
-            claim_lease: policy.claim_lease,
-        }
+        policy.times
     }
 }
 
@@ -160,11 +152,6 @@ pub async fn record(
             stopped.map_or(Recorded::Failed, Recorded::ClockStopped)
         }
     })
-}
-
-/// A duration in milliseconds, as stored times are (saturating).
-fn millis(d: Duration) -> i64 {
-    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 
 /// Discord's JSON error codes the delivery acts on.
