@@ -3,12 +3,13 @@
 //! connection); the database is the queue's truth: a game where the AI is to move is a turn
 //! owed, and [`Ai::games_awaiting`] finds every one, after a restart or a failure.
 
+use super::context::{Context, Loaded};
+use super::news::News;
 use super::outbox::Payload;
-use super::{
-    ChannelId, GameId, GuildId, Hint, Loaded, MoveReport, News, Player, Service, ServiceError,
-    UserId,
-};
-use crate::ai::pool::{Answer, Search};
+use super::play::Games;
+use super::types::{ChannelId, GameId, GuildId, Hint, MoveReport, Player, UserId};
+use super::{Service, ServiceError};
+use crate::ai::pool::{Answer, Pool, Search};
 use crate::ai::queue::{Class, Owner, Ticket};
 use crate::ai::Level;
 use crate::ai::SearchResult;
@@ -45,27 +46,24 @@ pub(crate) fn claimer_id() -> String {
 /// A game's AI turn being played: while it lives no other turn of the game starts; dropped
 /// (finished, failed or abandoned), it withdraws the request if no worker has it yet.
 struct TurnClaim<'a> {
-    service: &'a Service,
+    ai: Ai<'a>,
     game: GameId,
 }
 
 impl Drop for TurnClaim<'_> {
     fn drop(&mut self) {
         let ticket = self
-            .service
-            .ai_turns
+            .ai
+            .turns
             .turns
             .lock()
             .expect("AI turns")
             .remove(&self.game)
             .flatten();
         if let Some(ticket) = ticket {
-            if self.service.ai.cancel(ticket) {
+            if self.ai.pool.cancel(ticket) {
                 // Withdrawn before a worker took it: never searched.
-                self.service
-                    .ai_turns
-                    .searches
-                    .fetch_sub(1, Ordering::SeqCst);
+                self.ai.turns.searches.fetch_sub(1, Ordering::SeqCst);
             }
         }
     }
@@ -122,13 +120,20 @@ impl AiTurns {
 /// hints it gives people.
 #[derive(Clone, Copy)]
 pub struct Ai<'a> {
-    service: &'a Service,
+    cx: &'a Context,
+    /// The AI's workers, which the analyses and the puzzles' scan use too.
+    pool: &'a Pool,
+    turns: &'a AiTurns,
 }
 
 impl Service {
     /// The AI's turns and hints.
     pub fn ai(&self) -> Ai<'_> {
-        Ai { service: self }
+        Ai {
+            cx: &self.cx,
+            pool: &self.ai,
+            turns: &self.ai_turns,
+        }
     }
 }
 
@@ -140,27 +145,27 @@ impl Ai<'_> {
         let Some(_claim) = self.claim_ai_turn(id) else {
             return Ok(None);
         };
-        let Some(row) = games::by_id(self.service.store.read(), id).await? else {
+        let Some(row) = games::by_id(self.cx.store.read(), id).await? else {
             return Ok(None);
         };
         if row.status != GameStatus::Active {
             return Ok(None);
         }
-        let loaded = self.service.load(row).await?;
+        let loaded = self.cx.load(row).await?;
         let Some(Player::Ai(level)) = loaded.info.to_move().cloned() else {
             return Ok(None);
         };
         // Across processes: the turn is searched only by the process that claims it in the
         // database; a claim whose process died ends with its lease (the sweep plays it then).
         let ply = loaded.row.ply;
-        let time = self.service.config.ai_time(level);
-        let lease = time + self.service.config.ai_claim_margin;
+        let time = self.cx.config.ai_time(level);
+        let lease = time + self.cx.config.ai_claim_margin;
         // On the database's clock, which every process's claims are measured on.
-        let now = self.service.database_now().await?;
+        let now = self.cx.database_now().await?;
         let until = now + lease.as_millis() as i64;
-        let mut writing = self.service.store.lock().await?;
+        let mut writing = self.cx.store.lock().await?;
         let claimed =
-            games::claim_ai_turn(writing.ex(), id, ply, &self.service.claimer, now, until).await?;
+            games::claim_ai_turn(writing.ex(), id, ply, &self.cx.claimer, now, until).await?;
         drop(writing);
         if !claimed {
             return Ok(None);
@@ -171,9 +176,9 @@ impl Ai<'_> {
         let played = self.search_ai_turn(loaded, level, time, lost).await;
         drop(renewing);
         if !matches!(played, Ok(Some(_))) {
-            let released = match self.service.store.lock().await {
+            let released = match self.cx.store.lock().await {
                 Ok(mut writing) => {
-                    games::release_ai_turn(writing.ex(), id, ply, &self.service.claimer).await
+                    games::release_ai_turn(writing.ex(), id, ply, &self.cx.claimer).await
                 }
                 Err(e) => Err(e),
             };
@@ -198,13 +203,13 @@ impl Ai<'_> {
     ) -> (oneshot::Sender<()>, oneshot::Receiver<()>) {
         let (renewing, mut stopped) = oneshot::channel::<()>();
         let (lost_tx, lost) = oneshot::channel();
-        let store = self.service.store.clone();
-        let database_clock = self.service.database_clock.clone();
-        let claimer = self.service.claimer.clone();
-        let renewals = self.service.ai_turns.claim_renewals.clone();
+        let store = self.cx.store.clone();
+        let database_clock = self.cx.database_clock.clone();
+        let claimer = self.cx.claimer.clone();
+        let renewals = self.turns.claim_renewals.clone();
         let every = (lease / 3).max(MIN_RENEWAL);
         let lease = lease.as_millis() as i64;
-        let running = Renewer::new(self.service.ai_turns.claim_renewers.clone());
+        let running = Renewer::new(self.turns.claim_renewers.clone());
         tokio::spawn(async move {
             let _running = running;
             loop {
@@ -262,26 +267,16 @@ impl Ai<'_> {
             level,
             time,
         };
-        self.service
-            .ai_turns
-            .searches
-            .fetch_add(1, Ordering::SeqCst);
+        self.turns.searches.fetch_add(1, Ordering::SeqCst);
         let (ticket, mut answer) = self.submit(owner, search);
-        if let Some(slot) = self
-            .service
-            .ai_turns
-            .turns
-            .lock()
-            .expect("AI turns")
-            .get_mut(&id)
-        {
+        if let Some(slot) = self.turns.turns.lock().expect("AI turns").get_mut(&id) {
             *slot = Some(ticket);
         }
         let answer = tokio::select! {
             answer = &mut answer => answer,
             Ok(()) = lost => {
-                if self.service.ai.cancel(ticket) {
-                    self.service.ai_turns.searches
+                if self.pool.cancel(ticket) {
+                    self.turns.searches
                         .fetch_sub(1, Ordering::SeqCst);
                     return Ok(None);
                 }
@@ -296,7 +291,7 @@ impl Ai<'_> {
             .game
             .play(found.best)
             .map_err(|e| ServiceError::Internal(format!("the AI chose an illegal move: {e}")))?;
-        match self.service.commit_move(loaded, None, None).await {
+        match self.cx.commit_move(loaded, None, None).await {
             Ok(report) => Ok(Some(report)),
             Err(ServiceError::PositionChanged | ServiceError::GameOver) => Ok(None),
             Err(e) => Err(e),
@@ -305,26 +300,15 @@ impl Ai<'_> {
 
     /// Whether game `id`'s AI turn is under way (queued or searching).
     pub fn pending(&self, id: GameId) -> bool {
-        self.service
-            .ai_turns
-            .turns
-            .lock()
-            .expect("AI turns")
-            .contains_key(&id)
+        self.turns.turns.lock().expect("AI turns").contains_key(&id)
     }
 
     /// How many requests the pool serves before game `id`'s AI turn; `None` unless it is
     /// waiting for a worker to be free (an idle worker about to take it is no wait, however
     /// long a loaded machine keeps that worker's thread from running).
     pub fn waiting(&self, id: GameId) -> Option<usize> {
-        let ticket = (*self
-            .service
-            .ai_turns
-            .turns
-            .lock()
-            .expect("AI turns")
-            .get(&id)?)?;
-        self.service.ai.waiting_for_worker(ticket)
+        let ticket = (*self.turns.turns.lock().expect("AI turns").get(&id)?)?;
+        self.pool.waiting_for_worker(ticket)
     }
 
     /// Tells game `id`'s channel (through the outbox) how many requests the pool serves before
@@ -334,13 +318,18 @@ impl Ai<'_> {
             return Ok(false);
         };
         // The post names the game's variant: the game is read first, outside the write.
-        let game = self.service.games().game(id).await?;
+        let game = Games {
+            cx: self.cx,
+            ai: self,
+        }
+        .game(id)
+        .await?;
         let payload = Payload::news(News::AiWaiting { game, ahead });
-        let mut tx = self.service.store.write().await?;
-        self.service
+        let mut tx = self.cx.store.write().await?;
+        self.cx
             .enqueue(&mut tx, channel, "ai_wait", &payload, Duration::ZERO)
             .await?;
-        self.service.commit_noticed(tx).await?;
+        self.cx.commit_noticed(tx).await?;
         Ok(true)
     }
 
@@ -348,7 +337,7 @@ impl Ai<'_> {
     /// (after a restart, or a turn that failed, the sweep plays them).
     pub async fn games_awaiting(self) -> Result<Vec<(GameId, ChannelId)>, ServiceError> {
         let mut out = Vec::new();
-        for row in games::all_active(self.service.store.read()).await? {
+        for row in games::all_active(self.cx.store.read()).await? {
             let start = match &row.start {
                 Some((_, turn)) => match turn.parse::<Side>() {
                     Ok(side) => side,
@@ -379,7 +368,7 @@ impl Ai<'_> {
     /// lichess, refused in a rated game between people (the engine's help would decide it);
     /// given in casual games and against the AI.
     pub async fn hint(self, channel: ChannelId, user: UserId) -> Result<Hint, ServiceError> {
-        let loaded = self.service.active(channel).await?;
+        let loaded = self.cx.active(channel).await?;
         let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
         if loaded.info.rated {
             return Err(ServiceError::HintInRatedGame);
@@ -389,10 +378,10 @@ impl Ai<'_> {
         }
         // This process's clock: the cooldown spares this process's AI pool, and each process
         // keeps its own (see `AiTurns::hints`).
-        let now = self.service.process_now();
-        let cooldown = self.service.config.hint_cooldown.as_millis() as i64;
+        let now = self.cx.process_now();
+        let cooldown = self.cx.config.hint_cooldown.as_millis() as i64;
         {
-            let mut hints = self.service.ai_turns.hints.lock().expect("hint table");
+            let mut hints = self.turns.hints.lock().expect("hint table");
             if let Some(&last) = hints.get(&user) {
                 if now < last + cooldown {
                     let wait = (last + cooldown - now + 999) / 1000;
@@ -419,14 +408,14 @@ impl Ai<'_> {
     /// Forgets `user`'s last hint: it was not answered (its search failed, or its reply could
     /// not be shown), so it does not count against the cooldown.
     pub fn hint_not_shown(self, user: UserId) {
-        let mut hints = self.service.ai_turns.hints.lock().expect("hint table");
+        let mut hints = self.turns.hints.lock().expect("hint table");
         hints.remove(&user);
     }
 
     /// Refuses a new request for the AI while its queue is full.
     pub(crate) fn room(&self) -> Result<(), ServiceError> {
-        let waiting = self.service.ai.waiting();
-        if waiting >= self.service.config.ai_queue_limit {
+        let waiting = self.pool.waiting();
+        if waiting >= self.cx.config.ai_queue_limit {
             return Err(ServiceError::AiBusy(waiting));
         }
         Ok(())
@@ -444,15 +433,15 @@ impl Ai<'_> {
     ) -> Result<(), ServiceError> {
         self.room()?;
         let key = format!("ai-games:{}:{user}", guild.unwrap_or(0));
-        store::dialect::lock_in_transaction(&mut *conn, self.service.store.backend(), &key).await?;
+        store::dialect::lock_in_transaction(&mut *conn, self.cx.store.backend(), &key).await?;
         let (active, latest) = games::ai_games_of(&mut *conn, guild, user).await?;
-        if active >= self.service.config.ai_games_per_user {
+        if active >= self.cx.config.ai_games_per_user {
             return Err(ServiceError::TooManyAiGames(active));
         }
-        let cooldown = self.service.config.ai_game_cooldown.as_millis() as i64;
+        let cooldown = self.cx.config.ai_game_cooldown.as_millis() as i64;
         if let Some(latest) = latest {
             // On the database's clock, as `latest` is: the cooldown holds across processes.
-            let now = self.service.database_now_on(&mut *conn).await?;
+            let now = self.cx.database_now_on(&mut *conn).await?;
             if now < latest + cooldown {
                 return Err(ServiceError::AiGameTooSoon(
                     ((latest + cooldown - now + 999) / 1000) as u64,
@@ -473,12 +462,12 @@ impl Ai<'_> {
         let search = Search {
             game,
             level: Level::Hard,
-            time: self.service.config.hint_time,
+            time: self.cx.config.hint_time,
         };
         let (ticket, mut answer) = self.submit(user, search);
-        let answer = match tokio::time::timeout(self.service.config.hint_wait, &mut answer).await {
+        let answer = match tokio::time::timeout(self.cx.config.hint_wait, &mut answer).await {
             Ok(a) => a,
-            Err(_) if self.service.ai.cancel(ticket) => return Err(ServiceError::HintTimedOut),
+            Err(_) if self.pool.cancel(ticket) => return Err(ServiceError::HintTimedOut),
             // A worker has it: the search ends within its time.
             Err(_) => answer.await,
         };
@@ -487,13 +476,13 @@ impl Ai<'_> {
 
     /// Marks game `id`'s AI turn as under way, unless it already is.
     fn claim_ai_turn(&self, id: GameId) -> Option<TurnClaim<'_>> {
-        let mut turns = self.service.ai_turns.turns.lock().expect("AI turns");
+        let mut turns = self.turns.turns.lock().expect("AI turns");
         if turns.contains_key(&id) {
             return None;
         }
         turns.insert(id, None);
         Some(TurnClaim {
-            service: self.service,
+            ai: *self,
             game: id,
         })
     }
@@ -501,13 +490,10 @@ impl Ai<'_> {
     /// Queues a search on the pool; the receiver gets its answer.
     fn submit(&self, owner: Owner, search: Search) -> (Ticket, oneshot::Receiver<Answer>) {
         let (tx, rx) = oneshot::channel();
-        let ticket = self
-            .service
-            .ai
-            .submit(owner, Class::Play, search, move |a| {
-                // The waiter may have given up: its answer is of no use then.
-                let _ = tx.send(a);
-            });
+        let ticket = self.pool.submit(owner, Class::Play, search, move |a| {
+            // The waiter may have given up: its answer is of no use then.
+            let _ = tx.send(a);
+        });
         (ticket, rx)
     }
 }

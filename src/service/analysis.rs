@@ -5,10 +5,14 @@
 //! summary with the evaluation graph, all through the outbox, each written in the transaction
 //! that records the step it tells of. Asking again shows the stored result at once.
 
+use super::context::{rebuild, Context, Loaded};
 use super::heavy::Place;
+use super::news::News;
 use super::outbox::Payload;
-use super::{rebuild, ChannelId, GameId, GameInfo, Loaded, News, Service, ServiceError, UserId};
+use super::types::{ChannelId, GameId, GameInfo, UserId};
+use super::{Service, ServiceError};
 use crate::ai::analysis::{self, Evaluation, Forced, Judgement, Review};
+use crate::ai::pool::Pool;
 use crate::ai::queue::Class;
 use crate::ai::Limits;
 use crate::render::graph::{evaluation_graph, GraphInput, Mark};
@@ -195,21 +199,29 @@ pub(crate) struct Analyses {
 
 /// The post-game analyses ([`Service::analysis`]): asked for, driven one position at a time,
 /// shown.
+#[derive(Clone, Copy)]
 pub struct Analysis<'a> {
-    service: &'a Service,
+    cx: &'a Context,
+    /// The AI's workers, where each position is searched as background work.
+    pool: &'a Pool,
+    analyses: &'a Analyses,
 }
 
 impl Service {
     /// The post-game analyses.
     pub fn analysis(&self) -> Analysis<'_> {
-        Analysis { service: self }
+        Analysis {
+            cx: &self.cx,
+            pool: &self.ai,
+            analyses: &self.analyses,
+        }
     }
 }
 
 impl Analysis<'_> {
     /// The settings a new analysis is searched with.
     fn settings(&self) -> AnalysisSettings {
-        let config = self.service.config();
+        let config = &self.cx.config;
         AnalysisSettings {
             ms_per_ply: match config.analysis_depth {
                 Some(_) => None,
@@ -225,16 +237,16 @@ impl Analysis<'_> {
     /// the heavy-work queue is full ([`ServiceError::Busy`]; no cooldown: Discord asks at
     /// every key typed).
     pub async fn finished_games(&self, channel: ChannelId) -> Result<Vec<GameInfo>, ServiceError> {
-        let place = self.service.costly_place(None)?;
+        let place = self.cx.costly_place(None)?;
         let mut stored = Vec::new();
-        for id in rows::finished_games_in_channel(self.service.store.read(), channel, GAMES_LISTED)
-            .await?
+        for id in
+            rows::finished_games_in_channel(self.cx.store.read(), channel, GAMES_LISTED).await?
         {
-            if let Some(row) = games::by_id(self.service.store.read(), id).await? {
-                stored.push((row, moves::of_game(self.service.store.read(), id).await?));
+            if let Some(row) = games::by_id(self.cx.store.read(), id).await? {
+                stored.push((row, moves::of_game(self.cx.store.read(), id).await?));
             }
         }
-        self.service.heavy(&place, move || {
+        self.cx.heavy(&place, move || {
             stored
                 .into_iter()
                 .filter_map(|(row, moves)| {
@@ -263,29 +275,29 @@ impl Analysis<'_> {
         user: Option<UserId>,
     ) -> Result<AnalysisStatus, ServiceError> {
         let row = match id {
-            Some(id) => games::by_id(self.service.store.read(), id)
+            Some(id) => games::by_id(self.cx.store.read(), id)
                 .await?
                 .filter(|r| r.channel_id == channel && r.status == GameStatus::Finished)
                 .ok_or(ServiceError::NotAFinishedGame(id))?,
             None => {
-                let id = rows::finished_games_in_channel(self.service.store.read(), channel, 1)
+                let id = rows::finished_games_in_channel(self.cx.store.read(), channel, 1)
                     .await?
                     .into_iter()
                     .next()
                     .ok_or(ServiceError::NoFinishedGame)?;
-                games::by_id(self.service.store.read(), id)
+                games::by_id(self.cx.store.read(), id)
                     .await?
                     .ok_or(ServiceError::NoFinishedGame)?
             }
         };
         // The game is one of the channel's finished ones: the request is valid, and counts.
-        let place = self.service.costly_place(user)?;
-        let loaded = self.service.load_blocking(row, &place).await?;
+        let place = self.cx.costly_place(user)?;
+        let loaded = self.cx.load_blocking(row, &place).await?;
         let total = loaded.game.moves().len() as u32;
         if total == 0 {
             return Err(ServiceError::NothingToReview(loaded.info.id));
         }
-        if let Some(stored) = rows::of_game(self.service.store.read(), loaded.info.id).await? {
+        if let Some(stored) = rows::of_game(self.cx.store.read(), loaded.info.id).await? {
             return self.status_of(loaded, stored, &place).await;
         }
         let settings = serde_json::to_string(&self.settings()).expect("settings serialize");
@@ -294,9 +306,9 @@ impl Analysis<'_> {
             reviewed: 0,
             total,
         });
-        let mut tx = self.service.store.write().await?;
+        let mut tx = self.cx.store.write().await?;
         let notice = self
-            .service
+            .cx
             .enqueue(
                 &mut tx,
                 channel,
@@ -305,7 +317,7 @@ impl Analysis<'_> {
                 Duration::ZERO,
             )
             .await?;
-        let now = self.service.database_now_on(&mut tx).await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
         let inserted = rows::insert(
             &mut *tx,
             &NewAnalysis {
@@ -321,7 +333,7 @@ impl Analysis<'_> {
         .await;
         match inserted {
             Ok(()) => {
-                self.service.commit_noticed(tx).await?;
+                self.cx.commit_noticed(tx).await?;
                 Ok(AnalysisStatus::Started {
                     game: loaded.info,
                     total,
@@ -330,7 +342,7 @@ impl Analysis<'_> {
             // Asked twice at once: the other request started it.
             Err(e) if e.is_unique_violation("analyses") => {
                 drop(tx);
-                let stored = rows::of_game(self.service.store.read(), loaded.info.id)
+                let stored = rows::of_game(self.cx.store.read(), loaded.info.id)
                     .await?
                     .ok_or_else(|| ServiceError::Internal("the analysis vanished".into()))?;
                 self.status_of(loaded, stored, &place).await
@@ -364,18 +376,18 @@ impl Analysis<'_> {
 
     /// A finished analysis of game `id`, with its graph; `None` if it is not finished.
     pub async fn report(&self, id: GameId) -> Result<Option<AnalysisReport>, ServiceError> {
-        let Some(stored) = rows::of_game(self.service.store.read(), id).await? else {
+        let Some(stored) = rows::of_game(self.cx.store.read(), id).await? else {
             return Ok(None);
         };
         if stored.finished_at.is_none() {
             return Ok(None);
         }
-        let row = games::by_id(self.service.store.read(), id)
+        let row = games::by_id(self.cx.store.read(), id)
             .await?
             .ok_or(ServiceError::NoGame)?;
         // For a notice's graph: background work, which waits its turn.
-        let place = self.service.gate.background_place();
-        let loaded = self.service.load_blocking(row, &place).await?;
+        let place = self.cx.gate.background_place();
+        let loaded = self.cx.load_blocking(row, &place).await?;
         let (review, loaded) = self.review_blocking(loaded, stored, &place).await?;
         let png = self.graph_png(&loaded.info, &review, &place).await?;
         Ok(Some(AnalysisReport {
@@ -401,7 +413,7 @@ impl Analysis<'_> {
         stored: AnalysisRow,
         place: &Place,
     ) -> Result<(Review, Loaded), ServiceError> {
-        self.service
+        self.cx
             .heavy(place, move || {
                 review_of(&loaded.game, &stored).map(|review| (review, loaded))
             })
@@ -414,7 +426,7 @@ impl Analysis<'_> {
         review: &Review,
         place: &Place,
     ) -> Result<Vec<u8>, ServiceError> {
-        if !self.service.config().images {
+        if !self.cx.config.images {
             return Ok(Vec::new());
         }
         let mut input = graph_input(review, graph_title(game));
@@ -422,20 +434,19 @@ impl Analysis<'_> {
             // Raichi and tuichu are Linnaeus' calls: Tablut's alone.
             input.calls.clear();
         }
-        self.service
+        self.cx
             .heavy(place, move || evaluation_graph(&input).png)
             .await
     }
 
     /// The games whose analysis is unfinished (after a restart, the sweep resumes them).
     pub async fn unfinished(&self) -> Result<Vec<GameId>, ServiceError> {
-        Ok(rows::unfinished(self.service.store.read()).await?)
+        Ok(rows::unfinished(self.cx.store.read()).await?)
     }
 
     /// Whether game `id`'s analysis is being driven in this process now.
     pub fn running(&self, id: GameId) -> bool {
-        self.service
-            .analyses
+        self.analyses
             .running
             .lock()
             .expect("analyses")
@@ -446,7 +457,7 @@ impl Analysis<'_> {
     /// already being driven here. Whether this call finished it.
     pub async fn run(&self, id: GameId) -> Result<bool, ServiceError> {
         {
-            let mut running = self.service.analyses.running.lock().expect("analyses");
+            let mut running = self.analyses.running.lock().expect("analyses");
             if !running.insert(id) {
                 return Ok(false);
             }
@@ -457,7 +468,7 @@ impl Analysis<'_> {
                 self.0.running.lock().expect("analyses").remove(&self.1);
             }
         }
-        let _release = Release(&self.service.analyses, id);
+        let _release = Release(self.analyses, id);
         loop {
             match self.step(id).await? {
                 Step::Finished => return Ok(true),
@@ -471,7 +482,7 @@ impl Analysis<'_> {
     /// after the last, the analysis finished with its summary and graph in the outbox, in the
     /// same transaction.
     pub async fn step(&self, id: GameId) -> Result<Step, ServiceError> {
-        let stored = rows::of_game(self.service.store.read(), id)
+        let stored = rows::of_game(self.cx.store.read(), id)
             .await?
             .ok_or_else(|| ServiceError::Internal(format!("game {id} has no analysis")))?;
         if stored.finished_at.is_some() {
@@ -479,19 +490,19 @@ impl Analysis<'_> {
         }
         let settings: AnalysisSettings = serde_json::from_str(&stored.settings)
             .map_err(|e| ServiceError::Internal(format!("analysis {id}: settings: {e}")))?;
-        let row = games::by_id(self.service.store.read(), id)
+        let row = games::by_id(self.cx.store.read(), id)
             .await?
             .ok_or(ServiceError::NoGame)?;
         let mut evals = stored_evals(&stored)?;
         let done = evals.len();
         // The game, and the position to search next as a game of its own, played through on a
         // blocking thread: one game at a time, never every position at once.
-        let moves = moves::of_game(self.service.store.read(), id).await?;
+        let moves = moves::of_game(self.cx.store.read(), id).await?;
         // Background work: it waits its turn in the heavy-work queue (its place given back
         // while the AI searches).
         let (loaded, next) = self
-            .service
-            .heavy(&self.service.gate.background_place(), move || {
+            .cx
+            .heavy(&self.cx.gate.background_place(), move || {
                 let loaded = rebuild(row, moves.iter().map(|m| m.notation.as_str()))?;
                 let next = (done <= loaded.game.moves().len())
                     .then(|| analysis::prefix(&loaded.game, done));
@@ -523,8 +534,8 @@ impl Analysis<'_> {
             finished_row.evaluations = json.clone();
             let game = loaded.game.clone();
             let review = self
-                .service
-                .heavy(&self.service.gate.background_place(), move || {
+                .cx
+                .heavy(&self.cx.gate.background_place(), move || {
                     review_of(&game, &finished_row)
                 })
                 .await??;
@@ -532,7 +543,7 @@ impl Analysis<'_> {
         } else {
             None
         };
-        let mut tx = self.service.store.write().await?;
+        let mut tx = self.cx.store.write().await?;
         if done < positions && !rows::record(&mut *tx, id, done as i64, &json).await? {
             return Ok(Step::Raced);
         }
@@ -545,12 +556,12 @@ impl Analysis<'_> {
             })
         };
         if let Some(summary) = summary {
-            let now = self.service.database_now_on(&mut tx).await?;
+            let now = self.cx.database_now_on(&mut tx).await?;
             if !rows::finish(&mut *tx, id, now).await? {
                 return Ok(Step::Finished);
             }
             let last = progress(total);
-            self.service
+            self.cx
                 .enqueue(
                     &mut tx,
                     stored.channel_id,
@@ -563,7 +574,7 @@ impl Analysis<'_> {
                 graph: Some(GraphRef { game: id }),
                 ..Payload::news(News::AnalysisSummary(summary))
             };
-            self.service
+            self.cx
                 .enqueue(
                     &mut tx,
                     stored.channel_id,
@@ -572,12 +583,12 @@ impl Analysis<'_> {
                     Duration::ZERO,
                 )
                 .await?;
-            self.service.commit_noticed(tx).await?;
+            self.cx.commit_noticed(tx).await?;
             return Ok(Step::Finished);
         }
         if reviewed > 0 && reviewed % PROGRESS_EVERY == 0 {
             let p = progress(reviewed);
-            self.service
+            self.cx
                 .enqueue(
                     &mut tx,
                     stored.channel_id,
@@ -586,7 +597,7 @@ impl Analysis<'_> {
                     Duration::ZERO,
                 )
                 .await?;
-            self.service.commit_noticed(tx).await?;
+            self.cx.commit_noticed(tx).await?;
         } else {
             tx.commit().await?;
         }
@@ -604,8 +615,7 @@ impl Analysis<'_> {
         limits: Limits,
     ) -> Result<Evaluation, ServiceError> {
         let (tx, rx) = tokio::sync::oneshot::channel();
-        self.service
-            .ai
+        self.pool
             .submit_evaluation(0, Class::Background, game, limits, move |a| {
                 let _ = tx.send(a);
             });
@@ -614,10 +624,7 @@ impl Analysis<'_> {
             .map_err(|_| ServiceError::Internal("the AI pool stopped".into()))?
             .map_err(|e| ServiceError::Internal(e.to_string()))?
             .ok_or_else(|| ServiceError::Internal("an undecided position had no move".into()))?;
-        self.service
-            .analyses
-            .searches
-            .fetch_add(1, Ordering::SeqCst);
+        self.analyses.searches.fetch_add(1, Ordering::SeqCst);
         Ok(Evaluation::from(&found))
     }
 }

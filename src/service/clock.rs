@@ -79,6 +79,7 @@ impl DatabaseClock {
     }
 
     /// Moves the time read on by `ms` (tests only use it).
+    #[cfg(any(test, feature = "test-support"))]
     pub(crate) fn advance(&self, ms: i64) {
         self.offset.fetch_add(ms, Ordering::SeqCst);
     }

@@ -47,14 +47,13 @@ pub use probe::{NoticeStatus, StoredNotice};
 pub use timecontrol::{heartbeat_grace, Downtime};
 pub use types::*;
 
-pub(crate) use context::{parse_rules, rebuild, rules_json, stored_start, Context, Loaded};
+pub(crate) use context::{parse_rules, stored_start, Context};
 
 use crate::ai::Level;
-use crate::rating::{rate_game, Score};
 use crate::store::games::GameRow;
 use crate::store::{self, games, moves};
 use crate::store::{Connection, Store};
-use crate::tafl::{Game, Outcome, Position, Reason, Side};
+use crate::tafl::{Game, Outcome, Reason};
 use std::sync::Arc;
 use std::time::Duration;
 

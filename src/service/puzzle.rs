@@ -8,12 +8,20 @@
 //! against itself and proven by [`crate::ai::puzzle`]), loaded at start-up.
 
 use super::backoff::Work;
-use super::*;
+use super::context::{parse_rules, rules_json, Context};
+use super::news::News;
+use super::outbox::{AnswerRef, Buttons, NoticeId, Payload, PuzzleBoardRef};
+use super::play;
+use super::types::{ChannelId, GameId, GuildId, User, UserId};
+use super::{Done, Service, ServiceError};
+use crate::ai::pool::Pool;
 use crate::ai::puzzle::{scan, Kind, Record, Solver, SCAN_PLIES};
 use crate::ai::queue::Class;
-use crate::rating::Rating;
+use crate::rating::{rate_game, Rating, Score};
 use crate::store::puzzles::{self as rows, NewPuzzle, PuzzleRow};
-use crate::tafl::{parse_move, Move};
+use crate::store::{games, Connection};
+use crate::tafl::{parse_move, Game, Move, Position, Side};
+use std::time::Duration;
 
 /// The seed puzzles, built into the binary.
 pub const SEED: &str = include_str!("../../assets/puzzles.json");
@@ -86,7 +94,7 @@ pub struct PuzzleRatings {
 }
 
 /// Which answer an answer is: its try, and where it left the try (for
-/// [`Service::puzzle_answer_shown`]); and, when it was given to an interaction, the notice
+/// [`Puzzles::puzzle_answer_shown`]); and, when it was given to an interaction, the notice
 /// that shows it there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct AnswerKey {
@@ -164,8 +172,8 @@ impl KeptAnswer {
     }
 }
 
-/// How an answer went. Until [`Service::puzzle_answer_shown`] is told its reply was sent, the
-/// player's try keeps it, and the next `puzzle_move` or [`Service::unshown_puzzle_answer`]
+/// How an answer went. Until [`Puzzles::puzzle_answer_shown`] is told its reply was sent, the
+/// player's try keeps it, and the next `puzzle_move` or [`Puzzles::unshown_puzzle_answer`]
 /// gives it again (the same answer: nothing judged or rated again). Stored (its board left
 /// out) as the news of the notice that shows it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -368,14 +376,33 @@ pub fn day_of(now_ms: i64) -> i64 {
     now_ms.div_euclid(86_400_000)
 }
 
+/// The puzzles ([`Service::puzzles`]): handed out, answered move by move, rated; the daily
+/// puzzle and its board; puzzles found in finished games.
+#[derive(Clone, Copy)]
+pub struct Puzzles<'a> {
+    cx: &'a Context,
+    /// The AI's workers, where finished games are scanned for puzzles as background work.
+    pool: &'a Pool,
+}
+
 impl Service {
+    /// The puzzles.
+    pub fn puzzles(&self) -> Puzzles<'_> {
+        Puzzles {
+            cx: &self.cx,
+            pool: &self.ai,
+        }
+    }
+}
+
+impl Puzzles<'_> {
     /// Loads the seed puzzles into the database (those already there are left as they are);
     /// how many were new.
-    pub async fn seed_puzzles(&self) -> Result<u32, ServiceError> {
+    pub async fn seed_puzzles(self) -> Result<u32, ServiceError> {
         let records: Vec<Record> = serde_json::from_str(SEED)
             .map_err(|e| ServiceError::Internal(format!("assets/puzzles.json: {e}")))?;
-        let mut tx = self.store.write().await?;
-        let now = self.database_now_on(&mut tx).await?;
+        let mut tx = self.cx.store.write().await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
         let mut added = 0;
         for r in &records {
             if r.read().is_err() {
@@ -409,36 +436,36 @@ impl Service {
     /// that also writes, given the interaction `to`, the notice that shows it there (named in
     /// the view); the current one is read, and shown by the caller.
     pub async fn puzzle(
-        &self,
+        self,
         guild: GuildId,
         user: &User,
         to: Option<&ReplyTo>,
     ) -> Result<PuzzleView, ServiceError> {
-        if let Some(a) = rows::active(self.store.read(), guild, user.id).await? {
+        if let Some(a) = rows::active(self.cx.store.read(), guild, user.id).await? {
             let p = self.stored_puzzle(a.puzzle_id).await?;
             return self.view(&p, a.progress, a.rated, a.day).await;
         }
-        if rows::count(self.store.read()).await? == 0 {
+        if rows::count(self.cx.store.read()).await? == 0 {
             self.seed_puzzles().await?;
         }
-        let mine = rows::player(self.store.read(), guild, user.id)
+        let mine = rows::player(self.cx.store.read(), guild, user.id)
             .await?
             .map(|p| p.rating)
             .unwrap_or_default();
-        let row = rows::next_for(self.store.read(), guild, user.id, mine.rating)
+        let row = rows::next_for(self.cx.store.read(), guild, user.id, mine.rating)
             .await?
             .ok_or(ServiceError::NoPuzzles)?;
         let p = load(row)?;
-        let mut tx = self.store.write().await?;
+        let mut tx = self.cx.store.write().await?;
         let rated = !rows::tried(&mut *tx, guild, user.id, p.row.id).await?;
-        let now = self.database_now_on(&mut tx).await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
         let started = rows::start(&mut *tx, guild, user.id, p.row.id, rated, None, now).await;
         match started {
             Ok(_) => self.start_shown(tx, &p, rated, None, to).await,
             // Another command started one at the same moment: show that one.
             Err(e) if e.is_unique_violation("puzzle_attempts") => {
                 drop(tx);
-                let a = rows::active(self.store.read(), guild, user.id)
+                let a = rows::active(self.cx.store.read(), guild, user.id)
                     .await?
                     .ok_or(ServiceError::PositionChanged)?;
                 let p = self.stored_puzzle(a.puzzle_id).await?;
@@ -450,21 +477,21 @@ impl Service {
 
     /// The user's try at the daily puzzle of `day` (by default today's) in this server: started
     /// (rated if it is their first try at that puzzle), or the one under way. Until it is over
-    /// it is their current puzzle (answered with [`Service::puzzle_move`]); their own puzzle
+    /// it is their current puzzle (answered with [`Puzzles::puzzle_move`]); their own puzzle
     /// waits meanwhile. One try a day: a second is refused, and so is an earlier day's puzzle
     /// not under way. A try started writes the notice that shows it to `to`, as
-    /// [`Service::puzzle`] does.
+    /// [`Puzzles::puzzle`] does.
     pub async fn daily_puzzle(
-        &self,
+        self,
         guild: GuildId,
         user: &User,
         day: Option<i64>,
         to: Option<&ReplyTo>,
     ) -> Result<PuzzleView, ServiceError> {
         // The day on the database's clock: every process agrees on it.
-        let today = day_of(self.database_now().await?);
+        let today = day_of(self.cx.database_now().await?);
         let day = day.unwrap_or(today);
-        if let Some(a) = rows::day_attempt(self.store.read(), guild, user.id, day).await? {
+        if let Some(a) = rows::day_attempt(self.cx.store.read(), guild, user.id, day).await? {
             if a.status != "active" {
                 return Err(ServiceError::DailyPuzzleDone {
                     solved: a.status == "solved",
@@ -476,20 +503,20 @@ impl Service {
         if day != today {
             return Err(ServiceError::DailyPuzzleOver);
         }
-        let (puzzle_id, _) = rows::of_server_day(self.store.read(), guild, day)
+        let (puzzle_id, _) = rows::of_server_day(self.cx.store.read(), guild, day)
             .await?
             .ok_or(ServiceError::NoDailyPuzzle)?;
         let p = self.stored_puzzle(puzzle_id).await?;
-        let mut tx = self.store.write().await?;
+        let mut tx = self.cx.store.write().await?;
         let rated = !rows::tried(&mut *tx, guild, user.id, puzzle_id).await?;
-        let now = self.database_now_on(&mut tx).await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
         let started = rows::start(&mut *tx, guild, user.id, puzzle_id, rated, Some(day), now).await;
         match started {
             Ok(_) => self.start_shown(tx, &p, rated, Some(day), to).await,
             // A second press at the same moment started it: show that one.
             Err(e) if e.is_unique_violation("puzzle_attempts") => {
                 drop(tx);
-                let a = rows::day_attempt(self.store.read(), guild, user.id, day)
+                let a = rows::day_attempt(self.cx.store.read(), guild, user.id, day)
                     .await?
                     .ok_or(ServiceError::PositionChanged)?;
                 self.view(&p, a.progress, a.rated, a.day).await
@@ -500,9 +527,10 @@ impl Service {
 
     /// Today's daily puzzle in this server and the finished tries at it; `None` when none was
     /// posted today.
-    pub async fn daily_board(&self, guild: GuildId) -> Result<Option<DailyBoard>, ServiceError> {
-        let day = day_of(self.database_now().await?);
-        let Some((puzzle_id, channel)) = rows::of_server_day(self.store.read(), guild, day).await?
+    pub async fn daily_board(self, guild: GuildId) -> Result<Option<DailyBoard>, ServiceError> {
+        let day = day_of(self.cx.database_now().await?);
+        let Some((puzzle_id, channel)) =
+            rows::of_server_day(self.cx.store.read(), guild, day).await?
         else {
             return Ok(None);
         };
@@ -510,7 +538,7 @@ impl Service {
             day,
             puzzle_id,
             channel,
-            results: rows::day_results(self.store.read(), guild, day)
+            results: rows::day_results(self.cx.store.read(), guild, day)
                 .await?
                 .into_iter()
                 .map(DayResult::from)
@@ -518,8 +546,8 @@ impl Service {
         }))
     }
 
-    async fn stored_puzzle(&self, id: i64) -> Result<Loaded, ServiceError> {
-        let row = rows::by_id(self.store.read(), id)
+    async fn stored_puzzle(self, id: i64) -> Result<Loaded, ServiceError> {
+        let row = rows::by_id(self.cx.store.read(), id)
             .await?
             .ok_or_else(|| ServiceError::Internal(format!("puzzle {id} is gone")))?;
         load(row)
@@ -527,7 +555,7 @@ impl Service {
 
     /// The view of a puzzle `progress` plies into its line.
     async fn view(
-        &self,
+        self,
         p: &Loaded,
         progress: u32,
         rated: bool,
@@ -541,7 +569,7 @@ impl Service {
     /// The board of a puzzle a notice carries: its position some plies into its line, and
     /// perhaps a move off the line after them.
     async fn puzzle_image(
-        &self,
+        self,
         p: &Loaded,
         board: &PuzzleBoardRef,
     ) -> Result<Vec<u8>, ServiceError> {
@@ -551,17 +579,18 @@ impl Service {
             let mv = parse_move(game.position(), then).map_err(|e| bad(e.to_string()))?;
             game.play(mv).map_err(|e| bad(e.to_string()))?;
         }
-        self.image(
-            *game.position(),
-            game.moves().last().copied(),
-            board.caption.clone(),
-        )
-        .await
+        self.cx
+            .image(
+                *game.position(),
+                game.moves().last().copied(),
+                board.caption.clone(),
+            )
+            .await
     }
 
     /// Draws an answer's board into it.
     async fn draw_answer(
-        &self,
+        self,
         p: &Loaded,
         mut answer: PuzzleAnswer,
         board: &PuzzleBoardRef,
@@ -577,7 +606,7 @@ impl Service {
     /// channel, unless it is private (then it is given up, and the try gives it again when
     /// asked).
     async fn answer_notice(
-        &self,
+        self,
         conn: &mut Connection,
         answer: &mut PuzzleAnswer,
         board: &PuzzleBoardRef,
@@ -598,7 +627,7 @@ impl Service {
     /// handler does not record it; past the token's life posted in the channel, or given up if
     /// the response is private.
     async fn reply_notice(
-        &self,
+        self,
         conn: &mut Connection,
         kind: &str,
         payload: Payload,
@@ -612,15 +641,18 @@ impl Service {
             private: to.private,
             ..payload
         };
-        let hold = self.delivery.answer_grace;
-        let id = self.enqueue(conn, to.channel, kind, &payload, hold).await?;
+        let hold = self.cx.delivery.answer_grace;
+        let id = self
+            .cx
+            .enqueue(conn, to.channel, kind, &payload, hold)
+            .await?;
         Ok(Some(id))
     }
 
     /// Commits a try just started at `p` (`tx`) with the notice that shows it to `to`, then
     /// draws its board.
     async fn start_shown(
-        &self,
+        self,
         mut tx: crate::store::Write<'_>,
         p: &Loaded,
         rated: bool,
@@ -635,7 +667,7 @@ impl Service {
         view.notice = self
             .reply_notice(&mut tx, "puzzle_shown", payload, to)
             .await?;
-        self.commit_noticed(tx).await?;
+        self.cx.commit_noticed(tx).await?;
         view.png =
             (self.puzzle_image(p, &board).await).map_err(ServiceError::after(Done::PuzzleStart))?;
         Ok(view)
@@ -752,17 +784,17 @@ fn kept_at(kept: &Kept) -> Result<(PuzzleAnswer, PuzzleBoardRef), ServiceError> 
     ended_at(&kept.puzzle, kept.before, kept.answer.clone(), a.day, key)
 }
 
-impl Service {
+impl Puzzles<'_> {
     /// The moves the user could answer their puzzle with that match what they typed (for
     /// autocomplete): up to `limit`. Empty without a current puzzle.
     pub async fn suggest_puzzle_moves(
-        &self,
+        self,
         guild: GuildId,
         user: UserId,
         typed: &str,
         limit: usize,
     ) -> Result<Vec<String>, ServiceError> {
-        let Some(a) = rows::active(self.store.read(), guild, user).await? else {
+        let Some(a) = rows::active(self.cx.store.read(), guild, user).await? else {
             return Ok(Vec::new());
         };
         let p = self.stored_puzzle(a.puzzle_id).await?;
@@ -779,13 +811,13 @@ impl Service {
     /// rated twice. A move that cannot be read or is illegal changes nothing; so does an answer
     /// to the daily puzzle asked from a public response.
     pub async fn puzzle_move(
-        &self,
+        self,
         guild: GuildId,
         user: &User,
         text: &str,
         to: Option<&ReplyTo>,
     ) -> Result<PuzzleAnswer, ServiceError> {
-        let active = rows::active(self.store.read(), guild, user.id).await?;
+        let active = rows::active(self.cx.store.read(), guild, user.id).await?;
         if let Some(kept) = self.unshown(guild, user.id).await? {
             // Without a puzzle under way, or when the answer is typed again, the player asks
             // for the answer they did not see.
@@ -810,8 +842,8 @@ impl Service {
             solution: None,
             ratings: None,
         };
-        let mut tx = self.store.write().await?;
-        let now = self.database_now_on(&mut tx).await?;
+        let mut tx = self.cx.store.write().await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
         if right && !last_step {
             let next = a.progress + 2;
             if !rows::advance(&mut *tx, a.id, a.progress, next, &kept.json()?, now).await? {
@@ -829,7 +861,7 @@ impl Service {
                 key,
             };
             self.answer_notice(&mut tx, &mut answer, &board, to).await?;
-            self.commit_noticed(tx).await?;
+            self.cx.commit_noticed(tx).await?;
             return self
                 .draw_answer(&p, answer, &board)
                 .await
@@ -843,12 +875,13 @@ impl Service {
             // and under locks on PostgreSQL, so two tries ending at once (the daily puzzle's)
             // each move the ratings from where the other left them.
             let key = format!("puzzle-player:{guild}:{}", user.id);
-            crate::store::dialect::lock_in_transaction(&mut tx, self.store.backend(), &key).await?;
+            crate::store::dialect::lock_in_transaction(&mut tx, self.cx.store.backend(), &key)
+                .await?;
             let before = rows::player(&mut *tx, guild, user.id)
                 .await?
                 .map(|r| r.rating)
                 .unwrap_or_default();
-            let puzzle_before = rows::rating_for_update(&mut tx, self.store.backend(), p.row.id)
+            let puzzle_before = rows::rating_for_update(&mut tx, self.cx.store.backend(), p.row.id)
                 .await?
                 .ok_or_else(|| ServiceError::Internal(format!("puzzle {} is gone", p.row.id)))?;
             let score = if right { Score::Win } else { Score::Loss };
@@ -872,7 +905,7 @@ impl Service {
         };
         let (mut answer, board) = ended_at(&p, a.progress, kept, a.day, key)?;
         self.answer_notice(&mut tx, &mut answer, &board, to).await?;
-        self.commit_noticed(tx).await?;
+        self.cx.commit_noticed(tx).await?;
         self.draw_answer(&p, answer, &board)
             .await
             .map_err(ServiceError::after(Done::PuzzleAnswer))
@@ -883,7 +916,7 @@ impl Service {
     /// the interaction `to` if named (a notice written for it, as for a new answer); `None` if
     /// every answer was shown.
     pub async fn unshown_puzzle_answer(
-        &self,
+        self,
         guild: GuildId,
         user: UserId,
         to: Option<&ReplyTo>,
@@ -894,17 +927,17 @@ impl Service {
         }
     }
 
-    /// Whether the answer [`Service::puzzle_move`] would give for `typed` (or
-    /// [`Service::unshown_puzzle_answer`], or the puzzle [`Service::puzzle`] would show, for
+    /// Whether the answer [`Puzzles::puzzle_move`] would give for `typed` (or
+    /// [`Puzzles::unshown_puzzle_answer`], or the puzzle [`Puzzles::puzzle`] would show, for
     /// none) is the daily puzzle's, for the player alone: read before the interaction is
     /// acknowledged, so that it is acknowledged privately.
     pub async fn puzzle_answer_private(
-        &self,
+        self,
         guild: GuildId,
         user: UserId,
         typed: Option<&str>,
     ) -> Result<bool, ServiceError> {
-        let active = rows::active(self.store.read(), guild, user).await?;
+        let active = rows::active(self.cx.store.read(), guild, user).await?;
         if let Some(kept) = self.unshown(guild, user).await? {
             if gives_kept(&kept, active.as_ref(), typed) {
                 return Ok(kept.attempt.day.is_some());
@@ -913,8 +946,8 @@ impl Service {
         Ok(active.is_some_and(|a| a.day.is_some()))
     }
 
-    async fn unshown(&self, guild: GuildId, user: UserId) -> Result<Option<Kept>, ServiceError> {
-        let Some(u) = rows::unshown(self.store.read(), guild, user).await? else {
+    async fn unshown(self, guild: GuildId, user: UserId) -> Result<Option<Kept>, ServiceError> {
+        let Some(u) = rows::unshown(self.cx.store.read(), guild, user).await? else {
             return Ok(None);
         };
         let a = u.attempt;
@@ -938,16 +971,16 @@ impl Service {
     /// A kept answer given again as it was, to the interaction `to` if named (its notice
     /// written).
     async fn give_kept(
-        &self,
+        self,
         kept: Kept,
         to: Option<&ReplyTo>,
     ) -> Result<PuzzleAnswer, ServiceError> {
         check_private(kept.attempt.day, to)?;
         let (mut answer, board) = kept_at(&kept)?;
         if to.is_some() {
-            let mut tx = self.store.write().await?;
+            let mut tx = self.cx.store.write().await?;
             self.answer_notice(&mut tx, &mut answer, &board, to).await?;
-            self.commit_noticed(tx).await?;
+            self.cx.commit_noticed(tx).await?;
         }
         self.draw_answer(&kept.puzzle, answer, &board)
             .await
@@ -955,19 +988,19 @@ impl Service {
     }
 
     /// Records that an answer's reply was sent: it is not given again.
-    pub async fn puzzle_answer_shown(&self, key: AnswerKey) -> Result<(), ServiceError> {
-        let mut writing = self.store.lock().await?;
+    pub async fn puzzle_answer_shown(self, key: AnswerKey) -> Result<(), ServiceError> {
+        let mut writing = self.cx.store.lock().await?;
         rows::answer_shown(writing.ex(), key.attempt, key.progress).await?;
         Ok(())
     }
 
     /// The server's best puzzle solvers.
     pub async fn puzzle_leaderboard(
-        &self,
+        self,
         guild: GuildId,
         limit: u32,
     ) -> Result<Vec<PuzzlePlayer>, ServiceError> {
-        Ok(rows::leaderboard(self.store.read(), guild, limit)
+        Ok(rows::leaderboard(self.cx.store.read(), guild, limit)
             .await?
             .into_iter()
             .map(PuzzlePlayer::from)
@@ -976,11 +1009,11 @@ impl Service {
 
     /// A user's puzzle rating in a server, if they have one.
     pub async fn puzzle_player(
-        &self,
+        self,
         guild: GuildId,
         user: UserId,
     ) -> Result<Option<PuzzlePlayer>, ServiceError> {
-        Ok(rows::player(self.store.read(), guild, user)
+        Ok(rows::player(self.cx.store.read(), guild, user)
             .await?
             .map(PuzzlePlayer::from))
     }
@@ -989,14 +1022,14 @@ impl Service {
     /// the interaction `to`, the notice that says so there (in the same transaction): whether
     /// there was one to stop, and that notice.
     pub async fn set_daily_puzzle_channel(
-        &self,
+        self,
         guild: GuildId,
         channel: Option<ChannelId>,
         by: UserId,
         to: Option<&ReplyTo>,
     ) -> Result<(bool, Option<NoticeId>), ServiceError> {
-        let mut tx = self.store.write().await?;
-        let now = self.database_now_on(&mut tx).await?;
+        let mut tx = self.cx.store.write().await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
         let had = match channel {
             Some(c) => rows::set_channel(&mut *tx, guild, c, by, now)
                 .await
@@ -1005,28 +1038,28 @@ impl Service {
         }?;
         let news = News::DailyPuzzleChannel { channel, had };
         let notice = (self.reply_notice(&mut tx, "daily_channel", Payload::news(news), to)).await?;
-        self.commit_noticed(tx).await?;
+        self.cx.commit_noticed(tx).await?;
         Ok((had, notice))
     }
 
     /// Posts today's puzzle in every server's daily channel that has not had it: each post is
     /// written to the outbox in the transaction that claims the day, so it goes out once. The
     /// servers posted to.
-    pub async fn post_daily_puzzles(&self) -> Result<Vec<GuildId>, ServiceError> {
+    pub async fn post_daily_puzzles(self) -> Result<Vec<GuildId>, ServiceError> {
         // The day on the database's clock: processes whose clocks differ around midnight
         // agree on which day's puzzle is due.
-        let now = self.database_now().await?;
+        let now = self.cx.database_now().await?;
         let day = day_of(now);
-        let due = rows::daily_due(self.store.read(), day).await?;
+        let due = rows::daily_due(self.cx.store.read(), day).await?;
         if due.is_empty() {
             return Ok(Vec::new());
         }
-        let mut count = rows::count(self.store.read()).await?;
+        let mut count = rows::count(self.cx.store.read()).await?;
         if count == 0 {
             self.seed_puzzles().await?;
-            count = rows::count(self.store.read()).await?;
+            count = rows::count(self.cx.store.read()).await?;
         }
-        let Some(row) = rows::of_day(self.store.read(), day, count).await? else {
+        let Some(row) = rows::of_day(self.cx.store.read(), day, count).await? else {
             return Ok(Vec::new());
         };
         let p = load(row)?;
@@ -1045,7 +1078,7 @@ impl Service {
         };
         let mut posted = Vec::new();
         for (guild, channel) in due {
-            let mut tx = self.store.write().await?;
+            let mut tx = self.cx.store.write().await?;
             if !rows::claim_day(&mut *tx, guild, channel, day).await? {
                 continue;
             }
@@ -1061,9 +1094,10 @@ impl Service {
                 buttons: Some(Buttons::DailyPuzzle(day)),
                 ..Payload::news(News::DailyPuzzle(view.clone()))
             };
-            self.enqueue(&mut tx, channel, "daily_puzzle", &payload, Duration::ZERO)
+            self.cx
+                .enqueue(&mut tx, channel, "daily_puzzle", &payload, Duration::ZERO)
                 .await?;
-            self.commit_noticed(tx).await?;
+            self.cx.commit_noticed(tx).await?;
             posted.push(guild);
         }
         Ok(posted)
@@ -1071,7 +1105,7 @@ impl Service {
 
     /// Draws the start of a puzzle a notice carries.
     pub async fn notice_puzzle_board(
-        &self,
+        self,
         board: &PuzzleBoardRef,
     ) -> Result<Vec<u8>, ServiceError> {
         let p = self.stored_puzzle(board.puzzle).await?;
@@ -1084,34 +1118,34 @@ impl Service {
     /// is logged and set aside for a while (the next games are searched meanwhile); after
     /// [`SCAN_GIVE_UP`] failures it is recorded as searched, with nothing found, and not tried
     /// again. How many puzzles were new.
-    pub async fn find_game_puzzles(&self, limit: u32) -> Result<u32, ServiceError> {
-        let now = self.database_now().await?;
-        let aside = self.retries.waiting(Work::PuzzleScan, now) as u32;
-        let ids = rows::unscanned_games(self.store.read(), limit.saturating_add(aside)).await?;
+    pub async fn find_game_puzzles(self, limit: u32) -> Result<u32, ServiceError> {
+        let now = self.cx.database_now().await?;
+        let aside = self.cx.retries.waiting(Work::PuzzleScan, now) as u32;
+        let ids = rows::unscanned_games(self.cx.store.read(), limit.saturating_add(aside)).await?;
         let mut added = 0;
         let ready = ids
             .into_iter()
-            .filter(|&id| self.retries.ready(Work::PuzzleScan, id, now))
+            .filter(|&id| self.cx.retries.ready(Work::PuzzleScan, id, now))
             .take(limit as usize);
         for id in ready {
             match self.scan_game(id).await {
                 Ok(n) => {
-                    self.retries.succeeded(Work::PuzzleScan, id);
+                    self.cx.retries.succeeded(Work::PuzzleScan, id);
                     added += n;
                 }
                 Err(e) => {
-                    let (failures, next) = self.retries.failed(Work::PuzzleScan, id, now);
+                    let (failures, next) = self.cx.retries.failed(Work::PuzzleScan, id, now);
                     if failures < SCAN_GIVE_UP {
                         tracing::warn!(game = id, error = ?e, failures, retry_in_s = (next - now) / 1000, "the puzzle search of a game failed: set aside");
                         continue;
                     }
                     tracing::error!(game = id, error = ?e, failures, "the puzzle search of a game failed again: given up");
-                    let scanned = match self.store.lock().await {
+                    let scanned = match self.cx.store.lock().await {
                         Ok(mut writing) => rows::scanned(writing.ex(), id, 0, now).await,
                         Err(e) => Err(e),
                     };
                     match scanned {
-                        Ok(_) => self.retries.succeeded(Work::PuzzleScan, id),
+                        Ok(_) => self.cx.retries.succeeded(Work::PuzzleScan, id),
                         Err(e) => {
                             tracing::error!(game = id, error = ?e, "cannot record a game's search as given up: set aside")
                         }
@@ -1123,18 +1157,18 @@ impl Service {
     }
 
     /// Searches one finished game for puzzles and stores them; how many were new.
-    async fn scan_game(&self, id: GameId) -> Result<u32, ServiceError> {
-        let Some(row) = games::by_id(self.store.read(), id).await? else {
+    async fn scan_game(self, id: GameId) -> Result<u32, ServiceError> {
+        let Some(row) = games::by_id(self.cx.store.read(), id).await? else {
             return Ok(0);
         };
-        let found = match self.load_or_skip(row).await {
+        let found = match self.cx.load_or_skip(row).await {
             // Puzzles are Tablut's: games of the other variants are passed over (and not
             // looked at again).
             Some(loaded) if !loaded.info.variant().is_tablut() => Vec::new(),
             Some(loaded) => {
                 let game = loaded.game;
                 let (tx, rx) = tokio::sync::oneshot::channel();
-                self.ai.submit_task(0, Class::Background, move || {
+                self.pool.submit_task(0, Class::Background, move || {
                     let mut solver = Solver::new();
                     let _ = tx.send(scan(&mut solver, &game, SCAN_PLIES));
                 });
@@ -1146,8 +1180,8 @@ impl Service {
             None => Vec::new(),
         };
         let mut added = 0;
-        let mut tx = self.store.write().await?;
-        let now = self.database_now_on(&mut tx).await?;
+        let mut tx = self.cx.store.write().await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
         if !rows::scanned(&mut *tx, id, found.len() as u32, now).await? {
             return Ok(0);
         }

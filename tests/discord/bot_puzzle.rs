@@ -235,6 +235,7 @@ async fn a_puzzle_shown_answered_wrong_then_right() {
 async fn answer_recorded_shown(service: &tablut_bot::service::Service, guild: u64) {
     let waiting = Waiting::for_("the answer to be recorded as shown");
     while service
+        .puzzles()
         .unshown_puzzle_answer(guild, ASTRID, None)
         .await
         .unwrap()
@@ -303,7 +304,12 @@ async fn a_puzzle_answer_whose_edit_fails_is_shown_once_by_the_dispatcher() {
     assert_eq!(edits.len(), 2, "{edits:?}");
     assert_eq!(edits[0].status, 500);
     assert_eq!(edits[0].content(), shown.content());
-    let rated = service.puzzle_player(guild, ASTRID).await.unwrap().unwrap();
+    let rated = service
+        .puzzles()
+        .puzzle_player(guild, ASTRID)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!((rated.solved, rated.failed), (0, 1));
     assert!(rated.rating.rating < 1500.0);
     let puzzle_after = puzzle_row(&h, Some(first.id)).await.rating;
@@ -339,7 +345,12 @@ async fn a_puzzle_answer_whose_edit_fails_is_shown_once_by_the_dispatcher() {
         none.content(),
         "You have no puzzle to answer: ask for one with /tablut puzzle play."
     );
-    let now = service.puzzle_player(guild, ASTRID).await.unwrap().unwrap();
+    let now = service
+        .puzzles()
+        .puzzle_player(guild, ASTRID)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!((now.solved, now.failed, now.rating), (0, 1, rated.rating));
     assert_eq!(puzzle_row(&h, Some(first.id)).await.rating, puzzle_after);
 
@@ -353,7 +364,12 @@ async fn a_puzzle_answer_whose_edit_fails_is_shown_once_by_the_dispatcher() {
     assert_eq!(h.fake.callback(id).await.status, 500);
     let post = h.fake.channel_message(CHANNEL).await;
     h.outbox_settled().await;
-    let after = service.puzzle_player(guild, ASTRID).await.unwrap().unwrap();
+    let after = service
+        .puzzles()
+        .puzzle_player(guild, ASTRID)
+        .await
+        .unwrap()
+        .unwrap();
     if line.len() == 1 {
         assert!(post.content().contains(": solved!\nYour puzzle rating: "));
         assert_eq!((after.solved, after.failed), (1, 1));
@@ -375,7 +391,12 @@ async fn a_puzzle_answer_whose_edit_fails_is_shown_once_by_the_dispatcher() {
         next.content()
     );
     assert_eq!(
-        service.puzzle_player(guild, ASTRID).await.unwrap().unwrap(),
+        service
+            .puzzles()
+            .puzzle_player(guild, ASTRID)
+            .await
+            .unwrap()
+            .unwrap(),
         after
     );
     h.fake.assert_contract();
@@ -502,7 +523,12 @@ async fn a_daily_answer_past_its_token_is_never_posted_and_given_again_when_aske
         .shown(CHANNEL)
         .iter()
         .all(|r| !r.content().contains("is not it")));
-    let rated = service.puzzle_player(guild, ASTRID).await.unwrap().unwrap();
+    let rated = service
+        .puzzles()
+        .puzzle_player(guild, ASTRID)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!((rated.solved, rated.failed), (0, 1));
     // Asked again: the same answer, privately, and nothing rated again.
     let id = h.fake.command(
@@ -520,7 +546,12 @@ async fn a_daily_answer_past_its_token_is_never_posted_and_given_again_when_aske
     assert_board(&again);
     answer_recorded_shown(&service, guild).await;
     assert_eq!(
-        service.puzzle_player(guild, ASTRID).await.unwrap().unwrap(),
+        service
+            .puzzles()
+            .puzzle_player(guild, ASTRID)
+            .await
+            .unwrap()
+            .unwrap(),
         rated
     );
     assert!(posts(&h, CHANNEL).is_empty());

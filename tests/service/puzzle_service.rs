@@ -83,9 +83,9 @@ both_backends! {
 #[tokio::test]
 async fn the_seed_loads_once(db: TestDb) {
     let f = fixture(db).await;
-    let n = f.service.seed_puzzles().await.unwrap();
+    let n = f.service.puzzles().seed_puzzles().await.unwrap();
     assert_eq!(n as usize, seed().len());
-    assert_eq!(f.service.seed_puzzles().await.unwrap(), 0);
+    assert_eq!(f.service.puzzles().seed_puzzles().await.unwrap(), 0);
 }
 }
 
@@ -96,18 +96,18 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
     let r = seed_where(|r| r.kind == Kind::Win && r.moves == 2);
     f.only(&r).await;
     let astrid = user(ASTRID, "Astrid");
-    let view = f.service.puzzle(GUILD, &astrid, None).await.unwrap();
+    let view = f.service.puzzles().puzzle(GUILD, &astrid, None).await.unwrap();
     assert_eq!((view.kind, view.moves, view.step), (Kind::Win, 2, 1));
     assert!(view.rated && view.reply.is_none());
     assert_eq!(view.side, r.to_move);
     // The same puzzle while it is not done.
     assert_eq!(
-        f.service.puzzle(GUILD, &astrid, None).await.unwrap().puzzle_id,
+        f.service.puzzles().puzzle(GUILD, &astrid, None).await.unwrap().puzzle_id,
         view.puzzle_id
     );
     let goes_on = f
         .service
-        .puzzle_move(GUILD, &astrid, &r.line[0], None)
+        .puzzles().puzzle_move(GUILD, &astrid, &r.line[0], None)
         .await
         .unwrap();
     match &goes_on {
@@ -122,7 +122,7 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
     // where it was.
     assert_eq!(
         f.service
-            .puzzle_move(GUILD, &astrid, &r.line[0], None)
+            .puzzles().puzzle_move(GUILD, &astrid, &r.line[0], None)
             .await
             .unwrap(),
         goes_on
@@ -131,7 +131,7 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
     let puzzle_before = initial_rating(Kind::Win, 2);
     let solved = f
         .service
-        .puzzle_move(GUILD, &astrid, &r.line[2], None)
+        .puzzles().puzzle_move(GUILD, &astrid, &r.line[2], None)
         .await
         .unwrap();
     match &solved {
@@ -152,7 +152,7 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
     assert!(stored.rating.rating < puzzle_before.rating);
     let me = f
         .service
-        .puzzle_player(GUILD, ASTRID)
+        .puzzles().puzzle_player(GUILD, ASTRID)
         .await
         .unwrap()
         .unwrap();
@@ -161,35 +161,35 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
     // any move (there is no puzzle under way), and as the last answer not shown; nothing is
     // judged or rated again.
     assert_eq!(
-        f.service.puzzle_move(GUILD, &astrid, "a1-a2", None).await.unwrap(),
+        f.service.puzzles().puzzle_move(GUILD, &astrid, "a1-a2", None).await.unwrap(),
         solved
     );
     assert_eq!(
-        f.service.unshown_puzzle_answer(GUILD, ASTRID, None).await.unwrap(),
+        f.service.puzzles().unshown_puzzle_answer(GUILD, ASTRID, None).await.unwrap(),
         Some(solved.clone())
     );
-    let unchanged = f.service.puzzle_player(GUILD, ASTRID).await.unwrap();
+    let unchanged = f.service.puzzles().puzzle_player(GUILD, ASTRID).await.unwrap();
     assert_eq!(unchanged.as_ref(), Some(&me));
-    f.service.puzzle_answer_shown(solved.key()).await.unwrap();
+    f.service.puzzles().puzzle_answer_shown(solved.key()).await.unwrap();
     assert_eq!(
-        f.service.unshown_puzzle_answer(GUILD, ASTRID, None).await.unwrap(),
+        f.service.puzzles().unshown_puzzle_answer(GUILD, ASTRID, None).await.unwrap(),
         None
     );
     // No puzzle to answer now.
     assert!(matches!(
-        f.service.puzzle_move(GUILD, &astrid, &r.line[2], None).await,
+        f.service.puzzles().puzzle_move(GUILD, &astrid, &r.line[2], None).await,
         Err(ServiceError::NoPuzzle)
     ));
     // The only puzzle again: a repeat, unrated, and the ratings stay.
-    let again = f.service.puzzle(GUILD, &astrid, None).await.unwrap();
+    let again = f.service.puzzles().puzzle(GUILD, &astrid, None).await.unwrap();
     assert!(!again.rated);
     f.service
-        .puzzle_move(GUILD, &astrid, &r.line[0], None)
+        .puzzles().puzzle_move(GUILD, &astrid, &r.line[0], None)
         .await
         .unwrap();
     match f
         .service
-        .puzzle_move(GUILD, &astrid, &r.line[2], None)
+        .puzzles().puzzle_move(GUILD, &astrid, &r.line[2], None)
         .await
         .unwrap()
     {
@@ -198,7 +198,7 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
     }
     let me_after = f
         .service
-        .puzzle_player(GUILD, ASTRID)
+        .puzzles().puzzle_player(GUILD, ASTRID)
         .await
         .unwrap()
         .unwrap();
@@ -220,8 +220,8 @@ async fn two_players_solving_one_puzzle_at_once_both_move_its_rating(db: TestDb)
     f.only(&r).await;
     let (astrid, birger) = (user(ASTRID, "Astrid"), user(BIRGER, "Birger"));
     let s = &f.service;
-    let id = s.puzzle(GUILD, &astrid, None).await.unwrap().puzzle_id;
-    assert_eq!(s.puzzle(GUILD, &birger, None).await.unwrap().puzzle_id, id);
+    let id = s.puzzles().puzzle(GUILD, &astrid, None).await.unwrap().puzzle_id;
+    assert_eq!(s.puzzles().puzzle(GUILD, &birger, None).await.unwrap().puzzle_id, id);
     // Another writer holds the puzzle (SQLite: the database's write lock; PostgreSQL: the
     // puzzle's row) until both answers have read what they read before they write.
     let mut holder = s.store().pool().begin().await.unwrap();
@@ -253,8 +253,8 @@ async fn two_players_solving_one_puzzle_at_once_both_move_its_rating(db: TestDb)
         holder.rollback().await.unwrap();
     };
     let (a, b, ()) = tokio::join!(
-        s.puzzle_move(GUILD, &astrid, &r.line[0], None),
-        s.puzzle_move(GUILD, &birger, &r.line[0], None),
+        s.puzzles().puzzle_move(GUILD, &astrid, &r.line[0], None),
+        s.puzzles().puzzle_move(GUILD, &birger, &r.line[0], None),
         both_waiting
     );
     let solved = |answer: Result<PuzzleAnswer, ServiceError>| match answer.unwrap() {
@@ -294,9 +294,9 @@ async fn a_wrong_answer_fails_and_is_rated_as_a_loss(db: TestDb) {
     let r = seed_where(|r| r.kind == Kind::Save);
     f.only(&r).await;
     let birger = user(BIRGER, "Birger");
-    f.service.puzzle(GUILD, &birger, None).await.unwrap();
+    f.service.puzzles().puzzle(GUILD, &birger, None).await.unwrap();
     let wrong = wrong_move(&r);
-    match f.service.puzzle_move(GUILD, &birger, &wrong, None).await.unwrap() {
+    match f.service.puzzles().puzzle_move(GUILD, &birger, &wrong, None).await.unwrap() {
         PuzzleAnswer::Failed {
             solution, ratings, ..
         } => {
@@ -315,12 +315,12 @@ async fn a_wrong_answer_fails_and_is_rated_as_a_loss(db: TestDb) {
     }
     let me = f
         .service
-        .puzzle_player(GUILD, BIRGER)
+        .puzzles().puzzle_player(GUILD, BIRGER)
         .await
         .unwrap()
         .unwrap();
     assert_eq!((me.solved, me.failed), (0, 1));
-    let board = f.service.puzzle_leaderboard(GUILD, 10).await.unwrap();
+    let board = f.service.puzzles().puzzle_leaderboard(GUILD, 10).await.unwrap();
     assert_eq!(board.len(), 1);
     assert_eq!(board[0].name, "Birger");
 }
@@ -334,14 +334,14 @@ async fn bad_answers_change_nothing(db: TestDb) {
     f.only(&r).await;
     let astrid = user(ASTRID, "Astrid");
     assert!(matches!(
-        f.service.puzzle_move(GUILD, &astrid, "e1-e3", None).await,
+        f.service.puzzles().puzzle_move(GUILD, &astrid, "e1-e3", None).await,
         Err(ServiceError::NoPuzzle)
     ));
-    f.service.puzzle(GUILD, &astrid, None).await.unwrap();
+    f.service.puzzles().puzzle(GUILD, &astrid, None).await.unwrap();
     for bad in ["", "zz", "e5-e5", "a1-i9", &"x".repeat(5000)] {
         let e = f
             .service
-            .puzzle_move(GUILD, &astrid, bad, None)
+            .puzzles().puzzle_move(GUILD, &astrid, bad, None)
             .await
             .unwrap_err();
         assert!(
@@ -351,19 +351,19 @@ async fn bad_answers_change_nothing(db: TestDb) {
         assert!(e.to_string().len() < 200 && !e.to_string().contains('\n'));
     }
     // Still the first move, still rated.
-    let view = f.service.puzzle(GUILD, &astrid, None).await.unwrap();
+    let view = f.service.puzzles().puzzle(GUILD, &astrid, None).await.unwrap();
     assert_eq!(view.step, 1);
     assert!(view.rated);
     assert!(f
         .service
-        .puzzle_player(GUILD, ASTRID)
+        .puzzles().puzzle_player(GUILD, ASTRID)
         .await
         .unwrap()
         .is_none());
     // Autocomplete lists legal moves only, at most 25.
     let all = f
         .service
-        .suggest_puzzle_moves(GUILD, ASTRID, "", 25)
+        .puzzles().suggest_puzzle_moves(GUILD, ASTRID, "", 25)
         .await
         .unwrap();
     assert!(!all.is_empty() && all.len() <= 25);
@@ -374,13 +374,13 @@ async fn bad_answers_change_nothing(db: TestDb) {
     let from = &r.line[0][..2];
     let sol = f
         .service
-        .suggest_puzzle_moves(GUILD, ASTRID, from, 25)
+        .puzzles().suggest_puzzle_moves(GUILD, ASTRID, from, 25)
         .await
         .unwrap();
     assert!(sol.contains(&r.line[0]), "{sol:?}");
     assert!(f
         .service
-        .suggest_puzzle_moves(GUILD, BIRGER, "", 25)
+        .puzzles().suggest_puzzle_moves(GUILD, BIRGER, "", 25)
         .await
         .unwrap()
         .is_empty());
@@ -394,17 +394,17 @@ async fn the_current_puzzle_survives_a_restart(db: TestDb) {
     let r = seed_where(|r| r.kind == Kind::Win && r.moves == 2);
     f.only(&r).await;
     let astrid = user(ASTRID, "Astrid");
-    let view = f.service.puzzle(GUILD, &astrid, None).await.unwrap();
+    let view = f.service.puzzles().puzzle(GUILD, &astrid, None).await.unwrap();
     f.service
-        .puzzle_move(GUILD, &astrid, &r.line[0], None)
+        .puzzles().puzzle_move(GUILD, &astrid, &r.line[0], None)
         .await
         .unwrap();
     let f = f.reopen().await;
-    let again = f.service.puzzle(GUILD, &astrid, None).await.unwrap();
+    let again = f.service.puzzles().puzzle(GUILD, &astrid, None).await.unwrap();
     assert_eq!((again.puzzle_id, again.step), (view.puzzle_id, 2));
     assert!(matches!(
         f.service
-            .puzzle_move(GUILD, &astrid, &r.line[2], None)
+            .puzzles().puzzle_move(GUILD, &astrid, &r.line[2], None)
             .await
             .unwrap(),
         PuzzleAnswer::Solved {
@@ -422,7 +422,7 @@ async fn each_player_gets_puzzles_they_have_not_tried(db: TestDb) {
     let astrid = user(ASTRID, "Astrid");
     let mut seen = std::collections::HashSet::new();
     for _ in 0..3 {
-        let view = f.service.puzzle(GUILD, &astrid, None).await.unwrap();
+        let view = f.service.puzzles().puzzle(GUILD, &astrid, None).await.unwrap();
         assert!(view.rated);
         assert!(
             seen.insert(view.puzzle_id),
@@ -435,15 +435,15 @@ async fn each_player_gets_puzzles_they_have_not_tried(db: TestDb) {
             .unwrap();
         let first = p.line.split_whitespace().next().unwrap().to_string();
         // Solve or fail it to move on.
-        let answer = f.service.puzzle_move(GUILD, &astrid, &first, None).await.unwrap();
+        let answer = f.service.puzzles().puzzle_move(GUILD, &astrid, &first, None).await.unwrap();
         if let PuzzleAnswer::Continue { .. } = answer {
             let third = p.line.split_whitespace().nth(2).unwrap().to_string();
-            f.service.puzzle_move(GUILD, &astrid, &third, None).await.unwrap();
+            f.service.puzzles().puzzle_move(GUILD, &astrid, &third, None).await.unwrap();
         }
     }
     let me = f
         .service
-        .puzzle_player(GUILD, ASTRID)
+        .puzzles().puzzle_player(GUILD, ASTRID)
         .await
         .unwrap()
         .unwrap();
@@ -457,16 +457,16 @@ async fn the_daily_puzzle_is_posted_once_a_day_through_the_outbox(db: TestDb) {
     let f = fixture(db).await;
     const CHANNEL: u64 = 777;
     // No channel named: nothing.
-    assert!(f.service.post_daily_puzzles().await.unwrap().is_empty());
+    assert!(f.service.puzzles().post_daily_puzzles().await.unwrap().is_empty());
     f.service
-        .set_daily_puzzle_channel(GUILD, Some(CHANNEL), ASTRID, None)
+        .puzzles().set_daily_puzzle_channel(GUILD, Some(CHANNEL), ASTRID, None)
         .await
         .unwrap();
-    assert_eq!(f.service.post_daily_puzzles().await.unwrap(), vec![GUILD]);
-    assert!(f.service.post_daily_puzzles().await.unwrap().is_empty());
+    assert_eq!(f.service.puzzles().post_daily_puzzles().await.unwrap(), vec![GUILD]);
+    assert!(f.service.puzzles().post_daily_puzzles().await.unwrap().is_empty());
     // A restart the same day posts nothing more.
     let f = f.reopen().await;
-    assert!(f.service.post_daily_puzzles().await.unwrap().is_empty());
+    assert!(f.service.puzzles().post_daily_puzzles().await.unwrap().is_empty());
     let notices = f.service.probe().notices_in(CHANNEL).await.unwrap();
     assert_eq!(notices.len(), 1);
     assert_eq!(notices[0].kind, "daily_puzzle");
@@ -485,7 +485,7 @@ async fn the_daily_puzzle_is_posted_once_a_day_through_the_outbox(db: TestDb) {
     // The next day: the next puzzle.
     f.clock
         .advance(std::time::Duration::from_millis(DAY_MS as u64));
-    assert_eq!(f.service.post_daily_puzzles().await.unwrap(), vec![GUILD]);
+    assert_eq!(f.service.puzzles().post_daily_puzzles().await.unwrap(), vec![GUILD]);
     let notices = f.service.probe().notices_in(CHANNEL).await.unwrap();
     assert_eq!(notices.len(), 2);
     let second: Payload = serde_json::from_str(&notices[1].payload).unwrap();
@@ -494,13 +494,13 @@ async fn the_daily_puzzle_is_posted_once_a_day_through_the_outbox(db: TestDb) {
     // Stopped: nothing more.
     assert!(f
         .service
-        .set_daily_puzzle_channel(GUILD, None, ASTRID, None)
+        .puzzles().set_daily_puzzle_channel(GUILD, None, ASTRID, None)
         .await
         .unwrap()
         .0);
     f.clock
         .advance(std::time::Duration::from_millis(DAY_MS as u64));
-    assert!(f.service.post_daily_puzzles().await.unwrap().is_empty());
+    assert!(f.service.puzzles().post_daily_puzzles().await.unwrap().is_empty());
 }
 }
 
@@ -509,7 +509,7 @@ async fn the_daily_puzzle_is_posted_once_a_day_through_the_outbox(db: TestDb) {
 async fn solve(s: &Service, who: &User, line: &[String]) -> PuzzleAnswer {
     let mut last = None;
     for mv in line.iter().step_by(2) {
-        last = Some(s.puzzle_move(GUILD, who, mv, None).await.unwrap());
+        last = Some(s.puzzles().puzzle_move(GUILD, who, mv, None).await.unwrap());
     }
     last.unwrap()
 }
@@ -524,17 +524,17 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
     let day = day_of(T0);
     // Nothing posted today: nothing to answer, no day's line.
     assert!(matches!(
-        s.daily_puzzle(GUILD, &astrid, None, None).await,
+        s.puzzles().daily_puzzle(GUILD, &astrid, None, None).await,
         Err(ServiceError::NoDailyPuzzle)
     ));
-    assert!(s.daily_board(GUILD).await.unwrap().is_none());
+    assert!(s.puzzles().daily_board(GUILD).await.unwrap().is_none());
     // Astrid has a puzzle of her own under way.
-    let own = s.puzzle(GUILD, &astrid, None).await.unwrap();
+    let own = s.puzzles().puzzle(GUILD, &astrid, None).await.unwrap();
     assert_eq!(own.day, None);
-    s.set_daily_puzzle_channel(GUILD, Some(CHANNEL), ASTRID, None)
+    s.puzzles().set_daily_puzzle_channel(GUILD, Some(CHANNEL), ASTRID, None)
         .await
         .unwrap();
-    assert_eq!(s.post_daily_puzzles().await.unwrap(), vec![GUILD]);
+    assert_eq!(s.puzzles().post_daily_puzzles().await.unwrap(), vec![GUILD]);
     let notice: Payload =
         serde_json::from_str(&s.probe().notices_in(CHANNEL).await.unwrap()[0].payload).unwrap();
     assert_eq!(notice.buttons, Some(Buttons::DailyPuzzle(day)));
@@ -577,10 +577,10 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
         .collect();
     // Astrid's try: the posted puzzle, rated unless she had it as her own; her current puzzle
     // until it is over.
-    let view = s.daily_puzzle(GUILD, &astrid, None, None).await.unwrap();
+    let view = s.puzzles().daily_puzzle(GUILD, &astrid, None, None).await.unwrap();
     assert_eq!((view.puzzle_id, view.day, view.step), (posted, Some(day), 1));
     assert_eq!(view.rated, own.puzzle_id != posted);
-    assert_eq!(s.puzzle(GUILD, &astrid, None).await.unwrap().day, Some(day));
+    assert_eq!(s.puzzles().puzzle(GUILD, &astrid, None).await.unwrap().day, Some(day));
     // Solved 42 s after she pressed.
     f.clock.advance(std::time::Duration::from_secs(42));
     match solve(s, &astrid, &line).await {
@@ -591,14 +591,14 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
         other => panic!("{other:?}"),
     }
     // Her own puzzle is back where it was; the day's puzzle is hers no more.
-    let back = s.puzzle(GUILD, &astrid, None).await.unwrap();
+    let back = s.puzzles().puzzle(GUILD, &astrid, None).await.unwrap();
     assert_eq!((back.puzzle_id, back.day, back.step), (own.puzzle_id, None, 1));
     assert!(matches!(
-        s.daily_puzzle(GUILD, &astrid, None, None).await,
+        s.puzzles().daily_puzzle(GUILD, &astrid, None, None).await,
         Err(ServiceError::DailyPuzzleDone { solved: true })
     ));
     // Birger's try, rated, answered wrong.
-    let birgers = s.daily_puzzle(GUILD, &birger, Some(day), None).await.unwrap();
+    let birgers = s.puzzles().daily_puzzle(GUILD, &birger, Some(day), None).await.unwrap();
     assert!(birgers.rated && birgers.puzzle_id == posted);
     let (start, solution) = rows::by_id(s.store().pool(), posted)
         .await
@@ -621,7 +621,7 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
         .find(|m| *m != solution)
         .unwrap();
     f.clock.advance(std::time::Duration::from_secs(5));
-    match s.puzzle_move(GUILD, &birger, &wrong, None).await.unwrap() {
+    match s.puzzles().puzzle_move(GUILD, &birger, &wrong, None).await.unwrap() {
         PuzzleAnswer::Failed { day: d, ratings, .. } => {
             assert_eq!(d, Some(day));
             assert!(ratings.is_some());
@@ -629,13 +629,13 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
         other => panic!("{other:?}"),
     }
     assert!(matches!(
-        s.daily_puzzle(GUILD, &birger, None, None).await,
+        s.puzzles().daily_puzzle(GUILD, &birger, None, None).await,
         Err(ServiceError::DailyPuzzleDone { solved: false })
     ));
     // Carl presses twice at once: one try.
     let (a, b) = tokio::join!(
-        s.daily_puzzle(GUILD, &carl, None, None),
-        s.daily_puzzle(GUILD, &carl, None, None)
+        s.puzzles().daily_puzzle(GUILD, &carl, None, None),
+        s.puzzles().daily_puzzle(GUILD, &carl, None, None)
     );
     assert_eq!(a.unwrap().puzzle_id, b.unwrap().puzzle_id);
     let tries: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM puzzle_attempts WHERE day = $1")
@@ -645,7 +645,7 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
         .unwrap();
     assert_eq!(tries, 3);
     // The day's line: who solved it and how fast; who tried and did not. Carl's try is not over.
-    let board = s.daily_board(GUILD).await.unwrap().unwrap();
+    let board = s.puzzles().daily_board(GUILD).await.unwrap().unwrap();
     assert_eq!((board.day, board.puzzle_id, board.channel), (day, posted, CHANNEL));
     let results: Vec<(u64, bool, i64)> = board
         .results
@@ -657,16 +657,16 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
     f.clock
         .advance(std::time::Duration::from_millis(DAY_MS as u64));
     assert!(matches!(
-        s.daily_puzzle(GUILD, &user(7, "Dagny"), Some(day), None).await,
+        s.puzzles().daily_puzzle(GUILD, &user(7, "Dagny"), Some(day), None).await,
         Err(ServiceError::DailyPuzzleOver)
     ));
     assert!(matches!(
-        s.daily_puzzle(GUILD, &user(7, "Dagny"), None, None).await,
+        s.puzzles().daily_puzzle(GUILD, &user(7, "Dagny"), None, None).await,
         Err(ServiceError::NoDailyPuzzle)
     ));
-    assert!(s.daily_board(GUILD).await.unwrap().is_none());
+    assert!(s.puzzles().daily_board(GUILD).await.unwrap().is_none());
     // Carl's try from yesterday is still his to finish.
-    let carls = s.daily_puzzle(GUILD, &carl, Some(day), None).await.unwrap();
+    let carls = s.puzzles().daily_puzzle(GUILD, &carl, Some(day), None).await.unwrap();
     assert_eq!(carls.day, Some(day));
     assert!(matches!(
         solve(s, &carl, &line).await,
@@ -710,7 +710,7 @@ async fn finished_games_on_the_bot_are_searched_for_puzzles_once(db: TestDb) {
     let mut solver = Solver::new();
     let expected = scan(&mut solver, &played, SCAN_PLIES);
     assert!(expected.iter().any(|(p, _)| *p == start), "the start is found");
-    assert_eq!(f.service.find_game_puzzles(10).await.unwrap() as usize, expected.len());
+    assert_eq!(f.service.puzzles().find_game_puzzles(10).await.unwrap() as usize, expected.len());
     let stored: Vec<(String, String, Option<i64>)> = sqlx::query_as(
         "SELECT position, line, game_id FROM puzzles WHERE source = 'game' ORDER BY id",
     )
@@ -726,7 +726,7 @@ async fn finished_games_on_the_bot_are_searched_for_puzzles_once(db: TestDb) {
         .collect();
     assert_eq!(stored, want);
     // Once: the game is not searched again.
-    assert_eq!(f.service.find_game_puzzles(10).await.unwrap(), 0);
+    assert_eq!(f.service.puzzles().find_game_puzzles(10).await.unwrap(), 0);
     let scans: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM puzzle_scans")
         .fetch_one(f.service.store().pool())
         .await
@@ -755,11 +755,11 @@ async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb
         private,
     };
     // The daily puzzle, and Birger's try at it.
-    s.set_daily_puzzle_channel(GUILD, Some(DAILY), ASTRID, None)
+    s.puzzles().set_daily_puzzle_channel(GUILD, Some(DAILY), ASTRID, None)
         .await
         .unwrap();
-    assert_eq!(s.post_daily_puzzles().await.unwrap(), vec![GUILD]);
-    let view = s.daily_puzzle(GUILD, &birger, None, None).await.unwrap();
+    assert_eq!(s.puzzles().post_daily_puzzles().await.unwrap(), vec![GUILD]);
+    let view = s.puzzles().daily_puzzle(GUILD, &birger, None, None).await.unwrap();
     let p = rows::by_id(s.store().pool(), view.puzzle_id)
         .await
         .unwrap()
@@ -775,19 +775,19 @@ async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb
     };
     let wrong = wrong_move(&r);
     assert!(s
-        .puzzle_answer_private(GUILD, BIRGER, Some(&wrong))
+        .puzzles().puzzle_answer_private(GUILD, BIRGER, Some(&wrong))
         .await
         .unwrap());
     // Asked from a public response: refused, nothing judged, nothing written.
     assert!(matches!(
-        s.puzzle_move(GUILD, &birger, &wrong, Some(&to(false))).await,
+        s.puzzles().puzzle_move(GUILD, &birger, &wrong, Some(&to(false))).await,
         Err(ServiceError::PositionChanged)
     ));
     assert!(s.probe().notices_in(ASKED).await.unwrap().is_empty());
-    assert!(s.puzzle_player(GUILD, BIRGER).await.unwrap().is_none());
+    assert!(s.puzzles().puzzle_player(GUILD, BIRGER).await.unwrap().is_none());
     // From a private one: judged, rated, and its notice written.
     let answer = s
-        .puzzle_move(GUILD, &birger, &wrong, Some(&to(true)))
+        .puzzles().puzzle_move(GUILD, &birger, &wrong, Some(&to(true)))
         .await
         .unwrap();
     let id = answer.key().notice.expect("a notice");
@@ -812,22 +812,22 @@ async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb
         (view.puzzle_id, 0, Some(wrong.as_str()))
     );
     assert!(!stored[0].payload.contains("png"), "{}", stored[0].payload);
-    let rated = s.puzzle_player(GUILD, BIRGER).await.unwrap().unwrap();
+    let rated = s.puzzles().puzzle_player(GUILD, BIRGER).await.unwrap().unwrap();
     assert_eq!((rated.solved, rated.failed), (0, 1));
     // Until delivered, play would give it again (privately); once delivered, not.
-    assert!(s.puzzle_answer_private(GUILD, BIRGER, None).await.unwrap());
+    assert!(s.puzzles().puzzle_answer_private(GUILD, BIRGER, None).await.unwrap());
     assert!(s
-        .unshown_puzzle_answer(GUILD, BIRGER, None)
+        .puzzles().unshown_puzzle_answer(GUILD, BIRGER, None)
         .await
         .unwrap()
         .is_some());
     s.news_delivered(&notice, None).await.unwrap();
     assert_eq!(
-        s.unshown_puzzle_answer(GUILD, BIRGER, None).await.unwrap(),
+        s.puzzles().unshown_puzzle_answer(GUILD, BIRGER, None).await.unwrap(),
         None
     );
-    assert!(!s.puzzle_answer_private(GUILD, BIRGER, None).await.unwrap());
-    assert_eq!(s.puzzle_player(GUILD, BIRGER).await.unwrap().unwrap(), rated);
+    assert!(!s.puzzles().puzzle_answer_private(GUILD, BIRGER, None).await.unwrap());
+    assert_eq!(s.puzzles().puzzle_player(GUILD, BIRGER).await.unwrap().unwrap(), rated);
 }
 }
 
@@ -867,7 +867,7 @@ async fn a_puzzle_handed_out_or_a_daily_channel_set_is_written_with_its_notice(d
         })
     };
     // Her own puzzle, handed out: the try and its notice.
-    let view = s.puzzle(GUILD, &astrid, Some(&to(false))).await.unwrap();
+    let view = s.puzzles().puzzle(GUILD, &astrid, Some(&to(false))).await.unwrap();
     let id = view.notice.expect("a notice");
     let (kind, status, news, payload) = stored(id).await;
     assert_eq!((kind.as_str(), status), ("puzzle_shown", NoticeStatus::Held));
@@ -878,12 +878,12 @@ async fn a_puzzle_handed_out_or_a_daily_channel_set_is_written_with_its_notice(d
     let active = rows::active(s.store().pool(), GUILD, ASTRID).await.unwrap();
     assert_eq!(active.map(|a| a.puzzle_id), Some(view.puzzle_id));
     // Under way: read again, no notice.
-    let again = s.puzzle(GUILD, &astrid, Some(&to(false))).await.unwrap();
+    let again = s.puzzles().puzzle(GUILD, &astrid, Some(&to(false))).await.unwrap();
     assert_eq!((again.puzzle_id, again.notice), (view.puzzle_id, None));
     assert_eq!(s.probe().notices_in(ASKED).await.unwrap().len(), 1);
     // The daily puzzle's channel, set with its private notice.
     let (had, notice) = s
-        .set_daily_puzzle_channel(GUILD, Some(DAILY), ASTRID, Some(&alone))
+        .puzzles().set_daily_puzzle_channel(GUILD, Some(DAILY), ASTRID, Some(&alone))
         .await
         .unwrap();
     assert!(had);
@@ -895,24 +895,24 @@ async fn a_puzzle_handed_out_or_a_daily_channel_set_is_written_with_its_notice(d
     };
     assert_eq!(news, set);
     assert!(payload.private && payload.puzzle.is_none());
-    assert_eq!(s.post_daily_puzzles().await.unwrap(), vec![GUILD]);
+    assert_eq!(s.puzzles().post_daily_puzzles().await.unwrap(), vec![GUILD]);
     // Birger's try at it: started with its private notice; then read.
-    let daily = s.daily_puzzle(GUILD, &birger, None, Some(&alone));
+    let daily = s.puzzles().daily_puzzle(GUILD, &birger, None, Some(&alone));
     let daily = daily.await.unwrap();
     let (kind, status, news, payload) = stored(daily.notice.expect("a notice")).await;
     assert_eq!((kind.as_str(), status), ("puzzle_shown", NoticeStatus::Held));
     assert_eq!(news, told(&daily));
     assert!(daily.day.is_some() && payload.private);
-    let again = s.daily_puzzle(GUILD, &birger, None, Some(&alone));
+    let again = s.puzzles().daily_puzzle(GUILD, &birger, None, Some(&alone));
     assert_eq!(again.await.unwrap().notice, None);
     assert_eq!(s.probe().notices_in(ASKED).await.unwrap().len(), 3);
     // Stopped, and stopped again: each said so.
-    let stop = s.set_daily_puzzle_channel(GUILD, None, ASTRID, Some(&alone));
+    let stop = s.puzzles().set_daily_puzzle_channel(GUILD, None, ASTRID, Some(&alone));
     let (had, notice) = stop.await.unwrap();
     let news = stored(notice.unwrap()).await.2;
     let stopped = |had| News::DailyPuzzleChannel { channel: None, had };
     assert!(had && news == stopped(true));
-    let stop = s.set_daily_puzzle_channel(GUILD, None, ASTRID, Some(&alone));
+    let stop = s.puzzles().set_daily_puzzle_channel(GUILD, None, ASTRID, Some(&alone));
     let (had, notice) = stop.await.unwrap();
     assert!(!had && stored(notice.unwrap()).await.2 == stopped(false));
 }

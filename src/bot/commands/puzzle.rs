@@ -46,6 +46,7 @@ fn reply_to(ctx: Context<'_>, private: bool) -> Option<ReplyTo> {
 async fn private_answer(ctx: Context<'_>, typed: Option<&str>) -> bool {
     let service = &ctx.data().service;
     service
+        .puzzles()
         .puzzle_answer_private(guild(ctx), ctx.author().id.get(), typed)
         .await
         .unwrap_or(true)
@@ -108,13 +109,14 @@ pub async fn play(ctx: Context<'_>) -> Result<(), Error> {
         // First, the last answer if its reply was not shown: given again through a notice of
         // its own, as a new answer is.
         if let Some(answer) = service
+            .puzzles()
             .unshown_puzzle_answer(guild(ctx), ctx.author().id.get(), to.as_ref())
             .await?
         {
             return Ok(Shown::Answer(answer));
         }
         let me = caller(ctx);
-        let view = service.puzzle(guild(ctx), &me, to.as_ref()).await;
+        let view = service.puzzles().puzzle(guild(ctx), &me, to.as_ref()).await;
         view.map(Shown::Puzzle)
     };
     match super::play::change_as(ctx, private, shown).await? {
@@ -133,7 +135,9 @@ pub async fn today(ctx: Context<'_>) -> Result<(), Error> {
     let to = reply_to(ctx, true);
     let service = &ctx.data().service;
     let me = caller(ctx);
-    let daily = service.daily_puzzle(guild(ctx), &me, None, to.as_ref());
+    let daily = service
+        .puzzles()
+        .daily_puzzle(guild(ctx), &me, None, to.as_ref());
     if let Some(view) = super::play::change_as(ctx, true, daily).await? {
         show_puzzle(ctx, view, true).await?;
     }
@@ -162,6 +166,7 @@ pub(crate) async fn daily_press(
     let guild = press.guild_id.map_or(0, |g| g.get());
     let view = data
         .service
+        .puzzles()
         .daily_puzzle(guild, &presser, Some(day), Some(&to));
     let view = view.await?;
     if view.notice.is_none() {
@@ -182,7 +187,10 @@ pub(crate) async fn daily_press(
 /// Autocomplete: the legal moves of your puzzle's position that match what you typed.
 async fn puzzle_moves(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
     let service = &ctx.data().service;
-    let moves = service.suggest_puzzle_moves(guild(ctx), ctx.author().id.get(), typed, 25);
+    let moves =
+        service
+            .puzzles()
+            .suggest_puzzle_moves(guild(ctx), ctx.author().id.get(), typed, 25);
     super::play::choices(moves.await)
 }
 
@@ -203,7 +211,9 @@ pub async fn move_(
     let answer = super::play::change_as(
         ctx,
         private,
-        service.puzzle_move(guild(ctx), &caller(ctx), &notation, to.as_ref()),
+        service
+            .puzzles()
+            .puzzle_move(guild(ctx), &caller(ctx), &notation, to.as_ref()),
     )
     .await?;
     if let Some(answer) = answer {
@@ -218,9 +228,10 @@ pub async fn leaderboard(ctx: Context<'_>) -> Result<(), Error> {
     let lines = ctx
         .data()
         .service
+        .puzzles()
         .puzzle_leaderboard(guild(ctx), 20)
         .await?;
-    let daily = ctx.data().service.daily_board(guild(ctx)).await?;
+    let daily = ctx.data().service.puzzles().daily_board(guild(ctx)).await?;
     let mut text = daily.as_ref().map(daily_line).unwrap_or_default();
     if lines.is_empty() {
         text.push_str("No puzzle ratings in this server yet: solve one with /tablut puzzle play.");
@@ -259,7 +270,9 @@ pub async fn daily(
     // The setting and its notice commit together; the notice is the (private) answer.
     let to = reply_to(ctx, true);
     let by = ctx.author().id.get();
-    let set = service.set_daily_puzzle_channel(guild(ctx), chosen, by, to.as_ref());
+    let set = service
+        .puzzles()
+        .set_daily_puzzle_channel(guild(ctx), chosen, by, to.as_ref());
     if let Some((_, Some(notice))) = super::play::change_as(ctx, true, set).await? {
         super::play::show(ctx, notice, Vec::new()).await;
     }

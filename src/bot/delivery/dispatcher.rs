@@ -184,7 +184,10 @@ async fn draw(service: &Service, notice: &Notice) -> (Vec<u8>, &'static str) {
     let payload = &notice.payload;
     let (drawn, filename) = match (&payload.board, &payload.puzzle, &payload.graph) {
         (Some(board), _, _) => (service.notice_board(board).await, "board.png"),
-        (None, Some(puzzle), _) => (service.notice_puzzle_board(puzzle).await, "board.png"),
+        (None, Some(puzzle), _) => (
+            service.puzzles().notice_puzzle_board(puzzle).await,
+            "board.png",
+        ),
         (None, None, Some(graph)) => (service.analysis().graph(graph).await, "analysis.png"),
         (None, None, None) => return (Vec::new(), "board.png"),
     };
