@@ -62,7 +62,7 @@ impl Backoff {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Backoff, Work};
 
     #[test]
     fn a_failing_item_waits_longer_each_time_and_others_do_not_wait() {

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// What the parts of the service share; each part borrows it (see docs/ARCHITECTURE.md).
-pub struct Context {
+pub(crate) struct Context {
     /// The database: reads through it, writes through its write lock (see [`Store`]). Shared
     /// with the tasks that renew the AI's claims, which write beside the service.
     pub(crate) store: Store,
@@ -74,7 +74,7 @@ impl Context {
     /// cooldown sparing its AI pool (and, through their own handle on the clock, the per-user
     /// rate limits it keeps, see [`limits`]). Nothing it gives is stored or compared with
     /// another process's times: every deadline, expiry, day, date and lease is on the
-    /// database's clock ([`Service::database_now`]; see [`clock`]).
+    /// database's clock ([`Context::database_now`]; see [`clock`]).
     pub(crate) fn process_now(&self) -> i64 {
         self.clock.now_ms()
     }
@@ -92,7 +92,7 @@ impl Context {
             .await?)
     }
 
-    /// [`Service::database_now`] on a connection (in a transaction under way).
+    /// [`Context::database_now`] on a connection (in a transaction under way).
     pub(crate) async fn database_now_on(&self, conn: &mut Connection) -> Result<i64, ServiceError> {
         Ok(self
             .database_clock
@@ -125,8 +125,8 @@ impl Context {
         rebuild(row, moves.iter().map(|m| m.notation.as_str()))
     }
 
-    /// [`Service::load`] with the game played through on a blocking thread, through
-    /// [`Service::heavy`]: for the commands that then do heavy work with it (replays, analyses).
+    /// [`Context::load`] with the game played through on a blocking thread, through
+    /// [`Context::heavy`]: for the commands that then do heavy work with it (replays, analyses).
     pub(crate) async fn load_blocking(
         &self,
         row: GameRow,
@@ -151,7 +151,7 @@ impl Context {
     }
 
     /// A place in the heavy-work queue for a user's costly request, and the user's cooldown
-    /// counted ([`Service::check_costly`]; none without a user): refused with a private line
+    /// counted ([`Limits::check_costly`]; none without a user): refused with a private line
     /// when the queue is full or the user asked a moment ago. The place is taken first, so a
     /// refusal for a full queue does not start the cooldown.
     pub(crate) fn costly_place(&self, user: Option<UserId>) -> Result<heavy::Place, ServiceError> {
@@ -162,7 +162,7 @@ impl Context {
         Ok(place)
     }
 
-    /// [`Service::load`] for a sweep over many games: a game that cannot be rebuilt is logged
+    /// [`Context::load`] for a sweep over many games: a game that cannot be rebuilt is logged
     /// and skipped, so it does not hold up the others.
     pub(crate) async fn load_or_skip(&self, row: GameRow) -> Option<Loaded> {
         let id = row.id;
@@ -178,7 +178,7 @@ impl Context {
     /// Writes a move that `loaded.game` has just played (the move list's newest entry), if
     /// the game is still where it was read, with its announcement in the outbox: a player's
     /// move (`by_user`) is held for the grace while its interaction answers it (see
-    /// [`Service::news_delivered`]); the AI's goes out at once. Then draws the board for the
+    /// [`Outbox::news_delivered`]); the AI's goes out at once. Then draws the board for the
     /// player's answer.
     pub(crate) async fn commit_move(
         &self,
@@ -270,7 +270,7 @@ impl Context {
             .await
     }
 
-    /// [`Service::commit_end`] that also takes the open draw offer `offer` (accepted) in the
+    /// [`Context::commit_end`] that also takes the open draw offer `offer` (accepted) in the
     /// same transaction: if another answer took it first (Decline pressed at the same time),
     /// nothing is written and the answer is [`ServiceError::NoDrawOffer`].
     pub(crate) async fn commit_end_taking(

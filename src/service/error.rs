@@ -210,7 +210,7 @@ impl From<tokio::task::JoinError> for ServiceError {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Done, ServiceError};
 
     /// After a commit, the answer says what stands and where it shows, never that nothing was
     /// changed; the cause is kept for the log.

@@ -215,7 +215,7 @@ fn closed(_: tokio::sync::AcquireError) -> ServiceError {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Heavy, HeavyStats, ServiceError};
     use std::sync::mpsc;
     use std::time::Duration;
 

@@ -132,8 +132,10 @@ impl Limits {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{whole_seconds, RateLimit, SWEEP_EVERY};
     use crate::service::ManualClock;
+    use std::sync::Arc;
+    use std::time::Duration;
 
     #[test]
     fn a_rate_allows_its_burst_then_one_use_per_interval() {

@@ -47,13 +47,10 @@ pub use probe::{NoticeStatus, StoredNotice};
 pub use timecontrol::{heartbeat_grace, Downtime};
 pub use types::*;
 
-pub(crate) use context::{parse_rules, stored_start, Context};
+use context::Context;
 
 use crate::ai::Level;
-use crate::store::games::GameRow;
-use crate::store::{self, games, moves};
-use crate::store::{Connection, Store};
-use crate::tafl::{Game, Outcome, Reason};
+use crate::store::{self, Store};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -177,10 +174,10 @@ impl Config {
     }
 }
 
-/// The game service: the [`context::Context`] its parts share, and what each part keeps of its
-/// own. Cheap to share behind an `Arc`. Each use case is a call on one part, reached by its
-/// accessor: [`Service::games`], [`Service::clock`], [`Service::ai`], [`Service::analysis`],
-/// [`Service::limits`] (see docs/ARCHITECTURE.md).
+/// The game service: the [`Context`] its parts share, and what each part keeps of its own.
+/// Cheap to share behind an `Arc`. Each use case is a call on one part, reached by its accessor:
+/// [`Service::games`], [`Service::clock`], [`Service::ai`], [`Service::analysis`],
+/// [`Service::puzzles`], [`Service::outbox`], [`Service::limits`] (see docs/ARCHITECTURE.md).
 pub struct Service {
     cx: Context,
     /// The AI's workers: every search of the service runs there.
@@ -189,14 +186,6 @@ pub struct Service {
     pub(crate) ai_turns: ai::AiTurns,
     /// The games whose analysis this process is driving now.
     pub(crate) analyses: analysis::Analyses,
-}
-
-impl std::ops::Deref for Service {
-    type Target = Context;
-
-    fn deref(&self) -> &Context {
-        &self.cx
-    }
 }
 
 impl Service {

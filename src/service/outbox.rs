@@ -7,10 +7,19 @@
 //! the domain is here, each a call of its own: the news delivered, to be tried again, refused or
 //! given up; the channel gone (its game aborted) or refusing the bot (its game's clock stopped).
 
-use super::*;
+use super::context::{parse_rules, stored_start, Context};
+use super::news::News;
+use super::types::{
+    ChallengeId, ChannelId, ClockEvent, Ended, GameId, GameInfo, Player, User, UserId,
+};
+use super::{Service, ServiceError};
+use crate::store::games::GameRow;
 use crate::store::outbox::{self as rows, NewNotice, NoticeRow, Settle};
-use crate::store::{challenges, Write};
+use crate::store::{challenges, games, moves, Connection, Write};
+use crate::tafl::{Game, Outcome, Reason};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use std::time::Duration;
 
 /// An outbox row's id.
 pub type NoticeId = i64;
@@ -186,9 +195,9 @@ impl std::fmt::Debug for AnswerRef {
 
 /// The interaction that acknowledged a change (a command or a button press, deferred): the
 /// change's news is written to the outbox with it, and shown by editing the interaction's
-/// original response, by its handler ([`Service::news_delivered`] records it shown) or by the
+/// original response, by its handler ([`Outbox::news_delivered`] records it shown) or by the
 /// dispatcher, which sends the same edit if the handler did not record it (after the notice's
-/// hold, or at once after [`Service::answer_failed`]).
+/// hold, or at once after [`Outbox::answer_failed`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Answering {
     /// The interaction.
@@ -272,7 +281,7 @@ fn notice(row: NoticeRow, claimed: bool) -> Result<Notice, String> {
 impl Context {
     /// Writes a notice for `channel` in the caller's transaction: held for its interaction's
     /// answer for `hold`, if it is not zero, else pending and due at once. Call
-    /// [`Service::wake_outbox`] once the transaction has committed.
+    /// [`Context::wake_outbox`] once the transaction has committed.
     pub(crate) async fn enqueue(
         &self,
         conn: &mut Connection,
@@ -316,17 +325,32 @@ impl Context {
     }
 }
 
+/// The outbox as the bot's delivery sees it ([`Service::outbox`]): the notices due and claimed,
+/// the boards they carry, how each attempt went, and what follows for a channel that is gone or
+/// refuses the bot.
+#[derive(Clone, Copy)]
+pub struct Outbox<'a> {
+    cx: &'a Context,
+}
+
 impl Service {
+    /// The outbox, for the bot's delivery.
+    pub fn outbox(&self) -> Outbox<'_> {
+        Outbox { cx: &self.cx }
+    }
+}
+
+impl Outbox<'_> {
     /// What the dispatcher waits on besides the time of the next due notice.
-    pub fn outbox_wake(&self) -> Arc<tokio::sync::Notify> {
-        self.outbox_wake.clone()
+    pub fn outbox_wake(self) -> Arc<tokio::sync::Notify> {
+        self.cx.outbox_wake.clone()
     }
 
     /// The notices due at `now` (Unix ms, the database's clock): each channel's next owed one,
     /// if its time has come (a channel's later notice waits for its earlier one). Oldest first.
     /// A notice that cannot be read is left out (the dispatcher's claim gives it up).
-    pub async fn due_notices(&self, now: i64, limit: u32) -> Result<Vec<Notice>, ServiceError> {
-        Ok(rows::due(self.store.read(), now, limit)
+    pub async fn due_notices(self, now: i64, limit: u32) -> Result<Vec<Notice>, ServiceError> {
+        Ok(rows::due(self.cx.store.read(), now, limit)
             .await?
             .into_iter()
             .filter_map(|row| notice(row, false).ok())
@@ -334,33 +358,34 @@ impl Service {
     }
 
     /// When the next notice falls due (Unix ms), if one is pending.
-    pub async fn next_notice_at(&self) -> Result<Option<i64>, ServiceError> {
-        Ok(rows::next_due(self.store.read()).await?)
+    pub async fn next_notice_at(self) -> Result<Option<i64>, ServiceError> {
+        Ok(rows::next_due(self.cx.store.read()).await?)
     }
 
     /// Notice `id` as stored, if it is there and can be read.
-    pub async fn notice(&self, id: NoticeId) -> Result<Option<Notice>, ServiceError> {
-        Ok(rows::by_id(self.store.read(), id)
+    pub async fn notice(self, id: NoticeId) -> Result<Option<Notice>, ServiceError> {
+        Ok(rows::by_id(self.cx.store.read(), id)
             .await?
             .and_then(|row| notice(row, false).ok()))
     }
 
     /// The message notice `id` became, once delivered.
-    pub async fn notice_message(&self, id: NoticeId) -> Result<Option<u64>, ServiceError> {
-        Ok(rows::by_id(self.store.read(), id)
+    pub async fn notice_message(self, id: NoticeId) -> Result<Option<u64>, ServiceError> {
+        Ok(rows::by_id(self.cx.store.read(), id)
             .await?
             .and_then(|n| n.message_id))
     }
 
-    /// The notices due at `now`, as [`Service::due_notices`] chooses them, claimed for this
+    /// The notices due at `now`, as [`Outbox::due_notices`] chooses them, claimed for this
     /// process's attempt at them: no other process takes them before the policy's
     /// `claim_lease` is over (nor this one: it records how each attempt went, which sets when
     /// the next is due). A process that dies with notices claimed leaves them due again at the
     /// lease's end.
-    pub async fn claim_notices(&self, now: i64, limit: u32) -> Result<Vec<Notice>, ServiceError> {
-        let until = now + millis(self.delivery.claim_lease);
-        let mut writing = self.store.lock().await?;
-        let rows = rows::claim_due(writing.ex(), self.store.backend(), now, until, limit).await?;
+    pub async fn claim_notices(self, now: i64, limit: u32) -> Result<Vec<Notice>, ServiceError> {
+        let until = now + millis(self.cx.delivery.claim_lease);
+        let mut writing = self.cx.store.lock().await?;
+        let rows =
+            rows::claim_due(writing.ex(), self.cx.store.backend(), now, until, limit).await?;
         drop(writing);
         let mut notices = Vec::with_capacity(rows.len());
         for row in rows {
@@ -380,18 +405,18 @@ impl Service {
 
     /// Deletes the notices delivered (or given up) more than the retention period before
     /// `now` (Unix ms, the database's clock). Returns how many went.
-    pub async fn prune_outbox(&self, now: i64) -> Result<u64, ServiceError> {
-        let before = now.saturating_sub(millis(self.delivery.retention));
-        let mut writing = self.store.lock().await?;
+    pub async fn prune_outbox(self, now: i64) -> Result<u64, ServiceError> {
+        let before = now.saturating_sub(millis(self.cx.delivery.retention));
+        let mut writing = self.cx.store.lock().await?;
         Ok(rows::prune(writing.ex(), before).await?)
     }
 
     /// Draws the board a notice carries.
-    pub async fn notice_board(&self, board: &BoardRef) -> Result<Vec<u8>, ServiceError> {
-        let row = games::by_id(self.store.read(), board.game)
+    pub async fn notice_board(self, board: &BoardRef) -> Result<Vec<u8>, ServiceError> {
+        let row = games::by_id(self.cx.store.read(), board.game)
             .await?
             .ok_or(ServiceError::NoGame)?;
-        let moves = moves::of_game(self.store.read(), row.id).await?;
+        let moves = moves::of_game(self.cx.store.read(), row.id).await?;
         let rules = parse_rules(&row.rules)?;
         let mut game = Game::from_position(stored_start(row.start.as_ref(), rules)?);
         for m in moves.iter().take(board.ply as usize) {
@@ -399,43 +424,44 @@ impl Service {
                 ServiceError::Internal(format!("game {}: stored '{}': {e}", row.id, m.notation))
             })?;
         }
-        self.image(
-            *game.position(),
-            game.moves().last().copied(),
-            board.caption.clone(),
-        )
-        .await
+        self.cx
+            .image(
+                *game.position(),
+                game.moves().last().copied(),
+                board.caption.clone(),
+            )
+            .await
     }
 
     /// Settles notice `id` as `to` says and, unless it is to be tried again later, wakes the
     /// dispatcher: the channel's next notice (the AI's reply, say) may have waited for it, or it
     /// is due now.
-    async fn settle(&self, id: NoticeId, to: Settle<'_>) -> Result<(), ServiceError> {
-        let mut writing = self.store.lock().await?;
-        rows::settle(writing.ex(), self.store.backend(), id, to).await?;
+    async fn settle(self, id: NoticeId, to: Settle<'_>) -> Result<(), ServiceError> {
+        let mut writing = self.cx.store.lock().await?;
+        rows::settle(writing.ex(), self.cx.store.backend(), id, to).await?;
         drop(writing);
         if !matches!(to, Settle::Retry { .. }) {
-            self.wake_outbox();
+            self.cx.wake_outbox();
         }
         Ok(())
     }
 
     /// The handler's edit showing notice `id` failed: the dispatcher sends it now (an edit
     /// shows once, however often it is sent), without waiting for the rest of the hold.
-    pub async fn answer_failed(&self, id: NoticeId) -> Result<(), ServiceError> {
-        let now = self.database_now().await?;
+    pub async fn answer_failed(self, id: NoticeId) -> Result<(), ServiceError> {
+        let now = self.cx.database_now().await?;
         self.settle(id, Settle::Release { now }).await
     }
 
     /// `notice` is shown (as `message`, when known), by the dispatcher or by its interaction's
     /// handler: it is not sent again, and the channel's next notice may go.
     pub async fn news_delivered(
-        &self,
+        self,
         notice: &Notice,
         message: Option<u64>,
     ) -> Result<(), ServiceError> {
-        let now = self.database_now().await?;
-        let mut writing = self.store.lock().await?;
+        let now = self.cx.database_now().await?;
+        let mut writing = self.cx.store.lock().await?;
         // A challenge posted by the outbox: its message is the one to edit later.
         if let (Some(Buttons::Challenge(id)), Some(message)) = (notice.payload.buttons, message) {
             challenges::set_message(writing.ex(), id, message).await?;
@@ -451,7 +477,7 @@ impl Service {
     /// `notice` is to be tried again at `at` (Unix ms, the database's clock), the last attempt
     /// having failed for `reason`.
     pub async fn news_retry_at(
-        &self,
+        self,
         notice: &Notice,
         at: i64,
         reason: &str,
@@ -462,8 +488,8 @@ impl Service {
 
     /// `notice` will never be shown, for `reason`: recorded as failed, and the channel's next
     /// notice may go. What follows for the channel is the caller's to say
-    /// ([`Service::channel_gone`], [`Service::channel_refuses`]).
-    pub async fn news_failed(&self, notice: &Notice, reason: &str) -> Result<(), ServiceError> {
+    /// ([`Outbox::channel_gone`], [`Outbox::channel_refuses`]).
+    pub async fn news_failed(self, notice: &Notice, reason: &str) -> Result<(), ServiceError> {
         self.settle(notice.id, Settle::Failed(reason)).await
     }
 
@@ -471,7 +497,7 @@ impl Service {
     /// lose on time for never seeing it (a move, a reminder, a game's start), the clock of the
     /// channel's game is stopped (returned); the next move starts it again.
     pub async fn news_refused(
-        &self,
+        self,
         notice: &Notice,
         reason: &str,
     ) -> Result<Option<GameId>, ServiceError> {
@@ -488,7 +514,7 @@ impl Service {
     /// stopped, as for a channel that refuses the bot, so nobody loses on time for news they
     /// never saw; the game goes on with /move.
     pub async fn news_given_up(
-        &self,
+        self,
         notice: &Notice,
         reason: &str,
     ) -> Result<Option<GameId>, ServiceError> {
@@ -499,34 +525,31 @@ impl Service {
     /// `channel` is gone: its game, if one is running, is aborted (unrated; returned), and said
     /// so in the channel its thread came from, if any.
     pub async fn channel_gone(
-        &self,
+        self,
         channel: ChannelId,
     ) -> Result<Option<Box<Ended>>, ServiceError> {
-        match games::active_in_channel(self.store.read(), channel).await? {
-            Some(row) => self.abort_in_gone_channel(row, &[]).await,
+        match games::active_in_channel(self.cx.store.read(), channel).await? {
+            Some(row) => self.cx.abort_in_gone_channel(row, &[]).await,
             None => Ok(None),
         }
     }
 
     /// `channel` refuses the bot: its game, if one is running, has its clock stopped
     /// (returned); the next move starts it again.
-    pub async fn channel_refuses(
-        &self,
-        channel: ChannelId,
-    ) -> Result<Option<GameId>, ServiceError> {
+    pub async fn channel_refuses(self, channel: ChannelId) -> Result<Option<GameId>, ServiceError> {
         Ok(self.stop_clock_in(channel).await?.map(|(game, _)| game))
     }
 
     /// Stops the clock of the game running in `channel`, if any: the game, and whether its
     /// clock was running.
     async fn stop_clock_in(
-        &self,
+        self,
         channel: ChannelId,
     ) -> Result<Option<(GameId, bool)>, ServiceError> {
-        let Some(row) = games::active_in_channel(self.store.read(), channel).await? else {
+        let Some(row) = games::active_in_channel(self.cx.store.read(), channel).await? else {
             return Ok(None);
         };
-        let mut writing = self.store.lock().await?;
+        let mut writing = self.cx.store.lock().await?;
         Ok(Some((
             row.id,
             games::stop_clock(writing.ex(), row.id).await?,

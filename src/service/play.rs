@@ -24,7 +24,7 @@ impl Service {
     /// Games and challenges: starting, playing, ending and looking at them.
     pub fn games(&self) -> Games<'_> {
         Games {
-            cx: self,
+            cx: &self.cx,
             ai: self.ai(),
         }
     }

@@ -63,13 +63,13 @@ impl Probe<'_> {
 
     /// What the heavy-work gate holds now and the most it ever held.
     pub fn heavy_stats(&self) -> HeavyStats {
-        self.service.gate.stats()
+        self.service.cx.gate.stats()
     }
 
     /// How many of the service's writes wait for its write lock now (on SQLite; always 0 on
     /// PostgreSQL, which has none).
     pub fn writes_waiting(&self) -> usize {
-        self.service.store.writes_waiting()
+        self.service.cx.store.writes_waiting()
     }
 
     /// Moves the database's clock, as the service reads it, on by `by`, so that leases and
@@ -77,6 +77,7 @@ impl Probe<'_> {
     /// alike.
     pub fn advance_database_clock(&self, by: Duration) {
         self.service
+            .cx
             .database_clock
             .advance(i64::try_from(by.as_millis()).unwrap_or(i64::MAX));
     }

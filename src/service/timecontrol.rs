@@ -51,7 +51,7 @@ pub struct GameClock<'a> {
 impl Service {
     /// The clock: the heartbeat, and what time makes due.
     pub fn clock(&self) -> GameClock<'_> {
-        GameClock { cx: self }
+        GameClock { cx: &self.cx }
     }
 }
 

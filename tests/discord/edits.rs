@@ -398,7 +398,7 @@ async fn a_row_stored_with_the_interactions_token_is_shown_by_its_edit(db: TestD
     assert_eq!(stored.rows_affected(), 1);
     // The upgrade's migration gives it the bot's handle.
     crate::support::migrate_again(s.service.store(), "0024_outbox_payloads.sql").await;
-    s.service.answer_failed(row.id).await.unwrap();
+    s.service.outbox().answer_failed(row.id).await.unwrap();
     let shown = s.shown(395, "a4-a3").await;
     assert_eq!(shown.len(), 1, "{shown:#?}");
     let statuses: Vec<u16> = s.fake.edits(m.interaction).iter().map(|r| r.status).collect();

@@ -78,7 +78,8 @@ async fn later(s: &Service, by: Duration) -> i64 {
 /// The notices due in `channel` at `at`, claimed for an attempt as the dispatcher claims them
 /// (and those of other channels with them).
 async fn claimed_in(s: &Service, channel: u64, at: i64) -> Vec<Notice> {
-    s.claim_notices(at, 100)
+    s.outbox()
+        .claim_notices(at, 100)
         .await
         .unwrap()
         .into_iter()
@@ -88,7 +89,8 @@ async fn claimed_in(s: &Service, channel: u64, at: i64) -> Vec<Notice> {
 
 /// The notices due in `channel` at `at`.
 async fn due_in(s: &Service, channel: u64, at: i64) -> Vec<Notice> {
-    s.due_notices(at, 100)
+    s.outbox()
+        .due_notices(at, 100)
         .await
         .unwrap()
         .into_iter()
@@ -211,7 +213,7 @@ async fn a_players_move_waits_for_its_answer_and_holds_back_the_ais_reply(db: Te
     );
     assert!(due_in(s, 11, now(s).await).await.is_empty(), "held for the answer");
     let t = now(s).await;
-    assert_eq!(s.next_notice_at().await.unwrap().map(|n| n > t), Some(true));
+    assert_eq!(s.outbox().next_notice_at().await.unwrap().map(|n| n > t), Some(true));
     // The answer showed the move: the reply is due at once, the move is never posted.
     answered(s, mine.notice).await;
     let due = due_in(s, 11, now(s).await).await;
@@ -230,7 +232,7 @@ async fn a_move_whose_answer_failed_is_posted_and_so_is_one_never_answered(db: T
     two_player_game(s, 12, TimeControl::None).await;
     // The answer failed: posted at once.
     let first = s.games().play_move(12, ASTRID, "a4-a3", None).await.unwrap();
-    s.answer_failed(first.notice).await.unwrap();
+    s.outbox().answer_failed(first.notice).await.unwrap();
     let due = due_in(s, 12, now(s).await).await;
     assert_eq!(due.len(), 1);
     assert!(
@@ -352,7 +354,7 @@ async fn a_channel_that_is_gone_aborts_its_game_and_one_that_refuses_stops_its_c
     let game = two_player_game(s, 15, TimeControl::PerMove(Duration::from_secs(3600))).await;
     let mine = s.games().play_move(15, ASTRID, "a4-a3", None).await.unwrap();
     assert!(mine.game.turn_deadline.is_some());
-    s.answer_failed(mine.notice).await.unwrap();
+    s.outbox().answer_failed(mine.notice).await.unwrap();
     let n = due_in(s, 15, now(s).await).await.pop().unwrap();
     let refused = Delivery::ChannelRefusesUs {
         reason: "403: Missing Permissions (code 50013)".into(),
@@ -384,7 +386,7 @@ async fn another_refusal_stops_the_clock_only_for_news_on_the_clock_and_a_refuse
     // A move in a timed game: failed, and the clock stopped.
     let game = two_player_game(s, 17, TimeControl::PerMove(Duration::from_secs(3600))).await;
     let mine = s.games().play_move(17, ASTRID, "a4-a3", None).await.unwrap();
-    s.answer_failed(mine.notice).await.unwrap();
+    s.outbox().answer_failed(mine.notice).await.unwrap();
     let n = due_in(s, 17, now(s).await).await.pop().unwrap();
     assert_eq!(n.kind, "move");
     assert_eq!(
@@ -404,7 +406,7 @@ async fn another_refusal_stops_the_clock_only_for_news_on_the_clock_and_a_refuse
         .await
         .unwrap();
     let id = id.expect("the offer's notice");
-    s.answer_failed(id).await.unwrap();
+    s.outbox().answer_failed(id).await.unwrap();
     let n = due_in(s, 18, now(s).await).await.pop().unwrap();
     assert_eq!(n.id, id);
     assert_eq!(
@@ -418,7 +420,7 @@ async fn another_refusal_stops_the_clock_only_for_news_on_the_clock_and_a_refuse
     let game = ai_game(s, 19, SideChoice::Defenders).await;
     s.ai().turn(game.id).await.unwrap().unwrap();
     let t = now(s).await;
-    let n = s.claim_notices(t, 100).await.unwrap();
+    let n = s.outbox().claim_notices(t, 100).await.unwrap();
     let n = n.into_iter().find(|n| n.channel == 19).unwrap();
     let unauthorized = Delivery::Unauthorized {
         reason: "401: 401: Unauthorized (code 0)".into(),
@@ -449,14 +451,14 @@ async fn a_notice_that_cannot_be_read_fails_alone(db: TestDb) {
     let good_reply = s.ai().turn(good.id).await.unwrap().unwrap();
     let moves = s.games().suggest_moves(20, ASTRID, "", 1).await.unwrap();
     let mine = s.games().play_move(20, ASTRID, &moves[0], None).await.unwrap();
-    s.answer_failed(mine.notice).await.unwrap();
+    s.outbox().answer_failed(mine.notice).await.unwrap();
     sqlx::query("UPDATE outbox SET payload = '{\"text\": 7' WHERE id = $1")
         .bind(bad_reply.notice)
         .execute(s.store().pool())
         .await
         .unwrap();
     let t = now(s).await;
-    let claimed = s.claim_notices(t, 100).await.unwrap();
+    let claimed = s.outbox().claim_notices(t, 100).await.unwrap();
     let ids: Vec<NoticeId> = claimed.iter().map(|n| n.id).collect();
     assert!(ids.contains(&good_reply.notice), "{ids:?}");
     assert!(!ids.contains(&bad_reply.notice), "{ids:?}");
@@ -466,7 +468,7 @@ async fn a_notice_that_cannot_be_read_fails_alone(db: TestDb) {
     let failure = rows[0].failure.as_deref().unwrap();
     assert!(failure.starts_with("the stored payload cannot be read"), "{failure}");
     // The channel's next notice is its to deliver now.
-    let next = s.claim_notices(t, 100).await.unwrap();
+    let next = s.outbox().claim_notices(t, 100).await.unwrap();
     assert_eq!(next.iter().map(|n| n.id).collect::<Vec<_>>(), [mine.notice]);
 }
 }
@@ -502,7 +504,7 @@ async fn a_notice_written_in_the_old_format_is_delivered_in_its_words(db: TestDb
     old(mine.notice, serde_json::json!({"text": text, "board": board}))
         .await
         .unwrap();
-    s.answer_failed(mine.notice).await.unwrap();
+    s.outbox().answer_failed(mine.notice).await.unwrap();
     let n = claimed_in(s, 22, now(s).await).await.pop().unwrap();
     assert_eq!(n.id, mine.notice);
     assert_eq!(
@@ -538,7 +540,7 @@ async fn a_notice_written_in_the_old_format_is_delivered_in_its_words(db: TestDb
     old(id, serde_json::json!({"text": offer, "buttons": {"draw": game.id}}))
         .await
         .unwrap();
-    s.answer_failed(id).await.unwrap();
+    s.outbox().answer_failed(id).await.unwrap();
     let n = claimed_in(s, 23, now(s).await).await.pop().unwrap();
     assert_eq!(
         (&n.news, n.payload.buttons),
@@ -561,7 +563,7 @@ async fn a_notice_written_in_the_old_format_is_delivered_in_its_words(db: TestDb
     old(mine.notice, serde_json::json!({"text": "old words"}))
         .await
         .unwrap();
-    s.answer_failed(mine.notice).await.unwrap();
+    s.outbox().answer_failed(mine.notice).await.unwrap();
     let n = claimed_in(s, 22, now(s).await).await.pop().unwrap();
     assert_eq!(n.payload.board, None);
     record(s, &n, Delivery::Delivered { message_id: Some(5) }, now(s).await)
@@ -649,7 +651,7 @@ async fn a_notices_board_is_the_position_at_its_ply(db: TestDb) {
     let payload: Payload = serde_json::from_str(&rows[0].payload).unwrap();
     let board = payload.board.unwrap();
     assert_eq!(board.ply, 1);
-    let png = s.notice_board(&board).await.unwrap();
+    let png = s.outbox().notice_board(&board).await.unwrap();
     assert_eq!(
         png, first.png,
         "the board after the first move, not the latest"
@@ -779,7 +781,7 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
         (n.kind.as_str(), n.payload.edit),
         ("draw_declined", Some(32))
     );
-    s.answer_failed(n.id).await.unwrap();
+    s.outbox().answer_failed(n.id).await.unwrap();
     assert_eq!(due_in(s, 30, now(s).await).await.len(), 1, "released at once");
     record(s, &n, Delivery::Delivered { message_id: None }, now(s).await)
         .await
@@ -917,7 +919,7 @@ async fn a_notice_retried_past_the_give_up_time_fails_with_its_reason_and_stops_
     let s = &f.service;
     let game = two_player_game(s, 45, TimeControl::PerMove(Duration::from_secs(3600))).await;
     let mine = s.games().play_move(45, ASTRID, "a4-a3", None).await.unwrap();
-    s.answer_failed(mine.notice).await.unwrap();
+    s.outbox().answer_failed(mine.notice).await.unwrap();
     let n = claimed_in(s, 45, now(s).await).await.pop().unwrap();
     let retry = || Delivery::Retry {
         reason: "503: Service Unavailable".into(),
@@ -982,15 +984,15 @@ async fn delivered_and_given_up_notices_are_pruned_after_the_retention_pending_o
     two_player_game(s, 48, TimeControl::None).await;
     s.games().play_move(48, ASTRID, "a4-a3", None).await.unwrap();
     let retention = RETENTION.as_millis() as i64;
-    assert_eq!(s.prune_outbox(t + retention - 60_000).await.unwrap(), 0);
+    assert_eq!(s.outbox().prune_outbox(t + retention - 60_000).await.unwrap(), 0);
     assert_eq!(s.probe().notices_in(46).await.unwrap().len(), 1);
     // The refused one was written a minute after `t` (the cooldown between games against the
     // AI, on the database's clock): both are past the retention a minute after that.
-    assert_eq!(s.prune_outbox(t + retention + 120_000).await.unwrap(), 2);
+    assert_eq!(s.outbox().prune_outbox(t + retention + 120_000).await.unwrap(), 2);
     assert!(s.probe().notices_in(46).await.unwrap().is_empty());
     assert!(s.probe().notices_in(47).await.unwrap().is_empty());
     // The pending one stays, however old.
-    assert_eq!(s.prune_outbox(t + 100 * retention).await.unwrap(), 0);
+    assert_eq!(s.outbox().prune_outbox(t + 100 * retention).await.unwrap(), 0);
     assert_eq!(s.probe().notices_in(48).await.unwrap().len(), 1);
 }
 }
@@ -1005,18 +1007,18 @@ async fn a_claimed_notice_is_due_again_only_when_its_lease_is_over(db: TestDb) {
     let game = ai_game(s, 60, SideChoice::Defenders).await;
     let reply = s.ai().turn(game.id).await.unwrap().unwrap();
     let t = now(s).await;
-    let claimed = s.claim_notices(t, 10).await.unwrap();
+    let claimed = s.outbox().claim_notices(t, 10).await.unwrap();
     assert_eq!(claimed.iter().map(|n| n.id).collect::<Vec<_>>(), [reply.notice]);
-    assert!(s.claim_notices(t, 10).await.unwrap().is_empty());
+    assert!(s.outbox().claim_notices(t, 10).await.unwrap().is_empty());
     let lease = CLAIM_LEASE.as_millis() as i64;
-    assert!(s.claim_notices(t + lease - 1, 10).await.unwrap().is_empty());
+    assert!(s.outbox().claim_notices(t + lease - 1, 10).await.unwrap().is_empty());
     assert!(due_in(s, 60, t + lease - 1).await.is_empty(), "not due while claimed");
     // Its dispatcher never recorded the attempt: at the lease's end it is claimed again.
-    let again = s.claim_notices(t + lease, 10).await.unwrap();
+    let again = s.outbox().claim_notices(t + lease, 10).await.unwrap();
     assert_eq!(again.iter().map(|n| n.id).collect::<Vec<_>>(), [reply.notice]);
     let delivered = Delivery::Delivered { message_id: Some(5) };
     record(s, &again[0], delivered, t + lease).await.unwrap();
-    assert!(s.claim_notices(t + 10 * lease, 10).await.unwrap().is_empty());
+    assert!(s.outbox().claim_notices(t + 10 * lease, 10).await.unwrap().is_empty());
 }
 }
 
@@ -1036,7 +1038,7 @@ async fn a_challenge_a_draw_offer_and_a_game_against_the_ai_hold_their_message_f
     let n = held(s, 50, notice.unwrap()).await;
     assert_eq!(n.kind, "challenge");
     assert_eq!(n.payload.buttons, Some(Buttons::Challenge(c.id)));
-    s.answer_failed(n.id).await.unwrap();
+    s.outbox().answer_failed(n.id).await.unwrap();
     let delivered = Delivery::Delivered {
         message_id: Some(501),
     };
@@ -1086,8 +1088,8 @@ async fn a_challenge_a_draw_offer_and_a_game_against_the_ai_hold_their_message_f
 
 /// What the handler of notice `id`'s interaction records once its edit showed the news.
 async fn answered(s: &Service, id: NoticeId) {
-    let notice = s.notice(id).await.unwrap().expect("the notice");
-    s.news_delivered(&notice, None).await.unwrap();
+    let notice = s.outbox().notice(id).await.unwrap().expect("the notice");
+    s.outbox().news_delivered(&notice, None).await.unwrap();
 }
 
 /// A challenge in `channel` whose news is held for its answer; returns the notice as stored.
@@ -1119,7 +1121,7 @@ async fn a_changes_notice_records_its_tokens_life_and_whoever_shows_it_first_set
     // Held for its handler's edit, the token's end recorded on the database's clock.
     let row = held_challenge(s, 80).await;
     assert_eq!((row.status, row.next_attempt_at), (NoticeStatus::Held, row.created_at + grace));
-    let n = s.notice(row.id).await.unwrap().unwrap();
+    let n = s.outbox().notice(row.id).await.unwrap().unwrap();
     let answer = n.payload.answer.clone().unwrap();
     assert_eq!(answer.expires_at, Some(row.created_at + life));
     assert!(answer.alive_at(row.created_at + life - 1));
@@ -1127,7 +1129,7 @@ async fn a_changes_notice_records_its_tokens_life_and_whoever_shows_it_first_set
     // A handle whose end is not recorded yet serves nothing.
     assert!(!answer_ref(7, "t").alive_at(row.created_at));
     // The handler's edit failed: the dispatcher takes the notice at once, not after the hold.
-    s.answer_failed(row.id).await.unwrap();
+    s.outbox().answer_failed(row.id).await.unwrap();
     let released = s.probe().notices_in(80).await.unwrap().pop().unwrap();
     assert_eq!(released.status, NoticeStatus::Pending);
     assert!(released.next_attempt_at <= row.next_attempt_at);
@@ -1136,12 +1138,12 @@ async fn a_changes_notice_records_its_tokens_life_and_whoever_shows_it_first_set
     // on its way): whichever records it shown settles it, and the other's outcome changes
     // nothing, failure or not.
     let row = held_challenge(s, 81).await;
-    let claimed = s.claim_notices(row.next_attempt_at, 100).await.unwrap();
+    let claimed = s.outbox().claim_notices(row.next_attempt_at, 100).await.unwrap();
     let notice = claimed.into_iter().find(|n| n.channel == 81).expect("claimed");
     answered(s, row.id).await;
     let retry = Delivery::Retry { reason: "500".into(), after: None };
     record(s, &notice, retry, row.next_attempt_at).await.unwrap();
-    s.answer_failed(row.id).await.unwrap();
+    s.outbox().answer_failed(row.id).await.unwrap();
     let settled = s.probe().notices_in(81).await.unwrap().pop().unwrap();
     assert_eq!(settled.status, NoticeStatus::Delivered);
     assert!(!settled.payload.contains("token-81"), "the token dropped once delivered");
@@ -1191,7 +1193,7 @@ async fn a_notice_stored_with_the_interactions_token_is_given_the_bots_handle(db
         serde_json::json!({"reply": "7/token-82", "expires_at": expires_at})
     );
     assert_eq!(migrated["news"], payload["news"], "the rest as it was");
-    let n = s.notice(row.id).await.unwrap().unwrap();
+    let n = s.outbox().notice(row.id).await.unwrap().unwrap();
     let answer = n.payload.answer.clone().unwrap();
     assert_eq!(answer_webhook(&answer), Some((7, "token-82")));
     assert_eq!(
@@ -1206,7 +1208,7 @@ async fn a_notice_stored_with_the_interactions_token_is_given_the_bots_handle(db
     payload["answer"] = serde_json::json!({"token": "token-82"});
     store_as(payload.to_string()).await.unwrap();
     migrate().await;
-    let answer = s.notice(row.id).await.unwrap().unwrap().payload.answer.unwrap();
+    let answer = s.outbox().notice(row.id).await.unwrap().unwrap().payload.answer.unwrap();
     assert_eq!((answer_webhook(&answer), answer.reply.as_str()), (None, ""));
     // Not JSON: left as it is, for the claim to give up.
     store_as("{not json \"token\"".to_string()).await.unwrap();
@@ -1217,14 +1219,14 @@ async fn a_notice_stored_with_the_interactions_token_is_given_the_bots_handle(db
     payload["answer"] = serde_json::json!({"application": 7, "token": "token-82"});
     store_as(payload.to_string()).await.unwrap();
     migrate().await;
-    let n = s.notice(row.id).await.unwrap().unwrap();
+    let n = s.outbox().notice(row.id).await.unwrap().unwrap();
     let answer = n.payload.answer.clone().unwrap();
     assert_eq!(
         (answer_webhook(&answer), answer.expires_at),
         (Some((7, "token-82")), Some(row.created_at + life))
     );
     // Delivered like any other, the token dropped with its handle.
-    s.answer_failed(row.id).await.unwrap();
+    s.outbox().answer_failed(row.id).await.unwrap();
     let n = claimed_in(s, 82, now(s).await).await.pop().expect("released");
     assert_eq!(n.id, row.id);
     assert_eq!(answer_webhook(n.payload.answer.as_ref().unwrap()), Some((7, "token-82")));

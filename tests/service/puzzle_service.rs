@@ -797,7 +797,7 @@ async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb
         (stored[0].id, stored[0].kind.as_str(), stored[0].status),
         (id, "puzzle_answer", NoticeStatus::Held)
     );
-    let notice = s.notice(id).await.unwrap().unwrap();
+    let notice = s.outbox().notice(id).await.unwrap().unwrap();
     let mut told = answer.clone();
     if let PuzzleAnswer::Failed { key, .. } = &mut told {
         key.notice = None;
@@ -821,7 +821,7 @@ async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb
         .await
         .unwrap()
         .is_some());
-    s.news_delivered(&notice, None).await.unwrap();
+    s.outbox().news_delivered(&notice, None).await.unwrap();
     assert_eq!(
         s.puzzles().unshown_puzzle_answer(GUILD, BIRGER, None).await.unwrap(),
         None
@@ -855,7 +855,7 @@ async fn a_puzzle_handed_out_or_a_daily_channel_set_is_written_with_its_notice(d
     let stored = |id: NoticeId| async move {
         let row = s.probe().notices_in(ASKED).await.unwrap();
         let row = row.into_iter().find(|n| n.id == id).expect("stored");
-        let notice = s.notice(id).await.unwrap().unwrap();
+        let notice = s.outbox().notice(id).await.unwrap().unwrap();
         assert!(notice.payload.answer.is_some() && !row.payload.contains("png"));
         (row.kind, row.status, notice.news, notice.payload)
     };

@@ -579,7 +579,7 @@ async fn two_dispatchers_deliver_each_notice_once() {
         tasks.push(tokio::spawn(async move {
             let mut empty_rounds = 0;
             while empty_rounds < 3 {
-                let due = s.claim_notices(at, 4).await.unwrap();
+                let due = s.outbox().claim_notices(at, 4).await.unwrap();
                 if due.is_empty() {
                     empty_rounds += 1;
                     tokio::time::sleep(Duration::from_millis(20)).await;
@@ -589,7 +589,8 @@ async fn two_dispatchers_deliver_each_notice_once() {
                 for notice in due {
                     *sent.lock().unwrap().entry(notice.id).or_default() += 1;
                     tokio::task::yield_now().await;
-                    s.news_delivered(&notice, Some(notice.id as u64))
+                    s.outbox()
+                        .news_delivered(&notice, Some(notice.id as u64))
                         .await
                         .unwrap();
                 }

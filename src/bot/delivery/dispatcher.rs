@@ -30,7 +30,7 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>, policy: DeliveryPolicy)
     let halt = Arc::new(AtomicBool::new(false));
     let halted = halt.clone();
     let handle = tokio::spawn(async move {
-        let wake = service.outbox_wake();
+        let wake = service.outbox().outbox_wake();
         let mut paused_until: Option<Instant> = None;
         let mut prune_at = Instant::now() + FIRST_PRUNE;
         // The attempts under way, at most one a channel (which notice, in which task), so a
@@ -58,7 +58,12 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>, policy: DeliveryPolicy)
             }
             if !stop_asked && Instant::now() >= prune_at {
                 prune_at = Instant::now() + PRUNE_EVERY;
-                let pruned = async { service.prune_outbox(service.database_now().await?).await };
+                let pruned = async {
+                    service
+                        .outbox()
+                        .prune_outbox(service.database_now().await?)
+                        .await
+                };
                 match pruned.await {
                     Ok(0) => {}
                     Ok(n) => tracing::info!(deleted = n, "old notices deleted from the outbox"),
@@ -87,7 +92,10 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>, policy: DeliveryPolicy)
                     // them too.
                     let claimed = async {
                         let now = service.database_now().await?;
-                        Ok::<_, ServiceError>((now, service.claim_notices(now, room).await?))
+                        Ok::<_, ServiceError>((
+                            now,
+                            service.outbox().claim_notices(now, room).await?,
+                        ))
                     };
                     match claimed.await {
                         Ok((now, due)) => {
@@ -104,10 +112,11 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>, policy: DeliveryPolicy)
                                     None => spawn(&mut under_way, &mut busy, notice),
                                 }
                             }
-                            let next = service.next_notice_at().await.unwrap_or_else(|e| {
-                                tracing::error!(error = ?e, "cannot read the outbox");
-                                None
-                            });
+                            let next =
+                                service.outbox().next_notice_at().await.unwrap_or_else(|e| {
+                                    tracing::error!(error = ?e, "cannot read the outbox");
+                                    None
+                                });
                             if let Some(at) = next {
                                 wait = wait.min(Duration::from_millis((at - now).max(0) as u64));
                             }
@@ -183,7 +192,7 @@ impl Dispatcher {
 async fn draw(service: &Service, notice: &Notice) -> (Vec<u8>, &'static str) {
     let payload = &notice.payload;
     let (drawn, filename) = match (&payload.board, &payload.puzzle, &payload.graph) {
-        (Some(board), _, _) => (service.notice_board(board).await, "board.png"),
+        (Some(board), _, _) => (service.outbox().notice_board(board).await, "board.png"),
         (None, Some(puzzle), _) => (
             service.puzzles().notice_puzzle_board(puzzle).await,
             "board.png",
@@ -204,7 +213,7 @@ async fn draw(service: &Service, notice: &Notice) -> (Vec<u8>, &'static str) {
 /// (an edit shows once, however often it is sent) or, past the token's life, posts the news.
 /// Nothing a caller must do either way.
 pub async fn show_answer(service: &Service, poster: &Poster, id: NoticeId, png: Vec<u8>) {
-    let notice = match service.notice(id).await {
+    let notice = match service.outbox().notice(id).await {
         Ok(Some(notice)) => notice,
         Ok(None) => return,
         Err(e) => {
@@ -231,10 +240,12 @@ pub async fn show_answer(service: &Service, poster: &Poster, id: NoticeId, png: 
         },
     };
     let recorded = match delivery {
-        Delivery::Delivered { message_id } => service.news_delivered(&notice, message_id).await,
+        Delivery::Delivered { message_id } => {
+            service.outbox().news_delivered(&notice, message_id).await
+        }
         failed => {
             tracing::warn!(notice = id, kind = notice.kind, outcome = ?failed, "the edit showing a change failed: the dispatcher sends it again");
-            service.answer_failed(id).await
+            service.outbox().answer_failed(id).await
         }
     };
     if let Err(e) = recorded {
@@ -253,7 +264,7 @@ async fn deliver(
     if let Some(earlier) = notice.payload.edit_notice {
         // The message an earlier notice became (the channel's notices go out in order, so it
         // has been delivered or given up by now); none: post.
-        notice.payload.edit = service.notice_message(earlier).await.unwrap_or_else(|e| {
+        notice.payload.edit = service.outbox().notice_message(earlier).await.unwrap_or_else(|e| {
             tracing::error!(notice = notice.id, error = ?e, "cannot read the message to edit: posting");
             None
         });

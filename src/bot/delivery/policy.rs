@@ -113,7 +113,7 @@ pub async fn record(
 ) -> Result<Recorded, ServiceError> {
     Ok(match delivery {
         Delivery::Delivered { message_id } => {
-            service.news_delivered(notice, message_id).await?;
+            service.outbox().news_delivered(notice, message_id).await?;
             Recorded::Delivered
         }
         Delivery::Retry { reason, after } => {
@@ -121,7 +121,7 @@ pub async fn record(
             let at = now.saturating_add(millis(wait));
             let give_up_at = notice.created_at.saturating_add(millis(policy.give_up));
             if at <= give_up_at {
-                service.news_retry_at(notice, at, &reason).await?;
+                service.outbox().news_retry_at(notice, at, &reason).await?;
                 return Ok(Recorded::RetryAt(at));
             }
             let reason = format!(
@@ -129,26 +129,26 @@ pub async fn record(
                 notice.attempts + 1,
                 (now - notice.created_at).max(0) / 1000
             );
-            Recorded::GaveUp(service.news_given_up(notice, &reason).await?)
+            Recorded::GaveUp(service.outbox().news_given_up(notice, &reason).await?)
         }
         // Not the notice's fault: it is due again at once, for a dispatcher with a valid token
         // (this one stops).
         Delivery::Unauthorized { reason } => {
-            service.news_retry_at(notice, now, &reason).await?;
+            service.outbox().news_retry_at(notice, now, &reason).await?;
             Recorded::Kept
         }
         Delivery::ChannelGone { reason } => {
-            service.news_failed(notice, &reason).await?;
-            let ended = service.channel_gone(notice.channel).await?;
+            service.outbox().news_failed(notice, &reason).await?;
+            let ended = service.outbox().channel_gone(notice.channel).await?;
             ended.map_or(Recorded::Failed, Recorded::GameAborted)
         }
         Delivery::ChannelRefusesUs { reason } => {
-            service.news_failed(notice, &reason).await?;
-            let stopped = service.channel_refuses(notice.channel).await?;
+            service.outbox().news_failed(notice, &reason).await?;
+            let stopped = service.outbox().channel_refuses(notice.channel).await?;
             stopped.map_or(Recorded::Failed, Recorded::ClockStopped)
         }
         Delivery::Refused { reason } => {
-            let stopped = service.news_refused(notice, &reason).await?;
+            let stopped = service.outbox().news_refused(notice, &reason).await?;
             stopped.map_or(Recorded::Failed, Recorded::ClockStopped)
         }
     })
