@@ -10,7 +10,7 @@ use poise::serenity_prelude as serenity;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Starts the clock: every `every`, the bot's heartbeat (see [`GameClock::keep_alive`]), then
+/// Starts the clock: every `every`, the bot's heartbeat (see [`crate::service::timecontrol::GameClock::keep_alive`]), then
 /// the service's due reminders, time-outs and expired challenges, committed with their notices.
 pub fn clock(tasks: &Tasks, service: Arc<Service>, every: Duration) {
     let (scans, stopping) = (tasks.clone(), tasks.stopping());

@@ -233,7 +233,7 @@ impl Analysis<'_> {
     }
 
     /// A channel's finished games, newest first (for the autocomplete). Each is played
-    /// through again: heavy work, done off the runtime ([`Context::heavy`](super::context::Context::heavy)), refused when
+    /// through again: heavy work, done off the runtime (`Context::heavy`), refused when
     /// the heavy-work queue is full ([`ServiceError::Busy`]; no cooldown: Discord asks at
     /// every key typed).
     pub async fn finished_games(&self, channel: ChannelId) -> Result<Vec<GameInfo>, ServiceError> {

@@ -407,7 +407,7 @@ impl Games<'_> {
         Ok((info, notice))
     }
 
-    /// Starts a game against the AI. If the AI has the first move, call [`ai::Ai::turn`].
+    /// Starts a game against the AI. If the AI has the first move, call [`Ai::turn`](super::ai::Ai::turn).
     /// Refused: the AI's queue is full, the user has as many games against the AI in the server
     /// as allowed, or started one too recently. From a command that answers with the start
     /// (`answering`), the start (with the board) is also written to the outbox in the same

@@ -105,7 +105,7 @@ pub struct Config {
     /// ([`ServiceError::Busy`]).
     pub heavy_queue_limit: usize,
     /// The plies (moves by either side) a game may last: the move that reaches this many ends
-    /// the game drawn ([`Reason::PlyLimit`]), unless it decided it. The bot's own rule, which
+    /// the game drawn ([`Reason::PlyLimit`](crate::tafl::Reason::PlyLimit)), unless it decided it. The bot's own rule, which
     /// bounds what a game costs to store, replay and analyse (docs/RULES.md).
     pub max_plies: u32,
 }
@@ -174,7 +174,7 @@ impl Config {
     }
 }
 
-/// The game service: the [`Context`] its parts share, and what each part keeps of its own.
+/// The game service: the `Context` its parts share, and what each part keeps of its own.
 /// Cheap to share behind an `Arc`. Each use case is a call on one part, reached by its accessor:
 /// [`Service::games`], [`Service::clock`], [`Service::ai`], [`Service::analysis`],
 /// [`Service::puzzles`], [`Service::outbox`], [`Service::limits`] (see docs/ARCHITECTURE.md).
@@ -229,7 +229,7 @@ impl Service {
         &self.cx.config
     }
 
-    /// The database's time now (Unix ms; see [`Context::database_now`]).
+    /// The database's time now (Unix ms; see `Context::database_now`).
     pub async fn database_now(&self) -> Result<i64, ServiceError> {
         self.cx.database_now().await
     }

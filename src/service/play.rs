@@ -13,7 +13,7 @@ use crate::store::{draws, DrawStatus};
 use crate::tafl::{MoveError, Outcome, Position, Reason};
 
 /// Games and challenges ([`Service::games`]): every use case of people playing, over the
-/// shared [`Context`], with the AI's part for the room in its queue and its limits on games.
+/// shared `Context`, with the AI's part for the room in its queue and its limits on games.
 #[derive(Clone, Copy)]
 pub struct Games<'a> {
     pub(super) cx: &'a Context,
@@ -33,7 +33,7 @@ impl Service {
 impl Games<'_> {
     /// `user` plays the move `text` in the channel's game. Refused: no game, not a player, not
     /// their turn, an illegal move (with the engine's reason), or another move landed first.
-    /// Against the AI, follow with [`ai::Ai::turn`]. From an interaction that will answer
+    /// Against the AI, follow with [`Ai::turn`]. From an interaction that will answer
     /// with the move, the move's notice remembers it (`answer`), so that the dispatcher shows
     /// the move by the same edit if the handler does not record it shown.
     pub async fn play_move(
