@@ -3,8 +3,13 @@
 //! fifty times slower, a 150-ply game: `REPLAY_LOAD_PLIES=1000` or `--release` for the whole
 //! length; docs/BENCHMARKS.md gives both): every replay is drawn, the process's peak
 //! resident memory stays within a stated bound, the heavy-work gate runs no more costly jobs
-//! at once than it allows, and every move is answered, with its board, well within the 3 s
-//! Discord gives an interaction.
+//! at once than it allows, and every move is answered with its board.
+//!
+//! What keeps a move's answer quick while replays are drawn is checked first, by events rather
+//! than by the clock: with every costly worker held until let go and the costly queue full, a
+//! move is still answered with its board (drawn on the worker costly work leaves free), and a
+//! replay asked for beyond the queue is refused at once as busy. How quick the answer is, is a
+//! figure of `cargo bench --bench heavy` (docs/BENCHMARKS.md), not a bound of this test.
 //!
 //! A test binary of its own: the peak resident memory (`VmHWM` in /proc/self/status) is the
 //! whole process's, so no other test may run beside it. The peak is reset (`/proc/self/
@@ -23,7 +28,7 @@ use std::time::{Duration, Instant};
 use tablut_bot::service::*;
 use tablut_bot::store::testdb::TestDb;
 use tablut_bot::store::Backend;
-use tablut_bot::tafl::{Outcome, Reason, Rules, Side};
+use tablut_bot::tafl::{Game, Outcome, Reason, RecordedMove, Rules, Side};
 
 const GUILD: u64 = 900_000_000_000_000_001;
 const ASTRID: u64 = 101;
@@ -104,6 +109,106 @@ fn plies() -> usize {
         .clamp(1, 1000)
 }
 
+/// `m` played in channel 51: answered, with its board.
+async fn answered_with_board(s: &Service, m: &RecordedMove) {
+    let r = s
+        .games()
+        .play_move(51, by(m.side), &m.mv.to_string(), None)
+        .await
+        .unwrap();
+    assert!(r.png.starts_with(b"\x89PNG"), "the answer has the board");
+}
+
+/// The moves of channel 51's game that [`a_move_is_answered_while_every_costly_worker_is_held`]
+/// plays.
+const HELD_MOVES: usize = 2;
+
+/// On a service of its own (so that the gate's peaks below are the ten replays' alone): the
+/// gate's two costly workers are held by work that ends only when let go, and a replay asked
+/// for meanwhile waits in the queue. A move is answered with its board beside them (the board
+/// takes the worker costly work leaves); with the queue then filled to its limit, a further
+/// replay is refused at once as busy, and a move is still answered. Let go, the waiting replay
+/// is drawn whole, and it never ran beside the two held (the gate's peak of costly work).
+async fn a_move_is_answered_while_every_costly_worker_is_held(
+    db: &TestDb,
+    clock: Arc<ManualClock>,
+    other: &Game,
+    plies: usize,
+) {
+    let s = Arc::new(Service::open(&db.url, config(true), clock).await.unwrap());
+    let gate = s.probe().heavy_gate().clone();
+    let stats = gate.stats();
+    assert_eq!((stats.workers, stats.costly_workers), (3, 2), "{stats:?}");
+    let (started_tx, mut started) = tokio::sync::mpsc::unbounded_channel();
+    let mut releases = Vec::new();
+    let mut held = Vec::new();
+    for n in 0..stats.costly_workers {
+        let (release, wait) = std::sync::mpsc::channel::<()>();
+        releases.push(release);
+        let (gate, started_tx) = (gate.clone(), started_tx.clone());
+        held.push(tokio::spawn(async move {
+            let place = gate.place()?;
+            gate.run_costly(&place, move || {
+                started_tx.send(n).unwrap();
+                // Until let go (the sender dropped).
+                let _ = wait.recv();
+            })
+            .await
+        }));
+    }
+    for _ in 0..stats.costly_workers {
+        started.recv().await.expect("a held job started");
+    }
+    assert_eq!(gate.stats().running, 2, "{:?}", gate.stats());
+    // A replay asked for now takes a place in the queue and waits for a costly worker (to play
+    // the game through, then to draw it).
+    let replay = {
+        let s = s.clone();
+        tokio::spawn(async move { s.games().start_replay(50, Some(999)).await?.draw().await })
+    };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while gate.stats().queued < 3 {
+        assert!(Instant::now() < deadline, "{:?}", gate.stats());
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    let moves = &other.moves()[..HELD_MOVES];
+    answered_with_board(&s, &moves[0]).await;
+    // The board was drawn beside the two held jobs, which still run.
+    let stats = gate.stats();
+    assert_eq!((stats.running, stats.peak_running), (2, 3), "{stats:?}");
+    assert_eq!(stats.queued, 3, "the held jobs and the replay: {stats:?}");
+    // The queue filled to its limit: a further replay is refused at once, before anything is
+    // drawn, and a move is still answered with its board.
+    let places: Vec<_> = (stats.queued..stats.queue_limit)
+        .map(|_| gate.place().unwrap())
+        .collect();
+    let limit = stats.queue_limit;
+    match s.games().start_replay(50, Some(998)).await {
+        Err(ServiceError::Busy(n)) => assert_eq!(n, limit),
+        other => panic!(
+            "a replay beyond the queue: {:?}",
+            other.map(|p| p.game().ply)
+        ),
+    }
+    answered_with_board(&s, &moves[1]).await;
+    // Let go: the waiting replay is drawn, whole, and never ran beside both held jobs.
+    drop(places);
+    drop(releases);
+    for h in held {
+        h.await.unwrap().unwrap();
+    }
+    let (info, gif) = replay.await.unwrap().unwrap();
+    assert_eq!(info.ply as usize, plies);
+    assert!(gif.starts_with(b"GIF89a"));
+    let stats = gate.stats();
+    assert_eq!(
+        (stats.peak_running_costly, stats.queued),
+        (2, 0),
+        "{stats:?}"
+    );
+    s.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ten_replays_of_a_long_game_at_once_stay_within_memory_and_moves_are_answered() {
     let db = TestDb::new(Backend::Sqlite, "replay_load").await.unwrap();
@@ -132,6 +237,7 @@ async fn ten_replays_of_a_long_game_at_once_stay_within_memory_and_moves_are_ans
         game_between(&s, 51).await;
         s.close().await;
     }
+    a_move_is_answered_while_every_costly_worker_is_held(&db, clock.clone(), &other, plies).await;
     let s = Arc::new(
         Service::open(&db.url, config(true), clock.clone())
             .await
@@ -160,8 +266,8 @@ async fn ten_replays_of_a_long_game_at_once_stay_within_memory_and_moves_are_ans
         });
     }
     // Moves in channel 51 until every replay is drawn, each timed from the command to its
-    // answer with the board.
-    let mut moves = other.moves().iter();
+    // answer with the board (a figure printed, not a bound: see the module's documentation).
+    let mut moves = other.moves().iter().skip(HELD_MOVES);
     let (mut slowest, mut made, mut during) = (Duration::ZERO, 0, 0);
     let mut first_gif: Option<Vec<u8>> = None;
     let mut drawn = 0;
@@ -233,10 +339,6 @@ async fn ten_replays_of_a_long_game_at_once_stay_within_memory_and_moves_are_ans
         added / MB
     );
     assert!(during >= 3, "moves were made while replays were drawn");
-    assert!(
-        slowest < Duration::from_secs(3),
-        "a move waited {slowest:?} for its answer"
-    );
     assert_eq!(stats.costly_workers, 2);
     assert!(stats.peak_running_costly <= 2, "{stats:?}");
     assert!(stats.peak_queued <= 10, "{stats:?}");

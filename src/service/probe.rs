@@ -3,7 +3,7 @@
 //! pool they occupy to hold its queue still, the database's clock they move on. Compiled only
 //! for the tests (the `test-support` feature): the bot's library carries none of it.
 
-use super::heavy::HeavyStats;
+use super::heavy::{Heavy, HeavyStats};
 use super::{ChannelId, NoticeId, Service, ServiceError};
 use crate::ai::pool::Pool;
 use crate::store::outbox::{self, NoticeRow};
@@ -64,6 +64,13 @@ impl Probe<'_> {
     /// What the heavy-work gate holds now and the most it ever held.
     pub fn heavy_stats(&self) -> HeavyStats {
         self.service.cx.gate.stats()
+    }
+
+    /// The heavy-work gate, which every board, replay and analysis of the service goes
+    /// through: tests hold its costly workers with work of their own, or fill its queue with
+    /// places, to look at what is still served meanwhile.
+    pub fn heavy_gate(&self) -> &Heavy {
+        &self.service.cx.gate
     }
 
     /// How many of the service's writes wait for its write lock now (on SQLite; always 0 on
