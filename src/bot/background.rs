@@ -35,7 +35,7 @@ pub fn clock(tasks: &Tasks, service: Arc<Service>, every: Duration) {
             if scan.as_ref().map_or(true, |s| s.is_finished()) {
                 let service = service.clone();
                 scan = Some(scans.spawn_until_stopped(async move {
-                    match service.puzzles().find_game_puzzles(1).await {
+                    match service.puzzles().find_in_games(1).await {
                         Ok(n) if n > 0 => tracing::info!(puzzles = n, "puzzles found in a game"),
                         Ok(_) => {}
                         Err(e) => tracing::warn!(error = ?e, "could not search a game for puzzles"),
@@ -49,7 +49,7 @@ pub fn clock(tasks: &Tasks, service: Arc<Service>, every: Duration) {
                 Ok(_) => {}
                 Err(e) => tracing::error!(error = ?e, "the clock failed"),
             }
-            match service.puzzles().post_daily_puzzles().await {
+            match service.puzzles().post_daily().await {
                 Ok(posted) if !posted.is_empty() => {
                     tracing::info!(servers = posted.len(), "daily puzzle posted")
                 }

@@ -248,7 +248,7 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
     let channel = press.channel_id.get();
     let service = &data.service;
     // A press counts against the user's rate as a command does.
-    service.limits().check_command_rate(user)?;
+    service.limits().command(user)?;
     // Held while the challenge changes (and its thread is made), let go before its news is shown.
     let answering = match button {
         Button::Accept(c) | Button::Decline(c) | Button::Cancel(c) => {

@@ -203,7 +203,7 @@ async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, St
         tokio::task::spawn_blocking(crate::render::warm_up);
     }
     // The puzzles the bot ships, once the bot is sure to run.
-    match service.puzzles().seed_puzzles().await {
+    match service.puzzles().seed().await {
         Ok(n) => tracing::debug!(puzzles = n, "seed puzzles loaded"),
         Err(e) => tracing::error!(error = ?e, "cannot load the seed puzzles"),
     }

@@ -151,13 +151,13 @@ impl Context {
     }
 
     /// A place in the heavy-work queue for a user's costly request, and the user's cooldown
-    /// counted ([`Limits::check_costly`]; none without a user): refused with a private line
+    /// counted ([`Limits::costly`]; none without a user): refused with a private line
     /// when the queue is full or the user asked a moment ago. The place is taken first, so a
     /// refusal for a full queue does not start the cooldown.
     pub(crate) fn costly_place(&self, user: Option<UserId>) -> Result<heavy::Place, ServiceError> {
         let place = self.gate.place()?;
         if let Some(user) = user {
-            self.limits.check_costly(user)?;
+            self.limits.costly(user)?;
         }
         Ok(place)
     }

@@ -114,7 +114,7 @@ impl Limits {
     /// Counts a command (or button press) by `user` against the per-user rate
     /// ([`super::Config::commands_per_minute`]); refused with the wait once the rate is spent.
     /// The bot checks every command and press with it before doing anything.
-    pub fn check_command_rate(&self, user: UserId) -> Result<(), ServiceError> {
+    pub fn command(&self, user: UserId) -> Result<(), ServiceError> {
         self.commands
             .check(user)
             .map_err(|wait| ServiceError::TooManyCommands(whole_seconds(wait)))
@@ -123,7 +123,7 @@ impl Limits {
     /// Counts a costly command (a replay, an analysis: seconds of CPU or a large upload) by
     /// `user` against its cooldown ([`super::Config::costly_cooldown`]); refused with the
     /// wait. Call it before the work starts, once the command is known to be valid.
-    pub(crate) fn check_costly(&self, user: UserId) -> Result<(), ServiceError> {
+    pub(crate) fn costly(&self, user: UserId) -> Result<(), ServiceError> {
         self.costly
             .check(user)
             .map_err(|wait| ServiceError::CostlyTooSoon(whole_seconds(wait)))

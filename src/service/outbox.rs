@@ -342,14 +342,14 @@ impl Service {
 
 impl Outbox<'_> {
     /// What the dispatcher waits on besides the time of the next due notice.
-    pub fn outbox_wake(self) -> Arc<tokio::sync::Notify> {
+    pub fn wake_signal(self) -> Arc<tokio::sync::Notify> {
         self.cx.outbox_wake.clone()
     }
 
     /// The notices due at `now` (Unix ms, the database's clock): each channel's next owed one,
     /// if its time has come (a channel's later notice waits for its earlier one). Oldest first.
     /// A notice that cannot be read is left out (the dispatcher's claim gives it up).
-    pub async fn due_notices(self, now: i64, limit: u32) -> Result<Vec<Notice>, ServiceError> {
+    pub async fn due(self, now: i64, limit: u32) -> Result<Vec<Notice>, ServiceError> {
         Ok(rows::due(self.cx.store.read(), now, limit)
             .await?
             .into_iter()
@@ -358,7 +358,7 @@ impl Outbox<'_> {
     }
 
     /// When the next notice falls due (Unix ms), if one is pending.
-    pub async fn next_notice_at(self) -> Result<Option<i64>, ServiceError> {
+    pub async fn next_due_at(self) -> Result<Option<i64>, ServiceError> {
         Ok(rows::next_due(self.cx.store.read()).await?)
     }
 
@@ -376,12 +376,12 @@ impl Outbox<'_> {
             .and_then(|n| n.message_id))
     }
 
-    /// The notices due at `now`, as [`Outbox::due_notices`] chooses them, claimed for this
+    /// The notices due at `now`, as [`Outbox::due`] chooses them, claimed for this
     /// process's attempt at them: no other process takes them before the policy's
     /// `claim_lease` is over (nor this one: it records how each attempt went, which sets when
     /// the next is due). A process that dies with notices claimed leaves them due again at the
     /// lease's end.
-    pub async fn claim_notices(self, now: i64, limit: u32) -> Result<Vec<Notice>, ServiceError> {
+    pub async fn claim(self, now: i64, limit: u32) -> Result<Vec<Notice>, ServiceError> {
         let until = now + millis(self.cx.delivery.claim_lease);
         let mut writing = self.cx.store.lock().await?;
         let rows =
@@ -405,14 +405,14 @@ impl Outbox<'_> {
 
     /// Deletes the notices delivered (or given up) more than the retention period before
     /// `now` (Unix ms, the database's clock). Returns how many went.
-    pub async fn prune_outbox(self, now: i64) -> Result<u64, ServiceError> {
+    pub async fn prune(self, now: i64) -> Result<u64, ServiceError> {
         let before = now.saturating_sub(millis(self.cx.delivery.retention));
         let mut writing = self.cx.store.lock().await?;
         Ok(rows::prune(writing.ex(), before).await?)
     }
 
     /// Draws the board a notice carries.
-    pub async fn notice_board(self, board: &BoardRef) -> Result<Vec<u8>, ServiceError> {
+    pub async fn board(self, board: &BoardRef) -> Result<Vec<u8>, ServiceError> {
         let row = games::by_id(self.cx.store.read(), board.game)
             .await?
             .ok_or(ServiceError::NoGame)?;

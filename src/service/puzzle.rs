@@ -94,7 +94,7 @@ pub struct PuzzleRatings {
 }
 
 /// Which answer an answer is: its try, and where it left the try (for
-/// [`Puzzles::puzzle_answer_shown`]); and, when it was given to an interaction, the notice
+/// [`Puzzles::answer_shown`]); and, when it was given to an interaction, the notice
 /// that shows it there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct AnswerKey {
@@ -172,8 +172,8 @@ impl KeptAnswer {
     }
 }
 
-/// How an answer went. Until [`Puzzles::puzzle_answer_shown`] is told its reply was sent, the
-/// player's try keeps it, and the next `puzzle_move` or [`Puzzles::unshown_puzzle_answer`]
+/// How an answer went. Until [`Puzzles::answer_shown`] is told its reply was sent, the
+/// player's try keeps it, and the next `puzzle_move` or [`Puzzles::unshown_answer`]
 /// gives it again (the same answer: nothing judged or rated again). Stored (its board left
 /// out) as the news of the notice that shows it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -398,7 +398,7 @@ impl Service {
 impl Puzzles<'_> {
     /// Loads the seed puzzles into the database (those already there are left as they are);
     /// how many were new.
-    pub async fn seed_puzzles(self) -> Result<u32, ServiceError> {
+    pub async fn seed(self) -> Result<u32, ServiceError> {
         let records: Vec<Record> = serde_json::from_str(SEED)
             .map_err(|e| ServiceError::Internal(format!("assets/puzzles.json: {e}")))?;
         let mut tx = self.cx.store.write().await?;
@@ -446,7 +446,7 @@ impl Puzzles<'_> {
             return self.view(&p, a.progress, a.rated, a.day).await;
         }
         if rows::count(self.cx.store.read()).await? == 0 {
-            self.seed_puzzles().await?;
+            self.seed().await?;
         }
         let mine = rows::player(self.cx.store.read(), guild, user.id)
             .await?
@@ -787,7 +787,7 @@ fn kept_at(kept: &Kept) -> Result<(PuzzleAnswer, PuzzleBoardRef), ServiceError> 
 impl Puzzles<'_> {
     /// The moves the user could answer their puzzle with that match what they typed (for
     /// autocomplete): up to `limit`. Empty without a current puzzle.
-    pub async fn suggest_puzzle_moves(
+    pub async fn suggest_moves(
         self,
         guild: GuildId,
         user: UserId,
@@ -915,7 +915,7 @@ impl Puzzles<'_> {
     /// (it failed, or the bot stopped before it was sent), as it was given, and given again to
     /// the interaction `to` if named (a notice written for it, as for a new answer); `None` if
     /// every answer was shown.
-    pub async fn unshown_puzzle_answer(
+    pub async fn unshown_answer(
         self,
         guild: GuildId,
         user: UserId,
@@ -928,10 +928,10 @@ impl Puzzles<'_> {
     }
 
     /// Whether the answer [`Puzzles::puzzle_move`] would give for `typed` (or
-    /// [`Puzzles::unshown_puzzle_answer`], or the puzzle [`Puzzles::puzzle`] would show, for
+    /// [`Puzzles::unshown_answer`], or the puzzle [`Puzzles::puzzle`] would show, for
     /// none) is the daily puzzle's, for the player alone: read before the interaction is
     /// acknowledged, so that it is acknowledged privately.
-    pub async fn puzzle_answer_private(
+    pub async fn answer_private(
         self,
         guild: GuildId,
         user: UserId,
@@ -988,14 +988,14 @@ impl Puzzles<'_> {
     }
 
     /// Records that an answer's reply was sent: it is not given again.
-    pub async fn puzzle_answer_shown(self, key: AnswerKey) -> Result<(), ServiceError> {
+    pub async fn answer_shown(self, key: AnswerKey) -> Result<(), ServiceError> {
         let mut writing = self.cx.store.lock().await?;
         rows::answer_shown(writing.ex(), key.attempt, key.progress).await?;
         Ok(())
     }
 
     /// The server's best puzzle solvers.
-    pub async fn puzzle_leaderboard(
+    pub async fn leaderboard(
         self,
         guild: GuildId,
         limit: u32,
@@ -1021,7 +1021,7 @@ impl Puzzles<'_> {
     /// Names the server's daily puzzle channel (`None`: stops the daily puzzle), with, given
     /// the interaction `to`, the notice that says so there (in the same transaction): whether
     /// there was one to stop, and that notice.
-    pub async fn set_daily_puzzle_channel(
+    pub async fn set_daily_channel(
         self,
         guild: GuildId,
         channel: Option<ChannelId>,
@@ -1045,7 +1045,7 @@ impl Puzzles<'_> {
     /// Posts today's puzzle in every server's daily channel that has not had it: each post is
     /// written to the outbox in the transaction that claims the day, so it goes out once. The
     /// servers posted to.
-    pub async fn post_daily_puzzles(self) -> Result<Vec<GuildId>, ServiceError> {
+    pub async fn post_daily(self) -> Result<Vec<GuildId>, ServiceError> {
         // The day on the database's clock: processes whose clocks differ around midnight
         // agree on which day's puzzle is due.
         let now = self.cx.database_now().await?;
@@ -1056,7 +1056,7 @@ impl Puzzles<'_> {
         }
         let mut count = rows::count(self.cx.store.read()).await?;
         if count == 0 {
-            self.seed_puzzles().await?;
+            self.seed().await?;
             count = rows::count(self.cx.store.read()).await?;
         }
         let Some(row) = rows::of_day(self.cx.store.read(), day, count).await? else {
@@ -1104,10 +1104,7 @@ impl Puzzles<'_> {
     }
 
     /// Draws the start of a puzzle a notice carries.
-    pub async fn notice_puzzle_board(
-        self,
-        board: &PuzzleBoardRef,
-    ) -> Result<Vec<u8>, ServiceError> {
+    pub async fn board(self, board: &PuzzleBoardRef) -> Result<Vec<u8>, ServiceError> {
         let p = self.stored_puzzle(board.puzzle).await?;
         self.puzzle_image(&p, board).await
     }
@@ -1118,7 +1115,7 @@ impl Puzzles<'_> {
     /// is logged and set aside for a while (the next games are searched meanwhile); after
     /// [`SCAN_GIVE_UP`] failures it is recorded as searched, with nothing found, and not tried
     /// again. How many puzzles were new.
-    pub async fn find_game_puzzles(self, limit: u32) -> Result<u32, ServiceError> {
+    pub async fn find_in_games(self, limit: u32) -> Result<u32, ServiceError> {
         let now = self.cx.database_now().await?;
         let aside = self.cx.retries.waiting(Work::PuzzleScan, now) as u32;
         let ids = rows::unscanned_games(self.cx.store.read(), limit.saturating_add(aside)).await?;

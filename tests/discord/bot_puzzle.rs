@@ -236,7 +236,7 @@ async fn answer_recorded_shown(service: &tablut_bot::service::Service, guild: u6
     let waiting = Waiting::for_("the answer to be recorded as shown");
     while service
         .puzzles()
-        .unshown_puzzle_answer(guild, ASTRID, None)
+        .unshown_answer(guild, ASTRID, None)
         .await
         .unwrap()
         .is_some()

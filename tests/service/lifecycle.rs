@@ -173,19 +173,19 @@ async fn a_game_whose_puzzle_search_fails_is_set_aside_then_given_up_and_the_nex
     s.games().resign(21, BIRGER, None).await.unwrap();
     // What the first game's search finds cannot be stored.
     refuse(s, "no_found_scans", "INSERT", "puzzle_scans", "NEW.found > 0").await;
-    assert_eq!(s.puzzles().find_game_puzzles(1).await.expect("a failed game is set aside"), 0);
+    assert_eq!(s.puzzles().find_in_games(1).await.expect("a failed game is set aside"), 0);
     assert!(scans(s).await.is_empty());
     // The next search takes the next game.
-    assert_eq!(s.puzzles().find_game_puzzles(1).await.unwrap(), 0);
+    assert_eq!(s.puzzles().find_in_games(1).await.unwrap(), 0);
     assert_eq!(scans(s).await, vec![(second.id, 0)]);
     // Nothing left to try until the failed game's wait is over.
-    assert_eq!(s.puzzles().find_game_puzzles(1).await.unwrap(), 0);
+    assert_eq!(s.puzzles().find_in_games(1).await.unwrap(), 0);
     assert_eq!(scans(s).await, vec![(second.id, 0)]);
     // Each wait over, it is tried again; after the last failure it is recorded as searched,
     // with nothing found, and not tried again.
     for _ in 1..SCAN_GIVE_UP {
         f.clock.advance(Duration::from_secs(3600));
-        assert_eq!(s.puzzles().find_game_puzzles(1).await.unwrap(), 0);
+        assert_eq!(s.puzzles().find_in_games(1).await.unwrap(), 0);
     }
     assert_eq!(scans(s).await, vec![(first.id, 0), (second.id, 0)]);
     let puzzles: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM puzzles WHERE source = 'game'")

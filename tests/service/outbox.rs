@@ -79,7 +79,7 @@ async fn later(s: &Service, by: Duration) -> i64 {
 /// (and those of other channels with them).
 async fn claimed_in(s: &Service, channel: u64, at: i64) -> Vec<Notice> {
     s.outbox()
-        .claim_notices(at, 100)
+        .claim(at, 100)
         .await
         .unwrap()
         .into_iter()
@@ -90,7 +90,7 @@ async fn claimed_in(s: &Service, channel: u64, at: i64) -> Vec<Notice> {
 /// The notices due in `channel` at `at`.
 async fn due_in(s: &Service, channel: u64, at: i64) -> Vec<Notice> {
     s.outbox()
-        .due_notices(at, 100)
+        .due(at, 100)
         .await
         .unwrap()
         .into_iter()
@@ -213,7 +213,7 @@ async fn a_players_move_waits_for_its_answer_and_holds_back_the_ais_reply(db: Te
     );
     assert!(due_in(s, 11, now(s).await).await.is_empty(), "held for the answer");
     let t = now(s).await;
-    assert_eq!(s.outbox().next_notice_at().await.unwrap().map(|n| n > t), Some(true));
+    assert_eq!(s.outbox().next_due_at().await.unwrap().map(|n| n > t), Some(true));
     // The answer showed the move: the reply is due at once, the move is never posted.
     answered(s, mine.notice).await;
     let due = due_in(s, 11, now(s).await).await;
@@ -420,7 +420,7 @@ async fn another_refusal_stops_the_clock_only_for_news_on_the_clock_and_a_refuse
     let game = ai_game(s, 19, SideChoice::Defenders).await;
     s.ai().turn(game.id).await.unwrap().unwrap();
     let t = now(s).await;
-    let n = s.outbox().claim_notices(t, 100).await.unwrap();
+    let n = s.outbox().claim(t, 100).await.unwrap();
     let n = n.into_iter().find(|n| n.channel == 19).unwrap();
     let unauthorized = Delivery::Unauthorized {
         reason: "401: 401: Unauthorized (code 0)".into(),
@@ -458,7 +458,7 @@ async fn a_notice_that_cannot_be_read_fails_alone(db: TestDb) {
         .await
         .unwrap();
     let t = now(s).await;
-    let claimed = s.outbox().claim_notices(t, 100).await.unwrap();
+    let claimed = s.outbox().claim(t, 100).await.unwrap();
     let ids: Vec<NoticeId> = claimed.iter().map(|n| n.id).collect();
     assert!(ids.contains(&good_reply.notice), "{ids:?}");
     assert!(!ids.contains(&bad_reply.notice), "{ids:?}");
@@ -468,7 +468,7 @@ async fn a_notice_that_cannot_be_read_fails_alone(db: TestDb) {
     let failure = rows[0].failure.as_deref().unwrap();
     assert!(failure.starts_with("the stored payload cannot be read"), "{failure}");
     // The channel's next notice is its to deliver now.
-    let next = s.outbox().claim_notices(t, 100).await.unwrap();
+    let next = s.outbox().claim(t, 100).await.unwrap();
     assert_eq!(next.iter().map(|n| n.id).collect::<Vec<_>>(), [mine.notice]);
 }
 }
@@ -651,7 +651,7 @@ async fn a_notices_board_is_the_position_at_its_ply(db: TestDb) {
     let payload: Payload = serde_json::from_str(&rows[0].payload).unwrap();
     let board = payload.board.unwrap();
     assert_eq!(board.ply, 1);
-    let png = s.outbox().notice_board(&board).await.unwrap();
+    let png = s.outbox().board(&board).await.unwrap();
     assert_eq!(
         png, first.png,
         "the board after the first move, not the latest"
@@ -984,15 +984,15 @@ async fn delivered_and_given_up_notices_are_pruned_after_the_retention_pending_o
     two_player_game(s, 48, TimeControl::None).await;
     s.games().play_move(48, ASTRID, "a4-a3", None).await.unwrap();
     let retention = RETENTION.as_millis() as i64;
-    assert_eq!(s.outbox().prune_outbox(t + retention - 60_000).await.unwrap(), 0);
+    assert_eq!(s.outbox().prune(t + retention - 60_000).await.unwrap(), 0);
     assert_eq!(s.probe().notices_in(46).await.unwrap().len(), 1);
     // The refused one was written a minute after `t` (the cooldown between games against the
     // AI, on the database's clock): both are past the retention a minute after that.
-    assert_eq!(s.outbox().prune_outbox(t + retention + 120_000).await.unwrap(), 2);
+    assert_eq!(s.outbox().prune(t + retention + 120_000).await.unwrap(), 2);
     assert!(s.probe().notices_in(46).await.unwrap().is_empty());
     assert!(s.probe().notices_in(47).await.unwrap().is_empty());
     // The pending one stays, however old.
-    assert_eq!(s.outbox().prune_outbox(t + 100 * retention).await.unwrap(), 0);
+    assert_eq!(s.outbox().prune(t + 100 * retention).await.unwrap(), 0);
     assert_eq!(s.probe().notices_in(48).await.unwrap().len(), 1);
 }
 }
@@ -1007,18 +1007,18 @@ async fn a_claimed_notice_is_due_again_only_when_its_lease_is_over(db: TestDb) {
     let game = ai_game(s, 60, SideChoice::Defenders).await;
     let reply = s.ai().turn(game.id).await.unwrap().unwrap();
     let t = now(s).await;
-    let claimed = s.outbox().claim_notices(t, 10).await.unwrap();
+    let claimed = s.outbox().claim(t, 10).await.unwrap();
     assert_eq!(claimed.iter().map(|n| n.id).collect::<Vec<_>>(), [reply.notice]);
-    assert!(s.outbox().claim_notices(t, 10).await.unwrap().is_empty());
+    assert!(s.outbox().claim(t, 10).await.unwrap().is_empty());
     let lease = CLAIM_LEASE.as_millis() as i64;
-    assert!(s.outbox().claim_notices(t + lease - 1, 10).await.unwrap().is_empty());
+    assert!(s.outbox().claim(t + lease - 1, 10).await.unwrap().is_empty());
     assert!(due_in(s, 60, t + lease - 1).await.is_empty(), "not due while claimed");
     // Its dispatcher never recorded the attempt: at the lease's end it is claimed again.
-    let again = s.outbox().claim_notices(t + lease, 10).await.unwrap();
+    let again = s.outbox().claim(t + lease, 10).await.unwrap();
     assert_eq!(again.iter().map(|n| n.id).collect::<Vec<_>>(), [reply.notice]);
     let delivered = Delivery::Delivered { message_id: Some(5) };
     record(s, &again[0], delivered, t + lease).await.unwrap();
-    assert!(s.outbox().claim_notices(t + 10 * lease, 10).await.unwrap().is_empty());
+    assert!(s.outbox().claim(t + 10 * lease, 10).await.unwrap().is_empty());
 }
 }
 
@@ -1138,7 +1138,7 @@ async fn a_changes_notice_records_its_tokens_life_and_whoever_shows_it_first_set
     // on its way): whichever records it shown settles it, and the other's outcome changes
     // nothing, failure or not.
     let row = held_challenge(s, 81).await;
-    let claimed = s.outbox().claim_notices(row.next_attempt_at, 100).await.unwrap();
+    let claimed = s.outbox().claim(row.next_attempt_at, 100).await.unwrap();
     let notice = claimed.into_iter().find(|n| n.channel == 81).expect("claimed");
     answered(s, row.id).await;
     let retry = Delivery::Retry { reason: "500".into(), after: None };

@@ -83,9 +83,9 @@ both_backends! {
 #[tokio::test]
 async fn the_seed_loads_once(db: TestDb) {
     let f = fixture(db).await;
-    let n = f.service.puzzles().seed_puzzles().await.unwrap();
+    let n = f.service.puzzles().seed().await.unwrap();
     assert_eq!(n as usize, seed().len());
-    assert_eq!(f.service.puzzles().seed_puzzles().await.unwrap(), 0);
+    assert_eq!(f.service.puzzles().seed().await.unwrap(), 0);
 }
 }
 
@@ -165,14 +165,14 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
         solved
     );
     assert_eq!(
-        f.service.puzzles().unshown_puzzle_answer(GUILD, ASTRID, None).await.unwrap(),
+        f.service.puzzles().unshown_answer(GUILD, ASTRID, None).await.unwrap(),
         Some(solved.clone())
     );
     let unchanged = f.service.puzzles().puzzle_player(GUILD, ASTRID).await.unwrap();
     assert_eq!(unchanged.as_ref(), Some(&me));
-    f.service.puzzles().puzzle_answer_shown(solved.key()).await.unwrap();
+    f.service.puzzles().answer_shown(solved.key()).await.unwrap();
     assert_eq!(
-        f.service.puzzles().unshown_puzzle_answer(GUILD, ASTRID, None).await.unwrap(),
+        f.service.puzzles().unshown_answer(GUILD, ASTRID, None).await.unwrap(),
         None
     );
     // No puzzle to answer now.
@@ -320,7 +320,7 @@ async fn a_wrong_answer_fails_and_is_rated_as_a_loss(db: TestDb) {
         .unwrap()
         .unwrap();
     assert_eq!((me.solved, me.failed), (0, 1));
-    let board = f.service.puzzles().puzzle_leaderboard(GUILD, 10).await.unwrap();
+    let board = f.service.puzzles().leaderboard(GUILD, 10).await.unwrap();
     assert_eq!(board.len(), 1);
     assert_eq!(board[0].name, "Birger");
 }
@@ -363,7 +363,7 @@ async fn bad_answers_change_nothing(db: TestDb) {
     // Autocomplete lists legal moves only, at most 25.
     let all = f
         .service
-        .puzzles().suggest_puzzle_moves(GUILD, ASTRID, "", 25)
+        .puzzles().suggest_moves(GUILD, ASTRID, "", 25)
         .await
         .unwrap();
     assert!(!all.is_empty() && all.len() <= 25);
@@ -374,13 +374,13 @@ async fn bad_answers_change_nothing(db: TestDb) {
     let from = &r.line[0][..2];
     let sol = f
         .service
-        .puzzles().suggest_puzzle_moves(GUILD, ASTRID, from, 25)
+        .puzzles().suggest_moves(GUILD, ASTRID, from, 25)
         .await
         .unwrap();
     assert!(sol.contains(&r.line[0]), "{sol:?}");
     assert!(f
         .service
-        .puzzles().suggest_puzzle_moves(GUILD, BIRGER, "", 25)
+        .puzzles().suggest_moves(GUILD, BIRGER, "", 25)
         .await
         .unwrap()
         .is_empty());
@@ -457,16 +457,16 @@ async fn the_daily_puzzle_is_posted_once_a_day_through_the_outbox(db: TestDb) {
     let f = fixture(db).await;
     const CHANNEL: u64 = 777;
     // No channel named: nothing.
-    assert!(f.service.puzzles().post_daily_puzzles().await.unwrap().is_empty());
+    assert!(f.service.puzzles().post_daily().await.unwrap().is_empty());
     f.service
-        .puzzles().set_daily_puzzle_channel(GUILD, Some(CHANNEL), ASTRID, None)
+        .puzzles().set_daily_channel(GUILD, Some(CHANNEL), ASTRID, None)
         .await
         .unwrap();
-    assert_eq!(f.service.puzzles().post_daily_puzzles().await.unwrap(), vec![GUILD]);
-    assert!(f.service.puzzles().post_daily_puzzles().await.unwrap().is_empty());
+    assert_eq!(f.service.puzzles().post_daily().await.unwrap(), vec![GUILD]);
+    assert!(f.service.puzzles().post_daily().await.unwrap().is_empty());
     // A restart the same day posts nothing more.
     let f = f.reopen().await;
-    assert!(f.service.puzzles().post_daily_puzzles().await.unwrap().is_empty());
+    assert!(f.service.puzzles().post_daily().await.unwrap().is_empty());
     let notices = f.service.probe().notices_in(CHANNEL).await.unwrap();
     assert_eq!(notices.len(), 1);
     assert_eq!(notices[0].kind, "daily_puzzle");
@@ -485,7 +485,7 @@ async fn the_daily_puzzle_is_posted_once_a_day_through_the_outbox(db: TestDb) {
     // The next day: the next puzzle.
     f.clock
         .advance(std::time::Duration::from_millis(DAY_MS as u64));
-    assert_eq!(f.service.puzzles().post_daily_puzzles().await.unwrap(), vec![GUILD]);
+    assert_eq!(f.service.puzzles().post_daily().await.unwrap(), vec![GUILD]);
     let notices = f.service.probe().notices_in(CHANNEL).await.unwrap();
     assert_eq!(notices.len(), 2);
     let second: Payload = serde_json::from_str(&notices[1].payload).unwrap();
@@ -494,13 +494,13 @@ async fn the_daily_puzzle_is_posted_once_a_day_through_the_outbox(db: TestDb) {
     // Stopped: nothing more.
     assert!(f
         .service
-        .puzzles().set_daily_puzzle_channel(GUILD, None, ASTRID, None)
+        .puzzles().set_daily_channel(GUILD, None, ASTRID, None)
         .await
         .unwrap()
         .0);
     f.clock
         .advance(std::time::Duration::from_millis(DAY_MS as u64));
-    assert!(f.service.puzzles().post_daily_puzzles().await.unwrap().is_empty());
+    assert!(f.service.puzzles().post_daily().await.unwrap().is_empty());
 }
 }
 
@@ -531,10 +531,10 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
     // Astrid has a puzzle of her own under way.
     let own = s.puzzles().puzzle(GUILD, &astrid, None).await.unwrap();
     assert_eq!(own.day, None);
-    s.puzzles().set_daily_puzzle_channel(GUILD, Some(CHANNEL), ASTRID, None)
+    s.puzzles().set_daily_channel(GUILD, Some(CHANNEL), ASTRID, None)
         .await
         .unwrap();
-    assert_eq!(s.puzzles().post_daily_puzzles().await.unwrap(), vec![GUILD]);
+    assert_eq!(s.puzzles().post_daily().await.unwrap(), vec![GUILD]);
     let notice: Payload =
         serde_json::from_str(&s.probe().notices_in(CHANNEL).await.unwrap()[0].payload).unwrap();
     assert_eq!(notice.buttons, Some(Buttons::DailyPuzzle(day)));
@@ -710,7 +710,7 @@ async fn finished_games_on_the_bot_are_searched_for_puzzles_once(db: TestDb) {
     let mut solver = Solver::new();
     let expected = scan(&mut solver, &played, SCAN_PLIES);
     assert!(expected.iter().any(|(p, _)| *p == start), "the start is found");
-    assert_eq!(f.service.puzzles().find_game_puzzles(10).await.unwrap() as usize, expected.len());
+    assert_eq!(f.service.puzzles().find_in_games(10).await.unwrap() as usize, expected.len());
     let stored: Vec<(String, String, Option<i64>)> = sqlx::query_as(
         "SELECT position, line, game_id FROM puzzles WHERE source = 'game' ORDER BY id",
     )
@@ -726,7 +726,7 @@ async fn finished_games_on_the_bot_are_searched_for_puzzles_once(db: TestDb) {
         .collect();
     assert_eq!(stored, want);
     // Once: the game is not searched again.
-    assert_eq!(f.service.puzzles().find_game_puzzles(10).await.unwrap(), 0);
+    assert_eq!(f.service.puzzles().find_in_games(10).await.unwrap(), 0);
     let scans: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM puzzle_scans")
         .fetch_one(f.service.store().pool())
         .await
@@ -755,10 +755,10 @@ async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb
         private,
     };
     // The daily puzzle, and Birger's try at it.
-    s.puzzles().set_daily_puzzle_channel(GUILD, Some(DAILY), ASTRID, None)
+    s.puzzles().set_daily_channel(GUILD, Some(DAILY), ASTRID, None)
         .await
         .unwrap();
-    assert_eq!(s.puzzles().post_daily_puzzles().await.unwrap(), vec![GUILD]);
+    assert_eq!(s.puzzles().post_daily().await.unwrap(), vec![GUILD]);
     let view = s.puzzles().daily_puzzle(GUILD, &birger, None, None).await.unwrap();
     let p = rows::by_id(s.store().pool(), view.puzzle_id)
         .await
@@ -775,7 +775,7 @@ async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb
     };
     let wrong = wrong_move(&r);
     assert!(s
-        .puzzles().puzzle_answer_private(GUILD, BIRGER, Some(&wrong))
+        .puzzles().answer_private(GUILD, BIRGER, Some(&wrong))
         .await
         .unwrap());
     // Asked from a public response: refused, nothing judged, nothing written.
@@ -815,18 +815,18 @@ async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb
     let rated = s.puzzles().puzzle_player(GUILD, BIRGER).await.unwrap().unwrap();
     assert_eq!((rated.solved, rated.failed), (0, 1));
     // Until delivered, play would give it again (privately); once delivered, not.
-    assert!(s.puzzles().puzzle_answer_private(GUILD, BIRGER, None).await.unwrap());
+    assert!(s.puzzles().answer_private(GUILD, BIRGER, None).await.unwrap());
     assert!(s
-        .puzzles().unshown_puzzle_answer(GUILD, BIRGER, None)
+        .puzzles().unshown_answer(GUILD, BIRGER, None)
         .await
         .unwrap()
         .is_some());
     s.outbox().news_delivered(&notice, None).await.unwrap();
     assert_eq!(
-        s.puzzles().unshown_puzzle_answer(GUILD, BIRGER, None).await.unwrap(),
+        s.puzzles().unshown_answer(GUILD, BIRGER, None).await.unwrap(),
         None
     );
-    assert!(!s.puzzles().puzzle_answer_private(GUILD, BIRGER, None).await.unwrap());
+    assert!(!s.puzzles().answer_private(GUILD, BIRGER, None).await.unwrap());
     assert_eq!(s.puzzles().puzzle_player(GUILD, BIRGER).await.unwrap().unwrap(), rated);
 }
 }
@@ -883,7 +883,7 @@ async fn a_puzzle_handed_out_or_a_daily_channel_set_is_written_with_its_notice(d
     assert_eq!(s.probe().notices_in(ASKED).await.unwrap().len(), 1);
     // The daily puzzle's channel, set with its private notice.
     let (had, notice) = s
-        .puzzles().set_daily_puzzle_channel(GUILD, Some(DAILY), ASTRID, Some(&alone))
+        .puzzles().set_daily_channel(GUILD, Some(DAILY), ASTRID, Some(&alone))
         .await
         .unwrap();
     assert!(had);
@@ -895,7 +895,7 @@ async fn a_puzzle_handed_out_or_a_daily_channel_set_is_written_with_its_notice(d
     };
     assert_eq!(news, set);
     assert!(payload.private && payload.puzzle.is_none());
-    assert_eq!(s.puzzles().post_daily_puzzles().await.unwrap(), vec![GUILD]);
+    assert_eq!(s.puzzles().post_daily().await.unwrap(), vec![GUILD]);
     // Birger's try at it: started with its private notice; then read.
     let daily = s.puzzles().daily_puzzle(GUILD, &birger, None, Some(&alone));
     let daily = daily.await.unwrap();
@@ -907,12 +907,12 @@ async fn a_puzzle_handed_out_or_a_daily_channel_set_is_written_with_its_notice(d
     assert_eq!(again.await.unwrap().notice, None);
     assert_eq!(s.probe().notices_in(ASKED).await.unwrap().len(), 3);
     // Stopped, and stopped again: each said so.
-    let stop = s.puzzles().set_daily_puzzle_channel(GUILD, None, ASTRID, Some(&alone));
+    let stop = s.puzzles().set_daily_channel(GUILD, None, ASTRID, Some(&alone));
     let (had, notice) = stop.await.unwrap();
     let news = stored(notice.unwrap()).await.2;
     let stopped = |had| News::DailyPuzzleChannel { channel: None, had };
     assert!(had && news == stopped(true));
-    let stop = s.puzzles().set_daily_puzzle_channel(GUILD, None, ASTRID, Some(&alone));
+    let stop = s.puzzles().set_daily_channel(GUILD, None, ASTRID, Some(&alone));
     let (had, notice) = stop.await.unwrap();
     assert!(!had && stored(notice.unwrap()).await.2 == stopped(false));
 }

@@ -579,7 +579,7 @@ async fn two_dispatchers_deliver_each_notice_once() {
         tasks.push(tokio::spawn(async move {
             let mut empty_rounds = 0;
             while empty_rounds < 3 {
-                let due = s.outbox().claim_notices(at, 4).await.unwrap();
+                let due = s.outbox().claim(at, 4).await.unwrap();
                 if due.is_empty() {
                     empty_rounds += 1;
                     tokio::time::sleep(Duration::from_millis(20)).await;

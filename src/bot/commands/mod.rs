@@ -55,10 +55,7 @@ pub async fn within_rate(ctx: Context<'_>) -> Result<bool, Error> {
         return Ok(true);
     }
     ctx.set_invocation_data(Counted).await;
-    ctx.data()
-        .service
-        .limits()
-        .check_command_rate(ctx.author().id.get())?;
+    ctx.data().service.limits().command(ctx.author().id.get())?;
     Ok(true)
 }
 

@@ -47,7 +47,7 @@ async fn private_answer(ctx: Context<'_>, typed: Option<&str>) -> bool {
     let service = &ctx.data().service;
     service
         .puzzles()
-        .puzzle_answer_private(guild(ctx), ctx.author().id.get(), typed)
+        .answer_private(guild(ctx), ctx.author().id.get(), typed)
         .await
         .unwrap_or(true)
 }
@@ -110,7 +110,7 @@ pub async fn play(ctx: Context<'_>) -> Result<(), Error> {
         // its own, as a new answer is.
         if let Some(answer) = service
             .puzzles()
-            .unshown_puzzle_answer(guild(ctx), ctx.author().id.get(), to.as_ref())
+            .unshown_answer(guild(ctx), ctx.author().id.get(), to.as_ref())
             .await?
         {
             return Ok(Shown::Answer(answer));
@@ -187,10 +187,9 @@ pub(crate) async fn daily_press(
 /// Autocomplete: the legal moves of your puzzle's position that match what you typed.
 async fn puzzle_moves(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
     let service = &ctx.data().service;
-    let moves =
-        service
-            .puzzles()
-            .suggest_puzzle_moves(guild(ctx), ctx.author().id.get(), typed, 25);
+    let moves = service
+        .puzzles()
+        .suggest_moves(guild(ctx), ctx.author().id.get(), typed, 25);
     super::play::choices(moves.await)
 }
 
@@ -229,7 +228,7 @@ pub async fn leaderboard(ctx: Context<'_>) -> Result<(), Error> {
         .data()
         .service
         .puzzles()
-        .puzzle_leaderboard(guild(ctx), 20)
+        .leaderboard(guild(ctx), 20)
         .await?;
     let daily = ctx.data().service.puzzles().daily_board(guild(ctx)).await?;
     let mut text = daily.as_ref().map(daily_line).unwrap_or_default();
@@ -272,7 +271,7 @@ pub async fn daily(
     let by = ctx.author().id.get();
     let set = service
         .puzzles()
-        .set_daily_puzzle_channel(guild(ctx), chosen, by, to.as_ref());
+        .set_daily_channel(guild(ctx), chosen, by, to.as_ref());
     if let Some((_, Some(notice))) = super::play::change_as(ctx, true, set).await? {
         super::play::show(ctx, notice, Vec::new()).await;
     }

@@ -30,7 +30,7 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>, policy: DeliveryPolicy)
     let halt = Arc::new(AtomicBool::new(false));
     let halted = halt.clone();
     let handle = tokio::spawn(async move {
-        let wake = service.outbox().outbox_wake();
+        let wake = service.outbox().wake_signal();
         let mut paused_until: Option<Instant> = None;
         let mut prune_at = Instant::now() + FIRST_PRUNE;
         // The attempts under way, at most one a channel (which notice, in which task), so a
@@ -58,12 +58,7 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>, policy: DeliveryPolicy)
             }
             if !stop_asked && Instant::now() >= prune_at {
                 prune_at = Instant::now() + PRUNE_EVERY;
-                let pruned = async {
-                    service
-                        .outbox()
-                        .prune_outbox(service.database_now().await?)
-                        .await
-                };
+                let pruned = async { service.outbox().prune(service.database_now().await?).await };
                 match pruned.await {
                     Ok(0) => {}
                     Ok(n) => tracing::info!(deleted = n, "old notices deleted from the outbox"),
@@ -92,10 +87,7 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>, policy: DeliveryPolicy)
                     // them too.
                     let claimed = async {
                         let now = service.database_now().await?;
-                        Ok::<_, ServiceError>((
-                            now,
-                            service.outbox().claim_notices(now, room).await?,
-                        ))
+                        Ok::<_, ServiceError>((now, service.outbox().claim(now, room).await?))
                     };
                     match claimed.await {
                         Ok((now, due)) => {
@@ -112,11 +104,10 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>, policy: DeliveryPolicy)
                                     None => spawn(&mut under_way, &mut busy, notice),
                                 }
                             }
-                            let next =
-                                service.outbox().next_notice_at().await.unwrap_or_else(|e| {
-                                    tracing::error!(error = ?e, "cannot read the outbox");
-                                    None
-                                });
+                            let next = service.outbox().next_due_at().await.unwrap_or_else(|e| {
+                                tracing::error!(error = ?e, "cannot read the outbox");
+                                None
+                            });
                             if let Some(at) = next {
                                 wait = wait.min(Duration::from_millis((at - now).max(0) as u64));
                             }
@@ -192,11 +183,8 @@ impl Dispatcher {
 async fn draw(service: &Service, notice: &Notice) -> (Vec<u8>, &'static str) {
     let payload = &notice.payload;
     let (drawn, filename) = match (&payload.board, &payload.puzzle, &payload.graph) {
-        (Some(board), _, _) => (service.outbox().notice_board(board).await, "board.png"),
-        (None, Some(puzzle), _) => (
-            service.puzzles().notice_puzzle_board(puzzle).await,
-            "board.png",
-        ),
+        (Some(board), _, _) => (service.outbox().board(board).await, "board.png"),
+        (None, Some(puzzle), _) => (service.puzzles().board(puzzle).await, "board.png"),
         (None, None, Some(graph)) => (service.analysis().graph(graph).await, "analysis.png"),
         (None, None, None) => return (Vec::new(), "board.png"),
     };
