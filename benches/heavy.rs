@@ -12,6 +12,9 @@
 #[path = "../tests/long_game/mod.rs"]
 mod long_game;
 
+#[allow(dead_code)]
+#[path = "../tests/support/fixture.rs"]
+mod fixture;
 use criterion::Criterion;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -48,21 +51,14 @@ async fn start_game(s: &Service, channel: u64) {
     let c = s
         .games()
         .challenge(
-            ChallengeRequest {
-                place: Place {
+            fixture::challenge_request(
+                Place {
                     guild: Some(GUILD),
                     channel,
                 },
-                challenger: User::new(1, "A"),
-                opponent: User::new(2, "B"),
-                opponent_is_bot: false,
-                side: SideChoice::Attackers,
-                rules: Rules::default(),
-                time_control: TimeControl::None,
-                thread: false,
-                rated: true,
-                start: None,
-            },
+                User::new(1, "A"),
+                User::new(2, "B"),
+            ),
             None,
         )
         .await

@@ -8,6 +8,9 @@
 //!
 //! `TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres cargo bench --bench service`
 
+#[allow(dead_code)]
+#[path = "../tests/support/fixture.rs"]
+mod fixture;
 use criterion::Criterion;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -57,19 +60,15 @@ async fn start_games(s: &Service, first_channel: u64) {
             .games()
             .challenge(
                 ChallengeRequest {
-                    place: Place {
-                        guild: Some(GUILD),
-                        channel: first_channel + g,
-                    },
-                    challenger: User::new(10_000 + 2 * g, "A"),
-                    opponent: User::new(10_001 + 2 * g, "B"),
-                    opponent_is_bot: false,
-                    side: SideChoice::Attackers,
-                    rules: Rules::default(),
                     time_control: TimeControl::DEFAULT,
-                    thread: false,
-                    rated: true,
-                    start: None,
+                    ..fixture::challenge_request(
+                        Place {
+                            guild: Some(GUILD),
+                            channel: first_channel + g,
+                        },
+                        User::new(10_000 + 2 * g, "A"),
+                        User::new(10_001 + 2 * g, "B"),
+                    )
                 },
                 None,
             )
@@ -236,21 +235,14 @@ fn single_moves(c: &mut Criterion, rt: &tokio::runtime::Runtime, db: &TestDb) {
                     let c = s
                         .games()
                         .challenge(
-                            ChallengeRequest {
-                                place: Place {
+                            fixture::challenge_request(
+                                Place {
                                     guild: Some(GUILD),
                                     channel,
                                 },
-                                challenger: User::new(1, "A"),
-                                opponent: User::new(2, "B"),
-                                opponent_is_bot: false,
-                                side: SideChoice::Attackers,
-                                rules: Rules::default(),
-                                time_control: TimeControl::None,
-                                thread: false,
-                                rated: true,
-                                start: None,
-                            },
+                                User::new(1, "A"),
+                                User::new(2, "B"),
+                            ),
                             None,
                         )
                         .await
