@@ -1,8 +1,9 @@
 //! Every reference in the README and the manual (`docs/*.md`) is true: each relative link leads
 //! to a file of the repository (and, with an anchor, to a heading of that file), and each
 //! repository path named in backticks (`src/bot/delivery.rs`, `migrations/sqlite/0006_outbox.sql`,
-//! `src/render/`, `tests/crash.rs::a_test`) exists; with `::name`, the file names `name`.
-//! Fenced code blocks are examples (commands, output), not references, and are not checked.
+//! `src/render/`, `tests/crash.rs::a_test`) or in the prose itself (src/bot/delivery.rs) exists;
+//! with `::name`, the file names `name`. Fenced code blocks are examples (commands, output), not
+//! references, and are not checked.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -102,6 +103,51 @@ fn code_spans(body: &str) -> Vec<&str> {
     out
 }
 
+/// The folders a repository path written in the prose, outside backticks, starts with.
+const FOLDERS: [&str; 7] = [
+    "src/",
+    "tests/",
+    "benches/",
+    "migrations/",
+    "docs/",
+    "assets/",
+    "vendor/",
+];
+
+/// The repository paths named in the prose itself: outside code spans and link targets, a word
+/// that starts with one of [`FOLDERS`] (not inside a longer path or a URL), up to the first
+/// character a path does not hold, without a sentence's last full stop. A glob or a
+/// placeholder (`docs/*.md`, `crates/{a,b}`) names no one file and is left out.
+fn bare_paths(body: &str) -> Vec<String> {
+    let text = body.split('`').step_by(2).collect::<Vec<_>>().join(" ");
+    let path_char = |c: char| c.is_alphanumeric() || "/._-".contains(c);
+    let mut out = Vec::new();
+    let mut from = 0;
+    for (i, _) in text.char_indices() {
+        if i < from || !FOLDERS.iter().any(|f| text[i..].starts_with(f)) {
+            continue;
+        }
+        let len = text[i..]
+            .find(|c: char| !path_char(c))
+            .unwrap_or(text.len() - i);
+        from = i + len;
+        let before = text[..i].chars().next_back();
+        let after = text[from..].chars().next();
+        if before.is_some_and(|b| path_char(b) || b == ':')
+            || text[..i].ends_with("](")
+            || after.is_some_and(|a| "*{<…".contains(a))
+        {
+            continue;
+        }
+        out.push(
+            text[i..from]
+                .trim_end_matches(['.', ',', ':', ';'])
+                .to_string(),
+        );
+    }
+    out
+}
+
 /// Whether `name` occurs in `text` as a whole identifier.
 fn names(text: &str, name: &str) -> bool {
     let ident = |c: char| c.is_alphanumeric() || c == '_';
@@ -142,6 +188,11 @@ fn broken(doc: &Path, repo: &Path) -> Vec<String> {
                     out.push(format!("{name}: link to {target}: no such heading"));
                 }
             }
+        }
+    }
+    for path in bare_paths(&body) {
+        if !repo.join(&path).exists() {
+            out.push(format!("{name}: {path}: no such path in the repository"));
         }
     }
     for span in code_spans(&body) {
@@ -196,22 +247,27 @@ fn the_check_finds_a_missing_file_heading_path_and_test() {
         &doc,
         "# A title\n\nSee [there](nowhere.md), [here](#no-such-heading), [fine](#a-title), \
          [up](../src/lib.rs) and `migrations/0008_analyses.sql`, but not `src/lib.rs`,\n\
-         `tests/crash.rs::a_test` nor `https://example.com/src/x.rs`; `tests/crash.rs::gone`.\n\n\
+         `tests/crash.rs::a_test` nor `https://example.com/src/x.rs`; `tests/crash.rs::gone`.\n\
+         In prose src/lib.rs is fine, src/gone.rs is not, nor https://example.com/src/x.rs.\n\n\
          ```console\n$ cat `src/not/checked.rs` [x](not/checked.md)\n```\n",
     )
     .unwrap();
     let found = broken(&doc, repo.path());
-    assert_eq!(found.len(), 4, "{found:#?}");
+    assert_eq!(found.len(), 5, "{found:#?}");
     assert!(found[0].contains("nowhere.md: no such file"), "{found:#?}");
     assert!(
         found[1].contains("#no-such-heading: no such heading"),
         "{found:#?}"
     );
     assert!(
-        found[2].contains("`migrations/0008_analyses.sql`"),
+        found[2].contains("docs/doc.md: src/gone.rs: no such path"),
         "{found:#?}"
     );
-    assert!(found[3].contains("has no `gone`"), "{found:#?}");
+    assert!(
+        found[3].contains("`migrations/0008_analyses.sql`"),
+        "{found:#?}"
+    );
+    assert!(found[4].contains("has no `gone`"), "{found:#?}");
 }
 
 #[test]
