@@ -86,11 +86,24 @@ impl Answer<'_> {
         Ok(())
     }
 
-    /// One line for the presser alone: the answer, or a follow-up once acknowledged.
+    /// One line for the presser alone: the answer; or, once acknowledged, a follow-up. After
+    /// a deferred update (as after any public acknowledgement), Discord gives the first
+    /// follow-up the acknowledgement's visibility whatever it asks for: a neutral one is sent
+    /// and deleted at once, and the line follows it, private (not sent if that first one fails:
+    /// it would show to everyone).
     async fn refuse(&self, text: String) -> Result<(), serenity::Error> {
         let text = messages::fit(text);
         let none = serenity::CreateAllowedMentions::new;
         if self.acknowledged {
+            if !self.private {
+                let first = serenity::CreateInteractionResponseFollowup::new()
+                    .content(messages::NOTHING_CHANGED)
+                    .allowed_mentions(none());
+                let first = self.press.create_followup(self.http, first).await?;
+                if let Err(e) = self.press.delete_followup(self.http, first.id).await {
+                    tracing::warn!(error = %redact::error(&e), "cannot delete the first follow-up before a refusal");
+                }
+            }
             let followup = serenity::CreateInteractionResponseFollowup::new()
                 .content(text)
                 .ephemeral(true)
@@ -156,13 +169,14 @@ fn held_for(press: &serenity::ComponentInteraction) -> crate::service::Answering
     }
 }
 
-/// Makes the change a press asks for, acknowledged first (a deferred update, so Discord's
-/// three seconds cannot run out), and shows its news (`notice` of what `change` returns) by
-/// editing the pressed message; if that edit fails, the dispatcher sends it again. If the
-/// acknowledgement fails, the change goes on all the same (Discord may have taken it): the
-/// edit shows its news, or the dispatcher does in the channel. A refusal is the presser's
-/// alone (a private follow-up). A failure after the commit is only logged: the dispatcher
-/// shows the news.
+/// Makes the change a press asks for (checked by the caller, reading only, before), acknowledged
+/// first (a deferred update, so Discord's three seconds cannot run out), and shows its news
+/// (`notice` of what `change` returns) by editing the pressed message; if that edit fails, the
+/// dispatcher sends it again. If the acknowledgement fails, the change goes on all the same
+/// (Discord may have taken it): the edit shows its news, or the dispatcher does in the channel.
+/// A refusal the commit finds (another answer landed first) is the presser's alone (see
+/// [`Answer::refuse`]). A failure after the commit is only logged: the dispatcher shows the
+/// news.
 async fn change<T>(
     answer: &mut Answer<'_>,
     data: &Data,
@@ -257,6 +271,9 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
         _ => None,
     };
     match button {
+        // A change is checked first, reading only, so that a refusal is the press's private
+        // answer at once, before anything is acknowledged, written, or waits for the write
+        // lock (a challenge past its time is refused here, and marked expired after).
         Button::Accept(challenge_id) => {
             let challenge = service.games().check_accept(challenge_id, user).await?;
             if challenge.thread {
@@ -268,6 +285,7 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
             change(answer, data, (accepted, answering), |s| (s.notice, s.png)).await
         }
         Button::Decline(challenge_id) => {
+            service.games().check_decline(challenge_id, user).await?;
             let declined = service
                 .games()
                 .decline(challenge_id, user, Some(held_for(press)));
@@ -277,6 +295,7 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
             .await
         }
         Button::Cancel(challenge_id) => {
+            service.games().check_cancel(challenge_id, user).await?;
             let cancelled = service
                 .games()
                 .cancel(challenge_id, user, Some(held_for(press)));
@@ -286,10 +305,10 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
             .await
         }
         Button::Draw { game, accept } => {
-            let current = service.games().game_in_channel(channel).await?;
-            if current.map(|g| g.id) != Some(game) {
-                return Err(ServiceError::NoDrawOffer.into());
-            }
+            service
+                .games()
+                .check_answer_draw(channel, game, user)
+                .await?;
             let answered =
                 service
                     .games()

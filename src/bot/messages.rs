@@ -14,6 +14,11 @@ use std::time::Duration;
 /// The most characters Discord shows in a message's content.
 pub const CONTENT_LIMIT: usize = 2000;
 
+/// The first follow-up after a public deferral, shown to everyone for the moment before it is
+/// deleted, so that the private answer after it is private (see
+/// `commands::play::answer_privately`): it says nothing of the caller's.
+pub const NOTHING_CHANGED: &str = "Nothing changed.";
+
 /// A message's content within [`CONTENT_LIMIT`]: longer text is cut, with `…`. The builders
 /// below stay within it by themselves (long lists end in "… and N more"); this is the net every
 /// reply goes through.

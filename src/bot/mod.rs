@@ -179,7 +179,6 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
             return;
         }
     };
-    if let Err(e) = ctx.send(commands::private(message)).await {
-        tracing::warn!(error = %redact::error(&e), "could not send an error message");
-    }
+    // Private however the command was acknowledged.
+    commands::play::answer_privately(ctx, commands::private(message)).await;
 }

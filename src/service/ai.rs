@@ -422,26 +422,36 @@ impl Ai<'_> {
     }
 
     /// Refuses a new game against the AI for `user` in `guild`: too many running, or one
-    /// started too recently. Read in the transaction that would create the game, under a lock
-    /// on the user's count (see [`store::dialect::lock_in_transaction`]): on PostgreSQL,
-    /// games started at once in several channels cannot pass the limit together.
+    /// started too recently. Read in the transaction that would create the game (`conn`),
+    /// under a lock on the user's count (see [`store::dialect::lock_in_transaction`]): on
+    /// PostgreSQL, games started at once in several channels cannot pass the limit together;
+    /// without one, read as they stand (the check before the command is acknowledged).
     pub(crate) async fn check_game_limits(
         &self,
-        conn: &mut Connection,
+        mut conn: Option<&mut Connection>,
         guild: Option<GuildId>,
         user: UserId,
     ) -> Result<(), ServiceError> {
         self.room()?;
         let key = format!("ai-games:{}:{user}", guild.unwrap_or(0));
-        store::dialect::lock_in_transaction(&mut *conn, self.cx.store.backend(), &key).await?;
-        let (active, latest) = games::ai_games_of(&mut *conn, guild, user).await?;
+        let (active, latest) = match conn.as_deref_mut() {
+            Some(conn) => {
+                store::dialect::lock_in_transaction(&mut *conn, self.cx.store.backend(), &key)
+                    .await?;
+                games::ai_games_of(&mut *conn, guild, user).await?
+            }
+            None => games::ai_games_of(self.cx.store.read(), guild, user).await?,
+        };
         if active >= self.cx.config.ai_games_per_user {
             return Err(ServiceError::TooManyAiGames(active));
         }
         let cooldown = self.cx.config.ai_game_cooldown.as_millis() as i64;
         if let Some(latest) = latest {
             // On the database's clock, as `latest` is: the cooldown holds across processes.
-            let now = self.cx.database_now_on(&mut *conn).await?;
+            let now = match conn {
+                Some(conn) => self.cx.database_now_on(conn).await?,
+                None => self.cx.database_now().await?,
+            };
             if now < latest + cooldown {
                 return Err(ServiceError::AiGameTooSoon(
                     ((latest + cooldown - now + 999) / 1000) as u64,

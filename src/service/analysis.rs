@@ -274,22 +274,7 @@ impl Analysis<'_> {
         id: Option<GameId>,
         user: Option<UserId>,
     ) -> Result<AnalysisStatus, ServiceError> {
-        let row = match id {
-            Some(id) => games::by_id(self.cx.store.read(), id)
-                .await?
-                .filter(|r| r.channel_id == channel && r.status == GameStatus::Finished)
-                .ok_or(ServiceError::NotAFinishedGame(id))?,
-            None => {
-                let id = rows::finished_games_in_channel(self.cx.store.read(), channel, 1)
-                    .await?
-                    .into_iter()
-                    .next()
-                    .ok_or(ServiceError::NoFinishedGame)?;
-                games::by_id(self.cx.store.read(), id)
-                    .await?
-                    .ok_or(ServiceError::NoFinishedGame)?
-            }
-        };
+        let row = self.finished(channel, id).await?;
         // The game is one of the channel's finished ones: the request is valid, and counts.
         let place = self.cx.costly_place(user)?;
         let loaded = self.cx.load_blocking(row, &place).await?;
@@ -349,6 +334,46 @@ impl Analysis<'_> {
             }
             Err(e) => Err(e.into()),
         }
+    }
+
+    /// Checks, reading only, that [`Analysis::request`] would take the request: game `id` (by
+    /// default the last) is one of the channel's finished games, with moves to review, so that
+    /// the bot answers a refusal before it acknowledges the command. (The heavy-work queue and
+    /// the caller's cooldown are counted by the request itself.)
+    pub async fn check_request(
+        &self,
+        channel: ChannelId,
+        id: Option<GameId>,
+    ) -> Result<(), ServiceError> {
+        let row = self.finished(channel, id).await?;
+        if row.ply == 0 {
+            return Err(ServiceError::NothingToReview(row.id));
+        }
+        Ok(())
+    }
+
+    /// Game `id` of `channel` (by default its last finished game), if it is finished.
+    async fn finished(
+        &self,
+        channel: ChannelId,
+        id: Option<GameId>,
+    ) -> Result<games::GameRow, ServiceError> {
+        Ok(match id {
+            Some(id) => games::by_id(self.cx.store.read(), id)
+                .await?
+                .filter(|r| r.channel_id == channel && r.status == GameStatus::Finished)
+                .ok_or(ServiceError::NotAFinishedGame(id))?,
+            None => {
+                let id = rows::finished_games_in_channel(self.cx.store.read(), channel, 1)
+                    .await?
+                    .into_iter()
+                    .next()
+                    .ok_or(ServiceError::NoFinishedGame)?;
+                games::by_id(self.cx.store.read(), id)
+                    .await?
+                    .ok_or(ServiceError::NoFinishedGame)?
+            }
+        })
     }
 
     async fn status_of(

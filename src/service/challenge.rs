@@ -28,25 +28,14 @@ impl Games<'_> {
         req: ChallengeRequest,
         answering: Option<Answering>,
     ) -> Result<(ChallengeInfo, Option<NoticeId>), ServiceError> {
-        if req.opponent.id == req.challenger.id {
-            return Err(ServiceError::SelfChallenge);
-        }
-        if req.opponent_is_bot {
-            return Err(ServiceError::OpponentIsBot);
-        }
-        if !req.thread
-            && games::active_in_channel(self.cx.store.read(), req.place.channel)
-                .await?
-                .is_some()
-        {
-            return Err(ServiceError::GameRunning);
-        }
+        self.challengeable(&req).await?;
         let rules = rules_json(&req.rules);
         let start = start_columns(req.start.as_ref());
         let mut tx = self.cx.store.write().await?;
         let now = self.cx.database_now_on(&mut tx).await?;
         let expires_at = now + self.cx.config.challenge_ttl.as_millis() as i64;
-        self.check_challenge_limits(&mut tx, &req, now).await?;
+        self.check_challenge_limits(Some(&mut tx), &req, now)
+            .await?;
         let id = challenges::insert(
             &mut *tx,
             &NewChallenge {
@@ -98,22 +87,56 @@ impl Games<'_> {
         Ok((info, notice))
     }
 
+    /// Checks, reading only, that [`Games::challenge`] would open the challenge now: every
+    /// refusal, the limits included (counted without the locks the commit takes), so that the
+    /// bot answers it before it acknowledges the command.
+    pub async fn check_challenge(self, req: &ChallengeRequest) -> Result<(), ServiceError> {
+        self.challengeable(req).await?;
+        let now = self.cx.database_now().await?;
+        self.check_challenge_limits(None, req, now).await
+    }
+
+    /// Refuses a challenge to oneself or a bot, or in a channel whose game is running.
+    async fn challengeable(self, req: &ChallengeRequest) -> Result<(), ServiceError> {
+        if req.opponent.id == req.challenger.id {
+            return Err(ServiceError::SelfChallenge);
+        }
+        if req.opponent_is_bot {
+            return Err(ServiceError::OpponentIsBot);
+        }
+        if !req.thread
+            && games::active_in_channel(self.cx.store.read(), req.place.channel)
+                .await?
+                .is_some()
+        {
+            return Err(ServiceError::GameRunning);
+        }
+        Ok(())
+    }
+
     /// Refuses a challenge past the limits: the challenger's open challenges, and the
     /// challenges the challenged user was sent in the window. Counted in the transaction that
-    /// would insert it, under a lock on each user's count (see
+    /// would insert it (`conn`), under a lock on each user's count (see
     /// [`store::dialect::lock_in_transaction`]), so challenges made at once cannot pass a
-    /// limit together.
+    /// limit together; without one, read as they stand (the check before the command is
+    /// acknowledged).
     async fn check_challenge_limits(
         self,
-        conn: &mut Connection,
+        mut conn: Option<&mut Connection>,
         req: &ChallengeRequest,
         now: i64,
     ) -> Result<(), ServiceError> {
         let limit = self.cx.config.open_challenges_per_user;
         if limit > 0 {
             let key = format!("open-challenges:{}", req.challenger.id);
-            store::dialect::lock_in_transaction(&mut *conn, self.cx.store.backend(), &key).await?;
-            let (open, first) = challenges::open_of(&mut *conn, req.challenger.id, now).await?;
+            let (open, first) = match conn.as_deref_mut() {
+                Some(conn) => {
+                    let backend = self.cx.store.backend();
+                    store::dialect::lock_in_transaction(&mut *conn, backend, &key).await?;
+                    challenges::open_of(&mut *conn, req.challenger.id, now).await?
+                }
+                None => challenges::open_of(self.cx.store.read(), req.challenger.id, now).await?,
+            };
             if open >= limit {
                 let wait = first.map_or(0, |at| at - now).max(0) as u64;
                 return Err(ServiceError::TooManyOpenChallenges {
@@ -128,9 +151,15 @@ impl Games<'_> {
         );
         if limit > 0 && window > 0 {
             let key = format!("challenges-received:{}", req.opponent.id);
-            store::dialect::lock_in_transaction(&mut *conn, self.cx.store.backend(), &key).await?;
-            let (received, first) =
-                challenges::received_since(&mut *conn, req.opponent.id, now - window).await?;
+            let (who, since) = (req.opponent.id, now - window);
+            let (received, first) = match conn {
+                Some(conn) => {
+                    let backend = self.cx.store.backend();
+                    store::dialect::lock_in_transaction(&mut *conn, backend, &key).await?;
+                    challenges::received_since(&mut *conn, who, since).await?
+                }
+                None => challenges::received_since(self.cx.store.read(), who, since).await?,
+            };
             if received >= limit {
                 let wait = first.map_or(window, |at| at + window - now).max(0) as u64;
                 return Err(ServiceError::ChallengedTooOften {
@@ -164,13 +193,34 @@ impl Games<'_> {
     /// Reads a challenge that `user` may answer now (a challenge past its time is marked
     /// expired and refused).
     async fn answerable(self, id: ChallengeId, user: UserId) -> Result<ChallengeRow, ServiceError> {
+        let row = self.challenged(id, user).await?;
+        self.still_open(row).await
+    }
+
+    /// Reads challenge `id`, if it was made to `user`.
+    async fn challenged(self, id: ChallengeId, user: UserId) -> Result<ChallengeRow, ServiceError> {
         let row = challenges::by_id(self.cx.store.read(), id)
             .await?
             .ok_or(ServiceError::NoChallenge)?;
         if row.challenged_id != user {
             return Err(ServiceError::ChallengeNotYours);
         }
-        self.still_open(row).await
+        Ok(row)
+    }
+
+    /// Reads challenge `id`, if `user` made it.
+    async fn challenged_by(
+        self,
+        id: ChallengeId,
+        user: UserId,
+    ) -> Result<ChallengeRow, ServiceError> {
+        let row = challenges::by_id(self.cx.store.read(), id)
+            .await?
+            .ok_or(ServiceError::NoChallenge)?;
+        if row.challenger_id != user {
+            return Err(ServiceError::NotYourChallenge);
+        }
+        Ok(row)
     }
 
     /// The refusal for a challenge that another answer closed first: how it was closed.
@@ -185,28 +235,63 @@ impl Games<'_> {
         }
     }
 
+    /// `row`, if it is still open (a challenge past its time is marked expired and refused).
     async fn still_open(self, row: ChallengeRow) -> Result<ChallengeRow, ServiceError> {
+        match self.open_at(&row).await? {
+            Ok(()) => Ok(row),
+            Err(now) => {
+                expire(self.cx, row, now).await?;
+                Err(ServiceError::ChallengeExpired)
+            }
+        }
+    }
+
+    /// Whether `row` is still open, reading only: refused if it is closed; `Err(now)` if it
+    /// is past its time now (on the database's clock) but not yet marked expired.
+    async fn open_at(self, row: &ChallengeRow) -> Result<Result<(), i64>, ServiceError> {
         match ChallengeStatus::from_store(row.status) {
             ChallengeStatus::Pending => {}
             ChallengeStatus::Expired => return Err(ServiceError::ChallengeExpired),
             closed => return Err(ServiceError::ChallengeClosed(closed)),
         }
         let now = self.cx.database_now().await?;
-        if row.expires_at <= now {
-            expire(self.cx, row, now).await?;
-            return Err(ServiceError::ChallengeExpired);
-        }
-        Ok(row)
+        Ok(if row.expires_at <= now {
+            Err(now)
+        } else {
+            Ok(())
+        })
     }
 
-    /// Checks that `user` could accept the challenge now, changing nothing (the bot checks
-    /// before it makes a thread for the game).
+    /// `row`, if it is still open, reading only: one past its time is refused as expired, and
+    /// left for the clock (or the answer that follows) to mark so.
+    async fn open_now(self, row: ChallengeRow) -> Result<ChallengeRow, ServiceError> {
+        match self.open_at(&row).await? {
+            Ok(()) => Ok(row),
+            Err(_) => Err(ServiceError::ChallengeExpired),
+        }
+    }
+
+    /// Checks, reading only, that `user` could accept the challenge now (the bot checks before
+    /// it acknowledges the press, and before it makes a thread for the game). A challenge past
+    /// its time is refused, not marked: that is a write.
     pub async fn check_accept(
         self,
         id: ChallengeId,
         user: UserId,
     ) -> Result<ChallengeInfo, ServiceError> {
-        challenge_info(self.answerable(id, user).await?)
+        challenge_info(self.open_now(self.challenged(id, user).await?).await?)
+    }
+
+    /// Checks, reading only, that `user` could decline the challenge now.
+    pub async fn check_decline(self, id: ChallengeId, user: UserId) -> Result<(), ServiceError> {
+        self.check_accept(id, user).await.map(drop)
+    }
+
+    /// Checks, reading only, that `user` could withdraw the challenge now.
+    pub async fn check_cancel(self, id: ChallengeId, user: UserId) -> Result<(), ServiceError> {
+        self.open_now(self.challenged_by(id, user).await?)
+            .await
+            .map(drop)
     }
 
     /// The challenged player accepts: the game starts in the challenge's channel, or in
@@ -356,12 +441,7 @@ impl Games<'_> {
         user: UserId,
         answering: Option<Answering>,
     ) -> Result<(ChallengeInfo, Option<NoticeId>), ServiceError> {
-        let row = challenges::by_id(self.cx.store.read(), id)
-            .await?
-            .ok_or(ServiceError::NoChallenge)?;
-        if row.challenger_id != user {
-            return Err(ServiceError::NotYourChallenge);
-        }
+        let row = self.challenged_by(id, user).await?;
         let row = self.still_open(row).await?;
         self.close_challenge(row, ChallengeStatus::Cancelled, answering)
             .await
@@ -430,7 +510,7 @@ impl Games<'_> {
         };
         let mut tx = self.cx.store.write().await?;
         self.ai
-            .check_game_limits(&mut tx, req.place.guild, user_id)
+            .check_game_limits(Some(&mut tx), req.place.guild, user_id)
             .await?;
         let info = self
             .create_game(
@@ -465,6 +545,15 @@ impl Games<'_> {
             .map_err(ServiceError::after(Done::GameStart))?;
         started.notice = notice;
         Ok(started)
+    }
+
+    /// Checks, reading only, that [`Games::start_ai_game`] would start the game now: the AI's
+    /// queue, the user's games against the AI and the cooldown (read without the lock the
+    /// commit takes), so that the bot answers a refusal before it acknowledges the command.
+    pub async fn check_ai_game(self, req: &AiGameRequest) -> Result<(), ServiceError> {
+        self.ai
+            .check_game_limits(None, req.place.guild, req.user.id)
+            .await
     }
 
     async fn started(self, info: GameInfo) -> Result<Started, ServiceError> {

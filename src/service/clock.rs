@@ -52,6 +52,9 @@ pub(crate) struct DatabaseClock {
     /// ([`Clock::database_ms`]).
     #[cfg(any(test, feature = "test-support"))]
     by_hand: Arc<dyn Clock>,
+    /// Built for tests only: while set, every read of the database's time fails.
+    #[cfg(any(test, feature = "test-support"))]
+    failing: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl DatabaseClock {
@@ -61,6 +64,8 @@ impl DatabaseClock {
             offset: Arc::new(AtomicI64::new(0)),
             #[cfg(any(test, feature = "test-support"))]
             by_hand: clock.clone(),
+            #[cfg(any(test, feature = "test-support"))]
+            failing: Arc::default(),
         }
     }
 
@@ -72,10 +77,20 @@ impl DatabaseClock {
     ) -> Result<i64, StoreError> {
         let offset = self.offset.load(Ordering::SeqCst);
         #[cfg(any(test, feature = "test-support"))]
+        if self.failing.load(Ordering::SeqCst) {
+            return Err(StoreError::injected("the database's clock"));
+        }
+        #[cfg(any(test, feature = "test-support"))]
         if let Some(ms) = self.by_hand.database_ms() {
             return Ok(ms + offset);
         }
         store::database_now(ex, backend, offset).await
+    }
+
+    /// Makes every read of the database's time fail while `failing` (tests only use it).
+    #[cfg(any(test, feature = "test-support"))]
+    pub(crate) fn fail(&self, failing: bool) {
+        self.failing.store(failing, Ordering::SeqCst);
     }
 
     /// Moves the time read on by `ms` (tests only use it).

@@ -4,10 +4,10 @@
 //! (what follows when a channel or a server is gone).
 
 use super::ai::Ai;
-use super::context::Context;
+use super::context::{Context, Loaded};
 use super::news::News;
 use super::outbox::{Announce, AnswerRef, Answering, Buttons, NoticeId, Payload};
-use super::types::{ChannelId, DrawAnswer, Ended, GameInfo, MoveReport, UserId};
+use super::types::{ChannelId, DrawAnswer, Ended, GameId, GameInfo, MoveReport, UserId};
 use super::{Service, ServiceError};
 use crate::store::{draws, DrawStatus};
 use crate::tafl::{MoveError, Outcome, Position, Reason};
@@ -43,6 +43,30 @@ impl Games<'_> {
         text: &str,
         answer: Option<AnswerRef>,
     ) -> Result<MoveReport, ServiceError> {
+        let loaded = self.moved(channel, user, text).await?;
+        self.cx.commit_move(loaded, Some(user), answer).await
+    }
+
+    /// Checks, reading only, that [`Games::play_move`] would play `text` for `user` now: its
+    /// refusals that need no write (no game, not a player, not their turn, an illegal move, the
+    /// AI's queue full), so that the bot answers them before it acknowledges the command. A
+    /// move that passes is refused by the commit only if another change lands first.
+    pub async fn check_move(
+        self,
+        channel: ChannelId,
+        user: UserId,
+        text: &str,
+    ) -> Result<(), ServiceError> {
+        self.moved(channel, user, text).await.map(drop)
+    }
+
+    /// The channel's game with `user`'s move `text` played on it, unless refused.
+    async fn moved(
+        self,
+        channel: ChannelId,
+        user: UserId,
+        text: &str,
+    ) -> Result<Loaded, ServiceError> {
         let mut loaded = self.cx.active(channel).await?;
         let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
         if loaded.info.is_over() {
@@ -56,7 +80,15 @@ impl Games<'_> {
             // The AI's reply will need a place in its queue.
             self.ai.room()?;
         }
-        self.cx.commit_move(loaded, Some(user), answer).await
+        Ok(loaded)
+    }
+
+    /// Checks, reading only, that [`Games::resign`] would end the game for `user` now (the bot
+    /// answers a refusal before it acknowledges the command).
+    pub async fn check_resign(self, channel: ChannelId, user: UserId) -> Result<(), ServiceError> {
+        let loaded = self.cx.active(channel).await?;
+        loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
+        Ok(())
     }
 
     /// `user` resigns the channel's game: the opponent wins. The ending's notice is held for
@@ -96,11 +128,7 @@ impl Games<'_> {
         user: UserId,
         answering: Option<Answering>,
     ) -> Result<(GameInfo, Option<NoticeId>), ServiceError> {
-        let loaded = self.cx.active(channel).await?;
-        let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
-        if loaded.info.player(side.other()).is_ai() {
-            return Err(ServiceError::AiDeclinesDraw);
-        }
+        let loaded = self.draw_offerable(channel, user).await?;
         let mut tx = self.cx.store.write().await?;
         let now = self.cx.database_now_on(&mut tx).await?;
         draws::insert(&mut *tx, loaded.info.id, loaded.info.ply, user, now)
@@ -131,6 +159,70 @@ impl Games<'_> {
         Ok((loaded.info, notice))
     }
 
+    /// Checks, reading only, that [`Games::offer_draw`] would offer a draw for `user` now: a
+    /// player, against a person, with no offer open (the bot answers a refusal before it
+    /// acknowledges the command).
+    pub async fn check_offer_draw(
+        self,
+        channel: ChannelId,
+        user: UserId,
+    ) -> Result<(), ServiceError> {
+        let loaded = self.draw_offerable(channel, user).await?;
+        match draws::open_in_game(self.cx.store.read(), loaded.info.id).await? {
+            Some(_) => Err(ServiceError::DrawOfferOpen),
+            None => Ok(()),
+        }
+    }
+
+    /// The channel's game, if `user` may offer a draw in it.
+    async fn draw_offerable(
+        self,
+        channel: ChannelId,
+        user: UserId,
+    ) -> Result<Loaded, ServiceError> {
+        let loaded = self.cx.active(channel).await?;
+        let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
+        if loaded.info.player(side.other()).is_ai() {
+            return Err(ServiceError::AiDeclinesDraw);
+        }
+        Ok(loaded)
+    }
+
+    /// Checks, reading only, that `user` may answer the open draw offer of the channel's game
+    /// `game` now ([`Games::answer_draw`]'s refusals that need no write).
+    pub async fn check_answer_draw(
+        self,
+        channel: ChannelId,
+        game: GameId,
+        user: UserId,
+    ) -> Result<(), ServiceError> {
+        let loaded = match self.cx.active(channel).await {
+            Ok(loaded) if loaded.info.id == game => loaded,
+            // A press on the buttons of a game that is over, or of an earlier game.
+            Ok(_) | Err(ServiceError::GameOver | ServiceError::NoGame) => {
+                return Err(ServiceError::NoDrawOffer)
+            }
+            Err(e) => return Err(e),
+        };
+        self.draw_answerable(loaded, user).await.map(drop)
+    }
+
+    /// The game `loaded` and its open draw offer, if `user` may answer it.
+    async fn draw_answerable(
+        self,
+        loaded: Loaded,
+        user: UserId,
+    ) -> Result<(Loaded, draws::DrawOfferRow), ServiceError> {
+        loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
+        let offer = draws::open_in_game(self.cx.store.read(), loaded.info.id)
+            .await?
+            .ok_or(ServiceError::NoDrawOffer)?;
+        if offer.offered_by == user {
+            return Err(ServiceError::OwnDrawOffer);
+        }
+        Ok((loaded, offer))
+    }
+
     /// The opponent of the player who offered a draw accepts or declines it. From a button
     /// press whose answer shows the outcome (`answering`), the outcome is also written to the
     /// outbox in the same transaction, held for that answer.
@@ -142,13 +234,7 @@ impl Games<'_> {
         answering: Option<Answering>,
     ) -> Result<DrawAnswer, ServiceError> {
         let loaded = self.cx.active(channel).await?;
-        loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
-        let offer = draws::open_in_game(self.cx.store.read(), loaded.info.id)
-            .await?
-            .ok_or(ServiceError::NoDrawOffer)?;
-        if offer.offered_by == user {
-            return Err(ServiceError::OwnDrawOffer);
-        }
+        let (loaded, offer) = self.draw_answerable(loaded, user).await?;
         if accept {
             let announce = match answering {
                 Some(answering) => Announce::Held {
@@ -207,14 +293,7 @@ impl Games<'_> {
         answering: Option<Answering>,
     ) -> Result<Ended, ServiceError> {
         let answering = answering.unwrap_or_default();
-        let loaded = self.cx.active(channel).await?;
-        let player = loaded.info.side_of(user).is_some();
-        if !player && !moderator {
-            return Err(ServiceError::NotAPlayer);
-        }
-        if !moderator && loaded.info.ply >= 2 {
-            return Err(ServiceError::TooLateToAbort);
-        }
+        let loaded = self.abortable(channel, user, moderator).await?;
         self.cx
             .commit_end(
                 loaded,
@@ -227,6 +306,35 @@ impl Games<'_> {
                 },
             )
             .await
+    }
+
+    /// Checks, reading only, that [`Games::abort`] would abort the game for `user` now (the bot
+    /// answers a refusal before it acknowledges the command).
+    pub async fn check_abort(
+        self,
+        channel: ChannelId,
+        user: UserId,
+        moderator: bool,
+    ) -> Result<(), ServiceError> {
+        self.abortable(channel, user, moderator).await.map(drop)
+    }
+
+    /// The channel's game, if `user` may abort it.
+    async fn abortable(
+        self,
+        channel: ChannelId,
+        user: UserId,
+        moderator: bool,
+    ) -> Result<Loaded, ServiceError> {
+        let loaded = self.cx.active(channel).await?;
+        let player = loaded.info.side_of(user).is_some();
+        if !player && !moderator {
+            return Err(ServiceError::NotAPlayer);
+        }
+        if !moderator && loaded.info.ply >= 2 {
+            return Err(ServiceError::TooLateToAbort);
+        }
+        Ok(loaded)
     }
 
     /// The moves `user` could play that match what they have typed, for autocomplete: up to

@@ -79,6 +79,12 @@ impl Probe<'_> {
         self.service.cx.store.writes_waiting()
     }
 
+    /// Makes every read of the database's time (as the service reads it) fail while
+    /// `failing`, as a database that does not answer would.
+    pub fn fail_database_clock(&self, failing: bool) {
+        self.service.cx.database_clock.fail(failing);
+    }
+
     /// Moves the database's clock, as the service reads it, on by `by`, so that leases and
     /// holds run out without waiting for them. Every service on the database must be moved
     /// alike.

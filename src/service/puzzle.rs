@@ -674,6 +674,12 @@ impl Puzzles<'_> {
     }
 }
 
+/// What a move typed as a puzzle's answer answers (see `Puzzles::answered`).
+enum Answered {
+    Kept(Box<Kept>),
+    Move(rows::AttemptRow, Box<Loaded>, Move, String),
+}
+
 /// A daily puzzle's answer goes to a private response only: asked from a public one (the
 /// puzzle changed between the deferral and the answer), it is refused, and nothing changes.
 fn check_private(day: Option<i64>, to: Option<&ReplyTo>) -> Result<(), ServiceError> {
@@ -817,28 +823,17 @@ impl Puzzles<'_> {
         text: &str,
         to: Option<&ReplyTo>,
     ) -> Result<PuzzleAnswer, ServiceError> {
-        let active = rows::active(self.cx.store.read(), guild, user.id).await?;
-        if let Some(kept) = self.unshown(guild, user.id).await? {
-            // Without a puzzle under way, or when the answer is typed again, the player asks
-            // for the answer they did not see.
-            if gives_kept(&kept, active.as_ref(), Some(text)) {
-                return self.give_kept(kept, to).await;
-            }
-        }
-        let a = active.ok_or(ServiceError::NoPuzzle)?;
+        let (a, p, mv, played) = match self.answered(guild, user.id, text).await? {
+            Answered::Kept(kept) => return self.give_kept(*kept, to).await,
+            Answered::Move(a, p, mv, played) => (a, p, mv, played),
+        };
         check_private(a.day, to)?;
-        let p = self.stored_puzzle(a.puzzle_id).await?;
-        let mut game = p.game_at(a.progress);
-        let mv = parse_move(game.position(), text).map_err(ServiceError::IllegalMove)?;
         let expected = p.line[a.progress as usize];
         let right = mv == expected;
-        let played = game
-            .play(mv)
-            .map_err(|e| ServiceError::IllegalMove(e.into()))?;
         let last_step = a.progress as usize + 1 >= p.line.len();
         let mut kept = KeptAnswer {
             mv: mv.to_string(),
-            played: played.to_string(),
+            played,
             solution: None,
             ratings: None,
         };
@@ -909,6 +904,45 @@ impl Puzzles<'_> {
         self.draw_answer(&p, answer, &board)
             .await
             .map_err(ServiceError::after(Done::PuzzleAnswer))
+    }
+
+    /// Checks, reading only, that [`Puzzles::puzzle_move`] would take `text` from `user` now:
+    /// a puzzle under way and a move that can be read and played in it (or the answer not
+    /// shown, given again), so that the bot answers a refusal before it acknowledges the
+    /// command.
+    pub async fn check_puzzle_move(
+        self,
+        guild: GuildId,
+        user: UserId,
+        text: &str,
+    ) -> Result<(), ServiceError> {
+        self.answered(guild, user, text).await.map(drop)
+    }
+
+    /// What `user`'s move `text` answers: the kept answer, given again (without a puzzle
+    /// under way, or when that answer is typed again, the player asks for the answer they did
+    /// not see); or their try under way, its puzzle, and the move read and played on it.
+    async fn answered(
+        self,
+        guild: GuildId,
+        user: UserId,
+        text: &str,
+    ) -> Result<Answered, ServiceError> {
+        let active = rows::active(self.cx.store.read(), guild, user).await?;
+        if let Some(kept) = self.unshown(guild, user).await? {
+            if gives_kept(&kept, active.as_ref(), Some(text)) {
+                return Ok(Answered::Kept(Box::new(kept)));
+            }
+        }
+        let a = active.ok_or(ServiceError::NoPuzzle)?;
+        let p = self.stored_puzzle(a.puzzle_id).await?;
+        let mut game = p.game_at(a.progress);
+        let mv = parse_move(game.position(), text).map_err(ServiceError::IllegalMove)?;
+        let played = game
+            .play(mv)
+            .map_err(|e| ServiceError::IllegalMove(e.into()))?
+            .to_string();
+        Ok(Answered::Move(a, Box::new(p), mv, played))
     }
 
     /// The user's latest answer in this server whose reply is not known to have been shown

@@ -41,6 +41,14 @@ impl StoreError {
         }
     }
 
+    /// A failure made up by a test (built for tests only): the database answered nothing.
+    #[cfg(any(test, feature = "test-support"))]
+    pub fn injected(what: &str) -> StoreError {
+        StoreError(Cause::Query(sqlx::Error::Protocol(format!(
+            "a failure injected by a test: {what}"
+        ))))
+    }
+
     /// Whether the database was closed (the process is shutting down).
     pub fn is_closed(&self) -> bool {
         matches!(self.0, Cause::Query(sqlx::Error::PoolClosed))

@@ -416,6 +416,76 @@ async fn challenges_are_accepted_declined_withdrawn_and_expire() {
     assert_refusal(&h.fake.answer(late).await, "expired");
 }
 
+/// A press answers Discord before anything that writes or waits for the write lock: Accept on
+/// a challenge past its time is refused at once, privately, while the write lock is held (the
+/// challenge's expiry, a write, comes after).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_press_is_answered_while_the_write_lock_is_held() {
+    let h = Harness::start().await;
+    let id = h.fake.command(
+        &who(ASTRID),
+        32,
+        "tablut",
+        Some("challenge"),
+        json!([{"name": "opponent", "type": 6, "value": BIRGER.to_string()}]),
+        &[(BIRGER, "Birger", false)],
+    );
+    let c = h.fake.answer(id).await;
+    let accept = c
+        .button_ids()
+        .into_iter()
+        .find(|b| b.contains(":accept:"))
+        .unwrap();
+    h.wait_for_challenge_message().await;
+    let service = h.bot.as_ref().unwrap().service.clone();
+    let held = service.store().lock().await.unwrap();
+    h.clock.advance(Duration::from_secs(24 * 3600));
+    let pressed = std::time::Instant::now();
+    let press = h.fake.click(&who(BIRGER), 32, 1, &accept);
+    let r = h.fake.answer(press).await;
+    assert_eq!(r.callback_type(), Some(4), "answered at once: {r:?}");
+    assert_eq!(r.status, 204, "Discord took it: {r:?}");
+    assert!(r.at.duration_since(pressed) < Duration::from_secs(3));
+    assert_refusal(&r, "expired");
+    drop(held);
+}
+
+/// A refusal the commit itself finds (the game changed between the check and the commit: here
+/// the opponent resigned while the move's acknowledgement was on its way) is the caller's alone
+/// too: the channel shows neither the refusal nor a "thinking" left behind.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refusal_the_commit_finds_is_private_too() {
+    let h = Harness::start().await;
+    h.game(33).await;
+    let gate = Gate::new();
+    h.fake
+        .fail("POST", "/callback", 1, Fault::Gate(gate.clone()));
+    let notation = json!([{"name": "notation", "type": 3, "value": "a4-a3"}]);
+    let id = h
+        .fake
+        .command(&who(ASTRID), 33, "move", None, notation, &[]);
+    // Checked and acknowledged: the acknowledgement is held at Discord's door meanwhile.
+    gate.arrived(1).await;
+    let (_, resigned) = h.tablut(BIRGER, 33, "resign", json!([])).await;
+    assert!(
+        resigned.content().contains("resign"),
+        "{}",
+        resigned.content()
+    );
+    gate.open();
+    let r = h.fake.answer(id).await;
+    assert_refusal(&r, "This game is over");
+    h.outbox_settled().await;
+    let shown = h.fake.shown(33);
+    assert!(
+        shown
+            .iter()
+            .all(|m| !m.content().contains("This game is over") && !m.content().is_empty()),
+        "{shown:#?}"
+    );
+    assert!(h.fake.violations().is_empty(), "{:?}", h.fake.violations());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn autocomplete_suggests_the_callers_legal_moves() {
     let h = Harness::start().await;

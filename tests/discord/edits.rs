@@ -55,8 +55,18 @@ async fn open(
     fake: &FakeDiscord,
     dispatching: bool,
 ) -> (Arc<Service>, Arc<Poster>, Option<Dispatcher>) {
+    open_drawing(db, fake, dispatching, false).await
+}
+
+/// [`open`], drawing boards when `images`.
+async fn open_drawing(
+    db: &TestDb,
+    fake: &FakeDiscord,
+    dispatching: bool,
+    images: bool,
+) -> (Arc<Service>, Arc<Poster>, Option<Dispatcher>) {
     let config = Config {
-        images: false,
+        images,
         ..Config::default()
     };
     let service = Service::open(&db.url, config, Arc::new(SystemClock))
@@ -74,8 +84,13 @@ async fn open(
 /// A service on `db` with the bot's dispatcher delivering to a fake Discord, and a game between
 /// Astrid (attacking) and Birger in `channel`.
 async fn setup(db: TestDb, channel: u64, dispatching: bool) -> Setup {
+    setup_drawing(db, channel, dispatching, false).await
+}
+
+/// [`setup`], drawing boards when `images`.
+async fn setup_drawing(db: TestDb, channel: u64, dispatching: bool, images: bool) -> Setup {
     let fake = FakeDiscord::start().await;
-    let (service, poster, dispatcher) = open(&db, &fake, dispatching).await;
+    let (service, poster, dispatcher) = open_drawing(&db, &fake, dispatching, images).await;
     let c = service
         .games()
         .challenge(
@@ -320,6 +335,56 @@ async fn code(r: reqwest::Response) -> serde_json::Value {
     serde_json::from_slice::<serde_json::Value>(&r.bytes().await.unwrap()).unwrap()["code"].clone()
 }
 
+both_backends! {
+/// A database clock that cannot be read when the dispatcher sends a change's news never makes
+/// the interaction's live token look expired: the news is the edit of its deferred answer, never
+/// a post beside the answer still "thinking". (The token is judged at the time the notice was
+/// claimed; a claim whose read of the clock fails is tried again.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_clock_that_cannot_be_read_never_expires_a_live_answer(db: TestDb) {
+    let s = setup_drawing(db, 375, true, true).await;
+    // The handler's edit never comes (as if it failed): the dispatcher's attempt shows it.
+    let m = s.play(ASTRID, 375, "a4-a3").await;
+    // Every worker of the drawing held, so the dispatcher's attempt waits in its drawing of the
+    // board, after its claim and before its send.
+    let gate = s.service.probe().heavy_gate().clone();
+    let workers = gate.stats().workers;
+    let mut releases = Vec::new();
+    for _ in 0..workers {
+        let (release, wait) = std::sync::mpsc::channel::<()>();
+        releases.push(release);
+        let gate = gate.clone();
+        tokio::spawn(async move { gate.run_board(move || wait.recv()).await });
+    }
+    let waiting = Waiting::for_("the drawing's workers held");
+    while gate.stats().running < workers {
+        waiting.again().await;
+    }
+    let waiting = Waiting::for_("the dispatcher's claim of the move's news");
+    while s.status(375, m.report.notice).await != NoticeStatus::Claimed {
+        waiting.again().await;
+    }
+    // Now the database's clock cannot be read; the attempt goes on.
+    s.service.probe().fail_database_clock(true);
+    drop(releases);
+    let edit = s
+        .fake
+        .expect("the dispatcher's edit", |r| {
+            r.method == "PATCH"
+                && r.path.contains(&format!("token-{}", m.interaction))
+                && r.status == 200
+        })
+        .await;
+    assert!(edit.content().contains("a4-a3"), "{}", edit.content());
+    s.service.probe().fail_database_clock(false);
+    let shown = s.shown(375, "a4-a3").await;
+    assert_eq!(shown.len(), 1, "{shown:#?}");
+    assert!(s.posts(375).is_empty(), "{:#?}", s.posts(375));
+    assert_eq!(s.status(375, m.report.notice).await, NoticeStatus::Delivered);
+    s.stop().await;
+}
+}
+
 /// The fake Discord holds the bot to Discord's clock: a first response later than 3 s after
 /// the interaction is refused (*Unknown interaction*), a second one too (*already
 /// acknowledged*), and past 15 minutes the token edits nothing (*Invalid Webhook Token*).
@@ -367,6 +432,96 @@ async fn the_fake_refuses_a_late_first_response_and_an_expired_token() {
     let shown = fake.shown(360);
     assert_eq!(shown.len(), 1, "{shown:#?}");
     assert_eq!(shown[0].content(), "in time");
+}
+
+/// The fake Discord holds the bot to Discord's rule on deferred answers: the first follow-up
+/// after a deferred acknowledgement takes the acknowledgement's visibility whatever its own
+/// flags, and deleting the deferred answer first changes nothing. So a private line sent as
+/// that first follow-up after a public deferral shows to everyone (a violation); after a
+/// first follow-up (here deleted at once), a follow-up's own flags hold; after a private
+/// deferral, the first follow-up is private.
+#[tokio::test]
+async fn the_fake_gives_the_first_follow_up_the_deferrals_visibility() {
+    let fake = FakeDiscord::start().await;
+    let client = reqwest::Client::new();
+    let who = Who::member(ASTRID, "Astrid");
+    let base = fake.base_url.clone();
+    let send = |method: reqwest::Method, path: String, body: serde_json::Value| {
+        let request = client.request(method.clone(), format!("{base}/api/v10/{path}"));
+        match method == reqwest::Method::DELETE {
+            true => request.send(),
+            false => request
+                .header("content-type", "application/json")
+                .body(body.to_string())
+                .send(),
+        }
+    };
+    let (post, delete) = (reqwest::Method::POST, reqwest::Method::DELETE);
+    let callback = |id: u64| format!("interactions/{id}/token-{id}/callback");
+    let webhook = |id: u64| format!("webhooks/{APP_ID}/token-{id}");
+    // Public, then deleted, then a "private" refusal: it shows to everyone.
+    let id = fake.command(&who, 365, "move", None, json!([]), &[]);
+    send(post.clone(), callback(id), json!({"type": 5}))
+        .await
+        .unwrap();
+    let r = send(
+        delete.clone(),
+        format!("{}/messages/@original", webhook(id)),
+        json!({}),
+    );
+    assert!(r.await.unwrap().status().is_success());
+    let refusal = json!({"content": "not your turn", "flags": 64});
+    send(post.clone(), webhook(id), refusal).await.unwrap();
+    let shown = fake.shown(365);
+    assert_eq!(shown.len(), 1, "{shown:#?}");
+    assert_eq!(shown[0].content(), "not your turn");
+    assert!(!shown[0].ephemeral());
+    let violations = fake.take_violations();
+    assert_eq!(violations.len(), 1, "{violations:?}");
+    assert!(
+        violations[0].contains("shows to everyone"),
+        "{violations:?}"
+    );
+    // Public, a first follow-up deleted, then a private line: private.
+    let id = fake.command(&who, 366, "move", None, json!([]), &[]);
+    send(post.clone(), callback(id), json!({"type": 5}))
+        .await
+        .unwrap();
+    let first = send(post.clone(), webhook(id), json!({"content": "..."}))
+        .await
+        .unwrap();
+    let first = serde_json::from_slice::<serde_json::Value>(&first.bytes().await.unwrap()).unwrap()
+        ["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let r = send(
+        delete,
+        format!("{}/messages/{first}", webhook(id)),
+        json!({}),
+    );
+    assert!(r.await.unwrap().status().is_success());
+    let refusal = json!({"content": "not your turn", "flags": 64});
+    send(post.clone(), webhook(id), refusal).await.unwrap();
+    // A press acknowledged with a deferred update: the same.
+    let press = fake.click(&who, 366, 1, "tablut:accept:1");
+    send(post.clone(), callback(press), json!({"type": 6}))
+        .await
+        .unwrap();
+    let refusal = json!({"content": "not yours", "flags": 64});
+    send(post.clone(), webhook(press), refusal).await.unwrap();
+    assert_eq!(fake.shown(366).len(), 1, "{:#?}", fake.shown(366));
+    assert_eq!(fake.shown(366)[0].content(), "not yours");
+    assert_eq!(fake.take_violations().len(), 1);
+    // Private: its first follow-up is private, whatever it asks.
+    let id = fake.command(&who, 367, "move", None, json!([]), &[]);
+    let private = json!({"type": 5, "data": {"flags": 64}});
+    send(post.clone(), callback(id), private).await.unwrap();
+    send(post, webhook(id), json!({"content": "yours alone"}))
+        .await
+        .unwrap();
+    assert!(fake.shown(367).is_empty(), "{:#?}", fake.shown(367));
+    assert!(fake.violations().is_empty());
 }
 
 both_backends! {

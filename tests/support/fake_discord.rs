@@ -173,11 +173,25 @@ struct Inner {
     responded: Mutex<HashSet<String>>,
     /// The interactions whose original response was deleted.
     deleted_originals: Mutex<HashSet<String>>,
-    /// The interactions deferred for everyone to see ("thinking"), and those whose deferred
-    /// response was resolved since (edited, deleted or followed up).
-    deferred_public: Mutex<HashSet<String>>,
-    resolved: Mutex<HashSet<String>>,
+    /// Each deferred interaction's visibility, by token: whether its acknowledgement (a
+    /// deferred message, type 5, or a deferred update of a press, type 6) was for everyone.
+    /// Discord gives the first follow-up after it the acknowledgement's visibility, whatever
+    /// the follow-up's own flags (deleting the deferred answer before changes nothing), and
+    /// honours a follow-up's flags only after the first.
+    deferred: Mutex<HashMap<String, bool>>,
+    /// The interactions whose first follow-up was sent.
+    followed_up: Mutex<HashSet<String>>,
+    /// The follow-ups (by the message they made) whose visibility Discord took from their
+    /// acknowledgement: `true` public although they asked to be ephemeral (a violation: a
+    /// private line shown to everyone), `false` ephemeral although they did not ask.
+    forced: Mutex<HashMap<u64, bool>>,
+    /// Follow-ups deleted (by their message's id).
+    deleted_followups: Mutex<HashSet<u64>>,
 }
+
+/// The bot's first follow-up after a public acknowledgement, deleted at once, before a line
+/// for the caller alone (Discord gives the first follow-up the acknowledgement's visibility).
+pub const NOTHING_CHANGED: &str = "Nothing changed.";
 
 /// How long Discord waits for an interaction's first response.
 pub const FIRST_RESPONSE: Duration = Duration::from_secs(3);
@@ -185,6 +199,31 @@ pub const FIRST_RESPONSE: Duration = Duration::from_secs(3);
 pub const TOKEN_LIFE: Duration = Duration::from_secs(15 * 60);
 
 impl Inner {
+    /// The messages the follow-ups of interaction `token` made so far.
+    fn followups_of(&self, token: &str) -> Vec<u64> {
+        let suffix = format!("/{token}");
+        self.requests
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|r| {
+                r.method == "POST" && r.path.contains("/webhooks/") && r.path.ends_with(&suffix)
+            })
+            .filter_map(|r| r.created)
+            .collect()
+    }
+
+    /// A request's body as Discord took it: a follow-up whose visibility came from its
+    /// acknowledgement (see `Inner::deferred`) with its flags as they were applied.
+    fn as_taken(&self, id: u64, json: &Value) -> Value {
+        let mut json = json.clone();
+        if let Some(&public) = self.forced.lock().unwrap().get(&id) {
+            let flags = json["flags"].as_u64().unwrap_or(0);
+            json["flags"] = json!(if public { flags & !64 } else { flags | 64 });
+        }
+        json
+    }
+
     /// The fake's clock: the real one, moved on by [`FakeDiscord::advance`].
     fn now(&self) -> std::time::Instant {
         std::time::Instant::now() + *self.ahead.lock().unwrap()
@@ -763,7 +802,8 @@ impl FakeDiscord {
     /// What interaction `id` shows: its response, when that is a message (or a press's message
     /// updated) or Discord did not take it; when it was deferred (type 5) or a press
     /// acknowledged (type 6), the first edit of its original response that took effect, or its
-    /// first follow-up (a refusal, for its caller alone).
+    /// first follow-up (a refusal, for its caller alone), past the bot's neutral first
+    /// follow-up that it deletes before a private line ([`NOTHING_CHANGED`]).
     pub async fn answer(&self, id: u64) -> Recorded {
         let response = self.callback(id).await;
         let token = format!("token-{id}");
@@ -778,7 +818,7 @@ impl FakeDiscord {
                 && matches!(parts.as_slice(), ["webhooks", _, t, "messages", "@original"] if *t == token);
             let followup =
                 r.method == "POST" && matches!(parts.as_slice(), ["webhooks", _, t] if *t == token);
-            (edit || followup) && r.created.is_some()
+            (edit || followup) && r.created.is_some() && r.content() != NOTHING_CHANGED
         })
         .await
     }
@@ -1153,10 +1193,12 @@ fn shown_in(inner: &Inner, channel: u64) -> Vec<Recorded> {
             }
         }
     }
+    let deleted_followups = inner.deleted_followups.lock().unwrap().clone();
     requests
         .into_iter()
         .filter(|r| {
             r.created.is_some()
+                && !r.created.is_some_and(|m| deleted_followups.contains(&m))
                 && !r.ephemeral()
                 && r.method == "POST"
                 && (r.path == posts
@@ -1616,7 +1658,7 @@ async fn rest(State(inner): State<Arc<Inner>>, req: Request) -> Response {
             index,
             method: method.to_string(),
             path: path.clone(),
-            json: json.clone(),
+            json: inner.as_taken(id, &json),
             files: files.clone(),
             status,
             created,
@@ -1785,29 +1827,57 @@ fn answer(
                 let message = "Interaction has already been acknowledged.";
                 return (discord_error(400, 40060, message), None);
             }
-            if body["type"].as_u64() == Some(5)
-                && body["data"]["flags"].as_u64().unwrap_or(0) & 64 == 0
-            {
-                inner
-                    .deferred_public
-                    .lock()
-                    .unwrap()
-                    .insert(token.to_string());
+            let public = body["data"]["flags"].as_u64().unwrap_or(0) & 64 == 0;
+            match body["type"].as_u64() {
+                Some(5) => {
+                    inner
+                        .deferred
+                        .lock()
+                        .unwrap()
+                        .insert(token.to_string(), public);
+                }
+                Some(6) => {
+                    inner
+                        .deferred
+                        .lock()
+                        .unwrap()
+                        .insert(token.to_string(), true);
+                }
+                _ => {}
             }
         }
         ["webhooks", _, token, ..] if inner.token_expired(token, arrived) => {
             return (discord_error(401, 50027, "Invalid Webhook Token"), None);
         }
-        // The first follow-up to a deferred response still "thinking" takes its place, with the
-        // deferral's flags (Discord's rule): one meant for its caller alone would be public.
+        // The first follow-up after a deferred acknowledgement takes the acknowledgement's
+        // visibility, whatever its own flags (Discord's documented rule; deleting or editing
+        // the deferred answer first changes nothing): one meant for its caller alone after a
+        // public acknowledgement shows to everyone.
         ["webhooks", _, token] if method == Method::POST => {
-            let unresolved = inner.deferred_public.lock().unwrap().contains(*token)
-                && inner.resolved.lock().unwrap().insert(token.to_string());
-            if unresolved && body["flags"].as_u64().unwrap_or(0) & 64 != 0 {
-                inner.violations.lock().unwrap().push(format!(
-                    "POST {path}: a private follow-up to a public deferred response still \
-                     thinking would show to everyone (delete or edit the response first)"
-                ));
+            let deferred = inner.deferred.lock().unwrap().get(*token).copied();
+            let first = inner.followed_up.lock().unwrap().insert(token.to_string());
+            if let (Some(public), true) = (deferred, first) {
+                let asked_private = body["flags"].as_u64().unwrap_or(0) & 64 != 0;
+                if public && asked_private {
+                    inner.violations.lock().unwrap().push(format!(
+                        "POST {path}: a private follow-up, the first after a public \
+                         acknowledgement, takes its visibility and shows to everyone"
+                    ));
+                }
+                if public == asked_private {
+                    inner.forced.lock().unwrap().insert(id, public);
+                }
+            }
+        }
+        // A follow-up deleted.
+        ["webhooks", _, token, "messages", message] if method == Method::DELETE => {
+            if let (Ok(message), false) = (message.parse::<u64>(), *message == "@original") {
+                let ours = inner.followups_of(token).contains(&message);
+                if !ours {
+                    return (discord_error(404, 10008, "Unknown Message"), None);
+                }
+                inner.deleted_followups.lock().unwrap().insert(message);
+                return (StatusCode::NO_CONTENT.into_response(), None);
             }
         }
         _ => {}
@@ -1985,7 +2055,6 @@ fn answer(
                 let Some(original) = original.filter(|_| !deleted) else {
                     return (discord_error(404, 10008, "Unknown Message"), None);
                 };
-                inner.resolved.lock().unwrap().insert(token.to_string());
                 if m == "DELETE" {
                     answers.remove(*token);
                     inner

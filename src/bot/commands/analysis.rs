@@ -54,11 +54,11 @@ pub async fn analysis(
     // Acknowledged at once (replaying the game and drawing its graph may take a while); a
     // refusal is the caller's alone. A started analysis's progress is in the outbox with the
     // request: posted in the channel whatever becomes of this answer.
+    let (analysis, channel) = (data.service.analysis(), ctx.channel_id().get());
     let Some(status) = super::play::change(
         ctx,
-        data.service
-            .analysis()
-            .request(ctx.channel_id().get(), id, Some(ctx.author().id.get())),
+        analysis.check_request(channel, id),
+        analysis.request(channel, id, Some(ctx.author().id.get())),
     )
     .await?
     else {

@@ -45,18 +45,34 @@ pub async fn tablut(_: Context<'_>) -> Result<(), Error> {
 /// `/tablut sub` (the group and the subcommand), and the invocation remembers it was counted.
 /// Autocomplete is not a use: it is not counted.
 pub async fn within_rate(ctx: Context<'_>) -> Result<bool, Error> {
-    struct Counted;
     if let poise::Context::Application(a) = ctx {
         if a.interaction_type == poise::CommandInteractionType::Autocomplete {
             return Ok(true);
         }
     }
-    if ctx.invocation_data::<Counted>().await.is_some() {
+    if invocation(ctx, |i| std::mem::replace(&mut i.counted, true)).await {
         return Ok(true);
     }
-    ctx.set_invocation_data(Counted).await;
     ctx.data().service.limits().command(ctx.author().id.get())?;
     Ok(true)
+}
+
+/// What the handling of one command remembers, from its checks to its errors.
+#[derive(Debug, Default)]
+pub struct Invocation {
+    /// Counted against the caller's rate.
+    counted: bool,
+    /// Acknowledged with a deferred answer that everyone in the channel sees "thinking".
+    pub deferred_publicly: bool,
+}
+
+/// `f` on what the handling of this command remembers.
+pub async fn invocation<R>(ctx: Context<'_>, f: impl FnOnce(&mut Invocation) -> R) -> R {
+    if ctx.invocation_data::<Invocation>().await.is_none() {
+        ctx.set_invocation_data(Invocation::default()).await;
+    }
+    let mut data = ctx.invocation_data::<Invocation>().await.expect("just set");
+    f(&mut data)
 }
 
 /// Where the command was used.

@@ -34,15 +34,12 @@ pub async fn move_(
     #[max_length = 40]
     notation: String,
 ) -> Result<(), Error> {
-    let data = ctx.data();
+    let games = ctx.data().service.games();
+    let (channel, me) = (ctx.channel_id().get(), ctx.author().id.get());
     let Some(report) = change(
         ctx,
-        data.service.games().play_move(
-            ctx.channel_id().get(),
-            ctx.author().id.get(),
-            &notation,
-            interaction(ctx),
-        ),
+        games.check_move(channel, me, &notation),
+        games.play_move(channel, me, &notation, interaction(ctx)),
     )
     .await?
     else {
@@ -76,46 +73,91 @@ pub(crate) fn answering(ctx: Context<'_>) -> Answering {
     }
 }
 
-/// Makes the change a command asks for: the command is acknowledged first (a deferred answer,
-/// "thinking" for everyone in the channel), so Discord's three seconds cannot run out, then
-/// `change` commits the change with its news. If the acknowledgement fails, the change goes
-/// on all the same (Discord may have taken it): its news is shown by the edit, or posted in
-/// the channel if there is no answer to edit. A refusal is its caller's alone: the deferred
-/// answer is deleted and the error answers privately. A failure after the commit (drawing the
-/// board, reading back what was written) is only logged: the news is in the outbox, and the
-/// dispatcher shows it in the deferred answer. `None` then.
+/// Makes the change a command asks for. First `check` reads whether the change would be
+/// refused (no game, not a player, out of turn, an illegal move...): a refusal is answered at
+/// once, privately (an ephemeral response, through [`on_error`](crate::bot::on_error)), before
+/// anything is acknowledged, written, or waits for the write lock. Then the command is
+/// acknowledged (a deferred answer, "thinking" for everyone in the channel, so Discord's three
+/// seconds cannot run out), and `change` commits the change with its news. If the
+/// acknowledgement fails, the change goes on all the same (Discord may have taken it): its news
+/// is shown by the edit, or posted in the channel if there is no answer to edit. A refusal the
+/// commit finds (another change landed first) is the caller's alone all the same (see
+/// [`answer_privately`]). A failure after the commit (drawing the board, reading back what was
+/// written) is only logged: the news is in the outbox, and the dispatcher shows it in the
+/// deferred answer. `None` then.
 pub(crate) async fn change<T>(
     ctx: Context<'_>,
+    check: impl std::future::Future<Output = Result<(), ServiceError>>,
     change: impl std::future::Future<Output = Result<T, ServiceError>>,
 ) -> Result<Option<T>, Error> {
-    change_as(ctx, false, change).await
+    change_as(ctx, false, check, change).await
 }
 
 /// [`change`], acknowledged for the caller alone when `private` (its answer and any refusal
-/// are theirs alone: nothing to delete before a refusal).
+/// are theirs alone).
 pub(crate) async fn change_as<T>(
     ctx: Context<'_>,
     private: bool,
+    check: impl std::future::Future<Output = Result<(), ServiceError>>,
     change: impl std::future::Future<Output = Result<T, ServiceError>>,
 ) -> Result<Option<T>, Error> {
+    // Refused without a write: the refusal is the first response, ephemeral.
+    check.await?;
+    acknowledge(ctx, private).await;
+    let command: &str = &ctx.command().qualified_name;
+    // A refusal found by the commit goes through `on_error`, which keeps it private.
+    Ok(committed(change.await, command)?)
+}
+
+/// Acknowledges a command: a deferred answer, for the caller alone when `private`, else
+/// "thinking" for everyone in the channel (remembered: a refusal after it is sent so that it
+/// stays private, see [`answer_privately`]). A failed acknowledgement is logged: the command
+/// goes on (Discord may have taken it).
+pub(crate) async fn acknowledge(ctx: Context<'_>, private: bool) {
     let deferred = match private {
         true => ctx.defer_ephemeral().await,
         false => ctx.defer().await,
     };
-    let command: &str = &ctx.command().qualified_name;
-    if let Err(e) = deferred {
-        tracing::warn!(command, error = %crate::bot::redact::error(&e), "could not acknowledge a command: its change goes on");
-    }
-    let refusal = match committed(change.await, command) {
-        Ok(done) => return Ok(done),
-        Err(refusal) => refusal,
-    };
-    if let (poise::Context::Application(a), false) = (ctx, private) {
-        if let Err(e) = a.interaction.delete_response(ctx.http()).await {
-            tracing::warn!(error = %crate::bot::redact::error(&e), "cannot delete a deferred answer before a refusal");
+    match deferred {
+        Ok(()) if !private => super::invocation(ctx, |i| i.deferred_publicly = true).await,
+        Ok(()) => {}
+        Err(e) => {
+            let command = &ctx.command().qualified_name;
+            tracing::warn!(%command, error = %crate::bot::redact::error(&e), "could not acknowledge a command: its change goes on");
         }
     }
-    Err(refusal.into())
+}
+
+/// Answers the command privately with `reply` (made ephemeral). Before any acknowledgement it
+/// is the ephemeral response; after a private one, a follow-up (the first takes the
+/// deferral's privacy). After a public deferral, Discord gives its first follow-up the
+/// deferral's visibility whatever it asks for (and deleting the deferred answer does not
+/// change that), and honours a follow-up's own privacy only after the first: so a neutral
+/// first follow-up is sent and deleted at once, and `reply` follows it, private. If that first
+/// follow-up fails, `reply` is not sent (it would show to everyone): logged.
+pub(crate) async fn answer_privately(ctx: Context<'_>, reply: poise::CreateReply) {
+    let reply = reply.ephemeral(true);
+    let deferred_publicly = super::invocation(ctx, |i| i.deferred_publicly).await;
+    if let (poise::Context::Application(a), true) = (ctx, deferred_publicly) {
+        let http = ctx.http();
+        let first = serenity::CreateInteractionResponseFollowup::new()
+            .content(messages::NOTHING_CHANGED)
+            .allowed_mentions(serenity::CreateAllowedMentions::new());
+        match a.interaction.create_followup(http, first).await {
+            Ok(message) => {
+                if let Err(e) = a.interaction.delete_followup(http, message.id).await {
+                    tracing::warn!(error = %crate::bot::redact::error(&e), "cannot delete the first follow-up before a private answer");
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %crate::bot::redact::error(&e), "a private answer after a public deferral is not sent: its first follow-up failed, and it would show to everyone");
+                return;
+            }
+        }
+    }
+    if let Err(e) = ctx.send(reply).await {
+        tracing::warn!(error = %crate::bot::redact::error(&e), "could not send a private answer");
+    }
 }
 
 /// A change's result as the handler of `interaction` (a command's name, a button's custom id)
@@ -159,13 +201,12 @@ pub fn ai_reply(ctx: Context<'_>, game: GameId) {
 /// Resign the game in this channel.
 #[poise::command(slash_command, guild_only)]
 pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
+    let games = ctx.data().service.games();
+    let (channel, me) = (ctx.channel_id().get(), ctx.author().id.get());
     let ended = change(
         ctx,
-        ctx.data().service.games().resign(
-            ctx.channel_id().get(),
-            ctx.author().id.get(),
-            Some(answering(ctx)),
-        ),
+        games.check_resign(channel, me),
+        games.resign(channel, me, Some(answering(ctx))),
     )
     .await?;
     show_ended(ctx, ended).await;
@@ -175,13 +216,12 @@ pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
 /// Offer your opponent a draw.
 #[poise::command(slash_command, guild_only)]
 pub async fn draw(ctx: Context<'_>) -> Result<(), Error> {
-    let me = ctx.author().id.get();
+    let games = ctx.data().service.games();
+    let (channel, me) = (ctx.channel_id().get(), ctx.author().id.get());
     let offered = change(
         ctx,
-        ctx.data()
-            .service
-            .games()
-            .offer_draw(ctx.channel_id().get(), me, Some(answering(ctx))),
+        games.check_offer_draw(channel, me),
+        games.offer_draw(channel, me, Some(answering(ctx))),
     )
     .await?;
     if let Some((_, Some(notice))) = offered {
@@ -207,14 +247,12 @@ pub async fn hint(ctx: Context<'_>) -> Result<(), Error> {
 /// Abort the game: its players before the second move, moderators at any time.
 #[poise::command(slash_command, guild_only)]
 pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
+    let games = ctx.data().service.games();
+    let (channel, me, moderator) = (place(ctx).channel, ctx.author().id.get(), is_moderator(ctx));
     let ended = change(
         ctx,
-        ctx.data().service.games().abort(
-            place(ctx).channel,
-            ctx.author().id.get(),
-            is_moderator(ctx),
-            Some(answering(ctx)),
-        ),
+        games.check_abort(channel, me, moderator),
+        games.abort(channel, me, moderator, Some(answering(ctx))),
     )
     .await?;
     show_ended(ctx, ended).await;

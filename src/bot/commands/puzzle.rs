@@ -62,16 +62,6 @@ async fn show_answer(ctx: Context<'_>, answer: PuzzleAnswer) {
     }
 }
 
-/// Deletes the command's deferred public response (before an answer or a refusal that is the
-/// caller's alone).
-async fn delete_deferred(ctx: Context<'_>) {
-    if let poise::Context::Application(a) = ctx {
-        if let Err(e) = a.interaction.delete_response(ctx.http()).await {
-            tracing::warn!(error = %crate::bot::redact::error(&e), "cannot delete a deferred answer");
-        }
-    }
-}
-
 /// What `/tablut puzzle play` shows.
 enum Shown {
     /// The last answer, whose reply was not shown, given again.
@@ -89,13 +79,14 @@ async fn show_puzzle(ctx: Context<'_>, view: PuzzleView, private: bool) -> Resul
         super::play::show(ctx, notice, view.png).await;
         return Ok(());
     }
-    if view.day.is_some() && !private {
-        // The daily puzzle, acknowledged in public: for the caller alone all the same.
-        delete_deferred(ctx).await;
-    }
     let alone = private || view.day.is_some();
-    ctx.send(puzzle_reply(view_message(&view), view.png, alone))
-        .await?;
+    let reply = puzzle_reply(view_message(&view), view.png, alone);
+    if alone {
+        // The daily puzzle, even if acknowledged in public: for the caller alone all the same.
+        super::play::answer_privately(ctx, reply).await;
+    } else {
+        ctx.send(reply).await?;
+    }
     Ok(())
 }
 
@@ -119,7 +110,9 @@ pub async fn play(ctx: Context<'_>) -> Result<(), Error> {
         let view = service.puzzles().puzzle(guild(ctx), &me, to.as_ref()).await;
         view.map(Shown::Puzzle)
     };
-    match super::play::change_as(ctx, private, shown).await? {
+    // Nothing to refuse before: a puzzle is always shown (one is found, or none is there).
+    let check = std::future::ready(Ok(()));
+    match super::play::change_as(ctx, private, check, shown).await? {
         Some(Shown::Answer(answer)) => show_answer(ctx, answer).await,
         Some(Shown::Puzzle(view)) => show_puzzle(ctx, view, private).await?,
         // Committed, and a step after failed: the dispatcher shows it.
@@ -138,7 +131,8 @@ pub async fn today(ctx: Context<'_>) -> Result<(), Error> {
     let daily = service
         .puzzles()
         .daily_puzzle(guild(ctx), &me, None, to.as_ref());
-    if let Some(view) = super::play::change_as(ctx, true, daily).await? {
+    let check = std::future::ready(Ok(()));
+    if let Some(view) = super::play::change_as(ctx, true, check, daily).await? {
         show_puzzle(ctx, view, true).await?;
     }
     Ok(())
@@ -207,12 +201,12 @@ pub async fn move_(
     let private = private_answer(ctx, Some(&notation)).await;
     let to = reply_to(ctx, private);
     let service = &ctx.data().service;
+    let (puzzles, me) = (service.puzzles(), caller(ctx));
     let answer = super::play::change_as(
         ctx,
         private,
-        service
-            .puzzles()
-            .puzzle_move(guild(ctx), &caller(ctx), &notation, to.as_ref()),
+        puzzles.check_puzzle_move(guild(ctx), me.id, &notation),
+        puzzles.puzzle_move(guild(ctx), &me, &notation, to.as_ref()),
     )
     .await?;
     if let Some(answer) = answer {
@@ -272,7 +266,8 @@ pub async fn daily(
     let set = service
         .puzzles()
         .set_daily_channel(guild(ctx), chosen, by, to.as_ref());
-    if let Some((_, Some(notice))) = super::play::change_as(ctx, true, set).await? {
+    let check = std::future::ready(Ok(()));
+    if let Some((_, Some(notice))) = super::play::change_as(ctx, true, check, set).await? {
         super::play::show(ctx, notice, Vec::new()).await;
     }
     Ok(())

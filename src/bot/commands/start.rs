@@ -146,14 +146,13 @@ pub async fn challenge(
         rated: rated.unwrap_or(true),
         start: None,
     };
-    let data = ctx.data();
+    let games = ctx.data().service.games();
     // The challenge's message is the deferred answer, edited into it: its expiry edits that
     // message (recorded with the edit, by whichever sends it).
     let made = super::play::change(
         ctx,
-        data.service
-            .games()
-            .challenge(request, Some(super::play::answering(ctx))),
+        games.check_challenge(&request),
+        games.challenge(request.clone(), Some(super::play::answering(ctx))),
     )
     .await?;
     if let Some((_, Some(notice))) = made {
@@ -187,11 +186,11 @@ pub async fn ai(
         time_control: time_control(ctx, time)?,
         start: None,
     };
+    let games = data.service.games();
     let Some(started) = super::play::change(
         ctx,
-        data.service
-            .games()
-            .start_ai_game(request, Some(super::play::answering(ctx))),
+        games.check_ai_game(&request),
+        games.start_ai_game(request.clone(), Some(super::play::answering(ctx))),
     )
     .await?
     else {

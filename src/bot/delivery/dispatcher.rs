@@ -38,12 +38,13 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>, policy: DeliveryPolicy)
         // delays only itself.
         let mut under_way = tokio::task::JoinSet::new();
         let mut busy: HashMap<ChannelId, (NoticeId, tokio::task::Id)> = HashMap::new();
-        // A channel's next notice, claimed while its attempt before was still under way.
-        let mut next_of: HashMap<ChannelId, Notice> = HashMap::new();
+        // A channel's next notice, claimed (at that time) while its attempt before was still
+        // under way.
+        let mut next_of: HashMap<ChannelId, (Notice, i64)> = HashMap::new();
         let spawn = |under_way: &mut tokio::task::JoinSet<Outcome>,
                      busy: &mut HashMap<ChannelId, (NoticeId, tokio::task::Id)>,
-                     notice: Notice| {
-            let (channel, id) = (notice.channel, notice.id);
+                     notice: (Notice, i64)| {
+            let (channel, id) = (notice.0.channel, notice.0.id);
             let (service, poster) = (service.clone(), poster.clone());
             let task =
                 under_way.spawn(async move { deliver(&service, &poster, &policy, notice).await });
@@ -99,9 +100,9 @@ pub fn start(service: Arc<Service>, poster: Arc<Poster>, policy: DeliveryPolicy)
                                     // The one under way is settled (its answer showed it):
                                     // this one follows it.
                                     Some(_) => {
-                                        next_of.insert(notice.channel, notice);
+                                        next_of.insert(notice.channel, (notice, now));
                                     }
-                                    None => spawn(&mut under_way, &mut busy, notice),
+                                    None => spawn(&mut under_way, &mut busy, (notice, now)),
                                 }
                             }
                             let next = service.outbox().next_due_at().await.unwrap_or_else(|e| {
@@ -241,12 +242,12 @@ pub async fn show_answer(service: &Service, poster: &Poster, id: NoticeId, png: 
     }
 }
 
-/// One attempt at one notice, recorded.
+/// One attempt at one notice, claimed at `claimed` (Unix ms, the database's clock), recorded.
 async fn deliver(
     service: &Service,
     poster: &Poster,
     policy: &DeliveryPolicy,
-    mut notice: Notice,
+    (mut notice, claimed): (Notice, i64),
 ) -> Outcome {
     let (png, filename) = draw(service, &notice).await;
     if let Some(earlier) = notice.payload.edit_notice {
@@ -257,11 +258,12 @@ async fn deliver(
             None
         });
     }
-    // The database's time, which the notice's was written on: the interaction's token is
-    // alive for 15 minutes from then. Unknown (the database cannot be read), it is taken as
-    // expired, so the channel is looked through before anything is posted.
-    let now = service.database_now().await.unwrap_or(i64::MAX);
-    let attempt = poster.send(&notice, png, filename, now).await;
+    // The interaction's token is alive for 15 minutes from the notice's writing, on the
+    // database's clock: judged at `claimed`, the time the notice was claimed at, so a clock that
+    // cannot be read now never makes a live token look expired (the claim itself is tried again
+    // if its read fails). A token that expired since is refused by Discord, and the news
+    // posted then.
+    let attempt = poster.send(&notice, png, filename, claimed).await;
     let (id, channel, kind) = (notice.id, notice.channel, notice.kind.as_str());
     let unauthorized = matches!(attempt.delivery, Delivery::Unauthorized { .. });
     match &attempt.delivery {
