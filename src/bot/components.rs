@@ -320,6 +320,11 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
             .await
         }
         Button::DailyPuzzle(day) => {
+            let guild = press.guild_id.map_or(0, |g| g.get());
+            service
+                .puzzles()
+                .check_daily_puzzle(guild, user, Some(day))
+                .await?;
             answer.private = true;
             let daily = super::commands::puzzle::daily_press(answer.http, press, data, day);
             change(answer, data, (daily, None), |v| (v.notice, v.png)).await

@@ -488,24 +488,13 @@ impl Puzzles<'_> {
         day: Option<i64>,
         to: Option<&ReplyTo>,
     ) -> Result<PuzzleView, ServiceError> {
-        // The day on the database's clock: every process agrees on it.
-        let today = day_of(self.cx.database_now().await?);
-        let day = day.unwrap_or(today);
-        if let Some(a) = rows::day_attempt(self.cx.store.read(), guild, user.id, day).await? {
-            if a.status != "active" {
-                return Err(ServiceError::DailyPuzzleDone {
-                    solved: a.status == "solved",
-                });
+        let (day, puzzle_id) = match self.daily_try(guild, user.id, day).await? {
+            DailyTry::UnderWay(a) => {
+                let p = self.stored_puzzle(a.puzzle_id).await?;
+                return self.view(&p, a.progress, a.rated, a.day).await;
             }
-            let p = self.stored_puzzle(a.puzzle_id).await?;
-            return self.view(&p, a.progress, a.rated, a.day).await;
-        }
-        if day != today {
-            return Err(ServiceError::DailyPuzzleOver);
-        }
-        let (puzzle_id, _) = rows::of_server_day(self.cx.store.read(), guild, day)
-            .await?
-            .ok_or(ServiceError::NoDailyPuzzle)?;
+            DailyTry::New { day, puzzle_id } => (day, puzzle_id),
+        };
         let p = self.stored_puzzle(puzzle_id).await?;
         let mut tx = self.cx.store.write().await?;
         let rated = !rows::tried(&mut *tx, guild, user.id, puzzle_id).await?;
@@ -523,6 +512,47 @@ impl Puzzles<'_> {
             }
             Err(e) => Err(e.into()),
         }
+    }
+
+    /// Checks, reading only, that [`Puzzles::daily_puzzle`] would show `user` a try at `day`'s
+    /// puzzle (by default today's): under way, or one to start (the bot answers a refusal
+    /// before it acknowledges the command or the press).
+    pub async fn check_daily_puzzle(
+        self,
+        guild: GuildId,
+        user: UserId,
+        day: Option<i64>,
+    ) -> Result<(), ServiceError> {
+        self.daily_try(guild, user, day).await.map(drop)
+    }
+
+    /// `user`'s try at `day`'s puzzle (by default today's): the one under way, or the day and
+    /// puzzle of one to start; refused when the day's try is over, or the day is past, or there
+    /// is no puzzle that day.
+    async fn daily_try(
+        self,
+        guild: GuildId,
+        user: UserId,
+        day: Option<i64>,
+    ) -> Result<DailyTry, ServiceError> {
+        // The day on the database's clock: every process agrees on it.
+        let today = day_of(self.cx.database_now().await?);
+        let day = day.unwrap_or(today);
+        if let Some(a) = rows::day_attempt(self.cx.store.read(), guild, user, day).await? {
+            if a.status != "active" {
+                return Err(ServiceError::DailyPuzzleDone {
+                    solved: a.status == "solved",
+                });
+            }
+            return Ok(DailyTry::UnderWay(a));
+        }
+        if day != today {
+            return Err(ServiceError::DailyPuzzleOver);
+        }
+        let (puzzle_id, _) = rows::of_server_day(self.cx.store.read(), guild, day)
+            .await?
+            .ok_or(ServiceError::NoDailyPuzzle)?;
+        Ok(DailyTry::New { day, puzzle_id })
     }
 
     /// Today's daily puzzle in this server and the finished tries at it; `None` when none was
@@ -672,6 +702,12 @@ impl Puzzles<'_> {
             (self.puzzle_image(p, &board).await).map_err(ServiceError::after(Done::PuzzleStart))?;
         Ok(view)
     }
+}
+
+/// A player's try at a day's puzzle (see `Puzzles::daily_try`).
+enum DailyTry {
+    UnderWay(rows::AttemptRow),
+    New { day: i64, puzzle_id: i64 },
 }
 
 /// What a move typed as a puzzle's answer answers (see `Puzzles::answered`).

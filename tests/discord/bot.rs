@@ -116,7 +116,22 @@ fn assert_registered(put: &Recorded) {
     assert_eq!(names, ["tablut", "move"]);
 }
 
+/// A refusal answered at once: the interaction's first response, ephemeral, one line (nothing
+/// acknowledged before it, written, or waited for).
 fn assert_refusal(r: &Recorded, words: &str) {
+    assert_eq!(
+        r.callback_type(),
+        Some(4),
+        "refused at once, as the first response: {} {:?}",
+        r.path,
+        r.json
+    );
+    assert_private_line(r, words);
+}
+
+/// A line for the caller alone (a refusal after a private acknowledgement, or one the commit
+/// found).
+fn assert_private_line(r: &Recorded, words: &str) {
     assert!(r.ephemeral(), "refusals are ephemeral: {:?}", r.json);
     let text = r.content();
     assert!(text.contains(words), "expected '{words}' in '{text}'");
@@ -332,7 +347,7 @@ async fn a_casual_game_says_so_and_allows_hints() {
         hint.json
     );
     let (_, again) = h.tablut(ASTRID, 22, "hint", json!([])).await;
-    assert_refusal(&again, "You asked for a hint a moment ago");
+    assert_private_line(&again, "You asked for a hint a moment ago");
     let (_, resigned) = h.tablut(BIRGER, 22, "resign", json!([])).await;
     let text = resigned.content();
     assert!(
@@ -474,7 +489,7 @@ async fn a_refusal_the_commit_finds_is_private_too() {
     );
     gate.open();
     let r = h.fake.answer(id).await;
-    assert_refusal(&r, "This game is over");
+    assert_private_line(&r, "This game is over");
     h.outbox_settled().await;
     let shown = h.fake.shown(33);
     assert!(
@@ -624,7 +639,7 @@ async fn every_refusal_is_one_ephemeral_line() {
     );
     // No engine help in a rated game between people.
     let (_, r) = h.tablut(ASTRID, 60, "hint", json!([])).await;
-    assert_refusal(&r, "No hints in a rated game between people");
+    assert_private_line(&r, "No hints in a rated game between people");
     // Abort: not by a spectator, by a moderator at any time.
     let (_, r) = h.tablut(CARL, 60, "abort", json!([])).await;
     assert_refusal(&r, "You are not playing this game");

@@ -634,11 +634,13 @@ async fn the_daily_puzzle_is_posted_with_its_board_once() {
     }
     let last = last.unwrap();
     assert!(last.content().contains("solved!"), "{}", last.content());
-    // One try a day.
+    // One try a day: a second press is refused at once, privately (its response, nothing
+    // deferred).
     let id = h
         .fake
         .click(&astrid, DAILY, post.created.unwrap(), &buttons[0]);
-    let again = private_answer(&h, id).await;
+    let again = h.fake.answer(id).await;
+    assert_eq!(again.callback_type(), Some(4), "{:?}", again.json);
     assert!(
         again.ephemeral() && again.content().contains("You have had your try"),
         "{}",

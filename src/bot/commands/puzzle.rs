@@ -128,10 +128,9 @@ pub async fn today(ctx: Context<'_>) -> Result<(), Error> {
     let to = reply_to(ctx, true);
     let service = &ctx.data().service;
     let me = caller(ctx);
-    let daily = service
-        .puzzles()
-        .daily_puzzle(guild(ctx), &me, None, to.as_ref());
-    let check = std::future::ready(Ok(()));
+    let puzzles = service.puzzles();
+    let check = puzzles.check_daily_puzzle(guild(ctx), me.id, None);
+    let daily = puzzles.daily_puzzle(guild(ctx), &me, None, to.as_ref());
     if let Some(view) = super::play::change_as(ctx, true, check, daily).await? {
         show_puzzle(ctx, view, true).await?;
     }
