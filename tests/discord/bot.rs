@@ -467,7 +467,8 @@ async fn a_press_is_answered_while_the_write_lock_is_held() {
 
 /// A refusal the commit itself finds (the game changed between the check and the commit: here
 /// the opponent resigned while the move's acknowledgement was on its way) is the caller's alone
-/// too: the channel shows neither the refusal nor a "thinking" left behind.
+/// too: the channel shows neither the refusal nor a "thinking" left behind. So is a press's
+/// (Accept on a challenge withdrawn while the press's acknowledgement was on its way).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refusal_the_commit_finds_is_private_too() {
     let h = Harness::start().await;
@@ -496,6 +497,47 @@ async fn a_refusal_the_commit_finds_is_private_too() {
         shown
             .iter()
             .all(|m| !m.content().contains("This game is over") && !m.content().is_empty()),
+        "{shown:#?}"
+    );
+    // A press likewise: Accept, checked and acknowledged (a deferred update), finds the
+    // challenge withdrawn meanwhile.
+    let id = h.fake.command(
+        &who(ASTRID),
+        34,
+        "tablut",
+        Some("challenge"),
+        json!([{"name": "opponent", "type": 6, "value": BIRGER.to_string()}]),
+        &[(BIRGER, "Birger", false)],
+    );
+    let accept = h
+        .fake
+        .answer(id)
+        .await
+        .button_ids()
+        .into_iter()
+        .find(|b| b.contains(":accept:"))
+        .unwrap();
+    let challenge: i64 = accept.rsplit(':').next().unwrap().parse().unwrap();
+    let gate = Gate::new();
+    h.fake
+        .fail("POST", "/callback", 1, Fault::Gate(gate.clone()));
+    let press = h.fake.click(&who(BIRGER), 34, 1, &accept);
+    gate.arrived(1).await;
+    let service = h.bot.as_ref().unwrap().service.clone();
+    service
+        .games()
+        .cancel(challenge, ASTRID, None)
+        .await
+        .unwrap();
+    gate.open();
+    let r = h.fake.answer(press).await;
+    assert_private_line(&r, "already cancelled");
+    h.outbox_settled().await;
+    let shown = h.fake.shown(34);
+    assert!(
+        shown
+            .iter()
+            .all(|m| !m.content().contains("already cancelled")),
         "{shown:#?}"
     );
     assert!(h.fake.violations().is_empty(), "{:?}", h.fake.violations());
