@@ -546,6 +546,15 @@ const COPENHAGEN_RULES: &str = "**Copenhagen Hnefatafl**, the tafl game of today
      attackers when they take him or enclose all the defenders. A position seen a third time \
      loses for the defenders; a side with no move loses.";
 
+/// A move played while the channel still owed earlier news (the AI's move, a reminder, on
+/// their way): for the player alone, since the channel shows the move after that news.
+pub fn move_posted(notation: &str) -> String {
+    format!(
+        "You played **{notation}**. The channel shows it right after the news still on its way \
+         there, so everyone reads the game in order."
+    )
+}
+
 /// A hint, for the player alone.
 pub fn hint_message(h: &Hint) -> String {
     let line: Vec<&str> = h.pv.iter().take(6).map(String::as_str).collect();

@@ -375,7 +375,8 @@ impl Games<'_> {
         }
         if channel.is_some() {
             let payload = outbox::Payload::with_board(News::Started(info.clone()), &info);
-            self.cx
+            let first = self
+                .cx
                 .enqueue(
                     &mut tx,
                     info.place.channel,
@@ -384,6 +385,7 @@ impl Games<'_> {
                     Duration::ZERO,
                 )
                 .await?;
+            self.cx.clock_waits(&mut tx, &info, first).await?;
         }
         let notice = match answering {
             Some(answering) => {
@@ -404,11 +406,14 @@ impl Games<'_> {
                     )),
                 };
                 let hold = self.cx.delivery.answer_grace;
-                Some(
-                    self.cx
-                        .enqueue(&mut tx, row.channel_id, "accepted", &payload, hold)
-                        .await?,
-                )
+                let accepted = self
+                    .cx
+                    .enqueue(&mut tx, row.channel_id, "accepted", &payload, hold)
+                    .await?;
+                if channel.is_none() {
+                    self.cx.clock_waits(&mut tx, &info, accepted).await?;
+                }
+                Some(accepted)
             }
             None => None,
         };
@@ -530,11 +535,12 @@ impl Games<'_> {
                     &info,
                 ));
                 let hold = self.cx.delivery.answer_grace;
-                Some(
-                    self.cx
-                        .enqueue(&mut tx, info.place.channel, "started", &payload, hold)
-                        .await?,
-                )
+                let shown = self
+                    .cx
+                    .enqueue(&mut tx, info.place.channel, "started", &payload, hold)
+                    .await?;
+                self.cx.clock_waits(&mut tx, &info, shown).await?;
+                Some(shown)
             }
             None => None,
         };

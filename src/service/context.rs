@@ -9,7 +9,7 @@ use super::clock::{Clock, DatabaseClock};
 use super::heavy::{self, Heavy};
 use super::limits::Limits;
 use super::news::News;
-use super::outbox::{self, AnswerRef, OutboxTimes, Payload};
+use super::outbox::{self, AnswerRef, NoticeId, OutboxTimes, Payload};
 use super::types::{
     ChannelId, Ended, GameInfo, MoveReport, Place, Player, RatingChanges, TimeControl, User, UserId,
 };
@@ -237,16 +237,25 @@ impl Context {
             png: Vec::new(),
             notice: 0,
         };
+        // The channel still owes news to be posted (the AI's move retried, say): the
+        // interaction's response stands above it, so the move is posted after it instead, in
+        // the game's order (the handler, finding its answer not held for it, takes its
+        // response back).
+        let (answer, hold) = match (answer, by_user) {
+            (Some(_), _) if outbox::owes_posts(&mut tx, report.game.place.channel).await? => {
+                (None, Duration::ZERO)
+            }
+            (answer, Some(_)) => (answer, self.delivery.answer_grace),
+            (answer, None) => (answer, Duration::ZERO),
+        };
         let payload = Payload {
             answer,
             ..Payload::with_board(News::Moved(report.clone()), &report.game)
         };
-        let hold = match by_user {
-            Some(_) => self.delivery.answer_grace,
-            None => Duration::ZERO,
-        };
         report.notice = self
             .enqueue(&mut tx, report.game.place.channel, "move", &payload, hold)
+            .await?;
+        self.clock_waits(&mut tx, &report.game, report.notice)
             .await?;
         self.commit_noticed(tx).await?;
         if by_user.is_some() {
@@ -324,6 +333,21 @@ impl Context {
                 .map_err(ServiceError::after(Done::GameEnd))?;
         }
         Ok(ended)
+    }
+
+    /// Makes `game`'s clock, if it runs, wait for `notice` (the news that gives its player to
+    /// move the turn, written in the transaction under way): their time starts when the notice
+    /// is shown ([`super::Outbox::news_delivered`]), so none is lost while it is delivered.
+    pub(crate) async fn clock_waits(
+        &self,
+        conn: &mut Connection,
+        game: &GameInfo,
+        notice: NoticeId,
+    ) -> Result<(), ServiceError> {
+        if game.turn_deadline.is_some() {
+            games::clock_waits_for(&mut *conn, game.id, notice).await?;
+        }
+        Ok(())
     }
 
     /// When the player to move runs out of time: only people have a clock.

@@ -4,7 +4,9 @@
 
 use super::analysis::AnalysisSummary;
 use super::puzzle::{PuzzleAnswer, PuzzleView};
-use super::types::{ChallengeInfo, ChannelId, ClockEvent, Ended, GameInfo, MoveReport, Player};
+use super::types::{
+    ChallengeInfo, ChannelId, ClockEvent, Ended, GameId, GameInfo, MoveReport, Player,
+};
 use super::UserId;
 use serde::{Deserialize, Serialize};
 
@@ -70,6 +72,16 @@ pub enum News {
 }
 
 impl News {
+    /// The game whose player to move gets the turn by this news (a move that leaves the game
+    /// on, a game's start): their time starts when it is shown.
+    pub fn turn_given(&self) -> Option<GameId> {
+        match self {
+            News::Moved(report) if !report.game.is_over() => Some(report.game.id),
+            News::Started(game) => Some(game.id),
+            _ => None,
+        }
+    }
+
     /// Whether a player could lose on time if this news is never shown: a move (whose turn it
     /// is now), a reminder, a game's start. (For a notice from before notices were typed, its
     /// row's kind says.)

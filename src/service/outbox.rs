@@ -256,6 +256,14 @@ fn nonce() -> String {
         .collect()
 }
 
+/// Whether `channel` owes news to be posted ([`Outbox::owes`]), read in a transaction.
+pub(crate) async fn owes_posts(
+    conn: &mut Connection,
+    channel: ChannelId,
+) -> Result<bool, ServiceError> {
+    Ok(rows::owes_posts(&mut *conn, channel).await?)
+}
+
 /// A stored notice (`claimed`: as claimed for an attempt, which its row counts already), or
 /// why its payload cannot be read.
 fn notice(row: NoticeRow, claimed: bool) -> Result<Notice, String> {
@@ -449,8 +457,24 @@ impl Outbox<'_> {
     /// The handler's edit showing notice `id` failed: the dispatcher sends it now (an edit
     /// shows once, however often it is sent), without waiting for the rest of the hold.
     pub async fn answer_failed(self, id: NoticeId) -> Result<(), ServiceError> {
+        self.not_answered(id).await
+    }
+
+    /// No interaction's response shows notice `id` (its answer is private, or it came after
+    /// news its channel still owed): the dispatcher posts it now, in the channel's order,
+    /// without waiting for the rest of its hold.
+    pub async fn not_answered(self, id: NoticeId) -> Result<(), ServiceError> {
         let now = self.cx.database_now().await?;
         self.settle(id, Settle::Release { now }).await
+    }
+
+    /// Whether `channel` still owes news that will be posted (the AI's move or a reminder being
+    /// retried, or waiting behind an earlier notice): a response made to an interaction now
+    /// would stand above it, out of the game's order. A command that would show its change in
+    /// its response asks this before it acknowledges (after the checks that read the game), and
+    /// if so acknowledges privately and leaves its news to be posted after the owed news.
+    pub async fn owes(self, channel: ChannelId) -> Result<bool, ServiceError> {
+        Ok(rows::owes_posts(self.cx.store.read(), channel).await?)
     }
 
     /// `notice` is shown (as `message`, when known), by the dispatcher or by its interaction's
@@ -468,6 +492,10 @@ impl Outbox<'_> {
         }
         // A puzzle's answer shown: its try does not give it again.
         super::puzzle::answer_delivered(writing.ex(), &notice.news).await?;
+        // The news that gave a player the turn shown: their time starts now.
+        if let Some(game) = notice.news.turn_given() {
+            games::start_clock_shown(writing.ex(), game, notice.id, now).await?;
+        }
         drop(writing);
         let message_id = message;
         self.settle(notice.id, Settle::Delivered { message_id, now })

@@ -40,6 +40,9 @@ pub struct GameRow {
     pub reminders_sent: u32,
     pub last_reminder_at: Option<i64>,
     pub board_message_id: Option<u64>,
+    /// The notice whose delivery starts the turn's time (the news that gave the player to move
+    /// the turn), while it is not shown: the clock leaves the game alone until then.
+    pub clock_waits_for: Option<i64>,
     pub created_at: i64,
     pub updated_at: i64,
     pub ended_at: Option<i64>,
@@ -64,7 +67,7 @@ pub struct NewGame<'a> {
 const COLUMNS: &str = "id, guild_id, channel_id, attacker_user_id, attacker_ai_level, attacker_name, \
     defender_user_id, defender_ai_level, defender_name, rules, start_position, start_turn, rated, status, result, reason, ply, \
     position, time_per_move_ms, turn_deadline, reminders_sent, last_reminder_at, board_message_id, \
-    created_at, updated_at, ended_at";
+    clock_waits_for, created_at, updated_at, ended_at";
 
 /// A `games` row as sqlx reads it, column for column; [`GameRow`] is its shape for the service.
 #[derive(sqlx::FromRow)]
@@ -100,6 +103,7 @@ struct Stored {
     last_reminder_at: Option<i64>,
     #[sqlx(try_from = "MaybeDbId")]
     board_message_id: Option<u64>,
+    clock_waits_for: Option<i64>,
     created_at: i64,
     updated_at: i64,
     ended_at: Option<i64>,
@@ -134,6 +138,7 @@ impl From<Stored> for GameRow {
             reminders_sent: r.reminders_sent,
             last_reminder_at: r.last_reminder_at,
             board_message_id: r.board_message_id,
+            clock_waits_for: r.clock_waits_for,
             created_at: r.created_at,
             updated_at: r.updated_at,
             ended_at: r.ended_at,
@@ -260,11 +265,12 @@ pub async fn ai_games_of<'e>(
 }
 
 /// Active games whose clock needs a look at `now`: half their time or more is gone, and a
-/// reminder is still to be sent or the time has run out.
+/// reminder is still to be sent or the time has run out. A game whose turn's news is not shown
+/// yet is left alone: its time has not started.
 pub async fn clock_due<'e>(ex: impl AnyExecutor<'e>, now: i64) -> Result<Vec<GameRow>, StoreError> {
     Ok(sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM games WHERE status = 'active' AND turn_deadline IS NOT NULL \
-         AND turn_deadline - time_per_move_ms / 2 <= $1 \
+         AND clock_waits_for IS NULL AND turn_deadline - time_per_move_ms / 2 <= $1 \
          AND (reminders_sent < 2 OR turn_deadline <= $1) ORDER BY turn_deadline"
     ))
     .bind(now)
@@ -317,7 +323,7 @@ pub async fn advance<'e>(ex: impl Writes<'e>, a: &Advance<'_>) -> Result<bool, S
     };
     let done = sqlx::query(
         "UPDATE games SET ply = $1, position = $2, status = $3, result = $4, reason = $5, ended_at = $6, \
-         turn_deadline = $7, reminders_sent = 0, updated_at = $8 \
+         turn_deadline = $7, reminders_sent = 0, clock_waits_for = NULL, updated_at = $8 \
          WHERE id = $9 AND ply = $10 AND status = 'active'",
     )
     .bind(i64::from(a.ply))
@@ -330,6 +336,46 @@ pub async fn advance<'e>(ex: impl Writes<'e>, a: &Advance<'_>) -> Result<bool, S
     .bind(a.now)
     .bind(a.id)
     .bind(i64::from(a.expected_ply))
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Makes game `id`'s clock wait for notice `notice` (the news that gives the player to move
+/// the turn, written in the same transaction): the clock leaves the game alone until the notice
+/// is delivered ([`start_clock_shown`]).
+pub async fn clock_waits_for<'e>(
+    ex: impl Writes<'e>,
+    id: i64,
+    notice: i64,
+) -> Result<(), StoreError> {
+    sqlx::query("UPDATE games SET clock_waits_for = $1 WHERE id = $2")
+        .bind(notice)
+        .bind(id)
+        .execute(ex)
+        .await?;
+    Ok(())
+}
+
+/// Notice `notice`, which game `id`'s clock waits for, is shown at `now` (Unix ms, the
+/// database's clock): the turn's time starts then (the deadline is `now` plus the time per
+/// move; a clock stopped meanwhile stays stopped). Returns whether the game waited for it (a
+/// second delivery of the same notice, or a notice the game no longer waits for, changes
+/// nothing).
+pub async fn start_clock_shown<'e>(
+    ex: impl Writes<'e>,
+    id: i64,
+    notice: i64,
+    now: i64,
+) -> Result<bool, StoreError> {
+    let done = sqlx::query(
+        "UPDATE games SET clock_waits_for = NULL, reminders_sent = 0, turn_deadline = \
+         CASE WHEN turn_deadline IS NULL THEN NULL ELSE $1 + time_per_move_ms END \
+         WHERE id = $2 AND clock_waits_for = $3 AND status = 'active'",
+    )
+    .bind(now)
+    .bind(id)
+    .bind(notice)
     .execute(ex)
     .await?;
     Ok(done.rows_affected() == 1)

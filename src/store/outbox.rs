@@ -120,6 +120,20 @@ pub async fn claim_due<'e>(
     Ok(rows)
 }
 
+/// Whether `channel` owes news that is to be posted: a notice pending or under an attempt (one
+/// held for its interaction's edit shows in that interaction's response, already in place).
+pub async fn owes_posts<'e>(ex: impl AnyExecutor<'e>, channel: u64) -> Result<bool, StoreError> {
+    // Written as the open notices' index is (`outbox_open`), so that it serves.
+    let owed: Option<i64> = sqlx::query_scalar(&format!(
+        "SELECT id FROM outbox WHERE channel_id = $1 AND status IN {OPEN} AND status <> 'held' \
+         LIMIT 1"
+    ))
+    .bind(to_db(channel))
+    .fetch_optional(ex)
+    .await?;
+    Ok(owed.is_some())
+}
+
 /// When the next notice falls due (a channel's next owed one), if any is owed.
 pub async fn next_due<'e>(ex: impl AnyExecutor<'e>) -> Result<Option<i64>, StoreError> {
     Ok(sqlx::query_scalar(&format!(

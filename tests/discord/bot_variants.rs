@@ -518,6 +518,8 @@ async fn a_whole_game_against_the_ai(variant: Variant, channel: u64, side: Side)
                         && r.content().starts_with("**the AI (easy)** (")
                 })
                 .await;
+            // Recorded shown: the channel owes nothing, so her next move's answer is public.
+            h.outbox_settled().await;
             let notation = played(&last.content());
             recorded = game
                 .play_text(&notation)

@@ -228,8 +228,11 @@ async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
                     "shown {shown:?}, played {:?}",
                     history.moves
                 );
+                // ...and recorded so: the channel owes nothing, so her move's answer is public
+                // (while it owes news, a move is answered privately and posted after it).
                 let settled = shown.len() == history.moves.len()
-                    && (history.game.is_over() || history.moves.len() % 2 == 1);
+                    && (history.game.is_over() || history.moves.len() % 2 == 1)
+                    && !db.outbox().owes(channel).await.unwrap();
                 if settled {
                     break history;
                 }

@@ -847,3 +847,110 @@ async fn a_notice_written_in_the_old_format_is_delivered_after_an_upgrade() {
         .iter()
         .all(|r| r.status == tablut_bot::service::NoticeStatus::Delivered));
 }
+
+/// A channel's news is shown in the game's order. While the AI's move is retried (500s), the
+/// player, who read the position from the bot, moves: their answer is private (a response made
+/// now would stand above the AI's move), and the channel shows the AI's move, then theirs, then
+/// the AI's reply, each once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_made_while_the_ais_move_is_retried_is_shown_after_it() {
+    let h = BotHarness::start(SETTINGS).await;
+    let service = h.bot.as_ref().unwrap().service.clone();
+    h.fake.fail(
+        "POST",
+        "/channels/240/messages",
+        usize::MAX,
+        Fault::Status(500),
+    );
+    ai_attacks(&h, 240).await;
+    h.fake
+        .expect("the AI's move refused", |r| {
+            r.path.ends_with("/channels/240/messages") && r.status == 500
+        })
+        .await;
+    let mine = service
+        .games()
+        .suggest_moves(240, ASTRID, "", 1)
+        .await
+        .unwrap()
+        .remove(0);
+    let answer = h.play(&astrid(), 240, &mine).await;
+    assert!(answer.ephemeral(), "{:?}", answer.json);
+    assert!(answer.content().contains(&mine), "{}", answer.content());
+    assert!(h
+        .fake
+        .shown(240)
+        .iter()
+        .all(|r| played(&r.content()).is_none()));
+    h.fake.clear_faults();
+    let moves = shown(&h, 240, 3, |r| played(&r.content()).is_some()).await;
+    let history = service.games().history(240).await.unwrap().moves;
+    let shown: Vec<String> = moves.iter().filter_map(|r| played(&r.content())).collect();
+    assert_eq!(shown, history[..3], "in the game's order");
+    assert_eq!(shown[1], mine);
+}
+
+/// No time lost to delivery: on a one-minute clock, the AI's first move refused for 80 s (the
+/// clock moved by hand) costs the player nothing: no reminder and no loss on time before it is
+/// shown; then the whole minute, counted from its delivery on the database's clock, with its
+/// two reminders.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_players_time_starts_when_the_move_that_gave_them_the_turn_is_shown() {
+    let h = BotHarness::start(SETTINGS).await;
+    let service = h.bot.as_ref().unwrap().service.clone();
+    h.fake.fail(
+        "POST",
+        "/channels/250/messages",
+        usize::MAX,
+        Fault::Status(500),
+    );
+    let id = h.fake.command(
+        &astrid(),
+        250,
+        "tablut",
+        Some("ai"),
+        json!([{"name": "side", "type": 4, "value": 1},
+               {"name": "level", "type": 4, "value": 0},
+               {"name": "time", "type": 3, "value": "1m"}]),
+        &[],
+    );
+    h.fake.answer(id).await;
+    h.fake
+        .expect("the AI's move refused", |r| {
+            r.path.ends_with("/channels/250/messages") && r.status == 500
+        })
+        .await;
+    h.clock.advance(Duration::from_secs(80));
+    h.clock_ticks(2).await;
+    let game = service.games().game_in_channel(250).await.unwrap();
+    assert!(game.is_some_and(|g| !g.is_over()), "no loss on time");
+    let kinds = |notices: Vec<tablut_bot::service::StoredNotice>| -> Vec<String> {
+        notices.into_iter().map(|n| n.kind).collect()
+    };
+    let stored = kinds(service.probe().notices_in(250).await.unwrap());
+    assert!(
+        !stored.iter().any(|k| k == "reminder" || k == "timeout"),
+        "{stored:?}"
+    );
+    h.fake.clear_faults();
+    shown(&h, 250, 1, |r| played(&r.content()).is_some()).await;
+    let notices = service.probe().notices_in(250).await.unwrap();
+    let shown_at = notices
+        .iter()
+        .find(|n| n.kind == "move")
+        .and_then(|n| n.delivered_at)
+        .expect("the AI's move delivered");
+    let game = service.games().game_in_channel(250).await.unwrap().unwrap();
+    assert_eq!(game.turn_deadline, Some(shown_at + 60_000));
+    // Half the minute gone: the first reminder; most of it: the second; still on.
+    h.clock.advance(Duration::from_secs(30));
+    shown(&h, 250, 1, |r| r.content().contains("it is your move")).await;
+    h.clock.advance(Duration::from_secs(24));
+    shown(&h, 250, 2, |r| r.content().contains("it is your move")).await;
+    h.clock_ticks(1).await;
+    let game = service.games().game_in_channel(250).await.unwrap();
+    assert!(game.is_some_and(|g| !g.is_over()), "the minute is not over");
+    // The minute over: lost on time.
+    h.clock.advance(Duration::from_secs(6));
+    shown(&h, 250, 1, |r| r.content().contains("ran out of time")).await;
+}

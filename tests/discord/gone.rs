@@ -259,6 +259,8 @@ async fn a_server_that_removes_the_bot_has_its_games_paused_and_an_outage_change
     )
     .await;
     h.play(&astrid(), 190, "a4-a3").await;
+    // Shown: Birger's time runs from then.
+    h.outbox_settled().await;
     let game = s
         .games()
         .game_in_channel(190)

@@ -1280,3 +1280,130 @@ async fn a_deleted_channel_ends_its_threads_games_and_a_server_left_pauses_its_o
     }
 }
 }
+
+both_backends! {
+/// The time of the player to move starts when the news that gave them the turn is shown, on
+/// the database's clock: while the AI's move is being delivered, no reminder and no loss on
+/// time; once it is, the whole time per move, the reminders following. Shown twice (the
+/// handler's edit and the dispatcher's), it starts once. A game's start shown late starts the
+/// first player's time then.
+#[tokio::test]
+async fn a_turns_time_starts_when_the_news_that_gave_it_is_shown(db: TestDb) {
+    let f = fixture(db, false).await;
+    let s = &f.service;
+    let hour = Duration::from_secs(3600);
+    let deadline = |id| async move { s.games().game(id).await.unwrap().turn_deadline };
+    let game = ai_game(s, 24, SideChoice::Defenders).await;
+    let reply = s.ai().turn(game.id).await.unwrap().unwrap();
+    // Two hours of failed posts: nothing is due from a player who has not seen the move.
+    f.clock.advance(2 * hour);
+    assert!(s.clock().tick().await.unwrap().is_empty(), "no reminder, no loss on time");
+    assert!(!s.games().game(game.id).await.unwrap().is_over());
+    let n = claimed_in(s, 24, now(s).await).await.pop().unwrap();
+    assert_eq!(n.id, reply.notice);
+    let shown_at = now(s).await;
+    record(s, &n, Delivery::Delivered { message_id: Some(5) }, shown_at)
+        .await
+        .unwrap();
+    assert_eq!(deadline(game.id).await, Some(shown_at + 3_600_000));
+    // Shown again (a late record of the same news): the time does not start again.
+    f.clock.advance(hour / 4);
+    s.outbox().news_delivered(&n, None).await.unwrap();
+    assert_eq!(deadline(game.id).await, Some(shown_at + 3_600_000));
+    f.clock.advance(hour / 4);
+    let events = s.clock().tick().await.unwrap();
+    assert!(
+        matches!(&events[..], [ClockEvent::Reminder { number: 1, remaining, .. }] if *remaining == hour / 2),
+        "{events:?}"
+    );
+    f.clock.advance(hour / 2 - Duration::from_millis(1));
+    let events = s.clock().tick().await.unwrap();
+    assert!(matches!(&events[..], [ClockEvent::Reminder { number: 2, .. }]), "{events:?}");
+    f.clock.advance(Duration::from_millis(1));
+    let events = s.clock().tick().await.unwrap();
+    assert!(matches!(&events[..], [ClockEvent::TimedOut(_)]), "{events:?}");
+
+    // A game's start, the player to move first, shown by its command's edit a while later.
+    let answering = Answering {
+        answer: Some(answer_ref(1, "token")),
+        message: None,
+    };
+    let started = s
+        .games()
+        .start_ai_game(
+            AiGameRequest {
+                place: place(25),
+                user: User::new(ASTRID, "Astrid"),
+                side: SideChoice::Attackers,
+                level: Level::Easy,
+                rules: Rules::default(),
+                time_control: TimeControl::PerMove(hour),
+                start: None,
+            },
+            Some(answering),
+        )
+        .await
+        .unwrap();
+    f.clock.advance(2 * hour);
+    assert!(s.clock().tick().await.unwrap().is_empty(), "not shown yet");
+    answered(s, started.notice.expect("the start's notice")).await;
+    assert_eq!(deadline(started.game.id).await, Some(now(s).await + 3_600_000));
+}
+}
+
+both_backends! {
+/// A channel's news goes out in the game's order: a player's move committed while the AI's
+/// move before it is still owed (its post being retried) is not held for the player's
+/// response, which would stand above the AI's move, but posted after it. The channel says it
+/// owes news until the AI's move is shown; news held for its own interaction's edit is no
+/// debt (it shows in a response already in place).
+#[tokio::test]
+async fn a_move_made_while_the_channel_owes_news_is_posted_after_it(db: TestDb) {
+    let f = fixture(db, false).await;
+    let s = &f.service;
+    let game = ai_game(s, 26, SideChoice::Defenders).await;
+    assert!(!s.outbox().owes(26).await.unwrap());
+    let reply = s.ai().turn(game.id).await.unwrap().unwrap();
+    assert!(s.outbox().owes(26).await.unwrap(), "the AI's move is owed");
+    let n = claimed_in(s, 26, now(s).await).await.pop().unwrap();
+    let retry = Delivery::Retry {
+        reason: "500: Internal Server Error".into(),
+        after: None,
+    };
+    let Recorded::RetryAt(next) = record(s, &n, retry, now(s).await).await.unwrap() else {
+        panic!("retried")
+    };
+    assert!(s.outbox().owes(26).await.unwrap(), "still owed while retried");
+    // The player, who read the position with /tablut board, moves: with a response to show it.
+    let moves = s.games().suggest_moves(26, ASTRID, "", 1).await.unwrap();
+    let answer = answer_ref(1, "token");
+    let mine = s
+        .games()
+        .play_move(26, ASTRID, &moves[0], Some(answer))
+        .await
+        .unwrap();
+    let rows = s.probe().notices_in(26).await.unwrap();
+    let row = rows.iter().find(|r| r.id == mine.notice).unwrap();
+    assert_eq!(row.status, NoticeStatus::Pending, "not held for the response");
+    let notice = s.outbox().notice(mine.notice).await.unwrap().unwrap();
+    assert!(notice.payload.answer.is_none(), "posted, not edited in");
+    // The AI's move goes first; the player's once it is shown.
+    let due = due_in(s, 26, next).await;
+    assert_eq!(due.iter().map(|n| n.id).collect::<Vec<_>>(), [reply.notice]);
+    let n = claimed_in(s, 26, next).await.pop().unwrap();
+    record(s, &n, Delivery::Delivered { message_id: Some(1) }, next)
+        .await
+        .unwrap();
+    let due = due_in(s, 26, next).await;
+    assert_eq!(due.iter().map(|n| n.id).collect::<Vec<_>>(), [mine.notice]);
+    // A move held for its own response is no debt of the channel.
+    let held = two_player_game(s, 27, TimeControl::None).await;
+    let first = s
+        .games()
+        .play_move(27, ASTRID, "a4-a3", Some(answer_ref(1, "token")))
+        .await
+        .unwrap();
+    assert_eq!(first.game.id, held.id);
+    assert!(!s.outbox().owes(27).await.unwrap());
+}
+}

@@ -903,6 +903,8 @@ async fn two_processes_whose_clocks_are_a_minute_apart_agree_on_deadlines_remind
         .unwrap();
     let deadline = T0 + 5_000 + per_move_ms;
     assert_eq!(moved.game.turn_deadline, Some(deadline));
+    // Shown at once (the database's time is frozen here): Birger's time runs from then.
+    crate::support::news_shown(&a, 800).await;
     // A challenge opened through B, a minute ahead: it expires a day after the database's now.
     let (open, _) = b
         .games()

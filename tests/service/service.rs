@@ -903,8 +903,14 @@ async fn reminders_come_once_each_and_time_runs_out_even_across_a_restart(db: Te
         other => panic!("{other:?}"),
     }
     assert!(f.service.clock().tick().await.unwrap().is_empty(), "once only");
-    // A move restarts the clock for the other player.
+    // A move restarts the clock for the other player, once it is shown.
     f.service.games().play_move(90, ASTRID, "a4-a3", None).await.unwrap();
+    f.clock.advance(day);
+    assert!(
+        f.service.clock().tick().await.unwrap().is_empty(),
+        "no time runs before the move is shown"
+    );
+    crate::support::news_shown(&f.service, 90).await;
     f.clock.advance(day);
     let events = f.service.clock().tick().await.unwrap();
     assert!(matches!(

@@ -166,7 +166,8 @@ impl BotHarness {
 
     /// `challenger` challenges `opponent` (the challenger attacks) with `extra` options, and the
     /// opponent presses Accept; returns the challenge and the accept callback (or, when the press
-    /// was acknowledged first, the edit that followed).
+    /// was acknowledged first, the edit that followed), once the outbox owes nothing: the first
+    /// player's time runs from when the start is shown and recorded so.
     pub async fn challenge_accepted(
         &self,
         channel: u64,
@@ -174,9 +175,12 @@ impl BotHarness {
         (opponent, name): (u64, &str),
         extra: serde_json::Value,
     ) -> (Recorded, Recorded) {
-        self.fake
+        let accepted = self
+            .fake
             .challenge_accepted(channel, challenger, &Who::member(opponent, name), extra)
-            .await
+            .await;
+        self.outbox_settled().await;
+        accepted
     }
 }
 

@@ -54,6 +54,22 @@ pub async fn until_async<F: Future<Output = bool>>(
     }
 }
 
+/// Records every notice `channel` still owes as shown, as the bot's delivery does once Discord
+/// has taken it (the handler's edit or the dispatcher's post): the time of the player to move
+/// runs from the news that gave them the turn being shown.
+pub async fn news_shown(s: &tablut_bot::service::Service, channel: u64) {
+    use tablut_bot::service::NoticeStatus;
+    for row in s.probe().notices_in(channel).await.unwrap() {
+        let owed = matches!(
+            row.status,
+            NoticeStatus::Held | NoticeStatus::Pending | NoticeStatus::Claimed
+        );
+        if let Some(notice) = s.outbox().notice(row.id).await.unwrap().filter(|_| owed) {
+            s.outbox().news_delivered(&notice, None).await.unwrap();
+        }
+    }
+}
+
 /// Runs migration `file` (its SQLite or PostgreSQL version, as `store`'s backend) again, as the
 /// bot's start does on the rows stored before it: for rows a test writes as an older version
 /// stored them.

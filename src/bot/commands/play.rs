@@ -2,7 +2,7 @@
 
 use super::{is_moderator, place, private, Context};
 use crate::bot::{messages, Error};
-use crate::service::{AnswerRef, Answering, Ended, GameId, NoticeId, ServiceError};
+use crate::service::{AnswerRef, Answering, Ended, GameId, MoveReport, NoticeId, ServiceError};
 use poise::serenity_prelude as serenity;
 
 /// Autocomplete for `/move`: the caller's legal moves that match what they typed.
@@ -34,12 +34,22 @@ pub async fn move_(
     #[max_length = 40]
     notation: String,
 ) -> Result<(), Error> {
-    let games = ctx.data().service.games();
+    let data = ctx.data();
+    let games = data.service.games();
     let (channel, me) = (ctx.channel_id().get(), ctx.author().id.get());
-    let Some(report) = change(
+    // What would be refused is refused first, privately, before anything is acknowledged (as
+    // `change` does).
+    games.check_move(channel, me, &notation).await?;
+    // The channel still owes news to be posted (the AI's move or a reminder being retried): a
+    // response made now would stand above it. The move is then acknowledged privately and
+    // posted after that news, in the game's order. (Unknown: the same, which keeps the order.)
+    let owed = data.service.outbox().owes(channel).await.unwrap_or(true);
+    let answer = interaction(ctx).filter(|_| !owed);
+    let Some(report) = change_as(
         ctx,
-        games.check_move(channel, me, &notation),
-        games.play_move(channel, me, &notation, interaction(ctx)),
+        owed,
+        std::future::ready(Ok(())),
+        games.play_move(channel, me, &notation, answer),
     )
     .await?
     else {
@@ -47,11 +57,36 @@ pub async fn move_(
     };
     let game = report.game.id;
     let ai_next = report.game.to_move().is_some_and(|p| p.is_ai());
-    show(ctx, report.notice, report.png).await;
+    if owed {
+        posted_after_owed_news(ctx, &report).await;
+    } else if !show(ctx, report.notice, report.png).await {
+        // The channel came to owe news between the look and the commit: the move is posted
+        // after it, and the response, which would stand above it, is taken back.
+        if let poise::Context::Application(a) = ctx {
+            if let Err(e) = a.interaction.delete_response(ctx.http()).await {
+                tracing::warn!(error = %crate::bot::redact::error(&e), "cannot take back a deferred answer: it stays empty");
+            }
+        }
+    }
     if ai_next {
         ai_reply(ctx, game);
     }
     Ok(())
+}
+
+/// A move acknowledged privately because its channel owed earlier news: its notice, held for
+/// no response, is posted now in the channel's order (after that news), and the player is told
+/// so privately.
+async fn posted_after_owed_news(ctx: Context<'_>, report: &MoveReport) {
+    let outbox = ctx.data().service.outbox();
+    if let Err(e) = outbox.not_answered(report.notice).await {
+        // Posted all the same, once its hold is over.
+        tracing::error!(notice = report.notice, error = ?e, "cannot release a move's notice: posted after its hold");
+    }
+    let said = ctx.send(private(messages::move_posted(&report.notation)));
+    if let Err(e) = said.await {
+        tracing::warn!(error = %crate::bot::redact::error(&e), "cannot tell a player their move is played");
+    }
 }
 
 /// The command's interaction, for the notice of its change to remember.
@@ -180,9 +215,10 @@ pub(crate) fn committed<T>(
 
 /// Shows the news of a change a command made (`notice`, with `png` as its board, if drawn) by
 /// editing the command's deferred answer; if that fails, the dispatcher sends the same edit.
-pub(crate) async fn show(ctx: Context<'_>, notice: NoticeId, png: Vec<u8>) {
+/// False when the notice is not the answer's to show (it is posted in the channel).
+pub(crate) async fn show(ctx: Context<'_>, notice: NoticeId, png: Vec<u8>) -> bool {
     let data = ctx.data();
-    crate::bot::delivery::show_answer(&data.service, &data.poster, notice, png).await;
+    crate::bot::delivery::show_answer(&data.service, &data.poster, notice, png).await
 }
 
 /// The AI's turn in `game`, played in the background: its move follows in the channel.

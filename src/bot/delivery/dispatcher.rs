@@ -200,18 +200,20 @@ async fn draw(service: &Service, notice: &Notice) -> (Vec<u8>, &'static str) {
 /// original response, with `png` as its board (drawn here if empty), and records it delivered.
 /// If the edit fails, the notice is left to the dispatcher at once, which sends the same edit
 /// (an edit shows once, however often it is sent) or, past the token's life, posts the news.
-/// Nothing a caller must do either way.
-pub async fn show_answer(service: &Service, poster: &Poster, id: NoticeId, png: Vec<u8>) {
+/// Nothing a caller must do either way. Returns false when the notice is not the
+/// interaction's to show (it names no interaction: it is posted in the channel, after the news
+/// the channel owed), true otherwise.
+pub async fn show_answer(service: &Service, poster: &Poster, id: NoticeId, png: Vec<u8>) -> bool {
     let notice = match service.outbox().notice(id).await {
         Ok(Some(notice)) => notice,
-        Ok(None) => return,
+        Ok(None) => return true,
         Err(e) => {
             tracing::error!(notice = id, error = ?e, "cannot read a notice to show: the dispatcher shows it");
-            return;
+            return true;
         }
     };
     let Some(answer) = &notice.payload.answer else {
-        return;
+        return false;
     };
     let delivery = match answer_webhook(answer) {
         Some(webhook) => {
@@ -240,6 +242,7 @@ pub async fn show_answer(service: &Service, poster: &Poster, id: NoticeId, png: 
     if let Err(e) = recorded {
         tracing::error!(notice = id, error = ?e, "cannot record an answer: the dispatcher shows it after its hold");
     }
+    true
 }
 
 /// One attempt at one notice, claimed at `claimed` (Unix ms, the database's clock), recorded.
