@@ -385,9 +385,9 @@ fn evaluate_tablut(pos: &Position, w: &Weights) -> i32 {
     let beside = ADJACENT[CASTLE_SQ] >> k & 1 != 0;
     let needed = match rules.king_capture {
         KingCapture::FourSides => 4,
-        KingCapture::Linnaeus if k == CASTLE_SQ => 4,
+        KingCapture::Linnaeus | KingCapture::FourOnThrone if k == CASTLE_SQ => 4,
         KingCapture::Linnaeus if beside => 3,
-        KingCapture::Linnaeus => 2,
+        KingCapture::Linnaeus | KingCapture::FourOnThrone | KingCapture::TwoSides => 2,
     };
     // Two of two is a capture already; one of two matters more than three of four.
     v -= w.king_danger * around * 4 / needed;
@@ -568,7 +568,11 @@ fn evaluate_corner<const N: usize>(pos: &Position, w: &Weights) -> i32 {
     let on_throne = k == g.centre_sq;
     let beside = g.adjacent[g.centre_sq] >> k & 1 != 0;
     let mut hostile = att | g.corners;
-    if !on_throne {
+    let throne_hostile = match rules.king_capture {
+        KingCapture::FourOnThrone => false,
+        _ => rules.throne == crate::tafl::Throne::Hostile,
+    };
+    if !on_throne && throne_hostile {
         hostile |= g.centre;
     }
     let around = (adj & hostile).count_ones() as i32;
@@ -577,7 +581,8 @@ fn evaluate_corner<const N: usize>(pos: &Position, w: &Weights) -> i32 {
         KingCapture::FourSides if adj.count_ones() < 4 => 0,
         KingCapture::FourSides => 4,
         KingCapture::Linnaeus if on_throne || beside => 4,
-        KingCapture::Linnaeus => 2,
+        KingCapture::FourOnThrone if on_throne => 4,
+        KingCapture::Linnaeus | KingCapture::FourOnThrone | KingCapture::TwoSides => 2,
     };
     if needed > 0 {
         v -= w.king_danger * around * 4 / needed;

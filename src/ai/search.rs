@@ -7,7 +7,8 @@ use super::tt::{Bound, Table};
 use crate::tafl::movelist::MAX_MOVES;
 use crate::tafl::square::SQUARES;
 use crate::tafl::tables::{slide_on, DIRECTIONS};
-use crate::tafl::{Bitboard, Game, Move, MoveList, NoMoves, Position, Rules, Side, Variant};
+use crate::tafl::zobrist::DEFENDERS_TO_MOVE;
+use crate::tafl::{Bitboard, Game, Move, MoveList, NoMoves, Position, Repetition, Rules, Side};
 use std::time::{Duration, Instant};
 
 /// A won game is worth `MATE - plies`; a lost one the opposite.
@@ -47,7 +48,8 @@ pub struct Found {
 fn rules_key(rules: &Rules) -> u64 {
     let mut x = 0x51AB_u64;
     if !rules.variant.is_tablut() {
-        for b in rules.variant.name().bytes() {
+        // "brandubh aagenielsen": the variant and its preset.
+        for b in rules.to_string().bytes() {
             x = (x ^ u64::from(b)).wrapping_mul(0x100_0000_01B3);
         }
     }
@@ -71,6 +73,10 @@ pub struct Searcher {
     /// The repetition limit loses for the defenders (Brandubh and Copenhagen) rather than
     /// drawing (Tablut).
     repetition_loses: bool,
+    /// hnefatafl.org's rule: a defenders' move that recreates an earlier board is refused;
+    /// the search scores it as lost for the defenders, which they then avoid as they would an
+    /// illegal move (and with no other move, lose as a side without a move does).
+    no_defender_repeat: bool,
     no_moves_lose: bool,
     /// Hashes of the game's positions since its last capture, then the search's path.
     path: Vec<u64>,
@@ -95,6 +101,15 @@ pub struct Searcher {
     bias: i32,
 }
 
+/// The game's legal moves (those the board allows, less a defenders' repeat the rules refuse).
+fn root_moves(game: &Game) -> MoveList {
+    let mut root = MoveList::new();
+    for mv in game.legal_moves() {
+        root.push(mv);
+    }
+    root
+}
+
 #[inline(always)]
 fn side_index(side: Side) -> usize {
     match side {
@@ -113,6 +128,7 @@ impl Searcher {
             rules_key: 0,
             rep_limit: 2,
             repetition_loses: false,
+            no_defender_repeat: false,
             no_moves_lose: true,
             path: Vec::with_capacity(1024),
             since: Vec::with_capacity(1024),
@@ -155,8 +171,14 @@ impl Searcher {
         } else {
             self.given
         };
-        self.rep_limit = u32::from(rules.repetition_limit.max(1));
-        self.repetition_loses = rules.variant != Variant::Tablut;
+        let repetition = rules.repetition();
+        self.no_defender_repeat = repetition == Repetition::DefendersMayNotRepeat;
+        self.rep_limit = if self.no_defender_repeat {
+            u32::MAX
+        } else {
+            u32::from(rules.repetition_limit.max(1))
+        };
+        self.repetition_loses = repetition == Repetition::DefendersLose;
         self.no_moves_lose = rules.no_moves == NoMoves::Lose;
         self.path.clear();
         self.since.clear();
@@ -221,6 +243,17 @@ impl Searcher {
         false
     }
 
+    /// Whether the board on top of the path (the defenders just moved) stood so before, with
+    /// either side to move, since the last capture.
+    #[inline]
+    fn board_seen(&self) -> bool {
+        let i = self.path.len() - 1;
+        let h = self.path[i];
+        let other = h ^ DEFENDERS_TO_MOVE;
+        let lo = self.since[i] as usize;
+        self.path[lo..i].iter().any(|&p| p == h || p == other)
+    }
+
     /// Counts a node; true once the search must stop.
     #[inline(always)]
     fn tick(&mut self) -> bool {
@@ -256,6 +289,9 @@ impl Searcher {
         }
         if self.repeated() {
             return Some(self.repetition(pos, ply));
+        }
+        if self.no_defender_repeat && pos.turn() == Side::Attackers && self.board_seen() {
+            return Some(-Self::lost(ply));
         }
         if ply >= MAX_PLY - 2 {
             return Some(evaluate(pos, &self.w, self.bias));
@@ -708,8 +744,7 @@ impl Searcher {
             return None;
         }
         let pos = *game.position();
-        let mut root = MoveList::new();
-        pos.legal_moves(&mut root);
+        let root = root_moves(game);
         if root.is_empty() {
             return None;
         }
@@ -806,8 +841,7 @@ impl Searcher {
             return Vec::new();
         }
         let pos = *game.position();
-        let mut root = MoveList::new();
-        pos.legal_moves(&mut root);
+        let root = root_moves(game);
         self.prepare(game, stop);
         self.ext_limit = 4;
         let mut out = Vec::with_capacity(root.len());

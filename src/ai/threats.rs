@@ -3,7 +3,7 @@
 
 use super::eval::geo;
 use crate::tafl::tables::{ADJACENT, DIRECTIONS, EAST, NEIGHBOURS, NONE, NORTH, RAYS};
-use crate::tafl::{Bitboard, Escape, KingCapture, Position, Side, Variant};
+use crate::tafl::{Bitboard, Escape, KingCapture, Position, Side, Throne, Variant};
 
 const CASTLE: u128 = Bitboard::CASTLE.0;
 const CASTLE_SQ: usize = crate::tafl::Square::CASTLE.index();
@@ -64,20 +64,27 @@ fn king_capturable_tablut(pos: &Position) -> bool {
         return false;
     }
     // The castle is empty unless the king stands on it.
-    let neutral = corners | if k == CASTLE_SQ { 0 } else { CASTLE };
+    let castle = if k == CASTLE_SQ || rules.throne == Throne::Neutral {
+        0
+    } else {
+        CASTLE
+    };
+    let neutral = corners | castle;
     let beside = ADJACENT[CASTLE_SQ] >> k & 1 != 0;
+    let on_castle = k == CASTLE_SQ;
     // A quick count first: too few hostile neighbours and no single arrival can finish it.
     let needed = match rules.king_capture {
         KingCapture::FourSides => 4,
-        KingCapture::Linnaeus if k == CASTLE_SQ => 4,
+        KingCapture::Linnaeus | KingCapture::FourOnThrone if on_castle => 4,
         KingCapture::Linnaeus if beside => 3,
-        KingCapture::Linnaeus => 2,
+        KingCapture::Linnaeus | KingCapture::FourOnThrone | KingCapture::TwoSides => 2,
     };
     let hostile_now = match rules.king_capture {
-        KingCapture::FourSides => adj & (att | neutral),
+        KingCapture::FourSides | KingCapture::TwoSides => adj & (att | neutral),
         KingCapture::Linnaeus if beside => adj & !CASTLE & att,
-        KingCapture::Linnaeus if k == CASTLE_SQ => adj & att,
+        KingCapture::Linnaeus | KingCapture::FourOnThrone if on_castle => adj & att,
         KingCapture::Linnaeus => adj & (att | neutral),
+        KingCapture::FourOnThrone => adj & (att | corners),
     };
     if hostile_now.count_ones() + 1 < needed {
         return false;
@@ -86,26 +93,27 @@ fn king_capturable_tablut(pos: &Position) -> bool {
     if !rules.castle_passable {
         blockers |= CASTLE;
     }
+    let by_two = |t: usize, hostile: u128| {
+        DIRECTIONS.into_iter().any(|dir| {
+            NEIGHBOURS[t][dir] as usize == k && {
+                let z = NEIGHBOURS[k][dir];
+                z != NONE && hostile >> z & 1 != 0
+            }
+        })
+    };
     let mut ts = targets;
     while ts != 0 {
         let t = ts.trailing_zeros() as usize;
         ts &= ts - 1;
         let att2 = att | 1u128 << t;
         let taken = match rules.king_capture {
-            KingCapture::Linnaeus if k == CASTLE_SQ => adj & att2 == adj,
+            KingCapture::Linnaeus | KingCapture::FourOnThrone if on_castle => adj & att2 == adj,
             KingCapture::Linnaeus if beside => {
                 let sides = adj & !CASTLE;
                 sides & att2 == sides
             }
-            KingCapture::Linnaeus => {
-                let hostile = att2 | neutral;
-                DIRECTIONS.into_iter().any(|dir| {
-                    NEIGHBOURS[t][dir] as usize == k && {
-                        let z = NEIGHBOURS[k][dir];
-                        z != NONE && hostile >> z & 1 != 0
-                    }
-                })
-            }
+            KingCapture::Linnaeus | KingCapture::TwoSides => by_two(t, att2 | neutral),
+            KingCapture::FourOnThrone => by_two(t, att2 | corners),
             KingCapture::FourSides => {
                 let hostile = att2 | neutral;
                 adj.count_ones() == 4 && adj & hostile == adj
@@ -209,19 +217,26 @@ fn king_capturable_n<const N: usize>(pos: &Position) -> bool {
     if targets == 0 {
         return false;
     }
-    let neutral = corners | if k == castle_sq { 0 } else { castle };
+    let on_throne = k == castle_sq;
+    let throne = if on_throne || rules.throne == Throne::Neutral {
+        0
+    } else {
+        castle
+    };
+    let neutral = corners | throne;
     let beside = g.adjacent[castle_sq] >> k & 1 != 0;
     let needed = match rules.king_capture {
         KingCapture::FourSides => 4,
-        KingCapture::Linnaeus if k == castle_sq => 4,
+        KingCapture::Linnaeus | KingCapture::FourOnThrone if on_throne => 4,
         KingCapture::Linnaeus if beside => 3,
-        KingCapture::Linnaeus => 2,
+        KingCapture::Linnaeus | KingCapture::FourOnThrone | KingCapture::TwoSides => 2,
     };
     let hostile_now = match rules.king_capture {
-        KingCapture::FourSides => adj & (att | neutral),
+        KingCapture::FourSides | KingCapture::TwoSides => adj & (att | neutral),
         KingCapture::Linnaeus if beside => adj & !castle & att,
-        KingCapture::Linnaeus if k == castle_sq => adj & att,
+        KingCapture::Linnaeus | KingCapture::FourOnThrone if on_throne => adj & att,
         KingCapture::Linnaeus => adj & (att | neutral),
+        KingCapture::FourOnThrone => adj & (att | corners),
     };
     if hostile_now.count_ones() + 1 < needed {
         return false;
@@ -230,26 +245,27 @@ fn king_capturable_n<const N: usize>(pos: &Position) -> bool {
     if !rules.castle_passable {
         blockers |= castle;
     }
+    let by_two = |t: usize, hostile: u128| {
+        DIRECTIONS.into_iter().any(|dir| {
+            g.neighbours[t][dir] as usize == k && {
+                let z = g.neighbours[k][dir];
+                z != NONE && hostile >> z & 1 != 0
+            }
+        })
+    };
     let mut ts = targets;
     while ts != 0 {
         let t = ts.trailing_zeros() as usize;
         ts &= ts - 1;
         let att2 = att | 1u128 << t;
         let taken = match rules.king_capture {
-            KingCapture::Linnaeus if k == castle_sq => adj & att2 == adj,
+            KingCapture::Linnaeus | KingCapture::FourOnThrone if on_throne => adj & att2 == adj,
             KingCapture::Linnaeus if beside => {
                 let sides = adj & !castle;
                 sides & att2 == sides
             }
-            KingCapture::Linnaeus => {
-                let hostile = att2 | neutral;
-                DIRECTIONS.into_iter().any(|dir| {
-                    g.neighbours[t][dir] as usize == k && {
-                        let z = g.neighbours[k][dir];
-                        z != NONE && hostile >> z & 1 != 0
-                    }
-                })
-            }
+            KingCapture::Linnaeus | KingCapture::TwoSides => by_two(t, att2 | neutral),
+            KingCapture::FourOnThrone => by_two(t, att2 | corners),
             KingCapture::FourSides => {
                 let hostile = att2 | neutral;
                 adj.count_ones() == 4 && adj & hostile == adj
@@ -274,7 +290,7 @@ fn capture_squares_n<const N: usize>(pos: &Position) -> [u128; 3] {
             (pos.defenders().0 | king, pos.attackers().0)
         }
     };
-    if pos.king_bb().0 & g.centre == 0 {
+    if pos.king_bb().0 & g.centre == 0 && rules.throne == Throne::Hostile {
         anvils |= g.centre;
     }
     if rules.escape == Escape::Corner {

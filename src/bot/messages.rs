@@ -207,10 +207,12 @@ pub fn aborted_by(game: &GameInfo, player: &Player) -> String {
 }
 
 /// The refusal of one of Tablut's presets for another variant.
-pub fn preset_refused(variant: Variant) -> String {
+pub fn preset_refused(variant: Variant, preset: &str) -> String {
     format!(
-        "The rules presets are Tablut's: {} has its own rules, so leave out rules (or choose variant tablut).",
-        variant.title()
+        "{} has no rules preset {preset}: choose {} (`/tablut rules variant:{}` describes them).",
+        variant.title(),
+        crate::tafl::Preset::names_of(variant),
+        variant.name()
     )
 }
 
@@ -361,11 +363,27 @@ fn casual_words(game: &GameInfo) -> &'static str {
     }
 }
 
-/// "linnaeus rules" for Tablut, "Brandubh, 7×7" for the others.
+/// "linnaeus rules" for Tablut, "Brandubh, 7×7" for the others (with "opentafl rules" when
+/// not the variant's default preset).
 fn game_words(rules: &Rules) -> String {
     match rules.variant {
         Variant::Tablut => format!("{} rules", rules_name(rules)),
-        v => format!("{}, {n}×{n}", v.title(), n = v.size()),
+        v => format!(
+            "{}, {n}×{n}{}",
+            v.title(),
+            other_preset(rules),
+            n = v.size()
+        ),
+    }
+}
+
+/// ", opentafl rules" for a Brandubh or Copenhagen game not under its variant's default preset.
+fn other_preset(rules: &Rules) -> String {
+    match rules.preset() {
+        Some(p) if p != crate::tafl::Preset::default_of(rules.variant) => {
+            format!(", {} rules", p.name())
+        }
+        _ => String::new(),
     }
 }
 
@@ -437,7 +455,12 @@ pub fn challenge_message(c: &ChallengeInfo) -> String {
         if c.rated { "" } else { "a casual game of " },
         match c.rules.variant {
             Variant::Tablut => format!("Tablut: {} rules", rules_name(&c.rules)),
-            v => format!("{} ({n}×{n})", v.title(), n = v.size()),
+            v => format!(
+                "{} ({n}×{n}{})",
+                v.title(),
+                other_preset(&c.rules),
+                n = v.size()
+            ),
         },
         time_words(c.time_control),
         if c.thread { ", in a thread" } else { "" },
@@ -445,11 +468,8 @@ pub fn challenge_message(c: &ChallengeInfo) -> String {
     )
 }
 
-/// The preset's name, or "custom"; the variant's name for Brandubh and Copenhagen.
+/// The preset's name, or "custom".
 pub fn rules_name(rules: &Rules) -> String {
-    if rules.variant.fixed_rules() {
-        return rules.variant.name().to_string();
-    }
     rules
         .preset()
         .map(|p| p.name().to_string())
@@ -499,14 +519,20 @@ pub fn rules_message(variant: Variant, game: Option<&Rules>) -> String {
                 options.join(", ")
             ));
         }
-        Some(_) => text.push_str(&format!(
-            "\nThis channel's game is a game of {}.",
-            variant.title()
+        Some(rules) => text.push_str(&format!(
+            "\nThis channel's game is a game of {}, **{}** rules.",
+            variant.title(),
+            rules_name(rules)
         )),
         None => {}
     }
     if variant == Variant::Tablut {
         text.push_str("\nAlso: `/tablut rules variant:` brandubh (7×7) or copenhagen (11×11).");
+    } else {
+        text.push_str("\nPresets (`rules:` when you start a game):");
+        for p in crate::tafl::Preset::of(variant) {
+            text.push_str(&format!("\n• **{}**: {}.", p.name(), p.description()));
+        }
     }
     text
 }
@@ -528,7 +554,8 @@ const BRANDUBH_RULES: &str = "**Brandubh**, the Irish game of the tafl family. 7
      • Only the king may stand on the throne (d4) or a corner; pieces pass through the empty throne.\n\
      • Enclose an enemy between two of yours on a rank or file to capture it. The corners and \
      the empty throne are hostile to both sides; the armed king helps capture.\n\
-     • The king is taken by four attackers on the throne, three beside it, two elsewhere.\n\
+     • Under the default preset the king is taken by two attackers (or one and a corner; the \
+     empty throne never counts against him), and by four on the throne.\n\
      • The defenders win when the king reaches a corner; the attackers when they take him, or \
      enclose him and all his defenders. A position seen a third time loses for the defenders; \
      a side with no move loses.";
@@ -543,8 +570,8 @@ const COPENHAGEN_RULES: &str = "**Copenhagen Hnefatafl**, the tafl game of today
      • The king is taken by attackers on his four sides (three and the empty throne); never on \
      the edge.\n\
      • The defenders win when the king reaches a corner or makes an exit fort on the edge; the \
-     attackers when they take him or enclose all the defenders. A position seen a third time \
-     loses for the defenders; a side with no move loses.";
+     attackers when they take him or enclose all the defenders. Under the default preset a \
+     position seen a third time loses for the defenders; a side with no move loses.";
 
 /// A move played while the channel still owed earlier news (the AI's move, a reminder, on
 /// their way): for the player alone, since the channel shows the move after that news.
@@ -1296,7 +1323,13 @@ mod tests {
         let text = rules_message(Variant::Copenhagen, Some(&Variant::Copenhagen.rules()));
         assert!(text.contains("files a–k, ranks 1–11"), "{text}");
         assert!(
-            text.contains("This channel's game is a game of Copenhagen Hnefatafl."),
+            text.contains("• **hnefatafl_org**: hnefatafl.org's"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "This channel's game is a game of Copenhagen Hnefatafl, **aagenielsen** rules."
+            ),
             "{text}"
         );
     }
@@ -1491,10 +1524,10 @@ mod tests {
         for variant in Variant::ALL {
             assert_ne!(rules_name(&variant.rules()), "custom", "{variant}");
         }
-        assert_eq!(rules_name(&Variant::Brandubh.rules()), "brandubh");
+        assert_eq!(rules_name(&Variant::Brandubh.rules()), "aagenielsen");
         assert_eq!(
-            preset_refused(Variant::Copenhagen),
-            "The rules presets are Tablut's: Copenhagen Hnefatafl has its own rules, so leave out rules (or choose variant tablut)."
+            preset_refused(Variant::Copenhagen, "walker"),
+            "Copenhagen Hnefatafl has no rules preset walker: choose aagenielsen or hnefatafl_org (`/tablut rules variant:copenhagen` describes them)."
         );
     }
 }

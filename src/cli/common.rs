@@ -31,12 +31,13 @@ impl CliError {
 /// `--variant`, `--rules`, `--set`, `--position`, `--to-move`.
 #[derive(Debug, Clone, Args)]
 pub struct Common {
-    /// The game: tablut, brandubh or copenhagen (presets and --set are Tablut's).
+    /// The game: tablut, brandubh or copenhagen (--set is Tablut's).
     #[arg(long, default_value = "tablut", value_parser = parse_variant)]
     pub variant: Variant,
-    /// The rules preset: linnaeus, walker, salmi or corner.
-    #[arg(long, default_value = "linnaeus", value_parser = parse_preset)]
-    pub rules: Preset,
+    /// The variant's rules preset (`tablut-bot presets` lists them; default: the variant's
+    /// default, linnaeus for Tablut, aagenielsen for Brandubh and Copenhagen).
+    #[arg(long, value_name = "PRESET")]
+    pub rules: Option<String>,
     /// A rule option on top of the preset, as option=value (repeatable), e.g. king_armed=false.
     #[arg(long = "set", value_name = "OPTION=VALUE")]
     pub set: Vec<String>,
@@ -46,11 +47,6 @@ pub struct Common {
     /// The side to move in --position.
     #[arg(long, default_value = "attackers", value_parser = parse_side)]
     pub to_move: Side,
-}
-
-fn parse_preset(s: &str) -> Result<Preset, String> {
-    s.parse()
-        .map_err(|e: crate::tafl::RulesError| e.to_string())
 }
 
 fn parse_variant(s: &str) -> Result<Variant, String> {
@@ -72,16 +68,12 @@ fn parse_side(s: &str) -> Result<Side, String> {
 impl Common {
     /// The rule options: the preset with every `--set` applied.
     pub fn rules(&self) -> Result<Rules, CliError> {
-        if self.variant.fixed_rules() && self.rules != Preset::Linnaeus {
-            return Err(CliError::Input(format!(
-                "--rules: {} has one set of rules; the presets are Tablut's",
-                self.variant.title()
-            )));
-        }
-        let mut rules = match self.variant {
-            Variant::Tablut => self.rules.rules(),
-            v => v.rules(),
+        let preset = match &self.rules {
+            None => Preset::default_of(self.variant),
+            Some(name) => Preset::find(self.variant, name)
+                .map_err(|e| CliError::Input(format!("--rules: {e}")))?,
         };
+        let mut rules = preset.rules();
         for s in &self.set {
             rules
                 .apply_setting(s)

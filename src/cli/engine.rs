@@ -155,7 +155,18 @@ pub fn parse_rules_record(record: &str) -> Result<(Rules, String, Side), String>
 /// docs/RULES.md), so only what would make it another game is refused: edge escape, berserk
 /// or jumping pieces, and a start that is not a position of that board.
 fn parse_fixed_record(record: &str, variant: Variant) -> Result<(Rules, String, Side), String> {
-    let rules = variant.rules();
+    // Brandubh's preset from the king's strength: OpenTafl's own Brandub (`ks:w`), the king
+    // strong on and beside the throne (`ks:c`, `linnaeus`), or the default.
+    let mut rules = variant.rules();
+    if variant == Variant::Brandubh {
+        for token in record.split_whitespace() {
+            match token {
+                "ks:w" => rules = crate::tafl::Preset::BrandubhOpenTafl.rules(),
+                "ks:c" => rules = crate::tafl::Preset::BrandubhLinnaeus.rules(),
+                _ => {}
+            }
+        }
+    }
     let mut start = None;
     let mut turn = Side::Attackers;
     for token in record.split_whitespace() {
@@ -497,8 +508,11 @@ mod tests {
             "dim:7 name:Brandub ks:w cenhe: cenh: start:{BRANDUBH}"
         ))
         .unwrap();
-        assert_eq!(r, Rules::BRANDUBH);
+        assert_eq!(r, crate::tafl::Preset::BrandubhOpenTafl.rules());
         assert_eq!(start, BRANDUBH);
+        let (r, _, _) =
+            parse_rules_record(&format!("dim:7 name:Brandubh ks:c start:{BRANDUBH}")).unwrap();
+        assert_eq!(r, Rules::BRANDUBH);
         assert_eq!(turn, Side::Attackers);
         let copenhagen = write_position(&crate::tafl::Position::start_of(Variant::Copenhagen));
         let (r, start, turn) = parse_rules_record(&format!(

@@ -54,6 +54,8 @@ enum Command {
     Review(review::ReviewArgs),
     /// Fit the analysis's logistic scale on self-play outcomes (maximum likelihood).
     FitScale(fitscale::FitScaleArgs),
+    /// List every variant's rules presets, one `VARIANT PRESET` a line, each variant's default first.
+    Presets,
 }
 
 /// Parses the arguments and runs the command; the process exit code. `.env` is loaded first,
@@ -82,6 +84,7 @@ pub fn main() -> ExitCode {
         Command::Puzzles(args) => puzzles::run(args),
         Command::Review(args) => review::run(args),
         Command::FitScale(args) => fitscale::run(args),
+        Command::Presets => presets(),
     };
     match result {
         Ok(()) | Err(CliError::Closed) => ExitCode::SUCCESS,
@@ -91,6 +94,15 @@ pub fn main() -> ExitCode {
             ExitCode::from(e.code())
         }
     }
+}
+
+/// `tablut-bot presets`: `brandubh aagenielsen`, one line per variant and preset.
+fn presets() -> Result<(), CliError> {
+    let mut text = String::new();
+    for p in crate::tafl::Preset::ALL {
+        text.push_str(&format!("{} {}\n", p.variant().name(), p.name()));
+    }
+    out::line(text.trim_end())
 }
 
 /// The command line parsed, or clap's answer printed (help, version, or an error: a bad value

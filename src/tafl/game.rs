@@ -1,10 +1,12 @@
 //! A game: its rules, its start, every move played and how it ended.
 
+use super::bitboard::Bitboard;
+use super::movelist::MoveList;
 use super::mv::Move;
 use super::notation::{parse_move, MoveError};
 use super::position::{Decided, IllegalMove, Position};
 use super::record::{write_game_record, Call, Mark, RecordedMove};
-use super::rules::{NoMoves, Rules};
+use super::rules::{NoMoves, Repetition, Rules};
 use super::side::Side;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -230,10 +232,14 @@ impl Game {
             }
             None => {}
         }
-        if last.is_some() && self.repetitions() >= usize::from(pos.rules().repetition_limit) {
+        let repetition = pos.rules().repetition();
+        if last.is_some()
+            && repetition != Repetition::DefendersMayNotRepeat
+            && self.repetitions() >= usize::from(pos.rules().repetition_limit)
+        {
             // Tablut draws; Brandubh and Copenhagen forbid perpetual repetition, and the
             // defenders, who could otherwise hold a lost game for ever, lose by it.
-            return if pos.variant().fixed_rules() {
+            return if repetition == Repetition::DefendersLose {
                 Outcome::Won {
                     winner: Side::Attackers,
                     reason: Reason::Repetition,
@@ -244,7 +250,7 @@ impl Game {
                 }
             };
         }
-        if !pos.has_legal_move() {
+        if !self.has_legal_move() {
             return match pos.rules().no_moves {
                 NoMoves::Lose => Outcome::Won {
                     winner: pos.turn().other(),
@@ -258,6 +264,60 @@ impl Game {
         Outcome::Ongoing
     }
 
+    /// Whether `mv`, a legal move on the board, is refused because the defenders may not
+    /// recreate an earlier board (`Repetition::DefendersMayNotRepeat`, hnefatafl.org's rule):
+    /// the pieces as the move leaves them before its captures are taken off stand as they stood
+    /// after an earlier move or at the start, whichever side was then to move.
+    pub fn repeats_board(&self, mv: Move) -> bool {
+        let pos = self.position();
+        if pos.turn() != Side::Defenders
+            || pos.rules().repetition() != Repetition::DefendersMayNotRepeat
+        {
+            return false;
+        }
+        let step = Bitboard::from_square(mv.from).0 | Bitboard::from_square(mv.to).0;
+        let (mut defenders, mut king) = (pos.defenders(), pos.king_bb());
+        if king.contains(mv.from) {
+            king = Bitboard(king.0 ^ step);
+        } else {
+            defenders = Bitboard(defenders.0 ^ step);
+        }
+        let attackers = pos.attackers();
+        self.history.iter().any(|p| {
+            p.attackers() == attackers && p.defenders() == defenders && p.king_bb() == king
+        })
+    }
+
+    /// Every legal move of the side to move, in no particular order: the board's, less those
+    /// [`Game::repeats_board`] refuses. None once the game is over.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        if self.outcome.is_over() {
+            return Vec::new();
+        }
+        let mut list = MoveList::new();
+        self.position().legal_moves(&mut list);
+        list.iter()
+            .copied()
+            .filter(|&mv| !self.repeats_board(mv))
+            .collect()
+    }
+
+    /// Whether the side to move has a legal move (the board's, less the repeats refused).
+    fn has_legal_move(&self) -> bool {
+        let pos = self.position();
+        if !pos.has_legal_move() {
+            return false;
+        }
+        if pos.turn() != Side::Defenders
+            || pos.rules().repetition() != Repetition::DefendersMayNotRepeat
+        {
+            return true;
+        }
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        list.iter().any(|&mv| !self.repeats_board(mv))
+    }
+
     /// Plays a move, recording it with its captures, mark and call.
     pub fn play(&mut self, mv: Move) -> Result<RecordedMove, IllegalMove> {
         if self.outcome.is_over() {
@@ -265,6 +325,10 @@ impl Game {
         }
         let before = *self.position();
         let side = before.turn();
+        before.check(mv)?;
+        if self.repeats_board(mv) {
+            return Err(IllegalMove::RepeatsBoard(mv));
+        }
         let (after, effect) = before.play(mv).map_err(|e| e.error)?;
         self.history.push(after);
         self.outcome = self.judge(Some(side));

@@ -3,6 +3,7 @@
 
 pub mod bitboard;
 pub mod game;
+pub mod gamefile;
 pub mod movelist;
 pub mod mv;
 pub mod notation;
@@ -17,11 +18,17 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use game::{Game, Outcome, Reason};
+pub use gamefile::{
+    read_record, write_record, ReadRecord, RecordFormat, RecordReadError, RecordTags,
+};
 pub use movelist::MoveList;
 pub use mv::Move;
 pub use notation::{parse_move, MoveError, MoveText};
 pub use position::{Decided, IllegalMove, MoveEffect, PlayError, Position, PositionError};
 pub use record::{parse_position, write_position, Call, Mark, RecordError, RecordedMove};
-pub use rules::{Escape, KingCapture, NoMoves, Preset, Rules, RulesError, Variant, VariantError};
+pub use rules::{
+    Escape, KingCapture, NoMoves, Preset, Repetition, Rules, RulesError, Throne, Variant,
+    VariantError,
+};
 pub use side::{Piece, Side};
 pub use square::Square;

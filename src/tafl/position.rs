@@ -4,7 +4,7 @@
 use super::bitboard::Bitboard;
 use super::movelist::MoveList;
 use super::mv::Move;
-use super::rules::{Escape, KingCapture, Rules, Variant};
+use super::rules::{Escape, KingCapture, Rules, Throne, Variant};
 use super::side::{Piece, Side};
 use super::square::Square;
 use super::tables::{slide_on, Geometry, DIRECTIONS, GEOMETRY_11, GEOMETRY_7, GEOMETRY_9, NONE};
@@ -119,6 +119,8 @@ pub enum IllegalMove {
     CornerLanding,
     #[error("the game is over: no more moves can be played")]
     GameOver,
+    #[error("{0} would leave the board as it stood before: under these rules the defenders may not repeat a board (hnefatafl.org's rule)")]
+    RepeatsBoard(Move),
 }
 
 /// A move refused by [`Position::play`], with the position handed back unchanged.
@@ -286,10 +288,11 @@ impl Position {
         };
         pos.hash = pos.hash_from_scratch();
         let (a, d, k, mover) = (attackers.0, defenders.0, king.0, turn.other());
+        let encircle = rules.encirclement;
         pos.end = match variant {
             Variant::Tablut => None,
-            Variant::Brandubh => ending::<7>(a, d, k, mover),
-            Variant::Copenhagen => ending::<11>(a, d, k, mover),
+            Variant::Brandubh => ending::<7>(a, d, k, mover, encircle),
+            Variant::Copenhagen => ending::<11>(a, d, k, mover, encircle),
         };
         Ok(pos)
     }
@@ -728,7 +731,8 @@ impl Position {
             Escape::Edge => 0,
             Escape::Corner => g.corners,
         };
-        let neutral_hostile = corners | if castle_empty { g.centre } else { 0 };
+        let throne = castle_empty && self.rules.throne == Throne::Hostile;
+        let neutral_hostile = corners | if throne { g.centre } else { 0 };
 
         if !mover_is_king || self.rules.king_armed {
             let (anvils, enemies, enemy_kind) = match self.turn {
@@ -805,7 +809,13 @@ impl Position {
             undo.effect.escaped = true;
         }
         if N != 9 && !undo.effect.king_captured && !undo.effect.escaped {
-            self.end = ending::<N>(self.attackers.0, self.defenders.0, self.king.0, self.turn);
+            self.end = ending::<N>(
+                self.attackers.0,
+                self.defenders.0,
+                self.king.0,
+                self.turn,
+                self.rules.encirclement,
+            );
         }
 
         self.turn = self.turn.other();
@@ -833,6 +843,15 @@ impl Position {
         let k = self.king.0.trailing_zeros() as usize;
         let adj = g.adjacent[k];
         let att = self.attackers.0;
+        // Two sides: the arrival on `to` and a hostile square beyond the king.
+        let by_two = |hostile: u128| {
+            DIRECTIONS.into_iter().any(|dir| {
+                g.neighbours[to][dir] as usize == k && {
+                    let z = g.neighbours[k][dir];
+                    z != NONE && hostile >> z & 1 != 0
+                }
+            })
+        };
         match self.rules.king_capture {
             KingCapture::Linnaeus => {
                 if k == castle {
@@ -841,19 +860,17 @@ impl Position {
                     let sides = adj & !g.centre;
                     sides & att == sides
                 } else {
-                    let hostile = att | neutral_hostile;
-                    DIRECTIONS.into_iter().any(|dir| {
-                        g.neighbours[to][dir] as usize == k && {
-                            let z = g.neighbours[k][dir];
-                            z != NONE && hostile >> z & 1 != 0
-                        }
-                    })
+                    by_two(att | neutral_hostile)
                 }
             }
             KingCapture::FourSides => {
                 let hostile = att | neutral_hostile;
                 adj.count_ones() == 4 && adj & hostile == adj
             }
+            // The empty throne is never hostile to the king; a corner is.
+            KingCapture::FourOnThrone if k == castle => adj & att == adj,
+            KingCapture::FourOnThrone => by_two(att | (neutral_hostile & !g.centre)),
+            KingCapture::TwoSides => by_two(att | neutral_hostile),
         }
     }
 
@@ -931,19 +948,22 @@ fn dilate<const N: usize>(b: u128) -> u128 {
 
 /// The end a move by `mover` made besides a capture or escape of the king: an exit fort
 /// (Copenhagen, after a defenders' move) or an encirclement (Brandubh and Copenhagen, after an
-/// attackers' move).
+/// attackers' move, where the rules have it).
 #[inline(never)]
 fn ending<const N: usize>(
     attackers: u128,
     defenders: u128,
     king: u128,
     mover: Side,
+    encircle: bool,
 ) -> Option<Decided> {
     match mover {
         Side::Defenders if N == 11 && exit_fort::<N>(attackers, defenders, king) => {
             Some(Decided::ExitFort)
         }
-        Side::Attackers if encircled::<N>(attackers, defenders, king) => Some(Decided::Encircled),
+        Side::Attackers if encircle && encircled::<N>(attackers, defenders, king) => {
+            Some(Decided::Encircled)
+        }
         _ => None,
     }
 }

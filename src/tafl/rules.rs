@@ -14,6 +14,42 @@ pub enum KingCapture {
     Linnaeus,
     /// Four sides everywhere (an empty castle or a hostile corner counts as a side).
     FourSides,
+    /// Brandubh as aagenielsen.dk plays it: four sides on the throne, two everywhere else
+    /// (beside the throne too); the empty throne is never hostile to the king, a corner is.
+    FourOnThrone,
+    /// Brandubh as OpenTafl plays it: two sides everywhere, on the throne too.
+    TwoSides,
+}
+
+/// Whether the throne (Brandubh's and Copenhagen's centre) is hostile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Throne {
+    /// Hostile to the attackers always, to the defenders while it is empty.
+    #[default]
+    Hostile,
+    /// Hostile to no one: no piece is captured against it (OpenTafl's Brandubh).
+    Neutral,
+}
+
+impl Throne {
+    pub fn is_hostile(&self) -> bool {
+        *self == Throne::Hostile
+    }
+}
+
+/// What a repeated position does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Repetition {
+    /// The `repetition_limit`-th occurrence of a position draws (Tablut; OpenTafl's Brandubh).
+    Draw,
+    /// The `repetition_limit`-th occurrence of a position ends the game and the defenders lose
+    /// (Brandubh's and Copenhagen's perpetual repetition).
+    DefendersLose,
+    /// hnefatafl.org's Copenhagen: a defenders' move that would leave the board as it stood
+    /// after an earlier move (or at the start) is illegal; the attackers may repeat.
+    DefendersMayNotRepeat,
 }
 
 /// Where the king escapes to.
@@ -76,14 +112,9 @@ impl Variant {
         }
     }
 
-    /// The rules a game of this variant is played under (Tablut's default preset, or the
-    /// variant's one fixed set).
+    /// The rules a new game of this variant is played under: its default preset.
     pub const fn rules(self) -> Rules {
-        match self {
-            Variant::Tablut => Rules::LINNAEUS,
-            Variant::Brandubh => Rules::BRANDUBH,
-            Variant::Copenhagen => Rules::COPENHAGEN,
-        }
+        Preset::default_of(self).rules()
     }
 
     /// The board's masks and tables.
@@ -123,7 +154,7 @@ impl Variant {
         [sq(0, 0), sq(l, 0), sq(0, l), sq(l, l)]
     }
 
-    /// Whether the variant's rules are fixed (no options or presets): Brandubh and Copenhagen.
+    /// Whether the variant's rules are fixed presets without options: Brandubh and Copenhagen.
     pub const fn fixed_rules(self) -> bool {
         !matches!(self, Variant::Tablut)
     }
@@ -181,6 +212,22 @@ pub struct Rules {
     pub escape: Escape,
     pub repetition_limit: u8,
     pub no_moves: NoMoves,
+    /// Brandubh and Copenhagen: whether the throne is hostile. Left out of the stored form
+    /// when hostile, so rules stored without it read as they always have.
+    #[serde(skip_serializing_if = "Throne::is_hostile")]
+    pub throne: Throne,
+    /// Brandubh and Copenhagen: whether the attackers win by encircling the king and all his
+    /// defenders (rule 17). Tablut has no encirclement, whatever this says.
+    #[serde(skip_serializing_if = "is_true")]
+    pub encirclement: bool,
+    /// What a repeated position does; `None` is the variant's own rule ([`Rules::repetition`]):
+    /// Tablut draws, Brandubh and Copenhagen lose for the defenders.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repetition: Option<Repetition>,
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 impl Default for Rules {
@@ -189,7 +236,9 @@ impl Default for Rules {
     }
 }
 
-/// A named option set.
+/// A named rule set of one variant: Tablut's option presets, Brandubh's and Copenhagen's
+/// readings (docs/RULES.md). Names are unique within a variant; the same name in two variants
+/// means the same source (`linnaeus`, `aagenielsen`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Preset {
@@ -197,15 +246,57 @@ pub enum Preset {
     Walker,
     Salmi,
     Corner,
+    /// Brandubh: the king taken as in Linnaeus' Tablut (four on the throne, three beside it).
+    BrandubhLinnaeus,
+    /// Brandubh: aagenielsen.dk's (the king taken by two except on the throne). The default.
+    BrandubhAagenielsen,
+    /// Brandubh: OpenTafl's (two everywhere, the throne neutral, no encirclement, repetition draws).
+    BrandubhOpenTafl,
+    /// Copenhagen: aagenielsen.dk's rules (perpetual repetition loses for the defenders). The default.
+    CopenhagenAagenielsen,
+    /// Copenhagen: hnefatafl.org's (the defenders may not recreate an earlier board).
+    CopenhagenHnefataflOrg,
 }
 
 impl Preset {
-    pub const ALL: [Preset; 4] = [
+    /// Every preset, Tablut's first, each variant's default first among its own.
+    pub const ALL: [Preset; 9] = [
         Preset::Linnaeus,
         Preset::Walker,
         Preset::Salmi,
         Preset::Corner,
+        Preset::BrandubhAagenielsen,
+        Preset::BrandubhLinnaeus,
+        Preset::BrandubhOpenTafl,
+        Preset::CopenhagenAagenielsen,
+        Preset::CopenhagenHnefataflOrg,
     ];
+
+    /// The presets of one variant, its default first.
+    pub fn of(variant: Variant) -> impl Iterator<Item = Preset> {
+        Preset::ALL
+            .into_iter()
+            .filter(move |p| p.variant() == variant)
+    }
+
+    /// The variant's default preset: `linnaeus`, `aagenielsen` (Brandubh and Copenhagen).
+    pub const fn default_of(variant: Variant) -> Preset {
+        match variant {
+            Variant::Tablut => Preset::Linnaeus,
+            Variant::Brandubh => Preset::BrandubhAagenielsen,
+            Variant::Copenhagen => Preset::CopenhagenAagenielsen,
+        }
+    }
+
+    pub const fn variant(self) -> Variant {
+        match self {
+            Preset::Linnaeus | Preset::Walker | Preset::Salmi | Preset::Corner => Variant::Tablut,
+            Preset::BrandubhLinnaeus | Preset::BrandubhAagenielsen | Preset::BrandubhOpenTafl => {
+                Variant::Brandubh
+            }
+            Preset::CopenhagenAagenielsen | Preset::CopenhagenHnefataflOrg => Variant::Copenhagen,
+        }
+    }
 
     pub const fn rules(self) -> Rules {
         match self {
@@ -222,15 +313,36 @@ impl Preset {
                 escape: Escape::Corner,
                 ..Rules::LINNAEUS
             },
+            Preset::BrandubhLinnaeus => Rules::BRANDUBH,
+            Preset::BrandubhAagenielsen => Rules {
+                king_capture: KingCapture::FourOnThrone,
+                ..Rules::BRANDUBH
+            },
+            Preset::BrandubhOpenTafl => Rules {
+                king_capture: KingCapture::TwoSides,
+                throne: Throne::Neutral,
+                encirclement: false,
+                repetition: Some(Repetition::Draw),
+                ..Rules::BRANDUBH
+            },
+            Preset::CopenhagenAagenielsen => Rules::COPENHAGEN,
+            Preset::CopenhagenHnefataflOrg => Rules {
+                repetition: Some(Repetition::DefendersMayNotRepeat),
+                ..Rules::COPENHAGEN
+            },
         }
     }
 
+    /// The name in commands and records, unique within its variant.
     pub const fn name(self) -> &'static str {
         match self {
-            Preset::Linnaeus => "linnaeus",
+            Preset::Linnaeus | Preset::BrandubhLinnaeus => "linnaeus",
             Preset::Walker => "walker",
             Preset::Salmi => "salmi",
             Preset::Corner => "corner",
+            Preset::BrandubhAagenielsen | Preset::CopenhagenAagenielsen => "aagenielsen",
+            Preset::BrandubhOpenTafl => "opentafl",
+            Preset::CopenhagenHnefataflOrg => "hnefatafl_org",
         }
     }
 
@@ -241,6 +353,45 @@ impl Preset {
             Preset::Walker => "Damian Walker's rules: a side with no legal move draws",
             Preset::Salmi => "Salmi's reading: the king may return to his castle",
             Preset::Corner => "the king must reach a corner, not just the edge",
+            Preset::BrandubhAagenielsen => {
+                "aagenielsen.dk's (the default): the king is taken by two attackers, by four on the throne; the empty throne is never hostile to him"
+            }
+            Preset::BrandubhLinnaeus => {
+                "the king is taken as in Linnaeus' Tablut: four on the throne, three beside it, two elsewhere"
+            }
+            Preset::BrandubhOpenTafl => {
+                "OpenTafl's: the king is taken by two everywhere, the throne is hostile to no one, no encirclement, a third repetition draws"
+            }
+            Preset::CopenhagenAagenielsen => {
+                "aagenielsen.dk's (the default): a third repetition of a position loses for the defenders"
+            }
+            Preset::CopenhagenHnefataflOrg => {
+                "hnefatafl.org's: the defenders may not recreate an earlier board; the attackers may repeat"
+            }
+        }
+    }
+
+    /// The preset of `variant` named `name` (any case).
+    ///
+    /// # Errors
+    /// [`RulesError::UnknownPresetOf`] naming the variant's presets.
+    pub fn find(variant: Variant, name: &str) -> Result<Preset, RulesError> {
+        let t = name.trim().to_ascii_lowercase().replace(['-', '.'], "_");
+        Preset::of(variant)
+            .find(|p| p.name() == t)
+            .ok_or_else(|| RulesError::UnknownPresetOf {
+                variant,
+                name: name.to_string(),
+            })
+    }
+
+    /// The names of a variant's presets, "a, b or c".
+    pub fn names_of(variant: Variant) -> String {
+        let names: Vec<&str> = Preset::of(variant).map(Preset::name).collect();
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            Some((last, _)) => last.to_string(),
+            None => String::new(),
         }
     }
 }
@@ -272,16 +423,18 @@ pub enum RulesError {
         crate::echo::echo(.0)
     )]
     Malformed(String),
-    #[error("{} has one set of rules: its options cannot be changed", .0.title())]
+    #[error("{} has no rule options: choose one of its presets ({})", .0.title(), Preset::names_of(*.0))]
     FixedRules(Variant),
+    #[error("unknown {} preset '{}': choose {}", .variant.title(), crate::echo::echo(.name), Preset::names_of(*.variant))]
+    UnknownPresetOf { variant: Variant, name: String },
 }
 
 impl FromStr for Preset {
     type Err = RulesError;
 
+    /// A Tablut preset's name (see [`Preset::find`] for the other variants').
     fn from_str(s: &str) -> Result<Preset, RulesError> {
-        Preset::ALL
-            .into_iter()
+        Preset::of(Variant::Tablut)
             .find(|p| p.name().eq_ignore_ascii_case(s.trim()))
             .ok_or_else(|| RulesError::UnknownPreset(s.to_string()))
     }
@@ -309,11 +462,15 @@ impl Rules {
         escape: Escape::Edge,
         repetition_limit: 2,
         no_moves: NoMoves::Lose,
+        throne: Throne::Hostile,
+        encirclement: true,
+        repetition: None,
     };
 
-    /// Brandubh's rules (docs/RULES.md): the king re-enters the throne, every piece passes the
-    /// empty throne, the armed king is taken by two except on or beside the throne, and escapes
-    /// to a corner. Repetition and the other endings are the variant's own.
+    /// Brandubh's `linnaeus` preset (docs/RULES.md), the one the `hnefatafl` crate plays: the
+    /// king re-enters the throne, every piece passes the empty throne, the armed king is taken
+    /// by two except on or beside the throne, and escapes to a corner. Repetition and the other
+    /// endings are the variant's own.
     pub const BRANDUBH: Rules = Rules {
         variant: Variant::Brandubh,
         king_reenters_castle: true,
@@ -323,9 +480,12 @@ impl Rules {
         escape: Escape::Corner,
         repetition_limit: 3,
         no_moves: NoMoves::Lose,
+        throne: Throne::Hostile,
+        encirclement: true,
+        repetition: None,
     };
 
-    /// Copenhagen Hnefatafl's rules (docs/RULES.md): as Brandubh's, but the king is taken on
+    /// Copenhagen Hnefatafl's `aagenielsen` preset (docs/RULES.md): as Brandubh's `linnaeus`, but the king is taken on
     /// four sides (three and the empty throne); shieldwalls, exit forts, encirclement and the
     /// perpetual-repetition rule are the variant's own.
     pub const COPENHAGEN: Rules = Rules {
@@ -334,12 +494,36 @@ impl Rules {
         ..Rules::BRANDUBH
     };
 
-    /// The rules as the engine plays them: a fixed-rules variant's own set, whatever the other
-    /// fields say; Tablut's as they are.
-    pub const fn normalized(self) -> Rules {
+    /// The rules as the engine plays them: Tablut's as they are; for Brandubh and Copenhagen,
+    /// the variant's preset whose choices (king capture, throne, encirclement, repetition)
+    /// these are, or the variant's default preset, whatever the other fields say.
+    pub fn normalized(self) -> Rules {
         match self.variant {
             Variant::Tablut => self,
-            v => v.rules(),
+            v => self
+                .preset_of_variant()
+                .unwrap_or(Preset::default_of(v))
+                .rules(),
+        }
+    }
+
+    /// The Brandubh or Copenhagen preset whose choices these rules make.
+    fn preset_of_variant(&self) -> Option<Preset> {
+        Preset::of(self.variant).find(|p| {
+            let r = p.rules();
+            r.king_capture == self.king_capture
+                && r.throne == self.throne
+                && r.encirclement == self.encirclement
+                && r.repetition() == self.repetition()
+        })
+    }
+
+    /// What a repeated position does under these rules.
+    pub const fn repetition(&self) -> Repetition {
+        match (self.repetition, self.variant) {
+            (Some(r), _) => r,
+            (None, Variant::Tablut) => Repetition::Draw,
+            (None, _) => Repetition::DefendersLose,
         }
     }
 
@@ -426,6 +610,8 @@ impl Rules {
                 match self.king_capture {
                     KingCapture::Linnaeus => "linnaeus",
                     KingCapture::FourSides => "four_sides",
+                    KingCapture::FourOnThrone => "four_on_throne",
+                    KingCapture::TwoSides => "two_sides",
                 }
                 .to_string(),
             ),
@@ -449,9 +635,13 @@ impl Rules {
         ]
     }
 
-    /// The preset these rules are exactly, if any.
+    /// The preset these rules are exactly, if any (for Brandubh and Copenhagen, the preset
+    /// whose choices they make).
     pub fn preset(&self) -> Option<Preset> {
-        Preset::ALL.into_iter().find(|p| p.rules() == *self)
+        match self.variant {
+            Variant::Tablut => Preset::of(Variant::Tablut).find(|p| p.rules() == *self),
+            _ => self.preset_of_variant(),
+        }
     }
 }
 
@@ -459,7 +649,10 @@ impl fmt::Display for Rules {
     /// The preset's name, or `option=value` pairs separated by spaces.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.variant.fixed_rules() {
-            return f.write_str(self.variant.name());
+            return match self.preset() {
+                Some(p) => write!(f, "{} {}", self.variant.name(), p.name()),
+                None => f.write_str(self.variant.name()),
+            };
         }
         if let Some(p) = self.preset() {
             return f.write_str(p.name());
@@ -489,9 +682,57 @@ mod tests {
         assert_eq!(d.repetition_limit, 2);
         assert_eq!(d.no_moves, NoMoves::Lose);
         for p in Preset::ALL {
-            assert_eq!(p.name().parse::<Preset>(), Ok(p));
+            assert_eq!(Preset::find(p.variant(), p.name()), Ok(p));
             assert_eq!(p.rules().preset(), Some(p));
+            assert_eq!(p.rules().variant, p.variant());
+            assert_eq!(p.rules().normalized(), p.rules());
         }
+        for p in Preset::of(Variant::Tablut) {
+            assert_eq!(p.name().parse::<Preset>(), Ok(p));
+        }
+        assert_eq!(Preset::default_of(Variant::Brandubh).name(), "aagenielsen");
+        assert_eq!(
+            Variant::Brandubh.rules(),
+            Preset::BrandubhAagenielsen.rules()
+        );
+        assert_eq!(Variant::Copenhagen.rules(), Rules::COPENHAGEN);
+        assert!(matches!(
+            Preset::find(Variant::Brandubh, "walker"),
+            Err(RulesError::UnknownPresetOf { .. })
+        ));
+        assert_eq!(
+            Preset::find(Variant::Copenhagen, "hnefatafl.org"),
+            Ok(Preset::CopenhagenHnefataflOrg)
+        );
+    }
+
+    #[test]
+    fn stored_brandubh_and_copenhagen_rules_read_as_their_presets() {
+        // The stored form of every game made before the presets: its rules stay what they were.
+        let old_brandubh = r#"{"variant":"brandubh","king_reenters_castle":true,"castle_passable":true,"king_armed":true,"king_capture":"linnaeus","escape":"corner","repetition_limit":3,"no_moves":"lose"}"#;
+        let old_copenhagen = r#"{"variant":"copenhagen","king_reenters_castle":true,"castle_passable":true,"king_armed":true,"king_capture":"four_sides","escape":"corner","repetition_limit":3,"no_moves":"lose"}"#;
+        let b: Rules = serde_json::from_str(old_brandubh).unwrap();
+        let c: Rules = serde_json::from_str(old_copenhagen).unwrap();
+        assert_eq!(b, Rules::BRANDUBH);
+        assert_eq!(c, Rules::COPENHAGEN);
+        assert_eq!(
+            serde_json::to_string(&Rules::BRANDUBH).unwrap(),
+            old_brandubh
+        );
+        assert_eq!(
+            serde_json::to_string(&Rules::COPENHAGEN).unwrap(),
+            old_copenhagen
+        );
+        for p in Preset::ALL {
+            let json = serde_json::to_string(&p.rules()).unwrap();
+            assert_eq!(
+                serde_json::from_str::<Rules>(&json).unwrap(),
+                p.rules(),
+                "{json}"
+            );
+        }
+        assert_eq!(Rules::BRANDUBH.repetition(), Repetition::DefendersLose);
+        assert_eq!(Rules::LINNAEUS.repetition(), Repetition::Draw);
     }
 
     #[test]
@@ -559,7 +800,7 @@ mod tests {
             fixed.set("king_armed", "false"),
             Err(RulesError::FixedRules(Variant::Copenhagen))
         ));
-        assert_eq!(Rules::BRANDUBH.to_string(), "brandubh");
+        assert_eq!(Rules::BRANDUBH.to_string(), "brandubh linnaeus");
         assert!("chess".parse::<Variant>().is_err());
         assert_eq!(Variant::Copenhagen.castle().to_string(), "f6");
         assert_eq!(Variant::Brandubh.castle().to_string(), "d4");

@@ -262,7 +262,9 @@ fn perft_counts_brandubh_and_copenhagen() {
     assert!(stderr_line(&out).contains("unknown game 'chess'"));
     let out = run(&["perft", "1", "--variant", "copenhagen", "--rules", "walker"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr_line(&out).contains("has one set of rules"));
+    assert!(stderr_line(&out).contains(
+        "unknown Copenhagen Hnefatafl preset 'walker': choose aagenielsen or hnefatafl_org"
+    ));
     let out = run(&[
         "perft",
         "1",
@@ -272,7 +274,7 @@ fn perft_counts_brandubh_and_copenhagen() {
         "king_armed=false",
     ]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr_line(&out).contains("Brandubh has one set of rules"));
+    assert!(stderr_line(&out).contains("Brandubh has no rule options: choose one of its presets"));
 }
 
 #[test]
@@ -531,4 +533,88 @@ fn a_closed_stdout_ends_every_command_quietly() {
         assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
         assert!(err.trim().is_empty(), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn presets_lists_one_line_per_variant_and_preset() {
+    let out = run(&["presets"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "tablut linnaeus",
+            "tablut walker",
+            "tablut salmi",
+            "tablut corner",
+            "brandubh aagenielsen",
+            "brandubh linnaeus",
+            "brandubh opentafl",
+            "copenhagen aagenielsen",
+            "copenhagen hnefatafl_org",
+        ]
+    );
+    // Each plays by its rules: the king beside the throne, on d5, is taken by two under
+    // aagenielsen's and OpenTafl's rules, not under linnaeus'.
+    let position = "/7/7/7/7/2tK3/4t2/7/";
+    for (preset, status) in [
+        ("aagenielsen", "attackers_won"),
+        ("linnaeus", "ongoing"),
+        ("opentafl", "attackers_won"),
+    ] {
+        let v = json(&run(&[
+            "replay",
+            "--variant",
+            "brandubh",
+            "--rules",
+            preset,
+            "--position",
+            position,
+            "e6-e5",
+        ]));
+        assert_eq!(v["status"], status, "{preset}");
+    }
+    let out = run(&["replay", "--variant", "brandubh", "--rules", "walker"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_line(&out).contains("choose aagenielsen, linnaeus or opentafl"));
+}
+
+#[test]
+fn replay_writes_records_in_both_formats_and_reads_them_back() {
+    let moves = [
+        "b4-b6", "e4-e6", "b6-b5", "d4-e4", "b5-b6", "e4-e2", "f4-f2",
+    ];
+    let mut args = vec!["replay", "--variant", "brandubh"];
+    args.extend(moves);
+    let json_direct = json(&run(&args));
+    assert_eq!(json_direct["status"], "attackers_won");
+    for format in ["tafl", "opentafl"] {
+        let mut args = vec!["replay", "--variant", "brandubh", "--record", format];
+        args.extend(moves);
+        let out = run(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let record = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            record.contains("f4-f2xe2") || record.contains("f4-f2"),
+            "{record}"
+        );
+        // Read back with no --variant: the record's own rules apply.
+        let back = json(&run_stdin(&["replay"], &record));
+        assert_eq!(back, json_direct, "{format}: {record}");
+    }
+    // A bad record: one line naming the ply.
+    let out = run_stdin(
+        &["replay"],
+        "[Variant \"brandubh aagenielsen\"]\n\n1. b4-b6xb5 e4-e6\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr_line(&out),
+        "ply 1: 'b4-b6xb5': the record says it captures b5, but it captures nothing"
+    );
 }

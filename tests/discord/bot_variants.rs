@@ -218,8 +218,9 @@ async fn a_whole_game_between_two_people(variant: Variant, channel: u64, moves: 
             );
             assert!(
                 text.contains(&format!(
-                    "This channel's game is a game of {}.",
-                    variant.title()
+                    "This channel's game is a game of {}, **{}** rules.",
+                    variant.title(),
+                    tablut_bot::tafl::Preset::default_of(variant).name()
                 )),
                 "{text}"
             );
@@ -286,7 +287,10 @@ async fn a_whole_game_between_two_people(variant: Variant, channel: u64, moves: 
     );
     let file = String::from_utf8(history.file(".txt").unwrap().to_vec()).unwrap();
     assert!(file.contains(&format!("[Variant \"{variant}\"]")), "{file}");
-    assert!(file.contains(&format!("[Rules \"{variant}\"]")), "{file}");
+    assert!(
+        file.contains(&format!("[Rules \"{}\"]", game.rules())),
+        "{file}"
+    );
     assert!(file.contains(&game.record()), "{file}");
     assert_replay(&h, &birger, channel, &game, variant).await;
     assert_analysis(&h, &astrid, channel, &game, variant).await;

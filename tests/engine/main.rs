@@ -10,8 +10,10 @@
 mod ai;
 mod ai_variants;
 mod perft;
+mod presets;
 mod properties;
 mod puzzles;
+mod records;
 mod render;
 #[path = "../render_support/mod.rs"]
 mod render_support;

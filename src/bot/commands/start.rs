@@ -53,27 +53,37 @@ pub fn variant(arg: Option<VariantArg>) -> Variant {
     arg.map_or(Variant::Tablut, Variant::from)
 }
 
+/// A rules preset by name: each variant has its own (`/tablut rules variant:…` lists them).
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
 pub enum RulesArg {
-    #[name = "linnaeus"]
+    #[name = "linnaeus (tablut, brandubh)"]
     Linnaeus,
-    #[name = "walker"]
+    #[name = "walker (tablut)"]
     Walker,
-    #[name = "salmi"]
+    #[name = "salmi (tablut)"]
     Salmi,
-    #[name = "corner"]
+    #[name = "corner (tablut)"]
     Corner,
+    #[name = "aagenielsen (brandubh, copenhagen)"]
+    Aagenielsen,
+    #[name = "opentafl (brandubh)"]
+    OpenTafl,
+    #[name = "hnefatafl_org (copenhagen)"]
+    HnefataflOrg,
 }
 
-impl From<RulesArg> for Rules {
-    fn from(r: RulesArg) -> Rules {
-        match r {
-            RulesArg::Linnaeus => Preset::Linnaeus,
-            RulesArg::Walker => Preset::Walker,
-            RulesArg::Salmi => Preset::Salmi,
-            RulesArg::Corner => Preset::Corner,
+impl RulesArg {
+    /// The preset's name, as `tablut-bot presets` lists it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            RulesArg::Linnaeus => "linnaeus",
+            RulesArg::Walker => "walker",
+            RulesArg::Salmi => "salmi",
+            RulesArg::Corner => "corner",
+            RulesArg::Aagenielsen => "aagenielsen",
+            RulesArg::OpenTafl => "opentafl",
+            RulesArg::HnefataflOrg => "hnefatafl_org",
         }
-        .rules()
     }
 }
 
@@ -97,13 +107,14 @@ impl From<LevelArg> for Level {
     }
 }
 
-/// The rules of a new game: Tablut's preset (Linnaeus' by default), or the variant's own rules.
-/// A preset with another variant is refused: the presets are Tablut's.
+/// The rules of a new game: the variant's preset named, or its default. A preset of another
+/// variant is refused, naming the variant's own.
 pub fn game_rules(variant: Variant, preset: Option<RulesArg>) -> Result<Rules, Error> {
-    match (variant, preset) {
-        (Variant::Tablut, preset) => Ok(preset.unwrap_or(RulesArg::Linnaeus).into()),
-        (variant, None) => Ok(variant.rules()),
-        (variant, Some(_)) => Err(Error::User(messages::preset_refused(variant))),
+    match preset {
+        None => Ok(variant.rules()),
+        Some(p) => Preset::find(variant, p.name())
+            .map(Preset::rules)
+            .map_err(|_| Error::User(messages::preset_refused(variant, p.name()))),
     }
 }
 
@@ -125,7 +136,8 @@ pub async fn challenge(
         VariantArg,
     >,
     #[description = "The side you want (default random)"] side: Option<SideArg>,
-    #[description = "Tablut's rules (default linnaeus)"] rules: Option<RulesArg>,
+    #[description = "The rules preset (default: the game's own, linnaeus for tablut)"]
+    rules: Option<RulesArg>,
     #[description = "Time per move: none, 12h, 3d… (default 3d)"]
     #[max_length = 20]
     time: Option<String>,
@@ -170,7 +182,8 @@ pub async fn ai(
     >,
     #[description = "The side you play (default random)"] side: Option<SideArg>,
     #[description = "How strong the bot plays (default medium)"] level: Option<LevelArg>,
-    #[description = "Tablut's rules (default linnaeus)"] rules: Option<RulesArg>,
+    #[description = "The rules preset (default: the game's own, linnaeus for tablut)"]
+    rules: Option<RulesArg>,
     #[description = "Time per move for you: none, 12h, 3d… (default 3d)"]
     #[max_length = 20]
     time: Option<String>,

@@ -1,0 +1,678 @@
+//! Whole game records in and out (docs/RULES.md, "Game records"): the algebraic record of the
+//! communities' archives (tags, the moves numbered by turn with their captures, the result) and
+//! OpenTafl's game record (its tags, its rules string, its move records). Both are written and
+//! read here; [`read_record`] tells them apart, and also reads a bare list of moves.
+
+use super::game::{Game, Outcome, Reason};
+use super::position::Position;
+use super::record::{parse_position, write_position, Mark, RecordedMove};
+use super::rules::{Escape, KingCapture, Preset, Repetition, Rules, Throne, Variant};
+use super::side::Side;
+use super::square::Square;
+use std::fmt;
+use std::str::FromStr;
+
+/// The two record formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RecordFormat {
+    /// The archives' algebraic record: `[Tag "value"]` lines, then `1. b4-b6 e4-e6` a turn a
+    /// line, captures after an `x` (`f4-f2xf3`), and the result (`1-0`, `0-1`, `1/2-1/2`, `*`).
+    Tafl,
+    /// OpenTafl's game record: `[tag:value]` lines ending with `[rules:…]`, then the turns,
+    /// OpenTafl's move records (`Kd4-e4-`, `e3-e4++`).
+    OpenTafl,
+}
+
+impl RecordFormat {
+    pub const ALL: [RecordFormat; 2] = [RecordFormat::Tafl, RecordFormat::OpenTafl];
+
+    /// `tafl` or `opentafl`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            RecordFormat::Tafl => "tafl",
+            RecordFormat::OpenTafl => "opentafl",
+        }
+    }
+
+    /// The file name's ending: `txt` (the archives' record) or `otg` (OpenTafl's).
+    pub const fn extension(self) -> &'static str {
+        match self {
+            RecordFormat::Tafl => "txt",
+            RecordFormat::OpenTafl => "otg",
+        }
+    }
+}
+
+impl fmt::Display for RecordFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for RecordFormat {
+    type Err = String;
+    fn from_str(s: &str) -> Result<RecordFormat, String> {
+        RecordFormat::ALL
+            .into_iter()
+            .find(|f| f.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| {
+                format!(
+                    "'{}' is not a record format: say tafl or opentafl",
+                    crate::echo::echo(s)
+                )
+            })
+    }
+}
+
+/// What a record says about its game besides the moves.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RecordTags {
+    pub event: Option<String>,
+    pub site: Option<String>,
+    /// `YYYY.MM.DD`.
+    pub date: Option<String>,
+    pub attackers: Option<String>,
+    pub defenders: Option<String>,
+}
+
+/// A record read back: its format, tags and game (ended as the record says where the moves
+/// alone do not end it: a resignation, time, an agreed draw).
+#[derive(Debug, Clone)]
+pub struct ReadRecord {
+    pub format: Option<RecordFormat>,
+    pub tags: RecordTags,
+    pub game: Game,
+}
+
+/// Why a record cannot be read: one line, naming the line or the ply.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RecordReadError {
+    #[error("line {line}: {why}")]
+    Line { line: usize, why: String },
+    #[error("ply {ply}: '{}': {why}", crate::echo::echo(.text))]
+    Ply {
+        ply: usize,
+        text: String,
+        why: String,
+    },
+    #[error("the record says {says}, but its moves end with {ends}")]
+    Result { says: String, ends: String },
+}
+
+/// The variant and rules as one name: `brandubh aagenielsen`, `tablut walker`, or Tablut's
+/// options (`tablut king_armed=false …`) when they are no preset.
+pub fn rules_name(rules: &Rules) -> String {
+    match rules.preset() {
+        Some(p) => format!("{} {}", rules.variant.name(), p.name()),
+        None => {
+            let options: Vec<String> = rules
+                .options()
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
+            format!("{} {}", rules.variant.name(), options.join(" "))
+        }
+    }
+}
+
+/// Reads [`rules_name`]'s form (a variant alone means its default preset).
+pub fn parse_rules_name(text: &str) -> Result<Rules, String> {
+    let mut words = text.split_whitespace();
+    let variant: Variant = words
+        .next()
+        .ok_or("no variant named")?
+        .parse()
+        .map_err(|e: super::rules::VariantError| e.to_string())?;
+    let rest: Vec<&str> = words.collect();
+    match rest.as_slice() {
+        [] => Ok(variant.rules()),
+        [name] if !name.contains('=') => Preset::find(variant, name)
+            .map(Preset::rules)
+            .map_err(|e| e.to_string()),
+        settings => {
+            let mut rules = variant.rules();
+            for s in settings {
+                rules.apply_setting(s).map_err(|e| e.to_string())?;
+            }
+            Ok(rules)
+        }
+    }
+}
+
+/// `1-0` (the attackers won), `0-1` (the defenders), `1/2-1/2`, or `*` (not over).
+fn result_token(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Ongoing => "*",
+        Outcome::Won {
+            winner: Side::Attackers,
+            ..
+        } => "1-0",
+        Outcome::Won { .. } => "0-1",
+        Outcome::Drawn { .. } => "1/2-1/2",
+    }
+}
+
+fn opentafl_result(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Ongoing => "?",
+        Outcome::Won {
+            winner: Side::Attackers,
+            ..
+        } => "1",
+        Outcome::Won { .. } => "-1",
+        Outcome::Drawn { .. } => "0",
+    }
+}
+
+/// Whether the game starts elsewhere than the variant's start with the attackers to move.
+fn custom_start(game: &Game) -> bool {
+    let start = game.start();
+    let standard = Position::start(*start.rules());
+    *start != standard
+}
+
+/// Writes the game in `format`.
+pub fn write_record(game: &Game, format: RecordFormat, tags: &RecordTags) -> String {
+    match format {
+        RecordFormat::Tafl => write_tafl(game, tags),
+        RecordFormat::OpenTafl => write_opentafl(game, tags),
+    }
+}
+
+fn write_tafl(game: &Game, tags: &RecordTags) -> String {
+    let mut out = String::new();
+    let mut tag = |name: &str, value: &str| {
+        let value = value.replace(['"', '\n', '\r'], "'");
+        out.push_str(&format!("[{name} \"{value}\"]\n"));
+    };
+    for (name, value) in [
+        ("Event", &tags.event),
+        ("Site", &tags.site),
+        ("Date", &tags.date),
+    ] {
+        if let Some(v) = value {
+            tag(name, v);
+        }
+    }
+    tag("Variant", &rules_name(game.rules()));
+    tag("Attackers", tags.attackers.as_deref().unwrap_or("?"));
+    tag("Defenders", tags.defenders.as_deref().unwrap_or("?"));
+    if custom_start(game) {
+        tag("Position", &write_position(game.start()));
+        tag("ToMove", game.start().turn().name());
+    }
+    let outcome = game.outcome();
+    tag("Result", result_token(outcome));
+    if let Some(r) = outcome.reason() {
+        tag("Termination", r.name());
+    }
+    out.push('\n');
+    for line in turns(game, |m| m.to_string()) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out.push_str(result_token(outcome));
+    out.push('\n');
+    out
+}
+
+/// The moves a turn a line: `1. b4-b6 e4-e6`; a game whose first move is the defenders'
+/// starts `1. … e4-d4`.
+fn turns(game: &Game, mut write: impl FnMut(&RecordedMove) -> String) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for (i, m) in game.moves().iter().enumerate() {
+        if m.side == Side::Attackers || i == 0 {
+            let mut line = format!("{}.", lines.len() + 1);
+            if m.side == Side::Defenders {
+                line.push_str(" …");
+            }
+            lines.push(line);
+        }
+        let line = lines.last_mut().expect("a turn has begun");
+        line.push(' ');
+        line.push_str(&write(m));
+    }
+    lines
+}
+
+/// OpenTafl's move record: the king's letter for his moves, the captures, then `+` (the king
+/// may be taken next turn), `-` (he has a way out), `++` (taken), `--` (escaped).
+fn otn_move(m: &RecordedMove, king_moved: bool, escaped: bool) -> String {
+    let mut s = String::new();
+    if king_moved {
+        s.push('K');
+    }
+    s.push_str(&m.mv.to_string());
+    let mut sep = 'x';
+    for sq in m.captured {
+        s.push(sep);
+        s.push_str(&sq.to_string());
+        sep = '/';
+    }
+    s.push_str(match (m.side, m.mark) {
+        (_, Mark::Win) if m.king_captured => "++",
+        (_, Mark::Win) if escaped => "--",
+        (Side::Attackers, Mark::Threat) => "+",
+        (Side::Defenders, Mark::Threat) => "-",
+        _ => "",
+    });
+    s
+}
+
+/// OpenTafl's rules string for these rules and the game's start.
+pub fn opentafl_rules(rules: &Rules, start: &Position) -> String {
+    let yn = |b: bool| if b { "y" } else { "n" };
+    let variant = rules.variant;
+    let mut s = format!(
+        "dim:{} name:{} esc:{} atkf:{} ka:{}",
+        variant.size(),
+        match variant {
+            Variant::Tablut => "Tablut",
+            Variant::Brandubh => "Brandubh",
+            Variant::Copenhagen => "Copenhagen",
+        },
+        match rules.escape {
+            Escape::Edge => "e",
+            Escape::Corner => "c",
+        },
+        yn(start.turn() == Side::Attackers),
+        yn(rules.king_armed),
+    );
+    s.push_str(match rules.repetition() {
+        Repetition::Draw => " tfr:d",
+        Repetition::DefendersLose => " tfr:w",
+        Repetition::DefendersMayNotRepeat => " tfr:i",
+    });
+    s.push_str(match rules.king_capture {
+        KingCapture::Linnaeus if variant == Variant::Tablut => " ks:c linc:y",
+        KingCapture::Linnaeus => " ks:c",
+        KingCapture::FourSides => " ks:s linc:n",
+        KingCapture::FourOnThrone | KingCapture::TwoSides => " ks:w",
+    });
+    if rules.throne == Throne::Neutral {
+        s.push_str(" cenh: cenhe:");
+    }
+    s.push_str(if rules.king_reenters_castle {
+        " cens:K"
+    } else {
+        " cens:"
+    });
+    s.push_str(if rules.castle_passable {
+        " cenp:tTK"
+    } else {
+        " cenp:"
+    });
+    if variant == Variant::Copenhagen {
+        s.push_str(" sw:s efe:y");
+    }
+    s.push_str(&format!(" start:{}", write_position(start)));
+    s
+}
+
+fn write_opentafl(game: &Game, tags: &RecordTags) -> String {
+    let mut out = String::new();
+    let mut tag = |name: &str, value: &str| {
+        let value = value.replace([']', '\n', '\r'], ")");
+        out.push_str(&format!("[{name}:{value}]\n"));
+    };
+    for (name, value) in [
+        ("event", &tags.event),
+        ("site", &tags.site),
+        ("date", &tags.date),
+        ("attackers", &tags.attackers),
+        ("defenders", &tags.defenders),
+    ] {
+        if let Some(v) = value {
+            tag(name, v);
+        }
+    }
+    let outcome = game.outcome();
+    tag("result", opentafl_result(outcome));
+    if let Some(r) = outcome.reason() {
+        tag("termination", r.describe());
+    }
+    tag("variant", &rules_name(game.rules()));
+    tag("rules", &opentafl_rules(game.rules(), game.start()));
+    out.push('\n');
+    let positions = game.positions();
+    let mut i = 0;
+    for line in turns(game, |m| {
+        let before = &positions[i];
+        let after = &positions[i + 1];
+        i += 1;
+        let king_moved = before.king() == Some(m.mv.from);
+        let escaped = king_moved && after.escape_squares().contains(m.mv.to);
+        otn_move(m, king_moved, escaped)
+    }) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// A tag line: `[Name "value"]` (the archives') or `[name:value]` (OpenTafl's).
+fn tag_line(line: &str) -> Option<(String, String, RecordFormat)> {
+    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
+    if let Some((name, value)) = inner.split_once(char::is_whitespace) {
+        let value = value.trim();
+        if let Some(v) = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
+            if !name.contains(':') {
+                return Some((name.to_ascii_lowercase(), v.to_string(), RecordFormat::Tafl));
+            }
+        }
+    }
+    let (name, value) = inner.split_once(':')?;
+    Some((
+        name.trim().to_ascii_lowercase(),
+        value.to_string(),
+        RecordFormat::OpenTafl,
+    ))
+}
+
+/// What an OpenTafl rules string says: the rules (by its variant, and for Brandubh and Tablut
+/// the options it can express), the start and the side to move.
+fn read_opentafl_rules(text: &str) -> Result<(Rules, Option<String>, Side), String> {
+    let mut dim = None;
+    let mut start = None;
+    let mut turn = Side::Attackers;
+    let mut values = std::collections::HashMap::new();
+    for token in text.split_whitespace() {
+        let (key, value) = token.split_once(':').unwrap_or((token, ""));
+        match key {
+            "dim" => dim = Some(value.to_string()),
+            "start" => start = Some(value.to_string()),
+            "atkf" => {
+                turn = if value == "n" {
+                    Side::Defenders
+                } else {
+                    Side::Attackers
+                }
+            }
+            _ => {
+                values.insert(key.to_string(), value.to_string());
+            }
+        }
+    }
+    let variant = match dim.as_deref() {
+        Some("7") => Variant::Brandubh,
+        Some("9") => Variant::Tablut,
+        Some("11") => Variant::Copenhagen,
+        Some(d) => {
+            return Err(format!(
+                "dim:{d}: the boards are 7×7 (brandubh), 9×9 (tablut) and 11×11 (copenhagen)"
+            ))
+        }
+        None => return Err("the rules string has no dim: (the board's size)".into()),
+    };
+    let get = |k: &str| values.get(k).map(String::as_str);
+    let mut rules = variant.rules();
+    match variant {
+        Variant::Brandubh => {
+            let neutral = get("cenhe") == Some("");
+            rules = match get("ks") {
+                Some("c") => Preset::BrandubhLinnaeus.rules(),
+                Some("w") if neutral => Preset::BrandubhOpenTafl.rules(),
+                _ => rules,
+            };
+        }
+        Variant::Tablut => {
+            if let Some(e) = get("esc") {
+                rules.escape = if e == "c" {
+                    Escape::Corner
+                } else {
+                    Escape::Edge
+                };
+            }
+            if let Some(ka) = get("ka") {
+                rules.king_armed = ka != "n";
+            }
+            if get("ks") == Some("s") && get("linc") != Some("y") {
+                rules.king_capture = KingCapture::FourSides;
+            }
+            if let Some(c) = get("cens") {
+                rules.king_reenters_castle = c.contains(['K', 'k']);
+            }
+            if let Some(c) = get("cenp") {
+                rules.castle_passable = c.contains('t') && c.contains('T');
+            }
+        }
+        Variant::Copenhagen => {
+            if get("tfr") == Some("i") {
+                rules = Preset::CopenhagenHnefataflOrg.rules();
+            }
+        }
+    }
+    Ok((rules, start, turn))
+}
+
+/// The squares a move record says it captures (after its `x`, separated by `/`, each perhaps
+/// with a piece letter), or `None` when it says nothing.
+fn claimed_captures(text: &str, size: u8) -> Option<Result<Vec<Square>, String>> {
+    let i = text.find(['x', 'X'])?;
+    let caps = text[i + 1..].trim_end_matches(['+', '-', '#', '!', '?']);
+    Some(
+        caps.split('/')
+            .map(|c| {
+                let c = c.trim_start_matches(['t', 'T', 'K', 'k']);
+                // A `k` file on 11×11 was taken for a letter: put it back.
+                let name = if c.starts_with(|ch: char| ch.is_ascii_digit()) {
+                    format!("k{c}")
+                } else {
+                    c.to_string()
+                };
+                Square::parse_on(&name, size).map_err(|e| e.to_string())
+            })
+            .collect(),
+    )
+}
+
+/// The result a record states: `1-0`, `0-1`, `1/2-1/2`, `*` (the archives'); `1`, `-1`, `0`,
+/// `?` (OpenTafl's result tag).
+fn parse_result(text: &str) -> Option<Option<Option<Side>>> {
+    match text.trim() {
+        "1-0" | "1" => Some(Some(Some(Side::Attackers))),
+        "0-1" | "-1" => Some(Some(Some(Side::Defenders))),
+        "1/2-1/2" | "½-½" | "0" => Some(Some(None)),
+        "*" | "?" => Some(None),
+        _ => None,
+    }
+}
+
+fn describe_result(r: Option<Side>) -> String {
+    match r {
+        Some(side) => format!("the {side} winning"),
+        None => "a draw".into(),
+    }
+}
+
+/// Reads a record in either format, or a bare list of moves (`1. e2-c2 e4-d4 2. …`), played
+/// under the record's own rules (its `Variant`/`variant` tag, or OpenTafl's rules string), or
+/// `fallback` when it names none.
+///
+/// # Errors
+/// The first line or ply that cannot be read or played, and why; a stated result the moves
+/// contradict.
+pub fn read_record(text: &str, fallback: Rules) -> Result<ReadRecord, RecordReadError> {
+    let mut tags = RecordTags::default();
+    let mut format = None;
+    let mut rules = None;
+    let mut otn: Option<(Rules, Option<String>, Side)> = None;
+    let mut position = None;
+    let mut to_move = None;
+    let mut result = None;
+    let mut termination = None;
+    let mut moves: Vec<(usize, &str)> = Vec::new();
+    for (n, raw) in text.lines().enumerate() {
+        let line_no = n + 1;
+        let line = raw.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let bad = |why: String| RecordReadError::Line { line: line_no, why };
+        if line.starts_with('[') {
+            let (name, value, f) = tag_line(line)
+                .ok_or_else(|| bad(format!("'{}' is not a tag", crate::echo::echo(line))))?;
+            format.get_or_insert(f);
+            match name.as_str() {
+                "event" => tags.event = Some(value),
+                "site" => tags.site = Some(value),
+                "date" => tags.date = Some(value),
+                "attackers" => tags.attackers = Some(value),
+                "defenders" => tags.defenders = Some(value),
+                "variant" => match parse_rules_name(&value) {
+                    Ok(r) => rules = Some(r),
+                    // OpenTafl names variants its own way: its rules string says what they are.
+                    Err(_) if f == RecordFormat::OpenTafl => {}
+                    Err(e) => return Err(bad(format!("variant: {e}"))),
+                },
+                "rules" => {
+                    otn = Some(read_opentafl_rules(&value).map_err(|e| bad(format!("rules: {e}")))?)
+                }
+                "position" => position = Some(value),
+                "tomove" => {
+                    to_move = Some(match value.trim() {
+                        "attackers" => Side::Attackers,
+                        "defenders" => Side::Defenders,
+                        v => {
+                            return Err(bad(format!(
+                                "ToMove: '{}' is not attackers or defenders",
+                                crate::echo::echo(v)
+                            )))
+                        }
+                    })
+                }
+                "result" => {
+                    result = Some(parse_result(&value).ok_or_else(|| {
+                        bad(format!(
+                            "result: '{}' is not a result",
+                            crate::echo::echo(&value)
+                        ))
+                    })?)
+                }
+                "termination" => termination = Some(value),
+                _ => {}
+            }
+            continue;
+        }
+        for token in line.split_whitespace() {
+            let t = token.trim_end_matches(['.', '…']);
+            if t.is_empty()
+                || t.chars().all(|c| c.is_ascii_digit())
+                || token == "…"
+                || token == "....."
+            {
+                continue;
+            }
+            if let Some(r) = parse_result(token).filter(|_| token.contains(['-', '*', '/'])) {
+                result = Some(r);
+                continue;
+            }
+            moves.push((line_no, token));
+        }
+    }
+    // The rules: the variant tag, else OpenTafl's rules string, else the fallback.
+    let (otn_rules, otn_start, otn_turn) = match &otn {
+        Some((r, s, t)) => (Some(*r), s.clone(), Some(*t)),
+        None => (None, None, None),
+    };
+    let rules = rules.or(otn_rules).unwrap_or(fallback);
+    let turn = to_move.or(otn_turn).unwrap_or(Side::Attackers);
+    let start_text = position.or(otn_start);
+    let start = match start_text {
+        Some(s) => parse_position(&s, turn, rules).map_err(|e| RecordReadError::Line {
+            line: 0,
+            why: format!("the start position: {e}"),
+        })?,
+        None => Position::start(rules).with_turn(turn),
+    };
+    let mut game = Game::from_position(start);
+    let size = rules.variant.size();
+    for (i, (_, token)) in moves.iter().enumerate() {
+        let ply = |why: String| RecordReadError::Ply {
+            ply: i + 1,
+            text: token.to_string(),
+            why,
+        };
+        if *token == "---" {
+            // OpenTafl's resignation: the side to move resigns.
+            let side = game.turn();
+            game.resign(side).map_err(|e| ply(e.to_string()))?;
+            continue;
+        }
+        let played = game.play_text(token).map_err(|e| ply(e.to_string()))?;
+        if let Some(claimed) = claimed_captures(token, size) {
+            let claimed = claimed.map_err(|e| ply(format!("its captures: {e}")))?;
+            let mut actual: Vec<Square> = played.captured.into_iter().collect();
+            let mut claimed = claimed;
+            actual.sort();
+            claimed.sort();
+            if actual != claimed {
+                let names = |v: &[Square]| {
+                    if v.is_empty() {
+                        "nothing".to_string()
+                    } else {
+                        v.iter()
+                            .map(Square::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    }
+                };
+                return Err(ply(format!(
+                    "the record says it captures {}, but it captures {}",
+                    names(&claimed),
+                    names(&actual)
+                )));
+            }
+        }
+    }
+    // The stated result: the moves' own, or the one they leave to a resignation, time or an
+    // agreement.
+    if let Some(Some(says)) = result {
+        let reason = termination
+            .as_deref()
+            .and_then(|t| Reason::from_name(t.trim()).or_else(|| reason_from_words(t)));
+        match game.outcome() {
+            Outcome::Ongoing => {
+                let outcome = match says {
+                    Some(winner) => Outcome::Won {
+                        winner,
+                        reason: reason.unwrap_or(Reason::Resigned),
+                    },
+                    None => Outcome::Drawn {
+                        reason: reason.unwrap_or(Reason::DrawAgreed),
+                    },
+                };
+                game.end(outcome).expect("the game was not over");
+            }
+            over => {
+                let ends = over.winner();
+                if ends != says || (says.is_none() && !matches!(over, Outcome::Drawn { .. })) {
+                    return Err(RecordReadError::Result {
+                        says: describe_result(says),
+                        ends: describe_result(ends),
+                    });
+                }
+            }
+        }
+    }
+    Ok(ReadRecord { format, tags, game })
+}
+
+/// A termination in words (OpenTafl's tag, as [`Reason::describe`] writes it).
+fn reason_from_words(text: &str) -> Option<Reason> {
+    [
+        Reason::KingCaptured,
+        Reason::KingEscaped,
+        Reason::Repetition,
+        Reason::NoMoves,
+        Reason::Resigned,
+        Reason::DrawAgreed,
+        Reason::Timeout,
+        Reason::Aborted,
+        Reason::ExitFort,
+        Reason::Encircled,
+        Reason::PlyLimit,
+    ]
+    .into_iter()
+    .find(|r| r.describe().eq_ignore_ascii_case(text.trim()))
+}

@@ -1,0 +1,191 @@
+//! Whole game records (docs/RULES.md, "Game records"): both formats written and read back over
+//! random games of every variant and preset, from the start and from other positions, ended on
+//! the board or off it; and bad records refused in one line naming the line or the ply.
+
+use tablut_bot::tafl::{
+    read_record, write_record, Game, Outcome, Position, Preset, Reason, RecordFormat, RecordTags,
+    Rules, Side, Variant,
+};
+
+fn tags() -> RecordTags {
+    RecordTags {
+        event: Some("tablut-bot game #7".into()),
+        site: Some("Discord".into()),
+        date: Some("2026.11.27".into()),
+        attackers: Some("Astrid \"the bold\"".into()),
+        defenders: Some("Birger".into()),
+    }
+}
+
+/// A random game of `rules`: up to `plies` random legal moves, then perhaps a resignation, an
+/// agreed draw or a loss on time.
+fn random_game(rules: Rules, rng: &mut fastrand::Rng, plies: usize) -> Game {
+    let mut g = Game::new(rules);
+    if rng.u32(0..4) == 0 {
+        // Another start: a few moves in, as a position of its own.
+        for _ in 0..rng.usize(1..6) {
+            let moves = g.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            g.play(moves[rng.usize(..moves.len())]).unwrap();
+        }
+        if !g.outcome().is_over() {
+            g = Game::from_position(*g.position());
+        }
+    }
+    for _ in 0..plies {
+        let moves = g.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        g.play(moves[rng.usize(..moves.len())]).unwrap();
+    }
+    if !g.outcome().is_over() {
+        match rng.u32(0..4) {
+            0 => g.resign(g.turn()).unwrap(),
+            1 => g.agree_draw().unwrap(),
+            2 => g.time_out(g.turn()).unwrap(),
+            _ => {}
+        }
+    }
+    g
+}
+
+#[test]
+fn records_round_trip_over_random_games_of_every_preset() {
+    let mut rng = fastrand::Rng::with_seed(39);
+    let mut over = 0;
+    for preset in Preset::ALL {
+        for _ in 0..12 {
+            let plies = rng.usize(0..160);
+            let g = random_game(preset.rules(), &mut rng, plies);
+            over += usize::from(g.outcome().is_over());
+            for format in RecordFormat::ALL {
+                let text = write_record(&g, format, &tags());
+                // Read back under another variant's rules: the record's own must win.
+                let other = Variant::ALL
+                    .into_iter()
+                    .find(|v| *v != preset.variant())
+                    .unwrap()
+                    .rules();
+                let back = read_record(&text, other)
+                    .unwrap_or_else(|e| panic!("{preset:?} {format}: {e}\n{text}"));
+                assert_eq!(back.format, Some(format));
+                assert_eq!(back.game.rules(), g.rules(), "{text}");
+                assert_eq!(back.game.start(), g.start(), "{text}");
+                assert_eq!(back.game.moves(), g.moves(), "{text}");
+                assert_eq!(back.game.outcome(), g.outcome(), "{text}");
+                let mut expected = tags();
+                if format == RecordFormat::Tafl {
+                    // A tag's value is between quotes: quotes in it become apostrophes.
+                    expected.attackers = Some("Astrid 'the bold'".into());
+                }
+                assert_eq!(back.tags, expected);
+                // Written again, the same text.
+                assert_eq!(write_record(&back.game, format, &back.tags), text);
+            }
+        }
+    }
+    assert!(over > 20);
+}
+
+#[test]
+fn the_archives_record_reads_as_it_is_written() {
+    let mut g = Game::new(Rules::default());
+    for m in ["e2-c2", "e4-d4", "a4-a3", "d4-d3"] {
+        g.play_text(m).unwrap();
+    }
+    let text = write_record(&g, RecordFormat::Tafl, &RecordTags::default());
+    assert!(text.contains("[Variant \"tablut linnaeus\"]"), "{text}");
+    assert!(
+        text.contains("\n1. e2-c2 e4-d4\n2. a4-a3 d4-d3\n*\n"),
+        "{text}"
+    );
+    let otn = write_record(&g, RecordFormat::OpenTafl, &RecordTags::default());
+    assert!(
+        otn.contains("[rules:dim:9 name:Tablut esc:e atkf:y"),
+        "{otn}"
+    );
+    assert!(
+        otn.contains("[result:?]") && otn.ends_with("2. a4-a3 d4-d3\n"),
+        "{otn}"
+    );
+    // A bare numbered list reads under the rules given.
+    let bare = read_record("1. e2-c2 e4-d4  2. a4-a3", Rules::default()).unwrap();
+    assert_eq!(bare.format, None);
+    assert_eq!(bare.game.moves().len(), 3);
+    // OpenTafl's marks and king letters, and its resignation.
+    let r = read_record(
+        "[rules:dim:7 name:Brandub ks:w cenh: cenhe: tfr:d start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. b4-b6 d5-b5-\n2. b6-c6 Kd4-d5\n3. ---\n",
+        Rules::default(),
+    )
+    .unwrap();
+    assert_eq!(*r.game.rules(), Preset::BrandubhOpenTafl.rules());
+    assert_eq!(
+        r.game.outcome(),
+        Outcome::Won {
+            winner: Side::Defenders,
+            reason: Reason::Resigned
+        }
+    );
+    // A Copenhagen record from its start, captures on the k file.
+    let start = Position::start(Variant::Copenhagen.rules());
+    assert!(
+        read_record("[Variant \"copenhagen\"]\n1. k4-k3", Rules::default())
+            .unwrap()
+            .game
+            .start()
+            .eq(&start)
+    );
+}
+
+fn err(text: &str) -> String {
+    let e = read_record(text, Rules::default()).unwrap_err();
+    let line = e.to_string();
+    assert!(!line.contains('\n'), "{line}");
+    line
+}
+
+#[test]
+fn bad_records_are_refused_naming_the_ply_and_why() {
+    assert_eq!(
+        err("1. e2-c2 e4-e3"),
+        "ply 2: 'e4-e3': e3 is already occupied"
+    );
+    assert_eq!(
+        err("1. e2-c2xc3"),
+        "ply 1: 'e2-c2xc3': the record says it captures c3, but it captures nothing"
+    );
+    assert!(err("1. e2-c2 e4-d4 2. zz").starts_with("ply 3: 'zz': "));
+    assert!(err("[Variant \"chess\"]\n1. e2-c2").starts_with("line 1: variant: unknown game"));
+    assert!(err("[Result \"2-0\"]").starts_with("line 1: result:"));
+    assert!(
+        err("[Variant \"brandubh walker\"]").contains("choose aagenielsen, linnaeus or opentafl")
+    );
+    // A move after the end.
+    let mut g = Game::new(Rules::default());
+    let mut moves = Vec::new();
+    let mut rng = fastrand::Rng::with_seed(5);
+    while !g.outcome().is_over() {
+        let legal = g.legal_moves();
+        let m = legal[rng.usize(..legal.len())];
+        moves.push(m.to_string());
+        g.play(m).unwrap();
+    }
+    let n = moves.len();
+    moves.push("a1-a2".into());
+    let line = err(&moves.join(" "));
+    assert!(
+        line.starts_with(&format!("ply {}: 'a1-a2': ", n + 1)),
+        "{line}"
+    );
+    // A decided game stated the other way round.
+    let says = if g.outcome().winner() == Some(Side::Attackers) {
+        "0-1"
+    } else {
+        "1-0"
+    };
+    let line = err(&format!("{} {says}", moves[..n].join(" ")));
+    assert!(line.starts_with("the record says "), "{line}");
+}
