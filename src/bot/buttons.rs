@@ -29,6 +29,9 @@ pub enum Button {
     /// Solve the daily puzzle of a day (`tablut:daily:<day>`, days since the Unix epoch): the
     /// presser's own try, shown to them alone.
     DailyPuzzle(i64),
+    /// Forget me: the member who asked confirms, on `/tablut forget-me`'s private answer
+    /// (`tablut:forget-me:<user>`).
+    ForgetMe(u64),
 }
 
 /// A custom id that is not one of [`Button`]'s.
@@ -65,6 +68,7 @@ impl fmt::Display for Button {
             }
             Button::Games { page } => ("games", i64::from(page)),
             Button::DailyPuzzle(day) => ("daily", day),
+            Button::ForgetMe(user) => return write!(f, "{PREFIX}forget-me:{user}"),
         };
         write!(f, "{PREFIX}{action}:{number}")
     }
@@ -108,6 +112,7 @@ impl FromStr for Button {
                 page: number.parse().map_err(|_| ButtonError::Broken)?,
             },
             "daily" => Button::DailyPuzzle(id()?),
+            "forget-me" => Button::ForgetMe(number.parse().map_err(|_| ButtonError::Broken)?),
             _ => return Err(ButtonError::Broken),
         })
     }
@@ -161,6 +166,16 @@ pub fn daily_puzzle_buttons(day: i64) -> Vec<serenity::CreateActionRow> {
         Button::DailyPuzzle(day),
         "Solve today's puzzle",
         serenity::ButtonStyle::Primary,
+    )])]
+}
+
+/// Forget me (on `/tablut forget-me`'s private answer to `user`): what cannot be undone is
+/// asked for twice.
+pub fn forget_me_buttons(user: u64) -> Vec<serenity::CreateActionRow> {
+    vec![serenity::CreateActionRow::Buttons(vec![button(
+        Button::ForgetMe(user),
+        "Forget me",
+        serenity::ButtonStyle::Danger,
     )])]
 }
 
@@ -233,6 +248,7 @@ mod tests {
             }),
             any::<u32>().prop_map(|page| Button::Games { page }),
             (0..i64::MAX).prop_map(Button::DailyPuzzle),
+            any::<u64>().prop_map(Button::ForgetMe),
         ]
     }
 

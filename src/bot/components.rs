@@ -1,7 +1,7 @@
 //! Button presses: accepting, declining and cancelling challenges, answering draw offers,
-//! paging the leaderboard and the games running, solving the daily puzzle. Which button was
-//! pressed is read from its custom id by [`Button`] (see `buttons`); the service decides who
-//! may press what.
+//! paging the leaderboard and the games running, solving the daily puzzle, confirming
+//! `/tablut forget-me`. Which button was pressed is read from its custom id by [`Button`]
+//! (see `buttons`); the service decides who may press what.
 
 use super::buttons::{games_buttons, leaderboard_buttons, Button, ButtonError};
 use super::{messages, redact, Data, Error, InFlight};
@@ -328,6 +328,10 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
             answer.private = true;
             let daily = super::commands::puzzle::daily_press(answer.http, press, data, day);
             change(answer, data, (daily, None), |v| (v.notice, v.png)).await
+        }
+        Button::ForgetMe(asker) => {
+            let forget = super::commands::privacy::forget_press(press, data, asker);
+            change(answer, data, (forget, None), |f| (f.notice, Vec::new())).await
         }
         Button::Leaderboard { variant, page } => {
             let guild = press

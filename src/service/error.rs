@@ -105,6 +105,10 @@ pub enum ServiceError {
     NotAFinishedGame(i64),
     #[error("Game #{0} ended before its first move: there is nothing to review.")]
     NothingToReview(i64),
+    #[error("This button is for the member who asked: use the command yourself.")]
+    NotYourButton,
+    #[error("{}", still_under_way(.0))]
+    StillUnderWay(super::privacy::UnderWay),
     #[error("{}", .done.words())]
     Recorded {
         done: Done,
@@ -131,6 +135,39 @@ pub fn wait_words(secs: u64) -> String {
 /// "1 game", "2 games": a count and its noun, singular or plural.
 fn counted(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// Why a person cannot be forgotten yet: what they still have under way, and what to do.
+fn still_under_way(u: &super::privacy::UnderWay) -> String {
+    let them = |n: u32| if n == 1 { "it" } else { "them" };
+    let mut what = Vec::new();
+    if u.games > 0 {
+        what.push(format!(
+            "{} under way (finish or resign {} with /tablut resign)",
+            counted(u.games as usize, "game", "games"),
+            them(u.games)
+        ));
+    }
+    if u.challenges > 0 {
+        what.push(format!(
+            "{} (cancel, decline or accept {})",
+            counted(u.challenges as usize, "open challenge", "open challenges"),
+            them(u.challenges)
+        ));
+    }
+    if u.analyses > 0 {
+        what.push(format!(
+            "{} of your games still running",
+            counted(u.analyses as usize, "analysis", "analyses")
+        ));
+    }
+    if u.notices > 0 {
+        what.push("news about you the bot is still delivering (try again in a few minutes)".into());
+    }
+    format!(
+        "You still have {}: these must end before the bot can forget you. Nothing was changed.",
+        what.join(", ")
+    )
 }
 
 /// When the first open challenge expires: "when the first expires in 3 h".

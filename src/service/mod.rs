@@ -22,6 +22,7 @@ pub mod limits;
 pub mod news;
 pub mod outbox;
 pub mod play;
+pub mod privacy;
 #[cfg(any(test, feature = "test-support"))]
 pub mod probe;
 pub mod puzzle;

@@ -65,6 +65,9 @@ pub enum News {
         channel: Option<ChannelId>,
         had: bool,
     },
+    /// A person was forgotten at their request (shown to them alone): what was deleted and
+    /// what now names the stand-in.
+    Forgotten(super::privacy::Forgotten),
     /// A notice written before notices were typed: its words as they were then stored, and
     /// its row's kind (`move`, `reminder`, ...). Never written now: migration 0024 made old
     /// rows' words this.
@@ -110,7 +113,8 @@ impl News {
             | News::AnalysisSummary(_)
             | News::PuzzleAnswer(_)
             | News::PuzzleShown(_)
-            | News::DailyPuzzleChannel { .. } => false,
+            | News::DailyPuzzleChannel { .. }
+            | News::Forgotten(_) => false,
         }
     }
 }

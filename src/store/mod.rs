@@ -31,6 +31,7 @@ pub mod heartbeat;
 pub mod moves;
 pub mod outbox;
 pub mod players;
+pub mod privacy;
 pub mod puzzles;
 mod status;
 #[cfg(any(test, feature = "test-support"))]

@@ -22,4 +22,5 @@ mod edits;
 mod faults;
 mod gone;
 mod limits;
+mod privacy;
 mod shards;

@@ -14,6 +14,7 @@ mod ai_pool;
 mod analysis;
 mod lifecycle;
 mod outbox;
+mod privacy;
 mod puzzle_service;
 mod races;
 mod schema;

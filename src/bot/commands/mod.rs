@@ -3,6 +3,7 @@
 pub mod analysis;
 pub mod look;
 pub mod play;
+pub mod privacy;
 pub mod puzzle;
 pub mod start;
 
@@ -33,7 +34,9 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         "look::leaderboard",
         "look::games",
         "puzzle::puzzle",
-        "analysis::analysis"
+        "analysis::analysis",
+        "privacy::privacy",
+        "privacy::forget_me"
     ),
     subcommand_required
 )]

@@ -1,0 +1,78 @@
+//! A member's data: `/tablut privacy` (what the bot stores about them, as a file, for them
+//! alone) and `/tablut forget-me` (asked, then confirmed with a button: their ratings and puzzle
+//! data deleted, their name and id in finished games given to a stand-in). docs/PRIVACY.md says
+//! what is stored, for how long and why.
+
+use super::{caller, private, Context};
+use crate::bot::{buttons, messages, Error};
+use crate::service::privacy::Forgotten;
+use crate::service::puzzle::ReplyTo;
+use crate::service::ServiceError;
+use poise::serenity_prelude as serenity;
+
+/// The largest file the bot attaches (Discord takes 10 MiB from a bot).
+const MAX_FILE: usize = 10 * 1024 * 1024;
+
+/// What the bot stores about you, sent to you alone as a file.
+#[poise::command(slash_command)]
+pub async fn privacy(ctx: Context<'_>) -> Result<(), Error> {
+    // A read, answered directly and privately; acknowledged first, as reading every row that
+    // names a player who has played for years may take a moment.
+    ctx.defer_ephemeral().await?;
+    let me = caller(ctx);
+    let stored = ctx.data().service.privacy().stored(&me).await?;
+    let mut file = serde_json::to_vec_pretty(&stored).map_err(internal)?;
+    if file.len() > MAX_FILE {
+        file = serde_json::to_vec(&stored).map_err(internal)?;
+    }
+    if file.len() > MAX_FILE {
+        return Err(Error::User(messages::privacy_too_large(file.len())));
+    }
+    let rows = stored.tables.iter().map(|t| t.rows.len()).sum();
+    let name = format!("tablut-privacy-{}.json", me.id);
+    ctx.send(
+        private(messages::privacy_text(rows))
+            .attachment(serenity::CreateAttachment::bytes(file, name)),
+    )
+    .await?;
+    Ok(())
+}
+
+fn internal(e: serde_json::Error) -> Error {
+    ServiceError::Internal(format!("the stored data does not serialize: {e}")).into()
+}
+
+/// Delete your ratings and puzzle data, and your name from finished games.
+#[poise::command(slash_command, rename = "forget-me")]
+pub async fn forget_me(ctx: Context<'_>) -> Result<(), Error> {
+    let me = caller(ctx);
+    // Nothing changes yet: refused privately while something of theirs is under way, else
+    // asked to confirm with a button on an answer for them alone.
+    ctx.data().service.privacy().check_forget(&me).await?;
+    ctx.send(private(messages::forget_me_question()).components(buttons::forget_me_buttons(me.id)))
+        .await?;
+    Ok(())
+}
+
+/// The press of Forget me on `/tablut forget-me`'s answer to `asker`: the member is forgotten,
+/// the news (`News::Forgotten`) written with it and shown by editing that private answer. The
+/// press's handler has acknowledged it (a deferred update).
+pub(crate) async fn forget_press(
+    press: &serenity::ComponentInteraction,
+    data: &crate::bot::Data,
+    asker: u64,
+) -> Result<Forgotten, ServiceError> {
+    let mut presser = super::person(&press.user);
+    if presser.id != asker {
+        return Err(ServiceError::NotYourButton);
+    }
+    if let Some(nick) = press.member.as_ref().and_then(|m| m.nick.clone()) {
+        presser.name = nick;
+    }
+    let to = ReplyTo {
+        channel: press.channel_id.get(),
+        answer: crate::bot::delivery::answer_ref(press.application_id.get(), &press.token),
+        private: true,
+    };
+    data.service.privacy().forget(&presser, Some(&to)).await
+}

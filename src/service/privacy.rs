@@ -1,0 +1,237 @@
+//! A person's data: everything the bot stores about them, read out for them
+//! ([`Privacy::stored`]), and forgotten at their request ([`Privacy::forget`]) once nothing of
+//! theirs is under way. What is stored, for how long and why: docs/PRIVACY.md.
+
+use super::news::News;
+use super::outbox::{NoticeId, Payload};
+use super::puzzle::ReplyTo;
+use super::types::{User, UserId};
+use super::{Service, ServiceError};
+use crate::store::privacy as rows;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// The stand-in a forgotten person becomes in the games they finished, the challenges they
+/// closed and the settings they made: an id no Discord user has (Discord's ids are never 0),
+/// and a name that says who it was without saying who.
+pub const FORMER_PLAYER: UserId = 0;
+
+/// The stand-in's name, stored where the forgotten person's was.
+pub const FORMER_PLAYER_NAME: &str = "a former player";
+
+/// Whether `id` is the stand-in for people forgotten.
+pub fn is_former_player(id: UserId) -> bool {
+    id == FORMER_PLAYER
+}
+
+/// Everything the bot stores about one person, as stored: for them to take away.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StoredAbout {
+    /// Their Discord id (in text, as Discord writes ids).
+    #[serde(serialize_with = "as_text")]
+    pub user: UserId,
+    /// When this was read (Unix ms, the database's clock).
+    pub read_at: i64,
+    /// Every name stored beside their id.
+    pub names: Vec<String>,
+    /// Each table that can hold them, with every row that names them, every column as stored
+    /// (Discord ids in text; the outbox's payloads as JSON, without the handle on an
+    /// interaction's response, which is the bot's key to edit it).
+    pub tables: Vec<TableRows>,
+}
+
+/// One table's rows naming a person.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableRows {
+    pub table: &'static str,
+    pub rows: Vec<Map<String, Value>>,
+}
+
+impl StoredAbout {
+    /// The rows of `table` (none if it holds nothing of theirs).
+    pub fn rows(&self, table: &str) -> &[Map<String, Value>] {
+        self.tables
+            .iter()
+            .find(|t| t.table == table)
+            .map_or(&[], |t| t.rows.as_slice())
+    }
+}
+
+fn as_text<S: serde::Serializer>(id: &UserId, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&id.to_string())
+}
+
+/// What a person still has under way, which must end before they can be forgotten.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct UnderWay {
+    /// Games they play that are not over.
+    pub games: u32,
+    /// Open challenges they made or were sent.
+    pub challenges: u32,
+    /// Analyses still running of their games.
+    pub analyses: u32,
+    /// News naming them that the bot is still delivering.
+    pub notices: u32,
+}
+
+impl UnderWay {
+    fn any(self) -> bool {
+        self != UnderWay::default()
+    }
+}
+
+/// What forgetting a person changed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Forgotten {
+    /// Ratings deleted (one per server and game of the tafl family).
+    pub ratings: u64,
+    /// Finished games now played by [`FORMER_PLAYER`] in their place.
+    pub games: u64,
+    /// Puzzle ratings and puzzle tries deleted.
+    pub puzzle_ratings: u64,
+    pub puzzle_tries: u64,
+    /// Closed challenges, draw offers, analyses asked for and daily-puzzle settings that named
+    /// them, now naming the stand-in (an analysis: nobody).
+    pub others: u64,
+    /// News already delivered (or given up) that named them, deleted.
+    pub notices: u64,
+    /// The notice that shows this to its interaction, if one does.
+    #[serde(skip)]
+    pub notice: Option<NoticeId>,
+}
+
+/// A person's data ([`Service::privacy`]).
+#[derive(Clone, Copy)]
+pub struct Privacy<'a> {
+    cx: &'a super::context::Context,
+}
+
+impl Service {
+    /// A person's data: read out, and forgotten.
+    pub fn privacy(&self) -> Privacy<'_> {
+        Privacy { cx: &self.cx }
+    }
+}
+
+/// The outbox's row as the person reads it: its payload as JSON, without the interaction's
+/// handle.
+fn readable_notice(mut row: Map<String, Value>) -> Map<String, Value> {
+    if let Some(Value::String(text)) = row.get("payload") {
+        if let Ok(Value::Object(mut payload)) = serde_json::from_str::<Value>(text) {
+            payload.remove("answer");
+            row.insert("payload".into(), Value::Object(payload));
+        }
+    }
+    row
+}
+
+impl Privacy<'_> {
+    /// Everything stored about `user`: every row of every table that names them (by id, or,
+    /// in the outbox's payloads, by id or name).
+    ///
+    /// # Errors
+    /// [`ServiceError::Database`] if the database cannot be read.
+    pub async fn stored(self, user: &User) -> Result<StoredAbout, ServiceError> {
+        let db = self.cx.store.read();
+        let read_at = self.cx.database_now().await?;
+        let mut names = rows::names_of(db, user.id).await?;
+        let mut tables = Vec::with_capacity(rows::TABLES.len() + 1);
+        for (table, _) in rows::TABLES {
+            let rows = rows::rows_naming(db, table, user.id).await?;
+            tables.push(TableRows { table, rows });
+        }
+        let mut looked_for = names.clone();
+        looked_for.push(user.name.clone());
+        let notices = rows::notices_naming(db, user.id, &looked_for).await?;
+        tables.push(TableRows {
+            table: "outbox",
+            rows: notices
+                .into_iter()
+                .map(|n| readable_notice(n.row))
+                .collect(),
+        });
+        names.retain(|n| !n.is_empty());
+        Ok(StoredAbout {
+            user: user.id,
+            read_at,
+            names,
+            tables,
+        })
+    }
+
+    /// Whether `user` can be forgotten now: refused with what is under way, if anything is.
+    ///
+    /// # Errors
+    /// [`ServiceError::StillUnderWay`] while they play a game, have an open challenge, a game of
+    /// theirs is being analysed, or news naming them is still being delivered.
+    pub async fn check_forget(self, user: &User) -> Result<(), ServiceError> {
+        let db = self.cx.store.read();
+        let mut names = rows::names_of(db, user.id).await?;
+        names.push(user.name.clone());
+        let notices = rows::notices_naming(db, user.id, &names).await?;
+        let under = under_way(rows::under_way(db, user.id, &notices).await?);
+        match under.any() {
+            true => Err(ServiceError::StillUnderWay(under)),
+            false => Ok(()),
+        }
+    }
+
+    /// Forgets `user`, in one transaction: their ratings, puzzle ratings and puzzle tries are
+    /// deleted (in every server); in every finished game they played, every closed challenge and
+    /// every daily-puzzle setting they made, [`FORMER_PLAYER`] takes their place (the games stay
+    /// whole and can be replayed; their opponents' ratings are not touched); the analyses they
+    /// asked for are asked for by nobody; news already delivered that named them is deleted.
+    /// The news that it is done (`News::Forgotten`) goes to `to`, privately, written with it.
+    ///
+    /// # Errors
+    /// [`ServiceError::StillUnderWay`], changing nothing, while anything of theirs is under way
+    /// (see [`Privacy::check_forget`]).
+    pub async fn forget(
+        self,
+        user: &User,
+        to: Option<&ReplyTo>,
+    ) -> Result<Forgotten, ServiceError> {
+        let mut tx = self.cx.store.write().await?;
+        let mut names = rows::names_of(&mut *tx, user.id).await?;
+        names.push(user.name.clone());
+        let notices = rows::notices_naming(&mut *tx, user.id, &names).await?;
+        let under = under_way(rows::under_way(&mut *tx, user.id, &notices).await?);
+        if under.any() {
+            return Err(ServiceError::StillUnderWay(under));
+        }
+        let stand_in = (FORMER_PLAYER, FORMER_PLAYER_NAME);
+        let done = rows::forget(&mut tx, user.id, stand_in, &notices).await?;
+        let mut forgotten = Forgotten {
+            ratings: done.ratings,
+            games: done.games,
+            puzzle_ratings: done.puzzle_ratings,
+            puzzle_tries: done.puzzle_tries,
+            others: done.others,
+            notices: done.notices,
+            notice: None,
+        };
+        if let Some(to) = to {
+            let payload = Payload {
+                answer: Some(to.answer.clone()),
+                private: true,
+                ..Payload::news(News::Forgotten(forgotten))
+            };
+            let hold = self.cx.delivery.answer_grace;
+            let id = (self.cx)
+                .enqueue(&mut tx, to.channel, "forgotten", &payload, hold)
+                .await?;
+            forgotten.notice = Some(id);
+        }
+        self.cx.commit_noticed(tx).await?;
+        Ok(forgotten)
+    }
+}
+
+fn under_way(u: rows::UnderWay) -> UnderWay {
+    UnderWay {
+        games: u.games,
+        challenges: u.challenges,
+        analyses: u.analyses,
+        notices: u.notices,
+    }
+}
