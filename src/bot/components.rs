@@ -330,7 +330,11 @@ async fn press(answer: &mut Answer<'_>, data: &Data) -> Result<(), Error> {
             change(answer, data, (daily, None), |v| (v.notice, v.png)).await
         }
         Button::ForgetMe(asker) => {
-            let forget = super::commands::privacy::forget_press(press, data, asker);
+            // Refused at once, privately, while anything of theirs is under way; the question
+            // becomes the news once they are forgotten.
+            let (presser, to) = super::commands::privacy::pressed_by(press, asker)?;
+            service.privacy().check_forget(&presser).await?;
+            let forget = service.privacy().forget(&presser, Some(&to));
             change(answer, data, (forget, None), |f| (f.notice, Vec::new())).await
         }
         Button::Leaderboard { variant, page } => {

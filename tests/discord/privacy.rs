@@ -1,7 +1,8 @@
 //! End to end: `/tablut privacy` and `/tablut forget-me` through the real client against the
 //! fake Discord: the file the member alone receives, decoded and checked against the database;
-//! forget-me refused in one private line while a game is under way, then asked, confirmed with
-//! its button and shown in place of the question; afterwards the member's id and name are in no
+//! forget-me refused in one private line while a game is under way, then asked, its button
+//! refused to another member and while a challenge to her is open, then confirmed and shown in
+//! place of the question; afterwards the member's id and name are in no
 //! column of any table, the opponent's rating is as it was, and the game still replays.
 
 use crate::support::bot_harness::BotHarness;
@@ -161,9 +162,46 @@ async fn a_member_reads_what_is_stored_about_them_and_is_forgotten_by_a_button()
     );
     let buttons = question.button_ids();
     assert_eq!(buttons, [format!("tablut:forget-me:{ASTRID}")]);
-    let press = h
+    let question_id = question.created.unwrap();
+    // Pressed by another: refused. Pressed while a challenge to her is open: refused at once,
+    // for her alone, and nothing changed.
+    let other = h.fake.click(&birger, CHANNEL, question_id, &buttons[0]);
+    let refused = h.fake.answer(other).await;
+    assert!(refused.ephemeral() && refused.content().contains("for the member who asked"));
+    let id = h.fake.command(
+        &birger,
+        CHANNEL,
+        "tablut",
+        Some("challenge"),
+        json!([{"name": "opponent", "type": 6, "value": ASTRID.to_string()}]),
+        &[(ASTRID, "Astrid", false)],
+    );
+    let challenge = h.fake.answer(id).await;
+    let early = h.fake.click(&astrid, CHANNEL, question_id, &buttons[0]);
+    let refused = h.fake.answer(early).await;
+    assert_eq!(
+        refused.callback_type(),
+        Some(4),
+        "refused before any acknowledgement"
+    );
+    assert!(refused.ephemeral(), "{:?}", refused.json);
+    assert!(
+        refused.content().contains("1 open challenge"),
+        "{}",
+        refused.content()
+    );
+    assert!(!ratings(&h, ASTRID).await.is_empty(), "nothing changed");
+    let decline = challenge
+        .button_ids()
+        .into_iter()
+        .find(|b| b.starts_with("tablut:decline:"))
+        .unwrap();
+    let declined = h
         .fake
-        .click(&astrid, CHANNEL, question.created.unwrap(), &buttons[0]);
+        .click(&astrid, CHANNEL, challenge.created.unwrap(), &decline);
+    h.fake.answer(declined).await;
+    h.outbox_settled().await;
+    let press = h.fake.click(&astrid, CHANNEL, question_id, &buttons[0]);
     let done = h.fake.answer(press).await;
     assert_eq!(
         response(&h, press).callback_type(),

@@ -5,9 +5,8 @@
 
 use super::{caller, private, Context};
 use crate::bot::{buttons, messages, Error};
-use crate::service::privacy::Forgotten;
 use crate::service::puzzle::ReplyTo;
-use crate::service::ServiceError;
+use crate::service::{ServiceError, User};
 use poise::serenity_prelude as serenity;
 
 /// The largest file the bot attaches (Discord takes 10 MiB from a bot).
@@ -54,14 +53,13 @@ pub async fn forget_me(ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// The press of Forget me on `/tablut forget-me`'s answer to `asker`: the member is forgotten,
-/// the news (`News::Forgotten`) written with it and shown by editing that private answer. The
-/// press's handler has acknowledged it (a deferred update).
-pub(crate) async fn forget_press(
+/// Who pressed Forget me on `/tablut forget-me`'s answer to `asker`, and the press as the
+/// notice that shows the forgetting remembers it (its deferred update edits that private
+/// answer). Refused to anyone but `asker`.
+pub(crate) fn pressed_by(
     press: &serenity::ComponentInteraction,
-    data: &crate::bot::Data,
     asker: u64,
-) -> Result<Forgotten, ServiceError> {
+) -> Result<(User, ReplyTo), ServiceError> {
     let mut presser = super::person(&press.user);
     if presser.id != asker {
         return Err(ServiceError::NotYourButton);
@@ -74,5 +72,5 @@ pub(crate) async fn forget_press(
         answer: crate::bot::delivery::answer_ref(press.application_id.get(), &press.token),
         private: true,
     };
-    data.service.privacy().forget(&presser, Some(&to)).await
+    Ok((presser, to))
 }
