@@ -583,6 +583,14 @@ pub fn move_posted(notation: &str) -> String {
     )
 }
 
+/// A resignation, an abort or a draw offer made while the channel still owed earlier news:
+/// for its maker alone, since the channel shows it after that news.
+pub fn news_posted() -> String {
+    "Done. The channel shows it right after the news still on its way there, so everyone reads \
+     the game in order."
+        .to_string()
+}
+
 /// A hint, for the player alone.
 pub fn hint_message(h: &Hint) -> String {
     let line: Vec<&str> = h.pv.iter().take(6).map(String::as_str).collect();

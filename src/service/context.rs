@@ -237,19 +237,19 @@ impl Context {
             png: Vec::new(),
             notice: 0,
         };
-        // The channel still owes news to be posted (the AI's move retried, say): the
-        // interaction's response stands above it, so the move is posted after it instead, in
-        // the game's order (the handler, finding its answer not held for it, takes its
-        // response back).
-        let (answer, hold) = match (answer, by_user) {
-            (Some(_), _) if outbox::owes_posts(&mut tx, report.game.place.channel).await? => {
-                (None, Duration::ZERO)
-            }
-            (answer, Some(_)) => (answer, self.delivery.answer_grace),
-            (answer, None) => (answer, Duration::ZERO),
+        let hold = match by_user {
+            Some(_) => self.delivery.answer_grace,
+            None => Duration::ZERO,
         };
-        let payload = Payload {
+        // Posted instead, after the news its channel owes, if the response would stand above it.
+        let answering = outbox::Answering {
             answer,
+            message: None,
+        };
+        let channel = report.game.place.channel;
+        let (answering, hold) = self.in_order(&mut tx, channel, answering, hold).await?;
+        let payload = Payload {
+            answer: answering.answer,
             ..Payload::with_board(News::Moved(report.clone()), &report.game)
         };
         report.notice = self

@@ -257,10 +257,7 @@ fn nonce() -> String {
 }
 
 /// Whether `channel` owes news to be posted ([`Outbox::owes`]), read in a transaction.
-pub(crate) async fn owes_posts(
-    conn: &mut Connection,
-    channel: ChannelId,
-) -> Result<bool, ServiceError> {
+async fn owes_posts(conn: &mut Connection, channel: ChannelId) -> Result<bool, ServiceError> {
     Ok(rows::owes_posts(&mut *conn, channel).await?)
 }
 
@@ -586,6 +583,26 @@ impl Outbox<'_> {
 }
 
 impl Context {
+    /// `answering` as the news of a change written now in `channel` (held for `hold`) may use
+    /// it: a command's response is made when it is acknowledged, so if the channel owes news to
+    /// be posted (the AI's move being retried, say), that response stands above it, out of the
+    /// game's order; the news is then posted after it instead (no interaction, no hold: the
+    /// handler, finding its answer not held for it, takes its response back). A press's
+    /// response is the pressed message, in place already.
+    pub(crate) async fn in_order(
+        &self,
+        conn: &mut Connection,
+        channel: ChannelId,
+        answering: Answering,
+        hold: Duration,
+    ) -> Result<(Answering, Duration), ServiceError> {
+        let command = answering.answer.is_some() && answering.message.is_none();
+        if command && owes_posts(conn, channel).await? {
+            return Ok((Answering::default(), Duration::ZERO));
+        }
+        Ok((answering, hold))
+    }
+
     /// A game's channel is gone: the game is aborted (unrated; returned, unless it ended
     /// meanwhile), and where the game came from a challenge in another channel (a thread), that
     /// channel is told, unless it is among `gone` (deleted with it).
@@ -630,9 +647,10 @@ impl Context {
                     ended: ended.clone(),
                     by,
                 };
-                let payload = answering.payload(Payload::with_board(news, &ended.game));
                 let channel = ended.game.place.channel;
-                let hold = self.delivery.answer_grace;
+                let grace = self.delivery.answer_grace;
+                let (answering, hold) = self.in_order(conn, channel, answering, grace).await?;
+                let payload = answering.payload(Payload::with_board(news, &ended.game));
                 let id = self.enqueue(conn, channel, "ended", &payload, hold).await?;
                 return Ok(Some(id));
             }

@@ -139,6 +139,9 @@ impl Games<'_> {
             ))?;
         let notice = match answering {
             Some(answering) => {
+                let grace = self.cx.delivery.answer_grace;
+                let (answering, hold) =
+                    self.cx.in_order(&mut tx, channel, answering, grace).await?;
                 let payload = Payload {
                     buttons: Some(Buttons::Draw(loaded.info.id)),
                     ..answering.payload(Payload::news(News::DrawOffered {
@@ -146,7 +149,6 @@ impl Games<'_> {
                         by: user,
                     }))
                 };
-                let hold = self.cx.delivery.answer_grace;
                 Some(
                     self.cx
                         .enqueue(&mut tx, channel, "draw_offer", &payload, hold)

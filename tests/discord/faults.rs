@@ -851,7 +851,7 @@ async fn a_notice_written_in_the_old_format_is_delivered_after_an_upgrade() {
 /// A channel's news is shown in the game's order. While the AI's move is retried (500s), the
 /// player, who read the position from the bot, moves: their answer is private (a response made
 /// now would stand above the AI's move), and the channel shows the AI's move, then theirs, then
-/// the AI's reply, each once.
+/// the AI's reply, each once. A resignation made while the AI's move is retried likewise.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_made_while_the_ais_move_is_retried_is_shown_after_it() {
     let h = BotHarness::start(SETTINGS).await;
@@ -885,9 +885,39 @@ async fn a_move_made_while_the_ais_move_is_retried_is_shown_after_it() {
     h.fake.clear_faults();
     let moves = shown(&h, 240, 3, |r| played(&r.content()).is_some()).await;
     let history = service.games().history(240).await.unwrap().moves;
-    let shown: Vec<String> = moves.iter().filter_map(|r| played(&r.content())).collect();
-    assert_eq!(shown, history[..3], "in the game's order");
-    assert_eq!(shown[1], mine);
+    let order: Vec<String> = moves.iter().filter_map(|r| played(&r.content())).collect();
+    assert_eq!(order, history[..3], "in the game's order");
+    assert_eq!(order[1], mine);
+    // The channel owing nothing, her next move is answered in public; while the AI's reply to
+    // it is retried, her resignation is answered privately and shown after that reply.
+    h.fake.fail(
+        "POST",
+        "/channels/240/messages",
+        usize::MAX,
+        Fault::Status(500),
+    );
+    let mark = h.fake.requests().len();
+    let next = service
+        .games()
+        .suggest_moves(240, ASTRID, "", 1)
+        .await
+        .unwrap()
+        .remove(0);
+    let answer = h.play(&astrid(), 240, &next).await;
+    assert!(!answer.ephemeral() && answer.content().contains(&next));
+    h.fake
+        .expect("the AI's reply refused", |r| {
+            r.index >= mark && r.path.ends_with("/channels/240/messages") && r.status == 500
+        })
+        .await;
+    let (_, resigned) = h.tablut(&astrid(), 240, "resign", json!([]), &[]).await;
+    assert!(resigned.ephemeral(), "{:?}", resigned.json);
+    h.fake.clear_faults();
+    shown(&h, 240, 5, |r| played(&r.content()).is_some()).await;
+    let all = h.fake.shown(240);
+    let last = all.last().unwrap().content();
+    assert!(last.contains("resigned"), "{last}");
+    assert!(played(&all[all.len() - 2].content()).is_some());
 }
 
 /// No time lost to delivery: on a one-minute clock, the AI's first move refused for 80 s (the

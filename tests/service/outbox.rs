@@ -1396,6 +1396,29 @@ async fn a_move_made_while_the_channel_owes_news_is_posted_after_it(db: TestDb) 
         .unwrap();
     let due = due_in(s, 26, next).await;
     assert_eq!(due.iter().map(|n| n.id).collect::<Vec<_>>(), [mine.notice]);
+    // A resignation and a draw offer made by command while their channel owes news (a move
+    // whose answer failed, posted by the dispatcher): posted after it, not held.
+    for channel in [28, 29] {
+        two_player_game(s, channel, TimeControl::None).await;
+        let moved = s.games().play_move(channel, ASTRID, "a4-a3", None).await.unwrap();
+        s.outbox().answer_failed(moved.notice).await.unwrap();
+        assert!(s.outbox().owes(channel).await.unwrap());
+    }
+    let command = || {
+        Some(Answering {
+            answer: Some(answer_ref(1, "token")),
+            message: None,
+        })
+    };
+    let ended = s.games().resign(28, BIRGER, command()).await.unwrap();
+    let (_, offer) = s.games().offer_draw(29, BIRGER, command()).await.unwrap();
+    for id in [ended.notice.unwrap(), offer.unwrap()] {
+        let notice = s.outbox().notice(id).await.unwrap().unwrap();
+        assert!(notice.payload.answer.is_none(), "{notice:?}");
+        let rows = s.probe().notices_in(notice.channel).await.unwrap();
+        let row = rows.iter().find(|r| r.id == id).unwrap();
+        assert_eq!(row.status, NoticeStatus::Pending);
+    }
     // A move held for its own response is no debt of the channel.
     let held = two_player_game(s, 27, TimeControl::None).await;
     let first = s

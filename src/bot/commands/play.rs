@@ -2,7 +2,7 @@
 
 use super::{is_moderator, place, private, Context};
 use crate::bot::{messages, Error};
-use crate::service::{AnswerRef, Answering, Ended, GameId, MoveReport, NoticeId, ServiceError};
+use crate::service::{AnswerRef, Answering, Ended, GameId, NoticeId, ServiceError};
 use poise::serenity_prelude as serenity;
 
 /// Autocomplete for `/move`: the caller's legal moves that match what they typed.
@@ -34,16 +34,9 @@ pub async fn move_(
     #[max_length = 40]
     notation: String,
 ) -> Result<(), Error> {
-    let data = ctx.data();
-    let games = data.service.games();
+    let games = ctx.data().service.games();
     let (channel, me) = (ctx.channel_id().get(), ctx.author().id.get());
-    // What would be refused is refused first, privately, before anything is acknowledged (as
-    // `change` does).
-    games.check_move(channel, me, &notation).await?;
-    // The channel still owes news to be posted (the AI's move or a reminder being retried): a
-    // response made now would stand above it. The move is then acknowledged privately and
-    // posted after that news, in the game's order. (Unknown: the same, which keeps the order.)
-    let owed = data.service.outbox().owes(channel).await.unwrap_or(true);
+    let owed = owes_news(ctx, games.check_move(channel, me, &notation)).await?;
     let answer = interaction(ctx).filter(|_| !owed);
     let Some(report) = change_as(
         ctx,
@@ -57,35 +50,62 @@ pub async fn move_(
     };
     let game = report.game.id;
     let ai_next = report.game.to_move().is_some_and(|p| p.is_ai());
-    if owed {
-        posted_after_owed_news(ctx, &report).await;
-    } else if !show(ctx, report.notice, report.png).await {
-        // The channel came to owe news between the look and the commit: the move is posted
-        // after it, and the response, which would stand above it, is taken back.
-        if let poise::Context::Application(a) = ctx {
-            if let Err(e) = a.interaction.delete_response(ctx.http()).await {
-                tracing::warn!(error = %crate::bot::redact::error(&e), "cannot take back a deferred answer: it stays empty");
-            }
-        }
-    }
+    let told = messages::move_posted(&report.notation);
+    show_in_order(ctx, owed, report.notice, report.png, told).await;
     if ai_next {
         ai_reply(ctx, game);
     }
     Ok(())
 }
 
-/// A move acknowledged privately because its channel owed earlier news: its notice, held for
-/// no response, is posted now in the channel's order (after that news), and the player is told
-/// so privately.
-async fn posted_after_owed_news(ctx: Context<'_>, report: &MoveReport) {
-    let outbox = ctx.data().service.outbox();
-    if let Err(e) = outbox.not_answered(report.notice).await {
-        // Posted all the same, once its hold is over.
-        tracing::error!(notice = report.notice, error = ?e, "cannot release a move's notice: posted after its hold");
+/// Whether a command that changes a game is to have its news posted rather than shown in its
+/// response. `check` first reads what would be refused (refused at once, privately, before
+/// anything is acknowledged, as [`change`] does); then, since a response's place in the channel
+/// is fixed when it is made, whether the channel still owes news to be posted (the AI's move or
+/// a reminder being retried, or waiting behind an earlier notice): a response made now would
+/// stand above it. If so, the command is acknowledged privately and its news posted after that
+/// news, in the game's order (unknown: the same, which keeps the order).
+async fn owes_news(
+    ctx: Context<'_>,
+    check: impl std::future::Future<Output = Result<(), ServiceError>>,
+) -> Result<bool, Error> {
+    check.await?;
+    let owes = ctx.data().service.outbox().owes(ctx.channel_id().get());
+    Ok(owes.await.unwrap_or(true))
+}
+
+/// The interaction a command's change is to be shown in ([`answering`]), or none when its
+/// channel `owed` news ([`owes_news`]): its news is posted then.
+fn answering_in_order(ctx: Context<'_>, owed: bool) -> Answering {
+    match owed {
+        true => Answering::default(),
+        false => answering(ctx),
     }
-    let said = ctx.send(private(messages::move_posted(&report.notation)));
-    if let Err(e) = said.await {
-        tracing::warn!(error = %crate::bot::redact::error(&e), "cannot tell a player their move is played");
+}
+
+/// Shows a command's news (`notice`, with `png` as its board) in the game's order. When its
+/// channel `owed` news, the notice, held for no response, is posted now after that news, and
+/// the caller is `told` so privately. Otherwise the command's deferred answer is edited into
+/// it; if the notice is not the answer's after all (the channel came to owe news between the
+/// look and the commit, and the commit left it to be posted after that news), the answer,
+/// which would stand above that news, is taken back.
+async fn show_in_order(ctx: Context<'_>, owed: bool, notice: NoticeId, png: Vec<u8>, told: String) {
+    if !owed {
+        if !show(ctx, notice, png).await {
+            if let poise::Context::Application(a) = ctx {
+                if let Err(e) = a.interaction.delete_response(ctx.http()).await {
+                    tracing::warn!(error = %crate::bot::redact::error(&e), "cannot take back a deferred answer: it stays empty");
+                }
+            }
+        }
+        return;
+    }
+    if let Err(e) = ctx.data().service.outbox().not_answered(notice).await {
+        // Posted all the same, once its hold is over.
+        tracing::error!(notice, error = ?e, "cannot release a notice: posted after its hold");
+    }
+    if let Err(e) = ctx.send(private(told)).await {
+        tracing::warn!(error = %crate::bot::redact::error(&e), "cannot tell a player their news is on its way");
     }
 }
 
@@ -239,13 +259,11 @@ pub fn ai_reply(ctx: Context<'_>, game: GameId) {
 pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
     let games = ctx.data().service.games();
     let (channel, me) = (ctx.channel_id().get(), ctx.author().id.get());
-    let ended = change(
-        ctx,
-        games.check_resign(channel, me),
-        games.resign(channel, me, Some(answering(ctx))),
-    )
-    .await?;
-    show_ended(ctx, ended).await;
+    let owed = owes_news(ctx, games.check_resign(channel, me)).await?;
+    let answering = Some(answering_in_order(ctx, owed));
+    let ready = std::future::ready(Ok(()));
+    let ended = change_as(ctx, owed, ready, games.resign(channel, me, answering)).await?;
+    show_ended(ctx, owed, ended).await;
     Ok(())
 }
 
@@ -254,14 +272,12 @@ pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
 pub async fn draw(ctx: Context<'_>) -> Result<(), Error> {
     let games = ctx.data().service.games();
     let (channel, me) = (ctx.channel_id().get(), ctx.author().id.get());
-    let offered = change(
-        ctx,
-        games.check_offer_draw(channel, me),
-        games.offer_draw(channel, me, Some(answering(ctx))),
-    )
-    .await?;
+    let owed = owes_news(ctx, games.check_offer_draw(channel, me)).await?;
+    let answering = Some(answering_in_order(ctx, owed));
+    let ready = std::future::ready(Ok(()));
+    let offered = change_as(ctx, owed, ready, games.offer_draw(channel, me, answering)).await?;
     if let Some((_, Some(notice))) = offered {
-        show(ctx, notice, Vec::new()).await;
+        show_in_order(ctx, owed, notice, Vec::new(), messages::news_posted()).await;
     }
     Ok(())
 }
@@ -285,24 +301,23 @@ pub async fn hint(ctx: Context<'_>) -> Result<(), Error> {
 pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
     let games = ctx.data().service.games();
     let (channel, me, moderator) = (place(ctx).channel, ctx.author().id.get(), is_moderator(ctx));
-    let ended = change(
-        ctx,
-        games.check_abort(channel, me, moderator),
-        games.abort(channel, me, moderator, Some(answering(ctx))),
-    )
-    .await?;
-    show_ended(ctx, ended).await;
+    let owed = owes_news(ctx, games.check_abort(channel, me, moderator)).await?;
+    let answering = Some(answering_in_order(ctx, owed));
+    let ready = std::future::ready(Ok(()));
+    let aborted = games.abort(channel, me, moderator, answering);
+    let ended = change_as(ctx, owed, ready, aborted).await?;
+    show_ended(ctx, owed, ended).await;
     Ok(())
 }
 
-/// Shows the end of a game a command made.
-async fn show_ended(ctx: Context<'_>, ended: Option<Ended>) {
+/// Shows the end of a game a command made, in the game's order (see [`show_in_order`]).
+async fn show_ended(ctx: Context<'_>, owed: bool, ended: Option<Ended>) {
     if let Some(Ended {
         notice: Some(notice),
         png,
         ..
     }) = ended
     {
-        show(ctx, notice, png).await;
+        show_in_order(ctx, owed, notice, png, messages::news_posted()).await;
     }
 }
