@@ -207,6 +207,15 @@ pub struct Analysis<'a> {
     analyses: &'a Analyses,
 }
 
+/// A request for an analysis that [`Analysis::prepare`] took: its game, and its place in the
+/// heavy-work queue (given back when dropped).
+pub struct AnalysisRequest {
+    channel: ChannelId,
+    user: Option<UserId>,
+    row: games::GameRow,
+    place: Place,
+}
+
 impl Service {
     /// The post-game analyses.
     pub fn analysis(&self) -> Analysis<'_> {
@@ -274,9 +283,43 @@ impl Analysis<'_> {
         id: Option<GameId>,
         user: Option<UserId>,
     ) -> Result<AnalysisStatus, ServiceError> {
+        let request = self.prepare(channel, id, user).await?;
+        self.start(request).await
+    }
+
+    /// [`Analysis::request`]'s refusals, without a write: game `id` (by default the last) is
+    /// one of the channel's finished games, with moves to review, and (`user`'s request, then
+    /// counted) the heavy-work queue has room and the user's cooldown is over. The bot asks
+    /// before it acknowledges the command, so that a refusal is answered at once, privately;
+    /// [`Analysis::start`] goes on.
+    pub async fn prepare(
+        &self,
+        channel: ChannelId,
+        id: Option<GameId>,
+        user: Option<UserId>,
+    ) -> Result<AnalysisRequest, ServiceError> {
         let row = self.finished(channel, id).await?;
+        if row.ply == 0 {
+            return Err(ServiceError::NothingToReview(row.id));
+        }
         // The game is one of the channel's finished ones: the request is valid, and counts.
         let place = self.cx.costly_place(user)?;
+        Ok(AnalysisRequest {
+            channel,
+            user,
+            row,
+            place,
+        })
+    }
+
+    /// Goes on with a request [`Analysis::prepare`] took: see [`Analysis::request`].
+    pub async fn start(&self, request: AnalysisRequest) -> Result<AnalysisStatus, ServiceError> {
+        let AnalysisRequest {
+            channel,
+            user,
+            row,
+            place,
+        } = request;
         let loaded = self.cx.load_blocking(row, &place).await?;
         let total = loaded.game.moves().len() as u32;
         if total == 0 {
@@ -334,22 +377,6 @@ impl Analysis<'_> {
             }
             Err(e) => Err(e.into()),
         }
-    }
-
-    /// Checks, reading only, that [`Analysis::request`] would take the request: game `id` (by
-    /// default the last) is one of the channel's finished games, with moves to review, so that
-    /// the bot answers a refusal before it acknowledges the command. (The heavy-work queue and
-    /// the caller's cooldown are counted by the request itself.)
-    pub async fn check_request(
-        &self,
-        channel: ChannelId,
-        id: Option<GameId>,
-    ) -> Result<(), ServiceError> {
-        let row = self.finished(channel, id).await?;
-        if row.ply == 0 {
-            return Err(ServiceError::NothingToReview(row.id));
-        }
-        Ok(())
     }
 
     /// Game `id` of `channel` (by default its last finished game), if it is finished.

@@ -46,6 +46,7 @@ async fn an_analysis_is_answered_shown_as_it_goes_and_posted_with_its_graph() {
     .await;
     let (astrid, birger) = (Who::member(ASTRID, "Astrid"), Who::member(BIRGER, "Birger"));
     let (_, r) = h.tablut(&astrid, 30, "analysis", json!([]), &[]).await;
+    assert_eq!(r.callback_type(), Some(4), "refused at once: {:?}", r.json);
     assert!(r.ephemeral());
     assert!(
         r.content().contains("No game has finished in this channel"),
@@ -171,6 +172,8 @@ async fn an_analysis_is_answered_shown_as_it_goes_and_posted_with_its_graph() {
     let replay = h.fake.followup(id).await;
     assert!(replay.file(".gif").is_some(), "{:?}", replay.json);
     let (_, refused) = h.tablut(&carl, 30, "analysis", json!([]), &[]).await;
+    // Refused at once, before anything is acknowledged.
+    assert_eq!(refused.callback_type(), Some(4), "{:?}", refused.json);
     assert!(
         refused.ephemeral() && refused.content().contains("try again in "),
         "{}",

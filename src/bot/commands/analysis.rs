@@ -55,12 +55,13 @@ pub async fn analysis(
     // refusal is the caller's alone. A started analysis's progress is in the outbox with the
     // request: posted in the channel whatever becomes of this answer.
     let (analysis, channel) = (data.service.analysis(), ctx.channel_id().get());
-    let Some(status) = super::play::change(
-        ctx,
-        analysis.check_request(channel, id),
-        analysis.request(channel, id, Some(ctx.author().id.get())),
-    )
-    .await?
+    // Refused (not a finished game of the channel, nothing to review, the queue full, the
+    // caller's cooldown) before anything is acknowledged: at once, privately.
+    let request = analysis
+        .prepare(channel, id, Some(ctx.author().id.get()))
+        .await?;
+    let Some(status) =
+        super::play::change(ctx, std::future::ready(Ok(())), analysis.start(request)).await?
     else {
         return Ok(());
     };
