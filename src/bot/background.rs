@@ -32,7 +32,7 @@ pub fn clock(tasks: &Tasks, service: Arc<Service>, every: Duration) {
             if let Err(e) = service.clock().keep_alive(every).await {
                 tracing::error!(error = ?e, "could not record that the bot runs");
             }
-            if scan.as_ref().map_or(true, |s| s.is_finished()) {
+            if scan.as_ref().is_none_or(|s| s.is_finished()) {
                 let service = service.clone();
                 scan = Some(scans.spawn_until_stopped(async move {
                     match service.puzzles().find_in_games(1).await {
@@ -93,7 +93,7 @@ pub fn ai_turn(
                 played = &mut turn => break played,
                 _ = look.tick() => {
                     let ahead = service.ai().waiting(id);
-                    if typing.is_none() && ahead.map_or(true, |n| n < TYPING_AHEAD) {
+                    if typing.is_none() && ahead.is_none_or(|n| n < TYPING_AHEAD) {
                         typing = Some(serenity::ChannelId::new(channel).start_typing(&http));
                     }
                     if !noticed && ahead.is_some() && tokio::time::Instant::now() >= notice_at {

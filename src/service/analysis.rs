@@ -638,7 +638,7 @@ impl Analysis<'_> {
             self.cx.commit_noticed(tx).await?;
             return Ok(Step::Finished);
         }
-        if reviewed > 0 && reviewed % PROGRESS_EVERY == 0 {
+        if reviewed > 0 && reviewed.is_multiple_of(PROGRESS_EVERY) {
             let p = progress(reviewed);
             self.cx
                 .enqueue(

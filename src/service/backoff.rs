@@ -31,7 +31,7 @@ impl Backoff {
     /// Whether `id` may be tried at `now`.
     pub fn ready(&self, work: Work, id: i64, now: i64) -> bool {
         let map = self.0.lock().expect("backoff table");
-        map.get(&(work, id)).map_or(true, |&(_, at)| now >= at)
+        map.get(&(work, id)).is_none_or(|&(_, at)| now >= at)
     }
 
     /// How many items of `work` are set aside at `now`.

@@ -10,3 +10,4 @@ mod ai_cli;
 mod cli;
 mod docs;
 mod render_cli;
+mod toolchain;

@@ -111,7 +111,7 @@ fn route(path: &str) -> Option<&'static str> {
                 && template
                     .iter()
                     .zip(&segments)
-                    .all(|(t, s)| t.as_deref().map_or(true, |t| t == *s) && !s.is_empty())
+                    .all(|(t, s)| t.as_deref().is_none_or(|t| t == *s) && !s.is_empty())
         })
         .max_by_key(|(_, template)| template.iter().filter(|t| t.is_some()).count())
         .map(|(name, _)| name.as_str())
