@@ -128,12 +128,12 @@ pub struct BotConfig {
     #[arg(long = "ai-tt-mb", env = "AI_TT_MB", value_name = "MB", default_value = "32", value_parser = positive)]
     pub ai_tt_mb: usize,
 
-    /// The AI's moves and hints that may wait for a worker; beyond, new games against the AI,
-    /// moves against it and hints are refused as busy.
-    #[arg(long = "ai-queue-limit", env = "AI_QUEUE_LIMIT", value_name = "N", default_value = "200", value_parser = count)]
+    /// The AI's moves and hints that may wait for a worker (at least 1); beyond, new games
+    /// against the AI, moves against it and hints are refused as busy.
+    #[arg(long = "ai-queue-limit", env = "AI_QUEUE_LIMIT", value_name = "N", default_value = "200", value_parser = positive)]
     pub ai_queue_limit: usize,
 
-    /// Games against the AI a user may have running in one server.
+    /// Games against the AI a user may have running in one server (0: no limit).
     #[arg(long = "ai-games-per-user", env = "AI_GAMES_PER_USER", value_name = "N", default_value = "3", value_parser = count)]
     pub ai_games_per_user: usize,
 
@@ -689,6 +689,9 @@ mod tests {
             ("DEFAULT_TIME_CONTROL", "soon"),
             ("DISCORD_PROXY", "localhost"),
             ("CLOCK_INTERVAL_SECS", "0"),
+            // A queue of none would refuse every request for the AI: a queue is at least 1.
+            ("AI_QUEUE_LIMIT", "0"),
+            ("HEAVY_QUEUE_LIMIT", "0"),
             ("RUST_LOG", "info,[=x"),
         ] {
             let e = read(&[("DISCORD_TOKEN", TOKEN), (name, value)]).unwrap_err();

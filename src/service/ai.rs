@@ -442,7 +442,8 @@ impl Ai<'_> {
             }
             None => games::ai_games_of(self.cx.store.read(), guild, user).await?,
         };
-        if active >= self.cx.config.ai_games_per_user {
+        let limit = self.cx.config.ai_games_per_user;
+        if limit != 0 && active >= limit {
             return Err(ServiceError::TooManyAiGames(active));
         }
         let cooldown = self.cx.config.ai_game_cooldown.as_millis() as i64;

@@ -72,9 +72,10 @@ pub struct Config {
     /// The AI pool: its workers (searches at once) and each one's table size in MB.
     pub ai_workers: usize,
     pub ai_tt_mb: usize,
-    /// The AI's moves and hints that may wait for a worker; beyond, the AI is busy.
+    /// The AI's moves and hints that may wait for a worker (at least 1: with 0, every request
+    /// for the AI is refused as busy); beyond, the AI is busy.
     pub ai_queue_limit: usize,
-    /// Active games against the AI a user may have in one server.
+    /// Active games against the AI a user may have in one server (0: no limit).
     pub ai_games_per_user: u32,
     /// How long a user waits between starting games against the AI: counted by the database,
     /// on its clock, so it holds across processes.

@@ -249,6 +249,24 @@ async fn games_against_the_ai_are_limited_per_user_and_server_with_a_cooldown() 
         .unwrap();
 }
 
+/// `AI_GAMES_PER_USER=0` means no limit, as 0 does for every other per-user cap.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_limit_on_games_against_the_ai_when_it_is_zero() {
+    let f = fixture(Config {
+        ai_games_per_user: 0,
+        ai_game_cooldown: Duration::ZERO,
+        ..config(1, 30)
+    })
+    .await;
+    for channel in 1..=4 {
+        f.service
+            .games()
+            .start_ai_game(request(GUILD, channel, ASTRID, Level::Easy, false), None)
+            .await
+            .unwrap();
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_queue_refuses_new_requests_and_changes_nothing() {
     let f = fixture(Config {
