@@ -1,6 +1,7 @@
 //! The command line: one binary runs the bot (the default) and the tools beside it.
 
 mod analyze;
+mod backup;
 mod common;
 mod engine;
 mod fitscale;
@@ -56,6 +57,8 @@ enum Command {
     FitScale(fitscale::FitScaleArgs),
     /// List every variant's rules presets, one `VARIANT PRESET` a line, each variant's default first.
     Presets,
+    /// Copy the bot's SQLite database to a new file, consistently, while the bot runs.
+    Backup(backup::BackupArgs),
 }
 
 /// Parses the arguments and runs the command; the process exit code. `.env` is loaded first,
@@ -85,6 +88,7 @@ pub fn main() -> ExitCode {
         Command::Review(args) => review::run(args),
         Command::FitScale(args) => fitscale::run(args),
         Command::Presets => presets(),
+        Command::Backup(args) => backup::run(args),
     };
     match result {
         Ok(()) | Err(CliError::Closed) => ExitCode::SUCCESS,

@@ -21,6 +21,7 @@
 //! `crate::both_backends!` (see [`testdb`]).
 
 pub mod analysis;
+pub mod backup;
 pub mod challenges;
 pub mod dialect;
 pub mod draws;
@@ -90,6 +91,28 @@ pub enum OpenError {
     Connect { url: String, source: StoreError },
     #[error("cannot migrate the database {url}: {source}")]
     Migrate { url: String, source: StoreError },
+    /// The database holds migrations this binary does not have: a newer version of the bot
+    /// migrated it. Migrations only go forward, so this binary refuses to run on it.
+    #[error(
+        "the database {url} was migrated by a newer tablut-bot: it has migration {newest} \
+         ({description}), this binary knows migrations up to {known}; run the newer binary, or \
+         roll back by restoring the backup taken before the upgrade (docs/OPERATING.md, \
+         \"Upgrades and rollbacks\")"
+    )]
+    Newer {
+        url: String,
+        newest: i64,
+        description: String,
+        known: i64,
+    },
+    /// A migration the database has applied differs from this binary's copy of it (its
+    /// checksum): the binary was built from edited migrations.
+    #[error(
+        "the database {url} applied migration {version} as released, and this binary's \
+         migration {version} differs from it (a checksum mismatch): build the bot from a \
+         released commit, never with edited migrations (docs/OPERATING.md, \"Troubleshooting\")"
+    )]
+    Modified { url: String, version: i64 },
 }
 
 /// A database URL as an error shows it: without its password.
@@ -121,14 +144,84 @@ fn connect_url(url: &str, backend: Backend) -> Result<String, OpenError> {
     }
 }
 
-/// Opens the database at `url` (a SQLite file is created if missing) and applies its
-/// backend's migrations.
-pub async fn open(url: &str) -> Result<AnyPool, OpenError> {
-    sqlx::any::install_default_drivers();
-    let backend = Backend::of_url(url).ok_or_else(|| OpenError::Url {
+/// Where a database URL points, as the start-up line and `tablut-bot backup` name it: a SQLite
+/// file by its absolute path (`sqlite:///srv/tablut/tablut.db`, whatever the working folder),
+/// a PostgreSQL URL without its password.
+pub fn location(url: &str) -> String {
+    match sqlite_file(url) {
+        Some(file) => format!("sqlite://{}", file.display()),
+        None => shown(url),
+    }
+}
+
+/// The absolute path of the file a `sqlite://` URL names (none for PostgreSQL, an in-memory
+/// database or a URL that does not parse).
+pub fn sqlite_file(url: &str) -> Option<std::path::PathBuf> {
+    if Backend::of_url(url) != Some(Backend::Sqlite) || url.contains(":memory:") {
+        return None;
+    }
+    let options = sqlx::sqlite::SqliteConnectOptions::from_str(url).ok()?;
+    let file = options.get_filename();
+    Some(if file.is_absolute() {
+        file.to_path_buf()
+    } else {
+        std::env::current_dir().ok()?.join(file)
+    })
+}
+
+/// Checks `url` and says which backend it names.
+fn backend_of(url: &str) -> Result<Backend, OpenError> {
+    Backend::of_url(url).ok_or_else(|| OpenError::Url {
         url: shown(url),
         reason: "it names neither SQLite nor PostgreSQL".into(),
-    })?;
+    })
+}
+
+/// The migrations a database has applied, oldest first, with their descriptions (none in a
+/// new database, which has no `_sqlx_migrations` table yet).
+async fn applied(pool: &AnyPool) -> Vec<(i64, String)> {
+    sqlx::query_as("SELECT version, description FROM _sqlx_migrations ORDER BY version")
+        .fetch_all(pool)
+        .await
+        .unwrap_or_default()
+}
+
+/// Refuses a database that a newer binary migrated: one that has applied a migration this
+/// binary does not have.
+fn check_not_newer(
+    url: &str,
+    applied: &[(i64, String)],
+    migrator: &sqlx::migrate::Migrator,
+) -> Result<(), OpenError> {
+    let known = migrator.iter().map(|m| m.version).max().unwrap_or(0);
+    let unknown = applied
+        .iter()
+        .filter(|(v, _)| !migrator.iter().any(|m| m.version == *v))
+        .max_by_key(|(v, _)| *v);
+    match unknown {
+        Some((newest, description)) => Err(OpenError::Newer {
+            url: shown(url),
+            newest: *newest,
+            description: description.clone(),
+            known,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Opens the database at `url` (a SQLite file is created if missing) and applies its
+/// backend's migrations; logs one line naming the database, and whether it is new and empty.
+///
+/// # Errors
+///
+/// [`OpenError::Newer`] if a newer binary migrated the database (nothing is changed),
+/// [`OpenError::Modified`] if a migration it applied differs from this binary's, and the
+/// URL's, connection's and migrations' own failures.
+pub async fn open(url: &str) -> Result<AnyPool, OpenError> {
+    sqlx::any::install_default_drivers();
+    let backend = backend_of(url)?;
+    let file = sqlite_file(url);
+    let existed = file.as_ref().is_some_and(|f| f.exists());
     let options =
         AnyConnectOptions::from_str(&connect_url(url, backend)?).map_err(|e| OpenError::Url {
             url: shown(url),
@@ -152,6 +245,15 @@ pub async fn open(url: &str) -> Result<AnyPool, OpenError> {
             url: shown(url),
             source: e.into(),
         })?;
+    let migrator = match backend {
+        Backend::Sqlite => &SQLITE_MIGRATOR,
+        Backend::Postgres => &POSTGRES_MIGRATOR,
+    };
+    let before = applied(&pool).await;
+    if let Err(e) = check_not_newer(url, &before, migrator) {
+        close(&pool).await;
+        return Err(e);
+    }
     let migrated = match backend {
         Backend::Sqlite => migrate_sqlite(&pool).await,
         Backend::Postgres => POSTGRES_MIGRATOR.run(&pool).await,
@@ -159,10 +261,31 @@ pub async fn open(url: &str) -> Result<AnyPool, OpenError> {
     if let Err(source) = migrated {
         // Closed, so that no -wal or -shm file is left beside a database that is not used.
         close(&pool).await;
-        return Err(OpenError::Migrate {
-            url: shown(url),
-            source: source.into(),
+        return Err(match source {
+            sqlx::migrate::MigrateError::VersionMismatch(version) => OpenError::Modified {
+                url: shown(url),
+                version,
+            },
+            source => OpenError::Migrate {
+                url: shown(url),
+                source: source.into(),
+            },
         });
+    }
+    let database = location(url);
+    if before.is_empty() {
+        let created = if file.is_some() && !existed {
+            "created now"
+        } else {
+            "its tables made now"
+        };
+        tracing::info!("opened a new, empty database {database} ({created})");
+    } else {
+        let games: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games")
+            .fetch_one(&pool)
+            .await
+            .unwrap_or(-1);
+        tracing::info!("opened the database {database} ({games} games)");
     }
     Ok(pool)
 }
@@ -465,6 +588,78 @@ mod tests {
             .collect();
         files.sort();
         assert_eq!(files, ["t.db"], "no -wal or -shm left");
+    }
+
+    crate::both_backends! {
+        /// A database that a newer binary migrated (a migration this binary does not have) is
+        /// refused in one line naming that migration and the way back, and is left as it was;
+        /// one whose applied migration differs from this binary's is refused as modified.
+        #[tokio::test]
+        async fn a_database_newer_than_the_binary_is_refused(db: TestDb) {
+        let pool = open(&db.url).await.unwrap();
+        let known = match backend(&pool) {
+            Backend::Sqlite => &SQLITE_MIGRATOR,
+            Backend::Postgres => &POSTGRES_MIGRATOR,
+        };
+        let latest = known.iter().map(|m| m.version).max().unwrap();
+        let newer = latest + 1;
+        sqlx::query(
+            "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+             VALUES ($1, 'a later table', TRUE, $2, 1)",
+        )
+        .bind(newer)
+        .bind(vec![0u8; 48])
+        .execute(&pool)
+        .await
+        .unwrap();
+        close(&pool).await;
+        let e = open(&db.url).await.unwrap_err();
+        let line = e.to_string();
+        assert!(matches!(e, OpenError::Newer { newest, known: k, .. } if newest == newer && k == latest), "{line}");
+        assert!(!line.contains('\n'), "{line}");
+        assert!(line.contains(&format!("migration {newer} (a later table)")), "{line}");
+        assert!(line.contains("restoring the backup"), "{line}");
+        // Nothing was changed: the row is still there, and refused again.
+        assert!(matches!(open(&db.url).await.unwrap_err(), OpenError::Newer { .. }));
+
+        // The later migration gone, an applied migration whose checksum differs.
+        sqlx::any::install_default_drivers();
+        let raw = AnyPoolOptions::new()
+            .max_connections(1)
+            .connect(&connect_url(&db.url, Backend::of_url(&db.url).unwrap()).unwrap())
+            .await
+            .unwrap();
+        sqlx::query("DELETE FROM _sqlx_migrations WHERE version = $1")
+            .bind(newer)
+            .execute(&raw)
+            .await
+            .unwrap();
+        sqlx::query("UPDATE _sqlx_migrations SET checksum = $1 WHERE version = $2")
+            .bind(vec![1u8; 48])
+            .bind(latest)
+            .execute(&raw)
+            .await
+            .unwrap();
+        close(&raw).await;
+        let e = open(&db.url).await.unwrap_err();
+        assert!(matches!(e, OpenError::Modified { version, .. } if version == latest), "{e}");
+        assert!(e.to_string().contains("checksum mismatch"), "{e}");
+    }
+    }
+
+    /// The location the start-up line names is absolute, wherever the bot was started.
+    #[test]
+    fn a_sqlite_location_is_absolute() {
+        let here = std::env::current_dir().unwrap();
+        assert_eq!(
+            location("sqlite://tablut.db"),
+            format!("sqlite://{}", here.join("tablut.db").display())
+        );
+        assert_eq!(
+            location("sqlite:///srv/tablut/tablut.db?mode=rwc"),
+            "sqlite:///srv/tablut/tablut.db"
+        );
+        assert!(!location("postgres://u:secret@h/d").contains("secret"));
     }
 
     crate::both_backends! {

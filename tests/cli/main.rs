@@ -9,5 +9,6 @@
 mod ai_cli;
 mod cli;
 mod docs;
+mod operator;
 mod render_cli;
 mod toolchain;

@@ -12,6 +12,7 @@ mod support;
 
 mod ai_pool;
 mod analysis;
+mod backup;
 mod lifecycle;
 mod outbox;
 mod privacy;
