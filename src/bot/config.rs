@@ -450,6 +450,29 @@ impl BotConfig {
             .then(|| url.host_str().unwrap_or_default().to_string())
     }
 
+    /// The HTTP client every request to Discord goes through (a request that hangs fails after
+    /// `DISCORD_TIMEOUT_MS`), and serenity's HTTP over it with the bot's token, through
+    /// `DISCORD_PROXY` if set (which then keeps the rate limits: serenity's own limiter is off).
+    ///
+    /// # Errors
+    ///
+    /// The TLS backend cannot be set up.
+    pub fn discord_http(
+        &self,
+    ) -> Result<(reqwest::Client, poise::serenity_prelude::Http), reqwest::Error> {
+        let rest = reqwest::Client::builder()
+            .use_rustls_tls()
+            .timeout(self.discord_timeout)
+            .build()?;
+        let http =
+            poise::serenity_prelude::HttpBuilder::new(self.token.as_str()).client(rest.clone());
+        let http = match &self.proxy {
+            Some(proxy) => http.proxy(proxy.as_str()).ratelimiter_disabled(true),
+            None => http,
+        };
+        Ok((rest, http.build()))
+    }
+
     /// The service's settings.
     pub fn service(&self) -> service::Config {
         service::Config {

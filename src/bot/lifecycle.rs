@@ -173,17 +173,9 @@ pub async fn start(config: BotConfig, clock: Arc<dyn Clock>) -> Result<Running, 
 async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, StartError> {
     // One HTTP client for serenity and the outbox: a request that hangs fails after the
     // timeout (an edit showing a change is then sent again by the dispatcher).
-    let rest = reqwest::Client::builder()
-        .use_rustls_tls()
-        .timeout(config.discord_timeout)
-        .build()
+    let (rest, http) = config
+        .discord_http()
         .map_err(|e| StartError::Http(e.without_url().to_string()))?;
-    let http = serenity::HttpBuilder::new(config.token.as_str()).client(rest.clone());
-    let http = match &config.proxy {
-        Some(proxy) => http.proxy(proxy.as_str()).ratelimiter_disabled(true),
-        None => http,
-    }
-    .build();
     match http.get_current_user().await {
         Ok(me) => tracing::info!(bot = %me.name, id = %me.id, "token accepted"),
         Err(serenity::Error::Http(e))

@@ -2,6 +2,7 @@
 
 mod analyze;
 mod backup;
+mod commands;
 mod common;
 mod engine;
 mod fitscale;
@@ -59,6 +60,9 @@ enum Command {
     Presets,
     /// Copy the bot's SQLite database to a new file, consistently, while the bot runs.
     Backup(backup::BackupArgs),
+    /// Manage the bot's slash commands on Discord (clear a server's, or the global ones).
+    #[command(subcommand)]
+    Commands(commands::CommandsArgs),
 }
 
 /// Parses the arguments and runs the command; the process exit code. `.env` is loaded first,
@@ -89,6 +93,7 @@ pub fn main() -> ExitCode {
         Command::FitScale(args) => fitscale::run(args),
         Command::Presets => presets(),
         Command::Backup(args) => backup::run(args),
+        Command::Commands(args) => commands::run(args),
     };
     match result {
         Ok(()) | Err(CliError::Closed) => ExitCode::SUCCESS,

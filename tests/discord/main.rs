@@ -22,5 +22,6 @@ mod edits;
 mod faults;
 mod gone;
 mod limits;
+mod operator;
 mod privacy;
 mod shards;

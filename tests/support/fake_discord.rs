@@ -187,6 +187,8 @@ struct Inner {
     forced: Mutex<HashMap<u64, bool>>,
     /// Follow-ups deleted (by their message's id).
     deleted_followups: Mutex<HashSet<u64>>,
+    /// The application's commands as last registered, by guild (none: the global ones).
+    commands: Mutex<HashMap<Option<u64>, Vec<Value>>>,
 }
 
 /// The bot's first follow-up after a public acknowledgement, deleted at once, before a line
@@ -520,6 +522,27 @@ impl FakeDiscord {
             _contract: Arc::new(ContractGuard(inner.clone())),
             inner,
         }
+    }
+
+    /// The names of the application's commands as last registered in `guild` (none: the
+    /// global ones).
+    pub fn commands(&self, guild: Option<u64>) -> Vec<String> {
+        let commands = self.inner.commands.lock().unwrap();
+        let names = commands.get(&guild).into_iter().flatten();
+        names
+            .map(|c| c["name"].as_str().unwrap_or_default().to_string())
+            .collect()
+    }
+
+    /// Registers commands named `names` in `guild` (none: globally), as a bot would.
+    pub fn put_commands(&self, guild: Option<u64>, names: &[&str]) {
+        let names: Vec<Value> = names.iter().map(|name| json!({"name": name})).collect();
+        let first = self
+            .inner
+            .ids
+            .fetch_add(names.len() as u64, Ordering::SeqCst);
+        let commands = registered(&Value::Array(names), first);
+        self.inner.commands.lock().unwrap().insert(guild, commands);
     }
 
     /// Sets the shard count (before any client connects): what `GET /gateway/bot` recommends
@@ -1768,6 +1791,29 @@ fn out_of_reach(inner: &Inner, path: &str) -> Option<Response> {
     left.then(|| discord_error(403, 50001, "Missing Access"))
 }
 
+/// Commands as Discord keeps them once registered: each with its id (from `first_id` on), the
+/// application's id and a version.
+fn registered(body: &Value, first_id: u64) -> Vec<Value> {
+    body.as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .map(|(i, c)| {
+            let mut c = c.clone();
+            c["id"] = json!((first_id + i as u64).to_string());
+            c["application_id"] = json!(APP_ID.to_string());
+            c["version"] = json!("1");
+            if c.get("type").is_none() {
+                c["type"] = json!(1);
+            }
+            if c.get("description").is_none() {
+                c["description"] = json!("");
+            }
+            c
+        })
+        .collect()
+}
+
 /// Discord's error answer: the status, and the body with its JSON error code.
 fn discord_error(status: u16, code: u64, message: &str) -> Response {
     let status = StatusCode::from_u16(status).unwrap();
@@ -1937,26 +1983,26 @@ fn answer(
         ("GET", ["users", "@me"]) => Json(user_json(BOT_ID, "tablut-bot", true)).into_response(),
         ("PUT", ["applications", _, "commands"])
         | ("PUT", ["applications", _, "guilds", _, "commands"]) => {
-            let commands: Vec<Value> = body
-                .as_array()
-                .into_iter()
-                .flatten()
-                .enumerate()
-                .map(|(i, c)| {
-                    let mut c = c.clone();
-                    c["id"] = json!((id + i as u64).to_string());
-                    c["application_id"] = json!(APP_ID.to_string());
-                    c["version"] = json!("1");
-                    if c.get("type").is_none() {
-                        c["type"] = json!(1);
-                    }
-                    if c.get("description").is_none() {
-                        c["description"] = json!("");
-                    }
-                    c
-                })
-                .collect();
+            let commands = registered(body, id);
+            let scope = match parts.as_slice() {
+                ["applications", _, "guilds", guild, "commands"] => guild.parse().ok(),
+                _ => None,
+            };
+            inner
+                .commands
+                .lock()
+                .unwrap()
+                .insert(scope, commands.clone());
             Json(Value::Array(commands)).into_response()
+        }
+        ("GET", ["applications", _, "commands"])
+        | ("GET", ["applications", _, "guilds", _, "commands"]) => {
+            let scope = match parts.as_slice() {
+                ["applications", _, "guilds", guild, "commands"] => guild.parse().ok(),
+                _ => None,
+            };
+            let commands = inner.commands.lock().unwrap().get(&scope).cloned();
+            Json(Value::Array(commands.unwrap_or_default())).into_response()
         }
         ("POST", ["interactions", _, token, "callback"]) => {
             // A button's message updated in place (type 7) is its answer.
