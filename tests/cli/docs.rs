@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// What a repository path in backticks starts with: the repository's top-level folders and files.
-const ROOTS: [&str; 11] = [
+const ROOTS: [&str; 13] = [
     "src/",
     "tests/",
     "benches/",
@@ -21,6 +21,8 @@ const ROOTS: [&str; 11] = [
     "Cargo.toml",
     "Cargo.lock",
     ".env.example",
+    "deploy/",
+    "LICENSE",
 ];
 
 fn root() -> PathBuf {
