@@ -1017,3 +1017,48 @@ async fn two_processes_whose_clocks_are_a_minute_apart_agree_on_deadlines_remind
     a.close().await;
     b.close().await;
 }
+
+/// A channel's news in the game's order across two processes: the AI's move, written and
+/// claimed by process A (its post under way), is news the channel owes as process B sees it; a
+/// player's move B commits for a command's response is posted after it instead, and no
+/// dispatcher takes it before A records the AI's move shown.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_move_sent_to_another_process_while_the_ais_is_posted_is_shown_after_it() {
+    let Some(t) = two("races::news_order").await else {
+        return;
+    };
+    let astrid = User::new(ASTRID, "Astrid");
+    let request = ai_game_request(place(360), astrid, SideChoice::Defenders, Level::Easy);
+    let game = t.a.games().start_ai_game(request, None).await.unwrap().game;
+    let reply = t.a.ai().turn(game.id).await.unwrap().unwrap();
+    let now = t.a.database_now().await.unwrap();
+    let claimed = t.a.outbox().claim(now, 10).await.unwrap();
+    let ids = |notices: &[Notice]| notices.iter().map(|n| n.id).collect::<Vec<_>>();
+    assert_eq!(ids(&claimed), [reply.notice]);
+    assert!(
+        t.b.outbox().owes(360).await.unwrap(),
+        "owed while A posts it"
+    );
+    let moves = t.b.games().suggest_moves(360, ASTRID, "", 1).await.unwrap();
+    let answer = Some(delivery::answer_ref(1, "token"));
+    let mine =
+        t.b.games()
+            .play_move(360, ASTRID, &moves[0], answer)
+            .await
+            .unwrap();
+    let notice = t.b.outbox().notice(mine.notice).await.unwrap().unwrap();
+    assert!(
+        notice.payload.answer.is_none(),
+        "posted, not shown in B's response"
+    );
+    assert!(
+        t.b.outbox().claim(now, 10).await.unwrap().is_empty(),
+        "behind the AI's move"
+    );
+    t.a.outbox()
+        .news_delivered(&claimed[0], Some(1))
+        .await
+        .unwrap();
+    let next = t.b.outbox().claim(now, 10).await.unwrap();
+    assert_eq!(ids(&next), [mine.notice]);
+}
