@@ -86,7 +86,7 @@ pub struct BotConfig {
     #[arg(long = "commands-per-minute", env = "COMMANDS_PER_MINUTE", value_name = "N", default_value = "20", value_parser = count)]
     pub commands_per_minute: usize,
 
-    /// Seconds a user waits between two costly commands (replays, analyses).
+    /// Seconds a user waits between two costly commands (replays, analyses, privacy files).
     #[arg(long = "costly-cooldown-secs", env = "COSTLY_COOLDOWN_SECS", value_name = "SECS", default_value = "30", value_parser = seconds)]
     pub costly_cooldown: Duration,
 

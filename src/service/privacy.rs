@@ -126,6 +126,15 @@ fn readable_notice(mut row: Map<String, Value>) -> Map<String, Value> {
 }
 
 impl Privacy<'_> {
+    /// Counts a read-out of `user`'s data ([`Privacy::stored`], which may read many rows)
+    /// against their wait between costly commands, which replays and analyses share.
+    ///
+    /// # Errors
+    /// [`ServiceError::CostlyTooSoon`] within that wait of their last.
+    pub fn check_read(self, user: UserId) -> Result<(), ServiceError> {
+        self.cx.limits.costly(user)
+    }
+
     /// Everything stored about `user`: every row of every table that names them (by id, or,
     /// in the outbox's payloads, by id or name).
     ///

@@ -115,6 +115,18 @@ async fn a_member_reads_what_is_stored_about_them_and_is_forgotten_by_a_button()
     let file: Value = serde_json::from_slice(answer.file(".json").expect("a JSON file")).unwrap();
     assert_eq!(file["user"], ASTRID.to_string());
     assert_eq!(file["names"], json!(["Astrid"]));
+    // A read of many rows: once per wait between costly commands, refused at once otherwise.
+    let (_, again) = h.tablut(&astrid, CHANNEL, "privacy", json!([]), &[]).await;
+    assert_eq!(
+        again.callback_type(),
+        Some(4),
+        "refused before any acknowledgement"
+    );
+    assert!(
+        again.ephemeral() && again.content().contains("try again in"),
+        "{}",
+        again.content()
+    );
     let table = |name: &str| -> Vec<Value> {
         file["tables"]
             .as_array()

@@ -15,10 +15,12 @@ const MAX_FILE: usize = 10 * 1024 * 1024;
 /// What the bot stores about you, sent to you alone as a file.
 #[poise::command(slash_command)]
 pub async fn privacy(ctx: Context<'_>) -> Result<(), Error> {
-    // A read, answered directly and privately; acknowledged first, as reading every row that
-    // names a player who has played for years may take a moment.
-    ctx.defer_ephemeral().await?;
+    // A read, answered directly and privately: refused at once within the caller's wait between
+    // costly commands, else acknowledged first, as reading every row that names a player who
+    // has played for years may take a moment.
     let me = caller(ctx);
+    ctx.data().service.privacy().check_read(me.id)?;
+    ctx.defer_ephemeral().await?;
     let stored = ctx.data().service.privacy().stored(&me).await?;
     let mut file = serde_json::to_vec_pretty(&stored).map_err(internal)?;
     if file.len() > MAX_FILE {
