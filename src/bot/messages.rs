@@ -591,6 +591,33 @@ pub fn news_posted() -> String {
         .to_string()
 }
 
+/// The answer to `/tablut export`, its file attached.
+pub fn exported(game: &GameInfo, format: crate::tafl::RecordFormat) -> String {
+    format!(
+        "Game #{} ({}), {}: the record in {}.",
+        game.id,
+        game_words(&game.rules),
+        counted(game.ply, "ply", "plies"),
+        match format {
+            crate::tafl::RecordFormat::Tafl => "the archives' format",
+            crate::tafl::RecordFormat::OpenTafl => "OpenTafl's format",
+        }
+    )
+}
+
+/// An imported record kept as a finished game of the channel.
+pub fn imported(id: i64) -> String {
+    format!("Imported as game #{id}: `/tablut analysis game:{id}` shows its review.")
+}
+
+/// `/tablut import` given both or neither of its sources.
+pub const IMPORT_ONE_SOURCE: &str =
+    "Give the record once: as text (record:) or as a file (file:), not both or neither.";
+
+/// `/tablut import then: challenge` without an opponent.
+pub const IMPORT_NEEDS_OPPONENT: &str =
+    "Say whom you challenge to play on: add opponent:, or play on against the bot with then: ai.";
+
 /// A hint, for the player alone.
 pub fn hint_message(h: &Hint) -> String {
     let line: Vec<&str> = h.pv.iter().take(6).map(String::as_str).collect();

@@ -109,6 +109,14 @@ pub enum ServiceError {
     NotYourButton,
     #[error("{}", still_under_way(.0))]
     StillUnderWay(super::privacy::UnderWay),
+    #[error("That record cannot be read: {0}.")]
+    BadRecord(String),
+    #[error("That record's game has not ended: analysis looks at finished games. Continue it instead, with then: ai or challenge.")]
+    RecordUnfinished,
+    #[error("That record's game is over: import it for analysis instead (then: analysis).")]
+    RecordFinished,
+    #[error("That record has no moves: there is nothing to review.")]
+    RecordEmpty,
     #[error("{}", .done.words())]
     Recorded {
         done: Done,

@@ -26,6 +26,7 @@ pub mod privacy;
 #[cfg(any(test, feature = "test-support"))]
 pub mod probe;
 pub mod puzzle;
+pub mod records;
 pub mod timecontrol;
 pub mod types;
 pub mod view;

@@ -279,6 +279,49 @@ pub async fn clock_due<'e>(ex: impl AnyExecutor<'e>, now: i64) -> Result<Vec<Gam
     .map(|rows| rows.into_iter().map(GameRow::from).collect())?)
 }
 
+/// Stores a game that ended elsewhere (an imported record) as a finished game of its channel:
+/// `result` (`attackers_won`, `defenders_won`, `draw`), `reason` and `ply` as it ended. Its
+/// moves are stored with [`super::moves::insert`] in the same transaction.
+pub async fn insert_finished<'e>(
+    ex: impl Writes<'e>,
+    g: &NewGame<'_>,
+    result: &str,
+    reason: &str,
+    ply: u32,
+) -> Result<i64, StoreError> {
+    Ok(sqlx::query_scalar(
+        "INSERT INTO games (guild_id, channel_id, attacker_user_id, attacker_ai_level, attacker_name, \
+         defender_user_id, defender_ai_level, defender_name, rules, start_position, start_turn, rated, \
+         position, time_per_move_ms, turn_deadline, created_at, updated_at, status, result, reason, \
+         ply, ended_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
+         'finished', $18, $19, $20, $21) RETURNING id",
+    )
+    .bind(opt_to_db(g.guild_id))
+    .bind(to_db(g.channel_id))
+    .bind(opt_to_db(g.attacker.user_id))
+    .bind(g.attacker.ai_level.as_deref())
+    .bind(&g.attacker.name)
+    .bind(opt_to_db(g.defender.user_id))
+    .bind(g.defender.ai_level.as_deref())
+    .bind(&g.defender.name)
+    .bind(g.rules)
+    .bind(g.start.map(|s| s.0))
+    .bind(g.start.map(|s| s.1))
+    .bind(g.rated)
+    .bind(g.position)
+    .bind(g.time_per_move_ms)
+    .bind(g.turn_deadline)
+    .bind(g.now)
+    .bind(g.now)
+    .bind(result)
+    .bind(reason)
+    .bind(i64::from(ply))
+    .bind(g.now)
+    .fetch_one(ex)
+    .await?)
+}
+
 /// A player's finished games in a server, most recent first.
 pub async fn finished_of_player<'e>(
     ex: impl AnyExecutor<'e>,

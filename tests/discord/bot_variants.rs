@@ -14,10 +14,13 @@ use crate::support::fake_discord::*;
 use serde_json::json;
 use tablut_bot::render::graph;
 use tablut_bot::render::theme::{self, Layout};
-use tablut_bot::tafl::{Call, Game, Move, Outcome, Position, RecordedMove, Side, Square, Variant};
+use tablut_bot::tafl::{
+    read_record, Call, Game, Move, Outcome, Position, RecordedMove, Rules, Side, Square, Variant,
+};
 
 const ASTRID: u64 = 900_000_000_000_000_501;
 const BIRGER: u64 = 900_000_000_000_000_502;
+const CARL: u64 = 900_000_000_000_000_503;
 
 /// A Brandubh game won by the attackers: the defenders open e4, the king walks to e2 beside
 /// the attacker on d2, and f4-f2 closes the pair round him (two attackers suffice away from
@@ -294,8 +297,82 @@ async fn a_whole_game_between_two_people(variant: Variant, channel: u64, moves: 
     assert!(file.contains(&game.record()), "{file}");
     assert_replay(&h, &birger, channel, &game, variant).await;
     assert_analysis(&h, &astrid, channel, &game, variant).await;
+    assert_export_and_import(&h, channel, &game).await;
     h.fake.assert_contract();
     game
+}
+
+/// `/tablut export` in both formats: each file reads back as the game. `/tablut import` of it
+/// (as text) keeps it as a finished game of the channel and starts its review; a bad record is
+/// refused in one private line naming the ply.
+async fn assert_export_and_import(h: &BotHarness, channel: u64, game: &Game) {
+    let carl = Who::member(CARL, "Carl");
+    let mut tafl = String::new();
+    for (index, ext) in [(0, ".txt"), (1, ".otg")] {
+        let (_, r) = h
+            .tablut(
+                &carl,
+                channel,
+                "export",
+                json!([{"name": "format", "type": 4, "value": index}]),
+                &[],
+            )
+            .await;
+        assert!(r.content().starts_with("Game #"), "{}", r.content());
+        let text = String::from_utf8(r.file(ext).expect("the record").to_vec()).unwrap();
+        let back = read_record(&text, Rules::default()).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(back.game.moves(), game.moves(), "{text}");
+        assert_eq!(back.game.outcome(), game.outcome(), "{text}");
+        assert_eq!(back.tags.attackers.as_deref(), Some("Astrid"), "{text}");
+        if index == 0 {
+            tafl = text;
+        }
+    }
+    let (_, r) = h
+        .tablut(
+            &carl,
+            channel,
+            "import",
+            json!([{"name": "record", "type": 3, "value": tafl}]),
+            &[],
+        )
+        .await;
+    let text = r.content();
+    assert!(!r.ephemeral(), "{text}");
+    assert!(text.starts_with("Imported as game #"), "{text}");
+    assert!(text.contains("Reviewing game #"), "{text}");
+    let id: i64 = text["Imported as game #".len()..]
+        .split(':')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{text}"));
+    let path = format!("/api/v10/channels/{channel}/messages");
+    let summary = h
+        .fake
+        .expect("the imported game's analysis", |r| {
+            r.method == "POST"
+                && r.path == path
+                && r.content().contains(&format!("**Analysis of game #{id}**"))
+        })
+        .await;
+    assert!(
+        summary
+            .content()
+            .contains("Astrid (attackers) vs Birger (defenders)"),
+        "{}",
+        summary.content()
+    );
+    // A bad record: refused privately, naming the ply.
+    let (_, r) = h
+        .tablut(
+            &carl,
+            channel,
+            "import",
+            json!([{"name": "record", "type": 3, "value": "1. e1-e3"}]),
+            &[],
+        )
+        .await;
+    assert_refused(&r, "That record cannot be read: ply 1: 'e1-e3': the path from e1 to e3 is blocked by the piece on e2.");
 }
 
 /// A refusal: one line for the caller alone.
@@ -569,4 +646,48 @@ async fn a_whole_brandubh_game_against_the_ai() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_whole_copenhagen_game_against_the_ai() {
     a_whole_game_against_the_ai(Variant::Copenhagen, 40, Side::Attackers).await;
+}
+
+/// `/tablut import then: ai` plays on from the record's last position: the new game's record
+/// starts there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_imported_record_is_played_on_against_the_ai() {
+    let h = harness().await;
+    let carl = Who::member(CARL, "Carl");
+    let record = "[Variant \"brandubh opentafl\"]\n\n1. b4-b6 e4-e6\n";
+    let (_, r) = h
+        .tablut(
+            &carl,
+            30,
+            "import",
+            json!([
+                {"name": "record", "type": 3, "value": record},
+                {"name": "then", "type": 4, "value": 1},
+                {"name": "side", "type": 4, "value": 0},
+            ]),
+            &[],
+        )
+        .await;
+    assert!(!r.ephemeral(), "{}", r.content());
+    assert_board(&r, Variant::Brandubh);
+    let (_, r) = h.tablut(&carl, 30, "export", json!([]), &[]).await;
+    let text = String::from_utf8(r.file(".txt").expect("the record").to_vec()).unwrap();
+    assert!(text.contains("[Variant \"brandubh opentafl\"]"), "{text}");
+    let mut expected = Game::new(tablut_bot::tafl::Preset::BrandubhOpenTafl.rules());
+    expected.play_text("b4-b6").unwrap();
+    expected.play_text("e4-e6").unwrap();
+    let back = read_record(&text, Rules::default()).unwrap();
+    assert_eq!(back.game.start(), expected.position(), "{text}");
+    // A finished record cannot be played on; an unfinished one cannot be reviewed.
+    let (_, r) = h
+        .tablut(
+            &carl,
+            31,
+            "import",
+            json!([{"name": "record", "type": 3, "value": record}]),
+            &[],
+        )
+        .await;
+    assert_refused(&r, "That record's game has not ended");
+    h.fake.assert_contract();
 }

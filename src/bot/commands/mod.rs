@@ -5,6 +5,7 @@ pub mod look;
 pub mod play;
 pub mod privacy;
 pub mod puzzle;
+pub mod records;
 pub mod start;
 
 use super::{Context, Data, Error};
@@ -36,7 +37,9 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         "puzzle::puzzle",
         "analysis::analysis",
         "privacy::privacy",
-        "privacy::forget_me"
+        "privacy::forget_me",
+        "records::export",
+        "records::import"
     ),
     subcommand_required
 )]

@@ -118,7 +118,7 @@ pub fn game_rules(variant: Variant, preset: Option<RulesArg>) -> Result<Rules, E
     }
 }
 
-fn time_control(ctx: Context<'_>, text: Option<String>) -> Result<TimeControl, Error> {
+pub(crate) fn time_control(ctx: Context<'_>, text: Option<String>) -> Result<TimeControl, Error> {
     match text {
         Some(t) => Ok(t.parse()?),
         None => Ok(ctx.data().config.default_time_control),

@@ -1,0 +1,229 @@
+//! `/tablut export` and `/tablut import`: game records out and in (docs/RULES.md, "Game
+//! records").
+
+use super::start::{time_control, LevelArg, SideArg};
+use super::{caller, person, place, reply, Context};
+use crate::bot::{messages, Error};
+use crate::service::analysis::AnalysisStatus;
+use crate::service::records::{self, MAX_RECORD};
+use crate::service::{AiGameRequest, ChallengeRequest, ServiceError};
+use crate::tafl::RecordFormat;
+use poise::serenity_prelude as serenity;
+
+/// A record format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum FormatArg {
+    #[name = "tafl (the archives' record)"]
+    Tafl,
+    #[name = "opentafl (OpenTafl's game record)"]
+    OpenTafl,
+}
+
+impl From<FormatArg> for RecordFormat {
+    fn from(f: FormatArg) -> RecordFormat {
+        match f {
+            FormatArg::Tafl => RecordFormat::Tafl,
+            FormatArg::OpenTafl => RecordFormat::OpenTafl,
+        }
+    }
+}
+
+/// What to do with an imported record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
+pub enum ThenArg {
+    #[name = "analysis (keep the finished game and review it)"]
+    Analysis,
+    #[name = "ai (play on from its last position against the bot)"]
+    Ai,
+    #[name = "challenge (play on from its last position against someone)"]
+    Challenge,
+}
+
+/// Write this channel's game as a record file, in the archives' format or OpenTafl's.
+#[poise::command(slash_command, guild_only)]
+pub async fn export(
+    ctx: Context<'_>,
+    #[description = "The format: tafl (default, the archives') or opentafl"] format: Option<
+        FormatArg,
+    >,
+) -> Result<(), Error> {
+    let format = RecordFormat::from(format.unwrap_or(FormatArg::Tafl));
+    let (game, text) = ctx
+        .data()
+        .service
+        .games()
+        .export(ctx.channel_id().get(), format)
+        .await?;
+    ctx.send(
+        reply(messages::exported(&game, format))
+            .allowed_mentions(serenity::CreateAllowedMentions::new())
+            .attachment(serenity::CreateAttachment::bytes(
+                text.into_bytes(),
+                format!("tablut-game-{}.{}", game.id, format.extension()),
+            )),
+    )
+    .await?;
+    Ok(())
+}
+
+/// The record's text: the `record` option, or the attached file (at most [`MAX_RECORD`]).
+async fn record_text(
+    record: Option<String>,
+    file: Option<serenity::Attachment>,
+) -> Result<String, Error> {
+    match (record, file) {
+        (Some(text), None) => Ok(text),
+        (None, Some(file)) => {
+            if file.size as usize > MAX_RECORD {
+                return Err(ServiceError::BadRecord(format!(
+                    "the file is larger than {} KB",
+                    MAX_RECORD / 1024
+                ))
+                .into());
+            }
+            let bytes = file.download().await.map_err(|e| {
+                Error::User(format!(
+                    "The file could not be read from Discord ({}): please try again.",
+                    crate::bot::redact::error(&e)
+                ))
+            })?;
+            String::from_utf8(bytes)
+                .map_err(|_| ServiceError::BadRecord("the file is not text".into()).into())
+        }
+        _ => Err(Error::User(messages::IMPORT_ONE_SOURCE.into())),
+    }
+}
+
+/// Read a game record (text or file): review it, or play on from its last position.
+// Each option is an argument, as poise takes them.
+#[allow(clippy::too_many_arguments)]
+#[poise::command(slash_command, guild_only)]
+pub async fn import(
+    ctx: Context<'_>,
+    #[description = "The record as text: moves (1. e2-c2 e4-d4 …), with or without its tags"]
+    #[max_length = 6000]
+    record: Option<String>,
+    #[description = "The record as a file (.txt or OpenTafl's .otg)"] file: Option<
+        serenity::Attachment,
+    >,
+    #[description = "analysis (default): review the finished game; ai or challenge: play on"]
+    then: Option<ThenArg>,
+    #[description = "Who you challenge (with then: challenge)"] opponent: Option<serenity::User>,
+    #[description = "The side you play on with (default random)"] side: Option<SideArg>,
+    #[description = "How strong the bot plays (with then: ai; default medium)"] level: Option<
+        LevelArg,
+    >,
+    #[description = "Time per move: none, 12h, 3d… (default 3d)"]
+    #[max_length = 20]
+    time: Option<String>,
+) -> Result<(), Error> {
+    let text = record_text(record, file).await?;
+    let read = records::read(&text)?;
+    let data = ctx.data();
+    let games = data.service.games();
+    let channel = ctx.channel_id().get();
+    match then.unwrap_or(ThenArg::Analysis) {
+        ThenArg::Analysis => {
+            let me = caller(ctx);
+            let check = async {
+                if !read.game.outcome().is_over() {
+                    return Err(ServiceError::RecordUnfinished);
+                }
+                if read.game.moves().is_empty() {
+                    return Err(ServiceError::RecordEmpty);
+                }
+                Ok(())
+            };
+            let Some(id) =
+                super::play::change(ctx, check, games.import_finished(channel, &me, &read)).await?
+            else {
+                return Ok(());
+            };
+            // Its review, as /tablut analysis starts one; refused (busy, too soon), the game
+            // stays, for /tablut analysis later.
+            let none = serenity::CreateAllowedMentions::new;
+            let text = match data
+                .service
+                .analysis()
+                .request(channel, Some(id), Some(me.id))
+                .await
+            {
+                Ok(AnalysisStatus::Started { game, total }) => {
+                    crate::bot::background::analysis(&data.tasks, data.service.clone(), game.id);
+                    format!(
+                        "{} {}",
+                        messages::imported(id),
+                        messages::analysis_started(&game, total)
+                    )
+                }
+                Ok(AnalysisStatus::Running {
+                    game,
+                    reviewed,
+                    total,
+                }) => messages::analysis_running(&game, reviewed, total),
+                Ok(AnalysisStatus::Done(report)) => messages::analysis_summary(&report.summary()),
+                Err(e) => format!("{} {e}", messages::imported(id)),
+            };
+            ctx.send(reply(text).allowed_mentions(none())).await?;
+        }
+        ThenArg::Ai => {
+            if read.game.outcome().is_over() {
+                return Err(ServiceError::RecordFinished.into());
+            }
+            let request = AiGameRequest {
+                place: place(ctx),
+                user: caller(ctx),
+                side: side.unwrap_or(SideArg::Random).into(),
+                level: level.unwrap_or(LevelArg::Medium).into(),
+                rules: *read.game.rules(),
+                time_control: time_control(ctx, time)?,
+                start: Some(*read.game.position()),
+            };
+            let Some(started) = super::play::change(
+                ctx,
+                games.check_ai_game(&request),
+                games.start_ai_game(request.clone(), Some(super::play::answering(ctx))),
+            )
+            .await?
+            else {
+                return Ok(());
+            };
+            if let Some(notice) = started.notice {
+                super::play::show(ctx, notice, started.png).await;
+            }
+            if started.game.to_move().is_some_and(|p| p.is_ai()) {
+                super::play::ai_reply(ctx, started.game.id);
+            }
+        }
+        ThenArg::Challenge => {
+            if read.game.outcome().is_over() {
+                return Err(ServiceError::RecordFinished.into());
+            }
+            let Some(opponent) = opponent else {
+                return Err(Error::User(messages::IMPORT_NEEDS_OPPONENT.into()));
+            };
+            let request = ChallengeRequest {
+                place: place(ctx),
+                challenger: caller(ctx),
+                opponent: person(&opponent),
+                opponent_is_bot: opponent.bot,
+                side: side.unwrap_or(SideArg::Random).into(),
+                rules: *read.game.rules(),
+                time_control: time_control(ctx, time)?,
+                thread: false,
+                rated: false,
+                start: Some(*read.game.position()),
+            };
+            let made = super::play::change(
+                ctx,
+                games.check_challenge(&request),
+                games.challenge(request.clone(), Some(super::play::answering(ctx))),
+            )
+            .await?;
+            if let Some((_, Some(notice))) = made {
+                super::play::show(ctx, notice, Vec::new()).await;
+            }
+        }
+    }
+    Ok(())
+}

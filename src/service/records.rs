@@ -1,0 +1,116 @@
+//! Game records in and out: `/tablut export` writes the channel's game as a record
+//! (docs/RULES.md, "Game records"); `/tablut import` reads one, to keep it as a finished game of
+//! the channel for `/tablut analysis`, or to start a new game from its last position.
+
+use super::context::{rules_json, start_columns};
+use super::play::Games;
+use super::types::{ChannelId, GameId, GameInfo, User};
+use super::ServiceError;
+use crate::store::games::{self, NewGame, SeatRow};
+use crate::store::moves;
+use crate::tafl::{
+    read_record, write_position, write_record, Game, Position, ReadRecord, RecordFormat,
+    RecordTags, Rules,
+};
+
+/// The longest record read (characters): a 1000-ply game in either format fits well within.
+pub const MAX_RECORD: usize = 64 * 1024;
+
+/// Reads a record: its own rules, else Tablut's default. A bad record is
+/// [`ServiceError::BadRecord`], one line naming the line or ply and why.
+pub fn read(text: &str) -> Result<ReadRecord, ServiceError> {
+    if text.len() > MAX_RECORD {
+        return Err(ServiceError::BadRecord(format!(
+            "it is longer than {} KB",
+            MAX_RECORD / 1024
+        )));
+    }
+    read_record(text, Rules::default()).map_err(|e| ServiceError::BadRecord(e.to_string()))
+}
+
+impl Games<'_> {
+    /// The channel's game (its latest, if none is running) as a record in `format`.
+    pub async fn export(
+        self,
+        channel: ChannelId,
+        format: RecordFormat,
+    ) -> Result<(GameInfo, String), ServiceError> {
+        let loaded = self.cx.latest(channel).await?;
+        let tags = RecordTags {
+            event: Some(format!("tablut-bot game #{}", loaded.info.id)),
+            site: Some("Discord".into()),
+            date: None,
+            attackers: Some(loaded.info.attackers.name()),
+            defenders: Some(loaded.info.defenders.name()),
+        };
+        let text = write_record(&loaded.game, format, &tags);
+        Ok((loaded.info, text))
+    }
+
+    /// Keeps an imported record's finished game as a finished game of `channel`, unrated and
+    /// in no server's standings (so no one's stats count it), its seats `importer`'s under the
+    /// record's names: `/tablut analysis` can then review it. Refused when the game has not
+    /// ended or has no moves.
+    pub async fn import_finished(
+        self,
+        channel: ChannelId,
+        importer: &User,
+        record: &ReadRecord,
+    ) -> Result<GameId, ServiceError> {
+        let game: &Game = &record.game;
+        let outcome = game.outcome();
+        let Some(reason) = outcome.reason() else {
+            return Err(ServiceError::RecordUnfinished);
+        };
+        if game.moves().is_empty() {
+            return Err(ServiceError::RecordEmpty);
+        }
+        let seat = |name: &Option<String>, side: &str| SeatRow {
+            user_id: Some(importer.id),
+            ai_level: None,
+            name: name
+                .as_deref()
+                .map(str::trim)
+                .filter(|n| !n.is_empty() && *n != "?")
+                .map(|n| n.chars().take(64).collect())
+                .unwrap_or_else(|| format!("the {side}")),
+        };
+        let (a, d) = (
+            seat(&record.tags.attackers, "attackers"),
+            seat(&record.tags.defenders, "defenders"),
+        );
+        let rules = rules_json(game.rules());
+        let start = game.start();
+        let start_cols = (*start != Position::start(*game.rules()))
+            .then(|| start_columns(Some(start)))
+            .flatten();
+        let position = write_position(game.position());
+        let mut tx = self.cx.store.write().await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
+        let id = games::insert_finished(
+            &mut *tx,
+            &NewGame {
+                guild_id: None,
+                channel_id: channel,
+                attacker: &a,
+                defender: &d,
+                rules: &rules,
+                start: start_cols.as_ref().map(|(p, t)| (p.as_str(), t.as_str())),
+                rated: false,
+                position: &position,
+                time_per_move_ms: None,
+                turn_deadline: None,
+                now,
+            },
+            outcome.status(),
+            reason.name(),
+            game.moves().len() as u32,
+        )
+        .await?;
+        for (i, m) in game.moves().iter().enumerate() {
+            moves::insert(&mut *tx, id, i as u32 + 1, &m.to_string(), None, now).await?;
+        }
+        tx.commit().await?;
+        Ok(id)
+    }
+}
