@@ -1422,3 +1422,49 @@ async fn a_failure_after_the_commit_says_the_change_stands(db: TestDb) {
     ));
 }
 }
+
+both_backends! {
+#[tokio::test]
+async fn an_imported_record_is_kept_as_a_finished_game_in_no_ones_stats(db: TestDb) {
+    use tablut_bot::tafl::{read_record, write_record, Preset, RecordFormat, RecordTags};
+    let f = fixture(db).await;
+    let s = &f.service;
+    // A Copenhagen game under hnefatafl.org's rules, won by a resignation.
+    let mut g = Game::new(Preset::CopenhagenHnefataflOrg.rules());
+    for m in ["a4-b4", "e5-e3", "b4-c4"] {
+        g.play_text(m).unwrap();
+    }
+    g.resign(Side::Defenders).unwrap();
+    let tags = RecordTags {
+        attackers: Some("Ingrid".into()),
+        defenders: Some("Olav".into()),
+        ..RecordTags::default()
+    };
+    let text = write_record(&g, RecordFormat::OpenTafl, &tags);
+    let read = records::read(&text).unwrap();
+    let me = User::new(ASTRID, "Astrid".to_string());
+    let id = s.games().import_finished(80, &me, &read).await.unwrap();
+    // The channel's latest game is it: exported, it reads back as it was.
+    let (info, again) = s.games().export(80, RecordFormat::Tafl).await.unwrap();
+    assert_eq!(info.id, id);
+    assert!(!info.rated);
+    assert_eq!(info.outcome, g.outcome());
+    assert_eq!(info.attackers.name(), "Ingrid");
+    let back = read_record(&again, Rules::default()).unwrap();
+    assert_eq!(back.game.rules(), g.rules());
+    assert_eq!(back.game.moves(), g.moves());
+    assert_eq!(back.game.outcome(), g.outcome());
+    // In no one's stats.
+    assert_eq!(s.games().stats(GUILD, ASTRID, 5).await.unwrap().games, 0);
+    // A game not over, or without a move, is not kept.
+    let unfinished = records::read("1. a4-a3").unwrap();
+    assert!(matches!(
+        s.games().import_finished(80, &me, &unfinished).await,
+        Err(ServiceError::RecordUnfinished)
+    ));
+    assert!(matches!(
+        records::read("1. e1-e3"),
+        Err(ServiceError::BadRecord(line)) if line.starts_with("ply 1: 'e1-e3': ")
+    ));
+}
+}
