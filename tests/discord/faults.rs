@@ -972,15 +972,21 @@ async fn a_players_time_starts_when_the_move_that_gave_them_the_turn_is_shown() 
         .expect("the AI's move delivered");
     let game = service.games().game_in_channel(250).await.unwrap().unwrap();
     assert_eq!(game.turn_deadline, Some(shown_at + 60_000));
-    // Half the minute gone: the first reminder; most of it: the second; still on.
-    h.clock.advance(Duration::from_secs(30));
+    // The database's clock moved to `ms` after the move was shown (it runs on from there).
+    let at = |ms: i64| {
+        let behind = shown_at + ms - h.clock.database_now_ms();
+        h.clock.advance(Duration::from_millis(behind.max(0) as u64));
+    };
+    // Half the minute gone: the first reminder, the game on.
+    at(30_000);
     shown(&h, 250, 1, |r| r.content().contains("it is your move")).await;
-    h.clock.advance(Duration::from_secs(24));
-    shown(&h, 250, 2, |r| r.content().contains("it is your move")).await;
     h.clock_ticks(1).await;
     let game = service.games().game_in_channel(250).await.unwrap();
     assert!(game.is_some_and(|g| !g.is_over()), "the minute is not over");
+    // A tenth left: the second (sent only while the minute is not over).
+    at(54_000);
+    shown(&h, 250, 2, |r| r.content().contains("it is your move")).await;
     // The minute over: lost on time.
-    h.clock.advance(Duration::from_secs(6));
+    at(60_000);
     shown(&h, 250, 1, |r| r.content().contains("ran out of time")).await;
 }
