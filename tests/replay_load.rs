@@ -160,12 +160,15 @@ async fn a_move_is_answered_while_every_costly_worker_is_held(
         started.recv().await.expect("a held job started");
     }
     assert_eq!(gate.stats().running, 2, "{:?}", gate.stats());
-    // A replay asked for now takes a place in the queue and waits for a costly worker (to play
-    // the game through, then to draw it).
-    let replay = {
-        let s = s.clone();
-        tokio::spawn(async move { s.games().start_replay(50, Some(999)).await?.draw().await })
-    };
+    // A replay asked for now takes a place in the queue at once, waiting for nothing (the bot
+    // acknowledges the command then), and its drawing waits for a costly worker (to play the
+    // game through and draw it).
+    let asked = s.games().start_replay(50, Some(999));
+    let pending = tokio::time::timeout(Duration::from_secs(30), asked)
+        .await
+        .expect("a replay asked for waits for no worker")
+        .unwrap();
+    let replay = tokio::spawn(pending.draw());
     let deadline = Instant::now() + Duration::from_secs(60);
     while gate.stats().queued < 3 {
         assert!(Instant::now() < deadline, "{:?}", gate.stats());
@@ -185,10 +188,7 @@ async fn a_move_is_answered_while_every_costly_worker_is_held(
     let limit = stats.queue_limit;
     match s.games().start_replay(50, Some(998)).await {
         Err(ServiceError::Busy(n)) => assert_eq!(n, limit),
-        other => panic!(
-            "a replay beyond the queue: {:?}",
-            other.map(|p| p.game().ply)
-        ),
+        other => panic!("a replay beyond the queue: {:?}", other.map(drop)),
     }
     answered_with_board(&s, &moves[1]).await;
     // Let go: the waiting replay is drawn, whole, and never ran beside both held jobs.

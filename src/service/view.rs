@@ -1,6 +1,6 @@
 //! Looking: boards, records, replays, the games of a server, stats and the leaderboard.
 
-use super::context::parse_rules;
+use super::context::{parse_rules, rebuild};
 use super::heavy;
 use super::play::Games;
 use super::types::{
@@ -9,8 +9,8 @@ use super::types::{
 };
 use super::ServiceError;
 use crate::store::games::{self, GameRow};
-use crate::store::players;
-use crate::tafl::{write_position, Game, Reason, Side, Variant};
+use crate::store::{moves, players};
+use crate::tafl::{write_position, Reason, Side, Variant};
 
 /// Lines on a leaderboard page.
 pub const LEADERBOARD_PAGE: u32 = 10;
@@ -48,12 +48,13 @@ impl Games<'_> {
         self.start_replay(channel, None).await?.draw().await
     }
 
-    /// `/tablut replay` by `user`: the channel's game (its latest, if none is running) played
-    /// through, with its place in the heavy-work queue and the user's cooldown on costly
-    /// commands counted. Refused (before anything is drawn, so the refusal can be a private
-    /// line) when there is no game, the queue is full ([`ServiceError::Busy`]) or the user
+    /// `/tablut replay` by `user`: the channel's game (its latest, if none is running) and its
+    /// moves read, with its place in the heavy-work queue and the user's cooldown on costly
+    /// commands counted. Refused (before anything is drawn, and without waiting for a worker,
+    /// so the bot answers a refusal at once, privately, and acknowledges the command before
+    /// the wait) when there is no game, the queue is full ([`ServiceError::Busy`]) or the user
     /// asked for a replay or an analysis a moment ago ([`ServiceError::CostlyTooSoon`]). The
-    /// GIF is drawn by [`PendingReplay::draw`].
+    /// game is played through and its GIF drawn by [`PendingReplay::draw`].
     pub async fn start_replay(
         self,
         channel: ChannelId,
@@ -63,10 +64,10 @@ impl Games<'_> {
             .await?
             .ok_or(ServiceError::NoGame)?;
         let place = self.cx.costly_place(user)?;
-        let loaded = self.cx.load_blocking(row, &place).await?;
+        let moves = moves::of_game(self.cx.store.read(), row.id).await?;
         Ok(PendingReplay {
-            info: loaded.info,
-            game: loaded.game,
+            row,
+            moves: moves.into_iter().map(|m| m.notation).collect(),
             place,
             gate: self.cx.gate.clone(),
         })
@@ -238,26 +239,23 @@ fn finished(row: &GameRow, user: UserId) -> Option<RecentGame> {
 
 /// A replay asked for, holding its place in the heavy-work queue ([`Games::start_replay`]).
 pub struct PendingReplay {
-    info: GameInfo,
-    game: Game,
+    row: GameRow,
+    moves: Vec<String>,
     place: heavy::Place,
     gate: heavy::Heavy,
 }
 
 impl PendingReplay {
-    /// The game to be replayed.
-    pub fn game(&self) -> &GameInfo {
-        &self.info
-    }
-
-    /// Draws the GIF once a worker is free for it (frames encoded as they are drawn: see
-    /// [`crate::render::replay_gif`]).
+    /// Plays the game through and draws its GIF once a worker is free for it (frames encoded
+    /// as they are drawn: see [`crate::render::replay_gif`]).
     pub async fn draw(self) -> Result<(GameInfo, Vec<u8>), ServiceError> {
-        let game = self.game;
-        let gif = self
-            .gate
-            .run_costly(&self.place, move || crate::render::replay_gif(&game))
-            .await?;
-        Ok((self.info, gif))
+        let (row, moves) = (self.row, self.moves);
+        self.gate
+            .run_costly(&self.place, move || {
+                let loaded = rebuild(row, moves.iter().map(String::as_str))?;
+                let gif = crate::render::replay_gif(&loaded.game);
+                Ok((loaded.info, gif))
+            })
+            .await?
     }
 }
