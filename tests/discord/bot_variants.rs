@@ -678,6 +678,22 @@ async fn an_imported_record_is_played_on_against_the_ai() {
     expected.play_text("e4-e6").unwrap();
     let back = read_record(&text, Rules::default()).unwrap();
     assert_eq!(back.game.start(), expected.position(), "{text}");
+    // The same record as a file (downloaded from Discord's CDN), in another channel.
+    let id = h.fake.command_with_file(
+        &carl,
+        32,
+        "tablut",
+        Some("import"),
+        json!([
+            {"name": "then", "type": 4, "value": 1},
+            {"name": "side", "type": 4, "value": 0},
+        ]),
+        "file",
+        ("game.txt", record.as_bytes()),
+    );
+    let r = h.fake.answer(id).await;
+    assert!(!r.ephemeral(), "{}", r.content());
+    assert_board(&r, Variant::Brandubh);
     // A finished record cannot be played on; an unfinished one cannot be reviewed.
     let (_, r) = h
         .tablut(

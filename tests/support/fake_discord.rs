@@ -122,6 +122,8 @@ impl Recorded {
 
 #[derive(Default)]
 struct Inner {
+    /// Files attached to commands, by attachment id, served as Discord's CDN serves them.
+    attachments: Mutex<HashMap<u64, Vec<u8>>>,
     requests: Mutex<Vec<Recorded>>,
     consumed: Mutex<HashSet<usize>>,
     arrived: Notify,
@@ -508,6 +510,7 @@ impl FakeDiscord {
         *inner.ws_url.lock().unwrap() = format!("ws://{addr}/gateway");
         let app = Router::new()
             .route("/gateway", get(gateway))
+            .route("/cdn/attachments/{id}/{name}", get(cdn_file))
             .fallback(rest)
             .with_state(inner.clone());
         // No Nagle delay on the fake's side: it would add up to 40 ms to small frames.
@@ -1088,6 +1091,45 @@ impl FakeDiscord {
         id
     }
 
+    /// [`FakeDiscord::command`] with a file attached as option `option` (type 11): the
+    /// interaction's `resolved.attachments` name it, and its URL is served as Discord's CDN
+    /// serves it (not a REST call: outside the contract and the recorded requests).
+    #[allow(clippy::too_many_arguments)]
+    pub fn command_with_file(
+        &self,
+        who: &Who,
+        channel: u64,
+        name: &str,
+        sub: Option<&str>,
+        mut options: Value,
+        option: &str,
+        file: (&str, &[u8]),
+    ) -> u64 {
+        let id = self.inner.ids.fetch_add(1, Ordering::SeqCst);
+        self.inner
+            .attachments
+            .lock()
+            .unwrap()
+            .insert(id, file.1.to_vec());
+        if let Some(list) = options.as_array_mut() {
+            list.push(json!({"name": option, "type": 11, "value": id.to_string()}));
+        }
+        let options = match sub {
+            Some(sub) => json!([{"name": sub, "type": 1, "options": options}]),
+            None => options,
+        };
+        let url = format!("{}/cdn/attachments/{id}/{}", self.base_url, file.0);
+        let attachment = json!({"id": id.to_string(), "filename": file.0, "size": file.1.len(),
+            "url": url, "proxy_url": url, "content_type": "text/plain; charset=utf-8"});
+        let resolved = json!({"users": {}, "members": {},
+            "attachments": {id.to_string(): attachment}});
+        let data =
+            json!({"id": "1", "name": name, "type": 1, "options": options, "resolved": resolved});
+        let (interaction, d) = self.base(2, who, channel, data);
+        self.dispatch("INTERACTION_CREATE", d);
+        interaction
+    }
+
     /// `challenger` challenges `opponent` in `channel` to play the attackers (`extra`: more
     /// options) and the opponent presses Accept. Returns the challenge's answer and the press's
     /// outcome (the edit that follows when the press is acknowledged first).
@@ -1606,6 +1648,17 @@ fn open_session(
     session.tx = Some(tx.clone());
     session.control = Some(control.clone());
     Opened::Shard(shard)
+}
+
+/// A file attached to a command, as Discord's CDN serves it.
+async fn cdn_file(
+    State(inner): State<Arc<Inner>>,
+    axum::extract::Path((id, _name)): axum::extract::Path<(u64, String)>,
+) -> Response {
+    match inner.attachments.lock().unwrap().get(&id) {
+        Some(bytes) => bytes.clone().into_response(),
+        None => StatusCode::NOT_FOUND.into_response(),
+    }
 }
 
 async fn rest(State(inner): State<Arc<Inner>>, req: Request) -> Response {
