@@ -17,7 +17,7 @@ use super::{ai, Config, Done, ServiceError};
 use crate::rating::{rate_game, Score};
 use crate::store::games::{Advance, GameRow, SeatRow};
 use crate::store::{draws, games, moves, players, DrawStatus, GameStatus};
-use crate::store::{Connection, Store};
+use crate::store::{Connection, Store, StoreError, Write};
 use crate::tafl::{write_position, Game, Outcome, Position, Reason, RecordedMove, Rules, Side};
 use std::sync::Arc;
 use std::time::Duration;
@@ -257,7 +257,15 @@ impl Context {
             .await?;
         self.clock_waits(&mut tx, &report.game, report.notice)
             .await?;
-        self.commit_noticed(tx).await?;
+        // Landed: the move at its ply, as this transaction wrote it.
+        let (id, ply, notation) = (row.id, report.game.ply, &report.notation);
+        let landed = || async move {
+            let moves = moves::of_game(self.store.read(), id).await?;
+            Ok(moves.iter().any(|m| {
+                (m.ply, &m.notation, m.user_id, m.played_at) == (ply, notation, by_user, now)
+            }))
+        };
+        self.commit_or_look(tx, landed).await?;
         if by_user.is_some() {
             report.png = self
                 .image(*game.position(), Some(recorded), report.game.status_line())
@@ -265,6 +273,48 @@ impl Context {
                 .map_err(ServiceError::after(Done::Move))?;
         }
         Ok(report)
+    }
+
+    /// Commits `tx`, which wrote notices, and wakes the dispatcher. A commit whose outcome is
+    /// unknown (the connection lost during COMMIT: [`crate::store::StoreError::is_outcome_unknown`])
+    /// is looked up before anything is told: `landed` says whether the transaction's change
+    /// is there, and is asked again while the database cannot be read (for some 10 s). Landed,
+    /// the change stands as committed, its news shown as usual; not landed (or never found
+    /// out), the commit's error is returned.
+    pub(crate) async fn commit_or_look<F, Fut>(
+        &self,
+        tx: Write<'_>,
+        landed: F,
+    ) -> Result<(), ServiceError>
+    where
+        F: Fn() -> Fut,
+        Fut: std::future::Future<Output = Result<bool, StoreError>>,
+    {
+        let Err(e) = tx.commit().await else {
+            self.wake_outbox();
+            return Ok(());
+        };
+        if !e.is_outcome_unknown() {
+            return Err(e.into());
+        }
+        tracing::warn!(error = ?e, "a commit's outcome is unknown: looking whether it landed");
+        let mut wait = Duration::from_millis(50);
+        for _ in 0..10 {
+            match landed().await {
+                Ok(true) => {
+                    tracing::info!("the commit whose outcome was unknown landed");
+                    self.wake_outbox();
+                    return Ok(());
+                }
+                Ok(false) => break,
+                Err(look) => {
+                    tracing::warn!(error = ?look, "cannot look whether a commit landed: looking again");
+                    tokio::time::sleep(wait).await;
+                    wait = (wait * 2).min(Duration::from_secs(2));
+                }
+            }
+        }
+        Err(e.into())
     }
 
     /// Ends a game off the board (resignation, agreement, abort, time), if it is still where
@@ -321,7 +371,16 @@ impl Context {
             outbox::Announce::Answer | outbox::Announce::Held { .. }
         );
         ended.notice = self.announce_end(&mut tx, &ended, announce).await?;
-        self.commit_noticed(tx).await?;
+        // Landed: the game ended at its ply, as this transaction wrote it.
+        let (id, ply, reason) = (row.id, ended.game.ply, outcome.reason().map(|r| r.name()));
+        let landed = || async move {
+            let row = games::by_id(self.store.read(), id).await?;
+            Ok(row.is_some_and(|r| {
+                r.status != GameStatus::Active
+                    && (r.ply, r.ended_at, r.reason.as_deref()) == (ply, Some(now), reason)
+            }))
+        };
+        self.commit_or_look(tx, landed).await?;
         if answered {
             ended.png = self
                 .image(

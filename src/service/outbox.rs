@@ -34,10 +34,10 @@ pub struct OutboxTimes {
     pub answer_grace: Duration,
     /// Delivered notices, and notices given up, are deleted this long after.
     pub retention: Duration,
-    /// How long a dispatcher's claim on a notice keeps every other process from it: longer
-    /// than one attempt takes (its requests, each within Discord's timeout). If an attempt
-    /// outlasts it, another process may post the notice too, with the same nonce, which
-    /// Discord shows once.
+    /// How long a dispatcher's claim on a notice keeps every other process from it: the
+    /// attempt renews it every third of this while it goes on, so only a process that cannot
+    /// reach the database (or died) loses it; then another may post the notice too, with the
+    /// same nonce, and what the late attempt records is nothing ([`Notice::claim`]).
     pub claim_lease: Duration,
 }
 
@@ -234,6 +234,10 @@ pub struct Notice {
     /// Attempts made before this one (claimed, whether or not their outcome was recorded):
     /// any of them may have reached Discord.
     pub attempts: u32,
+    /// The claim this process holds on it for this attempt (its count of attempts), if it was
+    /// claimed: what the attempt records holds only while that claim does, and the attempt
+    /// renews it ([`Outbox::renew`]). None: read, not claimed (an interaction's handler).
+    pub claim: Option<u32>,
     /// When it was written (Unix ms, the database's clock).
     pub created_at: i64,
     /// Why the last attempt failed, if one did.
@@ -276,6 +280,7 @@ fn notice(row: NoticeRow, claimed: bool) -> Result<Notice, String> {
         kind: row.kind,
         nonce: row.nonce,
         attempts: row.attempts.saturating_sub(u32::from(claimed)),
+        claim: claimed.then_some(row.attempts),
         created_at: row.created_at,
         failure: row.failure,
         news,
@@ -401,7 +406,7 @@ impl Outbox<'_> {
                 // the channel's next notice.
                 Err(e) => {
                     tracing::error!(notice = id, channel, error = %e, "a notice cannot be read: given up");
-                    self.settle(id, Settle::Unreadable(&e)).await?;
+                    self.settle(id, Settle::Unreadable(&e), None).await?;
                 }
             }
         }
@@ -438,17 +443,37 @@ impl Outbox<'_> {
             .await
     }
 
-    /// Settles notice `id` as `to` says and, unless it is to be tried again later, wakes the
-    /// dispatcher: the channel's next notice (the AI's reply, say) may have waited for it, or it
-    /// is due now.
-    async fn settle(self, id: NoticeId, to: Settle<'_>) -> Result<(), ServiceError> {
+    /// Settles notice `id` as `to` says, if `claim` (the attempt's, if it claimed the notice)
+    /// still holds, and, unless it is to be tried again later, wakes the dispatcher: the
+    /// channel's next notice (the AI's reply, say) may have waited for it, or it is due now.
+    /// Returns whether it settled the notice: not for a late attempt whose claim another
+    /// process took, nor for a notice no longer owed.
+    async fn settle(
+        self,
+        id: NoticeId,
+        to: Settle<'_>,
+        claim: Option<u32>,
+    ) -> Result<bool, ServiceError> {
         let mut writing = self.cx.store.lock().await?;
-        rows::settle(writing.ex(), self.cx.store.backend(), id, to).await?;
+        let settled = rows::settle(writing.ex(), self.cx.store.backend(), id, to, claim).await?;
         drop(writing);
         if !matches!(to, Settle::Retry { .. }) {
             self.cx.wake_outbox();
         }
-        Ok(())
+        Ok(settled)
+    }
+
+    /// Renews this process's claim on `notice` for another lease (the policy's `claim_lease`
+    /// from now), while its attempt goes on: drawing its board, waiting for the heavy-work gate
+    /// or for Discord's rate limit included. Returns whether the claim still held (false: it
+    /// ran out and another process took the notice, or the notice was not claimed).
+    pub async fn renew(self, notice: &Notice) -> Result<bool, ServiceError> {
+        let Some(claim) = notice.claim else {
+            return Ok(false);
+        };
+        let until = self.cx.database_now().await? + millis(self.cx.delivery.claim_lease);
+        let mut writing = self.cx.store.lock().await?;
+        Ok(rows::renew(writing.ex(), notice.id, claim, until).await?)
     }
 
     /// The handler's edit showing notice `id` failed: the dispatcher sends it now (an edit
@@ -462,7 +487,8 @@ impl Outbox<'_> {
     /// without waiting for the rest of its hold.
     pub async fn not_answered(self, id: NoticeId) -> Result<(), ServiceError> {
         let now = self.cx.database_now().await?;
-        self.settle(id, Settle::Release { now }).await
+        self.settle(id, Settle::Release { now }, None).await?;
+        Ok(())
     }
 
     /// Whether `channel` still owes news that will be posted (the AI's move or a reminder being
@@ -475,12 +501,13 @@ impl Outbox<'_> {
     }
 
     /// `notice` is shown (as `message`, when known), by the dispatcher or by its interaction's
-    /// handler: it is not sent again, and the channel's next notice may go.
+    /// handler: it is not sent again, and the channel's next notice may go. Returns whether
+    /// this recorded it (see [`Notice::claim`]).
     pub async fn news_delivered(
         self,
         notice: &Notice,
         message: Option<u64>,
-    ) -> Result<(), ServiceError> {
+    ) -> Result<bool, ServiceError> {
         let now = self.cx.database_now().await?;
         let mut writing = self.cx.store.lock().await?;
         // A challenge posted by the outbox: its message is the one to edit later.
@@ -495,39 +522,42 @@ impl Outbox<'_> {
         }
         drop(writing);
         let message_id = message;
-        self.settle(notice.id, Settle::Delivered { message_id, now })
-            .await
+        let to = Settle::Delivered { message_id, now };
+        self.settle(notice.id, to, notice.claim).await
     }
 
     /// `notice` is to be tried again at `at` (Unix ms, the database's clock), the last attempt
-    /// having failed for `reason`.
+    /// having failed for `reason`. Returns whether this recorded it (see [`Notice::claim`]).
     pub async fn news_retry_at(
         self,
         notice: &Notice,
         at: i64,
         reason: &str,
-    ) -> Result<(), ServiceError> {
+    ) -> Result<bool, ServiceError> {
         let failure = reason;
-        self.settle(notice.id, Settle::Retry { at, failure }).await
+        let to = Settle::Retry { at, failure };
+        self.settle(notice.id, to, notice.claim).await
     }
 
     /// `notice` will never be shown, for `reason`: recorded as failed, and the channel's next
     /// notice may go. What follows for the channel is the caller's to say
-    /// ([`Outbox::channel_gone`], [`Outbox::channel_refuses`]).
-    pub async fn news_failed(self, notice: &Notice, reason: &str) -> Result<(), ServiceError> {
-        self.settle(notice.id, Settle::Failed(reason)).await
+    /// ([`Outbox::channel_gone`], [`Outbox::channel_refuses`]), if this recorded it (returned;
+    /// see [`Notice::claim`]).
+    pub async fn news_failed(self, notice: &Notice, reason: &str) -> Result<bool, ServiceError> {
+        let to = Settle::Failed(reason);
+        self.settle(notice.id, to, notice.claim).await
     }
 
     /// `notice` was refused for good, for `reason`: recorded as failed and, if a player could
     /// lose on time for never seeing it (a move, a reminder, a game's start), the clock of the
-    /// channel's game is stopped (returned); the next move starts it again.
+    /// channel's game is stopped (returned); the next move starts it again. Nothing, if this
+    /// did not record it (see [`Notice::claim`]).
     pub async fn news_refused(
         self,
         notice: &Notice,
         reason: &str,
     ) -> Result<Option<GameId>, ServiceError> {
-        self.news_failed(notice, reason).await?;
-        if !notice.news.on_the_clock() {
+        if !self.news_failed(notice, reason).await? || !notice.news.on_the_clock() {
             return Ok(None);
         }
         let stopped = self.stop_clock_in(notice.channel).await?;
@@ -543,7 +573,9 @@ impl Outbox<'_> {
         notice: &Notice,
         reason: &str,
     ) -> Result<Option<GameId>, ServiceError> {
-        self.news_failed(notice, reason).await?;
+        if !self.news_failed(notice, reason).await? {
+            return Ok(None);
+        }
         self.channel_refuses(notice.channel).await
     }
 

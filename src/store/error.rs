@@ -49,6 +49,23 @@ impl StoreError {
         ))))
     }
 
+    /// Whether this failure of a COMMIT leaves its outcome unknown: the connection was lost
+    /// (sqlx's `Io`, `Tls`, `Protocol`, or SQLite's worker gone) after the COMMIT may have
+    /// reached the database, which may have committed it. An answer from the database (sqlx's
+    /// `Database`: a serialization failure, a constraint checked at the commit) is certain: the
+    /// transaction was rolled back.
+    pub fn is_outcome_unknown(&self) -> bool {
+        matches!(
+            self.0,
+            Cause::Query(
+                sqlx::Error::Io(_)
+                    | sqlx::Error::Tls(_)
+                    | sqlx::Error::Protocol(_)
+                    | sqlx::Error::WorkerCrashed
+            )
+        )
+    }
+
     /// Whether the database was closed (the process is shutting down).
     pub fn is_closed(&self) -> bool {
         matches!(self.0, Cause::Query(sqlx::Error::PoolClosed))

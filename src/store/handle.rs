@@ -28,6 +28,20 @@ pub struct Store {
     writer: Arc<Mutex<()>>,
     /// The writes waiting for `writer` now.
     waiting: Arc<AtomicUsize>,
+    /// The fault a test set for the next write transaction's commit.
+    #[cfg(feature = "test-support")]
+    commit_fault: Arc<std::sync::Mutex<Option<CommitFault>>>,
+}
+
+/// A connection lost during a COMMIT, as a test injects it into the next write transaction
+/// ([`Store::fail_next_commit`]; built for tests only): the commit fails as sqlx reports a lost
+/// connection (`Io`), after the database committed the transaction (`Landed`) or before it did
+/// (`Lost`, rolled back).
+#[cfg(feature = "test-support")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommitFault {
+    Landed,
+    Lost,
 }
 
 /// A write transaction, holding the write lock (on SQLite) until it is committed or dropped
@@ -37,6 +51,8 @@ pub struct Write<'a> {
     // writer is let in.
     tx: Transaction<'static, Any>,
     _lock: Option<MutexGuard<'a, ()>>,
+    #[cfg(feature = "test-support")]
+    fault: Option<CommitFault>,
 }
 
 /// The write lock held (on SQLite) for writes that are statements of their own, not one
@@ -84,6 +100,8 @@ impl Store {
             pool,
             writer: Arc::new(Mutex::new(())),
             waiting: Arc::new(AtomicUsize::new(0)),
+            #[cfg(feature = "test-support")]
+            commit_fault: Arc::default(),
         }
     }
 
@@ -132,7 +150,19 @@ impl Store {
             Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
             Backend::Postgres => self.pool.begin().await?,
         };
-        Ok(Write { tx, _lock: lock })
+        Ok(Write {
+            tx,
+            _lock: lock,
+            #[cfg(feature = "test-support")]
+            fault: self.commit_fault.lock().expect("not poisoned").take(),
+        })
+    }
+
+    /// Makes the next write transaction's commit fail as a connection lost during COMMIT
+    /// does, after the database committed it or before ([`CommitFault`]). For tests.
+    #[cfg(feature = "test-support")]
+    pub fn fail_next_commit(&self, fault: CommitFault) {
+        *self.commit_fault.lock().expect("not poisoned") = Some(fault);
     }
 
     /// The write lock taken (on SQLite), then a connection, for writes that are statements of
@@ -158,7 +188,23 @@ impl Store {
 impl Write<'_> {
     /// Commits the transaction, then lets the next writer in.
     pub async fn commit(self) -> Result<(), StoreError> {
-        let Write { tx, _lock } = self;
+        #[cfg(feature = "test-support")]
+        if let Some(fault) = self.fault {
+            let lost = || {
+                let lost = std::io::Error::new(
+                    std::io::ErrorKind::ConnectionReset,
+                    "the connection was lost during COMMIT (a test's fault)",
+                );
+                StoreError::from(sqlx::Error::Io(lost))
+            };
+            let Write { tx, .. } = self;
+            match fault {
+                CommitFault::Landed => tx.commit().await?,
+                CommitFault::Lost => tx.rollback().await?,
+            }
+            return Err(lost());
+        }
+        let Write { tx, _lock, .. } = self;
         Ok(tx.commit().await?)
     }
 }

@@ -40,6 +40,8 @@ pub mod testdb;
 
 pub use dialect::Backend;
 pub use error::StoreError;
+#[cfg(feature = "test-support")]
+pub use handle::CommitFault;
 pub use handle::{Locked, Store, Write, Writes};
 pub use sqlx::any::AnyExecutor;
 

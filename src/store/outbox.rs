@@ -183,13 +183,17 @@ pub enum Settle<'a> {
     Release { now: i64 },
 }
 
-/// Settles notice `id` as `to` says, if it is still owed (a release: if it is still held); a
-/// notice delivered or given up no longer carries its answer. Returns whether it was owed.
+/// Settles notice `id` as `to` says, if it is still owed (a release: if it is still held) and,
+/// for an attempt that claimed it (`claim`: the claim's count of attempts, as [`claim_due`]
+/// returned it), if that claim still holds: a late attempt, whose claim ran out and was taken
+/// by another, settles nothing. A notice delivered or given up no longer carries its answer.
+/// Returns whether it was settled.
 pub async fn settle<'e>(
     ex: impl Writes<'e>,
     backend: Backend,
     id: i64,
     to: Settle<'_>,
+    claim: Option<u32>,
 ) -> Result<bool, StoreError> {
     let answer_gone = backend.json_without("payload", "answer");
     let (set, owed) = match to {
@@ -216,7 +220,11 @@ pub async fn settle<'e>(
             "('held')",
         ),
     };
-    let sql = format!("UPDATE outbox SET {set} WHERE id = $1 AND status IN {owed}");
+    let held = match claim {
+        Some(attempts) => format!("status = 'claimed' AND attempts = {attempts}"),
+        None => format!("status IN {owed}"),
+    };
+    let sql = format!("UPDATE outbox SET {set} WHERE id = $1 AND {held}");
     let query = sqlx::query(&sql).bind(id);
     let query = match to {
         Settle::Delivered { message_id, now } => query.bind(opt_to_db(message_id)).bind(now),
@@ -225,6 +233,26 @@ pub async fn settle<'e>(
         Settle::Release { now } => query.bind(now),
     };
     Ok(query.execute(ex).await?.rows_affected() == 1)
+}
+
+/// Renews the claim on notice `id` whose count of attempts is `claim` (as [`claim_due`]
+/// returned it) until `until`, if it still holds. Returns whether it did.
+pub async fn renew<'e>(
+    ex: impl Writes<'e>,
+    id: i64,
+    claim: u32,
+    until: i64,
+) -> Result<bool, StoreError> {
+    let renewed = sqlx::query(
+        "UPDATE outbox SET next_attempt_at = $1 \
+         WHERE id = $2 AND status = 'claimed' AND attempts = $3",
+    )
+    .bind(until)
+    .bind(id)
+    .bind(i64::from(claim))
+    .execute(ex)
+    .await?;
+    Ok(renewed.rows_affected() == 1)
 }
 
 /// Deletes the notices delivered before `before` (Unix ms) and those given up that were

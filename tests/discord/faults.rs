@@ -403,16 +403,19 @@ async fn a_channel_deleted_mid_game_ends_its_game_as_aborted() {
     let service = h.bot.as_ref().unwrap().service.clone();
     ai_attacks(&h, 140).await;
     shown(&h, 140, 1, |r| played(&r.content()).is_some()).await;
-    h.fake.fail(
-        "POST",
-        "/channels/140/",
-        usize::MAX,
-        Fault::Error {
-            status: 404,
-            code: 10003,
-            message: "Unknown Channel",
-        },
-    );
+    // The post and the look at the channel that confirms it both say the channel is gone.
+    for method in ["POST", "GET"] {
+        h.fake.fail(
+            method,
+            "/channels/140",
+            usize::MAX,
+            Fault::Error {
+                status: 404,
+                code: 10003,
+                message: "Unknown Channel",
+            },
+        );
+    }
     let moves = service
         .games()
         .suggest_moves(140, ASTRID, "", 1)
@@ -441,9 +444,162 @@ async fn a_channel_deleted_mid_game_ends_its_game_as_aborted() {
         last.failure.as_deref(),
         Some("404: Unknown Channel (code 10003)")
     );
-    // Not retried: one attempt only.
+    // Not retried: one attempt only, confirmed by one look at the channel.
     h.outbox_settled().await;
     assert_eq!(posts(&h, 140).iter().filter(|r| r.status == 404).count(), 1);
+    let looks = h.fake.requests();
+    let looks = looks
+        .iter()
+        .filter(|r| r.method == "GET" && r.path == "/api/v10/channels/140");
+    assert_eq!(looks.count(), 1);
+}
+
+/// A single *Unknown Channel* on a post, whose channel a look finds there, is no verdict: the
+/// post is tried again and the game goes on (an abort cannot be undone). Discord's codes that
+/// mean "later" (too many edits of old messages, a channel's write rate limit) are tried again
+/// too, never taken as a refusal.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_single_unknown_channel_and_codes_that_mean_later_are_tried_again() {
+    let h = BotHarness::start(SETTINGS).await;
+    let service = h.bot.as_ref().unwrap().service.clone();
+    let later = [
+        (404, 10003, "Unknown Channel"),
+        (
+            400,
+            30046,
+            "Maximum number of edits to messages older than 1 hour reached. Try again later",
+        ),
+        (
+            429,
+            20028,
+            "The channel you are writing has hit the write rate limit",
+        ),
+    ];
+    for (status, code, message) in later {
+        let fault = Fault::Error {
+            status,
+            code,
+            message,
+        };
+        h.fake.fail("POST", "/channels/145/messages", 1, fault);
+    }
+    ai_attacks(&h, 145).await;
+    shown(&h, 145, 1, |r| played(&r.content()).is_some()).await;
+    let statuses: Vec<u16> = posts(&h, 145).iter().map(|r| r.status).collect();
+    assert_eq!(statuses, [404, 400, 429, 200]);
+    assert!(h
+        .fake
+        .requests()
+        .iter()
+        .any(|r| r.method == "GET" && r.path == "/api/v10/channels/145"));
+    assert!(service
+        .games()
+        .game_in_channel(145)
+        .await
+        .unwrap()
+        .is_some());
+}
+
+/// Writes notices in one transaction, each telling its text in its channel with its nonce, due
+/// at once, as the service writes them.
+async fn worded_notices(h: &BotHarness, notices: &[(u64, String, String)]) {
+    let service = h.bot.as_ref().unwrap().service.clone();
+    let now = service.database_now().await.unwrap();
+    let pool = h.database().await;
+    let mut tx = pool.begin().await.unwrap();
+    for (channel, text, nonce) in notices {
+        let payload = json!({"news": {"worded": {"kind": "reminder", "text": text}}});
+        sqlx::query(
+            "INSERT INTO outbox (channel_id, kind, payload, nonce, created_at, next_attempt_at) \
+             VALUES (?, 'reminder', ?, ?, ?, ?)",
+        )
+        .bind(*channel as i64)
+        .bind(payload.to_string())
+        .bind(nonce)
+        .bind(now)
+        .bind(now)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    }
+    tx.commit().await.unwrap();
+    pool.close().await;
+}
+
+async fn worded_notice(h: &BotHarness, channel: u64, text: &str, nonce: &str) {
+    worded_notices(h, &[(channel, text.to_string(), nonce.to_string())]).await;
+}
+
+/// The look through a channel before a post tried before finds only the bot's own message that
+/// carries the notice's mark: not another notice that reads alike (two reminders, two "busy"
+/// notices), nor a member's message, even one that copies the notice's text and mark.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_look_through_the_channel_finds_only_the_bots_own_message_of_the_notice() {
+    let h = BotHarness::start(SETTINGS).await;
+    let text = "It is your move.";
+    worded_notice(&h, 240, text, "first-notice-of-240").await;
+    shown(&h, 240, 1, |r| r.content() == text).await;
+    // A member posts the next notice's words with its mark (the nonce in tag characters).
+    let nonce = "second-notice-of-240";
+    let mark: String = std::iter::once('\u{2060}')
+        .chain(
+            nonce
+                .chars()
+                .map(|c| char::from_u32(0xE0000 + c as u32).unwrap()),
+        )
+        .collect();
+    h.fake.say(
+        240,
+        user_json(ASTRID, "Astrid", false),
+        &format!("{text}{mark}"),
+    );
+    // Its first post times out unmade; its retry looks through the channel, and posts.
+    h.fake
+        .fail("POST", "/channels/240/messages", 1, Fault::Hang(HOLD));
+    worded_notice(&h, 240, text, nonce).await;
+    shown(&h, 240, 2, |r| r.content() == text).await;
+    assert!(h
+        .fake
+        .requests()
+        .iter()
+        .any(|r| r.method == "GET" && r.path.ends_with("/channels/240/messages")));
+    let marks: Vec<String> = h.fake.shown(240).iter().map(|r| r.raw_content()).collect();
+    assert!(marks[1].ends_with(&mark), "{marks:?}");
+}
+
+/// After an outage, a backlog of 50 notices in 16 channels drains within Discord's rate limits
+/// as its headers state them (here 2 posts a second in each channel): the bot waits for a
+/// bucket's reset rather than being refused, so (nearly) no post meets a 429.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_backlog_drains_within_the_rate_limits_discords_headers_state() {
+    let h = BotHarness::start(SETTINGS).await;
+    h.fake.limit_posts(2, Duration::from_secs(1));
+    let channels: Vec<u64> = (300..316).collect();
+    let backlog: Vec<(u64, String, String)> = (0..50)
+        .map(|i| {
+            let channel = channels[i % channels.len()];
+            (
+                channel,
+                format!("Notice {i} of the backlog."),
+                format!("backlog-{i}"),
+            )
+        })
+        .collect();
+    worded_notices(&h, &backlog).await;
+    h.outbox_settled().await;
+    for (c, &channel) in channels.iter().enumerate() {
+        let shown: Vec<String> = h.fake.shown(channel).iter().map(|r| r.content()).collect();
+        let owed: Vec<String> = (c..50)
+            .step_by(channels.len())
+            .map(|i| format!("Notice {i} of the backlog."))
+            .collect();
+        assert_eq!(shown, owed, "channel {channel}: each once, in order");
+    }
+    let refused = (h.fake.requests().iter())
+        .filter(|r| r.status == 429)
+        .count();
+    println!("429s while 50 notices drained in 16 channels: {refused}");
+    assert!(refused <= 2, "{refused} posts refused with a 429");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1016,9 +1016,66 @@ async fn a_claimed_notice_is_due_again_only_when_its_lease_is_over(db: TestDb) {
     // Its dispatcher never recorded the attempt: at the lease's end it is claimed again.
     let again = s.outbox().claim(t + lease, 10).await.unwrap();
     assert_eq!(again.iter().map(|n| n.id).collect::<Vec<_>>(), [reply.notice]);
+    // The first attempt, late, neither renews nor settles the claim another attempt holds now.
+    assert!(!s.outbox().renew(&claimed[0]).await.unwrap());
+    for late in [
+        Delivery::Retry { reason: "late".into(), after: None },
+        Delivery::ChannelGone { reason: "late".into() },
+        Delivery::Delivered { message_id: Some(4) },
+    ] {
+        assert_eq!(record(s, &claimed[0], late, t + lease).await.unwrap(), Recorded::NotOurs);
+    }
+    assert!(s.games().game_in_channel(60).await.unwrap().is_some(), "not aborted");
+    assert!(s.outbox().claim(t + lease + 1, 10).await.unwrap().is_empty(), "still claimed");
+    // The live claim renews (a lease from now) and settles.
+    assert!(s.outbox().renew(&again[0]).await.unwrap());
     let delivered = Delivery::Delivered { message_id: Some(5) };
-    record(s, &again[0], delivered, t + lease).await.unwrap();
+    assert_eq!(record(s, &again[0], delivered, t + lease).await.unwrap(), Recorded::Delivered);
     assert!(s.outbox().claim(t + 10 * lease, 10).await.unwrap().is_empty());
+    let stored = s.probe().notices_in(60).await.unwrap();
+    let stored = stored.iter().find(|n| n.id == reply.notice).unwrap();
+    assert_eq!(stored.message_id, Some(5));
+}
+}
+
+both_backends! {
+/// A commit whose outcome is unknown (the connection lost during COMMIT, as sqlx reports it)
+/// is looked up before the player is told anything: a move or a resignation that landed is
+/// answered as usual, its notice written; one that did not is the error ("something went
+/// wrong"), and nothing of it stays.
+#[tokio::test]
+async fn a_commit_whose_outcome_is_unknown_is_looked_up_before_anything_is_told(db: TestDb) {
+    let f = fixture(db, false).await;
+    let s = &f.service;
+    two_player_game(s, 75, TimeControl::None).await;
+    let legal = |user| async move {
+        s.games().suggest_moves(75, user, "", 1).await.unwrap_or_default()
+    };
+    let (first, second) = match legal(ASTRID).await.is_empty() {
+        true => (BIRGER, ASTRID),
+        false => (ASTRID, BIRGER),
+    };
+    let played = legal(first).await[0].clone();
+    s.store().fail_next_commit(store::CommitFault::Landed);
+    let report = s.games().play_move(75, first, &played, None).await.unwrap();
+    assert_eq!(report.game.ply, 1);
+    let notices = s.probe().notices_in(75).await.unwrap();
+    assert!(notices.iter().any(|n| n.id == report.notice && n.kind == "move"));
+    // Lost: the error, and the game as it was.
+    let reply = legal(second).await[0].clone();
+    s.store().fail_next_commit(store::CommitFault::Lost);
+    let lost = s.games().play_move(75, second, &reply, None).await.unwrap_err();
+    assert!(matches!(lost, ServiceError::Database(_)), "{lost:?}");
+    assert_eq!(s.games().history(75).await.unwrap().moves, std::slice::from_ref(&played));
+    assert_eq!(s.probe().notices_in(75).await.unwrap().len(), notices.len());
+    // Sent again, it lands.
+    s.games().play_move(75, second, &reply, None).await.unwrap();
+    assert_eq!(s.games().history(75).await.unwrap().moves, [played, reply]);
+    // A resignation whose commit landed is answered as usual.
+    s.store().fail_next_commit(store::CommitFault::Landed);
+    let ended = s.games().resign(75, first, None).await.unwrap();
+    assert!(ended.game.is_over());
+    assert!(s.games().game_in_channel(75).await.unwrap().is_none());
 }
 }
 

@@ -1062,3 +1062,120 @@ async fn a_move_sent_to_another_process_while_the_ais_is_posted_is_shown_after_i
     let next = t.b.outbox().claim(now, 10).await.unwrap();
     assert_eq!(ids(&next), [mine.notice]);
 }
+
+/// A notice's claim outlives its attempt: process A claims a notice whose board it draws
+/// slowly (its heavy-work gate held, many leases long), and renews the claim meanwhile, so
+/// process B, whose dispatcher runs on the same database, never takes it; once drawn, it is
+/// posted once, by A. (Without the renewal B would take it at the lease's end and post it too,
+/// and A's late attempt would then write over B's claim; `tests/service/outbox.rs` checks that a
+/// late attempt settles nothing.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_claim_outlives_its_attempts_slow_drawing() {
+    let Some(db) = TestDb::new(Backend::Postgres, "races::slow_drawing").await else {
+        return;
+    };
+    let fake = FakeDiscord::start().await;
+    let lease = Duration::from_millis(900);
+    let policy = DeliveryPolicy {
+        times: OutboxTimes {
+            answer_grace: Duration::from_secs(1),
+            retention: Duration::from_secs(3600),
+            claim_lease: lease,
+        },
+        retry_min: Duration::from_millis(50),
+        retry_max: Duration::from_secs(1),
+        give_up: Duration::from_secs(600),
+    };
+    let config = Config {
+        images: true,
+        heavy_workers: 1,
+        ..config()
+    };
+    let open = || async {
+        let service = Service::open(&db.url, config.clone(), Arc::new(SystemClock))
+            .await
+            .unwrap()
+            .with_delivery(policy);
+        Arc::new(service)
+    };
+    let (a, b) = (open().await, open().await);
+    let dispatcher = |service: &Arc<Service>| {
+        let client = reqwest::Client::builder()
+            .timeout(Duration::from_secs(5))
+            .build()
+            .unwrap();
+        let poster = Poster::new(client, TOKEN, Some(&fake.base_url));
+        delivery::start(service.clone(), Arc::new(poster), policy)
+    };
+    // The AI's move, with its board, owed to the channel.
+    let request = ai_game_request(
+        place(780),
+        User::new(ASTRID, "Astrid"),
+        SideChoice::Defenders,
+        Level::Easy,
+    );
+    let started = a.games().start_ai_game(request, None).await.unwrap();
+    a.ai().turn(started.game.id).await.unwrap().unwrap();
+    // A's only worker drawing something else until let go: its boards wait.
+    let (release, held) = std::sync::mpsc::channel::<()>();
+    let gate = a.probe().heavy_gate().clone();
+    let drawing = tokio::spawn(async move { gate.run_board(move || held.recv()).await });
+    until(|| a.probe().heavy_stats().running == 1).await;
+    let first = dispatcher(&a);
+    // A claims the game's start, whose board it cannot draw yet...
+    let claimed = {
+        let waiting = std::time::Instant::now();
+        loop {
+            let notices = a.probe().notices_in(780).await.unwrap();
+            let board = notices
+                .into_iter()
+                .find(|n| n.status == NoticeStatus::Claimed && n.payload.contains("\"board\""));
+            if let Some(notice) = board {
+                break notice;
+            }
+            assert!(
+                waiting.elapsed() < Duration::from_secs(30),
+                "not claimed: {:#?}",
+                a.probe().notices_in(780).await.unwrap()
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    };
+    // ...while B's dispatcher looks at the outbox each time that claim's lease would end.
+    let second = dispatcher(&b);
+    let renewed_past = claimed.next_attempt_at + 3 * lease.as_millis() as i64;
+    let waiting = std::time::Instant::now();
+    loop {
+        let notices = a.probe().notices_in(780).await.unwrap();
+        let row = notices.iter().find(|n| n.id == claimed.id).unwrap();
+        assert_eq!(row.status, NoticeStatus::Claimed);
+        assert_eq!(row.attempts, claimed.attempts, "claimed once");
+        if row.next_attempt_at >= renewed_past {
+            break;
+        }
+        assert!(waiting.elapsed() < Duration::from_secs(30), "not renewed");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let posted = |nonce: &str| {
+        (fake.requests().iter())
+            .filter(|r| r.method == "POST" && r.json["nonce"] == nonce)
+            .count()
+    };
+    assert_eq!(posted(&claimed.nonce), 0, "nobody posted it while A draws");
+    // Drawn: posted once, and every notice of the channel delivered once.
+    release.send(()).unwrap();
+    drawing.await.unwrap().unwrap().unwrap();
+    let waiting = std::time::Instant::now();
+    loop {
+        let notices = a.probe().notices_in(780).await.unwrap();
+        if notices.iter().all(|n| n.status == NoticeStatus::Delivered) {
+            assert!(notices.iter().all(|n| n.attempts == 1), "{notices:#?}");
+            assert_eq!(posted(&claimed.nonce), 1);
+            break;
+        }
+        assert!(waiting.elapsed() < Duration::from_secs(30), "{notices:#?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    first.stop(Duration::from_secs(10)).await;
+    second.stop(Duration::from_secs(10)).await;
+}

@@ -59,9 +59,18 @@ pub struct Recorded {
 }
 
 impl Recorded {
-    /// The message content the request carries: `content`, or `data.content` of an
-    /// interaction callback.
+    /// The message content the request carries, as a reader sees it: `content`, or
+    /// `data.content` of an interaction callback, without the characters nothing displays (the
+    /// word joiner and Unicode's tag characters, with which the bot marks its notices).
     pub fn content(&self) -> String {
+        self.raw_content()
+            .chars()
+            .filter(|&c| c != '\u{2060}' && !('\u{E0000}'..='\u{E007F}').contains(&c))
+            .collect()
+    }
+
+    /// The message content the request carries, every character as sent.
+    pub fn raw_content(&self) -> String {
         self.json["content"]
             .as_str()
             .or_else(|| self.json["data"]["content"].as_str())
@@ -191,6 +200,13 @@ struct Inner {
     deleted_followups: Mutex<HashSet<u64>>,
     /// The application's commands as last registered, by guild (none: the global ones).
     commands: Mutex<HashMap<Option<u64>, Vec<Value>>>,
+    /// Messages others posted ([`FakeDiscord::say`]): channel, message id, author, content.
+    said: Mutex<Vec<(u64, u64, Value, String)>>,
+    /// The rate limit of each channel's posts, when the test sets one
+    /// ([`FakeDiscord::limit_posts`]): how many in how long, and each channel's window (its
+    /// start and the posts counted in it).
+    post_limit: Mutex<Option<(u32, Duration)>>,
+    post_windows: Mutex<HashMap<u64, (std::time::Instant, u32)>>,
 }
 
 /// The bot's first follow-up after a public acknowledgement, deleted at once, before a line
@@ -731,6 +747,22 @@ impl FakeDiscord {
             remaining: times,
             fault,
         });
+    }
+
+    /// A message `author` (a user, or another bot) posts in `channel`: the channel's latest
+    /// messages show it.
+    pub fn say(&self, channel: u64, author: Value, content: &str) {
+        let id = self.inner.ids.fetch_add(1, Ordering::SeqCst);
+        let said = (channel, id, author, content.to_string());
+        self.inner.said.lock().unwrap().push(said);
+    }
+
+    /// Limits the posts in each channel to `limit` in every `window`, as Discord's per-route
+    /// buckets do: every post's answer states its bucket (`X-RateLimit-Bucket`, `-Limit`,
+    /// `-Remaining`, `-Reset`, `-Reset-After`), and a post beyond the limit is refused with a
+    /// 429 and its `retry_after`, nothing made.
+    pub fn limit_posts(&self, limit: u32, window: Duration) {
+        *self.inner.post_limit.lock().unwrap() = Some((limit, window));
     }
 
     /// Forgets every nonce, as Discord does a few minutes after a post: a post repeating one
@@ -1758,11 +1790,19 @@ async fn rest(State(inner): State<Arc<Inner>>, req: Request) -> Response {
         record(response.status().as_u16(), None);
         return response;
     }
+    let limit = post_bucket(&inner, &method, &path);
+    if let Some(Bucket { left: None, .. }) = &limit {
+        record(429, None);
+        return limit.unwrap().answer(None);
+    }
     match fault {
         None => {
             let (response, created) = answer(&inner, &method, &path, &json, id, rejected, arrived);
             record(response.status().as_u16(), created);
-            response
+            match limit {
+                Some(bucket) => bucket.answer(Some(response)),
+                None => response,
+            }
         }
         Some(Fault::Hang(hold)) => {
             record(0, None);
@@ -1828,6 +1868,73 @@ async fn rest(State(inner): State<Arc<Inner>>, req: Request) -> Response {
             }
             response
         }
+    }
+}
+
+/// A post's place in its channel's bucket ([`FakeDiscord::limit_posts`]).
+struct Bucket {
+    limit: u32,
+    /// The posts the window has left after this one; none: refused.
+    left: Option<u32>,
+    reset_after: Duration,
+}
+
+/// The bucket a request counts against, if it is a post in a channel whose posts are limited
+/// (and counted in it).
+fn post_bucket(inner: &Inner, method: &Method, path: &str) -> Option<Bucket> {
+    let (limit, window) = (*inner.post_limit.lock().unwrap())?;
+    let rest = path.strip_prefix("/api/v10/channels/")?;
+    let channel: u64 = rest.strip_suffix("/messages")?.parse().ok()?;
+    if method != Method::POST {
+        return None;
+    }
+    let now = std::time::Instant::now();
+    let mut windows = inner.post_windows.lock().unwrap();
+    let (start, used) = windows.entry(channel).or_insert((now, 0));
+    if now.duration_since(*start) >= window {
+        (*start, *used) = (now, 0);
+    }
+    let reset_after = window.saturating_sub(now.duration_since(*start));
+    let left = (*used < limit).then(|| {
+        *used += 1;
+        limit - *used
+    });
+    Some(Bucket {
+        limit,
+        left,
+        reset_after,
+    })
+}
+
+impl Bucket {
+    /// `response` with the bucket's headers, as Discord sends them; none: the 429 that refuses
+    /// the post.
+    fn answer(self, response: Option<Response>) -> Response {
+        let after = self.reset_after.as_secs_f64();
+        let mut response = response.unwrap_or_else(|| {
+            let body = json!({"message": "You are being rate limited.", "retry_after": after,
+                "global": false, "code": 0});
+            (StatusCode::TOO_MANY_REQUESTS, Json(body)).into_response()
+        });
+        let reset = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs_f64()
+            + after;
+        let headers = response.headers_mut();
+        let mut set = |name: &'static str, value: String| {
+            headers.insert(name, value.parse().unwrap());
+        };
+        set("x-ratelimit-bucket", "channel-posts".into());
+        set("x-ratelimit-limit", self.limit.to_string());
+        set("x-ratelimit-remaining", self.left.unwrap_or(0).to_string());
+        set("x-ratelimit-reset", format!("{reset:.3}"));
+        set("x-ratelimit-reset-after", format!("{after:.3}"));
+        if self.left.is_none() {
+            set("retry-after", after.ceil().to_string());
+            set("x-ratelimit-scope", "user".into());
+        }
+        response
     }
 }
 
@@ -2113,13 +2220,23 @@ fn answer(
         // without their nonces.
         ("GET", ["channels", ch, "messages"]) => {
             let channel: u64 = ch.parse().unwrap_or(1);
-            let messages: Vec<Value> = shown_in(inner, channel)
+            let mut messages: Vec<(u64, Value)> = shown_in(inner, channel)
                 .iter()
-                .rev()
-                .take(100)
-                .map(|r| message_json(r.created.unwrap_or(0), channel, &r.content(), &json!({})))
+                .map(|r| {
+                    let id = r.created.unwrap_or(0);
+                    (id, message_json(id, channel, &r.raw_content(), &json!({})))
+                })
                 .collect();
-            Json(Value::Array(messages)).into_response()
+            for (ch, id, author, content) in inner.said.lock().unwrap().iter() {
+                if *ch == channel {
+                    let mut message = message_json(*id, channel, content, &json!({}));
+                    message["author"] = author.clone();
+                    messages.push((*id, message));
+                }
+            }
+            messages.sort_by_key(|(id, _)| std::cmp::Reverse(*id));
+            let latest = messages.into_iter().take(100).map(|(_, m)| m).collect();
+            Json(Value::Array(latest)).into_response()
         }
         (_, ["webhooks", _, _, ..])
         | ("POST", ["channels", _, "messages"])

@@ -6,8 +6,10 @@
 //! Their bodies are serenity's builders and Discord's messages are read as serenity's model,
 //! but they go through a plain HTTP client rather than serenity's: a retry needs what
 //! serenity's error drops (Discord's error code, a 429's `retry_after` and `global`), and with
-//! `DISCORD_PROXY` set serenity's rate limiter is off, so the 429s are ours to honour.
+//! `DISCORD_PROXY` set serenity's rate limiter is off, so the rate limits are ours to honour:
+//! every request waits for its bucket as Discord's headers state it ([`super::buckets`]).
 
+use super::buckets::{Buckets, Route, LONGEST_WAIT};
 use super::policy::{self, Attempt, Delivery, ANSWER_GONE, UNKNOWN_MESSAGE};
 use crate::service::{AnswerRef, Buttons, Notice};
 use poise::serenity_prelude as serenity;
@@ -24,6 +26,10 @@ pub struct Poster {
     /// `https://discord.com/api/v10`, or the proxy's equivalent.
     api: String,
     auth: String,
+    /// The bot's own user id, asked of Discord once (`GET /users/@me`).
+    me: tokio::sync::OnceCell<u64>,
+    /// Discord's rate limits, as its answers state them.
+    buckets: Buckets,
 }
 
 /// Discord's answer to a request.
@@ -97,6 +103,8 @@ impl Poster {
             client,
             api: format!("{base}/api/v10"),
             auth: format!("Bot {}", token.trim_start_matches("Bot ")),
+            me: tokio::sync::OnceCell::new(),
+            buckets: Buckets::default(),
         }
     }
 
@@ -111,8 +119,11 @@ impl Poster {
         filename: &str,
         now: i64,
     ) -> Attempt {
-        // Worded now, from what the notice tells.
-        let text = crate::bot::messages::notice_text(&notice.news);
+        // Worded now, from what the notice tells, and marked as this notice's.
+        let text = marked(
+            &crate::bot::messages::notice_text(&notice.news),
+            &notice.nonce,
+        );
         let buttons_on = notice.payload.buttons;
         let answer = (notice.payload.answer.as_ref())
             .filter(|answer| answer.alive_at(now))
@@ -144,7 +155,7 @@ impl Poster {
             let request = with_body(self.client.patch(url), &body, None);
             let attempt = policy::verdict(self.request(request).await);
             if attempt.code != Some(UNKNOWN_MESSAGE) {
-                return attempt;
+                return self.confirmed(notice.channel, attempt).await;
             }
             // The message is gone (the channel may not be): post instead.
         }
@@ -154,7 +165,7 @@ impl Poster {
         // is delivered.
         let unsure = notice.attempts > 0 || notice.payload.answer.is_some();
         if unsure {
-            if let Some(message_id) = self.already_posted(notice, &text).await {
+            if let Some(message_id) = self.already_posted(notice).await {
                 let message_id = Some(message_id);
                 return Delivery::Delivered { message_id }.into();
             }
@@ -172,7 +183,29 @@ impl Poster {
             body = body.add_file(file.clone());
         }
         let request = with_body(self.client.post(self.messages(notice.channel)), &body, file);
-        policy::verdict(self.request(request).await)
+        let attempt = policy::verdict(self.request(request).await);
+        self.confirmed(notice.channel, attempt).await
+    }
+
+    /// `attempt`, unless Discord answered *Unknown Channel* and a look at the channel does not
+    /// confirm it: the channel is there, or the look fails, and the notice is tried again. A
+    /// game is aborted only on two answers that its channel is gone, since an abort cannot be
+    /// undone.
+    async fn confirmed(&self, channel: u64, attempt: Attempt) -> Attempt {
+        let Delivery::ChannelGone { reason } = &attempt.delivery else {
+            return attempt;
+        };
+        let url = format!("{}/channels/{channel}", self.api);
+        let look = policy::verdict(self.request(self.client.get(url)).await);
+        if matches!(look.delivery, Delivery::ChannelGone { .. }) {
+            return attempt;
+        }
+        let reason = format!("{reason}, not confirmed by a look at the channel");
+        Delivery::Retry {
+            reason,
+            after: None,
+        }
+        .into()
     }
 
     /// Edits an interaction's original response (the deferred answer to a command, or the
@@ -204,24 +237,41 @@ impl Poster {
         policy::verdict(self.request(request).await)
     }
 
-    /// The message among the channel's latest that is this notice: it carries the notice's
-    /// nonce (Discord shows a message's nonce only for a short while) or is the bot's with the
-    /// notice's very text. None if there is none, or the channel cannot be read (the post's
-    /// nonce is then the only guard).
-    async fn already_posted(&self, notice: &Notice, text: &str) -> Option<u64> {
+    /// The message among the channel's latest that is this notice: the bot's own (its user
+    /// id), carrying the notice's nonce (Discord shows a message's nonce only for a short
+    /// while) or the notice's mark in its content ([`marked`]). Never a message that merely
+    /// reads alike: two notices may read alike, and another version may word one otherwise.
+    /// None if there is none, or the channel cannot be read (the post's nonce is then the only
+    /// guard).
+    async fn already_posted(&self, notice: &Notice) -> Option<u64> {
+        let me = self.me().await?;
         let url = format!("{}?limit={LOOK_BACK}", self.messages(notice.channel));
         let answer = self.request(self.client.get(url)).await.ok()?;
         if !(200..=299).contains(&answer.status) {
             return None;
         }
         let messages: Vec<serenity::Message> = serde_json::from_value(answer.body).ok()?;
+        let mark = mark(&notice.nonce);
         messages
             .iter()
             .find(|m| {
-                matches!(&m.nonce, Some(serenity::Nonce::String(n)) if *n == notice.nonce)
-                    || (m.author.bot && m.content == text)
+                m.author.id.get() == me
+                    && (matches!(&m.nonce, Some(serenity::Nonce::String(n)) if *n == notice.nonce)
+                        || m.content.contains(&mark))
             })
             .map(|m| m.id.get())
+    }
+
+    /// The bot's own user id, asked of Discord the first time it is needed; none while Discord
+    /// cannot say.
+    async fn me(&self) -> Option<u64> {
+        let me = self.me.get_or_try_init(|| async {
+            let url = format!("{}/users/@me", self.api);
+            let answer = self.request(self.client.get(url)).await.map_err(|_| ())?;
+            let user: serenity::User = serde_json::from_value(answer.body).map_err(|_| ())?;
+            Ok::<_, ()>(user.id.get())
+        });
+        me.await.ok().copied()
     }
 
     /// The endpoint of `channel`'s messages.
@@ -229,20 +279,64 @@ impl Poster {
         format!("{}/channels/{channel}/messages", self.api)
     }
 
+    /// Sends `request` once its rate limit's bucket allows (waiting up to [`LONGEST_WAIT`];
+    /// beyond that it is not sent, and answered as Discord would answer it then: a 429 with
+    /// the wait), and records what the answer says of the bucket.
     async fn request(&self, request: reqwest::RequestBuilder) -> Result<Answer, reqwest::Error> {
-        let response = request
+        let request = request
             .header(AUTHORIZATION, &self.auth)
             .header(USER_AGENT, "DiscordBot (tablut-bot, 0.1)")
-            .send()
-            .await?;
+            .build()?;
+        let route = Route::of(request.method().as_str(), request.url().path());
+        let wait = self.buckets.wait(&route);
+        if wait > LONGEST_WAIT {
+            let message = "not sent: its rate limit's bucket is empty";
+            return Ok(Answer {
+                status: 429,
+                headers: HeaderMap::new(),
+                body: serde_json::json!({"message": message, "code": 0,
+                    "retry_after": wait.as_secs_f64(), "global": false}),
+            });
+        }
+        if !wait.is_zero() {
+            tokio::time::sleep(wait).await;
+        }
+        let response = self.client.execute(request).await?;
         let status = response.status().as_u16();
         let headers = response.headers().clone();
         let bytes = response.bytes().await?;
-        Ok(Answer {
+        let answer = Answer {
             status,
             headers,
             body: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-        })
+        };
+        let limited = (status == 429).then(|| {
+            let limit = answer.rate_limit();
+            (limit.after, limit.global)
+        });
+        self.buckets.update(&route, &answer.headers, limited);
+        Ok(answer)
+    }
+}
+
+/// The mark of the notice whose nonce is `nonce`: the nonce in Unicode tag characters (U+E0020
+/// to U+E007E mirror ASCII), after a word joiner. Nothing displays them; Discord keeps them with
+/// the message's content, so the look through a channel finds a notice's message by its mark
+/// long after Discord forgot the post's nonce, whatever its wording.
+fn mark(nonce: &str) -> String {
+    let tags = nonce
+        .chars()
+        .filter(|c| c.is_ascii_graphic())
+        .filter_map(|c| char::from_u32(0xE0000 + u32::from(c)));
+    std::iter::once('\u{2060}').chain(tags).collect()
+}
+
+/// A notice's `text` with its mark ([`mark`]), if the two fit in a message (2 000 characters).
+pub(super) fn marked(text: &str, nonce: &str) -> String {
+    let mark = mark(nonce);
+    match text.chars().count() + mark.chars().count() <= 2000 {
+        true => format!("{text}{mark}"),
+        false => text.to_string(),
     }
 }
 

@@ -222,6 +222,7 @@ pub async fn show_answer(service: &Service, poster: &Poster, id: NoticeId, png: 
                 false => (png, "board.png"),
             };
             let text = crate::bot::messages::notice_text(&notice.news);
+            let text = super::client::marked(&text, &notice.nonce);
             let buttons = notice.payload.buttons;
             let attempt = poster.edit_answer(webhook, &text, buttons, png, filename);
             attempt.await.delivery
@@ -232,7 +233,7 @@ pub async fn show_answer(service: &Service, poster: &Poster, id: NoticeId, png: 
     };
     let recorded = match delivery {
         Delivery::Delivered { message_id } => {
-            service.outbox().news_delivered(&notice, message_id).await
+            (service.outbox().news_delivered(&notice, message_id).await).map(|_| ())
         }
         failed => {
             tracing::warn!(notice = id, kind = notice.kind, outcome = ?failed, "the edit showing a change failed: the dispatcher sends it again");
@@ -246,11 +247,44 @@ pub async fn show_answer(service: &Service, poster: &Poster, id: NoticeId, png: 
 }
 
 /// One attempt at one notice, claimed at `claimed` (Unix ms, the database's clock), recorded.
+/// Its claim outlives it: renewed every third of its lease while the attempt goes on (drawing
+/// the board and waiting for the heavy-work gate or a rate limit included). If it runs out all
+/// the same (the database out of reach for a whole lease) and another process takes the
+/// notice, what this attempt records is nothing: a settle holds only while its claim does
+/// ([`Notice::claim`]).
 async fn deliver(
     service: &Service,
     poster: &Poster,
     policy: &DeliveryPolicy,
-    (mut notice, claimed): (Notice, i64),
+    (notice, claimed): (Notice, i64),
+) -> Outcome {
+    let kept = notice.clone();
+    let keep_claim = async {
+        loop {
+            tokio::time::sleep(policy.times.claim_lease / 3).await;
+            match service.outbox().renew(&kept).await {
+                Ok(true) => {}
+                // Settled meanwhile, or taken by another process: nothing more to keep.
+                Ok(false) => std::future::pending().await,
+                Err(e) => {
+                    tracing::warn!(notice = kept.id, error = ?e, "cannot renew a notice's claim")
+                }
+            }
+        }
+    };
+    tokio::select! {
+        outcome = attempt(service, poster, policy, notice, claimed) => outcome,
+        () = keep_claim => unreachable!("kept until the attempt ends"),
+    }
+}
+
+/// [`deliver`]'s attempt.
+async fn attempt(
+    service: &Service,
+    poster: &Poster,
+    policy: &DeliveryPolicy,
+    mut notice: Notice,
+    claimed: i64,
 ) -> Outcome {
     let (png, filename) = draw(service, &notice).await;
     if let Some(earlier) = notice.payload.edit_notice {
@@ -302,6 +336,10 @@ async fn deliver(
         Ok(Recorded::ClockStopped(game)) => (
             Some(game),
             "news refused in the game's channel: the game's clock is stopped",
+        ),
+        Ok(Recorded::NotOurs) => (
+            None,
+            "nothing recorded: the notice's claim ran out and another process took it",
         ),
         Ok(_) => (None, ""),
         Err(e) => {

@@ -64,7 +64,8 @@ pub enum Delivery {
         reason: String,
         after: Option<Duration>,
     },
-    /// The channel is gone (Discord's *Unknown Channel*): its game is aborted.
+    /// The channel is gone (Discord's *Unknown Channel*, confirmed by a look at the channel,
+    /// which answered *Unknown Channel* too): its game is aborted.
     ChannelGone { reason: String },
     /// The channel refuses the bot (*Missing Access*, *Missing Permissions*): its game's clock
     /// is stopped.
@@ -96,6 +97,9 @@ pub enum Recorded {
     /// The bot's credentials were refused: the notice is kept, due at once, for a dispatcher
     /// that runs with a valid token.
     Kept,
+    /// Nothing recorded: the attempt's claim ran out and another process took the notice (its
+    /// attempt records it), or the notice was settled meanwhile (its answer's edit showed it).
+    NotOurs,
 }
 
 /// Records how an attempt at `notice` went (at `now`, on the database's clock), and has the
@@ -113,16 +117,22 @@ pub async fn record(
 ) -> Result<Recorded, ServiceError> {
     Ok(match delivery {
         Delivery::Delivered { message_id } => {
-            service.outbox().news_delivered(notice, message_id).await?;
-            Recorded::Delivered
+            match service.outbox().news_delivered(notice, message_id).await? {
+                true => Recorded::Delivered,
+                false => Recorded::NotOurs,
+            }
         }
         Delivery::Retry { reason, after } => {
             let wait = after.unwrap_or_else(|| policy.backoff(notice.attempts + 1));
             let at = now.saturating_add(millis(wait));
             let give_up_at = notice.created_at.saturating_add(millis(policy.give_up));
             if at <= give_up_at {
-                service.outbox().news_retry_at(notice, at, &reason).await?;
-                return Ok(Recorded::RetryAt(at));
+                return Ok(
+                    match service.outbox().news_retry_at(notice, at, &reason).await? {
+                        true => Recorded::RetryAt(at),
+                        false => Recorded::NotOurs,
+                    },
+                );
             }
             let reason = format!(
                 "given up after {} attempts in {} s: {reason}",
@@ -134,16 +144,22 @@ pub async fn record(
         // Not the notice's fault: it is due again at once, for a dispatcher with a valid token
         // (this one stops).
         Delivery::Unauthorized { reason } => {
-            service.outbox().news_retry_at(notice, now, &reason).await?;
-            Recorded::Kept
+            match service.outbox().news_retry_at(notice, now, &reason).await? {
+                true => Recorded::Kept,
+                false => Recorded::NotOurs,
+            }
         }
         Delivery::ChannelGone { reason } => {
-            service.outbox().news_failed(notice, &reason).await?;
+            if !service.outbox().news_failed(notice, &reason).await? {
+                return Ok(Recorded::NotOurs);
+            }
             let ended = service.outbox().channel_gone(notice.channel).await?;
             ended.map_or(Recorded::Failed, Recorded::GameAborted)
         }
         Delivery::ChannelRefusesUs { reason } => {
-            service.outbox().news_failed(notice, &reason).await?;
+            if !service.outbox().news_failed(notice, &reason).await? {
+                return Ok(Recorded::NotOurs);
+            }
             let stopped = service.outbox().channel_refuses(notice.channel).await?;
             stopped.map_or(Recorded::Failed, Recorded::ClockStopped)
         }
@@ -162,6 +178,13 @@ pub(super) const UNKNOWN_INTERACTION: i64 = 10062;
 pub(super) const INVALID_WEBHOOK_TOKEN: i64 = 50027;
 pub(super) const MISSING_ACCESS: i64 = 50001;
 pub(super) const MISSING_PERMISSIONS: i64 = 50013;
+
+/// Discord's codes that mean "not now, later" (its JSON error codes, as its documentation
+/// lists them): slowmode (20016), the write rate limit of a channel or a server (20028,
+/// 20029), too many edits to messages older than an hour (30046), a service resource rate
+/// limited (40062), an API resource overloaded (130000). Whatever their status, they are tried
+/// again, never taken as a refusal.
+pub(super) const LATER: [i64; 6] = [20016, 20028, 20029, 30046, 40062, 130000];
 
 /// The codes that say an interaction's original response can no longer be edited: its token
 /// has expired after all, or the response is gone (deleted).
@@ -227,6 +250,13 @@ pub(super) fn verdict(answer: Result<Answer, reqwest::Error>) -> Attempt {
         }
         (401, _) => Delivery::Unauthorized { reason },
         (408 | 500..=599, _) => retry(reason, None),
+        // "Later": after Discord's `retry_after` if it gave one, else the backoff.
+        (_, Some(code)) if LATER.contains(&code) => {
+            let after = answer.body["retry_after"]
+                .as_f64()
+                .map(|s| Duration::from_secs_f64(s.clamp(0.0, 3600.0)));
+            retry(reason, after)
+        }
         (_, Some(UNKNOWN_CHANNEL)) => Delivery::ChannelGone { reason },
         (_, Some(MISSING_ACCESS | MISSING_PERMISSIONS)) => Delivery::ChannelRefusesUs { reason },
         (_, Some(_)) => Delivery::Refused { reason },
@@ -277,6 +307,54 @@ mod tests {
             verdict(400, error(50035, "Invalid Form Body")),
             Delivery::Refused {
                 reason: "400: Invalid Form Body (code 50035)".into()
+            }
+        );
+        // Codes that mean "later" are tried again, whatever their status: after Discord's
+        // `retry_after` when it gives one, else after the backoff.
+        for (status, code, message) in [
+            (
+                400,
+                30046,
+                "Maximum number of edits to messages older than 1 hour reached. Try again later",
+            ),
+            (
+                429,
+                20028,
+                "The channel you are writing has hit the write rate limit",
+            ),
+            (
+                400,
+                20016,
+                "This action cannot be performed due to slowmode rate limit",
+            ),
+            (
+                403,
+                20029,
+                "The write action you are performing on the server has hit the write rate limit",
+            ),
+            (
+                503,
+                130000,
+                "API resource is currently overloaded. Try again a little later",
+            ),
+            (400, 40062, "Service resource is being rate limited"),
+        ] {
+            assert!(
+                matches!(
+                    verdict(status, error(code, message)),
+                    Delivery::Retry { .. }
+                ),
+                "{code}"
+            );
+        }
+        assert_eq!(
+            verdict(
+                400,
+                json!({"code": 30046, "message": "Try again later", "retry_after": 2.5})
+            ),
+            Delivery::Retry {
+                reason: "400: Try again later (code 30046)".into(),
+                after: Some(Duration::from_millis(2500))
             }
         );
         // A route Discord does not know is its verdict too (code 0).
