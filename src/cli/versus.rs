@@ -377,7 +377,7 @@ fn play_one(
         Protocol::Otep => Box::new(Otep::start(args, variant)?),
         Protocol::Htp => Box::new(Htp::start(args, listener.ok_or("no listener")?, variant)?),
     };
-    let mut game = Game::new(peer_rules(variant));
+    let mut game = Game::new(peer_rules(variant, args.protocol));
     let mut searcher = Searcher::new(args.tt_mb as usize, Weights::DEFAULT);
     for &mv in opening {
         let mover = game.turn();
@@ -478,7 +478,7 @@ pub fn run(args: VersusArgs) -> Result<(), CliError> {
             })?),
             Protocol::Otep => None,
         };
-    let lines = openings(peer_rules(variant), args.openings as usize);
+    let lines = openings(peer_rules(variant, args.protocol), args.openings as usize);
     let mut clock = Clock::default();
     // [side][win, draw, loss, disagreement, win on time, loss on time]
     let mut table = [[0u32; 6]; 2];
@@ -535,12 +535,16 @@ pub fn run(args: VersusArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The rules a match is played under: the variant's default, but Brandubh's `linnaeus` preset,
-/// the one the rules record sent to the other program describes (`ks:c`).
-fn peer_rules(variant: Variant) -> crate::tafl::Rules {
-    match variant {
-        Variant::Brandubh => crate::tafl::Rules::BRANDUBH,
-        v => v.rules(),
+/// The rules a match is played under, the other program's: Brandubh's `linnaeus` preset (the
+/// one the rules record sent to an OpenTafl engine describes, `ks:c`); Copenhagen as
+/// hnefatafl.org plays it against its programs (`hnefatafl_org`, the defenders may not repeat
+/// a board), else the variant's default.
+fn peer_rules(variant: Variant, protocol: Protocol) -> crate::tafl::Rules {
+    use crate::tafl::Preset;
+    match (variant, protocol) {
+        (Variant::Brandubh, _) => crate::tafl::Rules::BRANDUBH,
+        (Variant::Copenhagen, Protocol::Htp) => Preset::CopenhagenHnefataflOrg.rules(),
+        (v, _) => v.rules(),
     }
 }
 
