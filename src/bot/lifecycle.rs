@@ -234,7 +234,8 @@ async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, St
                 })
             },
             event_handler: |framework, event| Box::pin(components::on_event(framework, event)),
-            allowed_mentions: Some(serenity::CreateAllowedMentions::new().all_users(true)),
+            // A reply pings the users it mentions itself (`commands::reply`), none otherwise.
+            allowed_mentions: Some(serenity::CreateAllowedMentions::new()),
             initialize_owners: false,
             ..Default::default()
         })

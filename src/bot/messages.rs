@@ -88,23 +88,84 @@ pub fn mention(player: &Player) -> String {
     }
 }
 
-/// A player's name in bold.
-fn bold(player: &Player) -> String {
-    format!("**{}**", escape(&player.name()))
+/// A player's name as a post shows it: a person's escaped ([`escape`]), the AI's as the bot
+/// words it ("the AI (hard)").
+pub fn name(player: &Player) -> String {
+    match player {
+        Player::User(u) => escape(&u.name),
+        ai => ai.name(),
+    }
 }
 
-/// Discord markdown in a name, made harmless. (serenity's `MessageBuilder::push_safe` escapes
-/// only `*`, `` ` `` and `_`, which leaves strike-through, spoilers, quotes, headings and
-/// mentions in a name active.)
+/// A player's name in bold.
+fn bold(player: &Player) -> String {
+    format!("**{}**", name(player))
+}
+
+/// The characters Discord reads as formatting, links or mentions: markdown (`*` `_` `~` `` ` ``
+/// `|` `>` `#` `-` `+` and `\`), masked links (`[` `]` `(` `)`), mentions, emoji and
+/// timestamps (`<` `@`), bare links and invites (`:` of `https://`, `.` of `discord.gg`) and
+/// numbered lists (`1.`).
+const MARKUP: &[char] = &[
+    '\\', '*', '_', '~', '`', '|', '>', '<', '#', '-', '+', '.', '[', ']', '(', ')', '@', ':',
+];
+
+/// Text a person chose (a member's name) as plain text in a post, whatever it holds: every
+/// character Discord reads as formatting, a link or a mention ([`MARKUP`]) is escaped with a
+/// backslash, which Discord shows as the character alone (a link is no longer a link: neither
+/// clickable nor previewed; `@everyone` and `<@id>` are words); a control character (a line
+/// break) becomes a space, so that a name stays within its line and starts no heading, quote,
+/// list or subtext; the bidirectional controls that would reorder the rest of the line are
+/// dropped. serenity's `MessageBuilder::push_safe` and `content_safe` leave links, quotes,
+/// headings and lists active, hence this one function, which every name in a post goes through.
+/// Only for markdown: a thread's name, an autocomplete label, a file and an image show names
+/// as they are.
 pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
+    let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if matches!(c, '*' | '_' | '~' | '`' | '|' | '>' | '\\' | '#' | '@') {
-            out.push('\\');
+        match c {
+            '\u{200E}'
+            | '\u{200F}'
+            | '\u{061C}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2066}'..='\u{2069}' => {}
+            c if c.is_control() => out.push(' '),
+            c if MARKUP.contains(&c) => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
         }
-        out.push(c);
     }
     out
+}
+
+/// Who a post may ping: the users it mentions itself (`<@id>`), never a role nor everyone.
+/// A mention inside a name cannot count: [`escape`] leaves no `<@` in one.
+pub fn pinged(text: &str) -> serenity::CreateAllowedMentions {
+    let mut users = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("<@") {
+        rest = &rest[at + 2..];
+        let digits = rest.strip_prefix('!').unwrap_or(rest);
+        let end = digits
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(digits.len());
+        if digits[end..].starts_with('>') {
+            if let Ok(id) = digits[..end].parse::<u64>() {
+                if id != 0 && !users.contains(&id) {
+                    users.push(id);
+                }
+            }
+        }
+    }
+    serenity::CreateAllowedMentions::new().users(users.into_iter().map(serenity::UserId::new))
+}
+
+/// A game's state in a line (its move and who is to play, or its result), with the names
+/// escaped: [`GameInfo::status_line`] for a post.
+pub fn status_line(game: &GameInfo) -> String {
+    game.status_line_named(name)
 }
 
 /// A variant's name in a post: "Tablut", "Brandubh", "Copenhagen".
@@ -190,12 +251,51 @@ pub fn board_text(game: &GameInfo, last: Option<&crate::tafl::RecordedMove>) -> 
     match last {
         Some(last) => format!("Last move: **{last}**\n{}", turn_line(game)),
         None if !game.is_over() => turn_line(game),
-        None => format!(
-            "{}{}",
-            escape(&game.status_line()),
-            variant_tag(game.variant())
-        ),
+        None => format!("{}{}", status_line(game), variant_tag(game.variant())),
     }
+}
+
+/// The answer to `/tablut history`: the players and where the game stands, then its record
+/// (`record`, the moves in notation) as a code block, cut to fit (the file beside it has it
+/// whole).
+pub fn history_text(game: &GameInfo, record: &str) -> String {
+    let record = if record.is_empty() {
+        "(no moves yet)"
+    } else {
+        record
+    };
+    let mut text = format!(
+        "{}**{}** (attackers) vs **{}** (defenders): {}\n",
+        match game.variant() {
+            v if v.is_tablut() => String::new(),
+            v => format!("{}: ", v.title()),
+        },
+        name(&game.attackers),
+        name(&game.defenders),
+        status_line(game)
+    );
+    // Discord messages hold 2000 characters: the file has the whole record.
+    let room = 1900usize.saturating_sub(text.chars().count());
+    if record.chars().count() > room {
+        let cut: String = record.chars().take(room.saturating_sub(3)).collect();
+        text.push_str(&format!("```{cut}…```"));
+    } else {
+        text.push_str(&format!("```{record}```"));
+    }
+    text
+}
+
+/// The words over a game's replay: its length and where it stands.
+pub fn replay_text(game: &GameInfo) -> String {
+    format!(
+        "Replay{}: {}. {}",
+        match game.variant() {
+            v if v.is_tablut() => String::new(),
+            v => format!(" of a game of {}", v.title()),
+        },
+        counted(game.ply, "ply", "plies"),
+        status_line(game)
+    )
 }
 
 /// `player` aborted the game (a player before the second move, or a moderator).
@@ -329,7 +429,7 @@ pub fn ratings_line(game: &GameInfo, c: &RatingChanges) -> String {
         |side: Side, (_, before, after): (u64, crate::rating::Rating, crate::rating::Rating)| {
             format!(
                 "{} {:.0} → {:.0}",
-                escape(&game.player(side).name()),
+                name(game.player(side)),
                 before.rating,
                 after.rating
             )
@@ -742,7 +842,7 @@ pub fn games_page(games: &[GameInfo], page: u32) -> GamesPage {
         .map(|g| {
             let turn = g
                 .to_move()
-                .map(|p| format!("{} ({}) to move", escape(&p.name()), g.turn))
+                .map(|p| format!("{} ({}) to move", name(p), g.turn))
                 .unwrap_or_default();
             let variant = match g.variant() {
                 Variant::Tablut => String::new(),
@@ -751,8 +851,8 @@ pub fn games_page(games: &[GameInfo], page: u32) -> GamesPage {
             format!(
                 "• {}: {variant}{} vs {}, move {}, {turn}",
                 channel(g.place.channel),
-                escape(&g.attackers.name()),
-                escape(&g.defenders.name()),
+                name(&g.attackers),
+                name(&g.defenders),
                 g.move_number()
             )
         })
@@ -979,18 +1079,18 @@ pub fn analysis_running(game: &GameInfo, reviewed: u32, total: u32) -> String {
 /// Discord's limit.
 pub fn analysis_summary(summary: &AnalysisSummary) -> String {
     let game = &summary.game;
-    let name = |side: Side| escape(&game.player(side).name());
+    let named = |side: Side| name(game.player(side));
     let mut out = format!(
         "**Analysis of game #{}**{}: {} (attackers) vs {} (defenders). {}.\n",
         game.id,
         variant_note(game.variant()),
-        name(Side::Attackers),
-        name(Side::Defenders),
-        escape(&game.status_line())
+        named(Side::Attackers),
+        named(Side::Defenders),
+        status_line(game)
     );
     let accuracy = |s: &SideSummary| match s.accuracy {
-        Some(a) => format!("{} {a:.0}%", name(s.side)),
-        None => format!("{} (no moves)", name(s.side)),
+        Some(a) => format!("{} {a:.0}%", named(s.side)),
+        None => format!("{} (no moves)", named(s.side)),
     };
     out.push_str(&format!(
         "Accuracy: {} · {}\n",
@@ -1015,7 +1115,7 @@ pub fn analysis_summary(summary: &AnalysisSummary) -> String {
         out.push_str(&format!(
             "\n**{}** ({}): {counts}\n",
             capitalise(s.side.name()),
-            name(s.side)
+            named(s.side)
         ));
         for m in &s.worst {
             out.push_str(&costly_move(m));
@@ -1240,6 +1340,305 @@ mod tests {
     #[test]
     fn names_cannot_inject_markdown_or_mentions() {
         assert_eq!(escape("*Bo*_@everyone"), "\\*Bo\\*\\_\\@everyone");
+        assert_eq!(
+            escape("[Free Nitro](https://x.io)"),
+            "\\[Free Nitro\\]\\(https\\://x\\.io\\)"
+        );
+        assert_eq!(escape("<@&1> # h\n> q"), "\\<\\@&1\\> \\# h \\> q");
+        assert_eq!(escape("a\u{202E}b\u{2066}c\\"), "abc\\\\");
+        // Letters, digits, spaces and the rest of Unicode are left as they are.
+        assert_eq!(escape("Åsa Ørn 1732 ᚦ 🐺"), "Åsa Ørn 1732 ᚦ 🐺");
+        // Only the users a post mentions itself are pinged; a name's mention cannot be one.
+        let pings = |text: &str| serde_json::to_value(pinged(text)).unwrap();
+        assert_eq!(
+            pings("<@7>, <@!8> and <@7>: <@&9> <#10> @everyone"),
+            serde_json::json!({"parse": [], "roles": [], "users": ["7", "8"]})
+        );
+        assert_eq!(
+            pings(&format!("**{}** moved", escape("<@7> @everyone"))),
+            serde_json::json!({"parse": [], "roles": [], "users": []})
+        );
+    }
+
+    /// Names a member could choose, each of which Discord would read as formatting, a link, a
+    /// preview or a mention if a post showed it as it is.
+    const HOSTILE: &[&str] = &[
+        "[Free Nitro](https://x.io)",
+        "https://x.io/free-nitro",
+        "discord.gg/nitro www.x.io",
+        "@everyone @here",
+        "<@80351110224678912> <@&1> <#2>",
+        "# Heading",
+        "## h2\n### h3",
+        "> quote >>> all",
+        "-# subtext",
+        "- list\n* item\n1. first",
+        "```rust\ncode``` `tick`",
+        "||spoiler|| ~~gone~~",
+        "__under__ *it* **bold**",
+        "<t:1800000000:R> <:e:3> </x:4>",
+        "\u{202E}desrever\u{2066}",
+        "back\\slash\\",
+        "\\*not escaped*",
+    ];
+
+    /// The characters Discord's markdown, link, invite and mention parsing reads (written apart
+    /// from [`MARKUP`], so that a character dropped there fails here).
+    const DISCORD_READS: &str = "\\*_~`|><#-+.[]()@:";
+
+    /// What Discord would read as markup in `text`: its markup characters (a backslash before
+    /// one makes it text), line breaks and bidirectional controls, in order.
+    fn markup(text: &str) -> Vec<char> {
+        let mut out = Vec::new();
+        let mut chars = text.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => match chars.next() {
+                    Some(n) if n.is_ascii_punctuation() => {}
+                    next => out.extend(std::iter::once('\\').chain(next)),
+                },
+                c if DISCORD_READS.contains(c)
+                    || c == '\n'
+                    || escape(&c.to_string()).is_empty() =>
+                {
+                    out.push(c)
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// `text` as Discord shows it, escapes taken out.
+    fn rendered(text: &str) -> String {
+        let mut out = String::new();
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match (c, chars.peek()) {
+                ('\\', Some(n)) if n.is_ascii_punctuation() => out.push(chars.next().unwrap()),
+                (c, _) => out.push(c),
+            }
+        }
+        out
+    }
+
+    /// A name as a post shows it: on one line, without bidirectional controls.
+    fn shown(name: &str) -> String {
+        rendered(&escape(name))
+    }
+
+    /// Every kind of post that shows a name, built for players named `a` and `b`.
+    fn posts_naming(a: &str, b: &str) -> Vec<(&'static str, String)> {
+        use crate::service::{ChallengeStatus, Place, RecentGame, User};
+        use crate::tafl::{Bitboard, Mark, Move, Reason, RecordedMove, Square};
+        let (alice, bob) = (User::new(7, a), User::new(8, b));
+        let game = |outcome| GameInfo {
+            attackers: Player::User(alice.clone()),
+            defenders: Player::User(bob.clone()),
+            outcome,
+            ply: 4,
+            turn: Side::Attackers,
+            ..long_game(1)
+        };
+        let won = |reason| Outcome::Won {
+            winner: Side::Defenders,
+            reason,
+        };
+        let rating = crate::rating::Rating::default();
+        let ratings = RatingChanges {
+            attackers: (7, rating, rating),
+            defenders: (8, rating, rating),
+        };
+        let sq = |f, r| Square::from_coords(f, r).unwrap();
+        let recorded = RecordedMove {
+            mv: Move::new(sq(3, 3), sq(3, 1)),
+            side: Side::Defenders,
+            captured: Bitboard::EMPTY,
+            king_captured: false,
+            mark: Mark::Threat,
+            call: None,
+        };
+        let report = MoveReport {
+            game: game(won(Reason::KingEscaped)),
+            recorded,
+            notation: recorded.to_string(),
+            by: Player::User(bob.clone()),
+            captured: Vec::new(),
+            call: None,
+            ratings: Some(ratings),
+            png: Vec::new(),
+            notice: 0,
+        };
+        let ended = |outcome| Ended {
+            game: game(outcome),
+            ratings: Some(ratings),
+            png: Vec::new(),
+            notice: None,
+        };
+        let challenge = ChallengeInfo {
+            id: 1,
+            place: Place {
+                guild: Some(1),
+                channel: 2,
+            },
+            challenger: alice.clone(),
+            challenged: bob.clone(),
+            side: crate::service::SideChoice::Attackers,
+            rules: Rules::default(),
+            time_control: TimeControl::None,
+            thread: false,
+            rated: true,
+            status: ChallengeStatus::Pending,
+            expires_at: 0,
+            message_id: None,
+        };
+        let stats = Stats {
+            user: 7,
+            games: 1,
+            wins_as_attackers: 0,
+            losses_as_attackers: 1,
+            wins_as_defenders: 0,
+            losses_as_defenders: 0,
+            draws: 0,
+            ratings: Vec::new(),
+            recent: vec![RecentGame {
+                game: 1,
+                variant: Variant::Tablut,
+                side: Side::Attackers,
+                opponent: b.to_string(),
+                result: "loss",
+                reason: "king_escaped".into(),
+                ended_at: 0,
+            }],
+        };
+        let leaderboard = Leaderboard {
+            variant: Variant::Tablut,
+            page: 0,
+            pages: 1,
+            players: 2,
+            lines: [&alice, &bob]
+                .iter()
+                .enumerate()
+                .map(|(i, u)| crate::service::Ranked {
+                    rank: i as u32 + 1,
+                    user: u.id,
+                    name: u.name.clone(),
+                    rating,
+                    rated_games: 1,
+                })
+                .collect(),
+        };
+        let review = crate::ai::analysis::Review {
+            curve: vec![0.5; 5],
+            calls: Vec::new(),
+            accuracy: [Some(50.0), Some(60.0)],
+            outcome: won(Reason::KingEscaped),
+            moves: Vec::new(),
+        };
+        let solvers: Vec<crate::service::puzzle::PuzzlePlayer> = [&alice, &bob]
+            .iter()
+            .map(|u| crate::service::puzzle::PuzzlePlayer {
+                user_id: u.id,
+                name: u.name.clone(),
+                rating,
+                solved: 1,
+                failed: 0,
+            })
+            .collect();
+        let on = game(Outcome::Ongoing);
+        let over = game(won(Reason::KingEscaped));
+        vec![
+            ("move", move_message(&report)),
+            (
+                "resignation",
+                ended_message(&ended(won(Reason::Resigned)), Some(&report.by)),
+            ),
+            (
+                "loss on time",
+                ended_message(&ended(won(Reason::Timeout)), None),
+            ),
+            (
+                "draw agreed",
+                ended_message(
+                    &ended(Outcome::Drawn {
+                        reason: Reason::DrawAgreed,
+                    }),
+                    None,
+                ),
+            ),
+            ("result", result_line(&over)),
+            ("ratings", ratings_line(&over, &ratings)),
+            ("board, the game over", board_text(&over, None)),
+            ("board", board_text(&on, Some(&recorded))),
+            ("start", started_message(&on)),
+            ("thread gone", notice_text(&News::ChannelGone(on.clone()))),
+            ("challenge", challenge_message(&challenge)),
+            (
+                "challenge expired",
+                clock_message(&ClockEvent::ChallengeExpired(challenge.clone())),
+            ),
+            ("draw offered", draw_offered(&on, 7)),
+            ("draw declined", draw_declined(&on, 8)),
+            ("stats", stats_message(a, &stats)),
+            ("leaderboard", leaderboard_message(&leaderboard)),
+            ("games", games_page(&[on.clone(), over.clone()], 0).text),
+            (
+                "analysis",
+                analysis_summary(&AnalysisSummary::new(&over, &review)),
+            ),
+            ("history", history_text(&on, "1. e1-e3")),
+            ("replay", replay_text(&over)),
+            (
+                "puzzles' leaderboard",
+                crate::bot::commands::puzzle::leaderboard_text(None, &solvers),
+            ),
+        ]
+    }
+
+    #[test]
+    fn a_hostile_name_is_text_in_every_post_that_shows_a_name() {
+        let plain = posts_naming("Astrid", "Birger");
+        for hostile in HOSTILE {
+            // Both players so named, and each alone beside a plain name.
+            for (a, b) in [
+                (*hostile, *hostile),
+                (*hostile, "Birger"),
+                ("Astrid", *hostile),
+            ] {
+                for ((kind, text), (_, plain)) in posts_naming(a, b).iter().zip(&plain) {
+                    // The name adds no markup to the post: it reads as the post with plain
+                    // names does.
+                    assert_eq!(
+                        markup(text),
+                        markup(plain),
+                        "{kind} with {hostile:?}: {text}"
+                    );
+                    // And shows as typed (on one line, without reordering controls), wherever
+                    // the plain post shows a name.
+                    for (name, plain_name) in [(a, "Astrid"), (b, "Birger")] {
+                        if rendered(plain).contains(plain_name) {
+                            assert!(
+                                rendered(text).contains(&shown(name)),
+                                "{kind} shows {name:?}: {text}"
+                            );
+                        }
+                    }
+                    // No mention in a name pings: the post pings the users it mentions itself.
+                    assert_eq!(
+                        serde_json::to_value(pinged(text)).unwrap(),
+                        serde_json::to_value(pinged(plain)).unwrap(),
+                        "{kind} with {hostile:?}"
+                    );
+                }
+            }
+        }
+        // Every kind names someone, as people.
+        for (kind, text) in &plain {
+            assert!(
+                text.contains("Astrid") || text.contains("Birger") || text.contains("<@"),
+                "{kind}: {text}"
+            );
+        }
     }
 
     #[test]

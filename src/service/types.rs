@@ -273,18 +273,24 @@ impl GameInfo {
     /// One line on where the game stands: "Move 12 · Astrid (attackers) to play", or the
     /// result: "Defenders win: the king escaped".
     pub fn status_line(&self) -> String {
+        self.status_line_named(Player::name)
+    }
+
+    /// [`GameInfo::status_line`] with each player's name as `name` gives it (escaped for a
+    /// post, say).
+    pub fn status_line_named(&self, name: impl Fn(&Player) -> String) -> String {
         match self.outcome {
             Outcome::Ongoing => format!(
                 "Move {} · {} ({}) to play",
                 self.move_number(),
-                self.player(self.turn).name(),
+                name(self.player(self.turn)),
                 self.turn
             ),
             Outcome::Won { winner, reason } => format!(
                 "{} win: {} ({})",
                 capitalised(winner.name()),
                 reason.describe(),
-                self.player(winner).name()
+                name(self.player(winner))
             ),
             Outcome::Drawn { reason } => format!("Draw: {}", reason.describe()),
         }

@@ -999,3 +999,159 @@ async fn a_shutdown_ends_every_background_task_a_registration_being_retried_incl
     assert!(tasks.is_closed());
     assert_eq!(tasks.len(), 0, "tasks left running after the shutdown");
 }
+
+/// Names are text: two members whose nickname and name are a masked link, a bare link, an
+/// invite, mentions (everyone, another member, a role), a heading, a quote, subtext, code and a
+/// spoiler play a whole rated game. Every message the bot sends (the challenge, the start, each
+/// move, the board, the result and ratings, the history, the games, the stats and the
+/// leaderboard) shows the names as typed, and inert: no link, no preview, no mention but the
+/// players' own, and only the players may be pinged.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_names_show_as_text_in_every_post() {
+    let h = Harness::start().await;
+    let astrid = Who {
+        nick: Some("[Free Nitro](https://x.io) @everyone".into()),
+        ..who(ASTRID)
+    };
+    let birger = Who {
+        nick: Some("> `q` -# <@&1> ~~s~~".into()),
+        ..Who::member(BIRGER, &format!("# <@{CARL}> ||discord.gg/x||"))
+    };
+    let channel = 80;
+    let (challenge, _) = h
+        .fake
+        .challenge_accepted(channel, &astrid, &birger, json!([]))
+        .await;
+    assert!(
+        challenge
+            .content()
+            .contains(r"\[Free Nitro\]\(https\://x\.io\) \@everyone to play the attackers"),
+        "{}",
+        challenge.content()
+    );
+    let moves = [
+        (&astrid, "a6-a7"),
+        (&birger, "e4-c4"),
+        (&astrid, "i6-i7"),
+        (&birger, "e5-e4"),
+        (&astrid, "a4-a3"),
+        (&birger, "e4-g4"),
+        (&astrid, "i4-i3"),
+    ];
+    let mut shown = Vec::new();
+    for (who, m) in moves {
+        let r = h.0.play(who, channel, m).await;
+        assert!(
+            r.content().contains(&format!("played **{m}")),
+            "{}",
+            r.content()
+        );
+        shown.push(r);
+    }
+    h.tablut(CARL, channel, "board", json!([])).await;
+    let (_, games) = h.tablut(CARL, channel, "games", json!([])).await;
+    let last = h.0.play(&birger, channel, "g4-g1").await;
+    assert!(
+        last.content().contains("wins with the defenders"),
+        "{}",
+        last.content()
+    );
+    let (_, history) = h.tablut(CARL, channel, "history", json!([])).await;
+    let (_, stats) = h.0.tablut(&astrid, channel, "stats", json!([]), &[]).await;
+    let (_, leaderboard) = h.tablut(CARL, channel, "leaderboard", json!([])).await;
+    // The names as each post shows them, escapes taken out: as typed.
+    let rendered = |r: &Recorded| {
+        let mut out = String::new();
+        let mut chars = r
+            .content()
+            .chars()
+            .collect::<Vec<_>>()
+            .into_iter()
+            .peekable();
+        while let Some(c) = chars.next() {
+            match (c, chars.peek()) {
+                ('\\', Some(n)) if n.is_ascii_punctuation() => out.push(chars.next().unwrap()),
+                (c, _) => out.push(c),
+            }
+        }
+        out
+    };
+    let a = astrid.nick.as_deref().unwrap();
+    let b_names = [birger.name.as_str(), birger.nick.as_deref().unwrap()];
+    let names_b = |r: &Recorded| b_names.iter().any(|b| rendered(r).contains(b));
+    for (what, r, shows_a, shows_b) in [
+        ("Astrid's move", &shown[0], true, false),
+        ("Birger's move", &shown[1], false, true),
+        ("the games", &games, true, true),
+        ("the result", &last, true, true),
+        ("the history", &history, true, true),
+        ("the leaderboard", &leaderboard, true, true),
+    ] {
+        if shows_a {
+            assert!(
+                rendered(r).contains(a),
+                "{what} shows {a:?}: {}",
+                r.content()
+            );
+        }
+        if shows_b {
+            assert!(names_b(r), "{what} shows Birger's name: {}", r.content());
+        }
+    }
+    assert!(
+        names_b(&stats),
+        "the stats show the opponent: {}",
+        stats.content()
+    );
+    // Whatever the bot sent, nothing in it is live but its own words and the players' mentions.
+    let mut sent = 0;
+    for r in h.requests() {
+        let text = r.content();
+        if text.is_empty() {
+            continue;
+        }
+        sent += 1;
+        for live in [
+            "](",
+            "https://",
+            "discord.gg",
+            "<@&",
+            "||",
+            "~~",
+            "`q`",
+            "\n#",
+            "\n>",
+            "\n-#",
+        ] {
+            assert!(
+                !text.contains(live),
+                "{live:?} live in {} {}: {text}",
+                r.method,
+                r.path
+            );
+        }
+        for at in ["@everyone", &format!("<@{CARL}>")] {
+            for (i, _) in text.match_indices(at) {
+                assert!(
+                    text[..i].ends_with('\\') || text[..i].ends_with("<\\"),
+                    "{at} live: {text}"
+                );
+            }
+        }
+        assert!(!text.starts_with('#') && !text.starts_with('>'), "{text}");
+        let mentions = if r.json["allowed_mentions"].is_object() {
+            &r.json["allowed_mentions"]
+        } else {
+            &r.json["data"]["allowed_mentions"]
+        };
+        let parse = mentions["parse"].as_array().cloned().unwrap_or_default();
+        assert!(parse.is_empty(), "{} {}: {mentions}", r.method, r.path);
+        for user in mentions["users"].as_array().cloned().unwrap_or_default() {
+            assert!(
+                [ASTRID.to_string(), BIRGER.to_string()].contains(&user.as_str().unwrap().into()),
+                "only the players may be pinged: {mentions} for {text}"
+            );
+        }
+    }
+    assert!(sent >= 14, "{sent} messages");
+}

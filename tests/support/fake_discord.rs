@@ -464,6 +464,9 @@ pub struct Who {
     pub permissions: String,
     /// In a DM (no guild, no member).
     pub dm: bool,
+    /// The member's nickname in the server, if they chose one (what Discord shows there
+    /// instead of the name).
+    pub nick: Option<String>,
 }
 
 impl Who {
@@ -473,6 +476,7 @@ impl Who {
             name: name.to_string(),
             permissions: "0".into(),
             dm: false,
+            nick: None,
         }
     }
 }
@@ -1071,7 +1075,7 @@ impl FakeDiscord {
             d["member"] = json!({
                 "user": user_json(who.id, &who.name, false), "roles": [], "deaf": false,
                 "mute": false, "flags": 0, "joined_at": "2025-01-01T00:00:00+00:00",
-                "permissions": who.permissions, "nick": null,
+                "permissions": who.permissions, "nick": who.nick,
             });
         }
         (id, d)

@@ -29,11 +29,6 @@ pub async fn history(ctx: Context<'_>) -> Result<(), Error> {
         .games()
         .history(ctx.channel_id().get())
         .await?;
-    let record = if h.record.is_empty() {
-        "(no moves yet)".to_string()
-    } else {
-        h.record.clone()
-    };
     let file = format!(
         "[Variant \"{}\"]\n[Attackers \"{}\"]\n[Defenders \"{}\"]\n[Rules \"{}\"]\n[Result \"{}\"]\n\n{}\n\nposition: {}\n",
         h.game.variant(),
@@ -44,24 +39,7 @@ pub async fn history(ctx: Context<'_>) -> Result<(), Error> {
         h.record,
         h.position_record
     );
-    let mut text = format!(
-        "{}**{}** (attackers) vs **{}** (defenders): {}\n",
-        match h.game.variant() {
-            v if v.is_tablut() => String::new(),
-            v => format!("{}: ", v.title()),
-        },
-        messages::escape(&h.game.attackers.name()),
-        messages::escape(&h.game.defenders.name()),
-        h.game.status_line()
-    );
-    // Discord messages hold 2000 characters: the file has the whole record.
-    let room = 1900usize.saturating_sub(text.len());
-    if record.len() > room {
-        let cut: String = record.chars().take(room.saturating_sub(3)).collect();
-        text.push_str(&format!("```{cut}…```"));
-    } else {
-        text.push_str(&format!("```{record}```"));
-    }
+    let text = messages::history_text(&h.game, &h.record);
     ctx.send(
         reply(text)
             .allowed_mentions(serenity::CreateAllowedMentions::new())
@@ -88,20 +66,12 @@ pub async fn replay(ctx: Context<'_>) -> Result<(), Error> {
     ctx.defer().await?;
     let (game, gif) = pending.draw().await?;
     ctx.send(
-        reply(format!(
-            "Replay{}: {}. {}",
-            match game.variant() {
-                v if v.is_tablut() => String::new(),
-                v => format!(" of a game of {}", v.title()),
-            },
-            messages::counted(game.ply, "ply", "plies"),
-            messages::escape(&game.status_line())
-        ))
-        .allowed_mentions(serenity::CreateAllowedMentions::new())
-        .attachment(serenity::CreateAttachment::bytes(
-            gif,
-            format!("tablut-game-{}.gif", game.id),
-        )),
+        reply(messages::replay_text(&game))
+            .allowed_mentions(serenity::CreateAllowedMentions::new())
+            .attachment(serenity::CreateAttachment::bytes(
+                gif,
+                format!("tablut-game-{}.gif", game.id),
+            )),
     )
     .await?;
     Ok(())

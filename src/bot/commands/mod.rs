@@ -134,9 +134,13 @@ fn member_may(ctx: Context<'_>, permission: serenity::Permissions) -> bool {
     }
 }
 
-/// A reply with `text`, held within Discord's limit on content.
+/// A reply with `text`, held within Discord's limit on content, pinging only the users it
+/// mentions itself ([`messages::pinged`](super::messages::pinged)).
 pub fn reply(text: impl Into<String>) -> poise::CreateReply {
-    poise::CreateReply::default().content(super::messages::fit(text.into()))
+    let text = super::messages::fit(text.into());
+    poise::CreateReply::default()
+        .allowed_mentions(super::messages::pinged(&text))
+        .content(text)
 }
 
 /// A message with the board attached, mentioning (and pinging) only the users named in it.

@@ -224,7 +224,18 @@ pub async fn leaderboard(ctx: Context<'_>) -> Result<(), Error> {
         .leaderboard(guild(ctx), 20)
         .await?;
     let daily = ctx.data().service.puzzles().daily_board(guild(ctx)).await?;
-    let mut text = daily.as_ref().map(daily_line).unwrap_or_default();
+    let text = leaderboard_text(daily.as_ref(), &lines);
+    ctx.send(reply(text).allowed_mentions(serenity::CreateAllowedMentions::new()))
+        .await?;
+    Ok(())
+}
+
+/// The puzzles' leaderboard: the day's line, then the server's best puzzle solvers by rating.
+pub fn leaderboard_text(
+    daily: Option<&DailyBoard>,
+    lines: &[crate::service::puzzle::PuzzlePlayer],
+) -> String {
+    let mut text = daily.map(daily_line).unwrap_or_default();
     if lines.is_empty() {
         text.push_str("No puzzle ratings in this server yet: solve one with /tablut puzzle play.");
     } else {
@@ -241,9 +252,7 @@ pub async fn leaderboard(ctx: Context<'_>) -> Result<(), Error> {
             ));
         }
     }
-    ctx.send(reply(text).allowed_mentions(serenity::CreateAllowedMentions::new()))
-        .await?;
-    Ok(())
+    text
 }
 
 /// Set the channel for the daily puzzle (Manage Server); leave it out to stop it.

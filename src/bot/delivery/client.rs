@@ -150,7 +150,7 @@ impl Poster {
             let body = serenity::EditMessage::new()
                 .content(&text)
                 .components(Vec::new())
-                .allowed_mentions(mentions());
+                .allowed_mentions(mentions(&text));
             let url = format!("{}/{message}", self.messages(notice.channel));
             let request = with_body(self.client.patch(url), &body, None);
             let attempt = policy::verdict(self.request(request).await);
@@ -171,10 +171,10 @@ impl Poster {
             }
         }
         let mut body = serenity::CreateMessage::new()
+            .allowed_mentions(mentions(&text))
             .content(text)
             .nonce(serenity::Nonce::String(notice.nonce.clone()))
-            .enforce_nonce(true)
-            .allowed_mentions(mentions());
+            .enforce_nonce(true);
         if buttons_on.is_some() {
             body = body.components(buttons(buttons_on));
         }
@@ -228,7 +228,7 @@ impl Poster {
         let mut body = serenity::EditInteractionResponse::new()
             .content(text)
             .components(buttons(buttons_on))
-            .allowed_mentions(mentions());
+            .allowed_mentions(mentions(text));
         let file = attachment(png, filename);
         if let Some(file) = &file {
             body = body.new_attachment(file.clone());
@@ -350,9 +350,10 @@ fn buttons(buttons: Option<Buttons>) -> Vec<serenity::CreateActionRow> {
     }
 }
 
-/// Who a notice may mention: the users it names (never a role, nor everyone).
-fn mentions() -> serenity::CreateAllowedMentions {
-    serenity::CreateAllowedMentions::new().all_users(true)
+/// Who a notice may ping: the users its `text` mentions itself (never a role, nor everyone,
+/// nor a mention within a name).
+fn mentions(text: &str) -> serenity::CreateAllowedMentions {
+    crate::bot::messages::pinged(text)
 }
 
 /// The image a notice carries as a file named `filename` (none if `png` is empty).
