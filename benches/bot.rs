@@ -1,7 +1,9 @@
 //! The bot end to end, in release, against the fake Discord of the tests: how long a `/move`
 //! between two people takes from the interaction's dispatch to the callback with the board PNG
-//! (p50/p99 over 1 000 moves, one at a time), and 100 games moving at once in 100 channels
-//! (every move answered, none refused).
+//! (p50/p99 over 1 000 moves, one at a time), 100 games moving at once in 100 channels
+//! (every move answered, none refused), and people's `/move` while 24 games against the AI at
+//! `hard` keep the AI's pool busy, with the AI's workers at the idle priority (the default) and
+//! at the bot's own (`AI_IDLE_PRIORITY=false`), each twice, alternately, in one run.
 //!
 //! `cargo bench --bench bot`
 
@@ -11,6 +13,7 @@ mod fake_discord;
 
 use fake_discord::*;
 use serde_json::json;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tablut_bot::bot;
@@ -127,6 +130,164 @@ async fn run() {
         worst.as_secs_f64() * 1e3
     );
     running.shutdown().await;
+
+    // People beside the AI: the idle priority off and on, twice each, alternately, so a change
+    // in the machine's load meanwhile falls on both.
+    let mut all = [Vec::new(), Vec::new()];
+    for round in 0..2 {
+        for idle in [false, true] {
+            let mut latencies = beside_the_ai(idle).await;
+            println!(
+                "beside 24 hard AI games, AI_IDLE_PRIORITY={idle} (round {}): {}; load average {}",
+                round + 1,
+                summary(&mut latencies),
+                load_average()
+            );
+            all[usize::from(idle)].extend(latencies);
+        }
+    }
+    for idle in [false, true] {
+        println!(
+            "beside 24 hard AI games, AI_IDLE_PRIORITY={idle}, both rounds: {}",
+            summary(&mut all[usize::from(idle)])
+        );
+    }
+}
+
+/// Games against the AI opened at once, each by a person of its own in a channel of its own,
+/// the AI moving first at `hard`.
+const AI_GAMES: u64 = 24;
+/// Pairs of people playing each other meanwhile, each in its channel.
+const PAIRS: u64 = 4;
+/// The most moves a pair plays, and their pause between two moves.
+const PAIR_PLIES: usize = 60;
+const PAUSE: Duration = Duration::from_millis(300);
+
+/// The people's `/move` latencies (dispatch to the callback) while the AI searches its first
+/// move in [`AI_GAMES`] games, from the first AI game opened until the last AI move is posted,
+/// against a bot of its own whose AI workers run at the idle priority or not.
+async fn beside_the_ai(idle: bool) -> Vec<Duration> {
+    let fake = FakeDiscord::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = fake.bot_config(
+        &dir.path().join("ai.db"),
+        &[
+            ("DEFAULT_TIME_CONTROL", "none"),
+            ("AI_IDLE_PRIORITY", if idle { "true" } else { "false" }),
+        ],
+    );
+    let running = bot::start(config, Arc::new(SystemClock)).await.unwrap();
+    fake.wait_ready().await;
+    fake.expect("registration", |r| r.method == "PUT").await;
+    let pair = |p: u64| {
+        [
+            Who::member(7_000 + 2 * p, "Astrid"),
+            Who::member(7_001 + 2 * p, "Birger"),
+        ]
+    };
+    for p in 0..PAIRS {
+        let [a, d] = pair(p);
+        fake.challenge_accepted(9_000 + p, &a, &d, json!([])).await;
+    }
+    let busy = Arc::new(AtomicBool::new(true));
+    let mut people = Vec::new();
+    for p in 0..PAIRS {
+        let (fake, busy) = (fake.clone(), busy.clone());
+        let players = pair(p);
+        people.push(tokio::spawn(async move {
+            let mut latencies = Vec::new();
+            for (ply, text) in long_script(100 + p).iter().enumerate() {
+                if !busy.load(Ordering::SeqCst) {
+                    break;
+                }
+                let t = Instant::now();
+                let id = fake.command(
+                    &players[ply % 2],
+                    9_000 + p,
+                    "move",
+                    None,
+                    move_options(text),
+                    &[],
+                );
+                let r = fake.callback(id).await;
+                latencies.push(t.elapsed());
+                assert!(!r.ephemeral(), "{}", r.content());
+                tokio::time::sleep(PAUSE).await;
+            }
+            latencies
+        }));
+    }
+    for g in 0..AI_GAMES {
+        let who = Who::member(1_000 + g, "Player");
+        let id = fake.command(
+            &who,
+            1 + g,
+            "tablut",
+            Some("ai"),
+            json!([{"name": "side", "type": 4, "value": 1},
+                   {"name": "level", "type": 4, "value": 2}]),
+            &[],
+        );
+        let r = fake.callback(id).await;
+        assert!(r.content().contains("attacks"), "{}", r.content());
+    }
+    for channel in 1..=AI_GAMES {
+        let path = format!("/api/v10/channels/{channel}/messages");
+        fake.expect_within(
+            &format!("the AI's move in channel {channel}"),
+            Duration::from_secs(120),
+            |r| r.method == "POST" && r.path == path && r.content().contains("played"),
+        )
+        .await;
+    }
+    busy.store(false, Ordering::SeqCst);
+    let mut latencies = Vec::new();
+    for p in people {
+        latencies.extend(p.await.unwrap());
+    }
+    running.shutdown().await;
+    latencies
+}
+
+/// [`PAIR_PLIES`] random moves that leave the game on.
+fn long_script(seed: u64) -> Vec<String> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    loop {
+        let mut game = Game::new(Rules::default());
+        let mut out = Vec::new();
+        while out.len() < PAIR_PLIES && !game.outcome().is_over() {
+            let moves = game.position().legal_moves_sorted();
+            let mv = moves[rng.usize(..moves.len())];
+            game.play(mv).unwrap();
+            out.push(mv.to_string());
+        }
+        if !game.outcome().is_over() {
+            return out;
+        }
+    }
+}
+
+/// "p50 …, p99 …, max … over N moves".
+fn summary(latencies: &mut [Duration]) -> String {
+    latencies.sort();
+    let pct = |p: f64| {
+        latencies[((latencies.len() as f64 * p) as usize).min(latencies.len() - 1)].as_secs_f64()
+            * 1e3
+    };
+    format!(
+        "/move p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms over {} moves",
+        pct(0.5),
+        pct(0.99),
+        pct(1.0),
+        latencies.len()
+    )
+}
+
+/// The machine's load average over 1, 5 and 15 minutes (/proc/loadavg).
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default()
 }
 
 fn main() {

@@ -3,6 +3,9 @@
 //! [`FairQueue`]. However many requests come, at most `workers` searches run and at most
 //! `workers` tables exist. A search's time counts from when a worker takes it.
 //!
+//! The workers run at the operating system's idle priority ([`Priority::Idle`]): a person's
+//! command takes a core from a search at once, and the AI gets whatever the bot leaves.
+//!
 //! Synchronous: a request's answer goes to a callback, run on the worker's thread.
 
 use super::queue::{Class, FairQueue, Owner, Ticket};
@@ -62,6 +65,19 @@ struct State {
     closed: bool,
 }
 
+/// The scheduling priority of the pool's worker threads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Priority {
+    /// The lowest there is: Linux's `SCHED_IDLE` (or, where that is refused, nice 19). A
+    /// worker runs only on a core that nothing else of normal priority wants, so a person's
+    /// command (its answer, its board, the database) never waits behind a search; a search
+    /// only gets less time in its budget when the machine is busy.
+    #[default]
+    Idle,
+    /// The process's own priority: searches share the cores with everything else.
+    Normal,
+}
+
 struct Shared {
     state: Mutex<State>,
     ready: Condvar,
@@ -80,9 +96,9 @@ pub struct Pool {
 }
 
 impl Pool {
-    /// `workers` threads (at least one), each with a table of `tt_mb` megabytes made at its
-    /// first search.
-    pub fn new(workers: usize, tt_mb: usize) -> Pool {
+    /// `workers` threads (at least one) at `priority`, each with a table of `tt_mb` megabytes
+    /// made at its first search.
+    pub fn new(workers: usize, tt_mb: usize, priority: Priority) -> Pool {
         let workers = workers.max(1);
         let shared = Arc::new(Shared {
             state: Mutex::new(State {
@@ -102,7 +118,10 @@ impl Pool {
             let shared = shared.clone();
             std::thread::Builder::new()
                 .name(format!("ai-worker-{i}"))
-                .spawn(move || work(&shared))
+                .spawn(move || {
+                    lower(priority);
+                    work(&shared)
+                })
                 .expect("the AI worker thread starts");
         }
         Pool { shared, workers }
@@ -227,7 +246,6 @@ fn lock(shared: &Shared) -> MutexGuard<'_, State> {
 
 /// A worker: takes the next request, searches it with its own searcher, answers, repeats.
 fn work(shared: &Shared) {
-    yield_to_the_bot();
     let mut searcher: Option<Searcher> = None;
     loop {
         let job = {
@@ -309,14 +327,23 @@ fn finished(shared: &Shared, background: bool) {
     }
 }
 
-/// Lowers the calling thread's scheduling priority (nice 10), so that when the workers keep
-/// every core busy, the bot's own threads (answers, boards, the database) still run at once:
-/// a search only gets slower. Linux's nice value is per thread.
-fn yield_to_the_bot() {
+/// Sets the calling thread's scheduling priority (on Linux, where both the policy and the nice
+/// value are per thread; elsewhere the thread keeps the process's).
+fn lower(priority: Priority) {
+    if priority == Priority::Normal {
+        return;
+    }
     #[cfg(target_os = "linux")]
-    // SAFETY: setpriority only reads its arguments; `0` names the calling thread.
-    unsafe {
-        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
+    {
+        let param = libc::sched_param { sched_priority: 0 };
+        // SAFETY: both calls only read their arguments; `0` names the calling thread.
+        let idle = unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) } == 0;
+        if !idle {
+            // Refused (a sandbox's seccomp filter, say): the lowest nice value instead.
+            // SAFETY: as above.
+            unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, 19) };
+            tracing::warn!("the AI's worker runs at nice 19: SCHED_IDLE was refused");
+        }
     }
 }
 
@@ -328,7 +355,7 @@ mod tests {
 
     #[test]
     fn background_work_leaves_a_worker_free_for_moves() {
-        let pool = Pool::new(2, 1);
+        let pool = Pool::new(2, 1, Priority::Idle);
         let (tx, rx) = mpsc::channel();
         let (started, running) = mpsc::channel();
         // Background work that would keep both workers busy, each held until released...
@@ -368,6 +395,59 @@ mod tests {
         assert_eq!(pool.background().1, 1, "one background task at a time");
     }
 
+    /// A thread's scheduling policy and nice value, as `/proc` shows them to `ps` or `top`.
+    #[cfg(target_os = "linux")]
+    fn scheduling(tid: i32) -> (i32, i32) {
+        let stat = std::fs::read_to_string(format!("/proc/self/task/{tid}/stat")).unwrap();
+        // After the command's name, in brackets (which may hold spaces), fields 3 onwards.
+        let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
+        (
+            fields[41 - 3].parse().unwrap(),
+            fields[19 - 3].parse().unwrap(),
+        )
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn the_workers_run_at_the_lowest_priority() {
+        // SAFETY: getpriority only reads its arguments; `0` names the calling thread.
+        let own_nice = unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
+        for priority in [Priority::Idle, Priority::Normal] {
+            let pool = Pool::new(2, 1, priority);
+            // Each worker, held busy, tells its thread's id, read while it is alive.
+            let (tx, rx) = mpsc::channel();
+            let mut releases = Vec::new();
+            for _ in 0..2 {
+                let (release, held) = mpsc::channel::<()>();
+                releases.push(release);
+                let tx = tx.clone();
+                pool.submit_task(1, Class::Play, move || {
+                    // SAFETY: gettid has no arguments.
+                    tx.send(unsafe { libc::gettid() }).unwrap();
+                    let _ = held.recv();
+                });
+            }
+            let tids = [rx.recv().unwrap(), rx.recv().unwrap()];
+            assert_ne!(tids[0], tids[1], "both workers");
+            for tid in tids {
+                let (policy, nice) = scheduling(tid);
+                match priority {
+                    // SCHED_IDLE, or nice 19 where the system refuses it.
+                    Priority::Idle => assert!(
+                        policy == libc::SCHED_IDLE || (policy == libc::SCHED_OTHER && nice == 19),
+                        "{priority:?}: policy {policy}, nice {nice}"
+                    ),
+                    Priority::Normal => assert_eq!(
+                        (policy, nice),
+                        (libc::SCHED_OTHER, own_nice),
+                        "{priority:?}"
+                    ),
+                }
+            }
+            drop(releases);
+        }
+    }
+
     fn search(level: Level, ms: u64) -> Search {
         Search {
             game: Game::new(Rules::default()),
@@ -378,7 +458,7 @@ mod tests {
 
     #[test]
     fn every_request_is_answered_by_at_most_workers_tables() {
-        let pool = Pool::new(2, 1);
+        let pool = Pool::new(2, 1, Priority::Idle);
         let (tx, rx) = mpsc::channel();
         for owner in 0..8 {
             let tx = tx.clone();
@@ -396,7 +476,7 @@ mod tests {
 
     #[test]
     fn a_pooled_search_answers_as_a_fresh_one_at_a_fixed_depth() {
-        let pool = Pool::new(1, 4);
+        let pool = Pool::new(1, 4, Priority::Idle);
         let (tx, rx) = mpsc::channel();
         let mut game = Game::new(Rules::default());
         game.play_text("e2-c2").unwrap();
@@ -432,7 +512,7 @@ mod tests {
 
     #[test]
     fn a_cancelled_request_is_never_searched() {
-        let pool = Pool::new(1, 1);
+        let pool = Pool::new(1, 1, Priority::Idle);
         // The only worker is held busy until released: the requests below wait behind it.
         let (release, held) = mpsc::channel::<()>();
         let (started, running) = mpsc::channel();

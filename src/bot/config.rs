@@ -128,6 +128,12 @@ pub struct BotConfig {
     #[arg(long = "ai-tt-mb", env = "AI_TT_MB", value_name = "MB", default_value = "32", value_parser = positive)]
     pub ai_tt_mb: usize,
 
+    /// Whether the AI's workers run at the operating system's lowest priority (Linux's
+    /// SCHED_IDLE), so that a person's command never waits behind a search; false: at the
+    /// bot's own priority, for a machine whose other programs would leave the AI no time.
+    #[arg(long = "ai-idle-priority", env = "AI_IDLE_PRIORITY", value_name = "BOOL", default_value = "true", action = clap::ArgAction::Set, value_parser = boolean)]
+    pub ai_idle_priority: bool,
+
     /// The AI's moves and hints that may wait for a worker (at least 1); beyond, new games
     /// against the AI, moves against it and hints are refused as busy.
     #[arg(long = "ai-queue-limit", env = "AI_QUEUE_LIMIT", value_name = "N", default_value = "200", value_parser = positive)]
@@ -481,6 +487,10 @@ impl BotConfig {
                 .ai_workers
                 .unwrap_or(service::Config::default().ai_workers),
             ai_tt_mb: self.ai_tt_mb,
+            ai_priority: match self.ai_idle_priority {
+                true => crate::ai::pool::Priority::Idle,
+                false => crate::ai::pool::Priority::Normal,
+            },
             ai_queue_limit: self.ai_queue_limit,
             ai_games_per_user: self.ai_games_per_user.min(u32::MAX as usize) as u32,
             ai_game_cooldown: self.ai_game_cooldown,

@@ -73,6 +73,9 @@ pub struct Config {
     /// The AI pool: its workers (searches at once) and each one's table size in MB.
     pub ai_workers: usize,
     pub ai_tt_mb: usize,
+    /// The workers' scheduling priority: by default the lowest, so that the AI never slows a
+    /// person's command ([`Priority`](crate::ai::pool::Priority)).
+    pub ai_priority: crate::ai::pool::Priority,
     /// The AI's moves and hints that may wait for a worker (at least 1: with 0, every request
     /// for the AI is refused as busy); beyond, the AI is busy.
     pub ai_queue_limit: usize,
@@ -127,6 +130,7 @@ impl Default for Config {
             images: true,
             ai_workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             ai_tt_mb: DEFAULT_AI_TT_MB,
+            ai_priority: crate::ai::pool::Priority::Idle,
             ai_queue_limit: 200,
             ai_games_per_user: 3,
             ai_game_cooldown: Duration::from_secs(10),
@@ -194,7 +198,7 @@ pub struct Service {
 impl Service {
     pub fn new(store: Store, config: Config, clock: Arc<dyn Clock>) -> Service {
         Service {
-            ai: crate::ai::pool::Pool::new(config.ai_workers, config.ai_tt_mb),
+            ai: crate::ai::pool::Pool::new(config.ai_workers, config.ai_tt_mb, config.ai_priority),
             ai_turns: ai::AiTurns::new(),
             analyses: analysis::Analyses::default(),
             cx: Context::new(store, config, clock),
