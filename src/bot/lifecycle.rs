@@ -337,9 +337,14 @@ async fn register(
     }
 }
 
-/// Runs the bot until Ctrl-C (or until the connection fails for good).
+/// Runs the bot until it is told to stop (Ctrl-C, or SIGTERM as systemd, Docker and Kubernetes
+/// send it), or until the connection fails for good. Either signal stops it the same way
+/// ([`Running::shutdown`]); then it returns `Ok`, so the process exits 0.
 pub async fn run(config: BotConfig) -> Result<(), StartError> {
     let shards = config.shards;
+    // Listened for before the bot starts, so that a signal during the start is not the
+    // default action (an abrupt end) but a shutdown once it has started.
+    let stop = stop_signal().map_err(|e| StartError::Signal(e.to_string()))?;
     let mut running = start(config, Arc::new(crate::service::SystemClock)).await?;
     tokio::select! {
         ended = &mut running.task => {
@@ -359,11 +364,33 @@ pub async fn run(config: BotConfig) -> Result<(), StartError> {
                 Ok(()) => Ok(()),
             };
         }
-        _ = tokio::signal::ctrl_c() => {
-            tracing::info!("Ctrl-C: finishing the commands in flight and shutting down");
+        signal = stop => {
+            tracing::info!(signal, "{signal}: finishing the commands in flight and shutting down");
         }
     }
     running.shutdown().await;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// Resolves with the name of the first stop signal the process gets: SIGINT (Ctrl-C) or, on
+/// Unix, SIGTERM. Both are listened for from the call on.
+fn stop_signal() -> std::io::Result<impl Future<Output = &'static str>> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let mut interrupt = signal(SignalKind::interrupt())?;
+        let mut terminate = signal(SignalKind::terminate())?;
+        Ok(async move {
+            tokio::select! {
+                _ = interrupt.recv() => "SIGINT (Ctrl-C)",
+                _ = terminate.recv() => "SIGTERM",
+            }
+        })
+    }
+    #[cfg(not(unix))]
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+        "Ctrl-C"
+    })
 }

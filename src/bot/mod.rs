@@ -105,6 +105,8 @@ pub enum StartError {
     },
     #[error("cannot make an HTTP client: {0}")]
     Http(String),
+    #[error("cannot listen for the signals that stop the bot: {0}")]
+    Signal(String),
 }
 
 /// What a refused shard range means, and what to change.

@@ -1,5 +1,5 @@
 //! Running the bot: settings from flags, the environment or `.env`, logs with tracing, Ctrl-C
-//! stops it.
+//! or SIGTERM stops it.
 
 use super::common::CliError;
 use crate::bot::{self, BotConfig};

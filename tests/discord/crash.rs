@@ -46,6 +46,25 @@ impl Drop for Bot {
 /// lost is posted by the outbox after 1.8 s).
 fn spawn(fake: &FakeDiscord, dir: &Path) -> Bot {
     let log = std::env::var_os("CRASH_LOG");
+    let stderr = match &log {
+        Some(file) => std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(file)
+            .expect("CRASH_LOG names a file")
+            .into(),
+        None => Stdio::null(),
+    };
+    // CRASH_LOG=file: the bot's log (the gateway's in detail) goes there, to debug this.
+    let level = match &log {
+        Some(_) => "info,serenity::gateway=trace",
+        None => "error",
+    };
+    spawn_logging(fake, dir, level, stderr)
+}
+
+/// The bot's binary as [`spawn`] starts it, logging at `level` to `stderr`.
+fn spawn_logging(fake: &FakeDiscord, dir: &Path, level: &str, stderr: Stdio) -> Bot {
     let child = Command::new(env!("CARGO_BIN_EXE_tablut-bot"))
         .current_dir(dir)
         .env("DISCORD_TOKEN", TOKEN)
@@ -61,26 +80,11 @@ fn spawn(fake: &FakeDiscord, dir: &Path) -> Bot {
         .env("DEFAULT_TIME_CONTROL", "none")
         .env("DELIVERY_RETRY_MS", "50")
         .env("DISCORD_TIMEOUT_MS", "400")
-        // CRASH_LOG=file: the bot's log (the gateway's in detail) goes there, to debug this.
-        .env(
-            "RUST_LOG",
-            match &log {
-                Some(_) => "info,serenity::gateway=trace",
-                None => "error",
-            },
-        )
+        .env("RUST_LOG", level)
         .env("NO_PROXY", "127.0.0.1")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(match &log {
-            Some(file) => std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(file)
-                .expect("CRASH_LOG names a file")
-                .into(),
-            None => Stdio::null(),
-        })
+        .stderr(stderr)
         .spawn()
         .expect("the bot's binary starts");
     Bot(child)
@@ -431,4 +435,92 @@ async fn a_whole_game_against_the_ai_survives_every_fault_and_kill_9() {
     bot.kill_9();
     assert!(kills >= 5);
     assert!(gateway_faults >= 5);
+}
+
+/// SIGTERM (what systemd, Docker and Kubernetes send) stops the real binary as cleanly as Ctrl-C
+/// (SIGINT): sent while the dispatcher's post of the AI's move is under way (held by Discord),
+/// the post's attempt is finished and recorded, so no notice is left claimed; the process exits
+/// 0 and its log names the signal in one line. Started again, the bot posts the move once, and
+/// SIGINT stops it the same way.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_stops_the_bot_as_cleanly_as_ctrl_c() {
+    let fake = FakeDiscord::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("bot.db").display());
+    let astrid = Who::member(ASTRID, "Astrid");
+    let channel = CHANNEL + 10;
+    let posts = format!("/channels/{channel}/messages");
+    for (signal, name) in [(libc::SIGTERM, "SIGTERM"), (libc::SIGINT, "SIGINT")] {
+        let log = dir.path().join(format!("{name}.log"));
+        let stderr = std::fs::File::create(&log).unwrap();
+        if signal == libc::SIGINT {
+            fake.clear_faults();
+        }
+        let mut bot = spawn_logging(&fake, dir.path(), "info", stderr.into());
+        registered(&fake).await;
+        if signal == libc::SIGTERM {
+            // Astrid defends against the easy AI, whose first move's posts Discord holds
+            // (longer than the bot's HTTP time-out), every attempt until the stop.
+            fake.fail("POST", &posts, usize::MAX, Fault::Hang(HOLD));
+            let id = fake.command(
+                &astrid,
+                channel,
+                "tablut",
+                Some("ai"),
+                json!([{"name": "side", "type": 4, "value": 1},
+                       {"name": "level", "type": 4, "value": 0}]),
+                &[],
+            );
+            fake.answer(id).await;
+            fake.expect("the AI's move's post, held", |r| {
+                r.status == 0 && r.method == "POST" && r.path.ends_with(&posts)
+            })
+            .await;
+        } else {
+            // Started again, Discord well: the move the stop left owed is posted, once.
+            fake.expect_within("the AI's move posted", SETTLE, |r| {
+                r.method == "POST" && r.path.ends_with(&posts) && r.status == 200
+            })
+            .await;
+            assert_eq!(shown_moves(&fake, channel).len(), 1);
+        }
+        // SAFETY: kill only sends a signal to the bot's process, which this test started.
+        assert_eq!(unsafe { libc::kill(bot.0.id() as i32, signal) }, 0);
+        let deadline = Instant::now() + SETTLE;
+        let status = loop {
+            if let Some(status) = bot.0.try_wait().unwrap() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "{name}: the bot has not stopped");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        assert_eq!(status.code(), Some(0), "{name}: {status}");
+        let log = std::fs::read_to_string(&log).unwrap();
+        let said: Vec<&str> = log.lines().filter(|l| l.contains(name)).collect();
+        assert_eq!(said.len(), 1, "{name}: one line names the signal:\n{log}");
+        assert!(said[0].contains("shutting down"), "{}", said[0]);
+        assert!(log.contains("stopped"), "{log}");
+        // Nothing left claimed: the attempt under way was recorded (a failure, due again).
+        let db = sqlx::SqlitePool::connect(&url).await.unwrap();
+        let claimed: i64 =
+            sqlx::query_scalar("SELECT count(*) FROM outbox WHERE status = 'claimed'")
+                .fetch_one(&db)
+                .await
+                .unwrap();
+        assert_eq!(claimed, 0, "{name}: a notice left claimed");
+        if signal == libc::SIGTERM {
+            let owed: Vec<(String, Option<String>)> = sqlx::query_as(&format!(
+                "SELECT status, failure FROM outbox WHERE channel_id = {channel} \
+                 AND status <> 'delivered'"
+            ))
+            .fetch_all(&db)
+            .await
+            .unwrap();
+            assert!(
+                matches!(&owed[..], [(status, Some(_))] if status == "pending"),
+                "the held post's attempt recorded: {owed:?}"
+            );
+        }
+        db.close().await;
+    }
 }
