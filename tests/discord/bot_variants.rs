@@ -694,6 +694,46 @@ async fn an_imported_record_is_played_on_against_the_ai() {
     let r = h.fake.answer(id).await;
     assert!(!r.ephemeral(), "{}", r.content());
     assert_board(&r, Variant::Brandubh);
+    // To play on against someone: the challenge, with its buttons; without an opponent, a
+    // private line.
+    let (_, r) = h
+        .tablut(
+            &carl,
+            33,
+            "import",
+            json!([
+                {"name": "record", "type": 3, "value": record},
+                {"name": "then", "type": 4, "value": 2},
+            ]),
+            &[],
+        )
+        .await;
+    assert_refused(&r, "Say whom you challenge to play on");
+    let (_, r) = h
+        .tablut(
+            &carl,
+            33,
+            "import",
+            json!([
+                {"name": "record", "type": 3, "value": record},
+                {"name": "then", "type": 4, "value": 2},
+                {"name": "opponent", "type": 6, "value": ASTRID.to_string()},
+            ]),
+            &[(ASTRID, "Astrid", false)],
+        )
+        .await;
+    assert!(
+        r.button_ids()
+            .iter()
+            .any(|b| b.starts_with("tablut:accept:")),
+        "{:?}",
+        r.json
+    );
+    assert!(
+        r.content().contains("Brandubh (7×7, opentafl rules)"),
+        "{}",
+        r.content()
+    );
     // A finished record cannot be played on; an unfinished one cannot be reviewed.
     let (_, r) = h
         .tablut(
