@@ -664,6 +664,33 @@ mod tests {
         assert!(!location("postgres://u:secret@h/d").contains("secret"));
     }
 
+    /// How sqlx reports a COMMIT that fails: on a connection lost under the transaction (its
+    /// backend terminated, as a server restart or a cut network does) as a lost connection, whose
+    /// outcome the store calls unknown; with the database's answer (a deferred constraint broken
+    /// at the commit) as that answer, certain: rolled back.
+    #[tokio::test]
+    async fn a_commit_on_a_lost_connection_has_an_unknown_outcome() {
+        let Some(db) = testdb::TestDb::new(Backend::Postgres, "store::lost_commit").await else {
+            return;
+        };
+        let store = Store::open(&db.url).await.unwrap();
+        let table = "CREATE TABLE t (x INTEGER UNIQUE DEFERRABLE INITIALLY DEFERRED)";
+        sqlx::raw_sql(table).execute(store.pool()).await.unwrap();
+        let mut tx = store.write().await.unwrap();
+        let insert = sqlx::query("INSERT INTO t VALUES (1)");
+        insert.execute(&mut *tx).await.unwrap();
+        let terminate = sqlx::query("SELECT pg_terminate_backend(pg_backend_pid())");
+        let _ = terminate.execute(&mut *tx).await;
+        let lost = tx.commit().await.unwrap_err();
+        assert!(lost.is_outcome_unknown(), "{lost:?}");
+        let mut tx = store.write().await.unwrap();
+        let twice = sqlx::query("INSERT INTO t VALUES (2), (2)");
+        twice.execute(&mut *tx).await.unwrap();
+        let refused = tx.commit().await.unwrap_err();
+        assert!(!refused.is_outcome_unknown(), "{refused:?}");
+        store.close().await;
+    }
+
     crate::both_backends! {
         /// Rows read by `FromRow` get back every id as written, the highest bit included.
         #[tokio::test]
