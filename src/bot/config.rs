@@ -95,7 +95,8 @@ pub struct BotConfig {
     #[arg(long = "max-plies", env = "MAX_PLIES", value_name = "N", default_value = "1000", value_parser = positive)]
     pub max_plies: usize,
 
-    /// The time per move of a challenge that names none: none, or like 12h, 3d, 1d12h.
+    /// The time of a challenge or AI game that names none: none, a time per move like 12h, 3d,
+    /// 1d12h, or a bank and an increment like 3d+6h.
     #[arg(long, env = "DEFAULT_TIME_CONTROL", value_name = "TIME", default_value = "3d", value_parser = time_control)]
     pub default_time_control: TimeControl,
 

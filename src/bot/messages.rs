@@ -248,6 +248,14 @@ pub fn result_line(game: &GameInfo) -> String {
 /// The text over a game's board (`/tablut board`): the last move and whose turn it is, or the
 /// result.
 pub fn board_text(game: &GameInfo, last: Option<&crate::tafl::RecordedMove>) -> String {
+    let text = board_text_alone(game, last);
+    match game.clock_line_named(name).filter(|_| !game.is_over()) {
+        Some(clocks) => format!("{text}\nTime left: {clocks}"),
+        None => text,
+    }
+}
+
+fn board_text_alone(game: &GameInfo, last: Option<&crate::tafl::RecordedMove>) -> String {
     match last {
         Some(last) => format!("Last move: **{last}**\n{}", turn_line(game)),
         None if !game.is_over() => turn_line(game),
@@ -577,10 +585,15 @@ pub fn rules_name(rules: &Rules) -> String {
         .unwrap_or_else(|| "custom".to_string())
 }
 
-/// "3d a move" or "no time limit".
+/// "3d a move", "a bank of 3d, 6h added each move" or "no time limit".
 pub fn time_words(tc: TimeControl) -> String {
     match tc {
         TimeControl::None => "no time limit".into(),
+        TimeControl::Fischer { bank, increment } => format!(
+            "a bank of {} each, {} added each move",
+            TimeControl::PerMove(bank),
+            TimeControl::PerMove(increment)
+        ),
         tc => format!("{tc} a move"),
     }
 }
@@ -1223,6 +1236,7 @@ mod tests {
             time_control: TimeControl::None,
             turn_deadline: None,
             board_message_id: None,
+            clocks: None,
         };
         let text = analysis_summary(&AnalysisSummary::new(&info, &r));
         assert!(text.chars().count() <= CONTENT_LIMIT, "{}", text.len());
@@ -1289,6 +1303,7 @@ mod tests {
             time_control: TimeControl::None,
             turn_deadline: None,
             board_message_id: None,
+            clocks: None,
         };
         let text = analysis_summary(&AnalysisSummary::new(&info, &review));
         assert!(
@@ -1689,6 +1704,7 @@ mod tests {
             time_control: TimeControl::None,
             turn_deadline: None,
             board_message_id: None,
+            clocks: None,
         }
     }
 

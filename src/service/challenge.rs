@@ -7,7 +7,7 @@ use super::outbox::{self, Answering, NoticeId};
 use super::play::Games;
 use super::types::{
     AiGameRequest, ChallengeId, ChallengeInfo, ChallengeRequest, ChallengeStatus, ChannelId,
-    ClockEvent, GameInfo, Place, Player, SideChoice, Started, TimeControl, User, UserId,
+    ClockEvent, Clocks, GameInfo, Place, Player, SideChoice, Started, TimeControl, User, UserId,
 };
 use super::{Done, ServiceError};
 use crate::store::challenges::{self, ChallengeRow, NewChallenge};
@@ -49,6 +49,7 @@ impl Games<'_> {
                 rules: &rules,
                 start: start.as_ref().map(|(p, t)| (p.as_str(), t.as_str())),
                 time_per_move_ms: req.time_control.as_ms(),
+                increment_ms: req.time_control.increment_ms(),
                 thread: req.thread,
                 rated: req.rated,
                 now,
@@ -356,7 +357,7 @@ impl Games<'_> {
                 attackers,
                 defenders,
                 start,
-                TimeControl::from_ms(row.time_per_move_ms),
+                TimeControl::from_columns(row.time_per_move_ms, row.increment_ms),
                 row.rated,
             )
             .await?;
@@ -605,6 +606,10 @@ impl Games<'_> {
             time_control,
             turn_deadline: None,
             board_message_id: None,
+            clocks: match time_control {
+                TimeControl::Fischer { bank, .. } => Some(Clocks::both(bank.as_millis() as i64)),
+                _ => None,
+            },
         };
         info.turn_deadline = self.cx.deadline(&info, now);
         let rules_text = rules_json(&rules);
@@ -625,6 +630,9 @@ impl Games<'_> {
                 rated,
                 position: &position,
                 time_per_move_ms: time_control.as_ms(),
+                increment_ms: time_control.increment_ms(),
+                turn_ms: info.clocks.map(|c| c.of(info.turn)),
+                waiting_ms: info.clocks.map(|c| c.of(info.turn.other())),
                 turn_deadline: info.turn_deadline,
                 now,
             },
@@ -649,7 +657,7 @@ fn challenge_info(row: ChallengeRow) -> Result<ChallengeInfo, ServiceError> {
         challenged: User::new(row.challenged_id, row.challenged_name),
         side: row.side.parse().map_err(ServiceError::Internal)?,
         rules: parse_rules(&row.rules)?,
-        time_control: TimeControl::from_ms(row.time_per_move_ms),
+        time_control: TimeControl::from_columns(row.time_per_move_ms, row.increment_ms),
         thread: row.thread,
         rated: row.rated,
         status: ChallengeStatus::from_store(row.status),

@@ -11,7 +11,8 @@ use super::limits::Limits;
 use super::news::News;
 use super::outbox::{self, AnswerRef, NoticeId, OutboxTimes, Payload};
 use super::types::{
-    ChannelId, Ended, GameInfo, MoveReport, Place, Player, RatingChanges, TimeControl, User, UserId,
+    ChannelId, Clocks, Ended, GameInfo, MoveReport, Place, Player, RatingChanges, TimeControl,
+    User, UserId,
 };
 use super::{ai, Config, Done, ServiceError};
 use crate::rating::{rate_game, Score};
@@ -201,10 +202,12 @@ impl Context {
         }
         let mut tx = self.store.write().await?;
         let now = self.database_now_on(&mut tx).await?;
+        let clocks = fischer_after_move(&row, &info, now);
         let info = GameInfo {
             ply: row.ply + 1,
             turn: game.turn(),
             outcome: game.outcome(),
+            clocks,
             ..info
         };
         let info = GameInfo {
@@ -409,11 +412,15 @@ impl Context {
         Ok(())
     }
 
-    /// When the player to move runs out of time: only people have a clock.
+    /// When the player to move runs out of time if their turn starts at `now`: the time per
+    /// move, or their bank, from then. Only people have a clock.
     pub(crate) fn deadline(&self, info: &GameInfo, now: i64) -> Option<i64> {
-        let per_move = info.time_control.per_move()?;
+        let turn = match (info.time_control, info.clocks) {
+            (TimeControl::Fischer { .. }, Some(clocks)) => clocks.of(info.turn),
+            (tc, _) => tc.per_move()?.as_millis() as i64,
+        };
         match info.to_move() {
-            Some(Player::User(_)) => Some(now + per_move.as_millis() as i64),
+            Some(Player::User(_)) => Some(now + turn),
             _ => None,
         }
     }
@@ -450,6 +457,9 @@ async fn advance(
         position: &write_position(position),
         ended: ending(info.outcome),
         turn_deadline: info.turn_deadline,
+        banks: info
+            .clocks
+            .map(|c| (c.of(info.turn), c.of(info.turn.other()))),
         now,
     };
     if games::advance(&mut *conn, &advance).await? {
@@ -459,6 +469,37 @@ async fn advance(
         Some(r) if r.status == GameStatus::Active => ServiceError::PositionChanged,
         _ => ServiceError::GameOver,
     })
+}
+
+/// A Fischer clock's banks as stored: the side to move's as its turn started, and the other's.
+fn stored_clocks(row: &GameRow, info: &GameInfo) -> Option<Clocks> {
+    let TimeControl::Fischer { bank, .. } = info.time_control else {
+        return None;
+    };
+    let bank = bank.as_millis() as i64;
+    let mut clocks = Clocks::both(bank);
+    clocks.set(info.turn, row.turn_ms.unwrap_or(bank));
+    clocks.set(info.turn.other(), row.waiting_ms.unwrap_or(bank));
+    Some(clocks)
+}
+
+/// A Fischer clock's banks after the side to move (in `info`, as loaded from `row`) moves at
+/// `now`: the mover keeps what its turn left (all of its bank while the move that gave it the
+/// turn was not yet shown, or its clock stood still) plus the increment, never more than the
+/// bank the game started with. None for a game without a bank.
+pub(crate) fn fischer_after_move(row: &GameRow, info: &GameInfo, now: i64) -> Option<Clocks> {
+    let TimeControl::Fischer { bank, increment } = info.time_control else {
+        return None;
+    };
+    let mut clocks = info.clocks?;
+    let had = clocks.of(info.turn);
+    let left = match (row.turn_deadline, row.clock_waits_for) {
+        (Some(deadline), None) => (deadline - now).min(had).max(0),
+        _ => had,
+    };
+    let after = (left + increment.as_millis() as i64).min(bank.as_millis() as i64);
+    clocks.set(info.turn, after);
+    Some(clocks)
 }
 
 /// The result and reason columns of an ended game.
@@ -590,9 +631,14 @@ pub(crate) fn rebuild<'a>(
         ply: game.moves().len() as u32,
         turn: game.turn(),
         outcome: game.outcome(),
-        time_control: TimeControl::from_ms(row.time_per_move_ms),
+        time_control: TimeControl::from_columns(row.time_per_move_ms, row.increment_ms),
         turn_deadline: row.turn_deadline,
         board_message_id: row.board_message_id,
+        clocks: None,
+    };
+    let info = GameInfo {
+        clocks: stored_clocks(&row, &info),
+        ..info
     };
     Ok(Loaded { row, game, info })
 }

@@ -17,7 +17,8 @@ use crate::store::heartbeat;
 use crate::tafl::{Outcome, Reason};
 use std::time::Duration;
 
-/// The second reminder goes out when this fraction (1/N) of the time per move is left.
+/// The second reminder goes out when this fraction (1/N) of the turn's time (the time per
+/// move, or the bank the turn started with) is left.
 pub const LAST_REMINDER_FRACTION: i64 = 10;
 
 /// How long one process's claim on the clock's look at a game lasts (it is given up as soon as
@@ -199,7 +200,10 @@ impl GameClock<'_> {
 
     /// A loss on time or a reminder for one game whose clock is due.
     async fn clock_step(self, row: GameRow, now: i64) -> Result<Option<ClockEvent>, ServiceError> {
-        let (Some(deadline), Some(per_move)) = (row.turn_deadline, row.time_per_move_ms) else {
+        // The turn's time: the time per move, or the bank of the side to move.
+        let (Some(deadline), Some(per_move)) =
+            (row.turn_deadline, row.turn_ms.or(row.time_per_move_ms))
+        else {
             return Ok(None);
         };
         let Some(loaded) = self.cx.load_or_skip(row).await else {

@@ -115,90 +115,210 @@ impl FromStr for SideChoice {
     }
 }
 
-/// A game's time control: none, or a time for each move.
+/// A game's time control: none, a time for each move, or a bank and an increment (Fischer).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum TimeControl {
     None,
     PerMove(Duration),
+    /// Each side starts with `bank`; a move adds `increment` to the mover's bank, which never
+    /// holds more than `bank`; the player to move loses on time when their bank is empty.
+    Fischer {
+        bank: Duration,
+        increment: Duration,
+    },
 }
+
+/// The shortest and the longest time per move or bank.
+const TIME_BOUNDS: std::ops::RangeInclusive<u64> = 60..=30 * 86_400;
 
 impl TimeControl {
     /// The default for correspondence games: three days a move.
     pub const DEFAULT: TimeControl = TimeControl::PerMove(Duration::from_secs(3 * 24 * 3600));
 
+    /// The time per move, in a game with a time per move.
     pub fn per_move(self) -> Option<Duration> {
         match self {
-            TimeControl::None => None,
             TimeControl::PerMove(d) => Some(d),
+            _ => None,
         }
     }
 
-    pub(crate) fn from_ms(ms: Option<i64>) -> TimeControl {
-        match ms {
-            Some(ms) if ms > 0 => TimeControl::PerMove(Duration::from_millis(ms as u64)),
-            _ => TimeControl::None,
+    /// The time a side starts with: the time per move, or the bank.
+    pub fn bank(self) -> Option<Duration> {
+        match self {
+            TimeControl::None => None,
+            TimeControl::PerMove(d) | TimeControl::Fischer { bank: d, .. } => Some(d),
         }
     }
 
+    /// The increment of a Fischer clock.
+    pub fn increment(self) -> Option<Duration> {
+        match self {
+            TimeControl::Fischer { increment, .. } => Some(increment),
+            _ => None,
+        }
+    }
+
+    /// The stored columns' time control: `time_per_move_ms` (the time per move, or the bank)
+    /// and `increment_ms` (a Fischer clock's increment; none for a time per move).
+    pub(crate) fn from_columns(ms: Option<i64>, increment_ms: Option<i64>) -> TimeControl {
+        let span = |ms: i64| Duration::from_millis(ms.max(0) as u64);
+        match (ms_positive(ms), increment_ms) {
+            (Some(bank), Some(inc)) => TimeControl::Fischer {
+                bank: span(bank),
+                increment: span(inc),
+            },
+            (Some(per_move), None) => TimeControl::PerMove(span(per_move)),
+            (None, _) => TimeControl::None,
+        }
+    }
+
+    /// The `time_per_move_ms` column: the time per move, or the bank.
     pub(crate) fn as_ms(self) -> Option<i64> {
-        self.per_move().map(|d| d.as_millis() as i64)
+        self.bank().map(|d| d.as_millis() as i64)
+    }
+
+    /// The `increment_ms` column: a Fischer clock's increment.
+    pub(crate) fn increment_ms(self) -> Option<i64> {
+        self.increment().map(|d| d.as_millis() as i64)
+    }
+}
+
+fn ms_positive(ms: Option<i64>) -> Option<i64> {
+    ms.filter(|&ms| ms > 0)
+}
+
+/// A duration in its largest whole unit: `3d`, `12h`, `90m`, `45s`.
+fn write_span(f: &mut fmt::Formatter<'_>, d: Duration) -> fmt::Result {
+    let s = d.as_secs();
+    if s > 0 && s.is_multiple_of(86_400) {
+        write!(f, "{}d", s / 86_400)
+    } else if s > 0 && s.is_multiple_of(3600) {
+        write!(f, "{}h", s / 3600)
+    } else if s > 0 && s.is_multiple_of(60) {
+        write!(f, "{}m", s / 60)
+    } else {
+        write!(f, "{s}s")
     }
 }
 
 impl fmt::Display for TimeControl {
-    /// `none`, or the time per move in its largest whole unit: `3d`, `12h`, `90m`, `45s`.
+    /// `none`, the time per move in its largest whole unit (`3d`, `12h`, `90m`, `45s`), or the
+    /// bank and the increment (`3d+6h`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Some(d) = self.per_move() else {
-            return f.write_str("none");
-        };
-        let s = d.as_secs();
-        if s > 0 && s % 86_400 == 0 {
-            write!(f, "{}d", s / 86_400)
-        } else if s > 0 && s % 3600 == 0 {
-            write!(f, "{}h", s / 3600)
-        } else if s > 0 && s % 60 == 0 {
-            write!(f, "{}m", s / 60)
-        } else {
-            write!(f, "{s}s")
+        match *self {
+            TimeControl::None => f.write_str("none"),
+            TimeControl::PerMove(d) => write_span(f, d),
+            TimeControl::Fischer { bank, increment } => {
+                write_span(f, bank)?;
+                f.write_str("+")?;
+                write_span(f, increment)
+            }
         }
     }
+}
+
+/// A span written as numbers and units (`3d`, `1d12h`, `30s`), in seconds.
+fn read_span(t: &str) -> Option<u64> {
+    let mut total: u64 = 0;
+    let mut number = String::new();
+    for c in t.chars().filter(|c| !c.is_whitespace()) {
+        if c.is_ascii_digit() {
+            number.push(c);
+            continue;
+        }
+        let unit = match c {
+            'd' => 86_400,
+            'h' => 3600,
+            'm' => 60,
+            's' => 1,
+            _ => return None,
+        };
+        let n: u64 = number.parse().ok()?;
+        total = total.checked_add(n.checked_mul(unit)?)?;
+        number.clear();
+    }
+    number.is_empty().then_some(total)
 }
 
 impl FromStr for TimeControl {
     type Err = ServiceError;
 
-    /// `none`, or a number and a unit: `3d`, `12h`, `30m`, `1d12h` (days, hours, minutes,
-    /// seconds), from one minute to thirty days.
+    /// `none`; a time per move, a number and a unit: `3d`, `12h`, `30m`, `1d12h` (days, hours,
+    /// minutes, seconds), from one minute to thirty days; or a bank and an increment, `3d+6h`,
+    /// `10m+30s`: the bank from one minute to thirty days, the increment from none (`0s`) to
+    /// the bank.
     fn from_str(s: &str) -> Result<TimeControl, ServiceError> {
         let bad = || ServiceError::BadTimeControl(s.trim().to_string());
         let t = s.trim().to_ascii_lowercase();
         if matches!(t.as_str(), "none" | "off" | "no" | "0") {
             return Ok(TimeControl::None);
         }
-        let mut total: u64 = 0;
-        let mut number = String::new();
-        for c in t.chars().filter(|c| !c.is_whitespace()) {
-            if c.is_ascii_digit() {
-                number.push(c);
-                continue;
-            }
-            let unit = match c {
-                'd' => 86_400,
-                'h' => 3600,
-                'm' => 60,
-                's' => 1,
-                _ => return Err(bad()),
-            };
-            let n: u64 = number.parse().map_err(|_| bad())?;
-            total = total
-                .checked_add(n.checked_mul(unit).ok_or_else(bad)?)
-                .ok_or_else(bad)?;
-            number.clear();
+        let (bank, increment) = match t.split_once('+') {
+            Some((bank, increment)) => (bank, Some(increment)),
+            None => (t.as_str(), None),
+        };
+        let bank = read_span(bank)
+            .filter(|b| TIME_BOUNDS.contains(b))
+            .ok_or_else(bad)?;
+        let Some(increment) = increment else {
+            return Ok(TimeControl::PerMove(Duration::from_secs(bank)));
+        };
+        let increment = read_span(increment)
+            .filter(|i| *i <= bank && !increment.trim().is_empty())
+            .ok_or_else(bad)?;
+        Ok(TimeControl::Fischer {
+            bank: Duration::from_secs(bank),
+            increment: Duration::from_secs(increment),
+        })
+    }
+}
+
+/// Each side's time left on a Fischer clock (ms): as of the turn's start for the side to move
+/// (its whole bank), or as a look at the game found it ([`GameInfo::clocks`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Clocks {
+    pub attackers_ms: i64,
+    pub defenders_ms: i64,
+}
+
+impl Clocks {
+    /// Both sides with `ms`.
+    pub fn both(ms: i64) -> Clocks {
+        Clocks {
+            attackers_ms: ms,
+            defenders_ms: ms,
         }
-        if !number.is_empty() || !(60..=30 * 86_400).contains(&total) {
-            return Err(bad());
+    }
+
+    pub fn of(&self, side: Side) -> i64 {
+        match side {
+            Side::Attackers => self.attackers_ms,
+            Side::Defenders => self.defenders_ms,
         }
-        Ok(TimeControl::PerMove(Duration::from_secs(total)))
+    }
+
+    pub fn set(&mut self, side: Side, ms: i64) {
+        match side {
+            Side::Attackers => self.attackers_ms = ms,
+            Side::Defenders => self.defenders_ms = ms,
+        }
+    }
+}
+
+/// Time left in brief: `2 d 4 h`, `3 d`, `5 h 20 min`, `45 min`, `30 s`, `0 s`; from a
+/// minute on, to the nearest minute (a bank read a moment after its turn started is whole).
+pub fn time_left_words(ms: i64) -> String {
+    let s = (ms.max(0) as u64) / 1000;
+    let s = if s >= 60 { (s + 30) / 60 * 60 } else { s };
+    let (d, h, m) = (s / 86_400, s / 3600 % 24, s / 60 % 60);
+    match (d, h, m) {
+        (0, 0, 0) => format!("{s} s"),
+        (0, 0, m) => format!("{m} min"),
+        (0, h, 0) => format!("{h} h"),
+        (0, h, m) => format!("{h} h {m} min"),
+        (d, 0, _) => format!("{d} d"),
+        (d, h, _) => format!("{d} d {h} h"),
     }
 }
 
@@ -223,6 +343,10 @@ pub struct GameInfo {
     pub time_control: TimeControl,
     /// When the player to move runs out of time (Unix ms), if the clock runs.
     pub turn_deadline: Option<i64>,
+    /// A Fischer clock's time left for each side: the side to move's whole bank as its turn
+    /// started (told in news), or what is left now (a look at the game, [`super::Games::board`]).
+    #[serde(default)]
+    pub clocks: Option<Clocks>,
     pub board_message_id: Option<u64>,
 }
 
@@ -276,15 +400,35 @@ impl GameInfo {
         self.status_line_named(Player::name)
     }
 
+    /// A Fischer clock's time left, each side's: `Astrid 2 d 4 h · Bjorn 3 d`.
+    pub fn clock_line(&self) -> Option<String> {
+        self.clock_line_named(Player::name)
+    }
+
+    /// [`GameInfo::clock_line`] with each player's name as `name` gives it.
+    pub fn clock_line_named(&self, name: impl Fn(&Player) -> String) -> Option<String> {
+        let clocks = self.clocks?;
+        Some(format!(
+            "{} {} · {} {}",
+            name(&self.attackers),
+            time_left_words(clocks.attackers_ms),
+            name(&self.defenders),
+            time_left_words(clocks.defenders_ms)
+        ))
+    }
+
     /// [`GameInfo::status_line`] with each player's name as `name` gives it (escaped for a
     /// post, say).
     pub fn status_line_named(&self, name: impl Fn(&Player) -> String) -> String {
         match self.outcome {
             Outcome::Ongoing => format!(
-                "Move {} · {} ({}) to play",
+                "Move {} · {} ({}) to play{}",
                 self.move_number(),
                 name(self.player(self.turn)),
-                self.turn
+                self.turn,
+                self.clock_line_named(&name)
+                    .map(|line| format!(" · {line}"))
+                    .unwrap_or_default()
             ),
             Outcome::Won { winner, reason } => format!(
                 "{} win: {} ({})",

@@ -18,7 +18,19 @@ pub const LEADERBOARD_PAGE: u32 = 10;
 impl Games<'_> {
     /// The board of the channel's game (its latest, if none is running).
     pub async fn board(self, channel: ChannelId) -> Result<BoardView, ServiceError> {
-        let loaded = self.cx.latest(channel).await?;
+        let mut loaded = self.cx.latest(channel).await?;
+        // A Fischer clock's time left now: the side to move's bank less the time its turn ran.
+        let (turn, over) = (loaded.info.turn, loaded.info.is_over());
+        if let (Some(clocks), Some(deadline), None, false) = (
+            loaded.info.clocks.as_mut(),
+            loaded.row.turn_deadline,
+            loaded.row.clock_waits_for,
+            over,
+        ) {
+            let now = self.cx.database_now().await?;
+            let had = clocks.of(turn);
+            clocks.set(turn, (deadline - now).min(had).max(0));
+        }
         let last = loaded.game.moves().last().copied();
         let png = self
             .cx

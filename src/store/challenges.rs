@@ -23,6 +23,8 @@ pub struct ChallengeRow {
     /// A start other than the standard one: its position record and side to move.
     pub start: Option<(String, String)>,
     pub time_per_move_ms: Option<i64>,
+    /// A Fischer clock's increment (`time_per_move_ms` is then the bank).
+    pub increment_ms: Option<i64>,
     pub thread: bool,
     /// A rated game (the default) or a casual one.
     pub rated: bool,
@@ -46,6 +48,8 @@ pub struct NewChallenge<'a> {
     pub rules: &'a str,
     pub start: Option<(&'a str, &'a str)>,
     pub time_per_move_ms: Option<i64>,
+    /// A Fischer clock's increment (`time_per_move_ms` is then the bank).
+    pub increment_ms: Option<i64>,
     pub thread: bool,
     pub rated: bool,
     pub now: i64,
@@ -53,8 +57,8 @@ pub struct NewChallenge<'a> {
 }
 
 const COLUMNS: &str = "id, guild_id, channel_id, challenger_id, challenger_name, challenged_id, \
-    challenged_name, side, rules, start_position, start_turn, time_per_move_ms, thread, rated, status, game_id, message_id, created_at, \
-    expires_at";
+    challenged_name, side, rules, start_position, start_turn, time_per_move_ms, increment_ms, thread, rated, status, game_id, message_id, \
+    created_at, expires_at";
 
 /// A `challenges` row as sqlx reads it, column for column; [`ChallengeRow`] is its shape for
 /// the service.
@@ -76,6 +80,7 @@ struct Stored {
     start_position: Option<String>,
     start_turn: Option<String>,
     time_per_move_ms: Option<i64>,
+    increment_ms: Option<i64>,
     #[sqlx(try_from = "DbBool")]
     thread: bool,
     #[sqlx(try_from = "DbBool")]
@@ -102,6 +107,7 @@ impl From<Stored> for ChallengeRow {
             rules: r.rules,
             start: r.start_position.zip(r.start_turn),
             time_per_move_ms: r.time_per_move_ms,
+            increment_ms: r.increment_ms,
             thread: r.thread,
             rated: r.rated,
             status: r.status,
@@ -118,8 +124,8 @@ impl From<Stored> for ChallengeRow {
 pub async fn insert<'e>(ex: impl Writes<'e>, c: &NewChallenge<'_>) -> Result<i64, StoreError> {
     Ok(sqlx::query_scalar(
         "INSERT INTO challenges (guild_id, channel_id, challenger_id, challenger_name, challenged_id, \
-         challenged_name, side, rules, start_position, start_turn, time_per_move_ms, thread, rated, created_at, \
-         expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) \
+         challenged_name, side, rules, start_position, start_turn, time_per_move_ms, increment_ms, thread, rated, \
+         created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) \
          RETURNING id",
     )
     .bind(opt_to_db(c.guild_id))
@@ -133,6 +139,7 @@ pub async fn insert<'e>(ex: impl Writes<'e>, c: &NewChallenge<'_>) -> Result<i64
     .bind(c.start.map(|s| s.0))
     .bind(c.start.map(|s| s.1))
     .bind(c.time_per_move_ms)
+    .bind(c.increment_ms)
     .bind(c.thread)
     .bind(c.rated)
     .bind(c.now)

@@ -35,7 +35,14 @@ pub struct GameRow {
     pub ply: u32,
     /// The current position's record (a cache; the moves are the truth).
     pub position: String,
+    /// The time per move, or a Fischer clock's bank.
     pub time_per_move_ms: Option<i64>,
+    /// A Fischer clock's increment (none: a time per move).
+    pub increment_ms: Option<i64>,
+    /// A Fischer clock's bank of the side to move as its turn started: the turn's time.
+    pub turn_ms: Option<i64>,
+    /// A Fischer clock's bank of the side not to move.
+    pub waiting_ms: Option<i64>,
     pub turn_deadline: Option<i64>,
     pub reminders_sent: u32,
     pub last_reminder_at: Option<i64>,
@@ -60,14 +67,17 @@ pub struct NewGame<'a> {
     pub rated: bool,
     pub position: &'a str,
     pub time_per_move_ms: Option<i64>,
+    pub increment_ms: Option<i64>,
+    pub turn_ms: Option<i64>,
+    pub waiting_ms: Option<i64>,
     pub turn_deadline: Option<i64>,
     pub now: i64,
 }
 
 const COLUMNS: &str = "id, guild_id, channel_id, attacker_user_id, attacker_ai_level, attacker_name, \
     defender_user_id, defender_ai_level, defender_name, rules, start_position, start_turn, rated, status, result, reason, ply, \
-    position, time_per_move_ms, turn_deadline, reminders_sent, last_reminder_at, board_message_id, \
-    clock_waits_for, created_at, updated_at, ended_at";
+    position, time_per_move_ms, increment_ms, turn_ms, waiting_ms, turn_deadline, reminders_sent, \
+    last_reminder_at, board_message_id, clock_waits_for, created_at, updated_at, ended_at";
 
 /// A `games` row as sqlx reads it, column for column; [`GameRow`] is its shape for the service.
 #[derive(sqlx::FromRow)]
@@ -97,6 +107,9 @@ struct Stored {
     ply: u32,
     position: String,
     time_per_move_ms: Option<i64>,
+    increment_ms: Option<i64>,
+    turn_ms: Option<i64>,
+    waiting_ms: Option<i64>,
     turn_deadline: Option<i64>,
     #[sqlx(try_from = "i64")]
     reminders_sent: u32,
@@ -134,6 +147,9 @@ impl From<Stored> for GameRow {
             ply: r.ply,
             position: r.position,
             time_per_move_ms: r.time_per_move_ms,
+            increment_ms: r.increment_ms,
+            turn_ms: r.turn_ms,
+            waiting_ms: r.waiting_ms,
             turn_deadline: r.turn_deadline,
             reminders_sent: r.reminders_sent,
             last_reminder_at: r.last_reminder_at,
@@ -152,8 +168,9 @@ pub async fn insert<'e>(ex: impl Writes<'e>, g: &NewGame<'_>) -> Result<i64, Sto
     Ok(sqlx::query_scalar(
         "INSERT INTO games (guild_id, channel_id, attacker_user_id, attacker_ai_level, attacker_name, \
          defender_user_id, defender_ai_level, defender_name, rules, start_position, start_turn, rated, \
-         position, time_per_move_ms, turn_deadline, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id",
+         position, time_per_move_ms, increment_ms, turn_ms, waiting_ms, turn_deadline, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20) \
+         RETURNING id",
     )
     .bind(opt_to_db(g.guild_id))
     .bind(to_db(g.channel_id))
@@ -169,6 +186,9 @@ pub async fn insert<'e>(ex: impl Writes<'e>, g: &NewGame<'_>) -> Result<i64, Sto
     .bind(g.rated)
     .bind(g.position)
     .bind(g.time_per_move_ms)
+    .bind(g.increment_ms)
+    .bind(g.turn_ms)
+    .bind(g.waiting_ms)
     .bind(g.turn_deadline)
     .bind(g.now)
     .bind(g.now)
@@ -270,7 +290,7 @@ pub async fn ai_games_of<'e>(
 pub async fn clock_due<'e>(ex: impl AnyExecutor<'e>, now: i64) -> Result<Vec<GameRow>, StoreError> {
     Ok(sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM games WHERE status = 'active' AND turn_deadline IS NOT NULL \
-         AND clock_waits_for IS NULL AND turn_deadline - time_per_move_ms / 2 <= $1 \
+         AND clock_waits_for IS NULL AND turn_deadline - COALESCE(turn_ms, time_per_move_ms) / 2 <= $1 \
          AND (reminders_sent < 2 OR turn_deadline <= $1) ORDER BY turn_deadline"
     ))
     .bind(now)
@@ -350,6 +370,8 @@ pub struct Advance<'a> {
     /// `Some((result, reason))` when the game ends.
     pub ended: Option<(&'a str, &'a str)>,
     pub turn_deadline: Option<i64>,
+    /// A Fischer clock's banks: the side to move's (the turn's time) and the other side's.
+    pub banks: Option<(i64, i64)>,
     pub now: i64,
 }
 
@@ -366,8 +388,8 @@ pub async fn advance<'e>(ex: impl Writes<'e>, a: &Advance<'_>) -> Result<bool, S
     };
     let done = sqlx::query(
         "UPDATE games SET ply = $1, position = $2, status = $3, result = $4, reason = $5, ended_at = $6, \
-         turn_deadline = $7, reminders_sent = 0, clock_waits_for = NULL, updated_at = $8 \
-         WHERE id = $9 AND ply = $10 AND status = 'active'",
+         turn_deadline = $7, reminders_sent = 0, clock_waits_for = NULL, updated_at = $8, \
+         turn_ms = $9, waiting_ms = $10 WHERE id = $11 AND ply = $12 AND status = 'active'",
     )
     .bind(i64::from(a.ply))
     .bind(a.position)
@@ -377,6 +399,8 @@ pub async fn advance<'e>(ex: impl Writes<'e>, a: &Advance<'_>) -> Result<bool, S
     .bind(ended_at)
     .bind(if a.ended.is_some() { None } else { a.turn_deadline })
     .bind(a.now)
+    .bind(a.banks.map(|b| b.0))
+    .bind(a.banks.map(|b| b.1))
     .bind(a.id)
     .bind(i64::from(a.expected_ply))
     .execute(ex)
@@ -402,7 +426,7 @@ pub async fn clock_waits_for<'e>(
 
 /// Notice `notice`, which game `id`'s clock waits for, is shown at `now` (Unix ms, the
 /// database's clock): the turn's time starts then (the deadline is `now` plus the time per
-/// move; a clock stopped meanwhile stays stopped). Returns whether the game waited for it (a
+/// move, or the bank of the side to move; a clock stopped meanwhile stays stopped). Returns whether the game waited for it (a
 /// second delivery of the same notice, or a notice the game no longer waits for, changes
 /// nothing).
 pub async fn start_clock_shown<'e>(
@@ -413,7 +437,7 @@ pub async fn start_clock_shown<'e>(
 ) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "UPDATE games SET clock_waits_for = NULL, reminders_sent = 0, turn_deadline = \
-         CASE WHEN turn_deadline IS NULL THEN NULL ELSE $1 + time_per_move_ms END \
+         CASE WHEN turn_deadline IS NULL THEN NULL ELSE $1 + COALESCE(turn_ms, time_per_move_ms) END \
          WHERE id = $2 AND clock_waits_for = $3 AND status = 'active'",
     )
     .bind(now)

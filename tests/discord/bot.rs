@@ -302,7 +302,8 @@ async fn games_against_the_ai_as_each_side() {
 }
 
 /// `rated:false`: the challenge and the start say the game is casual, its players get hints,
-/// and its end changes no ratings.
+/// and its end changes no ratings. `time:3d+6h`: the challenge and the start name the bank and
+/// the increment, and the board tells both sides' banks.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_casual_game_says_so_and_allows_hints() {
     let h = Harness::start().await;
@@ -311,7 +312,8 @@ async fn a_casual_game_says_so_and_allows_hints() {
             22,
             &who(ASTRID),
             (BIRGER, "Birger"),
-            json!([{"name": "rated", "type": 5, "value": false}]),
+            json!([{"name": "rated", "type": 5, "value": false},
+                   {"name": "time", "type": 3, "value": "3d+6h"}]),
         )
         .await;
     assert!(
@@ -325,6 +327,20 @@ async fn a_casual_game_says_so_and_allows_hints() {
         started.content().contains("casual: no rating change"),
         "{}",
         started.content()
+    );
+    for text in [challenge.content(), started.content()] {
+        assert!(
+            text.contains("a bank of 3d each, 6h added each move"),
+            "{text}"
+        );
+    }
+    let (_, board) = h.tablut(BIRGER, 22, "board", json!([])).await;
+    assert!(
+        board
+            .content()
+            .contains("Time left: Astrid 3 d · Birger 3 d"),
+        "{}",
+        board.content()
     );
     // A hint whose answer Discord refuses (500) does not count against the cooldown: asked
     // again at once, it is answered; once shown, the next is too soon.
@@ -644,6 +660,17 @@ async fn every_refusal_is_one_ephemeral_line() {
         &[(BIRGER, "Birger", false)],
     );
     assert_refusal(&h.fake.answer(id).await, "is not a time control");
+    // An increment longer than the bank.
+    let id = h.fake.command(
+        &who(ASTRID),
+        60,
+        "tablut",
+        Some("challenge"),
+        json!([{"name": "opponent", "type": 6, "value": BIRGER.to_string()},
+               {"name": "time", "type": 3, "value": "3d+40d"}]),
+        &[(BIRGER, "Birger", false)],
+    );
+    assert_refusal(&h.fake.answer(id).await, "'3d+40d' is not a time control");
     // An option Discord would not send: a level that is not one of the choices.
     let id = h.fake.command(
         &who(ASTRID),

@@ -1116,6 +1116,37 @@ fn time_controls_read_and_write() {
     for bad in ["", "3", "3x", "10s", "99d", "h", "-1d"] {
         assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
     }
+    // A bank and an increment: the bank from a minute to thirty days, the increment from
+    // none to the bank.
+    let secs = Duration::from_secs;
+    for (text, bank, increment, written) in [
+        ("3d+6h", 259_200, 21_600, "3d+6h"),
+        ("7d+1d", 604_800, 86_400, "7d+1d"),
+        ("10m+30s", 600, 30, "10m+30s"),
+        ("1m+0s", 60, 0, "1m+0s"),
+        (" 1d12h + 90m ", 129_600, 5400, "36h+90m"),
+        ("30d+30d", 2_592_000, 2_592_000, "30d+30d"),
+    ] {
+        let tc: TimeControl = text.parse().unwrap();
+        assert_eq!(
+            tc,
+            TimeControl::Fischer {
+                bank: secs(bank),
+                increment: secs(increment)
+            },
+            "{text}"
+        );
+        assert_eq!(tc.per_move(), None);
+        assert_eq!(tc.to_string(), written);
+        assert_eq!(written.parse::<TimeControl>().unwrap(), tc);
+    }
+    for bad in [
+        "0d+1d", "31d", "3d+40d", "30s+0s", "1m+2m", "3d+", "+6h", "3d+6h+1h", "3d+x", "none+1h",
+    ] {
+        let e = bad.parse::<TimeControl>().unwrap_err();
+        assert!(matches!(e, ServiceError::BadTimeControl(_)), "{bad}: {e:?}");
+        assert!(e.to_string().contains("3d+6h"), "{e}");
+    }
 }
 
 both_backends! {
@@ -1466,5 +1497,158 @@ async fn an_imported_record_is_kept_as_a_finished_game_in_no_ones_stats(db: Test
         records::read("1. e1-e3"),
         Err(ServiceError::BadRecord(line)) if line.starts_with("ply 1: 'e1-e3': ")
     ));
+}
+}
+
+both_backends! {
+/// A Fischer clock (a day's bank, an hour's increment): each move leaves its side what its
+/// turn left plus the increment, never more than the bank; the turn's time runs only once
+/// the move that gave it is shown; the board tells both banks; the player to move loses on
+/// time when the bank is empty, to the millisecond.
+#[tokio::test]
+async fn a_fischer_game_is_won_on_time_with_its_increments_counted_exactly(db: TestDb) {
+    let f = fixture(db).await;
+    let (min, hour) = (60_000i64, 3_600_000i64);
+    let wait = |ms: i64| f.clock.advance(Duration::from_millis(ms as u64));
+    let fischer: TimeControl = "1d+1h".parse().unwrap();
+    let c = f
+        .service
+        .games()
+        .challenge(
+            ChallengeRequest {
+                time_control: fischer,
+                ..request(91, SideChoice::Attackers)
+            },
+            None,
+        )
+        .await
+        .unwrap()
+        .0;
+    assert_eq!(c.time_control, fischer);
+    let game = f.service.games().accept(c.id, BIRGER, None, None).await.unwrap().game;
+    assert_eq!(game.time_control, fischer);
+    assert_eq!(game.clocks, Some(Clocks::both(24 * hour)));
+    assert!(
+        game.status_line().ends_with("· Astrid 1 d · Birger 1 d"),
+        "{}",
+        game.status_line()
+    );
+    let banks = |a: i64, d: i64| {
+        Some(Clocks {
+            attackers_ms: a,
+            defenders_ms: d,
+        })
+    };
+    // Ten minutes, then the hour: the bank is full again, and no fuller.
+    wait(10 * min);
+    let r = f.service.games().play_move(91, ASTRID, "a4-a3", None).await.unwrap();
+    assert_eq!(r.game.clocks, banks(24 * hour, 24 * hour));
+    // Birger's time waits for the move to be shown.
+    wait(3 * hour);
+    crate::support::news_shown(&f.service, 91).await;
+    wait(10 * hour);
+    let r = f.service.games().play_move(91, BIRGER, "e3-d3", None).await.unwrap();
+    assert_eq!(r.game.clocks, banks(24 * hour, 15 * hour));
+    crate::support::news_shown(&f.service, 91).await;
+    wait(5 * hour);
+    let r = f.service.games().play_move(91, ASTRID, "a3-a4", None).await.unwrap();
+    assert_eq!(r.game.clocks, banks(20 * hour, 15 * hour));
+    assert!(
+        r.game.status_line().ends_with("· Astrid 20 h · Birger 15 h"),
+        "{}",
+        r.game.status_line()
+    );
+    crate::support::news_shown(&f.service, 91).await;
+    // The reminders fall at fractions of the 15 h the turn started with.
+    wait(15 * hour / 2 - 1);
+    assert!(f.service.clock().tick().await.unwrap().is_empty());
+    wait(1);
+    assert!(matches!(
+        &f.service.clock().tick().await.unwrap()[..],
+        [ClockEvent::Reminder { user: BIRGER, number: 1, .. }]
+    ));
+    wait(6 * hour);
+    let board = f.service.games().board(91).await.unwrap();
+    assert_eq!(board.game.clocks, banks(20 * hour, 90 * min));
+    assert!(matches!(
+        &f.service.clock().tick().await.unwrap()[..],
+        [ClockEvent::Reminder { user: BIRGER, number: 2, .. }]
+    ));
+    wait(90 * min - 1);
+    assert!(f.service.clock().tick().await.unwrap().is_empty());
+    wait(1);
+    match &f.service.clock().tick().await.unwrap()[..] {
+        [ClockEvent::TimedOut(ended)] => assert_eq!(
+            ended.game.outcome,
+            Outcome::Won {
+                winner: Side::Attackers,
+                reason: Reason::Timeout
+            }
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+}
+
+both_backends! {
+/// A game stored before Fischer clocks (migration 0026) keeps its time per move: it reads as
+/// one, and its next turn has the time per move.
+#[tokio::test]
+async fn a_game_from_before_the_banks_keeps_its_time_per_move(db: TestDb) {
+    let dir = tempfile::tempdir().unwrap();
+    let backend = match db.backend {
+        Backend::Sqlite => "sqlite",
+        Backend::Postgres => "postgres",
+    };
+    for entry in std::fs::read_dir(format!("migrations/{backend}")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        if name[..4].parse::<u32>().unwrap() <= 25 {
+            std::fs::copy(&path, dir.path().join(&name)).unwrap();
+        }
+    }
+    sqlx::any::install_default_drivers();
+    let url = match db.backend {
+        Backend::Sqlite => format!("{}?mode=rwc", db.url),
+        Backend::Postgres => db.url.clone(),
+    };
+    let pool = sqlx::AnyPool::connect(&url).await.unwrap();
+    sqlx::migrate::Migrator::new(dir.path())
+        .await
+        .unwrap()
+        .run(&pool)
+        .await
+        .unwrap();
+    let rules = Rules::default();
+    let day = 86_400_000i64;
+    sqlx::query(
+        "INSERT INTO games (guild_id, channel_id, attacker_user_id, attacker_name, \
+         defender_user_id, defender_name, rules, status, ply, position, time_per_move_ms, \
+         turn_deadline, created_at, updated_at) \
+         VALUES ($1, 92, $2, 'Astrid', $3, 'Birger', $4, 'active', 0, $5, $6, $7, $8, $8)",
+    )
+    .bind(store::to_db(GUILD))
+    .bind(store::to_db(ASTRID))
+    .bind(store::to_db(BIRGER))
+    .bind(serde_json::to_string(&rules).unwrap())
+    .bind(tablut_bot::tafl::write_position(&Position::start(rules)))
+    .bind(2 * day)
+    .bind(T0 + 2 * day)
+    .bind(T0)
+    .execute(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+    let f = fixture(db).await;
+    let board = f.service.games().board(92).await.unwrap();
+    assert_eq!(board.game.time_control, TimeControl::PerMove(Duration::from_millis(2 * day as u64)));
+    assert_eq!(board.game.clocks, None);
+    assert_eq!(board.game.turn_deadline, Some(T0 + 2 * day));
+    f.clock.advance(Duration::from_secs(3600));
+    let r = f.service.games().play_move(92, ASTRID, "a4-a3", None).await.unwrap();
+    assert_eq!(r.game.clocks, None);
+    crate::support::news_shown(&f.service, 92).await;
+    let board = f.service.games().board(92).await.unwrap();
+    assert_eq!(board.game.turn_deadline, Some(T0 + 3_600_000 + 2 * day));
 }
 }

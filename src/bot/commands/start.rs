@@ -138,7 +138,7 @@ pub async fn challenge(
     #[description = "The side you want (default random)"] side: Option<SideArg>,
     #[description = "The rules preset (default: the game's own, linnaeus for tablut)"]
     rules: Option<RulesArg>,
-    #[description = "Time per move: none, 12h, 3d… (default 3d)"]
+    #[description = "Time per move (none, 12h, 3d…; default 3d) or a bank and an increment (3d+6h)"]
     #[max_length = 20]
     time: Option<String>,
     #[description = "Play in a new thread of this channel"] thread: Option<bool>,
@@ -184,7 +184,7 @@ pub async fn ai(
     #[description = "How strong the bot plays (default medium)"] level: Option<LevelArg>,
     #[description = "The rules preset (default: the game's own, linnaeus for tablut)"]
     rules: Option<RulesArg>,
-    #[description = "Time per move for you: none, 12h, 3d… (default 3d)"]
+    #[description = "Your time per move (none, 12h, 3d…; default 3d) or bank and increment (3d+6h)"]
     #[max_length = 20]
     time: Option<String>,
 ) -> Result<(), Error> {
