@@ -3,7 +3,7 @@
 //!
 //! 1. 24 games against the AI opened at the same moment (24 people, 24 channels, the AI moving
 //!    first) while two people play 20 moves in another channel: the time until all 24 AI moves
-//!    are posted, the people's `/move` latency (dispatch to the callback with the board), and
+//!    are posted, the people's `/move` latency (dispatch to the answer with the board), and
 //!    the process's peak resident memory (VmHWM).
 //! 2. 1 000 games in progress (in the database) and the pool busy with 24 more AI moves: the
 //!    peak resident memory again.
@@ -63,7 +63,7 @@ fn move_options(text: &str) -> serde_json::Value {
 }
 
 /// Two people play `PEOPLE_MOVES` moves in their channel, one after the other; the latency of
-/// each `/move` (dispatch to callback).
+/// each `/move` (dispatch to the answer that shows it).
 async fn people_play(fake: FakeDiscord, seed: u64) -> Vec<Duration> {
     let channel = PEOPLE_CHANNEL + seed;
     let astrid = Who::member(100, "Astrid");
@@ -75,7 +75,7 @@ async fn people_play(fake: FakeDiscord, seed: u64) -> Vec<Duration> {
         let who = if ply % 2 == 0 { &astrid } else { &birger };
         let t = Instant::now();
         let id = fake.command(who, channel, "move", None, move_options(text), &[]);
-        let r = fake.callback(id).await;
+        let r = fake.answer(id).await;
         latencies.push(t.elapsed());
         assert!(r.file(".png").is_some(), "{}", r.content());
         // People take a moment between moves: theirs spread over the AI's busy time.
@@ -144,7 +144,7 @@ async fn run() {
                    {"name": "level", "type": 4, "value": 2}]),
             &[],
         );
-        let r = fake.callback(id).await;
+        let r = fake.answer(id).await;
         assert!(r.content().contains("attacks"), "{}", r.content());
     }
     let opened = started.elapsed();
@@ -196,7 +196,7 @@ async fn run() {
     for g in 0..AI_GAMES {
         let who = Who::member(20_000 + g, "Player");
         let id = fake.command(&who, 20_000 + g, "move", None, move_options("a4-a3"), &[]);
-        let r = fake.callback(id).await;
+        let r = fake.answer(id).await;
         assert!(r.file(".png").is_some(), "{}", r.content());
     }
     let people = tokio::spawn(people_play(fake.clone(), 2));

@@ -1,5 +1,6 @@
 //! The bot end to end, in release, against the fake Discord of the tests: how long a `/move`
-//! between two people takes from the interaction's dispatch to the callback with the board PNG
+//! between two people takes from the interaction's dispatch to the answer that shows the move
+//! with the board PNG (the callback, or the edit of a deferred one)
 //! (p50/p99 over 1 000 moves, one at a time), 100 games moving at once in 100 channels
 //! (every move answered, none refused), and people's `/move` while 24 games against the AI at
 //! `hard` keep the AI's pool busy, with the AI's workers at the idle priority (the default) and
@@ -79,7 +80,7 @@ async fn run() {
             let who = &players(g)[ply % 2];
             let t = Instant::now();
             let id = fake.command(who, 1 + g, "move", None, move_options(text), &[]);
-            let r = fake.callback(id).await;
+            let r = fake.answer(id).await;
             latencies.push(t.elapsed());
             assert!(
                 !r.ephemeral() && r.file(".png").is_some(),
@@ -91,7 +92,7 @@ async fn run() {
     latencies.sort();
     let pct = |p: f64| latencies[((latencies.len() as f64 * p) as usize).min(latencies.len() - 1)];
     println!(
-        "/move, one at a time: {} moves, p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms (dispatch to the callback with the PNG)",
+        "/move, one at a time: {} moves, p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms (dispatch to the answer with the PNG)",
         latencies.len(),
         pct(0.5).as_secs_f64() * 1e3,
         pct(0.99).as_secs_f64() * 1e3,
@@ -114,7 +115,7 @@ async fn run() {
             ids.push(fake.command(who, 1 + g, "move", None, move_options(text), &[]));
         }
         for id in ids {
-            let r = fake.callback(id).await;
+            let r = fake.answer(id).await;
             answered += 1;
             if r.ephemeral() || r.file(".png").is_none() {
                 refused += 1;
@@ -163,7 +164,7 @@ const PAIRS: u64 = 4;
 const PAIR_PLIES: usize = 60;
 const PAUSE: Duration = Duration::from_millis(300);
 
-/// The people's `/move` latencies (dispatch to the callback) while the AI searches its first
+/// The people's `/move` latencies (dispatch to the answer that shows the move) while the AI searches its first
 /// move in [`AI_GAMES`] games, from the first AI game opened until the last AI move is posted,
 /// against a bot of its own whose AI workers run at the idle priority or not.
 async fn beside_the_ai(idle: bool) -> Vec<Duration> {
@@ -209,7 +210,7 @@ async fn beside_the_ai(idle: bool) -> Vec<Duration> {
                     move_options(text),
                     &[],
                 );
-                let r = fake.callback(id).await;
+                let r = fake.answer(id).await;
                 latencies.push(t.elapsed());
                 assert!(!r.ephemeral(), "{}", r.content());
                 tokio::time::sleep(PAUSE).await;
@@ -228,7 +229,7 @@ async fn beside_the_ai(idle: bool) -> Vec<Duration> {
                    {"name": "level", "type": 4, "value": 2}]),
             &[],
         );
-        let r = fake.callback(id).await;
+        let r = fake.answer(id).await;
         assert!(r.content().contains("attacks"), "{}", r.content());
     }
     for channel in 1..=AI_GAMES {
