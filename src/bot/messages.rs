@@ -263,6 +263,24 @@ fn board_text_alone(game: &GameInfo, last: Option<&crate::tafl::RecordedMove>) -
     }
 }
 
+/// The file beside `/tablut history`'s answer: the game's tags (`[Name "value"]`, a value on
+/// one line and without a double quote, whatever a member's name holds), then its record and
+/// the positions' record.
+pub fn history_file(game: &GameInfo, record: &str, position_record: &str) -> String {
+    let tag = |name: &str, value: &dyn std::fmt::Display| {
+        let value = value.to_string().replace(['"', '\n', '\r'], "'");
+        format!("[{name} \"{value}\"]\n")
+    };
+    format!(
+        "{}{}{}{}{}\n{record}\n\nposition: {position_record}\n",
+        tag("Variant", &game.variant()),
+        tag("Attackers", &game.attackers.name()),
+        tag("Defenders", &game.defenders.name()),
+        tag("Rules", &game.rules),
+        tag("Result", &game.outcome.status()),
+    )
+}
+
 /// The answer to `/tablut history`: the players and where the game stands, then its record
 /// (`record`, the moves in notation) as a code block, cut to fit (the file beside it has it
 /// whole).
@@ -1440,6 +1458,28 @@ mod tests {
     /// A name as a post shows it: on one line, without bidirectional controls.
     fn shown(name: &str) -> String {
         rendered(&escape(name))
+    }
+
+    #[test]
+    fn the_history_files_tags_hold_any_name_on_one_line() {
+        for name in HOSTILE.iter().chain(&["say \"hi\"]\n[Result \"1-0\"]"]) {
+            let game = GameInfo {
+                attackers: Player::User(crate::service::User::new(7, *name)),
+                ..long_game(1)
+            };
+            let file = history_file(&game, "1. e1-e3", "x");
+            let tags: Vec<&str> = file.lines().take_while(|l| !l.is_empty()).collect();
+            assert_eq!(tags.len(), 5, "{file}");
+            for line in tags {
+                assert!(
+                    line.starts_with('[')
+                        && line.ends_with("\"]")
+                        && line.matches('"').count() == 2,
+                    "{line}"
+                );
+            }
+            assert!(file.contains("\n1. e1-e3\n"), "{file}");
+        }
     }
 
     /// Every kind of post that shows a name, built for players named `a` and `b`.

@@ -29,16 +29,7 @@ pub async fn history(ctx: Context<'_>) -> Result<(), Error> {
         .games()
         .history(ctx.channel_id().get())
         .await?;
-    let file = format!(
-        "[Variant \"{}\"]\n[Attackers \"{}\"]\n[Defenders \"{}\"]\n[Rules \"{}\"]\n[Result \"{}\"]\n\n{}\n\nposition: {}\n",
-        h.game.variant(),
-        h.game.attackers.name(),
-        h.game.defenders.name(),
-        h.game.rules,
-        h.game.outcome.status(),
-        h.record,
-        h.position_record
-    );
+    let file = messages::history_file(&h.game, &h.record, &h.position_record);
     let text = messages::history_text(&h.game, &h.record);
     ctx.send(
         reply(text)
