@@ -80,7 +80,7 @@ pub enum ServiceError {
     #[error("It is the AI's turn: its move is coming.")]
     AiToMove,
     #[error(
-        "'{}' is not a time control: write none, a time per move like 12h or 3d (1 minute to 30 days), or a bank and an increment like 3d+6h (the bank 1 minute to 30 days, the increment at most the bank).",
+        "'{}' is not a time control: write none, a time per move like 3d, or a bank and increment like 3d+6h (1 minute to 30 days; the increment at most the bank).",
         crate::echo::echo(.0)
     )]
     BadTimeControl(String),
