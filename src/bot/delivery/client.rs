@@ -9,13 +9,13 @@
 //! `DISCORD_PROXY` set serenity's rate limiter is off, so the rate limits are ours to honour:
 //! every request waits for its bucket as Discord's headers state it ([`super::buckets`]).
 
+use super::answer::Answer;
 use super::buckets::{Buckets, Route, LONGEST_WAIT};
 use super::policy::{self, Attempt, Delivery, ANSWER_GONE, UNKNOWN_MESSAGE};
 use crate::service::{AnswerRef, Buttons, Notice};
 use poise::serenity_prelude as serenity;
 use reqwest::header::{HeaderMap, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
 use serde_json::Value;
-use std::time::Duration;
 
 /// How many of a channel's latest messages are looked through for a notice already posted.
 const LOOK_BACK: u32 = 100;
@@ -30,53 +30,6 @@ pub struct Poster {
     me: tokio::sync::OnceCell<u64>,
     /// Discord's rate limits, as its answers state them.
     buckets: Buckets,
-}
-
-/// Discord's answer to a request.
-pub(super) struct Answer {
-    pub status: u16,
-    pub headers: HeaderMap,
-    /// Its JSON body (null if it has none, or none that parses).
-    pub body: Value,
-}
-
-/// A 429's limit: how long to wait, and whether every request must.
-pub(super) struct RateLimit {
-    pub after: Duration,
-    pub global: bool,
-}
-
-impl Answer {
-    /// Discord's error code, if the answer is Discord's error body
-    /// (`{"code": 10003, "message": "Unknown Channel"}`).
-    pub fn code(&self) -> Option<i64> {
-        self.body["code"]
-            .as_i64()
-            .filter(|_| self.body["message"].is_string())
-    }
-
-    /// The message it is (a post's or an edit's answer).
-    pub fn message_id(&self) -> Option<u64> {
-        serde_json::from_value::<serenity::Message>(self.body.clone())
-            .ok()
-            .map(|m| m.id.get())
-    }
-
-    /// The rate limit a 429 states, in its body or its headers (a second if neither says).
-    pub fn rate_limit(&self) -> RateLimit {
-        let header = |name: &str| self.headers.get(name).and_then(|v| v.to_str().ok());
-        let seconds = self.body["retry_after"]
-            .as_f64()
-            .or_else(|| header("retry-after").and_then(|v| v.parse().ok()))
-            .unwrap_or(1.0)
-            .clamp(0.0, 3600.0);
-        RateLimit {
-            after: Duration::from_secs_f64(seconds),
-            global: self.body["global"].as_bool() == Some(true)
-                || header("x-ratelimit-global") == Some("true")
-                || header("x-ratelimit-scope") == Some("global"),
-        }
-    }
 }
 
 /// The handle on an interaction's original response that the notice of its change keeps (the

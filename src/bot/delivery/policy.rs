@@ -4,7 +4,7 @@
 //! it is given up. What follows for the game is the service's, each consequence a call of its
 //! own.
 
-use super::client::Answer;
+use super::answer::Answer;
 use crate::service::outbox::millis;
 use crate::service::{Ended, GameId, Notice, OutboxTimes, Service, ServiceError};
 use std::time::Duration;
