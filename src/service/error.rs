@@ -108,7 +108,7 @@ pub enum ServiceError {
     #[error("This button is for the member who asked: use the command yourself.")]
     NotYourButton,
     #[error("{}", still_under_way(.0))]
-    StillUnderWay(super::privacy::UnderWay),
+    StillUnderWay(UnderWay),
     #[error("That record cannot be read: {0}.")]
     BadRecord(String),
     #[error("That record's game has not ended: analysis looks at finished games. Continue it instead, with then: ai or challenge.")]
@@ -146,7 +146,7 @@ fn counted(n: usize, one: &str, many: &str) -> String {
 }
 
 /// Why a person cannot be forgotten yet: what they still have under way, and what to do.
-fn still_under_way(u: &super::privacy::UnderWay) -> String {
+fn still_under_way(u: &UnderWay) -> String {
     let them = |n: u32| if n == 1 { "it" } else { "them" };
     let mut what = Vec::new();
     if u.games > 0 {
@@ -321,5 +321,24 @@ mod tests {
             ServiceError::AiBusy(3).to_string(),
             "The AI is busy with 3 moves and hints already waiting: try again in a minute."
         );
+    }
+}
+
+/// What a person still has under way, which must end before they can be forgotten.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct UnderWay {
+    /// Games they play that are not over.
+    pub games: u32,
+    /// Open challenges they made or were sent.
+    pub challenges: u32,
+    /// Analyses still running of their games.
+    pub analyses: u32,
+    /// News naming them that the bot is still delivering.
+    pub notices: u32,
+}
+
+impl UnderWay {
+    pub(crate) fn any(self) -> bool {
+        self != UnderWay::default()
     }
 }

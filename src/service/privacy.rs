@@ -61,24 +61,7 @@ fn as_text<S: serde::Serializer>(id: &UserId, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&id.to_string())
 }
 
-/// What a person still has under way, which must end before they can be forgotten.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct UnderWay {
-    /// Games they play that are not over.
-    pub games: u32,
-    /// Open challenges they made or were sent.
-    pub challenges: u32,
-    /// Analyses still running of their games.
-    pub analyses: u32,
-    /// News naming them that the bot is still delivering.
-    pub notices: u32,
-}
-
-impl UnderWay {
-    fn any(self) -> bool {
-        self != UnderWay::default()
-    }
-}
+pub use super::error::UnderWay;
 
 /// What forgetting a person changed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
