@@ -226,12 +226,13 @@ fn a_match_against_an_engine_protocol_program() {
         // Each game's moves are legal in order on the variant's board.
         for line in &lines[..2] {
             let moves = line.rsplit("; ").next().unwrap();
-            let mut game = tablut_bot::tafl::Game::new(
-                variant
-                    .parse::<tablut_bot::tafl::Variant>()
-                    .unwrap()
-                    .rules(),
-            );
+            // The match's rules, the other program's: Brandubh's `linnaeus` (`Rules::BRANDUBH`,
+            // what the OpenTafl rules record says), not the variant's default preset.
+            let rules = match variant {
+                "brandubh" => tablut_bot::tafl::Rules::BRANDUBH,
+                v => v.parse::<tablut_bot::tafl::Variant>().unwrap().rules(),
+            };
+            let mut game = tablut_bot::tafl::Game::new(rules);
             for m in moves.split(' ') {
                 game.play_text(m)
                     .unwrap_or_else(|e| panic!("{variant} {m}: {e}"));
