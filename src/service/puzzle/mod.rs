@@ -1,0 +1,19 @@
+//! Puzzles: each user's current puzzle in a server (one at a time, kept in the database), its
+//! answers judged against the proven solution, the player's and the puzzle's Glicko-2 ratings
+//! moved once per first try (as lichess does), the server's puzzle leaderboard, and the daily
+//! puzzle posted through the outbox in the transaction that claims the day: every member may
+//! answer it (one try each, beside their own puzzle), and the day's results are its leaderboard.
+//!
+//! The puzzles come from `assets/puzzles.json` (found by `tablut-bot puzzles` in the AI's games
+//! against itself and proven by [`crate::ai::puzzle`]), loaded at start-up.
+
+mod answers;
+mod daily;
+mod finding;
+mod puzzles;
+
+pub(crate) use answers::answer_delivered;
+pub use answers::{AnswerKey, PuzzleAnswer, PuzzleRatings};
+pub use daily::{day_of, DailyBoard, DayResult};
+pub use finding::SCAN_GIVE_UP;
+pub use puzzles::{initial_rating, PuzzlePlayer, PuzzleView, Puzzles, ReplyTo, SEED};

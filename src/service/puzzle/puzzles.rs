@@ -1,0 +1,411 @@
+//! The puzzles' part of the service ([`Puzzles`]): the puzzles stored (seeded from
+//! `assets/puzzles.json`) and read back, a puzzle as its player sees it and its board, the
+//! player's own puzzle handed out, and the server's puzzle leaderboard.
+
+use crate::ai::pool::Pool;
+use crate::ai::puzzle::{Kind, Record};
+use crate::rating::Rating;
+use crate::service::context::{parse_rules, rules_json, Context};
+use crate::service::news::News;
+use crate::service::outbox::{AnswerRef, NoticeId, Payload, PuzzleBoardRef};
+use crate::service::types::{ChannelId, GuildId, User, UserId};
+use crate::service::{Done, Service, ServiceError};
+use crate::store::puzzles::{self as rows, NewPuzzle, PuzzleRow};
+use crate::store::Connection;
+use crate::tafl::{parse_move, Game, Move, Position, Side};
+
+/// The seed puzzles, built into the binary.
+pub const SEED: &str = include_str!("../../../assets/puzzles.json");
+
+/// A puzzle's rating before anyone has tried it: by how hard it looks (a win in one is easiest).
+pub fn initial_rating(kind: Kind, moves: u32) -> Rating {
+    let rating = match (kind, moves) {
+        (Kind::Win, 1) => 1200.0,
+        (Kind::Save, _) => 1400.0,
+        _ => 1600.0,
+    };
+    Rating {
+        rating,
+        ..Rating::default()
+    }
+}
+
+/// A puzzle as the player sees it at their turn.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PuzzleView {
+    pub puzzle_id: i64,
+    pub kind: Kind,
+    /// The solver's moves in all.
+    pub moves: u32,
+    /// Which of them is asked now (1 for the first).
+    pub step: u32,
+    /// The side the player moves for.
+    pub side: Side,
+    pub rating: f64,
+    /// Whether this try counts for the ratings (the player's first at this puzzle).
+    pub rated: bool,
+    /// The opponent's reply just played, when this is a later step.
+    pub reply: Option<String>,
+    /// The day whose daily puzzle this is (days since the Unix epoch); `None` for the
+    /// player's own puzzles.
+    pub day: Option<i64>,
+    /// Never stored with a notice.
+    #[serde(skip)]
+    pub png: Vec<u8>,
+    /// The notice (written with the try it starts) whose edit of the interaction's response
+    /// shows it; none when showing it changed nothing (the try under way, shown again) or no
+    /// interaction was named. Not stored with the notice.
+    #[serde(skip)]
+    pub notice: Option<NoticeId>,
+}
+
+impl PuzzleView {
+    /// "Defenders to move: find the move that wins in 2." and the like.
+    pub fn task(&self) -> String {
+        let side = match self.side {
+            Side::Attackers => "Attackers",
+            Side::Defenders => "Defenders",
+        };
+        match self.kind {
+            Kind::Win if self.moves == 1 => format!("{side} to move: find the move that wins."),
+            Kind::Win => format!(
+                "{side} to move: find the move that wins in {} (move {} of {}).",
+                self.moves, self.step, self.moves
+            ),
+            Kind::Save => format!("{side} to move: find the only move that saves the game."),
+        }
+    }
+}
+
+/// The interaction a puzzle's answer is given to: its deferred response, in `channel`, shows
+/// the answer (edited by the handler, or by the dispatcher if the handler's edit fails);
+/// `private` when that response is for the player alone (ephemeral). An answer to the daily
+/// puzzle is given only to a private one, and is never posted in the channel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplyTo {
+    pub channel: ChannelId,
+    pub answer: AnswerRef,
+    pub private: bool,
+}
+
+/// A server's puzzle leaderboard line: a member's puzzle rating and tries.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PuzzlePlayer {
+    pub user_id: UserId,
+    pub name: String,
+    pub rating: crate::rating::Rating,
+    pub solved: u32,
+    pub failed: u32,
+}
+
+impl From<rows::PuzzlePlayerRow> for PuzzlePlayer {
+    fn from(r: rows::PuzzlePlayerRow) -> PuzzlePlayer {
+        PuzzlePlayer {
+            user_id: r.user_id,
+            name: r.name,
+            rating: r.rating,
+            solved: r.solved,
+            failed: r.failed,
+        }
+    }
+}
+
+/// A stored puzzle read back: its start, its line and what it asks.
+pub(super) struct Loaded {
+    pub(super) row: PuzzleRow,
+    pub(super) start: Position,
+    pub(super) line: Vec<Move>,
+    pub(super) kind: Kind,
+}
+
+pub(super) fn load(row: PuzzleRow) -> Result<Loaded, ServiceError> {
+    let bad = |e: String| ServiceError::Internal(format!("puzzle {}: {e}", row.id));
+    let kind = Kind::from_name(&row.kind).ok_or_else(|| bad(format!("kind '{}'", row.kind)))?;
+    let to_move: Side = row
+        .to_move
+        .parse()
+        .map_err(|e: crate::tafl::side::SideError| bad(e.to_string()))?;
+    let record = Record {
+        position: row.position.clone(),
+        to_move,
+        rules: parse_rules(&row.rules)?,
+        kind,
+        moves: row.moves,
+        line: row.line.split_whitespace().map(str::to_string).collect(),
+        source: row.source.clone(),
+    };
+    let (start, line) = record.read().map_err(|e| bad(e.to_string()))?;
+    Ok(Loaded {
+        row,
+        start,
+        line,
+        kind,
+    })
+}
+
+impl Loaded {
+    /// The game from the puzzle's start with the first `plies` of the line played.
+    pub(super) fn game_at(&self, plies: u32) -> Game {
+        let mut game = Game::from_position(self.start);
+        for &mv in self.line.iter().take(plies as usize) {
+            game.play(mv)
+                .expect("a stored line is checked legal when read");
+        }
+        game
+    }
+}
+
+/// The puzzles ([`Service::puzzles`]): handed out, answered move by move, rated; the daily
+/// puzzle and its board; puzzles found in finished games.
+#[derive(Clone, Copy)]
+pub struct Puzzles<'a> {
+    pub(super) cx: &'a Context,
+    /// The AI's workers, where finished games are scanned for puzzles as background work.
+    pub(super) pool: &'a Pool,
+}
+
+impl Service {
+    /// The puzzles.
+    pub fn puzzles(&self) -> Puzzles<'_> {
+        Puzzles {
+            cx: &self.cx,
+            pool: &self.ai,
+        }
+    }
+}
+
+impl Puzzles<'_> {
+    /// Loads the seed puzzles into the database (those already there are left as they are);
+    /// how many were new.
+    pub async fn seed(self) -> Result<u32, ServiceError> {
+        let records: Vec<Record> = serde_json::from_str(SEED)
+            .map_err(|e| ServiceError::Internal(format!("assets/puzzles.json: {e}")))?;
+        let mut tx = self.cx.store.write().await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
+        let mut added = 0;
+        for r in &records {
+            if r.read().is_err() {
+                tracing::warn!(position = %r.position, "a seed puzzle does not read back: skipped");
+                continue;
+            }
+            let new = rows::insert(
+                &mut *tx,
+                &NewPuzzle {
+                    position: &r.position,
+                    to_move: r.to_move.name(),
+                    rules: &rules_json(&r.rules),
+                    kind: r.kind.name(),
+                    moves: r.moves,
+                    line: &r.line.join(" "),
+                    source: "seed",
+                    game_id: None,
+                    rating: initial_rating(r.kind, r.moves),
+                    now,
+                },
+            )
+            .await?;
+            added += u32::from(new);
+        }
+        tx.commit().await?;
+        Ok(added)
+    }
+
+    /// The user's current puzzle in this server, or a new one near their puzzle rating (one
+    /// they have not tried, while there are any). A new one's try is started in a transaction
+    /// that also writes, given the interaction `to`, the notice that shows it there (named in
+    /// the view); the current one is read, and shown by the caller.
+    pub async fn puzzle(
+        self,
+        guild: GuildId,
+        user: &User,
+        to: Option<&ReplyTo>,
+    ) -> Result<PuzzleView, ServiceError> {
+        if let Some(a) = rows::active(self.cx.store.read(), guild, user.id).await? {
+            let p = self.stored_puzzle(a.puzzle_id).await?;
+            return self.view(&p, a.progress, a.rated, a.day).await;
+        }
+        if rows::count(self.cx.store.read()).await? == 0 {
+            self.seed().await?;
+        }
+        let mine = rows::player(self.cx.store.read(), guild, user.id)
+            .await?
+            .map(|p| p.rating)
+            .unwrap_or_default();
+        let row = rows::next_for(self.cx.store.read(), guild, user.id, mine.rating)
+            .await?
+            .ok_or(ServiceError::NoPuzzles)?;
+        let p = load(row)?;
+        let mut tx = self.cx.store.write().await?;
+        let rated = !rows::tried(&mut *tx, guild, user.id, p.row.id).await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
+        let started = rows::start(&mut *tx, guild, user.id, p.row.id, rated, None, now).await;
+        match started {
+            Ok(_) => self.start_shown(tx, &p, rated, None, to).await,
+            // Another command started one at the same moment: show that one.
+            Err(e) if e.is_unique_violation("puzzle_attempts") => {
+                drop(tx);
+                let a = rows::active(self.cx.store.read(), guild, user.id)
+                    .await?
+                    .ok_or(ServiceError::PositionChanged)?;
+                let p = self.stored_puzzle(a.puzzle_id).await?;
+                self.view(&p, a.progress, a.rated, a.day).await
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    pub(super) async fn stored_puzzle(self, id: i64) -> Result<Loaded, ServiceError> {
+        let row = rows::by_id(self.cx.store.read(), id)
+            .await?
+            .ok_or_else(|| ServiceError::Internal(format!("puzzle {id} is gone")))?;
+        load(row)
+    }
+
+    /// The view of a puzzle `progress` plies into its line.
+    pub(super) async fn view(
+        self,
+        p: &Loaded,
+        progress: u32,
+        rated: bool,
+        day: Option<i64>,
+    ) -> Result<PuzzleView, ServiceError> {
+        let (mut view, board) = view_at(p, progress, rated, day);
+        view.png = self.puzzle_image(p, &board).await?;
+        Ok(view)
+    }
+
+    /// The board of a puzzle a notice carries: its position some plies into its line, and
+    /// perhaps a move off the line after them.
+    pub(super) async fn puzzle_image(
+        self,
+        p: &Loaded,
+        board: &PuzzleBoardRef,
+    ) -> Result<Vec<u8>, ServiceError> {
+        let mut game = p.game_at(board.plies);
+        if let Some(then) = &board.then {
+            let bad = |e: String| ServiceError::Internal(format!("puzzle {}: {e}", p.row.id));
+            let mv = parse_move(game.position(), then).map_err(|e| bad(e.to_string()))?;
+            game.play(mv).map_err(|e| bad(e.to_string()))?;
+        }
+        self.cx
+            .image(
+                *game.position(),
+                game.moves().last().copied(),
+                board.caption.clone(),
+            )
+            .await
+    }
+
+    /// Writes `payload`, a notice of `kind`, for the interaction `to` (none: no notice): held
+    /// for the handler's edit of its deferred response, sent again by the dispatcher if the
+    /// handler does not record it; past the token's life posted in the channel, or given up if
+    /// the response is private.
+    pub(super) async fn reply_notice(
+        self,
+        conn: &mut Connection,
+        kind: &str,
+        payload: Payload,
+        to: Option<&ReplyTo>,
+    ) -> Result<Option<NoticeId>, ServiceError> {
+        let Some(to) = to else {
+            return Ok(None);
+        };
+        let payload = Payload {
+            answer: Some(to.answer.clone()),
+            private: to.private,
+            ..payload
+        };
+        let hold = self.cx.delivery.answer_grace;
+        let id = self
+            .cx
+            .enqueue(conn, to.channel, kind, &payload, hold)
+            .await?;
+        Ok(Some(id))
+    }
+
+    /// Commits a try just started at `p` (`tx`) with the notice that shows it to `to`, then
+    /// draws its board.
+    pub(super) async fn start_shown(
+        self,
+        mut tx: crate::store::Write<'_>,
+        p: &Loaded,
+        rated: bool,
+        day: Option<i64>,
+        to: Option<&ReplyTo>,
+    ) -> Result<PuzzleView, ServiceError> {
+        let (mut view, board) = view_at(p, 0, rated, day);
+        let payload = Payload {
+            puzzle: Some(board.clone()),
+            ..Payload::news(News::PuzzleShown(view.clone()))
+        };
+        view.notice = self
+            .reply_notice(&mut tx, "puzzle_shown", payload, to)
+            .await?;
+        self.cx.commit_noticed(tx).await?;
+        view.png =
+            (self.puzzle_image(p, &board).await).map_err(ServiceError::after(Done::PuzzleStart))?;
+        Ok(view)
+    }
+
+    /// The server's best puzzle solvers.
+    pub async fn leaderboard(
+        self,
+        guild: GuildId,
+        limit: u32,
+    ) -> Result<Vec<PuzzlePlayer>, ServiceError> {
+        Ok(rows::leaderboard(self.cx.store.read(), guild, limit)
+            .await?
+            .into_iter()
+            .map(PuzzlePlayer::from)
+            .collect())
+    }
+
+    /// A user's puzzle rating in a server, if they have one.
+    pub async fn puzzle_player(
+        self,
+        guild: GuildId,
+        user: UserId,
+    ) -> Result<Option<PuzzlePlayer>, ServiceError> {
+        Ok(rows::player(self.cx.store.read(), guild, user)
+            .await?
+            .map(PuzzlePlayer::from))
+    }
+
+    /// Draws the start of a puzzle a notice carries.
+    pub async fn board(self, board: &PuzzleBoardRef) -> Result<Vec<u8>, ServiceError> {
+        let p = self.stored_puzzle(board.puzzle).await?;
+        self.puzzle_image(&p, board).await
+    }
+}
+
+/// The view of a puzzle `progress` plies into its line, without its board, and that board.
+pub(super) fn view_at(
+    p: &Loaded,
+    progress: u32,
+    rated: bool,
+    day: Option<i64>,
+) -> (PuzzleView, PuzzleBoardRef) {
+    let game = p.game_at(progress);
+    let view = PuzzleView {
+        puzzle_id: p.row.id,
+        kind: p.kind,
+        moves: p.row.moves,
+        step: progress / 2 + 1,
+        side: p.start.turn(),
+        rating: p.row.rating.rating,
+        rated,
+        reply: (progress > 0)
+            .then(|| game.moves().last().map(|m| m.to_string()))
+            .flatten(),
+        day,
+        png: Vec::new(),
+        notice: None,
+    };
+    let board = PuzzleBoardRef {
+        puzzle: p.row.id,
+        caption: view.task(),
+        plies: progress,
+        then: None,
+    };
+    (view, board)
+}
