@@ -326,10 +326,11 @@ impl Ai<'_> {
         .await?;
         let payload = Payload::news(News::AiWaiting { game, ahead });
         let mut tx = self.cx.store.write().await?;
-        self.cx
+        let told = self
+            .cx
             .enqueue(&mut tx, channel, "ai_wait", &payload, Duration::ZERO)
             .await?;
-        self.cx.commit_noticed(tx).await?;
+        self.cx.commit_noticed(tx, told).await?;
         Ok(true)
     }
 

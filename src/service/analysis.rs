@@ -361,7 +361,7 @@ impl Analysis<'_> {
         .await;
         match inserted {
             Ok(()) => {
-                self.cx.commit_noticed(tx).await?;
+                self.cx.commit_noticed(tx, notice).await?;
                 Ok(AnalysisStatus::Started {
                     game: loaded.info,
                     total,
@@ -626,7 +626,8 @@ impl Analysis<'_> {
                 graph: Some(GraphRef { game: id }),
                 ..Payload::news(News::AnalysisSummary(summary))
             };
-            self.cx
+            let told = self
+                .cx
                 .enqueue(
                     &mut tx,
                     stored.channel_id,
@@ -635,12 +636,13 @@ impl Analysis<'_> {
                     Duration::ZERO,
                 )
                 .await?;
-            self.cx.commit_noticed(tx).await?;
+            self.cx.commit_noticed(tx, told).await?;
             return Ok(Step::Finished);
         }
         if reviewed > 0 && reviewed.is_multiple_of(PROGRESS_EVERY) {
             let p = progress(reviewed);
-            self.cx
+            let told = self
+                .cx
                 .enqueue(
                     &mut tx,
                     stored.channel_id,
@@ -649,7 +651,7 @@ impl Analysis<'_> {
                     Duration::ZERO,
                 )
                 .await?;
-            self.cx.commit_noticed(tx).await?;
+            self.cx.commit_noticed(tx, told).await?;
         } else {
             tx.commit().await?;
         }

@@ -11,7 +11,7 @@ use super::types::{
 };
 use super::{Done, ServiceError};
 use crate::store::challenges::{self, ChallengeRow, NewChallenge};
-use crate::store::games::{self, NewGame};
+use crate::store::games::{self, NewGame, SeatRow};
 use crate::store::{self, Connection};
 use crate::tafl::{write_position, Game, Position, Side};
 use std::time::Duration;
@@ -80,7 +80,13 @@ impl Games<'_> {
             }
             None => None,
         };
-        self.cx.commit_noticed(tx).await?;
+        // Landed: the challenge, as this transaction wrote it.
+        let challenger = req.challenger.id;
+        let landed = || async move {
+            let row = challenges::by_id(self.cx.store.read(), id).await?;
+            Ok(row.is_some_and(|r| (r.challenger_id, r.created_at) == (challenger, now)))
+        };
+        self.cx.commit_answered(tx, notice, landed).await?;
         let info = self
             .challenge_info(id)
             .await
@@ -315,10 +321,11 @@ impl Games<'_> {
             if !e.is_internal() {
                 let payload = outbox::Payload::news(News::NotStarted { why: e.to_string() });
                 let mut tx = self.cx.store.write().await?;
-                self.cx
+                let told = self
+                    .cx
                     .enqueue(&mut tx, thread, "not_started", &payload, Duration::ZERO)
                     .await?;
-                self.cx.commit_noticed(tx).await?;
+                self.cx.commit_noticed(tx, told).await?;
             }
         }
         result
@@ -374,20 +381,24 @@ impl Games<'_> {
             drop(tx);
             return Err(self.closed_meanwhile(row.id).await);
         }
-        if channel.is_some() {
-            let payload = outbox::Payload::with_board(News::Started(info.clone()), &info);
-            let first = self
-                .cx
-                .enqueue(
-                    &mut tx,
-                    info.place.channel,
-                    "game_started",
-                    &payload,
-                    Duration::ZERO,
-                )
-                .await?;
-            self.cx.clock_waits(&mut tx, &info, first).await?;
-        }
+        let first = match channel {
+            Some(_) => {
+                let payload = outbox::Payload::with_board(News::Started(info.clone()), &info);
+                let first = self
+                    .cx
+                    .enqueue(
+                        &mut tx,
+                        info.place.channel,
+                        "game_started",
+                        &payload,
+                        Duration::ZERO,
+                    )
+                    .await?;
+                self.cx.clock_waits(&mut tx, &info, first).await?;
+                Some(first)
+            }
+            None => None,
+        };
         let notice = match answering {
             Some(answering) => {
                 let payload = match channel {
@@ -418,7 +429,18 @@ impl Games<'_> {
             }
             None => None,
         };
-        self.cx.commit_noticed(tx).await?;
+        // Landed: the challenge accepted with this game.
+        let (challenge, game) = (row.id, info.id);
+        let landed = || async move {
+            let row = challenges::by_id(self.cx.store.read(), challenge).await?;
+            Ok(row.is_some_and(|r| {
+                ChallengeStatus::from_store(r.status) == ChallengeStatus::Accepted
+                    && r.game_id == Some(game)
+            }))
+        };
+        self.cx
+            .commit_answered(tx, notice.or(first), landed)
+            .await?;
         let mut started = self
             .started(info)
             .await
@@ -485,7 +507,12 @@ impl Games<'_> {
             }
             None => None,
         };
-        self.cx.commit_noticed(tx).await?;
+        // Landed: the challenge closed as this transaction closed it.
+        let landed = || async move {
+            let row = challenges::by_id(self.cx.store.read(), id).await?;
+            Ok(row.is_some_and(|r| ChallengeStatus::from_store(r.status) == status))
+        };
+        self.cx.commit_answered(tx, notice, landed).await?;
         let info = self
             .challenge_info(id)
             .await
@@ -545,7 +572,22 @@ impl Games<'_> {
             }
             None => None,
         };
-        self.cx.commit_noticed(tx).await?;
+        // Landed: this game, in its channel, between its players.
+        let (id, place, seats) = (
+            info.id,
+            info.place,
+            (seat(&info.attackers), seat(&info.defenders)),
+        );
+        let seats = &seats;
+        let landed = || async move {
+            let row = games::by_id(self.cx.store.read(), id).await?;
+            Ok(row.is_some_and(|r| {
+                let ids = |s: &SeatRow| (s.user_id, s.ai_level.clone());
+                r.channel_id == place.channel
+                    && (ids(&r.attacker), ids(&r.defender)) == (ids(&seats.0), ids(&seats.1))
+            }))
+        };
+        self.cx.commit_answered(tx, notice, landed).await?;
         let mut started = self
             .started(info)
             .await
@@ -691,14 +733,15 @@ pub(super) async fn expire(
     {
         return Ok(None);
     }
-    cx.enqueue(
-        &mut tx,
-        info.place.channel,
-        "challenge_expired",
-        &payload,
-        Duration::ZERO,
-    )
-    .await?;
-    cx.commit_noticed(tx).await?;
+    let told = cx
+        .enqueue(
+            &mut tx,
+            info.place.channel,
+            "challenge_expired",
+            &payload,
+            Duration::ZERO,
+        )
+        .await?;
+    cx.commit_noticed(tx, told).await?;
     Ok(Some(info))
 }

@@ -15,7 +15,7 @@ use super::types::{
 use super::{Service, ServiceError};
 use crate::store::games::GameRow;
 use crate::store::outbox::{self as rows, NewNotice, NoticeRow, Settle};
-use crate::store::{challenges, games, moves, Connection, Write};
+use crate::store::{challenges, games, moves, Connection, StoreError, Write};
 use crate::tafl::{Game, Outcome, Reason};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -326,12 +326,48 @@ impl Context {
         self.outbox_wake.notify_one();
     }
 
-    /// Commits a transaction that wrote notices, lets the next writer in, and wakes the
-    /// dispatcher.
-    pub(crate) async fn commit_noticed(&self, tx: Write<'_>) -> Result<(), ServiceError> {
-        tx.commit().await?;
-        self.wake_outbox();
-        Ok(())
+    /// Commits a transaction whose change is told through `notice`, written in it, lets the
+    /// next writer in, and wakes the dispatcher; a commit whose outcome is unknown is looked
+    /// up first ([`Context::commit_answered`]).
+    pub(crate) async fn commit_noticed(
+        &self,
+        tx: Write<'_>,
+        notice: NoticeId,
+    ) -> Result<(), ServiceError> {
+        self.commit_answered(tx, Some(notice), || async { Ok(false) })
+            .await
+    }
+
+    /// Commits a transaction that changed what a player is told about, with the notice that
+    /// tells it (if it wrote one), as [`Context::commit_or_look`] does: a commit whose outcome
+    /// is unknown is looked up before anything is told. A transaction that wrote a notice is
+    /// found by that notice's id and nonce (its id alone could be another notice's: SQLite
+    /// gives the ids of a transaction rolled back out again); one that wrote none, by
+    /// `changed`, a read of the change it made.
+    pub(crate) async fn commit_answered<F, Fut>(
+        &self,
+        mut tx: Write<'_>,
+        notice: Option<NoticeId>,
+        changed: F,
+    ) -> Result<(), ServiceError>
+    where
+        F: Fn() -> Fut,
+        Fut: std::future::Future<Output = Result<bool, StoreError>>,
+    {
+        let written = match notice {
+            Some(id) => rows::nonce(&mut *tx, id).await?.map(|nonce| (id, nonce)),
+            None => None,
+        };
+        let (written, changed) = (&written, &changed);
+        self.commit_or_look(tx, move || async move {
+            match written {
+                Some((id, nonce)) => {
+                    Ok(rows::nonce(self.store.read(), *id).await?.as_ref() == Some(nonce))
+                }
+                None => changed().await,
+            }
+        })
+        .await
     }
 }
 

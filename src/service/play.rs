@@ -131,7 +131,7 @@ impl Games<'_> {
         let loaded = self.draw_offerable(channel, user).await?;
         let mut tx = self.cx.store.write().await?;
         let now = self.cx.database_now_on(&mut tx).await?;
-        draws::insert(&mut *tx, loaded.info.id, loaded.info.ply, user, now)
+        let offer = draws::insert(&mut *tx, loaded.info.id, loaded.info.ply, user, now)
             .await
             .map_err(ServiceError::unless_taken(
                 "draw_offers",
@@ -157,7 +157,13 @@ impl Games<'_> {
             }
             None => None,
         };
-        self.cx.commit_noticed(tx).await?;
+        // Landed: this offer, open.
+        let game = loaded.info.id;
+        let landed = || async move {
+            let open = draws::open_in_game(self.cx.store.read(), game).await?;
+            Ok(open.is_some_and(|o| (o.id, o.offered_by) == (offer, user)))
+        };
+        self.cx.commit_answered(tx, notice, landed).await?;
         Ok((loaded.info, notice))
     }
 
@@ -279,7 +285,13 @@ impl Games<'_> {
                 }
                 None => None,
             };
-            self.cx.commit_noticed(tx).await?;
+            // Landed: the offer declined as this transaction declined it.
+            let offer = offer.id;
+            let landed = || async move {
+                let read = self.cx.store.read();
+                draws::answered_at(read, offer, DrawStatus::Declined, now).await
+            };
+            self.cx.commit_answered(tx, notice, landed).await?;
             Ok(DrawAnswer::Declined(loaded.info, notice))
         }
     }

@@ -214,7 +214,14 @@ impl Privacy<'_> {
                 .await?;
             forgotten.notice = Some(id);
         }
-        self.cx.commit_noticed(tx).await?;
+        // Landed: no name of theirs is left beside their id.
+        let landed = || async move {
+            let names = rows::names_of(self.cx.store.read(), user.id).await?;
+            Ok(names.is_empty())
+        };
+        self.cx
+            .commit_answered(tx, forgotten.notice, landed)
+            .await?;
         Ok(forgotten)
     }
 }

@@ -110,10 +110,16 @@ impl Games<'_> {
             game.moves().len() as u32,
         )
         .await?;
+        let plies = game.moves().len() as u32;
         for (i, m) in game.moves().iter().enumerate() {
             moves::insert(&mut *tx, id, i as u32 + 1, &m.to_string(), None, now).await?;
         }
-        tx.commit().await?;
+        // Landed: this game, finished, as this transaction wrote it.
+        let landed = || async move {
+            let row = games::by_id(self.cx.store.read(), id).await?;
+            Ok(row.is_some_and(|r| (r.channel_id, r.ply, r.created_at) == (channel, plies, now)))
+        };
+        self.cx.commit_answered(tx, None, landed).await?;
         Ok(id)
     }
 }

@@ -248,7 +248,8 @@ impl GameClock<'_> {
         if !games::mark_reminder(&mut *tx, game.id, loaded.row.ply, number, now).await? {
             return Ok(None);
         }
-        self.cx
+        let told = self
+            .cx
             .enqueue(
                 &mut tx,
                 game.place.channel,
@@ -257,7 +258,7 @@ impl GameClock<'_> {
                 Duration::ZERO,
             )
             .await?;
-        self.cx.commit_noticed(tx).await?;
+        self.cx.commit_noticed(tx, told).await?;
         Ok(Some(event))
     }
 }

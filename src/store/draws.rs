@@ -49,6 +49,24 @@ pub async fn open_in_game<'e>(
     .await?)
 }
 
+/// Whether offer `id` was answered with `status` at `at`.
+pub async fn answered_at<'e>(
+    ex: impl AnyExecutor<'e>,
+    id: i64,
+    status: DrawStatus,
+    at: i64,
+) -> Result<bool, StoreError> {
+    let found: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM draw_offers WHERE id = $1 AND status = $2 AND answered_at = $3",
+    )
+    .bind(id)
+    .bind(status)
+    .bind(at)
+    .fetch_one(ex)
+    .await?;
+    Ok(found > 0)
+}
+
 /// Closes the game's open offer (if any) with `status`. Returns whether one was open.
 pub async fn close_open<'e>(
     ex: impl Writes<'e>,

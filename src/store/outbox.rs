@@ -154,6 +154,15 @@ pub async fn by_id<'e>(ex: impl AnyExecutor<'e>, id: i64) -> Result<Option<Notic
     )
 }
 
+/// Notice `id`'s nonce, if it is there: with its id, what tells a notice from one written
+/// later under the same id (SQLite gives the ids of a transaction rolled back out again).
+pub async fn nonce<'e>(ex: impl AnyExecutor<'e>, id: i64) -> Result<Option<String>, StoreError> {
+    Ok(sqlx::query_scalar("SELECT nonce FROM outbox WHERE id = $1")
+        .bind(id)
+        .fetch_optional(ex)
+        .await?)
+}
+
 /// A channel's notices, in order (for tests and inspection).
 pub async fn of_channel<'e>(
     ex: impl AnyExecutor<'e>,

@@ -5,7 +5,7 @@
 
 use super::StoreError;
 use super::Writes;
-use super::{to_db, DbBool, DbId};
+use super::{from_db, to_db, DbBool, DbId};
 use crate::rating::Rating;
 use sqlx::any::AnyExecutor;
 
@@ -247,6 +247,19 @@ pub async fn active<'e>(
     )
     .bind(to_db(guild_id))
     .bind(to_db(user_id))
+    .fetch_optional(ex)
+    .await?)
+}
+
+/// Try `id`, if it is there.
+pub async fn attempt<'e>(
+    ex: impl AnyExecutor<'e>,
+    id: i64,
+) -> Result<Option<AttemptRow>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT id, puzzle_id, status, progress, rated, day FROM puzzle_attempts WHERE id = $1",
+    )
+    .bind(id)
     .fetch_optional(ex)
     .await?)
 }
@@ -635,6 +648,19 @@ pub async fn set_channel<'e>(
     .execute(ex)
     .await?;
     Ok(())
+}
+
+/// A server's daily puzzle channel and who named it, if it has one.
+pub async fn channel_of<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild_id: u64,
+) -> Result<Option<(u64, u64)>, StoreError> {
+    let row: Option<(i64, i64)> =
+        sqlx::query_as("SELECT channel_id, set_by FROM puzzle_channels WHERE guild_id = $1")
+            .bind(to_db(guild_id))
+            .fetch_optional(ex)
+            .await?;
+    Ok(row.map(|(c, by)| (from_db(c), from_db(by))))
 }
 
 /// Stops a server's daily puzzle; whether there was one.

@@ -20,3 +20,4 @@ mod puzzle_service;
 mod races;
 mod schema;
 mod service;
+mod unknown_commits;

@@ -371,7 +371,13 @@ impl Puzzles<'_> {
                 key,
             };
             self.answer_notice(&mut tx, &mut answer, &board, to).await?;
-            self.cx.commit_noticed(tx).await?;
+            let landed = || async move {
+                let now = rows::attempt(self.cx.store.read(), a.id).await?;
+                Ok(now.is_some_and(|now| now.progress == next))
+            };
+            self.cx
+                .commit_answered(tx, answer.key().notice, landed)
+                .await?;
             return self
                 .draw_answer(&p, answer, &board)
                 .await
@@ -415,7 +421,14 @@ impl Puzzles<'_> {
         };
         let (mut answer, board) = ended_at(&p, a.progress, kept, a.day, key)?;
         self.answer_notice(&mut tx, &mut answer, &board, to).await?;
-        self.cx.commit_noticed(tx).await?;
+        let (id, ended) = (a.id, a.progress + 1);
+        let landed = || async move {
+            let now = rows::attempt(self.cx.store.read(), id).await?;
+            Ok(now.is_some_and(|now| now.status != "active" && now.progress == ended))
+        };
+        self.cx
+            .commit_answered(tx, answer.key().notice, landed)
+            .await?;
         self.draw_answer(&p, answer, &board)
             .await
             .map_err(ServiceError::after(Done::PuzzleAnswer))
@@ -529,7 +542,10 @@ impl Puzzles<'_> {
         if to.is_some() {
             let mut tx = self.cx.store.write().await?;
             self.answer_notice(&mut tx, &mut answer, &board, to).await?;
-            self.cx.commit_noticed(tx).await?;
+            let nothing_else = || async { Ok(false) };
+            self.cx
+                .commit_answered(tx, answer.key().notice, nothing_else)
+                .await?;
         }
         self.draw_answer(&kept.puzzle, answer, &board)
             .await

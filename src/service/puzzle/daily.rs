@@ -78,7 +78,10 @@ impl Puzzles<'_> {
         let now = self.cx.database_now_on(&mut tx).await?;
         let started = rows::start(&mut *tx, guild, user.id, puzzle_id, rated, Some(day), now).await;
         match started {
-            Ok(_) => self.start_shown(tx, &p, rated, Some(day), to).await,
+            Ok(attempt) => {
+                self.start_shown(tx, attempt, &p, rated, Some(day), to)
+                    .await
+            }
             // A second press at the same moment started it: show that one.
             Err(e) if e.is_unique_violation("puzzle_attempts") => {
                 drop(tx);
@@ -173,7 +176,12 @@ impl Puzzles<'_> {
         }?;
         let news = News::DailyPuzzleChannel { channel, had };
         let notice = (self.reply_notice(&mut tx, "daily_channel", Payload::news(news), to)).await?;
-        self.cx.commit_noticed(tx).await?;
+        // Landed: the server's daily channel as this transaction left it.
+        let landed = || async move {
+            let now = rows::channel_of(self.cx.store.read(), guild).await?;
+            Ok(now == channel.map(|c| (c, by)))
+        };
+        self.cx.commit_answered(tx, notice, landed).await?;
         Ok((had, notice))
     }
 
@@ -229,10 +237,11 @@ impl Puzzles<'_> {
                 buttons: Some(Buttons::DailyPuzzle(day)),
                 ..Payload::news(News::DailyPuzzle(view.clone()))
             };
-            self.cx
+            let told = self
+                .cx
                 .enqueue(&mut tx, channel, "daily_puzzle", &payload, Duration::ZERO)
                 .await?;
-            self.cx.commit_noticed(tx).await?;
+            self.cx.commit_noticed(tx, told).await?;
             posted.push(guild);
         }
         Ok(posted)

@@ -240,7 +240,7 @@ impl Puzzles<'_> {
         let now = self.cx.database_now_on(&mut tx).await?;
         let started = rows::start(&mut *tx, guild, user.id, p.row.id, rated, None, now).await;
         match started {
-            Ok(_) => self.start_shown(tx, &p, rated, None, to).await,
+            Ok(attempt) => self.start_shown(tx, attempt, &p, rated, None, to).await,
             // Another command started one at the same moment: show that one.
             Err(e) if e.is_unique_violation("puzzle_attempts") => {
                 drop(tx);
@@ -323,11 +323,12 @@ impl Puzzles<'_> {
         Ok(Some(id))
     }
 
-    /// Commits a try just started at `p` (`tx`) with the notice that shows it to `to`, then
-    /// draws its board.
+    /// Commits try `attempt`, just started at `p` (`tx`), with the notice that shows it to
+    /// `to`, then draws its board.
     pub(super) async fn start_shown(
         self,
         mut tx: crate::store::Write<'_>,
+        attempt: i64,
         p: &Loaded,
         rated: bool,
         day: Option<i64>,
@@ -341,7 +342,13 @@ impl Puzzles<'_> {
         view.notice = self
             .reply_notice(&mut tx, "puzzle_shown", payload, to)
             .await?;
-        self.cx.commit_noticed(tx).await?;
+        // Landed: the try, at this puzzle.
+        let puzzle = p.row.id;
+        let landed = || async move {
+            let a = rows::attempt(self.cx.store.read(), attempt).await?;
+            Ok(a.is_some_and(|a| a.puzzle_id == puzzle))
+        };
+        self.cx.commit_answered(tx, view.notice, landed).await?;
         view.png =
             (self.puzzle_image(p, &board).await).map_err(ServiceError::after(Done::PuzzleStart))?;
         Ok(view)
