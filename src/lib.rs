@@ -1,5 +1,5 @@
-//! tablut-bot: Tablut on Discord. The rules engine (`tafl`) stands alone; everything else is
-//! built over it.
+//! tablut-bot: Tablut on Discord. The rules engine (`tafl`) and the tournaments' pairings and
+//! standings (`tournament`) stand alone; everything else is built over them.
 
 pub mod ai;
 pub mod bot;
@@ -11,3 +11,4 @@ pub mod render;
 pub mod service;
 pub mod store;
 pub mod tafl;
+pub mod tournament;

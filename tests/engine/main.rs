@@ -18,4 +18,5 @@ mod render;
 #[path = "../render_support/mod.rs"]
 mod render_support;
 mod rules;
+mod tournament;
 mod variants;
