@@ -11,6 +11,9 @@
 //! (weezl, which the renderer uses) and the hand-written LZW encoder it replaced
 //! (`baseline/lzw.rs`). Every variant's output is decoded once and
 //! checked against the pixels before it is timed; the sizes are printed beside the times.
+//!
+//! The standings image of a tournament: 32 players of a Swiss event, 16 of a round robin with
+//! its crosstable (targets: 32 players in at most 20 ms and 150 KB).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
@@ -270,5 +273,25 @@ fn bench_replay(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_board, bench_replay);
+/// The standings image (targets: 32 players in at most 20 ms and 150 KB): a Swiss event of 32
+/// after 5 rounds, and a round robin of 16 with its crosstable.
+fn bench_standings(c: &mut Criterion) {
+    use tablut_bot::render::standings::standings_png;
+    let mut group = c.benchmark_group("standings png");
+    for (name, table) in [
+        ("swiss 32 players", support::sample_standings(32, false, 5)),
+        (
+            "round robin 16 players",
+            support::sample_standings(16, true, 0),
+        ),
+    ] {
+        let png = standings_png(&table);
+        image::load_from_memory(&png).expect("the standings PNG decodes");
+        eprintln!("standings png, {name}: {} bytes", png.len());
+        group.bench_function(name, |b| b.iter(|| standings_png(black_box(&table))));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_board, bench_replay, bench_standings);
 criterion_main!(benches);

@@ -18,6 +18,7 @@ pub mod assets;
 pub mod graph;
 #[allow(clippy::module_inception)]
 pub mod render;
+pub mod standings;
 pub mod text;
 pub mod theme;
 

@@ -233,10 +233,10 @@ pub fn encode_png(canvas: &Canvas) -> Vec<u8> {
     encode_png_level(canvas, PNG_LEVEL)
 }
 
-/// Each row of the canvas after its filter byte, 0 (none).
-fn unfiltered_rows(px: &[u8]) -> Vec<u8> {
-    let w = IMAGE_PX as usize;
-    let mut rows = Vec::with_capacity((w + 1) * w);
+/// Each row of `px` (`width` pixels a row) after its filter byte, 0 (none).
+fn unfiltered_rows(px: &[u8], width: u32) -> Vec<u8> {
+    let w = width as usize;
+    let mut rows = Vec::with_capacity(px.len() + px.len() / w.max(1));
     for row in px.chunks_exact(w) {
         rows.push(0);
         rows.extend_from_slice(row);
@@ -246,9 +246,22 @@ fn unfiltered_rows(px: &[u8]) -> Vec<u8> {
 
 /// [`encode_png`] at another zlib-rs level (for the benchmark).
 pub fn encode_png_level(canvas: &Canvas, level: i32) -> Vec<u8> {
-    let rows = unfiltered_rows(&canvas.px);
+    indexed_png(
+        IMAGE_PX,
+        IMAGE_PX,
+        &canvas.assets.palette,
+        &canvas.px,
+        level,
+    )
+}
+
+/// An 8-bit indexed PNG of `width` × `height` palette indices in `palette` (RGB triples): the
+/// rows unfiltered, compressed in one call by zlib-rs at `level`, in one `IDAT` chunk. Every
+/// indexed image of the renderer is written by this.
+pub fn indexed_png(width: u32, height: u32, palette: &[u8], px: &[u8], level: i32) -> Vec<u8> {
+    let rows = unfiltered_rows(px, width);
     let mut zlib = zlib_rs::Deflate::new(level, true, 15);
-    // A board takes 25 to 35 KB; the buffer grows if one ever takes more.
+    // A board takes 25 to 35 KB; the buffer grows if an image ever takes more.
     let mut idat = vec![0; 64 * 1024];
     loop {
         let (read, written) = (zlib.total_in() as usize, zlib.total_out() as usize);
@@ -265,17 +278,22 @@ pub fn encode_png_level(canvas: &Canvas, level: i32) -> Vec<u8> {
         idat.resize(idat.len() * 2, 0);
     }
     idat.truncate(zlib.total_out() as usize);
-    png_file(canvas, &idat)
+    indexed_png_file(width, height, palette, &idat)
 }
 
 /// The PNG file of an 8-bit indexed image in the canvas's palette, its pixels compressed into
 /// `idat` (a zlib stream of the filtered rows).
 pub fn png_file(canvas: &Canvas, idat: &[u8]) -> Vec<u8> {
+    indexed_png_file(IMAGE_PX, IMAGE_PX, &canvas.assets.palette, idat)
+}
+
+/// The PNG file of an 8-bit indexed image: the header, the palette and one `IDAT` chunk.
+fn indexed_png_file(width: u32, height: u32, palette: &[u8], idat: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(idat.len() + 1024);
-    let mut encoder = png::Encoder::new(&mut out, IMAGE_PX, IMAGE_PX);
+    let mut encoder = png::Encoder::new(&mut out, width, height);
     encoder.set_color(png::ColorType::Indexed);
     encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_palette(&canvas.assets.palette[..]);
+    encoder.set_palette(palette);
     let mut writer = encoder
         .write_header()
         .expect("writing to a Vec cannot fail");

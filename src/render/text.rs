@@ -10,7 +10,9 @@ use ab_glyph::{point, Font, GlyphId, PxScale, ScaleFont};
 /// Where text sits in its area, across.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Align {
+    Left,
     Centre,
+    Right,
 }
 
 /// The glyphs to draw for `text`, after the substitutions above.
@@ -88,6 +90,23 @@ pub fn draw_text(
     min_size: f32,
     align: Align,
 ) -> u32 {
+    draw_text_on(buf, stride, area, text, (size, min_size), align, 0)
+}
+
+/// [`draw_text`] over any ground with a ramp of its own: the area holds index `ramp` (the
+/// ground) and `ramp + 1 .. ramp + TEXT_LEVELS` run to the ink, as the text's coverage grows.
+/// `sizes` is the size wanted and the smallest allowed; `align` places it across (down, it is
+/// centred).
+pub fn draw_text_on(
+    buf: &mut [u8],
+    stride: u32,
+    area: (u32, u32, u32, u32),
+    text: &str,
+    sizes: (f32, f32),
+    align: Align,
+    ramp: u8,
+) -> u32 {
+    let (size, min_size) = sizes;
     let (ax, ay, aw, ah) = area;
     let mut ids = glyphs(text);
     if ids.is_empty() {
@@ -111,7 +130,9 @@ pub fn draw_text(
     let font = FONT.as_scaled(PxScale::from(size));
     let w = width(&ids, size);
     let x0 = match align {
+        Align::Left => ax as f32,
         Align::Centre => ax as f32 + (room - w) / 2.0,
+        Align::Right => ax as f32 + room - w,
     };
     // Centre the caps and x-height rather than the full ascent and descent.
     let baseline = ay as f32 + (ah as f32 + font.ascent() * 0.72) / 2.0;
@@ -141,8 +162,9 @@ pub fn draw_text(
             }
             let level = (coverage.clamp(0.0, 1.0) * max_level).round() as u8;
             let i = py as usize * stride as usize + px as usize;
-            if level > buf[i] && buf[i] < TEXT_LEVELS {
-                buf[i] = level;
+            let held = buf[i].wrapping_sub(ramp);
+            if held < TEXT_LEVELS && level > held {
+                buf[i] = ramp + level;
             }
         });
     }

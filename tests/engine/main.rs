@@ -18,5 +18,6 @@ mod render;
 #[path = "../render_support/mod.rs"]
 mod render_support;
 mod rules;
+mod standings_image;
 mod tournament;
 mod variants;

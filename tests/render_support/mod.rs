@@ -43,3 +43,141 @@ pub fn sample_boards(rules: Rules) -> Vec<(Position, Option<RecordedMove>)> {
 
 /// The caption the size checks and the benchmark draw under every board: a long name.
 pub const LONG_CAPTION: &str = "Move 44 · Astrid Ragnhildsdóttir (defenders) to play";
+
+/// Entrants' names for the standings images: many scripts, an emoji, markup, and names far
+/// too long for their column.
+pub const NAMES: [&str; 12] = [
+    "Astrid Ragnhildsdóttir",
+    "Bjørn",
+    "Áilu Gaup",
+    "Саша Петрова",
+    "李小龍",
+    "محمد",
+    "🦊 Fox of the North",
+    "Zoë *bold* `code`",
+    "Ŋuvvos-Ánde Sara Heandarat Elle Máret Biret Ánne Inga Ánte",
+    "a",
+    "Hnefatafl Enthusiast With An Extremely Long Display Name Indeed",
+    "Ψ",
+];
+
+/// The standings of a seeded tournament of `players` (a round robin played to the end with
+/// its crosstable, or a Swiss event after `rounds` rounds), as the image takes them.
+pub fn sample_standings(
+    players: usize,
+    round_robin: bool,
+    rounds: u32,
+) -> tablut_bot::render::standings::StandingsTable {
+    use tablut_bot::render::standings::{Cell, Column, Row, StandingsTable};
+    use tablut_bot::tournament::{self, Format, MatchResult, Pairing, Tiebreak};
+    let mut rng = fastrand::Rng::with_seed(players as u64 * 31 + u64::from(rounds));
+    let mut played = Vec::new();
+    let result = |round: u32, p: &Pairing, rng: &mut fastrand::Rng| match *p {
+        Pairing::Bye(s) => MatchResult::bye(round, s),
+        Pairing::Match { first, second } => {
+            let h = rng.u8(0..=4);
+            MatchResult::played(round, first, second, h, 4 - h)
+        }
+    };
+    let format = if round_robin {
+        for (r, round) in tournament::round_robin(players).iter().enumerate() {
+            for p in round {
+                played.push(result(r as u32 + 1, p, &mut rng));
+            }
+        }
+        Format::RoundRobin
+    } else {
+        for round in 1..=rounds {
+            for p in tournament::swiss_round(players, &[], &played) {
+                played.push(result(round, &p, &mut rng));
+            }
+        }
+        Format::Swiss { rounds }
+    };
+    let withdrawn = [players - 1];
+    let table = tournament::standings(&format, players, &withdrawn, &played);
+    let order: Vec<usize> = table.iter().map(|s| s.seat).collect();
+    let cells = tournament::crosstable(&order, &played);
+    let heading = |t: Tiebreak| match t {
+        Tiebreak::SonnebornBerger => "SB",
+        Tiebreak::Buchholz => "Bh",
+        Tiebreak::MedianBuchholz => "Med",
+        Tiebreak::GamePoints => "GP",
+        Tiebreak::Seed => "Seed",
+    };
+    let mut columns = vec![
+        Column {
+            heading: "MP".into(),
+            doubled: false,
+        },
+        Column {
+            heading: "GP".into(),
+            doubled: true,
+        },
+    ];
+    columns.extend(
+        format
+            .tiebreaks()
+            .iter()
+            .filter(|&&t| t != Tiebreak::GamePoints)
+            .map(|&t| Column {
+                heading: heading(t).into(),
+                doubled: t.doubled(),
+            }),
+    );
+    let rows = table
+        .iter()
+        .map(|s| {
+            let mut values = vec![s.match_points, s.game_halves];
+            values.extend(
+                s.tiebreaks
+                    .iter()
+                    .filter(|t| t.0 != Tiebreak::GamePoints)
+                    .map(|t| t.1),
+            );
+            Row {
+                place: s.place,
+                shared: s.shared,
+                name: NAMES[s.seat % NAMES.len()].to_string(),
+                values,
+                withdrawn: s.withdrawn,
+            }
+        })
+        .collect();
+    let crosstable = round_robin.then(|| {
+        cells
+            .iter()
+            .enumerate()
+            .map(|(i, row)| {
+                row.iter()
+                    .enumerate()
+                    .map(|(j, m)| match m {
+                        _ if i == j => Cell::Own,
+                        None => Cell::Unplayed,
+                        Some(m) if m.forfeit => Cell::Forfeit {
+                            won: m.halves > m.against,
+                        },
+                        Some(m) => Cell::Played {
+                            halves: m.halves,
+                            against: m.against,
+                        },
+                    })
+                    .collect()
+            })
+            .collect()
+    });
+    StandingsTable {
+        title: "Spring Open · Tablut".into(),
+        subtitle: if round_robin {
+            format!(
+                "Round robin · final standings after round {}",
+                Format::RoundRobin.rounds(players)
+            )
+        } else {
+            format!("Swiss · standings after round {rounds} of {rounds}")
+        },
+        columns,
+        rows,
+        crosstable,
+    }
+}
