@@ -1,0 +1,47 @@
+//! What the bot says: every message's text, from the service's plain types. Pure functions.
+//!
+//! Every word a player reads is made here, one file a topic:
+//! - [`format`]: the helpers the others use: a message's limit and the net every reply goes
+//!   through ([`fit`]), lists cut to fit, mentions, names (escaped), variants' names, counts.
+//! - [`games`]: a game's posts: start, moves, end, turn and result lines, board, history,
+//!   replay, export and import, hints, AI waits, draw offers, the list of games running.
+//! - [`challenges`]: a challenge, its thread's name, its acceptance, refusal or withdrawal.
+//! - [`clocks`]: time controls, durations, what the clock says in a game's channel.
+//! - [`rules`]: each variant's rules in brief, presets' names.
+//! - [`records`]: stats and leaderboards.
+//! - [`analysis`]: an analysis's labels, progress and summary.
+//! - [`puzzles`]: puzzles' words.
+//! - [`privacy`]: what the bot stores about a member, and forgetting it.
+//! - [`refusals`]: the one-line private answers to what cannot be done.
+//! - [`notices`]: the words of each notice the outbox delivers, from the topics above.
+//!
+//! A new topic gets a file of its own beside these (tournaments' words in `tournaments.rs`);
+//! new clock words go in `clocks.rs`. Everything is re-exported here: callers write
+//! `messages::turn_line`, whichever file holds it.
+
+mod analysis;
+mod challenges;
+mod clocks;
+mod format;
+mod games;
+mod notices;
+mod privacy;
+mod puzzles;
+mod records;
+mod refusals;
+mod rules;
+
+pub use analysis::*;
+pub use challenges::*;
+pub use clocks::*;
+pub use format::*;
+pub use games::*;
+pub use notices::*;
+pub use privacy::*;
+pub use puzzles::*;
+pub use records::*;
+pub use refusals::*;
+pub use rules::*;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,42 @@
+//! The words of a notice the outbox delivers.
+
+use super::*;
+use crate::service::News;
+
+/// The words of a notice the outbox delivers: what it tells (see [`News`]), worded at
+/// delivery.
+pub fn notice_text(news: &News) -> String {
+    match news {
+        News::Moved(report) => move_message(report),
+        News::Ended { ended, by } => ended_message(ended, by.as_ref()),
+        News::Clock(event) => clock_message(event),
+        News::Started(game) => started_message(game),
+        News::ChannelGone(game) => format!(
+            "{} between {} and {} was aborted: its thread is gone. It does not count.",
+            capital(&the_game(game.variant())),
+            bold(&game.attackers),
+            bold(&game.defenders)
+        ),
+        News::Challenge(c) => challenge_message(c),
+        News::ChallengeClosed { challenge, thread } => challenge_closed(challenge, *thread),
+        News::DrawOffered { game, by } => draw_offered(game, *by),
+        News::DrawDeclined { game, by } => draw_declined(game, *by),
+        News::NotStarted { why } => format!("No game was started in this thread. {why}"),
+        News::DailyPuzzle(view) => daily_puzzle(view),
+        News::AiWaiting { game, ahead } => ai_waiting(game, *ahead),
+        News::AnalysisProgress {
+            game,
+            reviewed,
+            total,
+        } => analysis_progress(game, *reviewed, *total),
+        News::AnalysisSummary(summary) => analysis_summary(summary),
+        News::PuzzleAnswer(answer) => crate::bot::commands::puzzle::answer_text(answer),
+        News::PuzzleShown(view) => crate::bot::commands::puzzle::view_message(view),
+        News::DailyPuzzleChannel { channel, had } => {
+            crate::bot::commands::puzzle::daily_channel_text(*channel, *had)
+        }
+        News::Forgotten(done) => forgotten_text(done),
+        // Worded when it was written, before notices were typed.
+        News::Worded { text, .. } => text.clone(),
+    }
+}

@@ -1,0 +1,873 @@
+//! The words' tests: what players read, for every topic, checked as Discord shows it.
+
+use super::*;
+use crate::ai::analysis::Judgement;
+use crate::service::analysis::AnalysisSummary;
+use crate::service::{
+    ChallengeInfo, ClockEvent, Ended, GameInfo, Hint, Leaderboard, MoveReport, News, Player,
+    RatingChanges, Stats, TimeControl,
+};
+use crate::tafl::{Call, Outcome, Rules, Side, Variant};
+use std::time::Duration;
+
+#[test]
+fn an_analysis_summary_names_three_moves_a_side_within_the_limit() {
+    use crate::ai::analysis::{review, Evaluation};
+    use crate::service::{Place, Player, TimeControl, User};
+    use crate::tafl::{Game, Position};
+    // A long game where every move throws the game away: 30 costly moves a side.
+    let mut game = Game::new(Rules::default());
+    let mut rng = fastrand::Rng::with_seed(3);
+    while game.moves().len() < 60 {
+        let legal = game.position().legal_moves_sorted();
+        let mut g = game.clone();
+        let mv = legal[rng.usize(..legal.len())];
+        g.play(mv).unwrap();
+        if !g.outcome().is_over() {
+            game = g;
+        }
+    }
+    let evals: Vec<Option<Evaluation>> = (0..=60)
+        .map(|i| {
+            let best = game.positions()[i].legal_moves_sorted()[0];
+            Some(Evaluation {
+                score: 900,
+                best,
+                depth: 1,
+                nodes: 1,
+            })
+        })
+        .collect();
+    let r = review(&game, &evals, 164.0);
+    assert!(
+        r.moves
+            .iter()
+            .filter(|m| m.judgement.word() == "blunder")
+            .count()
+            > 50
+    );
+    let name = "*".repeat(32);
+    let info = GameInfo {
+        id: 123_456_789,
+        place: Place {
+            guild: Some(1),
+            channel: 2,
+        },
+        attackers: Player::User(User::new(1, name.clone())),
+        defenders: Player::User(User::new(2, name)),
+        rules: Rules::default(),
+        start: Position::start(Rules::default()),
+        rated: true,
+        ply: 60,
+        turn: game.turn(),
+        outcome: Outcome::Drawn {
+            reason: crate::tafl::Reason::DrawAgreed,
+        },
+        time_control: TimeControl::None,
+        turn_deadline: None,
+        board_message_id: None,
+        clocks: None,
+    };
+    let text = analysis_summary(&AnalysisSummary::new(&info, &r));
+    assert!(text.chars().count() <= CONTENT_LIMIT, "{}", text.len());
+    assert!(!text.ends_with('…'), "fits without being cut");
+    assert_eq!(text.matches("\n• ").count(), 6, "{text}");
+    assert!(text.contains("better **"), "{text}");
+    assert!(text.contains(r"\*\*\*"), "names escaped: {text}");
+}
+
+#[test]
+fn counts_are_pluralised_and_labels_agree_with_their_percentages() {
+    use crate::ai::analysis::{Forced, MoveReview, Review};
+    use crate::service::{Place, Player, TimeControl, User};
+    use crate::tafl::Position;
+    let start = Position::start(Rules::default());
+    let mv = start.legal_moves_sorted()[0];
+    // Attackers' moves (odd plies): three inaccuracies, one loss shown as 20%, and one that
+    // allowed a forced loss for 15%.
+    let judged = |ply: u32, loss: f64, forced: Option<Forced>| MoveReview {
+        ply,
+        side: Side::Attackers,
+        played: format!("m{ply}"),
+        mv,
+        before: 0.5,
+        after: 0.5 - loss,
+        loss,
+        judgement: Judgement::of_loss(loss)
+            .max(forced.map_or(Judgement::Good, |f| f.judgement(0.5, 0.5 - loss))),
+        forced,
+        accuracy: crate::ai::analysis::move_accuracy(loss),
+        better: None,
+        refutation: None,
+    };
+    let moves = vec![
+        judged(1, 0.12, None),
+        judged(3, 0.11, None),
+        judged(5, 0.13, None),
+        judged(7, 0.1996, None),
+        judged(9, 0.15, Some(Forced::LossAllowed)),
+    ];
+    let review = Review {
+        curve: vec![0.5; 11],
+        calls: Vec::new(),
+        accuracy: [Some(50.0), None],
+        outcome: Outcome::Drawn {
+            reason: crate::tafl::Reason::DrawAgreed,
+        },
+        moves,
+    };
+    let info = GameInfo {
+        id: 7,
+        place: Place {
+            guild: Some(1),
+            channel: 2,
+        },
+        attackers: Player::User(User::new(1, "Astrid")),
+        defenders: Player::User(User::new(2, "Birger")),
+        rules: Rules::default(),
+        start,
+        rated: true,
+        ply: 10,
+        turn: Side::Attackers,
+        outcome: review.outcome,
+        time_control: TimeControl::None,
+        turn_deadline: None,
+        board_message_id: None,
+        clocks: None,
+    };
+    let text = analysis_summary(&AnalysisSummary::new(&info, &review));
+    assert!(
+        text.contains("1 blunder, 1 mistake, 3 inaccuracies"),
+        "{text}"
+    );
+    assert!(!text.contains("inaccuracys"), "{text}");
+    // The label is the one the shown percentage falls under.
+    assert!(text.contains("m7? (mistake, 20% of"), "{text}");
+    // A forced loss says why it is a blunder for less than 30%.
+    assert!(
+        text.contains("m9?? (blunder: it allows a forced loss; 15% of"),
+        "{text}"
+    );
+    // Counts of one are singular wherever a count is worded.
+    let mut one = info.clone();
+    one.ply = 1;
+    assert!(
+        game_choice(&one).ends_with("· 1 ply"),
+        "{}",
+        game_choice(&one)
+    );
+    assert!(analysis_started(&one, 1).contains("(1 move)"));
+    assert!(analysis_running(&one, 0, 1).contains("0 of 1 move so far"));
+    assert!(analysis_progress(&one, 0, 1).contains("0 of 1 move reviewed"));
+    assert!(analysis_progress(&one, 1, 1).contains("its one move"));
+    assert!(analysis_progress(&one, 0, 2).contains("0 of 2 moves reviewed"));
+    let hint = Hint {
+        best: "a4-a2".into(),
+        score: 0,
+        depth: 1,
+        pv: Vec::new(),
+    };
+    assert!(hint_message(&hint).contains("searched 1 ply ahead"));
+    assert_eq!(counted(1u32, "ply", "plies"), "1 ply");
+    assert_eq!(counted(0u32, "ply", "plies"), "0 plies");
+}
+
+#[test]
+fn mentions_and_times_in_discord_markup() {
+    assert_eq!(user(80351110224678912).to_string(), "<@80351110224678912>");
+    assert_eq!(
+        channel(81384788765712384).to_string(),
+        "<#81384788765712384>"
+    );
+    assert_eq!(relative_time(1_800_000_000_999), "<t:1800000000:R>");
+}
+
+#[test]
+fn names_cannot_inject_markdown_or_mentions() {
+    assert_eq!(escape("*Bo*_@everyone"), "\\*Bo\\*\\_\\@everyone");
+    assert_eq!(
+        escape("[Free Nitro](https://x.io)"),
+        "\\[Free Nitro\\]\\(https\\://x\\.io\\)"
+    );
+    assert_eq!(escape("<@&1> # h\n> q"), "\\<\\@&1\\> \\# h \\> q");
+    assert_eq!(escape("a\u{202E}b\u{2066}c\\"), "abc\\\\");
+    // Letters, digits, spaces and the rest of Unicode are left as they are.
+    assert_eq!(escape("Åsa Ørn 1732 ᚦ 🐺"), "Åsa Ørn 1732 ᚦ 🐺");
+    // Only the users a post mentions itself are pinged; a name's mention cannot be one.
+    let pings = |text: &str| serde_json::to_value(pinged(text)).unwrap();
+    assert_eq!(
+        pings("<@7>, <@!8> and <@7>: <@&9> <#10> @everyone"),
+        serde_json::json!({"parse": [], "roles": [], "users": ["7", "8"]})
+    );
+    assert_eq!(
+        pings(&format!("**{}** moved", escape("<@7> @everyone"))),
+        serde_json::json!({"parse": [], "roles": [], "users": []})
+    );
+}
+
+/// Names a member could choose, each of which Discord would read as formatting, a link, a
+/// preview or a mention if a post showed it as it is.
+const HOSTILE: &[&str] = &[
+    "[Free Nitro](https://x.io)",
+    "https://x.io/free-nitro",
+    "discord.gg/nitro www.x.io",
+    "@everyone @here",
+    "<@80351110224678912> <@&1> <#2>",
+    "# Heading",
+    "## h2\n### h3",
+    "> quote >>> all",
+    "-# subtext",
+    "- list\n* item\n1. first",
+    "```rust\ncode``` `tick`",
+    "||spoiler|| ~~gone~~",
+    "__under__ *it* **bold**",
+    "<t:1800000000:R> <:e:3> </x:4>",
+    "\u{202E}desrever\u{2066}",
+    "back\\slash\\",
+    "\\*not escaped*",
+];
+
+/// The characters Discord's markdown, link, invite and mention parsing reads (written apart
+/// from [`MARKUP`], so that a character dropped there fails here).
+const DISCORD_READS: &str = "\\*_~`|><#-+.[]()@:";
+
+/// What Discord would read as markup in `text`: its markup characters (a backslash before
+/// one makes it text), line breaks and bidirectional controls, in order.
+fn markup(text: &str) -> Vec<char> {
+    let mut out = Vec::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(n) if n.is_ascii_punctuation() => {}
+                next => out.extend(std::iter::once('\\').chain(next)),
+            },
+            c if DISCORD_READS.contains(c) || c == '\n' || escape(&c.to_string()).is_empty() => {
+                out.push(c)
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `text` as Discord shows it, escapes taken out.
+fn rendered(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek()) {
+            ('\\', Some(n)) if n.is_ascii_punctuation() => out.push(chars.next().unwrap()),
+            (c, _) => out.push(c),
+        }
+    }
+    out
+}
+
+/// A name as a post shows it: on one line, without bidirectional controls.
+fn shown(name: &str) -> String {
+    rendered(&escape(name))
+}
+
+#[test]
+fn the_history_files_tags_hold_any_name_on_one_line() {
+    for name in HOSTILE.iter().chain(&["say \"hi\"]\n[Result \"1-0\"]"]) {
+        let game = GameInfo {
+            attackers: Player::User(crate::service::User::new(7, *name)),
+            ..long_game(1)
+        };
+        let file = history_file(&game, "1. e1-e3", "x");
+        let tags: Vec<&str> = file.lines().take_while(|l| !l.is_empty()).collect();
+        assert_eq!(tags.len(), 5, "{file}");
+        for line in tags {
+            assert!(
+                line.starts_with('[') && line.ends_with("\"]") && line.matches('"').count() == 2,
+                "{line}"
+            );
+        }
+        assert!(file.contains("\n1. e1-e3\n"), "{file}");
+    }
+}
+
+/// Every kind of post that shows a name, built for players named `a` and `b`.
+fn posts_naming(a: &str, b: &str) -> Vec<(&'static str, String)> {
+    use crate::service::{ChallengeStatus, Place, RecentGame, User};
+    use crate::tafl::{Bitboard, Mark, Move, Reason, RecordedMove, Square};
+    let (alice, bob) = (User::new(7, a), User::new(8, b));
+    let game = |outcome| GameInfo {
+        attackers: Player::User(alice.clone()),
+        defenders: Player::User(bob.clone()),
+        outcome,
+        ply: 4,
+        turn: Side::Attackers,
+        ..long_game(1)
+    };
+    let won = |reason| Outcome::Won {
+        winner: Side::Defenders,
+        reason,
+    };
+    let rating = crate::rating::Rating::default();
+    let ratings = RatingChanges {
+        attackers: (7, rating, rating),
+        defenders: (8, rating, rating),
+    };
+    let sq = |f, r| Square::from_coords(f, r).unwrap();
+    let recorded = RecordedMove {
+        mv: Move::new(sq(3, 3), sq(3, 1)),
+        side: Side::Defenders,
+        captured: Bitboard::EMPTY,
+        king_captured: false,
+        mark: Mark::Threat,
+        call: None,
+    };
+    let report = MoveReport {
+        game: game(won(Reason::KingEscaped)),
+        recorded,
+        notation: recorded.to_string(),
+        by: Player::User(bob.clone()),
+        captured: Vec::new(),
+        call: None,
+        ratings: Some(ratings),
+        png: Vec::new(),
+        notice: 0,
+    };
+    let ended = |outcome| Ended {
+        game: game(outcome),
+        ratings: Some(ratings),
+        png: Vec::new(),
+        notice: None,
+    };
+    let challenge = ChallengeInfo {
+        id: 1,
+        place: Place {
+            guild: Some(1),
+            channel: 2,
+        },
+        challenger: alice.clone(),
+        challenged: bob.clone(),
+        side: crate::service::SideChoice::Attackers,
+        rules: Rules::default(),
+        time_control: TimeControl::None,
+        thread: false,
+        rated: true,
+        status: ChallengeStatus::Pending,
+        expires_at: 0,
+        message_id: None,
+    };
+    let stats = Stats {
+        user: 7,
+        games: 1,
+        wins_as_attackers: 0,
+        losses_as_attackers: 1,
+        wins_as_defenders: 0,
+        losses_as_defenders: 0,
+        draws: 0,
+        ratings: Vec::new(),
+        recent: vec![RecentGame {
+            game: 1,
+            variant: Variant::Tablut,
+            side: Side::Attackers,
+            opponent: b.to_string(),
+            result: "loss",
+            reason: "king_escaped".into(),
+            ended_at: 0,
+        }],
+    };
+    let leaderboard = Leaderboard {
+        variant: Variant::Tablut,
+        page: 0,
+        pages: 1,
+        players: 2,
+        lines: [&alice, &bob]
+            .iter()
+            .enumerate()
+            .map(|(i, u)| crate::service::Ranked {
+                rank: i as u32 + 1,
+                user: u.id,
+                name: u.name.clone(),
+                rating,
+                rated_games: 1,
+            })
+            .collect(),
+    };
+    let review = crate::ai::analysis::Review {
+        curve: vec![0.5; 5],
+        calls: Vec::new(),
+        accuracy: [Some(50.0), Some(60.0)],
+        outcome: won(Reason::KingEscaped),
+        moves: Vec::new(),
+    };
+    let solvers: Vec<crate::service::puzzle::PuzzlePlayer> = [&alice, &bob]
+        .iter()
+        .map(|u| crate::service::puzzle::PuzzlePlayer {
+            user_id: u.id,
+            name: u.name.clone(),
+            rating,
+            solved: 1,
+            failed: 0,
+        })
+        .collect();
+    let on = game(Outcome::Ongoing);
+    let over = game(won(Reason::KingEscaped));
+    vec![
+        ("move", move_message(&report)),
+        (
+            "resignation",
+            ended_message(&ended(won(Reason::Resigned)), Some(&report.by)),
+        ),
+        (
+            "loss on time",
+            ended_message(&ended(won(Reason::Timeout)), None),
+        ),
+        (
+            "draw agreed",
+            ended_message(
+                &ended(Outcome::Drawn {
+                    reason: Reason::DrawAgreed,
+                }),
+                None,
+            ),
+        ),
+        ("result", result_line(&over)),
+        ("ratings", ratings_line(&over, &ratings)),
+        ("board, the game over", board_text(&over, None)),
+        ("board", board_text(&on, Some(&recorded))),
+        ("start", started_message(&on)),
+        ("thread gone", notice_text(&News::ChannelGone(on.clone()))),
+        ("challenge", challenge_message(&challenge)),
+        (
+            "challenge expired",
+            clock_message(&ClockEvent::ChallengeExpired(challenge.clone())),
+        ),
+        ("draw offered", draw_offered(&on, 7)),
+        ("draw declined", draw_declined(&on, 8)),
+        ("stats", stats_message(a, &stats)),
+        ("leaderboard", leaderboard_message(&leaderboard)),
+        ("games", games_page(&[on.clone(), over.clone()], 0).text),
+        (
+            "analysis",
+            analysis_summary(&AnalysisSummary::new(&over, &review)),
+        ),
+        ("history", history_text(&on, "1. e1-e3")),
+        ("replay", replay_text(&over)),
+        (
+            "puzzles' leaderboard",
+            crate::bot::commands::puzzle::leaderboard_text(None, &solvers),
+        ),
+    ]
+}
+
+#[test]
+fn a_hostile_name_is_text_in_every_post_that_shows_a_name() {
+    let plain = posts_naming("Astrid", "Birger");
+    for hostile in HOSTILE {
+        // Both players so named, and each alone beside a plain name.
+        for (a, b) in [
+            (*hostile, *hostile),
+            (*hostile, "Birger"),
+            ("Astrid", *hostile),
+        ] {
+            for ((kind, text), (_, plain)) in posts_naming(a, b).iter().zip(&plain) {
+                // The name adds no markup to the post: it reads as the post with plain
+                // names does.
+                assert_eq!(
+                    markup(text),
+                    markup(plain),
+                    "{kind} with {hostile:?}: {text}"
+                );
+                // And shows as typed (on one line, without reordering controls), wherever
+                // the plain post shows a name.
+                for (name, plain_name) in [(a, "Astrid"), (b, "Birger")] {
+                    if rendered(plain).contains(plain_name) {
+                        assert!(
+                            rendered(text).contains(&shown(name)),
+                            "{kind} shows {name:?}: {text}"
+                        );
+                    }
+                }
+                // No mention in a name pings: the post pings the users it mentions itself.
+                assert_eq!(
+                    serde_json::to_value(pinged(text)).unwrap(),
+                    serde_json::to_value(pinged(plain)).unwrap(),
+                    "{kind} with {hostile:?}"
+                );
+            }
+        }
+    }
+    // Every kind names someone, as people.
+    for (kind, text) in &plain {
+        assert!(
+            text.contains("Astrid") || text.contains("Birger") || text.contains("<@"),
+            "{kind}: {text}"
+        );
+    }
+}
+
+#[test]
+fn long_lists_end_in_a_count_of_the_rest_within_the_limit() {
+    let lines: Vec<String> = (0..100)
+        .map(|i| format!("{i:03} {}", "x".repeat(96)))
+        .collect();
+    let text = listing("Head".into(), &lines);
+    assert!(text.chars().count() <= CONTENT_LIMIT, "{}", text.len());
+    let shown = text.lines().count() - 2;
+    assert!(shown >= 18, "as many lines as fit: {shown}");
+    assert!(
+        text.ends_with(&format!("\n… and {} more", 100 - shown)),
+        "{text}"
+    );
+    assert!(text.contains(&lines[shown - 1]) && !text.contains(&lines[shown]));
+    // Everything that fits is shown whole, with no note.
+    let short = listing("Head".into(), &lines[..3]);
+    assert_eq!(short.lines().count(), 4);
+    assert!(!short.contains("more"));
+    assert_eq!(fit("é".repeat(2000)), "é".repeat(2000));
+    let cut = fit("é".repeat(2500));
+    assert_eq!(cut.chars().count(), CONTENT_LIMIT);
+    assert!(cut.ends_with('…'));
+}
+
+/// A name as long as Discord allows (32), every character one that is escaped.
+fn long_name(i: u64) -> crate::service::User {
+    crate::service::User::new(900 + i, "*_".repeat(16))
+}
+
+fn long_game(i: u64) -> GameInfo {
+    let rules = Rules::default();
+    GameInfo {
+        id: i as i64,
+        place: crate::service::Place {
+            guild: Some(1),
+            channel: 10_000_000_000_000_000_000 + i,
+        },
+        attackers: Player::User(long_name(2 * i)),
+        defenders: Player::User(long_name(2 * i + 1)),
+        rules,
+        start: crate::tafl::Position::start(rules),
+        rated: true,
+        ply: 999,
+        turn: Side::Defenders,
+        outcome: Outcome::Ongoing,
+        time_control: TimeControl::None,
+        turn_deadline: None,
+        board_message_id: None,
+        clocks: None,
+    }
+}
+
+#[test]
+fn every_builder_stays_within_the_limit_with_the_longest_names() {
+    let within = |text: String| {
+        assert!(
+            text.chars().count() <= CONTENT_LIMIT,
+            "{} characters",
+            text.len()
+        );
+        text
+    };
+    let games: Vec<GameInfo> = (0..100).map(long_game).collect();
+    // Every game is on a page, and every page within the limit.
+    let pages = games_page(&games, 0).pages;
+    assert!(pages > 100 / GAMES_PER_PAGE as u32, "{pages} pages");
+    let mut listed = 0;
+    for page in 0..pages {
+        let shown = games_page(&games, page);
+        assert_eq!((shown.page, shown.pages), (page, pages));
+        let text = within(shown.text);
+        assert!(!text.contains(" more"));
+        assert!(text.contains(&format!("page {}/{pages}", page + 1)));
+        listed += text.lines().filter(|l| l.starts_with('•')).count();
+    }
+    assert_eq!(listed, games.len());
+    // Past the last page: the last.
+    assert_eq!(games_page(&games, u32::MAX).page, pages - 1);
+    within(started_message(&games[0]));
+    within(turn_line(&games[0]));
+    for v in Variant::ALL {
+        within(rules_message(v, Some(&v.rules())));
+    }
+    let stats = Stats {
+        user: 1,
+        games: u32::MAX,
+        wins_as_attackers: u32::MAX,
+        losses_as_attackers: u32::MAX,
+        wins_as_defenders: u32::MAX,
+        losses_as_defenders: u32::MAX,
+        draws: u32::MAX,
+        ratings: Variant::ALL
+            .map(|variant| crate::service::VariantRating {
+                variant,
+                rating: crate::rating::Rating::default(),
+                rated_games: u32::MAX,
+            })
+            .to_vec(),
+        recent: (0..5)
+            .map(|i| crate::service::RecentGame {
+                game: i,
+                variant: Variant::Copenhagen,
+                side: Side::Attackers,
+                opponent: long_name(0).name,
+                result: "loss",
+                reason: "king_captured".into(),
+                ended_at: 0,
+            })
+            .collect(),
+    };
+    within(stats_message(&long_name(0).name, &stats));
+    let board = Leaderboard {
+        variant: Variant::Copenhagen,
+        page: 0,
+        pages: u32::MAX,
+        players: u32::MAX,
+        lines: (0..crate::service::view::LEADERBOARD_PAGE)
+            .map(|i| crate::service::Ranked {
+                rank: u32::MAX - i,
+                user: 1,
+                name: long_name(0).name,
+                rating: crate::rating::Rating::default(),
+                rated_games: u32::MAX,
+            })
+            .collect(),
+    };
+    assert!(
+        !within(leaderboard_message(&board)).contains(" more"),
+        "a page fits whole"
+    );
+}
+
+#[test]
+fn durations_read_naturally() {
+    assert_eq!(duration_words(Duration::from_secs(26 * 3600)), "1 d 2 h");
+    assert_eq!(duration_words(Duration::from_secs(200 * 60)), "3 h 20 min");
+    assert_eq!(duration_words(Duration::from_secs(10)), "1 min");
+    assert_eq!(
+        duration_words(Duration::from_secs(12 * 3600 - 3)),
+        "12 h 0 min"
+    );
+    assert_eq!(
+        duration_words(Duration::from_secs(90 * 60 + 29)),
+        "1 h 30 min"
+    );
+}
+
+#[test]
+fn the_rules_name_the_channel_games_options() {
+    let text = rules_message(Variant::Tablut, Some(&crate::tafl::Preset::Corner.rules()));
+    assert!(text.contains("**corner** rules") && text.contains("`escape=corner`"));
+    assert!(!rules_message(Variant::Tablut, None).contains("This channel's game"));
+    // Another variant's rules, asked for in a channel playing Tablut: no Tablut options.
+    let text = rules_message(Variant::Brandubh, Some(&Rules::default()));
+    assert!(
+        text.starts_with("**Brandubh**") && text.contains("7×7"),
+        "{text}"
+    );
+    assert!(!text.contains("This channel's game"), "{text}");
+    let text = rules_message(Variant::Copenhagen, Some(&Variant::Copenhagen.rules()));
+    assert!(text.contains("files a–k, ranks 1–11"), "{text}");
+    assert!(
+        text.contains("• **hnefatafl_org**: hnefatafl.org's"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "This channel's game is a game of Copenhagen Hnefatafl, **aagenielsen** rules."
+        ),
+        "{text}"
+    );
+}
+
+fn game_of(variant: Variant, outcome: Outcome) -> GameInfo {
+    GameInfo {
+        rules: variant.rules(),
+        start: crate::tafl::Position::start_of(variant),
+        outcome,
+        turn: Side::Attackers,
+        ply: 4,
+        ..long_game(1)
+    }
+}
+
+#[test]
+fn raichi_and_tuichu_are_called_in_tablut_games_alone() {
+    use crate::tafl::{Bitboard, Mark, Move, RecordedMove, Square};
+    let sq = |f, r| Square::from_coords(f, r).unwrap();
+    for variant in Variant::ALL {
+        for call in [Call::Raichi, Call::Tuichu] {
+            let recorded = RecordedMove {
+                mv: Move::new(sq(3, 3), sq(3, 1)),
+                side: Side::Defenders,
+                captured: Bitboard::EMPTY,
+                king_captured: false,
+                mark: Mark::Threat,
+                call: Some(call),
+            };
+            let report = MoveReport {
+                game: game_of(variant, Outcome::Ongoing),
+                recorded,
+                notation: recorded.to_string(),
+                by: Player::User(crate::service::User::new(8, "Birger")),
+                captured: Vec::new(),
+                call: Some(call),
+                ratings: None,
+                png: Vec::new(),
+                notice: 0,
+            };
+            let text = move_message(&report);
+            let called = text.contains("*Raichi!*") || text.contains("*Tuichu!*");
+            assert_eq!(called, variant.is_tablut(), "{text}");
+        }
+    }
+}
+
+#[test]
+fn challenges_draw_offers_reviews_and_waits_name_the_game_unless_it_is_tablut() {
+    use crate::service::ChallengeStatus;
+    let challenge = |variant: Variant, status| ChallengeInfo {
+        id: 1,
+        place: crate::service::Place {
+            guild: Some(1),
+            channel: 2,
+        },
+        challenger: crate::service::User::new(7, "Astrid"),
+        challenged: crate::service::User::new(8, "Birger"),
+        side: crate::service::SideChoice::Random,
+        rules: variant.rules(),
+        time_control: TimeControl::None,
+        thread: true,
+        rated: true,
+        status,
+        expires_at: 0,
+        message_id: None,
+    };
+    for variant in Variant::ALL {
+        let accepted = challenge_closed(&challenge(variant, ChallengeStatus::Accepted), Some(3));
+        let declined = challenge_closed(&challenge(variant, ChallengeStatus::Declined), None);
+        let withdrawn = challenge_closed(&challenge(variant, ChallengeStatus::Cancelled), None);
+        let expired = clock_message(&ClockEvent::ChallengeExpired(challenge(
+            variant,
+            ChallengeStatus::Expired,
+        )));
+        let offer = draw_offered(&game_of(variant, Outcome::Ongoing), 900);
+        let thread = thread_name(&challenge(variant, ChallengeStatus::Pending));
+        let game = game_of(variant, Outcome::Ongoing);
+        let reviews = [
+            analysis_started(&game, 7),
+            analysis_running(&game, 3, 7),
+            analysis_progress(&game, 3, 7),
+            analysis_progress(&game, 7, 7),
+            ai_waiting(&game, 0),
+            ai_waiting(&game, 1),
+            ai_waiting(&game, 2),
+        ];
+        for text in reviews {
+            assert_eq!(
+                text.contains(variant_name(variant)),
+                !variant.is_tablut(),
+                "{text}"
+            );
+        }
+        assert_eq!(
+            thread,
+            format!("{}: Astrid vs Birger", variant_name(variant))
+        );
+        match variant {
+            Variant::Tablut => {
+                assert_eq!(accepted, "Challenge accepted: the game is on in <#3>.");
+                assert_eq!(declined, "<@8> declined the challenge from <@7>.");
+                assert_eq!(withdrawn, "<@7> withdrew the challenge.");
+                assert_eq!(
+                    expired,
+                    "The challenge from Astrid to Birger expired unanswered."
+                );
+                assert!(offer.contains(" offers a draw. "), "{offer}");
+                assert_eq!(
+                    ai_waiting(&game, 0),
+                    "The AI is thinking; this game is next in line."
+                );
+                assert_eq!(
+                    ai_waiting(&game, 2),
+                    "The AI is thinking; 2 games ahead of this one."
+                );
+            }
+            v => {
+                let name = variant_name(v);
+                assert_eq!(
+                    accepted,
+                    format!("Challenge accepted: the {name} game is on in <#3>.")
+                );
+                assert_eq!(
+                    declined,
+                    format!("<@8> declined the {name} challenge from <@7>.")
+                );
+                assert_eq!(withdrawn, format!("<@7> withdrew the {name} challenge."));
+                assert_eq!(
+                    expired,
+                    format!("The {name} challenge from Astrid to Birger expired unanswered.")
+                );
+                assert!(
+                    offer.contains(&format!(" offers a draw in the {name} game. ")),
+                    "{offer}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn posts_name_the_game_unless_it_is_tablut() {
+    let astrid = Player::User(crate::service::User::new(7, "Astrid"));
+    let won = Outcome::Won {
+        winner: Side::Defenders,
+        reason: crate::tafl::Reason::KingEscaped,
+    };
+    for (variant, name) in [
+        (Variant::Tablut, None),
+        (Variant::Brandubh, Some("Brandubh")),
+        (Variant::Copenhagen, Some("Copenhagen")),
+    ] {
+        let mut game = game_of(variant, Outcome::Ongoing);
+        game.attackers = astrid.clone();
+        let turn = turn_line(&game);
+        assert!(
+            turn.starts_with("Your move, <@7> (attackers) · move 3"),
+            "{turn}"
+        );
+        let started = started_message(&game);
+        let listed = games_page(std::slice::from_ref(&game), 0).text;
+        let over = game_of(variant, won);
+        let result = result_line(&over);
+        match name {
+            None => {
+                assert!(turn.ends_with("move 3"), "{turn}");
+                assert!(
+                    started.contains("(linnaeus rules, no time limit)"),
+                    "{started}"
+                );
+                assert!(result.contains(" wins with the defenders: "), "{result}");
+                assert!(!listed.contains("Tablut"), "{listed}");
+            }
+            Some(name) => {
+                assert!(turn.ends_with(&format!("move 3 · {name}")), "{turn}");
+                let n = variant.size();
+                assert!(
+                    started.contains(&format!("({}, {n}×{n}, no time limit)", variant.title())),
+                    "{started}"
+                );
+                assert!(
+                    result.contains(&format!(" wins the {name} game with the defenders: ")),
+                    "{result}"
+                );
+                assert!(listed.contains(&format!(": {name}, ")), "{listed}");
+                assert!(aborted_by(&game, &astrid).contains(&format!("the {name} game")));
+            }
+        }
+    }
+    for variant in Variant::ALL {
+        assert_ne!(rules_name(&variant.rules()), "custom", "{variant}");
+    }
+    assert_eq!(rules_name(&Variant::Brandubh.rules()), "aagenielsen");
+    assert_eq!(
+        preset_refused(Variant::Copenhagen, "walker"),
+        "Copenhagen Hnefatafl has no rules preset walker: choose aagenielsen or hnefatafl_org (`/tablut rules variant:copenhagen` describes them)."
+    );
+}
