@@ -4,7 +4,7 @@
 //! they decide is announced through the outbox (see [`super::delivery`]). The loops run on the
 //! bot's [`Tasks`] and stop between two steps when the bot stops.
 
-use super::lifecycle::Tasks;
+use super::tasks::Tasks;
 use crate::service::{GameId, Service};
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;

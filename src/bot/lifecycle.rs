@@ -3,9 +3,9 @@
 //! the gateway runs on one [`Tasks`]: it stops when that is told to stop, and a shutdown waits
 //! for it (up to a deadline) before the database closes.
 
+use super::tasks::Tasks;
 use super::{
-    background, commands, components, delivery, on_error, redact, BotConfig, Data, InFlight,
-    StartError,
+    background, commands, components, delivery, protocol, redact, BotConfig, Data, StartError,
 };
 use crate::service::{Clock, Service};
 use poise::serenity_prelude as serenity;
@@ -13,71 +13,7 @@ use std::future::Future;
 use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
-
-/// The tasks the bot runs beside the gateway (the clock, the sweeps, the commands'
-/// registration...), and the token that tells them to stop (the outbox's dispatcher has its
-/// own, as it stops after the commands in flight are answered). A loop looks at the
-/// token between its steps, so a step under way is finished, not cut short.
-#[derive(Clone, Default)]
-pub struct Tasks {
-    tracker: TaskTracker,
-    stop: CancellationToken,
-}
-
-impl Tasks {
-    /// Runs `task` as one of the bot's; it is to end once [`Tasks::stopping`] says so.
-    pub fn spawn<F>(&self, task: F) -> tokio::task::JoinHandle<F::Output>
-    where
-        F: Future + Send + 'static,
-        F::Output: Send + 'static,
-    {
-        self.tracker.spawn(task)
-    }
-
-    /// Runs `task` as one of the bot's until it ends or the bot stops, whichever is first: for
-    /// work that may wait long and can be dropped anywhere (it is started again after a start).
-    pub fn spawn_until_stopped<F>(&self, task: F) -> tokio::task::JoinHandle<()>
-    where
-        F: Future<Output = ()> + Send + 'static,
-    {
-        let stop = self.stop.clone();
-        self.tracker.spawn(async move {
-            tokio::select! {
-                biased;
-                _ = stop.cancelled() => {}
-                _ = task => {}
-            }
-        })
-    }
-
-    /// Resolves once the bot is stopping.
-    pub fn stopping(&self) -> tokio_util::sync::WaitForCancellationFutureOwned {
-        self.stop.clone().cancelled_owned()
-    }
-
-    /// Tells every task to stop; none is waited for.
-    fn stop(&self) {
-        self.stop.cancel();
-        self.tracker.close();
-    }
-
-    /// Tells every task to stop and waits until all have ended, or `within` has passed (then
-    /// says how many are left).
-    async fn stop_and_wait(&self, within: Duration) {
-        self.stop();
-        if tokio::time::timeout(within, self.tracker.wait())
-            .await
-            .is_err()
-        {
-            tracing::warn!(
-                tasks = self.tracker.len(),
-                "shutting down with background tasks still running"
-            );
-        }
-    }
-}
 
 /// A running bot.
 pub struct Running {
@@ -108,7 +44,7 @@ impl Running {
     /// The bot's tasks beside the gateway (the clock, the sweeps, the registration...): none is
     /// left once [`Running::shutdown`] has returned.
     pub fn tasks(&self) -> TaskTracker {
-        self.tasks.tracker.clone()
+        self.tasks.tracker()
     }
 
     /// Stops the bot: no new events, no new step of the background loops; waits (up to 10 s)
@@ -222,19 +158,14 @@ async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, St
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands: commands::all(),
-            on_error: |error| Box::pin(on_error(error)),
+            on_error: |error| Box::pin(protocol::command::on_error(error)),
             // Every command counts against the user's rate before anything is done.
             command_check: Some(|ctx| Box::pin(commands::within_rate(ctx))),
             // The invocation's data lives until poise has finished with the command, errors
             // included.
-            pre_command: |ctx| {
-                Box::pin(async move {
-                    let counted = InFlight::enter(&ctx.data().in_flight);
-                    ctx.set_invocation_data(counted).await;
-                })
-            },
+            pre_command: |ctx| Box::pin(protocol::command::enter(ctx)),
             event_handler: |framework, event| Box::pin(components::on_event(framework, event)),
-            // A reply pings the users it mentions itself (`commands::reply`), none otherwise.
+            // A reply pings the users it mentions itself (`reply::reply`), none otherwise.
             allowed_mentions: Some(serenity::CreateAllowedMentions::new()),
             initialize_owners: false,
             ..Default::default()

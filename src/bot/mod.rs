@@ -1,10 +1,11 @@
 //! The Discord adapter: serenity with poise over the game service. Thin: each command reads
 //! its options, calls the service, and turns the answer into a message. One [`Data`], one
-//! [`Error`], one [`on_error`] that turns errors into a one-line ephemeral answer and logs
-//! what went wrong inside.
+//! [`Error`]; [`protocol`] says how an interaction that changes something is answered, and
+//! turns every error into a one-line ephemeral answer (logging what went wrong inside).
 
 pub mod background;
 pub mod buttons;
+pub mod caller;
 pub mod commands;
 pub mod components;
 pub mod config;
@@ -12,7 +13,10 @@ pub mod delivery;
 pub mod gone;
 pub mod lifecycle;
 pub mod messages;
+pub mod protocol;
 pub mod redact;
+pub mod reply;
+pub mod tasks;
 pub mod visibility;
 
 pub use config::{BotConfig, ConfigError};
@@ -36,7 +40,7 @@ pub struct Data {
     /// THREAD_DELETE, GUILD_DELETE) have been handled, outages included (see `gone`).
     pub removals: Arc<AtomicUsize>,
     /// The bot's tasks beside the gateway: the AI's turns and the analyses run on them.
-    pub tasks: lifecycle::Tasks,
+    pub tasks: tasks::Tasks,
     /// Edits an interaction's original response into its change's news, as the dispatcher
     /// does (see `delivery::show_answer`).
     pub poster: Arc<delivery::Poster>,
@@ -140,47 +144,4 @@ pub fn causes(error: &dyn std::error::Error) -> String {
         source = cause.source();
     }
     line.replace('\n', " ")
-}
-
-/// Turns every error into a one-line ephemeral answer; logs the internal ones.
-pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
-    use poise::FrameworkError as F;
-    let (ctx, message) = match error {
-        F::Command { error, ctx, .. } => {
-            if error.is_internal() {
-                tracing::error!(command = %ctx.command().qualified_name, error = %redact::error(&error), "command failed");
-            }
-            (ctx, error.to_string())
-        }
-        F::GuildOnly { ctx, .. } => (
-            ctx,
-            "Tablut is played in a server's channels: use this command in a server, not in a direct message."
-                .to_string(),
-        ),
-        F::ArgumentParse { ctx, error, .. } => (
-            ctx,
-            format!("That option is not valid ({error}): check the command's options and try again."),
-        ),
-        F::CommandStructureMismatch { ctx, description, .. } => {
-            tracing::warn!(command = %ctx.command().qualified_name, description, "options Discord should not have sent");
-            (
-                poise::Context::Application(ctx),
-                "That option is not valid: pick one of the command's choices and try again."
-                    .to_string(),
-            )
-        }
-        F::CommandCheckFailed { error: Some(error), ctx, .. } => (ctx, error.to_string()),
-        F::CooldownHit { ctx, remaining_cooldown, .. } => (
-            ctx,
-            format!("Not so fast: try again in {} s.", remaining_cooldown.as_secs() + 1),
-        ),
-        other => {
-            if let Err(e) = poise::builtins::on_error(other).await {
-                tracing::error!(error = %redact::error(&e), "could not handle an error");
-            }
-            return;
-        }
-    };
-    // Private however the command was acknowledged.
-    commands::play::answer_privately(ctx, commands::private(message)).await;
 }

@@ -1,6 +1,8 @@
 //! `/tablut analysis`: the post-game analysis of one of the channel's finished games.
 
-use super::{reply, Context};
+use crate::bot::protocol::command::change;
+use crate::bot::reply::reply;
+use crate::bot::Context;
 use crate::bot::{messages, Error};
 use crate::service::analysis::AnalysisStatus;
 use poise::serenity_prelude as serenity;
@@ -60,8 +62,7 @@ pub async fn analysis(
     let request = analysis
         .prepare(channel, id, Some(ctx.author().id.get()))
         .await?;
-    let Some(status) =
-        super::play::change(ctx, std::future::ready(Ok(())), analysis.start(request)).await?
+    let Some(status) = change(ctx, std::future::ready(Ok(())), analysis.start(request)).await?
     else {
         return Ok(());
     };

@@ -1,7 +1,8 @@
 //! Looking: `/tablut board`, `history`, `replay`, `rules`, `stats`, `leaderboard`, `games`.
 
 use super::start::{variant, VariantArg};
-use super::{board_reply, reply, Context};
+use crate::bot::reply::{board_reply, reply};
+use crate::bot::Context;
 use crate::bot::{buttons, messages, Error};
 use poise::serenity_prelude as serenity;
 
@@ -109,7 +110,7 @@ pub async fn stats(
         .games()
         .stats(guild, user.id.get(), 5)
         .await?;
-    let name = super::person(user).name;
+    let name = crate::bot::caller::person(user).name;
     ctx.send(
         reply(messages::stats_message(&name, &stats))
             .allowed_mentions(serenity::CreateAllowedMentions::new()),

@@ -3,7 +3,9 @@
 //! data deleted, their name and id in finished games given to a stand-in). docs/PRIVACY.md says
 //! what is stored, for how long and why.
 
-use super::{caller, private, Context};
+use crate::bot::caller::{caller, presser};
+use crate::bot::reply::private;
+use crate::bot::Context;
 use crate::bot::{buttons, messages, Error};
 use crate::service::puzzle::ReplyTo;
 use crate::service::{ServiceError, User};
@@ -62,12 +64,9 @@ pub(crate) fn pressed_by(
     press: &serenity::ComponentInteraction,
     asker: u64,
 ) -> Result<(User, ReplyTo), ServiceError> {
-    let mut presser = super::person(&press.user);
+    let presser = presser(press);
     if presser.id != asker {
         return Err(ServiceError::NotYourButton);
-    }
-    if let Some(nick) = press.member.as_ref().and_then(|m| m.nick.clone()) {
-        presser.name = nick;
     }
     let to = ReplyTo {
         channel: press.channel_id.get(),

@@ -1,6 +1,9 @@
 //! Puzzles: `/tablut puzzle play` · `today` · `move` · `leaderboard` · `daily`.
 
-use super::{board_reply, caller, is_admin, reply, Context};
+use crate::bot::caller::{caller, is_admin};
+use crate::bot::protocol::command::{answer_privately, change_as, interaction, show};
+use crate::bot::reply::{board_reply, choices, reply};
+use crate::bot::Context;
 use crate::bot::{messages, Error};
 use crate::service::puzzle::{DailyBoard, PuzzleAnswer, PuzzleRatings, PuzzleView, ReplyTo};
 use crate::service::ServiceError;
@@ -32,7 +35,7 @@ fn puzzle_reply(text: String, png: Vec<u8>, private: bool) -> poise::CreateReply
 /// The interaction a puzzle's answer is given to: this command's deferred response, private
 /// or not.
 fn reply_to(ctx: Context<'_>, private: bool) -> Option<ReplyTo> {
-    super::play::interaction(ctx).map(|answer| ReplyTo {
+    interaction(ctx).map(|answer| ReplyTo {
         channel: ctx.channel_id().get(),
         answer,
         private,
@@ -58,7 +61,7 @@ async fn private_answer(ctx: Context<'_>, typed: Option<&str>) -> bool {
 /// next `/tablut puzzle play` or `move`). Once shown, the try does not give it again.
 async fn show_answer(ctx: Context<'_>, answer: PuzzleAnswer) {
     if let Some(notice) = answer.key().notice {
-        super::play::show(ctx, notice, answer.png().to_vec()).await;
+        show(ctx, notice, answer.png().to_vec()).await;
     }
 }
 
@@ -76,14 +79,14 @@ enum Shown {
 /// response is private.
 async fn show_puzzle(ctx: Context<'_>, view: PuzzleView, private: bool) -> Result<(), Error> {
     if let Some(notice) = view.notice {
-        super::play::show(ctx, notice, view.png).await;
+        show(ctx, notice, view.png).await;
         return Ok(());
     }
     let alone = private || view.day.is_some();
     let reply = puzzle_reply(view_message(&view), view.png, alone);
     if alone {
         // The daily puzzle, even if acknowledged in public: for the caller alone all the same.
-        super::play::answer_privately(ctx, reply).await;
+        answer_privately(ctx, reply).await;
     } else {
         ctx.send(reply).await?;
     }
@@ -112,7 +115,7 @@ pub async fn play(ctx: Context<'_>) -> Result<(), Error> {
     };
     // Nothing to refuse before: a puzzle is always shown (one is found, or none is there).
     let check = std::future::ready(Ok(()));
-    match super::play::change_as(ctx, private, check, shown).await? {
+    match change_as(ctx, private, check, shown).await? {
         Some(Shown::Answer(answer)) => show_answer(ctx, answer).await,
         Some(Shown::Puzzle(view)) => show_puzzle(ctx, view, private).await?,
         // Committed, and a step after failed: the dispatcher shows it.
@@ -131,7 +134,7 @@ pub async fn today(ctx: Context<'_>) -> Result<(), Error> {
     let puzzles = service.puzzles();
     let check = puzzles.check_daily_puzzle(guild(ctx), me.id, None);
     let daily = puzzles.daily_puzzle(guild(ctx), &me, None, to.as_ref());
-    if let Some(view) = super::play::change_as(ctx, true, check, daily).await? {
+    if let Some(view) = change_as(ctx, true, check, daily).await? {
         show_puzzle(ctx, view, true).await?;
     }
     Ok(())
@@ -147,10 +150,7 @@ pub(crate) async fn daily_press(
     data: &crate::bot::Data,
     day: i64,
 ) -> Result<PuzzleView, ServiceError> {
-    let mut presser = super::person(&press.user);
-    if let Some(nick) = press.member.as_ref().and_then(|m| m.nick.clone()) {
-        presser.name = nick;
-    }
+    let presser = crate::bot::caller::presser(press);
     let to = ReplyTo {
         channel: press.channel_id.get(),
         answer: crate::bot::delivery::answer_ref(press.application_id.get(), &press.token),
@@ -183,7 +183,7 @@ async fn puzzle_moves(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocomp
     let moves = service
         .puzzles()
         .suggest_moves(guild(ctx), ctx.author().id.get(), typed, 25);
-    super::play::choices(moves.await)
+    choices(moves.await)
 }
 
 /// Answer your puzzle with a move, like e1-e3.
@@ -201,7 +201,7 @@ pub async fn move_(
     let to = reply_to(ctx, private);
     let service = &ctx.data().service;
     let (puzzles, me) = (service.puzzles(), caller(ctx));
-    let answer = super::play::change_as(
+    let answer = change_as(
         ctx,
         private,
         puzzles.check_puzzle_move(guild(ctx), me.id, &notation),
@@ -275,8 +275,8 @@ pub async fn daily(
         .puzzles()
         .set_daily_channel(guild(ctx), chosen, by, to.as_ref());
     let check = std::future::ready(Ok(()));
-    if let Some((_, Some(notice))) = super::play::change_as(ctx, true, check, set).await? {
-        super::play::show(ctx, notice, Vec::new()).await;
+    if let Some((_, Some(notice))) = change_as(ctx, true, check, set).await? {
+        show(ctx, notice, Vec::new()).await;
     }
     Ok(())
 }

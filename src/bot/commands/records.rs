@@ -2,7 +2,10 @@
 //! records").
 
 use super::start::{time_control, LevelArg, SideArg};
-use super::{caller, person, place, reply, Context};
+use crate::bot::caller::{caller, person, place};
+use crate::bot::protocol::command::{answering, change, show};
+use crate::bot::reply::reply;
+use crate::bot::Context;
 use crate::bot::{messages, Error};
 use crate::service::analysis::AnalysisStatus;
 use crate::service::records::{self, MAX_RECORD};
@@ -134,8 +137,7 @@ pub async fn import(
                 }
                 Ok(())
             };
-            let Some(id) =
-                super::play::change(ctx, check, games.import_finished(channel, &me, &read)).await?
+            let Some(id) = change(ctx, check, games.import_finished(channel, &me, &read)).await?
             else {
                 return Ok(());
             };
@@ -179,17 +181,17 @@ pub async fn import(
                 time_control: time_control(ctx, time)?,
                 start: Some(*read.game.position()),
             };
-            let Some(started) = super::play::change(
+            let Some(started) = change(
                 ctx,
                 games.check_ai_game(&request),
-                games.start_ai_game(request.clone(), Some(super::play::answering(ctx))),
+                games.start_ai_game(request.clone(), Some(answering(ctx))),
             )
             .await?
             else {
                 return Ok(());
             };
             if let Some(notice) = started.notice {
-                super::play::show(ctx, notice, started.png).await;
+                show(ctx, notice, started.png).await;
             }
             if started.game.to_move().is_some_and(|p| p.is_ai()) {
                 super::play::ai_reply(ctx, started.game.id);
@@ -214,14 +216,14 @@ pub async fn import(
                 rated: false,
                 start: Some(*read.game.position()),
             };
-            let made = super::play::change(
+            let made = change(
                 ctx,
                 games.check_challenge(&request),
-                games.challenge(request.clone(), Some(super::play::answering(ctx))),
+                games.challenge(request.clone(), Some(answering(ctx))),
             )
             .await?;
             if let Some((_, Some(notice))) = made {
-                super::play::show(ctx, notice, Vec::new()).await;
+                show(ctx, notice, Vec::new()).await;
             }
         }
     }

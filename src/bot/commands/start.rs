@@ -1,7 +1,9 @@
 //! Starting games: `/tablut challenge` and `/tablut ai`.
 
-use super::{caller, person, place, Context};
 use crate::ai::Level;
+use crate::bot::caller::{caller, person, place};
+use crate::bot::protocol::command::{answering, change, show};
+use crate::bot::Context;
 use crate::bot::{messages, Error};
 use crate::service::{AiGameRequest, ChallengeRequest, SideChoice, TimeControl};
 use crate::tafl::{Preset, Rules, Variant};
@@ -161,14 +163,14 @@ pub async fn challenge(
     let games = ctx.data().service.games();
     // The challenge's message is the deferred answer, edited into it: its expiry edits that
     // message (recorded with the edit, by whichever sends it).
-    let made = super::play::change(
+    let made = change(
         ctx,
         games.check_challenge(&request),
-        games.challenge(request.clone(), Some(super::play::answering(ctx))),
+        games.challenge(request.clone(), Some(answering(ctx))),
     )
     .await?;
     if let Some((_, Some(notice))) = made {
-        super::play::show(ctx, notice, Vec::new()).await;
+        show(ctx, notice, Vec::new()).await;
     }
     Ok(())
 }
@@ -200,17 +202,17 @@ pub async fn ai(
         start: None,
     };
     let games = data.service.games();
-    let Some(started) = super::play::change(
+    let Some(started) = change(
         ctx,
         games.check_ai_game(&request),
-        games.start_ai_game(request.clone(), Some(super::play::answering(ctx))),
+        games.start_ai_game(request.clone(), Some(answering(ctx))),
     )
     .await?
     else {
         return Ok(());
     };
     if let Some(notice) = started.notice {
-        super::play::show(ctx, notice, started.png).await;
+        show(ctx, notice, started.png).await;
     }
     if started.game.to_move().is_some_and(|p| p.is_ai()) {
         super::play::ai_reply(ctx, started.game.id);
