@@ -11,7 +11,7 @@ pub const CONTENT_LIMIT: usize = 2000;
 
 /// The first follow-up after a public deferral, shown to everyone for the moment before it is
 /// deleted, so that the private answer after it is private (see
-/// `commands::play::answer_privately`): it says nothing of the caller's.
+/// `protocol::command::answer_privately`): it says nothing of the caller's.
 pub const NOTHING_CHANGED: &str = "Nothing changed.";
 
 /// A message's content within [`CONTENT_LIMIT`]: longer text is cut, with `…`. The builders
