@@ -3,12 +3,13 @@
 //! connection); the database is the queue's truth: a game where the AI is to move is a turn
 //! owed, and [`Ai::games_awaiting`] finds every one, after a restart or a failure.
 
-use super::context::{Context, Loaded};
+use super::context::Context;
+use super::error::ServiceError;
 use super::news::News;
-use super::outbox::Payload;
-use super::play::Games;
+use super::notice::Payload;
+use super::stored::Loaded;
 use super::types::{ChannelId, GameId, GuildId, Hint, MoveReport, Player, UserId};
-use super::{Service, ServiceError};
+use super::Service;
 use crate::ai::pool::{Answer, Pool, Search};
 use crate::ai::queue::{Class, Owner, Ticket};
 use crate::ai::Level;
@@ -21,27 +22,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::oneshot;
 
-/// How long past the search's own time a process's claim on an AI turn lasts (by default) from
-/// its last renewal: the claim is renewed while the turn waits for a worker and while it is
-/// searched, so a process that dies leaves the turn to the others this long after its time
-/// would have been up.
-pub const AI_CLAIM_MARGIN: Duration = Duration::from_secs(3);
+pub use super::config::AI_CLAIM_MARGIN;
 
 /// The shortest time between two renewals of a claim on an AI turn.
 const MIN_RENEWAL: Duration = Duration::from_millis(10);
-
-/// An id for the AI turns a service claims in the database: the process's id, the time and a
-/// random number, so no two services (in one process or on two hosts) share one.
-pub(crate) fn claimer_id() -> String {
-    use std::hash::{BuildHasher, Hasher};
-    let random = std::collections::hash_map::RandomState::new()
-        .build_hasher()
-        .finish();
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    format!("{}-{nanos:x}-{random:016x}", std::process::id())
-}
 
 /// A game's AI turn being played: while it lives no other turn of the game starts; dropped
 /// (finished, failed or abandoned), it withdraws the request if no worker has it yet.
@@ -318,12 +302,7 @@ impl Ai<'_> {
             return Ok(false);
         };
         // The post names the game's variant: the game is read first, outside the write.
-        let game = Games {
-            cx: self.cx,
-            ai: self,
-        }
-        .game(id)
-        .await?;
+        let game = self.cx.game(id).await?;
         let payload = Payload::news(News::AiWaiting { game, ahead });
         let mut tx = self.cx.store.write().await?;
         let told = self

@@ -5,20 +5,23 @@
 //! summary with the evaluation graph, all through the outbox, each written in the transaction
 //! that records the step it tells of. Asking again shows the stored result at once.
 
-use super::context::{rebuild, Context, Loaded};
+use super::context::Context;
+use super::error::ServiceError;
 use super::heavy::Place;
 use super::news::News;
-use super::outbox::Payload;
+use super::notice::{GraphRef, Payload};
+use super::stored::{rebuild, Loaded};
+pub use super::types::{AnalysisSummary, CostlyMove, SideSummary, WORST_PER_SIDE};
 use super::types::{ChannelId, GameId, GameInfo, UserId};
-use super::{Service, ServiceError};
-use crate::ai::analysis::{self, Evaluation, Forced, Judgement, Review};
+use super::Service;
+use crate::ai::analysis::{self, Evaluation, Judgement, Review};
 use crate::ai::pool::Pool;
 use crate::ai::queue::Class;
 use crate::ai::Limits;
 use crate::render::graph::{evaluation_graph, GraphInput, Mark};
 use crate::store::analysis::{self as rows, AnalysisRow, NewAnalysis};
 use crate::store::{games, moves, GameStatus};
-use crate::tafl::{Game, Move, Side};
+use crate::tafl::Game;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -27,8 +30,6 @@ use std::time::Duration;
 
 /// The progress message is edited after every this many moves reviewed.
 pub const PROGRESS_EVERY: u32 = 10;
-/// Worst moves named per side in the summary.
-pub const WORST_PER_SIDE: usize = 3;
 /// Finished games offered by the autocomplete.
 pub const GAMES_LISTED: i64 = 25;
 
@@ -52,6 +53,17 @@ impl AnalysisSettings {
     }
 }
 
+/// One step's searches before they are recorded: every evaluation as it will be stored, how
+/// many there were before the step and after it, the game's moves, and, once every position is
+/// searched, the summary.
+struct Searched {
+    json: String,
+    before: usize,
+    after: usize,
+    total: u32,
+    summary: Option<AnalysisSummary>,
+}
+
 /// One position's search as stored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 struct StoredEval {
@@ -59,12 +71,6 @@ struct StoredEval {
     best: String,
     depth: u32,
     nodes: u64,
-}
-
-/// The graph a notice carries, drawn at delivery from the stored analysis.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GraphRef {
-    pub game: GameId,
 }
 
 /// A finished analysis.
@@ -100,84 +106,6 @@ pub enum Step {
     Raced,
     /// The analysis is finished (by this step or before it).
     Finished,
-}
-
-/// A finished analysis as its summary tells it, typed: the game, and for each side its
-/// accuracy, how many of its moves were costly and its costliest moves. The bot words it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct AnalysisSummary {
-    pub game: GameInfo,
-    /// The attackers', then the defenders'.
-    pub sides: [SideSummary; 2],
-}
-
-/// One side's part of an [`AnalysisSummary`].
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct SideSummary {
-    pub side: Side,
-    /// The mean accuracy of its moves, 0–100 (`None`: it made no move).
-    pub accuracy: Option<f64>,
-    /// How many of its moves were blunders, mistakes and inaccuracies.
-    pub blunders: usize,
-    pub mistakes: usize,
-    pub inaccuracies: usize,
-    /// Its costliest moves, the costliest first, at most [`WORST_PER_SIDE`].
-    pub worst: Vec<CostlyMove>,
-}
-
-/// A move that gave part of the expected score away.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct CostlyMove {
-    /// The ply the move made (1 for the game's first move).
-    pub ply: u32,
-    /// Its number in the record: the attackers' move and the defenders' answer share one, the
-    /// attackers' first; a game that starts with the defenders to move starts at 1 with them.
-    pub number: u32,
-    pub side: Side,
-    /// The move as recorded (`d1-d4xd5+`).
-    pub played: String,
-    pub judgement: Judgement,
-    /// The forced result it allowed or let go, when it did (what makes it worse than its loss).
-    pub forced: Option<Forced>,
-    /// The mover's expected score it gave away, 0–1.
-    pub loss: f64,
-    /// The search's choice before the move.
-    pub better: Option<Move>,
-    /// The search's choice after it: the answer the move allowed.
-    pub refutation: Option<Move>,
-}
-
-impl AnalysisSummary {
-    /// What the summary tells of `game`'s analysis, `review`.
-    pub fn new(game: &GameInfo, review: &Review) -> AnalysisSummary {
-        let first_defenders = game.start.turn() == Side::Defenders;
-        let side = |side: Side| SideSummary {
-            side,
-            accuracy: review.accuracy[usize::from(side == Side::Defenders)],
-            blunders: review.count(side, Judgement::Blunder),
-            mistakes: review.count(side, Judgement::Mistake),
-            inaccuracies: review.count(side, Judgement::Inaccuracy),
-            worst: review
-                .worst(side, WORST_PER_SIDE)
-                .into_iter()
-                .map(|m| CostlyMove {
-                    ply: m.ply,
-                    number: (m.ply + u32::from(first_defenders)).div_ceil(2),
-                    side: m.side,
-                    played: m.played.clone(),
-                    judgement: m.judgement,
-                    forced: m.forced,
-                    loss: m.loss,
-                    better: m.better,
-                    refutation: m.refutation,
-                })
-                .collect(),
-        };
-        AnalysisSummary {
-            game: game.clone(),
-            sides: [side(Side::Attackers), side(Side::Defenders)],
-        }
-    }
 }
 
 impl AnalysisReport {
@@ -540,15 +468,44 @@ impl Analysis<'_> {
         if stored.finished_at.is_some() {
             return Ok(Step::Finished);
         }
+        let mut evals = stored_evals(&stored)?;
+        let before = evals.len();
+        let loaded = self.search_next(&stored, &mut evals).await?;
+        let json = serde_json::to_string(&evals).expect("evaluations serialize");
+        let total = loaded.game.moves().len() as u32;
+        // The summary, worked out before the transaction that writes it (with the analysis
+        // marked finished) opens.
+        let summary = if evals.len() == total as usize + 1 {
+            Some(self.summary(&loaded, &stored, &json).await?)
+        } else {
+            None
+        };
+        let searched = Searched {
+            json,
+            before,
+            after: evals.len(),
+            total,
+            summary,
+        };
+        self.record_step(&stored, &loaded.info, searched).await
+    }
+
+    /// The game of `stored`'s analysis, and the search of its next position pushed onto
+    /// `evals` (none for a position where the game is over; nothing once every position is
+    /// searched). The game and that position (as a game of its own) are played through on a
+    /// blocking thread: one game at a time, never every position at once.
+    async fn search_next(
+        &self,
+        stored: &AnalysisRow,
+        evals: &mut Vec<Option<StoredEval>>,
+    ) -> Result<Loaded, ServiceError> {
+        let id = stored.game_id;
         let settings: AnalysisSettings = serde_json::from_str(&stored.settings)
             .map_err(|e| ServiceError::Internal(format!("analysis {id}: settings: {e}")))?;
         let row = games::by_id(self.cx.store.read(), id)
             .await?
             .ok_or(ServiceError::NoGame)?;
-        let mut evals = stored_evals(&stored)?;
         let done = evals.len();
-        // The game, and the position to search next as a game of its own, played through on a
-        // blocking thread: one game at a time, never every position at once.
         let moves = moves::of_game(self.cx.store.read(), id).await?;
         // Background work: it waits its turn in the heavy-work queue (its place given back
         // while the AI searches).
@@ -561,7 +518,6 @@ impl Analysis<'_> {
                 Ok::<_, ServiceError>((loaded, next))
             })
             .await??;
-        let positions = loaded.game.moves().len() + 1;
         if let Some(next) = next {
             let eval = if next.outcome().is_over() {
                 None
@@ -575,88 +531,92 @@ impl Analysis<'_> {
                 nodes: e.nodes,
             }));
         }
-        let json = serde_json::to_string(&evals).expect("evaluations serialize");
-        let total = loaded.game.moves().len() as u32;
-        let reviewed = (evals.len() as u32).saturating_sub(1);
-        let finished = evals.len() == positions;
-        // The summary's text, worded before the transaction that writes it (with the analysis
-        // marked finished) opens.
-        let summary = if finished {
-            let mut finished_row = stored.clone();
-            finished_row.evaluations = json.clone();
-            let game = loaded.game.clone();
-            let review = self
-                .cx
-                .heavy(&self.cx.gate.background_place(), move || {
-                    review_of(&game, &finished_row)
-                })
-                .await??;
-            Some(AnalysisSummary::new(&loaded.info, &review))
-        } else {
-            None
-        };
+        Ok(loaded)
+    }
+
+    /// What the summary of `loaded`'s analysis tells, every position searched (`json`, as it
+    /// will be stored): its review, worked out off the runtime.
+    async fn summary(
+        &self,
+        loaded: &Loaded,
+        stored: &AnalysisRow,
+        json: &str,
+    ) -> Result<AnalysisSummary, ServiceError> {
+        let mut finished_row = stored.clone();
+        finished_row.evaluations = json.to_string();
+        let game = loaded.game.clone();
+        let review = self
+            .cx
+            .heavy(&self.cx.gate.background_place(), move || {
+                review_of(&game, &finished_row)
+            })
+            .await??;
+        Ok(AnalysisSummary::new(&loaded.info, &review))
+    }
+
+    /// Records a step of `stored`'s analysis of `game` in one transaction: its evaluations
+    /// (unless another worker recorded this position first: [`Step::Raced`]) and, every
+    /// [`PROGRESS_EVERY`] moves, the progress notice; with the summary, the analysis finished,
+    /// its last progress and its summary (with the graph) in the outbox.
+    async fn record_step(
+        &self,
+        stored: &AnalysisRow,
+        game: &GameInfo,
+        searched: Searched,
+    ) -> Result<Step, ServiceError> {
+        let Searched {
+            json,
+            before,
+            after,
+            total,
+            summary,
+        } = searched;
+        let (id, channel) = (stored.game_id, stored.channel_id);
+        let positions = total as usize + 1;
+        let reviewed = (after as u32).saturating_sub(1);
         let mut tx = self.cx.store.write().await?;
-        if done < positions && !rows::record(&mut *tx, id, done as i64, &json).await? {
+        if before < positions && !rows::record(&mut *tx, id, before as i64, &json).await? {
             return Ok(Step::Raced);
         }
         let progress = |reviewed: u32| Payload {
             edit_notice: stored.progress_notice,
             ..Payload::news(News::AnalysisProgress {
-                game: loaded.info.clone(),
+                game: game.clone(),
                 reviewed,
                 total,
             })
         };
+        let zero = Duration::ZERO;
         if let Some(summary) = summary {
             let now = self.cx.database_now_on(&mut tx).await?;
             if !rows::finish(&mut *tx, id, now).await? {
                 return Ok(Step::Finished);
             }
             let last = progress(total);
-            self.cx
-                .enqueue(
-                    &mut tx,
-                    stored.channel_id,
-                    "analysis_progress",
-                    &last,
-                    Duration::ZERO,
-                )
+            (self.cx)
+                .enqueue(&mut tx, channel, "analysis_progress", &last, zero)
                 .await?;
             let summary = Payload {
                 graph: Some(GraphRef { game: id }),
                 ..Payload::news(News::AnalysisSummary(summary))
             };
-            let told = self
-                .cx
-                .enqueue(
-                    &mut tx,
-                    stored.channel_id,
-                    "analysis",
-                    &summary,
-                    Duration::ZERO,
-                )
+            let told = (self.cx)
+                .enqueue(&mut tx, channel, "analysis", &summary, zero)
                 .await?;
             self.cx.commit_noticed(tx, told).await?;
             return Ok(Step::Finished);
         }
         if reviewed > 0 && reviewed.is_multiple_of(PROGRESS_EVERY) {
             let p = progress(reviewed);
-            let told = self
-                .cx
-                .enqueue(
-                    &mut tx,
-                    stored.channel_id,
-                    "analysis_progress",
-                    &p,
-                    Duration::ZERO,
-                )
+            let told = (self.cx)
+                .enqueue(&mut tx, channel, "analysis_progress", &p, zero)
                 .await?;
             self.cx.commit_noticed(tx, told).await?;
         } else {
             tx.commit().await?;
         }
         Ok(Step::Recorded {
-            done: evals.len() as u32,
+            done: after as u32,
             positions: positions as u32,
         })
     }

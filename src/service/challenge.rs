@@ -1,15 +1,17 @@
 //! Starting games: challenges between people (open, accept, decline, cancel, expire) and games
 //! against the AI.
 
-use super::context::{parse_rules, rules_json, seat, start_columns, stored_start, Context};
+use super::context::Context;
+use super::error::{Done, ServiceError};
 use super::news::News;
-use super::outbox::{self, Answering, NoticeId};
+use super::notice::{self, Answering};
 use super::play::Games;
+use super::stored::{parse_rules, rules_json, seat, start_columns, stored_start};
 use super::types::{
     AiGameRequest, ChallengeId, ChallengeInfo, ChallengeRequest, ChallengeStatus, ChannelId,
-    ClockEvent, Clocks, GameInfo, Place, Player, SideChoice, Started, TimeControl, User, UserId,
+    ClockEvent, Clocks, GameInfo, NoticeId, Place, Player, SideChoice, Started, TimeControl, User,
+    UserId,
 };
-use super::{Done, ServiceError};
 use crate::store::challenges::{self, ChallengeRow, NewChallenge};
 use crate::store::games::{self, NewGame, SeatRow};
 use crate::store::{self, Connection};
@@ -67,9 +69,9 @@ impl Games<'_> {
                     .await?
                     .ok_or(ServiceError::NoChallenge)?;
                 let info = challenge_info(row)?;
-                let payload = outbox::Payload {
-                    buttons: Some(outbox::Buttons::Challenge(id)),
-                    ..answering.payload(outbox::Payload::news(News::Challenge(info.clone())))
+                let payload = notice::Payload {
+                    buttons: Some(notice::Buttons::Challenge(id)),
+                    ..answering.payload(notice::Payload::news(News::Challenge(info.clone())))
                 };
                 let hold = self.cx.delivery.answer_grace;
                 Some(
@@ -319,7 +321,7 @@ impl Games<'_> {
         let result = self.try_accept(id, user, channel, answering).await;
         if let (Err(e), Some(thread)) = (&result, channel) {
             if !e.is_internal() {
-                let payload = outbox::Payload::news(News::NotStarted { why: e.to_string() });
+                let payload = notice::Payload::news(News::NotStarted { why: e.to_string() });
                 let mut tx = self.cx.store.write().await?;
                 let told = self
                     .cx
@@ -383,7 +385,7 @@ impl Games<'_> {
         }
         let first = match channel {
             Some(_) => {
-                let payload = outbox::Payload::with_board(News::Started(info.clone()), &info);
+                let payload = notice::Payload::with_board(News::Started(info.clone()), &info);
                 let first = self
                     .cx
                     .enqueue(
@@ -410,9 +412,9 @@ impl Games<'_> {
                             challenge: closed,
                             thread: Some(thread),
                         };
-                        answering.payload(outbox::Payload::news(news))
+                        answering.payload(notice::Payload::news(news))
                     }
-                    None => answering.payload(outbox::Payload::with_board(
+                    None => answering.payload(notice::Payload::with_board(
                         News::Started(info.clone()),
                         &info,
                     )),
@@ -496,7 +498,7 @@ impl Games<'_> {
                     challenge: closed.clone(),
                     thread: None,
                 };
-                let payload = answering.payload(outbox::Payload::news(news));
+                let payload = answering.payload(notice::Payload::news(news));
                 let hold = self.cx.delivery.answer_grace;
                 let channel = closed.place.channel;
                 Some(
@@ -558,7 +560,7 @@ impl Games<'_> {
             .await?;
         let notice = match answering {
             Some(answering) => {
-                let payload = answering.payload(outbox::Payload::with_board(
+                let payload = answering.payload(notice::Payload::with_board(
                     News::Started(info.clone()),
                     &info,
                 ));
@@ -717,9 +719,9 @@ pub(super) async fn expire(
 ) -> Result<Option<ChallengeInfo>, ServiceError> {
     let mut info = challenge_info(row)?;
     info.status = ChallengeStatus::Expired;
-    let payload = outbox::Payload {
+    let payload = notice::Payload {
         edit: info.message_id,
-        ..outbox::Payload::news(News::Clock(ClockEvent::ChallengeExpired(info.clone())))
+        ..notice::Payload::news(News::Clock(ClockEvent::ChallengeExpired(info.clone())))
     };
     let mut tx = cx.store.write().await?;
     if !challenges::close(

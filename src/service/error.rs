@@ -247,6 +247,12 @@ impl ServiceError {
     }
 }
 
+impl From<super::types::NotATimeControl> for ServiceError {
+    fn from(e: super::types::NotATimeControl) -> ServiceError {
+        ServiceError::BadTimeControl(e.0)
+    }
+}
+
 impl From<tokio::task::JoinError> for ServiceError {
     fn from(e: tokio::task::JoinError) -> ServiceError {
         ServiceError::Internal(format!("a background task failed: {e}"))

@@ -3,9 +3,9 @@
 //! have it for a post that finds the channel gone (*Unknown Channel*: its game aborted) or the
 //! bot shut out (*Missing Access*: its game's clock stopped), instead of at the next post.
 
+use super::error::ServiceError;
 use super::play::Games;
 use super::types::{ChannelId, GameId, GuildId};
-use super::ServiceError;
 use crate::store::{challenges, games, outbox as rows, puzzles};
 
 /// What a deleted channel or a server left ended.

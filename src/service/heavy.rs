@@ -17,7 +17,7 @@
 //! The AI's searches have their own pool ([`crate::ai::pool`]): a replay never delays a move
 //! of the AI, nor a search a replay.
 
-use super::ServiceError;
+use super::error::ServiceError;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use tokio::sync::Semaphore;

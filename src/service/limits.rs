@@ -9,7 +9,10 @@
 //! against the AI and the cooldown between them, open challenges, challenges received) are
 //! counted by the database instead, on its clock, in the transaction that would break them.
 
-use super::{Clock, ServiceError, UserId};
+use super::clock::Clock;
+use super::config::Config;
+use super::error::ServiceError;
+use super::types::UserId;
 use governor::state::keyed::DashMapStateStore;
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -100,7 +103,7 @@ pub struct Limits {
 }
 
 impl Limits {
-    pub(crate) fn new(config: &super::Config, clock: Arc<dyn Clock>) -> Limits {
+    pub(crate) fn new(config: &Config, clock: Arc<dyn Clock>) -> Limits {
         Limits {
             commands: RateLimit::new(
                 config.commands_per_minute,

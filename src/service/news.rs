@@ -2,12 +2,10 @@
 //! the outbox with the change that caused it; the bot words it (and draws its board) when it
 //! delivers it. Nothing here is Discord's: no markup, no mentions, no interaction.
 
-use super::analysis::AnalysisSummary;
-use super::puzzle::{PuzzleAnswer, PuzzleView};
 use super::types::{
-    ChallengeInfo, ChannelId, ClockEvent, Ended, GameId, GameInfo, MoveReport, Player,
+    AnalysisSummary, ChallengeInfo, ChannelId, ClockEvent, Ended, Forgotten, GameId, GameInfo,
+    MoveReport, Player, PuzzleAnswer, PuzzleView, UserId,
 };
-use super::UserId;
 use serde::{Deserialize, Serialize};
 
 /// What a notice tells. Stored (as JSON) in the notice's payload; each value carries the game,
@@ -67,7 +65,7 @@ pub enum News {
     },
     /// A person was forgotten at their request (shown to them alone): what was deleted and
     /// what now names the stand-in.
-    Forgotten(super::privacy::Forgotten),
+    Forgotten(Forgotten),
     /// A notice written before notices were typed: its words as they were then stored, and
     /// its row's kind (`move`, `reminder`, ...). Never written now: migration 0024 made old
     /// rows' words this.

@@ -4,11 +4,14 @@
 //! (what follows when a channel or a server is gone).
 
 use super::ai::Ai;
-use super::context::{Context, Loaded};
+use super::commit::Announce;
+use super::context::Context;
+use super::error::ServiceError;
 use super::news::News;
-use super::outbox::{Announce, AnswerRef, Answering, Buttons, NoticeId, Payload};
-use super::types::{ChannelId, DrawAnswer, Ended, GameId, GameInfo, MoveReport, UserId};
-use super::{Service, ServiceError};
+use super::notice::{AnswerRef, Answering, Buttons, Payload};
+use super::stored::Loaded;
+use super::types::{ChannelId, DrawAnswer, Ended, GameId, GameInfo, MoveReport, NoticeId, UserId};
+use super::Service;
 use crate::store::{draws, DrawStatus};
 use crate::tafl::{MoveError, Outcome, Position, Reason};
 

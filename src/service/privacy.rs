@@ -2,11 +2,12 @@
 //! ([`Privacy::stored`]), and forgotten at their request ([`Privacy::forget`]) once nothing of
 //! theirs is under way. What is stored, for how long and why: docs/PRIVACY.md.
 
+use super::error::ServiceError;
 use super::news::News;
-use super::outbox::{NoticeId, Payload};
-use super::puzzle::ReplyTo;
+use super::notice::{Payload, ReplyTo};
+pub use super::types::Forgotten;
 use super::types::{User, UserId};
-use super::{Service, ServiceError};
+use super::Service;
 use crate::store::privacy as rows;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -62,26 +63,6 @@ fn as_text<S: serde::Serializer>(id: &UserId, s: S) -> Result<S::Ok, S::Error> {
 }
 
 pub use super::error::UnderWay;
-
-/// What forgetting a person changed.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub struct Forgotten {
-    /// Ratings deleted (one per server and game of the tafl family).
-    pub ratings: u64,
-    /// Finished games now played by [`FORMER_PLAYER`] in their place.
-    pub games: u64,
-    /// Puzzle ratings and puzzle tries deleted.
-    pub puzzle_ratings: u64,
-    pub puzzle_tries: u64,
-    /// Closed challenges, draw offers, analyses asked for and daily-puzzle settings that named
-    /// them, now naming the stand-in (an analysis: nobody).
-    pub others: u64,
-    /// News already delivered (or given up) that named them, deleted.
-    pub notices: u64,
-    /// The notice that shows this to its interaction, if one does.
-    #[serde(skip)]
-    pub notice: Option<NoticeId>,
-}
 
 /// A person's data ([`Service::privacy`]).
 #[derive(Clone, Copy)]

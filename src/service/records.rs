@@ -2,10 +2,10 @@
 //! (docs/RULES.md, "Game records"); `/tablut import` reads one, to keep it as a finished game of
 //! the channel for `/tablut analysis`, or to start a new game from its last position.
 
-use super::context::{rules_json, start_columns};
+use super::error::ServiceError;
 use super::play::Games;
+use super::stored::{rules_json, start_columns};
 use super::types::{ChannelId, GameId, GameInfo, User};
-use super::ServiceError;
 use crate::store::games::{self, NewGame, SeatRow};
 use crate::store::moves;
 use crate::tafl::{

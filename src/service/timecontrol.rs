@@ -6,11 +6,13 @@
 
 use super::backoff::Work;
 use super::challenge::expire;
+use super::commit::Announce;
 use super::context::Context;
+use super::error::ServiceError;
 use super::news::News;
-use super::outbox::{Announce, Payload};
+use super::notice::Payload;
 use super::types::{ChallengeInfo, ClockEvent, Player};
-use super::{Service, ServiceError};
+use super::Service;
 use crate::store::challenges;
 use crate::store::games::{self, GameRow};
 use crate::store::heartbeat;

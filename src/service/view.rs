@@ -1,13 +1,13 @@
 //! Looking: boards, records, replays, the games of a server, stats and the leaderboard.
 
-use super::context::{parse_rules, rebuild};
+use super::error::ServiceError;
 use super::heavy;
 use super::play::Games;
+use super::stored::{parse_rules, rebuild};
 use super::types::{
     BoardView, ChannelId, GameId, GameInfo, GuildId, History, Leaderboard, Ranked, RecentGame,
     Stats, UserId, VariantRating,
 };
-use super::ServiceError;
 use crate::store::games::{self, GameRow};
 use crate::store::{moves, players};
 use crate::tafl::{write_position, Reason, Side, Variant};
@@ -98,10 +98,7 @@ impl Games<'_> {
 
     /// A game by id.
     pub async fn game(self, id: GameId) -> Result<GameInfo, ServiceError> {
-        match games::by_id(self.cx.store.read(), id).await? {
-            Some(row) => Ok(self.cx.load(row).await?.info),
-            None => Err(ServiceError::NoGame),
-        }
+        self.cx.game(id).await
     }
 
     /// Remembers the message that shows a game's latest board.

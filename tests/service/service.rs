@@ -1143,7 +1143,7 @@ fn time_controls_read_and_write() {
     for bad in [
         "0d+1d", "31d", "3d+40d", "30s+0s", "1m+2m", "3d+", "+6h", "3d+6h+1h", "3d+x", "none+1h",
     ] {
-        let e = bad.parse::<TimeControl>().unwrap_err();
+        let e: ServiceError = bad.parse::<TimeControl>().unwrap_err().into();
         assert!(matches!(e, ServiceError::BadTimeControl(_)), "{bad}: {e:?}");
         assert!(e.to_string().contains("3d+6h"), "{e}");
     }

@@ -5,7 +5,7 @@ use crate::bot::caller::{caller, person, place};
 use crate::bot::protocol::command::{answering, change, show};
 use crate::bot::Context;
 use crate::bot::{messages, Error};
-use crate::service::{AiGameRequest, ChallengeRequest, SideChoice, TimeControl};
+use crate::service::{AiGameRequest, ChallengeRequest, ServiceError, SideChoice, TimeControl};
 use crate::tafl::{Preset, Rules, Variant};
 use poise::serenity_prelude as serenity;
 
@@ -122,7 +122,7 @@ pub fn game_rules(variant: Variant, preset: Option<RulesArg>) -> Result<Rules, E
 
 pub(crate) fn time_control(ctx: Context<'_>, text: Option<String>) -> Result<TimeControl, Error> {
     match text {
-        Some(t) => Ok(t.parse()?),
+        Some(t) => Ok(t.parse().map_err(ServiceError::from)?),
         None => Ok(ctx.data().config.default_time_control),
     }
 }

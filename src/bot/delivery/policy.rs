@@ -5,7 +5,7 @@
 //! own.
 
 use super::answer::Answer;
-use crate::service::outbox::millis;
+use crate::service::notice::millis;
 use crate::service::{Ended, GameId, Notice, OutboxTimes, Service, ServiceError};
 use std::time::Duration;
 

@@ -2,36 +2,16 @@
 //! or the try ended, the player's and the puzzle's Glicko-2 ratings moved once per first try
 //! (as lichess does), and the answer kept with its try until it is known to have been shown.
 
-use super::puzzles::{view_at, Loaded, PuzzleView, Puzzles, ReplyTo};
+use super::puzzles::{view_at, Loaded, Puzzles};
 use crate::rating::{rate_game, Rating, Score};
+use crate::service::error::{Done, ServiceError};
 use crate::service::news::News;
-use crate::service::outbox::{NoticeId, Payload, PuzzleBoardRef};
+use crate::service::notice::{Payload, PuzzleBoardRef, ReplyTo};
 use crate::service::play;
-use crate::service::types::{GuildId, User, UserId};
-use crate::service::{Done, ServiceError};
+use crate::service::types::{AnswerKey, GuildId, PuzzleAnswer, PuzzleRatings, User, UserId};
 use crate::store::puzzles as rows;
 use crate::store::Connection;
 use crate::tafl::{parse_move, Move};
-
-/// A rated try's effect: the player's and the puzzle's ratings before and after.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct PuzzleRatings {
-    pub player: (Rating, Rating),
-    pub puzzle: (Rating, Rating),
-}
-
-/// Which answer an answer is: its try, and where it left the try (for
-/// [`Puzzles::answer_shown`]); and, when it was given to an interaction, the notice
-/// that shows it there.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct AnswerKey {
-    pub attempt: i64,
-    pub progress: u32,
-    /// The notice (written with the answer) whose edit of the interaction's response shows
-    /// it; none when no interaction was named. Not stored with the notice.
-    #[serde(skip)]
-    pub notice: Option<NoticeId>,
-}
 
 /// An answer as its try keeps it until its reply is shown: the move, and for the try's end the
 /// solution's move and the ratings' change.
@@ -86,96 +66,6 @@ impl KeptAnswer {
             puzzle: (r(2), r(3)),
         }))
     }
-}
-
-/// How an answer went. Until [`Puzzles::answer_shown`] is told its reply was sent, the
-/// player's try keeps it, and the next `puzzle_move` or [`Puzzles::unshown_answer`]
-/// gives it again (the same answer: nothing judged or rated again). Stored (its board left
-/// out) as the news of the notice that shows it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PuzzleAnswer {
-    /// Right, and the puzzle goes on: the opponent replied; the next move is asked.
-    Continue {
-        played: String,
-        view: PuzzleView,
-        key: AnswerKey,
-    },
-    /// Right, and the puzzle is solved.
-    Solved {
-        played: String,
-        key: AnswerKey,
-        ratings: Option<PuzzleRatings>,
-        /// The daily puzzle's day, when it was the daily puzzle.
-        day: Option<i64>,
-        #[serde(skip)]
-        png: Vec<u8>,
-    },
-    /// Wrong: the solution's move here was `solution`.
-    Failed {
-        played: String,
-        key: AnswerKey,
-        solution: String,
-        ratings: Option<PuzzleRatings>,
-        day: Option<i64>,
-        #[serde(skip)]
-        png: Vec<u8>,
-    },
-}
-
-impl PuzzleAnswer {
-    /// The daily puzzle's day, when the answer was to the daily puzzle.
-    pub fn day(&self) -> Option<i64> {
-        match self {
-            PuzzleAnswer::Continue { view, .. } => view.day,
-            PuzzleAnswer::Solved { day, .. } | PuzzleAnswer::Failed { day, .. } => *day,
-        }
-    }
-
-    /// Which answer this is.
-    pub fn key(&self) -> AnswerKey {
-        match self {
-            PuzzleAnswer::Continue { key, .. }
-            | PuzzleAnswer::Solved { key, .. }
-            | PuzzleAnswer::Failed { key, .. } => *key,
-        }
-    }
-
-    fn key_mut(&mut self) -> &mut AnswerKey {
-        match self {
-            PuzzleAnswer::Continue { key, .. }
-            | PuzzleAnswer::Solved { key, .. }
-            | PuzzleAnswer::Failed { key, .. } => key,
-        }
-    }
-
-    /// The board after the answer (empty when images are off, or in a stored notice).
-    pub fn png(&self) -> &[u8] {
-        match self {
-            PuzzleAnswer::Continue { view, .. } => &view.png,
-            PuzzleAnswer::Solved { png, .. } | PuzzleAnswer::Failed { png, .. } => png,
-        }
-    }
-
-    fn png_mut(&mut self) -> &mut Vec<u8> {
-        match self {
-            PuzzleAnswer::Continue { view, .. } => &mut view.png,
-            PuzzleAnswer::Solved { png, .. } | PuzzleAnswer::Failed { png, .. } => png,
-        }
-    }
-}
-
-/// Records a puzzle answer's notice delivered (`news`, if it is one): the answer is shown, and
-/// its try does not give it again.
-pub(crate) async fn answer_delivered(
-    conn: &mut Connection,
-    news: &News,
-) -> Result<(), ServiceError> {
-    if let News::PuzzleAnswer(answer) = news {
-        let key = answer.key();
-        rows::answer_shown(conn, key.attempt, key.progress).await?;
-    }
-    Ok(())
 }
 
 /// A try's answer not known to have been shown: the try, the answer, its puzzle, and the
@@ -301,6 +191,7 @@ impl Puzzles<'_> {
             ..Payload::news(News::PuzzleAnswer(answer.clone()))
         };
         answer.key_mut().notice = self
+            .cx
             .reply_notice(conn, "puzzle_answer", payload, to)
             .await?;
         Ok(())
@@ -346,85 +237,29 @@ impl Puzzles<'_> {
         let expected = p.line[a.progress as usize];
         let right = mv == expected;
         let last_step = a.progress as usize + 1 >= p.line.len();
-        let mut kept = KeptAnswer {
+        let kept = KeptAnswer {
             mv: mv.to_string(),
             played,
-            solution: None,
+            solution: (!right).then(|| expected.to_string()),
             ratings: None,
         };
         let mut tx = self.cx.store.write().await?;
         let now = self.cx.database_now_on(&mut tx).await?;
-        if right && !last_step {
-            let next = a.progress + 2;
-            if !rows::advance(&mut *tx, a.id, a.progress, next, &kept.json()?, now).await? {
-                return Err(ServiceError::PositionChanged);
-            }
-            let (view, board) = view_at(&p, next, a.rated, a.day);
-            let key = AnswerKey {
-                attempt: a.id,
-                progress: next,
-                notice: None,
-            };
-            let mut answer = PuzzleAnswer::Continue {
-                played: kept.played,
-                view,
-                key,
-            };
-            self.answer_notice(&mut tx, &mut answer, &board, to).await?;
-            let landed = || async move {
-                let now = rows::attempt(self.cx.store.read(), a.id).await?;
-                Ok(now.is_some_and(|now| now.progress == next))
-            };
-            self.cx
-                .commit_answered(tx, answer.key().notice, landed)
-                .await?;
-            return self
-                .draw_answer(&p, answer, &board)
-                .await
-                .map_err(ServiceError::after(Done::PuzzleAnswer));
-        }
-        if !rows::finish(&mut *tx, a.id, a.progress, right, now).await? {
-            return Err(ServiceError::PositionChanged);
-        }
-        let ratings = if a.rated {
-            // Both ratings are read in this transaction, after its first write (the try's end)
-            // and under locks on PostgreSQL, so two tries ending at once (the daily puzzle's)
-            // each move the ratings from where the other left them.
-            let key = format!("puzzle-player:{guild}:{}", user.id);
-            crate::store::dialect::lock_in_transaction(&mut tx, self.cx.store.backend(), &key)
-                .await?;
-            let before = rows::player(&mut *tx, guild, user.id)
-                .await?
-                .map(|r| r.rating)
-                .unwrap_or_default();
-            let puzzle_before = rows::rating_for_update(&mut tx, self.cx.store.backend(), p.row.id)
-                .await?
-                .ok_or_else(|| ServiceError::Internal(format!("puzzle {} is gone", p.row.id)))?;
-            let score = if right { Score::Win } else { Score::Loss };
-            let (after, puzzle_after) = rate_game(before, puzzle_before, score);
-            rows::put_player(&mut *tx, guild, user.id, &user.name, after, right, now).await?;
-            rows::put_rating(&mut *tx, p.row.id, puzzle_after, right).await?;
-            Some(PuzzleRatings {
-                player: (before, after),
-                puzzle: (puzzle_before, puzzle_after),
-            })
+        let (mut answer, board) = if right && !last_step {
+            self.go_on(&mut tx, &a, &p, kept, now).await?
         } else {
-            None
+            self.end_try(&mut tx, (guild, user), &a, &p, kept, now)
+                .await?
         };
-        kept.solution = (!right).then(|| expected.to_string());
-        kept.ratings = ratings.as_ref().map(KeptAnswer::keep_ratings);
-        rows::keep_answer(&mut *tx, a.id, &kept.json()?).await?;
-        let key = AnswerKey {
-            attempt: a.id,
-            progress: a.progress + 1,
-            notice: None,
-        };
-        let (mut answer, board) = ended_at(&p, a.progress, kept, a.day, key)?;
         self.answer_notice(&mut tx, &mut answer, &board, to).await?;
-        let (id, ended) = (a.id, a.progress + 1);
+        // Landed: the try where this answer left it (moved on, or ended).
+        let (id, key) = (a.id, answer.key());
+        let ended = !matches!(answer, PuzzleAnswer::Continue { .. });
         let landed = || async move {
             let now = rows::attempt(self.cx.store.read(), id).await?;
-            Ok(now.is_some_and(|now| now.status != "active" && now.progress == ended))
+            Ok(now.is_some_and(|now| {
+                now.progress == key.progress && (!ended || now.status != "active")
+            }))
         };
         self.cx
             .commit_answered(tx, answer.key().notice, landed)
@@ -432,6 +267,98 @@ impl Puzzles<'_> {
         self.draw_answer(&p, answer, &board)
             .await
             .map_err(ServiceError::after(Done::PuzzleAnswer))
+    }
+
+    /// A right answer that is not the puzzle's last: the try `a` moves on past the opponent's
+    /// reply, keeping the answer; the answer, and the board it shows.
+    async fn go_on(
+        self,
+        conn: &mut Connection,
+        a: &rows::AttemptRow,
+        p: &Loaded,
+        kept: KeptAnswer,
+        now: i64,
+    ) -> Result<(PuzzleAnswer, PuzzleBoardRef), ServiceError> {
+        let next = a.progress + 2;
+        if !rows::advance(&mut *conn, a.id, a.progress, next, &kept.json()?, now).await? {
+            return Err(ServiceError::PositionChanged);
+        }
+        let (view, board) = view_at(p, next, a.rated, a.day);
+        let key = AnswerKey {
+            attempt: a.id,
+            progress: next,
+            notice: None,
+        };
+        let answer = PuzzleAnswer::Continue {
+            played: kept.played,
+            view,
+            key,
+        };
+        Ok((answer, board))
+    }
+
+    /// The answer that ends the try `a` (solved, unless `kept` names the solution's move):
+    /// the try finished, a first try rated ([`Puzzles::rate_try`]), the answer kept with the
+    /// try; the answer, and the board it shows.
+    async fn end_try(
+        self,
+        conn: &mut Connection,
+        (guild, user): (GuildId, &User),
+        a: &rows::AttemptRow,
+        p: &Loaded,
+        mut kept: KeptAnswer,
+        now: i64,
+    ) -> Result<(PuzzleAnswer, PuzzleBoardRef), ServiceError> {
+        let right = kept.solution.is_none();
+        if !rows::finish(&mut *conn, a.id, a.progress, right, now).await? {
+            return Err(ServiceError::PositionChanged);
+        }
+        let ratings = if a.rated {
+            Some(self.rate_try(conn, guild, user, p, right, now).await?)
+        } else {
+            None
+        };
+        kept.ratings = ratings.as_ref().map(KeptAnswer::keep_ratings);
+        rows::keep_answer(&mut *conn, a.id, &kept.json()?).await?;
+        let key = AnswerKey {
+            attempt: a.id,
+            progress: a.progress + 1,
+            notice: None,
+        };
+        ended_at(p, a.progress, kept, a.day, key)
+    }
+
+    /// Rates a first try's end (`right`: solved) in the transaction that ended it: the player's
+    /// and the puzzle's ratings, before and after. Both are read after the transaction's first
+    /// write (the try's end) and under locks on PostgreSQL, so two tries ending at once (the
+    /// daily puzzle's) each move the ratings from where the other left them.
+    async fn rate_try(
+        self,
+        conn: &mut Connection,
+        guild: GuildId,
+        user: &User,
+        p: &Loaded,
+        right: bool,
+        now: i64,
+    ) -> Result<PuzzleRatings, ServiceError> {
+        let backend = self.cx.store.backend();
+        let key = format!("puzzle-player:{guild}:{}", user.id);
+        crate::store::dialect::lock_in_transaction(&mut *conn, backend, &key).await?;
+        let before = rows::player(&mut *conn, guild, user.id)
+            .await?
+            .map(|r| r.rating)
+            .unwrap_or_default();
+        let puzzle_before = rows::rating_for_update(&mut *conn, backend, p.row.id)
+            .await?
+            .ok_or_else(|| ServiceError::Internal(format!("puzzle {} is gone", p.row.id)))?;
+        let score = if right { Score::Win } else { Score::Loss };
+        let (after, puzzle_after) = rate_game(before, puzzle_before, score);
+        rows::put_player(&mut *conn, guild, user.id, &user.name, after, right, now).await?;
+        rows::put_rating(&mut *conn, p.row.id, puzzle_after, right).await?;
+        Ok(PuzzleRatings {
+            player: (before, after),
+            puzzle: (puzzle_before, puzzle_after),
+        })
     }
 
     /// Checks, reading only, that [`Puzzles::puzzle_move`] would take `text` from `user` now:

@@ -2,11 +2,11 @@
 //! transaction that claims the day; every member may answer it (one try each, beside their own
 //! puzzle), and the day's results are its leaderboard.
 
-use super::puzzles::{load, PuzzleView, Puzzles, ReplyTo};
+use super::puzzles::{load, Puzzles};
+use crate::service::error::ServiceError;
 use crate::service::news::News;
-use crate::service::outbox::{Buttons, NoticeId, Payload, PuzzleBoardRef};
-use crate::service::types::{ChannelId, GuildId, User, UserId};
-use crate::service::ServiceError;
+use crate::service::notice::{Buttons, Payload, PuzzleBoardRef, ReplyTo};
+use crate::service::types::{ChannelId, GuildId, NoticeId, PuzzleView, User, UserId};
 use crate::store::puzzles as rows;
 use std::time::Duration;
 
@@ -175,7 +175,10 @@ impl Puzzles<'_> {
             None => rows::clear_channel(&mut *tx, guild).await,
         }?;
         let news = News::DailyPuzzleChannel { channel, had };
-        let notice = (self.reply_notice(&mut tx, "daily_channel", Payload::news(news), to)).await?;
+        let notice = (self
+            .cx
+            .reply_notice(&mut tx, "daily_channel", Payload::news(news), to))
+        .await?;
         // Landed: the server's daily channel as this transaction left it.
         let landed = || async move {
             let now = rows::channel_of(self.cx.store.read(), guild).await?;

@@ -5,9 +5,9 @@ use super::puzzles::{initial_rating, Puzzles};
 use crate::ai::puzzle::{scan, Record, Solver, SCAN_PLIES};
 use crate::ai::queue::Class;
 use crate::service::backoff::Work;
-use crate::service::context::rules_json;
+use crate::service::error::ServiceError;
+use crate::service::stored::rules_json;
 use crate::service::types::GameId;
-use crate::service::ServiceError;
 use crate::store::games;
 use crate::store::puzzles::{self as rows, NewPuzzle};
 

@@ -12,8 +12,8 @@ mod daily;
 mod finding;
 mod puzzles;
 
-pub(crate) use answers::answer_delivered;
-pub use answers::{AnswerKey, PuzzleAnswer, PuzzleRatings};
+pub use crate::service::notice::ReplyTo;
+pub use crate::service::types::{AnswerKey, PuzzleAnswer, PuzzleRatings, PuzzleView};
 pub use daily::{day_of, DailyBoard, DayResult};
 pub use finding::SCAN_GIVE_UP;
-pub use puzzles::{initial_rating, PuzzlePlayer, PuzzleView, Puzzles, ReplyTo, SEED};
+pub use puzzles::{initial_rating, PuzzlePlayer, Puzzles, SEED};

@@ -5,13 +5,14 @@
 use crate::ai::pool::Pool;
 use crate::ai::puzzle::{Kind, Record};
 use crate::rating::Rating;
-use crate::service::context::{parse_rules, rules_json, Context};
+use crate::service::context::Context;
+use crate::service::error::{Done, ServiceError};
 use crate::service::news::News;
-use crate::service::outbox::{AnswerRef, NoticeId, Payload, PuzzleBoardRef};
-use crate::service::types::{ChannelId, GuildId, User, UserId};
-use crate::service::{Done, Service, ServiceError};
+use crate::service::notice::{Payload, PuzzleBoardRef, ReplyTo};
+use crate::service::stored::{parse_rules, rules_json};
+use crate::service::types::{GuildId, PuzzleView, User, UserId};
+use crate::service::Service;
 use crate::store::puzzles::{self as rows, NewPuzzle, PuzzleRow};
-use crate::store::Connection;
 use crate::tafl::{parse_move, Game, Move, Position, Side};
 
 /// The seed puzzles, built into the binary.
@@ -28,64 +29,6 @@ pub fn initial_rating(kind: Kind, moves: u32) -> Rating {
         rating,
         ..Rating::default()
     }
-}
-
-/// A puzzle as the player sees it at their turn.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct PuzzleView {
-    pub puzzle_id: i64,
-    pub kind: Kind,
-    /// The solver's moves in all.
-    pub moves: u32,
-    /// Which of them is asked now (1 for the first).
-    pub step: u32,
-    /// The side the player moves for.
-    pub side: Side,
-    pub rating: f64,
-    /// Whether this try counts for the ratings (the player's first at this puzzle).
-    pub rated: bool,
-    /// The opponent's reply just played, when this is a later step.
-    pub reply: Option<String>,
-    /// The day whose daily puzzle this is (days since the Unix epoch); `None` for the
-    /// player's own puzzles.
-    pub day: Option<i64>,
-    /// Never stored with a notice.
-    #[serde(skip)]
-    pub png: Vec<u8>,
-    /// The notice (written with the try it starts) whose edit of the interaction's response
-    /// shows it; none when showing it changed nothing (the try under way, shown again) or no
-    /// interaction was named. Not stored with the notice.
-    #[serde(skip)]
-    pub notice: Option<NoticeId>,
-}
-
-impl PuzzleView {
-    /// "Defenders to move: find the move that wins in 2." and the like.
-    pub fn task(&self) -> String {
-        let side = match self.side {
-            Side::Attackers => "Attackers",
-            Side::Defenders => "Defenders",
-        };
-        match self.kind {
-            Kind::Win if self.moves == 1 => format!("{side} to move: find the move that wins."),
-            Kind::Win => format!(
-                "{side} to move: find the move that wins in {} (move {} of {}).",
-                self.moves, self.step, self.moves
-            ),
-            Kind::Save => format!("{side} to move: find the only move that saves the game."),
-        }
-    }
-}
-
-/// The interaction a puzzle's answer is given to: its deferred response, in `channel`, shows
-/// the answer (edited by the handler, or by the dispatcher if the handler's edit fails);
-/// `private` when that response is for the player alone (ephemeral). An answer to the daily
-/// puzzle is given only to a private one, and is never posted in the channel.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReplyTo {
-    pub channel: ChannelId,
-    pub answer: AnswerRef,
-    pub private: bool,
 }
 
 /// A server's puzzle leaderboard line: a member's puzzle rating and tries.
@@ -296,33 +239,6 @@ impl Puzzles<'_> {
             .await
     }
 
-    /// Writes `payload`, a notice of `kind`, for the interaction `to` (none: no notice): held
-    /// for the handler's edit of its deferred response, sent again by the dispatcher if the
-    /// handler does not record it; past the token's life posted in the channel, or given up if
-    /// the response is private.
-    pub(super) async fn reply_notice(
-        self,
-        conn: &mut Connection,
-        kind: &str,
-        payload: Payload,
-        to: Option<&ReplyTo>,
-    ) -> Result<Option<NoticeId>, ServiceError> {
-        let Some(to) = to else {
-            return Ok(None);
-        };
-        let payload = Payload {
-            answer: Some(to.answer.clone()),
-            private: to.private,
-            ..payload
-        };
-        let hold = self.cx.delivery.answer_grace;
-        let id = self
-            .cx
-            .enqueue(conn, to.channel, kind, &payload, hold)
-            .await?;
-        Ok(Some(id))
-    }
-
     /// Commits try `attempt`, just started at `p` (`tx`), with the notice that shows it to
     /// `to`, then draws its board.
     pub(super) async fn start_shown(
@@ -340,6 +256,7 @@ impl Puzzles<'_> {
             ..Payload::news(News::PuzzleShown(view.clone()))
         };
         view.notice = self
+            .cx
             .reply_notice(&mut tx, "puzzle_shown", payload, to)
             .await?;
         // Landed: the try, at this puzzle.

@@ -1,6 +1,16 @@
-//! The service's plain types: players, choices, and what each use case hands back.
+//! The service's plain types: players, choices, and what each use case hands back (a puzzle's
+//! in `puzzle.rs`, an analysis's summary in `analysis.rs`, a person forgotten in `privacy.rs`):
+//! what the parts return and what a notice tells, so that every part, and the news, can name
+//! them without importing another part.
 
-use super::error::ServiceError;
+mod analysis;
+mod privacy;
+mod puzzle;
+
+pub use analysis::{AnalysisSummary, CostlyMove, SideSummary, WORST_PER_SIDE};
+pub use privacy::Forgotten;
+pub use puzzle::{AnswerKey, PuzzleAnswer, PuzzleRatings, PuzzleView};
+
 use crate::ai::Level;
 use crate::rating::Rating;
 use crate::store;
@@ -16,6 +26,8 @@ pub type GuildId = u64;
 /// Our own ids.
 pub type GameId = i64;
 pub type ChallengeId = i64;
+/// An outbox row's id.
+pub type NoticeId = i64;
 
 /// Where a command was used: the server (none in a DM) and the channel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -241,15 +253,20 @@ fn read_span(t: &str) -> Option<u64> {
     number.is_empty().then_some(total)
 }
 
+/// Text that is not a time control (as typed, trimmed): the service refuses it as
+/// `ServiceError::BadTimeControl`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotATimeControl(pub String);
+
 impl FromStr for TimeControl {
-    type Err = ServiceError;
+    type Err = NotATimeControl;
 
     /// `none`; a time per move, a number and a unit: `3d`, `12h`, `30m`, `1d12h` (days, hours,
     /// minutes, seconds), from one minute to thirty days; or a bank and an increment, `3d+6h`,
     /// `10m+30s`: the bank from one minute to thirty days, the increment from none (`0s`) to
     /// the bank.
-    fn from_str(s: &str) -> Result<TimeControl, ServiceError> {
-        let bad = || ServiceError::BadTimeControl(s.trim().to_string());
+    fn from_str(s: &str) -> Result<TimeControl, NotATimeControl> {
+        let bad = || NotATimeControl(s.trim().to_string());
         let t = s.trim().to_ascii_lowercase();
         if matches!(t.as_str(), "none" | "off" | "no" | "0") {
             return Ok(TimeControl::None);
@@ -471,7 +488,7 @@ pub struct MoveReport {
     /// The move's announcement in the outbox: mark it answered once the player's interaction
     /// has shown the move, or the dispatcher posts it after the grace.
     #[serde(skip)]
-    pub notice: super::NoticeId,
+    pub notice: NoticeId,
 }
 
 /// A game that started, from a challenge or against the AI.
@@ -481,7 +498,7 @@ pub struct Started {
     pub png: Vec<u8>,
     /// The news of the start in the outbox, when a button's answer is to show it: mark it
     /// answered once shown, or the dispatcher delivers it after the grace.
-    pub notice: Option<super::NoticeId>,
+    pub notice: Option<NoticeId>,
 }
 
 /// A game that ended off the board (resignation, agreed draw, abort, time).
@@ -496,7 +513,7 @@ pub struct Ended {
     /// The ending's notice in the outbox, when a command's answer is to show it: mark it
     /// answered once shown, or the dispatcher posts it after the grace.
     #[serde(skip)]
-    pub notice: Option<super::NoticeId>,
+    pub notice: Option<NoticeId>,
 }
 
 /// Both players' ratings before and after a rated game.
@@ -644,7 +661,7 @@ pub struct Hint {
 pub enum DrawAnswer {
     Accepted(Ended),
     /// Declined; the notice held for the press's answer, if one is.
-    Declined(GameInfo, Option<super::NoticeId>),
+    Declined(GameInfo, Option<NoticeId>),
 }
 
 /// A player's record in a server.

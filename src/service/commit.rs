@@ -1,0 +1,458 @@
+//! A change committed with its notices: a move or a game's end written in one transaction with
+//! the news it owes (the game's row moved on only if it is still where it was read), the game
+//! rated when it ends, the clock's deadline set; a commit whose outcome is unknown looked up.
+
+use super::context::Context;
+use super::error::{Done, ServiceError};
+use super::news::News;
+use super::notice::{AnswerRef, Answering, Payload};
+use super::stored::Loaded;
+use super::types::{
+    ChannelId, ClockEvent, Clocks, Ended, GameInfo, MoveReport, NoticeId, Player, RatingChanges,
+    TimeControl, User, UserId,
+};
+use crate::rating::{rate_game, Score};
+use crate::store::games::{Advance, GameRow};
+use crate::store::{challenges, draws, games, moves, players, DrawStatus, GameStatus};
+use crate::store::{Connection, StoreError, Write};
+use crate::tafl::{write_position, Outcome, Position, Reason, Side};
+use std::time::Duration;
+
+impl Context {
+    /// Writes a move that `loaded.game` has just played (the move list's newest entry), if
+    /// the game is still where it was read, with its announcement in the outbox: a player's
+    /// move (`by_user`) is held for the grace while its interaction answers it (see
+    /// [`Outbox::news_delivered`](super::outbox::Outbox::news_delivered)); the AI's goes out at once. Then draws the board for the
+    /// player's answer.
+    pub(crate) async fn commit_move(
+        &self,
+        loaded: Loaded,
+        by_user: Option<UserId>,
+        answer: Option<AnswerRef>,
+    ) -> Result<MoveReport, ServiceError> {
+        let Loaded {
+            row,
+            mut game,
+            info,
+        } = loaded;
+        let recorded = *game.moves().last().expect("a move was just played");
+        if !game.outcome().is_over() && game.moves().len() >= self.config.max_plies as usize {
+            // The bot's limit on a game's length: the move stands and the game is drawn.
+            game.end(Outcome::Drawn {
+                reason: Reason::PlyLimit,
+            })
+            .map_err(|_| ServiceError::GameOver)?;
+        }
+        let mut tx = self.store.write().await?;
+        let now = self.database_now_on(&mut tx).await?;
+        let clocks = fischer_after_move(&row, &info, now);
+        let info = GameInfo {
+            ply: row.ply + 1,
+            turn: game.turn(),
+            outcome: game.outcome(),
+            clocks,
+            ..info
+        };
+        let info = GameInfo {
+            turn_deadline: self.deadline(&info, now),
+            ..info
+        };
+        let notation = recorded.to_string();
+        advance(&mut tx, &row, &info, game.position(), now).await?;
+        moves::insert(&mut *tx, row.id, info.ply, &notation, by_user, now)
+            .await
+            .map_err(ServiceError::unless_taken(
+                "moves",
+                ServiceError::PositionChanged,
+            ))?;
+        draws::close_open(&mut *tx, row.id, DrawStatus::Lapsed, now).await?;
+        let ratings = if info.is_over() {
+            rate(&mut tx, &info, now).await?
+        } else {
+            None
+        };
+        let mut report = MoveReport {
+            by: info.player(recorded.side).clone(),
+            captured: recorded.captured.into_iter().collect(),
+            // Linnaeus' calls are Tablut's alone.
+            call: recorded.call.filter(|_| info.variant().is_tablut()),
+            notation,
+            recorded,
+            ratings,
+            game: info,
+            png: Vec::new(),
+            notice: 0,
+        };
+        let hold = match by_user {
+            Some(_) => self.delivery.answer_grace,
+            None => Duration::ZERO,
+        };
+        // Posted instead, after the news its channel owes, if the response would stand above it.
+        let answering = Answering {
+            answer,
+            message: None,
+        };
+        let channel = report.game.place.channel;
+        let (answering, hold) = self.in_order(&mut tx, channel, answering, hold).await?;
+        let payload = Payload {
+            answer: answering.answer,
+            ..Payload::with_board(News::Moved(report.clone()), &report.game)
+        };
+        report.notice = self
+            .enqueue(&mut tx, report.game.place.channel, "move", &payload, hold)
+            .await?;
+        self.clock_waits(&mut tx, &report.game, report.notice)
+            .await?;
+        // Landed: the move at its ply, as this transaction wrote it.
+        let (id, ply, notation) = (row.id, report.game.ply, &report.notation);
+        let landed = || async move {
+            let moves = moves::of_game(self.store.read(), id).await?;
+            Ok(moves.iter().any(|m| {
+                (m.ply, &m.notation, m.user_id, m.played_at) == (ply, notation, by_user, now)
+            }))
+        };
+        self.commit_or_look(tx, landed).await?;
+        if by_user.is_some() {
+            report.png = self
+                .image(*game.position(), Some(recorded), report.game.status_line())
+                .await
+                .map_err(ServiceError::after(Done::Move))?;
+        }
+        Ok(report)
+    }
+
+    /// Commits `tx`, which wrote notices, and wakes the dispatcher. A commit whose outcome is
+    /// unknown (the connection lost during COMMIT: [`crate::store::StoreError::is_outcome_unknown`])
+    /// is looked up before anything is told: `landed` says whether the transaction's change
+    /// is there, and is asked again while the database cannot be read (for some 10 s). Landed,
+    /// the change stands as committed, its news shown as usual; not landed (or never found
+    /// out), the commit's error is returned.
+    pub(crate) async fn commit_or_look<F, Fut>(
+        &self,
+        tx: Write<'_>,
+        landed: F,
+    ) -> Result<(), ServiceError>
+    where
+        F: Fn() -> Fut,
+        Fut: std::future::Future<Output = Result<bool, StoreError>>,
+    {
+        let Err(e) = tx.commit().await else {
+            self.wake_outbox();
+            return Ok(());
+        };
+        if !e.is_outcome_unknown() {
+            return Err(e.into());
+        }
+        tracing::warn!(error = ?e, "a commit's outcome is unknown: looking whether it landed");
+        let mut wait = Duration::from_millis(50);
+        for _ in 0..10 {
+            match landed().await {
+                Ok(true) => {
+                    tracing::info!("the commit whose outcome was unknown landed");
+                    self.wake_outbox();
+                    return Ok(());
+                }
+                Ok(false) => break,
+                Err(look) => {
+                    tracing::warn!(error = ?look, "cannot look whether a commit landed: looking again");
+                    tokio::time::sleep(wait).await;
+                    wait = (wait * 2).min(Duration::from_secs(2));
+                }
+            }
+        }
+        Err(e.into())
+    }
+
+    /// Ends a game off the board (resignation, agreement, abort, time), if it is still where
+    /// it was read.
+    pub(crate) async fn commit_end(
+        &self,
+        loaded: Loaded,
+        outcome: Outcome,
+        announce: Announce,
+    ) -> Result<Ended, ServiceError> {
+        self.commit_end_taking(loaded, outcome, announce, None)
+            .await
+    }
+
+    /// [`Context::commit_end`] that also takes the open draw offer `offer` (accepted) in the
+    /// same transaction: if another answer took it first (Decline pressed at the same time),
+    /// nothing is written and the answer is [`ServiceError::NoDrawOffer`].
+    pub(crate) async fn commit_end_taking(
+        &self,
+        loaded: Loaded,
+        outcome: Outcome,
+        announce: Announce,
+        offer: Option<i64>,
+    ) -> Result<Ended, ServiceError> {
+        let Loaded {
+            row,
+            mut game,
+            info,
+        } = loaded;
+        game.end(outcome).map_err(|_| ServiceError::GameOver)?;
+        let info = GameInfo {
+            outcome,
+            turn_deadline: None,
+            ..info
+        };
+        let mut tx = self.store.write().await?;
+        let now = self.database_now_on(&mut tx).await?;
+        if let Some(offer) = offer {
+            if !draws::answer(&mut *tx, offer, DrawStatus::Accepted, now).await? {
+                return Err(ServiceError::NoDrawOffer);
+            }
+        }
+        advance(&mut tx, &row, &info, game.position(), now).await?;
+        draws::close_open(&mut *tx, row.id, DrawStatus::Lapsed, now).await?;
+        let ratings = rate(&mut tx, &info, now).await?;
+        let mut ended = Ended {
+            game: info,
+            ratings,
+            png: Vec::new(),
+            notice: None,
+        };
+        let answered = matches!(announce, Announce::Answer | Announce::Held { .. });
+        ended.notice = self.announce_end(&mut tx, &ended, announce).await?;
+        // Landed: the game ended at its ply, as this transaction wrote it.
+        let (id, ply, reason) = (row.id, ended.game.ply, outcome.reason().map(|r| r.name()));
+        let landed = || async move {
+            let row = games::by_id(self.store.read(), id).await?;
+            Ok(row.is_some_and(|r| {
+                r.status != GameStatus::Active
+                    && (r.ply, r.ended_at, r.reason.as_deref()) == (ply, Some(now), reason)
+            }))
+        };
+        self.commit_or_look(tx, landed).await?;
+        if answered {
+            ended.png = self
+                .image(
+                    *game.position(),
+                    game.moves().last().copied(),
+                    ended.game.status_line(),
+                )
+                .await
+                .map_err(ServiceError::after(Done::GameEnd))?;
+        }
+        Ok(ended)
+    }
+
+    /// Makes `game`'s clock, if it runs, wait for `notice` (the news that gives its player to
+    /// move the turn, written in the transaction under way): their time starts when the notice
+    /// is shown ([`super::Outbox::news_delivered`]), so none is lost while it is delivered.
+    pub(crate) async fn clock_waits(
+        &self,
+        conn: &mut Connection,
+        game: &GameInfo,
+        notice: NoticeId,
+    ) -> Result<(), ServiceError> {
+        if game.turn_deadline.is_some() {
+            games::clock_waits_for(&mut *conn, game.id, notice).await?;
+        }
+        Ok(())
+    }
+
+    /// When the player to move runs out of time if their turn starts at `now`: the time per
+    /// move, or their bank, from then. Only people have a clock.
+    pub(crate) fn deadline(&self, info: &GameInfo, now: i64) -> Option<i64> {
+        let turn = match (info.time_control, info.clocks) {
+            (TimeControl::Fischer { .. }, Some(clocks)) => clocks.of(info.turn),
+            (tc, _) => tc.per_move()?.as_millis() as i64,
+        };
+        match info.to_move() {
+            Some(Player::User(_)) => Some(now + turn),
+            _ => None,
+        }
+    }
+
+    /// A game's channel is gone: the game is aborted (unrated; returned, unless it ended
+    /// meanwhile), and where the game came from a challenge in another channel (a thread), that
+    /// channel is told, unless it is among `gone` (deleted with it).
+    pub(crate) async fn abort_in_gone_channel(
+        &self,
+        row: GameRow,
+        gone: &[ChannelId],
+    ) -> Result<Option<Box<Ended>>, ServiceError> {
+        let Some(loaded) = self.load_or_skip(row).await else {
+            return Ok(None);
+        };
+        let outcome = Outcome::Drawn {
+            reason: Reason::Aborted,
+        };
+        match self
+            .commit_end(loaded, outcome, Announce::ChannelGone(gone.to_vec()))
+            .await
+        {
+            Ok(ended) => Ok(Some(Box::new(ended))),
+            Err(ServiceError::PositionChanged | ServiceError::GameOver) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Writes what a game's ending owes a channel; returns the notice its interaction's
+    /// answer is to show, if the answer is held for.
+    pub(crate) async fn announce_end(
+        &self,
+        conn: &mut Connection,
+        ended: &Ended,
+        announce: Announce,
+    ) -> Result<Option<NoticeId>, ServiceError> {
+        match announce {
+            Announce::Answer => {}
+            Announce::Held { by, answering } => {
+                // The player who resigned or aborted; a moderator who aborted, by id.
+                let by = by.map(|u| match ended.game.side_of(u) {
+                    Some(side) => ended.game.player(side).clone(),
+                    None => Player::User(User::new(u, String::new())),
+                });
+                let news = News::Ended {
+                    ended: ended.clone(),
+                    by,
+                };
+                let channel = ended.game.place.channel;
+                let grace = self.delivery.answer_grace;
+                let (answering, hold) = self.in_order(conn, channel, answering, grace).await?;
+                let payload = answering.payload(Payload::with_board(news, &ended.game));
+                let id = self.enqueue(conn, channel, "ended", &payload, hold).await?;
+                return Ok(Some(id));
+            }
+            Announce::TimedOut => {
+                let news = News::Clock(ClockEvent::TimedOut(ended.clone()));
+                let payload = Payload::with_board(news, &ended.game);
+                let channel = ended.game.place.channel;
+                self.enqueue(conn, channel, "timeout", &payload, Duration::ZERO)
+                    .await?;
+            }
+            Announce::ChannelGone(gone) => {
+                let parent = challenges::by_game(&mut *conn, ended.game.id)
+                    .await?
+                    .map(|c| c.channel_id)
+                    .filter(|&c| c != ended.game.place.channel && !gone.contains(&c));
+                if let Some(parent) = parent {
+                    let payload = Payload::news(News::ChannelGone(ended.game.clone()));
+                    self.enqueue(conn, parent, "channel_gone", &payload, Duration::ZERO)
+                        .await?;
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// Who tells the channel about a game's end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Announce {
+    /// The player's interaction answers it, and nothing else does.
+    Answer,
+    /// The player's command or press shows it by editing its response; its notice is held for
+    /// that edit, which the dispatcher sends again if the handler does not record it (`by`: the
+    /// player who resigned or aborted; `answering`: the interaction).
+    Held {
+        by: Option<UserId>,
+        answering: Answering,
+    },
+    /// The clock: a loss on time, through the outbox.
+    TimedOut,
+    /// The channel is gone: said in the channel the game's thread came from, if any and if it
+    /// is not among these (gone too).
+    ChannelGone(Vec<ChannelId>),
+}
+
+/// Moves a game's row on to `info` (at `position`), if it is still active at the ply it was
+/// read at; otherwise says why not: it ended, or another move came first.
+async fn advance(
+    conn: &mut Connection,
+    row: &GameRow,
+    info: &GameInfo,
+    position: &Position,
+    now: i64,
+) -> Result<(), ServiceError> {
+    let advance = Advance {
+        id: row.id,
+        expected_ply: row.ply,
+        ply: info.ply,
+        position: &write_position(position),
+        ended: ending(info.outcome),
+        turn_deadline: info.turn_deadline,
+        banks: info
+            .clocks
+            .map(|c| (c.of(info.turn), c.of(info.turn.other()))),
+        now,
+    };
+    if games::advance(&mut *conn, &advance).await? {
+        return Ok(());
+    }
+    Err(match games::by_id(&mut *conn, row.id).await? {
+        Some(r) if r.status == GameStatus::Active => ServiceError::PositionChanged,
+        _ => ServiceError::GameOver,
+    })
+}
+
+/// A Fischer clock's banks after the side to move (in `info`, as loaded from `row`) moves at
+/// `now`: the mover keeps what its turn left (all of its bank while the move that gave it the
+/// turn was not yet shown, or its clock stood still) plus the increment, never more than the
+/// bank the game started with. None for a game without a bank.
+pub(crate) fn fischer_after_move(row: &GameRow, info: &GameInfo, now: i64) -> Option<Clocks> {
+    let TimeControl::Fischer { bank, increment } = info.time_control else {
+        return None;
+    };
+    let mut clocks = info.clocks?;
+    let had = clocks.of(info.turn);
+    let left = match (row.turn_deadline, row.clock_waits_for) {
+        (Some(deadline), None) => (deadline - now).min(had).max(0),
+        _ => had,
+    };
+    let after = (left + increment.as_millis() as i64).min(bank.as_millis() as i64);
+    clocks.set(info.turn, after);
+    Some(clocks)
+}
+
+/// The result and reason columns of an ended game.
+fn ending(outcome: Outcome) -> Option<(&'static str, &'static str)> {
+    outcome.reason().map(|r| (outcome.status(), r.name()))
+}
+
+/// Rates a finished game between two people in a server, in the transaction that ends it.
+async fn rate(
+    conn: &mut Connection,
+    info: &GameInfo,
+    now: i64,
+) -> Result<Option<RatingChanges>, ServiceError> {
+    let (Some(guild), Player::User(a), Player::User(d)) =
+        (info.place.guild, &info.attackers, &info.defenders)
+    else {
+        return Ok(None);
+    };
+    if !info.rated || info.outcome.reason() == Some(Reason::Aborted) {
+        return Ok(None);
+    }
+    let score = match info.outcome {
+        Outcome::Ongoing => return Ok(None),
+        Outcome::Won {
+            winner: Side::Attackers,
+            ..
+        } => Score::Win,
+        Outcome::Won { .. } => Score::Loss,
+        Outcome::Drawn { .. } => Score::Draw,
+    };
+    // Both players' rows are locked before either is read, lowest id first, so that two games
+    // of one player ending at once (in two processes) rate one after the other, and two games
+    // between the same two people lock in the same order.
+    // Each variant has its own ratings.
+    let variant = info.variant();
+    let (low, high) = if a.id <= d.id { (a, d) } else { (d, a) };
+    let first = players::lock(&mut *conn, guild, low.id, variant, &low.name, now).await?;
+    let second = players::lock(&mut *conn, guild, high.id, variant, &high.name, now).await?;
+    let (before_a, before_d) = if a.id <= d.id {
+        (first, second)
+    } else {
+        (second, first)
+    };
+    let (after_a, after_d) = rate_game(before_a, before_d, score);
+    players::put_rating(&mut *conn, guild, a.id, variant, &a.name, after_a, now).await?;
+    players::put_rating(&mut *conn, guild, d.id, variant, &d.name, after_d, now).await?;
+    Ok(Some(RatingChanges {
+        attackers: (a.id, before_a, after_a),
+        defenders: (d.id, before_d, after_d),
+    }))
+}

@@ -1,0 +1,420 @@
+//! A notice, as every part writes it: what the bot owes a channel (or an interaction's
+//! response) about a change, written to the outbox in the change's own transaction, with what it
+//! carries (its news, the board or graph to draw at delivery, its buttons, the interaction that
+//! shows it), the times that hold it, and what showing it settles. The outbox's delivery side
+//! (`outbox.rs`) reads them back and records how each attempt went.
+
+use super::context::Context;
+use super::error::ServiceError;
+use super::news::News;
+use super::types::{ChallengeId, ChannelId, GameId, GameInfo, NoticeId};
+use crate::store::outbox::{self as rows, NewNotice, NoticeRow};
+use crate::store::{challenges, games, puzzles, Connection, StoreError, Write};
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+
+/// The board a notice carries, drawn at delivery (images are not stored).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardRef {
+    pub game: GameId,
+    /// The position after this many plies.
+    pub ply: u32,
+    pub caption: String,
+}
+
+/// What a notice carries, as stored.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Payload {
+    /// What it tells (the bot words it at delivery). Read into [`Notice::news`]. (Rows written
+    /// before notices were typed, which held their words, were given [`News::Worded`] by
+    /// migration 0024.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub news: Option<News>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<BoardRef>,
+    /// Edit this message (and remove its buttons) instead of posting; if it is gone, post.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edit: Option<u64>,
+    /// The interaction whose original response shows this notice, edited by its handler or by
+    /// the dispatcher while its handle serves; past that, the notice is posted. Removed once the
+    /// notice is delivered or given up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<AnswerRef>,
+    /// A puzzle's start to draw (the daily puzzle), when `board` is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub puzzle: Option<PuzzleBoardRef>,
+    /// The buttons the message carries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buttons: Option<Buttons>,
+    /// Edit the message an earlier notice of the channel became (the progress of an
+    /// analysis); if it has none, or it is gone, post.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edit_notice: Option<NoticeId>,
+    /// The evaluation graph of a game's analysis, drawn at delivery from the stored analysis.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub graph: Option<GraphRef>,
+    /// For its interaction's caller alone (a daily puzzle's answer): shown only by editing the
+    /// interaction's (private) response, never posted in the channel; past the answer's life
+    /// ([`ANSWER_LIFE`]) it is given up.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub private: bool,
+}
+
+/// A puzzle's start position a notice carries, drawn at delivery.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PuzzleBoardRef {
+    pub puzzle: i64,
+    pub caption: String,
+    /// The position this many plies into the puzzle's line (its start: 0)...
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub plies: u32,
+    /// ...then this move played (an answer off the line).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub then: Option<String>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// The graph a notice carries, drawn at delivery from the stored analysis.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GraphRef {
+    pub game: GameId,
+}
+
+/// The buttons a notice's message carries (the bot draws them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Buttons {
+    /// Accept / Decline / Cancel a challenge.
+    Challenge(ChallengeId),
+    /// Accept / Decline the draw offered in a game.
+    Draw(GameId),
+    /// Solve the daily puzzle of this day (days since the Unix epoch).
+    DailyPuzzle(i64),
+}
+
+impl Payload {
+    /// A notice of its news alone.
+    pub fn news(news: News) -> Payload {
+        Payload {
+            news: Some(news),
+            ..Payload::default()
+        }
+    }
+
+    /// A notice with the board of `game` as it stands (drawn at delivery).
+    pub fn with_board(news: News, game: &GameInfo) -> Payload {
+        Payload {
+            board: Some(BoardRef {
+                game: game.id,
+                ply: game.ply,
+                caption: game.status_line(),
+            }),
+            ..Payload::news(news)
+        }
+    }
+}
+
+/// How long after a notice is written its interaction's response may be edited: Discord's 15
+/// minutes from the interaction (the life of the bot's handle on the response), less a minute
+/// for the time before the notice was written and requests under way.
+pub const ANSWER_LIFE: Duration = Duration::from_secs(14 * 60);
+
+/// The interaction whose original response shows a notice's news: the deferred answer to a
+/// command, or the message whose button was pressed. The bot makes the handle on that response
+/// and reads it; the service keeps it, with when it stops serving.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnswerRef {
+    /// The bot's handle on the response (it lets the bot edit it: never logged). Rows written
+    /// before the handle was the bot's alone were given it by migration 0024; one without any
+    /// (empty) is posted instead.
+    #[serde(default)]
+    pub reply: String,
+    /// When the handle stops serving (Unix ms, the database's clock), set when the notice is
+    /// written ([`ANSWER_LIFE`] after; rows written before it was recorded were given it by
+    /// migration 0024).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<i64>,
+}
+
+impl AnswerRef {
+    /// The bot's handle on an interaction's response.
+    pub fn new(reply: String) -> AnswerRef {
+        AnswerRef {
+            reply,
+            expires_at: None,
+        }
+    }
+
+    /// Whether the handle can still be used at `now` (not before its end is recorded).
+    pub fn alive_at(&self, now: i64) -> bool {
+        self.expires_at.is_some_and(|end| now < end)
+    }
+}
+
+impl std::fmt::Debug for AnswerRef {
+    /// Never the handle.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "AnswerRef(<redacted>, {:?})", self.expires_at)
+    }
+}
+
+/// The interaction that acknowledged a change (a command or a button press, deferred): the
+/// change's news is written to the outbox with it, and shown by editing the interaction's
+/// original response, by its handler ([`Outbox::news_delivered`](super::outbox::Outbox::news_delivered) records it shown) or by the
+/// dispatcher, which sends the same edit if the handler did not record it (after the notice's
+/// hold, or at once after [`Outbox::answer_failed`](super::outbox::Outbox::answer_failed)).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Answering {
+    /// The interaction.
+    pub answer: Option<AnswerRef>,
+    /// The message whose button was pressed: past the handle's life, a notice without a board
+    /// edits it (its buttons removed) rather than posting anew.
+    pub message: Option<u64>,
+}
+
+impl Answering {
+    /// The held notice's payload: `payload`, remembering the interaction.
+    pub(crate) fn payload(&self, payload: Payload) -> Payload {
+        Payload {
+            answer: self.answer.clone(),
+            edit: match payload.board {
+                Some(_) => None,
+                None => self.message,
+            },
+            ..payload
+        }
+    }
+}
+
+/// The interaction a puzzle's answer is given to: its deferred response, in `channel`, shows
+/// the answer (edited by the handler, or by the dispatcher if the handler's edit fails);
+/// `private` when that response is for the player alone (ephemeral). An answer to the daily
+/// puzzle is given only to a private one, and is never posted in the channel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplyTo {
+    pub channel: ChannelId,
+    pub answer: AnswerRef,
+    pub private: bool,
+}
+
+/// A notice to deliver.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notice {
+    pub id: NoticeId,
+    pub channel: ChannelId,
+    /// `move`, `ended`, `reminder`, `timeout`, `challenge_expired`, `game_started`,
+    /// `channel_gone`.
+    pub kind: String,
+    /// Sent with the post, with `enforce_nonce`: the same on every attempt.
+    pub nonce: String,
+    /// Attempts made before this one (claimed, whether or not their outcome was recorded):
+    /// any of them may have reached Discord.
+    pub attempts: u32,
+    /// The claim this process holds on it for this attempt (its count of attempts), if it was
+    /// claimed: what the attempt records holds only while that claim does, and the attempt
+    /// renews it ([`Outbox::renew`](super::outbox::Outbox::renew)). None: read, not claimed (an interaction's handler).
+    pub claim: Option<u32>,
+    /// When it was written (Unix ms, the database's clock).
+    pub created_at: i64,
+    /// Why the last attempt failed, if one did.
+    pub failure: Option<String>,
+    /// What it tells, for the bot to word.
+    pub news: News,
+    /// What it carries besides (its news taken out into `news`).
+    pub payload: Payload,
+}
+
+/// A duration in milliseconds, as stored times are (saturating).
+pub(crate) fn millis(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// A nonce for a post: 24 random letters and digits (Discord allows 25).
+fn nonce() -> String {
+    std::iter::repeat_with(fastrand::alphanumeric)
+        .take(24)
+        .collect()
+}
+
+/// Whether `channel` owes news to be posted ([`Outbox::owes`](super::outbox::Outbox::owes)), read in a transaction.
+async fn owes_posts(conn: &mut Connection, channel: ChannelId) -> Result<bool, ServiceError> {
+    Ok(rows::owes_posts(&mut *conn, channel).await?)
+}
+
+/// A stored notice (`claimed`: as claimed for an attempt, which its row counts already), or
+/// why its payload cannot be read.
+pub(crate) fn notice(row: NoticeRow, claimed: bool) -> Result<Notice, String> {
+    let mut payload: Payload = serde_json::from_str(&row.payload)
+        .map_err(|e| format!("the stored payload cannot be read: {e}"))?;
+    let news = payload
+        .news
+        .take()
+        .ok_or("the stored payload tells nothing")?;
+    Ok(Notice {
+        id: row.id,
+        channel: row.channel_id,
+        kind: row.kind,
+        nonce: row.nonce,
+        attempts: row.attempts.saturating_sub(u32::from(claimed)),
+        claim: claimed.then_some(row.attempts),
+        created_at: row.created_at,
+        failure: row.failure,
+        news,
+        payload,
+    })
+}
+
+impl Context {
+    /// Writes a notice for `channel` in the caller's transaction: held for its interaction's
+    /// answer for `hold`, if it is not zero, else pending and due at once. Call
+    /// [`Context::wake_outbox`] once the transaction has committed.
+    pub(crate) async fn enqueue(
+        &self,
+        conn: &mut Connection,
+        channel: ChannelId,
+        kind: &str,
+        payload: &Payload,
+        hold: Duration,
+    ) -> Result<NoticeId, ServiceError> {
+        let now = self.database_now_on(conn).await?;
+        let mut payload = payload.clone();
+        if let Some(answer) = &mut payload.answer {
+            answer.expires_at = Some(now.saturating_add(millis(ANSWER_LIFE)));
+        }
+        let payload = serde_json::to_string(&payload).expect("a payload serializes");
+        Ok(rows::insert(
+            &mut *conn,
+            &NewNotice {
+                channel_id: channel,
+                kind,
+                payload: &payload,
+                nonce: &nonce(),
+                now,
+                next_attempt_at: now + hold.as_millis() as i64,
+                held: !hold.is_zero(),
+            },
+        )
+        .await?)
+    }
+
+    /// Tells the dispatcher that notices may be due (after a commit that wrote some).
+    pub(crate) fn wake_outbox(&self) {
+        self.outbox_wake.notify_one();
+    }
+
+    /// Commits a transaction whose change is told through `notice`, written in it, lets the
+    /// next writer in, and wakes the dispatcher; a commit whose outcome is unknown is looked
+    /// up first ([`Context::commit_answered`]).
+    pub(crate) async fn commit_noticed(
+        &self,
+        tx: Write<'_>,
+        notice: NoticeId,
+    ) -> Result<(), ServiceError> {
+        self.commit_answered(tx, Some(notice), || async { Ok(false) })
+            .await
+    }
+
+    /// Commits a transaction that changed what a player is told about, with the notice that
+    /// tells it (if it wrote one), as [`Context::commit_or_look`] does: a commit whose outcome
+    /// is unknown is looked up before anything is told. A transaction that wrote a notice is
+    /// found by that notice's id and nonce (its id alone could be another notice's: SQLite
+    /// gives the ids of a transaction rolled back out again); one that wrote none, by
+    /// `changed`, a read of the change it made.
+    pub(crate) async fn commit_answered<F, Fut>(
+        &self,
+        mut tx: Write<'_>,
+        notice: Option<NoticeId>,
+        changed: F,
+    ) -> Result<(), ServiceError>
+    where
+        F: Fn() -> Fut,
+        Fut: std::future::Future<Output = Result<bool, StoreError>>,
+    {
+        let written = match notice {
+            Some(id) => rows::nonce(&mut *tx, id).await?.map(|nonce| (id, nonce)),
+            None => None,
+        };
+        let (written, changed) = (&written, &changed);
+        self.commit_or_look(tx, move || async move {
+            match written {
+                Some((id, nonce)) => {
+                    Ok(rows::nonce(self.store.read(), *id).await?.as_ref() == Some(nonce))
+                }
+                None => changed().await,
+            }
+        })
+        .await
+    }
+
+    /// `answering` as the news of a change written now in `channel` (held for `hold`) may use
+    /// it: a command's response is made when it is acknowledged, so if the channel owes news to
+    /// be posted (the AI's move being retried, say), that response stands above it, out of the
+    /// game's order; the news is then posted after it instead (no interaction, no hold: the
+    /// handler, finding its answer not held for it, takes its response back). A press's
+    /// response is the pressed message, in place already.
+    pub(crate) async fn in_order(
+        &self,
+        conn: &mut Connection,
+        channel: ChannelId,
+        answering: Answering,
+        hold: Duration,
+    ) -> Result<(Answering, Duration), ServiceError> {
+        let command = answering.answer.is_some() && answering.message.is_none();
+        if command && owes_posts(conn, channel).await? {
+            return Ok((Answering::default(), Duration::ZERO));
+        }
+        Ok((answering, hold))
+    }
+
+    /// Writes `payload`, a notice of `kind`, for the interaction `to` (none: no notice): held
+    /// for the handler's edit of its deferred response, sent again by the dispatcher if the
+    /// handler does not record it; past the token's life posted in the channel, or given up if
+    /// the response is private.
+    pub(crate) async fn reply_notice(
+        &self,
+        conn: &mut Connection,
+        kind: &str,
+        payload: Payload,
+        to: Option<&ReplyTo>,
+    ) -> Result<Option<NoticeId>, ServiceError> {
+        let Some(to) = to else {
+            return Ok(None);
+        };
+        let payload = Payload {
+            answer: Some(to.answer.clone()),
+            private: to.private,
+            ..payload
+        };
+        let hold = self.delivery.answer_grace;
+        let id = self.enqueue(conn, to.channel, kind, &payload, hold).await?;
+        Ok(Some(id))
+    }
+
+    /// Records what showing `notice` (as `message`, when known) settles beyond the notice
+    /// itself, in the caller's write, before the notice is settled: a challenge posted by the
+    /// outbox has its message (the one to edit later); a puzzle's answer, its try (which does
+    /// not give it again); the news that gave a player the turn, their clock (their time starts
+    /// now).
+    pub(crate) async fn notice_shown(
+        &self,
+        conn: &mut Connection,
+        notice: &Notice,
+        message: Option<u64>,
+        now: i64,
+    ) -> Result<(), ServiceError> {
+        if let (Some(Buttons::Challenge(id)), Some(message)) = (notice.payload.buttons, message) {
+            challenges::set_message(&mut *conn, id, message).await?;
+        }
+        if let News::PuzzleAnswer(answer) = &notice.news {
+            let key = answer.key();
+            puzzles::answer_shown(&mut *conn, key.attempt, key.progress).await?;
+        }
+        if let Some(game) = notice.news.turn_given() {
+            games::start_clock_shown(&mut *conn, game, notice.id, now).await?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,244 @@
+//! A game's rows read and decoded, in one place: the row and its moves rebuilt into the game
+//! (the moves are the truth), its players, rules, start position, outcome and clocks read from
+//! their columns, and written back to them.
+
+use super::context::Context;
+use super::error::ServiceError;
+use super::heavy;
+use super::types::{ChannelId, Clocks, GameId, GameInfo, Place, Player, TimeControl, User};
+use crate::store::games::{self, GameRow, SeatRow};
+use crate::store::moves;
+use crate::tafl::{write_position, Game, Outcome, Position, Reason, Rules, Side};
+
+/// A game read from the store and rebuilt from its moves.
+pub(crate) struct Loaded {
+    pub row: GameRow,
+    pub game: Game,
+    pub info: GameInfo,
+}
+
+impl Context {
+    /// The active game in a channel, rebuilt.
+    pub(crate) async fn active(&self, channel: ChannelId) -> Result<Loaded, ServiceError> {
+        match games::active_in_channel(self.store.read(), channel).await? {
+            Some(row) => self.load(row).await,
+            // A game just finished here: say so, rather than that there is none.
+            None => match games::latest_in_channel(self.store.read(), channel).await? {
+                Some(_) => Err(ServiceError::GameOver),
+                None => Err(ServiceError::NoGame),
+            },
+        }
+    }
+
+    /// The channel's active game, or else its latest one (for looking, not playing).
+    pub(crate) async fn latest(&self, channel: ChannelId) -> Result<Loaded, ServiceError> {
+        match games::latest_in_channel(self.store.read(), channel).await? {
+            Some(row) => self.load(row).await,
+            None => Err(ServiceError::NoGame),
+        }
+    }
+
+    pub(crate) async fn load(&self, row: GameRow) -> Result<Loaded, ServiceError> {
+        let moves = moves::of_game(self.store.read(), row.id).await?;
+        rebuild(row, moves.iter().map(|m| m.notation.as_str()))
+    }
+
+    /// [`Context::load`] with the game played through on a blocking thread, through
+    /// [`Context::heavy`]: for the commands that then do heavy work with it (replays, analyses).
+    pub(crate) async fn load_blocking(
+        &self,
+        row: GameRow,
+        place: &heavy::Place,
+    ) -> Result<Loaded, ServiceError> {
+        let moves = moves::of_game(self.store.read(), row.id).await?;
+        self.heavy(place, move || {
+            rebuild(row, moves.iter().map(|m| m.notation.as_str()))
+        })
+        .await?
+    }
+
+    /// [`Context::load`] for a sweep over many games: a game that cannot be rebuilt is logged
+    /// and skipped, so it does not hold up the others.
+    pub(crate) async fn load_or_skip(&self, row: GameRow) -> Option<Loaded> {
+        let id = row.id;
+        match self.load(row).await {
+            Ok(loaded) => Some(loaded),
+            Err(e) => {
+                tracing::error!(game = id, error = ?e, "cannot rebuild the game: skipped");
+                None
+            }
+        }
+    }
+
+    /// Game `id`'s description as it stands.
+    pub(crate) async fn game(&self, id: GameId) -> Result<GameInfo, ServiceError> {
+        match games::by_id(self.store.read(), id).await? {
+            Some(row) => Ok(self.load(row).await?.info),
+            None => Err(ServiceError::NoGame),
+        }
+    }
+
+    /// Game `id` as it stood after its first `plies` plies (the board a notice carries).
+    pub(crate) async fn game_at(&self, id: GameId, plies: u32) -> Result<Game, ServiceError> {
+        let row = games::by_id(self.store.read(), id)
+            .await?
+            .ok_or(ServiceError::NoGame)?;
+        let moves = moves::of_game(self.store.read(), row.id).await?;
+        let moves = moves.iter().take(plies as usize);
+        Ok(replayed(&row, moves.map(|m| m.notation.as_str()))?.2)
+    }
+}
+
+/// A game rebuilt from its row and its moves. The moves are the truth: the row's cached
+/// position is checked against them.
+pub(crate) fn rebuild<'a>(
+    row: GameRow,
+    moves: impl IntoIterator<Item = &'a str>,
+) -> Result<Loaded, ServiceError> {
+    let (rules, start, mut game) = replayed(&row, moves)?;
+    if game.moves().len() != row.ply as usize || write_position(game.position()) != row.position {
+        tracing::warn!(
+            game = row.id,
+            "the cached position disagrees with the moves; the moves win"
+        );
+    }
+    let stored = stored_outcome(&row)?;
+    if stored.is_over() && !game.outcome().is_over() {
+        game.end(stored).map_err(|_| ServiceError::GameOver)?;
+    }
+    let info = GameInfo {
+        id: row.id,
+        place: Place {
+            guild: row.guild_id,
+            channel: row.channel_id,
+        },
+        attackers: player(&row.attacker)?,
+        defenders: player(&row.defender)?,
+        rules,
+        start,
+        rated: row.rated,
+        ply: game.moves().len() as u32,
+        turn: game.turn(),
+        outcome: game.outcome(),
+        time_control: TimeControl::from_columns(row.time_per_move_ms, row.increment_ms),
+        turn_deadline: row.turn_deadline,
+        board_message_id: row.board_message_id,
+        clocks: None,
+    };
+    let info = GameInfo {
+        clocks: stored_clocks(&row, &info),
+        ..info
+    };
+    Ok(Loaded { row, game, info })
+}
+
+/// The row's rules and start position, and the game from that start with `moves` (as stored)
+/// played on it.
+fn replayed<'a>(
+    row: &GameRow,
+    moves: impl IntoIterator<Item = &'a str>,
+) -> Result<(Rules, Position, Game), ServiceError> {
+    let rules = parse_rules(&row.rules)?;
+    let start = stored_start(row.start.as_ref(), rules)?;
+    let mut game = Game::from_position(start);
+    for (i, text) in moves.into_iter().enumerate() {
+        game.play_text(text).map_err(|e| {
+            ServiceError::Internal(format!(
+                "game {}: stored ply {} '{text}': {e}",
+                row.id,
+                i + 1
+            ))
+        })?;
+    }
+    Ok((rules, start, game))
+}
+
+/// A Fischer clock's banks as stored: the side to move's as its turn started, and the other's.
+fn stored_clocks(row: &GameRow, info: &GameInfo) -> Option<Clocks> {
+    let TimeControl::Fischer { bank, .. } = info.time_control else {
+        return None;
+    };
+    let bank = bank.as_millis() as i64;
+    let mut clocks = Clocks::both(bank);
+    clocks.set(info.turn, row.turn_ms.unwrap_or(bank));
+    clocks.set(info.turn.other(), row.waiting_ms.unwrap_or(bank));
+    Some(clocks)
+}
+
+/// A stored seat as a player.
+fn player(seat: &SeatRow) -> Result<Player, ServiceError> {
+    match (&seat.user_id, &seat.ai_level) {
+        (Some(id), None) => Ok(Player::User(User::new(*id, seat.name.clone()))),
+        (None, Some(level)) => level
+            .parse()
+            .map(Player::Ai)
+            .map_err(|e| ServiceError::Internal(format!("stored AI level: {e}"))),
+        _ => Err(ServiceError::Internal("a seat is both or neither".into())),
+    }
+}
+
+/// A player as a stored seat.
+pub(crate) fn seat(player: &Player) -> SeatRow {
+    match player {
+        Player::User(u) => SeatRow {
+            user_id: Some(u.id),
+            ai_level: None,
+            name: u.name.clone(),
+        },
+        Player::Ai(level) => SeatRow {
+            user_id: None,
+            ai_level: Some(level.name().to_string()),
+            name: player.name(),
+        },
+    }
+}
+
+/// The rules as stored.
+pub(crate) fn rules_json(rules: &Rules) -> String {
+    serde_json::to_string(rules).expect("rules serialize")
+}
+
+pub(crate) fn parse_rules(json: &str) -> Result<Rules, ServiceError> {
+    serde_json::from_str(json).map_err(|e| ServiceError::Internal(format!("stored rules: {e}")))
+}
+
+/// A start position as stored: its record and side to move (none: the standard start).
+pub(crate) fn start_columns(start: Option<&Position>) -> Option<(String, String)> {
+    start.map(|p| (write_position(p), p.turn().name().to_string()))
+}
+
+/// The stored start position.
+pub(crate) fn stored_start(
+    start: Option<&(String, String)>,
+    rules: Rules,
+) -> Result<Position, ServiceError> {
+    let Some((record, turn)) = start else {
+        return Ok(Position::start(rules));
+    };
+    let bad = |e: String| ServiceError::Internal(format!("stored start position: {e}"));
+    let turn: Side = turn
+        .parse()
+        .map_err(|e: crate::tafl::side::SideError| bad(e.to_string()))?;
+    crate::tafl::parse_position(record, turn, rules).map_err(|e| bad(e.to_string()))
+}
+
+/// The outcome the row records.
+fn stored_outcome(row: &GameRow) -> Result<Outcome, ServiceError> {
+    let bad = || ServiceError::Internal(format!("game {}: stored result", row.id));
+    let (Some(result), Some(reason)) = (&row.result, &row.reason) else {
+        return Ok(Outcome::Ongoing);
+    };
+    let reason = Reason::from_name(reason).ok_or_else(bad)?;
+    Ok(match result.as_str() {
+        "attackers_won" => Outcome::Won {
+            winner: Side::Attackers,
+            reason,
+        },
+        "defenders_won" => Outcome::Won {
+            winner: Side::Defenders,
+            reason,
+        },
+        "draw" => Outcome::Drawn { reason },
+        _ => return Err(bad()),
+    })
+}

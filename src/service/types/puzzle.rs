@@ -1,0 +1,151 @@
+//! What a puzzle hands its player, as the puzzles' part returns it and a notice tells it: the
+//! puzzle at their turn, and how an answer went.
+
+use super::NoticeId;
+use crate::ai::puzzle::Kind;
+use crate::rating::Rating;
+use crate::tafl::Side;
+
+/// A puzzle as the player sees it at their turn.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PuzzleView {
+    pub puzzle_id: i64,
+    pub kind: Kind,
+    /// The solver's moves in all.
+    pub moves: u32,
+    /// Which of them is asked now (1 for the first).
+    pub step: u32,
+    /// The side the player moves for.
+    pub side: Side,
+    pub rating: f64,
+    /// Whether this try counts for the ratings (the player's first at this puzzle).
+    pub rated: bool,
+    /// The opponent's reply just played, when this is a later step.
+    pub reply: Option<String>,
+    /// The day whose daily puzzle this is (days since the Unix epoch); `None` for the
+    /// player's own puzzles.
+    pub day: Option<i64>,
+    /// Never stored with a notice.
+    #[serde(skip)]
+    pub png: Vec<u8>,
+    /// The notice (written with the try it starts) whose edit of the interaction's response
+    /// shows it; none when showing it changed nothing (the try under way, shown again) or no
+    /// interaction was named. Not stored with the notice.
+    #[serde(skip)]
+    pub notice: Option<NoticeId>,
+}
+
+impl PuzzleView {
+    /// "Defenders to move: find the move that wins in 2." and the like.
+    pub fn task(&self) -> String {
+        let side = match self.side {
+            Side::Attackers => "Attackers",
+            Side::Defenders => "Defenders",
+        };
+        match self.kind {
+            Kind::Win if self.moves == 1 => format!("{side} to move: find the move that wins."),
+            Kind::Win => format!(
+                "{side} to move: find the move that wins in {} (move {} of {}).",
+                self.moves, self.step, self.moves
+            ),
+            Kind::Save => format!("{side} to move: find the only move that saves the game."),
+        }
+    }
+}
+
+/// A rated try's effect: the player's and the puzzle's ratings before and after.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PuzzleRatings {
+    pub player: (Rating, Rating),
+    pub puzzle: (Rating, Rating),
+}
+
+/// Which answer an answer is: its try, and where it left the try (for
+/// `Puzzles::answer_shown`); and, when it was given to an interaction, the notice
+/// that shows it there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct AnswerKey {
+    pub attempt: i64,
+    pub progress: u32,
+    /// The notice (written with the answer) whose edit of the interaction's response shows
+    /// it; none when no interaction was named. Not stored with the notice.
+    #[serde(skip)]
+    pub notice: Option<NoticeId>,
+}
+
+/// How an answer went. Until `Puzzles::answer_shown` is told its reply was sent, the
+/// player's try keeps it, and the next `puzzle_move` or `Puzzles::unshown_answer`
+/// gives it again (the same answer: nothing judged or rated again). Stored (its board left
+/// out) as the news of the notice that shows it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PuzzleAnswer {
+    /// Right, and the puzzle goes on: the opponent replied; the next move is asked.
+    Continue {
+        played: String,
+        view: PuzzleView,
+        key: AnswerKey,
+    },
+    /// Right, and the puzzle is solved.
+    Solved {
+        played: String,
+        key: AnswerKey,
+        ratings: Option<PuzzleRatings>,
+        /// The daily puzzle's day, when it was the daily puzzle.
+        day: Option<i64>,
+        #[serde(skip)]
+        png: Vec<u8>,
+    },
+    /// Wrong: the solution's move here was `solution`.
+    Failed {
+        played: String,
+        key: AnswerKey,
+        solution: String,
+        ratings: Option<PuzzleRatings>,
+        day: Option<i64>,
+        #[serde(skip)]
+        png: Vec<u8>,
+    },
+}
+
+impl PuzzleAnswer {
+    /// The daily puzzle's day, when the answer was to the daily puzzle.
+    pub fn day(&self) -> Option<i64> {
+        match self {
+            PuzzleAnswer::Continue { view, .. } => view.day,
+            PuzzleAnswer::Solved { day, .. } | PuzzleAnswer::Failed { day, .. } => *day,
+        }
+    }
+
+    /// Which answer this is.
+    pub fn key(&self) -> AnswerKey {
+        match self {
+            PuzzleAnswer::Continue { key, .. }
+            | PuzzleAnswer::Solved { key, .. }
+            | PuzzleAnswer::Failed { key, .. } => *key,
+        }
+    }
+
+    pub(crate) fn key_mut(&mut self) -> &mut AnswerKey {
+        match self {
+            PuzzleAnswer::Continue { key, .. }
+            | PuzzleAnswer::Solved { key, .. }
+            | PuzzleAnswer::Failed { key, .. } => key,
+        }
+    }
+
+    /// The board after the answer (empty when images are off, or in a stored notice).
+    pub fn png(&self) -> &[u8] {
+        match self {
+            PuzzleAnswer::Continue { view, .. } => &view.png,
+            PuzzleAnswer::Solved { png, .. } | PuzzleAnswer::Failed { png, .. } => png,
+        }
+    }
+
+    pub(crate) fn png_mut(&mut self) -> &mut Vec<u8> {
+        match self {
+            PuzzleAnswer::Continue { view, .. } => &mut view.png,
+            PuzzleAnswer::Solved { png, .. } | PuzzleAnswer::Failed { png, .. } => png,
+        }
+    }
+}
