@@ -9,7 +9,6 @@ use super::news::News;
 use super::notice::Payload;
 use super::stored::Loaded;
 use super::types::{ChannelId, GameId, GuildId, Hint, MoveReport, Player, UserId};
-use super::Service;
 use crate::ai::pool::{Answer, Pool, Search};
 use crate::ai::queue::{Class, Owner, Ticket};
 use crate::ai::Level;
@@ -100,7 +99,7 @@ impl AiTurns {
     }
 }
 
-/// The AI as a player ([`Service::ai`]): its turns, searched on the pool and played, and the
+/// The AI as a player (`Service::ai`): its turns, searched on the pool and played, and the
 /// hints it gives people.
 #[derive(Clone, Copy)]
 pub struct Ai<'a> {
@@ -110,14 +109,9 @@ pub struct Ai<'a> {
     turns: &'a AiTurns,
 }
 
-impl Service {
-    /// The AI's turns and hints.
-    pub fn ai(&self) -> Ai<'_> {
-        Ai {
-            cx: &self.cx,
-            pool: &self.ai,
-            turns: &self.ai_turns,
-        }
+impl<'a> Ai<'a> {
+    pub(crate) fn new(cx: &'a Context, pool: &'a Pool, turns: &'a AiTurns) -> Ai<'a> {
+        Ai { cx, pool, turns }
     }
 }
 

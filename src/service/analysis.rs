@@ -13,7 +13,6 @@ use super::notice::{GraphRef, Payload};
 use super::stored::{rebuild, Loaded};
 pub use super::types::{AnalysisSummary, CostlyMove, SideSummary, WORST_PER_SIDE};
 use super::types::{ChannelId, GameId, GameInfo, UserId};
-use super::Service;
 use crate::ai::analysis::{self, Evaluation, Judgement, Review};
 use crate::ai::pool::Pool;
 use crate::ai::queue::Class;
@@ -125,7 +124,7 @@ pub(crate) struct Analyses {
     pub(crate) searches: AtomicU64,
 }
 
-/// The post-game analyses ([`Service::analysis`]): asked for, driven one position at a time,
+/// The post-game analyses (`Service::analysis`): asked for, driven one position at a time,
 /// shown.
 #[derive(Clone, Copy)]
 pub struct Analysis<'a> {
@@ -144,14 +143,9 @@ pub struct AnalysisRequest {
     place: Place,
 }
 
-impl Service {
-    /// The post-game analyses.
-    pub fn analysis(&self) -> Analysis<'_> {
-        Analysis {
-            cx: &self.cx,
-            pool: &self.ai,
-            analyses: &self.analyses,
-        }
+impl<'a> Analysis<'a> {
+    pub(crate) fn new(cx: &'a Context, pool: &'a Pool, analyses: &'a Analyses) -> Analysis<'a> {
+        Analysis { cx, pool, analyses }
     }
 }
 

@@ -57,7 +57,14 @@ pub use probe::{NoticeStatus, StoredNotice};
 pub use timecontrol::{heartbeat_grace, Downtime};
 pub use types::*;
 
+use ai::Ai;
+use analysis::Analysis;
 use context::Context;
+use outbox::Outbox;
+use play::Games;
+use privacy::Privacy;
+use puzzle::Puzzles;
+use timecontrol::GameClock;
 
 use crate::store::{self, Store};
 use std::sync::Arc;
@@ -130,5 +137,44 @@ impl Service {
     /// The per-user rate limits this process keeps.
     pub fn limits(&self) -> &limits::Limits {
         &self.cx.limits
+    }
+}
+
+/// Each part of the service, reached by its accessor: a small value borrowing the `Context`
+/// and the part's own state.
+impl Service {
+    /// Games and challenges: starting, playing, ending and looking at them.
+    pub fn games(&self) -> Games<'_> {
+        Games::new(&self.cx, self.ai())
+    }
+
+    /// The clock: the heartbeat, and what time makes due.
+    pub fn clock(&self) -> GameClock<'_> {
+        GameClock::new(&self.cx)
+    }
+
+    /// The AI's turns and hints.
+    pub fn ai(&self) -> Ai<'_> {
+        Ai::new(&self.cx, &self.ai, &self.ai_turns)
+    }
+
+    /// The post-game analyses.
+    pub fn analysis(&self) -> Analysis<'_> {
+        Analysis::new(&self.cx, &self.ai, &self.analyses)
+    }
+
+    /// The puzzles.
+    pub fn puzzles(&self) -> Puzzles<'_> {
+        Puzzles::new(&self.cx, &self.ai)
+    }
+
+    /// A person's data: read out, and forgotten.
+    pub fn privacy(&self) -> Privacy<'_> {
+        Privacy::new(&self.cx)
+    }
+
+    /// The outbox, for the bot's delivery.
+    pub fn outbox(&self) -> Outbox<'_> {
+        Outbox::new(&self.cx)
     }
 }

@@ -11,12 +11,11 @@ use super::context::Context;
 use super::error::ServiceError;
 use super::notice::{millis, notice, BoardRef, Notice};
 use super::types::{ChannelId, Ended, GameId, NoticeId};
-use super::Service;
 use crate::store::games;
 use crate::store::outbox::{self as rows, Settle};
 use std::sync::Arc;
 
-/// The outbox as the bot's delivery sees it ([`Service::outbox`]): the notices due and claimed,
+/// The outbox as the bot's delivery sees it (`Service::outbox`): the notices due and claimed,
 /// the boards they carry, how each attempt went, and what follows for a channel that is gone or
 /// refuses the bot.
 #[derive(Clone, Copy)]
@@ -24,10 +23,9 @@ pub struct Outbox<'a> {
     cx: &'a Context,
 }
 
-impl Service {
-    /// The outbox, for the bot's delivery.
-    pub fn outbox(&self) -> Outbox<'_> {
-        Outbox { cx: &self.cx }
+impl<'a> Outbox<'a> {
+    pub(crate) fn new(cx: &'a Context) -> Outbox<'a> {
+        Outbox { cx }
     }
 }
 

@@ -11,11 +11,10 @@ use super::news::News;
 use super::notice::{AnswerRef, Answering, Buttons, Payload};
 use super::stored::Loaded;
 use super::types::{ChannelId, DrawAnswer, Ended, GameId, GameInfo, MoveReport, NoticeId, UserId};
-use super::Service;
 use crate::store::{draws, DrawStatus};
 use crate::tafl::{MoveError, Outcome, Position, Reason};
 
-/// Games and challenges ([`Service::games`]): every use case of people playing, over the
+/// Games and challenges (`Service::games`): every use case of people playing, over the
 /// shared `Context`, with the AI's part for the room in its queue and its limits on games.
 #[derive(Clone, Copy)]
 pub struct Games<'a> {
@@ -23,13 +22,9 @@ pub struct Games<'a> {
     pub(super) ai: Ai<'a>,
 }
 
-impl Service {
-    /// Games and challenges: starting, playing, ending and looking at them.
-    pub fn games(&self) -> Games<'_> {
-        Games {
-            cx: &self.cx,
-            ai: self.ai(),
-        }
+impl<'a> Games<'a> {
+    pub(crate) fn new(cx: &'a Context, ai: Ai<'a>) -> Games<'a> {
+        Games { cx, ai }
     }
 }
 

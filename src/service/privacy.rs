@@ -7,7 +7,6 @@ use super::news::News;
 use super::notice::{Payload, ReplyTo};
 pub use super::types::Forgotten;
 use super::types::{User, UserId};
-use super::Service;
 use crate::store::privacy as rows;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -64,16 +63,15 @@ fn as_text<S: serde::Serializer>(id: &UserId, s: S) -> Result<S::Ok, S::Error> {
 
 pub use super::error::UnderWay;
 
-/// A person's data ([`Service::privacy`]).
+/// A person's data (`Service::privacy`).
 #[derive(Clone, Copy)]
 pub struct Privacy<'a> {
     cx: &'a super::context::Context,
 }
 
-impl Service {
-    /// A person's data: read out, and forgotten.
-    pub fn privacy(&self) -> Privacy<'_> {
-        Privacy { cx: &self.cx }
+impl<'a> Privacy<'a> {
+    pub(crate) fn new(cx: &'a super::context::Context) -> Privacy<'a> {
+        Privacy { cx }
     }
 }
 

@@ -12,7 +12,6 @@ use super::error::ServiceError;
 use super::news::News;
 use super::notice::Payload;
 use super::types::{ChallengeInfo, ClockEvent, Player};
-use super::Service;
 use crate::store::challenges;
 use crate::store::games::{self, GameRow};
 use crate::store::heartbeat;
@@ -44,17 +43,16 @@ pub fn heartbeat_grace(every: Duration) -> Duration {
     every * 2 + Duration::from_secs(60)
 }
 
-/// The clock ([`Service::clock`]): the heartbeat, the time given back after downtime, and
+/// The clock (`Service::clock`): the heartbeat, the time given back after downtime, and
 /// what time makes due (challenges expired, reminders, losses on time).
 #[derive(Clone, Copy)]
 pub struct GameClock<'a> {
     cx: &'a Context,
 }
 
-impl Service {
-    /// The clock: the heartbeat, and what time makes due.
-    pub fn clock(&self) -> GameClock<'_> {
-        GameClock { cx: &self.cx }
+impl<'a> GameClock<'a> {
+    pub(crate) fn new(cx: &'a Context) -> GameClock<'a> {
+        GameClock { cx }
     }
 }
 

@@ -11,7 +11,6 @@ use crate::service::news::News;
 use crate::service::notice::{Payload, PuzzleBoardRef, ReplyTo};
 use crate::service::stored::{parse_rules, rules_json};
 use crate::service::types::{GuildId, PuzzleView, User, UserId};
-use crate::service::Service;
 use crate::store::puzzles::{self as rows, NewPuzzle, PuzzleRow};
 use crate::tafl::{parse_move, Game, Move, Position, Side};
 
@@ -98,7 +97,7 @@ impl Loaded {
     }
 }
 
-/// The puzzles ([`Service::puzzles`]): handed out, answered move by move, rated; the daily
+/// The puzzles (`Service::puzzles`): handed out, answered move by move, rated; the daily
 /// puzzle and its board; puzzles found in finished games.
 #[derive(Clone, Copy)]
 pub struct Puzzles<'a> {
@@ -107,13 +106,9 @@ pub struct Puzzles<'a> {
     pub(super) pool: &'a Pool,
 }
 
-impl Service {
-    /// The puzzles.
-    pub fn puzzles(&self) -> Puzzles<'_> {
-        Puzzles {
-            cx: &self.cx,
-            pool: &self.ai,
-        }
+impl<'a> Puzzles<'a> {
+    pub(crate) fn new(cx: &'a Context, pool: &'a Pool) -> Puzzles<'a> {
+        Puzzles { cx, pool }
     }
 }
 
