@@ -1,4 +1,5 @@
-//! Board images: a PNG of any position and an animated GIF replay of a whole game.
+//! Images: a PNG of any position, an animated GIF replay of a whole game, a tournament's
+//! standings and a game's evaluation graph.
 //!
 //! Built the way the fastest chess-board renderers are: every square's picture (cloth,
 //! highlight, piece and marks) and the frame with its labels are drawn once, anti-aliased, at
@@ -12,7 +13,9 @@
 //! - [`theme`]: colours and the square-to-pixel geometry of each board size;
 //! - [`assets`]: the sprites, the frame, the palette and the font, drawn once per board size;
 //! - [`text`]: captions in the bundled font, with any Unicode handled;
-//! - [`render`](self::render): which sprite each square shows, and the encoders.
+//! - [`render`](self::render): which sprite each square shows, and the encoders;
+//! - [`standings`]: a tournament's standings as a PNG, with a round robin's crosstable;
+//! - [`graph`]: the evaluation graph of an analysed game.
 
 pub mod assets;
 pub mod graph;

@@ -379,7 +379,7 @@ pub fn standings_png(table: &StandingsTable) -> Vec<u8> {
         c.text(
             (g.name.0 + 4, top, g.name.1 - 12, ROW_PX),
             &row.name,
-            (17.0, 13.0),
+            (17.0, 15.0),
             Align::Left,
             ground,
         );

@@ -36,7 +36,11 @@ fn a_32_player_swiss_table_has_its_size_its_bands_rows_and_muted_withdrawn_playe
     let table = sample_standings(32, false, 5);
     let (png, img, g) = decode(&table);
     assert_eq!((img.width(), img.height()), (g.width, g.height));
-    assert_eq!(g.height, g.row_top(32) + g.row_px / 3 * 2);
+    assert_eq!(
+        g.height,
+        g.row_top(32) + 20,
+        "a margin of 20 under the last row"
+    );
     assert!(g.crosstable.is_none(), "no crosstable for a Swiss event");
     assert!(png.len() <= 150_000, "{} bytes", png.len());
     // The title band's wool, and the bands of red, yellow and green under it.
@@ -154,7 +158,7 @@ fn names_of_any_script_and_length_stay_in_their_column() {
             row.name
         );
     }
-    // The 300 x's are cut short: ink in the column, but set smaller and ended with '…'.
+    // The 300 x's are cut short: ink in the column, and (above) none past it.
     let top = g.row_top(2);
     assert!(count(&img, (g.name.0, top, g.name.1, g.row_px), theme::FRAME) > 50);
 }
