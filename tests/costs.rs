@@ -403,7 +403,7 @@ async fn replays_and_analyses_share_a_cooldown_per_user_and_a_full_queue_refuses
             Err(ServiceError::CostlyTooSoon(30))
         ));
     }
-    let refusal = ServiceError::CostlyTooSoon(30).to_string();
+    let refusal = tablut_bot::bot::messages::refusal(&ServiceError::CostlyTooSoon(30));
     assert!(refusal.contains("try again in 30 s") && !refusal.contains('\n'));
     // The autocomplete has no cooldown (Discord asks at every key typed), and another user
     // has their own.

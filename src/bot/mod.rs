@@ -61,8 +61,9 @@ impl InFlight {
 /// Why a command did not do what was asked.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// A refusal or failure of the service: its message is the player's answer.
-    #[error(transparent)]
+    /// A refusal or failure of the service: its message is the player's answer, worded by
+    /// [`messages::refusal`].
+    #[error("{}", messages::refusal(.0))]
     Service(#[from] ServiceError),
     /// Something the user must change, in one line.
     #[error("{0}")]

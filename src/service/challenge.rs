@@ -3,7 +3,7 @@
 
 use super::context::Context;
 use super::error::{Done, ServiceError};
-use super::news::News;
+use super::news::{News, NotStartedWhy, StartRefused};
 use super::notice::{self, Answering};
 use super::play::Games;
 use super::stored::{parse_rules, rules_json, seat, start_columns, stored_start};
@@ -321,7 +321,9 @@ impl Games<'_> {
         let result = self.try_accept(id, user, channel, answering).await;
         if let (Err(e), Some(thread)) = (&result, channel) {
             if !e.is_internal() {
-                let payload = notice::Payload::news(News::NotStarted { why: e.to_string() });
+                let payload = notice::Payload::news(News::NotStarted {
+                    why: NotStartedWhy::Refused(StartRefused::of(e)),
+                });
                 let mut tx = self.cx.store.write().await?;
                 let told = self
                     .cx

@@ -1,7 +1,7 @@
 //! The game service: every use case the bot offers (challenges, moves, the AI's replies,
 //! resignations, draws, aborts, boards, records, hints, time control, ratings, stats), over the
 //! store, the rules engine, the AI and the renderer. Plain types (ids are integers), typed
-//! errors with a message for the user, and no Discord types: it is tested without Discord.
+//! errors carrying data (the bot words them; no words for players here), and no Discord types: it is tested without Discord.
 //!
 //! Integrity: a game's move list is the truth; a move is written in one transaction that
 //! checks the game is still at the ply the move was checked against, so two moves at once
@@ -46,9 +46,9 @@ pub use config::{
     DEFAULT_CHALLENGES_RECEIVED_WINDOW, DEFAULT_COMMANDS_PER_MINUTE, DEFAULT_COSTLY_COOLDOWN,
     DEFAULT_MAX_PLIES, DEFAULT_OPEN_CHALLENGES_PER_USER,
 };
-pub use error::{Done, ServiceError};
+pub use error::{Done, RecordProblem, ServiceError};
 pub use gone::Gone;
-pub use news::News;
+pub use news::{News, NotStartedWhy, StartRefused};
 pub use notice::{
     AnswerRef, Answering, BoardRef, Buttons, Notice, Payload, PuzzleBoardRef, ReplyTo, ANSWER_LIFE,
 };

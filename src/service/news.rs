@@ -2,9 +2,10 @@
 //! the outbox with the change that caused it; the bot words it (and draws its board) when it
 //! delivers it. Nothing here is Discord's: no markup, no mentions, no interaction.
 
+use super::error::ServiceError;
 use super::types::{
-    AnalysisSummary, ChallengeInfo, ChannelId, ClockEvent, Ended, Forgotten, GameId, GameInfo,
-    MoveReport, Player, PuzzleAnswer, PuzzleView, UserId,
+    AnalysisSummary, ChallengeInfo, ChallengeStatus, ChannelId, ClockEvent, Ended, Forgotten,
+    GameId, GameInfo, MoveReport, Player, PuzzleAnswer, PuzzleView, UserId,
 };
 use serde::{Deserialize, Serialize};
 
@@ -39,7 +40,7 @@ pub enum News {
     DrawDeclined { game: GameInfo, by: UserId },
     /// A thread made for a challenge's game has no game: it could not start there (the
     /// challenge expired or was answered meanwhile), for this reason.
-    NotStarted { why: String },
+    NotStarted { why: NotStartedWhy },
     /// The day's puzzle.
     DailyPuzzle(PuzzleView),
     /// An AI move in `game` still waiting for a worker, with `ahead` requests served before it.
@@ -70,6 +71,55 @@ pub enum News {
     /// its row's kind (`move`, `reminder`, ...). Never written now: migration 0024 made old
     /// rows' words this.
     Worded { kind: String, text: String },
+}
+
+/// Why a thread made for a challenge's game has no game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum NotStartedWhy {
+    /// The refusal the challenge's acceptance met.
+    Refused(StartRefused),
+    /// The refusal's words, as notices written before refusals were data hold them.
+    Worded(String),
+}
+
+/// The refusals an acceptance can meet that leave a challenge's thread without a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StartRefused {
+    NoChallenge,
+    ChallengeExpired,
+    ChallengeNotYours,
+    ChallengeClosed(ChallengeStatus),
+    GameRunning,
+    /// Any other refusal.
+    Other,
+}
+
+impl StartRefused {
+    /// The refusal `e` as a thread's notice keeps it.
+    pub fn of(e: &ServiceError) -> StartRefused {
+        match e {
+            ServiceError::NoChallenge => StartRefused::NoChallenge,
+            ServiceError::ChallengeExpired => StartRefused::ChallengeExpired,
+            ServiceError::ChallengeNotYours => StartRefused::ChallengeNotYours,
+            ServiceError::ChallengeClosed(status) => StartRefused::ChallengeClosed(*status),
+            ServiceError::GameRunning => StartRefused::GameRunning,
+            _ => StartRefused::Other,
+        }
+    }
+
+    /// The refusal as the service gave it, when it is one of those named.
+    pub fn error(self) -> Option<ServiceError> {
+        match self {
+            StartRefused::NoChallenge => Some(ServiceError::NoChallenge),
+            StartRefused::ChallengeExpired => Some(ServiceError::ChallengeExpired),
+            StartRefused::ChallengeNotYours => Some(ServiceError::ChallengeNotYours),
+            StartRefused::ChallengeClosed(status) => Some(ServiceError::ChallengeClosed(status)),
+            StartRefused::GameRunning => Some(ServiceError::GameRunning),
+            StartRefused::Other => None,
+        }
+    }
 }
 
 impl News {

@@ -2,7 +2,7 @@
 //! (docs/RULES.md, "Game records"); `/tablut import` reads one, to keep it as a finished game of
 //! the channel for `/tablut analysis`, or to start a new game from its last position.
 
-use super::error::ServiceError;
+use super::error::{RecordProblem, ServiceError};
 use super::play::Games;
 use super::stored::{rules_json, start_columns};
 use super::types::{ChannelId, GameId, GameInfo, User};
@@ -20,12 +20,12 @@ pub const MAX_RECORD: usize = 64 * 1024;
 /// [`ServiceError::BadRecord`], one line naming the line or ply and why.
 pub fn read(text: &str) -> Result<ReadRecord, ServiceError> {
     if text.len() > MAX_RECORD {
-        return Err(ServiceError::BadRecord(format!(
-            "it is longer than {} KB",
-            MAX_RECORD / 1024
-        )));
+        return Err(ServiceError::BadRecord(RecordProblem::TooLong {
+            limit_kb: MAX_RECORD / 1024,
+        }));
     }
-    read_record(text, Rules::default()).map_err(|e| ServiceError::BadRecord(e.to_string()))
+    read_record(text, Rules::default())
+        .map_err(|e| ServiceError::BadRecord(RecordProblem::Unreadable(e)))
 }
 
 impl Games<'_> {

@@ -297,3 +297,57 @@ fn the_readme_is_a_front_page_with_the_two_commands_and_the_pictures() {
         );
     }
 }
+
+/// The lines of Rust source `text` that name a slash command (`/tablut`, `/move`) outside a
+/// comment: words for players, which belong in src/bot/messages/.
+fn command_names(text: &str) -> Vec<(usize, String)> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| {
+            let code = line.trim_start();
+            let code = match code.find("//") {
+                Some(at) if !code[..at].contains('"') => &code[..at],
+                _ => code,
+            };
+            ["/tablut", "/move"].iter().any(|c| code.contains(c))
+        })
+        .map(|(n, line)| (n + 1, line.trim().to_string()))
+        .collect()
+}
+
+/// Every `.rs` file under `dir`.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("a readable folder") {
+        let path = entry.expect("a folder entry").path();
+        if path.is_dir() {
+            files.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// The service speaks in data: no string of src/service names a slash command (the bot words
+/// refusals and news, in src/bot/messages/).
+#[test]
+fn no_service_string_names_a_command() {
+    let planted =
+        "// /tablut in a comment\nlet s = \"try /tablut ai\"; // said\n#[error(\"use /move\")]";
+    assert_eq!(
+        command_names(planted)
+            .iter()
+            .map(|(n, _)| *n)
+            .collect::<Vec<_>>(),
+        [2, 3]
+    );
+    let mut found = Vec::new();
+    for file in rust_files(&root().join("src/service")) {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (n, line) in command_names(&text) {
+            found.push(format!("{}:{n}: {line}", file.display()));
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+}

@@ -117,7 +117,7 @@ fn challenge(channel: u64, from: u64, to: u64) -> ChallengeRequest {
 
 /// One line, saying when to try again.
 fn assert_says_when(e: &ServiceError, when: &str) {
-    let text = e.to_string();
+    let text = tablut_bot::bot::messages::refusal(e);
     assert!(!text.contains('\n'), "one line: {text}");
     assert!(text.contains(when), "expected '{when}' in '{text}'");
 }

@@ -200,7 +200,7 @@ async fn games_against_the_ai_are_limited_per_user_and_server_with_a_cooldown() 
         .unwrap_err();
     assert!(matches!(soon, ServiceError::AiGameTooSoon(60)), "{soon:?}");
     assert_eq!(
-        soon.to_string(),
+        tablut_bot::bot::messages::refusal(&soon),
         "You started a game against the AI a moment ago: try again in 60 s."
     );
     assert!(
@@ -232,7 +232,7 @@ async fn games_against_the_ai_are_limited_per_user_and_server_with_a_cooldown() 
         .unwrap_err();
     assert!(matches!(many, ServiceError::TooManyAiGames(2)), "{many:?}");
     assert_eq!(
-        many.to_string(),
+        tablut_bot::bot::messages::refusal(&many),
         "You already have 2 games against the AI running in this server: finish or resign one first."
     );
     // The limit is per server.
@@ -296,17 +296,17 @@ async fn a_full_queue_refuses_new_requests_and_changes_nothing() {
         .await
         .unwrap_err();
     assert!(matches!(e, ServiceError::AiBusy(1)), "{e:?}");
-    assert_eq!(e.to_string(), busy);
+    assert_eq!(tablut_bot::bot::messages::refusal(&e), busy);
     assert!(s.games().game_in_channel(3).await.unwrap().is_none());
     let e = s
         .games()
         .play_move(9, CARL, "a4-a3", None)
         .await
         .unwrap_err();
-    assert_eq!(e.to_string(), busy);
+    assert_eq!(tablut_bot::bot::messages::refusal(&e), busy);
     assert_eq!(s.games().game_in_channel(9).await.unwrap().unwrap().ply, 0);
     let e = s.ai().hint(9, CARL).await.unwrap_err();
-    assert_eq!(e.to_string(), busy);
+    assert_eq!(tablut_bot::bot::messages::refusal(&e), busy);
     // Refused, the hint did not count against the cooldown.
     drop(running);
     until_queued_at_most(s, 0).await;

@@ -898,7 +898,9 @@ async fn a_challenge_that_expires_while_its_thread_is_made_says_so_in_the_thread
     assert_eq!(told.len(), 1);
     assert_eq!(told[0].kind, "not_started");
     assert!(
-        matches!(&told[0].news, News::NotStarted { why } if why.contains("expired")),
+        matches!(&told[0].news, News::NotStarted {
+            why: NotStartedWhy::Refused(StartRefused::ChallengeExpired)
+        }),
         "{:?}",
         told[0].news
     );

@@ -305,7 +305,7 @@ async fn what_is_stored_about_a_member_is_read_out_whole_and_forgotten_for_good(
         .unwrap()
         .0;
     let refused = s.privacy().forget(&asking, Some(&to)).await.unwrap_err();
-    let words = refused.to_string();
+    let words = tablut_bot::bot::messages::refusal(&refused);
     assert!(words.contains("1 game under way") && words.contains("1 open challenge"), "{words}");
     assert!(!words.contains('\n'), "one line: {words}");
     s.games().cancel(open.id, ASTRID, None).await.unwrap();

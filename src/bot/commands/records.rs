@@ -9,7 +9,7 @@ use crate::bot::Context;
 use crate::bot::{messages, Error};
 use crate::service::analysis::AnalysisStatus;
 use crate::service::records::{self, MAX_RECORD};
-use crate::service::{AiGameRequest, ChallengeRequest, ServiceError};
+use crate::service::{AiGameRequest, ChallengeRequest, RecordProblem, ServiceError};
 use crate::tafl::RecordFormat;
 use poise::serenity_prelude as serenity;
 
@@ -78,10 +78,9 @@ async fn record_text(
         (Some(text), None) => Ok(text),
         (None, Some(file)) => {
             if file.size as usize > MAX_RECORD {
-                return Err(ServiceError::BadRecord(format!(
-                    "the file is larger than {} KB",
-                    MAX_RECORD / 1024
-                ))
+                return Err(ServiceError::BadRecord(RecordProblem::FileTooLarge {
+                    limit_kb: MAX_RECORD / 1024,
+                })
                 .into());
             }
             let bytes = file.download().await.map_err(|e| {
@@ -91,7 +90,7 @@ async fn record_text(
                 ))
             })?;
             String::from_utf8(bytes)
-                .map_err(|_| ServiceError::BadRecord("the file is not text".into()).into())
+                .map_err(|_| ServiceError::BadRecord(RecordProblem::NotText).into())
         }
         _ => Err(Error::User(messages::IMPORT_ONE_SOURCE.into())),
     }
@@ -164,7 +163,7 @@ pub async fn import(
                     total,
                 }) => messages::analysis_running(&game, reviewed, total),
                 Ok(AnalysisStatus::Done(report)) => messages::analysis_summary(&report.summary()),
-                Err(e) => format!("{} {e}", messages::imported(id)),
+                Err(e) => format!("{} {}", messages::imported(id), messages::refusal(&e)),
             };
             ctx.send(reply(text).allowed_mentions(none())).await?;
         }

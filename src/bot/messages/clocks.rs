@@ -18,6 +18,17 @@ pub fn time_words(tc: TimeControl) -> String {
     }
 }
 
+/// A wait in seconds in words, rounded up to the unit shown: "40 s", "3 min", "2 h", "1 d".
+pub fn wait_words(secs: u64) -> String {
+    let secs = secs.max(1);
+    match secs {
+        0..=90 => format!("{secs} s"),
+        91..=5400 => format!("{} min", secs.div_ceil(60)),
+        5401..=129_600 => format!("{} h", secs.div_ceil(3600)),
+        _ => format!("{} d", secs.div_ceil(86_400)),
+    }
+}
+
 /// A duration in words: "1 d 2 h", "3 h 20 min", "5 min".
 pub fn duration_words(d: Duration) -> String {
     // To the nearest minute: the clock's sweep runs a moment after a reminder falls due, so

@@ -21,7 +21,7 @@ pub fn notice_text(news: &News) -> String {
         News::ChallengeClosed { challenge, thread } => challenge_closed(challenge, *thread),
         News::DrawOffered { game, by } => draw_offered(game, *by),
         News::DrawDeclined { game, by } => draw_declined(game, *by),
-        News::NotStarted { why } => format!("No game was started in this thread. {why}"),
+        News::NotStarted { why } => not_started(why),
         News::DailyPuzzle(view) => daily_puzzle(view),
         News::AiWaiting { game, ahead } => ai_waiting(game, *ahead),
         News::AnalysisProgress {

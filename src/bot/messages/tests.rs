@@ -871,3 +871,95 @@ fn posts_name_the_game_unless_it_is_tablut() {
         "Copenhagen Hnefatafl has no rules preset walker: choose aagenielsen or hnefatafl_org (`/tablut rules variant:copenhagen` describes them)."
     );
 }
+
+/// After a commit, the answer says what stands and where it shows, never that nothing was
+/// changed; the cause is kept for the log.
+#[test]
+fn a_failure_after_a_commit_says_what_stands() {
+    use crate::service::{Done, ServiceError};
+    for done in [
+        Done::Move,
+        Done::GameEnd,
+        Done::GameStart,
+        Done::Challenge,
+        Done::ChallengeAnswer,
+        Done::PuzzleStart,
+        Done::PuzzleAnswer,
+    ] {
+        let e = ServiceError::after(done)(ServiceError::Internal("render failed".into()));
+        let text = refusal(&e);
+        assert!(
+            !text.contains('\n') && !text.contains("nothing was changed"),
+            "{text}"
+        );
+        assert!(
+            ["recorded", "started", "made", "chosen"]
+                .iter()
+                .any(|w| text.contains(w)),
+            "{text}"
+        );
+        assert!(e.is_internal());
+        assert!(format!("{e:?}").contains("render failed"));
+        assert!(e.to_string().contains("render failed"), "{e}");
+    }
+}
+
+/// Counts in refusals agree with their nouns: "1 open challenge", "2 open challenges".
+#[test]
+fn counts_in_refusals_agree_with_their_nouns() {
+    use crate::service::ServiceError;
+    let one = ServiceError::TooManyOpenChallenges {
+        open: 1,
+        first_expires_in: 60,
+    };
+    assert!(refusal(&one).starts_with("You already have 1 open challenge: "));
+    let two = ServiceError::TooManyOpenChallenges {
+        open: 2,
+        first_expires_in: 60,
+    };
+    assert!(refusal(&two).starts_with("You already have 2 open challenges: "));
+    let sent = ServiceError::ChallengedTooOften {
+        received: 1,
+        window: 3600,
+        wait: 60,
+    };
+    assert_eq!(
+        refusal(&sent),
+        "That player was sent 1 challenge in the last 60 min: try again in 60 s."
+    );
+    assert_eq!(
+        refusal(&ServiceError::TooManyAiGames(1)),
+        "You already have 1 game against the AI running in this server: finish or resign one first."
+    );
+    assert_eq!(
+        refusal(&ServiceError::AiBusy(3)),
+        "The AI is busy with 3 moves and hints already waiting: try again in a minute."
+    );
+}
+
+/// A thread left without a game says why, from the refusal its acceptance met, and a notice
+/// stored with the refusal's words says them as they are.
+#[test]
+fn a_thread_without_a_game_says_why() {
+    use crate::service::{ChallengeStatus, NotStartedWhy, StartRefused};
+    let expired = NotStartedWhy::Refused(StartRefused::ChallengeExpired);
+    assert_eq!(
+        not_started(&expired),
+        "No game was started in this thread. That challenge has expired: start a new one with /tablut challenge."
+    );
+    let closed = NotStartedWhy::Refused(StartRefused::ChallengeClosed(ChallengeStatus::Declined));
+    assert!(not_started(&closed).contains("already declined"));
+    // Stored notices read back as they were written, the refusal's words or its data.
+    for why in [
+        expired,
+        closed,
+        NotStartedWhy::Worded("That challenge has expired.".into()),
+    ] {
+        let json = serde_json::to_string(&why).unwrap();
+        assert_eq!(
+            serde_json::from_str::<NotStartedWhy>(&json).unwrap(),
+            why,
+            "{json}"
+        );
+    }
+}
