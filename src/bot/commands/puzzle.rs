@@ -5,7 +5,7 @@ use crate::bot::protocol::command::{answer_privately, change_as, interaction, sh
 use crate::bot::reply::{board_reply, choices, reply};
 use crate::bot::Context;
 use crate::bot::{messages, Error};
-use crate::service::puzzle::{DailyBoard, PuzzleAnswer, PuzzleRatings, PuzzleView, ReplyTo};
+use crate::service::puzzle::{PuzzleAnswer, PuzzleView, ReplyTo};
 use crate::service::ServiceError;
 use poise::serenity_prelude as serenity;
 
@@ -83,7 +83,7 @@ async fn show_puzzle(ctx: Context<'_>, view: PuzzleView, private: bool) -> Resul
         return Ok(());
     }
     let alone = private || view.day.is_some();
-    let reply = puzzle_reply(view_message(&view), view.png, alone);
+    let reply = puzzle_reply(messages::view_message(&view), view.png, alone);
     if alone {
         // The daily puzzle, even if acknowledged in public: for the caller alone all the same.
         answer_privately(ctx, reply).await;
@@ -164,7 +164,7 @@ pub(crate) async fn daily_press(
     let view = view.await?;
     if view.notice.is_none() {
         let mut edit = serenity::EditInteractionResponse::new()
-            .content(messages::fit(view_message(&view)))
+            .content(messages::fit(messages::view_message(&view)))
             .allowed_mentions(serenity::CreateAllowedMentions::new());
         if !view.png.is_empty() {
             let png = serenity::CreateAttachment::bytes(view.png.clone(), "board.png");
@@ -224,35 +224,10 @@ pub async fn leaderboard(ctx: Context<'_>) -> Result<(), Error> {
         .leaderboard(guild(ctx), 20)
         .await?;
     let daily = ctx.data().service.puzzles().daily_board(guild(ctx)).await?;
-    let text = leaderboard_text(daily.as_ref(), &lines);
+    let text = messages::leaderboard_text(daily.as_ref(), &lines);
     ctx.send(reply(text).allowed_mentions(serenity::CreateAllowedMentions::new()))
         .await?;
     Ok(())
-}
-
-/// The puzzles' leaderboard: the day's line, then the server's best puzzle solvers by rating.
-pub fn leaderboard_text(
-    daily: Option<&DailyBoard>,
-    lines: &[crate::service::puzzle::PuzzlePlayer],
-) -> String {
-    let mut text = daily.map(daily_line).unwrap_or_default();
-    if lines.is_empty() {
-        text.push_str("No puzzle ratings in this server yet: solve one with /tablut puzzle play.");
-    } else {
-        text.push_str("**Puzzle leaderboard**");
-        for (i, l) in lines.iter().enumerate() {
-            text.push_str(&format!(
-                "\n{}. {} {:.0} ± {:.0} ({} solved, {} failed)",
-                i + 1,
-                messages::escape(&crate::echo::echo(&l.name)),
-                l.rating.rating,
-                2.0 * l.rating.deviation,
-                l.solved,
-                l.failed
-            ));
-        }
-    }
-    text
 }
 
 /// Set the channel for the daily puzzle (Manage Server); leave it out to stop it.
@@ -279,133 +254,4 @@ pub async fn daily(
         show(ctx, notice, Vec::new()).await;
     }
     Ok(())
-}
-
-/// What `/tablut puzzle daily` answers: the daily puzzle's `channel` named, or (none) the
-/// daily puzzle stopped, or there was none (`had`).
-pub fn daily_channel_text(channel: Option<u64>, had: bool) -> String {
-    match (channel, had) {
-        (Some(c), _) => format!(
-            "The daily puzzle will be posted in {} once a day.",
-            messages::channel(c)
-        ),
-        (None, true) => "The daily puzzle is stopped.".to_string(),
-        (None, false) => {
-            "There was no daily puzzle to stop: name a channel to start one.".to_string()
-        }
-    }
-}
-
-/// How long a try took, to the second: "42 s", "3 min 5 s", "2 h 10 min".
-fn took_words(ms: i64) -> String {
-    let s = ms.max(0) / 1000;
-    match (s / 3600, s / 60 % 60, s % 60) {
-        (0, 0, s) => format!("{s} s"),
-        (0, m, s) => format!("{m} min {s} s"),
-        (h, m, _) => format!("{h} h {m} min"),
-    }
-}
-
-/// How many of the day's solvers its line names.
-const DAY_LINE_SOLVERS: usize = 10;
-
-/// The day's line: who solved today's puzzle (mentioned, not pinged), quickest first, and
-/// how many tried and did not.
-pub fn daily_line(board: &DailyBoard) -> String {
-    let solved: Vec<String> = board
-        .results
-        .iter()
-        .filter(|r| r.solved)
-        .enumerate()
-        .map(|(i, r)| format!("{}. <@{}> {}", i + 1, r.user_id, took_words(r.took_ms)))
-        .collect();
-    let missed = board.results.len() - solved.len();
-    // The quickest ten, so the line leaves room for the ratings below.
-    let (solved, more) = match solved.len().checked_sub(DAY_LINE_SOLVERS) {
-        Some(more) if more > 0 => (solved[..DAY_LINE_SOLVERS].to_vec(), more),
-        _ => (solved, 0),
-    };
-    let mut text = format!(
-        "**Today's puzzle** (puzzle {}, in {}): ",
-        board.puzzle_id,
-        messages::channel(board.channel)
-    );
-    if board.results.is_empty() {
-        text.push_str(
-            "nobody has answered it yet: press **Solve today's puzzle** on its post, or use /tablut puzzle today.",
-        );
-    } else if solved.is_empty() {
-        text.push_str("nobody has solved it yet");
-    } else {
-        text.push_str(&format!("solved by {}", solved.join(" · ")));
-        if more > 0 {
-            text.push_str(&format!(" and {more} more"));
-        }
-    }
-    if missed > 0 {
-        text.push_str(&format!(
-            "{}{missed} not solved.",
-            if solved.is_empty() { ": " } else { "; " }
-        ));
-    } else if !solved.is_empty() {
-        text.push('.');
-    }
-    text.push('\n');
-    text
-}
-
-/// The puzzle as asked: its task, and after a reply, the reply.
-pub fn view_message(view: &PuzzleView) -> String {
-    let mut text = String::new();
-    if let Some(reply) = &view.reply {
-        text.push_str(&format!("Right! The reply: **{reply}**.\n"));
-    }
-    text.push_str(&format!(
-        "**{}Puzzle {}** (rated {:.0}{}): {}\nAnswer with /tablut puzzle move.",
-        if view.day.is_some() {
-            "Today's puzzle · "
-        } else {
-            ""
-        },
-        view.puzzle_id,
-        view.rating,
-        if view.rated {
-            ""
-        } else {
-            ", a repeat: unrated"
-        },
-        view.task()
-    ));
-    text
-}
-
-fn ratings_line(r: &Option<PuzzleRatings>) -> String {
-    match r {
-        Some(r) => format!(
-            "\nYour puzzle rating: {:.0} → {:.0} · the puzzle's: {:.0} → {:.0}",
-            r.player.0.rating, r.player.1.rating, r.puzzle.0.rating, r.puzzle.1.rating
-        ),
-        None => "\nYou had tried this puzzle before: the ratings stay as they were.".to_string(),
-    }
-}
-
-/// The answer's words.
-pub fn answer_text(answer: &PuzzleAnswer) -> String {
-    match answer {
-        PuzzleAnswer::Continue { played, view, .. } => {
-            format!("**{played}** is right.\n{}", view_message(view))
-        }
-        PuzzleAnswer::Solved {
-            played, ratings, ..
-        } => format!("**{played}**: solved!{}", ratings_line(ratings)),
-        PuzzleAnswer::Failed {
-            played,
-            solution,
-            ratings,
-            ..
-        } => format!(
-            "**{played}** is not it: the move was **{solution}**.{}",
-            ratings_line(ratings)
-        ),
-    }
 }

@@ -111,7 +111,7 @@ pub fn analysis_summary(summary: &AnalysisSummary) -> String {
         };
         out.push_str(&format!(
             "\n**{}** ({}): {counts}\n",
-            capitalise(s.side.name()),
+            capital(s.side.name()),
             named(s.side)
         ));
         for m in &s.worst {

@@ -195,6 +195,7 @@ pub(super) fn the_game(variant: Variant) -> String {
     }
 }
 
+/// `s` with its first letter a capital: "the game" → "The game".
 pub(super) fn capital(s: &str) -> String {
     let mut c = s.chars();
     c.next()
@@ -207,13 +208,5 @@ pub fn counted(n: impl TryInto<u64>, one: &str, many: &str) -> String {
     match n.try_into().unwrap_or(u64::MAX) {
         1 => format!("1 {one}"),
         n => format!("{n} {many}"),
-    }
-}
-
-pub(super) fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(first) => first.to_uppercase().chain(c).collect(),
-        None => String::new(),
     }
 }

@@ -30,11 +30,9 @@ pub fn notice_text(news: &News) -> String {
             total,
         } => analysis_progress(game, *reviewed, *total),
         News::AnalysisSummary(summary) => analysis_summary(summary),
-        News::PuzzleAnswer(answer) => crate::bot::commands::puzzle::answer_text(answer),
-        News::PuzzleShown(view) => crate::bot::commands::puzzle::view_message(view),
-        News::DailyPuzzleChannel { channel, had } => {
-            crate::bot::commands::puzzle::daily_channel_text(*channel, *had)
-        }
+        News::PuzzleAnswer(answer) => super::answer_text(answer),
+        News::PuzzleShown(view) => super::view_message(view),
+        News::DailyPuzzleChannel { channel, had } => super::daily_channel_text(*channel, *had),
         News::Forgotten(done) => forgotten_text(done),
         // Worded when it was written, before notices were typed.
         News::Worded { text, .. } => text.clone(),

@@ -452,7 +452,7 @@ fn posts_naming(a: &str, b: &str) -> Vec<(&'static str, String)> {
         ("replay", replay_text(&over)),
         (
             "puzzles' leaderboard",
-            crate::bot::commands::puzzle::leaderboard_text(None, &solvers),
+            super::leaderboard_text(None, &solvers),
         ),
     ]
 }
