@@ -1,30 +1,20 @@
 //! Everything drawn once, at first use: the palette, one sprite for every kind of square
-//! (background × highlight × content), the frame with its labels, and the font.
+//! (background × highlight × content) and the frame with its labels.
 //!
 //! Sprites are drawn anti-aliased at four times their size with imageproc, shrunk with a box
 //! filter, laid over their square's cloth and then mapped to a shared 256-colour palette, so a
 //! board is afterwards only copies of palette indices.
 
+use super::font::TEXT_LEVELS;
 use super::text::{draw_text, Align};
 use super::theme::*;
 use crate::tafl::{Square, Variant};
-use ab_glyph::FontRef;
 use image::{Rgba, RgbaImage};
 use imageproc::drawing::{draw_filled_circle_mut, draw_polygon_mut};
 use imageproc::point::Point;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-/// The bundled font (DejaVu Sans Bold; licence in `assets/fonts/DejaVu-LICENSE.txt`).
-pub(crate) static FONT_BYTES: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
-
-/// The font, parsed once.
-pub static FONT: LazyLock<FontRef<'static>> =
-    LazyLock::new(|| FontRef::try_from_slice(FONT_BYTES).expect("the bundled font parses"));
-
-/// Palette entries `0..TEXT_LEVELS` run from [`FRAME`] (0) to [`TEXT`] (the last): text is
-/// drawn straight into palette indices by its coverage.
-pub const TEXT_LEVELS: u8 = 16;
 /// The palette index never used by a picture: transparent in replay frames.
 pub const TRANSPARENT: u8 = 255;
 

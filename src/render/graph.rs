@@ -106,8 +106,7 @@ fn register_font() {
     static FONT: Once = Once::new();
     FONT.call_once(|| {
         for style in [FontStyle::Normal, FontStyle::Bold] {
-            if plotters::style::register_font("sans-serif", style, super::assets::FONT_BYTES)
-                .is_err()
+            if plotters::style::register_font("sans-serif", style, super::font::FONT_BYTES).is_err()
             {
                 panic!("the bundled font parses");
             }

@@ -11,13 +11,15 @@
 //! boards fill the same area, with squares of 87, 68 and 56 pixels ([`theme::Layout`]).
 //!
 //! - [`theme`]: colours and the square-to-pixel geometry of each board size;
-//! - [`assets`]: the sprites, the frame, the palette and the font, drawn once per board size;
+//! - [`assets`]: the sprites, the frame and the palette, drawn once per board size;
+//! - [`font`]: the bundled font and the ink levels all text is drawn in;
 //! - [`text`]: captions in the bundled font, with any Unicode handled;
 //! - [`render`](self::render): which sprite each square shows, and the encoders;
 //! - [`standings`]: a tournament's standings as a PNG, with a round robin's crosstable;
 //! - [`graph`]: the evaluation graph of an analysed game.
 
 pub mod assets;
+pub mod font;
 pub mod graph;
 #[allow(clippy::module_inception)]
 pub mod render;
@@ -33,7 +35,7 @@ use crate::tafl::{Game, Position, RecordedMove, Variant};
 /// each is independent, so a Tablut board never waits for the others; the boards after them
 /// are copies).
 pub fn warm_up() {
-    std::sync::LazyLock::force(&assets::FONT);
+    std::sync::LazyLock::force(&font::FONT);
     for variant in Variant::ALL {
         assets::assets(variant);
     }

@@ -12,7 +12,7 @@
 use super::render::indexed_png;
 use super::text::{draw_text_on, Align};
 use super::theme::{self, Rgb};
-use crate::render::assets::TEXT_LEVELS;
+use crate::render::font::TEXT_LEVELS;
 
 /// The crosstable is drawn for round robins of at most this many players.
 pub const CROSSTABLE_MAX: usize = 16;

@@ -4,7 +4,7 @@
 //! and emoji the font lacks are left out, any other character the font lacks becomes `?`, and
 //! text too wide for its place is set smaller and then cut short with `…`.
 
-use super::assets::{FONT, TEXT_LEVELS};
+use super::font::{FONT, TEXT_LEVELS};
 use ab_glyph::{point, Font, GlyphId, PxScale, ScaleFont};
 
 /// Where text sits in its area, across.
