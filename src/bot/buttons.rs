@@ -32,6 +32,9 @@ pub enum Button {
     /// Forget me: the member who asked confirms, on `/tablut forget-me`'s private answer
     /// (`tablut:forget-me:<user>`).
     ForgetMe(u64),
+    /// Join or leave a tournament signing up (`tablut:t-join:<tournament>`,
+    /// `tablut:t-leave:<tournament>`), on its announcement.
+    Tournament { id: i64, join: bool },
 }
 
 /// A custom id that is not one of [`Button`]'s.
@@ -68,6 +71,8 @@ impl fmt::Display for Button {
             }
             Button::Games { page } => ("games", i64::from(page)),
             Button::DailyPuzzle(day) => ("daily", day),
+            Button::Tournament { id, join: true } => ("t-join", id),
+            Button::Tournament { id, join: false } => ("t-leave", id),
             Button::ForgetMe(user) => return write!(f, "{PREFIX}forget-me:{user}"),
         };
         write!(f, "{PREFIX}{action}:{number}")
@@ -112,6 +117,14 @@ impl FromStr for Button {
                 page: number.parse().map_err(|_| ButtonError::Broken)?,
             },
             "daily" => Button::DailyPuzzle(id()?),
+            "t-join" => Button::Tournament {
+                id: id()?,
+                join: true,
+            },
+            "t-leave" => Button::Tournament {
+                id: id()?,
+                join: false,
+            },
             "forget-me" => Button::ForgetMe(number.parse().map_err(|_| ButtonError::Broken)?),
             _ => return Err(ButtonError::Broken),
         })
@@ -122,6 +135,22 @@ fn button(id: Button, label: &str, style: serenity::ButtonStyle) -> serenity::Cr
     serenity::CreateButton::new(id.to_string())
         .label(label)
         .style(style)
+}
+
+/// Join / Leave, on a tournament's announcement while it signs up.
+pub fn tournament_buttons(id: i64) -> Vec<serenity::CreateActionRow> {
+    vec![serenity::CreateActionRow::Buttons(vec![
+        button(
+            Button::Tournament { id, join: true },
+            "Join",
+            serenity::ButtonStyle::Success,
+        ),
+        button(
+            Button::Tournament { id, join: false },
+            "Leave",
+            serenity::ButtonStyle::Secondary,
+        ),
+    ])]
 }
 
 /// Accept / Decline (the challenged player) and Cancel (the challenger).

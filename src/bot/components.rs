@@ -212,6 +212,12 @@ async fn press(answer: &mut Press<'_>, data: &Data) -> Result<(), Error> {
                 .change(data, (forget, ()), |f| (f.notice, Vec::new()))
                 .await
         }
+        Button::Tournament { id, join } => {
+            // The presser's answer is theirs alone; the announcement's edit is the outbox's.
+            let text = super::commands::tournament::press(data, press, id, join).await?;
+            answer.refuse(text).await?;
+            Ok(())
+        }
         Button::Leaderboard { variant, page } => {
             let guild = press
                 .guild_id

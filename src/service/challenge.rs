@@ -621,7 +621,7 @@ impl Games<'_> {
     /// Inserts a game at its start. The channel's one-active-game constraint refuses a
     /// second: that violation is [`ServiceError::GameRunning`].
     #[allow(clippy::too_many_arguments)]
-    async fn create_game(
+    pub(super) async fn create_game(
         self,
         conn: &mut Connection,
         place: Place,

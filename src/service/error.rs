@@ -2,6 +2,7 @@
 //! (`bot::messages::refusal`). The `Display` here is for logs and developers: plain, without a
 //! player's words or a command's name.
 
+use super::types::tournament::TournamentRefusal;
 use crate::tafl::{MoveError, RecordReadError, Side};
 
 /// Why the service refused, or failed.
@@ -117,6 +118,9 @@ pub enum ServiceError {
     Database(#[from] crate::store::StoreError),
     #[error("internal: {0}")]
     Internal(String),
+    /// A tournament's command refused: its data, which the bot words.
+    #[error("tournament refusal: {0:?}")]
+    Tournament(TournamentRefusal),
 }
 
 /// Why a record cannot be taken.
@@ -213,5 +217,11 @@ pub struct UnderWay {
 impl UnderWay {
     pub(crate) fn any(self) -> bool {
         self != UnderWay::default()
+    }
+}
+
+impl From<TournamentRefusal> for ServiceError {
+    fn from(r: TournamentRefusal) -> ServiceError {
+        ServiceError::Tournament(r)
     }
 }

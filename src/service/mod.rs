@@ -32,6 +32,7 @@ pub mod puzzle;
 pub mod records;
 mod stored;
 pub mod timecontrol;
+pub mod tournament;
 pub mod types;
 pub mod view;
 
@@ -176,5 +177,10 @@ impl Service {
     /// The outbox, for the bot's delivery.
     pub fn outbox(&self) -> Outbox<'_> {
         Outbox::new(&self.cx)
+    }
+
+    /// Tournaments: created, joined, started, paired, shown, withdrawn from, paused, cancelled.
+    pub fn tournaments(&self) -> tournament::Tournaments<'_> {
+        tournament::Tournaments::new(&self.cx, self.games())
     }
 }

@@ -3,6 +3,7 @@
 //! delivers it. Nothing here is Discord's: no markup, no mentions, no interaction.
 
 use super::error::ServiceError;
+use super::types::tournament::TournamentNews;
 use super::types::{
     AnalysisSummary, ChallengeInfo, ChallengeStatus, ChannelId, ClockEvent, Ended, Forgotten,
     GameId, GameInfo, MoveReport, Player, PuzzleAnswer, PuzzleView, UserId,
@@ -67,6 +68,9 @@ pub enum News {
     /// A person was forgotten at their request (shown to them alone): what was deleted and
     /// what now names the stand-in.
     Forgotten(Forgotten),
+    /// A tournament's news (its announcement, a round, a match game's thread and first post,
+    /// its end, an organiser's change, a withdrawal).
+    Tournament(TournamentNews),
     /// A notice written before notices were typed: its words as they were then stored, and
     /// its row's kind (`move`, `reminder`, ...). Never written now: migration 0024 made old
     /// rows' words this.
@@ -129,6 +133,7 @@ impl News {
         match self {
             News::Moved(report) if !report.game.is_over() => Some(report.game.id),
             News::Started(game) => Some(game.id),
+            News::Tournament(TournamentNews::GameOpened { info, .. }) => Some(info.id),
             _ => None,
         }
     }
@@ -141,6 +146,7 @@ impl News {
             News::Moved(report) => !report.game.is_over(),
             News::Clock(ClockEvent::Reminder { .. }) => true,
             News::Started(_) => true,
+            News::Tournament(news) => matches!(news, TournamentNews::GameOpened { .. }),
             News::Worded { kind, .. } => {
                 matches!(
                     kind.as_str(),

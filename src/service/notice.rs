@@ -93,6 +93,8 @@ pub enum Buttons {
     Draw(GameId),
     /// Solve the daily puzzle of this day (days since the Unix epoch).
     DailyPuzzle(i64),
+    /// Join / Leave a tournament signing up.
+    Tournament(i64),
 }
 
 impl Payload {

@@ -346,6 +346,15 @@ impl Games<'_> {
         if !moderator && loaded.info.ply >= 2 {
             return Err(ServiceError::TooLateToAbort);
         }
+        // A tournament's game is played out or resigned: aborting would undo a pairing.
+        let read = self.cx.store.read();
+        if !moderator
+            && crate::store::tournaments::game_of(read, loaded.info.id)
+                .await?
+                .is_some()
+        {
+            return Err(super::types::tournament::TournamentRefusal::TournamentGame.into());
+        }
         Ok(loaded)
     }
 

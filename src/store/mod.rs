@@ -37,6 +37,7 @@ pub mod puzzles;
 mod status;
 #[cfg(any(test, feature = "test-support"))]
 pub mod testdb;
+pub mod tournaments;
 
 pub use dialect::Backend;
 pub use error::StoreError;

@@ -25,3 +25,4 @@ mod limits;
 mod operator;
 mod privacy;
 mod shards;
+mod tournaments;

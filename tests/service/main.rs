@@ -20,4 +20,5 @@ mod puzzle_service;
 mod races;
 mod schema;
 mod service;
+mod tournaments;
 mod unknown_commits;

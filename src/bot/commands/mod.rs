@@ -7,6 +7,7 @@ pub mod privacy;
 pub mod puzzle;
 pub mod records;
 pub mod start;
+pub mod tournament;
 
 use super::protocol::command::invocation;
 use super::{Context, Data, Error};
@@ -38,7 +39,8 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         "privacy::privacy",
         "privacy::forget_me",
         "records::export",
-        "records::import"
+        "records::import",
+        "tournament::tournament"
     ),
     subcommand_required
 )]

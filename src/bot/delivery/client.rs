@@ -100,9 +100,10 @@ impl Poster {
             .into();
         }
         if let Some(message) = notice.payload.edit {
+            // Its buttons are the notice's (none: the message's are removed).
             let body = serenity::EditMessage::new()
                 .content(&text)
-                .components(Vec::new())
+                .components(buttons(buttons_on))
                 .allowed_mentions(mentions(&text));
             let url = format!("{}/{message}", self.messages(notice.channel));
             let request = with_body(self.client.patch(url), &body, None);
@@ -138,6 +139,31 @@ impl Poster {
         let request = with_body(self.client.post(self.messages(notice.channel)), &body, file);
         let attempt = policy::verdict(self.request(request).await);
         self.confirmed(notice.channel, attempt).await
+    }
+
+    /// Makes a public thread of `channel` named `name`, without a message (a tournament's
+    /// match game is played in it): the thread's id, or the attempt that failed.
+    pub(super) async fn open_thread(&self, channel: u64, name: &str) -> Result<u64, Attempt> {
+        let url = format!("{}/channels/{channel}/threads", self.api);
+        let body = serenity::CreateThread::new(name)
+            .kind(serenity::ChannelType::PublicThread)
+            .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
+        let answer = self
+            .request(with_body(self.client.post(url), &body, None))
+            .await;
+        if let Ok(made) = &answer {
+            if (200..=299).contains(&made.status) {
+                return match made.body["id"].as_str().and_then(|id| id.parse().ok()) {
+                    Some(id) => Ok(id),
+                    None => Err(Delivery::Retry {
+                        reason: "Discord's answer to a new thread has no id".into(),
+                        after: None,
+                    }
+                    .into()),
+                };
+            }
+        }
+        Err(self.confirmed(channel, policy::verdict(answer)).await)
     }
 
     /// `attempt`, unless Discord answered *Unknown Channel* and a look at the channel does not
@@ -299,6 +325,7 @@ fn buttons(buttons: Option<Buttons>) -> Vec<serenity::CreateActionRow> {
         Some(Buttons::Challenge(id)) => crate::bot::buttons::challenge_buttons(id),
         Some(Buttons::Draw(game)) => crate::bot::buttons::draw_buttons(game),
         Some(Buttons::DailyPuzzle(day)) => crate::bot::buttons::daily_puzzle_buttons(day),
+        Some(Buttons::Tournament(id)) => crate::bot::buttons::tournament_buttons(id),
         None => Vec::new(),
     }
 }

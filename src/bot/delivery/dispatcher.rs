@@ -4,8 +4,10 @@
 //! left by a crash go out after the restart.
 
 use super::client::{answer_webhook, Poster};
+use super::policy::Attempt;
 use super::policy::{self, Delivery, DeliveryPolicy, Recorded};
-use crate::service::{ChannelId, Notice, NoticeId, Service, ServiceError};
+use crate::service::tournament::{MatchGame, TournamentNews};
+use crate::service::{ChannelId, News, Notice, NoticeId, Service, ServiceError};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -187,7 +189,16 @@ async fn draw(service: &Service, notice: &Notice) -> (Vec<u8>, &'static str) {
         (Some(board), _, _) => (service.outbox().board(board).await, "board.png"),
         (None, Some(puzzle), _) => (service.puzzles().board(puzzle).await, "board.png"),
         (None, None, Some(graph)) => (service.analysis().graph(graph).await, "analysis.png"),
-        (None, None, None) => return (Vec::new(), "board.png"),
+        (None, None, None) => match &notice.news {
+            News::Tournament(news) => match news.standings() {
+                Some(standings) => (
+                    service.tournaments().draw_standings(standings).await,
+                    "standings.png",
+                ),
+                None => return (Vec::new(), "board.png"),
+            },
+            _ => return (Vec::new(), "board.png"),
+        },
     };
     let png = drawn.unwrap_or_else(|e| {
         tracing::error!(notice = notice.id, filename, error = ?e, "cannot draw a notice's image: sending it without");
@@ -300,7 +311,12 @@ async fn attempt(
     // cannot be read now never makes a live token look expired (the claim itself is tried again
     // if its read fails). A token that expired since is refused by Discord, and the news
     // posted then.
-    let attempt = poster.send(&notice, png, filename, claimed).await;
+    let attempt = match &notice.news {
+        News::Tournament(TournamentNews::Thread(game)) => {
+            open_thread(service, poster, &notice, game).await
+        }
+        _ => poster.send(&notice, png, filename, claimed).await,
+    };
     let (id, channel, kind) = (notice.id, notice.channel, notice.kind.as_str());
     let unauthorized = matches!(attempt.delivery, Delivery::Unauthorized { .. });
     match &attempt.delivery {
@@ -353,6 +369,52 @@ async fn attempt(
     Outcome {
         global_pause: attempt.global_pause,
         unauthorized,
+    }
+}
+
+/// Delivers a notice that owes a tournament's match game its thread: the thread made (once:
+/// one made by an attempt before is used again, once recorded), then the game started in it
+/// (its first post is the outbox's). The thread is the notice's message.
+async fn open_thread(
+    service: &Service,
+    poster: &Poster,
+    notice: &Notice,
+    game: &MatchGame,
+) -> Attempt {
+    let tournaments = service.tournaments();
+    let thread = match tournaments.thread_of(game.slot).await {
+        Ok(Some(thread)) => thread,
+        Ok(None) => {
+            let name = crate::bot::messages::tournaments::thread_name(game);
+            match poster.open_thread(notice.channel, &name).await {
+                Ok(thread) => {
+                    if let Err(e) = tournaments.thread_made(game.slot, thread).await {
+                        tracing::warn!(notice = notice.id, error = ?e, "cannot record a match game's thread");
+                    }
+                    thread
+                }
+                Err(attempt) => return attempt,
+            }
+        }
+        Err(e) => {
+            let reason = format!("cannot read the match game: {e:?}");
+            return Delivery::Retry {
+                reason,
+                after: None,
+            }
+            .into();
+        }
+    };
+    match tournaments.open_game(game, thread).await {
+        Ok(_) => Delivery::Delivered {
+            message_id: Some(thread),
+        }
+        .into(),
+        Err(e) => Delivery::Retry {
+            reason: format!("cannot start a match game in its thread: {e:?}"),
+            after: None,
+        }
+        .into(),
     }
 }
 

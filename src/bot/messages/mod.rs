@@ -30,6 +30,7 @@ mod puzzles;
 mod records;
 mod refusals;
 mod rules;
+pub mod tournaments;
 
 pub use analysis::*;
 pub use challenges::*;

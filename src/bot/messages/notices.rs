@@ -34,6 +34,7 @@ pub fn notice_text(news: &News) -> String {
         News::PuzzleShown(view) => super::view_message(view),
         News::DailyPuzzleChannel { channel, had } => super::daily_channel_text(*channel, *had),
         News::Forgotten(done) => forgotten_text(done),
+        News::Tournament(news) => super::tournaments::notice(news),
         // Worded when it was written, before notices were typed.
         News::Worded { text, .. } => text.clone(),
     }

@@ -163,6 +163,7 @@ pub fn refusal(e: &ServiceError) -> String {
         }
         E::RecordEmpty => "That record has no moves: there is nothing to review.".into(),
         E::Recorded { done, .. } => done_words(*done).into(),
+        E::Tournament(r) => super::tournaments::refusal(r),
         E::Database(_) | E::Internal(_) => {
             "Something went wrong on our side and nothing was changed: please try again.".into()
         }

@@ -6,6 +6,7 @@
 mod analysis;
 mod privacy;
 mod puzzle;
+pub mod tournament;
 
 pub use analysis::{AnalysisSummary, CostlyMove, SideSummary, WORST_PER_SIDE};
 pub use privacy::Forgotten;

@@ -1,0 +1,408 @@
+//! Tournaments: `/tablut tournament create` · `organisers` · `join` · `leave` · `start` ·
+//! `standings` · `pairings` · `withdraw` · `remove` · `pause` · `resume` · `cancel`. The
+//! announcement's Join and Leave buttons are answered here too ([`press`]).
+
+use super::start::{game_rules, variant, RulesArg, VariantArg};
+use super::Context;
+use crate::bot::caller::{caller, is_admin, person};
+use crate::bot::messages::tournaments as words;
+use crate::bot::reply::{private, reply};
+use crate::bot::{Data, Error};
+use crate::service::tournament::{Member, TournamentFormat, TournamentId, TournamentRequest};
+use crate::service::{ServiceError, TimeControl};
+use poise::serenity_prelude as serenity;
+
+/// Round robins and Swiss events of two-game matches, sides swapped.
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands(
+        "create",
+        "organisers",
+        "join",
+        "leave",
+        "start",
+        "standings",
+        "pairings",
+        "withdraw",
+        "remove",
+        "pause",
+        "resume",
+        "cancel"
+    ),
+    subcommand_required
+)]
+pub async fn tournament(_: Context<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// A tournament's refusal in the bot's words; any other error as it is.
+pub fn worded(e: ServiceError) -> Error {
+    match e {
+        ServiceError::Tournament(r) => Error::User(words::refusal(&r)),
+        other => Error::Service(other),
+    }
+}
+
+fn guild(ctx: Context<'_>) -> u64 {
+    ctx.guild_id().map_or(0, |g| g.get())
+}
+
+/// The caller as an organiser may be: Manage Server, and their roles.
+fn member(ctx: Context<'_>) -> Member {
+    let roles = match ctx {
+        poise::Context::Application(a) => a
+            .interaction
+            .member
+            .as_ref()
+            .map(|m| m.roles.iter().map(|r| r.get()).collect())
+            .unwrap_or_default(),
+        poise::Context::Prefix(_) => Vec::new(),
+    };
+    Member {
+        user: caller(ctx),
+        manage_server: is_admin(ctx),
+        roles,
+    }
+}
+
+/// The tournament an option names (`#12 Spring Open`, or its id), none if left out.
+fn named(text: Option<&str>) -> Result<Option<TournamentId>, Error> {
+    let Some(text) = text.map(str::trim).filter(|t| !t.is_empty()) else {
+        return Ok(None);
+    };
+    let digits: String = text
+        .trim_start_matches('#')
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    match digits.parse::<i64>() {
+        Ok(id) if id > 0 => Ok(Some(id)),
+        _ => Err(Error::User(format!(
+            "'{}' is not a tournament: pick one from the list, or leave it out for the newest.",
+            crate::echo::echo(text)
+        ))),
+    }
+}
+
+/// The server's tournaments, for the option's autocomplete.
+async fn tournaments(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
+    let list = ctx
+        .data()
+        .service
+        .tournaments()
+        .list(guild(ctx))
+        .await
+        .unwrap_or_default();
+    let typed = typed.to_lowercase();
+    let choices = list
+        .into_iter()
+        .map(|(id, name)| (format!("#{id} {name}"), id))
+        .filter(|(label, _)| label.to_lowercase().contains(&typed))
+        .take(25)
+        .map(|(label, id)| serenity::AutocompleteChoice::new(label, id.to_string()))
+        .collect();
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// How a tournament pairs.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum FormatArg {
+    #[name = "round-robin"]
+    RoundRobin,
+    #[name = "swiss"]
+    Swiss,
+}
+
+/// Create a tournament in this channel (Manage Server or the organisers' role).
+// Each option is an argument, as poise takes them.
+#[allow(clippy::too_many_arguments)]
+#[poise::command(slash_command, guild_only)]
+pub async fn create(
+    ctx: Context<'_>,
+    #[description = "Its name (letters, digits, spaces; up to 40 characters)"]
+    #[max_length = 100]
+    name: String,
+    #[description = "round-robin (every pair once) or swiss"] format: FormatArg,
+    #[description = "Seats: 2 to 32 for a round robin, up to 256 for Swiss"] seats: i64,
+    #[description = "Swiss: the number of rounds"] rounds: Option<i64>,
+    #[description = "The game: tablut (default), brandubh or copenhagen"] variant: Option<
+        VariantArg,
+    >,
+    #[description = "The rules preset (default: the game's own)"] rules: Option<RulesArg>,
+    #[description = "Time per move (3d…) or a bank and an increment (3d+6h); default 3d"]
+    #[max_length = 20]
+    time: Option<String>,
+    #[description = "Rated (default true)"] rated: Option<bool>,
+    #[description = "Sign-up closes after this long (2d, 12h…); default: when you start it"]
+    #[max_length = 20]
+    signup: Option<String>,
+) -> Result<(), Error> {
+    let rules = game_rules(self::variant(variant), rules)?;
+    let format = match format {
+        FormatArg::RoundRobin => TournamentFormat::RoundRobin,
+        FormatArg::Swiss => TournamentFormat::Swiss {
+            rounds: rounds.unwrap_or(0).clamp(0, u32::MAX as i64) as u32,
+        },
+    };
+    let signup_for = match signup.as_deref() {
+        None => None,
+        Some(text) => match text.parse::<TimeControl>() {
+            Ok(TimeControl::PerMove(d)) => Some(d),
+            _ => {
+                return Err(Error::User(format!(
+                    "'{}' is not a time for the sign-up: write one like 2d or 12h (1 minute to 30 days).",
+                    crate::echo::echo(text)
+                )))
+            }
+        },
+    };
+    let request = TournamentRequest {
+        guild: guild(ctx),
+        channel: ctx.channel_id().get(),
+        organiser: member(ctx),
+        name,
+        rules,
+        format,
+        time_control: super::start::time_control(ctx, time)?,
+        rated: rated.unwrap_or(true),
+        seats,
+        signup_for,
+    };
+    let info = ctx
+        .data()
+        .service
+        .tournaments()
+        .create(request)
+        .await
+        .map_err(worded)?;
+    ctx.send(private(words::created(&info))).await?;
+    Ok(())
+}
+
+/// Name the role whose members may run tournaments here (Manage Server); none: only Manage Server.
+#[poise::command(slash_command, guild_only)]
+pub async fn organisers(
+    ctx: Context<'_>,
+    #[description = "The organisers' role (leave out to forget it)"] role: Option<serenity::Role>,
+) -> Result<(), Error> {
+    let role = role.map(|r| r.id.get());
+    let tournaments = ctx.data().service.tournaments();
+    tournaments
+        .set_organisers(guild(ctx), &member(ctx), role)
+        .await
+        .map_err(worded)?;
+    ctx.send(private(words::organisers_set(role))).await?;
+    Ok(())
+}
+
+/// Join a tournament signing up.
+#[poise::command(slash_command, guild_only)]
+pub async fn join(
+    ctx: Context<'_>,
+    #[description = "Which tournament (default: the newest)"]
+    #[autocomplete = "tournaments"]
+    #[max_length = 60]
+    tournament: Option<String>,
+) -> Result<(), Error> {
+    let id = named(tournament.as_deref())?;
+    let t = ctx.data().service.tournaments();
+    let info = t.join(guild(ctx), id, caller(ctx)).await.map_err(worded)?;
+    ctx.send(private(words::joined(&info, true))).await?;
+    Ok(())
+}
+
+/// Leave a tournament before it starts.
+#[poise::command(slash_command, guild_only)]
+pub async fn leave(
+    ctx: Context<'_>,
+    #[description = "Which tournament (default: the newest)"]
+    #[autocomplete = "tournaments"]
+    #[max_length = 60]
+    tournament: Option<String>,
+) -> Result<(), Error> {
+    let id = named(tournament.as_deref())?;
+    let t = ctx.data().service.tournaments();
+    let me = ctx.author().id.get();
+    let info = t.leave(guild(ctx), id, me).await.map_err(worded)?;
+    ctx.send(private(words::joined(&info, false))).await?;
+    Ok(())
+}
+
+/// Start a tournament: seats in the order they joined, round 1 paired (its organiser).
+#[poise::command(slash_command, guild_only)]
+pub async fn start(
+    ctx: Context<'_>,
+    #[description = "Which tournament (default: the newest)"]
+    #[autocomplete = "tournaments"]
+    #[max_length = 60]
+    tournament: Option<String>,
+) -> Result<(), Error> {
+    let id = named(tournament.as_deref())?;
+    let t = ctx.data().service.tournaments();
+    let info = t
+        .start(guild(ctx), id, &member(ctx))
+        .await
+        .map_err(worded)?;
+    ctx.send(private(words::changed(&info))).await?;
+    Ok(())
+}
+
+/// A tournament's standings, with their image.
+#[poise::command(slash_command, guild_only)]
+pub async fn standings(
+    ctx: Context<'_>,
+    #[description = "Which tournament (default: the newest)"]
+    #[autocomplete = "tournaments"]
+    #[max_length = 60]
+    tournament: Option<String>,
+) -> Result<(), Error> {
+    let id = named(tournament.as_deref())?;
+    let t = ctx.data().service.tournaments();
+    let view = t.view(guild(ctx), id).await.map_err(worded)?;
+    let png = t.draw_standings(view.drawn()).await?;
+    let mut answer = reply(words::standings_text(&view))
+        .allowed_mentions(serenity::CreateAllowedMentions::new());
+    if !view.standings.is_empty() {
+        answer = answer.attachment(serenity::CreateAttachment::bytes(png, "standings.png"));
+    }
+    ctx.send(answer).await?;
+    Ok(())
+}
+
+/// A tournament's pairings of its last round, with their results so far.
+#[poise::command(slash_command, guild_only)]
+pub async fn pairings(
+    ctx: Context<'_>,
+    #[description = "Which tournament (default: the newest)"]
+    #[autocomplete = "tournaments"]
+    #[max_length = 60]
+    tournament: Option<String>,
+) -> Result<(), Error> {
+    let id = named(tournament.as_deref())?;
+    let t = ctx.data().service.tournaments();
+    let view = t.view(guild(ctx), id).await.map_err(worded)?;
+    let answer =
+        reply(words::pairings_text(&view)).allowed_mentions(serenity::CreateAllowedMentions::new());
+    ctx.send(answer).await?;
+    Ok(())
+}
+
+/// Withdraw from a tournament: your games not finished are lost, and you are paired no more.
+#[poise::command(slash_command, guild_only)]
+pub async fn withdraw(
+    ctx: Context<'_>,
+    #[description = "Which tournament (default: the newest)"]
+    #[autocomplete = "tournaments"]
+    #[max_length = 60]
+    tournament: Option<String>,
+) -> Result<(), Error> {
+    let id = named(tournament.as_deref())?;
+    let t = ctx.data().service.tournaments();
+    let me = ctx.author().id.get();
+    let info = t.withdraw(guild(ctx), id, me, None).await.map_err(worded)?;
+    ctx.send(private(words::withdrawn(&info, None))).await?;
+    Ok(())
+}
+
+/// Remove a player from a tournament, as a withdrawal (its organiser).
+#[poise::command(slash_command, guild_only)]
+pub async fn remove(
+    ctx: Context<'_>,
+    #[description = "The player to remove"] player: serenity::User,
+    #[description = "Which tournament (default: the newest)"]
+    #[autocomplete = "tournaments"]
+    #[max_length = 60]
+    tournament: Option<String>,
+) -> Result<(), Error> {
+    let id = named(tournament.as_deref())?;
+    let t = ctx.data().service.tournaments();
+    let who = person(&player);
+    let by = member(ctx);
+    let info = t
+        .withdraw(guild(ctx), id, who.id, Some(&by))
+        .await
+        .map_err(worded)?;
+    ctx.send(private(words::withdrawn(&info, Some(&who))))
+        .await?;
+    Ok(())
+}
+
+/// Pause a tournament: games under way go on, the next round waits (its organiser).
+#[poise::command(slash_command, guild_only)]
+pub async fn pause(
+    ctx: Context<'_>,
+    #[description = "Which tournament (default: the newest)"]
+    #[autocomplete = "tournaments"]
+    #[max_length = 60]
+    tournament: Option<String>,
+) -> Result<(), Error> {
+    let id = named(tournament.as_deref())?;
+    let t = ctx.data().service.tournaments();
+    let info = t
+        .pause(guild(ctx), id, &member(ctx))
+        .await
+        .map_err(worded)?;
+    ctx.send(private(words::changed(&info))).await?;
+    Ok(())
+}
+
+/// Resume a paused tournament (its organiser).
+#[poise::command(slash_command, guild_only)]
+pub async fn resume(
+    ctx: Context<'_>,
+    #[description = "Which tournament (default: the newest)"]
+    #[autocomplete = "tournaments"]
+    #[max_length = 60]
+    tournament: Option<String>,
+) -> Result<(), Error> {
+    let id = named(tournament.as_deref())?;
+    let t = ctx.data().service.tournaments();
+    let info = t
+        .resume(guild(ctx), id, &member(ctx))
+        .await
+        .map_err(worded)?;
+    ctx.send(private(words::changed(&info))).await?;
+    Ok(())
+}
+
+/// Cancel a tournament: its unfinished games are aborted, unrated (its organiser).
+#[poise::command(slash_command, guild_only)]
+pub async fn cancel(
+    ctx: Context<'_>,
+    #[description = "Which tournament (default: the newest)"]
+    #[autocomplete = "tournaments"]
+    #[max_length = 60]
+    tournament: Option<String>,
+) -> Result<(), Error> {
+    let id = named(tournament.as_deref())?;
+    let t = ctx.data().service.tournaments();
+    let info = t
+        .cancel(guild(ctx), id, &member(ctx))
+        .await
+        .map_err(worded)?;
+    ctx.send(private(words::changed(&info))).await?;
+    Ok(())
+}
+
+/// A press of Join or Leave on an announcement: the presser joins or leaves; the answer is
+/// theirs alone (the announcement's edit is the outbox's).
+pub async fn press(
+    data: &Data,
+    press: &serenity::ComponentInteraction,
+    id: TournamentId,
+    join: bool,
+) -> Result<String, Error> {
+    let guild = press.guild_id.map_or(0, |g| g.get());
+    let mut who = person(&press.user);
+    if let Some(nick) = press.member.as_ref().and_then(|m| m.nick.clone()) {
+        who.name = nick;
+    }
+    let t = data.service.tournaments();
+    let info = match join {
+        true => t.join(guild, Some(id), who).await,
+        false => t.leave(guild, Some(id), press.user.id.get()).await,
+    }
+    .map_err(worded)?;
+    Ok(words::joined(&info, join))
+}

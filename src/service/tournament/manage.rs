@@ -1,0 +1,473 @@
+//! A tournament's life as its organiser and its players change it: the organisers' role,
+//! created, joined and left, started, withdrawn from (or a player removed), paused, resumed,
+//! cancelled. Each change is one transaction with its notices.
+
+use super::view::{find_in, Loaded};
+use super::{
+    Member, TournamentFormat, TournamentId, TournamentInfo, TournamentNews, TournamentRefusal,
+    TournamentRequest, TournamentStatus, Tournaments, MAX_NAME, MAX_SWISS_ROUNDS,
+};
+use crate::service::error::ServiceError;
+use crate::service::news::News;
+use crate::service::notice::{Buttons, Payload};
+use crate::service::stored::rules_json;
+use crate::service::types::NoticeId;
+use crate::service::types::{GuildId, User, UserId};
+use crate::store::tournaments::{self as rows, NewTournament};
+use crate::store::{outbox as notices, Connection};
+use std::time::Duration;
+
+/// A tournament's name, checked: 1 to [`MAX_NAME`] characters, letters, digits, spaces and
+/// plain punctuation only (no mentions, no markdown), its spaces collapsed.
+pub fn checked_name(name: &str) -> Result<String, TournamentRefusal> {
+    let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
+    let chars = name.chars().count();
+    if chars == 0 || chars > MAX_NAME {
+        return Err(TournamentRefusal::NameLength { chars });
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|c| !(c.is_alphanumeric() || " -'.,!?&()+/".contains(*c)))
+    {
+        return Err(TournamentRefusal::NameCharacter(c));
+    }
+    Ok(name)
+}
+
+impl Tournaments<'_> {
+    /// Whether `member` may organise tournaments in `guild` (or this one, `organiser` its
+    /// creator): Manage Server, or the server's organisers' role.
+    async fn may_organise(
+        self,
+        conn: &mut Connection,
+        guild: GuildId,
+        member: &Member,
+        organiser: Option<UserId>,
+    ) -> Result<(), ServiceError> {
+        if member.manage_server || organiser == Some(member.user.id) {
+            return Ok(());
+        }
+        match rows::organisers(&mut *conn, guild).await? {
+            Some(role) if member.roles.contains(&role) => Ok(()),
+            _ => Err(TournamentRefusal::NotOrganiser.into()),
+        }
+    }
+
+    /// Names the role whose members may organise tournaments (none: only Manage Server).
+    pub async fn set_organisers(
+        self,
+        guild: GuildId,
+        member: &Member,
+        role: Option<u64>,
+    ) -> Result<(), ServiceError> {
+        if !member.manage_server {
+            return Err(TournamentRefusal::NotManager.into());
+        }
+        let mut tx = self.cx.store.write().await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
+        rows::set_organisers(&mut *tx, guild, role, member.user.id, now).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Creates a tournament and writes its announcement (with Join and Leave) to the outbox.
+    /// Refused: not an organiser, a bad name, seats or rounds out of range, a sign-up's end
+    /// not in the future.
+    pub async fn create(self, req: TournamentRequest) -> Result<TournamentInfo, ServiceError> {
+        let name = checked_name(&req.name)?;
+        let max = req.format.max_seats();
+        if req.seats < 2 || req.seats > max as i64 {
+            return Err(TournamentRefusal::Seats {
+                asked: req.seats,
+                max,
+            }
+            .into());
+        }
+        if let TournamentFormat::Swiss { rounds } = req.format {
+            let most = MAX_SWISS_ROUNDS.min(req.seats as u32 - 1);
+            if rounds < 1 || rounds > most {
+                return Err(TournamentRefusal::Rounds {
+                    asked: rounds as i64,
+                    max: most,
+                }
+                .into());
+            }
+        }
+        let mut tx = self.cx.store.write().await?;
+        self.may_organise(&mut tx, req.guild, &req.organiser, None)
+            .await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
+        let signup_until = req
+            .signup_for
+            .map(|d| now.saturating_add(d.as_millis() as i64));
+        let rounds = match req.format {
+            TournamentFormat::Swiss { rounds } => rounds as i64,
+            TournamentFormat::RoundRobin => 0,
+        };
+        let id = rows::insert(
+            &mut *tx,
+            &NewTournament {
+                guild_id: req.guild,
+                channel_id: req.channel,
+                organiser_id: req.organiser.user.id,
+                name: &name,
+                rules: &rules_json(&req.rules),
+                format: req.format.to_store(),
+                rounds,
+                time_per_move_ms: req.time_control.as_ms(),
+                increment_ms: req.time_control.increment_ms(),
+                rated: req.rated,
+                seats: req.seats,
+                signup_until,
+                now,
+            },
+        )
+        .await?;
+        let info = Loaded::read(&mut tx, id).await?.info()?;
+        let payload = Payload {
+            buttons: Some(Buttons::Tournament(id)),
+            ..Payload::news(News::Tournament(TournamentNews::Announced(info.clone())))
+        };
+        let notice = self
+            .cx
+            .enqueue(&mut tx, req.channel, "tournament", &payload, Duration::ZERO)
+            .await?;
+        rows::set_announcement(&mut *tx, id, notice).await?;
+        self.cx.commit_noticed(tx, notice).await?;
+        Ok(info)
+    }
+
+    /// The announcement edited to show the tournament as it stands (its buttons while it
+    /// signs up), in `conn`'s transaction.
+    async fn edit_announcement(
+        self,
+        conn: &mut Connection,
+        id: TournamentId,
+    ) -> Result<(TournamentInfo, NoticeId), ServiceError> {
+        let loaded = Loaded::read(conn, id).await?;
+        let info = loaded.info()?;
+        let mut message = loaded.row.announcement_message;
+        if message.is_none() {
+            if let Some(notice) = loaded.row.announcement {
+                message = notices::by_id(&mut *conn, notice)
+                    .await?
+                    .and_then(|n| n.message_id);
+                if let Some(message) = message {
+                    rows::set_announcement_message(&mut *conn, id, message).await?;
+                }
+            }
+        }
+        let payload = Payload {
+            buttons: (info.status == TournamentStatus::SignUp).then_some(Buttons::Tournament(id)),
+            edit: message,
+            edit_notice: message
+                .is_none()
+                .then_some(loaded.row.announcement)
+                .flatten(),
+            ..Payload::news(News::Tournament(TournamentNews::Announced(info.clone())))
+        };
+        let notice = self
+            .cx
+            .enqueue(
+                conn,
+                info.channel,
+                "tournament_entrants",
+                &payload,
+                Duration::ZERO,
+            )
+            .await?;
+        Ok((info, notice))
+    }
+
+    /// `user` joins tournament `id` (of `guild`; none: the newest open one). Refused: no such
+    /// tournament, its sign-up over, every seat taken, already in.
+    pub async fn join(
+        self,
+        guild: GuildId,
+        id: Option<TournamentId>,
+        user: User,
+    ) -> Result<TournamentInfo, ServiceError> {
+        let mut tx = self.cx.store.write().await?;
+        let id = find_in(&mut *tx, guild, id).await?;
+        let loaded = Loaded::read(&mut tx, id).await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
+        self.signing_up(&loaded, now)?;
+        if loaded.entrants.iter().any(|e| e.user_id == user.id) {
+            return Err(TournamentRefusal::AlreadyIn.into());
+        }
+        if loaded.entrants.len() as i64 >= loaded.row.seats {
+            return Err(TournamentRefusal::Full {
+                seats: loaded.row.seats as u32,
+            }
+            .into());
+        }
+        rows::join(&mut *tx, id, user.id, &user.name, now)
+            .await
+            .map_err(|e| match e.is_unique_violation("tournament_entrants") {
+                true => TournamentRefusal::AlreadyIn.into(),
+                false => ServiceError::from(e),
+            })?;
+        let (info, notice) = self.edit_announcement(&mut tx, id).await?;
+        self.cx.commit_noticed(tx, notice).await?;
+        Ok(info)
+    }
+
+    /// `user` leaves tournament `id` before its start. Refused: no such tournament, started,
+    /// not in.
+    pub async fn leave(
+        self,
+        guild: GuildId,
+        id: Option<TournamentId>,
+        user: UserId,
+    ) -> Result<TournamentInfo, ServiceError> {
+        let mut tx = self.cx.store.write().await?;
+        let id = find_in(&mut *tx, guild, id).await?;
+        let loaded = Loaded::read(&mut tx, id).await?;
+        if loaded.status()? != TournamentStatus::SignUp {
+            return Err(TournamentRefusal::SignUpOver.into());
+        }
+        if !rows::leave(&mut *tx, id, user).await? {
+            return Err(TournamentRefusal::NotIn.into());
+        }
+        let (info, notice) = self.edit_announcement(&mut tx, id).await?;
+        self.cx.commit_noticed(tx, notice).await?;
+        Ok(info)
+    }
+
+    fn signing_up(self, loaded: &Loaded, now: i64) -> Result<(), ServiceError> {
+        let status = loaded.status()?;
+        if status != TournamentStatus::SignUp {
+            return Err(TournamentRefusal::Status(status).into());
+        }
+        if loaded.row.signup_until.is_some_and(|until| until <= now) {
+            return Err(TournamentRefusal::SignUpOver.into());
+        }
+        Ok(())
+    }
+
+    /// The organiser starts tournament `id`: seats given in the order the entrants joined, the
+    /// first round paired, the announcement edited (its buttons removed), in one transaction.
+    /// Refused: not an organiser, not signing up, fewer than two entrants.
+    pub async fn start(
+        self,
+        guild: GuildId,
+        id: Option<TournamentId>,
+        member: &Member,
+    ) -> Result<TournamentInfo, ServiceError> {
+        let mut tx = self.cx.store.write().await?;
+        let id = find_in(&mut *tx, guild, id).await?;
+        let loaded = Loaded::read(&mut tx, id).await?;
+        self.may_organise(&mut tx, guild, member, Some(loaded.row.organiser_id))
+            .await?;
+        let status = loaded.status()?;
+        if status != TournamentStatus::SignUp {
+            return Err(TournamentRefusal::Status(status).into());
+        }
+        let entrants = loaded.entrants.len() as u32;
+        if entrants < 2 {
+            return Err(TournamentRefusal::TooFew { entrants }.into());
+        }
+        if let TournamentFormat::Swiss { rounds } = loaded.format() {
+            if rounds >= entrants {
+                return Err(TournamentRefusal::Rounds {
+                    asked: rounds as i64,
+                    max: entrants - 1,
+                }
+                .into());
+            }
+        }
+        let now = self.cx.database_now_on(&mut tx).await?;
+        if !rows::set_status(&mut *tx, id, "signup", "running", now).await? {
+            return Err(TournamentRefusal::Status(TournamentStatus::Running).into());
+        }
+        for (seat, e) in loaded.entrants.iter().enumerate() {
+            rows::seat(&mut *tx, id, e.user_id, seat as i64).await?;
+        }
+        let (_, notice) = self.edit_announcement(&mut tx, id).await?;
+        self.cx.pair_round(&mut tx, id, 1).await?;
+        let info = Loaded::read(&mut tx, id).await?.info()?;
+        self.cx.commit_noticed(tx, notice).await?;
+        Ok(info)
+    }
+
+    /// `user` withdraws from tournament `id` (or, `by` an organiser, is removed): before the
+    /// start, they leave; after it, every game of theirs not finished is lost (one under way
+    /// aborted, unrated), they are paired no more, and the channel is told. Refused: not in,
+    /// withdrawn already, the tournament over; a removal by a member who may not organise.
+    pub async fn withdraw(
+        self,
+        guild: GuildId,
+        id: Option<TournamentId>,
+        user: UserId,
+        by: Option<&Member>,
+    ) -> Result<TournamentInfo, ServiceError> {
+        let mut tx = self.cx.store.write().await?;
+        let id = find_in(&mut *tx, guild, id).await?;
+        let loaded = Loaded::read(&mut tx, id).await?;
+        if let Some(member) = by {
+            self.may_organise(&mut tx, guild, member, Some(loaded.row.organiser_id))
+                .await?;
+        }
+        let status = loaded.status()?;
+        let Some(entrant) = loaded.entrants.iter().find(|e| e.user_id == user) else {
+            return Err(TournamentRefusal::NotIn.into());
+        };
+        match status {
+            TournamentStatus::SignUp => {
+                drop(tx);
+                return self.leave(guild, Some(id), user).await;
+            }
+            TournamentStatus::Running | TournamentStatus::Paused => {}
+            other => return Err(TournamentRefusal::Status(other).into()),
+        }
+        let seat = entrant.seat.ok_or(TournamentRefusal::NotIn)?;
+        let now = self.cx.database_now_on(&mut tx).await?;
+        if !rows::withdraw(&mut *tx, id, user, loaded.row.round).await? {
+            return Err(TournamentRefusal::NotIn.into());
+        }
+        let loaded = Loaded::read(&mut tx, id).await?;
+        let info = loaded.info()?;
+        let news = TournamentNews::Withdrawn {
+            tournament: info.clone(),
+            user: User::new(user, entrant.name.clone()),
+            removed: by.is_some(),
+        };
+        let payload = Payload::news(News::Tournament(news.clone()));
+        let notice = self
+            .cx
+            .enqueue(
+                &mut tx,
+                info.channel,
+                "tournament_withdrawn",
+                &payload,
+                Duration::ZERO,
+            )
+            .await?;
+        self.forfeit_rest(&mut tx, &loaded, seat, &news, now)
+            .await?;
+        let info = Loaded::read(&mut tx, id).await?.info()?;
+        self.cx.commit_noticed(tx, notice).await?;
+        Ok(info)
+    }
+
+    /// The organiser pauses a running tournament: games under way go on; the next round is
+    /// not paired until it is resumed.
+    pub async fn pause(
+        self,
+        guild: GuildId,
+        id: Option<TournamentId>,
+        member: &Member,
+    ) -> Result<TournamentInfo, ServiceError> {
+        self.change_status(
+            guild,
+            id,
+            member,
+            TournamentStatus::Running,
+            TournamentStatus::Paused,
+        )
+        .await
+    }
+
+    /// The organiser resumes a paused tournament: if its round is over, the next is paired.
+    pub async fn resume(
+        self,
+        guild: GuildId,
+        id: Option<TournamentId>,
+        member: &Member,
+    ) -> Result<TournamentInfo, ServiceError> {
+        self.change_status(
+            guild,
+            id,
+            member,
+            TournamentStatus::Paused,
+            TournamentStatus::Running,
+        )
+        .await
+    }
+
+    /// The organiser cancels a tournament not over: every unfinished game of it is aborted
+    /// (unrated), no thread more is opened, and no round more paired.
+    pub async fn cancel(
+        self,
+        guild: GuildId,
+        id: Option<TournamentId>,
+        member: &Member,
+    ) -> Result<TournamentInfo, ServiceError> {
+        let mut tx = self.cx.store.write().await?;
+        let id = find_in(&mut *tx, guild, id).await?;
+        let loaded = Loaded::read(&mut tx, id).await?;
+        self.may_organise(&mut tx, guild, member, Some(loaded.row.organiser_id))
+            .await?;
+        let status = loaded.status()?;
+        if matches!(
+            status,
+            TournamentStatus::Finished | TournamentStatus::Cancelled
+        ) {
+            return Err(TournamentRefusal::Status(status).into());
+        }
+        let now = self.cx.database_now_on(&mut tx).await?;
+        if !rows::set_status(&mut *tx, id, status.to_store(), "cancelled", now).await? {
+            return Err(TournamentRefusal::Status(status).into());
+        }
+        let info = match status {
+            TournamentStatus::SignUp => self.edit_announcement(&mut tx, id).await?.0,
+            _ => Loaded::read(&mut tx, id).await?.info()?,
+        };
+        let news = TournamentNews::Status(info.clone());
+        for leg in rows::games_of(&mut *tx, id).await? {
+            if leg.first_points.is_none() {
+                self.abort_under_way(&mut tx, &leg, &news, now).await?;
+            }
+        }
+        let payload = Payload::news(News::Tournament(news));
+        let notice = self
+            .cx
+            .enqueue(
+                &mut tx,
+                info.channel,
+                "tournament_status",
+                &payload,
+                Duration::ZERO,
+            )
+            .await?;
+        self.cx.commit_noticed(tx, notice).await?;
+        Ok(info)
+    }
+
+    async fn change_status(
+        self,
+        guild: GuildId,
+        id: Option<TournamentId>,
+        member: &Member,
+        from: TournamentStatus,
+        to: TournamentStatus,
+    ) -> Result<TournamentInfo, ServiceError> {
+        let mut tx = self.cx.store.write().await?;
+        let id = find_in(&mut *tx, guild, id).await?;
+        let loaded = Loaded::read(&mut tx, id).await?;
+        self.may_organise(&mut tx, guild, member, Some(loaded.row.organiser_id))
+            .await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
+        if !rows::set_status(&mut *tx, id, from.to_store(), to.to_store(), now).await? {
+            return Err(TournamentRefusal::Status(loaded.status()?).into());
+        }
+        let info = Loaded::read(&mut tx, id).await?.info()?;
+        let payload = Payload::news(News::Tournament(TournamentNews::Status(info.clone())));
+        let notice = self
+            .cx
+            .enqueue(
+                &mut tx,
+                info.channel,
+                "tournament_status",
+                &payload,
+                Duration::ZERO,
+            )
+            .await?;
+        if to == TournamentStatus::Running {
+            self.cx.round_looked_at(&mut tx, id).await?;
+        }
+        let info = Loaded::read(&mut tx, id).await?.info()?;
+        self.cx.commit_noticed(tx, notice).await?;
+        Ok(info)
+    }
+}

@@ -1,0 +1,39 @@
+//! Tournaments in a server: round robins and Swiss events of matches of two games, sides
+//! swapped ([`Service::tournaments`]). An organiser creates one (its announcement carries Join
+//! and Leave and lists the entrants, edited as they change), starts it, and each round's
+//! matches are paired (by [`crate::tournament`]) in one transaction with their notices: each
+//! match game's thread is opened by its notice (the dispatcher makes the thread, then
+//! [`Tournaments::open_game`] starts the game in it), the round's post carries the pairings and
+//! the standings. When a round's last game ends, the next round is paired in the transaction
+//! that ends it (the tournament's conditional round counter makes it once, whatever the
+//! processes), or the tournament finishes.
+//!
+//! What becomes of games under way: a pause stops the pairing of the next round (games under
+//! way go on; `resume` pairs it if the round is over); a cancel aborts every unfinished game
+//! of the tournament (unrated) and opens no more; a withdrawal (or a removal) scores every game
+//! of the player not finished as lost (a game under way is aborted, unrated) and pairs them no
+//! more. A tournament game aborted otherwise (its thread gone) counts as drawn.
+
+mod manage;
+mod rounds;
+mod view;
+
+pub use view::{standings_png, TournamentView};
+
+use super::context::Context;
+use super::play::Games;
+
+pub use super::types::tournament::*;
+
+/// Tournaments ([`Service::tournaments`]).
+#[derive(Clone, Copy)]
+pub struct Tournaments<'a> {
+    pub(super) cx: &'a Context,
+    pub(super) games: Games<'a>,
+}
+
+impl<'a> Tournaments<'a> {
+    pub(crate) fn new(cx: &'a Context, games: Games<'a>) -> Tournaments<'a> {
+        Tournaments { cx, games }
+    }
+}

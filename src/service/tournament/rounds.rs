@@ -1,0 +1,365 @@
+//! Rounds: paired (with each match game's thread owed and the round's post), a match game
+//! started in its thread, scored when it ends, and the next round paired (or the tournament
+//! finished) in the transaction of the round's last game's end.
+
+use super::view::Loaded;
+use super::{MatchGame, TournamentFormat, TournamentNews, TournamentStatus, Tournaments};
+use crate::service::context::Context;
+use crate::service::error::ServiceError;
+use crate::service::news::News;
+use crate::service::notice::Payload;
+use crate::service::stored::parse_rules;
+use crate::service::types::{ChannelId, GameInfo, Place, Player, TimeControl};
+use crate::store::tournaments::{self as rows, MatchGameRow, MatchRow};
+use crate::store::Connection;
+use crate::tafl::{Outcome, Position, Side};
+use crate::tournament::{self as pairing, MatchResult, Pairing};
+use std::time::Duration;
+
+impl Context {
+    /// Pairs round `round` of a running tournament in `conn`'s transaction, if no one paired
+    /// it before (the tournament's round counter decides): its matches and their games, the
+    /// notices that open each game's thread, and the round's post. A round with no game to
+    /// play (every match a bye or forfeited) is followed at once by the next. Past the last
+    /// round, the tournament finishes. Returns whether this call paired (or finished) it.
+    pub(crate) async fn pair_round(
+        &self,
+        conn: &mut Connection,
+        id: i64,
+        mut round: i64,
+    ) -> Result<bool, ServiceError> {
+        let now = self.database_now_on(conn).await?;
+        loop {
+            let loaded = Loaded::read(conn, id).await?;
+            if loaded.status()? != TournamentStatus::Running {
+                return Ok(false);
+            }
+            let seated = loaded.seated();
+            let n = seated.len();
+            let withdrawn = loaded.withdrawn();
+            let matches = rows::matches(&mut *conn, id).await?;
+            let rounds = loaded.format().pairing().rounds(n) as i64;
+            let (rounds, pairings) = match loaded.format() {
+                TournamentFormat::RoundRobin => {
+                    let table = pairing::round_robin(n);
+                    (rounds, table.get(round as usize - 1).cloned())
+                }
+                TournamentFormat::Swiss { rounds } => {
+                    let active = n - withdrawn.len();
+                    let pairings = (round <= rounds as i64 && active >= 2)
+                        .then(|| pairing::swiss_round(n, &withdrawn, &Loaded::results(&matches)));
+                    (rounds as i64, pairings)
+                }
+            };
+            let Some(pairings) = pairings else {
+                return self.finish(conn, &loaded, &matches, now).await;
+            };
+            if !rows::claim_round(&mut *conn, id, round, rounds, now).await? {
+                return Ok(false);
+            }
+            let loaded = Loaded::read(conn, id).await?;
+            let info = loaded.info()?;
+            let mut to_play = 0;
+            for pair in &pairings {
+                let (first, second) = pair.seats();
+                let seats = (first as i64, second.map(|s| s as i64));
+                // A bye, or a pairing with a withdrawn seat: decided at once, without a game.
+                let decided = match *pair {
+                    Pairing::Bye(seat) => Some(
+                        MatchResult::forfeit(round as u32, pair, &withdrawn)
+                            .unwrap_or_else(|| MatchResult::bye(round as u32, seat)),
+                    ),
+                    Pairing::Match { .. } => MatchResult::forfeit(round as u32, pair, &withdrawn),
+                };
+                if let Some(r) = decided {
+                    let halves = (i64::from(r.first_halves), i64::from(r.second_halves));
+                    rows::insert_match(&mut *conn, id, round, seats, Some(halves), r.forfeit)
+                        .await?;
+                    continue;
+                }
+                let (Pairing::Match { first, second }, Some(_)) = (*pair, second) else {
+                    continue;
+                };
+                let m = rows::insert_match(&mut *conn, id, round, seats, None, false).await?;
+                for leg in 1..=2 {
+                    let slot = rows::insert_game(&mut *conn, m, leg).await?;
+                    to_play += 1;
+                    let game = MatchGame {
+                        tournament: id,
+                        name: info.name.clone(),
+                        round: round as u32,
+                        first: loaded.user_at(first as i64),
+                        second: loaded.user_at(second as i64),
+                        leg: leg as u8,
+                        slot,
+                    };
+                    let payload = Payload::news(News::Tournament(TournamentNews::Thread(game)));
+                    self.enqueue(
+                        conn,
+                        info.channel,
+                        "tournament_thread",
+                        &payload,
+                        Duration::ZERO,
+                    )
+                    .await?;
+                }
+            }
+            let matches = rows::matches(&mut *conn, id).await?;
+            // The standings before the round: the round's byes and forfeits are in them.
+            let news = TournamentNews::Round {
+                pairings: loaded.pairings(&matches, round),
+                standings: loaded.standings(&matches),
+                crosstable: loaded.crosstable(&matches),
+                tournament: info.clone(),
+                round: round as u32,
+            };
+            let payload = Payload::news(News::Tournament(news));
+            self.enqueue(
+                conn,
+                info.channel,
+                "tournament_round",
+                &payload,
+                Duration::ZERO,
+            )
+            .await?;
+            if to_play > 0 {
+                return Ok(true);
+            }
+            round += 1;
+        }
+    }
+
+    /// Finishes a running tournament: its final standings posted.
+    async fn finish(
+        &self,
+        conn: &mut Connection,
+        loaded: &Loaded,
+        matches: &[MatchRow],
+        now: i64,
+    ) -> Result<bool, ServiceError> {
+        let id = loaded.row.id;
+        if !rows::set_status(&mut *conn, id, "running", "finished", now).await? {
+            return Ok(false);
+        }
+        let mut info = loaded.info()?;
+        info.status = TournamentStatus::Finished;
+        let news = TournamentNews::Finished {
+            standings: loaded.standings(matches),
+            crosstable: loaded.crosstable(matches),
+            tournament: info.clone(),
+        };
+        let payload = Payload::news(News::Tournament(news));
+        self.enqueue(
+            conn,
+            info.channel,
+            "tournament_finished",
+            &payload,
+            Duration::ZERO,
+        )
+        .await?;
+        Ok(true)
+    }
+
+    /// A game's end, in the transaction that ends it: if it is a tournament's, its result
+    /// scored, its match decided when both games are, and the round's last match decided, the
+    /// next round paired (unless the tournament is paused) or the tournament finished.
+    pub(crate) async fn tournament_game_ended(
+        &self,
+        conn: &mut Connection,
+        game: &GameInfo,
+    ) -> Result<(), ServiceError> {
+        let Some(slot) = rows::game_of(&mut *conn, game.id).await? else {
+            return Ok(());
+        };
+        let leg_first_attacks = slot.leg == 1;
+        let points = match game.outcome {
+            Outcome::Won { winner, .. } => {
+                let first_won = (winner == Side::Attackers) == leg_first_attacks;
+                if first_won {
+                    2
+                } else {
+                    0
+                }
+            }
+            Outcome::Drawn { .. } => 1,
+            Outcome::Ongoing => return Ok(()),
+        };
+        if !rows::score_game(&mut *conn, slot.id, points).await? {
+            // Scored already (forfeited by a withdrawal meanwhile).
+            return Ok(());
+        }
+        self.match_scored(conn, slot.match_id).await
+    }
+
+    /// One of a match's games scored: the match decided if both are, then the round looked at.
+    pub(super) async fn match_scored(
+        &self,
+        conn: &mut Connection,
+        match_id: i64,
+    ) -> Result<(), ServiceError> {
+        let legs = rows::games_of_match(&mut *conn, match_id).await?;
+        let Some(first) = legs.iter().map(|g| g.first_points).sum::<Option<i64>>() else {
+            return Ok(());
+        };
+        rows::decide_match(&mut *conn, match_id, first, 4 - first).await?;
+        let Some(m) = rows::match_by_id(&mut *conn, match_id).await? else {
+            return Ok(());
+        };
+        self.round_looked_at(conn, m.tournament_id).await
+    }
+
+    /// Pairs the next round if the current one is over and the tournament runs.
+    pub(super) async fn round_looked_at(
+        &self,
+        conn: &mut Connection,
+        id: i64,
+    ) -> Result<(), ServiceError> {
+        let Some(row) = rows::by_id(&mut *conn, id).await? else {
+            return Ok(());
+        };
+        if row.status != "running" {
+            return Ok(());
+        }
+        let matches = rows::matches(&mut *conn, id).await?;
+        let open = matches
+            .iter()
+            .any(|m| m.round == row.round && m.first_halves.is_none());
+        if !open {
+            self.pair_round(conn, id, row.round + 1).await?;
+        }
+        Ok(())
+    }
+}
+
+impl Tournaments<'_> {
+    /// The thread recorded for a match game (made by an attempt before), if any.
+    pub async fn thread_of(self, slot: i64) -> Result<Option<ChannelId>, ServiceError> {
+        let row = rows::game_by_id(self.cx.store.read(), slot).await?;
+        Ok(row.and_then(|g| g.thread_id))
+    }
+
+    /// Records the thread made for a match game (before its game starts there), so that a
+    /// second attempt uses it rather than making another.
+    pub async fn thread_made(self, slot: i64, thread: ChannelId) -> Result<(), ServiceError> {
+        let mut lock = self.cx.store.lock().await?;
+        rows::set_thread(lock.ex(), slot, thread).await?;
+        Ok(())
+    }
+
+    /// A match game's thread is made (`thread`, by the notice that owed it): the game starts
+    /// in it, its first post (the board) in the outbox, in one transaction. Nothing is done if
+    /// the game started already (the thread made twice: the second stays empty), or if it is
+    /// not to be played (the tournament cancelled, or the game forfeited meanwhile); returns
+    /// the game started, if one did.
+    pub async fn open_game(
+        self,
+        game: &MatchGame,
+        thread: ChannelId,
+    ) -> Result<Option<GameInfo>, ServiceError> {
+        let mut tx = self.cx.store.write().await?;
+        let Some(slot) = rows::game_by_id(&mut *tx, game.slot).await? else {
+            return Ok(None);
+        };
+        if slot.game_id.is_some() || slot.first_points.is_some() {
+            return Ok(None);
+        }
+        let loaded = Loaded::read(&mut tx, game.tournament).await?;
+        let status = loaded.status()?;
+        if !matches!(status, TournamentStatus::Running | TournamentStatus::Paused) {
+            return Ok(None);
+        }
+        let rules = parse_rules(&loaded.row.rules)?;
+        let (first, second) = (
+            Player::User(game.first.clone()),
+            Player::User(game.second.clone()),
+        );
+        let (attackers, defenders) = match game.leg {
+            1 => (first, second),
+            _ => (second, first),
+        };
+        let place = Place {
+            guild: Some(loaded.row.guild_id),
+            channel: thread,
+        };
+        let time = TimeControl::from_columns(loaded.row.time_per_move_ms, loaded.row.increment_ms);
+        let info = self
+            .games
+            .create_game(
+                &mut tx,
+                place,
+                attackers,
+                defenders,
+                Position::start(rules),
+                time,
+                loaded.row.rated,
+            )
+            .await?;
+        if !rows::start_game(&mut *tx, slot.id, info.id, thread).await? {
+            return Ok(None);
+        }
+        let news = TournamentNews::GameOpened {
+            game: game.clone(),
+            info: info.clone(),
+        };
+        let payload = Payload::with_board(News::Tournament(news), &info);
+        let first_post = self
+            .cx
+            .enqueue(&mut tx, thread, "game_started", &payload, Duration::ZERO)
+            .await?;
+        self.cx.clock_waits(&mut tx, &info, first_post).await?;
+        self.cx.commit_noticed(tx, first_post).await?;
+        Ok(Some(info))
+    }
+
+    /// Scores every game of `seat` in a running tournament not finished as lost (a game under
+    /// way is aborted, unrated), in `conn`'s transaction; then looks at the round.
+    pub(super) async fn forfeit_rest(
+        self,
+        conn: &mut Connection,
+        loaded: &Loaded,
+        seat: i64,
+        news: &TournamentNews,
+        now: i64,
+    ) -> Result<(), ServiceError> {
+        let id = loaded.row.id;
+        let matches = rows::matches(&mut *conn, id).await?;
+        let legs = rows::games_of(&mut *conn, id).await?;
+        for m in matches.iter().filter(|m| m.first_halves.is_none()) {
+            let is_first = m.first_seat == seat;
+            if !is_first && m.second_seat != Some(seat) {
+                continue;
+            }
+            let points = if is_first { 0 } else { 2 };
+            for leg in legs
+                .iter()
+                .filter(|g| g.match_id == m.id && g.first_points.is_none())
+            {
+                self.abort_under_way(conn, leg, news, now).await?;
+                rows::score_game(&mut *conn, leg.id, points).await?;
+            }
+            self.cx.match_scored(conn, m.id).await?;
+        }
+        Ok(())
+    }
+
+    /// Aborts the game of `leg` if it is under way (unrated: an aborted game changes no
+    /// rating), telling its thread `news`.
+    pub(super) async fn abort_under_way(
+        self,
+        conn: &mut Connection,
+        leg: &MatchGameRow,
+        news: &TournamentNews,
+        now: i64,
+    ) -> Result<(), ServiceError> {
+        let (Some(game), Some(thread)) = (leg.game_id, leg.thread_id) else {
+            return Ok(());
+        };
+        if rows::abort_game(&mut *conn, game, now).await? {
+            let payload = Payload::news(News::Tournament(news.clone()));
+            self.cx
+                .enqueue(conn, thread, "tournament_end", &payload, Duration::ZERO)
+                .await?;
+        }
+        Ok(())
+    }
+}

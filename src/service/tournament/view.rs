@@ -1,0 +1,353 @@
+//! A tournament read and shown: its info, its standings and pairings, the standings image.
+
+use super::{
+    Crosstable, Entrant, PairingView, StandingRow, Standings, Tiebreak, TournamentFormat,
+    TournamentId, TournamentInfo, TournamentRefusal, TournamentStatus, Tournaments,
+};
+use crate::render::standings::{Cell, Column, Row, StandingsTable, CROSSTABLE_MAX};
+use crate::service::error::ServiceError;
+use crate::service::stored::parse_rules;
+use crate::service::types::{GuildId, TimeControl, User};
+use crate::store::tournaments::{self as rows, EntrantRow, MatchRow, TournamentRow};
+use crate::store::{AnyExecutor, Connection};
+use crate::tournament::{self as pairing, MatchResult};
+
+/// A tournament as it stands: its info, its rounds' pairings, its standings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TournamentView {
+    pub info: TournamentInfo,
+    /// Each round's pairings, round 1 first.
+    pub rounds: Vec<Vec<PairingView>>,
+    pub standings: Vec<StandingRow>,
+    pub crosstable: Option<Crosstable>,
+}
+
+impl TournamentView {
+    /// Its standings, to draw.
+    pub fn drawn(&self) -> Standings<'_> {
+        Standings {
+            tournament: &self.info,
+            rows: &self.standings,
+            crosstable: self.crosstable.as_ref(),
+        }
+    }
+}
+
+/// What is read of a tournament to show it or change it.
+pub(super) struct Loaded {
+    pub row: TournamentRow,
+    pub entrants: Vec<EntrantRow>,
+}
+
+impl Loaded {
+    pub async fn read(conn: &mut Connection, id: TournamentId) -> Result<Loaded, ServiceError> {
+        let row = rows::by_id(&mut *conn, id)
+            .await?
+            .ok_or(TournamentRefusal::NoTournament)?;
+        let entrants = rows::entrants(&mut *conn, id).await?;
+        Ok(Loaded { row, entrants })
+    }
+
+    pub fn status(&self) -> Result<TournamentStatus, ServiceError> {
+        TournamentStatus::from_store(&self.row.status).map_err(ServiceError::Internal)
+    }
+
+    pub fn format(&self) -> TournamentFormat {
+        match self.row.format.as_str() {
+            "swiss" => TournamentFormat::Swiss {
+                rounds: self.row.rounds as u32,
+            },
+            _ => TournamentFormat::RoundRobin,
+        }
+    }
+
+    /// The seated entrants by seat.
+    pub fn seated(&self) -> Vec<&EntrantRow> {
+        let mut seated: Vec<&EntrantRow> =
+            self.entrants.iter().filter(|e| e.seat.is_some()).collect();
+        seated.sort_by_key(|e| e.seat);
+        seated
+    }
+
+    /// The seats withdrawn.
+    pub fn withdrawn(&self) -> Vec<usize> {
+        self.seated()
+            .iter()
+            .filter(|e| e.withdrawn_round.is_some())
+            .filter_map(|e| e.seat.map(|s| s as usize))
+            .collect()
+    }
+
+    pub fn user_at(&self, seat: i64) -> User {
+        self.entrants
+            .iter()
+            .find(|e| e.seat == Some(seat))
+            .map(|e| User::new(e.user_id, e.name.clone()))
+            .unwrap_or_else(|| User::new(0, String::new()))
+    }
+
+    pub fn info(&self) -> Result<TournamentInfo, ServiceError> {
+        let row = &self.row;
+        Ok(TournamentInfo {
+            id: row.id,
+            name: row.name.clone(),
+            guild: row.guild_id,
+            channel: row.channel_id,
+            organiser: row.organiser_id,
+            rules: parse_rules(&row.rules)?,
+            format: self.format(),
+            time_control: TimeControl::from_columns(row.time_per_move_ms, row.increment_ms),
+            rated: row.rated,
+            seats: row.seats as u32,
+            signup_until: row.signup_until,
+            status: self.status()?,
+            round: row.round as u32,
+            rounds: row.rounds as u32,
+            entrants: self
+                .entrants
+                .iter()
+                .map(|e| Entrant {
+                    user: User::new(e.user_id, e.name.clone()),
+                    withdrawn: e.withdrawn_round.is_some(),
+                })
+                .collect(),
+        })
+    }
+
+    /// The decided matches, as the pairing module reads them.
+    pub fn results(matches: &[MatchRow]) -> Vec<MatchResult> {
+        matches
+            .iter()
+            .filter_map(|m| {
+                Some(MatchResult {
+                    round: m.round as u32,
+                    first: m.first_seat as usize,
+                    second: m.second_seat.map(|s| s as usize),
+                    first_halves: m.first_halves? as u8,
+                    second_halves: m.second_halves? as u8,
+                    forfeit: m.forfeit,
+                })
+            })
+            .collect()
+    }
+
+    pub fn standings(&self, matches: &[MatchRow]) -> Vec<StandingRow> {
+        let seated = self.seated();
+        let n = seated.len();
+        if n == 0 {
+            return Vec::new();
+        }
+        let withdrawn = self.withdrawn();
+        let played = Loaded::results(matches);
+        pairing::standings(&self.format().pairing(), n, &withdrawn, &played)
+            .into_iter()
+            .map(|s| StandingRow {
+                user: self.user_at(s.seat as i64),
+                place: s.place as u32,
+                shared: s.shared,
+                match_points: s.match_points,
+                game_halves: s.game_halves,
+                tiebreaks: s.tiebreaks,
+                decided_by: s.decided_by,
+                withdrawn: s.withdrawn,
+            })
+            .collect()
+    }
+
+    /// A round robin's crosstable, in the standings' order, up to [`CROSSTABLE_MAX`] players.
+    pub fn crosstable(&self, matches: &[MatchRow]) -> Option<Crosstable> {
+        let n = self.seated().len();
+        if self.format() != TournamentFormat::RoundRobin || n == 0 || n > CROSSTABLE_MAX {
+            return None;
+        }
+        let played = Loaded::results(matches);
+        let table = pairing::standings(&self.format().pairing(), n, &self.withdrawn(), &played);
+        let order: Vec<usize> = table.iter().map(|s| s.seat).collect();
+        Some(pairing::crosstable(&order, &played))
+    }
+
+    pub fn pairings(&self, matches: &[MatchRow], round: i64) -> Vec<PairingView> {
+        matches
+            .iter()
+            .filter(|m| m.round == round)
+            .map(|m| PairingView {
+                first: self.user_at(m.first_seat),
+                second: m.second_seat.map(|s| self.user_at(s)),
+                result: m
+                    .first_halves
+                    .zip(m.second_halves)
+                    .map(|(a, b)| (a as u8, b as u8)),
+                forfeit: m.forfeit,
+            })
+            .collect()
+    }
+}
+
+/// The standings image (a PNG): the tournament's name, the round, and a row a player (place,
+/// name, match points, game points, the format's tiebreaks), with a round robin's crosstable.
+/// Its headings are the usual abbreviations (MP, GP, SB, Bh, MBh), not words.
+pub fn standings_png(s: Standings<'_>) -> Vec<u8> {
+    let t = s.tournament;
+    let heading = |tb: Tiebreak| match tb {
+        Tiebreak::SonnebornBerger => "SB",
+        Tiebreak::Buchholz => "Bh",
+        Tiebreak::MedianBuchholz => "MBh",
+        Tiebreak::GamePoints => "GP",
+        Tiebreak::Seed => "#",
+    };
+    let mut columns = vec![
+        Column {
+            heading: "MP".into(),
+            doubled: false,
+        },
+        Column {
+            heading: "GP".into(),
+            doubled: true,
+        },
+    ];
+    let breaks: Vec<Tiebreak> = t
+        .format
+        .pairing()
+        .tiebreaks()
+        .iter()
+        .copied()
+        .filter(|&tb| tb != Tiebreak::GamePoints)
+        .collect();
+    columns.extend(breaks.iter().map(|&tb| Column {
+        heading: heading(tb).into(),
+        doubled: tb.doubled(),
+    }));
+    let rows = s
+        .rows
+        .iter()
+        .map(|r| {
+            let mut values = vec![r.match_points, r.game_halves];
+            values.extend(breaks.iter().map(|tb| {
+                r.tiebreaks
+                    .iter()
+                    .find(|(b, _)| b == tb)
+                    .map_or(0, |(_, v)| *v)
+            }));
+            Row {
+                place: r.place as usize,
+                shared: r.shared,
+                name: r.user.name.clone(),
+                values,
+                withdrawn: r.withdrawn,
+            }
+        })
+        .collect();
+    let crosstable = s.crosstable.map(|cells| {
+        cells
+            .iter()
+            .enumerate()
+            .map(|(i, row)| {
+                row.iter()
+                    .enumerate()
+                    .map(|(j, cell)| match (i == j, cell) {
+                        (true, _) => Cell::Own,
+                        (false, None) => Cell::Unplayed,
+                        (false, Some(m)) if m.forfeit => Cell::Forfeit {
+                            won: m.halves > m.against,
+                        },
+                        (false, Some(m)) => Cell::Played {
+                            halves: m.halves,
+                            against: m.against,
+                        },
+                    })
+                    .collect()
+            })
+            .collect()
+    });
+    let table = StandingsTable {
+        title: t.name.clone(),
+        subtitle: format!("{}/{}", t.round, t.rounds),
+        columns,
+        rows,
+        crosstable,
+    };
+    crate::render::standings::standings_png(&table)
+}
+
+impl Tournaments<'_> {
+    /// A tournament of `guild`: the one named by id, or else the newest not over.
+    pub async fn find(
+        self,
+        guild: GuildId,
+        id: Option<TournamentId>,
+    ) -> Result<TournamentId, ServiceError> {
+        find_in(self.cx.store.read(), guild, id).await
+    }
+
+    /// A tournament as it stands.
+    pub async fn view(
+        self,
+        guild: GuildId,
+        id: Option<TournamentId>,
+    ) -> Result<TournamentView, ServiceError> {
+        let id = self.find(guild, id).await?;
+        let pool = self.cx.store.read();
+        let row = rows::by_id(pool, id)
+            .await?
+            .ok_or(TournamentRefusal::NoTournament)?;
+        let entrants = rows::entrants(pool, id).await?;
+        let loaded = Loaded { row, entrants };
+        let matches = rows::matches(pool, id).await?;
+        let info = loaded.info()?;
+        let rounds = (1..=loaded.row.round)
+            .map(|r| loaded.pairings(&matches, r))
+            .collect();
+        Ok(TournamentView {
+            standings: loaded.standings(&matches),
+            crosstable: loaded.crosstable(&matches),
+            info,
+            rounds,
+        })
+    }
+
+    /// The standings image of these standings (a notice's, drawn at delivery; or a view's).
+    pub async fn draw_standings(self, s: Standings<'_>) -> Result<Vec<u8>, ServiceError> {
+        let (info, rows) = (s.tournament.clone(), s.rows.to_vec());
+        let crosstable = s.crosstable.cloned();
+        let place = self.cx.costly_place(None)?;
+        self.cx
+            .heavy(&place, move || {
+                standings_png(Standings {
+                    tournament: &info,
+                    rows: &rows,
+                    crosstable: crosstable.as_ref(),
+                })
+            })
+            .await
+    }
+
+    /// The server's tournaments (the newest first), for the commands' autocomplete.
+    pub async fn list(self, guild: GuildId) -> Result<Vec<(TournamentId, String)>, ServiceError> {
+        Ok(rows::of_guild(self.cx.store.read(), guild, 25)
+            .await?
+            .into_iter()
+            .map(|t| (t.id, t.name))
+            .collect())
+    }
+}
+
+pub(super) async fn find_in<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild: GuildId,
+    id: Option<TournamentId>,
+) -> Result<TournamentId, ServiceError> {
+    match id {
+        Some(id) => {
+            let row = rows::by_id(ex, id).await?;
+            match row {
+                Some(t) if t.guild_id == guild => Ok(t.id),
+                _ => Err(TournamentRefusal::NoTournament.into()),
+            }
+        }
+        None => rows::open_in_guild(ex, guild)
+            .await?
+            .first()
+            .map(|t| t.id)
+            .ok_or_else(|| TournamentRefusal::NoTournament.into()),
+    }
+}
