@@ -299,9 +299,10 @@ impl Ai<'_> {
         let game = self.cx.game(id).await?;
         let payload = Payload::news(News::AiWaiting { game, ahead });
         let mut tx = self.cx.store.write().await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
         let told = self
             .cx
-            .enqueue(&mut tx, channel, "ai_wait", &payload, Duration::ZERO)
+            .enqueue(&mut tx, channel, "ai_wait", &payload, Duration::ZERO, now)
             .await?;
         self.cx.commit_noticed(tx, told).await?;
         Ok(true)
@@ -396,23 +397,22 @@ impl Ai<'_> {
     }
 
     /// Refuses a new game against the AI for `user` in `guild`: too many running, or one
-    /// started too recently. Read in the transaction that would create the game (`conn`),
-    /// under a lock on the user's count (see [`store::dialect::lock_in_transaction`]): on
+    /// started too recently. Read in the transaction that would create the game (`conn`, with
+    /// the database's time it read), under a lock on the user's count (see [`store::dialect::lock_in_transaction`]): on
     /// PostgreSQL, games started at once in several channels cannot pass the limit together;
     /// without one, read as they stand (the check before the command is acknowledged).
     pub(crate) async fn check_game_limits(
         &self,
-        mut conn: Option<&mut Connection>,
+        mut conn: Option<(&mut Connection, i64)>,
         guild: Option<GuildId>,
         user: UserId,
     ) -> Result<(), ServiceError> {
         self.room()?;
         let key = format!("ai-games:{}:{user}", guild.unwrap_or(0));
-        let (active, latest) = match conn.as_deref_mut() {
-            Some(conn) => {
-                store::dialect::lock_in_transaction(&mut *conn, self.cx.store.backend(), &key)
-                    .await?;
-                games::ai_games_of(&mut *conn, guild, user).await?
+        let (active, latest) = match conn.as_mut() {
+            Some((conn, _)) => {
+                store::dialect::lock_in_transaction(conn, self.cx.store.backend(), &key).await?;
+                games::ai_games_of(&mut **conn, guild, user).await?
             }
             None => games::ai_games_of(self.cx.store.read(), guild, user).await?,
         };
@@ -424,7 +424,7 @@ impl Ai<'_> {
         if let Some(latest) = latest {
             // On the database's clock, as `latest` is: the cooldown holds across processes.
             let now = match conn {
-                Some(conn) => self.cx.database_now_on(conn).await?,
+                Some((_, now)) => now,
                 None => self.cx.database_now().await?,
             };
             if now < latest + cooldown {

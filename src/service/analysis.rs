@@ -257,6 +257,7 @@ impl Analysis<'_> {
             total,
         });
         let mut tx = self.cx.store.write().await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
         let notice = self
             .cx
             .enqueue(
@@ -265,9 +266,9 @@ impl Analysis<'_> {
                 "analysis_progress",
                 &progress,
                 Duration::ZERO,
+                now,
             )
             .await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
         let inserted = rows::insert(
             &mut *tx,
             &NewAnalysis {
@@ -588,22 +589,23 @@ impl Analysis<'_> {
             }
             let last = progress(total);
             (self.cx)
-                .enqueue(&mut tx, channel, "analysis_progress", &last, zero)
+                .enqueue(&mut tx, channel, "analysis_progress", &last, zero, now)
                 .await?;
             let summary = Payload {
                 graph: Some(GraphRef { game: id }),
                 ..Payload::news(News::AnalysisSummary(summary))
             };
             let told = (self.cx)
-                .enqueue(&mut tx, channel, "analysis", &summary, zero)
+                .enqueue(&mut tx, channel, "analysis", &summary, zero, now)
                 .await?;
             self.cx.commit_noticed(tx, told).await?;
             return Ok(Step::Finished);
         }
         if reviewed > 0 && reviewed.is_multiple_of(PROGRESS_EVERY) {
             let p = progress(reviewed);
+            let now = self.cx.database_now_on(&mut tx).await?;
             let told = (self.cx)
-                .enqueue(&mut tx, channel, "analysis_progress", &p, zero)
+                .enqueue(&mut tx, channel, "analysis_progress", &p, zero, now)
                 .await?;
             self.cx.commit_noticed(tx, told).await?;
         } else {

@@ -76,7 +76,14 @@ impl Games<'_> {
                 let hold = self.cx.delivery.answer_grace;
                 Some(
                     self.cx
-                        .enqueue(&mut tx, info.place.channel, "challenge", &payload, hold)
+                        .enqueue(
+                            &mut tx,
+                            info.place.channel,
+                            "challenge",
+                            &payload,
+                            hold,
+                            now,
+                        )
                         .await?,
                 )
             }
@@ -325,9 +332,17 @@ impl Games<'_> {
                     why: NotStartedWhy::Refused(StartRefused::of(e)),
                 });
                 let mut tx = self.cx.store.write().await?;
+                let now = self.cx.database_now_on(&mut tx).await?;
                 let told = self
                     .cx
-                    .enqueue(&mut tx, thread, "not_started", &payload, Duration::ZERO)
+                    .enqueue(
+                        &mut tx,
+                        thread,
+                        "not_started",
+                        &payload,
+                        Duration::ZERO,
+                        now,
+                    )
                     .await?;
                 self.cx.commit_noticed(tx, told).await?;
             }
@@ -370,6 +385,7 @@ impl Games<'_> {
                 start,
                 TimeControl::from_columns(row.time_per_move_ms, row.increment_ms),
                 row.rated,
+                now,
             )
             .await?;
         // Answered (or expired) meanwhile: dropping the transaction takes the game back.
@@ -396,6 +412,7 @@ impl Games<'_> {
                         "game_started",
                         &payload,
                         Duration::ZERO,
+                        now,
                     )
                     .await?;
                 self.cx.clock_waits(&mut tx, &info, first).await?;
@@ -424,7 +441,7 @@ impl Games<'_> {
                 let hold = self.cx.delivery.answer_grace;
                 let accepted = self
                     .cx
-                    .enqueue(&mut tx, row.channel_id, "accepted", &payload, hold)
+                    .enqueue(&mut tx, row.channel_id, "accepted", &payload, hold, now)
                     .await?;
                 if channel.is_none() {
                     self.cx.clock_waits(&mut tx, &info, accepted).await?;
@@ -505,7 +522,7 @@ impl Games<'_> {
                 let channel = closed.place.channel;
                 Some(
                     self.cx
-                        .enqueue(&mut tx, channel, "challenge_closed", &payload, hold)
+                        .enqueue(&mut tx, channel, "challenge_closed", &payload, hold, now)
                         .await?,
                 )
             }
@@ -546,8 +563,9 @@ impl Games<'_> {
             None => Position::start(req.rules),
         };
         let mut tx = self.cx.store.write().await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
         self.ai
-            .check_game_limits(Some(&mut tx), req.place.guild, user_id)
+            .check_game_limits(Some((&mut tx, now)), req.place.guild, user_id)
             .await?;
         let info = self
             .create_game(
@@ -558,6 +576,7 @@ impl Games<'_> {
                 start,
                 req.time_control,
                 false,
+                now,
             )
             .await?;
         let notice = match answering {
@@ -569,7 +588,7 @@ impl Games<'_> {
                 let hold = self.cx.delivery.answer_grace;
                 let shown = self
                     .cx
-                    .enqueue(&mut tx, info.place.channel, "started", &payload, hold)
+                    .enqueue(&mut tx, info.place.channel, "started", &payload, hold, now)
                     .await?;
                 self.cx.clock_waits(&mut tx, &info, shown).await?;
                 Some(shown)
@@ -618,7 +637,7 @@ impl Games<'_> {
         })
     }
 
-    /// Inserts a game at its start. The channel's one-active-game constraint refuses a
+    /// Inserts a game at its start, at `now` (the database's time the transaction read). The channel's one-active-game constraint refuses a
     /// second: that violation is [`ServiceError::GameRunning`].
     #[allow(clippy::too_many_arguments)]
     pub(super) async fn create_game(
@@ -630,8 +649,8 @@ impl Games<'_> {
         start: Position,
         time_control: TimeControl,
         rated: bool,
+        now: i64,
     ) -> Result<GameInfo, ServiceError> {
-        let now = self.cx.database_now_on(&mut *conn).await?;
         let rules = *start.rules();
         let game = Game::from_position(start);
         if game.outcome().is_over() {
@@ -744,6 +763,7 @@ pub(super) async fn expire(
             "challenge_expired",
             &payload,
             Duration::ZERO,
+            now,
         )
         .await?;
     cx.commit_noticed(tx, told).await?;

@@ -102,7 +102,14 @@ impl Context {
             ..Payload::with_board(News::Moved(report.clone()), &report.game)
         };
         report.notice = self
-            .enqueue(&mut tx, report.game.place.channel, "move", &payload, hold)
+            .enqueue(
+                &mut tx,
+                report.game.place.channel,
+                "move",
+                &payload,
+                hold,
+                now,
+            )
             .await?;
         self.clock_waits(&mut tx, &report.game, report.notice)
             .await?;
@@ -217,7 +224,7 @@ impl Context {
             notice: None,
         };
         let answered = matches!(announce, Announce::Answer | Announce::Held { .. });
-        ended.notice = self.announce_end(&mut tx, &ended, announce).await?;
+        ended.notice = self.announce_end(&mut tx, &ended, announce, now).await?;
         // Landed: the game ended at its ply, as this transaction wrote it.
         let (id, ply, reason) = (row.id, ended.game.ply, outcome.reason().map(|r| r.name()));
         let landed = || async move {
@@ -300,6 +307,7 @@ impl Context {
         conn: &mut Connection,
         ended: &Ended,
         announce: Announce,
+        now: i64,
     ) -> Result<Option<NoticeId>, ServiceError> {
         match announce {
             Announce::Answer => {}
@@ -317,14 +325,16 @@ impl Context {
                 let grace = self.delivery.answer_grace;
                 let (answering, hold) = self.in_order(conn, channel, answering, grace).await?;
                 let payload = answering.payload(Payload::with_board(news, &ended.game));
-                let id = self.enqueue(conn, channel, "ended", &payload, hold).await?;
+                let id = self
+                    .enqueue(conn, channel, "ended", &payload, hold, now)
+                    .await?;
                 return Ok(Some(id));
             }
             Announce::TimedOut => {
                 let news = News::Clock(ClockEvent::TimedOut(ended.clone()));
                 let payload = Payload::with_board(news, &ended.game);
                 let channel = ended.game.place.channel;
-                self.enqueue(conn, channel, "timeout", &payload, Duration::ZERO)
+                self.enqueue(conn, channel, "timeout", &payload, Duration::ZERO, now)
                     .await?;
             }
             Announce::ChannelGone(gone) => {
@@ -334,7 +344,7 @@ impl Context {
                     .filter(|&c| c != ended.game.place.channel && !gone.contains(&c));
                 if let Some(parent) = parent {
                     let payload = Payload::news(News::ChannelGone(ended.game.clone()));
-                    self.enqueue(conn, parent, "channel_gone", &payload, Duration::ZERO)
+                    self.enqueue(conn, parent, "channel_gone", &payload, Duration::ZERO, now)
                         .await?;
                 }
             }

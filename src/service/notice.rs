@@ -270,8 +270,9 @@ pub(crate) fn notice(row: NoticeRow, claimed: bool) -> Result<Notice, String> {
 }
 
 impl Context {
-    /// Writes a notice for `channel` in the caller's transaction: held for its interaction's
-    /// answer for `hold`, if it is not zero, else pending and due at once. Call
+    /// Writes a notice for `channel` in the caller's transaction, written at `now` (the
+    /// database's time the transaction read, once): held for its interaction's answer for
+    /// `hold`, if it is not zero, else pending and due at once. Call
     /// [`Context::wake_outbox`] once the transaction has committed.
     pub(crate) async fn enqueue(
         &self,
@@ -280,8 +281,8 @@ impl Context {
         kind: &str,
         payload: &Payload,
         hold: Duration,
+        now: i64,
     ) -> Result<NoticeId, ServiceError> {
-        let now = self.database_now_on(conn).await?;
         let mut payload = payload.clone();
         if let Some(answer) = &mut payload.answer {
             answer.expires_at = Some(now.saturating_add(millis(ANSWER_LIFE)));
@@ -381,6 +382,7 @@ impl Context {
         kind: &str,
         payload: Payload,
         to: Option<&ReplyTo>,
+        now: i64,
     ) -> Result<Option<NoticeId>, ServiceError> {
         let Some(to) = to else {
             return Ok(None);
@@ -391,7 +393,9 @@ impl Context {
             ..payload
         };
         let hold = self.delivery.answer_grace;
-        let id = self.enqueue(conn, to.channel, kind, &payload, hold).await?;
+        let id = self
+            .enqueue(conn, to.channel, kind, &payload, hold, now)
+            .await?;
         Ok(Some(id))
     }
 

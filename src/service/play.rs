@@ -149,7 +149,7 @@ impl Games<'_> {
                 };
                 Some(
                     self.cx
-                        .enqueue(&mut tx, channel, "draw_offer", &payload, hold)
+                        .enqueue(&mut tx, channel, "draw_offer", &payload, hold, now)
                         .await?,
                 )
             }
@@ -277,7 +277,7 @@ impl Games<'_> {
                     let hold = self.cx.delivery.answer_grace;
                     Some(
                         self.cx
-                            .enqueue(&mut tx, channel, "draw_declined", &payload, hold)
+                            .enqueue(&mut tx, channel, "draw_declined", &payload, hold, now)
                             .await?,
                     )
                 }

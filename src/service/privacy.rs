@@ -163,6 +163,7 @@ impl Privacy<'_> {
         to: Option<&ReplyTo>,
     ) -> Result<Forgotten, ServiceError> {
         let mut tx = self.cx.store.write().await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
         let mut names = rows::names_of(&mut *tx, user.id).await?;
         names.push(user.name.clone());
         let notices = rows::notices_naming(&mut *tx, user.id, &names).await?;
@@ -189,7 +190,7 @@ impl Privacy<'_> {
             };
             let hold = self.cx.delivery.answer_grace;
             let id = (self.cx)
-                .enqueue(&mut tx, to.channel, "forgotten", &payload, hold)
+                .enqueue(&mut tx, to.channel, "forgotten", &payload, hold, now)
                 .await?;
             forgotten.notice = Some(id);
         }

@@ -256,6 +256,7 @@ impl GameClock<'_> {
                 "reminder",
                 &payload,
                 Duration::ZERO,
+                now,
             )
             .await?;
         self.cx.commit_noticed(tx, told).await?;

@@ -174,7 +174,8 @@ impl Puzzles<'_> {
     }
 
     /// Writes the notice that shows `answer` to the interaction `to` (none: no notice) in the
-    /// transaction that judged it, or that gives it again, and names it in the answer's key. It
+    /// transaction that judged it (or that gives it again), written at `now`, the database's
+    /// time that transaction read, and names it in the answer's key. It
     /// is held for the handler's edit of the deferred response; the dispatcher sends the same
     /// edit if the handler does not record it, and past the answer's life posts it in the
     /// channel, unless it is private (then it is given up, and the try gives it again when
@@ -185,6 +186,7 @@ impl Puzzles<'_> {
         answer: &mut PuzzleAnswer,
         board: &PuzzleBoardRef,
         to: Option<&ReplyTo>,
+        now: i64,
     ) -> Result<(), ServiceError> {
         let payload = Payload {
             puzzle: Some(board.clone()),
@@ -192,7 +194,7 @@ impl Puzzles<'_> {
         };
         answer.key_mut().notice = self
             .cx
-            .reply_notice(conn, "puzzle_answer", payload, to)
+            .reply_notice(conn, "puzzle_answer", payload, to, now)
             .await?;
         Ok(())
     }
@@ -251,7 +253,8 @@ impl Puzzles<'_> {
             self.end_try(&mut tx, (guild, user), &a, &p, kept, now)
                 .await?
         };
-        self.answer_notice(&mut tx, &mut answer, &board, to).await?;
+        self.answer_notice(&mut tx, &mut answer, &board, to, now)
+            .await?;
         // Landed: the try where this answer left it (moved on, or ended).
         let (id, key) = (a.id, answer.key());
         let ended = !matches!(answer, PuzzleAnswer::Continue { .. });
@@ -468,7 +471,9 @@ impl Puzzles<'_> {
         let (mut answer, board) = kept_at(&kept)?;
         if to.is_some() {
             let mut tx = self.cx.store.write().await?;
-            self.answer_notice(&mut tx, &mut answer, &board, to).await?;
+            let now = self.cx.database_now_on(&mut tx).await?;
+            self.answer_notice(&mut tx, &mut answer, &board, to, now)
+                .await?;
             let nothing_else = || async { Ok(false) };
             self.cx
                 .commit_answered(tx, answer.key().notice, nothing_else)

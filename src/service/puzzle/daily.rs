@@ -79,7 +79,7 @@ impl Puzzles<'_> {
         let started = rows::start(&mut *tx, guild, user.id, puzzle_id, rated, Some(day), now).await;
         match started {
             Ok(attempt) => {
-                self.start_shown(tx, attempt, &p, rated, Some(day), to)
+                self.start_shown(tx, attempt, &p, rated, Some(day), to, now)
                     .await
             }
             // A second press at the same moment started it: show that one.
@@ -177,7 +177,7 @@ impl Puzzles<'_> {
         let news = News::DailyPuzzleChannel { channel, had };
         let notice = (self
             .cx
-            .reply_notice(&mut tx, "daily_channel", Payload::news(news), to))
+            .reply_notice(&mut tx, "daily_channel", Payload::news(news), to, now))
         .await?;
         // Landed: the server's daily channel as this transaction left it.
         let landed = || async move {
@@ -242,7 +242,14 @@ impl Puzzles<'_> {
             };
             let told = self
                 .cx
-                .enqueue(&mut tx, channel, "daily_puzzle", &payload, Duration::ZERO)
+                .enqueue(
+                    &mut tx,
+                    channel,
+                    "daily_puzzle",
+                    &payload,
+                    Duration::ZERO,
+                    now,
+                )
                 .await?;
             self.cx.commit_noticed(tx, told).await?;
             posted.push(guild);

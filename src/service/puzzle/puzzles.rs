@@ -178,7 +178,10 @@ impl Puzzles<'_> {
         let now = self.cx.database_now_on(&mut tx).await?;
         let started = rows::start(&mut *tx, guild, user.id, p.row.id, rated, None, now).await;
         match started {
-            Ok(attempt) => self.start_shown(tx, attempt, &p, rated, None, to).await,
+            Ok(attempt) => {
+                self.start_shown(tx, attempt, &p, rated, None, to, now)
+                    .await
+            }
             // Another command started one at the same moment: show that one.
             Err(e) if e.is_unique_violation("puzzle_attempts") => {
                 drop(tx);
@@ -236,6 +239,7 @@ impl Puzzles<'_> {
 
     /// Commits try `attempt`, just started at `p` (`tx`), with the notice that shows it to
     /// `to`, then draws its board.
+    #[allow(clippy::too_many_arguments)]
     pub(super) async fn start_shown(
         self,
         mut tx: crate::store::Write<'_>,
@@ -244,6 +248,7 @@ impl Puzzles<'_> {
         rated: bool,
         day: Option<i64>,
         to: Option<&ReplyTo>,
+        now: i64,
     ) -> Result<PuzzleView, ServiceError> {
         let (mut view, board) = view_at(p, 0, rated, day);
         let payload = Payload {
@@ -252,7 +257,7 @@ impl Puzzles<'_> {
         };
         view.notice = self
             .cx
-            .reply_notice(&mut tx, "puzzle_shown", payload, to)
+            .reply_notice(&mut tx, "puzzle_shown", payload, to, now)
             .await?;
         // Landed: the try, at this puzzle.
         let puzzle = p.row.id;

@@ -130,7 +130,14 @@ impl Tournaments<'_> {
         };
         let notice = self
             .cx
-            .enqueue(&mut tx, req.channel, "tournament", &payload, Duration::ZERO)
+            .enqueue(
+                &mut tx,
+                req.channel,
+                "tournament",
+                &payload,
+                Duration::ZERO,
+                now,
+            )
             .await?;
         rows::set_announcement(&mut *tx, id, notice).await?;
         self.cx.commit_noticed(tx, notice).await?;
@@ -144,6 +151,7 @@ impl Tournaments<'_> {
         conn: &mut Connection,
         id: TournamentId,
     ) -> Result<(TournamentInfo, NoticeId), ServiceError> {
+        let now = self.cx.database_now_on(&mut *conn).await?;
         let loaded = Loaded::read(conn, id).await?;
         let info = loaded.info()?;
         let mut message = loaded.row.announcement_message;
@@ -174,6 +182,7 @@ impl Tournaments<'_> {
                 "tournament_entrants",
                 &payload,
                 Duration::ZERO,
+                now,
             )
             .await?;
         Ok((info, notice))
@@ -341,6 +350,7 @@ impl Tournaments<'_> {
                 "tournament_withdrawn",
                 &payload,
                 Duration::ZERO,
+                now,
             )
             .await?;
         self.forfeit_rest(&mut tx, &loaded, seat, &news, now)
@@ -428,6 +438,7 @@ impl Tournaments<'_> {
                 "tournament_status",
                 &payload,
                 Duration::ZERO,
+                now,
             )
             .await?;
         self.cx.commit_noticed(tx, notice).await?;
@@ -461,6 +472,7 @@ impl Tournaments<'_> {
                 "tournament_status",
                 &payload,
                 Duration::ZERO,
+                now,
             )
             .await?;
         if to == TournamentStatus::Running {

@@ -100,6 +100,7 @@ impl Context {
                         "tournament_thread",
                         &payload,
                         Duration::ZERO,
+                        now,
                     )
                     .await?;
                 }
@@ -120,6 +121,7 @@ impl Context {
                 "tournament_round",
                 &payload,
                 Duration::ZERO,
+                now,
             )
             .await?;
             if to_play > 0 {
@@ -155,6 +157,7 @@ impl Context {
             "tournament_finished",
             &payload,
             Duration::ZERO,
+            now,
         )
         .await?;
         Ok(true)
@@ -257,6 +260,7 @@ impl Tournaments<'_> {
         thread: ChannelId,
     ) -> Result<Option<GameInfo>, ServiceError> {
         let mut tx = self.cx.store.write().await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
         let Some(slot) = rows::game_by_id(&mut *tx, game.slot).await? else {
             return Ok(None);
         };
@@ -292,6 +296,7 @@ impl Tournaments<'_> {
                 Position::start(rules),
                 time,
                 loaded.row.rated,
+                now,
             )
             .await?;
         if !rows::start_game(&mut *tx, slot.id, info.id, thread).await? {
@@ -304,7 +309,14 @@ impl Tournaments<'_> {
         let payload = Payload::with_board(News::Tournament(news), &info);
         let first_post = self
             .cx
-            .enqueue(&mut tx, thread, "game_started", &payload, Duration::ZERO)
+            .enqueue(
+                &mut tx,
+                thread,
+                "game_started",
+                &payload,
+                Duration::ZERO,
+                now,
+            )
             .await?;
         self.cx.clock_waits(&mut tx, &info, first_post).await?;
         self.cx.commit_noticed(tx, first_post).await?;
@@ -357,7 +369,14 @@ impl Tournaments<'_> {
         if rows::abort_game(&mut *conn, game, now).await? {
             let payload = Payload::news(News::Tournament(news.clone()));
             self.cx
-                .enqueue(conn, thread, "tournament_end", &payload, Duration::ZERO)
+                .enqueue(
+                    conn,
+                    thread,
+                    "tournament_end",
+                    &payload,
+                    Duration::ZERO,
+                    now,
+                )
                 .await?;
         }
         Ok(())
