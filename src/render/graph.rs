@@ -6,6 +6,7 @@
 
 use super::theme::{self, Rgb};
 use crate::tafl::Call;
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
@@ -143,11 +144,42 @@ type Drawn = (Vec<(i32, i32)>, i32, i32, i32, i32, i32, i32);
 const X_PAD: f64 = 0.5;
 const Y_PAD: f64 = 0.03;
 
+/// What drawing fails with: only a buffer is drawn into.
+const FAILED: &str = "drawing into a buffer";
+
+/// The chart the curve is drawn on: plies across, the attackers' expected score up.
+type Chart<'a, 'b> =
+    ChartContext<'a, BitMapBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// Draws the graph on `root`: the chart with its axes, the curve with its lines and marks,
+/// and the key under the plot.
 fn draw(root: &DrawingArea<BitMapBackend<'_>, Shift>, input: &GraphInput) -> Drawn {
-    const FAILED: &str = "drawing into a buffer";
     root.fill(&rgb(FRAME)).expect(FAILED);
-    let text = rgb(theme::TEXT);
     let plies = input.curve.len().saturating_sub(1).max(1) as f64;
+    let mut chart = chart(root, input, plies);
+    let (xr, yr) = chart.plotting_area().get_pixel_range();
+    let series: Vec<(f64, f64)> = input
+        .curve
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| (i as f64, v.clamp(0.0, 1.0)))
+        .collect();
+    curve(&mut chart, input, &series, plies);
+    let points: Vec<(i32, i32)> = series.iter().map(|p| chart.backend_coord(p)).collect();
+    key(root, input, xr.start);
+    let y0 = chart.backend_coord(&(0.0, 0.0)).1;
+    let y1 = chart.backend_coord(&(0.0, 1.0)).1;
+    (points, xr.start, xr.end, yr.start, yr.end, y0, y1)
+}
+
+/// The chart on `root`: the title, the plot's ground (the defenders' share), the axes with
+/// their labels, and the score's grid.
+fn chart<'a, 'b>(
+    root: &'a DrawingArea<BitMapBackend<'b>, Shift>,
+    input: &GraphInput,
+    plies: f64,
+) -> Chart<'a, 'b> {
+    let text = rgb(theme::TEXT);
     let mut chart = ChartBuilder::on(root)
         .caption(&input.title, ("sans-serif", 30).into_font().color(&text))
         .margin_top(14)
@@ -158,7 +190,6 @@ fn draw(root: &DrawingArea<BitMapBackend<'_>, Shift>, input: &GraphInput) -> Dra
         .y_label_area_size(78)
         .build_cartesian_2d(-X_PAD..plies + X_PAD, -Y_PAD..1.0 + Y_PAD)
         .expect(FAILED);
-    let (xr, yr) = chart.plotting_area().get_pixel_range();
     chart
         .plotting_area()
         .fill(&rgb(DEFENDERS_SHARE))
@@ -194,12 +225,12 @@ fn draw(root: &DrawingArea<BitMapBackend<'_>, Shift>, input: &GraphInput) -> Dra
         })
         .draw()
         .expect(FAILED);
-    let series: Vec<(f64, f64)> = input
-        .curve
-        .iter()
-        .enumerate()
-        .map(|(i, &v)| (i as f64, v.clamp(0.0, 1.0)))
-        .collect();
+    chart
+}
+
+/// The curve (`series`, each ply's expected score) on the chart: the attackers' share under
+/// it, the even line, the calls' lines, the curve itself, and the costly moves' marks on it.
+fn curve(chart: &mut Chart<'_, '_>, input: &GraphInput, series: &[(f64, f64)], plies: f64) {
     chart
         .draw_series(AreaSeries::new(
             series.iter().copied(),
@@ -268,19 +299,18 @@ fn draw(root: &DrawingArea<BitMapBackend<'_>, Shift>, input: &GraphInput) -> Dra
             )))
             .expect(FAILED);
     }
-    let points: Vec<(i32, i32)> = series.iter().map(|p| chart.backend_coord(p)).collect();
-    // The key, in the band under the plot.
+}
+
+/// The key, in the band under the plot from pixel `x` on: only what the graph shows, the kinds
+/// of its marks and the calls of its lines.
+fn key(root: &DrawingArea<BitMapBackend<'_>, Shift>, input: &GraphInput, mut x: i32) {
     let key_y = HEIGHT as i32 - 30;
-    let mut x = xr.start;
-    let font =
-        ("sans-serif", 20)
-            .into_font()
-            .color(&text)
-            .pos(plotters::style::text_anchor::Pos::new(
-                plotters::style::text_anchor::HPos::Left,
-                plotters::style::text_anchor::VPos::Center,
-            ));
-    // Only what the graph shows: the kinds of its marks and the calls of its lines.
+    let font = ("sans-serif", 20).into_font().color(&rgb(theme::TEXT)).pos(
+        plotters::style::text_anchor::Pos::new(
+            plotters::style::text_anchor::HPos::Left,
+            plotters::style::text_anchor::VPos::Center,
+        ),
+    );
     for mark in Mark::ALL
         .into_iter()
         .filter(|&k| input.marks.iter().any(|&(_, m)| m == k))
@@ -314,9 +344,6 @@ fn draw(root: &DrawingArea<BitMapBackend<'_>, Shift>, input: &GraphInput) -> Dra
             .expect(FAILED);
         x += 130;
     }
-    let y0 = chart.backend_coord(&(0.0, 0.0)).1;
-    let y1 = chart.backend_coord(&(0.0, 1.0)).1;
-    (points, xr.start, xr.end, yr.start, yr.end, y0, y1)
 }
 
 /// The width of a call's line: tuichu (two free lines) thicker than raichi.
