@@ -5,7 +5,8 @@
 
 use super::tasks::Tasks;
 use super::{
-    background, commands, components, delivery, protocol, redact, BotConfig, Data, StartError,
+    background, commands, components, delivery, protocol, redact, BotConfig, Data, Error,
+    StartError,
 };
 use crate::service::{Clock, Service};
 use poise::serenity_prelude as serenity;
@@ -112,29 +113,8 @@ async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, St
     let (rest, http) = config
         .discord_http()
         .map_err(|e| StartError::Http(e.without_url().to_string()))?;
-    match http.get_current_user().await {
-        Ok(me) => tracing::info!(bot = %me.name, id = %me.id, "token accepted"),
-        Err(serenity::Error::Http(e))
-            if e.status_code() == Some(serenity::StatusCode::UNAUTHORIZED) =>
-        {
-            return Err(StartError::Rejected)
-        }
-        Err(e) => return Err(StartError::Discord(e)),
-    }
-    // The time the bot was away is given back to the players before any command or the clock
-    // can charge it (once, whichever process starts first).
-    if let Err(e) = service.clock().resume(config.clock_interval).await {
-        tracing::error!(error = ?e, "could not record that the bot runs");
-    }
-    // The board's sprites drawn before the first command needs them.
-    if service.config().images {
-        tokio::task::spawn_blocking(crate::render::warm_up);
-    }
-    // The puzzles the bot ships, once the bot is sure to run.
-    match service.puzzles().seed().await {
-        Ok(n) => tracing::debug!(puzzles = n, "seed puzzles loaded"),
-        Err(e) => tracing::error!(error = ?e, "cannot load the seed puzzles"),
-    }
+    check_token(&http).await?;
+    prepare(&service, &config).await;
     let config = Arc::new(config);
     let tasks = Tasks::default();
     let in_flight = TaskTracker::new();
@@ -153,9 +133,73 @@ async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, St
         tasks: tasks.clone(),
         poster: poster.clone(),
     };
-    let dev_guild = config.dev_guild;
-    let registering = tasks.clone();
-    let framework = poise::Framework::builder()
+    let framework = framework(data, tasks.clone(), config.dev_guild);
+    let mut client = serenity::ClientBuilder::new_with_http(http, serenity::GatewayIntents::GUILDS)
+        .framework(framework)
+        .await
+        .map_err(StartError::Discord)?;
+    let shard_manager = client.shard_manager.clone();
+    background::clock(&tasks, service.clone(), config.clock_interval);
+    let dispatcher = delivery::start(service.clone(), poster, config.delivery());
+    background::ai_sweep(
+        &tasks,
+        client.http.clone(),
+        service.clone(),
+        config.ai_sweep_interval,
+        config.ai_wait_notice,
+    );
+    let shards = config.shards;
+    let task = tokio::spawn(async move { gateway(&mut client, shards).await });
+    Ok(Running {
+        shard_manager,
+        service,
+        in_flight,
+        removals,
+        task,
+        tasks,
+        dispatcher,
+    })
+}
+
+/// Asks Discord who the bot is: refused (401), the token is wrong.
+async fn check_token(http: &serenity::Http) -> Result<(), StartError> {
+    match http.get_current_user().await {
+        Ok(me) => tracing::info!(bot = %me.name, id = %me.id, "token accepted"),
+        Err(serenity::Error::Http(e))
+            if e.status_code() == Some(serenity::StatusCode::UNAUTHORIZED) =>
+        {
+            return Err(StartError::Rejected)
+        }
+        Err(e) => return Err(StartError::Discord(e)),
+    }
+    Ok(())
+}
+
+/// What the service does once the bot is sure to run, before it connects: the time the bot
+/// was away given back, the board's sprites drawn, the shipped puzzles loaded. A failure is
+/// logged: the bot runs all the same.
+async fn prepare(service: &Service, config: &BotConfig) {
+    // The time the bot was away is given back to the players before any command or the clock
+    // can charge it (once, whichever process starts first).
+    if let Err(e) = service.clock().resume(config.clock_interval).await {
+        tracing::error!(error = ?e, "could not record that the bot runs");
+    }
+    // The board's sprites drawn before the first command needs them.
+    if service.config().images {
+        tokio::task::spawn_blocking(crate::render::warm_up);
+    }
+    // The puzzles the bot ships, once the bot is sure to run.
+    match service.puzzles().seed().await {
+        Ok(n) => tracing::debug!(puzzles = n, "seed puzzles loaded"),
+        Err(e) => tracing::error!(error = ?e, "cannot load the seed puzzles"),
+    }
+}
+
+/// poise's framework over `data`: the commands, their checks and errors, the button presses
+/// and the gateway's other events; on the first READY, the commands registered (in
+/// `dev_guild`, or globally) on one of the bot's `tasks`.
+fn framework(data: Data, tasks: Tasks, dev_guild: Option<u64>) -> poise::Framework<Data, Error> {
+    poise::Framework::builder()
         .options(poise::FrameworkOptions {
             commands: commands::all(),
             on_error: |error| Box::pin(protocol::command::on_error(error)),
@@ -175,48 +219,29 @@ async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, St
                 tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected");
                 let commands =
                     poise::builtins::create_application_commands(&framework.options().commands);
-                registering.spawn_until_stopped(register(ctx.http.clone(), commands, dev_guild));
+                tasks.spawn_until_stopped(register(ctx.http.clone(), commands, dev_guild));
                 Ok(data)
             })
         })
-        .build();
-    let mut client = serenity::ClientBuilder::new_with_http(http, serenity::GatewayIntents::GUILDS)
-        .framework(framework)
-        .await
-        .map_err(StartError::Discord)?;
-    let shard_manager = client.shard_manager.clone();
-    background::clock(&tasks, service.clone(), config.clock_interval);
-    let dispatcher = delivery::start(service.clone(), poster, config.delivery());
-    background::ai_sweep(
-        &tasks,
-        client.http.clone(),
-        service.clone(),
-        config.ai_sweep_interval,
-        config.ai_wait_notice,
-    );
-    let shards = config.shards;
-    let task = tokio::spawn(async move {
-        match shards {
-            // serenity's range includes its end: 0..3 starts shards 0, 1, 2 and 3.
-            Some(range) => {
-                tracing::info!(shards = %range, "starting this process's shards");
-                client
-                    .start_shard_range(range.first..range.last, range.total)
-                    .await
-            }
-            // As many shards as Discord recommends (GET /gateway/bot), all in this process.
-            None => client.start_autosharded().await,
+        .build()
+}
+
+/// Runs the gateway's connection: this process's `shards`, or (none) as many as Discord
+/// recommends (GET /gateway/bot), all in this process. Returns when it ends.
+async fn gateway(
+    client: &mut serenity::Client,
+    shards: Option<super::config::ShardRange>,
+) -> Result<(), serenity::Error> {
+    match shards {
+        // serenity's range includes its end: 0..3 starts shards 0, 1, 2 and 3.
+        Some(range) => {
+            tracing::info!(shards = %range, "starting this process's shards");
+            client
+                .start_shard_range(range.first..range.last, range.total)
+                .await
         }
-    });
-    Ok(Running {
-        shard_manager,
-        service,
-        in_flight,
-        removals,
-        task,
-        tasks,
-        dispatcher,
-    })
+        None => client.start_autosharded().await,
+    }
 }
 
 /// The first wait before registering the commands again after a failure; it doubles each
