@@ -28,129 +28,186 @@ const FIRST_PRUNE: Duration = Duration::from_secs(60);
 /// tasks do: at a shutdown, the commands in flight are answered first.
 pub fn start(service: Arc<Service>, poster: Arc<Poster>, policy: DeliveryPolicy) -> Dispatcher {
     let stop = CancellationToken::new();
-    let stopping = stop.clone();
-    let halt = Arc::new(AtomicBool::new(false));
-    let halted = halt.clone();
-    let handle = tokio::spawn(async move {
-        let wake = service.outbox().wake_signal();
-        let mut paused_until: Option<Instant> = None;
-        let mut prune_at = Instant::now() + FIRST_PRUNE;
-        // The attempts under way, at most one a channel (which notice, in which task), so a
-        // channel's notices go out in order while the other channels' go on: a slow channel
-        // delays only itself.
-        let mut under_way = tokio::task::JoinSet::new();
-        let mut busy: HashMap<ChannelId, (NoticeId, tokio::task::Id)> = HashMap::new();
-        // A channel's next notice, claimed (at that time) while its attempt before was still
-        // under way.
-        let mut next_of: HashMap<ChannelId, (Notice, i64)> = HashMap::new();
-        let spawn = |under_way: &mut tokio::task::JoinSet<Outcome>,
-                     busy: &mut HashMap<ChannelId, (NoticeId, tokio::task::Id)>,
-                     notice: (Notice, i64)| {
-            let (channel, id) = (notice.0.channel, notice.0.id);
-            let (service, poster) = (service.clone(), poster.clone());
-            let task =
-                under_way.spawn(async move { deliver(&service, &poster, &policy, notice).await });
-            busy.insert(channel, (id, task.id()));
-        };
-        loop {
-            // Asked to stop: no new attempt; those under way are finished and recorded, so no
-            // claimed notice is left to its lease.
-            let stop_asked = stopping.is_cancelled();
-            if stop_asked && under_way.is_empty() {
-                return;
-            }
-            if !stop_asked && Instant::now() >= prune_at {
-                prune_at = Instant::now() + PRUNE_EVERY;
-                let pruned = async { service.outbox().prune(service.database_now().await?).await };
-                match pruned.await {
-                    Ok(0) => {}
-                    Ok(n) => tracing::info!(deleted = n, "old notices deleted from the outbox"),
-                    Err(e) => tracing::error!(error = ?e, "cannot prune the outbox"),
-                }
-            }
-            let paused = paused_until.filter(|&until| until > Instant::now());
-            let mut wait = POLL;
-            if let Some(until) = paused {
-                wait = until - Instant::now();
-            } else if !stop_asked && !halted.load(Ordering::SeqCst) {
-                let free: Vec<ChannelId> = next_of
-                    .keys()
-                    .filter(|c| !busy.contains_key(c))
-                    .copied()
-                    .collect();
-                for channel in free {
-                    let notice = next_of.remove(&channel).expect("listed");
-                    spawn(&mut under_way, &mut busy, notice);
-                }
-                let room = BATCH.saturating_sub(under_way.len() as u32);
-                if room > 0 {
-                    // Every time the dispatcher compares is the database's, never this
-                    // process's: the leases and holds of every process are measured on one
-                    // clock. Claimed, so that another process's dispatcher does not deliver
-                    // them too.
-                    let claimed = async {
-                        let now = service.database_now().await?;
-                        Ok::<_, ServiceError>((now, service.outbox().claim(now, room).await?))
-                    };
-                    match claimed.await {
-                        Ok((now, due)) => {
-                            for notice in due {
-                                match busy.get(&notice.channel) {
-                                    // Its claim ran out while its attempt is still under way:
-                                    // that attempt records it.
-                                    Some(&(id, _)) if id == notice.id => {}
-                                    // The one under way is settled (its answer showed it):
-                                    // this one follows it.
-                                    Some(_) => {
-                                        next_of.insert(notice.channel, (notice, now));
-                                    }
-                                    None => spawn(&mut under_way, &mut busy, (notice, now)),
-                                }
-                            }
-                            let next = service.outbox().next_due_at().await.unwrap_or_else(|e| {
-                                tracing::error!(error = ?e, "cannot read the outbox");
-                                None
-                            });
-                            if let Some(at) = next {
-                                wait = wait.min(Duration::from_millis((at - now).max(0) as u64));
-                            }
-                        }
-                        Err(e) => tracing::error!(error = ?e, "cannot read the outbox"),
-                    }
-                }
-            }
-            tokio::select! {
-                Some(done) = under_way.join_next_with_id(), if !under_way.is_empty() => {
-                    let (id, outcome) = match done {
-                        Ok((id, outcome)) => (id, Some(outcome)),
-                        Err(e) => {
-                            tracing::error!(error = %e, "a delivery failed unrecorded");
-                            (e.id(), None)
-                        }
-                    };
-                    busy.retain(|_, &mut (_, task)| task != id);
-                    let Some(outcome) = outcome else { continue };
-                    if let Some(pause) = outcome.global_pause {
-                        let until = Instant::now() + pause;
-                        paused_until = Some(paused_until.map_or(until, |p| p.max(until)));
-                    }
-                    if outcome.unauthorized && !halted.swap(true, Ordering::SeqCst) {
-                        // Every post would be refused: delivery stops (loudly), and the
-                        // notices wait in the outbox for a start with a valid token.
-                        tracing::error!("the dispatcher stops: Discord refuses the bot's token");
-                        next_of.clear();
-                    }
-                }
-                _ = wake.notified() => {}
-                _ = stopping.cancelled(), if !stop_asked => {}
-                _ = tokio::time::sleep(wait) => {}
-            }
-        }
-    });
+    let halted = Arc::new(AtomicBool::new(false));
+    let handle = tokio::spawn(run(service, poster, policy, stop.clone(), halted.clone()));
     Dispatcher {
         handle,
         stop,
-        halted: halt,
+        halted,
+    }
+}
+
+/// The dispatcher's loop: until it is told to `stop` and its attempts under way are recorded,
+/// it prunes the outbox now and then, claims the due notices (unless delivery is `halted` or
+/// paused by a global 429) and starts their attempts, and waits for an attempt to end, a
+/// notice to be written, the next one to fall due, or the stop.
+async fn run(
+    service: Arc<Service>,
+    poster: Arc<Poster>,
+    policy: DeliveryPolicy,
+    stopping: CancellationToken,
+    halted: Arc<AtomicBool>,
+) {
+    let wake = service.outbox().wake_signal();
+    let mut paused_until: Option<Instant> = None;
+    let mut prune_at = Instant::now() + FIRST_PRUNE;
+    let mut attempts = Attempts::new(service.clone(), poster, policy);
+    loop {
+        // Asked to stop: no new attempt; those under way are finished and recorded, so no
+        // claimed notice is left to its lease.
+        let stop_asked = stopping.is_cancelled();
+        if stop_asked && attempts.under_way.is_empty() {
+            return;
+        }
+        if !stop_asked && Instant::now() >= prune_at {
+            prune_at = Instant::now() + PRUNE_EVERY;
+            prune(&service).await;
+        }
+        let paused = paused_until.filter(|&until| until > Instant::now());
+        let mut wait = POLL;
+        if let Some(until) = paused {
+            wait = until - Instant::now();
+        } else if !stop_asked && !halted.load(Ordering::SeqCst) {
+            attempts.start_waiting();
+            if let Some(next) = attempts.claim().await {
+                wait = wait.min(next);
+            }
+        }
+        tokio::select! {
+            Some(done) = attempts.under_way.join_next_with_id(), if !attempts.under_way.is_empty() => {
+                let Some(outcome) = attempts.ended(done) else { continue };
+                if let Some(pause) = outcome.global_pause {
+                    let until = Instant::now() + pause;
+                    paused_until = Some(paused_until.map_or(until, |p| p.max(until)));
+                }
+                if outcome.unauthorized && !halted.swap(true, Ordering::SeqCst) {
+                    // Every post would be refused: delivery stops (loudly), and the
+                    // notices wait in the outbox for a start with a valid token.
+                    tracing::error!("the dispatcher stops: Discord refuses the bot's token");
+                    attempts.next_of.clear();
+                }
+            }
+            _ = wake.notified() => {}
+            _ = stopping.cancelled(), if !stop_asked => {}
+            _ = tokio::time::sleep(wait) => {}
+        }
+    }
+}
+
+/// Deletes the notices delivered (or given up) past their retention.
+async fn prune(service: &Service) {
+    let pruned = async { service.outbox().prune(service.database_now().await?).await };
+    match pruned.await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(deleted = n, "old notices deleted from the outbox"),
+        Err(e) => tracing::error!(error = ?e, "cannot prune the outbox"),
+    }
+}
+
+/// The dispatcher's attempts: those under way, at most one a channel (which notice, in which
+/// task), so a channel's notices go out in order while the other channels' go on (a slow
+/// channel delays only itself); and each channel's next notice, claimed (at that time) while
+/// its attempt before was still under way.
+struct Attempts {
+    service: Arc<Service>,
+    poster: Arc<Poster>,
+    policy: DeliveryPolicy,
+    under_way: tokio::task::JoinSet<Outcome>,
+    busy: HashMap<ChannelId, (NoticeId, tokio::task::Id)>,
+    next_of: HashMap<ChannelId, (Notice, i64)>,
+}
+
+impl Attempts {
+    fn new(service: Arc<Service>, poster: Arc<Poster>, policy: DeliveryPolicy) -> Attempts {
+        Attempts {
+            service,
+            poster,
+            policy,
+            under_way: tokio::task::JoinSet::new(),
+            busy: HashMap::new(),
+            next_of: HashMap::new(),
+        }
+    }
+
+    /// Starts the attempt at `notice` (claimed at its time), its channel busy until it ends.
+    fn spawn(&mut self, notice: (Notice, i64)) {
+        let (channel, id) = (notice.0.channel, notice.0.id);
+        let (service, poster, policy) = (self.service.clone(), self.poster.clone(), self.policy);
+        let task = self
+            .under_way
+            .spawn(async move { deliver(&service, &poster, &policy, notice).await });
+        self.busy.insert(channel, (id, task.id()));
+    }
+
+    /// Starts the attempts at the notices waiting for their channel, whose channel is free now.
+    fn start_waiting(&mut self) {
+        let free: Vec<ChannelId> = (self.next_of.keys())
+            .filter(|c| !self.busy.contains_key(c))
+            .copied()
+            .collect();
+        for channel in free {
+            let notice = self.next_of.remove(&channel).expect("listed");
+            self.spawn(notice);
+        }
+    }
+
+    /// Claims the due notices there is room for and starts their attempts (or keeps each for
+    /// its channel's attempt under way to end); returns how long until the next notice falls
+    /// due, if one does.
+    async fn claim(&mut self) -> Option<Duration> {
+        let room = BATCH.saturating_sub(self.under_way.len() as u32);
+        if room == 0 {
+            return None;
+        }
+        // Every time the dispatcher compares is the database's, never this process's: the
+        // leases and holds of every process are measured on one clock. Claimed, so that another
+        // process's dispatcher does not deliver them too.
+        let service = self.service.clone();
+        let claimed = async {
+            let now = service.database_now().await?;
+            Ok::<_, ServiceError>((now, service.outbox().claim(now, room).await?))
+        };
+        let (now, due) = match claimed.await {
+            Ok(claimed) => claimed,
+            Err(e) => {
+                tracing::error!(error = ?e, "cannot read the outbox");
+                return None;
+            }
+        };
+        for notice in due {
+            match self.busy.get(&notice.channel) {
+                // Its claim ran out while its attempt is still under way: that attempt records
+                // it.
+                Some(&(id, _)) if id == notice.id => {}
+                // The one under way is settled (its answer showed it): this one follows it.
+                Some(_) => {
+                    self.next_of.insert(notice.channel, (notice, now));
+                }
+                None => self.spawn((notice, now)),
+            }
+        }
+        let next = service.outbox().next_due_at().await.unwrap_or_else(|e| {
+            tracing::error!(error = ?e, "cannot read the outbox");
+            None
+        });
+        next.map(|at| Duration::from_millis((at - now).max(0) as u64))
+    }
+
+    /// An attempt ended (`done`): its channel is free; its outcome, unless it failed
+    /// unrecorded.
+    fn ended(
+        &mut self,
+        done: Result<(tokio::task::Id, Outcome), tokio::task::JoinError>,
+    ) -> Option<Outcome> {
+        let (id, outcome) = match done {
+            Ok((id, outcome)) => (id, Some(outcome)),
+            Err(e) => {
+                tracing::error!(error = %e, "a delivery failed unrecorded");
+                (e.id(), None)
+            }
+        };
+        self.busy.retain(|_, &mut (_, task)| task != id);
+        outcome
     }
 }
 
