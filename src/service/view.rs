@@ -107,17 +107,6 @@ impl Games<'_> {
         Ok(games::set_board_message(writing.ex(), id, message_id).await?)
     }
 
-    /// Moves a game to another channel (a thread made for it).
-    pub async fn move_to_channel(self, id: GameId, channel: ChannelId) -> Result<(), ServiceError> {
-        let mut writing = self.cx.store.lock().await?;
-        games::set_channel(writing.ex(), id, channel)
-            .await
-            .map_err(ServiceError::unless_taken(
-                "games",
-                ServiceError::GameRunning,
-            ))
-    }
-
     /// The games running in a server, oldest first.
     pub async fn games_in_guild(self, guild: GuildId) -> Result<Vec<GameInfo>, ServiceError> {
         let mut out = Vec::new();

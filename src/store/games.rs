@@ -471,20 +471,6 @@ pub async fn mark_reminder<'e>(
     Ok(done.rows_affected() == 1)
 }
 
-/// Moves a game to another channel (a thread made for it).
-pub async fn set_channel<'e>(
-    ex: impl Writes<'e>,
-    id: i64,
-    channel_id: u64,
-) -> Result<(), StoreError> {
-    sqlx::query("UPDATE games SET channel_id = $1 WHERE id = $2")
-        .bind(to_db(channel_id))
-        .bind(id)
-        .execute(ex)
-        .await?;
-    Ok(())
-}
-
 /// Remembers the message that shows the game's latest board.
 pub async fn set_board_message<'e>(
     ex: impl Writes<'e>,

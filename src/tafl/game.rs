@@ -389,14 +389,6 @@ impl Game {
         })
     }
 
-    /// `side` ran out of time: the other side wins.
-    pub fn time_out(&mut self, side: Side) -> Result<(), IllegalMove> {
-        self.end(Outcome::Won {
-            winner: side.other(),
-            reason: Reason::Timeout,
-        })
-    }
-
     /// Ends the game with an outcome decided off the board (resignation, agreement, time).
     pub fn end(&mut self, outcome: Outcome) -> Result<(), IllegalMove> {
         if self.outcome.is_over() {

@@ -527,17 +527,6 @@ impl Rules {
         }
     }
 
-    /// The option names, in docs/RULES.md's order.
-    pub const OPTION_NAMES: [&'static str; 7] = [
-        "king_reenters_castle",
-        "castle_passable",
-        "king_armed",
-        "king_capture",
-        "escape",
-        "repetition_limit",
-        "no_moves",
-    ];
-
     /// Sets one option from its name and value, as docs/RULES.md spells them. Brandubh and
     /// Copenhagen have no options.
     pub fn set(&mut self, option: &str, value: &str) -> Result<(), RulesError> {

@@ -10,8 +10,6 @@ use std::str::FromStr;
 pub const STRIDE: usize = 11;
 /// How many square indices there are (the 11×11 board): 121.
 pub const SQUARES: usize = STRIDE * STRIDE;
-/// The board sizes the engine plays on.
-pub const SIZES: [u8; 3] = [7, 9, 11];
 
 /// A square. Index = rank × 11 + file, with `a1` = 0 and `k11` = 120. Tablut's 9×9 board uses
 /// files a–i and ranks 1–9 of it, Brandubh's 7×7 a–g and 1–7.
@@ -24,10 +22,6 @@ impl Square {
     /// Tablut's castle, `e5`.
     pub const CASTLE: Square = Square(4 * 11 + 4);
     pub const A1: Square = Square(0);
-    /// Tablut's corners.
-    pub const I1: Square = Square(8);
-    pub const A9: Square = Square(8 * 11);
-    pub const I9: Square = Square(8 * 11 + 8);
 
     /// The square at `index` (0..121).
     pub const fn new(index: u8) -> Option<Square> {
@@ -105,16 +99,6 @@ impl Square {
             squares.into_iter().rev().collect()
         };
         Some(squares.into_iter())
-    }
-
-    /// Whether the square is on the edge of Tablut's 9×9 board.
-    pub const fn is_edge(self) -> bool {
-        self.is_edge_on(9)
-    }
-
-    /// Whether the square is one of the four corners of Tablut's 9×9 board.
-    pub const fn is_corner(self) -> bool {
-        self.is_corner_on(9)
     }
 
     /// Whether the square is on the edge of a `size` × `size` board.

@@ -45,7 +45,12 @@ fn random_game(rules: Rules, rng: &mut fastrand::Rng, plies: usize) -> Game {
         match rng.u32(0..4) {
             0 => g.resign(g.turn()).unwrap(),
             1 => g.agree_draw().unwrap(),
-            2 => g.time_out(g.turn()).unwrap(),
+            2 => g
+                .end(Outcome::Won {
+                    winner: g.turn().other(),
+                    reason: Reason::Timeout,
+                })
+                .unwrap(),
             _ => {}
         }
     }
