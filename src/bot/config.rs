@@ -100,6 +100,11 @@ pub struct BotConfig {
     #[arg(long, env = "DEFAULT_TIME_CONTROL", value_name = "TIME", default_value = "3d", value_parser = time_control)]
     pub default_time_control: TimeControl,
 
+    /// The days a member may be on vacation (their clocks stopped) within any 365 days,
+    /// counted in the days actually taken (0: no vacations).
+    #[arg(long = "vacation-days-per-year", env = "VACATION_DAYS_PER_YEAR", value_name = "DAYS", default_value = "30", value_parser = days_a_year)]
+    pub vacation_days_per_year: u32,
+
     /// Seconds an unanswered challenge stays open.
     #[arg(long = "challenge-ttl-secs", env = "CHALLENGE_TTL_SECS", value_name = "SECS", default_value = "86400", value_parser = seconds)]
     pub challenge_ttl: Duration,
@@ -352,6 +357,15 @@ fn count(s: &str) -> Result<usize, ConfigError> {
     number(s, "write a whole number, like 3").map(|n| n as usize)
 }
 
+fn days_a_year(s: &str) -> Result<u32, ConfigError> {
+    match number(s, "write a whole number of days, 0 to 365, like 30")? {
+        n @ 0..=365 => Ok(n as u32),
+        _ => Err(ConfigError::Invalid(
+            "write a whole number of days, 0 to 365, like 30".into(),
+        )),
+    }
+}
+
 fn positive(s: &str) -> Result<usize, ConfigError> {
     match number(s, "write a whole number, at least 1, like 2")? {
         0 => Err(ConfigError::Invalid(
@@ -509,6 +523,7 @@ impl BotConfig {
             commands_per_minute: self.commands_per_minute.min(u32::MAX as usize) as u32,
             costly_cooldown: self.costly_cooldown,
             max_plies: self.max_plies.min(u32::MAX as usize) as u32,
+            vacation_days_per_year: self.vacation_days_per_year,
             heavy_workers: self
                 .heavy_workers
                 .unwrap_or_else(service::heavy::default_workers),
@@ -653,6 +668,7 @@ mod tests {
                 ours.commands_per_minute,
                 ours.costly_cooldown,
                 ours.max_plies,
+                ours.vacation_days_per_year,
                 (ours.heavy_workers, ours.heavy_queue_limit),
                 ours.open_challenges_per_user,
                 ours.challenges_received,
@@ -666,6 +682,7 @@ mod tests {
                 service.commands_per_minute,
                 service.costly_cooldown,
                 service.max_plies,
+                service.vacation_days_per_year,
                 (service.heavy_workers, service.heavy_queue_limit),
                 service.open_challenges_per_user,
                 service.challenges_received,

@@ -2,6 +2,7 @@
 //! the news it owes (the game's row moved on only if it is still where it was read), the game
 //! rated when it ends, the clock's deadline set; a commit whose outcome is unknown looked up.
 
+use super::away;
 use super::context::Context;
 use super::error::{Done, ServiceError};
 use super::news::News;
@@ -45,6 +46,11 @@ impl Context {
         }
         let mut tx = self.store.write().await?;
         let now = self.database_now_on(&mut tx).await?;
+        // A move made on vacation ends it (its notices follow the move's).
+        let back = match by_user {
+            Some(user) => away::end_by_move(self, &mut tx, user, now).await?,
+            None => Vec::new(),
+        };
         let clocks = fischer_after_move(&row, &info, now);
         let info = GameInfo {
             ply: row.ply + 1,
@@ -113,6 +119,7 @@ impl Context {
             .await?;
         self.clock_waits(&mut tx, &report.game, report.notice)
             .await?;
+        away::tell(self, &mut tx, back, now).await?;
         // Landed: the move at its ply, as this transaction wrote it.
         let (id, ply, notation) = (row.id, report.game.ply, &report.notation);
         let landed = || async move {
@@ -402,20 +409,27 @@ async fn advance(
     })
 }
 
+/// The time the player to move has left at `now` of `had` (the time per move, or the bank
+/// their turn started with): all of it while the news that gave them the turn is not shown,
+/// or their clock stands still; what the turn left as it stopped while they are on vacation.
+pub(crate) fn turn_left(row: &GameRow, had: i64, now: i64) -> i64 {
+    match (row.turn_deadline, row.clock_waits_for) {
+        (Some(deadline), None) => (deadline - row.clock_frozen_at.unwrap_or(now))
+            .min(had)
+            .max(0),
+        _ => had,
+    }
+}
+
 /// A Fischer clock's banks after the side to move (in `info`, as loaded from `row`) moves at
-/// `now`: the mover keeps what its turn left (all of its bank while the move that gave it the
-/// turn was not yet shown, or its clock stood still) plus the increment, never more than the
-/// bank the game started with. None for a game without a bank.
+/// `now`: the mover keeps what its turn left ([`turn_left`]) plus the increment, never more
+/// than the bank the game started with. None for a game without a bank.
 pub(crate) fn fischer_after_move(row: &GameRow, info: &GameInfo, now: i64) -> Option<Clocks> {
     let TimeControl::Fischer { bank, increment } = info.time_control else {
         return None;
     };
     let mut clocks = info.clocks?;
-    let had = clocks.of(info.turn);
-    let left = match (row.turn_deadline, row.clock_waits_for) {
-        (Some(deadline), None) => (deadline - now).min(had).max(0),
-        _ => had,
-    };
+    let left = turn_left(row, clocks.of(info.turn), now);
     let after = (left + increment.as_millis() as i64).min(bank.as_millis() as i64);
     clocks.set(info.turn, after);
     Some(clocks)

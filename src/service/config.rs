@@ -62,6 +62,9 @@ pub struct Config {
     /// the game drawn ([`Reason::PlyLimit`](crate::tafl::Reason::PlyLimit)), unless it decided it. The bot's own rule, which
     /// bounds what a game costs to store, replay and analyse (docs/RULES.md).
     pub max_plies: u32,
+    /// The days a member may be on vacation (their clocks stopped) within any 365 days,
+    /// counted in the time actually taken ([`super::vacation`]).
+    pub vacation_days_per_year: u32,
 }
 
 impl Default for Config {
@@ -92,6 +95,7 @@ impl Default for Config {
             commands_per_minute: DEFAULT_COMMANDS_PER_MINUTE,
             costly_cooldown: DEFAULT_COSTLY_COOLDOWN,
             max_plies: DEFAULT_MAX_PLIES,
+            vacation_days_per_year: 30,
             heavy_workers: heavy::default_workers(),
             heavy_queue_limit: heavy::DEFAULT_QUEUE_LIMIT,
         }

@@ -108,6 +108,19 @@ pub enum ServiceError {
     RecordFinished,
     #[error("the record has no moves")]
     RecordEmpty,
+    /// A vacation asked for while one is on (until then, Unix ms).
+    #[error("already on vacation until {until}")]
+    AlreadyOnVacation { until: i64 },
+    /// A vacation ended while none is on.
+    #[error("not on vacation")]
+    NotOnVacation,
+    /// A vacation of `asked` days, beyond the whole days `left` of the yearly `allowance` (or 0).
+    #[error("a vacation of {asked} days, {left} of {allowance} left")]
+    VacationDays {
+        asked: u32,
+        left: u32,
+        allowance: u32,
+    },
     #[error("{done:?} recorded, then: {cause}")]
     Recorded {
         done: Done,

@@ -11,6 +11,7 @@
 
 pub mod ai;
 pub mod analysis;
+mod away;
 pub mod backoff;
 pub mod challenge;
 pub mod clock;
@@ -34,6 +35,7 @@ mod stored;
 pub mod timecontrol;
 pub mod tournament;
 pub mod types;
+pub mod vacation;
 pub mod view;
 
 /// The store's names the bot needs (why the database did not open, the default database), so
@@ -66,6 +68,7 @@ use play::Games;
 use privacy::Privacy;
 use puzzle::Puzzles;
 use timecontrol::GameClock;
+use vacation::Vacations;
 
 use crate::store::{self, Store};
 use std::sync::Arc;
@@ -172,6 +175,11 @@ impl Service {
     /// A person's data: read out, and forgotten.
     pub fn privacy(&self) -> Privacy<'_> {
         Privacy::new(&self.cx)
+    }
+
+    /// Vacations: started, ended, and how much of the allowance is left.
+    pub fn vacations(&self) -> Vacations<'_> {
+        Vacations::new(&self.cx)
     }
 
     /// The outbox, for the bot's delivery.

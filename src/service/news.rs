@@ -65,6 +65,8 @@ pub enum News {
         channel: Option<ChannelId>,
         had: bool,
     },
+    /// A player went on vacation, or came back, told in one of their games' channels.
+    Vacation(super::types::vacation::VacationNews),
     /// A person was forgotten at their request (shown to them alone): what was deleted and
     /// what now names the stand-in.
     Forgotten(Forgotten),
@@ -138,6 +140,16 @@ impl News {
         }
     }
 
+    /// The person whose turn this news gives ([`News::turn_given`]), if a person's.
+    pub fn turn_given_to(&self) -> Option<UserId> {
+        let game = match self {
+            News::Moved(report) => &report.game,
+            News::Started(game) => game,
+            _ => return None,
+        };
+        game.to_move().and_then(Player::user_id)
+    }
+
     /// Whether a player could lose on time if this news is never shown: a move (whose turn it
     /// is now), a reminder, a game's start. (For a notice from before notices were typed, its
     /// row's kind says.)
@@ -168,6 +180,7 @@ impl News {
             | News::PuzzleAnswer(_)
             | News::PuzzleShown(_)
             | News::DailyPuzzleChannel { .. }
+            | News::Vacation(_)
             | News::Forgotten(_) => false,
         }
     }

@@ -419,7 +419,8 @@ impl Context {
             puzzles::answer_shown(&mut *conn, key.attempt, key.progress).await?;
         }
         if let Some(game) = notice.news.turn_given() {
-            games::start_clock_shown(&mut *conn, game, notice.id, now).await?;
+            let to_move = notice.news.turn_given_to();
+            games::start_clock_shown(&mut *conn, game, notice.id, to_move, now).await?;
         }
         Ok(())
     }

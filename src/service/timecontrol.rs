@@ -141,6 +141,17 @@ impl GameClock<'_> {
                 Vec::new()
             }
         };
+        // Vacations whose days have passed end before the games' clocks are looked at.
+        match super::away::end_due(self.cx).await {
+            Ok(ended) if !ended.is_empty() => {
+                tracing::info!(
+                    vacations = ended.len(),
+                    "vacations ended: their days passed"
+                )
+            }
+            Ok(_) => {}
+            Err(e) => tracing::error!(error = ?e, "cannot end the vacations whose days passed"),
+        }
         // Every time here is the database's, as the deadlines are: processes whose own clocks
         // differ decide a game's reminders and loss on time alike.
         let now = self.cx.database_now().await?;

@@ -1,5 +1,6 @@
 //! Looking: boards, records, replays, the games of a server, stats and the leaderboard.
 
+use super::commit::turn_left;
 use super::error::ServiceError;
 use super::heavy;
 use super::play::Games;
@@ -21,15 +22,14 @@ impl Games<'_> {
         let mut loaded = self.cx.latest(channel).await?;
         // A Fischer clock's time left now: the side to move's bank less the time its turn ran.
         let (turn, over) = (loaded.info.turn, loaded.info.is_over());
-        if let (Some(clocks), Some(deadline), None, false) = (
+        if let (Some(clocks), Some(_), None, false) = (
             loaded.info.clocks.as_mut(),
             loaded.row.turn_deadline,
             loaded.row.clock_waits_for,
             over,
         ) {
             let now = self.cx.database_now().await?;
-            let had = clocks.of(turn);
-            clocks.set(turn, (deadline - now).min(had).max(0));
+            clocks.set(turn, turn_left(&loaded.row, clocks.of(turn), now));
         }
         let last = loaded.game.moves().last().copied();
         let png = self

@@ -50,6 +50,9 @@ pub struct GameRow {
     /// The notice whose delivery starts the turn's time (the news that gave the player to move
     /// the turn), while it is not shown: the clock leaves the game alone until then.
     pub clock_waits_for: Option<i64>,
+    /// While the player to move is on vacation: when their clock stopped (their time left is
+    /// the deadline less this). None: the clock runs, waits or is none.
+    pub clock_frozen_at: Option<i64>,
     pub created_at: i64,
     pub updated_at: i64,
     pub ended_at: Option<i64>,
@@ -77,7 +80,7 @@ pub struct NewGame<'a> {
 const COLUMNS: &str = "id, guild_id, channel_id, attacker_user_id, attacker_ai_level, attacker_name, \
     defender_user_id, defender_ai_level, defender_name, rules, start_position, start_turn, rated, status, result, reason, ply, \
     position, time_per_move_ms, increment_ms, turn_ms, waiting_ms, turn_deadline, reminders_sent, \
-    last_reminder_at, board_message_id, clock_waits_for, created_at, updated_at, ended_at";
+    last_reminder_at, board_message_id, clock_waits_for, clock_frozen_at, created_at, updated_at, ended_at";
 
 /// A `games` row as sqlx reads it, column for column; [`GameRow`] is its shape for the service.
 #[derive(sqlx::FromRow)]
@@ -117,6 +120,7 @@ struct Stored {
     #[sqlx(try_from = "MaybeDbId")]
     board_message_id: Option<u64>,
     clock_waits_for: Option<i64>,
+    clock_frozen_at: Option<i64>,
     created_at: i64,
     updated_at: i64,
     ended_at: Option<i64>,
@@ -155,6 +159,7 @@ impl From<Stored> for GameRow {
             last_reminder_at: r.last_reminder_at,
             board_message_id: r.board_message_id,
             clock_waits_for: r.clock_waits_for,
+            clock_frozen_at: r.clock_frozen_at,
             created_at: r.created_at,
             updated_at: r.updated_at,
             ended_at: r.ended_at,
@@ -286,11 +291,11 @@ pub async fn ai_games_of<'e>(
 
 /// Active games whose clock needs a look at `now`: half their time or more is gone, and a
 /// reminder is still to be sent or the time has run out. A game whose turn's news is not shown
-/// yet is left alone: its time has not started.
+/// yet is left alone: its time has not started; so is one whose player to move is on vacation.
 pub async fn clock_due<'e>(ex: impl AnyExecutor<'e>, now: i64) -> Result<Vec<GameRow>, StoreError> {
     Ok(sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM games WHERE status = 'active' AND turn_deadline IS NOT NULL \
-         AND clock_waits_for IS NULL AND turn_deadline - COALESCE(turn_ms, time_per_move_ms) / 2 <= $1 \
+         AND clock_waits_for IS NULL AND clock_frozen_at IS NULL AND turn_deadline - COALESCE(turn_ms, time_per_move_ms) / 2 <= $1 \
          AND (reminders_sent < 2 OR turn_deadline <= $1) ORDER BY turn_deadline"
     ))
     .bind(now)
@@ -388,7 +393,7 @@ pub async fn advance<'e>(ex: impl Writes<'e>, a: &Advance<'_>) -> Result<bool, S
     };
     let done = sqlx::query(
         "UPDATE games SET ply = $1, position = $2, status = $3, result = $4, reason = $5, ended_at = $6, \
-         turn_deadline = $7, reminders_sent = 0, clock_waits_for = NULL, updated_at = $8, \
+         turn_deadline = $7, reminders_sent = 0, clock_waits_for = NULL, clock_frozen_at = NULL, updated_at = $8, \
          turn_ms = $9, waiting_ms = $10 WHERE id = $11 AND ply = $12 AND status = 'active'",
     )
     .bind(i64::from(a.ply))
@@ -426,23 +431,98 @@ pub async fn clock_waits_for<'e>(
 
 /// Notice `notice`, which game `id`'s clock waits for, is shown at `now` (Unix ms, the
 /// database's clock): the turn's time starts then (the deadline is `now` plus the time per
-/// move, or the bank of the side to move; a clock stopped meanwhile stays stopped). Returns whether the game waited for it (a
-/// second delivery of the same notice, or a notice the game no longer waits for, changes
-/// nothing).
+/// move, or the bank of the side to move; a clock stopped meanwhile stays stopped), standing
+/// still from `now` if `to_move` (the player to move) is on vacation. Returns whether the game
+/// waited for it (a second delivery of the same notice, or a notice the game no longer waits
+/// for, changes nothing).
 pub async fn start_clock_shown<'e>(
     ex: impl Writes<'e>,
     id: i64,
     notice: i64,
+    to_move: Option<u64>,
     now: i64,
 ) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "UPDATE games SET clock_waits_for = NULL, reminders_sent = 0, turn_deadline = \
-         CASE WHEN turn_deadline IS NULL THEN NULL ELSE $1 + COALESCE(turn_ms, time_per_move_ms) END \
-         WHERE id = $2 AND clock_waits_for = $3 AND status = 'active'",
+         CASE WHEN turn_deadline IS NULL THEN NULL ELSE $1 + COALESCE(turn_ms, time_per_move_ms) END, \
+         clock_frozen_at = CASE WHEN EXISTS (SELECT 1 FROM vacations \
+         WHERE user_id = $2 AND ended_at IS NULL) THEN $1 END \
+         WHERE id = $3 AND clock_waits_for = $4 AND status = 'active'",
+    )
+    .bind(now)
+    .bind(to_move.map(to_db))
+    .bind(id)
+    .bind(notice)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// The active games `user` plays (either side), in every server, oldest first.
+pub async fn active_of_user<'e>(
+    ex: impl AnyExecutor<'e>,
+    user: u64,
+) -> Result<Vec<GameRow>, StoreError> {
+    Ok(sqlx::query_as::<_, Stored>(&format!(
+        "SELECT {COLUMNS} FROM games WHERE status = 'active' \
+         AND (attacker_user_id = $1 OR defender_user_id = $2) ORDER BY id"
+    ))
+    .bind(to_db(user))
+    .bind(to_db(user))
+    .fetch_all(ex)
+    .await
+    .map(|rows| rows.into_iter().map(GameRow::from).collect())?)
+}
+
+/// The active games whose clock stands still for a vacation.
+pub async fn frozen<'e>(ex: impl AnyExecutor<'e>) -> Result<Vec<GameRow>, StoreError> {
+    Ok(sqlx::query_as::<_, Stored>(&format!(
+        "SELECT {COLUMNS} FROM games WHERE status = 'active' AND clock_frozen_at IS NOT NULL \
+         ORDER BY id"
+    ))
+    .fetch_all(ex)
+    .await
+    .map(|rows| rows.into_iter().map(GameRow::from).collect())?)
+}
+
+/// Stops game `id`'s clock at `now` for the vacation of its player to move at `ply` (running or
+/// waiting for its turn's news to be shown), if the game is still active at that ply and its
+/// clock is not stopped already. Returns whether it stopped it.
+pub async fn freeze_clock<'e>(
+    ex: impl Writes<'e>,
+    id: i64,
+    ply: u32,
+    now: i64,
+) -> Result<bool, StoreError> {
+    let done = sqlx::query(
+        "UPDATE games SET clock_frozen_at = $1 WHERE id = $2 AND ply = $3 AND status = 'active' \
+         AND turn_deadline IS NOT NULL AND clock_frozen_at IS NULL",
     )
     .bind(now)
     .bind(id)
-    .bind(notice)
+    .bind(i64::from(ply))
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Starts game `id`'s clock again at `now`, stopped at ply `ply` for a vacation: its deadline
+/// moves on by the time it stood still, so the player to move has the time they had left.
+/// Returns whether it was stopped (and still at that ply).
+pub async fn thaw_clock<'e>(
+    ex: impl Writes<'e>,
+    id: i64,
+    ply: u32,
+    now: i64,
+) -> Result<bool, StoreError> {
+    let done = sqlx::query(
+        "UPDATE games SET turn_deadline = turn_deadline + ($1 - clock_frozen_at), \
+         clock_frozen_at = NULL WHERE id = $2 AND ply = $3 AND status = 'active' \
+         AND clock_frozen_at IS NOT NULL",
+    )
+    .bind(now)
+    .bind(id)
+    .bind(i64::from(ply))
     .execute(ex)
     .await?;
     Ok(done.rows_affected() == 1)

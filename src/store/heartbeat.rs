@@ -75,10 +75,12 @@ pub async fn alive_at<'e>(ex: impl AnyExecutor<'e>) -> Result<Option<i64>, Store
     )
 }
 
-/// Moves every running game's deadline on by `by` ms; how many games.
+/// Moves every running game's deadline on by `by` ms (and a clock stopped for a vacation, the
+/// time it stopped at, so its time left stays as it was); how many games.
 pub async fn extend_deadlines<'e>(ex: impl Writes<'e>, by: i64) -> Result<u64, StoreError> {
     let done = sqlx::query(
-        "UPDATE games SET turn_deadline = turn_deadline + $1 \
+        "UPDATE games SET turn_deadline = turn_deadline + $1, \
+         clock_frozen_at = clock_frozen_at + $1 \
          WHERE status = 'active' AND turn_deadline IS NOT NULL",
     )
     .bind(by)

@@ -38,6 +38,7 @@ mod status;
 #[cfg(any(test, feature = "test-support"))]
 pub mod testdb;
 pub mod tournaments;
+pub mod vacations;
 
 pub use dialect::Backend;
 pub use error::StoreError;

@@ -28,7 +28,7 @@ const ID_COLUMNS: [&str; 12] = [
 
 /// Each table that holds a person's id, and which rows name them (`$1`: the id as stored).
 /// The outbox names people inside its payloads: see [`notices_naming`].
-pub const TABLES: [(&str, &str); 9] = [
+pub const TABLES: [(&str, &str); 10] = [
     ("players", "user_id = $1"),
     ("games", "attacker_user_id = $1 OR defender_user_id = $1"),
     ("moves", "user_id = $1"),
@@ -38,6 +38,7 @@ pub const TABLES: [(&str, &str); 9] = [
     ("puzzle_players", "user_id = $1"),
     ("puzzle_attempts", "user_id = $1"),
     ("puzzle_channels", "set_by = $1"),
+    ("vacations", "user_id = $1"),
 ];
 
 /// What a person has under way, which must end before they can be forgotten.
@@ -108,6 +109,7 @@ pub async fn rows_naming<'e>(
     let order = match *table {
         "moves" => "game_id, ply",
         "players" | "puzzle_players" => "guild_id, user_id",
+        "vacations" => "started_at, id",
         "puzzle_channels" => "guild_id",
         "analyses" => "game_id",
         _ => "id",
@@ -254,7 +256,7 @@ pub async fn under_way<'e>(
 }
 
 /// Forgets `user`, in the caller's transaction, once nothing of theirs is under way
-/// ([`under_way`]): their ratings, puzzle ratings and tries are deleted; their seat in every
+/// ([`under_way`]): their ratings, puzzle ratings and tries, and their vacations, are deleted; their seat in every
 /// finished game (its moves and draw offers too), every closed challenge and every server's
 /// daily-puzzle setting that names them is given to `stand_in` (an id that is no Discord
 /// user's, and its name); the analyses they asked for are asked for by nobody; the delivered
@@ -279,6 +281,11 @@ pub async fn forget(
             .await?
             .rows_affected();
     }
+    // Their vacations: nothing of theirs is under way, so none stops a clock.
+    sqlx::query("DELETE FROM vacations WHERE user_id = $1")
+        .bind(id)
+        .execute(&mut *conn)
+        .await?;
     const FINISHED: &str = "SELECT id FROM games WHERE status = 'finished'";
     // Moves and draw offers first, while the games still name the player.
     for sql in [

@@ -26,3 +26,4 @@ mod operator;
 mod privacy;
 mod shards;
 mod tournaments;
+mod vacation;

@@ -22,3 +22,4 @@ mod schema;
 mod service;
 mod tournaments;
 mod unknown_commits;
+mod vacation;

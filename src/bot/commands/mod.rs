@@ -8,6 +8,7 @@ pub mod puzzle;
 pub mod records;
 pub mod start;
 pub mod tournament;
+pub mod vacation;
 
 use super::protocol::command::invocation;
 use super::{Context, Data, Error};
@@ -40,7 +41,8 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         "privacy::forget_me",
         "records::export",
         "records::import",
-        "tournament::tournament"
+        "tournament::tournament",
+        "vacation::vacation"
     ),
     subcommand_required
 )]

@@ -1,7 +1,10 @@
-//! Clocks: time controls, durations and what the clock says in a game's channel.
+//! Clocks: time controls, durations, what the clock says in a game's channel, and vacations.
 
 use super::*;
-use crate::service::{ClockEvent, TimeControl};
+use crate::service::vacation::{
+    VacationChange, VacationEnd, VacationEnded, VacationNews, VacationStarted, VacationStatus,
+};
+use crate::service::{ClockEvent, Player, TimeControl};
 use crate::tafl::Variant;
 use std::time::Duration;
 
@@ -67,6 +70,91 @@ pub fn clock_message(event: &ClockEvent) -> String {
             },
             escape(&c.challenger.name),
             escape(&c.challenged.name)
+        ),
+    }
+}
+
+/// A vacation's notice in one of the member's games' channels.
+pub fn vacation_notice(v: &VacationNews) -> String {
+    let who = bold(&Player::User(v.user.clone()));
+    let tag = variant_note(v.game.variant());
+    match v.change {
+        VacationChange::Started { until } => format!(
+            "{who} is on vacation until {} at the latest: their clock stands still in game \
+             #{}{tag} while it is their move. It runs again when they are back (a move of \
+             theirs ends the vacation).",
+            date_time(until),
+            v.game.id
+        ),
+        VacationChange::Ended(why) => format!(
+            "{who} is back from vacation{}: their clock runs again in game #{}{tag}, with the \
+             time it had left.",
+            match why {
+                VacationEnd::Asked => "",
+                VacationEnd::Moved => " (they moved)",
+                VacationEnd::TimeUp => " (its days are over)",
+            },
+            v.game.id
+        ),
+    }
+}
+
+/// `/tablut vacation start`'s answer.
+pub fn vacation_started(s: &VacationStarted) -> String {
+    let stopped = match s.stopped {
+        0 => String::new(),
+        n => format!(
+            " (stopped now in {} where it is your move)",
+            counted(n, "game", "games")
+        ),
+    };
+    format!(
+        "You are on vacation until {} at the latest: your clocks stand still in all your games, \
+         in every server{stopped}, and each game's channel is told. End it with /tablut vacation \
+         end (a move of yours ends it too). Once it has run its course, {} of your allowance \
+         will be left.",
+        date_time(s.until),
+        counted(s.days_left, "day", "days")
+    )
+}
+
+/// `/tablut vacation end`'s answer.
+pub fn vacation_ended(e: &VacationEnded) -> String {
+    format!(
+        "Welcome back: your vacation lasted {}. Your clocks run again with the time they had \
+         left{}, and each game's channel is told.",
+        duration_words(e.lasted),
+        match e.restarted {
+            0 => String::new(),
+            n => format!(" ({} where it is your move)", counted(n, "game", "games")),
+        }
+    )
+}
+
+/// `/tablut vacation status`'s answer.
+pub fn vacation_status(s: &VacationStatus) -> String {
+    let taken = match s.used.is_zero() {
+        true => "no vacation".to_string(),
+        false => duration_words(s.used),
+    };
+    let allowance = format!(
+        "You have taken {taken} in the last 365 days, of {} a year.",
+        counted(s.allowance, "day", "days")
+    );
+    match s.on {
+        Some((since, until)) => format!(
+            "You are on vacation since {}, until {} at the latest: your clocks stand still. \
+             {allowance} End it with /tablut vacation end.",
+            date_time(since),
+            date_time(until)
+        ),
+        None if s.days_left == 0 => {
+            format!("You are not on vacation. {allowance} You have no days left for now.")
+        }
+        None => format!(
+            "You are not on vacation. {allowance} You may take up to {} with /tablut vacation \
+             start.",
+            counted(s.days_left, "day", "days")
         ),
     }
 }

@@ -74,6 +74,19 @@ pub fn relative_time(unix_ms: i64) -> String {
     }
 }
 
+/// A moment (Unix ms) as Discord shows it in each reader's time and language, as a date and a
+/// time: `<t:…:f>`.
+pub fn date_time(unix_ms: i64) -> String {
+    match serenity::Timestamp::from_unix_timestamp(unix_ms.div_euclid(1000)) {
+        Ok(t) => serenity::FormattedTimestamp::new(
+            t,
+            Some(serenity::FormattedTimestampStyle::ShortDateTime),
+        )
+        .to_string(),
+        Err(_) => "later".to_string(),
+    }
+}
+
 /// A player as a mention (people) or a name (the AI, and the stand-in for people forgotten).
 pub fn mention(player: &Player) -> String {
     match player {

@@ -35,6 +35,7 @@ pub fn notice_text(news: &News) -> String {
         News::DailyPuzzleChannel { channel, had } => super::daily_channel_text(*channel, *had),
         News::Forgotten(done) => forgotten_text(done),
         News::Tournament(news) => super::tournaments::notice(news),
+        News::Vacation(v) => vacation_notice(v),
         // Worded when it was written, before notices were typed.
         News::Worded { text, .. } => text.clone(),
     }

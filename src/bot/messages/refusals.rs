@@ -162,6 +162,26 @@ pub fn refusal(e: &ServiceError) -> String {
             "That record's game is over: import it for analysis instead (then: analysis).".into()
         }
         E::RecordEmpty => "That record has no moves: there is nothing to review.".into(),
+        E::AlreadyOnVacation { until } => format!(
+            "You are already on vacation, until {} at the latest: end it with /tablut vacation end before you start another.",
+            date_time(*until)
+        ),
+        E::NotOnVacation => {
+            "You are not on vacation: start one with /tablut vacation start days:N.".into()
+        }
+        E::VacationDays { left: 0, allowance, .. } => format!(
+            "You have no vacation days left: {} a year, counted over the last 365 days (see /tablut vacation status). Nothing was changed.",
+            counted(*allowance, "day", "days")
+        ),
+        E::VacationDays {
+            asked,
+            left,
+            allowance,
+        } => format!(
+            "You cannot take a vacation of {}: ask for 1 to {left} (of your {allowance} a year, {} left). Nothing was changed.",
+            counted(*asked, "day", "days"),
+            counted(*left, "day", "days")
+        ),
         E::Recorded { done, .. } => done_words(*done).into(),
         E::Tournament(r) => super::tournaments::refusal(r),
         E::Database(_) | E::Internal(_) => {

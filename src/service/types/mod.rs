@@ -1,5 +1,6 @@
 //! The service's plain types: players, choices, and what each use case hands back (a puzzle's
-//! in `puzzle.rs`, an analysis's summary in `analysis.rs`, a person forgotten in `privacy.rs`):
+//! in `puzzle.rs`, an analysis's summary in `analysis.rs`, a person forgotten in `privacy.rs`, a
+//! vacation's in `vacation.rs`):
 //! what the parts return and what a notice tells, so that every part, and the news, can name
 //! them without importing another part.
 
@@ -7,6 +8,7 @@ mod analysis;
 mod privacy;
 mod puzzle;
 pub mod tournament;
+pub mod vacation;
 
 pub use analysis::{AnalysisSummary, CostlyMove, SideSummary, WORST_PER_SIDE};
 pub use privacy::Forgotten;
