@@ -2,7 +2,7 @@
 //! Discord on 127.0.0.1: whole games and every refusal, Brandubh and Copenhagen, games in a
 //! community, against the AI, the daily puzzle, post-game analysis, the limits on what one user may
 //! open, news shown by edits, delivery under injected faults, channels and messages gone, gateway
-//! shards; and `kill -9` of the real binary in the middle of a game.
+//! shards, tournaments played to the end; and `kill -9` of the real binary in the middle of a game.
 //!
 //! The files that were test binaries of their own are modules of this one, so that the library
 //! and its dependencies (and the fake Discord) are compiled and linked once for all of them:
@@ -25,5 +25,6 @@ mod limits;
 mod operator;
 mod privacy;
 mod shards;
+mod tournament_events;
 mod tournaments;
 mod vacation;
