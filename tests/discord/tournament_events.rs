@@ -74,6 +74,15 @@ fn standings_image(r: &Recorded) -> image::DynamicImage {
     img
 }
 
+/// How many threads the bot has made.
+fn threads_made(h: &BotHarness) -> usize {
+    h.fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path.ends_with("/threads"))
+        .count()
+}
+
 /// How a game ends: the attackers or the defenders win (the other resigns), or it is drawn
 /// (the attacker offers, the defender accepts).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -288,6 +297,45 @@ impl Event<'_> {
         .await
     }
 
+    /// A player may not pause it (one private line); the organiser does, and the hall is told.
+    async fn paused(&self) {
+        let refused = self.command(&who(0), "pause", json!([])).await;
+        assert!(
+            refused.ephemeral()
+                && refused
+                    .content()
+                    .contains("Only a member with Manage Server"),
+            "{}",
+            refused.content()
+        );
+        let paused = self.command(&organiser(), "pause", json!([])).await;
+        assert!(
+            paused.content().contains("is paused"),
+            "{}",
+            paused.content()
+        );
+        let head = format!("**{}** is paused by its organiser", self.name);
+        self.h
+            .fake
+            .expect("the pause told in the hall", |r| {
+                is_post_in(r, HALL) && r.content().starts_with(&head)
+            })
+            .await;
+    }
+
+    /// The organiser resumes it, and the hall is told.
+    async fn resumed(&self) {
+        let resumed = self.command(&organiser(), "resume", json!([])).await;
+        assert!(resumed.content().contains("runs"), "{}", resumed.content());
+        let head = format!("**{}** goes on", self.name);
+        self.h
+            .fake
+            .expect("the resumption told in the hall", |r| {
+                is_post_in(r, HALL) && r.content().starts_with(&head)
+            })
+            .await;
+    }
+
     /// Waits for the post that ends the tournament.
     async fn finished(&self) -> Recorded {
         let head = format!("**{}** is over.", self.name);
@@ -420,13 +468,22 @@ async fn a_round_robin_of_five_is_played_to_the_end_and_ranked_by_sonneborn_berg
             Some(bye),
             "round {number}: the Berger table's bye"
         );
-        for leg in &round.legs {
+        for (i, leg) in round.legs.iter().enumerate() {
+            if number == 3 && i == 3 {
+                event.paused().await;
+            }
             let end = match robin_winner(leg.attacker, leg.defender, leg.leg) {
                 Some(winner) => End::Won(winner),
                 None => End::Drawn,
             };
             event.end(leg, end).await;
             games += 1;
+        }
+        if number == 3 {
+            // Paused, round 3's end pairs nothing; resumed, round 4 is paired.
+            h.outbox_settled().await;
+            assert_eq!(threads_made(&h), 12, "no thread of round 4 while paused");
+            event.resumed().await;
         }
     }
     assert_eq!(games, 20, "10 matches of two games");
@@ -473,18 +530,12 @@ async fn a_round_robin_of_five_is_played_to_the_end_and_ranked_by_sonneborn_berg
     assert!(standings.content().contains("ahead on Sonneborn-Berger"));
     standings_image(&standings);
     // Twenty games, each in a thread of its own, and no round more than five.
-    let threads = h
-        .fake
-        .requests()
-        .into_iter()
-        .filter(|r| r.method == "POST" && r.path.ends_with("/threads"))
-        .count();
-    assert_eq!(threads, 20);
+    assert_eq!(threads_made(&h), 20);
     let rounds = h
         .fake
         .shown(HALL)
         .into_iter()
-        .filter(|r| r.content().contains("is paired"))
+        .filter(|r| r.content().contains(" is paired: "))
         .count();
     assert_eq!(rounds, 5);
 }
@@ -616,10 +667,20 @@ async fn a_swiss_of_nine_over_four_rounds_pairs_no_rematch_and_forfeits_a_withdr
             tally.bye(seat);
         }
         let mut matches = round.matches.clone();
-        if number == 3 {
-            // The top board's first withdraws in round 3 after drawing game 1 of the match:
-            // the game played stands, game 2 (under way) is lost, and they are paired no more.
-            let (quitter, other) = matches.remove(0);
+        let quitting = (number == 3).then(|| matches.remove(0));
+        for (a, b) in matches {
+            let (winners, a_halves) = swiss_games(number, a, b);
+            for (leg, winner) in round.legs_of(a, b).into_iter().zip(winners) {
+                let end = winner.map_or(End::Drawn, End::Won);
+                event.end(leg, end).await;
+            }
+            let a_halves = if a < b { a_halves } else { 4 - a_halves };
+            tally.played(a, b, a_halves);
+        }
+        if let Some((quitter, other)) = quitting {
+            // The top board's first withdraws in round 3 after drawing game 1 of the match,
+            // the last match of the round still open: the game played stands, game 2 (under
+            // way) is lost, and the withdrawal's transaction pairs round 4 without them.
             let [one, two] = round.legs_of(quitter, other);
             event.end(one, End::Drawn).await;
             let out = event.command(&who(quitter), "withdraw", json!([])).await;
@@ -669,15 +730,6 @@ async fn a_swiss_of_nine_over_four_rounds_pairs_no_rematch_and_forfeits_a_withdr
             tally.played(quitter, other, 1);
             active.retain(|&s| s != quitter);
             withdrawn = Some(quitter);
-        }
-        for (a, b) in matches {
-            let (winners, a_halves) = swiss_games(number, a, b);
-            for (leg, winner) in round.legs_of(a, b).into_iter().zip(winners) {
-                let end = winner.map_or(End::Drawn, End::Won);
-                event.end(leg, end).await;
-            }
-            let a_halves = if a < b { a_halves } else { 4 - a_halves };
-            tally.played(a, b, a_halves);
         }
     }
     let quitter = withdrawn.unwrap();
@@ -768,18 +820,12 @@ async fn a_restart_in_the_middle_of_a_round_goes_on_and_pairs_the_next_round() {
     let next = event.round(2, 2).await;
     assert!(next.post.content().contains("round 2 of 3"));
     h.outbox_settled().await;
-    let threads = h
-        .fake
-        .requests()
-        .into_iter()
-        .filter(|r| r.method == "POST" && r.path.ends_with("/threads"))
-        .count();
-    assert_eq!(threads, 8, "four games a round, a thread each");
+    assert_eq!(threads_made(&h), 8, "four games a round, a thread each");
     let rounds = h
         .fake
         .shown(HALL)
         .into_iter()
-        .filter(|r| r.content().contains("is paired"))
+        .filter(|r| r.content().contains(" is paired: "))
         .count();
     assert_eq!(rounds, 2, "round 2 posted once");
     // The new round's games go on as any game: one ends by a resignation.
