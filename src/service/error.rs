@@ -225,6 +225,9 @@ pub struct UnderWay {
     pub analyses: u32,
     /// News naming them that the bot is still delivering.
     pub notices: u32,
+    /// Tournaments in sign-up, running or paused that they entered (withdrawn or not) or
+    /// organise.
+    pub tournaments: u32,
 }
 
 impl UnderWay {

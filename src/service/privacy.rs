@@ -134,7 +134,8 @@ impl Privacy<'_> {
     ///
     /// # Errors
     /// [`ServiceError::StillUnderWay`] while they play a game, have an open challenge, a game of
-    /// theirs is being analysed, or news naming them is still being delivered.
+    /// theirs is being analysed, news naming them is still being delivered, or a tournament they
+    /// entered or organise is not over.
     pub async fn check_forget(self, user: &User) -> Result<(), ServiceError> {
         let db = self.cx.store.read();
         let mut names = rows::names_of(db, user.id).await?;
@@ -148,9 +149,11 @@ impl Privacy<'_> {
     }
 
     /// Forgets `user`, in one transaction: their ratings, puzzle ratings and puzzle tries are
-    /// deleted (in every server); in every finished game they played, every closed challenge and
-    /// every daily-puzzle setting they made, [`FORMER_PLAYER`] takes their place (the games stay
-    /// whole and can be replayed; their opponents' ratings are not touched); the analyses they
+    /// deleted (in every server); in every finished game they played, every closed challenge,
+    /// every finished or cancelled tournament they entered or organised and every daily-puzzle
+    /// or tournament-organiser setting they made, [`FORMER_PLAYER`] takes their place (the games
+    /// stay whole and can be replayed, the standings keep their place under the stand-in's name;
+    /// their opponents' ratings are not touched); the analyses they
     /// asked for are asked for by nobody; news already delivered that named them is deleted.
     /// The news that it is done (`News::Forgotten`) goes to `to`, privately, written with it.
     ///
@@ -212,5 +215,6 @@ fn under_way(u: rows::UnderWay) -> UnderWay {
         challenges: u.challenges,
         analyses: u.analyses,
         notices: u.notices,
+        tournaments: u.tournaments,
     }
 }

@@ -11,7 +11,7 @@ use sqlx::{Column, Row};
 
 /// The columns that hold a Discord id (stored bit for bit in a signed integer): read back as
 /// the unsigned id, in text, as Discord writes its ids.
-const ID_COLUMNS: [&str; 12] = [
+const ID_COLUMNS: [&str; 16] = [
     "guild_id",
     "channel_id",
     "user_id",
@@ -24,11 +24,26 @@ const ID_COLUMNS: [&str; 12] = [
     "set_by",
     "message_id",
     "board_message_id",
+    "organiser_id",
+    "announcement_message",
+    "thread_id",
+    "role_id",
 ];
 
+/// A match (a row of `tournament_matches`) of one of the person's seats.
+macro_rules! seated_match {
+    () => {
+        "EXISTS (SELECT 1 FROM tournament_entrants e \
+         WHERE e.tournament_id = tournament_matches.tournament_id AND e.user_id = $1 \
+         AND e.seat IN (tournament_matches.first_seat, tournament_matches.second_seat))"
+    };
+}
+
 /// Each table that holds a person's id, and which rows name them (`$1`: the id as stored).
-/// The outbox names people inside its payloads: see [`notices_naming`].
-pub const TABLES: [(&str, &str); 10] = [
+/// A tournament's matches and their games name entrants by seat: theirs are the matches of a
+/// seat of theirs; a tournament is theirs if they entered or organised it. The outbox names
+/// people inside its payloads: see [`notices_naming`].
+pub const TABLES: [(&str, &str); 15] = [
     ("players", "user_id = $1"),
     ("games", "attacker_user_id = $1 OR defender_user_id = $1"),
     ("moves", "user_id = $1"),
@@ -39,6 +54,22 @@ pub const TABLES: [(&str, &str); 10] = [
     ("puzzle_attempts", "user_id = $1"),
     ("puzzle_channels", "set_by = $1"),
     ("vacations", "user_id = $1"),
+    (
+        "tournaments",
+        "organiser_id = $1 OR id IN \
+         (SELECT tournament_id FROM tournament_entrants WHERE user_id = $1)",
+    ),
+    ("tournament_entrants", "user_id = $1"),
+    ("tournament_matches", seated_match!()),
+    (
+        "tournament_games",
+        concat!(
+            "match_id IN (SELECT id FROM tournament_matches WHERE ",
+            seated_match!(),
+            ")"
+        ),
+    ),
+    ("tournament_organisers", "set_by = $1"),
 ];
 
 /// What a person has under way, which must end before they can be forgotten.
@@ -52,6 +83,9 @@ pub struct UnderWay {
     pub analyses: u32,
     /// Notices naming them that are still owed (held, pending or claimed).
     pub notices: u32,
+    /// Tournaments not over (in sign-up, running or paused) they entered (withdrawn or not)
+    /// or organise.
+    pub tournaments: u32,
 }
 
 /// What forgetting a person changed.
@@ -64,8 +98,9 @@ pub struct Forgotten {
     /// Puzzle ratings and tries deleted.
     pub puzzle_ratings: u64,
     pub puzzle_tries: u64,
-    /// Closed challenges, draw offers, analyses asked for and daily-puzzle settings that named
-    /// them, given to the stand-in (an analysis: to nobody).
+    /// Closed challenges, draw offers, analyses asked for, daily-puzzle and tournament-organiser
+    /// settings, and their entries in and organising of finished or cancelled tournaments,
+    /// that named them, given to the stand-in (an analysis: to nobody).
     pub others: u64,
     /// Delivered or given-up notices that named them, deleted.
     pub notices: u64,
@@ -110,7 +145,8 @@ pub async fn rows_naming<'e>(
         "moves" => "game_id, ply",
         "players" | "puzzle_players" => "guild_id, user_id",
         "vacations" => "started_at, id",
-        "puzzle_channels" => "guild_id",
+        "puzzle_channels" | "tournament_organisers" => "guild_id",
+        "tournament_entrants" => "tournament_id",
         "analyses" => "game_id",
         _ => "id",
     };
@@ -124,7 +160,8 @@ pub async fn rows_naming<'e>(
 }
 
 /// Every name stored beside `user`'s id: their name in each server's ratings and puzzle
-/// ratings, in games and in challenges, as it was when each was written.
+/// ratings, in games, in challenges and in tournaments' entrants, as it was when each was
+/// written.
 pub async fn names_of<'e>(ex: impl AnyExecutor<'e>, user: u64) -> Result<Vec<String>, StoreError> {
     let mut names: Vec<String> = sqlx::query_scalar(
         "SELECT name FROM players WHERE user_id = $1 \
@@ -132,7 +169,8 @@ pub async fn names_of<'e>(ex: impl AnyExecutor<'e>, user: u64) -> Result<Vec<Str
          UNION SELECT attacker_name FROM games WHERE attacker_user_id = $1 \
          UNION SELECT defender_name FROM games WHERE defender_user_id = $1 \
          UNION SELECT challenger_name FROM challenges WHERE challenger_id = $1 \
-         UNION SELECT challenged_name FROM challenges WHERE challenged_id = $1",
+         UNION SELECT challenged_name FROM challenges WHERE challenged_id = $1 \
+         UNION SELECT name FROM tournament_entrants WHERE user_id = $1",
     )
     .bind(to_db(user))
     .fetch_all(ex)
@@ -234,7 +272,7 @@ pub async fn under_way<'e>(
     user: u64,
     notices: &[NoticeNaming],
 ) -> Result<UnderWay, StoreError> {
-    let (games, challenges, analyses): (i64, i64, i64) = sqlx::query_as(
+    let (games, challenges, analyses, tournaments): (i64, i64, i64, i64) = sqlx::query_as(
         "SELECT \
          (SELECT COUNT(*) FROM games WHERE status = 'active' \
           AND (attacker_user_id = $1 OR defender_user_id = $1)), \
@@ -242,7 +280,10 @@ pub async fn under_way<'e>(
           AND (challenger_id = $1 OR challenged_id = $1)), \
          (SELECT COUNT(*) FROM analyses a JOIN games g ON g.id = a.game_id \
           WHERE a.finished_at IS NULL \
-          AND (g.attacker_user_id = $1 OR g.defender_user_id = $1 OR a.requested_by = $1))",
+          AND (g.attacker_user_id = $1 OR g.defender_user_id = $1 OR a.requested_by = $1)), \
+         (SELECT COUNT(*) FROM tournaments t WHERE t.status IN ('signup', 'running', 'paused') \
+          AND (t.organiser_id = $1 OR EXISTS (SELECT 1 FROM tournament_entrants e \
+          WHERE e.tournament_id = t.id AND e.user_id = $1)))",
     )
     .bind(to_db(user))
     .fetch_one(ex)
@@ -252,6 +293,7 @@ pub async fn under_way<'e>(
         challenges: challenges as u32,
         analyses: analyses as u32,
         notices: notices.iter().filter(|n| n.owed()).count() as u32,
+        tournaments: tournaments as u32,
     })
 }
 
@@ -259,7 +301,10 @@ pub async fn under_way<'e>(
 /// ([`under_way`]): their ratings, puzzle ratings and tries, and their vacations, are deleted; their seat in every
 /// finished game (its moves and draw offers too), every closed challenge and every server's
 /// daily-puzzle setting that names them is given to `stand_in` (an id that is no Discord
-/// user's, and its name); the analyses they asked for are asked for by nobody; the delivered
+/// user's, and its name), and so is their entry in (their name too) and organising of every
+/// finished or cancelled tournament, and any server's tournament-organiser setting they made
+/// (the stand-in may hold many seats of one tournament: `tournament_entrants` keeps one entry
+/// per member but the stand-in's); the analyses they asked for are asked for by nobody; the delivered
 /// and given-up notices in `notices` are deleted. Other players' ratings are not touched.
 pub async fn forget(
     conn: &mut sqlx::AnyConnection,
@@ -332,6 +377,30 @@ pub async fn forget(
         .execute(&mut *conn)
         .await?
         .rows_affected();
+    }
+    const OVER: &str = "SELECT id FROM tournaments WHERE status IN ('finished', 'cancelled')";
+    done.others += sqlx::query(&format!(
+        "UPDATE tournament_entrants SET user_id = $2, name = $3 \
+         WHERE user_id = $1 AND tournament_id IN ({OVER})"
+    ))
+    .bind(id)
+    .bind(other)
+    .bind(name)
+    .execute(&mut *conn)
+    .await?
+    .rows_affected();
+    for sql in [
+        format!(
+            "UPDATE tournaments SET organiser_id = $2 WHERE organiser_id = $1 AND id IN ({OVER})"
+        ),
+        "UPDATE tournament_organisers SET set_by = $2 WHERE set_by = $1".to_string(),
+    ] {
+        done.others += sqlx::query(&sql)
+            .bind(id)
+            .bind(other)
+            .execute(&mut *conn)
+            .await?
+            .rows_affected();
     }
     for notice in notices.iter().filter(|n| !n.owed()) {
         done.notices +=

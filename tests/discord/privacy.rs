@@ -1,6 +1,7 @@
 //! End to end: `/tablut privacy` and `/tablut forget-me` through the real client against the
 //! fake Discord: the file the member alone receives, decoded and checked against the database;
-//! forget-me refused in one private line while a game is under way, then asked, its button
+//! forget-me refused in one private line while a game is under way and a tournament she entered
+//! is in sign-up (she leaves it), then asked, its button
 //! refused to another member and while a challenge to her is open, then confirmed and shown in
 //! place of the question; afterwards the member's id and name are in no
 //! column of any table, the opponent's rating is as it was, and the game still replays.
@@ -13,6 +14,17 @@ use sqlx::{Column, Row};
 const ASTRID: u64 = 900_000_000_000_000_201;
 const BIRGER: u64 = 900_000_000_000_000_202;
 const CHANNEL: u64 = 40;
+const ORG: u64 = 900_000_000_000_000_200;
+/// The tournament's channel.
+const HALL: u64 = 41;
+
+/// `/tablut tournament <sub>` with `options` in the hall; returns what it shows.
+async fn tournament(h: &BotHarness, who: &Who, sub: &str, options: Value) -> Recorded {
+    let options = json!([{"name": "tournament", "type": 2,
+        "options": [{"name": sub, "type": 1, "options": options}]}]);
+    let id = h.fake.command(who, HALL, "tablut", None, options, &[]);
+    h.fake.answer(id).await
+}
 
 /// Interaction `id`'s response (seen already or not).
 fn response(h: &BotHarness, id: u64) -> Recorded {
@@ -84,6 +96,30 @@ async fn a_member_reads_what_is_stored_about_them_and_is_forgotten_by_a_button()
     h.play(&astrid, CHANNEL, "a4-a3").await;
     h.play(&birger, CHANNEL, "e3-d3").await;
 
+    // A tournament in sign-up, which she enters.
+    let organiser = Who {
+        // Manage Server.
+        permissions: "32".into(),
+        ..Who::member(ORG, "Org")
+    };
+    let options = json!([
+        {"name": "name", "type": 3, "value": "Spring Open"},
+        {"name": "format", "type": 4, "value": 0},
+        {"name": "seats", "type": 4, "value": 8},
+    ]);
+    let created = tournament(&h, &organiser, "create", options).await;
+    assert!(
+        created.content().contains("Spring Open"),
+        "{}",
+        created.content()
+    );
+    let joined = tournament(&h, &astrid, "join", json!([])).await;
+    assert!(
+        joined.content().contains("Spring Open"),
+        "{}",
+        joined.content()
+    );
+
     // Under way: refused in one line for her alone, nothing changed.
     let (_, refused) = h
         .tablut(&astrid, CHANNEL, "forget-me", json!([]), &[])
@@ -91,10 +127,14 @@ async fn a_member_reads_what_is_stored_about_them_and_is_forgotten_by_a_button()
     assert!(refused.ephemeral(), "{:?}", refused.json);
     let words = refused.content();
     assert!(
-        words.contains("1 game under way") && !words.contains('\n'),
+        words.contains("1 game under way")
+            && words.contains("1 tournament not over")
+            && !words.contains('\n'),
         "{words}"
     );
     assert!(refused.button_ids().is_empty());
+    let left = tournament(&h, &astrid, "leave", json!([])).await;
+    assert!(left.content().contains("Spring Open"), "{}", left.content());
 
     let (_, resigned) = h.tablut(&astrid, CHANNEL, "resign", json!([]), &[]).await;
     assert!(

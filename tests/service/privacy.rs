@@ -1,7 +1,9 @@
 //! A person's data on both backends: what `/tablut privacy` reads out is every row that names
 //! them, as stored (held to a scan of every table); `/tablut forget-me` is refused while
 //! anything of theirs is under way, and then leaves their id and name nowhere in the database,
-//! their opponents' ratings as they were, and their finished games whole.
+//! their opponents' ratings as they were, and their finished games whole. A member's
+//! tournaments: read out with their entry, matches and games; forgetting refused while one is
+//! not over, then their entry and organising given to the stand-in, the standings as they were.
 
 use crate::support::fixture::{challenge_request, Fixture};
 use serde_json::Value;
@@ -11,6 +13,10 @@ use tablut_bot::both_backends;
 use tablut_bot::service::analysis::AnalysisStatus;
 use tablut_bot::service::privacy::{StoredAbout, UnderWay, FORMER_PLAYER, FORMER_PLAYER_NAME};
 use tablut_bot::service::puzzle::ReplyTo;
+use tablut_bot::service::tournament::{
+    MatchGame, Member, PairingView, TournamentFormat, TournamentNews, TournamentRequest,
+    TournamentStatus,
+};
 use tablut_bot::service::*;
 use tablut_bot::store::{to_db, Backend};
 use tablut_bot::tafl::Variant;
@@ -205,6 +211,44 @@ async fn history(s: &Service) -> Vec<u64> {
     vec![1, 2, 4]
 }
 
+/// The tournament's hall, and its match games' threads (this plus the game's slot).
+const HALL: u64 = 700;
+const THREADS: u64 = 1_000_000;
+const CARL: u64 = 18_000_000_000_000_000_003;
+
+/// A member with Manage Server (Astrid).
+fn manager() -> Member {
+    Member {
+        user: astrid(),
+        manage_server: true,
+        roles: Vec::new(),
+    }
+}
+
+/// Opens the match games' threads owed (as the dispatcher does), returning the games started.
+async fn open_threads(s: &Service) -> Vec<(MatchGame, GameInfo)> {
+    let mut opened = Vec::new();
+    for n in s.probe().notices_in(HALL).await.unwrap() {
+        let payload: Payload = serde_json::from_str(&n.payload).unwrap();
+        if let Some(News::Tournament(TournamentNews::Thread(game))) = payload.news {
+            let thread = THREADS + game.slot as u64;
+            if let Some(info) = s.tournaments().open_game(&game, thread).await.unwrap() {
+                opened.push((game, info));
+            }
+        }
+    }
+    opened
+}
+
+/// Whether `user` can be forgotten now: the tournaments under way if refused.
+async fn tournaments_under_way(s: &Service, user: User) -> Option<u32> {
+    match s.privacy().check_forget(&user).await {
+        Ok(()) => None,
+        Err(ServiceError::StillUnderWay(u)) => Some(u.tournaments),
+        Err(e) => panic!("{e:?}"),
+    }
+}
+
 /// The tables the read-out has rows in.
 fn tables_read_out(stored: &StoredAbout) -> BTreeSet<String> {
     stored
@@ -361,5 +405,133 @@ async fn what_is_stored_about_a_member_is_read_out_whole_and_forgotten_for_good(
     // Asked again: nothing more to forget.
     let again = s.privacy().forget(&asking, None).await.unwrap();
     assert_eq!((again.ratings, again.games, again.others), (0, 0, 0));
+}
+
+#[tokio::test]
+async fn a_member_s_tournaments_are_read_out_and_given_to_the_stand_in_once_over(db: TestDb) {
+    let f = Fixture::open(db, config()).await;
+    let s = &*f.service;
+    let t = s.tournaments();
+    // Astrid names the organisers' role, then makes a round robin of three and enters it.
+    t.set_organisers(GUILD, &manager(), Some(77)).await.unwrap();
+    let made = t
+        .create(TournamentRequest {
+            guild: GUILD,
+            channel: HALL,
+            organiser: manager(),
+            name: "Spring Open".into(),
+            rules: tablut_bot::tafl::Rules::default(),
+            format: TournamentFormat::RoundRobin,
+            time_control: TimeControl::None,
+            rated: true,
+            seats: 3,
+            signup_for: None,
+        })
+        .await
+        .unwrap();
+    let carl = User::new(CARL, "Carl");
+    for who in [astrid(), birger(), carl.clone()] {
+        t.join(GUILD, None, who).await.unwrap();
+    }
+    // In sign-up, running: each of them refused, the refusal worded in one line.
+    assert_eq!(tournaments_under_way(s, astrid()).await, Some(1));
+    let refused = s.privacy().forget(&birger(), None).await.unwrap_err();
+    let words = tablut_bot::bot::messages::refusal(&refused);
+    assert!(words.contains("1 tournament not over") && !words.contains('\n'), "{words}");
+    t.start(GUILD, None, &manager()).await.unwrap();
+    assert_eq!(tournaments_under_way(s, carl.clone()).await, Some(1));
+    // Played to the end: the lower id wins every game.
+    loop {
+        let games = open_threads(s).await;
+        if games.is_empty() {
+            break;
+        }
+        for (game, info) in games {
+            let loser = game.first.id.max(game.second.id);
+            s.games().resign(info.place.channel, loser, None).await.unwrap();
+        }
+    }
+    let before = t.view(GUILD, Some(made.id)).await.unwrap();
+    assert_eq!(before.info.status, TournamentStatus::Finished);
+    deliver_all(s).await;
+
+    // The read-out: the tournament (she organised and entered it), her entry as stored, her
+    // matches (the bye too) and their games.
+    let stored = s.privacy().stored(&astrid()).await.unwrap();
+    let tournaments = stored.rows("tournaments");
+    assert_eq!(tournaments.len(), 1);
+    assert_eq!(tournaments[0]["name"], "Spring Open");
+    assert_eq!(tournaments[0]["status"], "finished");
+    assert_eq!(tournaments[0]["organiser_id"], ASTRID.to_string());
+    let entry = stored.rows("tournament_entrants");
+    assert_eq!(entry.len(), 1);
+    assert_eq!(entry[0]["user_id"], ASTRID.to_string());
+    assert_eq!(entry[0]["name"], NAME);
+    assert!(entry[0]["withdrawn_round"].is_null());
+    let seat = entry[0]["seat"].as_i64().unwrap();
+    let hers = |p: &PairingView| {
+        p.first.id == ASTRID || p.second.as_ref().is_some_and(|u| u.id == ASTRID)
+    };
+    let matches: Vec<_> = before.rounds.iter().flatten().filter(|p| hers(p)).collect();
+    assert_eq!(matches.len(), 3, "two matches and a bye");
+    let read_matches = stored.rows("tournament_matches");
+    assert_eq!(read_matches.len(), matches.len());
+    assert!(read_matches
+        .iter()
+        .all(|m| m["first_seat"] == seat || m["second_seat"] == seat));
+    // Her matches' results as stored: she won every game of both.
+    for m in read_matches.iter().filter(|m| !m["second_seat"].is_null()) {
+        let mine = if m["first_seat"] == seat { "first_halves" } else { "second_halves" };
+        assert_eq!(m[mine], 4, "{m:?}");
+    }
+    let read_games = stored.rows("tournament_games");
+    assert_eq!(read_games.len(), 4, "two games a match, none for the bye");
+    let played: BTreeSet<String> = stored
+        .rows("games")
+        .iter()
+        .map(|g| g["id"].to_string())
+        .collect();
+    assert!(read_games.iter().all(|g| played.contains(&g["game_id"].to_string())));
+    assert_eq!(stored.rows("tournament_organisers").len(), 1);
+    assert_eq!(stored.rows("tournament_organisers")[0]["role_id"], "77");
+    assert_eq!(stored.names, [NAME]);
+    // Every table that holds her id or name, and the matches and games of her seat.
+    let mut held: BTreeSet<String> = where_held(s, ASTRID, &[NAME])
+        .await
+        .into_iter()
+        .map(|(table, _)| table)
+        .collect();
+    held.extend(["tournament_matches".to_string(), "tournament_games".to_string()]);
+    assert_eq!(tables_read_out(&stored), held);
+
+    // Over: Astrid and then Birger forgotten, both the stand-in in one tournament.
+    let done = s.privacy().forget(&astrid(), None).await.unwrap();
+    assert_eq!(done.games, 4);
+    assert!(done.others >= 3, "her entry, her organising, the role setting: {done:?}");
+    s.privacy().forget(&birger(), None).await.unwrap();
+    for (who, name) in [(ASTRID, NAME), (BIRGER, "Birger")] {
+        let left = where_held(s, who, &[name]).await;
+        assert!(left.is_empty(), "{who} is still in {left:?}");
+    }
+    // The standings as they were, the two forgotten under the stand-in's name.
+    let after = t.view(GUILD, Some(made.id)).await.unwrap();
+    assert_eq!(after.info.organiser, FORMER_PLAYER);
+    assert_eq!(after.standings.len(), before.standings.len());
+    for (a, b) in after.standings.iter().zip(&before.standings) {
+        assert_eq!((a.place, a.match_points, a.game_halves), (b.place, b.match_points, b.game_halves));
+        match b.user.id {
+            CARL => assert_eq!(a.user, b.user),
+            _ => assert_eq!((a.user.id, a.user.name.as_str()), (FORMER_PLAYER, FORMER_PLAYER_NAME)),
+        }
+    }
+    assert_eq!(after.crosstable, before.crosstable);
+    let words = tablut_bot::bot::messages::tournaments::standings_text(&after);
+    assert!(words.contains(FORMER_PLAYER_NAME) && !words.contains("<@0>"), "{words}");
+    let png = t.draw_standings(after.drawn()).await.unwrap();
+    assert!(image::load_from_memory_with_format(&png, image::ImageFormat::Png).is_ok());
+    // Carl, not forgotten, keeps his entry; nothing of Astrid's is left to read out.
+    let carl_rows = count(s, "SELECT COUNT(*) FROM tournament_entrants WHERE user_id = $1", CARL).await;
+    assert_eq!(carl_rows, 1);
+    assert!(tables_read_out(&s.privacy().stored(&astrid()).await.unwrap()).is_empty());
 }
 }

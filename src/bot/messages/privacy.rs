@@ -24,8 +24,8 @@ pub fn privacy_too_large(bytes: usize) -> String {
 pub fn forget_me_question() -> String {
     format!(
         "Forget you? In every server, your ratings, puzzle ratings and puzzle tries are \
-         deleted, and in your finished games and closed challenges your name and id become \
-         **{}** (the games stay whole: their records, replays and your opponents' ratings do \
+         deleted, and in your finished games, closed challenges and finished tournaments \
+         your name and id become **{}** (the games stay whole: their records, replays and your opponents' ratings do \
          not change). This cannot be undone. Press **Forget me** to go ahead, or dismiss this \
          message to keep everything.",
         crate::service::privacy::FORMER_PLAYER_NAME

@@ -239,6 +239,14 @@ fn still_under_way(u: &UnderWay) -> String {
             counted(u.analyses, "analysis", "analyses")
         ));
     }
+    if u.tournaments > 0 {
+        what.push(format!(
+            "{} not over that you entered or organise (leave {} while sign-up is open, or \
+             wait for the end)",
+            counted(u.tournaments, "tournament", "tournaments"),
+            them(u.tournaments)
+        ));
+    }
     if u.notices > 0 {
         what.push("news about you the bot is still delivering (try again in a few minutes)".into());
     }

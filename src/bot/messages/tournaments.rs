@@ -38,8 +38,17 @@ fn title(t: &TournamentInfo) -> String {
     format!("**{}**", escape(&t.name))
 }
 
+/// An entrant as a mention, or the stand-in's name for a member forgotten.
 fn mention(u: &User) -> String {
-    user(u.id).to_string()
+    super::mention(&crate::service::Player::User(u.clone()))
+}
+
+/// The organiser as a mention, or the stand-in's name once they are forgotten.
+fn organiser(id: u64) -> String {
+    match crate::service::privacy::is_former_player(id) {
+        true => crate::service::privacy::FORMER_PLAYER_NAME.to_string(),
+        false => user(id).to_string(),
+    }
 }
 
 fn format_words(t: &TournamentInfo) -> String {
@@ -81,7 +90,7 @@ fn announcement(t: &TournamentInfo) -> String {
         format_words(t),
         game_words(&t.rules),
         time_words(t.time_control),
-        user(t.organiser)
+        organiser(t.organiser)
     );
     head.push_str(
         " Each pairing plays a match of two games, sides swapped, in threads of this channel.",
