@@ -191,7 +191,7 @@ async fn a_game_that_reaches_the_ply_limit_is_drawn_in_every_variant() {
         assert_eq!(last.game.ply, 6);
         assert_eq!(last.game.outcome, PLY_LIMIT, "{variant:?}");
         assert_eq!(
-            last.game.status_line(),
+            tablut_bot::bot::messages::board_caption(&last.game),
             "Draw: the game reached the bot's limit on a game's length"
         );
         // The seventh move is refused: the game is over, and stays over when read again.

@@ -5,7 +5,7 @@
 
 use super::tasks::Tasks;
 use super::{
-    background, commands, components, delivery, protocol, redact, BotConfig, Data, Error,
+    background, commands, components, delivery, messages, protocol, redact, BotConfig, Data, Error,
     StartError,
 };
 use crate::service::{Clock, Service};
@@ -93,7 +93,8 @@ pub async fn start(config: BotConfig, clock: Arc<dyn Clock>) -> Result<Running, 
     let service = Arc::new(
         Service::open(&config.database_url, config.service(), clock)
             .await?
-            .with_delivery(config.delivery()),
+            .with_delivery(config.delivery())
+            .with_captions(messages::caption),
     );
     match connect(config, service.clone()).await {
         Ok(running) => Ok(running),

@@ -12,7 +12,7 @@ use super::news::News;
 use super::notice::{GraphRef, Payload};
 use super::stored::{rebuild, Loaded};
 pub use super::types::{AnalysisSummary, CostlyMove, SideSummary, WORST_PER_SIDE};
-use super::types::{ChannelId, GameId, GameInfo, UserId};
+use super::types::{Caption, ChannelId, GameId, GameInfo, UserId};
 use crate::ai::analysis::{self, Evaluation, Judgement, Review};
 use crate::ai::pool::Pool;
 use crate::ai::queue::Class;
@@ -404,7 +404,7 @@ impl Analysis<'_> {
         if !self.cx.config.images {
             return Ok(Vec::new());
         }
-        let mut input = graph_input(review, graph_title(game));
+        let mut input = graph_input(review, self.cx.caption(&Caption::Graph(game)));
         if !game.variant().is_tablut() {
             // Raichi and tuichu are Linnaeus' calls: Tablut's alone.
             input.calls.clear();
@@ -662,21 +662,6 @@ pub fn graph_mark(judgement: Judgement) -> Option<Mark> {
         Judgement::Mistake => Some(Mark::Mistake),
         Judgement::Blunder => Some(Mark::Blunder),
     }
-}
-
-/// The graph's title: the players and the result.
-pub fn graph_title(game: &GameInfo) -> String {
-    format!(
-        "Game #{}{} · {} vs {} · {}",
-        game.id,
-        match game.variant() {
-            crate::tafl::Variant::Tablut => String::new(),
-            v => format!(" · {}", v.title()),
-        },
-        game.attackers.name(),
-        game.defenders.name(),
-        game.status_line()
-    )
 }
 
 fn stored_evals(stored: &AnalysisRow) -> Result<Vec<Option<StoredEval>>, ServiceError> {

@@ -8,9 +8,9 @@ use super::notice::{self, Answering};
 use super::play::Games;
 use super::stored::{parse_rules, rules_json, seat, start_columns, stored_start};
 use super::types::{
-    AiGameRequest, ChallengeId, ChallengeInfo, ChallengeRequest, ChallengeStatus, ChannelId,
-    ClockEvent, Clocks, GameInfo, NoticeId, Place, Player, SideChoice, Started, TimeControl, User,
-    UserId,
+    AiGameRequest, Caption, ChallengeId, ChallengeInfo, ChallengeRequest, ChallengeStatus,
+    ChannelId, ClockEvent, Clocks, GameInfo, NoticeId, Place, Player, SideChoice, Started,
+    TimeControl, User, UserId,
 };
 use crate::store::challenges::{self, ChallengeRow, NewChallenge};
 use crate::store::games::{self, NewGame, SeatRow};
@@ -403,7 +403,7 @@ impl Games<'_> {
         }
         let first = match channel {
             Some(_) => {
-                let payload = notice::Payload::with_board(News::Started(info.clone()), &info);
+                let payload = self.cx.with_board(News::Started(info.clone()), &info);
                 let first = self
                     .cx
                     .enqueue(
@@ -433,10 +433,9 @@ impl Games<'_> {
                         };
                         answering.payload(notice::Payload::news(news))
                     }
-                    None => answering.payload(notice::Payload::with_board(
-                        News::Started(info.clone()),
-                        &info,
-                    )),
+                    None => {
+                        answering.payload(self.cx.with_board(News::Started(info.clone()), &info))
+                    }
                 };
                 let hold = self.cx.delivery.answer_grace;
                 let accepted = self
@@ -581,10 +580,8 @@ impl Games<'_> {
             .await?;
         let notice = match answering {
             Some(answering) => {
-                let payload = answering.payload(notice::Payload::with_board(
-                    News::Started(info.clone()),
-                    &info,
-                ));
+                let payload =
+                    answering.payload(self.cx.with_board(News::Started(info.clone()), &info));
                 let hold = self.cx.delivery.answer_grace;
                 let shown = self
                     .cx
@@ -629,7 +626,10 @@ impl Games<'_> {
     }
 
     async fn started(self, info: GameInfo) -> Result<Started, ServiceError> {
-        let png = self.cx.image(info.start, None, info.status_line()).await?;
+        let png = self
+            .cx
+            .image(info.start, None, &Caption::Game(&info))
+            .await?;
         Ok(Started {
             game: info,
             png,

@@ -9,8 +9,8 @@ use super::news::News;
 use super::notice::{AnswerRef, Answering, Payload};
 use super::stored::Loaded;
 use super::types::{
-    ChannelId, ClockEvent, Clocks, Ended, GameInfo, MoveReport, NoticeId, Player, RatingChanges,
-    TimeControl, User, UserId,
+    Caption, ChannelId, ClockEvent, Clocks, Ended, GameInfo, MoveReport, NoticeId, Player,
+    RatingChanges, TimeControl, User, UserId,
 };
 use crate::rating::{rate_game, Score};
 use crate::store::games::{Advance, GameRow};
@@ -105,7 +105,7 @@ impl Context {
         let (answering, hold) = self.in_order(&mut tx, channel, answering, hold).await?;
         let payload = Payload {
             answer: answering.answer,
-            ..Payload::with_board(News::Moved(report.clone()), &report.game)
+            ..self.with_board(News::Moved(report.clone()), &report.game)
         };
         report.notice = self
             .enqueue(
@@ -131,7 +131,11 @@ impl Context {
         self.commit_or_look(tx, landed).await?;
         if by_user.is_some() {
             report.png = self
-                .image(*game.position(), Some(recorded), report.game.status_line())
+                .image(
+                    *game.position(),
+                    Some(recorded),
+                    &Caption::Game(&report.game),
+                )
                 .await
                 .map_err(ServiceError::after(Done::Move))?;
         }
@@ -247,7 +251,7 @@ impl Context {
                 .image(
                     *game.position(),
                     game.moves().last().copied(),
-                    ended.game.status_line(),
+                    &Caption::Game(&ended.game),
                 )
                 .await
                 .map_err(ServiceError::after(Done::GameEnd))?;
@@ -331,7 +335,7 @@ impl Context {
                 let channel = ended.game.place.channel;
                 let grace = self.delivery.answer_grace;
                 let (answering, hold) = self.in_order(conn, channel, answering, grace).await?;
-                let payload = answering.payload(Payload::with_board(news, &ended.game));
+                let payload = answering.payload(self.with_board(news, &ended.game));
                 let id = self
                     .enqueue(conn, channel, "ended", &payload, hold, now)
                     .await?;
@@ -339,7 +343,7 @@ impl Context {
             }
             Announce::TimedOut => {
                 let news = News::Clock(ClockEvent::TimedOut(ended.clone()));
-                let payload = Payload::with_board(news, &ended.game);
+                let payload = self.with_board(news, &ended.game);
                 let channel = ended.game.place.channel;
                 self.enqueue(conn, channel, "timeout", &payload, Duration::ZERO, now)
                     .await?;

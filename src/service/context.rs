@@ -12,7 +12,7 @@ use super::config::{Config, OutboxTimes};
 use super::error::ServiceError;
 use super::heavy::{self, Heavy};
 use super::limits::Limits;
-use super::types::UserId;
+use super::types::{Caption, Captions, UserId};
 use crate::store::{Connection, Store};
 use crate::tafl::{Position, RecordedMove};
 use std::sync::Arc;
@@ -40,6 +40,9 @@ pub(crate) struct Context {
     /// This service's id in the claims it takes in the database (the AI's turns, the clock's
     /// looks at games): unique per process and per service.
     pub(crate) claimer: String,
+    /// The bot's words for the text drawn into images (see [`Caption`]); none: images carry
+    /// no text of their own.
+    pub(crate) captions: Option<Captions>,
 }
 
 impl Context {
@@ -54,6 +57,7 @@ impl Context {
             gate: Heavy::new(config.heavy_workers, config.heavy_queue_limit),
             retries: Backoff::default(),
             claimer: claimer_id(),
+            captions: None,
             config,
         }
     }
@@ -111,8 +115,28 @@ impl Context {
         Ok(place)
     }
 
-    /// The board image, drawn on a blocking thread (empty when images are off).
+    /// A caption in the bot's words (empty when it gave none).
+    pub(crate) fn caption(&self, caption: &Caption<'_>) -> String {
+        self.captions
+            .map(|words| words(caption))
+            .unwrap_or_default()
+    }
+
+    /// The board image with `caption` in the bot's words under it, drawn on a blocking thread
+    /// (empty when images are off).
     pub(crate) async fn image(
+        &self,
+        position: Position,
+        last: Option<RecordedMove>,
+        caption: &Caption<'_>,
+    ) -> Result<Vec<u8>, ServiceError> {
+        self.image_captioned(position, last, self.caption(caption))
+            .await
+    }
+
+    /// The board image with `caption`, worded already (a notice's, as stored), under it (none
+    /// when it is empty), drawn on a blocking thread (empty when images are off).
+    pub(crate) async fn image_captioned(
         &self,
         position: Position,
         last: Option<RecordedMove>,
@@ -122,7 +146,10 @@ impl Context {
             return Ok(Vec::new());
         }
         self.gate
-            .run_board(move || crate::render::board_png(&position, last.as_ref(), Some(&caption)))
+            .run_board(move || {
+                let caption = Some(caption.as_str()).filter(|c| !c.is_empty());
+                crate::render::board_png(&position, last.as_ref(), caption)
+            })
             .await
     }
 }

@@ -103,6 +103,13 @@ impl Service {
         self
     }
 
+    /// The service with the bot's words for the text drawn into its images (see [`Caption`]);
+    /// without them, its boards and graphs carry no text of their own.
+    pub fn with_captions(mut self, captions: Captions) -> Service {
+        self.cx.captions = Some(captions);
+        self
+    }
+
     /// Opens the database at `url` (creating and migrating it) and makes a service over it.
     pub async fn open(
         url: &str,

@@ -7,7 +7,7 @@
 use super::context::Context;
 use super::error::ServiceError;
 use super::news::News;
-use super::types::{ChallengeId, ChannelId, GameId, GameInfo, NoticeId};
+use super::types::{Caption, ChallengeId, ChannelId, GameId, GameInfo, NoticeId};
 use crate::store::outbox::{self as rows, NewNotice, NoticeRow};
 use crate::store::{challenges, games, puzzles, Connection, StoreError, Write};
 use serde::{Deserialize, Serialize};
@@ -105,14 +105,17 @@ impl Payload {
             ..Payload::default()
         }
     }
+}
 
-    /// A notice with the board of `game` as it stands (drawn at delivery).
-    pub fn with_board(news: News, game: &GameInfo) -> Payload {
+impl Context {
+    /// A notice with the board of `game` as it stands (drawn at delivery), its caption in the
+    /// bot's words.
+    pub(crate) fn with_board(&self, news: News, game: &GameInfo) -> Payload {
         Payload {
             board: Some(BoardRef {
                 game: game.id,
                 ply: game.ply,
-                caption: game.status_line(),
+                caption: self.caption(&Caption::Game(game)),
             }),
             ..Payload::news(news)
         }

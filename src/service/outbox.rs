@@ -104,7 +104,7 @@ impl Outbox<'_> {
     pub async fn board(self, board: &BoardRef) -> Result<Vec<u8>, ServiceError> {
         let game = self.cx.game_at(board.game, board.ply).await?;
         self.cx
-            .image(
+            .image_captioned(
                 *game.position(),
                 game.moves().last().copied(),
                 board.caption.clone(),

@@ -29,20 +29,16 @@ pub fn read(text: &str) -> Result<ReadRecord, ServiceError> {
 }
 
 impl Games<'_> {
-    /// The channel's game (its latest, if none is running) as a record in `format`.
+    /// The channel's game (its latest, if none is running) as a record in `format`, with
+    /// the tags `tags` gives for it (the bot's: the event, the site, the players' names).
     pub async fn export(
         self,
         channel: ChannelId,
         format: RecordFormat,
+        tags: impl FnOnce(&GameInfo) -> RecordTags,
     ) -> Result<(GameInfo, String), ServiceError> {
         let loaded = self.cx.latest(channel).await?;
-        let tags = RecordTags {
-            event: Some(format!("tablut-bot game #{}", loaded.info.id)),
-            site: Some("Discord".into()),
-            date: None,
-            attackers: Some(loaded.info.attackers.name()),
-            defenders: Some(loaded.info.defenders.name()),
-        };
+        let tags = tags(&loaded.info);
         let text = write_record(&loaded.game, format, &tags);
         Ok((loaded.info, text))
     }

@@ -166,7 +166,7 @@ fn stored_clocks(row: &GameRow, info: &GameInfo) -> Option<Clocks> {
 }
 
 /// A stored seat as a player.
-fn player(seat: &SeatRow) -> Result<Player, ServiceError> {
+pub(crate) fn player(seat: &SeatRow) -> Result<Player, ServiceError> {
     match (&seat.user_id, &seat.ai_level) {
         (Some(id), None) => Ok(Player::User(User::new(*id, seat.name.clone()))),
         (None, Some(level)) => level
@@ -188,7 +188,9 @@ pub(crate) fn seat(player: &Player) -> SeatRow {
         Player::Ai(level) => SeatRow {
             user_id: None,
             ai_level: Some(level.name().to_string()),
-            name: player.name(),
+            // The name column of an AI's seat: a label for whoever reads the table, never
+            // shown (a seat with an AI level is read back as `Player::Ai`).
+            name: format!("the AI ({level})"),
         },
     }
 }

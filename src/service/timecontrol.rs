@@ -10,7 +10,6 @@ use super::commit::Announce;
 use super::context::Context;
 use super::error::ServiceError;
 use super::news::News;
-use super::notice::Payload;
 use super::types::{ChallengeInfo, ClockEvent, Player};
 use crate::store::challenges;
 use crate::store::games::{self, GameRow};
@@ -253,7 +252,7 @@ impl GameClock<'_> {
             user: user.id,
             number,
         };
-        let payload = Payload::with_board(News::Clock(event.clone()), &game);
+        let payload = self.cx.with_board(News::Clock(event.clone()), &game);
         let mut tx = self.cx.store.write().await?;
         // Recording the reminder and writing its notice are one step: each goes out once.
         if !games::mark_reminder(&mut *tx, game.id, loaded.row.ply, number, now).await? {

@@ -4,10 +4,10 @@ use super::commit::turn_left;
 use super::error::ServiceError;
 use super::heavy;
 use super::play::Games;
-use super::stored::{parse_rules, rebuild};
+use super::stored::{parse_rules, player, rebuild};
 use super::types::{
-    BoardView, ChannelId, GameId, GameInfo, GuildId, History, Leaderboard, Ranked, RecentGame,
-    Stats, UserId, VariantRating,
+    BoardView, Caption, ChannelId, GameId, GameInfo, GuildId, History, Leaderboard, Ranked,
+    RecentGame, Stats, UserId, VariantRating,
 };
 use crate::store::games::{self, GameRow};
 use crate::store::{moves, players};
@@ -34,7 +34,7 @@ impl Games<'_> {
         let last = loaded.game.moves().last().copied();
         let png = self
             .cx
-            .image(*loaded.game.position(), last, loaded.info.status_line())
+            .image(*loaded.game.position(), last, &Caption::Game(&loaded.info))
             .await?;
         Ok(BoardView {
             game: loaded.info,
@@ -210,12 +210,15 @@ impl Games<'_> {
 /// A finished game from `user`'s side.
 fn finished(row: &GameRow, user: UserId) -> Option<RecentGame> {
     let (side, opponent) = if row.attacker.user_id == Some(user) {
-        (Side::Attackers, &row.defender.name)
+        (Side::Attackers, &row.defender)
     } else if row.defender.user_id == Some(user) {
-        (Side::Defenders, &row.attacker.name)
+        (Side::Defenders, &row.attacker)
     } else {
         return None;
     };
+    // A seat that cannot be read (the schema allows none) is left out of the stats, as a game
+    // that cannot be rebuilt is left out everywhere else.
+    let opponent = player(opponent).ok()?;
     let result = match (row.result.as_deref()?, side) {
         ("attackers_won", Side::Attackers) | ("defenders_won", Side::Defenders) => "win",
         ("draw", _) => "draw",
@@ -228,7 +231,7 @@ fn finished(row: &GameRow, user: UserId) -> Option<RecentGame> {
         game: row.id,
         variant,
         side,
-        opponent: opponent.clone(),
+        opponent,
         result,
         reason: row.reason.clone().unwrap_or_default(),
         ended_at: row.ended_at.unwrap_or(row.updated_at),

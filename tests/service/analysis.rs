@@ -10,7 +10,7 @@ use tablut_bot::ai::{Limits, Searcher, Weights, MATE_BOUND};
 use tablut_bot::both_backends;
 use tablut_bot::render::graph::{self, evaluation_graph};
 use tablut_bot::service::analysis::{
-    graph_input, graph_mark, graph_title, AnalysisReport, AnalysisStatus, Step,
+    graph_input, graph_mark, AnalysisReport, AnalysisStatus, Step,
 };
 use tablut_bot::service::*;
 use tablut_bot::store;
@@ -381,7 +381,7 @@ both_backends! {
         // Drawn the same way again, with where each point went.
         let drawn = evaluation_graph(&graph_input(
             &report.review,
-            graph_title(&report.game),
+            tablut_bot::bot::messages::graph_title(&report.game),
         ));
         assert_eq!(
             drawn.png, report.png,

@@ -169,7 +169,7 @@ async fn the_ais_move_is_written_with_it_and_due_at_once(db: TestDb) {
         Some(BoardRef {
             game: game.id,
             ply: 1,
-            caption: reply.game.status_line()
+            caption: tablut_bot::bot::messages::board_caption(&reply.game)
         })
     );
     assert!(n.nonce.len() <= 25 && !n.nonce.is_empty());

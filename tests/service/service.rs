@@ -7,7 +7,7 @@ use crate::support::fixture::{Fixture, T0};
 use std::sync::Arc;
 use std::time::Duration;
 use tablut_bot::ai::Level;
-use tablut_bot::bot::messages::refusal;
+use tablut_bot::bot::messages::{board_caption, plain_name, record_tags, refusal};
 use tablut_bot::both_backends;
 use tablut_bot::rating::{rate_game, Rating, Score};
 use tablut_bot::service::*;
@@ -231,7 +231,7 @@ async fn the_king_escapes(db: TestDb) {
             reason: Reason::KingEscaped
         }
     );
-    assert!(r.game.status_line().contains("Defenders win"));
+    assert!(board_caption(&r.game).contains("Defenders win"));
     let ratings = r.ratings.unwrap();
     assert!(ratings.defenders.2.rating > 1500.0 && ratings.attackers.2.rating < 1500.0);
     check_store(s, game.id).await;
@@ -1477,11 +1477,11 @@ async fn an_imported_record_is_kept_as_a_finished_game_in_no_ones_stats(db: Test
     let me = User::new(ASTRID, "Astrid".to_string());
     let id = s.games().import_finished(80, &me, &read).await.unwrap();
     // The channel's latest game is it: exported, it reads back as it was.
-    let (info, again) = s.games().export(80, RecordFormat::Tafl).await.unwrap();
+    let (info, again) = s.games().export(80, RecordFormat::Tafl, record_tags).await.unwrap();
     assert_eq!(info.id, id);
     assert!(!info.rated);
     assert_eq!(info.outcome, g.outcome());
-    assert_eq!(info.attackers.name(), "Ingrid");
+    assert_eq!(plain_name(&info.attackers), "Ingrid");
     let back = read_record(&again, Rules::default()).unwrap();
     assert_eq!(back.game.rules(), g.rules());
     assert_eq!(back.game.moves(), g.moves());
@@ -1531,9 +1531,9 @@ async fn a_fischer_game_is_won_on_time_with_its_increments_counted_exactly(db: T
     assert_eq!(game.time_control, fischer);
     assert_eq!(game.clocks, Some(Clocks::both(24 * hour)));
     assert!(
-        game.status_line().ends_with("· Astrid 1 d · Birger 1 d"),
+        board_caption(&game).ends_with("· Astrid 1 d · Birger 1 d"),
         "{}",
-        game.status_line()
+        board_caption(&game)
     );
     let banks = |a: i64, d: i64| {
         Some(Clocks {
@@ -1556,9 +1556,9 @@ async fn a_fischer_game_is_won_on_time_with_its_increments_counted_exactly(db: T
     let r = f.service.games().play_move(91, ASTRID, "a3-a4", None).await.unwrap();
     assert_eq!(r.game.clocks, banks(20 * hour, 15 * hour));
     assert!(
-        r.game.status_line().ends_with("· Astrid 20 h · Birger 15 h"),
+        board_caption(&r.game).ends_with("· Astrid 20 h · Birger 15 h"),
         "{}",
-        r.game.status_line()
+        board_caption(&r.game)
     );
     crate::support::news_shown(&f.service, 91).await;
     // The reminders fall at fractions of the 15 h the turn started with.

@@ -6,6 +6,7 @@
 use crate::support::fixture::{challenge_request, Fixture};
 use std::time::Duration;
 use tablut_bot::ai::Level;
+use tablut_bot::bot::messages::{plain_name, record_tags};
 use tablut_bot::both_backends;
 use tablut_bot::service::privacy::FORMER_PLAYER_NAME;
 use tablut_bot::service::puzzle::{PuzzleAnswer, ReplyTo};
@@ -313,7 +314,7 @@ async fn imports_and_forgetting_are_looked_up_when_their_commit_is_unknown(db: T
     fail_next(s, CommitFault::Landed);
     let id = s.games().import_finished(40, &astrid(), &read).await.unwrap();
     assert_eq!(games_in(40).await, 1);
-    assert_eq!(s.games().export(40, RecordFormat::Tafl).await.unwrap().0.id, id);
+    assert_eq!(s.games().export(40, RecordFormat::Tafl, record_tags).await.unwrap().0.id, id);
     s.games().import_finished(41, &astrid(), &read).await.unwrap();
     assert_eq!(games_in(41).await, 1);
     // Forgetting: lost, her names stay and nothing is told; landed, told once.
@@ -329,8 +330,8 @@ async fn imports_and_forgetting_are_looked_up_when_their_commit_is_unknown(db: T
     assert_eq!(forgotten.games, 4);
     told_once(s, 42, forgotten.notice, "forgotten", 1).await;
     assert!(names().await.is_empty());
-    let kept = s.games().export(40, RecordFormat::Tafl).await.unwrap().0;
-    assert_eq!(kept.attackers.name(), FORMER_PLAYER_NAME);
+    let kept = s.games().export(40, RecordFormat::Tafl, record_tags).await.unwrap().0;
+    assert_eq!(plain_name(&kept.attackers), FORMER_PLAYER_NAME);
     // Without a notice, her names are looked for.
     s.games().import_finished(43, &birger(), &read).await.unwrap();
     fail_next(s, CommitFault::Landed);

@@ -83,7 +83,8 @@ async fn open_service(
 ) -> Service {
     let service = Service::open(&db.url, config.clone(), Arc::new(clock.clone()))
         .await
-        .unwrap();
+        .unwrap()
+        .with_captions(tablut_bot::bot::messages::caption);
     match delivery {
         Some(delivery) => service.with_delivery(delivery),
         None => service,

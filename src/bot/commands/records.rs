@@ -55,7 +55,7 @@ pub async fn export(
         .data()
         .service
         .games()
-        .export(ctx.channel_id().get(), format)
+        .export(ctx.channel_id().get(), format, messages::record_tags)
         .await?;
     ctx.send(
         reply(messages::exported(&game, format))

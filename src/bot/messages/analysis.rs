@@ -12,8 +12,8 @@ pub fn game_choice(game: &GameInfo) -> String {
         "#{}{} · {} vs {} · {} · {}",
         game.id,
         variant_tag(game.variant()),
-        game.attackers.name(),
-        game.defenders.name(),
+        plain_name(&game.attackers),
+        plain_name(&game.defenders),
         game.outcome.status().replace('_', " "),
         counted(game.ply, "ply", "plies")
     );
@@ -23,6 +23,22 @@ pub fn game_choice(game: &GameInfo) -> String {
     let mut cut: String = label.chars().take(99).collect();
     cut.push('…');
     cut
+}
+
+/// The title over a game's evaluation graph: the game, its players and where it stands, the
+/// names as they are.
+pub fn graph_title(game: &GameInfo) -> String {
+    format!(
+        "Game #{}{} · {} vs {} · {}",
+        game.id,
+        match game.variant() {
+            Variant::Tablut => String::new(),
+            v => format!(" · {}", v.title()),
+        },
+        plain_name(&game.attackers),
+        plain_name(&game.defenders),
+        board_caption(game)
+    )
 }
 
 /// The progress of an analysis, as its message shows it (edited as it goes).

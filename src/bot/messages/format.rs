@@ -1,6 +1,7 @@
 //! Formatting helpers every topic uses: a message's limit and the net every reply goes
 //! through, lists cut to fit, mentions, names (escaped), variants' names, counts and capitals.
 
+use crate::ai::Level;
 use crate::service::Player;
 use crate::tafl::Variant;
 use poise::serenity_prelude as serenity;
@@ -92,16 +93,30 @@ pub fn mention(player: &Player) -> String {
     match player {
         Player::User(u) if crate::service::privacy::is_former_player(u.id) => escape(&u.name),
         Player::User(u) => user(u.id).to_string(),
-        Player::Ai(level) => format!("the AI ({level})"),
+        Player::Ai(level) => ai_name(*level),
     }
 }
 
+/// The AI at `level`: "the AI (hard)".
+pub fn ai_name(level: Level) -> String {
+    format!("the AI ({level})")
+}
+
 /// A player's name as a post shows it: a person's escaped ([`escape`]), the AI's as the bot
-/// words it ("the AI (hard)").
+/// words it ([`ai_name`]).
 pub fn name(player: &Player) -> String {
     match player {
         Player::User(u) => escape(&u.name),
-        ai => ai.name(),
+        Player::Ai(level) => ai_name(*level),
+    }
+}
+
+/// A player's name where markdown is not read (an image, a file, an autocomplete label): a
+/// person's as it is, the AI's as [`ai_name`] words it.
+pub fn plain_name(player: &Player) -> String {
+    match player {
+        Player::User(u) => u.name.clone(),
+        Player::Ai(level) => ai_name(*level),
     }
 }
 

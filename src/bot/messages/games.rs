@@ -3,12 +3,40 @@
 
 use super::*;
 use crate::service::{Ended, GameInfo, Hint, MoveReport, Player, RatingChanges};
-use crate::tafl::{Call, Outcome, Rules, Side, Variant};
+use crate::tafl::{Call, Outcome, RecordTags, Rules, Side, Variant};
 
-/// A game's state in a line (its move and who is to play, or its result), with the names
-/// escaped: [`GameInfo::status_line`] for a post.
+/// A game's state in a line for a post, the names escaped: [`status_words`] with [`name`].
 pub fn status_line(game: &GameInfo) -> String {
-    game.status_line_named(name)
+    status_words(game, name)
+}
+
+/// A game's state in a line, each player's name as `name` gives it: "Move 12 · Astrid
+/// (attackers) to play", then the clocks when it has them (" · Astrid 2 d 4 h · Bjorn 3 d"),
+/// or the result: "Defenders win: the king escaped (Bjorn)", "Draw: …".
+pub fn status_words(game: &GameInfo, name: impl Fn(&Player) -> String) -> String {
+    match game.outcome {
+        Outcome::Ongoing => format!(
+            "Move {} · {} ({}) to play{}",
+            game.move_number(),
+            name(game.player(game.turn)),
+            game.turn,
+            clocks_line(game, &name)
+                .map(|line| format!(" · {line}"))
+                .unwrap_or_default()
+        ),
+        Outcome::Won { winner, reason } => format!(
+            "{} win: {} ({})",
+            capital(winner.name()),
+            reason.describe(),
+            name(game.player(winner))
+        ),
+        Outcome::Drawn { reason } => format!("Draw: {}", reason.describe()),
+    }
+}
+
+/// The caption under a game's board: [`status_words`] with the names as they are.
+pub fn board_caption(game: &GameInfo) -> String {
+    status_words(game, plain_name)
 }
 
 /// "Your move, <@id> (defenders) · move 3" (then " · Brandubh" for another variant than
@@ -54,7 +82,7 @@ pub fn result_line(game: &GameInfo) -> String {
 /// result.
 pub fn board_text(game: &GameInfo, last: Option<&crate::tafl::RecordedMove>) -> String {
     let text = board_text_alone(game, last);
-    match game.clock_line_named(name).filter(|_| !game.is_over()) {
+    match clocks_line(game, name).filter(|_| !game.is_over()) {
         Some(clocks) => format!("{text}\nTime left: {clocks}"),
         None => text,
     }
@@ -82,11 +110,23 @@ pub fn history_file(game: &GameInfo, record: &str, position_record: &str) -> Str
     format!(
         "{}{}{}{}{}\n{record}\n\nposition: {position_record}\n",
         tag("Variant", &game.variant()),
-        tag("Attackers", &game.attackers.name()),
-        tag("Defenders", &game.defenders.name()),
+        tag("Attackers", &plain_name(&game.attackers)),
+        tag("Defenders", &plain_name(&game.defenders)),
         tag("Rules", &game.rules),
         tag("Result", &game.outcome.status()),
     )
+}
+
+/// The tags of an exported record (`/tablut export`): the bot's game number, Discord, and
+/// the players' names as they are.
+pub fn record_tags(game: &GameInfo) -> RecordTags {
+    RecordTags {
+        event: Some(format!("tablut-bot game #{}", game.id)),
+        site: Some("Discord".into()),
+        date: None,
+        attackers: Some(plain_name(&game.attackers)),
+        defenders: Some(plain_name(&game.defenders)),
+    }
 }
 
 /// The answer to `/tablut history`: the players and where the game stands, then its record

@@ -6,7 +6,8 @@
 //! - [`games`]: a game's posts: start, moves, end, turn and result lines, board, history,
 //!   replay, export and import, hints, AI waits, draw offers, the list of games running.
 //! - [`challenges`]: a challenge, its thread's name, its acceptance, refusal or withdrawal.
-//! - [`clocks`]: time controls, durations, what the clock says in a game's channel.
+//! - [`clocks`]: time controls, the one wording of spans of time ([`span_words`]), a game's
+//!   clocks, what the clock says in a game's channel, vacations.
 //! - [`rules`]: each variant's rules in brief, presets' names.
 //! - [`records`]: stats and leaderboards.
 //! - [`analysis`]: an analysis's labels, progress and summary.
@@ -14,12 +15,15 @@
 //! - [`privacy`]: what the bot stores about a member, and forgetting it.
 //! - [`refusals`]: the one-line private answers to what cannot be done.
 //! - [`notices`]: the words of each notice the outbox delivers, from the topics above.
+//! - [`captions`]: the text drawn into images (a board's caption, a graph's title), from the
+//!   topics above, for the service that draws them (`Service::with_captions`).
 //!
 //! A new topic gets a file of its own beside these (tournaments' words in `tournaments.rs`);
 //! new clock words go in `clocks.rs`. Everything is re-exported here: callers write
 //! `messages::turn_line`, whichever file holds it.
 
 mod analysis;
+mod captions;
 mod challenges;
 mod clocks;
 mod format;
@@ -33,6 +37,7 @@ mod rules;
 pub mod tournaments;
 
 pub use analysis::*;
+pub use captions::*;
 pub use challenges::*;
 pub use clocks::*;
 pub use format::*;

@@ -2,7 +2,31 @@
 //! puzzles' leaderboard.
 
 use super::*;
+use crate::ai::puzzle::Kind;
 use crate::service::puzzle::{DailyBoard, PuzzleAnswer, PuzzleRatings, PuzzleView};
+use std::time::Duration;
+
+/// A puzzle's task at the player's turn, under its board and in its message: "Defenders to
+/// move: find the move that wins in 2 (move 1 of 2)." and the like.
+pub fn puzzle_task(view: &PuzzleView) -> String {
+    let side = capital(view.side.name());
+    match view.kind {
+        Kind::Win if view.moves == 1 => format!("{side} to move: find the move that wins."),
+        Kind::Win => format!(
+            "{side} to move: find the move that wins in {} (move {} of {}).",
+            view.moves, view.step, view.moves
+        ),
+        Kind::Save => format!("{side} to move: find the only move that saves the game."),
+    }
+}
+
+/// The caption under the board of a puzzle's try that ended: solved, or the solution's move.
+pub fn puzzle_end_caption(solution: Option<&str>) -> String {
+    match solution {
+        None => "Solved!".to_string(),
+        Some(solution) => format!("The answer was {solution}."),
+    }
+}
 
 /// The daily puzzle, posted in the channel an admin named.
 pub fn daily_puzzle(view: &crate::service::puzzle::PuzzleView) -> String {
@@ -10,7 +34,7 @@ pub fn daily_puzzle(view: &crate::service::puzzle::PuzzleView) -> String {
         "Today's puzzle: {} Press **Solve today's puzzle** (or use /tablut puzzle today) for \
          your try, seen by you alone, then answer with /tablut puzzle move. One try each: \
          /tablut puzzle leaderboard shows who solved it.",
-        view.task()
+        puzzle_task(view)
     )
 }
 
@@ -54,16 +78,6 @@ pub fn daily_channel_text(channel: Option<u64>, had: bool) -> String {
     }
 }
 
-/// How long a try took, to the second: "42 s", "3 min 5 s", "2 h 10 min".
-pub(super) fn took_words(ms: i64) -> String {
-    let s = ms.max(0) / 1000;
-    match (s / 3600, s / 60 % 60, s % 60) {
-        (0, 0, s) => format!("{s} s"),
-        (0, m, s) => format!("{m} min {s} s"),
-        (h, m, _) => format!("{h} h {m} min"),
-    }
-}
-
 /// How many of the day's solvers its line names.
 pub(super) const DAY_LINE_SOLVERS: usize = 10;
 
@@ -75,7 +89,14 @@ pub fn daily_line(board: &DailyBoard) -> String {
         .iter()
         .filter(|r| r.solved)
         .enumerate()
-        .map(|(i, r)| format!("{}. <@{}> {}", i + 1, r.user_id, took_words(r.took_ms)))
+        .map(|(i, r)| {
+            format!(
+                "{}. <@{}> {}",
+                i + 1,
+                r.user_id,
+                span_words(Duration::from_millis(r.took_ms.max(0) as u64), Span::Took)
+            )
+        })
         .collect();
     let missed = board.results.len() - solved.len();
     // The quickest ten, so the line leaves room for the ratings below.
@@ -132,7 +153,7 @@ pub fn view_message(view: &PuzzleView) -> String {
         } else {
             ", a repeat: unrated"
         },
-        view.task()
+        puzzle_task(view)
     ));
     text
 }

@@ -42,7 +42,7 @@ pub fn stats_message(name: &str, s: &Stats) -> String {
                 "\n• {} as {} against {} ({}{})",
                 g.result,
                 g.side,
-                escape(&g.opponent),
+                super::name(&g.opponent),
                 g.reason.replace('_', " "),
                 match g.variant {
                     Variant::Tablut => String::new(),

@@ -4,6 +4,7 @@ use super::*;
 use crate::service::privacy::UnderWay;
 use crate::service::{Done, NotStartedWhy, RecordProblem, ServiceError};
 use crate::tafl::Variant;
+use std::time::Duration;
 
 /// The refusal of one of Tablut's presets for another variant.
 pub fn preset_refused(variant: Variant, preset: &str) -> String {
@@ -109,7 +110,7 @@ pub fn refusal(e: &ServiceError) -> String {
         } => format!(
             "You already have {}: cancel one, or try again once one is answered or when the first expires in {}.",
             counted(*open, "open challenge", "open challenges"),
-            wait_words(*first_expires_in)
+            span_words(Duration::from_secs(*first_expires_in), Span::Wait)
         ),
         E::ChallengedTooOften {
             received,
@@ -118,8 +119,8 @@ pub fn refusal(e: &ServiceError) -> String {
         } => format!(
             "That player was sent {} in the last {}: try again in {}.",
             counted(*received, "challenge", "challenges"),
-            wait_words(*window),
-            wait_words(*wait)
+            span_words(Duration::from_secs(*window), Span::Wait),
+            span_words(Duration::from_secs(*wait), Span::Wait)
         ),
         E::AiGameTooSoon(secs) => {
             format!("You started a game against the AI a moment ago: try again in {secs} s.")

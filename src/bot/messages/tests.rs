@@ -3,6 +3,7 @@
 use super::*;
 use crate::ai::analysis::Judgement;
 use crate::service::analysis::AnalysisSummary;
+use crate::service::{Caption, PuzzleView};
 use crate::service::{
     ChallengeInfo, ClockEvent, Ended, GameInfo, Hint, Leaderboard, MoveReport, News, Player,
     RatingChanges, Stats, TimeControl,
@@ -367,7 +368,7 @@ fn posts_naming(a: &str, b: &str) -> Vec<(&'static str, String)> {
             game: 1,
             variant: Variant::Tablut,
             side: Side::Attackers,
-            opponent: b.to_string(),
+            opponent: Player::User(bob.clone()),
             result: "loss",
             reason: "king_escaped".into(),
             ended_at: 0,
@@ -606,7 +607,7 @@ fn every_builder_stays_within_the_limit_with_the_longest_names() {
                 game: i,
                 variant: Variant::Copenhagen,
                 side: Side::Attackers,
-                opponent: long_name(0).name,
+                opponent: Player::User(long_name(0)),
                 result: "loss",
                 reason: "king_captured".into(),
                 ended_at: 0,
@@ -637,17 +638,54 @@ fn every_builder_stays_within_the_limit_with_the_longest_names() {
 
 #[test]
 fn durations_read_naturally() {
-    assert_eq!(duration_words(Duration::from_secs(26 * 3600)), "1 d 2 h");
-    assert_eq!(duration_words(Duration::from_secs(200 * 60)), "3 h 20 min");
-    assert_eq!(duration_words(Duration::from_secs(10)), "1 min");
-    assert_eq!(
-        duration_words(Duration::from_secs(12 * 3600 - 3)),
-        "12 h 0 min"
-    );
-    assert_eq!(
-        duration_words(Duration::from_secs(90 * 60 + 29)),
-        "1 h 30 min"
-    );
+    let lasting = |secs| span_words(Duration::from_secs(secs), Span::Lasting);
+    assert_eq!(lasting(26 * 3600), "1 d 2 h");
+    assert_eq!(lasting(200 * 60), "3 h 20 min");
+    assert_eq!(lasting(10), "1 min");
+    assert_eq!(lasting(12 * 3600 - 3), "12 h 0 min");
+    assert_eq!(lasting(90 * 60 + 29), "1 h 30 min");
+    assert_eq!(lasting(3 * 86_400 + 40 * 60), "3 d 0 h");
+}
+
+#[test]
+fn time_left_is_two_units_to_the_nearest_minute_and_seconds_below_one() {
+    let left = |secs| span_words(Duration::from_secs(secs), Span::Left);
+    assert_eq!(left(2 * 86_400 + 4 * 3600 + 50 * 60), "2 d 4 h");
+    assert_eq!(left(3 * 86_400 + 20 * 60), "3 d");
+    assert_eq!(left(5 * 3600 + 20 * 60 + 10), "5 h 20 min");
+    assert_eq!(left(5 * 3600 + 29), "5 h");
+    assert_eq!(left(45 * 60 + 31), "46 min");
+    assert_eq!(left(59), "59 s");
+    assert_eq!(left(0), "0 s");
+    assert_eq!(left(89), "1 min");
+    assert_eq!(left(90), "2 min");
+    // Less than a second left is no time at all.
+    assert_eq!(span_words(Duration::from_millis(999), Span::Left), "0 s");
+}
+
+#[test]
+fn a_tries_time_is_to_the_second_in_two_units() {
+    let took = |secs| span_words(Duration::from_secs(secs), Span::Took);
+    assert_eq!(took(0), "0 s");
+    assert_eq!(took(42), "42 s");
+    assert_eq!(took(3 * 60 + 5), "3 min 5 s");
+    assert_eq!(took(3 * 60), "3 min 0 s");
+    assert_eq!(took(2 * 3600 + 10 * 60 + 59), "2 h 10 min");
+    // Hours are its largest unit.
+    assert_eq!(took(26 * 3600 + 60), "26 h 1 min");
+}
+
+#[test]
+fn a_wait_is_one_unit_rounded_up() {
+    let wait = |secs| span_words(Duration::from_secs(secs), Span::Wait);
+    assert_eq!(wait(0), "1 s");
+    assert_eq!(wait(40), "40 s");
+    assert_eq!(wait(90), "90 s");
+    assert_eq!(wait(91), "2 min");
+    assert_eq!(wait(5400), "90 min");
+    assert_eq!(wait(5401), "2 h");
+    assert_eq!(wait(129_600), "36 h");
+    assert_eq!(wait(129_601), "2 d");
 }
 
 #[test]
@@ -962,4 +1000,97 @@ fn a_thread_without_a_game_says_why() {
             "{json}"
         );
     }
+}
+
+#[test]
+fn a_boards_caption_names_the_players_as_they_are_and_a_post_escapes_them() {
+    let mut game = long_game(1);
+    game.attackers = Player::User(crate::service::User::new(7, "Astrid_*"));
+    game.defenders = Player::Ai(crate::ai::Level::Hard);
+    game.ply = 22;
+    game.turn = Side::Attackers;
+    assert_eq!(
+        board_caption(&game),
+        "Move 12 · Astrid_* (attackers) to play"
+    );
+    assert_eq!(
+        status_line(&game),
+        "Move 12 · Astrid\\_\\* (attackers) to play"
+    );
+    assert_eq!(caption(&Caption::Game(&game)), board_caption(&game));
+    game.clocks = Some(crate::service::Clocks {
+        attackers_ms: (2 * 86_400 + 4 * 3600) * 1000,
+        defenders_ms: 30_000,
+    });
+    assert_eq!(
+        board_caption(&game),
+        "Move 12 · Astrid_* (attackers) to play · Astrid_* 2 d 4 h · the AI (hard) 30 s"
+    );
+    game.outcome = Outcome::Won {
+        winner: Side::Defenders,
+        reason: crate::tafl::Reason::KingEscaped,
+    };
+    assert_eq!(
+        board_caption(&game),
+        format!(
+            "Defenders win: {} (the AI (hard))",
+            crate::tafl::Reason::KingEscaped.describe()
+        )
+    );
+    assert_eq!(
+        caption(&Caption::Graph(&game)),
+        format!(
+            "Game #1 · Astrid_* vs the AI (hard) · {}",
+            board_caption(&game)
+        )
+    );
+    game.rules.variant = Variant::Brandubh;
+    assert!(graph_title(&game).starts_with("Game #1 · Brandubh · Astrid_* vs"));
+}
+
+#[test]
+fn a_puzzles_caption_is_its_task_then_how_the_try_ended() {
+    use crate::ai::puzzle::Kind;
+    let view = |kind, moves, step, side| PuzzleView {
+        puzzle_id: 1,
+        kind,
+        moves,
+        step,
+        side,
+        rating: 1500.0,
+        rated: true,
+        reply: None,
+        day: None,
+        png: Vec::new(),
+        notice: None,
+    };
+    let win_in_one = view(Kind::Win, 1, 1, Side::Defenders);
+    assert_eq!(
+        caption(&Caption::Puzzle(&win_in_one)),
+        "Defenders to move: find the move that wins."
+    );
+    assert_eq!(
+        puzzle_task(&view(Kind::Win, 2, 2, Side::Attackers)),
+        "Attackers to move: find the move that wins in 2 (move 2 of 2)."
+    );
+    assert_eq!(
+        puzzle_task(&view(Kind::Save, 1, 1, Side::Attackers)),
+        "Attackers to move: find the only move that saves the game."
+    );
+    assert_eq!(caption(&Caption::PuzzleSolved), "Solved!");
+    assert_eq!(
+        caption(&Caption::PuzzleFailed { solution: "e5-e2" }),
+        "The answer was e5-e2."
+    );
+}
+
+#[test]
+fn an_exported_records_tags_name_the_game_and_the_players_as_they_are() {
+    let mut game = long_game(4);
+    game.defenders = Player::Ai(crate::ai::Level::Easy);
+    let tags = record_tags(&game);
+    assert_eq!(tags.event.as_deref(), Some("tablut-bot game #4"));
+    assert_eq!(tags.site.as_deref(), Some("Discord"));
+    assert_eq!(tags.attackers, Some("*_".repeat(16)));
+    assert_eq!(tags.defenders.as_deref(), Some("the AI (easy)"));
 }

@@ -4,11 +4,14 @@
 
 use super::puzzles::{view_at, Loaded, Puzzles};
 use crate::rating::{rate_game, Rating, Score};
+use crate::service::context::Context;
 use crate::service::error::{Done, ServiceError};
 use crate::service::news::News;
 use crate::service::notice::{Payload, PuzzleBoardRef, ReplyTo};
 use crate::service::play;
-use crate::service::types::{AnswerKey, GuildId, PuzzleAnswer, PuzzleRatings, User, UserId};
+use crate::service::types::{
+    AnswerKey, Caption, GuildId, PuzzleAnswer, PuzzleRatings, User, UserId,
+};
 use crate::store::puzzles as rows;
 use crate::store::Connection;
 use crate::tafl::{parse_move, Move};
@@ -108,16 +111,17 @@ fn gives_kept(kept: &Kept, active: Option<&rows::AttemptRow>, typed: Option<&str
 /// The answer that ended a try `progress` plies into its line, without its board, and that
 /// board.
 fn ended_at(
+    cx: &Context,
     p: &Loaded,
     progress: u32,
     kept: KeptAnswer,
     day: Option<i64>,
     key: AnswerKey,
 ) -> Result<(PuzzleAnswer, PuzzleBoardRef), ServiceError> {
-    let caption = match &kept.solution {
-        None => "Solved!".to_string(),
-        Some(solution) => format!("The answer was {solution}."),
-    };
+    let caption = cx.caption(&match &kept.solution {
+        None => Caption::PuzzleSolved,
+        Some(solution) => Caption::PuzzleFailed { solution },
+    });
     let board = PuzzleBoardRef {
         puzzle: p.row.id,
         caption,
@@ -146,7 +150,7 @@ fn ended_at(
 }
 
 /// A kept answer as it was given, without its board, and that board.
-fn kept_at(kept: &Kept) -> Result<(PuzzleAnswer, PuzzleBoardRef), ServiceError> {
+fn kept_at(cx: &Context, kept: &Kept) -> Result<(PuzzleAnswer, PuzzleBoardRef), ServiceError> {
     let a = &kept.attempt;
     let key = AnswerKey {
         attempt: a.id,
@@ -154,11 +158,18 @@ fn kept_at(kept: &Kept) -> Result<(PuzzleAnswer, PuzzleBoardRef), ServiceError> 
         notice: None,
     };
     if a.status == "active" {
-        let (view, board) = view_at(&kept.puzzle, a.progress, a.rated, a.day);
+        let (view, board) = view_at(cx, &kept.puzzle, a.progress, a.rated, a.day);
         let played = kept.answer.played.clone();
         return Ok((PuzzleAnswer::Continue { played, view, key }, board));
     }
-    ended_at(&kept.puzzle, kept.before, kept.answer.clone(), a.day, key)
+    ended_at(
+        cx,
+        &kept.puzzle,
+        kept.before,
+        kept.answer.clone(),
+        a.day,
+        key,
+    )
 }
 
 impl Puzzles<'_> {
@@ -286,7 +297,7 @@ impl Puzzles<'_> {
         if !rows::advance(&mut *conn, a.id, a.progress, next, &kept.json()?, now).await? {
             return Err(ServiceError::PositionChanged);
         }
-        let (view, board) = view_at(p, next, a.rated, a.day);
+        let (view, board) = view_at(self.cx, p, next, a.rated, a.day);
         let key = AnswerKey {
             attempt: a.id,
             progress: next,
@@ -328,7 +339,7 @@ impl Puzzles<'_> {
             progress: a.progress + 1,
             notice: None,
         };
-        ended_at(p, a.progress, kept, a.day, key)
+        ended_at(self.cx, p, a.progress, kept, a.day, key)
     }
 
     /// Rates a first try's end (`right`: solved) in the transaction that ended it: the player's
@@ -468,7 +479,7 @@ impl Puzzles<'_> {
         to: Option<&ReplyTo>,
     ) -> Result<PuzzleAnswer, ServiceError> {
         check_private(kept.attempt.day, to)?;
-        let (mut answer, board) = kept_at(&kept)?;
+        let (mut answer, board) = kept_at(self.cx, &kept)?;
         if to.is_some() {
             let mut tx = self.cx.store.write().await?;
             let now = self.cx.database_now_on(&mut tx).await?;

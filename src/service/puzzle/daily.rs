@@ -6,7 +6,7 @@ use super::puzzles::{load, Puzzles};
 use crate::service::error::ServiceError;
 use crate::service::news::News;
 use crate::service::notice::{Buttons, Payload, PuzzleBoardRef, ReplyTo};
-use crate::service::types::{ChannelId, GuildId, NoticeId, PuzzleView, User, UserId};
+use crate::service::types::{Caption, ChannelId, GuildId, NoticeId, PuzzleView, User, UserId};
 use crate::store::puzzles as rows;
 use std::time::Duration;
 
@@ -233,7 +233,7 @@ impl Puzzles<'_> {
             let payload = Payload {
                 puzzle: Some(PuzzleBoardRef {
                     puzzle: p.row.id,
-                    caption: view.task(),
+                    caption: self.cx.caption(&Caption::Puzzle(&view)),
                     plies: 0,
                     then: None,
                 }),

@@ -10,7 +10,7 @@ use crate::service::error::{Done, ServiceError};
 use crate::service::news::News;
 use crate::service::notice::{Payload, PuzzleBoardRef, ReplyTo};
 use crate::service::stored::{parse_rules, rules_json};
-use crate::service::types::{GuildId, PuzzleView, User, UserId};
+use crate::service::types::{Caption, GuildId, PuzzleView, User, UserId};
 use crate::store::puzzles::{self as rows, NewPuzzle, PuzzleRow};
 use crate::tafl::{parse_move, Game, Move, Position, Side};
 
@@ -210,7 +210,7 @@ impl Puzzles<'_> {
         rated: bool,
         day: Option<i64>,
     ) -> Result<PuzzleView, ServiceError> {
-        let (mut view, board) = view_at(p, progress, rated, day);
+        let (mut view, board) = view_at(self.cx, p, progress, rated, day);
         view.png = self.puzzle_image(p, &board).await?;
         Ok(view)
     }
@@ -229,7 +229,7 @@ impl Puzzles<'_> {
             game.play(mv).map_err(|e| bad(e.to_string()))?;
         }
         self.cx
-            .image(
+            .image_captioned(
                 *game.position(),
                 game.moves().last().copied(),
                 board.caption.clone(),
@@ -250,7 +250,7 @@ impl Puzzles<'_> {
         to: Option<&ReplyTo>,
         now: i64,
     ) -> Result<PuzzleView, ServiceError> {
-        let (mut view, board) = view_at(p, 0, rated, day);
+        let (mut view, board) = view_at(self.cx, p, 0, rated, day);
         let payload = Payload {
             puzzle: Some(board.clone()),
             ..Payload::news(News::PuzzleShown(view.clone()))
@@ -304,6 +304,7 @@ impl Puzzles<'_> {
 
 /// The view of a puzzle `progress` plies into its line, without its board, and that board.
 pub(super) fn view_at(
+    cx: &Context,
     p: &Loaded,
     progress: u32,
     rated: bool,
@@ -327,7 +328,7 @@ pub(super) fn view_at(
     };
     let board = PuzzleBoardRef {
         puzzle: p.row.id,
-        caption: view.task(),
+        caption: cx.caption(&Caption::Puzzle(&view)),
         plies: progress,
         then: None,
     };

@@ -306,7 +306,7 @@ impl Tournaments<'_> {
             game: game.clone(),
             info: info.clone(),
         };
-        let payload = Payload::with_board(News::Tournament(news), &info);
+        let payload = self.cx.with_board(News::Tournament(news), &info);
         let first_post = self
             .cx
             .enqueue(

@@ -5,12 +5,14 @@
 //! them without importing another part.
 
 mod analysis;
+mod caption;
 mod privacy;
 mod puzzle;
 pub mod tournament;
 pub mod vacation;
 
 pub use analysis::{AnalysisSummary, CostlyMove, SideSummary, WORST_PER_SIDE};
+pub use caption::{Caption, Captions};
 pub use privacy::Forgotten;
 pub use puzzle::{AnswerKey, PuzzleAnswer, PuzzleRatings, PuzzleView};
 
@@ -72,14 +74,6 @@ impl Player {
 
     pub fn is_ai(&self) -> bool {
         matches!(self, Player::Ai(_))
-    }
-
-    /// The name to show: the user's, or "the AI (hard)".
-    pub fn name(&self) -> String {
-        match self {
-            Player::User(u) => u.name.clone(),
-            Player::Ai(level) => format!("the AI ({level})"),
-        }
     }
 }
 
@@ -326,22 +320,6 @@ impl Clocks {
     }
 }
 
-/// Time left in brief: `2 d 4 h`, `3 d`, `5 h 20 min`, `45 min`, `30 s`, `0 s`; from a
-/// minute on, to the nearest minute (a bank read a moment after its turn started is whole).
-pub fn time_left_words(ms: i64) -> String {
-    let s = (ms.max(0) as u64) / 1000;
-    let s = if s >= 60 { (s + 30) / 60 * 60 } else { s };
-    let (d, h, m) = (s / 86_400, s / 3600 % 24, s / 60 % 60);
-    match (d, h, m) {
-        (0, 0, 0) => format!("{s} s"),
-        (0, 0, m) => format!("{m} min"),
-        (0, h, 0) => format!("{h} h"),
-        (0, h, m) => format!("{h} h {m} min"),
-        (d, 0, _) => format!("{d} d"),
-        (d, h, _) => format!("{d} d {h} h"),
-    }
-}
-
 /// A game as the service shows it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GameInfo {
@@ -412,60 +390,6 @@ impl GameInfo {
     /// The move number of the next move (attackers and defenders make one move together).
     pub fn move_number(&self) -> u32 {
         self.ply / 2 + 1
-    }
-
-    /// One line on where the game stands: "Move 12 · Astrid (attackers) to play", or the
-    /// result: "Defenders win: the king escaped".
-    pub fn status_line(&self) -> String {
-        self.status_line_named(Player::name)
-    }
-
-    /// A Fischer clock's time left, each side's: `Astrid 2 d 4 h · Bjorn 3 d`.
-    pub fn clock_line(&self) -> Option<String> {
-        self.clock_line_named(Player::name)
-    }
-
-    /// [`GameInfo::clock_line`] with each player's name as `name` gives it.
-    pub fn clock_line_named(&self, name: impl Fn(&Player) -> String) -> Option<String> {
-        let clocks = self.clocks?;
-        Some(format!(
-            "{} {} · {} {}",
-            name(&self.attackers),
-            time_left_words(clocks.attackers_ms),
-            name(&self.defenders),
-            time_left_words(clocks.defenders_ms)
-        ))
-    }
-
-    /// [`GameInfo::status_line`] with each player's name as `name` gives it (escaped for a
-    /// post, say).
-    pub fn status_line_named(&self, name: impl Fn(&Player) -> String) -> String {
-        match self.outcome {
-            Outcome::Ongoing => format!(
-                "Move {} · {} ({}) to play{}",
-                self.move_number(),
-                name(self.player(self.turn)),
-                self.turn,
-                self.clock_line_named(&name)
-                    .map(|line| format!(" · {line}"))
-                    .unwrap_or_default()
-            ),
-            Outcome::Won { winner, reason } => format!(
-                "{} win: {} ({})",
-                capitalised(winner.name()),
-                reason.describe(),
-                name(self.player(winner))
-            ),
-            Outcome::Drawn { reason } => format!("Draw: {}", reason.describe()),
-        }
-    }
-}
-
-fn capitalised(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(first) => first.to_uppercase().chain(c).collect(),
-        None => String::new(),
     }
 }
 
@@ -704,7 +628,7 @@ pub struct RecentGame {
     pub game: GameId,
     pub variant: Variant,
     pub side: Side,
-    pub opponent: String,
+    pub opponent: Player,
     /// `win`, `loss` or `draw`.
     pub result: &'static str,
     pub reason: String,

@@ -35,24 +35,6 @@ pub struct PuzzleView {
     pub notice: Option<NoticeId>,
 }
 
-impl PuzzleView {
-    /// "Defenders to move: find the move that wins in 2." and the like.
-    pub fn task(&self) -> String {
-        let side = match self.side {
-            Side::Attackers => "Attackers",
-            Side::Defenders => "Defenders",
-        };
-        match self.kind {
-            Kind::Win if self.moves == 1 => format!("{side} to move: find the move that wins."),
-            Kind::Win => format!(
-                "{side} to move: find the move that wins in {} (move {} of {}).",
-                self.moves, self.step, self.moves
-            ),
-            Kind::Save => format!("{side} to move: find the only move that saves the game."),
-        }
-    }
-}
-
 /// A rated try's effect: the player's and the puzzle's ratings before and after.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PuzzleRatings {
