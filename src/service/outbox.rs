@@ -145,6 +145,18 @@ impl Outbox<'_> {
         Ok(rows::renew(writing.ex(), notice.id, claim, until).await?)
     }
 
+    /// Gives back this process's claim on `notice`, whose attempt never began (the dispatcher
+    /// stops while it waits for its channel): due again at once, for the next start or another
+    /// process, rather than at its lease's end. Returns whether the claim still held.
+    pub async fn unclaim(self, notice: &Notice) -> Result<bool, ServiceError> {
+        let Some(claim) = notice.claim else {
+            return Ok(false);
+        };
+        let now = self.cx.database_now().await?;
+        let mut writing = self.cx.store.lock().await?;
+        Ok(rows::unclaim(writing.ex(), notice.id, claim, now).await?)
+    }
+
     /// The handler's edit showing notice `id` failed: the dispatcher sends it now (an edit
     /// shows once, however often it is sent), without waiting for the rest of the hold.
     pub async fn answer_failed(self, id: NoticeId) -> Result<(), ServiceError> {

@@ -264,6 +264,27 @@ pub async fn renew<'e>(
     Ok(renewed.rows_affected() == 1)
 }
 
+/// Gives back the claim on notice `id` whose count of attempts is `claim` (as [`claim_due`]
+/// returned it), if it still holds, for an attempt that never began: pending again, due at
+/// `now`, its attempts counted as before the claim. Returns whether it did.
+pub async fn unclaim<'e>(
+    ex: impl Writes<'e>,
+    id: i64,
+    claim: u32,
+    now: i64,
+) -> Result<bool, StoreError> {
+    let given = sqlx::query(
+        "UPDATE outbox SET status = 'pending', attempts = attempts - 1, next_attempt_at = $1 \
+         WHERE id = $2 AND status = 'claimed' AND attempts = $3",
+    )
+    .bind(now)
+    .bind(id)
+    .bind(i64::from(claim))
+    .execute(ex)
+    .await?;
+    Ok(given.rows_affected() == 1)
+}
+
 /// Deletes the notices delivered before `before` (Unix ms) and those given up that were
 /// written before it; owed ones are never touched. Returns how many went.
 pub async fn prune<'e>(ex: impl Writes<'e>, before: i64) -> Result<u64, StoreError> {

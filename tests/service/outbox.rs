@@ -1041,6 +1041,33 @@ async fn a_claimed_notice_is_due_again_only_when_its_lease_is_over(db: TestDb) {
 }
 
 both_backends! {
+/// A claim given back (its dispatcher stops before the attempt begins) leaves the notice due
+/// at once, its attempts counted as before; a claim no longer held gives nothing back.
+#[tokio::test]
+async fn a_claim_given_back_is_due_again_at_once(db: TestDb) {
+    let f = fixture(db, false).await;
+    let s = &f.service;
+    let game = ai_game(s, 61, SideChoice::Defenders).await;
+    let reply = s.ai().turn(game.id).await.unwrap().unwrap();
+    let t = now(s).await;
+    let claimed = s.outbox().claim(t, 10).await.unwrap();
+    assert_eq!(claimed.iter().map(|n| n.id).collect::<Vec<_>>(), [reply.notice]);
+    assert!(s.outbox().claim(now(s).await, 10).await.unwrap().is_empty(), "claimed");
+    assert!(s.outbox().unclaim(&claimed[0]).await.unwrap());
+    assert!(!s.outbox().unclaim(&claimed[0]).await.unwrap(), "given back once");
+    // Due again well within the lease, as an attempt not made.
+    let again = s.outbox().claim(now(s).await, 10).await.unwrap();
+    assert_eq!(again.iter().map(|n| n.id).collect::<Vec<_>>(), [reply.notice]);
+    assert_eq!((again[0].attempts, again[0].claim), (claimed[0].attempts, claimed[0].claim));
+    // Delivered, it has no claim to give back.
+    let delivered = Delivery::Delivered { message_id: Some(6) };
+    assert_eq!(record(s, &again[0], delivered, now(s).await).await.unwrap(), Recorded::Delivered);
+    assert!(!s.outbox().unclaim(&again[0]).await.unwrap());
+    assert!(s.outbox().claim(now(s).await, 10).await.unwrap().is_empty());
+}
+}
+
+both_backends! {
 /// A commit whose outcome is unknown (the connection lost during COMMIT, as sqlx reports it)
 /// is looked up before the player is told anything: a move or a resignation that landed is
 /// answered as usual, its notice written; one that did not is the error ("something went

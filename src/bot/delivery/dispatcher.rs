@@ -53,11 +53,15 @@ async fn run(
     let mut prune_at = Instant::now() + FIRST_PRUNE;
     let mut attempts = Attempts::new(service.clone(), poster, policy);
     loop {
-        // Asked to stop: no new attempt; those under way are finished and recorded, so no
-        // claimed notice is left to its lease.
+        // Asked to stop: no new attempt; those under way are finished and recorded, and the
+        // claims of those waiting for their channel given back, so no claimed notice is left
+        // to its lease.
         let stop_asked = stopping.is_cancelled();
-        if stop_asked && attempts.under_way.is_empty() {
-            return;
+        if stop_asked {
+            attempts.give_back_waiting().await;
+            if attempts.under_way.is_empty() {
+                return;
+            }
         }
         if !stop_asked && Instant::now() >= prune_at {
             prune_at = Instant::now() + PRUNE_EVERY;
@@ -148,6 +152,16 @@ impl Attempts {
         for channel in free {
             let notice = self.next_of.remove(&channel).expect("listed");
             self.spawn(notice);
+        }
+    }
+
+    /// Gives back the claims of the notices waiting for their channel (the dispatcher stops):
+    /// their attempts never began, and they are due again at once.
+    async fn give_back_waiting(&mut self) {
+        for (_, (notice, _)) in self.next_of.drain() {
+            if let Err(e) = self.service.outbox().unclaim(&notice).await {
+                tracing::warn!(notice = notice.id, error = ?e, "cannot give back a notice's claim: it is due again at its lease's end");
+            }
         }
     }
 
