@@ -286,15 +286,14 @@ impl Event<'_> {
         round
     }
 
-    /// `/tablut tournament standings` of this tournament, asked by `by`.
-    async fn standings(&self, by: &Who) -> Recorded {
-        let id = self.id.to_string();
-        self.command(
-            by,
-            "standings",
-            json!([{"name": "tournament", "type": 3, "value": id}]),
-        )
-        .await
+    /// `/tablut tournament standings` of this tournament (named by its number, or left out:
+    /// the newest), asked by `by`.
+    async fn standings(&self, by: &Who, named: bool) -> Recorded {
+        let options = match named {
+            true => json!([{"name": "tournament", "type": 3, "value": self.id.to_string()}]),
+            false => json!([]),
+        };
+        self.command(by, "standings", options).await
     }
 
     /// A player may not pause it (one private line); the organiser does, and the hall is told.
@@ -509,8 +508,16 @@ async fn a_round_robin_of_five_is_played_to_the_end_and_ranked_by_sonneborn_berg
     );
     standings_image(&last);
     h.outbox_settled().await;
-    let standings = event.standings(&who(4)).await;
-    assert!(!standings.ephemeral());
+    // Asked for without naming it, once it is over: its final standings.
+    let standings = event.standings(&who(4), false).await;
+    assert!(
+        !standings.ephemeral()
+            && standings
+                .content()
+                .starts_with("**Round Table** · final standings."),
+        "{}",
+        standings.content()
+    );
     let lines: Vec<String> = standings
         .content()
         .lines()
@@ -738,7 +745,7 @@ async fn a_swiss_of_nine_over_four_rounds_pairs_no_rematch_and_forfeits_a_withdr
     h.outbox_settled().await;
     // The final standings: every line's match points, game points and Buchholz scores as the
     // test counted them, best first; the withdrawn player's marked.
-    let standings = event.standings(&who(quitter)).await;
+    let standings = event.standings(&who(quitter), true).await;
     let lines: Vec<String> = standings
         .content()
         .lines()

@@ -319,7 +319,10 @@ both_backends! {
             assert!(matches!(told.last(), Some((_, News::Tournament(TournamentNews::Status(t)))) if t.status == TournamentStatus::Cancelled));
         }
         assert!(open_threads(s).await.is_empty());
-        let view = t.view(GUILD, None).await;
-        assert!(view.is_err(), "no tournament open");
+        // None open: the standings shown are the newest's, cancelled.
+        let view = t.view(GUILD, None).await.unwrap();
+        assert_eq!(view.info.status, TournamentStatus::Cancelled);
+        let none_open = t.find(GUILD, None).await.unwrap_err();
+        assert!(matches!(none_open, ServiceError::Tournament(TournamentRefusal::NoTournament)), "{none_open:?}");
     }
 }

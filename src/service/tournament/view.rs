@@ -279,14 +279,25 @@ impl Tournaments<'_> {
         find_in(self.cx.store.read(), guild, id).await
     }
 
-    /// A tournament as it stands.
+    /// A tournament as it stands: the one named by id, or else the newest not over, or else
+    /// (every one over) the newest, so that its final standings can be asked for.
     pub async fn view(
         self,
         guild: GuildId,
         id: Option<TournamentId>,
     ) -> Result<TournamentView, ServiceError> {
-        let id = self.find(guild, id).await?;
         let pool = self.cx.store.read();
+        let id = match id {
+            Some(_) => find_in(pool, guild, id).await?,
+            None => match rows::open_in_guild(pool, guild).await?.first() {
+                Some(open) => open.id,
+                None => rows::of_guild(pool, guild, 1)
+                    .await?
+                    .first()
+                    .map(|t| t.id)
+                    .ok_or(TournamentRefusal::NoTournament)?,
+            },
+        };
         let row = rows::by_id(pool, id)
             .await?
             .ok_or(TournamentRefusal::NoTournament)?;
