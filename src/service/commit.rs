@@ -64,6 +64,9 @@ impl Context {
             ..info
         };
         let notation = recorded.to_string();
+        if info.is_over() {
+            self.lock_tournament_of(&mut tx, row.id).await?;
+        }
         advance(&mut tx, &row, &info, game.position(), now).await?;
         moves::insert(&mut *tx, row.id, info.ply, &notation, by_user, now)
             .await
@@ -219,6 +222,7 @@ impl Context {
         };
         let mut tx = self.store.write().await?;
         let now = self.database_now_on(&mut tx).await?;
+        self.lock_tournament_of(&mut tx, row.id).await?;
         if let Some(offer) = offer {
             if !draws::answer(&mut *tx, offer, DrawStatus::Accepted, now).await? {
                 return Err(ServiceError::NoDrawOffer);

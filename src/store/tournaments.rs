@@ -4,6 +4,7 @@
 use super::StoreError;
 use super::Writes;
 use super::{opt_to_db, to_db, DbBool, DbId, MaybeDbId};
+use super::{Backend, Connection};
 use sqlx::any::AnyExecutor;
 
 /// A stored tournament.
@@ -128,6 +129,34 @@ pub async fn by_id<'e>(
         "SELECT {COLUMNS} FROM tournaments WHERE id = $1"
     ))
     .bind(id)
+    .fetch_optional(ex)
+    .await?)
+}
+
+/// Locks tournament `id`'s row until the transaction on `conn` ends: every transaction that
+/// changes a tournament, or ends or starts one of its games, takes it before anything else it
+/// writes, so that they take turns, each reading what the one before it wrote (two games of a
+/// round ending at once in two processes: the second to end sees the first scored, and pairs
+/// the next round). On SQLite a writing transaction holds the database's write lock already
+/// (see [`Backend::for_update`]). True if there is such a tournament.
+pub async fn lock(conn: &mut Connection, backend: Backend, id: i64) -> Result<bool, StoreError> {
+    let found: Option<i64> = sqlx::query_scalar(&format!(
+        "SELECT id FROM tournaments WHERE id = $1{}",
+        backend.for_update()
+    ))
+    .bind(id)
+    .fetch_optional(conn)
+    .await?;
+    Ok(found.is_some())
+}
+
+/// The tournament whose match game is game `game`, if it is a tournament's.
+pub async fn of_game<'e>(ex: impl AnyExecutor<'e>, game: i64) -> Result<Option<i64>, StoreError> {
+    Ok(sqlx::query_scalar(
+        "SELECT m.tournament_id FROM tournament_games g \
+         JOIN tournament_matches m ON m.id = g.match_id WHERE g.game_id = $1",
+    )
+    .bind(game)
     .fetch_optional(ex)
     .await?)
 }

@@ -2,7 +2,8 @@
 //! same work at once. What must happen once happens once because the database decides
 //! (constraints, conditional updates, claims with `FOR UPDATE SKIP LOCKED`), not a lock inside
 //! one process. Each test makes a fresh database on the server `TEST_POSTGRES_URL` names; see
-//! `store::testdb` for how they are skipped outside CI.
+//! `store::testdb` for how they are skipped outside CI. The tournaments' races run on one
+//! SQLite file shared by two services too.
 
 use crate::support::fake_discord::{FakeDiscord, TOKEN};
 use crate::support::fixture::{ai_game_request, challenge_request};
@@ -1178,4 +1179,209 @@ async fn a_claim_outlives_its_attempts_slow_drawing() {
     }
     first.stop(Duration::from_secs(10)).await;
     second.stop(Duration::from_secs(10)).await;
+}
+
+/// Two services on one fresh database of `backend` (a SQLite file both open, or PostgreSQL),
+/// with the races' configuration and the system's clock.
+async fn two_on(backend: Backend, test: &str) -> Option<(TestDb, Arc<Service>, Arc<Service>)> {
+    let db = TestDb::new(backend, test).await?;
+    let open = || Service::open(&db.url, config(), Arc::new(SystemClock));
+    let (a, b) = (open().await.unwrap(), open().await.unwrap());
+    Some((db, Arc::new(a), Arc::new(b)))
+}
+
+/// The kinds and news of a channel's notices, in order.
+async fn tournament_news(s: &Service, channel: u64) -> Vec<(String, tournament::TournamentNews)> {
+    (s.probe().notices_in(channel).await.unwrap().into_iter())
+        .filter_map(|n| {
+            let payload: Payload = serde_json::from_str(&n.payload).unwrap();
+            match payload.news {
+                Some(News::Tournament(news)) => Some((n.kind, news)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// Starts every match game of round `round` whose thread the hall's notices owe (the thread
+/// "made" as the dispatcher makes it, its id 1 000 000 plus the slot), in order.
+async fn open_round(s: &Service, hall: u64, round: u32) -> Vec<(tournament::MatchGame, GameInfo)> {
+    let mut opened = Vec::new();
+    for (_, news) in tournament_news(s, hall).await {
+        if let tournament::TournamentNews::Thread(game) = news {
+            if game.round != round {
+                continue;
+            }
+            let thread = 1_000_000 + game.slot as u64;
+            let info = s.tournaments().open_game(&game, thread).await.unwrap();
+            opened.push((game, info.expect("the game starts in its thread")));
+        }
+    }
+    opened
+}
+
+/// Round robins of four played by two processes (two services on one database), the last
+/// games of round 1 ended at once, one in each: by the two matches' second games, or by both
+/// games of one match. Round 2 is paired exactly once (its matches, its four threads owed, its
+/// post), whichever transaction ends last. The events are casual, so that no rating row makes
+/// the two ends take turns.
+async fn the_last_games_of_a_round_ended_in_two_processes_pair_the_next_once(backend: Backend) {
+    use tournament::*;
+    let Some((_db, a, b)) = two_on(backend, "races::tournament_round").await else {
+        return;
+    };
+    let organiser = Member {
+        user: User::new(42, "Org"),
+        manage_server: true,
+        roles: Vec::new(),
+    };
+    let names = ["Astrid", "Birger", "Carl", "Dagny"];
+    for event in 0..8u64 {
+        let hall = 700 + event;
+        let created = a
+            .tournaments()
+            .create(TournamentRequest {
+                guild: GUILD,
+                channel: hall,
+                organiser: organiser.clone(),
+                name: format!("Race {event}"),
+                rules: Rules::default(),
+                format: TournamentFormat::RoundRobin,
+                time_control: TimeControl::None,
+                rated: false,
+                seats: 4,
+                signup_for: None,
+            })
+            .await
+            .unwrap();
+        let id = Some(created.id);
+        for (i, name) in names.iter().enumerate() {
+            let user = User::new(ASTRID + 10 * event + i as u64, *name);
+            a.tournaments().join(GUILD, id, user).await.unwrap();
+        }
+        a.tournaments().start(GUILD, id, &organiser).await.unwrap();
+        let games = open_round(&a, hall, 1).await;
+        assert_eq!(games.len(), 4, "two matches of two games");
+        // The first seat resigns every game: each ended by its loser in its thread.
+        let resign = |s: Arc<Service>, (game, info): (MatchGame, GameInfo)| async move {
+            s.games()
+                .resign(info.place.channel, game.first.id, None)
+                .await
+        };
+        let (first, last) = if event % 2 == 0 {
+            // One game of each match first; the two matches' second games at once.
+            ([&games[0], &games[2]], [&games[1], &games[3]])
+        } else {
+            // The first match first; both games of the second at once.
+            ([&games[0], &games[1]], [&games[2], &games[3]])
+        };
+        for g in first {
+            resign(a.clone(), g.clone()).await.unwrap();
+        }
+        let (r1, r2) = tokio::join!(
+            tokio::spawn(resign(a.clone(), last[0].clone())),
+            tokio::spawn(resign(b.clone(), last[1].clone())),
+        );
+        r1.unwrap().unwrap();
+        r2.unwrap().unwrap();
+        let view = b.tournaments().view(GUILD, id).await.unwrap();
+        assert_eq!(view.info.round, 2, "event {event}: round 2 paired");
+        assert_eq!(view.rounds.len(), 2, "event {event}");
+        assert_eq!(
+            view.rounds[1].len(),
+            2,
+            "event {event}: two matches in round 2"
+        );
+        let told = tournament_news(&a, hall).await;
+        let count = |kind: &str| told.iter().filter(|(k, _)| k == kind).count();
+        assert_eq!(
+            count("tournament_round"),
+            2,
+            "event {event}: one post a round"
+        );
+        assert_eq!(
+            count("tournament_thread"),
+            8,
+            "event {event}: four threads a round"
+        );
+        let round2 = open_round(&b, hall, 2).await;
+        assert_eq!(round2.len(), 4, "event {event}");
+        let mut pairs: Vec<(u64, u64)> = (round2.iter())
+            .map(|(g, _)| (g.first.id.min(g.second.id), g.first.id.max(g.second.id)))
+            .collect();
+        pairs.sort();
+        pairs.dedup();
+        assert_eq!(
+            pairs.len(),
+            2,
+            "event {event}: each pair's match once: {pairs:?}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_last_games_of_a_round_ended_in_two_processes_pair_the_next_once_on_postgres() {
+    the_last_games_of_a_round_ended_in_two_processes_pair_the_next_once(Backend::Postgres).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_last_games_of_a_round_ended_in_two_processes_pair_the_next_once_on_sqlite() {
+    the_last_games_of_a_round_ended_in_two_processes_pair_the_next_once(Backend::Sqlite).await;
+}
+
+/// Members joining an event of four seats at once through two processes: four are in, the
+/// others refused as the event is full, and the announcement's list says the four.
+async fn joins_at_once_in_two_processes_fill_the_seats_and_no_more(backend: Backend) {
+    use tournament::*;
+    let Some((_db, a, b)) = two_on(backend, "races::tournament_joins").await else {
+        return;
+    };
+    for event in 0..4u64 {
+        let created = a
+            .tournaments()
+            .create(TournamentRequest {
+                guild: GUILD,
+                channel: 800 + event,
+                organiser: Member {
+                    user: User::new(42, "Org"),
+                    manage_server: true,
+                    roles: Vec::new(),
+                },
+                name: format!("Full {event}"),
+                rules: Rules::default(),
+                format: TournamentFormat::RoundRobin,
+                time_control: TimeControl::None,
+                rated: false,
+                seats: 4,
+                signup_for: None,
+            })
+            .await
+            .unwrap();
+        let joins = (0..10u64).map(|i| {
+            let s = if i % 2 == 0 { a.clone() } else { b.clone() };
+            let user = User::new(ASTRID + 100 * event + i, format!("Member {i}"));
+            tokio::spawn(async move { s.tournaments().join(GUILD, Some(created.id), user).await })
+        });
+        let mut joined = 0;
+        for join in joins.collect::<Vec<_>>() {
+            match join.await.unwrap() {
+                Ok(_) => joined += 1,
+                Err(ServiceError::Tournament(TournamentRefusal::Full { seats: 4 })) => {}
+                Err(other) => panic!("event {event}: {other:?}"),
+            }
+        }
+        assert_eq!(joined, 4, "event {event}");
+        let view = a.tournaments().view(GUILD, Some(created.id)).await.unwrap();
+        assert_eq!(view.info.entrants.len(), 4, "event {event}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn joins_at_once_in_two_processes_fill_the_seats_and_no_more_on_postgres() {
+    joins_at_once_in_two_processes_fill_the_seats_and_no_more(Backend::Postgres).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn joins_at_once_in_two_processes_fill_the_seats_and_no_more_on_sqlite() {
+    joins_at_once_in_two_processes_fill_the_seats_and_no_more(Backend::Sqlite).await;
 }

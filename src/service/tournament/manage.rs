@@ -198,7 +198,7 @@ impl Tournaments<'_> {
     ) -> Result<TournamentInfo, ServiceError> {
         let mut tx = self.cx.store.write().await?;
         let id = find_in(&mut *tx, guild, id).await?;
-        let loaded = Loaded::read(&mut tx, id).await?;
+        let loaded = Loaded::lock(&mut tx, self.cx.store.backend(), id).await?;
         let now = self.cx.database_now_on(&mut tx).await?;
         self.signing_up(&loaded, now)?;
         if loaded.entrants.iter().any(|e| e.user_id == user.id) {
@@ -231,7 +231,7 @@ impl Tournaments<'_> {
     ) -> Result<TournamentInfo, ServiceError> {
         let mut tx = self.cx.store.write().await?;
         let id = find_in(&mut *tx, guild, id).await?;
-        let loaded = Loaded::read(&mut tx, id).await?;
+        let loaded = Loaded::lock(&mut tx, self.cx.store.backend(), id).await?;
         if loaded.status()? != TournamentStatus::SignUp {
             return Err(TournamentRefusal::SignUpOver.into());
         }
@@ -265,7 +265,7 @@ impl Tournaments<'_> {
     ) -> Result<TournamentInfo, ServiceError> {
         let mut tx = self.cx.store.write().await?;
         let id = find_in(&mut *tx, guild, id).await?;
-        let loaded = Loaded::read(&mut tx, id).await?;
+        let loaded = Loaded::lock(&mut tx, self.cx.store.backend(), id).await?;
         self.may_organise(&mut tx, guild, member, Some(loaded.row.organiser_id))
             .await?;
         let status = loaded.status()?;
@@ -312,7 +312,7 @@ impl Tournaments<'_> {
     ) -> Result<TournamentInfo, ServiceError> {
         let mut tx = self.cx.store.write().await?;
         let id = find_in(&mut *tx, guild, id).await?;
-        let loaded = Loaded::read(&mut tx, id).await?;
+        let loaded = Loaded::lock(&mut tx, self.cx.store.backend(), id).await?;
         if let Some(member) = by {
             self.may_organise(&mut tx, guild, member, Some(loaded.row.organiser_id))
                 .await?;
@@ -405,7 +405,7 @@ impl Tournaments<'_> {
     ) -> Result<TournamentInfo, ServiceError> {
         let mut tx = self.cx.store.write().await?;
         let id = find_in(&mut *tx, guild, id).await?;
-        let loaded = Loaded::read(&mut tx, id).await?;
+        let loaded = Loaded::lock(&mut tx, self.cx.store.backend(), id).await?;
         self.may_organise(&mut tx, guild, member, Some(loaded.row.organiser_id))
             .await?;
         let status = loaded.status()?;
@@ -455,7 +455,7 @@ impl Tournaments<'_> {
     ) -> Result<TournamentInfo, ServiceError> {
         let mut tx = self.cx.store.write().await?;
         let id = find_in(&mut *tx, guild, id).await?;
-        let loaded = Loaded::read(&mut tx, id).await?;
+        let loaded = Loaded::lock(&mut tx, self.cx.store.backend(), id).await?;
         self.may_organise(&mut tx, guild, member, Some(loaded.row.organiser_id))
             .await?;
         let now = self.cx.database_now_on(&mut tx).await?;

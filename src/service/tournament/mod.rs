@@ -6,7 +6,11 @@
 //! [`Tournaments::open_game`] starts the game in it), the round's post carries the pairings and
 //! the standings. When a round's last game ends, the next round is paired in the transaction
 //! that ends it (the tournament's conditional round counter makes it once, whatever the
-//! processes), or the tournament finishes.
+//! processes), or the tournament finishes. Every transaction that changes a tournament, or
+//! starts or ends one of its games, locks the tournament's row first
+//! ([`crate::store::tournaments::lock`]): they take turns, so the last two games of a round
+//! ending at once in two processes still pair the next round, and joins at once fill the seats
+//! and no more.
 //!
 //! What becomes of games under way: a pause stops the pairing of the next round (games under
 //! way go on; `resume` pairs it if the round is over); a cancel aborts every unfinished game

@@ -3,7 +3,9 @@
 //! finished) in the transaction of the round's last game's end.
 
 use super::view::Loaded;
-use super::{MatchGame, TournamentFormat, TournamentNews, TournamentStatus, Tournaments};
+use super::{
+    MatchGame, TournamentFormat, TournamentNews, TournamentRefusal, TournamentStatus, Tournaments,
+};
 use crate::service::context::Context;
 use crate::service::error::ServiceError;
 use crate::service::news::News;
@@ -163,9 +165,25 @@ impl Context {
         Ok(true)
     }
 
-    /// A game's end, in the transaction that ends it: if it is a tournament's, its result
-    /// scored, its match decided when both games are, and the round's last match decided, the
-    /// next round paired (unless the tournament is paused) or the tournament finished.
+    /// Locks the tournament of game `game`, if it is a tournament's ([`rows::lock`]): what a
+    /// transaction that ends a game does before it writes the end, so that two games of one
+    /// round ending at once take turns (the second sees the first scored), and a tournament's
+    /// row is always locked before its games' rows.
+    pub(crate) async fn lock_tournament_of(
+        &self,
+        conn: &mut Connection,
+        game: i64,
+    ) -> Result<(), ServiceError> {
+        if let Some(id) = rows::of_game(&mut *conn, game).await? {
+            rows::lock(conn, self.store.backend(), id).await?;
+        }
+        Ok(())
+    }
+
+    /// A game's end, in the transaction that ends it (which took
+    /// [`Context::lock_tournament_of`] first): if it is a tournament's, its result scored, its
+    /// match decided when both games are, and the round's last match decided, the next round
+    /// paired (unless the tournament is paused) or the tournament finished.
     pub(crate) async fn tournament_game_ended(
         &self,
         conn: &mut Connection,
@@ -261,13 +279,19 @@ impl Tournaments<'_> {
     ) -> Result<Option<GameInfo>, ServiceError> {
         let mut tx = self.cx.store.write().await?;
         let now = self.cx.database_now_on(&mut tx).await?;
+        // Locked first: a cancel or a withdrawal at the same time waits for the game started
+        // (and aborts it), or this waits for it and sees the tournament over.
+        let backend = self.cx.store.backend();
+        let loaded = match Loaded::lock(&mut tx, backend, game.tournament).await {
+            Err(ServiceError::Tournament(TournamentRefusal::NoTournament)) => return Ok(None),
+            other => other?,
+        };
         let Some(slot) = rows::game_by_id(&mut *tx, game.slot).await? else {
             return Ok(None);
         };
         if slot.game_id.is_some() || slot.first_points.is_some() {
             return Ok(None);
         }
-        let loaded = Loaded::read(&mut tx, game.tournament).await?;
         let status = loaded.status()?;
         if !matches!(status, TournamentStatus::Running | TournamentStatus::Paused) {
             return Ok(None);

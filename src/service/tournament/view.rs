@@ -9,7 +9,7 @@ use crate::service::error::ServiceError;
 use crate::service::stored::parse_rules;
 use crate::service::types::{GuildId, TimeControl, User};
 use crate::store::tournaments::{self as rows, EntrantRow, MatchRow, TournamentRow};
-use crate::store::{AnyExecutor, Connection};
+use crate::store::{AnyExecutor, Backend, Connection};
 use crate::tournament::{self as pairing, MatchResult};
 
 /// A tournament as it stands: its info, its rounds' pairings, its standings.
@@ -46,6 +46,19 @@ impl Loaded {
             .ok_or(TournamentRefusal::NoTournament)?;
         let entrants = rows::entrants(&mut *conn, id).await?;
         Ok(Loaded { row, entrants })
+    }
+
+    /// [`Loaded::read`] with the tournament's row locked until the transaction ends
+    /// ([`rows::lock`]): how a transaction that changes the tournament reads it first.
+    pub async fn lock(
+        conn: &mut Connection,
+        backend: Backend,
+        id: TournamentId,
+    ) -> Result<Loaded, ServiceError> {
+        if !rows::lock(&mut *conn, backend, id).await? {
+            return Err(TournamentRefusal::NoTournament.into());
+        }
+        Loaded::read(conn, id).await
     }
 
     pub fn status(&self) -> Result<TournamentStatus, ServiceError> {
