@@ -17,6 +17,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
+use tablut_bot::bot::messages::replay_caption;
 use tablut_bot::render::assets::{assets, TRANSPARENT};
 use tablut_bot::render::render::{
     board_canvas, encode_png, encode_png_level, encode_png_with, png_file, replay_frames,
@@ -240,14 +241,16 @@ fn bench_replay(c: &mut Criterion) {
     group.sample_size(20);
     for variant in Variant::ALL {
         let game = long_replay(variant);
-        let gif = replay_gif(&game);
+        // Each frame captioned as the bot captions it.
+        let caption = |ply| replay_caption(&game, ply);
+        let gif = replay_gif(&game, &caption);
         eprintln!(
             "{variant}: replay gif of {} plies (gif crate, weezl): {} bytes",
             game.moves().len(),
             gif.len()
         );
         let name = format!("{} gif {} plies", variant.name(), game.moves().len());
-        group.bench_function(name, |b| b.iter(|| replay_gif(black_box(&game))));
+        group.bench_function(name, |b| b.iter(|| replay_gif(black_box(&game), &caption)));
         if variant != Variant::Tablut {
             continue;
         }
@@ -263,11 +266,11 @@ fn bench_replay(c: &mut Criterion) {
                 encoder.write_lzw_pre_encoded_frame(&packed)
             })
         };
-        let baseline = by_hand(replay_frames(&game));
+        let baseline = by_hand(replay_frames(&game, &caption));
         assert_eq!(gif_frames(&baseline), gif_frames(&gif), "the same pictures");
         eprintln!("hand-written lzw: {} bytes", baseline.len());
         group.bench_function("tablut gif 100 plies, hand-written lzw", |b| {
-            b.iter(|| by_hand(replay_frames(black_box(&game))))
+            b.iter(|| by_hand(replay_frames(black_box(&game), &caption)))
         });
     }
     group.finish();

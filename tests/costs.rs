@@ -301,7 +301,12 @@ async fn a_long_replay_holds_one_frame_at_a_time() {
     let _serial = serial().await;
     let game = lasting_game(Rules::default(), 7, 300);
     tablut_bot::render::warm_up();
-    let (gif, peak) = peak_during(async { tablut_bot::render::replay_gif(&game) }).await;
+    let (gif, peak) = peak_during(async {
+        tablut_bot::render::replay_gif(&game, &|ply| {
+            tablut_bot::bot::messages::replay_caption(&game, ply)
+        })
+    })
+    .await;
     let frame = (tablut_bot::render::BOARD_SIZE_PX * tablut_bot::render::BOARD_SIZE_PX) as usize;
     eprintln!(
         "replay of 300 plies: a GIF of {} KB, peak {} KB above the start (one frame: {} KB)",

@@ -31,7 +31,9 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     let moves = moves_or_stdin(args.moves)?;
     let game = args.common.game_after(&moves)?;
     let bytes = if args.replay {
-        replay_gif(&game)
+        replay_gif(&game, &|ply| {
+            crate::bot::messages::replay_caption(&game, ply)
+        })
     } else {
         board_png(
             game.position(),

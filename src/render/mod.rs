@@ -60,7 +60,8 @@ pub fn board_png(
 }
 
 /// An animated replay of a whole game as a GIF: the start position plus one frame per ply,
-/// each captioned with its move, pausing on the last frame (which also gives the result).
-pub fn replay_gif(game: &Game) -> Vec<u8> {
-    render::encode_replay(game)
+/// each with the caption `caption` gives for its ply (the bot's: its move, and the result on
+/// the last), pausing on the last frame.
+pub fn replay_gif(game: &Game, caption: &dyn Fn(usize) -> String) -> Vec<u8> {
+    render::encode_replay(game, caption)
 }

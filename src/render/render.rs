@@ -328,39 +328,6 @@ pub fn encode_png_with(
     out
 }
 
-/// The caption a replay frame carries: the ply and its move, or the start, and the result
-/// on the last frame.
-fn replay_caption(game: &Game, ply: usize) -> String {
-    let moves = game.moves();
-    let mut text = if ply == 0 {
-        "Start".to_string()
-    } else {
-        let m = &moves[ply - 1];
-        let first_side = moves.first().map(|m| m.side).unwrap_or(Side::Attackers);
-        // Moves are numbered in pairs, attackers first.
-        let offset = usize::from(first_side == Side::Defenders);
-        let number = (ply - 1 + offset) / 2 + 1;
-        let dots = if m.side == Side::Attackers {
-            "."
-        } else {
-            "…"
-        };
-        format!("{number}{dots} {m}")
-    };
-    if ply == moves.len() {
-        let outcome = game.outcome();
-        if let Some(reason) = outcome.reason() {
-            let result = match outcome.winner() {
-                Some(Side::Attackers) => "attackers win",
-                Some(Side::Defenders) => "defenders win",
-                None => "draw",
-            };
-            text = format!("{text} · {result}: {}", reason.describe());
-        }
-    }
-    text
-}
-
 /// One delay of the replay, in hundredths of a second.
 const PLY_DELAY: u16 = 80;
 const LAST_DELAY: u16 = 400;
@@ -373,19 +340,21 @@ const LAST_DELAY: u16 = 400;
 /// Each frame is compressed as soon as it is drawn and then dropped: what a replay holds at
 /// once is the canvas, the previous frame's pixels and the GIF written so far, whatever the
 /// game's length (docs/BENCHMARKS.md, "Replay memory").
-pub fn encode_replay(game: &Game) -> Vec<u8> {
+pub fn encode_replay(game: &Game, caption: &dyn Fn(usize) -> String) -> Vec<u8> {
     let palette = &assets(game.start().variant()).palette;
-    write_gif(palette, replay_frames(game), |frame, encoder| {
+    write_gif(palette, replay_frames(game, caption), |frame, encoder| {
         encoder.write_frame(frame)
     })
 }
 
 /// The frames of a game's replay, as palette indices (not yet compressed), drawn one at a
-/// time as they are asked for.
-pub fn replay_frames(game: &Game) -> ReplayFrames<'_> {
+/// time as they are asked for, each with the caption `caption` gives for its ply (none when
+/// it is empty).
+pub fn replay_frames<'a>(game: &'a Game, caption: &'a dyn Fn(usize) -> String) -> ReplayFrames<'a> {
     let variant = game.start().variant();
     ReplayFrames {
         game,
+        caption,
         ply: 0,
         canvas: Canvas::new(variant),
         previous: Vec::new(),
@@ -396,6 +365,8 @@ pub fn replay_frames(game: &Game) -> ReplayFrames<'_> {
 /// the previous frame's pixels kept to find what changed.
 pub struct ReplayFrames<'a> {
     game: &'a Game,
+    /// A frame's caption, by its ply.
+    caption: &'a dyn Fn(usize) -> String,
     ply: usize,
     canvas: Canvas,
     /// The pixels of the frame before (empty before the first).
@@ -416,7 +387,8 @@ impl Iterator for ReplayFrames<'_> {
             self.game.moves().get(ply - 1)
         };
         self.canvas.scene(&scene(position, last));
-        self.canvas.caption(&replay_caption(self.game, ply));
+        // Drawn over the frame before's: an empty caption clears it.
+        self.canvas.caption(&(self.caption)(ply));
         let delay = if ply + 1 == positions.len() {
             LAST_DELAY
         } else {

@@ -12,7 +12,7 @@ use super::config::{Config, OutboxTimes};
 use super::error::ServiceError;
 use super::heavy::{self, Heavy};
 use super::limits::Limits;
-use super::types::{Caption, Captions, UserId};
+use super::types::{worded, Caption, Captions, UserId};
 use crate::store::{Connection, Store};
 use crate::tafl::{Position, RecordedMove};
 use std::sync::Arc;
@@ -117,9 +117,7 @@ impl Context {
 
     /// A caption in the bot's words (empty when it gave none).
     pub(crate) fn caption(&self, caption: &Caption<'_>) -> String {
-        self.captions
-            .map(|words| words(caption))
-            .unwrap_or_default()
+        worded(self.captions, caption)
     }
 
     /// The board image with `caption` in the bot's words under it, drawn on a blocking thread

@@ -6,8 +6,8 @@ use super::heavy;
 use super::play::Games;
 use super::stored::{parse_rules, player, rebuild};
 use super::types::{
-    BoardView, Caption, ChannelId, GameId, GameInfo, GuildId, History, Leaderboard, Ranked,
-    RecentGame, Stats, UserId, VariantRating,
+    worded, BoardView, Caption, Captions, ChannelId, GameId, GameInfo, GuildId, History,
+    Leaderboard, Ranked, RecentGame, Stats, UserId, VariantRating,
 };
 use crate::store::games::{self, GameRow};
 use crate::store::{moves, players};
@@ -82,6 +82,7 @@ impl Games<'_> {
             moves: moves.into_iter().map(|m| m.notation).collect(),
             place,
             gate: self.cx.gate.clone(),
+            captions: self.cx.captions,
         })
     }
 
@@ -244,17 +245,21 @@ pub struct PendingReplay {
     moves: Vec<String>,
     place: heavy::Place,
     gate: heavy::Heavy,
+    /// The bot's words for the frames' captions.
+    captions: Option<Captions>,
 }
 
 impl PendingReplay {
     /// Plays the game through and draws its GIF once a worker is free for it (frames encoded
     /// as they are drawn: see [`crate::render::replay_gif`]).
     pub async fn draw(self) -> Result<(GameInfo, Vec<u8>), ServiceError> {
-        let (row, moves) = (self.row, self.moves);
+        let (row, moves, captions) = (self.row, self.moves, self.captions);
         self.gate
             .run_costly(&self.place, move || {
                 let loaded = rebuild(row, moves.iter().map(String::as_str))?;
-                let gif = crate::render::replay_gif(&loaded.game);
+                let game = &loaded.game;
+                let caption = |ply| worded(captions, &Caption::ReplayFrame { game, ply });
+                let gif = crate::render::replay_gif(game, &caption);
                 Ok((loaded.info, gif))
             })
             .await?

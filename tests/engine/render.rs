@@ -3,6 +3,7 @@
 use image::codecs::gif::GifDecoder;
 use image::{AnimationDecoder, RgbaImage};
 use std::io::Cursor;
+use tablut_bot::bot::messages::replay_caption;
 use tablut_bot::render::theme::{self, Layout, Rgb};
 use tablut_bot::render::{board_png, replay_gif, BOARD_SIZE_PX};
 use tablut_bot::tafl::{
@@ -365,7 +366,7 @@ fn board_pngs_stay_within_40_kb() {
 #[test]
 fn the_replay_has_one_frame_per_ply_plus_the_start_and_each_shows_its_board() {
     let game = long_game(Rules::default(), 24);
-    let frames = decode_gif(&replay_gif(&game));
+    let frames = decode_gif(&replay_gif(&game, &|ply| replay_caption(&game, ply)));
     assert_eq!(frames.len(), game.moves().len() + 1);
     for frame in &frames {
         assert_eq!(frame.dimensions(), (BOARD_SIZE_PX, BOARD_SIZE_PX));
@@ -401,7 +402,7 @@ fn replays_straight_after_a_king_capture_an_escape_and_a_capture_work() {
         Game::new(Rules::default()),
     ];
     for game in games {
-        let frames = decode_gif(&replay_gif(&game));
+        let frames = decode_gif(&replay_gif(&game, &|ply| replay_caption(&game, ply)));
         assert_eq!(frames.len(), game.moves().len() + 1);
     }
 }
@@ -733,7 +734,7 @@ fn brandubh_and_copenhagen_replays_have_a_frame_per_ply_each_showing_its_board()
     for variant in [Variant::Brandubh, Variant::Copenhagen] {
         let layout = Layout::of(variant);
         let game = long_game(variant.rules(), 12);
-        let frames = decode_gif(&replay_gif(&game));
+        let frames = decode_gif(&replay_gif(&game, &|ply| replay_caption(&game, ply)));
         assert_eq!(frames.len(), 13, "{variant}: the start and 12 plies");
         for (ply, frame) in frames.iter().enumerate() {
             assert_eq!(frame.dimensions(), (BOARD_SIZE_PX, BOARD_SIZE_PX));
@@ -765,7 +766,10 @@ fn brandubh_and_copenhagen_replays_have_a_frame_per_ply_each_showing_its_board()
         Side::Attackers,
     ));
     game.play_text("d7-d6").unwrap();
-    assert_eq!(decode_gif(&replay_gif(&game)).len(), 2);
+    assert_eq!(
+        decode_gif(&replay_gif(&game, &|ply| replay_caption(&game, ply))).len(),
+        2
+    );
 }
 
 #[test]

@@ -13,5 +13,6 @@ pub fn caption(caption: &Caption<'_>) -> String {
         Caption::PuzzleSolved => puzzle_end_caption(None),
         Caption::PuzzleFailed { solution } => puzzle_end_caption(Some(solution)),
         Caption::Graph(game) => graph_title(game),
+        Caption::ReplayFrame { game, ply } => replay_caption(game, *ply),
     }
 }

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::service::{Ended, GameInfo, Hint, MoveReport, Player, RatingChanges};
-use crate::tafl::{Call, Outcome, RecordTags, Rules, Side, Variant};
+use crate::tafl::{Call, Game, Outcome, RecordTags, Rules, Side, Variant};
 
 /// A game's state in a line for a post, the names escaped: [`status_words`] with [`name`].
 pub fn status_line(game: &GameInfo) -> String {
@@ -155,6 +155,39 @@ pub fn history_text(game: &GameInfo, record: &str) -> String {
         text.push_str(&format!("```{cut}…```"));
     } else {
         text.push_str(&format!("```{record}```"));
+    }
+    text
+}
+
+/// The caption of a replay's frame `ply`: "Start", or the move's number and the move
+/// ("18… f3-f4"), then the result on the last frame (" · attackers win: …").
+pub fn replay_caption(game: &Game, ply: usize) -> String {
+    let moves = game.moves();
+    let mut text = if ply == 0 {
+        "Start".to_string()
+    } else {
+        let m = &moves[ply - 1];
+        let first_side = moves.first().map(|m| m.side).unwrap_or(Side::Attackers);
+        // Moves are numbered in pairs, attackers first.
+        let offset = usize::from(first_side == Side::Defenders);
+        let number = (ply - 1 + offset) / 2 + 1;
+        let dots = if m.side == Side::Attackers {
+            "."
+        } else {
+            "…"
+        };
+        format!("{number}{dots} {m}")
+    };
+    if ply == moves.len() {
+        let outcome = game.outcome();
+        if let Some(reason) = outcome.reason() {
+            let result = match outcome.winner() {
+                Some(Side::Attackers) => "attackers win",
+                Some(Side::Defenders) => "defenders win",
+                None => "draw",
+            };
+            text = format!("{text} · {result}: {}", reason.describe());
+        }
     }
     text
 }

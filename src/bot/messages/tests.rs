@@ -1094,3 +1094,30 @@ fn an_exported_records_tags_name_the_game_and_the_players_as_they_are() {
     assert_eq!(tags.attackers, Some("*_".repeat(16)));
     assert_eq!(tags.defenders.as_deref(), Some("the AI (easy)"));
 }
+
+#[test]
+fn a_replays_frames_are_captioned_with_their_moves_and_the_last_with_the_result() {
+    use crate::tafl::{parse_position, Game};
+    let mut game = Game::new(Rules::default());
+    game.play_text("d1-d3").unwrap();
+    game.play_text("c5-c4").unwrap();
+    assert_eq!(replay_caption(&game, 0), "Start");
+    assert_eq!(replay_caption(&game, 1), "1. d1-d3");
+    assert_eq!(replay_caption(&game, 2), "1… c5-c4");
+    let frame = |ply| caption(&Caption::ReplayFrame { game: &game, ply });
+    assert_eq!(frame(2), "1… c5-c4", "the game goes on: no result");
+    // A game whose first move captures the king.
+    let start = parse_position(
+        "/3t5/9/1tK6/9/9/9/9/9/t8/",
+        Side::Attackers,
+        Rules::default(),
+    );
+    let mut won = Game::from_position(start.unwrap());
+    won.play_text("d1-d3").unwrap();
+    assert!(won.outcome().is_over());
+    let reason = won.outcome().reason().unwrap().describe();
+    assert_eq!(
+        replay_caption(&won, 1),
+        format!("1. {} · attackers win: {reason}", won.moves()[0])
+    );
+}

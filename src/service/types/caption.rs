@@ -4,9 +4,10 @@
 //! with a [`Caption`]; without one, its images carry no text of their own.
 
 use super::{GameInfo, PuzzleView};
+use crate::tafl::Game;
 
 /// What an image's caption tells.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy)]
 pub enum Caption<'a> {
     /// Under a game's board: where the game stands (its move, who is to play and the clocks),
     /// or its result.
@@ -19,7 +20,15 @@ pub enum Caption<'a> {
     PuzzleFailed { solution: &'a str },
     /// Over a game's evaluation graph: the game, its players and its result.
     Graph(&'a GameInfo),
+    /// Under frame `ply` of a game's replay (0: the start): its move, and the result on the
+    /// last frame.
+    ReplayFrame { game: &'a Game, ply: usize },
 }
 
 /// The words of a caption: the bot's `messages::caption`.
 pub type Captions = fn(&Caption<'_>) -> String;
+
+/// `caption` in the words `captions` gives (empty without them).
+pub(crate) fn worded(captions: Option<Captions>, caption: &Caption<'_>) -> String {
+    captions.map(|words| words(caption)).unwrap_or_default()
+}

@@ -12,6 +12,7 @@ pub mod tournament;
 pub mod vacation;
 
 pub use analysis::{AnalysisSummary, CostlyMove, SideSummary, WORST_PER_SIDE};
+pub(crate) use caption::worded;
 pub use caption::{Caption, Captions};
 pub use privacy::Forgotten;
 pub use puzzle::{AnswerKey, PuzzleAnswer, PuzzleRatings, PuzzleView};
