@@ -416,6 +416,9 @@ impl Games<'_> {
                     )
                     .await?;
                 self.cx.clock_waits(&mut tx, &info, first).await?;
+                (self.cx)
+                    .tell_turn(&mut tx, &info, first, Some(user), None, now)
+                    .await?;
                 Some(first)
             }
             None => None,
@@ -444,6 +447,9 @@ impl Games<'_> {
                     .await?;
                 if channel.is_none() {
                     self.cx.clock_waits(&mut tx, &info, accepted).await?;
+                    (self.cx)
+                        .tell_turn(&mut tx, &info, accepted, Some(user), None, now)
+                        .await?;
                 }
                 Some(accepted)
             }
@@ -588,6 +594,9 @@ impl Games<'_> {
                     .enqueue(&mut tx, info.place.channel, "started", &payload, hold, now)
                     .await?;
                 self.cx.clock_waits(&mut tx, &info, shown).await?;
+                (self.cx)
+                    .tell_turn(&mut tx, &info, shown, Some(user_id), None, now)
+                    .await?;
                 Some(shown)
             }
             None => None,

@@ -8,6 +8,7 @@ use super::error::{Done, ServiceError};
 use super::news::News;
 use super::notice::{AnswerRef, Answering, Payload};
 use super::stored::Loaded;
+use super::types::notify::LastMove;
 use super::types::{
     Caption, ChannelId, ClockEvent, Clocks, Ended, GameInfo, MoveReport, NoticeId, Player,
     RatingChanges, TimeControl, User, UserId,
@@ -122,6 +123,19 @@ impl Context {
             .await?;
         self.clock_waits(&mut tx, &report.game, report.notice)
             .await?;
+        let last = LastMove {
+            notation: report.notation.clone(),
+            by: report.by.clone(),
+        };
+        self.tell_turn(
+            &mut tx,
+            &report.game,
+            report.notice,
+            by_user,
+            Some(last),
+            now,
+        )
+        .await?;
         away::tell(self, &mut tx, back, now).await?;
         // Landed: the move at its ply, as this transaction wrote it.
         let (id, ply, notation) = (row.id, report.game.ply, &report.notation);

@@ -18,12 +18,14 @@ pub mod clock;
 mod commit;
 pub mod config;
 mod context;
+mod dm;
 pub mod error;
 pub mod gone;
 pub mod heavy;
 pub mod limits;
 pub mod news;
 pub mod notice;
+pub mod notify;
 pub mod outbox;
 pub mod play;
 pub mod privacy;
@@ -187,6 +189,11 @@ impl Service {
     /// Vacations: started, ended, and how much of the allowance is left.
     pub fn vacations(&self) -> Vacations<'_> {
         Vacations::new(&self.cx)
+    }
+
+    /// Turn notifications: each member's setting.
+    pub fn notifications(&self) -> notify::Notifications<'_> {
+        notify::Notifications::new(&self.cx)
     }
 
     /// The outbox, for the bot's delivery.

@@ -67,6 +67,13 @@ pub enum News {
     },
     /// A player went on vacation, or came back, told in one of their games' channels.
     Vacation(super::types::vacation::VacationNews),
+    /// A direct message telling a member it is their move.
+    TurnDm(super::types::notify::TurnDm),
+    /// A member's daily digest of the games waiting on them (a direct message).
+    Digest(super::types::notify::Digest),
+    /// A member takes no direct messages from the bot: their notifications were turned off
+    /// (told in a game's channel).
+    DmsRefused(super::types::notify::DmsRefused),
     /// A person was forgotten at their request (shown to them alone): what was deleted and
     /// what now names the stand-in.
     Forgotten(Forgotten),
@@ -150,6 +157,16 @@ impl News {
         game.to_move().and_then(Player::user_id)
     }
 
+    /// The member this news goes to as a direct message (its notice is queued under their
+    /// id), if it is one: a turn's notification or a daily digest.
+    pub fn direct_to(&self) -> Option<UserId> {
+        match self {
+            News::TurnDm(dm) => Some(dm.user),
+            News::Digest(digest) => Some(digest.user),
+            _ => None,
+        }
+    }
+
     /// Whether a player could lose on time if this news is never shown: a move (whose turn it
     /// is now), a reminder, a game's start. (For a notice from before notices were typed, its
     /// row's kind says.)
@@ -181,6 +198,9 @@ impl News {
             | News::PuzzleShown(_)
             | News::DailyPuzzleChannel { .. }
             | News::Vacation(_)
+            | News::TurnDm(_)
+            | News::Digest(_)
+            | News::DmsRefused(_)
             | News::Forgotten(_) => false,
         }
     }

@@ -9,11 +9,14 @@
 
 use super::context::Context;
 use super::error::ServiceError;
-use super::notice::{millis, notice, BoardRef, Notice};
-use super::types::{ChannelId, Ended, GameId, NoticeId};
-use crate::store::games;
+use super::news::News;
+use super::notice::{millis, notice, BoardRef, Notice, Payload};
+use super::types::notify::DmsRefused;
+use super::types::{ChannelId, Ended, GameId, NoticeId, Player};
 use crate::store::outbox::{self as rows, Settle};
+use crate::store::{games, notify};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The outbox as the bot's delivery sees it (`Service::outbox`): the notices due and claimed,
 /// the boards they carry, how each attempt went, and what follows for a channel that is gone or
@@ -63,6 +66,19 @@ impl Outbox<'_> {
         Ok(rows::by_id(self.cx.store.read(), id)
             .await?
             .and_then(|n| n.message_id))
+    }
+
+    /// What notice `id` became once settled: the message it became (none: given up, pruned,
+    /// or shown without a known message); `None` while it is still owed.
+    pub async fn settled_as(self, id: NoticeId) -> Result<Option<Option<u64>>, ServiceError> {
+        use crate::store::NoticeStatus;
+        Ok(match rows::by_id(self.cx.store.read(), id).await? {
+            Some(n) if matches!(n.status, NoticeStatus::Delivered | NoticeStatus::Failed) => {
+                Some(n.message_id)
+            }
+            Some(_) => None,
+            None => Some(None),
+        })
     }
 
     /// The notices due at `now`, as [`Outbox::due`] chooses them, claimed for this
@@ -251,6 +267,60 @@ impl Outbox<'_> {
             return Ok(None);
         }
         self.channel_refuses(notice.channel).await
+    }
+
+    /// Discord refuses `notice`'s member direct messages (its code 50007), for `reason`: the
+    /// notice is recorded failed (if its claim holds: else nothing, and `None`); then, in one
+    /// transaction, the member's notifications are turned off, their other direct messages
+    /// still waiting are given up, and, if this turned them off (so once, however many of
+    /// their messages are refused), the channel of the message's game (a digest's first) is
+    /// told. Returns whether this turned them off.
+    pub async fn dms_refused(
+        self,
+        notice: &Notice,
+        reason: &str,
+    ) -> Result<Option<bool>, ServiceError> {
+        if !self.news_failed(notice, reason).await? {
+            return Ok(None);
+        }
+        let Some(user) = notice.news.direct_to() else {
+            return Ok(Some(false));
+        };
+        let game = match &notice.news {
+            News::TurnDm(dm) => Some(dm.game.clone()),
+            News::Digest(digest) => digest.games.first().map(|w| w.game.clone()),
+            _ => None,
+        };
+        let mut tx = self.cx.store.write().await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
+        let off = notify::turn_off_refused(&mut *tx, user, now).await?;
+        let why = "direct messages refused: notifications turned off";
+        rows::drop_waiting_in(&mut *tx, user, why).await?;
+        let mut told = None;
+        let named = game.and_then(|game| {
+            let side = game.side_of(user)?;
+            match game.player(side).clone() {
+                Player::User(user) => Some((user, game)),
+                Player::Ai(_) => None,
+            }
+        });
+        if let (true, Some((user, game))) = (off, named) {
+            let channel = game.place.channel;
+            let payload = Payload::news(News::DmsRefused(DmsRefused { user, game }));
+            let kind = "dms_refused";
+            let zero = Duration::ZERO;
+            told = Some(
+                (self.cx)
+                    .enqueue(&mut tx, channel, kind, &payload, zero, now)
+                    .await?,
+            );
+        }
+        let turned_off = || async move {
+            let row = notify::of_user(self.cx.store.read(), user).await?;
+            Ok(row.is_some_and(|r| r.refused_at == Some(now)))
+        };
+        self.cx.commit_answered(tx, told, turned_off).await?;
+        Ok(Some(off))
     }
 
     /// `channel` is gone: its game, if one is running, is aborted (unrated; returned), and said

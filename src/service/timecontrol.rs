@@ -151,6 +151,12 @@ impl GameClock<'_> {
             Ok(_) => {}
             Err(e) => tracing::error!(error = ?e, "cannot end the vacations whose days passed"),
         }
+        // The daily digests of the games waiting on those who chose them.
+        match super::notify::send_digests(self.cx).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(digests = n, "daily digests written"),
+            Err(e) => tracing::error!(error = ?e, "cannot send the daily digests"),
+        }
         // Every time here is the database's, as the deadlines are: processes whose own clocks
         // differ decide a game's reminders and loss on time alike.
         let now = self.cx.database_now().await?;

@@ -30,6 +30,7 @@ pub mod games;
 mod handle;
 pub mod heartbeat;
 pub mod moves;
+pub mod notify;
 pub mod outbox;
 pub mod players;
 pub mod privacy;

@@ -342,3 +342,21 @@ pub async fn drop_pending_in_guild<'e>(
     .await?;
     Ok(done.rows_affected())
 }
+
+/// Gives up the notices for `channel` that wait and are not under way (held or pending), with
+/// the reason: a member's direct messages once Discord refuses them. Returns how many.
+pub async fn drop_waiting_in<'e>(
+    ex: impl Writes<'e>,
+    channel: u64,
+    failure: &str,
+) -> Result<u64, StoreError> {
+    let done = sqlx::query(
+        "UPDATE outbox SET status = 'failed', failure = $1 \
+         WHERE channel_id = $2 AND status IN ('held', 'pending')",
+    )
+    .bind(failure)
+    .bind(to_db(channel))
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected())
+}

@@ -43,7 +43,7 @@ macro_rules! seated_match {
 /// A tournament's matches and their games name entrants by seat: theirs are the matches of a
 /// seat of theirs; a tournament is theirs if they entered or organised it. The outbox names
 /// people inside its payloads: see [`notices_naming`].
-pub const TABLES: [(&str, &str); 15] = [
+pub const TABLES: [(&str, &str); 16] = [
     ("players", "user_id = $1"),
     ("games", "attacker_user_id = $1 OR defender_user_id = $1"),
     ("moves", "user_id = $1"),
@@ -70,6 +70,7 @@ pub const TABLES: [(&str, &str); 15] = [
         ),
     ),
     ("tournament_organisers", "set_by = $1"),
+    ("notify_settings", "user_id = $1"),
 ];
 
 /// What a person has under way, which must end before they can be forgotten.
@@ -147,6 +148,7 @@ pub async fn rows_naming<'e>(
         "vacations" => "started_at, id",
         "puzzle_channels" | "tournament_organisers" => "guild_id",
         "tournament_entrants" => "tournament_id",
+        "notify_settings" => "user_id",
         "analyses" => "game_id",
         _ => "id",
     };
@@ -298,7 +300,8 @@ pub async fn under_way<'e>(
 }
 
 /// Forgets `user`, in the caller's transaction, once nothing of theirs is under way
-/// ([`under_way`]): their ratings, puzzle ratings and tries, and their vacations, are deleted; their seat in every
+/// ([`under_way`]): their ratings, puzzle ratings and tries, their vacations and their
+/// notification setting are deleted; their seat in every
 /// finished game (its moves and draw offers too), every closed challenge and every server's
 /// daily-puzzle setting that names them is given to `stand_in` (an id that is no Discord
 /// user's, and its name), and so is their entry in (their name too) and organising of every
@@ -326,11 +329,14 @@ pub async fn forget(
             .await?
             .rows_affected();
     }
-    // Their vacations: nothing of theirs is under way, so none stops a clock.
-    sqlx::query("DELETE FROM vacations WHERE user_id = $1")
-        .bind(id)
-        .execute(&mut *conn)
-        .await?;
+    // Their vacations (nothing of theirs is under way, so none stops a clock) and their
+    // notification setting.
+    for table in ["vacations", "notify_settings"] {
+        sqlx::query(&deleted(table))
+            .bind(id)
+            .execute(&mut *conn)
+            .await?;
+    }
     const FINISHED: &str = "SELECT id FROM games WHERE status = 'finished'";
     // Moves and draw offers first, while the games still name the player.
     for sql in [

@@ -22,6 +22,7 @@ mod edits;
 mod faults;
 mod gone;
 mod limits;
+mod notify;
 mod operator;
 mod privacy;
 mod shards;

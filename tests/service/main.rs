@@ -14,6 +14,7 @@ mod ai_pool;
 mod analysis;
 mod backup;
 mod lifecycle;
+mod notify;
 mod outbox;
 mod privacy;
 mod puzzle_service;

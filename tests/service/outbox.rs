@@ -98,7 +98,11 @@ async fn due_in(s: &Service, channel: u64, at: i64) -> Vec<Notice> {
         .collect()
 }
 
+/// Astrid against the AI in `channel`, her turn notifications off: the channel's notices
+/// alone are in the outbox (tests/service/notify.rs has her direct messages).
 async fn ai_game(s: &Service, channel: u64, side: SideChoice) -> GameInfo {
+    let off = tablut_bot::service::notify::NotifyMode::Off;
+    s.notifications().set(ASTRID, off).await.unwrap();
     s.games()
         .start_ai_game(
             AiGameRequest {

@@ -208,6 +208,9 @@ async fn history(s: &Service) -> Vec<u64> {
         .set_daily_channel(GUILD, Some(5), ASTRID, None)
         .await
         .unwrap();
+    // Her turn notifications: a digest.
+    let digest = tablut_bot::service::notify::NotifyMode::Digest;
+    s.notifications().set(ASTRID, digest).await.unwrap();
     deliver_all(s).await;
     vec![1, 2, 4]
 }
@@ -303,6 +306,7 @@ async fn what_is_stored_about_a_member_is_read_out_whole_and_forgotten_for_good(
         ("puzzle_players", "SELECT COUNT(*) FROM puzzle_players WHERE user_id = $1"),
         ("puzzle_attempts", "SELECT COUNT(*) FROM puzzle_attempts WHERE user_id = $1"),
         ("puzzle_channels", "SELECT COUNT(*) FROM puzzle_channels WHERE set_by = $1"),
+        ("notify_settings", "SELECT COUNT(*) FROM notify_settings WHERE user_id = $1"),
     ] {
         let rows = json["tables"].as_array().unwrap().iter().find(|t| t["table"] == table).unwrap();
         let rows = rows["rows"].as_array().unwrap();

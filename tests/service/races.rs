@@ -1029,6 +1029,9 @@ async fn a_move_sent_to_another_process_while_the_ais_is_posted_is_shown_after_i
         return;
     };
     let astrid = User::new(ASTRID, "Astrid");
+    // Her turn notifications off: the channel's notices alone are in the outbox.
+    let off = tablut_bot::service::notify::NotifyMode::Off;
+    t.a.notifications().set(ASTRID, off).await.unwrap();
     let request = ai_game_request(place(360), astrid, SideChoice::Defenders, Level::Easy);
     let game = t.a.games().start_ai_game(request, None).await.unwrap().game;
     let reply = t.a.ai().turn(game.id).await.unwrap().unwrap();

@@ -138,7 +138,7 @@ fn validator(route: &str, method: &str, media: &str, schema: &Value) -> Arc<json
 
 /// The bodies the bot sends (method, route, media type): their validators are compiled by
 /// [`warm_up`].
-const SENT: [(&str, &str, &str); 12] = [
+const SENT: [(&str, &str, &str); 13] = [
     (
         "put",
         "/applications/{application_id}/guilds/{guild_id}/commands",
@@ -180,6 +180,7 @@ const SENT: [(&str, &str, &str); 12] = [
         "multipart/form-data",
     ),
     ("post", "/channels/{channel_id}/threads", "application/json"),
+    ("post", "/users/@me/channels", "application/json"),
     (
         "patch",
         "/webhooks/{webhook_id}/{webhook_token}/messages/@original",

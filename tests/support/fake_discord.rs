@@ -207,6 +207,12 @@ struct Inner {
     /// start and the posts counted in it).
     post_limit: Mutex<Option<(u32, Duration)>>,
     post_windows: Mutex<HashMap<u64, (std::time::Instant, u32)>>,
+    /// Each member's direct channel with the bot, once opened (`POST /users/@me/channels`), by
+    /// the member's id.
+    dm_channels: Mutex<HashMap<u64, u64>>,
+    /// The members who take no direct messages from the bot: a post in their direct channel
+    /// answers 403 *Cannot send messages to this user* (50007), as Discord does.
+    refusing_dms: Mutex<HashSet<u64>>,
 }
 
 /// The bot's first follow-up after a public acknowledgement, deleted at once, before a line
@@ -759,6 +765,38 @@ impl FakeDiscord {
         let id = self.inner.ids.fetch_add(1, Ordering::SeqCst);
         let said = (channel, id, author, content.to_string());
         self.inner.said.lock().unwrap().push(said);
+    }
+
+    /// Makes `user` take no direct messages from the bot (their privacy settings): a post in
+    /// their direct channel answers 403 with Discord's code 50007.
+    pub fn refuse_dms(&self, user: u64) {
+        self.inner.refusing_dms.lock().unwrap().insert(user);
+    }
+
+    /// `user`'s direct channel with the bot, once the bot opened it.
+    pub fn dm_channel(&self, user: u64) -> Option<u64> {
+        self.inner.dm_channels.lock().unwrap().get(&user).copied()
+    }
+
+    /// The direct messages `user` received (posts the fake took in their direct channel).
+    pub fn dms_to(&self, user: u64) -> Vec<Recorded> {
+        match self.dm_channel(user) {
+            Some(channel) => self.shown(channel),
+            None => Vec::new(),
+        }
+    }
+
+    /// The direct messages refused to `user` (50007), attempts counted.
+    pub fn dms_refused_to(&self, user: u64) -> usize {
+        let Some(channel) = self.dm_channel(user) else {
+            return 0;
+        };
+        let posts = format!("/api/v10/channels/{channel}/messages");
+        let requests = self.inner.requests.lock().unwrap();
+        requests
+            .iter()
+            .filter(|r| r.method == "POST" && r.path == posts && r.status == 403)
+            .count()
     }
 
     /// Limits the posts in each channel to `limit` in every `window`, as Discord's per-route
@@ -2092,6 +2130,20 @@ fn answer(
         }
         _ => {}
     }
+    // A direct message to a member who takes none.
+    if let ("POST", ["channels", ch, "messages"]) = (method.as_str(), parts.as_slice()) {
+        let channel: u64 = ch.parse().unwrap_or(1);
+        let dms = inner.dm_channels.lock().unwrap();
+        let to = dms
+            .iter()
+            .find(|(_, &c)| c == channel)
+            .map(|(&user, _)| user);
+        drop(dms);
+        if to.is_some_and(|user| inner.refusing_dms.lock().unwrap().contains(&user)) {
+            let message = "Cannot send messages to this user";
+            return (discord_error(403, 50007, message), None);
+        }
+    }
     if rejected && !path.contains("/interactions/") && !path.contains("/webhooks/") {
         return (
             (
@@ -2292,6 +2344,19 @@ fn answer(
             }
             let content = body["content"].as_str().unwrap_or_default();
             Json(message_json(mid, channel, content, body)).into_response()
+        }
+        // A member's direct channel with the bot: the same one every time.
+        ("POST", ["users", "@me", "channels"]) => {
+            let user = match &body["recipient_id"] {
+                Value::String(id) => id.parse().unwrap_or(0),
+                id => id.as_u64().unwrap_or(0),
+            };
+            let dm = *inner.dm_channels.lock().unwrap().entry(user).or_insert(id);
+            Json(json!({
+                "id": dm.to_string(), "type": 1, "last_message_id": null, "flags": 0,
+                "recipients": [user_json(user, "member", false)],
+            }))
+            .into_response()
         }
         ("POST", ["channels", parent, "threads"]) => Json(json!({
             "id": id.to_string(), "type": 11,

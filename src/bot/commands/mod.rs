@@ -2,6 +2,7 @@
 
 pub mod analysis;
 pub mod look;
+pub mod notify;
 pub mod play;
 pub mod privacy;
 pub mod puzzle;
@@ -42,7 +43,8 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         "records::export",
         "records::import",
         "tournament::tournament",
-        "vacation::vacation"
+        "vacation::vacation",
+        "notify::notify"
     ),
     subcommand_required
 )]

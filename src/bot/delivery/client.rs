@@ -28,6 +28,9 @@ pub struct Poster {
     auth: String,
     /// The bot's own user id, asked of Discord once (`GET /users/@me`).
     me: tokio::sync::OnceCell<u64>,
+    /// Each member's direct channel with the bot, once opened (`POST /users/@me/channels`,
+    /// which answers with the same channel every time).
+    dms: std::sync::Mutex<std::collections::HashMap<u64, u64>>,
     /// Discord's rate limits, as its answers state them.
     buckets: Buckets,
 }
@@ -57,6 +60,7 @@ impl Poster {
             api: format!("{base}/api/v10"),
             auth: format!("Bot {}", token.trim_start_matches("Bot ")),
             me: tokio::sync::OnceCell::new(),
+            dms: Default::default(),
             buckets: Buckets::default(),
         }
     }
@@ -68,15 +72,13 @@ impl Poster {
     pub(super) async fn send(
         &self,
         notice: &Notice,
+        text: &str,
         png: Vec<u8>,
         filename: &str,
         now: i64,
     ) -> Attempt {
-        // Worded now, from what the notice tells, and marked as this notice's.
-        let text = marked(
-            &crate::bot::messages::notice_text(&notice.news),
-            &notice.nonce,
-        );
+        // Worded by the caller, from what the notice tells, and marked as this notice's.
+        let text = marked(text, &notice.nonce);
         let buttons_on = notice.payload.buttons;
         let answer = (notice.payload.answer.as_ref())
             .filter(|answer| answer.alive_at(now))
@@ -139,6 +141,34 @@ impl Poster {
         let request = with_body(self.client.post(self.messages(notice.channel)), &body, file);
         let attempt = policy::verdict(self.request(request).await);
         self.confirmed(notice.channel, attempt).await
+    }
+
+    /// The direct channel between the bot and `user` (opened the first time, then
+    /// remembered), or the attempt that failed to open it.
+    pub(super) async fn open_dm(&self, user: u64) -> Result<u64, Attempt> {
+        if let Some(&dm) = self.dms.lock().expect("not poisoned").get(&user) {
+            return Ok(dm);
+        }
+        let url = format!("{}/users/@me/channels", self.api);
+        let body = serde_json::json!({ "recipient_id": user.to_string() });
+        let answer = self
+            .request(with_body(self.client.post(url), &body, None))
+            .await;
+        if let Ok(made) = &answer {
+            if (200..=299).contains(&made.status) {
+                let id = made.body["id"].as_str().and_then(|id| id.parse().ok());
+                let Some(id) = id else {
+                    return Err(Delivery::Retry {
+                        reason: "Discord's answer to a direct channel has no id".into(),
+                        after: None,
+                    }
+                    .into());
+                };
+                self.dms.lock().expect("not poisoned").insert(user, id);
+                return Ok(id);
+            }
+        }
+        Err(policy::verdict(answer))
     }
 
     /// Makes a public thread of `channel` named `name`, without a message (a tournament's

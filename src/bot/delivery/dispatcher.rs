@@ -386,7 +386,13 @@ async fn attempt(
         News::Tournament(TournamentNews::Thread(game)) => {
             open_thread(service, poster, &notice, game).await
         }
-        _ => poster.send(&notice, png, filename, claimed).await,
+        news => match news.direct_to() {
+            Some(user) => direct(service, poster, &notice, user, png, filename, claimed).await,
+            None => {
+                let text = crate::bot::messages::notice_text(&notice.news);
+                poster.send(&notice, &text, png, filename, claimed).await
+            }
+        },
     };
     let (id, channel, kind) = (notice.id, notice.channel, notice.kind.as_str());
     let unauthorized = matches!(attempt.delivery, Delivery::Unauthorized { .. });
@@ -424,6 +430,10 @@ async fn attempt(
             Some(game),
             "news refused in the game's channel: the game's clock is stopped",
         ),
+        Ok(Recorded::NotificationsOff(true)) => (
+            None,
+            "direct messages refused: the member's notifications turned off, a game's channel told",
+        ),
         Ok(Recorded::NotOurs) => (
             None,
             "nothing recorded: the notice's claim ran out and another process took it",
@@ -440,6 +450,66 @@ async fn attempt(
     Outcome {
         global_pause: attempt.global_pause,
         unauthorized,
+    }
+}
+
+/// How long a turn's direct message waits for the game's message it links to, once written:
+/// past this it links to the game's channel.
+const LINK_WAIT: Duration = Duration::from_secs(60);
+
+/// Delivers a direct message to `user` (a turn's notification, a daily digest), claimed at
+/// `claimed`: in the direct channel the bot has with them, once (as a channel's post: its
+/// nonce, and a look through that channel after an attempt that may have reached Discord). A
+/// turn's message waits a little for the game's message it links to. Discord's refusal to
+/// deliver it (the member takes no direct messages) is [`Delivery::DmsRefused`]; any other
+/// refusal fails the message alone (never a game's clock or channel).
+async fn direct(
+    service: &Service,
+    poster: &Poster,
+    notice: &Notice,
+    user: u64,
+    png: Vec<u8>,
+    filename: &str,
+    claimed: i64,
+) -> Attempt {
+    let text = match &notice.news {
+        News::TurnDm(dm) => match service.outbox().settled_as(dm.shown_by).await {
+            Ok(Some(message)) => crate::bot::messages::turn_dm(dm, message),
+            Ok(None) if claimed < notice.created_at + LINK_WAIT.as_millis() as i64 => {
+                let reason = "waits for the game's message it links to".to_string();
+                let after = Some(Duration::from_secs(2));
+                return Delivery::Retry { reason, after }.into();
+            }
+            Ok(None) | Err(_) => crate::bot::messages::turn_dm(dm, None),
+        },
+        news => crate::bot::messages::notice_text(news),
+    };
+    let attempt = match poster.open_dm(user).await {
+        Ok(dm) => {
+            let mut to = notice.clone();
+            to.channel = dm;
+            to.payload.answer = None;
+            to.payload.edit = None;
+            poster.send(&to, &text, png, filename, claimed).await
+        }
+        Err(attempt) => attempt,
+    };
+    let delivery = match attempt.delivery {
+        Delivery::Refused { reason }
+        | Delivery::ChannelRefusesUs { reason }
+        | Delivery::ChannelGone { reason }
+            if attempt.code == Some(policy::CANNOT_DM) =>
+        {
+            Delivery::DmsRefused { reason }
+        }
+        Delivery::ChannelRefusesUs { reason } | Delivery::ChannelGone { reason } => {
+            Delivery::Refused { reason }
+        }
+        delivery => delivery,
+    };
+    Attempt {
+        delivery,
+        ..attempt
     }
 }
 

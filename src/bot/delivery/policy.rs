@@ -75,6 +75,10 @@ pub enum Delivery {
     Unauthorized { reason: String },
     /// Refused for good for another reason (another of Discord's error codes).
     Refused { reason: String },
+    /// A direct message refused because its member takes none from the bot (*Cannot send
+    /// messages to this user*): their notifications are turned off, and a game's channel told
+    /// once.
+    DmsRefused { reason: String },
 }
 
 /// What recording a delivery led to.
@@ -97,6 +101,9 @@ pub enum Recorded {
     /// The bot's credentials were refused: the notice is kept, due at once, for a dispatcher
     /// that runs with a valid token.
     Kept,
+    /// A direct message refused: the member's notifications are off (true: turned off by
+    /// this, and a game's channel told).
+    NotificationsOff(bool),
     /// Nothing recorded: the attempt's claim ran out and another process took the notice (its
     /// attempt records it), or the notice was settled meanwhile (its answer's edit showed it).
     NotOurs,
@@ -167,6 +174,12 @@ pub async fn record(
             let stopped = service.outbox().news_refused(notice, &reason).await?;
             stopped.map_or(Recorded::Failed, Recorded::ClockStopped)
         }
+        Delivery::DmsRefused { reason } => {
+            match service.outbox().dms_refused(notice, &reason).await? {
+                Some(off) => Recorded::NotificationsOff(off),
+                None => Recorded::NotOurs,
+            }
+        }
     })
 }
 
@@ -178,6 +191,8 @@ pub(super) const UNKNOWN_INTERACTION: i64 = 10062;
 pub(super) const INVALID_WEBHOOK_TOKEN: i64 = 50027;
 pub(super) const MISSING_ACCESS: i64 = 50001;
 pub(super) const MISSING_PERMISSIONS: i64 = 50013;
+/// *Cannot send messages to this user*: a direct message its member does not take.
+pub(super) const CANNOT_DM: i64 = 50007;
 
 /// Discord's codes that mean "not now, later" (its JSON error codes, as its documentation
 /// lists them): slowmode (20016), the write rate limit of a channel or a server (20028,

@@ -14,6 +14,8 @@
 //! - [`puzzles`]: puzzles' words.
 //! - [`privacy`]: what the bot stores about a member, and forgetting it.
 //! - [`refusals`]: the one-line private answers to what cannot be done.
+//! - [`notify`]: turn notifications: the setting, the direct messages, the notice that they
+//!   are refused.
 //! - [`notices`]: the words of each notice the outbox delivers, from the topics above.
 //! - [`captions`]: the text drawn into images (a board's caption, a graph's title), from the
 //!   topics above, for the service that draws them (`Service::with_captions`).
@@ -29,6 +31,7 @@ mod clocks;
 mod format;
 mod games;
 mod notices;
+mod notify;
 mod privacy;
 mod puzzles;
 mod records;
@@ -43,6 +46,7 @@ pub use clocks::*;
 pub use format::*;
 pub use games::*;
 pub use notices::*;
+pub use notify::*;
 pub use privacy::*;
 pub use puzzles::*;
 pub use records::*;

@@ -36,6 +36,11 @@ pub fn notice_text(news: &News) -> String {
         News::Forgotten(done) => forgotten_text(done),
         News::Tournament(news) => super::tournaments::notice(news),
         News::Vacation(v) => vacation_notice(v),
+        // A turn's direct message, as its game's message is not known yet (the dispatcher
+        // words it with the link: `turn_dm`).
+        News::TurnDm(dm) => turn_dm(dm, None),
+        News::Digest(digest) => digest_text(digest),
+        News::DmsRefused(refused) => dms_refused_text(refused),
         // Worded when it was written, before notices were typed.
         News::Worded { text, .. } => text.clone(),
     }

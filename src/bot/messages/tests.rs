@@ -410,8 +410,34 @@ fn posts_naming(a: &str, b: &str) -> Vec<(&'static str, String)> {
         .collect();
     let on = game(Outcome::Ongoing);
     let over = game(won(Reason::KingEscaped));
+    use crate::service::notify::{Digest, DmsRefused, LastMove, TurnDm, Waiting};
+    let dm = TurnDm {
+        user: 7,
+        game: on.clone(),
+        last_move: Some(LastMove {
+            notation: report.notation.clone(),
+            by: Player::User(bob.clone()),
+        }),
+        time_left_ms: Some(3_600_000),
+        shown_by: 1,
+    };
+    let digest = Digest {
+        user: 7,
+        day: 1,
+        games: vec![Waiting {
+            game: on.clone(),
+            time_left_ms: Some(3_600_000),
+        }],
+    };
+    let refused = DmsRefused {
+        user: alice.clone(),
+        game: on.clone(),
+    };
     vec![
         ("move", move_message(&report)),
+        ("turn's direct message", turn_dm(&dm, Some(5))),
+        ("daily digest", digest_text(&digest)),
+        ("direct messages refused", dms_refused_text(&refused)),
         (
             "resignation",
             ended_message(&ended(won(Reason::Resigned)), Some(&report.by)),
@@ -584,6 +610,19 @@ fn every_builder_stays_within_the_limit_with_the_longest_names() {
     assert_eq!(games_page(&games, u32::MAX).page, pages - 1);
     within(started_message(&games[0]));
     within(turn_line(&games[0]));
+    // A digest of a hundred games with the longest names: as many as fit, then a count.
+    let digest = crate::service::notify::Digest {
+        user: 0,
+        day: 1,
+        games: games
+            .iter()
+            .map(|game| crate::service::notify::Waiting {
+                game: game.clone(),
+                time_left_ms: Some(i64::MAX),
+            })
+            .collect(),
+    };
+    assert!(within(digest_text(&digest)).contains(" more"));
     for v in Variant::ALL {
         within(rules_message(v, Some(&v.rules())));
     }

@@ -343,6 +343,9 @@ impl Tournaments<'_> {
             )
             .await?;
         self.cx.clock_waits(&mut tx, &info, first_post).await?;
+        (self.cx)
+            .tell_turn(&mut tx, &info, first_post, None, None, now)
+            .await?;
         self.cx.commit_noticed(tx, first_post).await?;
         Ok(Some(info))
     }

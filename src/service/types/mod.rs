@@ -1,11 +1,12 @@
 //! The service's plain types: players, choices, and what each use case hands back (a puzzle's
 //! in `puzzle.rs`, an analysis's summary in `analysis.rs`, a person forgotten in `privacy.rs`, a
-//! vacation's in `vacation.rs`):
+//! vacation's in `vacation.rs`, a turn notification's in `notify.rs`):
 //! what the parts return and what a notice tells, so that every part, and the news, can name
 //! them without importing another part.
 
 mod analysis;
 mod caption;
+pub mod notify;
 mod privacy;
 mod puzzle;
 pub mod tournament;
