@@ -12,6 +12,19 @@ use tablut_bot::tafl::{Game, Side, Variant};
 /// resign or stop answering), and the port `versus` listens on, from `STAND_IN_PORT`.
 const STAND_IN: &str = "VERSUS_STAND_IN";
 const STAND_IN_PORT: &str = "VERSUS_STAND_IN_PORT";
+/// A file the stand-in writes, when this is set, before it connects: its arguments, and the
+/// cores it and its parent (`versus`'s main thread) may run on.
+const STAND_IN_REPORT: &str = "VERSUS_STAND_IN_REPORT";
+
+/// The `Cpus_allowed_list` of a `/proc/…/status` file: the cores the thread may run on.
+fn cores_allowed(status: &str) -> String {
+    let text = std::fs::read_to_string(status).unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+        .unwrap()
+        .trim()
+        .to_string()
+}
 
 /// Not a test: the stand-in for the other program that the tests below have `versus` start
 /// (this binary, with this function's name as the filter). In the suite, without `STAND_IN`
@@ -27,6 +40,17 @@ fn stand_in_for_the_other_program() {
     let (what, n) = mode.split_once(':').expect("STAND_IN is what:N");
     let n: usize = n.parse().expect("N is a number");
     let port: u16 = std::env::var(STAND_IN_PORT).unwrap().parse().unwrap();
+    if let Ok(report) = std::env::var(STAND_IN_REPORT) {
+        let parent = std::os::unix::process::parent_id();
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let text = format!(
+            "args {}\nown {}\nparent {}\n",
+            args.join(" "),
+            cores_allowed("/proc/self/status"),
+            cores_allowed(&format!("/proc/{parent}/status")),
+        );
+        std::fs::write(report, text).unwrap();
+    }
     let stream = TcpStream::connect(("127.0.0.1", port)).expect("versus listens");
     let mut out = stream.try_clone().unwrap();
     let mut game: Option<Game> = None;
@@ -78,6 +102,11 @@ fn stand_in_for_the_other_program() {
 
 /// `versus` against the stand-in doing `mode`, game 1 only (the start, our AI the attackers).
 fn against_the_stand_in(mode: &str, extra: &[&str]) -> Output {
+    against_the_stand_in_with(mode, &[&["--time-ms", "20"], extra].concat(), &[])
+}
+
+/// As [`against_the_stand_in`], with more environment for the stand-in.
+fn against_the_stand_in_with(mode: &str, extra: &[&str], env: &[(&str, &str)]) -> Output {
     // A free port for `versus` to listen on.
     let port = TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -91,6 +120,7 @@ fn against_the_stand_in(mode: &str, extra: &[&str]) -> Output {
         .env("RUST_LOG", "off")
         .env(STAND_IN, mode)
         .env(STAND_IN_PORT, &port)
+        .envs(env.iter().copied())
         .args(["versus", "--variant", "brandubh", "--protocol", "htp"])
         .arg("--program")
         .arg(me)
@@ -100,7 +130,7 @@ fn against_the_stand_in(mode: &str, extra: &[&str]) -> Output {
             "--arg",
             "--exact",
         ])
-        .args(["--openings", "1", "--only", "1", "--time-ms", "20"])
+        .args(["--openings", "1", "--only", "1"])
         .args(["--tt-mb", "4", "--port", &port])
         .args(extra)
         .output()
@@ -258,4 +288,102 @@ fn a_program_that_cannot_start_is_one_line_of_error() {
         stderr.contains("cannot start /nonexistent/engine"),
         "{stderr}"
     );
+}
+
+/// The mean of our time per move from a game's line (`ms/move ours N theirs M`).
+fn our_ms_per_move(line: &str) -> u64 {
+    let at = line.find("ms/move ours ").unwrap() + "ms/move ours ".len();
+    line[at..].split(' ').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn each_program_on_its_core_with_the_same_time_and_ours_a_share_of_it() {
+    let dir = std::env::temp_dir().join(format!("versus-cores-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let report = dir.join("report");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // The other program is told 2 s a move through its own option (the stand-in, a test
+    // binary, takes `--test-threads 2`, where hnefatafl-text-protocol would take
+    // `--seconds 2`); ours gets 1 % of that.
+    let out = against_the_stand_in_with(
+        "resign:2",
+        &[
+            "--cores",
+            "0,1",
+            "--time-ms",
+            "2000",
+            "--our-time-share",
+            "0.01",
+            "--peer-seconds-flag",
+            "--test-threads",
+        ],
+        &[(STAND_IN_REPORT, report.to_str().unwrap())],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if cores < 2 {
+        // One core: pinning to the second is refused, in one line, before any game.
+        assert!(!out.status.success(), "{stdout}");
+        assert!(stderr.contains("cannot pin to core 1"), "{stderr}");
+        return;
+    }
+    assert!(out.status.success(), "{stderr}");
+    let game = stdout.lines().next().unwrap();
+    assert!(
+        game.starts_with("game 1 opening 0 ours attackers Win (resigned) after 5 plies;"),
+        "{stdout}"
+    );
+    let report = std::fs::read_to_string(&report).unwrap();
+    // Its arguments end with the time option and the seconds; it runs on core 1 only, and
+    // `versus`, whose main thread searches, on core 0 only.
+    assert!(
+        report.starts_with("args stand_in_for_the_other_program --exact --test-threads 2\n"),
+        "{report}"
+    );
+    assert!(report.contains("\nown 1\n"), "{report}");
+    assert!(report.contains("\nparent 0\n"), "{report}");
+    // Our three moves had 20 ms each, not the 2 000 ms the other was given.
+    assert!(our_ms_per_move(game) < 1000, "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_cores_shares_and_time_options_are_one_line_each() {
+    let bin = env!("CARGO_BIN_EXE_tablut-bot");
+    for (extra, says) in [
+        (&["--cores", "0"][..], "--cores takes two cores"),
+        (&["--cores", "1,1"][..], "--cores needs two different cores"),
+        (&["--cores", "0,99999"][..], "cannot pin to core 99999"),
+        (
+            &["--our-time-share", "0"][..],
+            "--our-time-share must be from 0.001 to 1",
+        ),
+        (
+            &["--our-time-share", "1.5"][..],
+            "--our-time-share must be from 0.001 to 1",
+        ),
+        (
+            &["--peer-seconds-flag", "--seconds", "--time-ms", "1500"][..],
+            "--time-ms must be a positive multiple of 1000",
+        ),
+        (
+            &["--peer-seconds-flag", "--seconds"][..],
+            "--time-ms must be a positive multiple of 1000",
+        ),
+    ] {
+        let out = Command::new(bin)
+            .env_remove("DISCORD_TOKEN")
+            .env("RUST_LOG", "off")
+            .args(["versus", "--variant", "brandubh", "--protocol", "otep"])
+            .args(["--program", "/nonexistent/engine", "--openings", "1"])
+            .args(extra)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{extra:?}: {stderr}");
+        assert!(stderr.contains(says), "{extra:?}: {stderr}");
+        // Refused before any program was started.
+        assert!(!stderr.contains("cannot start"), "{extra:?}: {stderr}");
+    }
 }

@@ -7,7 +7,9 @@
 //! `hnefatafl-text-protocol --ai basic --host 127.0.0.1` does, and answers `generate_move`).
 //! This program is the referee: every move is checked by its own rules engine, and a move it
 //! finds illegal ends the game as a disagreement, counted apart. A side that takes longer than
-//! `--timeout-s` for a move loses on time, also counted apart.
+//! `--timeout-s` for a move loses on time, also counted apart. `--cores` pins our search and the
+//! other program to a core each, `--peer-seconds-flag` tells the other program the same time
+//! per move, and `--our-time-share` gives ours a fraction of it.
 
 use super::common::CliError;
 use super::out;
@@ -52,7 +54,9 @@ pub struct VersusArgs {
     /// the colours swapped.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=500))]
     pub openings: u64,
-    /// Our milliseconds per move; 0 matches the other program's mean time per move so far.
+    /// The time per move, in milliseconds: ours (times `--our-time-share`) and, with
+    /// `--peer-seconds-flag`, the other program's; 0 gives ours the other program's mean time
+    /// per move so far.
     #[arg(long, default_value_t = 0)]
     pub time_ms: u64,
     /// Our first move's time when matching the other's (before it has moved).
@@ -73,6 +77,107 @@ pub struct VersusArgs {
     /// Play only these games (numbers from 1, comma-separated), to resume a match.
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<usize>,
+    /// Two cores, `OURS,THEIRS`: our AI's search runs on the first, the other program on the
+    /// second (Linux scheduler affinity; the other program inherits it and its children too).
+    #[arg(long, value_delimiter = ',', num_args = 1)]
+    pub cores: Vec<usize>,
+    /// Our share of `--time-ms` (or of the other program's mean time when matching it), from
+    /// 0.001 to 1: 0.1 gives our AI a tenth of the other's time per move.
+    #[arg(long, default_value_t = 1.0)]
+    pub our_time_share: f64,
+    /// The other program's option that sets its time per move in whole seconds (`--seconds`
+    /// for hnefatafl-text-protocol's `monte-carlo` AI): `versus` passes it `--time-ms` / 1000,
+    /// so both programs are given the same time.
+    #[arg(long, allow_hyphen_values = true)]
+    pub peer_seconds_flag: Option<String>,
+}
+
+impl VersusArgs {
+    /// Checks the options that depend on each other: one clear line for a bad combination.
+    fn check(&self) -> Result<(), String> {
+        if !(0.001..=1.0).contains(&self.our_time_share) {
+            return Err(format!(
+                "--our-time-share must be from 0.001 to 1, not {}",
+                self.our_time_share
+            ));
+        }
+        if let Some(flag) = &self.peer_seconds_flag {
+            if self.time_ms == 0 || self.time_ms % 1000 != 0 {
+                return Err(format!(
+                    "{flag} takes whole seconds: --time-ms must be a positive multiple of 1000 with --peer-seconds-flag, not {}",
+                    self.time_ms
+                ));
+            }
+        }
+        match self.cores.as_slice() {
+            [] => {}
+            [a, b] if a != b => {}
+            [_, _] => return Err("--cores needs two different cores, ours then the other's".into()),
+            _ => return Err("--cores takes two cores, ours then the other's: --cores 0,1".into()),
+        }
+        Ok(())
+    }
+
+    /// The other program's arguments: `--arg`s, then the time flag and its seconds.
+    fn program_args(&self) -> Vec<String> {
+        let mut a = self.args.clone();
+        if let Some(flag) = &self.peer_seconds_flag {
+            a.push(flag.clone());
+            a.push((self.time_ms / 1000).to_string());
+        }
+        a
+    }
+
+    /// Our time for a move given the other's time (`--time-ms`, or its mean so far).
+    fn our_budget(&self, theirs_ms: u64) -> Duration {
+        Duration::from_millis(((theirs_ms as f64 * self.our_time_share).round() as u64).max(1))
+    }
+
+    /// Starts the other program, on its core when `--cores` names one.
+    fn spawn(&self, cmd: &mut Command) -> Result<Child, String> {
+        let started = match self.cores.get(1) {
+            // A child inherits the affinity of the thread that starts it: a thread of its own,
+            // pinned to the other's core, starts it.
+            Some(&core) => std::thread::scope(|s| {
+                s.spawn(|| {
+                    pin_this_thread(core)?;
+                    cmd.spawn().map_err(|e| e.to_string())
+                })
+                .join()
+                .unwrap_or_else(|_| Err("the starting thread failed".into()))
+            }),
+            None => cmd.spawn().map_err(|e| e.to_string()),
+        };
+        started.map_err(|e| format!("cannot start {}: {e}", self.program.display()))
+    }
+}
+
+/// Pins the calling thread to one core (threads it starts afterwards inherit the pin).
+#[cfg(target_os = "linux")]
+fn pin_this_thread(core: usize) -> Result<(), String> {
+    if core >= libc::CPU_SETSIZE as usize {
+        return Err(format!("cannot pin to core {core}: no such core"));
+    }
+    // SAFETY: `set` is a plain bit set, zeroed then filled by the libc macros within its size
+    // (checked above); `sched_setaffinity` only reads it, and `0` names the calling thread.
+    let ok = unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(core, &mut set);
+        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) == 0
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "cannot pin to core {core}: {}",
+            std::io::Error::last_os_error()
+        ))
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn pin_this_thread(core: usize) -> Result<(), String> {
+    Err(format!("cannot pin to core {core}: --cores needs Linux"))
 }
 
 /// How one game ended, from our side.
@@ -180,16 +285,14 @@ struct Otep {
 impl Otep {
     fn start(args: &VersusArgs, variant: Variant) -> Result<Otep, String> {
         let mut cmd = Command::new(&args.program);
-        cmd.args(&args.args)
+        cmd.args(args.program_args())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
         if let Some(d) = &args.dir {
             cmd.current_dir(d);
         }
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", args.program.display()))?;
+        let mut child = args.spawn(&mut cmd)?;
         let stdin = child.stdin.take().ok_or("no stdin")?;
         let lines = line_channel(child.stdout.take().ok_or("no stdout")?);
         let mut o = Otep {
@@ -260,16 +363,14 @@ struct Htp {
 impl Htp {
     fn start(args: &VersusArgs, listener: &TcpListener, variant: Variant) -> Result<Htp, String> {
         let mut cmd = Command::new(&args.program);
-        cmd.args(&args.args)
+        cmd.args(args.program_args())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null());
         if let Some(d) = &args.dir {
             cmd.current_dir(d);
         }
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", args.program.display()))?;
+        let mut child = args.spawn(&mut cmd)?;
         // Wait for its connection, giving up if it exits first.
         listener.set_nonblocking(true).map_err(|e| e.to_string())?;
         let deadline = Instant::now() + Duration::from_secs(60);
@@ -398,7 +499,7 @@ fn play_one(
     while !game.outcome().is_over() && (game.moves().len() as u64) < args.max_plies {
         let side = game.turn();
         if side == ours {
-            let budget = if args.time_ms > 0 {
+            let theirs = if args.time_ms > 0 {
                 args.time_ms
             } else {
                 clock
@@ -407,13 +508,9 @@ fn play_one(
                     .map_or(args.initial_ms, |ms| ms as u64)
             };
             let started = Instant::now();
-            let r = ai::choose_move_with(
-                &mut searcher,
-                &game,
-                Level::Hard,
-                Duration::from_millis(budget.max(1)),
-            )
-            .ok_or("our AI found no move")?;
+            let r =
+                ai::choose_move_with(&mut searcher, &game, Level::Hard, args.our_budget(theirs))
+                    .ok_or("our AI found no move")?;
             let took = started.elapsed();
             clock.ours_ms += took.as_millis();
             clock.ours_n += 1;
@@ -470,6 +567,19 @@ fn play_one(
 }
 
 pub fn run(args: VersusArgs) -> Result<(), CliError> {
+    args.check().map_err(CliError::Input)?;
+    if let Some(&core) = args.cores.first() {
+        // Our search runs on this thread; the threads it starts (reading the other program's
+        // lines) inherit the pin.
+        pin_this_thread(core).map_err(CliError::Input)?;
+    }
+    if let Some(&core) = args.cores.get(1) {
+        // The other's core, tried on a thread of its own before any game.
+        std::thread::spawn(move || pin_this_thread(core))
+            .join()
+            .unwrap_or_else(|_| Err("the pinning thread failed".into()))
+            .map_err(CliError::Input)?;
+    }
     let variant = args.variant;
     let listener =
         match args.protocol {
