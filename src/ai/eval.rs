@@ -5,8 +5,10 @@
 //! blockade of the approaches, the king's safety on, beside and away from his castle, and
 //! mobility. The weights are tuned by self-play (`tablut-bot selfplay --tune`).
 
+use crate::tafl::bitboard::Bits;
 use crate::tafl::tables::{
-    slide, slide_on, Geometry, ADJACENT, DIRECTIONS, GEOMETRY_11, GEOMETRY_7, GEOMETRY_9,
+    slide, slide_on, Geometry, ADJACENT, DIRECTIONS, GEOMETRY_11, GEOMETRY_13, GEOMETRY_7,
+    GEOMETRY_9,
 };
 use crate::tafl::{Bitboard, Escape, KingCapture, Position, Side, Variant};
 
@@ -132,7 +134,7 @@ impl Weights {
         match variant {
             Variant::Tablut => Weights::DEFAULT,
             Variant::Brandubh => Weights::BRANDUBH,
-            Variant::Copenhagen => Weights::COPENHAGEN,
+            Variant::Copenhagen | Variant::Copenhagen13 => Weights::COPENHAGEN,
         }
     }
 }
@@ -143,8 +145,8 @@ impl Default for Weights {
     }
 }
 
-const fn rank_mask(rank: usize) -> u128 {
-    0x1FFu128 << (rank * STRIDE)
+const fn rank_mask(rank: usize) -> Bits {
+    Bits::from_lo(0x1FF << (rank * STRIDE))
 }
 
 /// Squares are numbered rank × STRIDE + file (see `crate::tafl::square`).
@@ -153,24 +155,24 @@ const SQUARES: usize = crate::tafl::square::SQUARES;
 /// The castle's index.
 const CASTLE_SQ: usize = crate::tafl::Square::CASTLE.index();
 
-const FILE_A: u128 = Bitboard::FILE_A.0;
-const FILE_I: u128 = Bitboard::FILE_I.0;
-const CASTLE: u128 = Bitboard::CASTLE.0;
-const FULL: u128 = Bitboard::FULL.0;
+const FILE_A: Bits = Bitboard::FILE_A.0;
+const FILE_I: Bits = Bitboard::FILE_I.0;
+const CASTLE: Bits = Bitboard::CASTLE.0;
+const FULL: Bits = Bitboard::FULL.0;
 
-const fn squares_mask(list: &[(u8, u8)]) -> u128 {
-    let mut m = 0u128;
+const fn squares_mask(list: &[(u8, u8)]) -> Bits {
+    let mut m = Bits::ZERO;
     let mut i = 0;
     while i < list.len() {
         let (f, r) = list[i];
-        m |= 1u128 << (r as usize * STRIDE + f as usize);
+        m = m.or(Bits::bit(r as usize * STRIDE + f as usize));
         i += 1;
     }
     m
 }
 
 /// b3, c2 and their seven mirror images: where attackers wall off the corners.
-const BLOCKADE: u128 = squares_mask(&[
+const BLOCKADE: Bits = squares_mask(&[
     (1, 2),
     (2, 1),
     (6, 1),
@@ -237,7 +239,7 @@ static CORNER_DISTANCE: [u8; SQUARES] = corner_distance();
 /// The squares from which the line in each direction to an escape square is free, given the
 /// squares that block (`empty` is where a king may pass).
 #[inline(always)]
-fn free_line_fills(empty: u128, escape: u128) -> [u128; 4] {
+fn free_line_fills(empty: Bits, escape: Bits) -> [Bits; 4] {
     // North: seeds on rank 9, spread south through empty squares.
     let mut n = escape & empty & rank_mask(8);
     let mut e = escape & empty & FILE_I;
@@ -254,12 +256,12 @@ fn free_line_fills(empty: u128, escape: u128) -> [u128; 4] {
 
 /// The king's reach in one move, as the rules let him move (`occ` without the king).
 #[inline(always)]
-pub(crate) fn king_reach(pos: &Position, k: usize, occ: u128) -> u128 {
+pub(crate) fn king_reach(pos: &Position, k: usize, occ: Bits) -> Bits {
     let rules = pos.rules();
-    let mut reach = 0u128;
+    let mut reach = Bits::ZERO;
     for dir in DIRECTIONS {
         let mut r = slide(k, dir, occ);
-        if !rules.castle_passable && r & CASTLE != 0 {
+        if !rules.castle_passable && (r & CASTLE).any() {
             // Cut the slide at the castle (he may land there only if he may re-enter).
             r &= crate::tafl::tables::TO_CASTLE[k];
         }
@@ -310,8 +312,9 @@ pub(crate) fn king_lines(pos: &Position) -> KingLines {
         Variant::Tablut => {}
         Variant::Brandubh => return king_lines_n::<7>(pos, k),
         Variant::Copenhagen => return king_lines_n::<11>(pos, k),
+        Variant::Copenhagen13 => return king_lines_n::<13>(pos, k),
     }
-    let occ = pos.occupied().0 & !(1u128 << k);
+    let occ = pos.occupied().0 & !(Bits::bit(k));
     let escape = pos.escape_squares().0;
     let mut block = occ;
     if !pos.rules().castle_passable {
@@ -342,6 +345,7 @@ pub fn evaluate_defenders(pos: &Position, w: &Weights) -> i32 {
         Variant::Tablut => evaluate_tablut(pos, w),
         Variant::Brandubh => evaluate_corner::<7>(pos, w),
         Variant::Copenhagen => evaluate_corner::<11>(pos, w),
+        Variant::Copenhagen13 => evaluate_corner::<13>(pos, w),
     }
 }
 
@@ -382,7 +386,7 @@ fn evaluate_tablut(pos: &Position, w: &Weights) -> i32 {
         hostile |= Bitboard::CORNERS.0;
     }
     let around = (adj & hostile).count_ones() as i32;
-    let beside = ADJACENT[CASTLE_SQ] >> k & 1 != 0;
+    let beside = ADJACENT[CASTLE_SQ].has(k);
     let needed = match rules.king_capture {
         KingCapture::FourSides => 4,
         KingCapture::Linnaeus | KingCapture::FourOnThrone if k == CASTLE_SQ => 4,
@@ -422,6 +426,7 @@ pub(crate) fn geo<const N: usize>() -> &'static Geometry {
     match N {
         7 => &GEOMETRY_7,
         11 => &GEOMETRY_11,
+        13 => &GEOMETRY_13,
         _ => &GEOMETRY_9,
     }
 }
@@ -446,7 +451,7 @@ const fn corner_distance_on(n: usize) -> [u8; SQUARES] {
 
 /// The squares a knight's move from each corner, towards the board (b3, c2 and their mirror
 /// images): where attackers wall off a corner's approaches.
-const fn corner_guards_on(n: usize) -> u128 {
+const fn corner_guards_on(n: usize) -> Bits {
     let last = n as u8 - 1;
     squares_mask(&[
         (1, 2),
@@ -462,20 +467,23 @@ const fn corner_guards_on(n: usize) -> u128 {
 
 static CORNER_DISTANCE_7: [u8; SQUARES] = corner_distance_on(7);
 static CORNER_DISTANCE_11: [u8; SQUARES] = corner_distance_on(11);
-const GUARDS_7: u128 = corner_guards_on(7);
-const GUARDS_11: u128 = corner_guards_on(11);
+static CORNER_DISTANCE_13: [u8; SQUARES] = corner_distance_on(13);
+const GUARDS_7: Bits = corner_guards_on(7);
+const GUARDS_11: Bits = corner_guards_on(11);
+const GUARDS_13: Bits = corner_guards_on(13);
 
 #[inline(always)]
 fn corner_distance_n<const N: usize>(k: usize) -> i32 {
     match N {
         7 => CORNER_DISTANCE_7[k] as i32,
-        _ => CORNER_DISTANCE_11[k] as i32,
+        11 => CORNER_DISTANCE_11[k] as i32,
+        _ => CORNER_DISTANCE_13[k] as i32,
     }
 }
 
 /// [`free_line_fills`] on the `N` × `N` board.
 #[inline(always)]
-fn free_line_fills_n<const N: usize>(empty: u128, escape: u128) -> [u128; 4] {
+fn free_line_fills_n<const N: usize>(empty: Bits, escape: Bits) -> [Bits; 4] {
     let g = geo::<N>();
     let top = g.full & !(g.full >> STRIDE);
     let bottom = g.full & !(g.full << STRIDE);
@@ -495,12 +503,12 @@ fn free_line_fills_n<const N: usize>(empty: u128, escape: u128) -> [u128; 4] {
 /// The king's reach in one move on any board, as the rules let him move (`occ` without the
 /// king).
 #[inline(always)]
-pub(crate) fn king_reach_on(pos: &Position, g: &Geometry, k: usize, occ: u128) -> u128 {
+pub(crate) fn king_reach_on(pos: &Position, g: &Geometry, k: usize, occ: Bits) -> Bits {
     let rules = pos.rules();
-    let mut reach = 0u128;
+    let mut reach = Bits::ZERO;
     for dir in DIRECTIONS {
         let mut r = slide_on(g, k, dir, occ);
-        if !rules.castle_passable && r & g.centre != 0 {
+        if !rules.castle_passable && (r & g.centre).any() {
             r &= g.to_centre[k];
         }
         reach |= r;
@@ -515,7 +523,7 @@ pub(crate) fn king_reach_on(pos: &Position, g: &Geometry, k: usize, occ: u128) -
 #[inline(always)]
 fn king_lines_n<const N: usize>(pos: &Position, k: usize) -> KingLines {
     let g = geo::<N>();
-    let occ = pos.occupied().0 & !(1u128 << k);
+    let occ = pos.occupied().0 & !(Bits::bit(k));
     let escape = pos.escape_squares().0;
     let mut block = occ;
     if !pos.rules().castle_passable {
@@ -566,7 +574,7 @@ fn evaluate_corner<const N: usize>(pos: &Position, w: &Weights) -> i32 {
     // Safety: hostile squares around him, against how many the attackers need.
     let adj = g.adjacent[k];
     let on_throne = k == g.centre_sq;
-    let beside = g.adjacent[g.centre_sq] >> k & 1 != 0;
+    let beside = g.adjacent[g.centre_sq].has(k);
     let mut hostile = att | g.corners;
     let throne_hostile = match rules.king_capture {
         KingCapture::FourOnThrone => false,
@@ -594,7 +602,11 @@ fn evaluate_corner<const N: usize>(pos: &Position, w: &Weights) -> i32 {
     }
 
     // The attackers' guards on the corners' approaches, and their wall's diagonal links.
-    let guards = if N == 7 { GUARDS_7 } else { GUARDS_11 };
+    let guards = match N {
+        7 => GUARDS_7,
+        11 => GUARDS_11,
+        _ => GUARDS_13,
+    };
     v -= w.blockade * (att & guards).count_ones() as i32;
     let ne = (att << (STRIDE + 1)) & !g.first_file & att;
     let nw = (att << (STRIDE - 1)) & !g.last_file & att;

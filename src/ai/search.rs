@@ -4,6 +4,7 @@
 use super::eval::{evaluate, king_reach_on, Weights};
 use super::threats;
 use super::tt::{Bound, Table};
+use crate::tafl::bitboard::Bits;
 use crate::tafl::movelist::MAX_MOVES;
 use crate::tafl::square::SQUARES;
 use crate::tafl::tables::{slide_on, DIRECTIONS};
@@ -338,17 +339,19 @@ impl Searcher {
     }
 
     /// The squares on the king's free lines, his escape squares included.
-    fn free_line_squares(pos: &Position) -> u128 {
-        let Some(k) = pos.king() else { return 0 };
+    fn free_line_squares(pos: &Position) -> Bits {
+        let Some(k) = pos.king() else {
+            return Bits::ZERO;
+        };
         let k = k.index();
         let g = pos.geometry();
-        let occ = pos.occupied().0 & !(1u128 << k);
+        let occ = pos.occupied().0 & !(Bits::bit(k));
         let reach = king_reach_on(pos, g, k, occ);
         let escape = pos.escape_squares().0;
-        let mut m = 0;
+        let mut m = Bits::ZERO;
         for dir in DIRECTIONS {
             let s = slide_on(g, k, dir, occ) & reach;
-            if s & escape != 0 {
+            if (s & escape).any() {
                 m |= s;
             }
         }
@@ -360,7 +363,9 @@ impl Searcher {
         let us = pos.turn();
         let si = side_index(us);
         let king = pos.king_bb();
-        let king_adj = pos.king().map_or(0, |k| pos.geometry().adjacent[k.index()]);
+        let king_adj = pos
+            .king()
+            .map_or(Bits::ZERO, |k| pos.geometry().adjacent[k.index()]);
         let killers = if ply < MAX_PLY {
             self.killers[ply]
         } else {
@@ -372,7 +377,7 @@ impl Searcher {
                 1 << 30
             } else {
                 let t = mv.to.index();
-                let caps = (one >> t & 1) + (two >> t & 1) + (three >> t & 1);
+                let caps = one.has(t) as u32 + two.has(t) as u32 + three.has(t) as u32;
                 let mut s =
                     self.history[si][mv.from.index() * SQUARES + mv.to.index()].min(400_000);
                 if caps > 0 {
@@ -384,7 +389,7 @@ impl Searcher {
                 }
                 if king.contains(mv.from) {
                     s += 500_000;
-                } else if us == Side::Attackers && king_adj >> mv.to.index() & 1 != 0 {
+                } else if us == Side::Attackers && king_adj.has(mv.to.index()) {
                     s += 450_000;
                 }
                 s
@@ -530,7 +535,7 @@ impl Searcher {
             let block = Self::free_line_squares(pos);
             let mut i = 0;
             while i < list.len() {
-                if block >> list[i].to.index() & 1 == 0 {
+                if !block.has(list[i].to.index()) {
                     list.swap_remove(i);
                 } else {
                     i += 1;
@@ -635,7 +640,7 @@ impl Searcher {
                     }
                     let mut best = Self::lost(ply + 2);
                     for &mv in list.iter() {
-                        if block >> mv.to.index() & 1 == 0 {
+                        if !block.has(mv.to.index()) {
                             continue;
                         }
                         let (child, effect) = pos.make(mv);
@@ -721,13 +726,15 @@ impl Searcher {
     }
 
     /// Squares from which the king would have a free line (the king's own square counted empty).
-    fn route_squares(pos: &Position) -> u128 {
-        let Some(k) = pos.king() else { return 0 };
+    fn route_squares(pos: &Position) -> Bits {
+        let Some(k) = pos.king() else {
+            return Bits::ZERO;
+        };
         let k = k.index();
         let g = pos.geometry();
-        let occ = pos.occupied().0 & !(1u128 << k);
+        let occ = pos.occupied().0 & !(Bits::bit(k));
         let escape = pos.escape_squares().0;
-        let mut m = 0u128;
+        let mut m = Bits::ZERO;
         // Squares that see an escape square along a line: scan from each escape square inward.
         for e in Bitboard(escape & !occ) {
             for dir in DIRECTIONS {

@@ -2,31 +2,32 @@
 //! does a move capture. Bitboard versions of what the rules engine works out move by move.
 
 use super::eval::geo;
+use crate::tafl::bitboard::Bits;
 use crate::tafl::tables::{ADJACENT, DIRECTIONS, EAST, NEIGHBOURS, NONE, NORTH, RAYS};
 use crate::tafl::{Bitboard, Escape, KingCapture, Position, Side, Throne, Variant};
 
-const CASTLE: u128 = Bitboard::CASTLE.0;
+const CASTLE: Bits = Bitboard::CASTLE.0;
 const CASTLE_SQ: usize = crate::tafl::Square::CASTLE.index();
 /// Squares are numbered rank × STRIDE + file (see `crate::tafl::square`).
 const STRIDE: usize = crate::tafl::square::STRIDE;
-const FULL: u128 = Bitboard::FULL.0;
-const FILE_A: u128 = Bitboard::FILE_A.0;
-const FILE_I: u128 = Bitboard::FILE_I.0;
+const FULL: Bits = Bitboard::FULL.0;
+const FILE_A: Bits = Bitboard::FILE_A.0;
+const FILE_I: Bits = Bitboard::FILE_I.0;
 
 /// Whether an attacker can slide to the empty square `t` in one move.
 #[inline(always)]
-fn attacker_reaches(att: u128, blockers: u128, t: usize) -> bool {
+fn attacker_reaches(att: Bits, blockers: Bits, t: usize) -> bool {
     for dir in DIRECTIONS {
         let hits = RAYS[dir][t] & blockers;
-        if hits == 0 {
+        if hits.is_zero() {
             continue;
         }
         let first = if dir == NORTH || dir == EAST {
             hits.trailing_zeros()
         } else {
-            127 - hits.leading_zeros()
+            Bits::WIDTH - 1 - hits.leading_zeros()
         };
-        if att >> first & 1 != 0 {
+        if att.has(first as usize) {
             return true;
         }
     }
@@ -41,6 +42,7 @@ pub fn king_capturable(pos: &Position) -> bool {
         Variant::Tablut => king_capturable_tablut(pos),
         Variant::Brandubh => king_capturable_n::<7>(pos),
         Variant::Copenhagen => king_capturable_n::<11>(pos),
+        Variant::Copenhagen13 => king_capturable_n::<13>(pos),
     }
 }
 
@@ -55,22 +57,22 @@ fn king_capturable_tablut(pos: &Position) -> bool {
     let att = pos.attackers().0;
     let occ = pos.occupied().0;
     let corners = match rules.escape {
-        Escape::Edge => 0,
+        Escape::Edge => Bits::ZERO,
         Escape::Corner => Bitboard::CORNERS.0,
     };
     let adj = ADJACENT[k];
     let targets = adj & !occ & !CASTLE & !corners;
-    if targets == 0 {
+    if targets.is_zero() {
         return false;
     }
     // The castle is empty unless the king stands on it.
     let castle = if k == CASTLE_SQ || rules.throne == Throne::Neutral {
-        0
+        Bits::ZERO
     } else {
         CASTLE
     };
     let neutral = corners | castle;
-    let beside = ADJACENT[CASTLE_SQ] >> k & 1 != 0;
+    let beside = ADJACENT[CASTLE_SQ].has(k);
     let on_castle = k == CASTLE_SQ;
     // A quick count first: too few hostile neighbours and no single arrival can finish it.
     let needed = match rules.king_capture {
@@ -93,19 +95,19 @@ fn king_capturable_tablut(pos: &Position) -> bool {
     if !rules.castle_passable {
         blockers |= CASTLE;
     }
-    let by_two = |t: usize, hostile: u128| {
+    let by_two = |t: usize, hostile: Bits| {
         DIRECTIONS.into_iter().any(|dir| {
             NEIGHBOURS[t][dir] as usize == k && {
                 let z = NEIGHBOURS[k][dir];
-                z != NONE && hostile >> z & 1 != 0
+                z != NONE && hostile.has(z as usize)
             }
         })
     };
     let mut ts = targets;
-    while ts != 0 {
+    while ts.any() {
         let t = ts.trailing_zeros() as usize;
-        ts &= ts - 1;
-        let att2 = att | 1u128 << t;
+        ts = ts.without_lowest();
+        let att2 = att | Bits::bit(t);
         let taken = match rules.king_capture {
             KingCapture::Linnaeus | KingCapture::FourOnThrone if on_castle => adj & att2 == adj,
             KingCapture::Linnaeus if beside => {
@@ -130,21 +132,26 @@ fn king_capturable_tablut(pos: &Position) -> bool {
 /// would capture (an estimate for move ordering: rule 12 is left out). Returned as three
 /// bitboards: squares capturing at least one, at least two, at least three.
 #[inline]
-pub fn capture_squares(pos: &Position) -> [u128; 3] {
+pub fn capture_squares(pos: &Position) -> [Bits; 3] {
     match pos.variant() {
         Variant::Tablut => capture_squares_tablut(pos),
         Variant::Brandubh => capture_squares_n::<7>(pos),
         Variant::Copenhagen => capture_squares_n::<11>(pos),
+        Variant::Copenhagen13 => capture_squares_n::<13>(pos),
     }
 }
 
 #[inline(always)]
-fn capture_squares_tablut(pos: &Position) -> [u128; 3] {
+fn capture_squares_tablut(pos: &Position) -> [Bits; 3] {
     let rules = pos.rules();
     let (mut anvils, enemies) = match pos.turn() {
         Side::Attackers => (pos.attackers().0, pos.defenders().0),
         Side::Defenders => {
-            let king = if rules.king_armed { pos.king_bb().0 } else { 0 };
+            let king = if rules.king_armed {
+                pos.king_bb().0
+            } else {
+                Bits::ZERO
+            };
             (pos.defenders().0 | king, pos.attackers().0)
         }
     };
@@ -161,9 +168,9 @@ fn capture_squares_tablut(pos: &Position) -> [u128; 3] {
     let east = (enemies >> 1) & (anvils >> 2) & !FILE_I & !(FILE_I >> 1);
     let west = (enemies << 1) & (anvils << 2) & !FILE_A & !(FILE_A << 1);
     let dirs = [north & empty, south & empty, east & empty, west & empty];
-    let mut one = 0;
-    let mut two = 0;
-    let mut three = 0;
+    let mut one = Bits::ZERO;
+    let mut two = Bits::ZERO;
+    let mut three = Bits::ZERO;
     for d in dirs {
         three |= two & d;
         two |= one & d;
@@ -174,19 +181,19 @@ fn capture_squares_tablut(pos: &Position) -> [u128; 3] {
 
 /// [`attacker_reaches`] on the `N` × `N` board.
 #[inline(always)]
-fn attacker_reaches_n<const N: usize>(att: u128, blockers: u128, t: usize) -> bool {
+fn attacker_reaches_n<const N: usize>(att: Bits, blockers: Bits, t: usize) -> bool {
     let g = geo::<N>();
     for dir in DIRECTIONS {
         let hits = g.rays[dir][t] & blockers;
-        if hits == 0 {
+        if hits.is_zero() {
             continue;
         }
         let first = if dir == NORTH || dir == EAST {
             hits.trailing_zeros()
         } else {
-            127 - hits.leading_zeros()
+            Bits::WIDTH - 1 - hits.leading_zeros()
         };
-        if att >> first & 1 != 0 {
+        if att.has(first as usize) {
             return true;
         }
     }
@@ -209,22 +216,22 @@ fn king_capturable_n<const N: usize>(pos: &Position) -> bool {
     let castle = g.centre;
     let castle_sq = g.centre_sq;
     let corners = match rules.escape {
-        Escape::Edge => 0,
+        Escape::Edge => Bits::ZERO,
         Escape::Corner => g.corners,
     };
     let adj = g.adjacent[k];
     let targets = adj & !occ & !castle & !corners;
-    if targets == 0 {
+    if targets.is_zero() {
         return false;
     }
     let on_throne = k == castle_sq;
     let throne = if on_throne || rules.throne == Throne::Neutral {
-        0
+        Bits::ZERO
     } else {
         castle
     };
     let neutral = corners | throne;
-    let beside = g.adjacent[castle_sq] >> k & 1 != 0;
+    let beside = g.adjacent[castle_sq].has(k);
     let needed = match rules.king_capture {
         KingCapture::FourSides => 4,
         KingCapture::Linnaeus | KingCapture::FourOnThrone if on_throne => 4,
@@ -245,19 +252,19 @@ fn king_capturable_n<const N: usize>(pos: &Position) -> bool {
     if !rules.castle_passable {
         blockers |= castle;
     }
-    let by_two = |t: usize, hostile: u128| {
+    let by_two = |t: usize, hostile: Bits| {
         DIRECTIONS.into_iter().any(|dir| {
             g.neighbours[t][dir] as usize == k && {
                 let z = g.neighbours[k][dir];
-                z != NONE && hostile >> z & 1 != 0
+                z != NONE && hostile.has(z as usize)
             }
         })
     };
     let mut ts = targets;
-    while ts != 0 {
+    while ts.any() {
         let t = ts.trailing_zeros() as usize;
-        ts &= ts - 1;
-        let att2 = att | 1u128 << t;
+        ts = ts.without_lowest();
+        let att2 = att | Bits::bit(t);
         let taken = match rules.king_capture {
             KingCapture::Linnaeus | KingCapture::FourOnThrone if on_throne => adj & att2 == adj,
             KingCapture::Linnaeus if beside => {
@@ -280,17 +287,21 @@ fn king_capturable_n<const N: usize>(pos: &Position) -> bool {
 
 /// [`capture_squares`] on the `N` × `N` board (the shieldwall is left out).
 #[inline(always)]
-fn capture_squares_n<const N: usize>(pos: &Position) -> [u128; 3] {
+fn capture_squares_n<const N: usize>(pos: &Position) -> [Bits; 3] {
     let g = geo::<N>();
     let rules = pos.rules();
     let (mut anvils, enemies) = match pos.turn() {
         Side::Attackers => (pos.attackers().0, pos.defenders().0),
         Side::Defenders => {
-            let king = if rules.king_armed { pos.king_bb().0 } else { 0 };
+            let king = if rules.king_armed {
+                pos.king_bb().0
+            } else {
+                Bits::ZERO
+            };
             (pos.defenders().0 | king, pos.attackers().0)
         }
     };
-    if pos.king_bb().0 & g.centre == 0 && rules.throne == Throne::Hostile {
+    if (pos.king_bb().0 & g.centre).is_zero() && rules.throne == Throne::Hostile {
         anvils |= g.centre;
     }
     if rules.escape == Escape::Corner {
@@ -304,9 +315,9 @@ fn capture_squares_n<const N: usize>(pos: &Position) -> [u128; 3] {
     let east = (enemies >> 1) & (anvils >> 2) & !last2;
     let west = (enemies << 1) & (anvils << 2) & !first2;
     let dirs = [north & empty, south & empty, east & empty, west & empty];
-    let mut one = 0;
-    let mut two = 0;
-    let mut three = 0;
+    let mut one = Bits::ZERO;
+    let mut two = Bits::ZERO;
+    let mut three = Bits::ZERO;
     for d in dirs {
         three |= two & d;
         two |= one & d;
@@ -367,40 +378,40 @@ mod tests {
         use crate::tafl::Variant;
         let mut checked = 0;
         let mut capturable = 0;
-        for variant in [Variant::Brandubh, Variant::Copenhagen] {
+        for variant in [
+            Variant::Brandubh,
+            Variant::Copenhagen,
+            Variant::Copenhagen13,
+        ] {
             let g = variant.geometry();
             let squares: Vec<usize> = (0..crate::tafl::square::SQUARES)
-                .filter(|&i| g.full >> i & 1 != 0)
+                .filter(|&i| g.full.has(i))
                 .collect();
             let mut rng = fastrand::Rng::with_seed(variant.size() as u64);
             for _ in 0..20_000 {
                 // The king near the throne or anywhere, with attackers around him.
                 let k = if rng.bool() {
                     let near = g.adjacent[g.centre_sq] | g.centre;
-                    let c: Vec<usize> = squares
-                        .iter()
-                        .copied()
-                        .filter(|&i| near >> i & 1 != 0)
-                        .collect();
+                    let c: Vec<usize> = squares.iter().copied().filter(|&i| near.has(i)).collect();
                     c[rng.usize(0..c.len())]
                 } else {
                     squares[rng.usize(0..squares.len())]
                 };
-                if g.corners >> k & 1 != 0 {
+                if g.corners.has(k) {
                     continue;
                 }
-                let mut att = 0u128;
-                let mut def = 0u128;
+                let mut att = Bits::ZERO;
+                let mut def = Bits::ZERO;
                 for &i in &squares {
-                    if i == k || g.corners >> i & 1 != 0 || i == g.centre_sq {
+                    if i == k || g.corners.has(i) || i == g.centre_sq {
                         continue;
                     }
-                    let near = g.adjacent[k] >> i & 1 != 0;
+                    let near = g.adjacent[k].has(i);
                     let r = rng.u32(0..100);
                     if r < if near { 55 } else { 12 } {
-                        att |= 1 << i;
+                        att |= Bits::bit(i);
                     } else if r < if near { 60 } else { 16 } {
-                        def |= 1 << i;
+                        def |= Bits::bit(i);
                     }
                 }
                 let Ok(pos) = Position::new(
@@ -448,11 +459,11 @@ mod tests {
                             && pos.king_bb().contains(crate::tafl::Square::CASTLE);
                         // Copenhagen's shieldwall takes a row along the edge.
                         let edge = pos.geometry().edge;
-                        let shieldwall = rules.variant == crate::tafl::Variant::Copenhagen
-                            && edge >> mv.to.index() & 1 != 0
-                            && effect.captured.0 & edge != 0;
+                        let shieldwall = rules.variant.is_copenhagen()
+                            && edge.has(mv.to.index())
+                            && (effect.captured.0 & edge).any();
                         assert!(
-                            one >> mv.to.index() & 1 != 0 || rule12 || shieldwall,
+                            one.has(mv.to.index()) || rule12 || shieldwall,
                             "{mv} captures but is not predicted in {pos:?}"
                         );
                     }

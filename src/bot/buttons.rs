@@ -105,10 +105,11 @@ impl FromStr for Button {
                 game: id()?,
                 accept: false,
             },
-            "lb" | "lb-brandubh" | "lb-copenhagen" => Button::Leaderboard {
+            "lb" | "lb-brandubh" | "lb-copenhagen" | "lb-copenhagen13" => Button::Leaderboard {
                 variant: match action {
                     "lb" => Variant::Tablut,
                     "lb-brandubh" => Variant::Brandubh,
+                    "lb-copenhagen13" => Variant::Copenhagen13,
                     _ => Variant::Copenhagen,
                 },
                 page: number.parse().map_err(|_| ButtonError::Broken)?,
@@ -344,6 +345,13 @@ mod tests {
             "tablut:lb-copenhagen:1".parse(),
             Ok(Button::Leaderboard {
                 variant: Variant::Copenhagen,
+                page: 1
+            })
+        );
+        assert_eq!(
+            "tablut:lb-copenhagen13:1".parse(),
+            Ok(Button::Leaderboard {
+                variant: Variant::Copenhagen13,
                 page: 1
             })
         );

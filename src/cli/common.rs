@@ -31,7 +31,7 @@ impl CliError {
 /// `--variant`, `--rules`, `--set`, `--position`, `--to-move`.
 #[derive(Debug, Clone, Args)]
 pub struct Common {
-    /// The game: tablut, brandubh or copenhagen (--set is Tablut's).
+    /// The game: tablut, brandubh, copenhagen or copenhagen13 (--set is Tablut's).
     #[arg(long, default_value = "tablut", value_parser = parse_variant)]
     pub variant: Variant,
     /// The variant's rules preset (`tablut-bot presets` lists them; default: the variant's

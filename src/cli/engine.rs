@@ -40,9 +40,10 @@ pub fn parse_rules_record(record: &str) -> Result<(Rules, String, Side), String>
         Some(Some(9)) => Variant::Tablut,
         Some(Some(7)) => Variant::Brandubh,
         Some(Some(11)) => Variant::Copenhagen,
+        Some(Some(13)) => Variant::Copenhagen13,
         Some(Some(d)) => {
             return Err(format!(
-                "dim:{d}: only 7×7 brandubh, 9×9 tablut and 11×11 copenhagen are supported"
+                "dim:{d}: only 7×7 brandubh, 9×9 tablut, 11×11 copenhagen and 13×13 copenhagen13 are supported"
             ))
         }
         Some(None) => return Err("the dim: entry is not a number".into()),

@@ -35,7 +35,7 @@ pub enum Protocol {
 
 #[derive(Debug, Args)]
 pub struct VersusArgs {
-    /// The game: brandubh, copenhagen or tablut.
+    /// The game: brandubh, copenhagen, copenhagen13 or tablut.
     #[arg(long, default_value = "copenhagen")]
     pub variant: Variant,
     /// The other program's protocol.
@@ -270,6 +270,9 @@ pub fn rules_record(variant: Variant) -> String {
         Variant::Brandubh => format!("dim:7 name:Brandubh atkf:y ks:c start:{start}"),
         Variant::Copenhagen => {
             format!("dim:11 name:Copenhagen atkf:y ks:s sw:s efe:y start:{start}")
+        }
+        Variant::Copenhagen13 => {
+            format!("dim:13 name:Copenhagen atkf:y ks:s sw:s efe:y start:{start}")
         }
         Variant::Tablut => format!("dim:9 name:Tablut atkf:y esc:e ks:c linc:y start:{start}"),
     }

@@ -152,6 +152,7 @@ impl Assets {
 static TABLUT_ASSETS: LazyLock<Assets> = LazyLock::new(|| build(TABLUT));
 static BRANDUBH_ASSETS: LazyLock<Assets> = LazyLock::new(|| build(BRANDUBH));
 static COPENHAGEN_ASSETS: LazyLock<Assets> = LazyLock::new(|| build(COPENHAGEN));
+static COPENHAGEN13_ASSETS: LazyLock<Assets> = LazyLock::new(|| build(COPENHAGEN13));
 
 /// The assets of a variant's board, drawn at the first call for that board size. Each size has
 /// its own sprites, frame and palette (so Tablut's image is the same whatever other boards
@@ -161,6 +162,7 @@ pub fn assets(variant: Variant) -> &'static Assets {
         Variant::Tablut => &TABLUT_ASSETS,
         Variant::Brandubh => &BRANDUBH_ASSETS,
         Variant::Copenhagen => &COPENHAGEN_ASSETS,
+        Variant::Copenhagen13 => &COPENHAGEN13_ASSETS,
     }
 }
 

@@ -13,11 +13,11 @@ use crate::tafl::{Square, Variant};
 pub type Rgb = [u8; 3];
 
 /// The width and height of every image, in pixels, whatever the board: the board, its labels
-/// and the caption band. Every variant's board fills the same area, so a 7×7, 9×9 or 11×11
+/// and the caption band. Every variant's board fills the same area, so a 7×7, 9×9, 11×11 or 13×13
 /// board shows at the same size in a channel and costs about the same to draw and to send.
 pub const IMAGE_PX: u32 = 720;
 /// The area the board's squares fill (Tablut's nine squares of 68 pixels); other sizes take
-/// the nearest whole number of pixels a square (87 for 7×7, 56 for 11×11).
+/// the nearest whole number of pixels a square (87 for 7×7, 56 for 11×11, 47 for 13×13).
 const BOARD_AREA_PX: u32 = 612;
 /// The top edge of the board: the band above it holds the file letters.
 const BOARD_TOP: u32 = 30;
@@ -27,7 +27,7 @@ const FILES_BAND_PX: u32 = 30;
 /// Where everything of one board size sits in the image.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Layout {
-    /// Squares per side: 7, 9 or 11.
+    /// Squares per side: 7, 9, 11 or 13.
     pub size: u8,
     /// The side of one square, in pixels.
     pub square_px: u32,
@@ -89,6 +89,8 @@ pub const TABLUT: Layout = Layout::of(Variant::Tablut);
 pub const BRANDUBH: Layout = Layout::of(Variant::Brandubh);
 /// Copenhagen's 11×11 layout: squares of 56 pixels.
 pub const COPENHAGEN: Layout = Layout::of(Variant::Copenhagen);
+/// Copenhagen's 13×13 layout: squares of 47 pixels.
+pub const COPENHAGEN13: Layout = Layout::of(Variant::Copenhagen13);
 
 /// The dark blue wool of the frame and the caption band.
 pub const FRAME: Rgb = [0x1f, 0x2a, 0x4d];

@@ -1,24 +1,211 @@
-//! A set of squares as the bits of a `u128`, bit `rank × 11 + file` for a square: the 121 bits
-//! of the 11×11 board, of which a 9×9 or 7×7 board uses the lower-left part.
+//! A set of squares as the bits of a [`Bits`], bit `rank × 13 + file` for a square: the 169
+//! bits of the 13×13 board, of which an 11×11, 9×9 or 7×7 board uses the lower-left part.
 
 use super::square::Square;
-use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Shl, Shr};
+
+/// 192 bits: the low 128 in a `u128`, the high 64 in a `u64`, packed to 24 bytes. Every board
+/// of up to 9×9 lives in the low word (its squares' indices are below 128), so the high word's
+/// operations cost little there; the 11×11 and 13×13 boards use both.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[repr(C, packed(8))]
+pub struct Bits {
+    lo: u128,
+    hi: u64,
+}
+
+impl std::fmt::Debug for Bits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (lo, hi) = (self.lo, self.hi);
+        write!(f, "Bits({hi:#x}:{lo:#x})")
+    }
+}
+
+impl Bits {
+    pub const ZERO: Bits = Bits { lo: 0, hi: 0 };
+    /// Every one of the 192 bits.
+    pub const ONES: Bits = Bits {
+        lo: u128::MAX,
+        hi: u64::MAX,
+    };
+    /// How many bits there are.
+    pub const WIDTH: u32 = 192;
+
+    /// The set of the low 128 bits `lo`.
+    #[inline(always)]
+    pub const fn from_lo(lo: u128) -> Bits {
+        Bits { lo, hi: 0 }
+    }
+
+    /// The single bit `i` (0..192).
+    #[inline(always)]
+    pub const fn bit(i: usize) -> Bits {
+        if i < 128 {
+            Bits { lo: 1 << i, hi: 0 }
+        } else {
+            Bits {
+                lo: 0,
+                hi: 1 << (i - 128),
+            }
+        }
+    }
+
+    /// Whether bit `i` is set.
+    #[inline(always)]
+    pub const fn has(self, i: usize) -> bool {
+        if i < 128 {
+            self.lo >> i & 1 != 0
+        } else {
+            self.hi >> (i - 128) & 1 != 0
+        }
+    }
+
+    #[inline(always)]
+    pub const fn is_zero(self) -> bool {
+        self.lo == 0 && self.hi == 0
+    }
+
+    #[inline(always)]
+    pub const fn any(self) -> bool {
+        !self.is_zero()
+    }
+
+    #[inline(always)]
+    pub const fn or(self, o: Bits) -> Bits {
+        Bits {
+            lo: self.lo | o.lo,
+            hi: self.hi | o.hi,
+        }
+    }
+
+    #[inline(always)]
+    pub const fn and(self, o: Bits) -> Bits {
+        Bits {
+            lo: self.lo & o.lo,
+            hi: self.hi & o.hi,
+        }
+    }
+
+    #[inline(always)]
+    pub const fn xor(self, o: Bits) -> Bits {
+        Bits {
+            lo: self.lo ^ o.lo,
+            hi: self.hi ^ o.hi,
+        }
+    }
+
+    /// Every bit not in the set, of all 192.
+    #[inline(always)]
+    pub const fn not(self) -> Bits {
+        Bits {
+            lo: !self.lo,
+            hi: !self.hi,
+        }
+    }
+
+    #[inline(always)]
+    pub const fn count_ones(self) -> u32 {
+        self.lo.count_ones() + self.hi.count_ones()
+    }
+
+    /// The lowest set bit's index; 192 for the empty set.
+    #[inline(always)]
+    pub const fn trailing_zeros(self) -> u32 {
+        if self.lo != 0 {
+            self.lo.trailing_zeros()
+        } else {
+            128 + self.hi.trailing_zeros()
+        }
+    }
+
+    /// How many bits are clear above the highest set bit; 192 for the empty set.
+    #[inline(always)]
+    pub const fn leading_zeros(self) -> u32 {
+        if self.hi != 0 {
+            self.hi.leading_zeros()
+        } else {
+            64 + self.lo.leading_zeros()
+        }
+    }
+
+    /// The set without its lowest bit.
+    #[inline(always)]
+    pub const fn without_lowest(self) -> Bits {
+        if self.lo != 0 {
+            Bits {
+                lo: self.lo & (self.lo - 1),
+                hi: self.hi,
+            }
+        } else {
+            Bits {
+                lo: 0,
+                hi: self.hi & self.hi.wrapping_sub(1),
+            }
+        }
+    }
+
+    /// The bits below bit `i` (`i` ≤ 192).
+    #[inline(always)]
+    pub const fn below(i: u32) -> Bits {
+        if i < 128 {
+            Bits {
+                lo: (1u128 << i) - 1,
+                hi: 0,
+            }
+        } else if i < 192 {
+            Bits {
+                lo: u128::MAX,
+                hi: (1u64 << (i - 128)) - 1,
+            }
+        } else {
+            Bits::ONES
+        }
+    }
+
+    /// Shifted toward higher bits by `n` (< 128).
+    #[inline(always)]
+    pub const fn shl(self, n: u32) -> Bits {
+        if n == 0 {
+            return self;
+        }
+        Bits {
+            lo: self.lo << n,
+            hi: match self.hi.checked_shl(n) {
+                Some(h) => h,
+                None => 0,
+            } | (self.lo >> (128 - n)) as u64,
+        }
+    }
+
+    /// Shifted toward lower bits by `n` (< 128).
+    #[inline(always)]
+    pub const fn shr(self, n: u32) -> Bits {
+        if n == 0 {
+            return self;
+        }
+        Bits {
+            lo: self.lo >> n | (self.hi as u128) << (128 - n),
+            hi: match self.hi.checked_shr(n) {
+                Some(h) => h,
+                None => 0,
+            },
+        }
+    }
+}
 
 /// A set of squares. Bit `i` is the square with index `i`.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
-)]
-pub struct Bitboard(pub u128);
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Bitboard(pub Bits);
 
 impl Bitboard {
-    pub const EMPTY: Bitboard = Bitboard(0);
+    pub const EMPTY: Bitboard = Bitboard(Bits::ZERO);
     /// Every square of Tablut's 9×9 board. (Each board size's masks are in its
     /// [`crate::tafl::tables::Geometry`], reached through [`crate::tafl::Variant::geometry`].)
     pub const FULL: Bitboard = Bitboard(mask(9, 0));
-    /// Every square of the largest board, 11×11.
-    pub const ALL_SQUARES: Bitboard = Bitboard(mask(11, 0));
+    /// Every square of the largest board, 13×13.
+    pub const ALL_SQUARES: Bitboard = Bitboard(mask(13, 0));
     /// Tablut's castle, e5.
-    pub const CASTLE: Bitboard = Bitboard(1u128 << Square::CASTLE.index());
+    pub const CASTLE: Bitboard = Bitboard(Bits::bit(Square::CASTLE.index()));
     /// Tablut's four corners.
     pub const CORNERS: Bitboard = Bitboard(mask(9, 1));
     /// Every square on the edge of Tablut's board.
@@ -28,19 +215,19 @@ impl Bitboard {
     pub const FILE_I: Bitboard = Bitboard(mask(9, 4));
 
     pub const fn from_square(sq: Square) -> Bitboard {
-        Bitboard(1u128 << sq.index())
+        Bitboard(Bits::bit(sq.index()))
     }
 
     pub const fn contains(self, sq: Square) -> bool {
-        self.0 >> sq.index() & 1 != 0
+        self.0.has(sq.index())
     }
 
     pub const fn is_empty(self) -> bool {
-        self.0 == 0
+        self.0.is_zero()
     }
 
     pub const fn any(self) -> bool {
-        self.0 != 0
+        self.0.any()
     }
 
     pub const fn count(self) -> u32 {
@@ -48,16 +235,16 @@ impl Bitboard {
     }
 
     pub const fn with(self, sq: Square) -> Bitboard {
-        Bitboard(self.0 | 1u128 << sq.index())
+        Bitboard(self.0.or(Bits::bit(sq.index())))
     }
 
     pub const fn without(self, sq: Square) -> Bitboard {
-        Bitboard(self.0 & !(1u128 << sq.index()))
+        Bitboard(self.0.and(Bits::bit(sq.index()).not()))
     }
 
     /// The lowest square in the set.
     pub fn first(self) -> Option<Square> {
-        if self.0 == 0 {
+        if self.0.is_zero() {
             None
         } else {
             Square::new(self.0.trailing_zeros() as u8)
@@ -75,8 +262,8 @@ impl Bitboard {
 }
 
 /// The masks of a board size, as constants (statics cannot be read in a `const`).
-const fn mask(n: usize, which: u8) -> u128 {
-    let mut m = 0u128;
+const fn mask(n: usize, which: u8) -> Bits {
+    let mut m = Bits::ZERO;
     let mut r = 0;
     while r < n {
         let mut f = 0;
@@ -91,7 +278,7 @@ const fn mask(n: usize, which: u8) -> u128 {
                 _ => f == n - 1,
             };
             if take {
-                m |= 1u128 << (r * super::square::STRIDE + f);
+                m = m.or(Bits::bit(r * super::square::STRIDE + f));
             }
             f += 1;
         }
@@ -111,17 +298,17 @@ impl IntoIterator for Bitboard {
 
 /// The squares of a [`Bitboard`], lowest first.
 #[derive(Debug, Clone)]
-pub struct Squares(u128);
+pub struct Squares(Bits);
 
 impl Iterator for Squares {
     type Item = Square;
 
     fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
+        if self.0.is_zero() {
             return None;
         }
         let i = self.0.trailing_zeros();
-        self.0 &= self.0 - 1;
+        self.0 = self.0.without_lowest();
         Square::new(i as u8)
     }
 
@@ -136,7 +323,7 @@ impl ExactSizeIterator for Squares {}
 impl Bitboard {
     /// The squares of a `size` × `size` board not in the set.
     pub fn complement_on(self, size: u8) -> Bitboard {
-        Bitboard(!self.0 & super::tables::geometry(size).full)
+        Bitboard(self.0.not() & super::tables::geometry(size).full)
     }
 }
 
@@ -180,14 +367,60 @@ impl Not for Bitboard {
     type Output = Bitboard;
     #[inline(always)]
     fn not(self) -> Bitboard {
-        Bitboard(!self.0 & Bitboard::FULL.0)
+        Bitboard(self.0.not() & Bitboard::FULL.0)
+    }
+}
+
+macro_rules! bitsop {
+    ($tr:ident, $f:ident, $tra:ident, $fa:ident, $m:ident) => {
+        impl $tr for Bits {
+            type Output = Bits;
+            #[inline(always)]
+            fn $f(self, rhs: Bits) -> Bits {
+                self.$m(rhs)
+            }
+        }
+        impl $tra for Bits {
+            #[inline(always)]
+            fn $fa(&mut self, rhs: Bits) {
+                *self = self.$m(rhs);
+            }
+        }
+    };
+}
+
+bitsop!(BitAnd, bitand, BitAndAssign, bitand_assign, and);
+bitsop!(BitOr, bitor, BitOrAssign, bitor_assign, or);
+bitsop!(BitXor, bitxor, BitXorAssign, bitxor_assign, xor);
+
+impl Not for Bits {
+    type Output = Bits;
+    #[inline(always)]
+    fn not(self) -> Bits {
+        Bits::not(self)
+    }
+}
+
+impl Shl<usize> for Bits {
+    type Output = Bits;
+    #[inline(always)]
+    fn shl(self, n: usize) -> Bits {
+        Bits::shl(self, n as u32)
+    }
+}
+
+impl Shr<usize> for Bits {
+    type Output = Bits;
+    #[inline(always)]
+    fn shr(self, n: usize) -> Bits {
+        Bits::shr(self, n as u32)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tafl::tables::{GEOMETRY_11, GEOMETRY_9};
+    use crate::tafl::tables::{GEOMETRY_13, GEOMETRY_9};
 
     #[test]
     fn masks() {
@@ -207,7 +440,30 @@ mod tests {
         assert_eq!(Bitboard::CASTLE.0, GEOMETRY_9.centre);
         assert_eq!(Bitboard::FILE_A.0, GEOMETRY_9.first_file);
         assert_eq!(Bitboard::FILE_I.0, GEOMETRY_9.last_file);
-        assert_eq!(Bitboard::ALL_SQUARES.0, GEOMETRY_11.full);
+        assert_eq!(Bitboard::ALL_SQUARES.0, GEOMETRY_13.full);
         assert_eq!(Bitboard::EMPTY.complement_on(7).count(), 49);
+        assert_eq!(Bitboard::ALL_SQUARES.count(), 169);
+    }
+
+    #[test]
+    fn shifts_and_scans_cross_the_words() {
+        let b = Bits::bit(120) | Bits::bit(3);
+        assert_eq!(b << 13, Bits::bit(133) | Bits::bit(16));
+        assert_eq!((b << 13) >> 13, b);
+        assert_eq!(Bits::bit(168) >> 50, Bits::bit(118));
+        assert_eq!(Bits::bit(100) << 90, Bits::bit(190));
+        assert_eq!((Bits::bit(130) | Bits::bit(7)).trailing_zeros(), 7);
+        assert_eq!(Bits::bit(130).trailing_zeros(), 130);
+        assert_eq!(Bits::WIDTH - 1 - Bits::bit(130).leading_zeros(), 130);
+        assert_eq!(Bits::WIDTH - 1 - Bits::bit(5).leading_zeros(), 5);
+        assert_eq!(Bits::below(130).count_ones(), 130);
+        assert_eq!(Bits::below(0), Bits::ZERO);
+        assert_eq!(
+            (Bits::bit(130) | Bits::bit(7)).without_lowest(),
+            Bits::bit(130)
+        );
+        assert_eq!(Bits::bit(130).without_lowest(), Bits::ZERO);
+        assert!(Bits::bit(168).has(168) && !Bits::bit(168).has(167));
+        assert_eq!(std::mem::size_of::<Bits>(), 24);
     }
 }

@@ -269,7 +269,7 @@ pub fn opentafl_rules(rules: &Rules, start: &Position) -> String {
         match variant {
             Variant::Tablut => "Tablut",
             Variant::Brandubh => "Brandubh",
-            Variant::Copenhagen => "Copenhagen",
+            Variant::Copenhagen | Variant::Copenhagen13 => "Copenhagen",
         },
         match rules.escape {
             Escape::Edge => "e",
@@ -302,7 +302,7 @@ pub fn opentafl_rules(rules: &Rules, start: &Position) -> String {
     } else {
         " cenp:"
     });
-    if variant == Variant::Copenhagen {
+    if variant.is_copenhagen() {
         s.push_str(" sw:s efe:y");
     }
     s.push_str(&format!(" start:{}", write_position(start)));
@@ -397,9 +397,10 @@ fn read_opentafl_rules(text: &str) -> Result<(Rules, Option<String>, Side), Stri
         Some("7") => Variant::Brandubh,
         Some("9") => Variant::Tablut,
         Some("11") => Variant::Copenhagen,
+        Some("13") => Variant::Copenhagen13,
         Some(d) => {
             return Err(format!(
-                "dim:{d}: the boards are 7×7 (brandubh), 9×9 (tablut) and 11×11 (copenhagen)"
+                "dim:{d}: the boards are 7×7 (brandubh), 9×9 (tablut), 11×11 (copenhagen) and 13×13 (copenhagen13)"
             ))
         }
         None => return Err("the rules string has no dim: (the board's size)".into()),
@@ -439,6 +440,11 @@ fn read_opentafl_rules(text: &str) -> Result<(Rules, Option<String>, Side), Stri
         Variant::Copenhagen => {
             if get("tfr") == Some("i") {
                 rules = Preset::CopenhagenHnefataflOrg.rules();
+            }
+        }
+        Variant::Copenhagen13 => {
+            if get("tfr") == Some("w") {
+                rules = Preset::Copenhagen13Aagenielsen.rules();
             }
         }
     }

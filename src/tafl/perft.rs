@@ -11,6 +11,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         Variant::Tablut => leaves::<9, true>(pos, depth),
         Variant::Brandubh => leaves::<7, true>(pos, depth),
         Variant::Copenhagen => leaves::<11, true>(pos, depth),
+        Variant::Copenhagen13 => leaves::<13, true>(pos, depth),
     }
 }
 
@@ -20,6 +21,7 @@ pub fn perft_slow(pos: &Position, depth: u32) -> u64 {
         Variant::Tablut => leaves::<9, false>(pos, depth),
         Variant::Brandubh => leaves::<7, false>(pos, depth),
         Variant::Copenhagen => leaves::<11, false>(pos, depth),
+        Variant::Copenhagen13 => leaves::<13, false>(pos, depth),
     }
 }
 

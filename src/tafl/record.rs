@@ -195,8 +195,9 @@ impl Call {
     }
 }
 
-/// A move as the record keeps it.
+/// A move as the record keeps it. Stored (with a notice) as [`StoredMove`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(into = "StoredMove", from = "StoredMove")]
 pub struct RecordedMove {
     pub mv: Move,
     pub side: Side,
@@ -204,6 +205,55 @@ pub struct RecordedMove {
     pub king_captured: bool,
     pub mark: Mark,
     pub call: Option<Call>,
+}
+
+/// A [`RecordedMove`] as it is stored: its captures on the 11×11 board as the bits of a
+/// number, bit `rank × 11 + file` (the form every stored move has had), and those off it (on
+/// 13×13) as a list of names, left out when there are none.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct StoredMove {
+    mv: Move,
+    side: Side,
+    captured: u128,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    captured_beyond_11: Vec<Square>,
+    king_captured: bool,
+    mark: Mark,
+    call: Option<Call>,
+}
+
+impl From<RecordedMove> for StoredMove {
+    fn from(m: RecordedMove) -> StoredMove {
+        let (on_11, beyond): (Vec<Square>, Vec<Square>) =
+            m.captured.into_iter().partition(|sq| sq.is_on(11));
+        StoredMove {
+            mv: m.mv,
+            side: m.side,
+            captured: on_11.iter().fold(0, |bits, sq| {
+                bits | 1u128 << (usize::from(sq.rank()) * 11 + usize::from(sq.file()))
+            }),
+            captured_beyond_11: beyond,
+            king_captured: m.king_captured,
+            mark: m.mark,
+            call: m.call,
+        }
+    }
+}
+
+impl From<StoredMove> for RecordedMove {
+    fn from(m: StoredMove) -> RecordedMove {
+        let on_11 = (0..121u8)
+            .filter(|i| m.captured >> i & 1 != 0)
+            .filter_map(|i| Square::from_coords(i % 11, i / 11));
+        RecordedMove {
+            mv: m.mv,
+            side: m.side,
+            captured: on_11.chain(m.captured_beyond_11).collect(),
+            king_captured: m.king_captured,
+            mark: m.mark,
+            call: m.call,
+        }
+    }
 }
 
 impl fmt::Display for RecordedMove {
@@ -254,4 +304,41 @@ pub fn record_tokens(text: &str) -> Vec<&str> {
             !(t.is_empty() || t.chars().all(|c| c.is_ascii_digit()))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(name: &str) -> Square {
+        Square::parse_on(name, 13).unwrap()
+    }
+
+    #[test]
+    fn a_recorded_move_is_stored_as_before_and_a_13x13_capture_beside_it() {
+        // As a move of Copenhagen was stored when squares had a stride of eleven: f6 = 60.
+        let old = r#"{"mv":{"from":3,"to":60},"side":"attackers","captured":1329227995784915872903807060280344584,"king_captured":false,"mark":"None","call":null}"#;
+        let read: RecordedMove = serde_json::from_str(old).unwrap();
+        assert_eq!(read.mv, Move::new(sq("d1"), sq("f6")));
+        let caps: Vec<String> = read.captured.into_iter().map(|s| s.to_string()).collect();
+        // Bits 3 and 120: d1 and k11.
+        assert_eq!(caps, ["d1", "k11"]);
+        let json = serde_json::to_string(&read).unwrap();
+        assert!(
+            json.contains(r#""captured":1329227995784915872903807060280344584,"#),
+            "{json}"
+        );
+        assert!(!json.contains("beyond"), "{json}");
+        assert_eq!(serde_json::from_str::<RecordedMove>(&json).unwrap(), read);
+        let far = RecordedMove {
+            captured: [sq("a1"), sq("m13"), sq("l1")].into_iter().collect(),
+            ..read
+        };
+        let json = serde_json::to_string(&far).unwrap();
+        assert!(
+            json.contains(r#""captured":1,"captured_beyond_11":["l1","m13"]"#),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_str::<RecordedMove>(&json).unwrap(), far);
+    }
 }

@@ -79,37 +79,54 @@ pub enum Variant {
     Brandubh,
     /// Copenhagen Hnefatafl, 11×11.
     Copenhagen,
+    /// Copenhagen Hnefatafl on hnefatafl.org's 13×13 board.
+    Copenhagen13,
 }
 
 impl Variant {
     /// Every variant, Tablut first.
-    pub const ALL: [Variant; 3] = [Variant::Tablut, Variant::Brandubh, Variant::Copenhagen];
+    pub const ALL: [Variant; 4] = [
+        Variant::Tablut,
+        Variant::Brandubh,
+        Variant::Copenhagen,
+        Variant::Copenhagen13,
+    ];
 
-    /// Squares per side: 9, 7 or 11.
+    /// Squares per side: 9, 7, 11 or 13.
     pub const fn size(self) -> u8 {
         match self {
             Variant::Tablut => 9,
             Variant::Brandubh => 7,
             Variant::Copenhagen => 11,
+            Variant::Copenhagen13 => 13,
         }
     }
 
-    /// The name in commands, records and storage: `tablut`, `brandubh`, `copenhagen`.
+    /// The name in commands, records and storage: `tablut`, `brandubh`, `copenhagen`,
+    /// `copenhagen13`.
     pub const fn name(self) -> &'static str {
         match self {
             Variant::Tablut => "tablut",
             Variant::Brandubh => "brandubh",
             Variant::Copenhagen => "copenhagen",
+            Variant::Copenhagen13 => "copenhagen13",
         }
     }
 
-    /// The name for people: "Tablut", "Brandubh", "Copenhagen Hnefatafl".
+    /// The name for people: "Tablut", "Brandubh", "Copenhagen Hnefatafl", "Copenhagen
+    /// Hnefatafl 13×13".
     pub const fn title(self) -> &'static str {
         match self {
             Variant::Tablut => "Tablut",
             Variant::Brandubh => "Brandubh",
             Variant::Copenhagen => "Copenhagen Hnefatafl",
+            Variant::Copenhagen13 => "Copenhagen Hnefatafl 13×13",
         }
+    }
+
+    /// Whether the variant plays Copenhagen's rules (shieldwall, exit fort): on 11×11 or 13×13.
+    pub const fn is_copenhagen(self) -> bool {
+        matches!(self, Variant::Copenhagen | Variant::Copenhagen13)
     }
 
     /// The rules a new game of this variant is played under: its default preset.
@@ -154,7 +171,7 @@ impl Variant {
         [sq(0, 0), sq(l, 0), sq(0, l), sq(l, l)]
     }
 
-    /// Whether the variant's rules are fixed presets without options: Brandubh and Copenhagen.
+    /// Whether the variant's rules are fixed presets without options: all but Tablut.
     pub const fn fixed_rules(self) -> bool {
         !matches!(self, Variant::Tablut)
     }
@@ -172,18 +189,26 @@ impl fmt::Display for Variant {
 
 /// A variant name that is not known.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game '{}': choose tablut, brandubh or copenhagen", crate::echo::echo(.0))]
+#[error("unknown game '{}': choose tablut, brandubh, copenhagen or copenhagen13", crate::echo::echo(.0))]
 pub struct VariantError(pub String);
 
 impl FromStr for Variant {
     type Err = VariantError;
 
-    /// `tablut`, `brandubh` or `copenhagen`, in any case (also `hnefatafl` for Copenhagen).
+    /// `tablut`, `brandubh`, `copenhagen` or `copenhagen13`, in any case (also `hnefatafl` for
+    /// Copenhagen, and `copenhagen 13x13`, `hnefatafl13` for 13×13).
     fn from_str(s: &str) -> Result<Variant, VariantError> {
         let t = s.trim().to_ascii_lowercase();
         match t.as_str() {
-            "hnefatafl" | "copenhagen hnefatafl" | "copenhagen_hnefatafl" => {
-                return Ok(Variant::Copenhagen)
+            "hnefatafl"
+            | "copenhagen hnefatafl"
+            | "copenhagen_hnefatafl"
+            | "copenhagen11"
+            | "copenhagen 11x11"
+            | "copenhagen_11x11" => return Ok(Variant::Copenhagen),
+            "hnefatafl13" | "copenhagen 13x13" | "copenhagen_13x13" | "copenhagen_13"
+            | "copenhagen 13" | "copenhagen-13" | "copenhagen13x13" => {
+                return Ok(Variant::Copenhagen13)
             }
             "brandub" => return Ok(Variant::Brandubh),
             _ => {}
@@ -256,11 +281,15 @@ pub enum Preset {
     CopenhagenAagenielsen,
     /// Copenhagen: hnefatafl.org's (the defenders may not recreate an earlier board).
     CopenhagenHnefataflOrg,
+    /// Copenhagen 13×13: hnefatafl.org's, the board's home. The default.
+    Copenhagen13HnefataflOrg,
+    /// Copenhagen 13×13: aagenielsen.dk's repetition rule.
+    Copenhagen13Aagenielsen,
 }
 
 impl Preset {
     /// Every preset, Tablut's first, each variant's default first among its own.
-    pub const ALL: [Preset; 9] = [
+    pub const ALL: [Preset; 11] = [
         Preset::Linnaeus,
         Preset::Walker,
         Preset::Salmi,
@@ -270,6 +299,8 @@ impl Preset {
         Preset::BrandubhOpenTafl,
         Preset::CopenhagenAagenielsen,
         Preset::CopenhagenHnefataflOrg,
+        Preset::Copenhagen13HnefataflOrg,
+        Preset::Copenhagen13Aagenielsen,
     ];
 
     /// The presets of one variant, its default first.
@@ -279,12 +310,14 @@ impl Preset {
             .filter(move |p| p.variant() == variant)
     }
 
-    /// The variant's default preset: `linnaeus`, `aagenielsen` (Brandubh and Copenhagen).
+    /// The variant's default preset: `linnaeus`, `aagenielsen` (Brandubh and Copenhagen),
+    /// `hnefatafl_org` (Copenhagen 13×13).
     pub const fn default_of(variant: Variant) -> Preset {
         match variant {
             Variant::Tablut => Preset::Linnaeus,
             Variant::Brandubh => Preset::BrandubhAagenielsen,
             Variant::Copenhagen => Preset::CopenhagenAagenielsen,
+            Variant::Copenhagen13 => Preset::Copenhagen13HnefataflOrg,
         }
     }
 
@@ -295,6 +328,9 @@ impl Preset {
                 Variant::Brandubh
             }
             Preset::CopenhagenAagenielsen | Preset::CopenhagenHnefataflOrg => Variant::Copenhagen,
+            Preset::Copenhagen13HnefataflOrg | Preset::Copenhagen13Aagenielsen => {
+                Variant::Copenhagen13
+            }
         }
     }
 
@@ -330,6 +366,11 @@ impl Preset {
                 repetition: Some(Repetition::DefendersMayNotRepeat),
                 ..Rules::COPENHAGEN
             },
+            Preset::Copenhagen13HnefataflOrg => Rules {
+                repetition: Some(Repetition::DefendersMayNotRepeat),
+                ..Rules::COPENHAGEN13
+            },
+            Preset::Copenhagen13Aagenielsen => Rules::COPENHAGEN13,
         }
     }
 
@@ -340,9 +381,11 @@ impl Preset {
             Preset::Walker => "walker",
             Preset::Salmi => "salmi",
             Preset::Corner => "corner",
-            Preset::BrandubhAagenielsen | Preset::CopenhagenAagenielsen => "aagenielsen",
+            Preset::BrandubhAagenielsen
+            | Preset::CopenhagenAagenielsen
+            | Preset::Copenhagen13Aagenielsen => "aagenielsen",
             Preset::BrandubhOpenTafl => "opentafl",
-            Preset::CopenhagenHnefataflOrg => "hnefatafl_org",
+            Preset::CopenhagenHnefataflOrg | Preset::Copenhagen13HnefataflOrg => "hnefatafl_org",
         }
     }
 
@@ -367,6 +410,12 @@ impl Preset {
             }
             Preset::CopenhagenHnefataflOrg => {
                 "hnefatafl.org's: the defenders may not recreate an earlier board; the attackers may repeat"
+            }
+            Preset::Copenhagen13HnefataflOrg => {
+                "hnefatafl.org's (the default): the defenders may not recreate an earlier board; the attackers may repeat"
+            }
+            Preset::Copenhagen13Aagenielsen => {
+                "aagenielsen.dk's repetition: a third repetition of a position loses for the defenders"
             }
         }
     }
@@ -492,6 +541,13 @@ impl Rules {
         variant: Variant::Copenhagen,
         king_capture: KingCapture::FourSides,
         ..Rules::BRANDUBH
+    };
+
+    /// Copenhagen Hnefatafl's rules on the 13×13 board, with the `aagenielsen` preset's
+    /// repetition rule (the board's default preset is `hnefatafl_org`: [`Variant::rules`]).
+    pub const COPENHAGEN13: Rules = Rules {
+        variant: Variant::Copenhagen13,
+        ..Rules::COPENHAGEN
     };
 
     /// The rules as the engine plays them: Tablut's as they are; for Brandubh and Copenhagen,

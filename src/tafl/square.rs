@@ -1,29 +1,57 @@
-//! A square of the board. Every board size (7×7, 9×9, 11×11) numbers its squares the same way,
-//! with a fixed stride of eleven: index = rank × 11 + file, `a1` = 0. A square therefore names
+//! A square of the board. Every board size (7×7, 9×9, 11×11, 13×13) numbers its squares the same
+//! way, with a fixed stride of thirteen: index = rank × 13 + file, `a1` = 0. A square therefore names
 //! itself (`e5`) without knowing the board; whether it is *on* a given board is the board's
 //! question ([`Square::is_on`], [`crate::tafl::Variant`]).
 
 use std::fmt;
 use std::str::FromStr;
 
-/// The stride of a rank in square indices and bitboards: the widest board, 11.
-pub const STRIDE: usize = 11;
-/// How many square indices there are (the 11×11 board): 121.
+/// The stride of a rank in square indices and bitboards: the widest board, 13.
+pub const STRIDE: usize = 13;
+/// How many square indices there are (the 13×13 board): 169.
 pub const SQUARES: usize = STRIDE * STRIDE;
 
-/// A square. Index = rank × 11 + file, with `a1` = 0 and `k11` = 120. Tablut's 9×9 board uses
-/// files a–i and ranks 1–9 of it, Brandubh's 7×7 a–g and 1–7.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
+/// A square. Index = rank × 13 + file, with `a1` = 0 and `m13` = 168. Tablut's 9×9 board uses
+/// files a–i and ranks 1–9 of it, Brandubh's 7×7 a–g and 1–7, Copenhagen's 11×11 a–k and 1–11.
+///
+/// Stored (in a notice's data) as its name, `e5`; a number read back is an index of the
+/// stride of eleven the squares had before 13×13 (`rank × 11 + file`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
+
+impl serde::Serialize for Square {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Square {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Square, D::Error> {
+        #[derive(serde::Deserialize)]
+        #[serde(untagged)]
+        enum Stored {
+            Name(String),
+            Index11(u8),
+        }
+        match Stored::deserialize(d)? {
+            Stored::Name(name) => {
+                Square::parse_on(&name, STRIDE as u8).map_err(serde::de::Error::custom)
+            }
+            Stored::Index11(i) if i < 121 => Square::from_coords(i % 11, i / 11)
+                .ok_or_else(|| serde::de::Error::custom("a square index")),
+            Stored::Index11(i) => Err(serde::de::Error::custom(format!(
+                "{i} is not a square index"
+            ))),
+        }
+    }
+}
 
 impl Square {
     /// Tablut's castle, `e5`.
-    pub const CASTLE: Square = Square(4 * 11 + 4);
+    pub const CASTLE: Square = Square(4 * STRIDE as u8 + 4);
     pub const A1: Square = Square(0);
 
-    /// The square at `index` (0..121).
+    /// The square at `index` (0..169).
     pub const fn new(index: u8) -> Option<Square> {
         if (index as usize) < SQUARES {
             Some(Square(index))
@@ -32,7 +60,7 @@ impl Square {
         }
     }
 
-    /// The square at `file` (0 = a) and `rank` (0 = rank 1), on a board of up to 11×11.
+    /// The square at `file` (0 = a) and `rank` (0 = rank 1), on a board of up to 13×13.
     pub const fn from_coords(file: u8, rank: u8) -> Option<Square> {
         if (file as usize) < STRIDE && (rank as usize) < STRIDE {
             Some(Square(rank * STRIDE as u8 + file))
@@ -45,12 +73,12 @@ impl Square {
         self.0 as usize
     }
 
-    /// 0 for file a, 10 for file k.
+    /// 0 for file a, 12 for file m.
     pub const fn file(self) -> u8 {
         self.0 % STRIDE as u8
     }
 
-    /// 0 for rank 1, 10 for rank 11.
+    /// 0 for rank 1, 12 for rank 13.
     pub const fn rank(self) -> u8 {
         self.0 / STRIDE as u8
     }
@@ -187,7 +215,7 @@ mod tests {
             assert_eq!(sq.to_string().parse::<Square>(), Ok(sq));
         }
         assert_eq!("a1".parse::<Square>().unwrap().index(), 0);
-        assert_eq!("i9".parse::<Square>().unwrap().index(), 96);
+        assert_eq!("i9".parse::<Square>().unwrap().index(), 8 * 13 + 8);
         assert_eq!("e5".parse::<Square>().unwrap(), Square::CASTLE);
         assert_eq!("E5".parse::<Square>().unwrap(), Square::CASTLE);
     }
@@ -218,6 +246,21 @@ mod tests {
             "é4".parse::<Square>(),
             Err(SquareError::Malformed(_)) | Err(SquareError::OffBoard(_))
         ));
+    }
+
+    #[test]
+    fn a_square_is_stored_as_its_name_and_an_old_index_still_reads() {
+        let m13 = Square::parse_on("m13", 13).unwrap();
+        assert_eq!(m13.index(), 168);
+        assert_eq!(serde_json::to_string(&m13).unwrap(), "\"m13\"");
+        assert_eq!(serde_json::from_str::<Square>("\"m13\"").unwrap(), m13);
+        // f6 under the stride of eleven: 5 × 11 + 5.
+        assert_eq!(
+            serde_json::from_str::<Square>("60").unwrap(),
+            Square::parse_on("f6", 11).unwrap()
+        );
+        assert!(serde_json::from_str::<Square>("121").is_err());
+        assert!(serde_json::from_str::<Square>("\"n1\"").is_err());
     }
 
     #[test]

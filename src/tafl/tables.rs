@@ -1,9 +1,10 @@
 //! Board geometry: masks, rays and neighbour tables for each board size, computed at compile
-//! time. Squares are numbered with a stride of 11 on every board (see [`super::square`]), so a
-//! 7×7 or 9×9 board has empty columns to its right: a shift east or west off the board lands
-//! on a square outside the board's mask and needs no wrap mask. Only the 11×11 board fills its
-//! rows and needs them.
+//! time. Squares are numbered with a stride of 13 on every board (see [`super::square`]), so a
+//! board smaller than 13×13 has empty columns to its right: a shift east or west off the board
+//! lands on a square outside the board's mask and needs no wrap mask. Only the 13×13 board
+//! fills its rows and needs them.
 
+use super::bitboard::Bits;
 use super::square::{SQUARES, STRIDE};
 
 /// Directions: north (+rank), east (+file), south (-rank), west (-file).
@@ -19,30 +20,30 @@ pub const NONE: u8 = 255;
 /// Everything the engine needs to know about one board size.
 #[derive(Debug)]
 pub struct Geometry {
-    /// Squares per side: 7, 9 or 11.
+    /// Squares per side: 7, 9, 11 or 13.
     pub size: u8,
     /// Every square of the board.
-    pub full: u128,
+    pub full: Bits,
     /// The squares on the edge.
-    pub edge: u128,
+    pub edge: Bits,
     /// The four corners.
-    pub corners: u128,
+    pub corners: Bits,
     /// The centre square (the castle, or throne).
-    pub centre: u128,
+    pub centre: Bits,
     /// The centre square's index.
     pub centre_sq: usize,
     /// The first file (a) and the last file.
-    pub first_file: u128,
-    pub last_file: u128,
+    pub first_file: Bits,
+    pub last_file: Bits,
     /// `rays[dir][sq]`: the squares from `sq` (exclusive) to the edge in direction `dir`.
-    pub rays: [[u128; SQUARES]; 4],
+    pub rays: [[Bits; SQUARES]; 4],
     /// `neighbours[sq][dir]`: the adjacent square in that direction, or [`NONE`].
     pub neighbours: [[u8; 4]; SQUARES],
     /// `adjacent[sq]`: the (up to four) orthogonal neighbours.
-    pub adjacent: [u128; SQUARES],
+    pub adjacent: [Bits; SQUARES],
     /// `to_centre[sq]`: squares after `sq` up to and including the centre, if `sq` shares its
     /// line. Used to cut a slide at the centre when it may not be passed.
-    pub to_centre: [u128; SQUARES],
+    pub to_centre: [Bits; SQUARES],
 }
 
 const fn step(n: usize, sq: usize, dir: usize) -> Option<usize> {
@@ -68,47 +69,47 @@ const fn make_geometry(n: usize) -> Geometry {
     let centre_sq = (n / 2) * STRIDE + n / 2;
     let mut g = Geometry {
         size: n as u8,
-        full: 0,
-        edge: 0,
-        corners: 0,
-        centre: 1u128 << centre_sq,
+        full: Bits::ZERO,
+        edge: Bits::ZERO,
+        corners: Bits::ZERO,
+        centre: Bits::bit(centre_sq),
         centre_sq,
-        first_file: 0,
-        last_file: 0,
-        rays: [[0; SQUARES]; 4],
+        first_file: Bits::ZERO,
+        last_file: Bits::ZERO,
+        rays: [[Bits::ZERO; SQUARES]; 4],
         neighbours: [[NONE; 4]; SQUARES],
-        adjacent: [0; SQUARES],
-        to_centre: [0; SQUARES],
+        adjacent: [Bits::ZERO; SQUARES],
+        to_centre: [Bits::ZERO; SQUARES],
     };
     let mut sq = 0;
     while sq < SQUARES {
         if on_board(n, sq) {
             let f = sq % STRIDE;
             let r = sq / STRIDE;
-            let bit = 1u128 << sq;
-            g.full |= bit;
+            let bit = Bits::bit(sq);
+            g.full = g.full.or(bit);
             if f == 0 || f == n - 1 || r == 0 || r == n - 1 {
-                g.edge |= bit;
+                g.edge = g.edge.or(bit);
             }
             if (f == 0 || f == n - 1) && (r == 0 || r == n - 1) {
-                g.corners |= bit;
+                g.corners = g.corners.or(bit);
             }
             if f == 0 {
-                g.first_file |= bit;
+                g.first_file = g.first_file.or(bit);
             }
             if f == n - 1 {
-                g.last_file |= bit;
+                g.last_file = g.last_file.or(bit);
             }
             let mut dir = 0;
             while dir < 4 {
                 if let Some(s) = step(n, sq, dir) {
                     g.neighbours[sq][dir] = s as u8;
-                    g.adjacent[sq] |= 1u128 << s;
+                    g.adjacent[sq] = g.adjacent[sq].or(Bits::bit(s));
                 }
-                let mut ray = 0u128;
+                let mut ray = Bits::ZERO;
                 let mut cur = step(n, sq, dir);
                 while let Some(s) = cur {
-                    ray |= 1u128 << s;
+                    ray = ray.or(Bits::bit(s));
                     if s == centre_sq {
                         g.to_centre[sq] = ray;
                     }
@@ -129,50 +130,53 @@ pub static GEOMETRY_7: Geometry = make_geometry(7);
 pub static GEOMETRY_9: Geometry = make_geometry(9);
 /// Copenhagen Hnefatafl's 11×11 board.
 pub static GEOMETRY_11: Geometry = make_geometry(11);
+/// Copenhagen Hnefatafl's 13×13 board.
+pub static GEOMETRY_13: Geometry = make_geometry(13);
 
-/// The geometry of a `size` × `size` board (7, 9 or 11; any other size is 11's).
+/// The geometry of a `size` × `size` board (7, 9, 11 or 13; any other size is 13's).
 #[inline(always)]
 pub fn geometry(size: u8) -> &'static Geometry {
     match size {
         7 => &GEOMETRY_7,
         9 => &GEOMETRY_9,
-        _ => &GEOMETRY_11,
+        11 => &GEOMETRY_11,
+        _ => &GEOMETRY_13,
     }
 }
 
 /// Tablut's 9×9 tables, as the search and evaluation use them.
 /// `RAYS[dir][sq]`: the squares from `sq` (exclusive) to the edge in direction `dir`.
-pub static RAYS: [[u128; SQUARES]; 4] = make_geometry(9).rays;
+pub static RAYS: [[Bits; SQUARES]; 4] = make_geometry(9).rays;
 /// `NEIGHBOURS[sq][dir]`: the adjacent square in that direction, or [`NONE`] (9×9).
 pub static NEIGHBOURS: [[u8; 4]; SQUARES] = make_geometry(9).neighbours;
 /// `ADJACENT[sq]`: the (up to four) orthogonal neighbours (9×9).
-pub static ADJACENT: [u128; SQUARES] = make_geometry(9).adjacent;
+pub static ADJACENT: [Bits; SQUARES] = make_geometry(9).adjacent;
 /// `TO_CASTLE[sq]`: squares after `sq` up to and including the castle, if `sq` shares its line
 /// (9×9).
-pub static TO_CASTLE: [u128; SQUARES] = make_geometry(9).to_centre;
+pub static TO_CASTLE: [Bits; SQUARES] = make_geometry(9).to_centre;
 
 /// The squares reachable from `sq` in direction `dir` on Tablut's 9×9 board, stopping before
 /// the first blocker.
 #[inline(always)]
-pub fn slide(sq: usize, dir: usize, blockers: u128) -> u128 {
+pub fn slide(sq: usize, dir: usize, blockers: Bits) -> Bits {
     slide_on(&GEOMETRY_9, sq, dir, blockers)
 }
 
 /// The squares reachable from `sq` in direction `dir` on a board, stopping before the first
 /// blocker.
 #[inline(always)]
-pub fn slide_on(g: &Geometry, sq: usize, dir: usize, blockers: u128) -> u128 {
+pub fn slide_on(g: &Geometry, sq: usize, dir: usize, blockers: Bits) -> Bits {
     let ray = g.rays[dir][sq];
     let hits = ray & blockers;
-    if hits == 0 {
+    if hits.is_zero() {
         return ray;
     }
     if dir == NORTH || dir == EAST {
         let first = hits.trailing_zeros();
-        ray & ((1u128 << first) - 1)
+        ray & Bits::below(first)
     } else {
-        let first = 127 - hits.leading_zeros();
-        ray & !((2u128 << first) - 1)
+        let first = Bits::WIDTH - 1 - hits.leading_zeros();
+        ray & !Bits::below(first + 1)
     }
 }
 
@@ -193,19 +197,19 @@ mod tests {
             assert_eq!(RAYS[dir][e5].count_ones(), 4);
         }
         assert_eq!(RAYS[NORTH][0].count_ones(), 8);
-        assert_eq!(RAYS[SOUTH][0], 0);
+        assert_eq!(RAYS[SOUTH][0], Bits::ZERO);
         assert_eq!(NEIGHBOURS[0][WEST], NONE);
         assert_eq!(NEIGHBOURS[0][EAST], 1);
         assert_eq!(ADJACENT[e5].count_ones(), 4);
         assert_eq!(ADJACENT[0].count_ones(), 2);
         // From e1 toward the castle: e2 e3 e4 e5.
         assert_eq!(TO_CASTLE[idx("e1")].count_ones(), 4);
-        assert_eq!(TO_CASTLE[0], 0);
+        assert_eq!(TO_CASTLE[0], Bits::ZERO);
     }
 
     #[test]
     fn slides_stop_before_blockers() {
-        let b = |n: &str| 1u128 << idx(n);
+        let b = |n: &str| Bits::bit(idx(n));
         // From a1 north with a blocker on a4: a2, a3.
         assert_eq!(slide(0, NORTH, b("a4")), b("a2") | b("a3"));
         // From i9 south with a blocker on i7: i8 only.
@@ -216,7 +220,12 @@ mod tests {
 
     #[test]
     fn every_size_has_its_own_edges() {
-        for (g, n) in [(&GEOMETRY_7, 7u32), (&GEOMETRY_9, 9), (&GEOMETRY_11, 11)] {
+        for (g, n) in [
+            (&GEOMETRY_7, 7u32),
+            (&GEOMETRY_9, 9),
+            (&GEOMETRY_11, 11),
+            (&GEOMETRY_13, 13),
+        ] {
             assert_eq!(g.full.count_ones(), n * n);
             assert_eq!(g.edge.count_ones(), 4 * n - 4);
             assert_eq!(g.corners.count_ones(), 4);
@@ -229,11 +238,18 @@ mod tests {
             assert_eq!(g.rays[EAST][0].count_ones(), n - 1);
             for sq in Square::all_on(n as u8) {
                 for dir in DIRECTIONS {
-                    assert_eq!(g.rays[dir][sq.index()] & !g.full, 0);
+                    assert_eq!(g.rays[dir][sq.index()] & !g.full, Bits::ZERO);
                 }
             }
         }
-        assert_eq!(GEOMETRY_11.centre_sq, idx("f6"));
+        assert_eq!(
+            GEOMETRY_11.centre_sq,
+            Square::parse_on("f6", 11).unwrap().index()
+        );
+        assert_eq!(
+            GEOMETRY_13.centre_sq,
+            Square::parse_on("g7", 13).unwrap().index()
+        );
         assert_eq!(GEOMETRY_7.centre_sq, idx("d4"));
     }
 }

@@ -2,7 +2,9 @@
 //!
 //! Tablut's 81 squares keep the keys they had when squares were numbered `rank × 9 + file`
 //! (the generator's first 243 draws, in that order), so a Tablut position hashes as it always
-//! has; the squares only larger boards use take the draws after them.
+//! has; the other squares of the 11×11 board take the draws after them in the order they had
+//! when squares were numbered `rank × 11 + file`, and the squares only the 13×13 board has the
+//! draws after those.
 
 use super::square::{SQUARES, STRIDE};
 
@@ -29,12 +31,26 @@ const fn make_keys() -> [[u64; SQUARES]; 3] {
         }
         p += 1;
     }
-    // Then every square off the 9×9 board.
+    // Then every square of the 11×11 board off the 9×9 board, in their old order.
+    let mut p = 0;
+    while p < 3 {
+        let mut sq = 0;
+        while sq < 121 {
+            if sq % 11 >= 9 || sq / 11 >= 9 {
+                let (s, k) = splitmix(state);
+                state = s;
+                keys[p][(sq / 11) * STRIDE + sq % 11] = k;
+            }
+            sq += 1;
+        }
+        p += 1;
+    }
+    // Then every square off the 11×11 board.
     let mut p = 0;
     while p < 3 {
         let mut sq = 0;
         while sq < SQUARES {
-            if sq % STRIDE >= 9 || sq / STRIDE >= 9 {
+            if sq % STRIDE >= 11 || sq / STRIDE >= 11 {
                 let (s, k) = splitmix(state);
                 state = s;
                 keys[p][sq] = k;
@@ -70,7 +86,7 @@ mod tests {
         // The first draw went to an attacker on a1, the 82nd to a defender on a1, the last of
         // the old 243 to the king on i9.
         let (mut state, mut draws) = (0x7AB1_u64, Vec::new());
-        for _ in 0..243 {
+        for _ in 0..283 {
             let (s, k) = splitmix(state);
             state = s;
             draws.push(k);
@@ -79,5 +95,10 @@ mod tests {
         assert_eq!(PIECE_KEYS[1][0], draws[81]);
         assert_eq!(PIECE_KEYS[2][8 * STRIDE + 8], draws[242]);
         assert_eq!(PIECE_KEYS[0][STRIDE], draws[9]);
+        // The 11×11 board's other squares keep theirs: the 244th draw went to an attacker on
+        // j1, the 19th from it to one on a10, the 40th to one on k11.
+        assert_eq!(PIECE_KEYS[0][9], draws[243]);
+        assert_eq!(PIECE_KEYS[0][9 * STRIDE], draws[243 + 18]);
+        assert_eq!(PIECE_KEYS[0][10 * STRIDE + 10], draws[243 + 39]);
     }
 }

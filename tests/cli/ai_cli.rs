@@ -175,7 +175,7 @@ mod engine {
         parts[3].parse::<i32>().unwrap();
 
         // Other games are refused with an error, and the engine carries on.
-        send("rules dim:13 start:/13/13/13/13/13/13/13/13/13/13/13/13/13/");
+        send("rules dim:15 start:/15/15/15/15/15/15/15/15/15/15/15/15/15/15/15/");
         assert!(next(&mut out).starts_with("error -1"));
         send("goodbye");
         let status = child.wait().unwrap();
@@ -183,11 +183,12 @@ mod engine {
     }
 
     #[test]
-    fn sessions_on_the_7_and_11_boards() {
+    fn sessions_on_the_7_11_and_13_boards() {
         use tablut_bot::tafl::{Position, Variant};
         for (variant, extra) in [
             (Variant::Brandubh, "name:Brandub ks:w cenhe: cenh:"),
             (Variant::Copenhagen, "name:Copenhagen tfr:w sw:s efe:y"),
+            (Variant::Copenhagen13, "name:Copenhagen tfr:i sw:s efe:y"),
         ] {
             let mut child = bin()
                 .args(["engine", "--seconds", "0.1", "--tt-mb", "4"])

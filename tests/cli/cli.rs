@@ -239,7 +239,11 @@ fn perft_prints_the_leaf_count_and_the_rate() {
 
 #[test]
 fn perft_counts_brandubh_and_copenhagen() {
-    for (variant, leaves) in [("brandubh", "39512"), ("copenhagen", "6788")] {
+    for (variant, leaves) in [
+        ("brandubh", "39512"),
+        ("copenhagen", "6788"),
+        ("copenhagen13", "20348"),
+    ] {
         let depth = if variant == "brandubh" { "3" } else { "2" };
         let out = run(&["perft", depth, "--variant", variant]);
         assert!(out.status.success(), "{variant}");
@@ -553,6 +557,8 @@ fn presets_lists_one_line_per_variant_and_preset() {
             "brandubh opentafl",
             "copenhagen aagenielsen",
             "copenhagen hnefatafl_org",
+            "copenhagen13 hnefatafl_org",
+            "copenhagen13 aagenielsen",
         ]
     );
     // Each plays by its rules: the king beside the throne, on d5, is taken by two under
@@ -606,6 +612,37 @@ fn replay_writes_records_in_both_formats_and_reads_them_back() {
         // Read back with no --variant: the record's own rules apply.
         let back = json(&run_stdin(&["replay"], &record));
         assert_eq!(back, json_direct, "{format}: {record}");
+    }
+    // Copenhagen 13×13, under both presets, through both formats: the m file and the 13th
+    // rank are read and written.
+    let moves = ["m4-l4", "g4-k4", "l4-l5", "g5-g4"];
+    for preset in ["hnefatafl_org", "aagenielsen"] {
+        let mut args = vec!["replay", "--variant", "copenhagen13", "--rules", preset];
+        args.extend(moves);
+        let direct = json(&run(&args));
+        assert_eq!(direct["status"], "ongoing", "{direct}");
+        for format in ["tafl", "opentafl"] {
+            let mut args = vec![
+                "replay",
+                "--variant",
+                "copenhagen13",
+                "--rules",
+                preset,
+                "--record",
+                format,
+            ];
+            args.extend(moves);
+            let out = run(&args);
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let record = String::from_utf8(out.stdout).unwrap();
+            assert!(record.contains("m4-l4"), "{record}");
+            let back = json(&run_stdin(&["replay"], &record));
+            assert_eq!(back, direct, "{preset} {format}: {record}");
+        }
     }
     // A bad record: one line naming the ply.
     let out = run_stdin(

@@ -58,6 +58,7 @@ fn variant_option(variant: Variant) -> serde_json::Value {
         Variant::Tablut => 0,
         Variant::Brandubh => 1,
         Variant::Copenhagen => 2,
+        Variant::Copenhagen13 => 3,
     };
     json!({"name": "variant", "type": 4, "value": index})
 }
@@ -68,6 +69,7 @@ fn name(variant: Variant) -> &'static str {
         Variant::Tablut => "Tablut",
         Variant::Brandubh => "Brandubh",
         Variant::Copenhagen => "Copenhagen",
+        Variant::Copenhagen13 => "Copenhagen 13×13",
     }
 }
 

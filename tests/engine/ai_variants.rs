@@ -1,4 +1,4 @@
-//! The AI on Brandubh (7×7) and Copenhagen (11×11): it takes a corner escape in one, blocks a
+//! The AI on Brandubh (7×7) and Copenhagen (11×11 and 13×13): it takes a corner escape in one, blocks a
 //! single free line to a corner, captures the king and soldiers, beats a random mover, and plays
 //! legal moves to the end of games at every level.
 
@@ -6,7 +6,11 @@ use std::time::Duration;
 use tablut_bot::ai::{self, Level, Limits, Searcher, Weights, MATE_BOUND};
 use tablut_bot::tafl::{Bitboard, Game, MoveList, Outcome, Position, Side, Square, Variant};
 
-const BOTH: [Variant; 2] = [Variant::Brandubh, Variant::Copenhagen];
+const BOARDS: [Variant; 3] = [
+    Variant::Brandubh,
+    Variant::Copenhagen,
+    Variant::Copenhagen13,
+];
 
 fn sq(name: &str, v: Variant) -> Square {
     Square::parse_on(name, v.size()).unwrap()
@@ -51,6 +55,13 @@ fn takes_a_corner_escape_in_one() {
             "d11",
             &["e10", "g4", "k5", "b2", "j9", "h11"][..],
             &["g7", "f5"][..],
+        ),
+        // 13×13: the king on m9 sees m13 up the last file.
+        (
+            Variant::Copenhagen13,
+            "m9",
+            &["l8", "g4", "k5", "b2", "j9", "h13", "m3"][..],
+            &["g8", "f5"][..],
         ),
     ] {
         let g = game(v, att, def, king, Side::Defenders);
@@ -145,6 +156,25 @@ fn captures_the_king_in_one() {
         "{v}: {} does not take the king",
         r.best
     );
+
+    // Copenhagen 13×13: the king on k11 with attackers on j11, l11 and k12; the one on f10
+    // closes k10.
+    let v = Variant::Copenhagen13;
+    let g = game(
+        v,
+        &["j11", "l11", "k12", "f10", "m3", "h2"],
+        &["f4", "g5"],
+        "k11",
+        Side::Attackers,
+    );
+    let r = ai::analyze(&g, &depth(3)).unwrap();
+    let (_, effect) = g.position().make(r.best);
+    assert!(
+        effect.king_captured,
+        "{v}: {} does not take the king",
+        r.best
+    );
+    assert!(r.score > MATE_BOUND);
 }
 
 #[test]
@@ -204,8 +234,8 @@ fn versus_random(v: Variant, ai_side: Side, seed: u64) -> Outcome {
 }
 
 #[test]
-fn beats_a_random_mover_on_both_boards() {
-    for v in BOTH {
+fn beats_a_random_mover_on_every_board() {
+    for v in BOARDS {
         for side in [Side::Attackers, Side::Defenders] {
             for seed in 0..6 {
                 let o = versus_random(v, side, seed);
@@ -217,7 +247,7 @@ fn beats_a_random_mover_on_both_boards() {
 
 #[test]
 fn self_play_is_legal_to_the_end_at_every_level() {
-    for v in BOTH {
+    for v in BOARDS {
         for level in Level::ALL {
             let mut players = [
                 Searcher::new(1, Weights::DEFAULT),

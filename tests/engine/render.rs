@@ -408,7 +408,7 @@ fn replays_straight_after_a_king_capture_an_escape_and_a_capture_work() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Every variant's board: Brandubh's 7×7 and Copenhagen's 11×11 beside Tablut's 9×9.
+// Every variant's board: Brandubh's 7×7 and Copenhagen's 11×11 and 13×13 beside Tablut's 9×9.
 
 /// What the middle of a square of a variant's board shows (as [`what_is_at`] for Tablut's).
 fn what_is_on(img: &RgbaImage, layout: &Layout, s: Square) -> &'static str {
@@ -546,13 +546,16 @@ fn every_variant_draws_its_own_board_size_in_the_same_image_size() {
                 .collect();
             xs.last().unwrap() - xs.first().unwrap()
         };
-        if variant == Variant::Copenhagen {
+        if variant.size() >= 11 {
             assert!(ink_width("11") > ink_width("1") + 6);
             assert!(ink_width("10") > ink_width("9") + 6);
         }
+        if variant.size() == 13 {
+            assert!(ink_width("13") > ink_width("7") + 6);
+        }
     }
     // The boards fill about the same area: bigger boards have smaller squares.
-    assert_eq!(square_px, [68, 87, 56]);
+    assert_eq!(square_px, [68, 87, 56, 47]);
 }
 
 #[test]

@@ -18,7 +18,7 @@
 //!   crate takes fewer, the test checks that exactly that is the difference, counts it and goes
 //!   on.
 
-use hnefatafl::aliases::{MediumBasicBoardState, SmallBasicBoardState};
+use hnefatafl::aliases::{LargeBasicBoardState, MediumBasicBoardState, SmallBasicBoardState};
 use hnefatafl::board::state::BoardState;
 use hnefatafl::game::logic::GameLogic;
 use hnefatafl::game::state::GameState;
@@ -29,7 +29,9 @@ use hnefatafl::preset::rules as presets;
 use hnefatafl::rules::Ruleset;
 use hnefatafl::tiles::Tile;
 use std::collections::BTreeSet;
+use tablut_bot::tafl::bitboard::Bits;
 use tablut_bot::tafl::perft::perft;
+use tablut_bot::tafl::square::STRIDE;
 use tablut_bot::tafl::tables::{EAST, NONE, NORTH, SOUTH, WEST};
 use tablut_bot::tafl::{
     parse_move, parse_position, write_position, Bitboard, Game, Move, MoveList, Outcome, Position,
@@ -111,6 +113,7 @@ fn crate_rules(variant: Variant) -> Rules {
     match variant {
         Variant::Brandubh => Rules::BRANDUBH,
         Variant::Copenhagen => Rules::COPENHAGEN,
+        Variant::Copenhagen13 => Rules::COPENHAGEN13,
         Variant::Tablut => unreachable!("Tablut is checked in tests/engine/rules.rs"),
     }
 }
@@ -123,7 +126,7 @@ fn start_of(variant: Variant) -> Position {
 fn ruleset(variant: Variant) -> Ruleset {
     match variant {
         Variant::Brandubh => presets::BRANDUBH,
-        Variant::Copenhagen => presets::COPENHAGEN,
+        Variant::Copenhagen | Variant::Copenhagen13 => presets::COPENHAGEN,
         Variant::Tablut => unreachable!("Tablut is checked in tests/engine/rules.rs"),
     }
 }
@@ -132,6 +135,10 @@ fn crate_perft_from(pos: &Position, depth: u32) -> u64 {
     match pos.variant() {
         Variant::Brandubh => {
             let (l, s) = crate_state::<SmallBasicBoardState>(pos, presets::BRANDUBH);
+            crate_perft(&l, &s, depth)
+        }
+        Variant::Copenhagen13 => {
+            let (l, s) = crate_state::<LargeBasicBoardState>(pos, presets::COPENHAGEN);
             crate_perft(&l, &s, depth)
         }
         _ => {
@@ -297,14 +304,14 @@ fn choose(pos: &Position, moves: &[Move], style: &Style, rng: &mut fastrand::Rng
     }
     let geo = pos.geometry();
     if me == Side::Attackers && rng.u32(0..100) < style.close_in {
-        let near = pos.king().map_or(0, |k| {
+        let near = pos.king().map_or(Bits::ZERO, |k| {
             let a = geo.adjacent[k.index()];
-            a | (a << 1) | (a >> 1) | (a << 11) | (a >> 11)
+            a | (a << 1) | (a >> 1) | (a << STRIDE) | (a >> STRIDE)
         });
         let close: Vec<Move> = moves
             .iter()
             .copied()
-            .filter(|m| near >> m.to.index() & 1 != 0)
+            .filter(|m| near.has(m.to.index()))
             .collect();
         if !close.is_empty() {
             return pick(&close, rng);
@@ -313,7 +320,7 @@ fn choose(pos: &Position, moves: &[Move], style: &Style, rng: &mut fastrand::Rng
     let to_edge: Vec<Move> = moves
         .iter()
         .copied()
-        .filter(|m| geo.edge >> m.to.index() & 1 != 0)
+        .filter(|m| geo.edge.has(m.to.index()))
         .collect();
     if !to_edge.is_empty() && rng.u32(0..100) < style.edge_bias {
         return pick(&to_edge, rng);
@@ -462,7 +469,7 @@ fn crowded_position(variant: Variant, rng: &mut fastrand::Rng) -> Option<Positio
     let (mut att, mut def) = (Bitboard::EMPTY, Bitboard::EMPTY);
     let mut free = Vec::new();
     for s in variant.squares() {
-        if (g.corners | g.centre) >> s.index() & 1 != 0 {
+        if (g.corners | g.centre).has(s.index()) {
             continue;
         }
         let chance = if ring(s) { 40 } else { 10 };
@@ -481,15 +488,15 @@ fn crowded_position(variant: Variant, rng: &mut fastrand::Rng) -> Option<Positio
     } else {
         free[rng.usize(..free.len())]
     };
-    let max_att = if variant == Variant::Copenhagen {
-        24
-    } else {
-        16
+    let (max_att, max_def) = match variant {
+        Variant::Copenhagen => (24, 15),
+        Variant::Copenhagen13 => (32, 16),
+        _ => (16, 15),
     };
     while att.count() > max_att {
         att = att.without(att.first()?);
     }
-    while def.count() > 15 {
+    while def.count() > max_def {
         def = def.without(def.first()?);
     }
     let turn = if rng.bool() {
@@ -648,7 +655,7 @@ fn fort_position(variant: Variant, rng: &mut fastrand::Rng) -> Option<Position> 
     let mut att = Bitboard::EMPTY;
     // Attackers here and there, some against the wall.
     for s in variant.squares() {
-        let free = !(space | wall).contains(s) && (g.corners | g.centre) >> s.index() & 1 == 0;
+        let free = !(space | wall).contains(s) && !(g.corners | g.centre).has(s.index());
         if free
             && rng.u32(0..100)
                 < if around(variant, wall).contains(s) {
@@ -749,7 +756,7 @@ fn wall_position(variant: Variant, rng: &mut fastrand::Rng) -> Option<Position> 
     let mut from = None;
     for r in 2..n - 1 {
         let s = place(gap, r)?;
-        if (own | foe).contains(s) || g.centre >> s.index() & 1 != 0 {
+        if (own | foe).contains(s) || g.centre.has(s.index()) {
             break;
         }
         from = Some(s);
@@ -1018,6 +1025,7 @@ fn play_both(p: Position, text: &str) -> (BTreeSet<Square>, Outcome) {
     }
     let (their_caps, their_result, their_moves) = match variant {
         Variant::Brandubh => crate_play::<SmallBasicBoardState>(&p, m),
+        Variant::Copenhagen13 => crate_play::<LargeBasicBoardState>(&p, m),
         _ => crate_play::<MediumBasicBoardState>(&p, m),
     };
     assert_eq!(our_moves(&p), their_moves, "legal moves before {text}");
@@ -1457,4 +1465,153 @@ fn move_autocomplete_reads_squares_of_every_board() {
     // Tablut's as before.
     let t = Position::start_of(Variant::Tablut);
     assert_eq!(matching_moves(&t, "e2", 3).len(), 3);
+}
+
+// Copenhagen on hnefatafl.org's 13×13 board: the crate plays it with its Copenhagen rule set
+// on a 13×13 board (its 256-bit boards).
+
+const C13: Variant = Variant::Copenhagen13;
+
+/// hnefatafl.org's 13×13 start, in the position record (rank 1 first; the board is symmetric).
+const COPENHAGEN13_START: &str =
+    "/3ttttttt3/6t6/13/t5T5t/t5T5t/t4TTT4t/tt1TTTKTTT1tt/t4TTT4t/t5T5t/t5T5t/13/6t6/3ttttttt3/";
+
+#[test]
+fn copenhagen13_start_is_hnefatafl_orgs() {
+    let p = Position::start_of(C13);
+    assert_eq!(write_position(&p), COPENHAGEN13_START);
+    assert_eq!((p.attackers().count(), p.defenders().count()), (32, 16));
+    assert_eq!(p.king().map(|k| k.to_string()).as_deref(), Some("g7"));
+    assert_eq!(p.turn(), Side::Attackers);
+    assert_eq!(
+        parse_position(COPENHAGEN13_START, Side::Attackers, C13.rules()).unwrap(),
+        p
+    );
+    // The crate reads the same board.
+    let (_, state) = crate_state::<LargeBasicBoardState>(&p, presets::COPENHAGEN);
+    assert_eq!(state.board.side_len(), 13);
+    assert_eq!(
+        crate_moves(&GameLogic::new(presets::COPENHAGEN, 13), &state),
+        our_moves(&p)
+    );
+    assert_eq!(C13.rules(), Preset::Copenhagen13HnefataflOrg.rules());
+    assert_eq!(
+        Preset::find(C13, "aagenielsen").unwrap().rules(),
+        Rules::COPENHAGEN13
+    );
+}
+
+#[test]
+fn copenhagen13_perft_agrees_with_the_crate_to_depth_2() {
+    let pos = start_of(C13);
+    for depth in 1..=2 {
+        assert_eq!(
+            perft(&pos, depth),
+            crate_perft_from(&pos, depth),
+            "depth {depth}"
+        );
+    }
+}
+
+/// Deeper counts from the start of 13×13, computed by the crate's perft (as `crate_perft`) in
+/// a release build (depth 3 took it 3 s, depth 4 15 minutes on a loaded machine) and agreeing with ours; docs/RULES.md
+/// lists them.
+const COPENHAGEN13_PERFT: [u64; 4] = [180, 20_348, 3_717_064, 430_894_764];
+
+#[test]
+fn copenhagen13_perft_3_is_the_crates() {
+    let pos = start_of(C13);
+    for depth in 1..=3 {
+        assert_eq!(perft(&pos, depth), COPENHAGEN13_PERFT[depth as usize - 1]);
+    }
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "most of a billion leaves: run with cargo test --release --test engine variants::"
+)]
+fn copenhagen13_deeper_perft_is_the_crates() {
+    assert_eq!(perft(&start_of(C13), 4), COPENHAGEN13_PERFT[3]);
+}
+
+#[test]
+fn copenhagen13_random_games_agree_with_the_crate() {
+    let t = compare_random_games::<LargeBasicBoardState>(C13, 30, 13);
+    eprintln!("{t:?}");
+    assert!(t.plies > 3_000, "{t:?}");
+    assert!(t.endings.len() >= 3, "too few kinds of ending: {t:?}");
+}
+
+#[test]
+fn copenhagen13_random_positions_agree_with_the_crate() {
+    let crowded = compare_random_positions::<LargeBasicBoardState>(C13, 300, 131, crowded_position);
+    eprintln!("crowded {crowded:?}");
+    let walls = compare_random_positions::<LargeBasicBoardState>(C13, 150, 132, wall_position);
+    eprintln!("walls {walls:?}");
+    let forts = compare_random_positions::<LargeBasicBoardState>(C13, 150, 133, fort_position);
+    eprintln!("forts {forts:?}");
+    let rings = compare_random_positions::<LargeBasicBoardState>(C13, 100, 134, ring_position);
+    eprintln!("rings {rings:?}");
+    assert!(crowded.plies > 5_000, "{crowded:?}");
+    assert!(walls.shieldwalls >= 20, "{walls:?}");
+    assert!(
+        forts.endings.get("exit fort").copied().unwrap_or(0) >= 20,
+        "{forts:?}"
+    );
+    assert!(
+        rings.endings.get("encircled").copied().unwrap_or(0) >= 15,
+        "{rings:?}"
+    );
+}
+
+#[test]
+fn copenhagen13_movement_and_notation() {
+    let p = start_of(C13);
+    assert_eq!(p.count_legal_moves(), 180);
+    // The m file and the 13th rank are read; n and 14 are off the board.
+    assert_eq!(
+        parse_move(&p, "m4-l4").unwrap(),
+        Move::new(sq(C13, "m4"), sq(C13, "l4"))
+    );
+    assert_eq!(
+        parse_move(&p, "G12-L12").unwrap(),
+        Move::new(sq(C13, "g12"), sq(C13, "l12"))
+    );
+    assert!(parse_move(&p, "n1-n3").is_err());
+    assert!(parse_move(&p, "a14").is_err());
+    // No defender lands on the throne g7; from g9 the king's way back is open.
+    let p = pos(C13, "a4", "g6", "g9", Side::Defenders);
+    assert!(p.is_legal(mv(C13, "g9-g7")));
+    assert!(!p.is_legal(mv(C13, "g6-g7")));
+    assert!(!pos(C13, "a4", "g6", "g9", Side::Attackers).is_legal(mv(C13, "a4-a1")));
+}
+
+#[test]
+fn copenhagen13_corner_escape_and_king_capture() {
+    // The king on m5 wins at m13 (a corner), not at m12.
+    let p = pos(C13, "b2", "c3", "m5", Side::Defenders);
+    assert_eq!(play_both(p, "m5-m12").1, Outcome::Ongoing);
+    assert!(play_both(p, "m5-m13").1.is_over());
+    // On g9, four attackers take him; three do not; on the edge none can.
+    let p = pos(C13, "f9 h9 g10 g3", "b2", "g9", Side::Attackers);
+    assert!(play_both(p, "g3-g8").1.is_over());
+    let p = pos(C13, "f9 h9 g3", "b2", "g9", Side::Attackers);
+    assert_eq!(play_both(p, "g3-g8").1, Outcome::Ongoing);
+    // Beside the throne: three and the empty throne.
+    let p = pos(C13, "f8 h8 d9", "b2", "g8", Side::Attackers);
+    assert!(play_both(p, "d9-g9").1.is_over());
+}
+
+#[test]
+fn copenhagen13_shieldwall_and_exit_fort_on_the_far_edges() {
+    // Defenders on m5 m6 m7 fronted by l5 l6 l7, bracketed by m8 and the mover on m4.
+    let p = pos(C13, "l5 l6 l7 m8 k4", "m5 m6 m7", "b9", Side::Attackers);
+    let (caps, _) = play_both(p, "k4-m4");
+    assert_eq!(names(C13, &caps), ["m5", "m6", "m7"]);
+    // The fort on the 13th rank: king g13, defenders f13 h13 f12 h12, f11 beside g11, and one
+    // arriving on g11 closes it.
+    let p = pos(C13, "a4", "f13 h13 f12 h12 f11 g9", "g13", Side::Defenders);
+    let (_, out) = play_both(p, "g9-g11");
+    assert!(out.is_over(), "{out:?}");
 }

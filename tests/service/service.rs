@@ -1654,3 +1654,37 @@ async fn a_game_from_before_the_banks_keeps_its_time_per_move(db: TestDb) {
     assert_eq!(board.game.turn_deadline, Some(T0 + 3_600_000 + 2 * day));
 }
 }
+
+both_backends! {
+/// Copenhagen 13×13: the game, its moves and a capture on the l file are stored and read back,
+/// and its record, in both formats, reads back as the game.
+#[tokio::test]
+async fn a_copenhagen13_game_is_stored_and_its_record_reads_back(db: TestDb) {
+    use tablut_bot::tafl::{read_record, RecordFormat};
+    let f = fixture(db).await;
+    let s = &f.service;
+    let v = Variant::Copenhagen13;
+    let started = variant_game(s, 63, v).await;
+    assert_eq!(started.rules, v.rules());
+    let moves = ["a4-b4", "g5-l5", "l7-l6", "g4-h4", "m4-l4"];
+    let last = play_out(s, 63, &moves).await;
+    assert_eq!(last.notation, "m4-l4xl5");
+    let captured: Vec<String> = last.captured.iter().map(|s| s.to_string()).collect();
+    assert_eq!(captured, ["l5"]);
+    let mut g = Game::new(v.rules());
+    for m in moves {
+        g.play_text(m).unwrap();
+    }
+    let info = s.games().game(started.id).await.unwrap();
+    assert_eq!((info.ply, info.rules, info.start), (5, v.rules(), Position::start_of(v)));
+    assert_eq!(info.outcome, Outcome::Ongoing);
+    for format in [RecordFormat::Tafl, RecordFormat::OpenTafl] {
+        let (exported, text) = s.games().export(63, format, record_tags).await.unwrap();
+        assert_eq!(exported.id, started.id);
+        let back = read_record(&text, Rules::default()).unwrap();
+        assert_eq!(back.game.rules(), &v.rules(), "{text}");
+        assert_eq!(back.game.moves(), g.moves(), "{text}");
+        assert_eq!(back.game.position(), g.position(), "{text}");
+    }
+}
+}

@@ -29,7 +29,8 @@ impl From<SideArg> for SideChoice {
     }
 }
 
-/// The game of the tafl family: Tablut (the default), Brandubh or Copenhagen Hnefatafl.
+/// The game of the tafl family: Tablut (the default), Brandubh or Copenhagen Hnefatafl (11×11
+/// or 13×13).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
 pub enum VariantArg {
     #[name = "tablut (9×9)"]
@@ -38,6 +39,8 @@ pub enum VariantArg {
     Brandubh,
     #[name = "copenhagen (11×11)"]
     Copenhagen,
+    #[name = "copenhagen13 (13×13)"]
+    Copenhagen13,
 }
 
 impl From<VariantArg> for Variant {
@@ -46,6 +49,7 @@ impl From<VariantArg> for Variant {
             VariantArg::Tablut => Variant::Tablut,
             VariantArg::Brandubh => Variant::Brandubh,
             VariantArg::Copenhagen => Variant::Copenhagen,
+            VariantArg::Copenhagen13 => Variant::Copenhagen13,
         }
     }
 }
@@ -66,11 +70,11 @@ pub enum RulesArg {
     Salmi,
     #[name = "corner (tablut)"]
     Corner,
-    #[name = "aagenielsen (brandubh, copenhagen)"]
+    #[name = "aagenielsen (brandubh, copenhagen, copenhagen13)"]
     Aagenielsen,
     #[name = "opentafl (brandubh)"]
     OpenTafl,
-    #[name = "hnefatafl_org (copenhagen)"]
+    #[name = "hnefatafl_org (copenhagen, copenhagen13)"]
     HnefataflOrg,
 }
 
@@ -134,9 +138,8 @@ pub(crate) fn time_control(ctx: Context<'_>, text: Option<String>) -> Result<Tim
 pub async fn challenge(
     ctx: Context<'_>,
     #[description = "Who you challenge"] opponent: serenity::User,
-    #[description = "The game: tablut (default), brandubh or copenhagen"] variant: Option<
-        VariantArg,
-    >,
+    #[description = "The game: tablut (default), brandubh, copenhagen or copenhagen13"]
+    variant: Option<VariantArg>,
     #[description = "The side you want (default random)"] side: Option<SideArg>,
     #[description = "The rules preset (default: the game's own, linnaeus for tablut)"]
     rules: Option<RulesArg>,
@@ -179,9 +182,8 @@ pub async fn challenge(
 #[poise::command(slash_command, guild_only)]
 pub async fn ai(
     ctx: Context<'_>,
-    #[description = "The game: tablut (default), brandubh or copenhagen"] variant: Option<
-        VariantArg,
-    >,
+    #[description = "The game: tablut (default), brandubh, copenhagen or copenhagen13"]
+    variant: Option<VariantArg>,
     #[description = "The side you play (default random)"] side: Option<SideArg>,
     #[description = "How strong the bot plays (default medium)"] level: Option<LevelArg>,
     #[description = "The rules preset (default: the game's own, linnaeus for tablut)"]

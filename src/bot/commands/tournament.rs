@@ -126,9 +126,8 @@ pub async fn create(
     #[description = "round-robin (every pair once) or swiss"] format: FormatArg,
     #[description = "Seats: 2 to 32 for a round robin, up to 256 for Swiss"] seats: i64,
     #[description = "Swiss: the number of rounds"] rounds: Option<i64>,
-    #[description = "The game: tablut (default), brandubh or copenhagen"] variant: Option<
-        VariantArg,
-    >,
+    #[description = "The game: tablut (default), brandubh, copenhagen or copenhagen13"]
+    variant: Option<VariantArg>,
     #[description = "The rules preset (default: the game's own)"] rules: Option<RulesArg>,
     #[description = "Time per move (3d…) or a bank and an increment (3d+6h); default 3d"]
     #[max_length = 20]

@@ -196,6 +196,7 @@ pub fn variant_name(variant: Variant) -> &'static str {
         Variant::Tablut => "Tablut",
         Variant::Brandubh => "Brandubh",
         Variant::Copenhagen => "Copenhagen",
+        Variant::Copenhagen13 => "Copenhagen 13×13",
     }
 }
 

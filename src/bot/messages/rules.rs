@@ -17,6 +17,7 @@ pub fn rules_message(variant: Variant, game: Option<&Rules>) -> String {
         Variant::Tablut => TABLUT_RULES,
         Variant::Brandubh => BRANDUBH_RULES,
         Variant::Copenhagen => COPENHAGEN_RULES,
+        Variant::Copenhagen13 => COPENHAGEN13_RULES,
     });
     text.push_str("\nMove with `/move e1-e3` (a bare square lists its moves).");
     match game.filter(|r| r.variant == variant) {
@@ -40,7 +41,9 @@ pub fn rules_message(variant: Variant, game: Option<&Rules>) -> String {
         None => {}
     }
     if variant == Variant::Tablut {
-        text.push_str("\nAlso: `/tablut rules variant:` brandubh (7×7) or copenhagen (11×11).");
+        text.push_str(
+            "\nAlso: `/tablut rules variant:` brandubh (7×7), copenhagen (11×11) or copenhagen13 (13×13).",
+        );
     } else {
         text.push_str("\nPresets (`rules:` when you start a game):");
         for p in crate::tafl::Preset::of(variant) {
@@ -85,3 +88,13 @@ pub(super) const COPENHAGEN_RULES: &str = "**Copenhagen Hnefatafl**, the tafl ga
      • The defenders win when the king reaches a corner or makes an exit fort on the edge; the \
      attackers when they take him or enclose all the defenders. Under the default preset a \
      position seen a third time loses for the defenders; a side with no move loses.";
+
+pub(super) const COPENHAGEN13_RULES: &str = "**Copenhagen Hnefatafl on 13×13**, as hnefatafl.org plays it. 13×13 board, files a–m, ranks 1–13.\n\
+     • The attackers (32, blue) move first; the king and his 16 defenders (red) answer. \
+     Every piece moves like a rook, over no piece.\n\
+     • Only the king may stand on the throne (g7) or a corner; pieces pass through the empty throne.\n\
+     • Every rule is Copenhagen's: captures against the corners and the empty throne, the \
+     shieldwall, the king taken on four sides (three and the empty throne) and never on the edge.\n\
+     • The defenders win when the king reaches a corner or makes an exit fort on the edge; the \
+     attackers when they take him or enclose all the defenders. Under the default preset the \
+     defenders may not bring back an earlier board; a side with no move loses.";
