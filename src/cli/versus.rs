@@ -102,7 +102,7 @@ impl VersusArgs {
             ));
         }
         if let Some(flag) = &self.peer_seconds_flag {
-            if self.time_ms == 0 || self.time_ms % 1000 != 0 {
+            if self.time_ms == 0 || !self.time_ms.is_multiple_of(1000) {
                 return Err(format!(
                     "{flag} takes whole seconds: --time-ms must be a positive multiple of 1000 with --peer-seconds-flag, not {}",
                     self.time_ms
