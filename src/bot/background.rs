@@ -29,7 +29,7 @@ pub fn clock(tasks: &Tasks, service: Arc<Service>, every: Duration) {
                 _ = ticks.tick() => {}
             }
             // The database learns that the bot still runs (see GameClock::resume).
-            if let Err(e) = service.clock().keep_alive(every).await {
+            if let Err(e) = service.game_clock().keep_alive(every).await {
                 tracing::error!(error = ?e, "could not record that the bot runs");
             }
             if scan.as_ref().is_none_or(|s| s.is_finished()) {
@@ -42,7 +42,7 @@ pub fn clock(tasks: &Tasks, service: Arc<Service>, every: Duration) {
                     }
                 }));
             }
-            match service.clock().tick().await {
+            match service.game_clock().tick().await {
                 Ok(events) if !events.is_empty() => {
                     tracing::debug!(events = events.len(), "the clock acted")
                 }

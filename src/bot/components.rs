@@ -1,4 +1,4 @@
-//! Button presses: accepting, declining and cancelling challenges, answering draw offers,
+//! Button presses: accepting, declining and cancelling challenges, accepting or declining draw offers,
 //! paging the leaderboard and the games running, solving the daily puzzle, confirming
 //! `/tablut forget-me`. Which button was pressed is read from its custom id by [`Button`]
 //! (see `buttons`); the service decides who may press what.
@@ -6,7 +6,7 @@
 use super::buttons::{games_buttons, leaderboard_buttons, Button, ButtonError};
 use super::protocol::press::Press;
 use super::{messages, redact, Data, Error, InFlight};
-use crate::service::{ChallengeId, DrawAnswer};
+use crate::service::{ChallengeId, DrawDecision};
 use poise::serenity_prelude as serenity;
 use std::collections::HashSet;
 use std::sync::Mutex;
@@ -48,12 +48,12 @@ pub async fn on_event(
 /// a guild's interactions to the one shard `(guild_id >> 22) % shards`, which one process
 /// runs. Whatever the processes, the challenge's answer itself counts once: it is a
 /// conditional update of the pending challenge in the database.
-struct Answering<'a> {
+struct ChallengeInHand<'a> {
     set: &'a Mutex<HashSet<ChallengeId>>,
     id: ChallengeId,
 }
 
-impl<'a> Answering<'a> {
+impl<'a> ChallengeInHand<'a> {
     fn begin(set: &'a Mutex<HashSet<ChallengeId>>, id: ChallengeId) -> Result<Self, Error> {
         if !set.lock().unwrap_or_else(|e| e.into_inner()).insert(id) {
             return Err(Error::User(
@@ -61,11 +61,11 @@ impl<'a> Answering<'a> {
                     .into(),
             ));
         }
-        Ok(Answering { set, id })
+        Ok(ChallengeInHand { set, id })
     }
 }
 
-impl Drop for Answering<'_> {
+impl Drop for ChallengeInHand<'_> {
     fn drop(&mut self) {
         self.set
             .lock()
@@ -83,7 +83,7 @@ async fn accept_in_thread(
     data: &Data,
     challenge: &crate::service::ChallengeInfo,
     user: u64,
-    answering: Option<Answering<'_>>,
+    in_hand: Option<ChallengeInHand<'_>>,
 ) -> Result<(), Error> {
     answer.acknowledge().await?;
     let http = answer.http;
@@ -115,7 +115,7 @@ async fn accept_in_thread(
             .accept(challenge.id, user, Some(thread), Some(answer.answering()));
     // The challenge's message says where the game is on, without a board.
     answer
-        .change(data, (accepted, answering), |s| (s.notice, Vec::new()))
+        .change(data, (accepted, in_hand), |s| (s.notice, Vec::new()))
         .await
 }
 
@@ -133,9 +133,9 @@ async fn press(answer: &mut Press<'_>, data: &Data) -> Result<(), Error> {
     // A press counts against the user's rate as a command does.
     service.limits().command(user)?;
     // Held while the challenge changes (and its thread is made), let go before its news is shown.
-    let answering = match button {
+    let in_hand = match button {
         Button::Accept(c) | Button::Decline(c) | Button::Cancel(c) => {
-            Some(Answering::begin(&data.answering, c)?)
+            Some(ChallengeInHand::begin(&data.challenges_in_hand, c)?)
         }
         _ => None,
     };
@@ -146,14 +146,14 @@ async fn press(answer: &mut Press<'_>, data: &Data) -> Result<(), Error> {
         Button::Accept(challenge_id) => {
             let challenge = service.games().check_accept(challenge_id, user).await?;
             if challenge.thread {
-                return accept_in_thread(answer, data, &challenge, user, answering).await;
+                return accept_in_thread(answer, data, &challenge, user, in_hand).await;
             }
             let accepted =
                 service
                     .games()
                     .accept(challenge_id, user, None, Some(answer.answering()));
             answer
-                .change(data, (accepted, answering), |s| (s.notice, s.png))
+                .change(data, (accepted, in_hand), |s| (s.notice, s.png))
                 .await
         }
         Button::Decline(challenge_id) => {
@@ -162,7 +162,7 @@ async fn press(answer: &mut Press<'_>, data: &Data) -> Result<(), Error> {
                 .games()
                 .decline(challenge_id, user, Some(answer.answering()));
             answer
-                .change(data, (declined, answering), |(_, n)| (n, Vec::new()))
+                .change(data, (declined, in_hand), |(_, n)| (n, Vec::new()))
                 .await
         }
         Button::Cancel(challenge_id) => {
@@ -171,22 +171,22 @@ async fn press(answer: &mut Press<'_>, data: &Data) -> Result<(), Error> {
                 .games()
                 .cancel(challenge_id, user, Some(answer.answering()));
             answer
-                .change(data, (cancelled, answering), |(_, n)| (n, Vec::new()))
+                .change(data, (cancelled, in_hand), |(_, n)| (n, Vec::new()))
                 .await
         }
         Button::Draw { game, accept } => {
             service
                 .games()
-                .check_answer_draw(channel, game, user)
+                .check_respond_to_draw(channel, game, user)
                 .await?;
             let answered =
                 service
                     .games()
-                    .answer_draw(channel, user, accept, Some(answer.answering()));
+                    .respond_to_draw(channel, user, accept, Some(answer.answering()));
             answer
-                .change(data, (answered, answering), |a| match a {
-                    DrawAnswer::Accepted(ended) => (ended.notice, ended.png),
-                    DrawAnswer::Declined(_, notice) => (notice, Vec::new()),
+                .change(data, (answered, in_hand), |a| match a {
+                    DrawDecision::Accepted(ended) => (ended.notice, ended.png),
+                    DrawDecision::Declined(_, notice) => (notice, Vec::new()),
                 })
                 .await
         }

@@ -129,7 +129,7 @@ async fn connect(config: BotConfig, service: Arc<Service>) -> Result<Running, St
         service: service.clone(),
         config: config.clone(),
         in_flight: in_flight.clone(),
-        answering: Default::default(),
+        challenges_in_hand: Default::default(),
         removals: removals.clone(),
         tasks: tasks.clone(),
         poster: poster.clone(),
@@ -182,7 +182,7 @@ async fn check_token(http: &serenity::Http) -> Result<(), StartError> {
 async fn prepare(service: &Service, config: &BotConfig) {
     // The time the bot was away is given back to the players before any command or the clock
     // can charge it (once, whichever process starts first).
-    if let Err(e) = service.clock().resume(config.clock_interval).await {
+    if let Err(e) = service.game_clock().resume(config.clock_interval).await {
         tracing::error!(error = ?e, "could not record that the bot runs");
     }
     // The board's sprites drawn before the first command needs them.

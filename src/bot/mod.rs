@@ -35,7 +35,8 @@ pub struct Data {
     /// Commands and button presses being handled now (shut-down waits for them).
     pub in_flight: TaskTracker,
     /// Challenges whose button press is being handled now (see `components`).
-    pub answering: std::sync::Mutex<std::collections::HashSet<crate::service::ChallengeId>>,
+    pub challenges_in_hand:
+        std::sync::Mutex<std::collections::HashSet<crate::service::ChallengeId>>,
     /// How many channel and thread deletions and server removals (CHANNEL_DELETE,
     /// THREAD_DELETE, GUILD_DELETE) have been handled, outages included (see `gone`).
     pub removals: Arc<AtomicUsize>,

@@ -7,7 +7,7 @@ use super::context::Context;
 use super::error::ServiceError;
 use super::news::News;
 use super::notice::Payload;
-use super::stored::Loaded;
+use super::stored::LoadedGame;
 use super::types::{ChannelId, GameId, GuildId, Hint, MoveReport, Player, UserId};
 use crate::ai::pool::{Answer, Pool, Search};
 use crate::ai::queue::{Class, Owner, Ticket};
@@ -228,7 +228,7 @@ impl Ai<'_> {
     /// that the claim is gone before a worker takes the search, the search is withdrawn.
     async fn search_ai_turn(
         &self,
-        mut loaded: Loaded,
+        mut loaded: LoadedGame,
         level: Level,
         time: Duration,
         lost: oneshot::Receiver<()>,

@@ -10,7 +10,7 @@ use super::error::ServiceError;
 use super::heavy::Place;
 use super::news::News;
 use super::notice::{GraphRef, Payload};
-use super::stored::{rebuild, Loaded};
+use super::stored::{rebuild, LoadedGame};
 pub use super::types::{AnalysisSummary, CostlyMove, SideSummary, WORST_PER_SIDE};
 use super::types::{Caption, ChannelId, GameId, GameInfo, UserId};
 use crate::ai::analysis::{self, Evaluation, Judgement, Review};
@@ -328,7 +328,7 @@ impl Analysis<'_> {
 
     async fn status_of(
         &self,
-        loaded: Loaded,
+        loaded: LoadedGame,
         stored: AnalysisRow,
         place: &Place,
     ) -> Result<AnalysisStatus, ServiceError> {
@@ -384,10 +384,10 @@ impl Analysis<'_> {
     /// The review of a loaded game from its stored analysis, worked out off the runtime.
     async fn review_blocking(
         &self,
-        loaded: Loaded,
+        loaded: LoadedGame,
         stored: AnalysisRow,
         place: &Place,
-    ) -> Result<(Review, Loaded), ServiceError> {
+    ) -> Result<(Review, LoadedGame), ServiceError> {
         self.cx
             .heavy(place, move || {
                 review_of(&loaded.game, &stored).map(|review| (review, loaded))
@@ -493,7 +493,7 @@ impl Analysis<'_> {
         &self,
         stored: &AnalysisRow,
         evals: &mut Vec<Option<StoredEval>>,
-    ) -> Result<Loaded, ServiceError> {
+    ) -> Result<LoadedGame, ServiceError> {
         let id = stored.game_id;
         let settings: AnalysisSettings = serde_json::from_str(&stored.settings)
             .map_err(|e| ServiceError::Internal(format!("analysis {id}: settings: {e}")))?;
@@ -533,7 +533,7 @@ impl Analysis<'_> {
     /// will be stored): its review, worked out off the runtime.
     async fn summary(
         &self,
-        loaded: &Loaded,
+        loaded: &LoadedGame,
         stored: &AnalysisRow,
         json: &str,
     ) -> Result<AnalysisSummary, ServiceError> {

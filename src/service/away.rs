@@ -8,7 +8,7 @@ use super::context::Context;
 use super::error::ServiceError;
 use super::news::News;
 use super::notice::Payload;
-use super::stored::Loaded;
+use super::stored::LoadedGame;
 use super::types::vacation::{VacationChange, VacationEnd, VacationEnded, VacationNews};
 use super::types::{ChannelId, GameInfo, NoticeId, Player, UserId};
 use crate::store::games::{self, GameRow};
@@ -27,7 +27,7 @@ pub(crate) async fn games_of(
     cx: &Context,
     conn: &mut Connection,
     user: UserId,
-) -> Result<Vec<Loaded>, ServiceError> {
+) -> Result<Vec<LoadedGame>, ServiceError> {
     let mut out = Vec::new();
     for row in games::active_of_user(&mut *conn, user).await? {
         out.extend(cx.load_or_skip(row).await);

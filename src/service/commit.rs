@@ -7,7 +7,7 @@ use super::context::Context;
 use super::error::{Done, ServiceError};
 use super::news::News;
 use super::notice::{AnswerRef, Answering, Payload};
-use super::stored::Loaded;
+use super::stored::LoadedGame;
 use super::types::notify::LastMove;
 use super::types::{
     Caption, ChannelId, ClockEvent, Clocks, Ended, GameInfo, MoveReport, NoticeId, Player,
@@ -28,11 +28,11 @@ impl Context {
     /// player's answer.
     pub(crate) async fn commit_move(
         &self,
-        loaded: Loaded,
+        loaded: LoadedGame,
         by_user: Option<UserId>,
         answer: Option<AnswerRef>,
     ) -> Result<MoveReport, ServiceError> {
-        let Loaded {
+        let LoadedGame {
             row,
             mut game,
             info,
@@ -205,7 +205,7 @@ impl Context {
     /// it was read.
     pub(crate) async fn commit_end(
         &self,
-        loaded: Loaded,
+        loaded: LoadedGame,
         outcome: Outcome,
         announce: Announce,
     ) -> Result<Ended, ServiceError> {
@@ -218,12 +218,12 @@ impl Context {
     /// nothing is written and the answer is [`ServiceError::NoDrawOffer`].
     pub(crate) async fn commit_end_taking(
         &self,
-        loaded: Loaded,
+        loaded: LoadedGame,
         outcome: Outcome,
         announce: Announce,
         offer: Option<i64>,
     ) -> Result<Ended, ServiceError> {
-        let Loaded {
+        let LoadedGame {
             row,
             mut game,
             info,

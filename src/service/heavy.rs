@@ -164,8 +164,8 @@ impl Heavy {
         // Counted down on the blocking thread itself, so that the counts hold even if this
         // future is dropped while the work runs (the thread runs it to its end regardless).
         let out = tokio::task::spawn_blocking(move || {
-            struct Done(Arc<Inner>, bool);
-            impl Drop for Done {
+            struct CountDown(Arc<Inner>, bool);
+            impl Drop for CountDown {
                 fn drop(&mut self) {
                     self.0.running.fetch_sub(1, Ordering::SeqCst);
                     if self.1 {
@@ -173,7 +173,7 @@ impl Heavy {
                     }
                 }
             }
-            let _done = Done(inner, costly);
+            let _counted = CountDown(inner, costly);
             work()
         })
         .await?;

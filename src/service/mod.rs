@@ -161,8 +161,8 @@ impl Service {
         Games::new(&self.cx, self.ai())
     }
 
-    /// The clock: the heartbeat, and what time makes due.
-    pub fn clock(&self) -> GameClock<'_> {
+    /// The games' clock: the heartbeat, and what time makes due.
+    pub fn game_clock(&self) -> GameClock<'_> {
         GameClock::new(&self.cx)
     }
 

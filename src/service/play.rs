@@ -9,8 +9,10 @@ use super::context::Context;
 use super::error::ServiceError;
 use super::news::News;
 use super::notice::{AnswerRef, Answering, Buttons, Payload};
-use super::stored::Loaded;
-use super::types::{ChannelId, DrawAnswer, Ended, GameId, GameInfo, MoveReport, NoticeId, UserId};
+use super::stored::LoadedGame;
+use super::types::{
+    ChannelId, DrawDecision, Ended, GameId, GameInfo, MoveReport, NoticeId, UserId,
+};
 use crate::store::{draws, DrawStatus};
 use crate::tafl::{MoveError, Outcome, Position, Reason};
 
@@ -64,7 +66,7 @@ impl Games<'_> {
         channel: ChannelId,
         user: UserId,
         text: &str,
-    ) -> Result<Loaded, ServiceError> {
+    ) -> Result<LoadedGame, ServiceError> {
         let mut loaded = self.cx.active(channel).await?;
         let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
         if loaded.info.is_over() {
@@ -116,7 +118,7 @@ impl Games<'_> {
             .await
     }
 
-    /// `user` offers a draw; the opponent answers with [`Games::answer_draw`]. The AI
+    /// `user` offers a draw; the opponent answers with [`Games::respond_to_draw`]. The AI
     /// declines at once. From a command that answers with the offer and its buttons
     /// (`answering`), the offer is also written to the outbox in the same transaction, held for
     /// that answer (its notice returned).
@@ -185,7 +187,7 @@ impl Games<'_> {
         self,
         channel: ChannelId,
         user: UserId,
-    ) -> Result<Loaded, ServiceError> {
+    ) -> Result<LoadedGame, ServiceError> {
         let loaded = self.cx.active(channel).await?;
         let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
         if loaded.info.player(side.other()).is_ai() {
@@ -195,8 +197,8 @@ impl Games<'_> {
     }
 
     /// Checks, reading only, that `user` may answer the open draw offer of the channel's game
-    /// `game` now ([`Games::answer_draw`]'s refusals that need no write).
-    pub async fn check_answer_draw(
+    /// `game` now ([`Games::respond_to_draw`]'s refusals that need no write).
+    pub async fn check_respond_to_draw(
         self,
         channel: ChannelId,
         game: GameId,
@@ -216,9 +218,9 @@ impl Games<'_> {
     /// The game `loaded` and its open draw offer, if `user` may answer it.
     async fn draw_answerable(
         self,
-        loaded: Loaded,
+        loaded: LoadedGame,
         user: UserId,
-    ) -> Result<(Loaded, draws::DrawOfferRow), ServiceError> {
+    ) -> Result<(LoadedGame, draws::DrawOfferRow), ServiceError> {
         loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
         let offer = draws::open_in_game(self.cx.store.read(), loaded.info.id)
             .await?
@@ -232,13 +234,13 @@ impl Games<'_> {
     /// The opponent of the player who offered a draw accepts or declines it. From a button
     /// press whose answer shows the outcome (`answering`), the outcome is also written to the
     /// outbox in the same transaction, held for that answer.
-    pub async fn answer_draw(
+    pub async fn respond_to_draw(
         self,
         channel: ChannelId,
         user: UserId,
         accept: bool,
         answering: Option<Answering>,
-    ) -> Result<DrawAnswer, ServiceError> {
+    ) -> Result<DrawDecision, ServiceError> {
         let loaded = self.cx.active(channel).await?;
         let (loaded, offer) = self.draw_answerable(loaded, user).await?;
         if accept {
@@ -258,7 +260,7 @@ impl Games<'_> {
                 .cx
                 .commit_end_taking(loaded, outcome, announce, Some(offer.id))
                 .await?;
-            Ok(DrawAnswer::Accepted(ended))
+            Ok(DrawDecision::Accepted(ended))
         } else {
             let mut tx = self.cx.store.write().await?;
             // One conditional update of this offer: an Accept that took it first wins.
@@ -290,7 +292,7 @@ impl Games<'_> {
                 draws::answered_at(read, offer, DrawStatus::Declined, now).await
             };
             self.cx.commit_answered(tx, notice, landed).await?;
-            Ok(DrawAnswer::Declined(loaded.info, notice))
+            Ok(DrawDecision::Declined(loaded.info, notice))
         }
     }
 
@@ -337,7 +339,7 @@ impl Games<'_> {
         channel: ChannelId,
         user: UserId,
         moderator: bool,
-    ) -> Result<Loaded, ServiceError> {
+    ) -> Result<LoadedGame, ServiceError> {
         let loaded = self.cx.active(channel).await?;
         let player = loaded.info.side_of(user).is_some();
         if !player && !moderator {

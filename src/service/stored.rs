@@ -11,7 +11,7 @@ use crate::store::moves;
 use crate::tafl::{write_position, Game, Outcome, Position, Reason, Rules, Side};
 
 /// A game read from the store and rebuilt from its moves.
-pub(crate) struct Loaded {
+pub(crate) struct LoadedGame {
     pub row: GameRow,
     pub game: Game,
     pub info: GameInfo,
@@ -19,7 +19,7 @@ pub(crate) struct Loaded {
 
 impl Context {
     /// The active game in a channel, rebuilt.
-    pub(crate) async fn active(&self, channel: ChannelId) -> Result<Loaded, ServiceError> {
+    pub(crate) async fn active(&self, channel: ChannelId) -> Result<LoadedGame, ServiceError> {
         match games::active_in_channel(self.store.read(), channel).await? {
             Some(row) => self.load(row).await,
             // A game just finished here: say so, rather than that there is none.
@@ -31,14 +31,14 @@ impl Context {
     }
 
     /// The channel's active game, or else its latest one (for looking, not playing).
-    pub(crate) async fn latest(&self, channel: ChannelId) -> Result<Loaded, ServiceError> {
+    pub(crate) async fn latest(&self, channel: ChannelId) -> Result<LoadedGame, ServiceError> {
         match games::latest_in_channel(self.store.read(), channel).await? {
             Some(row) => self.load(row).await,
             None => Err(ServiceError::NoGame),
         }
     }
 
-    pub(crate) async fn load(&self, row: GameRow) -> Result<Loaded, ServiceError> {
+    pub(crate) async fn load(&self, row: GameRow) -> Result<LoadedGame, ServiceError> {
         let moves = moves::of_game(self.store.read(), row.id).await?;
         rebuild(row, moves.iter().map(|m| m.notation.as_str()))
     }
@@ -49,7 +49,7 @@ impl Context {
         &self,
         row: GameRow,
         place: &heavy::Place,
-    ) -> Result<Loaded, ServiceError> {
+    ) -> Result<LoadedGame, ServiceError> {
         let moves = moves::of_game(self.store.read(), row.id).await?;
         self.heavy(place, move || {
             rebuild(row, moves.iter().map(|m| m.notation.as_str()))
@@ -59,7 +59,7 @@ impl Context {
 
     /// [`Context::load`] for a sweep over many games: a game that cannot be rebuilt is logged
     /// and skipped, so it does not hold up the others.
-    pub(crate) async fn load_or_skip(&self, row: GameRow) -> Option<Loaded> {
+    pub(crate) async fn load_or_skip(&self, row: GameRow) -> Option<LoadedGame> {
         let id = row.id;
         match self.load(row).await {
             Ok(loaded) => Some(loaded),
@@ -94,7 +94,7 @@ impl Context {
 pub(crate) fn rebuild<'a>(
     row: GameRow,
     moves: impl IntoIterator<Item = &'a str>,
-) -> Result<Loaded, ServiceError> {
+) -> Result<LoadedGame, ServiceError> {
     let (rules, start, mut game) = replayed(&row, moves)?;
     if game.moves().len() != row.ply as usize || write_position(game.position()) != row.position {
         tracing::warn!(
@@ -129,7 +129,7 @@ pub(crate) fn rebuild<'a>(
         clocks: stored_clocks(&row, &info),
         ..info
     };
-    Ok(Loaded { row, game, info })
+    Ok(LoadedGame { row, game, info })
 }
 
 /// The row's rules and start position, and the game from that start with `moves` (as stored)

@@ -307,7 +307,7 @@ async fn a_server_that_removes_the_bot_has_its_games_paused_and_an_outage_change
     );
     // Hours later nobody has lost on time.
     h.clock.advance(Duration::from_secs(3 * 3600));
-    s.clock().tick().await.unwrap();
+    s.game_clock().tick().await.unwrap();
     let later = s
         .games()
         .game_in_channel(190)

@@ -111,7 +111,7 @@ async fn an_expired_challenge_that_cannot_be_closed_holds_up_no_other_item_of_th
     refuse(s, "stuck_challenge", "UPDATE", "challenges", &format!("OLD.id = {}", stuck.id)).await;
     // Both challenges expire, and half the game's time is gone.
     f.clock.advance(DAY + Duration::from_secs(1));
-    let events = s.clock().tick().await.expect("the tick goes on past the stuck challenge");
+    let events = s.game_clock().tick().await.expect("the tick goes on past the stuck challenge");
     let expired: Vec<_> = events
         .iter()
         .filter_map(|e| match e {
@@ -127,12 +127,12 @@ async fn an_expired_challenge_that_cannot_be_closed_holds_up_no_other_item_of_th
     assert_eq!(s.games().challenge_info(stuck.id).await.unwrap().status, ChallengeStatus::Pending);
     assert_eq!(s.games().challenge_info(other.id).await.unwrap().status, ChallengeStatus::Expired);
     // Set aside for a while: the next ticks go on without it.
-    assert!(s.clock().tick().await.unwrap().is_empty());
+    assert!(s.game_clock().tick().await.unwrap().is_empty());
     // Once it can be closed, it is, after its wait.
     allow(s, "stuck_challenge", "challenges").await;
-    assert!(s.clock().tick().await.unwrap().is_empty(), "still set aside");
+    assert!(s.game_clock().tick().await.unwrap().is_empty(), "still set aside");
     f.clock.advance(Duration::from_secs(61));
-    let events = s.clock().tick().await.unwrap();
+    let events = s.game_clock().tick().await.unwrap();
     assert!(
         matches!(&events[..], [ClockEvent::ChallengeExpired(c)] if c.id == stuck.id),
         "{events:?}"

@@ -216,7 +216,7 @@ async fn the_daily_digest_is_sent_once_a_day_by_one_process(db: TestDb) {
 
     // Two processes sweep at once: one digest.
     let other = f.another().await;
-    let (a, b) = tokio::join!(f.service.clock().tick(), other.clock().tick());
+    let (a, b) = tokio::join!(f.service.game_clock().tick(), other.game_clock().tick());
     a.unwrap();
     b.unwrap();
     let sent = digests(&f, ASTRID).await;
@@ -228,16 +228,16 @@ async fn the_daily_digest_is_sent_once_a_day_by_one_process(db: TestDb) {
     assert_eq!(listed, [(first.id, Some(2 * DAY_MS - 3 * HOUR)), (second.id, Some(DAY_MS - 3 * HOUR))]);
     assert!(digests(&f, BIRGER).await.is_empty(), "Birger did not ask for one");
     // Again the same day, and after a restart: no more.
-    f.service.clock().tick().await.unwrap();
+    f.service.game_clock().tick().await.unwrap();
     let f = f.reopen().await;
-    f.service.clock().tick().await.unwrap();
+    f.service.game_clock().tick().await.unwrap();
     assert_eq!(digests(&f, ASTRID).await.len(), 1);
 
     // The next day: another, the times as they run.
     let next_day = (d.day + 1) * DAY_MS + HOUR;
     let now = f.service.database_now().await.unwrap();
     f.clock.advance(Duration::from_millis((next_day - now) as u64));
-    f.service.clock().tick().await.unwrap();
+    f.service.game_clock().tick().await.unwrap();
     let sent = digests(&f, ASTRID).await;
     assert_eq!(sent.len(), 2);
     assert_eq!(sent[1].day, d.day + 1);
@@ -247,14 +247,14 @@ async fn the_daily_digest_is_sent_once_a_day_by_one_process(db: TestDb) {
     // Away the day after: none; back, with nothing waiting on her another day: none.
     f.service.vacations().start(&user(ASTRID), 2).await.unwrap();
     f.clock.advance(Duration::from_millis(DAY_MS as u64));
-    f.service.clock().tick().await.unwrap();
+    f.service.game_clock().tick().await.unwrap();
     assert_eq!(digests(&f, ASTRID).await.len(), 2);
     f.service.vacations().end(ASTRID).await.unwrap();
     for channel in [92, 93] {
         f.service.games().resign(channel, ASTRID, None).await.unwrap();
     }
     f.clock.advance(Duration::from_millis(DAY_MS as u64));
-    f.service.clock().tick().await.unwrap();
+    f.service.game_clock().tick().await.unwrap();
     assert_eq!(digests(&f, ASTRID).await.len(), 2);
 }
 }

@@ -7,7 +7,7 @@ use crate::support::fixture::{challenge_request, Fixture};
 use std::time::Duration;
 use tablut_bot::ai::Level;
 use tablut_bot::bot::delivery::{
-    self, answer_ref, answer_webhook, Delivery, DeliveryPolicy, Recorded,
+    self, answer_ref, answer_webhook, Consequence, Delivery, DeliveryPolicy,
 };
 use tablut_bot::both_backends;
 use tablut_bot::service::*;
@@ -54,7 +54,7 @@ async fn record(
     n: &Notice,
     delivery: Delivery,
     now: i64,
-) -> Result<Recorded, ServiceError> {
+) -> Result<Consequence, ServiceError> {
     delivery::record(s, &policy(), n, delivery, now).await
 }
 
@@ -189,7 +189,7 @@ async fn the_ais_move_is_written_with_it_and_due_at_once(db: TestDb) {
         )
         .await
         .unwrap();
-    assert_eq!(recorded, Recorded::Delivered);
+    assert_eq!(recorded, Consequence::Delivered);
     assert!(due_in(s, 10, later(s, Duration::from_secs(3600)).await)
         .await
         .is_empty());
@@ -287,7 +287,7 @@ async fn failures_are_retried_with_capped_backoff_or_after_retry_after(db: TestD
             reason: "500: Internal Server Error".into(),
             after: None,
         };
-        let Recorded::RetryAt(next) = record(s, &n, retry, at).await.unwrap() else {
+        let Consequence::RetryAt(next) = record(s, &n, retry, at).await.unwrap() else {
             panic!("retried")
         };
         assert!(
@@ -307,7 +307,7 @@ async fn failures_are_retried_with_capped_backoff_or_after_retry_after(db: TestD
     };
     assert_eq!(
         record(s, &n, limited, at).await.unwrap(),
-        Recorded::RetryAt(at + 300)
+        Consequence::RetryAt(at + 300)
     );
     let nonce = due_in(s, 13, at + 300).await[0].nonce.clone();
     let n = claimed_in(s, 13, at + 300).await.pop().unwrap();
@@ -333,7 +333,7 @@ async fn a_channel_that_is_gone_aborts_its_game_and_one_that_refuses_stops_its_c
     let gone = Delivery::ChannelGone {
         reason: "404: Unknown Channel (code 10003)".into(),
     };
-    let Recorded::GameAborted(ended) = record(s, &n, gone, now(s).await).await.unwrap() else {
+    let Consequence::GameAborted(ended) = record(s, &n, gone, now(s).await).await.unwrap() else {
         panic!("aborted")
     };
     assert_eq!(
@@ -365,10 +365,10 @@ async fn a_channel_that_is_gone_aborts_its_game_and_one_that_refuses_stops_its_c
     };
     assert_eq!(
         record(s, &n, refused, now(s).await).await.unwrap(),
-        Recorded::ClockStopped(game.id)
+        Consequence::ClockStopped(game.id)
     );
     f.clock.advance(Duration::from_secs(7200));
-    assert!(s.clock().tick().await.unwrap().is_empty(), "nobody loses on time");
+    assert!(s.game_clock().tick().await.unwrap().is_empty(), "nobody loses on time");
     let info = s.games().game_in_channel(15).await.unwrap().unwrap();
     assert_eq!(info.turn_deadline, None);
     let next = s.games().play_move(15, BIRGER, "e3-d3", None).await.unwrap();
@@ -395,7 +395,7 @@ async fn another_refusal_stops_the_clock_only_for_news_on_the_clock_and_a_refuse
     assert_eq!(n.kind, "move");
     assert_eq!(
         record(s, &n, refused(), now(s).await).await.unwrap(),
-        Recorded::ClockStopped(game.id)
+        Consequence::ClockStopped(game.id)
     );
     let row = s.probe().notices_in(17).await.unwrap().pop().unwrap();
     assert_eq!(row.status, NoticeStatus::Failed);
@@ -415,7 +415,7 @@ async fn another_refusal_stops_the_clock_only_for_news_on_the_clock_and_a_refuse
     assert_eq!(n.id, id);
     assert_eq!(
         record(s, &n, refused(), now(s).await).await.unwrap(),
-        Recorded::Failed
+        Consequence::Failed
     );
     let info = s.games().game_in_channel(18).await.unwrap().unwrap();
     assert_eq!(info.id, game.id);
@@ -431,7 +431,7 @@ async fn another_refusal_stops_the_clock_only_for_news_on_the_clock_and_a_refuse
     };
     assert_eq!(
         record(s, &n, unauthorized, t).await.unwrap(),
-        Recorded::Kept
+        Consequence::Kept
     );
     let again = due_in(s, 19, t).await;
     assert_eq!(again.iter().map(|a| a.id).collect::<Vec<_>>(), [n.id]);
@@ -529,7 +529,7 @@ async fn a_notice_written_in_the_old_format_is_delivered_in_its_words(db: TestDb
     assert!(n.news.on_the_clock());
     assert_eq!(
         record(s, &n, refused(), now(s).await).await.unwrap(),
-        Recorded::ClockStopped(game.id)
+        Consequence::ClockStopped(game.id)
     );
     assert_eq!(s.games().game_in_channel(22).await.unwrap().unwrap().turn_deadline, None);
     // A draw offer, with its buttons: nobody loses on time for it.
@@ -559,7 +559,7 @@ async fn a_notice_written_in_the_old_format_is_delivered_in_its_words(db: TestDb
     assert!(!n.news.on_the_clock());
     assert_eq!(
         record(s, &n, refused(), now(s).await).await.unwrap(),
-        Recorded::Failed
+        Consequence::Failed
     );
     assert!(s.games().game_in_channel(23).await.unwrap().unwrap().turn_deadline.is_some());
     // Delivered in its words: marked so, like any other.
@@ -600,7 +600,7 @@ async fn a_thread_that_is_gone_is_said_in_its_channel(db: TestDb) {
     };
     assert!(matches!(
         record(s, &first, gone, now(s).await).await.unwrap(),
-        Recorded::GameAborted(_)
+        Consequence::GameAborted(_)
     ));
     let told = due_in(s, 16, now(s).await).await;
     assert_eq!(told.len(), 1);
@@ -615,9 +615,9 @@ async fn the_clock_writes_its_reminders_losses_and_expiries_with_them(db: TestDb
     let s = &f.service;
     let game = two_player_game(s, 17, TimeControl::PerMove(Duration::from_secs(3600))).await;
     f.clock.advance(Duration::from_secs(1800));
-    assert_eq!(s.clock().tick().await.unwrap().len(), 1);
+    assert_eq!(s.game_clock().tick().await.unwrap().len(), 1);
     f.clock.advance(Duration::from_secs(1800));
-    assert_eq!(s.clock().tick().await.unwrap().len(), 1);
+    assert_eq!(s.game_clock().tick().await.unwrap().len(), 1);
     let rows = s.probe().notices_in(17).await.unwrap();
     let kinds: Vec<&str> = rows.iter().map(|r| r.kind.as_str()).collect();
     assert_eq!(kinds, vec!["reminder", "timeout"]);
@@ -632,13 +632,13 @@ async fn the_clock_writes_its_reminders_losses_and_expiries_with_them(db: TestDb
         .unwrap().0;
     s.games().set_challenge_message(c.id, 4242).await.unwrap();
     f.clock.advance(Duration::from_secs(25 * 3600));
-    s.clock().tick().await.unwrap();
+    s.game_clock().tick().await.unwrap();
     let n = due_in(s, 18, now(s).await).await.pop().unwrap();
     assert_eq!(
         (n.kind.as_str(), n.payload.edit),
         ("challenge_expired", Some(4242))
     );
-    assert!(s.clock().tick().await.unwrap().is_empty(), "once");
+    assert!(s.game_clock().tick().await.unwrap().is_empty(), "once");
     assert_eq!(s.probe().notices_in(18).await.unwrap().len(), 1);
 }
 }
@@ -773,8 +773,8 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
     answered(s, n.id).await;
     // A draw declined, then one agreed.
     s.games().offer_draw(30, ASTRID, None).await.unwrap();
-    let DrawAnswer::Declined(_, notice) = s
-        .games().answer_draw(30, BIRGER, false, Some(answering("t-no", Some(32))))
+    let DrawDecision::Declined(_, notice) = s
+        .games().respond_to_draw(30, BIRGER, false, Some(answering("t-no", Some(32))))
         .await
         .unwrap()
     else {
@@ -791,8 +791,8 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
         .await
         .unwrap();
     s.games().offer_draw(30, ASTRID, None).await.unwrap();
-    let DrawAnswer::Accepted(ended) = s
-        .games().answer_draw(30, BIRGER, true, Some(answering("t-yes", Some(33))))
+    let DrawDecision::Accepted(ended) = s
+        .games().respond_to_draw(30, BIRGER, true, Some(answering("t-yes", Some(33))))
         .await
         .unwrap()
     else {
@@ -888,7 +888,7 @@ async fn a_challenge_that_expires_while_its_thread_is_made_says_so_in_the_thread
     // The press is checked, the thread is made... and meanwhile the challenge expires.
     s.games().check_accept(c.id, BIRGER).await.unwrap();
     f.clock.advance(Duration::from_secs(2 * 86_400));
-    assert_eq!(s.clock().expire_challenges().await.unwrap().len(), 1);
+    assert_eq!(s.game_clock().expire_challenges().await.unwrap().len(), 1);
     let lost = s
         .games().accept(c.id, BIRGER, Some(420), Some(answering("t", Some(43))))
         .await;
@@ -935,14 +935,14 @@ async fn a_notice_retried_past_the_give_up_time_fails_with_its_reason_and_stops_
     let at = n.created_at + GIVE_UP.as_millis() as i64 - 5_000;
     assert!(matches!(
         record(s, &n, retry(), at).await.unwrap(),
-        Recorded::RetryAt(_)
+        Consequence::RetryAt(_)
     ));
     // Past it: given up, with why, and nobody loses on time for it.
     let n = claimed_in(s, 45, later(s, GIVE_UP).await).await.pop().unwrap();
     let at = n.created_at + GIVE_UP.as_millis() as i64;
     assert_eq!(
         record(s, &n, retry(), at).await.unwrap(),
-        Recorded::GaveUp(Some(game.id))
+        Consequence::GaveUp(Some(game.id))
     );
     let row = &s.probe().notices_in(45).await.unwrap()[0];
     assert_eq!(row.status, NoticeStatus::Failed);
@@ -1029,14 +1029,14 @@ async fn a_claimed_notice_is_due_again_only_when_its_lease_is_over(db: TestDb) {
         Delivery::ChannelGone { reason: "late".into() },
         Delivery::Delivered { message_id: Some(4) },
     ] {
-        assert_eq!(record(s, &claimed[0], late, t + lease).await.unwrap(), Recorded::NotOurs);
+        assert_eq!(record(s, &claimed[0], late, t + lease).await.unwrap(), Consequence::NotOurs);
     }
     assert!(s.games().game_in_channel(60).await.unwrap().is_some(), "not aborted");
     assert!(s.outbox().claim(t + lease + 1, 10).await.unwrap().is_empty(), "still claimed");
     // The live claim renews (a lease from now) and settles.
     assert!(s.outbox().renew(&again[0]).await.unwrap());
     let delivered = Delivery::Delivered { message_id: Some(5) };
-    assert_eq!(record(s, &again[0], delivered, t + lease).await.unwrap(), Recorded::Delivered);
+    assert_eq!(record(s, &again[0], delivered, t + lease).await.unwrap(), Consequence::Delivered);
     assert!(s.outbox().claim(t + 10 * lease, 10).await.unwrap().is_empty());
     let stored = s.probe().notices_in(60).await.unwrap();
     let stored = stored.iter().find(|n| n.id == reply.notice).unwrap();
@@ -1065,7 +1065,7 @@ async fn a_claim_given_back_is_due_again_at_once(db: TestDb) {
     assert_eq!((again[0].attempts, again[0].claim), (claimed[0].attempts, claimed[0].claim));
     // Delivered, it has no claim to give back.
     let delivered = Delivery::Delivered { message_id: Some(6) };
-    assert_eq!(record(s, &again[0], delivered, now(s).await).await.unwrap(), Recorded::Delivered);
+    assert_eq!(record(s, &again[0], delivered, now(s).await).await.unwrap(), Consequence::Delivered);
     assert!(!s.outbox().unclaim(&again[0]).await.unwrap());
     assert!(s.outbox().claim(now(s).await, 10).await.unwrap().is_empty());
 }
@@ -1387,7 +1387,7 @@ async fn a_turns_time_starts_when_the_news_that_gave_it_is_shown(db: TestDb) {
     let reply = s.ai().turn(game.id).await.unwrap().unwrap();
     // Two hours of failed posts: nothing is due from a player who has not seen the move.
     f.clock.advance(2 * hour);
-    assert!(s.clock().tick().await.unwrap().is_empty(), "no reminder, no loss on time");
+    assert!(s.game_clock().tick().await.unwrap().is_empty(), "no reminder, no loss on time");
     assert!(!s.games().game(game.id).await.unwrap().is_over());
     let n = claimed_in(s, 24, now(s).await).await.pop().unwrap();
     assert_eq!(n.id, reply.notice);
@@ -1401,16 +1401,16 @@ async fn a_turns_time_starts_when_the_news_that_gave_it_is_shown(db: TestDb) {
     s.outbox().news_delivered(&n, None).await.unwrap();
     assert_eq!(deadline(game.id).await, Some(shown_at + 3_600_000));
     f.clock.advance(hour / 4);
-    let events = s.clock().tick().await.unwrap();
+    let events = s.game_clock().tick().await.unwrap();
     assert!(
         matches!(&events[..], [ClockEvent::Reminder { number: 1, remaining, .. }] if *remaining == hour / 2),
         "{events:?}"
     );
     f.clock.advance(hour / 2 - Duration::from_millis(1));
-    let events = s.clock().tick().await.unwrap();
+    let events = s.game_clock().tick().await.unwrap();
     assert!(matches!(&events[..], [ClockEvent::Reminder { number: 2, .. }]), "{events:?}");
     f.clock.advance(Duration::from_millis(1));
-    let events = s.clock().tick().await.unwrap();
+    let events = s.game_clock().tick().await.unwrap();
     assert!(matches!(&events[..], [ClockEvent::TimedOut(_)]), "{events:?}");
 
     // A game's start, the player to move first, shown by its command's edit a while later.
@@ -1435,7 +1435,7 @@ async fn a_turns_time_starts_when_the_news_that_gave_it_is_shown(db: TestDb) {
         .await
         .unwrap();
     f.clock.advance(2 * hour);
-    assert!(s.clock().tick().await.unwrap().is_empty(), "not shown yet");
+    assert!(s.game_clock().tick().await.unwrap().is_empty(), "not shown yet");
     answered(s, started.notice.expect("the start's notice")).await;
     assert_eq!(deadline(started.game.id).await, Some(now(s).await + 3_600_000));
 }
@@ -1460,7 +1460,7 @@ async fn a_move_made_while_the_channel_owes_news_is_posted_after_it(db: TestDb) 
         reason: "500: Internal Server Error".into(),
         after: None,
     };
-    let Recorded::RetryAt(next) = record(s, &n, retry, now(s).await).await.unwrap() else {
+    let Consequence::RetryAt(next) = record(s, &n, retry, now(s).await).await.unwrap() else {
         panic!("retried")
     };
     assert!(s.outbox().owes(26).await.unwrap(), "still owed while retried");

@@ -155,7 +155,10 @@ async fn history(s: &Service) -> Vec<u64> {
     s.games().play_move(1, ASTRID, "a4-a3", None).await.unwrap();
     s.games().play_move(1, BIRGER, "e3-d3", None).await.unwrap();
     s.games().offer_draw(1, ASTRID, None).await.unwrap();
-    s.games().answer_draw(1, BIRGER, false, None).await.unwrap();
+    s.games()
+        .respond_to_draw(1, BIRGER, false, None)
+        .await
+        .unwrap();
     s.games().resign(1, ASTRID, None).await.unwrap();
     // Channel 2: Birger resigns.
     game(s, 2).await;

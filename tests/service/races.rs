@@ -239,8 +239,8 @@ async fn two_clocks_remind_once_and_end_each_game_on_time_once() {
         t.clock
             .advance(at - Duration::from_millis((t.clock.now_ms() - T0) as u64));
         let (a, b) = (t.a.clone(), t.b.clone());
-        let (ea, eb) = tokio::join!(async move { a.clock().tick().await }, async move {
-            b.clock().tick().await
+        let (ea, eb) = tokio::join!(async move { a.game_clock().tick().await }, async move {
+            b.game_clock().tick().await
         });
         for e in ea.unwrap().into_iter().chain(eb.unwrap()) {
             match e {
@@ -309,22 +309,22 @@ async fn a_game_whose_clock_a_dead_process_claimed_is_looked_at_once_its_lease_e
     .await
     .unwrap());
     let (a, b) = (t.a.clone(), t.b.clone());
-    let (ea, eb) = tokio::join!(async move { a.clock().tick().await }, async move {
-        b.clock().tick().await
+    let (ea, eb) = tokio::join!(async move { a.game_clock().tick().await }, async move {
+        b.game_clock().tick().await
     });
     assert!(ea.unwrap().is_empty() && eb.unwrap().is_empty(), "claimed");
     // At the lease's end the two clocks look again: one reminder, from one of them.
     t.advance_database_clock(CLOCK_CLAIM_LEASE);
     let (a, b) = (t.a.clone(), t.b.clone());
-    let (ea, eb) = tokio::join!(async move { a.clock().tick().await }, async move {
-        b.clock().tick().await
+    let (ea, eb) = tokio::join!(async move { a.game_clock().tick().await }, async move {
+        b.game_clock().tick().await
     });
     let events: Vec<_> = ea.unwrap().into_iter().chain(eb.unwrap()).collect();
     assert_eq!(events.len(), 1, "{events:?}");
     assert!(matches!(events[0], ClockEvent::Reminder { number: 1, .. }));
     // The claim was given up after the look: the next look needs no lease to end.
     t.clock.advance(per_move * 46 / 100);
-    let events = t.b.clock().tick().await.unwrap();
+    let events = t.b.game_clock().tick().await.unwrap();
     assert!(matches!(
         events[..],
         [ClockEvent::Reminder { number: 2, .. }]
@@ -842,7 +842,7 @@ async fn two_processes_whose_clocks_are_a_minute_apart_double_and_lose_nothing()
 
 /// Both processes' clock sweeps at once; what they did, together.
 async fn both_tick(a: &Service, b: &Service) -> Vec<ClockEvent> {
-    let (ea, eb) = tokio::join!(a.clock().tick(), b.clock().tick());
+    let (ea, eb) = tokio::join!(a.game_clock().tick(), b.game_clock().tick());
     let mut events = ea.unwrap();
     events.extend(eb.unwrap());
     events
@@ -876,8 +876,14 @@ async fn two_processes_whose_clocks_are_a_minute_apart_agree_on_deadlines_remind
     let ttl = config().challenge_ttl.as_millis() as i64;
 
     // The heartbeat: each process's beat is the database's time, not its own.
-    a.clock().keep_alive(Duration::from_secs(10)).await.unwrap();
-    b.clock().keep_alive(Duration::from_secs(10)).await.unwrap();
+    a.game_clock()
+        .keep_alive(Duration::from_secs(10))
+        .await
+        .unwrap();
+    b.game_clock()
+        .keep_alive(Duration::from_secs(10))
+        .await
+        .unwrap();
     let alive = store::heartbeat::alive_at(a.store().pool()).await.unwrap();
     assert_eq!(alive, Some(T0), "the last beat, on the database's clock");
 
@@ -1006,8 +1012,8 @@ async fn two_processes_whose_clocks_are_a_minute_apart_agree_on_deadlines_remind
     // process, gives back exactly the database's time since the last beat, once.
     database.set(expires + 3_600_000);
     let (ra, rb) = tokio::join!(
-        a.clock().resume(Duration::from_secs(10)),
-        b.clock().resume(Duration::from_secs(10))
+        a.game_clock().resume(Duration::from_secs(10)),
+        b.game_clock().resume(Duration::from_secs(10))
     );
     let given: Vec<Downtime> = [ra.unwrap(), rb.unwrap()].into_iter().flatten().collect();
     assert_eq!(given.len(), 1, "claimed once: {given:?}");

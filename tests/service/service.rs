@@ -318,7 +318,7 @@ async fn a_draw_offer_is_answered_by_the_opponent_only(db: TestDb) {
     let s = &f.service;
     game_between(s, 15, None).await;
     assert!(matches!(
-        s.games().answer_draw(15, BIRGER, true, None).await,
+        s.games().respond_to_draw(15, BIRGER, true, None).await,
         Err(ServiceError::NoDrawOffer)
     ));
     s.games().offer_draw(15, ASTRID, None).await.unwrap();
@@ -327,22 +327,22 @@ async fn a_draw_offer_is_answered_by_the_opponent_only(db: TestDb) {
         Err(ServiceError::DrawOfferOpen)
     ));
     assert!(matches!(
-        s.games().answer_draw(15, ASTRID, true, None).await,
+        s.games().respond_to_draw(15, ASTRID, true, None).await,
         Err(ServiceError::OwnDrawOffer)
     ));
     assert!(matches!(
-        s.games().answer_draw(15, BIRGER, false, None).await.unwrap(),
-        DrawAnswer::Declined(..)
+        s.games().respond_to_draw(15, BIRGER, false, None).await.unwrap(),
+        DrawDecision::Declined(..)
     ));
     // A move lets an open offer lapse.
     s.games().offer_draw(15, ASTRID, None).await.unwrap();
     s.games().play_move(15, ASTRID, "a4-a3", None).await.unwrap();
     assert!(matches!(
-        s.games().answer_draw(15, BIRGER, true, None).await,
+        s.games().respond_to_draw(15, BIRGER, true, None).await,
         Err(ServiceError::NoDrawOffer)
     ));
     s.games().offer_draw(15, BIRGER, None).await.unwrap();
-    let DrawAnswer::Accepted(ended) = s.games().answer_draw(15, ASTRID, true, None).await.unwrap() else {
+    let DrawDecision::Accepted(ended) = s.games().respond_to_draw(15, ASTRID, true, None).await.unwrap() else {
         panic!("accepted")
     };
     assert_eq!(
@@ -369,8 +369,8 @@ async fn accept_and_decline_pressed_together_take_the_draw_offer_once(db: TestDb
         let game = game_between(&s, channel, None).await;
         s.games().offer_draw(channel, ASTRID, None).await.unwrap();
         let (a, d) = (s.clone(), s.clone());
-        let accept = tokio::spawn(async move { a.games().answer_draw(channel, BIRGER, true, None).await });
-        let decline = tokio::spawn(async move { d.games().answer_draw(channel, BIRGER, false, None).await });
+        let accept = tokio::spawn(async move { a.games().respond_to_draw(channel, BIRGER, true, None).await });
+        let decline = tokio::spawn(async move { d.games().respond_to_draw(channel, BIRGER, false, None).await });
         let (accept, decline) = (accept.await.unwrap(), decline.await.unwrap());
         let after = s.games().game(game.id).await.unwrap();
         let status: String =
@@ -380,7 +380,7 @@ async fn accept_and_decline_pressed_together_take_the_draw_offer_once(db: TestDb
                 .await
                 .unwrap();
         match (&accept, &decline) {
-            (Ok(DrawAnswer::Accepted(_)), Err(_)) => {
+            (Ok(DrawDecision::Accepted(_)), Err(_)) => {
                 accepted += 1;
                 assert_eq!(
                     after.outcome,
@@ -390,7 +390,7 @@ async fn accept_and_decline_pressed_together_take_the_draw_offer_once(db: TestDb
                 );
                 assert_ne!(status, "declined", "the drawn game's offer was declined");
             }
-            (Err(e), Ok(DrawAnswer::Declined(..))) => {
+            (Err(e), Ok(DrawDecision::Declined(..))) => {
                 declined += 1;
                 assert!(!e.is_internal(), "{e:?}");
                 assert!(!after.is_over(), "declined, yet the game ended: {after:?}");
@@ -551,11 +551,11 @@ async fn challenges_are_answered_by_the_challenged_only_and_expire(db: TestDb) {
     // The clock expires open challenges and reports each once.
     let c = s.games().challenge(request(30, SideChoice::Random), None).await.unwrap().0;
     f.clock.advance(Duration::from_secs(23 * 3600));
-    assert!(s.clock().tick().await.unwrap().is_empty());
+    assert!(s.game_clock().tick().await.unwrap().is_empty());
     f.clock.advance(Duration::from_secs(3600));
-    let events = s.clock().tick().await.unwrap();
+    let events = s.game_clock().tick().await.unwrap();
     assert!(matches!(&events[..], [ClockEvent::ChallengeExpired(e)] if e.id == c.id));
-    assert!(s.clock().tick().await.unwrap().is_empty());
+    assert!(s.game_clock().tick().await.unwrap().is_empty());
     assert!(matches!(
         s.games().decline(c.id, BIRGER, None).await,
         Err(ServiceError::ChallengeExpired)
@@ -886,11 +886,11 @@ async fn reminders_come_once_each_and_time_runs_out_even_across_a_restart(db: Te
     assert_eq!(game.turn_deadline, Some(T0 + 2 * 86_400_000));
     f.clock.advance(day - Duration::from_secs(1));
     assert!(
-        f.service.clock().tick().await.unwrap().is_empty(),
+        f.service.game_clock().tick().await.unwrap().is_empty(),
         "not yet half the time"
     );
     f.clock.advance(Duration::from_secs(1));
-    let events = f.service.clock().tick().await.unwrap();
+    let events = f.service.game_clock().tick().await.unwrap();
     match &events[..] {
         [ClockEvent::Reminder {
             user,
@@ -903,17 +903,17 @@ async fn reminders_come_once_each_and_time_runs_out_even_across_a_restart(db: Te
         }
         other => panic!("{other:?}"),
     }
-    assert!(f.service.clock().tick().await.unwrap().is_empty(), "once only");
+    assert!(f.service.game_clock().tick().await.unwrap().is_empty(), "once only");
     // A move restarts the clock for the other player, once it is shown.
     f.service.games().play_move(90, ASTRID, "a4-a3", None).await.unwrap();
     f.clock.advance(day);
     assert!(
-        f.service.clock().tick().await.unwrap().is_empty(),
+        f.service.game_clock().tick().await.unwrap().is_empty(),
         "no time runs before the move is shown"
     );
     crate::support::news_shown(&f.service, 90).await;
     f.clock.advance(day);
-    let events = f.service.clock().tick().await.unwrap();
+    let events = f.service.game_clock().tick().await.unwrap();
     assert!(matches!(
         &events[..],
         [ClockEvent::Reminder {
@@ -925,7 +925,7 @@ async fn reminders_come_once_each_and_time_runs_out_even_across_a_restart(db: Te
     // Restart in the middle of the time control.
     let f = f.reopen().await;
     f.clock.advance(day - Duration::from_secs(3600));
-    let events = f.service.clock().tick().await.unwrap();
+    let events = f.service.game_clock().tick().await.unwrap();
     assert!(matches!(
         &events[..],
         [ClockEvent::Reminder {
@@ -934,9 +934,9 @@ async fn reminders_come_once_each_and_time_runs_out_even_across_a_restart(db: Te
             ..
         }]
     ));
-    assert!(f.service.clock().tick().await.unwrap().is_empty());
+    assert!(f.service.game_clock().tick().await.unwrap().is_empty());
     f.clock.advance(Duration::from_secs(3600));
-    let events = f.service.clock().tick().await.unwrap();
+    let events = f.service.game_clock().tick().await.unwrap();
     match &events[..] {
         [ClockEvent::TimedOut(ended)] => assert_eq!(
             ended.game.outcome,
@@ -947,7 +947,7 @@ async fn reminders_come_once_each_and_time_runs_out_even_across_a_restart(db: Te
         ),
         other => panic!("{other:?}"),
     }
-    assert!(f.service.clock().tick().await.unwrap().is_empty());
+    assert!(f.service.game_clock().tick().await.unwrap().is_empty());
     let stats = f.service.games().stats(GUILD, BIRGER, 1).await.unwrap();
     assert_eq!(stats.recent[0].reason, "timeout");
 }
@@ -964,7 +964,7 @@ async fn downtime_is_given_back_to_running_games_and_open_challenges_once(db: Te
     let (day, every) = (Duration::from_secs(24 * 3600), Duration::from_secs(60));
     let ms = |d: Duration| d.as_millis() as i64;
     assert_eq!(
-        f.service.clock().resume(every).await.unwrap(),
+        f.service.game_clock().resume(every).await.unwrap(),
         None,
         "a first start knows no downtime"
     );
@@ -992,11 +992,11 @@ async fn downtime_is_given_back_to_running_games_and_open_challenges_once(db: Te
     // Running: a beat every minute, even one a little late, then a quick restart.
     for late in [0, 0, 30] {
         f.clock.advance(every + Duration::from_secs(late));
-        f.service.clock().keep_alive(every).await.unwrap();
+        f.service.game_clock().keep_alive(every).await.unwrap();
     }
     let f = f.reopen().await;
     f.clock.advance(2 * every);
-    assert_eq!(f.service.clock().resume(every).await.unwrap(), None, "within the promise");
+    assert_eq!(f.service.game_clock().resume(every).await.unwrap(), None, "within the promise");
     let last_beat = T0 + ms(5 * every) + 30_000;
     // Down for two days: past the deadline and the challenge's expiry.
     let f = f.reopen().await;
@@ -1004,7 +1004,7 @@ async fn downtime_is_given_back_to_running_games_and_open_challenges_once(db: Te
     let now = last_beat + ms(2 * day);
     // Two processes start together on the database: one gives the time back.
     let other = f.another().await;
-    let (a, b) = tokio::join!(f.service.clock().resume(every), other.clock().resume(every));
+    let (a, b) = tokio::join!(f.service.game_clock().resume(every), other.game_clock().resume(every));
     let given: Vec<Downtime> = [a.unwrap(), b.unwrap()].into_iter().flatten().collect();
     assert_eq!(
         given,
@@ -1024,17 +1024,17 @@ async fn downtime_is_given_back_to_running_games_and_open_challenges_once(db: Te
     assert_eq!(expiry(&f.service).await.status, store::ChallengeStatus::Pending);
     // Nothing is charged for the downtime: no loss on time, no expiry, no reminder yet (the
     // player has the day they had left, less the minutes before the bot stopped).
-    assert!(f.service.clock().tick().await.unwrap().is_empty());
-    assert_eq!(other.clock().resume(every).await.unwrap(), None, "given back once");
+    assert!(f.service.game_clock().tick().await.unwrap().is_empty());
+    assert_eq!(other.game_clock().resume(every).await.unwrap(), None, "given back once");
     other.close().await;
     // A beat while running gives nothing back, however late (the clock is the bot's own).
     f.clock.advance(day / 2);
-    f.service.clock().keep_alive(every).await.unwrap();
+    f.service.game_clock().keep_alive(every).await.unwrap();
     let f = f.reopen().await;
-    assert_eq!(f.service.clock().resume(every).await.unwrap(), None);
+    assert_eq!(f.service.game_clock().resume(every).await.unwrap(), None);
     f.clock.advance(day / 2);
     // The clock runs on from there.
-    let events = f.service.clock().tick().await.unwrap();
+    let events = f.service.game_clock().tick().await.unwrap();
     assert!(
         events.iter().any(|e| matches!(e, ClockEvent::TimedOut(_)))
             && events.iter().any(|e| matches!(e, ClockEvent::ChallengeExpired(_))),
@@ -1174,7 +1174,7 @@ async fn a_game_that_cannot_be_rebuilt_holds_up_no_other_clock(db: TestDb) {
         .await
         .unwrap();
     f.clock.advance(day);
-    let events = f.service.clock().tick().await.unwrap();
+    let events = f.service.game_clock().tick().await.unwrap();
     match &events[..] {
         [ClockEvent::Reminder { game, user, .. }] => {
             assert_eq!((game.id, *user), (ids[1], ASTRID));
@@ -1563,23 +1563,23 @@ async fn a_fischer_game_is_won_on_time_with_its_increments_counted_exactly(db: T
     crate::support::news_shown(&f.service, 91).await;
     // The reminders fall at fractions of the 15 h the turn started with.
     wait(15 * hour / 2 - 1);
-    assert!(f.service.clock().tick().await.unwrap().is_empty());
+    assert!(f.service.game_clock().tick().await.unwrap().is_empty());
     wait(1);
     assert!(matches!(
-        &f.service.clock().tick().await.unwrap()[..],
+        &f.service.game_clock().tick().await.unwrap()[..],
         [ClockEvent::Reminder { user: BIRGER, number: 1, .. }]
     ));
     wait(6 * hour);
     let board = f.service.games().board(91).await.unwrap();
     assert_eq!(board.game.clocks, banks(20 * hour, 90 * min));
     assert!(matches!(
-        &f.service.clock().tick().await.unwrap()[..],
+        &f.service.game_clock().tick().await.unwrap()[..],
         [ClockEvent::Reminder { user: BIRGER, number: 2, .. }]
     ));
     wait(90 * min - 1);
-    assert!(f.service.clock().tick().await.unwrap().is_empty());
+    assert!(f.service.game_clock().tick().await.unwrap().is_empty());
     wait(1);
-    match &f.service.clock().tick().await.unwrap()[..] {
+    match &f.service.game_clock().tick().await.unwrap()[..] {
         [ClockEvent::TimedOut(ended)] => assert_eq!(
             ended.game.outcome,
             Outcome::Won {

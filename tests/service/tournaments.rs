@@ -98,7 +98,7 @@ async fn play(s: &Service, games: &[(MatchGame, GameInfo)], result: impl Fn(&Mat
             _ => {
                 s.games().offer_draw(thread, first.id, None).await.unwrap();
                 s.games()
-                    .answer_draw(thread, second.id, true, None)
+                    .respond_to_draw(thread, second.id, true, None)
                     .await
                     .unwrap();
             }

@@ -208,11 +208,11 @@ async fn games_against_the_ai_and_draw_offers_are_looked_up_when_their_commit_is
     told_once(s, 23, notice, "draw_offer", before + 1).await;
     let game = games.game_in_channel(23).await.unwrap().unwrap().id;
     fail_next(s, CommitFault::Lost);
-    assert_lost(games.answer_draw(23, BIRGER, false, answering("n1")).await);
-    games.check_answer_draw(23, game, BIRGER).await.unwrap();
+    assert_lost(games.respond_to_draw(23, BIRGER, false, answering("n1")).await);
+    games.check_respond_to_draw(23, game, BIRGER).await.unwrap();
     fail_next(s, CommitFault::Landed);
-    let declined = games.answer_draw(23, BIRGER, false, answering("n2")).await.unwrap();
-    let DrawAnswer::Declined(_, notice) = declined else {
+    let declined = games.respond_to_draw(23, BIRGER, false, answering("n2")).await.unwrap();
+    let DrawDecision::Declined(_, notice) = declined else {
         panic!("declined, not {declined:?}");
     };
     told_once(s, 23, notice, "draw_declined", before + 2).await;
@@ -220,10 +220,10 @@ async fn games_against_the_ai_and_draw_offers_are_looked_up_when_their_commit_is
     fail_next(s, CommitFault::Landed);
     games.offer_draw(23, BIRGER, None).await.unwrap();
     fail_next(s, CommitFault::Landed);
-    let declined = games.answer_draw(23, ASTRID, false, None).await.unwrap();
-    assert!(matches!(declined, DrawAnswer::Declined(_, None)));
+    let declined = games.respond_to_draw(23, ASTRID, false, None).await.unwrap();
+    assert!(matches!(declined, DrawDecision::Declined(_, None)));
     assert!(matches!(
-        games.check_answer_draw(23, game, ASTRID).await,
+        games.check_respond_to_draw(23, game, ASTRID).await,
         Err(ServiceError::NoDrawOffer)
     ));
     assert_eq!(kinds(s, 23).await.len(), before + 2);

@@ -132,10 +132,10 @@ async fn a_vacation_stops_per_move_clocks_across_a_restart(db: TestDb) {
     assert_eq!(row(&f, second.id).await.clock_frozen_at, Some(shown));
     // Three days, past both her deadlines, then a restart, then another day: nothing.
     wait(&f, 3 * DAY_MS);
-    assert!(f.service.clock().tick().await.unwrap().is_empty());
+    assert!(f.service.game_clock().tick().await.unwrap().is_empty());
     let f = f.reopen().await;
     wait(&f, DAY_MS);
-    assert!(f.service.clock().tick().await.unwrap().is_empty());
+    assert!(f.service.game_clock().tick().await.unwrap().is_empty());
     let status = f.service.vacations().status(ASTRID).await.unwrap();
     assert_eq!(status.on, Some((T0 + 12 * HOUR, until)));
     // Back: the day and a half she had in 80, the whole day in 81, from now.
@@ -159,13 +159,13 @@ async fn a_vacation_stops_per_move_clocks_across_a_restart(db: TestDb) {
     }
     // The clocks run again: both first reminders twelve hours on, then 81's loss on time.
     wait(&f, 12 * HOUR - 1);
-    assert!(f.service.clock().tick().await.unwrap().is_empty());
+    assert!(f.service.game_clock().tick().await.unwrap().is_empty());
     wait(&f, 1);
-    let events = f.service.clock().tick().await.unwrap();
+    let events = f.service.game_clock().tick().await.unwrap();
     assert_eq!(events.len(), 2, "{events:?}");
     assert!(events.iter().all(|e| matches!(e, ClockEvent::Reminder { user: ASTRID, number: 1, .. })));
     wait(&f, 12 * HOUR);
-    let events = f.service.clock().tick().await.unwrap();
+    let events = f.service.game_clock().tick().await.unwrap();
     assert!(
         matches!(&events[..], [ClockEvent::TimedOut(e)] if e.game.id == second.id),
         "{events:?}"
@@ -195,7 +195,7 @@ async fn a_move_ends_a_vacation_and_a_fischer_bank_keeps_what_it_had(db: TestDb)
     assert_eq!(r.game.clocks, banks(15 * HOUR, 21 * HOUR));
     news_shown(&f.service, 82).await;
     wait(&f, 2 * DAY_MS);
-    assert!(f.service.clock().tick().await.unwrap().is_empty());
+    assert!(f.service.game_clock().tick().await.unwrap().is_empty());
     let board = f.service.games().board(82).await.unwrap();
     assert_eq!(board.game.clocks, banks(15 * HOUR, 21 * HOUR), "her bank as it stood");
     // Her move ends it: the bank she had, and the increment.
@@ -217,10 +217,10 @@ async fn a_move_ends_a_vacation_and_a_fischer_bank_keeps_what_it_had(db: TestDb)
     // Birger's clock runs from the move's news: his 21 h.
     news_shown(&f.service, 82).await;
     wait(&f, 21 * HOUR - 1);
-    let events = f.service.clock().tick().await.unwrap();
+    let events = f.service.game_clock().tick().await.unwrap();
     assert!(!events.iter().any(|e| matches!(e, ClockEvent::TimedOut(_))), "{events:?}");
     wait(&f, 1);
-    let events = f.service.clock().tick().await.unwrap();
+    let events = f.service.game_clock().tick().await.unwrap();
     assert!(matches!(&events[..], [ClockEvent::TimedOut(_)]), "{events:?}");
 }
 }
@@ -256,8 +256,8 @@ async fn the_allowance_counts_days_taken_and_refusals_change_nothing(db: TestDb)
     assert_eq!(told(&f, 83).await.len(), 1, "told once");
     // Its days pass: the clock ends it, once, and her three days run from then.
     wait(&f, 10 * DAY_MS + 60_000);
-    f.service.clock().tick().await.unwrap();
-    f.service.clock().tick().await.unwrap();
+    f.service.game_clock().tick().await.unwrap();
+    f.service.game_clock().tick().await.unwrap();
     assert_eq!(
         told(&f, 83).await,
         [

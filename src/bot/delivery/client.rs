@@ -1,6 +1,6 @@
 //! The requests to Discord's REST API that deliver a notice: the edit of an interaction's
 //! original response, the edit of a message, the look through a channel's latest messages for
-//! a post already made, and the post with its nonce; and what Discord's answer says besides its
+//! a post already made, and the post with its nonce; and what Discord's response says besides its
 //! status (its error code, its rate limit).
 //!
 //! Their bodies are serenity's builders and Discord's messages are read as serenity's model,
@@ -9,9 +9,9 @@
 //! `DISCORD_PROXY` set serenity's rate limiter is off, so the rate limits are ours to honour:
 //! every request waits for its bucket as Discord's headers state it ([`super::buckets`]).
 
-use super::answer::Answer;
 use super::buckets::{Buckets, Route, LONGEST_WAIT};
 use super::policy::{self, Attempt, Delivery, ANSWER_GONE, UNKNOWN_MESSAGE};
+use super::response::Response;
 use crate::service::{AnswerRef, Buttons, Notice};
 use poise::serenity_prelude as serenity;
 use reqwest::header::{HeaderMap, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
@@ -31,7 +31,7 @@ pub struct Poster {
     /// Each member's direct channel with the bot, once opened (`POST /users/@me/channels`,
     /// which answers with the same channel every time).
     dms: std::sync::Mutex<std::collections::HashMap<u64, u64>>,
-    /// Discord's rate limits, as its answers state them.
+    /// Discord's rate limits, as its responses state them.
     buckets: Buckets,
 }
 
@@ -151,15 +151,15 @@ impl Poster {
         }
         let url = format!("{}/users/@me/channels", self.api);
         let body = serde_json::json!({ "recipient_id": user.to_string() });
-        let answer = self
+        let response = self
             .request(with_body(self.client.post(url), &body, None))
             .await;
-        if let Ok(made) = &answer {
+        if let Ok(made) = &response {
             if (200..=299).contains(&made.status) {
                 let id = made.body["id"].as_str().and_then(|id| id.parse().ok());
                 let Some(id) = id else {
                     return Err(Delivery::Retry {
-                        reason: "Discord's answer to a direct channel has no id".into(),
+                        reason: "Discord's response to a direct channel has no id".into(),
                         after: None,
                     }
                     .into());
@@ -168,7 +168,7 @@ impl Poster {
                 return Ok(id);
             }
         }
-        Err(policy::verdict(answer))
+        Err(policy::verdict(response))
     }
 
     /// Makes a public thread of `channel` named `name`, without a message (a tournament's
@@ -178,22 +178,22 @@ impl Poster {
         let body = serenity::CreateThread::new(name)
             .kind(serenity::ChannelType::PublicThread)
             .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
-        let answer = self
+        let response = self
             .request(with_body(self.client.post(url), &body, None))
             .await;
-        if let Ok(made) = &answer {
+        if let Ok(made) = &response {
             if (200..=299).contains(&made.status) {
                 return match made.body["id"].as_str().and_then(|id| id.parse().ok()) {
                     Some(id) => Ok(id),
                     None => Err(Delivery::Retry {
-                        reason: "Discord's answer to a new thread has no id".into(),
+                        reason: "Discord's response to a new thread has no id".into(),
                         after: None,
                     }
                     .into()),
                 };
             }
         }
-        Err(self.confirmed(channel, policy::verdict(answer)).await)
+        Err(self.confirmed(channel, policy::verdict(response)).await)
     }
 
     /// `attempt`, unless Discord answered *Unknown Channel* and a look at the channel does not
@@ -255,11 +255,11 @@ impl Poster {
     async fn already_posted(&self, notice: &Notice) -> Option<u64> {
         let me = self.me().await?;
         let url = format!("{}?limit={LOOK_BACK}", self.messages(notice.channel));
-        let answer = self.request(self.client.get(url)).await.ok()?;
-        if !(200..=299).contains(&answer.status) {
+        let response = self.request(self.client.get(url)).await.ok()?;
+        if !(200..=299).contains(&response.status) {
             return None;
         }
-        let messages: Vec<serenity::Message> = serde_json::from_value(answer.body).ok()?;
+        let messages: Vec<serenity::Message> = serde_json::from_value(response.body).ok()?;
         let mark = mark(&notice.nonce);
         messages
             .iter()
@@ -276,8 +276,8 @@ impl Poster {
     async fn me(&self) -> Option<u64> {
         let me = self.me.get_or_try_init(|| async {
             let url = format!("{}/users/@me", self.api);
-            let answer = self.request(self.client.get(url)).await.map_err(|_| ())?;
-            let user: serenity::User = serde_json::from_value(answer.body).map_err(|_| ())?;
+            let response = self.request(self.client.get(url)).await.map_err(|_| ())?;
+            let user: serenity::User = serde_json::from_value(response.body).map_err(|_| ())?;
             Ok::<_, ()>(user.id.get())
         });
         me.await.ok().copied()
@@ -290,8 +290,8 @@ impl Poster {
 
     /// Sends `request` once its rate limit's bucket allows (waiting up to [`LONGEST_WAIT`];
     /// beyond that it is not sent, and answered as Discord would answer it then: a 429 with
-    /// the wait), and records what the answer says of the bucket.
-    async fn request(&self, request: reqwest::RequestBuilder) -> Result<Answer, reqwest::Error> {
+    /// the wait), and records what the response says of the bucket.
+    async fn request(&self, request: reqwest::RequestBuilder) -> Result<Response, reqwest::Error> {
         let request = request
             .header(AUTHORIZATION, &self.auth)
             .header(USER_AGENT, "DiscordBot (tablut-bot, 0.1)")
@@ -300,7 +300,7 @@ impl Poster {
         let wait = self.buckets.wait(&route);
         if wait > LONGEST_WAIT {
             let message = "not sent: its rate limit's bucket is empty";
-            return Ok(Answer {
+            return Ok(Response {
                 status: 429,
                 headers: HeaderMap::new(),
                 body: serde_json::json!({"message": message, "code": 0,
@@ -314,17 +314,17 @@ impl Poster {
         let status = response.status().as_u16();
         let headers = response.headers().clone();
         let bytes = response.bytes().await?;
-        let answer = Answer {
+        let response = Response {
             status,
             headers,
             body: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
         };
         let limited = (status == 429).then(|| {
-            let limit = answer.rate_limit();
+            let limit = response.rate_limit();
             (limit.after, limit.global)
         });
-        self.buckets.update(&route, &answer.headers, limited);
-        Ok(answer)
+        self.buckets.update(&route, &response.headers, limited);
+        Ok(response)
     }
 }
 

@@ -5,7 +5,7 @@
 
 use super::client::{answer_webhook, Poster};
 use super::policy::Attempt;
-use super::policy::{self, Delivery, DeliveryPolicy, Recorded};
+use super::policy::{self, Consequence, Delivery, DeliveryPolicy};
 use crate::service::tournament::{MatchGame, TournamentNews};
 use crate::service::{ChannelId, News, Notice, NoticeId, Service, ServiceError};
 use std::collections::HashMap;
@@ -116,7 +116,7 @@ struct Attempts {
     service: Arc<Service>,
     poster: Arc<Poster>,
     policy: DeliveryPolicy,
-    under_way: tokio::task::JoinSet<Outcome>,
+    under_way: tokio::task::JoinSet<AttemptEffect>,
     busy: HashMap<ChannelId, (NoticeId, tokio::task::Id)>,
     next_of: HashMap<ChannelId, (Notice, i64)>,
 }
@@ -211,8 +211,8 @@ impl Attempts {
     /// unrecorded.
     fn ended(
         &mut self,
-        done: Result<(tokio::task::Id, Outcome), tokio::task::JoinError>,
-    ) -> Option<Outcome> {
+        done: Result<(tokio::task::Id, AttemptEffect), tokio::task::JoinError>,
+    ) -> Option<AttemptEffect> {
         let (id, outcome) = match done {
             Ok((id, outcome)) => (id, Some(outcome)),
             Err(e) => {
@@ -339,7 +339,7 @@ async fn deliver(
     poster: &Poster,
     policy: &DeliveryPolicy,
     (notice, claimed): (Notice, i64),
-) -> Outcome {
+) -> AttemptEffect {
     let kept = notice.clone();
     let keep_claim = async {
         loop {
@@ -367,7 +367,7 @@ async fn attempt(
     policy: &DeliveryPolicy,
     mut notice: Notice,
     claimed: i64,
-) -> Outcome {
+) -> AttemptEffect {
     let (png, filename) = draw(service, &notice).await;
     if let Some(earlier) = notice.payload.edit_notice {
         // The message an earlier notice became (the channel's notices go out in order, so it
@@ -419,22 +419,22 @@ async fn attempt(
         policy::record(service, policy, &notice, delivery, now).await
     };
     let (game, what) = match recorded.await {
-        Ok(Recorded::GameAborted(ended)) => {
+        Ok(Consequence::GameAborted(ended)) => {
             (Some(ended.game.id), "the game's channel is gone: aborted")
         }
-        Ok(Recorded::GaveUp(game)) => (
+        Ok(Consequence::GaveUp(game)) => (
             game,
             "a notice retried for too long was given up; the game's clock is stopped",
         ),
-        Ok(Recorded::ClockStopped(game)) => (
+        Ok(Consequence::ClockStopped(game)) => (
             Some(game),
             "news refused in the game's channel: the game's clock is stopped",
         ),
-        Ok(Recorded::NotificationsOff(true)) => (
+        Ok(Consequence::NotificationsOff(true)) => (
             None,
             "direct messages refused: the member's notifications turned off, a game's channel told",
         ),
-        Ok(Recorded::NotOurs) => (
+        Ok(Consequence::NotOurs) => (
             None,
             "nothing recorded: the notice's claim ran out and another process took it",
         ),
@@ -447,7 +447,7 @@ async fn attempt(
     if !what.is_empty() {
         tracing::warn!(notice = id, channel, kind, game, "{what}");
     }
-    Outcome {
+    AttemptEffect {
         global_pause: attempt.global_pause,
         unauthorized,
     }
@@ -561,7 +561,7 @@ async fn open_thread(
 
 /// What an attempt means for the dispatcher: a pause for every post (a global 429), or the
 /// bot's token refused (delivery stops).
-struct Outcome {
+struct AttemptEffect {
     global_pause: Option<Duration>,
     unauthorized: bool,
 }

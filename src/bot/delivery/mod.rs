@@ -3,17 +3,17 @@
 //! - [`dispatcher`]: the task that claims the due notices and delivers them, each channel's in
 //!   order, and the handlers' own edit of their interaction's response ([`show_answer`]);
 //! - [`client`]: the requests to Discord that deliver a notice;
-//! - `answer`: Discord's answer to one of them (its status, error code and rate limit);
-//! - `buckets`: Discord's rate limits, as its answers' headers state them;
-//! - [`policy`]: what Discord's answer means for the notice, when it is tried again, when given
+//! - `response`: Discord's response to one of them (its status, error code and rate limit);
+//! - `buckets`: Discord's rate limits, as its responses' headers state them;
+//! - [`policy`]: what Discord's response means for the notice, when it is tried again, when given
 //!   up.
 
-mod answer;
 mod buckets;
 mod client;
 mod dispatcher;
 pub mod policy;
+mod response;
 
 pub use client::{answer_ref, answer_webhook, Poster};
 pub use dispatcher::{show_answer, start, Dispatcher};
-pub use policy::{record, Delivery, DeliveryPolicy, Recorded};
+pub use policy::{record, Consequence, Delivery, DeliveryPolicy};

@@ -1,10 +1,10 @@
-//! The delivery policy: what Discord's answer to a request means for a notice (its verdict,
+//! The delivery policy: what Discord's response to a request means for a notice (its verdict,
 //! read from Discord's error codes, not from bare statuses: a 4xx without Discord's error body,
 //! a proxy's 404 say, is no verdict, and is tried again), when a notice is tried again, and when
 //! it is given up. What follows for the game is the service's, each consequence a call of its
 //! own.
 
-use super::answer::Answer;
+use super::response::Response;
 use crate::service::notice::millis;
 use crate::service::{Ended, GameId, Notice, OutboxTimes, Service, ServiceError};
 use std::time::Duration;
@@ -51,7 +51,7 @@ impl DeliveryPolicy {
     }
 }
 
-/// How an attempt to deliver a notice went: Discord's answer read into a verdict. Each
+/// How an attempt to deliver a notice went: Discord's response read into a verdict. Each
 /// `reason` is what Discord (or the way to it) said, for `outbox.failure` and the log.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Delivery {
@@ -83,7 +83,7 @@ pub enum Delivery {
 
 /// What recording a delivery led to.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Recorded {
+pub enum Consequence {
     Delivered,
     /// Another attempt at this time (Unix ms).
     RetryAt(i64),
@@ -121,12 +121,12 @@ pub async fn record(
     notice: &Notice,
     delivery: Delivery,
     now: i64,
-) -> Result<Recorded, ServiceError> {
+) -> Result<Consequence, ServiceError> {
     Ok(match delivery {
         Delivery::Delivered { message_id } => {
             match service.outbox().news_delivered(notice, message_id).await? {
-                true => Recorded::Delivered,
-                false => Recorded::NotOurs,
+                true => Consequence::Delivered,
+                false => Consequence::NotOurs,
             }
         }
         Delivery::Retry { reason, after } => {
@@ -136,8 +136,8 @@ pub async fn record(
             if at <= give_up_at {
                 return Ok(
                     match service.outbox().news_retry_at(notice, at, &reason).await? {
-                        true => Recorded::RetryAt(at),
-                        false => Recorded::NotOurs,
+                        true => Consequence::RetryAt(at),
+                        false => Consequence::NotOurs,
                     },
                 );
             }
@@ -146,38 +146,38 @@ pub async fn record(
                 notice.attempts + 1,
                 (now - notice.created_at).max(0) / 1000
             );
-            Recorded::GaveUp(service.outbox().news_given_up(notice, &reason).await?)
+            Consequence::GaveUp(service.outbox().news_given_up(notice, &reason).await?)
         }
         // Not the notice's fault: it is due again at once, for a dispatcher with a valid token
         // (this one stops).
         Delivery::Unauthorized { reason } => {
             match service.outbox().news_retry_at(notice, now, &reason).await? {
-                true => Recorded::Kept,
-                false => Recorded::NotOurs,
+                true => Consequence::Kept,
+                false => Consequence::NotOurs,
             }
         }
         Delivery::ChannelGone { reason } => {
             if !service.outbox().news_failed(notice, &reason).await? {
-                return Ok(Recorded::NotOurs);
+                return Ok(Consequence::NotOurs);
             }
             let ended = service.outbox().channel_gone(notice.channel).await?;
-            ended.map_or(Recorded::Failed, Recorded::GameAborted)
+            ended.map_or(Consequence::Failed, Consequence::GameAborted)
         }
         Delivery::ChannelRefusesUs { reason } => {
             if !service.outbox().news_failed(notice, &reason).await? {
-                return Ok(Recorded::NotOurs);
+                return Ok(Consequence::NotOurs);
             }
             let stopped = service.outbox().channel_refuses(notice.channel).await?;
-            stopped.map_or(Recorded::Failed, Recorded::ClockStopped)
+            stopped.map_or(Consequence::Failed, Consequence::ClockStopped)
         }
         Delivery::Refused { reason } => {
             let stopped = service.outbox().news_refused(notice, &reason).await?;
-            stopped.map_or(Recorded::Failed, Recorded::ClockStopped)
+            stopped.map_or(Consequence::Failed, Consequence::ClockStopped)
         }
         Delivery::DmsRefused { reason } => {
             match service.outbox().dms_refused(notice, &reason).await? {
-                Some(off) => Recorded::NotificationsOff(off),
-                None => Recorded::NotOurs,
+                Some(off) => Consequence::NotificationsOff(off),
+                None => Consequence::NotOurs,
             }
         }
     })
@@ -229,10 +229,10 @@ impl From<Delivery> for Attempt {
     }
 }
 
-/// What an answer (or its absence) means for the notice.
-pub(super) fn verdict(answer: Result<Answer, reqwest::Error>) -> Attempt {
+/// What a response (or its absence) means for the notice.
+pub(super) fn verdict(response: Result<Response, reqwest::Error>) -> Attempt {
     let retry = |reason: String, after: Option<Duration>| Delivery::Retry { reason, after };
-    let answer = match answer {
+    let response = match response {
         Ok(a) => a,
         Err(e) => {
             let what = if e.is_timeout() {
@@ -244,8 +244,8 @@ pub(super) fn verdict(answer: Result<Answer, reqwest::Error>) -> Attempt {
             return retry(reason, None).into();
         }
     };
-    let (status, code) = (answer.status, answer.code());
-    let message = answer.body["message"].as_str().unwrap_or_default();
+    let (status, code) = (response.status, response.code());
+    let message = response.body["message"].as_str().unwrap_or_default();
     let reason = match code {
         Some(code) => format!("{status}: {message} (code {code})"),
         None if message.is_empty() => format!("{status} without Discord's error body"),
@@ -253,10 +253,10 @@ pub(super) fn verdict(answer: Result<Answer, reqwest::Error>) -> Attempt {
     };
     let delivery = match (status, code) {
         (200..=299, _) => Delivery::Delivered {
-            message_id: answer.message_id(),
+            message_id: response.message_id(),
         },
         (429, _) => {
-            let limit = answer.rate_limit();
+            let limit = response.rate_limit();
             return Attempt {
                 delivery: retry(reason, Some(limit.after)),
                 global_pause: limit.global.then_some(limit.after),
@@ -267,7 +267,7 @@ pub(super) fn verdict(answer: Result<Answer, reqwest::Error>) -> Attempt {
         (408 | 500..=599, _) => retry(reason, None),
         // "Later": after Discord's `retry_after` if it gave one, else the backoff.
         (_, Some(code)) if LATER.contains(&code) => {
-            let after = answer.body["retry_after"]
+            let after = response.body["retry_after"]
                 .as_f64()
                 .map(|s| Duration::from_secs_f64(s.clamp(0.0, 3600.0)));
             retry(reason, after)
@@ -275,7 +275,7 @@ pub(super) fn verdict(answer: Result<Answer, reqwest::Error>) -> Attempt {
         (_, Some(UNKNOWN_CHANNEL)) => Delivery::ChannelGone { reason },
         (_, Some(MISSING_ACCESS | MISSING_PERMISSIONS)) => Delivery::ChannelRefusesUs { reason },
         (_, Some(_)) => Delivery::Refused { reason },
-        // Not Discord's answer (a proxy's, or a load balancer's): no verdict on the notice.
+        // Not Discord's response (a proxy's, or a load balancer's): no verdict on the notice.
         (_, None) => retry(reason, None),
     };
     Attempt {
@@ -289,9 +289,9 @@ mod tests {
     use super::*;
     use serde_json::{json, Value};
 
-    /// The verdict for an answer with `status` and `body`.
+    /// The verdict for a response with `status` and `body`.
     fn verdict(status: u16, body: Value) -> Delivery {
-        super::verdict(Ok(Answer {
+        super::verdict(Ok(Response {
             status,
             headers: reqwest::header::HeaderMap::new(),
             body,

@@ -2,7 +2,7 @@
 //! or the try ended, the player's and the puzzle's Glicko-2 ratings moved once per first try
 //! (as lichess does), and the answer kept with its try until it is known to have been shown.
 
-use super::puzzles::{view_at, Loaded, Puzzles};
+use super::puzzles::{view_at, LoadedPuzzle, Puzzles};
 use crate::rating::{rate_game, Rating, Score};
 use crate::service::context::Context;
 use crate::service::error::{Done, ServiceError};
@@ -76,14 +76,14 @@ impl KeptAnswer {
 struct Kept {
     attempt: rows::AttemptRow,
     answer: KeptAnswer,
-    puzzle: Loaded,
+    puzzle: LoadedPuzzle,
     before: u32,
 }
 
 /// What a move typed as a puzzle's answer answers (see `Puzzles::answered`).
 enum Answered {
     Kept(Box<Kept>),
-    Move(rows::AttemptRow, Box<Loaded>, Move, String),
+    Move(rows::AttemptRow, Box<LoadedPuzzle>, Move, String),
 }
 
 /// A daily puzzle's answer goes to a private response only: asked from a public one (the
@@ -112,7 +112,7 @@ fn gives_kept(kept: &Kept, active: Option<&rows::AttemptRow>, typed: Option<&str
 /// board.
 fn ended_at(
     cx: &Context,
-    p: &Loaded,
+    p: &LoadedPuzzle,
     progress: u32,
     kept: KeptAnswer,
     day: Option<i64>,
@@ -176,7 +176,7 @@ impl Puzzles<'_> {
     /// Draws an answer's board into it.
     async fn draw_answer(
         self,
-        p: &Loaded,
+        p: &LoadedPuzzle,
         mut answer: PuzzleAnswer,
         board: &PuzzleBoardRef,
     ) -> Result<PuzzleAnswer, ServiceError> {
@@ -289,7 +289,7 @@ impl Puzzles<'_> {
         self,
         conn: &mut Connection,
         a: &rows::AttemptRow,
-        p: &Loaded,
+        p: &LoadedPuzzle,
         kept: KeptAnswer,
         now: i64,
     ) -> Result<(PuzzleAnswer, PuzzleBoardRef), ServiceError> {
@@ -319,7 +319,7 @@ impl Puzzles<'_> {
         conn: &mut Connection,
         (guild, user): (GuildId, &User),
         a: &rows::AttemptRow,
-        p: &Loaded,
+        p: &LoadedPuzzle,
         mut kept: KeptAnswer,
         now: i64,
     ) -> Result<(PuzzleAnswer, PuzzleBoardRef), ServiceError> {
@@ -351,7 +351,7 @@ impl Puzzles<'_> {
         conn: &mut Connection,
         guild: GuildId,
         user: &User,
-        p: &Loaded,
+        p: &LoadedPuzzle,
         right: bool,
         now: i64,
     ) -> Result<PuzzleRatings, ServiceError> {

@@ -53,14 +53,14 @@ impl From<rows::PuzzlePlayerRow> for PuzzlePlayer {
 }
 
 /// A stored puzzle read back: its start, its line and what it asks.
-pub(super) struct Loaded {
+pub(super) struct LoadedPuzzle {
     pub(super) row: PuzzleRow,
     pub(super) start: Position,
     pub(super) line: Vec<Move>,
     pub(super) kind: Kind,
 }
 
-pub(super) fn load(row: PuzzleRow) -> Result<Loaded, ServiceError> {
+pub(super) fn load(row: PuzzleRow) -> Result<LoadedPuzzle, ServiceError> {
     let bad = |e: String| ServiceError::Internal(format!("puzzle {}: {e}", row.id));
     let kind = Kind::from_name(&row.kind).ok_or_else(|| bad(format!("kind '{}'", row.kind)))?;
     let to_move: Side = row
@@ -77,7 +77,7 @@ pub(super) fn load(row: PuzzleRow) -> Result<Loaded, ServiceError> {
         source: row.source.clone(),
     };
     let (start, line) = record.read().map_err(|e| bad(e.to_string()))?;
-    Ok(Loaded {
+    Ok(LoadedPuzzle {
         row,
         start,
         line,
@@ -85,7 +85,7 @@ pub(super) fn load(row: PuzzleRow) -> Result<Loaded, ServiceError> {
     })
 }
 
-impl Loaded {
+impl LoadedPuzzle {
     /// The game from the puzzle's start with the first `plies` of the line played.
     pub(super) fn game_at(&self, plies: u32) -> Game {
         let mut game = Game::from_position(self.start);
@@ -195,7 +195,7 @@ impl Puzzles<'_> {
         }
     }
 
-    pub(super) async fn stored_puzzle(self, id: i64) -> Result<Loaded, ServiceError> {
+    pub(super) async fn stored_puzzle(self, id: i64) -> Result<LoadedPuzzle, ServiceError> {
         let row = rows::by_id(self.cx.store.read(), id)
             .await?
             .ok_or_else(|| ServiceError::Internal(format!("puzzle {id} is gone")))?;
@@ -205,7 +205,7 @@ impl Puzzles<'_> {
     /// The view of a puzzle `progress` plies into its line.
     pub(super) async fn view(
         self,
-        p: &Loaded,
+        p: &LoadedPuzzle,
         progress: u32,
         rated: bool,
         day: Option<i64>,
@@ -219,7 +219,7 @@ impl Puzzles<'_> {
     /// perhaps a move off the line after them.
     pub(super) async fn puzzle_image(
         self,
-        p: &Loaded,
+        p: &LoadedPuzzle,
         board: &PuzzleBoardRef,
     ) -> Result<Vec<u8>, ServiceError> {
         let mut game = p.game_at(board.plies);
@@ -244,7 +244,7 @@ impl Puzzles<'_> {
         self,
         mut tx: crate::store::Write<'_>,
         attempt: i64,
-        p: &Loaded,
+        p: &LoadedPuzzle,
         rated: bool,
         day: Option<i64>,
         to: Option<&ReplyTo>,
@@ -305,7 +305,7 @@ impl Puzzles<'_> {
 /// The view of a puzzle `progress` plies into its line, without its board, and that board.
 pub(super) fn view_at(
     cx: &Context,
-    p: &Loaded,
+    p: &LoadedPuzzle,
     progress: u32,
     rated: bool,
     day: Option<i64>,

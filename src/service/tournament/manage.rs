@@ -2,7 +2,7 @@
 //! created, joined and left, started, withdrawn from (or a player removed), paused, resumed,
 //! cancelled. Each change is one transaction with its notices.
 
-use super::view::{find_in, Loaded};
+use super::view::{find_in, LoadedTournament};
 use super::{
     Member, TournamentFormat, TournamentId, TournamentInfo, TournamentNews, TournamentRefusal,
     TournamentRequest, TournamentStatus, Tournaments, MAX_NAME, MAX_SWISS_ROUNDS,
@@ -123,7 +123,7 @@ impl Tournaments<'_> {
             },
         )
         .await?;
-        let info = Loaded::read(&mut tx, id).await?.info()?;
+        let info = LoadedTournament::read(&mut tx, id).await?.info()?;
         let payload = Payload {
             buttons: Some(Buttons::Tournament(id)),
             ..Payload::news(News::Tournament(TournamentNews::Announced(info.clone())))
@@ -152,7 +152,7 @@ impl Tournaments<'_> {
         id: TournamentId,
     ) -> Result<(TournamentInfo, NoticeId), ServiceError> {
         let now = self.cx.database_now_on(&mut *conn).await?;
-        let loaded = Loaded::read(conn, id).await?;
+        let loaded = LoadedTournament::read(conn, id).await?;
         let info = loaded.info()?;
         let mut message = loaded.row.announcement_message;
         if message.is_none() {
@@ -198,7 +198,7 @@ impl Tournaments<'_> {
     ) -> Result<TournamentInfo, ServiceError> {
         let mut tx = self.cx.store.write().await?;
         let id = find_in(&mut *tx, guild, id).await?;
-        let loaded = Loaded::lock(&mut tx, self.cx.store.backend(), id).await?;
+        let loaded = LoadedTournament::lock(&mut tx, self.cx.store.backend(), id).await?;
         let now = self.cx.database_now_on(&mut tx).await?;
         self.signing_up(&loaded, now)?;
         if loaded.entrants.iter().any(|e| e.user_id == user.id) {
@@ -231,7 +231,7 @@ impl Tournaments<'_> {
     ) -> Result<TournamentInfo, ServiceError> {
         let mut tx = self.cx.store.write().await?;
         let id = find_in(&mut *tx, guild, id).await?;
-        let loaded = Loaded::lock(&mut tx, self.cx.store.backend(), id).await?;
+        let loaded = LoadedTournament::lock(&mut tx, self.cx.store.backend(), id).await?;
         if loaded.status()? != TournamentStatus::SignUp {
             return Err(TournamentRefusal::SignUpOver.into());
         }
@@ -243,7 +243,7 @@ impl Tournaments<'_> {
         Ok(info)
     }
 
-    fn signing_up(self, loaded: &Loaded, now: i64) -> Result<(), ServiceError> {
+    fn signing_up(self, loaded: &LoadedTournament, now: i64) -> Result<(), ServiceError> {
         let status = loaded.status()?;
         if status != TournamentStatus::SignUp {
             return Err(TournamentRefusal::Status(status).into());
@@ -265,7 +265,7 @@ impl Tournaments<'_> {
     ) -> Result<TournamentInfo, ServiceError> {
         let mut tx = self.cx.store.write().await?;
         let id = find_in(&mut *tx, guild, id).await?;
-        let loaded = Loaded::lock(&mut tx, self.cx.store.backend(), id).await?;
+        let loaded = LoadedTournament::lock(&mut tx, self.cx.store.backend(), id).await?;
         self.may_organise(&mut tx, guild, member, Some(loaded.row.organiser_id))
             .await?;
         let status = loaded.status()?;
@@ -294,7 +294,7 @@ impl Tournaments<'_> {
         }
         let (_, notice) = self.edit_announcement(&mut tx, id).await?;
         self.cx.pair_round(&mut tx, id, 1).await?;
-        let info = Loaded::read(&mut tx, id).await?.info()?;
+        let info = LoadedTournament::read(&mut tx, id).await?.info()?;
         self.cx.commit_noticed(tx, notice).await?;
         Ok(info)
     }
@@ -312,7 +312,7 @@ impl Tournaments<'_> {
     ) -> Result<TournamentInfo, ServiceError> {
         let mut tx = self.cx.store.write().await?;
         let id = find_in(&mut *tx, guild, id).await?;
-        let loaded = Loaded::lock(&mut tx, self.cx.store.backend(), id).await?;
+        let loaded = LoadedTournament::lock(&mut tx, self.cx.store.backend(), id).await?;
         if let Some(member) = by {
             self.may_organise(&mut tx, guild, member, Some(loaded.row.organiser_id))
                 .await?;
@@ -334,7 +334,7 @@ impl Tournaments<'_> {
         if !rows::withdraw(&mut *tx, id, user, loaded.row.round).await? {
             return Err(TournamentRefusal::NotIn.into());
         }
-        let loaded = Loaded::read(&mut tx, id).await?;
+        let loaded = LoadedTournament::read(&mut tx, id).await?;
         let info = loaded.info()?;
         let news = TournamentNews::Withdrawn {
             tournament: info.clone(),
@@ -355,7 +355,7 @@ impl Tournaments<'_> {
             .await?;
         self.forfeit_rest(&mut tx, &loaded, seat, &news, now)
             .await?;
-        let info = Loaded::read(&mut tx, id).await?.info()?;
+        let info = LoadedTournament::read(&mut tx, id).await?.info()?;
         self.cx.commit_noticed(tx, notice).await?;
         Ok(info)
     }
@@ -405,7 +405,7 @@ impl Tournaments<'_> {
     ) -> Result<TournamentInfo, ServiceError> {
         let mut tx = self.cx.store.write().await?;
         let id = find_in(&mut *tx, guild, id).await?;
-        let loaded = Loaded::lock(&mut tx, self.cx.store.backend(), id).await?;
+        let loaded = LoadedTournament::lock(&mut tx, self.cx.store.backend(), id).await?;
         self.may_organise(&mut tx, guild, member, Some(loaded.row.organiser_id))
             .await?;
         let status = loaded.status()?;
@@ -421,7 +421,7 @@ impl Tournaments<'_> {
         }
         let info = match status {
             TournamentStatus::SignUp => self.edit_announcement(&mut tx, id).await?.0,
-            _ => Loaded::read(&mut tx, id).await?.info()?,
+            _ => LoadedTournament::read(&mut tx, id).await?.info()?,
         };
         let news = TournamentNews::Status(info.clone());
         for leg in rows::games_of(&mut *tx, id).await? {
@@ -455,14 +455,14 @@ impl Tournaments<'_> {
     ) -> Result<TournamentInfo, ServiceError> {
         let mut tx = self.cx.store.write().await?;
         let id = find_in(&mut *tx, guild, id).await?;
-        let loaded = Loaded::lock(&mut tx, self.cx.store.backend(), id).await?;
+        let loaded = LoadedTournament::lock(&mut tx, self.cx.store.backend(), id).await?;
         self.may_organise(&mut tx, guild, member, Some(loaded.row.organiser_id))
             .await?;
         let now = self.cx.database_now_on(&mut tx).await?;
         if !rows::set_status(&mut *tx, id, from.to_store(), to.to_store(), now).await? {
             return Err(TournamentRefusal::Status(loaded.status()?).into());
         }
-        let info = Loaded::read(&mut tx, id).await?.info()?;
+        let info = LoadedTournament::read(&mut tx, id).await?.info()?;
         let payload = Payload::news(News::Tournament(TournamentNews::Status(info.clone())));
         let notice = self
             .cx
@@ -478,7 +478,7 @@ impl Tournaments<'_> {
         if to == TournamentStatus::Running {
             self.cx.round_looked_at(&mut tx, id).await?;
         }
-        let info = Loaded::read(&mut tx, id).await?.info()?;
+        let info = LoadedTournament::read(&mut tx, id).await?.info()?;
         self.cx.commit_noticed(tx, notice).await?;
         Ok(info)
     }

@@ -2,7 +2,7 @@
 //! started in its thread, scored when it ends, and the next round paired (or the tournament
 //! finished) in the transaction of the round's last game's end.
 
-use super::view::Loaded;
+use super::view::LoadedTournament;
 use super::{
     MatchGame, TournamentFormat, TournamentNews, TournamentRefusal, TournamentStatus, Tournaments,
 };
@@ -32,7 +32,7 @@ impl Context {
     ) -> Result<bool, ServiceError> {
         let now = self.database_now_on(conn).await?;
         loop {
-            let loaded = Loaded::read(conn, id).await?;
+            let loaded = LoadedTournament::read(conn, id).await?;
             if loaded.status()? != TournamentStatus::Running {
                 return Ok(false);
             }
@@ -49,7 +49,7 @@ impl Context {
                 TournamentFormat::Swiss { rounds } => {
                     let active = n - withdrawn.len();
                     let pairings = (round <= rounds as i64 && active >= 2)
-                        .then(|| pairing::swiss_round(n, &withdrawn, &Loaded::results(&matches)));
+                        .then(|| pairing::swiss_round(n, &withdrawn, &LoadedTournament::results(&matches)));
                     (rounds as i64, pairings)
                 }
             };
@@ -59,7 +59,7 @@ impl Context {
             if !rows::claim_round(&mut *conn, id, round, rounds, now).await? {
                 return Ok(false);
             }
-            let loaded = Loaded::read(conn, id).await?;
+            let loaded = LoadedTournament::read(conn, id).await?;
             let info = loaded.info()?;
             let mut to_play = 0;
             for pair in &pairings {
@@ -137,7 +137,7 @@ impl Context {
     async fn finish(
         &self,
         conn: &mut Connection,
-        loaded: &Loaded,
+        loaded: &LoadedTournament,
         matches: &[MatchRow],
         now: i64,
     ) -> Result<bool, ServiceError> {
@@ -282,7 +282,7 @@ impl Tournaments<'_> {
         // Locked first: a cancel or a withdrawal at the same time waits for the game started
         // (and aborts it), or this waits for it and sees the tournament over.
         let backend = self.cx.store.backend();
-        let loaded = match Loaded::lock(&mut tx, backend, game.tournament).await {
+        let loaded = match LoadedTournament::lock(&mut tx, backend, game.tournament).await {
             Err(ServiceError::Tournament(TournamentRefusal::NoTournament)) => return Ok(None),
             other => other?,
         };
@@ -355,7 +355,7 @@ impl Tournaments<'_> {
     pub(super) async fn forfeit_rest(
         self,
         conn: &mut Connection,
-        loaded: &Loaded,
+        loaded: &LoadedTournament,
         seat: i64,
         news: &TournamentNews,
         now: i64,

@@ -34,31 +34,34 @@ impl TournamentView {
 }
 
 /// What is read of a tournament to show it or change it.
-pub(super) struct Loaded {
+pub(super) struct LoadedTournament {
     pub row: TournamentRow,
     pub entrants: Vec<EntrantRow>,
 }
 
-impl Loaded {
-    pub async fn read(conn: &mut Connection, id: TournamentId) -> Result<Loaded, ServiceError> {
+impl LoadedTournament {
+    pub async fn read(
+        conn: &mut Connection,
+        id: TournamentId,
+    ) -> Result<LoadedTournament, ServiceError> {
         let row = rows::by_id(&mut *conn, id)
             .await?
             .ok_or(TournamentRefusal::NoTournament)?;
         let entrants = rows::entrants(&mut *conn, id).await?;
-        Ok(Loaded { row, entrants })
+        Ok(LoadedTournament { row, entrants })
     }
 
-    /// [`Loaded::read`] with the tournament's row locked until the transaction ends
+    /// [`LoadedTournament::read`] with the tournament's row locked until the transaction ends
     /// ([`rows::lock`]): how a transaction that changes the tournament reads it first.
     pub async fn lock(
         conn: &mut Connection,
         backend: Backend,
         id: TournamentId,
-    ) -> Result<Loaded, ServiceError> {
+    ) -> Result<LoadedTournament, ServiceError> {
         if !rows::lock(&mut *conn, backend, id).await? {
             return Err(TournamentRefusal::NoTournament.into());
         }
-        Loaded::read(conn, id).await
+        LoadedTournament::read(conn, id).await
     }
 
     pub fn status(&self) -> Result<TournamentStatus, ServiceError> {
@@ -151,7 +154,7 @@ impl Loaded {
             return Vec::new();
         }
         let withdrawn = self.withdrawn();
-        let played = Loaded::results(matches);
+        let played = LoadedTournament::results(matches);
         pairing::standings(&self.format().pairing(), n, &withdrawn, &played)
             .into_iter()
             .map(|s| StandingRow {
@@ -173,7 +176,7 @@ impl Loaded {
         if self.format() != TournamentFormat::RoundRobin || n == 0 || n > CROSSTABLE_MAX {
             return None;
         }
-        let played = Loaded::results(matches);
+        let played = LoadedTournament::results(matches);
         let table = pairing::standings(&self.format().pairing(), n, &self.withdrawn(), &played);
         let order: Vec<usize> = table.iter().map(|s| s.seat).collect();
         Some(pairing::crosstable(&order, &played))
@@ -315,7 +318,7 @@ impl Tournaments<'_> {
             .await?
             .ok_or(TournamentRefusal::NoTournament)?;
         let entrants = rows::entrants(pool, id).await?;
-        let loaded = Loaded { row, entrants };
+        let loaded = LoadedTournament { row, entrants };
         let matches = rows::matches(pool, id).await?;
         let info = loaded.info()?;
         let rounds = (1..=loaded.row.round)

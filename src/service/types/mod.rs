@@ -587,7 +587,7 @@ pub struct Hint {
 
 /// A draw offer's fate.
 #[derive(Debug, Clone, PartialEq)]
-pub enum DrawAnswer {
+pub enum DrawDecision {
     Accepted(Ended),
     /// Declined; the notice held for the press's answer, if one is.
     Declined(GameInfo, Option<NoticeId>),

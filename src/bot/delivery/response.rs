@@ -1,4 +1,4 @@
-//! Discord's answer to a request of the delivery: its status, headers and JSON body, and what
+//! Discord's response to a request of the delivery: its status, headers and JSON body, and what
 //! they say besides the status (Discord's error code, the message made, a 429's limit). The
 //! client makes it and the policy reads it.
 
@@ -8,7 +8,7 @@ use serde_json::Value;
 use std::time::Duration;
 
 /// Discord's answer to a request.
-pub(super) struct Answer {
+pub(super) struct Response {
     pub status: u16,
     pub headers: HeaderMap,
     /// Its JSON body (null if it has none, or none that parses).
@@ -21,7 +21,7 @@ pub(super) struct RateLimit {
     pub global: bool,
 }
 
-impl Answer {
+impl Response {
     /// Discord's error code, if the answer is Discord's error body
     /// (`{"code": 10003, "message": "Unknown Channel"}`).
     pub fn code(&self) -> Option<i64> {
