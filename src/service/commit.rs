@@ -79,7 +79,7 @@ impl Context {
         let ratings = if info.is_over() {
             // A tournament's game: scored, and the next round paired if it was the round's
             // last (`src/service/tournament/rounds.rs`), in this transaction.
-            self.tournament_game_ended(&mut tx, &info).await?;
+            self.tournament_game_ended(&mut tx, &info, now).await?;
             rate(&mut tx, &info, now).await?
         } else {
             None
@@ -244,7 +244,7 @@ impl Context {
         }
         advance(&mut tx, &row, &info, game.position(), now).await?;
         draws::close_open(&mut *tx, row.id, DrawStatus::Lapsed, now).await?;
-        self.tournament_game_ended(&mut tx, &info).await?;
+        self.tournament_game_ended(&mut tx, &info, now).await?;
         let ratings = rate(&mut tx, &info, now).await?;
         let mut ended = Ended {
             game: info,

@@ -150,8 +150,8 @@ impl Tournaments<'_> {
         self,
         conn: &mut Connection,
         id: TournamentId,
+        now: i64,
     ) -> Result<(TournamentInfo, NoticeId), ServiceError> {
-        let now = self.cx.database_now_on(&mut *conn).await?;
         let loaded = LoadedTournament::read(conn, id).await?;
         let info = loaded.info()?;
         let mut message = loaded.row.announcement_message;
@@ -216,7 +216,7 @@ impl Tournaments<'_> {
                 true => TournamentRefusal::AlreadyIn.into(),
                 false => ServiceError::from(e),
             })?;
-        let (info, notice) = self.edit_announcement(&mut tx, id).await?;
+        let (info, notice) = self.edit_announcement(&mut tx, id, now).await?;
         self.cx.commit_noticed(tx, notice).await?;
         Ok(info)
     }
@@ -230,6 +230,7 @@ impl Tournaments<'_> {
         user: UserId,
     ) -> Result<TournamentInfo, ServiceError> {
         let mut tx = self.cx.store.write().await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
         let id = find_in(&mut *tx, guild, id).await?;
         let loaded = LoadedTournament::lock(&mut tx, self.cx.store.backend(), id).await?;
         if loaded.status()? != TournamentStatus::SignUp {
@@ -238,7 +239,7 @@ impl Tournaments<'_> {
         if !rows::leave(&mut *tx, id, user).await? {
             return Err(TournamentRefusal::NotIn.into());
         }
-        let (info, notice) = self.edit_announcement(&mut tx, id).await?;
+        let (info, notice) = self.edit_announcement(&mut tx, id, now).await?;
         self.cx.commit_noticed(tx, notice).await?;
         Ok(info)
     }
@@ -292,8 +293,8 @@ impl Tournaments<'_> {
         for (seat, e) in loaded.entrants.iter().enumerate() {
             rows::seat(&mut *tx, id, e.user_id, seat as i64).await?;
         }
-        let (_, notice) = self.edit_announcement(&mut tx, id).await?;
-        self.cx.pair_round(&mut tx, id, 1).await?;
+        let (_, notice) = self.edit_announcement(&mut tx, id, now).await?;
+        self.cx.pair_round(&mut tx, id, 1, now).await?;
         let info = LoadedTournament::read(&mut tx, id).await?.info()?;
         self.cx.commit_noticed(tx, notice).await?;
         Ok(info)
@@ -420,7 +421,7 @@ impl Tournaments<'_> {
             return Err(TournamentRefusal::Status(status).into());
         }
         let info = match status {
-            TournamentStatus::SignUp => self.edit_announcement(&mut tx, id).await?.0,
+            TournamentStatus::SignUp => self.edit_announcement(&mut tx, id, now).await?.0,
             _ => LoadedTournament::read(&mut tx, id).await?.info()?,
         };
         let news = TournamentNews::Status(info.clone());
@@ -476,7 +477,7 @@ impl Tournaments<'_> {
             )
             .await?;
         if to == TournamentStatus::Running {
-            self.cx.round_looked_at(&mut tx, id).await?;
+            self.cx.round_looked_at(&mut tx, id, now).await?;
         }
         let info = LoadedTournament::read(&mut tx, id).await?.info()?;
         self.cx.commit_noticed(tx, notice).await?;

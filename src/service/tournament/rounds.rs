@@ -29,8 +29,8 @@ impl Context {
         conn: &mut Connection,
         id: i64,
         mut round: i64,
+        now: i64,
     ) -> Result<bool, ServiceError> {
-        let now = self.database_now_on(conn).await?;
         loop {
             let loaded = LoadedTournament::read(conn, id).await?;
             if loaded.status()? != TournamentStatus::Running {
@@ -188,6 +188,7 @@ impl Context {
         &self,
         conn: &mut Connection,
         game: &GameInfo,
+        now: i64,
     ) -> Result<(), ServiceError> {
         let Some(slot) = rows::game_of(&mut *conn, game.id).await? else {
             return Ok(());
@@ -209,7 +210,7 @@ impl Context {
             // Scored already (forfeited by a withdrawal meanwhile).
             return Ok(());
         }
-        self.match_scored(conn, slot.match_id).await
+        self.match_scored(conn, slot.match_id, now).await
     }
 
     /// One of a match's games scored: the match decided if both are, then the round looked at.
@@ -217,6 +218,7 @@ impl Context {
         &self,
         conn: &mut Connection,
         match_id: i64,
+        now: i64,
     ) -> Result<(), ServiceError> {
         let legs = rows::games_of_match(&mut *conn, match_id).await?;
         let Some(first) = legs.iter().map(|g| g.first_points).sum::<Option<i64>>() else {
@@ -226,7 +228,7 @@ impl Context {
         let Some(m) = rows::match_by_id(&mut *conn, match_id).await? else {
             return Ok(());
         };
-        self.round_looked_at(conn, m.tournament_id).await
+        self.round_looked_at(conn, m.tournament_id, now).await
     }
 
     /// Pairs the next round if the current one is over and the tournament runs.
@@ -234,6 +236,7 @@ impl Context {
         &self,
         conn: &mut Connection,
         id: i64,
+        now: i64,
     ) -> Result<(), ServiceError> {
         let Some(row) = rows::by_id(&mut *conn, id).await? else {
             return Ok(());
@@ -246,7 +249,7 @@ impl Context {
             .iter()
             .any(|m| m.round == row.round && m.first_halves.is_none());
         if !open {
-            self.pair_round(conn, id, row.round + 1).await?;
+            self.pair_round(conn, id, row.round + 1, now).await?;
         }
         Ok(())
     }
@@ -376,7 +379,7 @@ impl Tournaments<'_> {
                 self.abort_under_way(conn, leg, news, now).await?;
                 rows::score_game(&mut *conn, leg.id, points).await?;
             }
-            self.cx.match_scored(conn, m.id).await?;
+            self.cx.match_scored(conn, m.id, now).await?;
         }
         Ok(())
     }
