@@ -270,7 +270,7 @@ impl Ai<'_> {
             .play(found.best)
             .map_err(|e| ServiceError::Internal(format!("the AI chose an illegal move: {e}")))?;
         match self.cx.commit_move(loaded, None, None).await {
-            Ok(report) => Ok(Some(report)),
+            Ok((report, _posted)) => Ok(Some(report)),
             Err(ServiceError::PositionChanged | ServiceError::GameOver) => Ok(None),
             Err(e) => Err(e),
         }

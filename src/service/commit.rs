@@ -6,7 +6,7 @@ use super::away;
 use super::context::Context;
 use super::error::{Done, ServiceError};
 use super::news::News;
-use super::notice::{AnswerRef, Answering, Payload};
+use super::notice::{AnswerRef, Answering, Notice, Payload};
 use super::stored::LoadedGame;
 use super::types::notify::LastMove;
 use super::types::{
@@ -25,13 +25,13 @@ impl Context {
     /// the game is still where it was read, with its announcement in the outbox: a player's
     /// move (`by_user`) is held for the grace while its interaction answers it (see
     /// [`Outbox::news_delivered`](super::outbox::Outbox::news_delivered)); the AI's goes out at once. Then draws the board for the
-    /// player's answer.
+    /// player's answer. Returns the move's report and its notice as written.
     pub(crate) async fn commit_move(
         &self,
         loaded: LoadedGame,
         by_user: Option<UserId>,
         answer: Option<AnswerRef>,
-    ) -> Result<MoveReport, ServiceError> {
+    ) -> Result<(MoveReport, Notice), ServiceError> {
         let LoadedGame {
             row,
             mut game,
@@ -111,16 +111,10 @@ impl Context {
             answer: answering.answer,
             ..self.with_board(News::Moved(report.clone()), &report.game)
         };
-        report.notice = self
-            .enqueue(
-                &mut tx,
-                report.game.place.channel,
-                "move",
-                &payload,
-                hold,
-                now,
-            )
+        let notice = self
+            .write_notice(&mut tx, channel, "move", &payload, hold, now)
             .await?;
+        report.notice = notice.id;
         self.clock_waits(&mut tx, &report.game, report.notice)
             .await?;
         let last = LastMove {
@@ -156,7 +150,7 @@ impl Context {
                 .await
                 .map_err(ServiceError::after(Done::Move))?;
         }
-        Ok(report)
+        Ok((report, notice))
     }
 
     /// Commits `tx`, which wrote notices, and wakes the dispatcher. A commit whose outcome is

@@ -286,24 +286,55 @@ impl Context {
         hold: Duration,
         now: i64,
     ) -> Result<NoticeId, ServiceError> {
+        let written = self.write_notice(conn, channel, kind, payload, hold, now);
+        Ok(written.await?.id)
+    }
+
+    /// [`Context::enqueue`], returning the notice as it is written: what the handler of its
+    /// interaction shows, with no read of it back. `payload` tells its news (a notice that
+    /// tells nothing is not written: it could not be read).
+    pub(crate) async fn write_notice(
+        &self,
+        conn: &mut Connection,
+        channel: ChannelId,
+        kind: &str,
+        payload: &Payload,
+        hold: Duration,
+        now: i64,
+    ) -> Result<Notice, ServiceError> {
         let mut payload = payload.clone();
         if let Some(answer) = &mut payload.answer {
             answer.expires_at = Some(now.saturating_add(millis(ANSWER_LIFE)));
         }
-        let payload = serde_json::to_string(&payload).expect("a payload serializes");
-        Ok(rows::insert(
+        let stored = serde_json::to_string(&payload).expect("a payload serializes");
+        let news = (payload.news.take())
+            .ok_or_else(|| ServiceError::Internal(format!("a {kind} notice tells nothing")))?;
+        let nonce = nonce();
+        let id = rows::insert(
             &mut *conn,
             &NewNotice {
                 channel_id: channel,
                 kind,
-                payload: &payload,
-                nonce: &nonce(),
+                payload: &stored,
+                nonce: &nonce,
                 now,
                 next_attempt_at: now + hold.as_millis() as i64,
                 held: !hold.is_zero(),
             },
         )
-        .await?)
+        .await?;
+        Ok(Notice {
+            id,
+            channel,
+            kind: kind.to_string(),
+            nonce,
+            attempts: 0,
+            claim: None,
+            created_at: now,
+            failure: None,
+            news,
+            payload,
+        })
     }
 
     /// Tells the dispatcher that notices may be due (after a commit that wrote some).

@@ -8,13 +8,21 @@ use super::commit::Announce;
 use super::context::Context;
 use super::error::ServiceError;
 use super::news::News;
-use super::notice::{AnswerRef, Answering, Buttons, Payload};
+use super::notice::{AnswerRef, Answering, Buttons, Notice, Payload};
 use super::stored::LoadedGame;
 use super::types::{
     ChannelId, DrawDecision, Ended, GameId, GameInfo, MoveReport, NoticeId, UserId,
 };
 use crate::store::{draws, DrawStatus};
 use crate::tafl::{MoveError, Outcome, Position, Reason};
+
+/// A move played from an interaction ([`Games::play_move_answered`]): its report, and its
+/// notice as the move's commit wrote it (its news is the report's).
+#[derive(Debug, Clone)]
+pub struct MovePlayed {
+    pub report: MoveReport,
+    pub notice: Notice,
+}
 
 /// Games and challenges (`Service::games`): every use case of people playing, over the
 /// shared `Context`, with the AI's part for the room in its queue and its limits on games.
@@ -35,7 +43,8 @@ impl Games<'_> {
     /// their turn, an illegal move (with the engine's reason), or another move landed first.
     /// Against the AI, follow with [`Ai::turn`]. From an interaction that will answer
     /// with the move, the move's notice remembers it (`answer`), so that the dispatcher shows
-    /// the move by the same edit if the handler does not record it shown.
+    /// the move by the same edit if the handler does not record it shown; the handler shows it
+    /// from [`Games::play_move_answered`].
     pub async fn play_move(
         self,
         channel: ChannelId,
@@ -43,8 +52,23 @@ impl Games<'_> {
         text: &str,
         answer: Option<AnswerRef>,
     ) -> Result<MoveReport, ServiceError> {
+        let played = self.play_move_answered(channel, user, text, answer);
+        Ok(played.await?.report)
+    }
+
+    /// [`Games::play_move`], with the move's notice as its commit wrote it, for the handler of
+    /// the interaction that answers with the move to show it (the news its report tells, held
+    /// for that answer unless the channel owed news meanwhile) without reading it back.
+    pub async fn play_move_answered(
+        self,
+        channel: ChannelId,
+        user: UserId,
+        text: &str,
+        answer: Option<AnswerRef>,
+    ) -> Result<MovePlayed, ServiceError> {
         let loaded = self.moved(channel, user, text).await?;
-        self.cx.commit_move(loaded, Some(user), answer).await
+        let (report, notice) = self.cx.commit_move(loaded, Some(user), answer).await?;
+        Ok(MovePlayed { report, notice })
     }
 
     /// Checks, reading only, that [`Games::play_move`] would play `text` for `user` now: its

@@ -6,6 +6,7 @@ use crate::bot::protocol::command::{
 };
 use crate::bot::reply::{choices, private};
 use crate::bot::{messages, Context, Error};
+use crate::service::play::MovePlayed;
 use crate::service::{Ended, GameId};
 use poise::serenity_prelude as serenity;
 
@@ -33,11 +34,11 @@ pub async fn move_(
     let (channel, me) = (ctx.channel_id().get(), ctx.author().id.get());
     let owed = owes_news(ctx, games.check_move(channel, me, &notation)).await?;
     let answer = interaction(ctx).filter(|_| !owed);
-    let Some(report) = change_as(
+    let Some(MovePlayed { report, notice }) = change_as(
         ctx,
         owed,
         std::future::ready(Ok(())),
-        games.play_move(channel, me, &notation, answer),
+        games.play_move_answered(channel, me, &notation, answer),
     )
     .await?
     else {
@@ -46,7 +47,8 @@ pub async fn move_(
     let game = report.game.id;
     let ai_next = report.game.to_move().is_some_and(|p| p.is_ai());
     let told = messages::move_posted(&report.notation);
-    show_in_order(ctx, owed, report.notice, report.png, told).await;
+    // Shown as written: its news is the report's, worded with no read of it back.
+    show_in_order(ctx, owed, notice, report.png, told).await;
     if ai_next {
         ai_reply(ctx, game);
     }

@@ -278,29 +278,40 @@ async fn draw(service: &Service, notice: &Notice) -> (Vec<u8>, &'static str) {
     (png, filename)
 }
 
-/// Shows notice `id`, the news of the interaction handled now, by editing the interaction's
-/// original response, with `png` as its board (drawn here if empty), and records it delivered.
-/// If the edit fails, the notice is left to the dispatcher at once, which sends the same edit
-/// (an edit shows once, however often it is sent) or, past the token's life, posts the news.
-/// Nothing a caller must do either way. Returns false when the notice is not the
-/// interaction's to show (it names no interaction: it is posted in the channel, after the news
-/// the channel owed), true otherwise.
+/// Shows notice `id`, the news of the interaction handled now, read back from the outbox, as
+/// [`show_notice`] does. A notice that cannot be read is left to the dispatcher (true).
 pub async fn show_answer(service: &Service, poster: &Poster, id: NoticeId, png: Vec<u8>) -> bool {
-    let notice = match service.outbox().notice(id).await {
-        Ok(Some(notice)) => notice,
-        Ok(None) => return true,
+    match service.outbox().notice(id).await {
+        Ok(Some(notice)) => show_notice(service, poster, &notice, png).await,
+        Ok(None) => true,
         Err(e) => {
             tracing::error!(notice = id, error = ?e, "cannot read a notice to show: the dispatcher shows it");
-            return true;
+            true
         }
-    };
+    }
+}
+
+/// Shows `notice`, the news of the interaction handled now (as its change wrote it), by editing
+/// the interaction's original response, with `png` as its board (drawn here if empty), and
+/// records it delivered. If the edit fails, the notice is left to the dispatcher at once, which
+/// sends the same edit (an edit shows once, however often it is sent) or, past the token's
+/// life, posts the news. Nothing a caller must do either way. Returns false when the notice is
+/// not the interaction's to show (it names no interaction: it is posted in the channel, after
+/// the news the channel owed), true otherwise.
+pub async fn show_notice(
+    service: &Service,
+    poster: &Poster,
+    notice: &Notice,
+    png: Vec<u8>,
+) -> bool {
+    let id = notice.id;
     let Some(answer) = &notice.payload.answer else {
         return false;
     };
     let delivery = match answer_webhook(answer) {
         Some(webhook) => {
             let (png, filename) = match png.is_empty() {
-                true => draw(service, &notice).await,
+                true => draw(service, notice).await,
                 false => (png, "board.png"),
             };
             let text = crate::bot::messages::notice_text(&notice.news);
@@ -315,7 +326,7 @@ pub async fn show_answer(service: &Service, poster: &Poster, id: NoticeId, png: 
     };
     let recorded = match delivery {
         Delivery::Delivered { message_id } => {
-            (service.outbox().news_delivered(&notice, message_id).await).map(|_| ())
+            (service.outbox().news_delivered(notice, message_id).await).map(|_| ())
         }
         failed => {
             tracing::warn!(notice = id, kind = notice.kind, outcome = ?failed, "the edit showing a change failed: the dispatcher sends it again");

@@ -2,9 +2,10 @@
 //! or for the caller alone), its commit, the edit that shows its news in the game's order, and
 //! its refusals, private whatever the acknowledgement was ([`on_error`]).
 
+use super::ToShow;
 use crate::bot::reply::private;
 use crate::bot::{messages, redact, Context, Data, Error, InFlight};
-use crate::service::{AnswerRef, Answering, NoticeId, ServiceError};
+use crate::service::{AnswerRef, Answering, ServiceError};
 use poise::serenity_prelude as serenity;
 
 /// What the handling of one command remembers, from its checks to its errors.
@@ -136,7 +137,7 @@ pub async fn acknowledge(ctx: Context<'_>, private: bool) {
 /// Shows the news of a change this command made (`notice`, with `png` as its board, if drawn)
 /// by editing its deferred answer (see [`super::show`]). False when the notice is not the
 /// answer's to show (it is posted in the channel).
-pub async fn show(ctx: Context<'_>, notice: NoticeId, png: Vec<u8>) -> bool {
+pub async fn show(ctx: Context<'_>, notice: impl Into<ToShow>, png: Vec<u8>) -> bool {
     super::show(ctx.data(), notice, png).await
 }
 
@@ -149,10 +150,11 @@ pub async fn show(ctx: Context<'_>, notice: NoticeId, png: Vec<u8>) -> bool {
 pub async fn show_in_order(
     ctx: Context<'_>,
     owed: bool,
-    notice: NoticeId,
+    notice: impl Into<ToShow>,
     png: Vec<u8>,
     told: String,
 ) {
+    let notice = notice.into();
     if !owed {
         if !show(ctx, notice, png).await {
             if let poise::Context::Application(a) = ctx {
@@ -163,9 +165,10 @@ pub async fn show_in_order(
         }
         return;
     }
-    if let Err(e) = ctx.data().service.outbox().not_answered(notice).await {
+    let id = notice.id();
+    if let Err(e) = ctx.data().service.outbox().not_answered(id).await {
         // Posted all the same, once its hold is over.
-        tracing::error!(notice, error = ?e, "cannot release a notice: posted after its hold");
+        tracing::error!(notice = id, error = ?e, "cannot release a notice: posted after its hold");
     }
     if let Err(e) = ctx.send(private(told)).await {
         tracing::warn!(error = %redact::error(&e), "cannot tell a player their news is on its way");
