@@ -230,6 +230,32 @@ async fn a_players_move_waits_for_its_answer_and_holds_back_the_ais_reply(db: Te
 
 both_backends! {
 #[tokio::test]
+async fn a_moves_notice_as_its_commit_returns_it_is_the_notice_stored(db: TestDb) {
+    let f = fixture(db, false).await;
+    let s = &f.service;
+    two_player_game(s, 28, TimeControl::None).await;
+    // Held for the command's answer: the handler shows the notice the commit returns, which
+    // is the row as stored, its answer's end included.
+    let answer = Some(answer_ref(1, "token-28"));
+    let held = s.games().play_move_answered(28, ASTRID, "a4-a3", answer).await.unwrap();
+    let stored = s.outbox().notice(held.notice.id).await.unwrap().unwrap();
+    assert_eq!(held.notice, stored);
+    assert_eq!((held.notice.id, held.notice.kind.as_str()), (held.report.notice, "move"));
+    assert!(held.notice.payload.answer.as_ref().is_some_and(|a| a.expires_at.is_some()));
+    let News::Moved(told) = &held.notice.news else {
+        panic!("{:?}", held.notice.news);
+    };
+    assert_eq!((told.notation.as_str(), told.game.ply), ("a4-a3", held.report.game.ply));
+    // No interaction to answer: the notice names none, as stored.
+    let posted = s.games().play_move_answered(28, BIRGER, "e3-d3", None).await.unwrap();
+    let stored = s.outbox().notice(posted.notice.id).await.unwrap().unwrap();
+    assert_eq!(posted.notice, stored);
+    assert_eq!(posted.notice.payload.answer, None);
+}
+}
+
+both_backends! {
+#[tokio::test]
 async fn a_move_whose_answer_failed_is_posted_and_so_is_one_never_answered(db: TestDb) {
     let f = fixture(db, false).await;
     let s = &f.service;
