@@ -48,8 +48,9 @@ impl Context {
                 }
                 TournamentFormat::Swiss { rounds } => {
                     let active = n - withdrawn.len();
-                    let pairings = (round <= rounds as i64 && active >= 2)
-                        .then(|| pairing::swiss_round(n, &withdrawn, &LoadedTournament::results(&matches)));
+                    let pairings = (round <= rounds as i64 && active >= 2).then(|| {
+                        pairing::swiss_round(n, &withdrawn, &LoadedTournament::results(&matches))
+                    });
                     (rounds as i64, pairings)
                 }
             };
