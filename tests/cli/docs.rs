@@ -351,3 +351,58 @@ fn no_service_string_names_a_command() {
     }
     assert!(found.is_empty(), "{found:#?}");
 }
+
+/// The lines of Rust source `text` holding a string that opens a sentence (a capital's word,
+/// a space, then a word or a value: `"The answer was {solution}."`, `"Move {} · {}"`) outside a
+/// comment: words for players.
+fn sentences(text: &str) -> Vec<(usize, String)> {
+    let opens_a_sentence = |s: &str| {
+        let mut chars = s.chars();
+        let first = chars.next().is_some_and(|c| c.is_ascii_uppercase());
+        let word: String = chars.by_ref().take_while(|c| *c != ' ').collect();
+        let next = chars.next();
+        first
+            && !word.is_empty()
+            && word.chars().all(|c| c.is_ascii_lowercase())
+            && next.is_some_and(|c| c.is_alphabetic() || c == '{')
+    };
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| {
+            let code = line.trim_start();
+            let code = match code.find("//") {
+                Some(at) if !code[..at].contains('"') => &code[..at],
+                _ => code,
+            };
+            code.match_indices('"')
+                .any(|(at, _)| opens_a_sentence(&code[at + 1..]))
+        })
+        .map(|(n, line)| (n + 1, line.trim().to_string()))
+        .collect()
+}
+
+/// The service and the renderer speak in data: no string of src/service or src/render opens
+/// a sentence (the bot words what they hand it, in src/bot/messages/, captions included).
+#[test]
+fn no_service_or_render_string_is_a_sentence() {
+    let planted = "// The answer in a comment\nlet a = \"The answer was {s}.\";\nlet b = \
+                   format!(\"Move {} · {}\", 1, 2);\nlet c = \"the king escaped\";\nlet d = \
+                   \"Discord\";\nlet e = \"Game #{}\";";
+    assert_eq!(
+        sentences(planted)
+            .iter()
+            .map(|(n, _)| *n)
+            .collect::<Vec<_>>(),
+        [2, 3]
+    );
+    let mut found = Vec::new();
+    for dir in ["src/service", "src/render"] {
+        for file in rust_files(&root().join(dir)) {
+            let text = std::fs::read_to_string(&file).unwrap();
+            for (n, line) in sentences(&text) {
+                found.push(format!("{}:{n}: {line}", file.display()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+}

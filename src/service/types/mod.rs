@@ -114,14 +114,13 @@ impl SideChoice {
 
 impl FromStr for SideChoice {
     type Err = String;
+    /// A side choice as stored (or a short form); what is not one is said plainly, for a log.
     fn from_str(s: &str) -> Result<SideChoice, String> {
         match s.trim().to_ascii_lowercase().as_str() {
             "attackers" | "attacker" | "a" => Ok(SideChoice::Attackers),
             "defenders" | "defender" | "d" => Ok(SideChoice::Defenders),
             "random" | "r" => Ok(SideChoice::Random),
-            _ => Err(format!(
-                "'{s}' is not a side: choose attackers, defenders or random"
-            )),
+            _ => Err(format!("not a side choice: {s:?}")),
         }
     }
 }
