@@ -1,5 +1,5 @@
-//! Work the bot does on its own: the clock (reminders, losses on time, expired challenges, the
-//! daily puzzle) and the AI's turns (played in the background, and swept for in the database so
+//! Work the bot does on its own: the clock (reminders, losses on time, expired challenges,
+//! tournaments whose sign-up ended, the daily puzzle) and the AI's turns (played in the background, and swept for in the database so
 //! that no game waits on the AI after a restart or a failure). Both are driven by the database, and what
 //! they decide is announced through the outbox (see [`super::delivery`]). The loops run on the
 //! bot's [`Tasks`] and stop between two steps when the bot stops.
@@ -48,6 +48,16 @@ pub fn clock(tasks: &Tasks, service: Arc<Service>, every: Duration) {
                 }
                 Ok(_) => {}
                 Err(e) => tracing::error!(error = ?e, "the clock failed"),
+            }
+            // Tournaments whose sign-up ended start (or, too few, are cancelled).
+            match service.tournaments().start_due().await {
+                Ok(started) if !started.is_empty() => {
+                    tracing::info!(tournaments = started.len(), "sign-ups ended")
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::error!(error = ?e, "cannot start the tournaments whose sign-up ended")
+                }
             }
             match service.puzzles().post_daily().await {
                 Ok(posted) if !posted.is_empty() => {

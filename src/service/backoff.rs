@@ -21,6 +21,8 @@ pub(crate) enum Work {
     Clock,
     /// Searching a finished game for puzzles (by its id).
     PuzzleScan,
+    /// Starting (or cancelling) a tournament whose sign-up ended (by its id).
+    SignUpOver,
 }
 
 /// The items set aside: (failures so far, when the next try may come, Unix ms).

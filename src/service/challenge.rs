@@ -680,6 +680,7 @@ impl Games<'_> {
             time_control,
             turn_deadline: None,
             board_message_id: None,
+            tournament: None,
             clocks: match time_control {
                 TimeControl::Fischer { bank, .. } => Some(Clocks::both(bank.as_millis() as i64)),
                 _ => None,

@@ -136,6 +136,23 @@ impl StartRefused {
 }
 
 impl News {
+    /// The game this news is about, if one: a move, an end, a reminder or a loss on time, a
+    /// start, a draw offered or declined, an AI move waited for, an analysis under way (its
+    /// [`GameInfo::tournament`] names a tournament game's tournament and round).
+    pub fn game(&self) -> Option<&GameInfo> {
+        match self {
+            News::Moved(report) => Some(&report.game),
+            News::Ended { ended, .. } => Some(&ended.game),
+            News::Clock(ClockEvent::Reminder { game, .. }) => Some(game),
+            News::Clock(ClockEvent::TimedOut(ended)) => Some(&ended.game),
+            News::Started(game) | News::ChannelGone(game) => Some(game),
+            News::DrawOffered { game, .. } | News::DrawDeclined { game, .. } => Some(game),
+            News::AiWaiting { game, .. } | News::AnalysisProgress { game, .. } => Some(game),
+            News::Tournament(TournamentNews::GameOpened { info, .. }) => Some(&**info),
+            _ => None,
+        }
+    }
+
     /// The game whose player to move gets the turn by this news (a move that leaves the game
     /// on, a game's start): their time starts when it is shown.
     pub fn turn_given(&self) -> Option<GameId> {

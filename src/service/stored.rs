@@ -5,9 +5,11 @@
 use super::context::Context;
 use super::error::ServiceError;
 use super::heavy;
+use super::types::tournament::MatchTag;
 use super::types::{ChannelId, Clocks, GameId, GameInfo, Place, Player, TimeControl, User};
 use crate::store::games::{self, GameRow, SeatRow};
 use crate::store::moves;
+use crate::store::tournaments;
 use crate::tafl::{write_position, Game, Outcome, Position, Reason, Rules, Side};
 
 /// A game read from the store and rebuilt from its moves.
@@ -40,7 +42,26 @@ impl Context {
 
     pub(crate) async fn load(&self, row: GameRow) -> Result<LoadedGame, ServiceError> {
         let moves = moves::of_game(self.store.read(), row.id).await?;
-        rebuild(row, moves.iter().map(|m| m.notation.as_str()))
+        let tag = self.match_tag(&row).await?;
+        let mut loaded = rebuild(row, moves.iter().map(|m| m.notation.as_str()))?;
+        loaded.info.tournament = tag;
+        Ok(loaded)
+    }
+
+    /// The tournament game that game `row` is, if it is one (only a game between two people
+    /// in a server can be).
+    async fn match_tag(&self, row: &GameRow) -> Result<Option<MatchTag>, ServiceError> {
+        let people = row.attacker.user_id.is_some() && row.defender.user_id.is_some();
+        if row.guild_id.is_none() || !people {
+            return Ok(None);
+        }
+        let tag = tournaments::tag_of_game(self.store.read(), row.id).await?;
+        Ok(tag.map(|(tournament, name, round, leg)| MatchTag {
+            tournament,
+            name,
+            round: round as u32,
+            leg: leg as u8,
+        }))
     }
 
     /// [`Context::load`] with the game played through on a blocking thread, through
@@ -51,10 +72,14 @@ impl Context {
         place: &heavy::Place,
     ) -> Result<LoadedGame, ServiceError> {
         let moves = moves::of_game(self.store.read(), row.id).await?;
-        self.heavy(place, move || {
-            rebuild(row, moves.iter().map(|m| m.notation.as_str()))
-        })
-        .await?
+        let tag = self.match_tag(&row).await?;
+        let mut loaded = self
+            .heavy(place, move || {
+                rebuild(row, moves.iter().map(|m| m.notation.as_str()))
+            })
+            .await??;
+        loaded.info.tournament = tag;
+        Ok(loaded)
     }
 
     /// [`Context::load`] for a sweep over many games: a game that cannot be rebuilt is logged
@@ -124,6 +149,7 @@ pub(crate) fn rebuild<'a>(
         turn_deadline: row.turn_deadline,
         board_message_id: row.board_message_id,
         clocks: None,
+        tournament: None,
     };
     let info = GameInfo {
         clocks: stored_clocks(&row, &info),

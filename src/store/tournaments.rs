@@ -224,6 +224,17 @@ pub async fn set_status<'e>(
     Ok(done.rows_affected() == 1)
 }
 
+/// Sets a Swiss event's number of rounds (before its start: fewer entrants came than its
+/// rounds need).
+pub async fn set_rounds<'e>(ex: impl Writes<'e>, id: i64, rounds: i64) -> Result<(), StoreError> {
+    sqlx::query("UPDATE tournaments SET rounds = $1 WHERE id = $2 AND status = 'signup'")
+        .bind(rounds)
+        .bind(id)
+        .execute(ex)
+        .await?;
+    Ok(())
+}
+
 /// Claims the pairing of round `round` (the one after `round - 1`, the last paired) for this
 /// transaction: true if no one paired it before. Rounds of a round robin are set here too.
 pub async fn claim_round<'e>(
@@ -616,4 +627,33 @@ pub async fn set_thread<'e>(ex: impl Writes<'e>, id: i64, thread: u64) -> Result
     .execute(ex)
     .await?;
     Ok(done.rows_affected() == 1)
+}
+
+/// The tournament game that game `game` is, if it is one: its tournament's id and name, the
+/// round and the leg.
+pub async fn tag_of_game<'e>(
+    ex: impl AnyExecutor<'e>,
+    game: i64,
+) -> Result<Option<(i64, String, i64, i64)>, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT t.id, t.name, m.round, g.leg FROM tournament_games g \
+         JOIN tournament_matches m ON m.id = g.match_id \
+         JOIN tournaments t ON t.id = m.tournament_id WHERE g.game_id = $1",
+    )
+    .bind(game)
+    .fetch_optional(ex)
+    .await?)
+}
+
+/// The match game recorded in thread `thread`, if one is.
+pub async fn game_in_thread<'e>(
+    ex: impl AnyExecutor<'e>,
+    thread: u64,
+) -> Result<Option<MatchGameRow>, StoreError> {
+    Ok(sqlx::query_as::<_, MatchGameRow>(&format!(
+        "SELECT {GAME_COLUMNS} FROM tournament_games WHERE thread_id = $1 LIMIT 1"
+    ))
+    .bind(to_db(thread))
+    .fetch_optional(ex)
+    .await?)
 }

@@ -27,5 +27,6 @@ mod operator;
 mod privacy;
 mod shards;
 mod tournament_events;
+mod tournament_threads;
 mod tournaments;
 mod vacation;

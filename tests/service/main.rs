@@ -21,6 +21,7 @@ mod puzzle_service;
 mod races;
 mod schema;
 mod service;
+mod tournament_clock;
 mod tournaments;
 mod unknown_commits;
 mod vacation;

@@ -145,6 +145,8 @@ struct Inner {
     private: Mutex<HashMap<u64, Vec<u64>>>,
     /// Each thread's parent channel.
     thread_parents: Mutex<HashMap<u64, u64>>,
+    /// Each thread's name, as made.
+    thread_names: Mutex<HashMap<u64, String>>,
     /// Every IDENTIFY's `shard` array, in order.
     identified: Mutex<Vec<[u32; 2]>>,
     resumes: AtomicU64,
@@ -1444,7 +1446,7 @@ fn channel_json(inner: &Inner, guild: u64, channel: u64, position: usize) -> Val
     if let Some(parent) = inner.thread_parents.lock().unwrap().get(&channel) {
         return json!({
             "id": channel.to_string(), "type": 11, "guild_id": guild.to_string(),
-            "parent_id": parent.to_string(), "name": format!("game-{channel}"),
+            "parent_id": parent.to_string(), "name": thread_name(inner, channel),
             "owner_id": BOT_ID.to_string(), "position": 0, "permission_overwrites": [],
             "nsfw": false, "rate_limit_per_user": 0, "flags": 0, "last_message_id": null,
             "thread_metadata": {"archived": false, "auto_archive_duration": 1440,
@@ -2358,20 +2360,62 @@ fn answer(
             }))
             .into_response()
         }
-        ("POST", ["channels", parent, "threads"]) => Json(json!({
-            "id": id.to_string(), "type": 11,
-            "guild_id": thread_in(inner, parent.parse().unwrap_or(0), id).to_string(),
-            "parent_id": parent, "name": body["name"].as_str().unwrap_or("game"),
-            "owner_id": BOT_ID.to_string(), "position": 0, "permission_overwrites": [],
-            "nsfw": false, "rate_limit_per_user": 0, "flags": 0,
-            "thread_metadata": {"archived": false, "auto_archive_duration": 1440,
-                "archive_timestamp": "2026-11-22T12:00:00+00:00", "locked": false},
-            "member_count": 1, "message_count": 0, "total_message_sent": 0,
-        }))
-        .into_response(),
+        // The guild's threads not deleted (none is ever archived here).
+        ("GET", ["guilds", guild, "threads", "active"]) => {
+            let guild: u64 = guild.parse().unwrap_or(0);
+            let deleted = inner.deleted.lock().unwrap().clone();
+            let mut threads: Vec<u64> = inner
+                .thread_parents
+                .lock()
+                .unwrap()
+                .keys()
+                .copied()
+                .filter(|t| guild_of(inner, *t) == guild && !deleted.contains(t))
+                .collect();
+            threads.sort_unstable();
+            let threads: Vec<Value> = threads
+                .into_iter()
+                .map(|t| channel_json(inner, guild, t, 0))
+                .collect();
+            Json(json!({"threads": threads, "members": []})).into_response()
+        }
+        ("POST", ["channels", parent, "threads"]) => {
+            if let Some(name) = body["name"].as_str() {
+                inner
+                    .thread_names
+                    .lock()
+                    .unwrap()
+                    .insert(id, name.to_string());
+            }
+            thread_made(inner, parent, id, body)
+        }
         _ => StatusCode::NO_CONTENT.into_response(),
     };
     (response, created)
+}
+
+/// The answer to a thread made: thread `id` of channel `parent`, as `body` asked.
+fn thread_made(inner: &Inner, parent: &str, id: u64, body: &Value) -> Response {
+    Json(json!({
+        "id": id.to_string(), "type": 11,
+        "guild_id": thread_in(inner, parent.parse().unwrap_or(0), id).to_string(),
+        "parent_id": parent, "name": body["name"].as_str().unwrap_or("game"),
+        "owner_id": BOT_ID.to_string(), "position": 0, "permission_overwrites": [],
+        "nsfw": false, "rate_limit_per_user": 0, "flags": 0,
+        "thread_metadata": {"archived": false, "auto_archive_duration": 1440,
+            "archive_timestamp": "2026-11-22T12:00:00+00:00", "locked": false},
+        "member_count": 1, "message_count": 0, "total_message_sent": 0,
+    }))
+    .into_response()
+}
+
+/// Thread `thread`'s name as made (`game-` and its id if none was given).
+fn thread_name(inner: &Inner, thread: u64) -> String {
+    let names = inner.thread_names.lock().unwrap();
+    names
+        .get(&thread)
+        .cloned()
+        .unwrap_or(format!("game-{thread}"))
 }
 
 /// A thread `thread` made in channel `parent`: it belongs to the parent's guild (returned).

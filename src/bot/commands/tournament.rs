@@ -133,8 +133,8 @@ pub async fn create(
     #[max_length = 20]
     time: Option<String>,
     #[description = "Rated (default true)"] rated: Option<bool>,
-    #[description = "Sign-up closes after this long (2d, 12h…); default: when you start it"]
-    #[max_length = 20]
+    #[description = "Sign-up ends after a span (2d, 12h) or at a UTC time (2027-01-20 18:00); default: when started"]
+    #[max_length = 30]
     signup: Option<String>,
 ) -> Result<(), Error> {
     let rules = game_rules(self::variant(variant), rules)?;
@@ -146,15 +146,15 @@ pub async fn create(
     };
     let signup_for = match signup.as_deref() {
         None => None,
-        Some(text) => match text.parse::<TimeControl>() {
-            Ok(TimeControl::PerMove(d)) => Some(d),
-            _ => {
-                return Err(Error::User(format!(
-                    "'{}' is not a time for the sign-up: write one like 2d or 12h (1 minute to 30 days).",
+        Some(text) => {
+            let now = chrono::Utc::now().timestamp_millis();
+            Some(signup_end(text, now).ok_or_else(|| {
+                Error::User(format!(
+                    "'{}' is not an end for the sign-up: write how long it lasts (2d, 12h; 1 minute to 30 days) or when it ends, in UTC (2027-01-20 18:00), within 30 days.",
                     crate::echo::echo(text)
-                )))
-            }
-        },
+                ))
+            })?)
+        }
     };
     let request = TournamentRequest {
         guild: guild(ctx),
@@ -177,6 +177,38 @@ pub async fn create(
         .map_err(worded)?;
     ctx.send(private(words::created(&info))).await?;
     Ok(())
+}
+
+/// The longest a sign-up may last: as long as the longest time per move.
+const LONGEST_SIGNUP_MS: i64 = 30 * 86_400_000;
+
+/// How long a sign-up lasts from `now` (Unix ms), from what the organiser wrote: a span
+/// (`2d`, `12h`, `1d12h`: one minute to thirty days), a UTC date and time
+/// (`2027-01-20 18:00`, or with a `T`), or a Discord timestamp (`<t:1800000000>`, any style).
+/// None: not one of those, or not between a minute and thirty days ahead.
+fn signup_end(text: &str, now: i64) -> Option<std::time::Duration> {
+    let text = text.trim();
+    if let Ok(TimeControl::PerMove(span)) = text.parse::<TimeControl>() {
+        return Some(span);
+    }
+    let at = match text
+        .strip_prefix("<t:")
+        .and_then(|rest| rest.strip_suffix('>'))
+    {
+        Some(stamp) => {
+            let secs = stamp.split(':').next()?;
+            secs.parse::<i64>().ok()?.checked_mul(1000)?
+        }
+        None => ["%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S"]
+            .iter()
+            .find_map(|f| chrono::NaiveDateTime::parse_from_str(text, f).ok())?
+            .and_utc()
+            .timestamp_millis(),
+    };
+    let ahead = at.checked_sub(now)?;
+    (60_000..=LONGEST_SIGNUP_MS)
+        .contains(&ahead)
+        .then(|| std::time::Duration::from_millis(ahead as u64))
 }
 
 /// Name the role whose members may run tournaments here (Manage Server); none: only Manage Server.
@@ -404,4 +436,41 @@ pub async fn press(
     }
     .map_err(worded)?;
     Ok(words::joined(&info, join))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::signup_end;
+    use std::time::Duration;
+
+    /// 2027-01-15 08:00:00 UTC.
+    const NOW: i64 = 1_800_000_000_000;
+
+    #[test]
+    fn a_signup_ends_after_a_span_or_at_a_time_ahead() {
+        let hours = |h: u64| Some(Duration::from_secs(h * 3600));
+        assert_eq!(signup_end("2d", NOW), hours(48));
+        assert_eq!(signup_end(" 1d12h ", NOW), hours(36));
+        // 2027-01-15 08:00 UTC is NOW: 10:00 the same day is two hours ahead.
+        assert_eq!(signup_end("2027-01-15 10:00", NOW), hours(2));
+        assert_eq!(signup_end("2027-01-15T10:00", NOW), hours(2));
+        assert_eq!(signup_end("2027-01-16 08:00:00", NOW), hours(24));
+        assert_eq!(signup_end("<t:1800007200>", NOW), hours(2));
+        assert_eq!(signup_end("<t:1800007200:R>", NOW), hours(2));
+        // Past, too near, too far, or not a time.
+        for bad in [
+            "2027-01-15 07:00",
+            "<t:1800000030>",
+            "2027-03-01 00:00",
+            "31d",
+            "3d+6h",
+            "none",
+            "tomorrow",
+            "<t:-5>",
+            "<t:99999999999999999999>",
+            "",
+        ] {
+            assert_eq!(signup_end(bad, NOW), None, "{bad}");
+        }
+    }
 }

@@ -196,6 +196,52 @@ impl Poster {
         Err(self.confirmed(channel, policy::verdict(response)).await)
     }
 
+    /// The bot's active threads of `channel` named `name`, the oldest first: a thread an
+    /// attempt before made, whose answer was lost (or whose process stopped before recording
+    /// it). Discord lists active threads by guild, so the channel's guild is asked first. The
+    /// attempt that failed, if either request did: nothing is to be made then.
+    pub(super) async fn threads_named(
+        &self,
+        channel: u64,
+        name: &str,
+    ) -> Result<Vec<u64>, Attempt> {
+        let ok = |a: &Answer| (200..=299).contains(&a.status);
+        let url = format!("{}/channels/{channel}", self.api);
+        let answer = self.request(self.client.get(url)).await;
+        let guild = match &answer {
+            Ok(a) if ok(a) => a.body["guild_id"]
+                .as_str()
+                .and_then(|g| g.parse::<u64>().ok()),
+            _ => return Err(self.confirmed(channel, policy::verdict(answer)).await),
+        };
+        let (Some(guild), Some(me)) = (guild, self.me().await) else {
+            let reason = "cannot tell the channel's guild or the bot's id".to_string();
+            return Err(Delivery::Retry {
+                reason,
+                after: None,
+            }
+            .into());
+        };
+        let url = format!("{}/guilds/{guild}/threads/active", self.api);
+        let answer = self.request(self.client.get(url)).await;
+        let threads = match &answer {
+            Ok(a) if ok(a) => a.body["threads"].as_array().cloned().unwrap_or_default(),
+            _ => return Err(policy::verdict(answer)),
+        };
+        let id = |v: &serde_json::Value| v.as_str().and_then(|s| s.parse::<u64>().ok());
+        let mut found: Vec<u64> = threads
+            .iter()
+            .filter(|t| {
+                id(&t["parent_id"]) == Some(channel)
+                    && id(&t["owner_id"]) == Some(me)
+                    && t["name"].as_str() == Some(name)
+            })
+            .filter_map(|t| id(&t["id"]))
+            .collect();
+        found.sort_unstable();
+        Ok(found)
+    }
+
     /// `attempt`, unless Discord answered *Unknown Channel* and a look at the channel does not
     /// confirm it: the channel is there, or the look fails, and the notice is tried again. A
     /// game is aborted only on two answers that its channel is gone, since an abort cannot be

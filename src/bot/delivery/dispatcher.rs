@@ -524,9 +524,12 @@ async fn direct(
     }
 }
 
-/// Delivers a notice that owes a tournament's match game its thread: the thread made (once:
-/// one made by an attempt before is used again, once recorded), then the game started in it
-/// (its first post is the outbox's). The thread is the notice's message.
+/// Delivers a notice that owes a tournament's match game its thread: the thread made once,
+/// then the game started in it (its first post is the outbox's). The thread is the notice's
+/// message. Once: a thread recorded by an attempt before is used again; and an attempt after
+/// one whose outcome is unknown (its answer lost, or its process stopped before recording the
+/// thread) first looks for the bot's thread of that name in the channel that no other match
+/// game has, and takes it.
 async fn open_thread(
     service: &Service,
     poster: &Poster,
@@ -534,20 +537,28 @@ async fn open_thread(
     game: &MatchGame,
 ) -> Attempt {
     let tournaments = service.tournaments();
-    let thread = match tournaments.thread_of(game.slot).await {
-        Ok(Some(thread)) => thread,
-        Ok(None) => {
-            let name = crate::bot::messages::tournaments::thread_name(game);
-            match poster.open_thread(notice.channel, &name).await {
-                Ok(thread) => {
-                    if let Err(e) = tournaments.thread_made(game.slot, thread).await {
-                        tracing::warn!(notice = notice.id, error = ?e, "cannot record a match game's thread");
-                    }
-                    thread
-                }
+    let name = crate::bot::messages::tournaments::thread_name(game);
+    let recorded = match tournaments.thread_of(game.slot).await {
+        Ok(None) if notice.attempts > 0 => {
+            match poster.threads_named(notice.channel, &name).await {
+                Ok(found) if found.is_empty() => Ok(None),
+                Ok(found) => tournaments.adopt_thread(game.slot, &found).await,
                 Err(attempt) => return attempt,
             }
         }
+        recorded => recorded,
+    };
+    let thread = match recorded {
+        Ok(Some(thread)) => thread,
+        Ok(None) => match poster.open_thread(notice.channel, &name).await {
+            Ok(thread) => {
+                if let Err(e) = tournaments.thread_made(game.slot, thread).await {
+                    tracing::warn!(notice = notice.id, error = ?e, "cannot record a match game's thread");
+                }
+                thread
+            }
+            Err(attempt) => return attempt,
+        },
         Err(e) => {
             let reason = format!("cannot read the match game: {e:?}");
             return Delivery::Retry {

@@ -4,8 +4,17 @@ use super::*;
 use crate::service::News;
 
 /// The words of a notice the outbox delivers: what it tells (see [`News`]), worded at
-/// delivery.
+/// delivery. A tournament game's news opens with the tournament, the round and the game.
 pub fn notice_text(news: &News) -> String {
+    let text = news_words(news);
+    let opened = matches!(news, News::Tournament(_));
+    match news.game().and_then(|g| g.tournament.as_ref()) {
+        Some(tag) if !opened => format!("{}\n{text}", super::tournaments::match_line(tag)),
+        _ => text,
+    }
+}
+
+fn news_words(news: &News) -> String {
     match news {
         News::Moved(report) => move_message(report),
         News::Ended { ended, by } => ended_message(ended, by.as_ref()),

@@ -67,6 +67,7 @@ fn an_analysis_summary_names_three_moves_a_side_within_the_limit() {
         time_control: TimeControl::None,
         turn_deadline: None,
         board_message_id: None,
+        tournament: None,
         clocks: None,
     };
     let text = analysis_summary(&AnalysisSummary::new(&info, &r));
@@ -134,6 +135,7 @@ fn counts_are_pluralised_and_labels_agree_with_their_percentages() {
         time_control: TimeControl::None,
         turn_deadline: None,
         board_message_id: None,
+        tournament: None,
         clocks: None,
     };
     let text = analysis_summary(&AnalysisSummary::new(&info, &review));
@@ -578,6 +580,7 @@ fn long_game(i: u64) -> GameInfo {
         time_control: TimeControl::None,
         turn_deadline: None,
         board_message_id: None,
+        tournament: None,
         clocks: None,
     }
 }
@@ -1159,4 +1162,93 @@ fn a_replays_frames_are_captioned_with_their_moves_and_the_last_with_the_result(
         replay_caption(&won, 1),
         format!("1. {} · attackers win: {reason}", won.moves()[0])
     );
+}
+
+#[test]
+fn every_post_of_a_tournament_game_opens_with_its_tournament_and_round() {
+    use crate::service::tournament::MatchTag;
+    let tag = MatchTag {
+        tournament: 3,
+        name: "Spring Open".into(),
+        round: 2,
+        leg: 1,
+    };
+    let game = GameInfo {
+        tournament: Some(tag),
+        ..game_of(Variant::Tablut, Outcome::Ongoing)
+    };
+    let over = GameInfo {
+        outcome: Outcome::Drawn {
+            reason: crate::tafl::Reason::DrawAgreed,
+        },
+        ..game.clone()
+    };
+    let ended = Ended {
+        game: over,
+        ratings: None,
+        png: Vec::new(),
+        notice: None,
+    };
+    let posts = [
+        News::Started(game.clone()),
+        News::DrawOffered {
+            game: game.clone(),
+            by: 7,
+        },
+        News::Clock(ClockEvent::Reminder {
+            game: game.clone(),
+            user: 7,
+            number: 1,
+            remaining: Duration::from_secs(3600),
+        }),
+        News::Ended {
+            ended: ended.clone(),
+            by: None,
+        },
+        News::Clock(ClockEvent::TimedOut(ended)),
+    ];
+    for news in &posts {
+        let text = notice_text(news);
+        assert!(
+            text.starts_with("**Spring Open** · round 2 · game 1 of 2.\n"),
+            "{text}"
+        );
+        assert_eq!(text.matches("Spring Open").count(), 1, "{text}");
+    }
+    // A game that is no tournament's names none.
+    let plain = notice_text(&News::Started(game_of(Variant::Tablut, Outcome::Ongoing)));
+    assert!(!plain.contains("round"), "{plain}");
+}
+
+#[test]
+fn a_tournament_cancelled_at_its_signups_end_says_why() {
+    use crate::service::tournament::{TournamentInfo, TournamentNews, TournamentStatus};
+    let info = TournamentInfo {
+        id: 4,
+        name: "Winter Cup".into(),
+        guild: 1,
+        channel: 2,
+        organiser: 3,
+        rules: Rules::default(),
+        format: crate::service::tournament::TournamentFormat::RoundRobin,
+        time_control: TimeControl::None,
+        rated: true,
+        seats: 8,
+        signup_until: Some(1_800_000_000_000),
+        status: TournamentStatus::Cancelled,
+        round: 0,
+        rounds: 0,
+        entrants: Vec::new(),
+    };
+    for (entrants, count) in [(0, "0 entrants"), (1, "1 entrant")] {
+        let news = News::Tournament(TournamentNews::NotStarted {
+            tournament: info.clone(),
+            entrants,
+        });
+        let text = notice_text(&news);
+        assert_eq!(
+            text,
+            format!("**Winter Cup** is cancelled: its sign-up ended with {count} and a tournament needs at least 2.")
+        );
+    }
 }

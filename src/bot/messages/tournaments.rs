@@ -5,7 +5,7 @@ use super::{
     counted, escape, game_words, listing, relative_time, started_message, time_words, user,
 };
 use crate::service::tournament::{
-    MatchGame, PairingView, StandingRow, Tiebreak, TournamentFormat, TournamentInfo,
+    MatchGame, MatchTag, PairingView, StandingRow, Tiebreak, TournamentFormat, TournamentInfo,
     TournamentNews, TournamentRefusal, TournamentStatus, TournamentView, MAX_NAME,
 };
 use crate::service::User;
@@ -32,6 +32,17 @@ pub fn thread_name(game: &MatchGame) -> String {
         short(&game.second.name)
     );
     name.chars().take(100).collect()
+}
+
+/// The line that opens every post of a tournament game: `**Spring Open** · round 2 · game 1
+/// of 2.`
+pub fn match_line(tag: &MatchTag) -> String {
+    format!(
+        "**{}** · round {} · game {} of 2.",
+        escape(&tag.name),
+        tag.round,
+        tag.leg
+    )
 }
 
 fn title(t: &TournamentInfo) -> String {
@@ -107,7 +118,7 @@ fn announcement(t: &TournamentInfo) -> String {
             "\nStarted: the pairings are posted here each round.".into()
         }
         TournamentStatus::Finished => "\nFinished.".into(),
-        TournamentStatus::Cancelled => "\nCancelled by its organiser.".into(),
+        TournamentStatus::Cancelled => "\nCancelled.".into(),
     };
     head.push_str(&state);
     head.push_str(&format!("\nEntrants ({}/{}):", t.entrants.len(), t.seats));
@@ -206,13 +217,9 @@ pub fn notice(news: &TournamentNews) -> String {
     match news {
         TournamentNews::Announced(t) => announcement(t),
         TournamentNews::Thread(game) => thread_name(game),
-        TournamentNews::GameOpened { game, info } => format!(
-            "**{}** · round {} · game {} of 2.\n{}",
-            escape(&game.name),
-            game.round,
-            game.leg,
-            started_message(info)
-        ),
+        TournamentNews::GameOpened { game, info } => {
+            format!("{}\n{}", match_line(&game.tag()), started_message(info))
+        }
         TournamentNews::Round {
             tournament,
             round,
@@ -250,6 +257,14 @@ pub fn notice(news: &TournamentNews) -> String {
             ),
             _ => format!("{} goes on: its organiser resumed it.", title(t)),
         },
+        TournamentNews::NotStarted {
+            tournament,
+            entrants,
+        } => format!(
+            "{} is cancelled: its sign-up ended with {} and a tournament needs at least 2.",
+            title(tournament),
+            counted(*entrants, "entrant", "entrants")
+        ),
         TournamentNews::Withdrawn {
             tournament,
             user: who,

@@ -7,6 +7,7 @@ use super::{
     Member, TournamentFormat, TournamentId, TournamentInfo, TournamentNews, TournamentRefusal,
     TournamentRequest, TournamentStatus, Tournaments, MAX_NAME, MAX_SWISS_ROUNDS,
 };
+use crate::service::backoff::Work;
 use crate::service::error::ServiceError;
 use crate::service::news::News;
 use crate::service::notice::{Buttons, Payload};
@@ -287,17 +288,112 @@ impl Tournaments<'_> {
             }
         }
         let now = self.cx.database_now_on(&mut tx).await?;
-        if !rows::set_status(&mut *tx, id, "signup", "running", now).await? {
+        let Some(notice) = self.begin(&mut tx, &loaded, now).await? else {
             return Err(TournamentRefusal::Status(TournamentStatus::Running).into());
-        }
-        for (seat, e) in loaded.entrants.iter().enumerate() {
-            rows::seat(&mut *tx, id, e.user_id, seat as i64).await?;
-        }
-        let (_, notice) = self.edit_announcement(&mut tx, id, now).await?;
-        self.cx.pair_round(&mut tx, id, 1, now).await?;
+        };
         let info = LoadedTournament::read(&mut tx, id).await?.info()?;
         self.cx.commit_noticed(tx, notice).await?;
         Ok(info)
+    }
+
+    /// Moves a tournament signing up to running in `conn`'s transaction, if it still signs
+    /// up (the status's conditional change decides, whatever the processes): seats given in
+    /// the order the entrants joined, the announcement edited (its buttons removed), the
+    /// first round paired. Returns the announcement's edit, or none if it was not signing up.
+    async fn begin(
+        self,
+        conn: &mut Connection,
+        loaded: &LoadedTournament,
+        now: i64,
+    ) -> Result<Option<NoticeId>, ServiceError> {
+        let id = loaded.row.id;
+        if !rows::set_status(&mut *conn, id, "signup", "running", now).await? {
+            return Ok(None);
+        }
+        for (seat, e) in loaded.entrants.iter().enumerate() {
+            rows::seat(&mut *conn, id, e.user_id, seat as i64).await?;
+        }
+        let (_, notice) = self.edit_announcement(conn, id, now).await?;
+        self.cx.pair_round(conn, id, 1, now).await?;
+        Ok(Some(notice))
+    }
+
+    /// Every tournament whose sign-up has ended by the database's time, started by the clock:
+    /// with at least two entrants it starts as its organiser would start it (a Swiss event
+    /// with fewer entrants than its rounds need plays as many as they allow, the entrants
+    /// less one); with fewer it is cancelled, and the channel is told why. Each is one
+    /// transaction that moves the tournament out of its sign-up only if it still signs up,
+    /// so that two processes start it once. A tournament that fails is logged and set aside
+    /// for a while; the others go on. Returns the tournaments started or cancelled.
+    pub async fn start_due(self) -> Result<Vec<TournamentInfo>, ServiceError> {
+        let now = self.cx.database_now().await?;
+        let mut out = Vec::new();
+        for row in rows::signup_over(self.cx.store.read(), now).await? {
+            let id = row.id;
+            if !self.cx.retries.ready(Work::SignUpOver, id, now) {
+                continue;
+            }
+            match self.signup_ended(id).await {
+                Ok(done) => {
+                    self.cx.retries.succeeded(Work::SignUpOver, id);
+                    out.extend(done);
+                }
+                Err(e) => {
+                    let (failures, next) = self.cx.retries.failed(Work::SignUpOver, id, now);
+                    tracing::error!(tournament = id, error = ?e, failures, retry_in_s = (next - now) / 1000, "cannot start a tournament whose sign-up ended: set aside");
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Tournament `id`'s sign-up ended: started, or cancelled with fewer than two entrants,
+    /// in one transaction; none if it no longer signs up or its sign-up has not ended (another
+    /// process or its organiser came first).
+    async fn signup_ended(self, id: TournamentId) -> Result<Option<TournamentInfo>, ServiceError> {
+        let mut tx = self.cx.store.write().await?;
+        let loaded = LoadedTournament::lock(&mut tx, self.cx.store.backend(), id).await?;
+        let now = self.cx.database_now_on(&mut tx).await?;
+        let due = loaded.row.signup_until.is_some_and(|until| until <= now);
+        if loaded.status()? != TournamentStatus::SignUp || !due {
+            return Ok(None);
+        }
+        let entrants = loaded.entrants.len() as u32;
+        if entrants < 2 {
+            if !rows::set_status(&mut *tx, id, "signup", "cancelled", now).await? {
+                return Ok(None);
+            }
+            let (info, _) = self.edit_announcement(&mut tx, id, now).await?;
+            let news = TournamentNews::NotStarted {
+                tournament: info.clone(),
+                entrants,
+            };
+            let notice = self
+                .cx
+                .enqueue(
+                    &mut tx,
+                    info.channel,
+                    "tournament_status",
+                    &Payload::news(News::Tournament(news)),
+                    Duration::ZERO,
+                    now,
+                )
+                .await?;
+            self.cx.commit_noticed(tx, notice).await?;
+            return Ok(Some(info));
+        }
+        if let TournamentFormat::Swiss { rounds } = loaded.format() {
+            if rounds >= entrants {
+                rows::set_rounds(&mut *tx, id, i64::from(entrants - 1)).await?;
+            }
+        }
+        let loaded = LoadedTournament::read(&mut tx, id).await?;
+        let Some(notice) = self.begin(&mut tx, &loaded, now).await? else {
+            return Ok(None);
+        };
+        let info = LoadedTournament::read(&mut tx, id).await?.info()?;
+        self.cx.commit_noticed(tx, notice).await?;
+        Ok(Some(info))
     }
 
     /// `user` withdraws from tournament `id` (or, `by` an organiser, is removed): before the

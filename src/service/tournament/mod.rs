@@ -1,6 +1,7 @@
 //! Tournaments in a server: round robins and Swiss events of matches of two games, sides
 //! swapped ([`Service::tournaments`]). An organiser creates one (its announcement carries Join
-//! and Leave and lists the entrants, edited as they change), starts it, and each round's
+//! and Leave and lists the entrants, edited as they change), starts it (or the clock does, once
+//! a sign-up with an end is over: [`Tournaments::start_due`]), and each round's
 //! matches are paired (by [`crate::tournament`]) in one transaction with their notices: each
 //! match game's thread is opened by its notice (the dispatcher makes the thread, then
 //! [`Tournaments::open_game`] starts the game in it), the round's post carries the pairings and

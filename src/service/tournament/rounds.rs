@@ -263,6 +263,32 @@ impl Tournaments<'_> {
         Ok(row.and_then(|g| g.thread_id))
     }
 
+    /// Of `found`, the threads of a match game's name found in its channel, takes the first
+    /// that no match game has for this one (recorded, so that every later attempt uses it):
+    /// the thread an attempt made before its answer was lost. None if each is another's, or
+    /// this one has a thread recorded meanwhile (that one is returned).
+    pub async fn adopt_thread(
+        self,
+        slot: i64,
+        found: &[ChannelId],
+    ) -> Result<Option<ChannelId>, ServiceError> {
+        let mut tx = self.cx.store.write().await?;
+        let Some(row) = rows::game_by_id(&mut *tx, slot).await? else {
+            return Ok(None);
+        };
+        if row.thread_id.is_some() {
+            return Ok(row.thread_id);
+        }
+        for &thread in found {
+            if rows::game_in_thread(&mut *tx, thread).await?.is_none() {
+                rows::set_thread(&mut *tx, slot, thread).await?;
+                tx.commit().await?;
+                return Ok(Some(thread));
+            }
+        }
+        Ok(None)
+    }
+
     /// Records the thread made for a match game (before its game starts there), so that a
     /// second attempt uses it rather than making another.
     pub async fn thread_made(self, slot: i64, thread: ChannelId) -> Result<(), ServiceError> {
@@ -314,7 +340,7 @@ impl Tournaments<'_> {
             channel: thread,
         };
         let time = TimeControl::from_columns(loaded.row.time_per_move_ms, loaded.row.increment_ms);
-        let info = self
+        let mut info = self
             .games
             .create_game(
                 &mut tx,
@@ -330,9 +356,10 @@ impl Tournaments<'_> {
         if !rows::start_game(&mut *tx, slot.id, info.id, thread).await? {
             return Ok(None);
         }
+        info.tournament = Some(game.tag());
         let news = TournamentNews::GameOpened {
             game: game.clone(),
-            info: info.clone(),
+            info: Box::new(info.clone()),
         };
         let payload = self.cx.with_board(News::Tournament(news), &info);
         let first_post = self

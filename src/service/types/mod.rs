@@ -347,6 +347,10 @@ pub struct GameInfo {
     #[serde(default)]
     pub clocks: Option<Clocks>,
     pub board_message_id: Option<u64>,
+    /// The tournament, round and match game it is, if it is a tournament's (every post of the
+    /// game names them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<tournament::MatchTag>,
 }
 
 impl GameInfo {

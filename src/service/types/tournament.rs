@@ -192,6 +192,28 @@ pub struct MatchGame {
     pub slot: i64,
 }
 
+/// The tournament game a game is: its tournament's id and name, the round, and which of the
+/// match's two games (`leg`, 1 or 2).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchTag {
+    pub tournament: TournamentId,
+    pub name: String,
+    pub round: u32,
+    pub leg: u8,
+}
+
+impl MatchGame {
+    /// The tag its game carries.
+    pub fn tag(&self) -> MatchTag {
+        MatchTag {
+            tournament: self.tournament,
+            name: self.name.clone(),
+            round: self.round,
+            leg: self.leg,
+        }
+    }
+}
+
 /// A pairing as shown: a match, or a bye (`second` none).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PairingView {
@@ -241,7 +263,10 @@ pub enum TournamentNews {
     /// A thread to open for a match game: the notice opens it (nothing is posted).
     Thread(MatchGame),
     /// A match game's first post, in its thread.
-    GameOpened { game: MatchGame, info: GameInfo },
+    GameOpened {
+        game: MatchGame,
+        info: Box<GameInfo>,
+    },
     /// A round paired (its pairings), with the standings before it (drawn as an image).
     Round {
         tournament: TournamentInfo,
@@ -261,6 +286,11 @@ pub enum TournamentNews {
     },
     /// Paused, resumed or cancelled by its organiser (as its status says).
     Status(TournamentInfo),
+    /// Its sign-up ended with fewer than two entrants (`entrants`): cancelled by the clock.
+    NotStarted {
+        tournament: TournamentInfo,
+        entrants: u32,
+    },
     /// A player withdrew (or was removed by the organiser: `removed`).
     Withdrawn {
         tournament: TournamentInfo,
