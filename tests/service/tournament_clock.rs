@@ -218,7 +218,7 @@ both_backends! {
         let other = info.player(moved.game.turn).user_id().unwrap();
         let (offered, _) = s.games().offer_draw(thread, other, None).await.unwrap();
         assert_eq!(offered.tournament.as_ref(), Some(&tag));
-        s.games().answer_draw(thread, mover, false, None).await.unwrap();
+        s.games().respond_to_draw(thread, mover, false, None).await.unwrap();
         s.games().resign(thread, mover, None).await.unwrap();
         let posts = notices(s, thread).await;
         let kinds: Vec<&str> = posts.iter().map(|(k, _, _)| k.as_str()).collect();

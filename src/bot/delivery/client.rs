@@ -205,7 +205,7 @@ impl Poster {
         channel: u64,
         name: &str,
     ) -> Result<Vec<u64>, Attempt> {
-        let ok = |a: &Answer| (200..=299).contains(&a.status);
+        let ok = |a: &Response| (200..=299).contains(&a.status);
         let url = format!("{}/channels/{channel}", self.api);
         let answer = self.request(self.client.get(url)).await;
         let guild = match &answer {
