@@ -485,9 +485,9 @@ mod tests {
     #[test]
     fn other_games_are_refused() {
         assert!(
-            parse_rules_record("dim:13 start:/13/13/13/13/13/13/13/13/13/13/13/13/13/")
+            parse_rules_record("dim:15 start:/15/15/15/15/15/15/15/15/15/15/15/15/15/15/15/")
                 .unwrap_err()
-                .contains("dim:13")
+                .contains("dim:15")
         );
         assert!(parse_rules_record(&format!("dim:9 ber:c start:{TABLUT}")).is_err());
         assert!(parse_rules_record(&format!("dim:9 tfr:w start:{TABLUT}")).is_err());
