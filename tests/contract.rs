@@ -364,7 +364,11 @@ async fn challenge(h: &BotHarness, channel: u64, extra: &[Value]) -> String {
 
 /// Birger presses `button` twice at once; returns (the winner's id and answer, the other's
 /// answer), the winner being the press not refused.
-async fn double_press(h: &BotHarness, channel: u64, button: &str) -> ((u64, Recorded), Recorded) {
+async fn double_press(
+    h: &BotHarness,
+    channel: u64,
+    button: &str,
+) -> ((u64, BotRequest), BotRequest) {
     let birger = Who::member(BIRGER, "Birger");
     let first = h.fake.click(&birger, channel, 1, button);
     let second = h.fake.click(&birger, channel, 1, button);
@@ -434,7 +438,7 @@ async fn a_press_is_acknowledged_first_and_a_double_accept_makes_one_game_and_on
         "{text}"
     );
     let thread = edited.channel_named();
-    let threads: Vec<Recorded> = h
+    let threads: Vec<BotRequest> = h
         .fake
         .requests()
         .into_iter()

@@ -260,7 +260,7 @@ async fn a_thousand_ply_game_is_drawn_and_its_analysis_holds_one_position_at_a_t
     let every_prefix = one_game * 1001 / 2;
     for _ in 0..3 {
         let (step, peak) = peak_during(s.analysis().step(info.id)).await;
-        assert!(matches!(step.unwrap(), analysis::Step::Recorded { .. }));
+        assert!(matches!(step.unwrap(), analysis::Step::Reviewed { .. }));
         eprintln!(
             "analysis step: peak {} KB above the start (one game: {} KB; every prefix: {} KB)",
             peak / 1024,

@@ -29,19 +29,19 @@ pub struct Search {
 #[error("the AI's search failed: {0}")]
 pub struct SearchFailed(pub String);
 
-/// A search's answer: the move (`None` when the game is over), or the failure.
-pub type Answer = Result<Option<SearchResult>, SearchFailed>;
+/// What a search found: the move (`None` when the game is over), or the failure.
+pub type Found = Result<Option<SearchResult>, SearchFailed>;
 
-type Done = Box<dyn FnOnce(Answer) + Send>;
+type Then = Box<dyn FnOnce(Found) + Send>;
 
 enum Work {
     /// The move the AI plays (or a hint).
-    Search { search: Search, done: Done },
+    Search { search: Search, done: Then },
     /// A position searched with explicit limits (the post-game analysis).
     Evaluate {
         game: Game,
         limits: Limits,
-        done: Done,
+        done: Then,
     },
     /// Other AI work (puzzle finding): run as it is, with no table.
     Task(Box<dyn FnOnce() + Send>),
@@ -133,7 +133,7 @@ impl Pool {
         owner: Owner,
         class: Class,
         search: Search,
-        done: impl FnOnce(Answer) + Send + 'static,
+        done: impl FnOnce(Found) + Send + 'static,
     ) -> Ticket {
         let done = Box::new(done);
         self.push(owner, class, Work::Search { search, done })
@@ -148,7 +148,7 @@ impl Pool {
         class: Class,
         game: Game,
         limits: Limits,
-        done: impl FnOnce(Answer) + Send + 'static,
+        done: impl FnOnce(Found) + Send + 'static,
     ) -> Ticket {
         let done = Box::new(done);
         self.push(owner, class, Work::Evaluate { game, limits, done })

@@ -427,7 +427,7 @@ impl Opponent for Htp {
     fn ask(&mut self, side: Side) -> Result<String, NoMove> {
         self.send("generate_move").map_err(NoMove::Failed)?;
         match self.lines.recv_timeout(self.timeout) {
-            Ok(l) => htp_answer(&l, side),
+            Ok(l) => htp_reply(&l, side),
             Err(mpsc::RecvTimeoutError::Timeout) => Err(NoMove::TimedOut),
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 Err(NoMove::Failed("the program stopped".into()))
@@ -438,7 +438,7 @@ impl Opponent for Htp {
 
 /// The move in an `htp` program's answer to `generate_move` (`play attacker k8 k9`), or
 /// [`NoMove::Resigned`] for its resignation (`play defender resigns _`).
-fn htp_answer(line: &str, side: Side) -> Result<String, NoMove> {
+fn htp_reply(line: &str, side: Side) -> Result<String, NoMove> {
     let w: Vec<&str> = line.split_whitespace().collect();
     match w.as_slice() {
         ["play", _, "resigns", ..] => Err(NoMove::Resigned),
@@ -668,19 +668,19 @@ mod tests {
     #[test]
     fn an_htp_answer_is_a_move_or_a_resignation() {
         assert_eq!(
-            htp_answer("play attacker k8 k9", Side::Attackers),
+            htp_reply("play attacker k8 k9", Side::Attackers),
             Ok("k8-k9".to_string())
         );
         assert_eq!(
-            htp_answer("play defender resigns _", Side::Defenders),
+            htp_reply("play defender resigns _", Side::Defenders),
             Err(NoMove::Resigned)
         );
         assert_eq!(
-            htp_answer("play attacker resigns", Side::Attackers),
+            htp_reply("play attacker resigns", Side::Attackers),
             Err(NoMove::Resigned)
         );
         // The other side's move, or anything else, is not an answer.
-        assert!(htp_answer("play defender f8 f9", Side::Attackers).is_err());
-        assert!(htp_answer("= ", Side::Attackers).is_err());
+        assert!(htp_reply("play defender f8 f9", Side::Attackers).is_err());
+        assert!(htp_reply("= ", Side::Attackers).is_err());
     }
 }

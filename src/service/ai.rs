@@ -3,13 +3,13 @@
 //! connection); the database is the queue's truth: a game where the AI is to move is a turn
 //! owed, and [`Ai::games_awaiting`] finds every one, after a restart or a failure.
 
-use super::context::Context;
+use super::core::Core;
 use super::error::ServiceError;
 use super::news::News;
 use super::notice::Payload;
 use super::stored::LoadedGame;
 use super::types::{ChannelId, GameId, GuildId, Hint, MoveReport, Player, UserId};
-use crate::ai::pool::{Answer, Pool, Search};
+use crate::ai::pool::{Found, Pool, Search};
 use crate::ai::queue::{Class, Owner, Ticket};
 use crate::ai::Level;
 use crate::ai::SearchResult;
@@ -103,15 +103,15 @@ impl AiTurns {
 /// hints it gives people.
 #[derive(Clone, Copy)]
 pub struct Ai<'a> {
-    cx: &'a Context,
+    core: &'a Core,
     /// The AI's workers, which the analyses and the puzzles' scan use too.
     pool: &'a Pool,
     turns: &'a AiTurns,
 }
 
 impl<'a> Ai<'a> {
-    pub(crate) fn new(cx: &'a Context, pool: &'a Pool, turns: &'a AiTurns) -> Ai<'a> {
-        Ai { cx, pool, turns }
+    pub(crate) fn new(core: &'a Core, pool: &'a Pool, turns: &'a AiTurns) -> Ai<'a> {
+        Ai { core, pool, turns }
     }
 }
 
@@ -123,27 +123,27 @@ impl Ai<'_> {
         let Some(_claim) = self.claim_ai_turn(id) else {
             return Ok(None);
         };
-        let Some(row) = games::by_id(self.cx.store.read(), id).await? else {
+        let Some(row) = games::by_id(self.core.store.read(), id).await? else {
             return Ok(None);
         };
         if row.status != GameStatus::Active {
             return Ok(None);
         }
-        let loaded = self.cx.load(row).await?;
+        let loaded = self.core.load(row).await?;
         let Some(Player::Ai(level)) = loaded.info.to_move().cloned() else {
             return Ok(None);
         };
         // Across processes: the turn is searched only by the process that claims it in the
         // database; a claim whose process died ends with its lease (the sweep plays it then).
         let ply = loaded.row.ply;
-        let time = self.cx.config.ai_time(level);
-        let lease = time + self.cx.config.ai_claim_margin;
+        let time = self.core.config.ai_time(level);
+        let lease = time + self.core.config.ai_claim_margin;
         // On the database's clock, which every process's claims are measured on.
-        let now = self.cx.database_now().await?;
+        let now = self.core.database_now().await?;
         let until = now + lease.as_millis() as i64;
-        let mut writing = self.cx.store.lock().await?;
+        let mut writing = self.core.store.lock().await?;
         let claimed =
-            games::claim_ai_turn(writing.ex(), id, ply, &self.cx.claimer, now, until).await?;
+            games::claim_ai_turn(writing.ex(), id, ply, &self.core.claimer, now, until).await?;
         drop(writing);
         if !claimed {
             return Ok(None);
@@ -154,9 +154,9 @@ impl Ai<'_> {
         let played = self.search_ai_turn(loaded, level, time, lost).await;
         drop(renewing);
         if !matches!(played, Ok(Some(_))) {
-            let released = match self.cx.store.lock().await {
+            let released = match self.core.store.lock().await {
                 Ok(mut writing) => {
-                    games::release_ai_turn(writing.ex(), id, ply, &self.cx.claimer).await
+                    games::release_ai_turn(writing.ex(), id, ply, &self.core.claimer).await
                 }
                 Err(e) => Err(e),
             };
@@ -181,9 +181,9 @@ impl Ai<'_> {
     ) -> (oneshot::Sender<()>, oneshot::Receiver<()>) {
         let (renewing, mut stopped) = oneshot::channel::<()>();
         let (lost_tx, lost) = oneshot::channel();
-        let store = self.cx.store.clone();
-        let database_clock = self.cx.database_clock.clone();
-        let claimer = self.cx.claimer.clone();
+        let store = self.core.store.clone();
+        let database_clock = self.core.database_clock.clone();
+        let claimer = self.core.claimer.clone();
         let renewals = self.turns.claim_renewals.clone();
         let every = (lease / 3).max(MIN_RENEWAL);
         let lease = lease.as_millis() as i64;
@@ -246,12 +246,12 @@ impl Ai<'_> {
             time,
         };
         self.turns.searches.fetch_add(1, Ordering::SeqCst);
-        let (ticket, mut answer) = self.submit(owner, search);
+        let (ticket, mut searched) = self.submit(owner, search);
         if let Some(slot) = self.turns.turns.lock().expect("AI turns").get_mut(&id) {
             *slot = Some(ticket);
         }
-        let answer = tokio::select! {
-            answer = &mut answer => answer,
+        let searched = tokio::select! {
+            found = &mut searched => found,
             Ok(()) = lost => {
                 if self.pool.cancel(ticket) {
                     self.turns.searches
@@ -259,17 +259,17 @@ impl Ai<'_> {
                     return Ok(None);
                 }
                 // A worker has it: its move lands only if the game is still at its ply.
-                answer.await
+                searched.await
             }
         };
-        let Some(found) = answered(answer)? else {
+        let Some(found) = as_result(searched)? else {
             return Ok(None);
         };
         loaded
             .game
             .play(found.best)
             .map_err(|e| ServiceError::Internal(format!("the AI chose an illegal move: {e}")))?;
-        match self.cx.commit_move(loaded, None, None).await {
+        match self.core.commit_move(loaded, None, None).await {
             Ok((report, _posted)) => Ok(Some(report)),
             Err(ServiceError::PositionChanged | ServiceError::GameOver) => Ok(None),
             Err(e) => Err(e),
@@ -296,15 +296,15 @@ impl Ai<'_> {
             return Ok(false);
         };
         // The post names the game's variant: the game is read first, outside the write.
-        let game = self.cx.game(id).await?;
+        let game = self.core.game(id).await?;
         let payload = Payload::news(News::AiWaiting { game, ahead });
-        let mut tx = self.cx.store.write().await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let mut tx = self.core.store.write().await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         let told = self
-            .cx
+            .core
             .enqueue(&mut tx, channel, "ai_wait", &payload, Duration::ZERO, now)
             .await?;
-        self.cx.commit_noticed(tx, told).await?;
+        self.core.commit_noticed(tx, told).await?;
         Ok(true)
     }
 
@@ -312,7 +312,7 @@ impl Ai<'_> {
     /// (after a restart, or a turn that failed, the sweep plays them).
     pub async fn games_awaiting(self) -> Result<Vec<(GameId, ChannelId)>, ServiceError> {
         let mut out = Vec::new();
-        for row in games::all_active(self.cx.store.read()).await? {
+        for row in games::all_active(self.core.store.read()).await? {
             let start = match &row.start {
                 Some((_, turn)) => match turn.parse::<Side>() {
                     Ok(side) => side,
@@ -343,7 +343,7 @@ impl Ai<'_> {
     /// lichess, refused in a rated game between people (the engine's help would decide it);
     /// given in casual games and against the AI.
     pub async fn hint(self, channel: ChannelId, user: UserId) -> Result<Hint, ServiceError> {
-        let loaded = self.cx.active(channel).await?;
+        let loaded = self.core.active(channel).await?;
         let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
         if loaded.info.rated {
             return Err(ServiceError::HintInRatedGame);
@@ -353,8 +353,8 @@ impl Ai<'_> {
         }
         // This process's clock: the cooldown spares this process's AI pool, and each process
         // keeps its own (see `AiTurns::hints`).
-        let now = self.cx.process_now();
-        let cooldown = self.cx.config.hint_cooldown.as_millis() as i64;
+        let now = self.core.process_now();
+        let cooldown = self.core.config.hint_cooldown.as_millis() as i64;
         {
             let mut hints = self.turns.hints.lock().expect("hint table");
             if let Some(&last) = hints.get(&user) {
@@ -390,7 +390,7 @@ impl Ai<'_> {
     /// Refuses a new request for the AI while its queue is full.
     pub(crate) fn room(&self) -> Result<(), ServiceError> {
         let waiting = self.pool.waiting();
-        if waiting >= self.cx.config.ai_queue_limit {
+        if waiting >= self.core.config.ai_queue_limit {
             return Err(ServiceError::AiBusy(waiting));
         }
         Ok(())
@@ -411,21 +411,21 @@ impl Ai<'_> {
         let key = format!("ai-games:{}:{user}", guild.unwrap_or(0));
         let (active, latest) = match conn.as_mut() {
             Some((conn, _)) => {
-                store::dialect::lock_in_transaction(conn, self.cx.store.backend(), &key).await?;
+                store::dialect::lock_in_transaction(conn, self.core.store.backend(), &key).await?;
                 games::ai_games_of(&mut **conn, guild, user).await?
             }
-            None => games::ai_games_of(self.cx.store.read(), guild, user).await?,
+            None => games::ai_games_of(self.core.store.read(), guild, user).await?,
         };
-        let limit = self.cx.config.ai_games_per_user;
+        let limit = self.core.config.ai_games_per_user;
         if limit != 0 && active >= limit {
             return Err(ServiceError::TooManyAiGames(active));
         }
-        let cooldown = self.cx.config.ai_game_cooldown.as_millis() as i64;
+        let cooldown = self.core.config.ai_game_cooldown.as_millis() as i64;
         if let Some(latest) = latest {
             // On the database's clock, as `latest` is: the cooldown holds across processes.
             let now = match conn {
                 Some((_, now)) => now,
-                None => self.cx.database_now().await?,
+                None => self.core.database_now().await?,
             };
             if now < latest + cooldown {
                 return Err(ServiceError::AiGameTooSoon(
@@ -447,16 +447,16 @@ impl Ai<'_> {
         let search = Search {
             game,
             level: Level::Hard,
-            time: self.cx.config.hint_time,
+            time: self.core.config.hint_time,
         };
-        let (ticket, mut answer) = self.submit(user, search);
-        let answer = match tokio::time::timeout(self.cx.config.hint_wait, &mut answer).await {
+        let (ticket, mut searched) = self.submit(user, search);
+        let searched = match tokio::time::timeout(self.core.config.hint_wait, &mut searched).await {
             Ok(a) => a,
             Err(_) if self.pool.cancel(ticket) => return Err(ServiceError::HintTimedOut),
             // A worker has it: the search ends within its time.
-            Err(_) => answer.await,
+            Err(_) => searched.await,
         };
-        answered(answer)?.ok_or(ServiceError::GameOver)
+        as_result(searched)?.ok_or(ServiceError::GameOver)
     }
 
     /// Marks game `id`'s AI turn as under way, unless it already is.
@@ -472,22 +472,22 @@ impl Ai<'_> {
         })
     }
 
-    /// Queues a search on the pool; the receiver gets its answer.
-    fn submit(&self, owner: Owner, search: Search) -> (Ticket, oneshot::Receiver<Answer>) {
+    /// Queues a search on the pool; the receiver gets what it found.
+    fn submit(&self, owner: Owner, search: Search) -> (Ticket, oneshot::Receiver<Found>) {
         let (tx, rx) = oneshot::channel();
         let ticket = self.pool.submit(owner, Class::Play, search, move |a| {
-            // The waiter may have given up: its answer is of no use then.
+            // The waiter may have given up: what was found is of no use then.
             let _ = tx.send(a);
         });
         (ticket, rx)
     }
 }
 
-/// A pool's answer as the service's result.
-fn answered(
-    answer: Result<Answer, oneshot::error::RecvError>,
+/// What the pool found, as the service's result.
+fn as_result(
+    searched: Result<Found, oneshot::error::RecvError>,
 ) -> Result<Option<SearchResult>, ServiceError> {
-    answer
+    searched
         .map_err(|_| ServiceError::Internal("the AI pool stopped".into()))?
         .map_err(|e| ServiceError::Internal(e.to_string()))
 }

@@ -5,7 +5,7 @@
 //! summary with the evaluation graph, all through the outbox, each written in the transaction
 //! that records the step it tells of. Asking again shows the stored result at once.
 
-use super::context::Context;
+use super::core::Core;
 use super::error::ServiceError;
 use super::heavy::Place;
 use super::news::News;
@@ -92,15 +92,15 @@ pub enum AnalysisStatus {
         reviewed: u32,
         total: u32,
     },
-    /// Done: the stored result.
-    Done(Box<AnalysisReport>),
+    /// Finished: the stored result.
+    Finished(Box<AnalysisReport>),
 }
 
 /// What one step of an analysis did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
-    /// One more position recorded (`done` of `positions`).
-    Recorded { done: u32, positions: u32 },
+    /// One more position reviewed and recorded (`done` of `positions`).
+    Reviewed { done: u32, positions: u32 },
     /// Another worker recorded this position first; nothing written.
     Raced,
     /// The analysis is finished (by this step or before it).
@@ -128,7 +128,7 @@ pub(crate) struct Analyses {
 /// shown.
 #[derive(Clone, Copy)]
 pub struct Analysis<'a> {
-    cx: &'a Context,
+    core: &'a Core,
     /// The AI's workers, where each position is searched as background work.
     pool: &'a Pool,
     analyses: &'a Analyses,
@@ -144,15 +144,19 @@ pub struct AnalysisRequest {
 }
 
 impl<'a> Analysis<'a> {
-    pub(crate) fn new(cx: &'a Context, pool: &'a Pool, analyses: &'a Analyses) -> Analysis<'a> {
-        Analysis { cx, pool, analyses }
+    pub(crate) fn new(core: &'a Core, pool: &'a Pool, analyses: &'a Analyses) -> Analysis<'a> {
+        Analysis {
+            core,
+            pool,
+            analyses,
+        }
     }
 }
 
 impl Analysis<'_> {
     /// The settings a new analysis is searched with.
     fn settings(&self) -> AnalysisSettings {
-        let config = &self.cx.config;
+        let config = &self.core.config;
         AnalysisSettings {
             ms_per_ply: match config.analysis_depth {
                 Some(_) => None,
@@ -164,20 +168,20 @@ impl Analysis<'_> {
     }
 
     /// A channel's finished games, newest first (for the autocomplete). Each is played
-    /// through again: heavy work, done off the runtime (`Context::heavy`), refused when
+    /// through again: heavy work, done off the runtime (`Core::heavy`), refused when
     /// the heavy-work queue is full ([`ServiceError::Busy`]; no cooldown: Discord asks at
     /// every key typed).
     pub async fn finished_games(&self, channel: ChannelId) -> Result<Vec<GameInfo>, ServiceError> {
-        let place = self.cx.costly_place(None)?;
+        let place = self.core.costly_place(None)?;
         let mut stored = Vec::new();
         for id in
-            rows::finished_games_in_channel(self.cx.store.read(), channel, GAMES_LISTED).await?
+            rows::finished_games_in_channel(self.core.store.read(), channel, GAMES_LISTED).await?
         {
-            if let Some(row) = games::by_id(self.cx.store.read(), id).await? {
-                stored.push((row, moves::of_game(self.cx.store.read(), id).await?));
+            if let Some(row) = games::by_id(self.core.store.read(), id).await? {
+                stored.push((row, moves::of_game(self.core.store.read(), id).await?));
             }
         }
-        self.cx.heavy(&place, move || {
+        self.core.heavy(&place, move || {
             stored
                 .into_iter()
                 .filter_map(|(row, moves)| {
@@ -225,7 +229,7 @@ impl Analysis<'_> {
             return Err(ServiceError::NothingToReview(row.id));
         }
         // The game is one of the channel's finished ones: the request is valid, and counts.
-        let place = self.cx.costly_place(user)?;
+        let place = self.core.costly_place(user)?;
         Ok(AnalysisRequest {
             channel,
             user,
@@ -242,12 +246,12 @@ impl Analysis<'_> {
             row,
             place,
         } = request;
-        let loaded = self.cx.load_blocking(row, &place).await?;
+        let loaded = self.core.load_blocking(row, &place).await?;
         let total = loaded.game.moves().len() as u32;
         if total == 0 {
             return Err(ServiceError::NothingToReview(loaded.info.id));
         }
-        if let Some(stored) = rows::of_game(self.cx.store.read(), loaded.info.id).await? {
+        if let Some(stored) = rows::of_game(self.core.store.read(), loaded.info.id).await? {
             return self.status_of(loaded, stored, &place).await;
         }
         let settings = serde_json::to_string(&self.settings()).expect("settings serialize");
@@ -256,10 +260,10 @@ impl Analysis<'_> {
             reviewed: 0,
             total,
         });
-        let mut tx = self.cx.store.write().await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let mut tx = self.core.store.write().await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         let notice = self
-            .cx
+            .core
             .enqueue(
                 &mut tx,
                 channel,
@@ -284,7 +288,7 @@ impl Analysis<'_> {
         .await;
         match inserted {
             Ok(()) => {
-                self.cx.commit_noticed(tx, notice).await?;
+                self.core.commit_noticed(tx, notice).await?;
                 Ok(AnalysisStatus::Started {
                     game: loaded.info,
                     total,
@@ -293,7 +297,7 @@ impl Analysis<'_> {
             // Asked twice at once: the other request started it.
             Err(e) if e.is_unique_violation("analyses") => {
                 drop(tx);
-                let stored = rows::of_game(self.cx.store.read(), loaded.info.id)
+                let stored = rows::of_game(self.core.store.read(), loaded.info.id)
                     .await?
                     .ok_or_else(|| ServiceError::Internal("the analysis vanished".into()))?;
                 self.status_of(loaded, stored, &place).await
@@ -309,17 +313,17 @@ impl Analysis<'_> {
         id: Option<GameId>,
     ) -> Result<games::GameRow, ServiceError> {
         Ok(match id {
-            Some(id) => games::by_id(self.cx.store.read(), id)
+            Some(id) => games::by_id(self.core.store.read(), id)
                 .await?
                 .filter(|r| r.channel_id == channel && r.status == GameStatus::Finished)
                 .ok_or(ServiceError::NotAFinishedGame(id))?,
             None => {
-                let id = rows::finished_games_in_channel(self.cx.store.read(), channel, 1)
+                let id = rows::finished_games_in_channel(self.core.store.read(), channel, 1)
                     .await?
                     .into_iter()
                     .next()
                     .ok_or(ServiceError::NoFinishedGame)?;
-                games::by_id(self.cx.store.read(), id)
+                games::by_id(self.core.store.read(), id)
                     .await?
                     .ok_or(ServiceError::NoFinishedGame)?
             }
@@ -342,7 +346,7 @@ impl Analysis<'_> {
         }
         let (review, loaded) = self.review_blocking(loaded, stored, place).await?;
         let png = self.graph_png(&loaded.info, &review, place).await?;
-        Ok(AnalysisStatus::Done(Box::new(AnalysisReport {
+        Ok(AnalysisStatus::Finished(Box::new(AnalysisReport {
             game: loaded.info,
             review,
             png,
@@ -351,18 +355,18 @@ impl Analysis<'_> {
 
     /// A finished analysis of game `id`, with its graph; `None` if it is not finished.
     pub async fn report(&self, id: GameId) -> Result<Option<AnalysisReport>, ServiceError> {
-        let Some(stored) = rows::of_game(self.cx.store.read(), id).await? else {
+        let Some(stored) = rows::of_game(self.core.store.read(), id).await? else {
             return Ok(None);
         };
         if stored.finished_at.is_none() {
             return Ok(None);
         }
-        let row = games::by_id(self.cx.store.read(), id)
+        let row = games::by_id(self.core.store.read(), id)
             .await?
             .ok_or(ServiceError::NoGame)?;
         // For a notice's graph: background work, which waits its turn.
-        let place = self.cx.gate.background_place();
-        let loaded = self.cx.load_blocking(row, &place).await?;
+        let place = self.core.gate.background_place();
+        let loaded = self.core.load_blocking(row, &place).await?;
         let (review, loaded) = self.review_blocking(loaded, stored, &place).await?;
         let png = self.graph_png(&loaded.info, &review, &place).await?;
         Ok(Some(AnalysisReport {
@@ -388,7 +392,7 @@ impl Analysis<'_> {
         stored: AnalysisRow,
         place: &Place,
     ) -> Result<(Review, LoadedGame), ServiceError> {
-        self.cx
+        self.core
             .heavy(place, move || {
                 review_of(&loaded.game, &stored).map(|review| (review, loaded))
             })
@@ -401,22 +405,22 @@ impl Analysis<'_> {
         review: &Review,
         place: &Place,
     ) -> Result<Vec<u8>, ServiceError> {
-        if !self.cx.config.images {
+        if !self.core.config.images {
             return Ok(Vec::new());
         }
-        let mut input = graph_input(review, self.cx.caption(&Caption::Graph(game)));
+        let mut input = graph_input(review, self.core.caption(&Caption::Graph(game)));
         if !game.variant().is_tablut() {
             // Raichi and tuichu are Linnaeus' calls: Tablut's alone.
             input.calls.clear();
         }
-        self.cx
+        self.core
             .heavy(place, move || evaluation_graph(&input).png)
             .await
     }
 
     /// The games whose analysis is unfinished (after a restart, the sweep resumes them).
     pub async fn unfinished(&self) -> Result<Vec<GameId>, ServiceError> {
-        Ok(rows::unfinished(self.cx.store.read()).await?)
+        Ok(rows::unfinished(self.core.store.read()).await?)
     }
 
     /// Whether game `id`'s analysis is being driven in this process now.
@@ -447,7 +451,7 @@ impl Analysis<'_> {
         loop {
             match self.step(id).await? {
                 Step::Finished => return Ok(true),
-                Step::Recorded { .. } | Step::Raced => {}
+                Step::Reviewed { .. } | Step::Raced => {}
             }
         }
     }
@@ -457,7 +461,7 @@ impl Analysis<'_> {
     /// after the last, the analysis finished with its summary and graph in the outbox, in the
     /// same transaction.
     pub async fn step(&self, id: GameId) -> Result<Step, ServiceError> {
-        let stored = rows::of_game(self.cx.store.read(), id)
+        let stored = rows::of_game(self.core.store.read(), id)
             .await?
             .ok_or_else(|| ServiceError::Internal(format!("game {id} has no analysis")))?;
         if stored.finished_at.is_some() {
@@ -497,16 +501,16 @@ impl Analysis<'_> {
         let id = stored.game_id;
         let settings: AnalysisSettings = serde_json::from_str(&stored.settings)
             .map_err(|e| ServiceError::Internal(format!("analysis {id}: settings: {e}")))?;
-        let row = games::by_id(self.cx.store.read(), id)
+        let row = games::by_id(self.core.store.read(), id)
             .await?
             .ok_or(ServiceError::NoGame)?;
         let done = evals.len();
-        let moves = moves::of_game(self.cx.store.read(), id).await?;
+        let moves = moves::of_game(self.core.store.read(), id).await?;
         // Background work: it waits its turn in the heavy-work queue (its place given back
         // while the AI searches).
         let (loaded, next) = self
-            .cx
-            .heavy(&self.cx.gate.background_place(), move || {
+            .core
+            .heavy(&self.core.gate.background_place(), move || {
                 let loaded = rebuild(row, moves.iter().map(|m| m.notation.as_str()))?;
                 let next = (done <= loaded.game.moves().len())
                     .then(|| analysis::prefix(&loaded.game, done));
@@ -541,8 +545,8 @@ impl Analysis<'_> {
         finished_row.evaluations = json.to_string();
         let game = loaded.game.clone();
         let review = self
-            .cx
-            .heavy(&self.cx.gate.background_place(), move || {
+            .core
+            .heavy(&self.core.gate.background_place(), move || {
                 review_of(&game, &finished_row)
             })
             .await??;
@@ -569,7 +573,7 @@ impl Analysis<'_> {
         let (id, channel) = (stored.game_id, stored.channel_id);
         let positions = total as usize + 1;
         let reviewed = (after as u32).saturating_sub(1);
-        let mut tx = self.cx.store.write().await?;
+        let mut tx = self.core.store.write().await?;
         if before < positions && !rows::record(&mut *tx, id, before as i64, &json).await? {
             return Ok(Step::Raced);
         }
@@ -583,35 +587,35 @@ impl Analysis<'_> {
         };
         let zero = Duration::ZERO;
         if let Some(summary) = summary {
-            let now = self.cx.database_now_on(&mut tx).await?;
+            let now = self.core.database_now_on(&mut tx).await?;
             if !rows::finish(&mut *tx, id, now).await? {
                 return Ok(Step::Finished);
             }
             let last = progress(total);
-            (self.cx)
+            (self.core)
                 .enqueue(&mut tx, channel, "analysis_progress", &last, zero, now)
                 .await?;
             let summary = Payload {
                 graph: Some(GraphRef { game: id }),
                 ..Payload::news(News::AnalysisSummary(summary))
             };
-            let told = (self.cx)
+            let told = (self.core)
                 .enqueue(&mut tx, channel, "analysis", &summary, zero, now)
                 .await?;
-            self.cx.commit_noticed(tx, told).await?;
+            self.core.commit_noticed(tx, told).await?;
             return Ok(Step::Finished);
         }
         if reviewed > 0 && reviewed.is_multiple_of(PROGRESS_EVERY) {
             let p = progress(reviewed);
-            let now = self.cx.database_now_on(&mut tx).await?;
-            let told = (self.cx)
+            let now = self.core.database_now_on(&mut tx).await?;
+            let told = (self.core)
                 .enqueue(&mut tx, channel, "analysis_progress", &p, zero, now)
                 .await?;
-            self.cx.commit_noticed(tx, told).await?;
+            self.core.commit_noticed(tx, told).await?;
         } else {
             tx.commit().await?;
         }
-        Ok(Step::Recorded {
+        Ok(Step::Reviewed {
             done: after as u32,
             positions: positions as u32,
         })

@@ -4,7 +4,7 @@
 //! channel, and the clocks set right where a turn's news was shown as a vacation started or
 //! ended.
 
-use super::context::Context;
+use super::core::Core;
 use super::error::ServiceError;
 use super::news::News;
 use super::notice::Payload;
@@ -24,13 +24,13 @@ pub(crate) fn to_move(game: &GameInfo) -> Option<UserId> {
 
 /// `user`'s games under way, rebuilt (a game that cannot be is logged and left out).
 pub(crate) async fn games_of(
-    cx: &Context,
+    core: &Core,
     conn: &mut Connection,
     user: UserId,
 ) -> Result<Vec<LoadedGame>, ServiceError> {
     let mut out = Vec::new();
     for row in games::active_of_user(&mut *conn, user).await? {
-        out.extend(cx.load_or_skip(row).await);
+        out.extend(core.load_or_skip(row).await);
     }
     Ok(out)
 }
@@ -59,14 +59,14 @@ pub(crate) fn notice(
 /// Writes `notices` in the transaction under way, which read the database's time `now`;
 /// returns the first one's id.
 pub(crate) async fn tell(
-    cx: &Context,
+    core: &Core,
     conn: &mut Connection,
     notices: Vec<(ChannelId, Payload)>,
     now: i64,
 ) -> Result<Option<NoticeId>, ServiceError> {
     let mut first = None;
     for (channel, payload) in notices {
-        let id = cx
+        let id = core
             .enqueue(conn, channel, "vacation", &payload, Duration::ZERO, now)
             .await?;
         first.get_or_insert(id);
@@ -76,8 +76,8 @@ pub(crate) async fn tell(
 
 /// Whether vacation `id` is stored as ended at `at`: a look at whether the transaction that
 /// ended it landed, when its commit's outcome is unknown.
-pub(crate) async fn ended_as(cx: &Context, id: i64, at: i64) -> Result<bool, StoreError> {
-    let row = vacations::by_id(cx.store.read(), id).await?;
+pub(crate) async fn ended_as(core: &Core, id: i64, at: i64) -> Result<bool, StoreError> {
+    let row = vacations::by_id(core.store.read(), id).await?;
     Ok(row.is_some_and(|v| v.ended_at == Some(at)))
 }
 
@@ -86,7 +86,7 @@ pub(crate) async fn ended_as(cx: &Context, id: i64, at: i64) -> Result<bool, Sto
 /// game where the member is to move started again with the time it stood at. Returns what
 /// ended and the notices to write for it ([`tell`]); none if another end came first.
 pub(crate) async fn end_open(
-    cx: &Context,
+    core: &Core,
     conn: &mut Connection,
     open: &VacationRow,
     now: i64,
@@ -104,7 +104,7 @@ pub(crate) async fn end_open(
         restarted: 0,
     };
     let mut notices = Vec::new();
-    for loaded in games_of(cx, conn, open.user_id).await? {
+    for loaded in games_of(core, conn, open.user_id).await? {
         if to_move(&loaded.info) == Some(open.user_id)
             && games::thaw_clock(&mut *conn, loaded.row.id, loaded.row.ply, now).await?
         {
@@ -123,7 +123,7 @@ pub(crate) async fn end_open(
 /// the move is written, so the move's game has the time it stood at). Returns the notices to
 /// write after the move's own ([`tell`]), so each channel reads the move first.
 pub(crate) async fn end_by_move(
-    cx: &Context,
+    core: &Core,
     conn: &mut Connection,
     user: UserId,
     now: i64,
@@ -131,7 +131,7 @@ pub(crate) async fn end_by_move(
     let Some(open) = vacations::open_of(&mut *conn, user).await? else {
         return Ok(Vec::new());
     };
-    Ok(end_open(cx, conn, &open, now, VacationEnd::Moved)
+    Ok(end_open(core, conn, &open, now, VacationEnd::Moved)
         .await?
         .map(|(_, notices)| notices)
         .unwrap_or_default())
@@ -141,35 +141,36 @@ pub(crate) async fn end_by_move(
 /// any game's clock that disagrees with its player to move's vacation (stopped with none on,
 /// or running with one on: a turn's news shown while the vacation started or ended) is set
 /// right. Returns the vacations ended.
-pub(crate) async fn end_due(cx: &Context) -> Result<Vec<VacationEnded>, ServiceError> {
-    let now = cx.database_now().await?;
+pub(crate) async fn end_due(core: &Core) -> Result<Vec<VacationEnded>, ServiceError> {
+    let now = core.database_now().await?;
     let mut out = Vec::new();
-    for open in vacations::due(cx.store.read(), now).await? {
-        let mut tx = cx.store.write().await?;
-        let now = cx.database_now_on(&mut tx).await?;
-        let Some((ended, notices)) = end_open(cx, &mut tx, &open, now, VacationEnd::TimeUp).await?
+    for open in vacations::due(core.store.read(), now).await? {
+        let mut tx = core.store.write().await?;
+        let now = core.database_now_on(&mut tx).await?;
+        let Some((ended, notices)) =
+            end_open(core, &mut tx, &open, now, VacationEnd::TimeUp).await?
         else {
             continue;
         };
-        let first = tell(cx, &mut tx, notices, now).await?;
-        cx.commit_answered(tx, first, || ended_as(cx, open.id, ended.at))
+        let first = tell(core, &mut tx, notices, now).await?;
+        core.commit_answered(tx, first, || ended_as(core, open.id, ended.at))
             .await?;
         out.push(ended);
     }
-    set_clocks_right(cx).await?;
+    set_clocks_right(core).await?;
     Ok(out)
 }
 
 /// Stops the clocks that run for a player on vacation, and starts those stopped for one who is
 /// not (see [`end_due`]).
-async fn set_clocks_right(cx: &Context) -> Result<(), ServiceError> {
-    let away: HashSet<UserId> = vacations::open_users(cx.store.read())
+async fn set_clocks_right(core: &Core) -> Result<(), ServiceError> {
+    let away: HashSet<UserId> = vacations::open_users(core.store.read())
         .await?
         .into_iter()
         .collect();
-    let mut rows: Vec<GameRow> = games::frozen(cx.store.read()).await?;
+    let mut rows: Vec<GameRow> = games::frozen(core.store.read()).await?;
     for user in &away {
-        rows.extend(games::active_of_user(cx.store.read(), *user).await?);
+        rows.extend(games::active_of_user(core.store.read(), *user).await?);
     }
     let mut seen = HashSet::new();
     for row in rows {
@@ -177,15 +178,15 @@ async fn set_clocks_right(cx: &Context) -> Result<(), ServiceError> {
             continue;
         }
         let (frozen, waits) = (row.clock_frozen_at.is_some(), row.clock_waits_for.is_some());
-        let Some(loaded) = cx.load_or_skip(row).await else {
+        let Some(loaded) = core.load_or_skip(row).await else {
             continue;
         };
         let on = to_move(&loaded.info).is_some_and(|u| away.contains(&u));
         if on == frozen || (on && waits) {
             continue;
         }
-        let now = cx.database_now().await?;
-        let mut writing = cx.store.lock().await?;
+        let now = core.database_now().await?;
+        let mut writing = core.store.lock().await?;
         let (id, ply) = (loaded.row.id, loaded.row.ply);
         let set = if on {
             games::freeze_clock(writing.ex(), id, ply, now).await?

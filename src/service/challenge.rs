@@ -1,7 +1,7 @@
 //! Starting games: challenges between people (open, accept, decline, cancel, expire) and games
 //! against the AI.
 
-use super::context::Context;
+use super::core::Core;
 use super::error::{Done, ServiceError};
 use super::news::{News, NotStartedWhy, StartRefused};
 use super::notice::{self, Answering};
@@ -33,9 +33,9 @@ impl Games<'_> {
         self.challengeable(&req).await?;
         let rules = rules_json(&req.rules);
         let start = start_columns(req.start.as_ref());
-        let mut tx = self.cx.store.write().await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
-        let expires_at = now + self.cx.config.challenge_ttl.as_millis() as i64;
+        let mut tx = self.core.store.write().await?;
+        let now = self.core.database_now_on(&mut tx).await?;
+        let expires_at = now + self.core.config.challenge_ttl.as_millis() as i64;
         self.check_challenge_limits(Some(&mut tx), &req, now)
             .await?;
         let id = challenges::insert(
@@ -73,9 +73,9 @@ impl Games<'_> {
                     buttons: Some(notice::Buttons::Challenge(id)),
                     ..answering.payload(notice::Payload::news(News::Challenge(info.clone())))
                 };
-                let hold = self.cx.delivery.answer_grace;
+                let hold = self.core.delivery.answer_grace;
                 Some(
-                    self.cx
+                    self.core
                         .enqueue(
                             &mut tx,
                             info.place.channel,
@@ -92,10 +92,10 @@ impl Games<'_> {
         // Landed: the challenge, as this transaction wrote it.
         let challenger = req.challenger.id;
         let landed = || async move {
-            let row = challenges::by_id(self.cx.store.read(), id).await?;
+            let row = challenges::by_id(self.core.store.read(), id).await?;
             Ok(row.is_some_and(|r| (r.challenger_id, r.created_at) == (challenger, now)))
         };
-        self.cx.commit_answered(tx, notice, landed).await?;
+        self.core.commit_answered(tx, notice, landed).await?;
         let info = self
             .challenge_info(id)
             .await
@@ -108,7 +108,7 @@ impl Games<'_> {
     /// bot answers it before it acknowledges the command.
     pub async fn check_challenge(self, req: &ChallengeRequest) -> Result<(), ServiceError> {
         self.challengeable(req).await?;
-        let now = self.cx.database_now().await?;
+        let now = self.core.database_now().await?;
         self.check_challenge_limits(None, req, now).await
     }
 
@@ -121,7 +121,7 @@ impl Games<'_> {
             return Err(ServiceError::OpponentIsBot);
         }
         if !req.thread
-            && games::active_in_channel(self.cx.store.read(), req.place.channel)
+            && games::active_in_channel(self.core.store.read(), req.place.channel)
                 .await?
                 .is_some()
         {
@@ -142,16 +142,16 @@ impl Games<'_> {
         req: &ChallengeRequest,
         now: i64,
     ) -> Result<(), ServiceError> {
-        let limit = self.cx.config.open_challenges_per_user;
+        let limit = self.core.config.open_challenges_per_user;
         if limit > 0 {
             let key = format!("open-challenges:{}", req.challenger.id);
             let (open, first) = match conn.as_deref_mut() {
                 Some(conn) => {
-                    let backend = self.cx.store.backend();
+                    let backend = self.core.store.backend();
                     store::dialect::lock_in_transaction(&mut *conn, backend, &key).await?;
                     challenges::open_of(&mut *conn, req.challenger.id, now).await?
                 }
-                None => challenges::open_of(self.cx.store.read(), req.challenger.id, now).await?,
+                None => challenges::open_of(self.core.store.read(), req.challenger.id, now).await?,
             };
             if open >= limit {
                 let wait = first.map_or(0, |at| at - now).max(0) as u64;
@@ -162,19 +162,19 @@ impl Games<'_> {
             }
         }
         let (limit, window) = (
-            self.cx.config.challenges_received,
-            self.cx.config.challenges_received_window.as_millis() as i64,
+            self.core.config.challenges_received,
+            self.core.config.challenges_received_window.as_millis() as i64,
         );
         if limit > 0 && window > 0 {
             let key = format!("challenges-received:{}", req.opponent.id);
             let (who, since) = (req.opponent.id, now - window);
             let (received, first) = match conn {
                 Some(conn) => {
-                    let backend = self.cx.store.backend();
+                    let backend = self.core.store.backend();
                     store::dialect::lock_in_transaction(&mut *conn, backend, &key).await?;
                     challenges::received_since(&mut *conn, who, since).await?
                 }
-                None => challenges::received_since(self.cx.store.read(), who, since).await?,
+                None => challenges::received_since(self.core.store.read(), who, since).await?,
             };
             if received >= limit {
                 let wait = first.map_or(window, |at| at + window - now).max(0) as u64;
@@ -190,7 +190,7 @@ impl Games<'_> {
 
     /// A challenge as it stands.
     pub async fn challenge_info(self, id: ChallengeId) -> Result<ChallengeInfo, ServiceError> {
-        match challenges::by_id(self.cx.store.read(), id).await? {
+        match challenges::by_id(self.core.store.read(), id).await? {
             Some(row) => challenge_info(row),
             None => Err(ServiceError::NoChallenge),
         }
@@ -202,7 +202,7 @@ impl Games<'_> {
         id: ChallengeId,
         message_id: u64,
     ) -> Result<(), ServiceError> {
-        let mut writing = self.cx.store.lock().await?;
+        let mut writing = self.core.store.lock().await?;
         Ok(challenges::set_message(writing.ex(), id, message_id).await?)
     }
 
@@ -215,7 +215,7 @@ impl Games<'_> {
 
     /// Reads challenge `id`, if it was made to `user`.
     async fn challenged(self, id: ChallengeId, user: UserId) -> Result<ChallengeRow, ServiceError> {
-        let row = challenges::by_id(self.cx.store.read(), id)
+        let row = challenges::by_id(self.core.store.read(), id)
             .await?
             .ok_or(ServiceError::NoChallenge)?;
         if row.challenged_id != user {
@@ -230,7 +230,7 @@ impl Games<'_> {
         id: ChallengeId,
         user: UserId,
     ) -> Result<ChallengeRow, ServiceError> {
-        let row = challenges::by_id(self.cx.store.read(), id)
+        let row = challenges::by_id(self.core.store.read(), id)
             .await?
             .ok_or(ServiceError::NoChallenge)?;
         if row.challenger_id != user {
@@ -241,7 +241,7 @@ impl Games<'_> {
 
     /// The refusal for a challenge that another answer closed first: how it was closed.
     async fn closed_meanwhile(self, id: ChallengeId) -> ServiceError {
-        match challenges::by_id(self.cx.store.read(), id).await {
+        match challenges::by_id(self.core.store.read(), id).await {
             Ok(Some(row)) => match ChallengeStatus::from_store(row.status) {
                 ChallengeStatus::Expired => ServiceError::ChallengeExpired,
                 closed => ServiceError::ChallengeClosed(closed),
@@ -256,7 +256,7 @@ impl Games<'_> {
         match self.open_at(&row).await? {
             Ok(()) => Ok(row),
             Err(now) => {
-                expire(self.cx, row, now).await?;
+                expire(self.core, row, now).await?;
                 Err(ServiceError::ChallengeExpired)
             }
         }
@@ -270,7 +270,7 @@ impl Games<'_> {
             ChallengeStatus::Expired => return Err(ServiceError::ChallengeExpired),
             closed => return Err(ServiceError::ChallengeClosed(closed)),
         }
-        let now = self.cx.database_now().await?;
+        let now = self.core.database_now().await?;
         Ok(if row.expires_at <= now {
             Err(now)
         } else {
@@ -331,10 +331,10 @@ impl Games<'_> {
                 let payload = notice::Payload::news(News::NotStarted {
                     why: NotStartedWhy::Refused(StartRefused::of(e)),
                 });
-                let mut tx = self.cx.store.write().await?;
-                let now = self.cx.database_now_on(&mut tx).await?;
+                let mut tx = self.core.store.write().await?;
+                let now = self.core.database_now_on(&mut tx).await?;
                 let told = self
-                    .cx
+                    .core
                     .enqueue(
                         &mut tx,
                         thread,
@@ -344,7 +344,7 @@ impl Games<'_> {
                         now,
                     )
                     .await?;
-                self.cx.commit_noticed(tx, told).await?;
+                self.core.commit_noticed(tx, told).await?;
             }
         }
         result
@@ -374,8 +374,8 @@ impl Games<'_> {
         };
         let rules = parse_rules(&row.rules)?;
         let start = stored_start(row.start.as_ref(), rules)?;
-        let mut tx = self.cx.store.write().await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let mut tx = self.core.store.write().await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         let info = self
             .create_game(
                 &mut tx,
@@ -403,9 +403,9 @@ impl Games<'_> {
         }
         let first = match channel {
             Some(_) => {
-                let payload = self.cx.with_board(News::Started(info.clone()), &info);
+                let payload = self.core.with_board(News::Started(info.clone()), &info);
                 let first = self
-                    .cx
+                    .core
                     .enqueue(
                         &mut tx,
                         info.place.channel,
@@ -415,8 +415,8 @@ impl Games<'_> {
                         now,
                     )
                     .await?;
-                self.cx.clock_waits(&mut tx, &info, first).await?;
-                (self.cx)
+                self.core.clock_waits(&mut tx, &info, first).await?;
+                (self.core)
                     .tell_turn(&mut tx, &info, first, Some(user), None, now)
                     .await?;
                 Some(first)
@@ -437,17 +437,17 @@ impl Games<'_> {
                         answering.payload(notice::Payload::news(news))
                     }
                     None => {
-                        answering.payload(self.cx.with_board(News::Started(info.clone()), &info))
+                        answering.payload(self.core.with_board(News::Started(info.clone()), &info))
                     }
                 };
-                let hold = self.cx.delivery.answer_grace;
+                let hold = self.core.delivery.answer_grace;
                 let accepted = self
-                    .cx
+                    .core
                     .enqueue(&mut tx, row.channel_id, "accepted", &payload, hold, now)
                     .await?;
                 if channel.is_none() {
-                    self.cx.clock_waits(&mut tx, &info, accepted).await?;
-                    (self.cx)
+                    self.core.clock_waits(&mut tx, &info, accepted).await?;
+                    (self.core)
                         .tell_turn(&mut tx, &info, accepted, Some(user), None, now)
                         .await?;
                 }
@@ -458,13 +458,13 @@ impl Games<'_> {
         // Landed: the challenge accepted with this game.
         let (challenge, game) = (row.id, info.id);
         let landed = || async move {
-            let row = challenges::by_id(self.cx.store.read(), challenge).await?;
+            let row = challenges::by_id(self.core.store.read(), challenge).await?;
             Ok(row.is_some_and(|r| {
                 ChallengeStatus::from_store(r.status) == ChallengeStatus::Accepted
                     && r.game_id == Some(game)
             }))
         };
-        self.cx
+        self.core
             .commit_answered(tx, notice.or(first), landed)
             .await?;
         let mut started = self
@@ -510,8 +510,8 @@ impl Games<'_> {
         let id = row.id;
         let mut closed = challenge_info(row)?;
         closed.status = status;
-        let mut tx = self.cx.store.write().await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let mut tx = self.core.store.write().await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         if !challenges::close(&mut *tx, id, status.to_store(), None, now).await? {
             drop(tx);
             return Err(self.closed_meanwhile(id).await);
@@ -523,10 +523,10 @@ impl Games<'_> {
                     thread: None,
                 };
                 let payload = answering.payload(notice::Payload::news(news));
-                let hold = self.cx.delivery.answer_grace;
+                let hold = self.core.delivery.answer_grace;
                 let channel = closed.place.channel;
                 Some(
-                    self.cx
+                    self.core
                         .enqueue(&mut tx, channel, "challenge_closed", &payload, hold, now)
                         .await?,
                 )
@@ -535,14 +535,14 @@ impl Games<'_> {
         };
         // Landed: the challenge closed as this transaction closed it.
         let landed = || async move {
-            let row = challenges::by_id(self.cx.store.read(), id).await?;
+            let row = challenges::by_id(self.core.store.read(), id).await?;
             Ok(row.is_some_and(|r| ChallengeStatus::from_store(r.status) == status))
         };
-        self.cx.commit_answered(tx, notice, landed).await?;
+        self.core.commit_answered(tx, notice, landed).await?;
         let info = self
             .challenge_info(id)
             .await
-            .map_err(ServiceError::after(Done::ChallengeAnswer))?;
+            .map_err(ServiceError::after(Done::ChallengeDecided))?;
         Ok((info, notice))
     }
 
@@ -567,8 +567,8 @@ impl Games<'_> {
             Some(p) => p,
             None => Position::start(req.rules),
         };
-        let mut tx = self.cx.store.write().await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let mut tx = self.core.store.write().await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         self.ai
             .check_game_limits(Some((&mut tx, now)), req.place.guild, user_id)
             .await?;
@@ -587,14 +587,14 @@ impl Games<'_> {
         let notice = match answering {
             Some(answering) => {
                 let payload =
-                    answering.payload(self.cx.with_board(News::Started(info.clone()), &info));
-                let hold = self.cx.delivery.answer_grace;
+                    answering.payload(self.core.with_board(News::Started(info.clone()), &info));
+                let hold = self.core.delivery.answer_grace;
                 let shown = self
-                    .cx
+                    .core
                     .enqueue(&mut tx, info.place.channel, "started", &payload, hold, now)
                     .await?;
-                self.cx.clock_waits(&mut tx, &info, shown).await?;
-                (self.cx)
+                self.core.clock_waits(&mut tx, &info, shown).await?;
+                (self.core)
                     .tell_turn(&mut tx, &info, shown, Some(user_id), None, now)
                     .await?;
                 Some(shown)
@@ -609,14 +609,14 @@ impl Games<'_> {
         );
         let seats = &seats;
         let landed = || async move {
-            let row = games::by_id(self.cx.store.read(), id).await?;
+            let row = games::by_id(self.core.store.read(), id).await?;
             Ok(row.is_some_and(|r| {
                 let ids = |s: &SeatRow| (s.user_id, s.ai_level.clone());
                 r.channel_id == place.channel
                     && (ids(&r.attacker), ids(&r.defender)) == (ids(&seats.0), ids(&seats.1))
             }))
         };
-        self.cx.commit_answered(tx, notice, landed).await?;
+        self.core.commit_answered(tx, notice, landed).await?;
         let mut started = self
             .started(info)
             .await
@@ -636,7 +636,7 @@ impl Games<'_> {
 
     async fn started(self, info: GameInfo) -> Result<Started, ServiceError> {
         let png = self
-            .cx
+            .core
             .image(info.start, None, &Caption::Game(&info))
             .await?;
         Ok(Started {
@@ -686,7 +686,7 @@ impl Games<'_> {
                 _ => None,
             },
         };
-        info.turn_deadline = self.cx.deadline(&info, now);
+        info.turn_deadline = self.core.deadline(&info, now);
         let rules_text = rules_json(&rules);
         let position = write_position(&start);
         let start_cols = (start != Position::start(rules))
@@ -744,7 +744,7 @@ fn challenge_info(row: ChallengeRow) -> Result<ChallengeInfo, ServiceError> {
 /// Closes a challenge whose time ran out, with its notice (the challenge message edited,
 /// its buttons removed) in the outbox. Returns it, if it was still open.
 pub(super) async fn expire(
-    cx: &Context,
+    core: &Core,
     row: ChallengeRow,
     now: i64,
 ) -> Result<Option<ChallengeInfo>, ServiceError> {
@@ -754,7 +754,7 @@ pub(super) async fn expire(
         edit: info.message_id,
         ..notice::Payload::news(News::Clock(ClockEvent::ChallengeExpired(info.clone())))
     };
-    let mut tx = cx.store.write().await?;
+    let mut tx = core.store.write().await?;
     if !challenges::close(
         &mut *tx,
         info.id,
@@ -766,7 +766,7 @@ pub(super) async fn expire(
     {
         return Ok(None);
     }
-    let told = cx
+    let told = core
         .enqueue(
             &mut tx,
             info.place.channel,
@@ -776,6 +776,6 @@ pub(super) async fn expire(
             now,
         )
         .await?;
-    cx.commit_noticed(tx, told).await?;
+    core.commit_noticed(tx, told).await?;
     Ok(Some(info))
 }

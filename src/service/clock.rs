@@ -7,7 +7,7 @@
 //!   and records are stamped with, and every lease, hold and claim (the outbox's, the AI's
 //!   turns', the clock's looks at games). Every process reads the one database's time, so
 //!   processes whose own clocks differ agree on what is due and who holds what.
-//! - **This process's clock** ([`Clock`], read as `Context::process_now`): only what
+//! - **This process's clock** ([`Clock`], read as `Core::process_now`): only what
 //!   concerns this process alone: the per-user rate limits it keeps ([`super::limits`]) and the
 //!   hint cooldown, which spares this process's AI pool. Neither is stored or compared with
 //!   another process's times.

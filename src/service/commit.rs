@@ -3,7 +3,7 @@
 //! rated when it ends, the clock's deadline set; a commit whose outcome is unknown looked up.
 
 use super::away;
-use super::context::Context;
+use super::core::Core;
 use super::error::{Done, ServiceError};
 use super::news::News;
 use super::notice::{AnswerRef, Answering, Notice, Payload};
@@ -20,7 +20,7 @@ use crate::store::{Connection, StoreError, Write};
 use crate::tafl::{write_position, Outcome, Position, Reason, Side};
 use std::time::Duration;
 
-impl Context {
+impl Core {
     /// Writes a move that `loaded.game` has just played (the move list's newest entry), if
     /// the game is still where it was read, with its announcement in the outbox: a player's
     /// move (`by_user`) is held for the grace while its interaction answers it (see
@@ -207,7 +207,7 @@ impl Context {
             .await
     }
 
-    /// [`Context::commit_end`] that also takes the open draw offer `offer` (accepted) in the
+    /// [`Core::commit_end`] that also takes the open draw offer `offer` (accepted) in the
     /// same transaction: if another answer took it first (Decline pressed at the same time),
     /// nothing is written and the answer is [`ServiceError::NoDrawOffer`].
     pub(crate) async fn commit_end_taking(

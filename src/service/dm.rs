@@ -7,7 +7,7 @@
 //! channel's (Discord's ids never coincide), so a member's messages go out in order and never
 //! hold up a game's channel; the bot opens the direct channel when it delivers it.
 
-use super::context::Context;
+use super::core::Core;
 use super::error::ServiceError;
 use super::news::News;
 use super::types::notify::{LastMove, NotifyMode, NotifySetting, TurnDm};
@@ -49,7 +49,7 @@ pub(crate) fn turn_time(game: &GameInfo) -> Option<i64> {
     }
 }
 
-impl Context {
+impl Core {
     /// The turn in `game` (as it stands after the change) was just given by the change whose
     /// notice `shown_by` shows it in the channel, the change made by `by` (a person's command;
     /// none: the AI or the clock) with `last_move` (none: the game's start): if a person is to

@@ -180,9 +180,9 @@ pub enum Done {
     GameEnd,
     GameStart,
     Challenge,
-    ChallengeAnswer,
+    ChallengeDecided,
     PuzzleStart,
-    PuzzleAnswer,
+    PuzzleMove,
 }
 
 impl ServiceError {

@@ -40,14 +40,14 @@ impl Games<'_> {
         let mut gone = vec![channel];
         gone.extend(threads.iter().copied());
         let mut games = Vec::new();
-        for row in games::active_in_threads_of(self.cx.store.read(), channel).await? {
+        for row in games::active_in_threads_of(self.core.store.read(), channel).await? {
             gone.push(row.channel_id);
             games.push(row);
         }
         gone.sort_unstable();
         gone.dedup();
         for &c in &gone {
-            if let Some(row) = games::active_in_channel(self.cx.store.read(), c).await? {
+            if let Some(row) = games::active_in_channel(self.core.store.read(), c).await? {
                 if !games.iter().any(|g| g.id == row.id) {
                     games.push(row);
                 }
@@ -56,7 +56,7 @@ impl Games<'_> {
         let mut out = Gone::default();
         for row in games {
             let id = row.id;
-            match self.cx.abort_in_gone_channel(row, &gone).await {
+            match self.core.abort_in_gone_channel(row, &gone).await {
                 Ok(Some(_)) => out.aborted.push(id),
                 Ok(None) => {}
                 Err(e) => {
@@ -64,19 +64,19 @@ impl Games<'_> {
                 }
             }
         }
-        let mut tx = self.cx.store.write().await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let mut tx = self.core.store.write().await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         for &c in &gone {
             out.withdrawn += challenges::withdraw_in_channel(&mut *tx, c, now).await?;
             out.dropped +=
-                rows::drop_pending_in(&mut *tx, self.cx.store.backend(), c, CHANNEL_DELETED)
+                rows::drop_pending_in(&mut *tx, self.core.store.backend(), c, CHANNEL_DELETED)
                     .await?;
             puzzles::clear_channel_in(&mut *tx, c).await?;
         }
         tx.commit().await?;
         // A later notice of another channel is not held up by these, but the dispatcher may
         // sleep on one of them.
-        self.cx.wake_outbox();
+        self.core.wake_outbox();
         Ok(out)
     }
 
@@ -88,18 +88,18 @@ impl Games<'_> {
     /// notices for its channels given up.
     pub async fn left_guild(self, guild: GuildId) -> Result<Gone, ServiceError> {
         let mut out = Gone::default();
-        let mut tx = self.cx.store.write().await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let mut tx = self.core.store.write().await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         for row in games::active_in_guild(&mut *tx, guild).await? {
             games::stop_clock(&mut *tx, row.id).await?;
             out.paused.push(row.id);
         }
         out.withdrawn = challenges::withdraw_in_guild(&mut *tx, guild, now).await?;
         out.dropped =
-            rows::drop_pending_in_guild(&mut *tx, self.cx.store.backend(), guild, SERVER_LEFT)
+            rows::drop_pending_in_guild(&mut *tx, self.core.store.backend(), guild, SERVER_LEFT)
                 .await?;
         tx.commit().await?;
-        self.cx.wake_outbox();
+        self.core.wake_outbox();
         Ok(out)
     }
 }

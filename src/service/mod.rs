@@ -17,7 +17,7 @@ pub mod challenge;
 pub mod clock;
 mod commit;
 pub mod config;
-mod context;
+mod core;
 mod dm;
 pub mod error;
 pub mod gone;
@@ -62,9 +62,9 @@ pub use probe::{NoticeStatus, StoredNotice};
 pub use timecontrol::{heartbeat_grace, Downtime};
 pub use types::*;
 
+use self::core::Core;
 use ai::Ai;
 use analysis::Analysis;
-use context::Context;
 use outbox::Outbox;
 use play::Games;
 use privacy::Privacy;
@@ -75,12 +75,12 @@ use vacation::Vacations;
 use crate::store::{self, Store};
 use std::sync::Arc;
 
-/// The game service: the `Context` its parts share, and what each part keeps of its own.
+/// The game service: the `Core` its parts share, and what each part keeps of its own.
 /// Cheap to share behind an `Arc`. Each use case is a call on one part, reached by its accessor:
 /// [`Service::games`], [`Service::clock`], [`Service::ai`], [`Service::analysis`],
 /// [`Service::puzzles`], [`Service::outbox`], [`Service::limits`] (see docs/ARCHITECTURE.md).
 pub struct Service {
-    cx: Context,
+    core: Core,
     /// The AI's workers: every search of the service runs there.
     pub(crate) ai: crate::ai::pool::Pool,
     /// The AI's turns and hints under way in this process (see [`ai::Ai`]).
@@ -95,20 +95,20 @@ impl Service {
             ai: crate::ai::pool::Pool::new(config.ai_workers, config.ai_tt_mb, config.ai_priority),
             ai_turns: ai::AiTurns::new(),
             analyses: analysis::Analyses::default(),
-            cx: Context::new(store, config, clock),
+            core: Core::new(store, config, clock),
         }
     }
 
     /// The service with these times for its notices (the bot's delivery policy gives them).
     pub fn with_delivery(mut self, delivery: impl Into<OutboxTimes>) -> Service {
-        self.cx.delivery = delivery.into();
+        self.core.delivery = delivery.into();
         self
     }
 
     /// The service with the bot's words for the text drawn into its images (see [`Caption`]);
     /// without them, its boards and graphs carry no text of their own.
     pub fn with_captions(mut self, captions: Captions) -> Service {
-        self.cx.captions = Some(captions);
+        self.core.captions = Some(captions);
         self
     }
 
@@ -124,85 +124,85 @@ impl Service {
     /// The database behind the service: for the tests, which read and write beside it.
     #[cfg(any(test, feature = "test-support"))]
     pub fn store(&self) -> &Store {
-        &self.cx.store
+        &self.core.store
     }
 
     /// The database's backend.
     #[cfg(any(test, feature = "test-support"))]
     pub fn backend(&self) -> crate::store::Backend {
-        self.cx.store.backend()
+        self.core.store.backend()
     }
 
     pub fn config(&self) -> &Config {
-        &self.cx.config
+        &self.core.config
     }
 
-    /// The database's time now (Unix ms; see `Context::database_now`).
+    /// The database's time now (Unix ms; see `Core::database_now`).
     pub async fn database_now(&self) -> Result<i64, ServiceError> {
-        self.cx.database_now().await
+        self.core.database_now().await
     }
 
     /// Closes the database, once every connection is back (see [`store::close`]).
     pub async fn close(&self) {
-        self.cx.store.close().await;
+        self.core.store.close().await;
     }
 
     /// The per-user rate limits this process keeps.
     pub fn limits(&self) -> &limits::Limits {
-        &self.cx.limits
+        &self.core.limits
     }
 }
 
-/// Each part of the service, reached by its accessor: a small value borrowing the `Context`
+/// Each part of the service, reached by its accessor: a small value borrowing the `Core`
 /// and the part's own state.
 impl Service {
     /// Games and challenges: starting, playing, ending and looking at them.
     pub fn games(&self) -> Games<'_> {
-        Games::new(&self.cx, self.ai())
+        Games::new(&self.core, self.ai())
     }
 
     /// The games' clock: the heartbeat, and what time makes due.
     pub fn game_clock(&self) -> GameClock<'_> {
-        GameClock::new(&self.cx)
+        GameClock::new(&self.core)
     }
 
     /// The AI's turns and hints.
     pub fn ai(&self) -> Ai<'_> {
-        Ai::new(&self.cx, &self.ai, &self.ai_turns)
+        Ai::new(&self.core, &self.ai, &self.ai_turns)
     }
 
     /// The post-game analyses.
     pub fn analysis(&self) -> Analysis<'_> {
-        Analysis::new(&self.cx, &self.ai, &self.analyses)
+        Analysis::new(&self.core, &self.ai, &self.analyses)
     }
 
     /// The puzzles.
     pub fn puzzles(&self) -> Puzzles<'_> {
-        Puzzles::new(&self.cx, &self.ai)
+        Puzzles::new(&self.core, &self.ai)
     }
 
     /// A person's data: read out, and forgotten.
     pub fn privacy(&self) -> Privacy<'_> {
-        Privacy::new(&self.cx)
+        Privacy::new(&self.core)
     }
 
     /// Vacations: started, ended, and how much of the allowance is left.
     pub fn vacations(&self) -> Vacations<'_> {
-        Vacations::new(&self.cx)
+        Vacations::new(&self.core)
     }
 
     /// Turn notifications: each member's setting.
     pub fn notifications(&self) -> notify::Notifications<'_> {
-        notify::Notifications::new(&self.cx)
+        notify::Notifications::new(&self.core)
     }
 
     /// The outbox, for the bot's delivery.
     pub fn outbox(&self) -> Outbox<'_> {
-        Outbox::new(&self.cx)
+        Outbox::new(&self.core)
     }
 
     /// Tournaments: created, joined, started, paired, shown, withdrawn from, paused, cancelled.
     pub fn tournaments(&self) -> tournament::Tournaments<'_> {
-        tournament::Tournaments::new(&self.cx, self.games())
+        tournament::Tournaments::new(&self.core, self.games())
     }
 }

@@ -6,7 +6,7 @@ use super::error::ServiceError;
 use super::types::tournament::TournamentNews;
 use super::types::{
     AnalysisSummary, ChallengeInfo, ChallengeStatus, ChannelId, ClockEvent, Ended, Forgotten,
-    GameId, GameInfo, MoveReport, Player, PuzzleAnswer, PuzzleView, UserId,
+    GameId, GameInfo, MoveReport, Player, PuzzleVerdict, PuzzleView, UserId,
 };
 use serde::{Deserialize, Serialize};
 
@@ -54,8 +54,10 @@ pub enum News {
     },
     /// A finished analysis (posted with its graph).
     AnalysisSummary(AnalysisSummary),
-    /// A player's answer to their puzzle (or the daily puzzle), as it was judged.
-    PuzzleAnswer(PuzzleAnswer),
+    /// A player's move in their puzzle (or the daily puzzle), as it was judged. Stored as
+    /// `puzzle_answer`, the name the notices in the outbox carry.
+    #[serde(rename = "puzzle_answer")]
+    PuzzleVerdict(PuzzleVerdict),
     /// A puzzle handed to a player, their try at it just started (their own, or the daily
     /// puzzle's).
     PuzzleShown(PuzzleView),
@@ -211,7 +213,7 @@ impl News {
             | News::AiWaiting { .. }
             | News::AnalysisProgress { .. }
             | News::AnalysisSummary(_)
-            | News::PuzzleAnswer(_)
+            | News::PuzzleVerdict(_)
             | News::PuzzleShown(_)
             | News::DailyPuzzleChannel { .. }
             | News::Vacation(_)

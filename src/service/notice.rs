@@ -4,7 +4,7 @@
 //! shows it), the times that hold it, and what showing it settles. The outbox's delivery side
 //! (`outbox.rs`) reads them back and records how each attempt went.
 
-use super::context::Context;
+use super::core::Core;
 use super::error::ServiceError;
 use super::news::News;
 use super::types::{Caption, ChallengeId, ChannelId, GameId, GameInfo, NoticeId};
@@ -107,7 +107,7 @@ impl Payload {
     }
 }
 
-impl Context {
+impl Core {
     /// A notice with the board of `game` as it stands (drawn at delivery), its caption in the
     /// bot's words.
     pub(crate) fn with_board(&self, news: News, game: &GameInfo) -> Payload {
@@ -272,11 +272,11 @@ pub(crate) fn notice(row: NoticeRow, claimed: bool) -> Result<Notice, String> {
     })
 }
 
-impl Context {
+impl Core {
     /// Writes a notice for `channel` in the caller's transaction, written at `now` (the
     /// database's time the transaction read, once): held for its interaction's answer for
     /// `hold`, if it is not zero, else pending and due at once. Call
-    /// [`Context::wake_outbox`] once the transaction has committed.
+    /// [`Core::wake_outbox`] once the transaction has committed.
     pub(crate) async fn enqueue(
         &self,
         conn: &mut Connection,
@@ -290,7 +290,7 @@ impl Context {
         Ok(written.await?.id)
     }
 
-    /// [`Context::enqueue`], returning the notice as it is written: what the handler of its
+    /// [`Core::enqueue`], returning the notice as it is written: what the handler of its
     /// interaction shows, with no read of it back. `payload` tells its news (a notice that
     /// tells nothing is not written: it could not be read).
     pub(crate) async fn write_notice(
@@ -344,7 +344,7 @@ impl Context {
 
     /// Commits a transaction whose change is told through `notice`, written in it, lets the
     /// next writer in, and wakes the dispatcher; a commit whose outcome is unknown is looked
-    /// up first ([`Context::commit_answered`]).
+    /// up first ([`Core::commit_answered`]).
     pub(crate) async fn commit_noticed(
         &self,
         tx: Write<'_>,
@@ -355,7 +355,7 @@ impl Context {
     }
 
     /// Commits a transaction that changed what a player is told about, with the notice that
-    /// tells it (if it wrote one), as [`Context::commit_or_look`] does: a commit whose outcome
+    /// tells it (if it wrote one), as [`Core::commit_or_look`] does: a commit whose outcome
     /// is unknown is looked up before anything is told. A transaction that wrote a notice is
     /// found by that notice's id and nonce (its id alone could be another notice's: SQLite
     /// gives the ids of a transaction rolled back out again); one that wrote none, by
@@ -448,8 +448,8 @@ impl Context {
         if let (Some(Buttons::Challenge(id)), Some(message)) = (notice.payload.buttons, message) {
             challenges::set_message(&mut *conn, id, message).await?;
         }
-        if let News::PuzzleAnswer(answer) = &notice.news {
-            let key = answer.key();
+        if let News::PuzzleVerdict(verdict) = &notice.news {
+            let key = verdict.key();
             puzzles::answer_shown(&mut *conn, key.attempt, key.progress).await?;
         }
         if let Some(game) = notice.news.turn_given() {

@@ -3,7 +3,7 @@
 //! [`NotifyMode::DEFAULT`]). A change takes effect at the next turn it would tell.
 
 use super::away::{games_of, to_move};
-use super::context::Context;
+use super::core::Core;
 use super::dm::{setting_of, turn_time};
 use super::error::ServiceError;
 use super::news::News;
@@ -20,33 +20,33 @@ pub use super::types::notify::{
 /// Turn notifications (`Service::notifications`).
 #[derive(Clone, Copy)]
 pub struct Notifications<'a> {
-    cx: &'a Context,
+    core: &'a Core,
 }
 
 impl<'a> Notifications<'a> {
-    pub(crate) fn new(cx: &'a Context) -> Notifications<'a> {
-        Notifications { cx }
+    pub(crate) fn new(core: &'a Core) -> Notifications<'a> {
+        Notifications { core }
     }
 }
 
 impl Notifications<'_> {
     /// `user`'s setting.
     pub async fn setting(self, user: UserId) -> Result<NotifySetting, ServiceError> {
-        Ok(setting_of(self.cx.store.read(), user).await?)
+        Ok(setting_of(self.core.store.read(), user).await?)
     }
 
     /// `user` chooses `mode`: stored now, in effect from the next turn it would tell (a
     /// direct message already written still goes).
     pub async fn set(self, user: UserId, mode: NotifyMode) -> Result<NotifyChanged, ServiceError> {
-        let mut tx = self.cx.store.write().await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let mut tx = self.core.store.write().await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         let before = setting_of(&mut *tx, user).await?;
         notify::set(&mut *tx, user, mode.as_str(), now).await?;
         let stored = || async move {
-            let row = notify::of_user(self.cx.store.read(), user).await?;
+            let row = notify::of_user(self.core.store.read(), user).await?;
             Ok(row.is_some_and(|r| r.mode == mode.as_str() && r.set_at == now))
         };
-        self.cx.commit_or_look(tx, stored).await?;
+        self.core.commit_or_look(tx, stored).await?;
         Ok(NotifyChanged { before, now: mode })
     }
 }
@@ -60,11 +60,11 @@ const DIGEST: &str = "digest";
 /// games where it is their move, written with the claim. A member who fails is logged and the
 /// others go on (their claim rolled back: the next sweep tries again). Returns how many
 /// digests were written.
-pub(crate) async fn send_digests(cx: &Context) -> Result<u32, ServiceError> {
-    let today = cx.database_now().await?.div_euclid(DAY_MS);
+pub(crate) async fn send_digests(core: &Core) -> Result<u32, ServiceError> {
+    let today = core.database_now().await?.div_euclid(DAY_MS);
     let mut sent = 0;
-    for user in notify::digest_due(cx.store.read(), today).await? {
-        match digest_for(cx, user).await {
+    for user in notify::digest_due(core.store.read(), today).await? {
+        match digest_for(core, user).await {
             Ok(true) => sent += 1,
             Ok(false) => {}
             Err(e) => tracing::error!(user, error = ?e, "cannot send a daily digest"),
@@ -75,16 +75,16 @@ pub(crate) async fn send_digests(cx: &Context) -> Result<u32, ServiceError> {
 
 /// Claims and writes `user`'s digest of today, if it is still theirs to have; returns whether
 /// one was written.
-async fn digest_for(cx: &Context, user: UserId) -> Result<bool, ServiceError> {
-    let mut tx = cx.store.write().await?;
-    let now = cx.database_now_on(&mut tx).await?;
+async fn digest_for(core: &Core, user: UserId) -> Result<bool, ServiceError> {
+    let mut tx = core.store.write().await?;
+    let now = core.database_now_on(&mut tx).await?;
     let day = now.div_euclid(DAY_MS);
     if !notify::claim_digest(&mut *tx, user, day).await? {
         return Ok(false);
     }
     let away = vacations::open_of(&mut *tx, user).await?.is_some();
     let mut games = Vec::new();
-    for loaded in games_of(cx, &mut tx, user).await? {
+    for loaded in games_of(core, &mut tx, user).await? {
         if away || to_move(&loaded.info) != Some(user) {
             continue;
         }
@@ -101,15 +101,15 @@ async fn digest_for(cx: &Context, user: UserId) -> Result<bool, ServiceError> {
         });
     }
     let claimed = || async move {
-        let row = notify::of_user(cx.store.read(), user).await?;
+        let row = notify::of_user(core.store.read(), user).await?;
         Ok(row.is_some_and(|r| r.digest_day == Some(day)))
     };
     if games.is_empty() {
-        cx.commit_answered(tx, None, claimed).await?;
+        core.commit_answered(tx, None, claimed).await?;
         return Ok(false);
     }
     let news = News::Digest(Digest { user, day, games });
-    let id = cx
+    let id = core
         .enqueue(
             &mut tx,
             user,
@@ -119,6 +119,6 @@ async fn digest_for(cx: &Context, user: UserId) -> Result<bool, ServiceError> {
             now,
         )
         .await?;
-    cx.commit_answered(tx, Some(id), claimed).await?;
+    core.commit_answered(tx, Some(id), claimed).await?;
     Ok(true)
 }

@@ -7,7 +7,7 @@
 //! the domain is here, each a call of its own: the news delivered, to be tried again, refused or
 //! given up; the channel gone (its game aborted) or refusing the bot (its game's clock stopped).
 
-use super::context::Context;
+use super::core::Core;
 use super::error::ServiceError;
 use super::news::News;
 use super::notice::{millis, notice, BoardRef, Notice, Payload};
@@ -23,26 +23,26 @@ use std::time::Duration;
 /// refuses the bot.
 #[derive(Clone, Copy)]
 pub struct Outbox<'a> {
-    cx: &'a Context,
+    core: &'a Core,
 }
 
 impl<'a> Outbox<'a> {
-    pub(crate) fn new(cx: &'a Context) -> Outbox<'a> {
-        Outbox { cx }
+    pub(crate) fn new(core: &'a Core) -> Outbox<'a> {
+        Outbox { core }
     }
 }
 
 impl Outbox<'_> {
     /// What the dispatcher waits on besides the time of the next due notice.
     pub fn wake_signal(self) -> Arc<tokio::sync::Notify> {
-        self.cx.outbox_wake.clone()
+        self.core.outbox_wake.clone()
     }
 
     /// The notices due at `now` (Unix ms, the database's clock): each channel's next owed one,
     /// if its time has come (a channel's later notice waits for its earlier one). Oldest first.
     /// A notice that cannot be read is left out (the dispatcher's claim gives it up).
     pub async fn due(self, now: i64, limit: u32) -> Result<Vec<Notice>, ServiceError> {
-        Ok(rows::due(self.cx.store.read(), now, limit)
+        Ok(rows::due(self.core.store.read(), now, limit)
             .await?
             .into_iter()
             .filter_map(|row| notice(row, false).ok())
@@ -51,19 +51,19 @@ impl Outbox<'_> {
 
     /// When the next notice falls due (Unix ms), if one is pending.
     pub async fn next_due_at(self) -> Result<Option<i64>, ServiceError> {
-        Ok(rows::next_due(self.cx.store.read()).await?)
+        Ok(rows::next_due(self.core.store.read()).await?)
     }
 
     /// Notice `id` as stored, if it is there and can be read.
     pub async fn notice(self, id: NoticeId) -> Result<Option<Notice>, ServiceError> {
-        Ok(rows::by_id(self.cx.store.read(), id)
+        Ok(rows::by_id(self.core.store.read(), id)
             .await?
             .and_then(|row| notice(row, false).ok()))
     }
 
     /// The message notice `id` became, once delivered.
     pub async fn notice_message(self, id: NoticeId) -> Result<Option<u64>, ServiceError> {
-        Ok(rows::by_id(self.cx.store.read(), id)
+        Ok(rows::by_id(self.core.store.read(), id)
             .await?
             .and_then(|n| n.message_id))
     }
@@ -72,7 +72,7 @@ impl Outbox<'_> {
     /// or shown without a known message); `None` while it is still owed.
     pub async fn settled_as(self, id: NoticeId) -> Result<Option<Option<u64>>, ServiceError> {
         use crate::store::NoticeStatus;
-        Ok(match rows::by_id(self.cx.store.read(), id).await? {
+        Ok(match rows::by_id(self.core.store.read(), id).await? {
             Some(n) if matches!(n.status, NoticeStatus::Delivered | NoticeStatus::Failed) => {
                 Some(n.message_id)
             }
@@ -87,10 +87,10 @@ impl Outbox<'_> {
     /// the next is due). A process that dies with notices claimed leaves them due again at the
     /// lease's end.
     pub async fn claim(self, now: i64, limit: u32) -> Result<Vec<Notice>, ServiceError> {
-        let until = now + millis(self.cx.delivery.claim_lease);
-        let mut writing = self.cx.store.lock().await?;
+        let until = now + millis(self.core.delivery.claim_lease);
+        let mut writing = self.core.store.lock().await?;
         let rows =
-            rows::claim_due(writing.ex(), self.cx.store.backend(), now, until, limit).await?;
+            rows::claim_due(writing.ex(), self.core.store.backend(), now, until, limit).await?;
         drop(writing);
         let mut notices = Vec::with_capacity(rows.len());
         for row in rows {
@@ -111,15 +111,15 @@ impl Outbox<'_> {
     /// Deletes the notices delivered (or given up) more than the retention period before
     /// `now` (Unix ms, the database's clock). Returns how many went.
     pub async fn prune(self, now: i64) -> Result<u64, ServiceError> {
-        let before = now.saturating_sub(millis(self.cx.delivery.retention));
-        let mut writing = self.cx.store.lock().await?;
+        let before = now.saturating_sub(millis(self.core.delivery.retention));
+        let mut writing = self.core.store.lock().await?;
         Ok(rows::prune(writing.ex(), before).await?)
     }
 
     /// Draws the board a notice carries.
     pub async fn board(self, board: &BoardRef) -> Result<Vec<u8>, ServiceError> {
-        let game = self.cx.game_at(board.game, board.ply).await?;
-        self.cx
+        let game = self.core.game_at(board.game, board.ply).await?;
+        self.core
             .image_captioned(
                 *game.position(),
                 game.moves().last().copied(),
@@ -139,11 +139,11 @@ impl Outbox<'_> {
         to: Settle<'_>,
         claim: Option<u32>,
     ) -> Result<bool, ServiceError> {
-        let mut writing = self.cx.store.lock().await?;
-        let settled = rows::settle(writing.ex(), self.cx.store.backend(), id, to, claim).await?;
+        let mut writing = self.core.store.lock().await?;
+        let settled = rows::settle(writing.ex(), self.core.store.backend(), id, to, claim).await?;
         drop(writing);
         if !matches!(to, Settle::Retry { .. }) {
-            self.cx.wake_outbox();
+            self.core.wake_outbox();
         }
         Ok(settled)
     }
@@ -156,8 +156,8 @@ impl Outbox<'_> {
         let Some(claim) = notice.claim else {
             return Ok(false);
         };
-        let until = self.cx.database_now().await? + millis(self.cx.delivery.claim_lease);
-        let mut writing = self.cx.store.lock().await?;
+        let until = self.core.database_now().await? + millis(self.core.delivery.claim_lease);
+        let mut writing = self.core.store.lock().await?;
         Ok(rows::renew(writing.ex(), notice.id, claim, until).await?)
     }
 
@@ -168,8 +168,8 @@ impl Outbox<'_> {
         let Some(claim) = notice.claim else {
             return Ok(false);
         };
-        let now = self.cx.database_now().await?;
-        let mut writing = self.cx.store.lock().await?;
+        let now = self.core.database_now().await?;
+        let mut writing = self.core.store.lock().await?;
         Ok(rows::unclaim(writing.ex(), notice.id, claim, now).await?)
     }
 
@@ -183,7 +183,7 @@ impl Outbox<'_> {
     /// news its channel still owed): the dispatcher posts it now, in the channel's order,
     /// without waiting for the rest of its hold.
     pub async fn not_answered(self, id: NoticeId) -> Result<(), ServiceError> {
-        let now = self.cx.database_now().await?;
+        let now = self.core.database_now().await?;
         self.settle(id, Settle::Release { now }, None).await?;
         Ok(())
     }
@@ -194,7 +194,7 @@ impl Outbox<'_> {
     /// its response asks this before it acknowledges (after the checks that read the game), and
     /// if so acknowledges privately and leaves its news to be posted after the owed news.
     pub async fn owes(self, channel: ChannelId) -> Result<bool, ServiceError> {
-        Ok(rows::owes_posts(self.cx.store.read(), channel).await?)
+        Ok(rows::owes_posts(self.core.store.read(), channel).await?)
     }
 
     /// `notice` is shown (as `message`, when known), by the dispatcher or by its interaction's
@@ -205,9 +205,9 @@ impl Outbox<'_> {
         notice: &Notice,
         message: Option<u64>,
     ) -> Result<bool, ServiceError> {
-        let now = self.cx.database_now().await?;
-        let mut writing = self.cx.store.lock().await?;
-        self.cx
+        let now = self.core.database_now().await?;
+        let mut writing = self.core.store.lock().await?;
+        self.core
             .notice_shown(writing.ex(), notice, message, now)
             .await?;
         drop(writing);
@@ -291,8 +291,8 @@ impl Outbox<'_> {
             News::Digest(digest) => digest.games.first().map(|w| w.game.clone()),
             _ => None,
         };
-        let mut tx = self.cx.store.write().await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let mut tx = self.core.store.write().await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         let off = notify::turn_off_refused(&mut *tx, user, now).await?;
         let why = "direct messages refused: notifications turned off";
         rows::drop_waiting_in(&mut *tx, user, why).await?;
@@ -310,16 +310,16 @@ impl Outbox<'_> {
             let kind = "dms_refused";
             let zero = Duration::ZERO;
             told = Some(
-                (self.cx)
+                (self.core)
                     .enqueue(&mut tx, channel, kind, &payload, zero, now)
                     .await?,
             );
         }
         let turned_off = || async move {
-            let row = notify::of_user(self.cx.store.read(), user).await?;
+            let row = notify::of_user(self.core.store.read(), user).await?;
             Ok(row.is_some_and(|r| r.refused_at == Some(now)))
         };
-        self.cx.commit_answered(tx, told, turned_off).await?;
+        self.core.commit_answered(tx, told, turned_off).await?;
         Ok(Some(off))
     }
 
@@ -329,8 +329,8 @@ impl Outbox<'_> {
         self,
         channel: ChannelId,
     ) -> Result<Option<Box<Ended>>, ServiceError> {
-        match games::active_in_channel(self.cx.store.read(), channel).await? {
-            Some(row) => self.cx.abort_in_gone_channel(row, &[]).await,
+        match games::active_in_channel(self.core.store.read(), channel).await? {
+            Some(row) => self.core.abort_in_gone_channel(row, &[]).await,
             None => Ok(None),
         }
     }
@@ -347,10 +347,10 @@ impl Outbox<'_> {
         self,
         channel: ChannelId,
     ) -> Result<Option<(GameId, bool)>, ServiceError> {
-        let Some(row) = games::active_in_channel(self.cx.store.read(), channel).await? else {
+        let Some(row) = games::active_in_channel(self.core.store.read(), channel).await? else {
             return Ok(None);
         };
-        let mut writing = self.cx.store.lock().await?;
+        let mut writing = self.core.store.lock().await?;
         Ok(Some((
             row.id,
             games::stop_clock(writing.ex(), row.id).await?,

@@ -5,7 +5,7 @@
 
 use super::ai::Ai;
 use super::commit::Announce;
-use super::context::Context;
+use super::core::Core;
 use super::error::ServiceError;
 use super::news::News;
 use super::notice::{AnswerRef, Answering, Buttons, Notice, Payload};
@@ -25,16 +25,16 @@ pub struct MovePlayed {
 }
 
 /// Games and challenges (`Service::games`): every use case of people playing, over the
-/// shared `Context`, with the AI's part for the room in its queue and its limits on games.
+/// shared `Core`, with the AI's part for the room in its queue and its limits on games.
 #[derive(Clone, Copy)]
 pub struct Games<'a> {
-    pub(super) cx: &'a Context,
+    pub(super) core: &'a Core,
     pub(super) ai: Ai<'a>,
 }
 
 impl<'a> Games<'a> {
-    pub(crate) fn new(cx: &'a Context, ai: Ai<'a>) -> Games<'a> {
-        Games { cx, ai }
+    pub(crate) fn new(core: &'a Core, ai: Ai<'a>) -> Games<'a> {
+        Games { core, ai }
     }
 }
 
@@ -67,7 +67,7 @@ impl Games<'_> {
         answer: Option<AnswerRef>,
     ) -> Result<MovePlayed, ServiceError> {
         let loaded = self.moved(channel, user, text).await?;
-        let (report, notice) = self.cx.commit_move(loaded, Some(user), answer).await?;
+        let (report, notice) = self.core.commit_move(loaded, Some(user), answer).await?;
         Ok(MovePlayed { report, notice })
     }
 
@@ -91,7 +91,7 @@ impl Games<'_> {
         user: UserId,
         text: &str,
     ) -> Result<LoadedGame, ServiceError> {
-        let mut loaded = self.cx.active(channel).await?;
+        let mut loaded = self.core.active(channel).await?;
         let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
         if loaded.info.is_over() {
             return Err(ServiceError::GameOver);
@@ -110,7 +110,7 @@ impl Games<'_> {
     /// Checks, reading only, that [`Games::resign`] would end the game for `user` now (the bot
     /// answers a refusal before it acknowledges the command).
     pub async fn check_resign(self, channel: ChannelId, user: UserId) -> Result<(), ServiceError> {
-        let loaded = self.cx.active(channel).await?;
+        let loaded = self.core.active(channel).await?;
         loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
         Ok(())
     }
@@ -125,9 +125,9 @@ impl Games<'_> {
         answering: Option<Answering>,
     ) -> Result<Ended, ServiceError> {
         let answering = answering.unwrap_or_default();
-        let loaded = self.cx.active(channel).await?;
+        let loaded = self.core.active(channel).await?;
         let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
-        self.cx
+        self.core
             .commit_end(
                 loaded,
                 Outcome::Won {
@@ -153,8 +153,8 @@ impl Games<'_> {
         answering: Option<Answering>,
     ) -> Result<(GameInfo, Option<NoticeId>), ServiceError> {
         let loaded = self.draw_offerable(channel, user).await?;
-        let mut tx = self.cx.store.write().await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let mut tx = self.core.store.write().await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         let offer = draws::insert(&mut *tx, loaded.info.id, loaded.info.ply, user, now)
             .await
             .map_err(ServiceError::unless_taken(
@@ -163,9 +163,11 @@ impl Games<'_> {
             ))?;
         let notice = match answering {
             Some(answering) => {
-                let grace = self.cx.delivery.answer_grace;
-                let (answering, hold) =
-                    self.cx.in_order(&mut tx, channel, answering, grace).await?;
+                let grace = self.core.delivery.answer_grace;
+                let (answering, hold) = self
+                    .core
+                    .in_order(&mut tx, channel, answering, grace)
+                    .await?;
                 let payload = Payload {
                     buttons: Some(Buttons::Draw(loaded.info.id)),
                     ..answering.payload(Payload::news(News::DrawOffered {
@@ -174,7 +176,7 @@ impl Games<'_> {
                     }))
                 };
                 Some(
-                    self.cx
+                    self.core
                         .enqueue(&mut tx, channel, "draw_offer", &payload, hold, now)
                         .await?,
                 )
@@ -184,10 +186,10 @@ impl Games<'_> {
         // Landed: this offer, open.
         let game = loaded.info.id;
         let landed = || async move {
-            let open = draws::open_in_game(self.cx.store.read(), game).await?;
+            let open = draws::open_in_game(self.core.store.read(), game).await?;
             Ok(open.is_some_and(|o| (o.id, o.offered_by) == (offer, user)))
         };
-        self.cx.commit_answered(tx, notice, landed).await?;
+        self.core.commit_answered(tx, notice, landed).await?;
         Ok((loaded.info, notice))
     }
 
@@ -200,7 +202,7 @@ impl Games<'_> {
         user: UserId,
     ) -> Result<(), ServiceError> {
         let loaded = self.draw_offerable(channel, user).await?;
-        match draws::open_in_game(self.cx.store.read(), loaded.info.id).await? {
+        match draws::open_in_game(self.core.store.read(), loaded.info.id).await? {
             Some(_) => Err(ServiceError::DrawOfferOpen),
             None => Ok(()),
         }
@@ -212,7 +214,7 @@ impl Games<'_> {
         channel: ChannelId,
         user: UserId,
     ) -> Result<LoadedGame, ServiceError> {
-        let loaded = self.cx.active(channel).await?;
+        let loaded = self.core.active(channel).await?;
         let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
         if loaded.info.player(side.other()).is_ai() {
             return Err(ServiceError::AiDeclinesDraw);
@@ -228,7 +230,7 @@ impl Games<'_> {
         game: GameId,
         user: UserId,
     ) -> Result<(), ServiceError> {
-        let loaded = match self.cx.active(channel).await {
+        let loaded = match self.core.active(channel).await {
             Ok(loaded) if loaded.info.id == game => loaded,
             // A press on the buttons of a game that is over, or of an earlier game.
             Ok(_) | Err(ServiceError::GameOver | ServiceError::NoGame) => {
@@ -236,17 +238,17 @@ impl Games<'_> {
             }
             Err(e) => return Err(e),
         };
-        self.draw_answerable(loaded, user).await.map(drop)
+        self.draw_respondable(loaded, user).await.map(drop)
     }
 
     /// The game `loaded` and its open draw offer, if `user` may answer it.
-    async fn draw_answerable(
+    async fn draw_respondable(
         self,
         loaded: LoadedGame,
         user: UserId,
     ) -> Result<(LoadedGame, draws::DrawOfferRow), ServiceError> {
         loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
-        let offer = draws::open_in_game(self.cx.store.read(), loaded.info.id)
+        let offer = draws::open_in_game(self.core.store.read(), loaded.info.id)
             .await?
             .ok_or(ServiceError::NoDrawOffer)?;
         if offer.offered_by == user {
@@ -265,8 +267,8 @@ impl Games<'_> {
         accept: bool,
         answering: Option<Answering>,
     ) -> Result<DrawDecision, ServiceError> {
-        let loaded = self.cx.active(channel).await?;
-        let (loaded, offer) = self.draw_answerable(loaded, user).await?;
+        let loaded = self.core.active(channel).await?;
+        let (loaded, offer) = self.draw_respondable(loaded, user).await?;
         if accept {
             let announce = match answering {
                 Some(answering) => Announce::Held {
@@ -281,14 +283,14 @@ impl Games<'_> {
             // The offer is taken in the transaction that ends the game: a Decline that took it
             // first leaves the game running.
             let ended = self
-                .cx
+                .core
                 .commit_end_taking(loaded, outcome, announce, Some(offer.id))
                 .await?;
             Ok(DrawDecision::Accepted(ended))
         } else {
-            let mut tx = self.cx.store.write().await?;
+            let mut tx = self.core.store.write().await?;
             // One conditional update of this offer: an Accept that took it first wins.
-            let now = self.cx.database_now_on(&mut tx).await?;
+            let now = self.core.database_now_on(&mut tx).await?;
             if !draws::answer(&mut *tx, offer.id, DrawStatus::Declined, now).await? {
                 return Err(ServiceError::NoDrawOffer);
             }
@@ -300,9 +302,9 @@ impl Games<'_> {
                     };
                     let payload = answering.payload(Payload::news(news));
                     let channel = loaded.info.place.channel;
-                    let hold = self.cx.delivery.answer_grace;
+                    let hold = self.core.delivery.answer_grace;
                     Some(
-                        self.cx
+                        self.core
                             .enqueue(&mut tx, channel, "draw_declined", &payload, hold, now)
                             .await?,
                     )
@@ -312,10 +314,10 @@ impl Games<'_> {
             // Landed: the offer declined as this transaction declined it.
             let offer = offer.id;
             let landed = || async move {
-                let read = self.cx.store.read();
+                let read = self.core.store.read();
                 draws::answered_at(read, offer, DrawStatus::Declined, now).await
             };
-            self.cx.commit_answered(tx, notice, landed).await?;
+            self.core.commit_answered(tx, notice, landed).await?;
             Ok(DrawDecision::Declined(loaded.info, notice))
         }
     }
@@ -332,7 +334,7 @@ impl Games<'_> {
     ) -> Result<Ended, ServiceError> {
         let answering = answering.unwrap_or_default();
         let loaded = self.abortable(channel, user, moderator).await?;
-        self.cx
+        self.core
             .commit_end(
                 loaded,
                 Outcome::Drawn {
@@ -364,7 +366,7 @@ impl Games<'_> {
         user: UserId,
         moderator: bool,
     ) -> Result<LoadedGame, ServiceError> {
-        let loaded = self.cx.active(channel).await?;
+        let loaded = self.core.active(channel).await?;
         let player = loaded.info.side_of(user).is_some();
         if !player && !moderator {
             return Err(ServiceError::NotAPlayer);
@@ -373,7 +375,7 @@ impl Games<'_> {
             return Err(ServiceError::TooLateToAbort);
         }
         // A tournament's game is played out or resigned: aborting would undo a pairing.
-        let read = self.cx.store.read();
+        let read = self.core.store.read();
         if !moderator
             && crate::store::tournaments::game_of(read, loaded.info.id)
                 .await?
@@ -394,7 +396,7 @@ impl Games<'_> {
         typed: &str,
         limit: usize,
     ) -> Result<Vec<String>, ServiceError> {
-        let loaded = self.cx.active(channel).await?;
+        let loaded = self.core.active(channel).await?;
         if loaded.info.side_of(user) != Some(loaded.info.turn) || loaded.info.is_over() {
             return Ok(Vec::new());
         }

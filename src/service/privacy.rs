@@ -66,12 +66,12 @@ pub use super::error::UnderWay;
 /// A person's data (`Service::privacy`).
 #[derive(Clone, Copy)]
 pub struct Privacy<'a> {
-    cx: &'a super::context::Context,
+    core: &'a super::core::Core,
 }
 
 impl<'a> Privacy<'a> {
-    pub(crate) fn new(cx: &'a super::context::Context) -> Privacy<'a> {
-        Privacy { cx }
+    pub(crate) fn new(core: &'a super::core::Core) -> Privacy<'a> {
+        Privacy { core }
     }
 }
 
@@ -94,7 +94,7 @@ impl Privacy<'_> {
     /// # Errors
     /// [`ServiceError::CostlyTooSoon`] within that wait of their last.
     pub fn check_read(self, user: UserId) -> Result<(), ServiceError> {
-        self.cx.limits.costly(user)
+        self.core.limits.costly(user)
     }
 
     /// Everything stored about `user`: every row of every table that names them (by id, or,
@@ -103,8 +103,8 @@ impl Privacy<'_> {
     /// # Errors
     /// [`ServiceError::Database`] if the database cannot be read.
     pub async fn stored(self, user: &User) -> Result<StoredAbout, ServiceError> {
-        let db = self.cx.store.read();
-        let read_at = self.cx.database_now().await?;
+        let db = self.core.store.read();
+        let read_at = self.core.database_now().await?;
         let mut names = rows::names_of(db, user.id).await?;
         let mut tables = Vec::with_capacity(rows::TABLES.len() + 1);
         for (table, _) in rows::TABLES {
@@ -137,7 +137,7 @@ impl Privacy<'_> {
     /// theirs is being analysed, news naming them is still being delivered, or a tournament they
     /// entered or organise is not over.
     pub async fn check_forget(self, user: &User) -> Result<(), ServiceError> {
-        let db = self.cx.store.read();
+        let db = self.core.store.read();
         let mut names = rows::names_of(db, user.id).await?;
         names.push(user.name.clone());
         let notices = rows::notices_naming(db, user.id, &names).await?;
@@ -165,8 +165,8 @@ impl Privacy<'_> {
         user: &User,
         to: Option<&ReplyTo>,
     ) -> Result<Forgotten, ServiceError> {
-        let mut tx = self.cx.store.write().await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let mut tx = self.core.store.write().await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         let mut names = rows::names_of(&mut *tx, user.id).await?;
         names.push(user.name.clone());
         let notices = rows::notices_naming(&mut *tx, user.id, &names).await?;
@@ -191,18 +191,18 @@ impl Privacy<'_> {
                 private: true,
                 ..Payload::news(News::Forgotten(forgotten))
             };
-            let hold = self.cx.delivery.answer_grace;
-            let id = (self.cx)
+            let hold = self.core.delivery.answer_grace;
+            let id = (self.core)
                 .enqueue(&mut tx, to.channel, "forgotten", &payload, hold, now)
                 .await?;
             forgotten.notice = Some(id);
         }
         // Landed: no name of theirs is left beside their id.
         let landed = || async move {
-            let names = rows::names_of(self.cx.store.read(), user.id).await?;
+            let names = rows::names_of(self.core.store.read(), user.id).await?;
             Ok(names.is_empty())
         };
-        self.cx
+        self.core
             .commit_answered(tx, forgotten.notice, landed)
             .await?;
         Ok(forgotten)

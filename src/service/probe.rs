@@ -63,26 +63,26 @@ impl Probe<'_> {
 
     /// What the heavy-work gate holds now and the most it ever held.
     pub fn heavy_stats(&self) -> HeavyStats {
-        self.service.cx.gate.stats()
+        self.service.core.gate.stats()
     }
 
     /// The heavy-work gate, which every board, replay and analysis of the service goes
     /// through: tests hold its costly workers with work of their own, or fill its queue with
     /// places, to look at what is still served meanwhile.
     pub fn heavy_gate(&self) -> &Heavy {
-        &self.service.cx.gate
+        &self.service.core.gate
     }
 
     /// How many of the service's writes wait for its write lock now (on SQLite; always 0 on
     /// PostgreSQL, which has none).
     pub fn writes_waiting(&self) -> usize {
-        self.service.cx.store.writes_waiting()
+        self.service.core.store.writes_waiting()
     }
 
     /// Makes every read of the database's time (as the service reads it) fail while
     /// `failing`, as a database that does not answer would.
     pub fn fail_database_clock(&self, failing: bool) {
-        self.service.cx.database_clock.fail(failing);
+        self.service.core.database_clock.fail(failing);
     }
 
     /// Moves the database's clock, as the service reads it, on by `by`, so that leases and
@@ -90,7 +90,7 @@ impl Probe<'_> {
     /// alike.
     pub fn advance_database_clock(&self, by: Duration) {
         self.service
-            .cx
+            .core
             .database_clock
             .advance(i64::try_from(by.as_millis()).unwrap_or(i64::MAX));
     }

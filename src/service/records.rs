@@ -37,7 +37,7 @@ impl Games<'_> {
         format: RecordFormat,
         tags: impl FnOnce(&GameInfo) -> RecordTags,
     ) -> Result<(GameInfo, String), ServiceError> {
-        let loaded = self.cx.latest(channel).await?;
+        let loaded = self.core.latest(channel).await?;
         let tags = tags(&loaded.info);
         let text = write_record(&loaded.game, format, &tags);
         Ok((loaded.info, text))
@@ -81,8 +81,8 @@ impl Games<'_> {
             .then(|| start_columns(Some(start)))
             .flatten();
         let position = write_position(game.position());
-        let mut tx = self.cx.store.write().await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let mut tx = self.core.store.write().await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         let id = games::insert_finished(
             &mut *tx,
             &NewGame {
@@ -112,10 +112,10 @@ impl Games<'_> {
         }
         // Landed: this game, finished, as this transaction wrote it.
         let landed = || async move {
-            let row = games::by_id(self.cx.store.read(), id).await?;
+            let row = games::by_id(self.core.store.read(), id).await?;
             Ok(row.is_some_and(|r| (r.channel_id, r.ply, r.created_at) == (channel, plies, now)))
         };
-        self.cx.commit_answered(tx, None, landed).await?;
+        self.core.commit_answered(tx, None, landed).await?;
         Ok(id)
     }
 }

@@ -2,7 +2,7 @@
 //! (the moves are the truth), its players, rules, start position, outcome and clocks read from
 //! their columns, and written back to them.
 
-use super::context::Context;
+use super::core::Core;
 use super::error::ServiceError;
 use super::heavy;
 use super::types::tournament::MatchTag;
@@ -19,7 +19,7 @@ pub(crate) struct LoadedGame {
     pub info: GameInfo,
 }
 
-impl Context {
+impl Core {
     /// The active game in a channel, rebuilt.
     pub(crate) async fn active(&self, channel: ChannelId) -> Result<LoadedGame, ServiceError> {
         match games::active_in_channel(self.store.read(), channel).await? {
@@ -64,8 +64,8 @@ impl Context {
         }))
     }
 
-    /// [`Context::load`] with the game played through on a blocking thread, through
-    /// [`Context::heavy`]: for the commands that then do heavy work with it (replays, analyses).
+    /// [`Core::load`] with the game played through on a blocking thread, through
+    /// [`Core::heavy`]: for the commands that then do heavy work with it (replays, analyses).
     pub(crate) async fn load_blocking(
         &self,
         row: GameRow,
@@ -82,7 +82,7 @@ impl Context {
         Ok(loaded)
     }
 
-    /// [`Context::load`] for a sweep over many games: a game that cannot be rebuilt is logged
+    /// [`Core::load`] for a sweep over many games: a game that cannot be rebuilt is logged
     /// and skipped, so it does not hold up the others.
     pub(crate) async fn load_or_skip(&self, row: GameRow) -> Option<LoadedGame> {
         let id = row.id;

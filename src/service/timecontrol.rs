@@ -7,7 +7,7 @@
 use super::backoff::Work;
 use super::challenge::expire;
 use super::commit::Announce;
-use super::context::Context;
+use super::core::Core;
 use super::error::ServiceError;
 use super::news::News;
 use super::types::{ChallengeInfo, ClockEvent, Player};
@@ -46,12 +46,12 @@ pub fn heartbeat_grace(every: Duration) -> Duration {
 /// what time makes due (challenges expired, reminders, losses on time).
 #[derive(Clone, Copy)]
 pub struct GameClock<'a> {
-    cx: &'a Context,
+    core: &'a Core,
 }
 
 impl<'a> GameClock<'a> {
-    pub(crate) fn new(cx: &'a Context) -> GameClock<'a> {
-        GameClock { cx }
+    pub(crate) fn new(core: &'a Core) -> GameClock<'a> {
+        GameClock { core }
     }
 }
 
@@ -75,8 +75,8 @@ impl GameClock<'_> {
     }
 
     async fn beat(self, every: Duration, claim: bool) -> Result<Option<Downtime>, ServiceError> {
-        let mut tx = self.cx.store.write().await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let mut tx = self.core.store.write().await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         let next_by = now + heartbeat_grace(every).as_millis() as i64;
         let Some(last) = heartbeat::beat(&mut tx, now, next_by, claim).await? else {
             tx.commit().await?;
@@ -103,20 +103,20 @@ impl GameClock<'_> {
     /// be closed is logged and set aside for a while (see [`super::backoff`]); the others are
     /// closed all the same.
     pub async fn expire_challenges(self) -> Result<Vec<ChallengeInfo>, ServiceError> {
-        let now = self.cx.database_now().await?;
+        let now = self.core.database_now().await?;
         let mut out = Vec::new();
-        for row in challenges::expired(self.cx.store.read(), now).await? {
+        for row in challenges::expired(self.core.store.read(), now).await? {
             let id = row.id;
-            if !self.cx.retries.ready(Work::ExpireChallenge, id, now) {
+            if !self.core.retries.ready(Work::ExpireChallenge, id, now) {
                 continue;
             }
-            match expire(self.cx, row, now).await {
+            match expire(self.core, row, now).await {
                 Ok(closed) => {
-                    self.cx.retries.succeeded(Work::ExpireChallenge, id);
+                    self.core.retries.succeeded(Work::ExpireChallenge, id);
                     out.extend(closed);
                 }
                 Err(e) => {
-                    let (failures, next) = self.cx.retries.failed(Work::ExpireChallenge, id, now);
+                    let (failures, next) = self.core.retries.failed(Work::ExpireChallenge, id, now);
                     tracing::error!(challenge = id, error = ?e, failures, retry_in_s = (next - now) / 1000, "cannot close an expired challenge: set aside");
                 }
             }
@@ -141,7 +141,7 @@ impl GameClock<'_> {
             }
         };
         // Vacations whose days have passed end before the games' clocks are looked at.
-        match super::away::end_due(self.cx).await {
+        match super::away::end_due(self.core).await {
             Ok(ended) if !ended.is_empty() => {
                 tracing::info!(
                     vacations = ended.len(),
@@ -152,28 +152,28 @@ impl GameClock<'_> {
             Err(e) => tracing::error!(error = ?e, "cannot end the vacations whose days passed"),
         }
         // The daily digests of the games waiting on those who chose them.
-        match super::notify::send_digests(self.cx).await {
+        match super::notify::send_digests(self.core).await {
             Ok(0) => {}
             Ok(n) => tracing::info!(digests = n, "daily digests written"),
             Err(e) => tracing::error!(error = ?e, "cannot send the daily digests"),
         }
         // Every time here is the database's, as the deadlines are: processes whose own clocks
         // differ decide a game's reminders and loss on time alike.
-        let now = self.cx.database_now().await?;
-        for row in games::clock_due(self.cx.store.read(), now).await? {
+        let now = self.core.database_now().await?;
+        for row in games::clock_due(self.core.store.read(), now).await? {
             let id = row.id;
-            if !self.cx.retries.ready(Work::Clock, id, now) {
+            if !self.core.retries.ready(Work::Clock, id, now) {
                 continue;
             }
             // Across processes: one clock at a time looks at a game; a process that dies
             // while it looks leaves the game to the others at its lease's end (on the
             // database's clock, which every process's leases are measured on).
-            let claimed = match self.cx.database_now().await {
+            let claimed = match self.core.database_now().await {
                 Ok(at) => {
                     let until = at + CLOCK_CLAIM_LEASE.as_millis() as i64;
-                    match self.cx.store.lock().await {
+                    match self.core.store.lock().await {
                         Ok(mut writing) => {
-                            games::claim_clock(writing.ex(), id, &self.cx.claimer, at, until)
+                            games::claim_clock(writing.ex(), id, &self.core.claimer, at, until)
                                 .await
                                 .map(|claimed| claimed.then_some(at))
                                 .map_err(ServiceError::from)
@@ -193,8 +193,8 @@ impl GameClock<'_> {
             };
             // Measured when the look began (not when the sweep did).
             let step = self.clock_step(row, at).await;
-            let released = match self.cx.store.lock().await {
-                Ok(mut writing) => games::release_clock(writing.ex(), id, &self.cx.claimer).await,
+            let released = match self.core.store.lock().await {
+                Ok(mut writing) => games::release_clock(writing.ex(), id, &self.core.claimer).await,
                 Err(e) => Err(e),
             };
             if let Err(e) = released {
@@ -202,11 +202,11 @@ impl GameClock<'_> {
             }
             match step {
                 Ok(event) => {
-                    self.cx.retries.succeeded(Work::Clock, id);
+                    self.core.retries.succeeded(Work::Clock, id);
                     events.extend(event);
                 }
                 Err(e) => {
-                    let (failures, next) = self.cx.retries.failed(Work::Clock, id, now);
+                    let (failures, next) = self.core.retries.failed(Work::Clock, id, now);
                     tracing::error!(game = id, error = ?e, failures, retry_in_s = (next - now) / 1000, "the clock could not act on a game: set aside");
                 }
             }
@@ -222,7 +222,7 @@ impl GameClock<'_> {
         else {
             return Ok(None);
         };
-        let Some(loaded) = self.cx.load_or_skip(row).await else {
+        let Some(loaded) = self.core.load_or_skip(row).await else {
             return Ok(None);
         };
         let Some(Player::User(user)) = loaded.info.to_move().cloned() else {
@@ -234,7 +234,7 @@ impl GameClock<'_> {
                 reason: Reason::Timeout,
             };
             return match self
-                .cx
+                .core
                 .commit_end(loaded, outcome, Announce::TimedOut)
                 .await
             {
@@ -258,14 +258,14 @@ impl GameClock<'_> {
             user: user.id,
             number,
         };
-        let payload = self.cx.with_board(News::Clock(event.clone()), &game);
-        let mut tx = self.cx.store.write().await?;
+        let payload = self.core.with_board(News::Clock(event.clone()), &game);
+        let mut tx = self.core.store.write().await?;
         // Recording the reminder and writing its notice are one step: each goes out once.
         if !games::mark_reminder(&mut *tx, game.id, loaded.row.ply, number, now).await? {
             return Ok(None);
         }
         let told = self
-            .cx
+            .core
             .enqueue(
                 &mut tx,
                 game.place.channel,
@@ -275,7 +275,7 @@ impl GameClock<'_> {
                 now,
             )
             .await?;
-        self.cx.commit_noticed(tx, told).await?;
+        self.core.commit_noticed(tx, told).await?;
         Ok(Some(event))
     }
 }

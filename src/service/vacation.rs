@@ -11,7 +11,7 @@
 //! transaction.
 
 use super::away::{end_open, ended_as, games_of, notice, tell, to_move};
-use super::context::Context;
+use super::core::Core;
 use super::error::ServiceError;
 use super::types::{User, UserId};
 use crate::store::games;
@@ -27,20 +27,20 @@ pub use super::types::vacation::{
 /// Vacations (`Service::vacations`).
 #[derive(Clone, Copy)]
 pub struct Vacations<'a> {
-    cx: &'a Context,
+    core: &'a Core,
 }
 
 impl<'a> Vacations<'a> {
-    pub(crate) fn new(cx: &'a Context) -> Vacations<'a> {
-        Vacations { cx }
+    pub(crate) fn new(core: &'a Core) -> Vacations<'a> {
+        Vacations { core }
     }
 }
 
 impl Vacations<'_> {
     /// `user`'s vacation now, and the days left of their allowance.
     pub async fn status(self, user: UserId) -> Result<VacationStatus, ServiceError> {
-        let now = self.cx.database_now().await?;
-        self.status_at(self.cx.store.read(), user, now).await
+        let now = self.core.database_now().await?;
+        self.status_at(self.core.store.read(), user, now).await
     }
 
     async fn status_at<'e>(
@@ -50,7 +50,7 @@ impl Vacations<'_> {
         now: i64,
     ) -> Result<VacationStatus, ServiceError> {
         let rows = vacations::of_user_since(ex, user, now - YEAR_MS).await?;
-        let allowance = self.cx.config.vacation_days_per_year;
+        let allowance = self.core.config.vacation_days_per_year;
         Ok(status_of(&rows, now, allowance))
     }
 
@@ -82,8 +82,8 @@ impl Vacations<'_> {
     /// [`ServiceError::AlreadyOnVacation`]; [`ServiceError::VacationDays`] for 0 days or more
     /// than the whole days left of the allowance. Nothing is changed then.
     pub async fn start(self, user: &User, days: u32) -> Result<VacationStarted, ServiceError> {
-        let mut tx = self.cx.store.write().await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let mut tx = self.core.store.write().await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         let status = self.status_at(&mut *tx, user.id, now).await?;
         refuse_start(&status, days)?;
         let until = now + i64::from(days) * DAY_MS;
@@ -100,7 +100,7 @@ impl Vacations<'_> {
             days_left: status.days_left - days,
         };
         let mut notices = Vec::new();
-        for loaded in games_of(self.cx, &mut tx, user.id).await? {
+        for loaded in games_of(self.core, &mut tx, user.id).await? {
             started.games += 1;
             if to_move(&loaded.info) == Some(user.id)
                 && games::freeze_clock(&mut *tx, loaded.row.id, loaded.row.ply, now).await?
@@ -113,13 +113,13 @@ impl Vacations<'_> {
                 VacationChange::Started { until },
             ));
         }
-        let first = tell(self.cx, &mut tx, notices, now).await?;
+        let first = tell(self.core, &mut tx, notices, now).await?;
         let user = user.id;
         let opened = || async move {
-            let open = vacations::open_of(self.cx.store.read(), user).await?;
+            let open = vacations::open_of(self.core.store.read(), user).await?;
             Ok(open.is_some_and(|v| v.started_at == now && v.planned_end == until))
         };
-        self.cx.commit_answered(tx, first, opened).await?;
+        self.core.commit_answered(tx, first, opened).await?;
         Ok(started)
     }
 
@@ -129,17 +129,17 @@ impl Vacations<'_> {
     /// # Errors
     /// [`ServiceError::NotOnVacation`]: nothing is changed.
     pub async fn end(self, user: UserId) -> Result<VacationEnded, ServiceError> {
-        let mut tx = self.cx.store.write().await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let mut tx = self.core.store.write().await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         let open = vacations::open_of(&mut *tx, user)
             .await?
             .ok_or(ServiceError::NotOnVacation)?;
-        let (ended, notices) = end_open(self.cx, &mut tx, &open, now, VacationEnd::Asked)
+        let (ended, notices) = end_open(self.core, &mut tx, &open, now, VacationEnd::Asked)
             .await?
             .ok_or(ServiceError::NotOnVacation)?;
-        let first = tell(self.cx, &mut tx, notices, now).await?;
-        self.cx
-            .commit_answered(tx, first, || ended_as(self.cx, open.id, ended.at))
+        let first = tell(self.core, &mut tx, notices, now).await?;
+        self.core
+            .commit_answered(tx, first, || ended_as(self.core, open.id, ended.at))
             .await?;
         Ok(ended)
     }

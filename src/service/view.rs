@@ -19,7 +19,7 @@ pub const LEADERBOARD_PAGE: u32 = 10;
 impl Games<'_> {
     /// The board of the channel's game (its latest, if none is running).
     pub async fn board(self, channel: ChannelId) -> Result<BoardView, ServiceError> {
-        let mut loaded = self.cx.latest(channel).await?;
+        let mut loaded = self.core.latest(channel).await?;
         // A Fischer clock's time left now: the side to move's bank less the time its turn ran.
         let (turn, over) = (loaded.info.turn, loaded.info.is_over());
         if let (Some(clocks), Some(_), None, false) = (
@@ -28,12 +28,12 @@ impl Games<'_> {
             loaded.row.clock_waits_for,
             over,
         ) {
-            let now = self.cx.database_now().await?;
+            let now = self.core.database_now().await?;
             clocks.set(turn, turn_left(&loaded.row, clocks.of(turn), now));
         }
         let last = loaded.game.moves().last().copied();
         let png = self
-            .cx
+            .core
             .image(*loaded.game.position(), last, &Caption::Game(&loaded.info))
             .await?;
         Ok(BoardView {
@@ -45,7 +45,7 @@ impl Games<'_> {
 
     /// The game record of the channel's game (its latest, if none is running).
     pub async fn history(self, channel: ChannelId) -> Result<History, ServiceError> {
-        let loaded = self.cx.latest(channel).await?;
+        let loaded = self.core.latest(channel).await?;
         Ok(History {
             record: loaded.game.record(),
             moves: loaded.game.moves().iter().map(|m| m.to_string()).collect(),
@@ -72,17 +72,17 @@ impl Games<'_> {
         channel: ChannelId,
         user: Option<UserId>,
     ) -> Result<PendingReplay, ServiceError> {
-        let row = games::latest_in_channel(self.cx.store.read(), channel)
+        let row = games::latest_in_channel(self.core.store.read(), channel)
             .await?
             .ok_or(ServiceError::NoGame)?;
-        let place = self.cx.costly_place(user)?;
-        let moves = moves::of_game(self.cx.store.read(), row.id).await?;
+        let place = self.core.costly_place(user)?;
+        let moves = moves::of_game(self.core.store.read(), row.id).await?;
         Ok(PendingReplay {
             row,
             moves: moves.into_iter().map(|m| m.notation).collect(),
             place,
-            gate: self.cx.gate.clone(),
-            captions: self.cx.captions,
+            gate: self.core.gate.clone(),
+            captions: self.core.captions,
         })
     }
 
@@ -91,28 +91,28 @@ impl Games<'_> {
         self,
         channel: ChannelId,
     ) -> Result<Option<GameInfo>, ServiceError> {
-        match games::active_in_channel(self.cx.store.read(), channel).await? {
-            Some(row) => Ok(Some(self.cx.load(row).await?.info)),
+        match games::active_in_channel(self.core.store.read(), channel).await? {
+            Some(row) => Ok(Some(self.core.load(row).await?.info)),
             None => Ok(None),
         }
     }
 
     /// A game by id.
     pub async fn game(self, id: GameId) -> Result<GameInfo, ServiceError> {
-        self.cx.game(id).await
+        self.core.game(id).await
     }
 
     /// Remembers the message that shows a game's latest board.
     pub async fn set_board_message(self, id: GameId, message_id: u64) -> Result<(), ServiceError> {
-        let mut writing = self.cx.store.lock().await?;
+        let mut writing = self.core.store.lock().await?;
         Ok(games::set_board_message(writing.ex(), id, message_id).await?)
     }
 
     /// The games running in a server, oldest first.
     pub async fn games_in_guild(self, guild: GuildId) -> Result<Vec<GameInfo>, ServiceError> {
         let mut out = Vec::new();
-        for row in games::active_in_guild(self.cx.store.read(), guild).await? {
-            out.push(self.cx.load(row).await?.info);
+        for row in games::active_in_guild(self.core.store.read(), guild).await? {
+            out.push(self.core.load(row).await?.info);
         }
         Ok(out)
     }
@@ -125,7 +125,7 @@ impl Games<'_> {
         user: UserId,
         recent: usize,
     ) -> Result<Stats, ServiceError> {
-        let rows = games::finished_of_player(self.cx.store.read(), guild, user).await?;
+        let rows = games::finished_of_player(self.core.store.read(), guild, user).await?;
         let mut stats = Stats {
             user,
             games: 0,
@@ -156,7 +156,7 @@ impl Games<'_> {
                 stats.recent.push(game);
             }
         }
-        stats.ratings = players::all_of(self.cx.store.read(), guild, user)
+        stats.ratings = players::all_of(self.core.store.read(), guild, user)
             .await?
             .into_iter()
             .map(|p| VariantRating {
@@ -176,12 +176,12 @@ impl Games<'_> {
         variant: Variant,
         page: u32,
     ) -> Result<Leaderboard, ServiceError> {
-        let players_count = players::count(self.cx.store.read(), guild, variant).await?;
+        let players_count = players::count(self.core.store.read(), guild, variant).await?;
         let pages = players_count.div_ceil(LEADERBOARD_PAGE).max(1);
         let page = page.min(pages - 1);
         let offset = page * LEADERBOARD_PAGE;
         let lines = players::leaderboard(
-            self.cx.store.read(),
+            self.core.store.read(),
             guild,
             variant,
             offset,

@@ -68,7 +68,7 @@ impl Harness {
     }
 
     /// `/move notation` by `user` in `channel`; returns the callback.
-    async fn play(&self, user: u64, channel: u64, notation: &str) -> Recorded {
+    async fn play(&self, user: u64, channel: u64, notation: &str) -> BotRequest {
         self.0.play(&who(user), channel, notation).await
     }
 
@@ -79,12 +79,12 @@ impl Harness {
         channel: u64,
         sub: &str,
         options: serde_json::Value,
-    ) -> (u64, Recorded) {
+    ) -> (u64, BotRequest) {
         self.0.tablut(&who(user), channel, sub, options, &[]).await
     }
 
     /// Astrid challenges Birger (Astrid attacks) and Birger accepts; returns the start message.
-    async fn game(&self, channel: u64) -> Recorded {
+    async fn game(&self, channel: u64) -> BotRequest {
         let (challenge, started) = self
             .challenge_accepted(channel, &who(ASTRID), (BIRGER, "Birger"), json!([]))
             .await;
@@ -101,7 +101,7 @@ impl Harness {
 }
 
 /// The two commands, registered in the development guild.
-fn assert_registered(put: &Recorded) {
+fn assert_registered(put: &BotRequest) {
     assert_eq!(
         put.path,
         format!("/api/v10/applications/{APP_ID}/guilds/{GUILD_ID}/commands")
@@ -118,7 +118,7 @@ fn assert_registered(put: &Recorded) {
 
 /// A refusal answered at once: the interaction's first response, ephemeral, one line (nothing
 /// acknowledged before it, written, or waited for).
-fn assert_refusal(r: &Recorded, words: &str) {
+fn assert_refusal(r: &BotRequest, words: &str) {
     assert_eq!(
         r.callback_type(),
         Some(4),
@@ -131,7 +131,7 @@ fn assert_refusal(r: &Recorded, words: &str) {
 
 /// A line for the caller alone (a refusal after a private acknowledgement, or one the commit
 /// found).
-fn assert_private_line(r: &Recorded, words: &str) {
+fn assert_private_line(r: &BotRequest, words: &str) {
     assert!(r.ephemeral(), "refusals are ephemeral: {:?}", r.json);
     let text = r.content();
     assert!(text.contains(words), "expected '{words}' in '{text}'");
@@ -198,7 +198,7 @@ async fn a_whole_game_between_two_users_ends_in_an_escape() {
 }
 
 impl Harness {
-    fn requests(&self) -> Vec<Recorded> {
+    fn requests(&self) -> Vec<BotRequest> {
         self.fake.requests()
     }
 
@@ -978,7 +978,7 @@ async fn a_failed_registration_is_tried_again_and_commands_are_answered_meanwhil
         .await
         .unwrap();
     fake.wait_ready().await;
-    let registering = |r: &Recorded| r.method == "PUT" && r.path.ends_with("/commands");
+    let registering = |r: &BotRequest| r.method == "PUT" && r.path.ends_with("/commands");
     assert_eq!(fake.expect("a registration", registering).await.status, 500);
     let id = fake.command(&who(ASTRID), 80, "tablut", Some("rules"), json!([]), &[]);
     assert!(fake.answer(id).await.content().contains("Tablut"));
@@ -1015,7 +1015,7 @@ async fn a_shutdown_ends_every_background_task_a_registration_being_retried_incl
         .await
         .unwrap();
     fake.wait_ready().await;
-    let registering = |r: &Recorded| r.method == "PUT" && r.path.ends_with("/commands");
+    let registering = |r: &BotRequest| r.method == "PUT" && r.path.ends_with("/commands");
     assert_eq!(fake.expect("a registration", registering).await.status, 500);
     let id = fake.command(&who(ASTRID), 80, "tablut", Some("rules"), json!([]), &[]);
     assert!(fake.callback(id).await.content().contains("Tablut"));
@@ -1087,7 +1087,7 @@ async fn hostile_names_show_as_text_in_every_post() {
     let (_, stats) = h.0.tablut(&astrid, channel, "stats", json!([]), &[]).await;
     let (_, leaderboard) = h.tablut(CARL, channel, "leaderboard", json!([])).await;
     // The names as each post shows them, escapes taken out: as typed.
-    let rendered = |r: &Recorded| {
+    let rendered = |r: &BotRequest| {
         let mut out = String::new();
         let mut chars = r
             .content()
@@ -1105,7 +1105,7 @@ async fn hostile_names_show_as_text_in_every_post() {
     };
     let a = astrid.nick.as_deref().unwrap();
     let b_names = [birger.name.as_str(), birger.nick.as_deref().unwrap()];
-    let names_b = |r: &Recorded| b_names.iter().any(|b| rendered(r).contains(b));
+    let names_b = |r: &BotRequest| b_names.iter().any(|b| rendered(r).contains(b));
     for (what, r, shows_a, shows_b) in [
         ("Astrid's move", &shown[0], true, false),
         ("Birger's move", &shown[1], false, true),

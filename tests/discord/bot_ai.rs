@@ -20,7 +20,7 @@ const BIRGER: u64 = 900_000_000_000_000_302;
 const HOLDER: u64 = 1;
 
 /// `/tablut ai` at hard, the AI attacking (it moves first); returns the callback.
-async fn ai_game(h: &BotHarness, user: u64, channel: u64) -> Recorded {
+async fn ai_game(h: &BotHarness, user: u64, channel: u64) -> BotRequest {
     let (_, r) = h
         .tablut(
             &Who::member(user, "Player"),
@@ -35,7 +35,7 @@ async fn ai_game(h: &BotHarness, user: u64, channel: u64) -> Recorded {
 }
 
 /// The messages posted in `channel` so far.
-fn posts(fake: &FakeDiscord, channel: u64) -> Vec<Recorded> {
+fn posts(fake: &FakeDiscord, channel: u64) -> Vec<BotRequest> {
     let path = format!("/api/v10/channels/{channel}/messages");
     fake.requests()
         .into_iter()

@@ -18,7 +18,7 @@ fn puzzle(sub: &str, options: Value) -> Value {
 }
 
 /// What `/tablut puzzle sub` shows: its response, or the edit of its deferred response.
-async fn ask(h: &BotHarness, who: &Who, sub: &str, options: Value) -> Recorded {
+async fn ask(h: &BotHarness, who: &Who, sub: &str, options: Value) -> BotRequest {
     let id = h
         .fake
         .command(who, CHANNEL, "tablut", None, puzzle(sub, options), &[]);
@@ -236,7 +236,7 @@ async fn answer_recorded_shown(service: &tablut_bot::service::Service, guild: u6
     let waiting = Waiting::for_("the answer to be recorded as shown");
     while service
         .puzzles()
-        .unshown_answer(guild, ASTRID, None)
+        .unshown_verdict(guild, ASTRID, None)
         .await
         .unwrap()
         .is_some()
@@ -247,7 +247,7 @@ async fn answer_recorded_shown(service: &tablut_bot::service::Service, guild: u6
 
 /// What interaction `id` shows, acknowledged privately (a deferred response for its caller
 /// alone, then edited or followed up).
-async fn private_answer(h: &BotHarness, id: u64) -> Recorded {
+async fn private_answer(h: &BotHarness, id: u64) -> BotRequest {
     let shown = h.fake.answer(id).await;
     let deferred = response(h, id);
     assert_eq!(deferred.callback_type(), Some(5), "{:?}", deferred.json);
@@ -256,7 +256,7 @@ async fn private_answer(h: &BotHarness, id: u64) -> Recorded {
 }
 
 /// Interaction `id`'s response (seen already or not).
-fn response(h: &BotHarness, id: u64) -> Recorded {
+fn response(h: &BotHarness, id: u64) -> BotRequest {
     let prefix = format!("/api/v10/interactions/{id}/");
     h.fake
         .requests()
@@ -266,7 +266,7 @@ fn response(h: &BotHarness, id: u64) -> Recorded {
 }
 
 /// The posts the bot made in `channel` (not interaction responses).
-fn posts(h: &BotHarness, channel: u64) -> Vec<Recorded> {
+fn posts(h: &BotHarness, channel: u64) -> Vec<BotRequest> {
     let path = format!("/api/v10/channels/{channel}/messages");
     h.fake
         .requests()
@@ -323,7 +323,7 @@ async fn a_puzzle_answer_whose_edit_fails_is_shown_once_by_the_dispatcher() {
     );
     assert_board(&shown);
     // Shown once, in the response: nothing posted.
-    let in_channel: Vec<Recorded> = h
+    let in_channel: Vec<BotRequest> = h
         .fake
         .shown(CHANNEL)
         .into_iter()
@@ -694,7 +694,7 @@ async fn the_daily_puzzle_is_posted_with_its_board_once() {
 /// What interaction `id` shows when the handler's edit of its deferred response was refused
 /// (a 500 the test asked for): the dispatcher's edit, the same as the handler's, the two the
 /// only edits; nothing posted in the channel.
-async fn shown_by_the_dispatcher(h: &BotHarness, id: u64) -> Recorded {
+async fn shown_by_the_dispatcher(h: &BotHarness, id: u64) -> BotRequest {
     let shown = h.fake.answer(id).await;
     h.outbox_settled().await;
     let edits = h.fake.edits(id);

@@ -84,7 +84,7 @@ fn board_size(_variant: Variant) -> (u32, u32) {
 
 /// A post with the board: decoded as a PNG, of the declared size, showing the variant's board
 /// (its four corners and its throne where the renderer's layout for that size puts them).
-fn assert_board(r: &Recorded, variant: Variant) {
+fn assert_board(r: &BotRequest, variant: Variant) {
     let png = r
         .file(".png")
         .unwrap_or_else(|| panic!("a board image with '{}'", r.content()));
@@ -156,7 +156,7 @@ fn played(text: &str) -> String {
 }
 
 /// `/move notation` by `who` in `channel`: what shows it (its deferred answer, edited).
-async fn play(h: &BotHarness, who: &Who, channel: u64, notation: &str) -> Recorded {
+async fn play(h: &BotHarness, who: &Who, channel: u64, notation: &str) -> BotRequest {
     let id = h.fake.command(
         who,
         channel,
@@ -378,7 +378,7 @@ async fn assert_export_and_import(h: &BotHarness, channel: u64, game: &Game) {
 }
 
 /// A refusal: one line for the caller alone.
-fn assert_refused(r: &Recorded, words: &str) {
+fn assert_refused(r: &BotRequest, words: &str) {
     assert!(r.ephemeral(), "{:?}", r.json);
     assert!(r.content().contains(words), "{}", r.content());
     assert!(!r.content().contains('\n'), "{}", r.content());

@@ -31,7 +31,7 @@ async fn game(
     challenger: (u64, &str),
     opponent: (u64, &str),
     extra: serde_json::Value,
-) -> Recorded {
+) -> BotRequest {
     h.challenge_accepted(channel, &who(challenger), opponent, extra)
         .await
         .1
@@ -44,11 +44,11 @@ async fn tablut(
     sub: &str,
     options: serde_json::Value,
     users: &[(u64, &str, bool)],
-) -> Recorded {
+) -> BotRequest {
     h.tablut(&who(user), channel, sub, options, users).await.1
 }
 
-async fn play(h: &BotHarness, user: (u64, &str), channel: u64, notation: &str) -> Recorded {
+async fn play(h: &BotHarness, user: (u64, &str), channel: u64, notation: &str) -> BotRequest {
     h.play(&who(user), channel, notation).await
 }
 

@@ -5,7 +5,7 @@
 //! both backends: the service with the bot's dispatcher against the fake Discord, the handler's
 //! edit sent as the bot sends it (`delivery::show_answer`).
 
-use crate::support::fake_discord::{FakeDiscord, Fault, Recorded, Who, APP_ID, TOKEN};
+use crate::support::fake_discord::{BotRequest, FakeDiscord, Fault, Who, APP_ID, TOKEN};
 use crate::support::fixture::challenge_request;
 use crate::support::Waiting;
 use serde_json::json;
@@ -165,7 +165,7 @@ impl Setup {
     }
 
     /// The messages `channel` shows with `notation`'s news, once the outbox owes nothing.
-    async fn shown(&self, channel: u64, notation: &str) -> Vec<Recorded> {
+    async fn shown(&self, channel: u64, notation: &str) -> Vec<BotRequest> {
         self.settled(channel).await;
         self.fake
             .shown(channel)
@@ -191,7 +191,7 @@ impl Setup {
     }
 
     /// The posts in `channel` so far.
-    fn posts(&self, channel: u64) -> Vec<Recorded> {
+    fn posts(&self, channel: u64) -> Vec<BotRequest> {
         let path = format!("/api/v10/channels/{channel}/messages");
         self.fake
             .requests()

@@ -66,9 +66,9 @@ async fn shown(
     h: &BotHarness,
     channel: u64,
     n: usize,
-    pred: impl Fn(&Recorded) -> bool,
-) -> Vec<Recorded> {
-    let found = || -> Vec<Recorded> { h.fake.shown(channel).into_iter().filter(&pred).collect() };
+    pred: impl Fn(&BotRequest) -> bool,
+) -> Vec<BotRequest> {
+    let found = || -> Vec<BotRequest> { h.fake.shown(channel).into_iter().filter(&pred).collect() };
     let waiting = Waiting::for_("the messages a channel shows");
     while found().len() < n {
         waiting.again().await;
@@ -81,7 +81,7 @@ async fn shown(
 
 /// Waits until `channel` has had `n` POSTs to its messages, then until the outbox owes
 /// nothing, to see that no more come; returns them.
-async fn attempts(h: &BotHarness, channel: u64, n: usize) -> Vec<Recorded> {
+async fn attempts(h: &BotHarness, channel: u64, n: usize) -> Vec<BotRequest> {
     let waiting = Waiting::for_("the attempts at a channel's post");
     while posts(h, channel).len() < n {
         waiting.again().await;
@@ -93,7 +93,7 @@ async fn attempts(h: &BotHarness, channel: u64, n: usize) -> Vec<Recorded> {
 }
 
 /// The POSTs to a channel's messages so far (every attempt).
-fn posts(h: &BotHarness, channel: u64) -> Vec<Recorded> {
+fn posts(h: &BotHarness, channel: u64) -> Vec<BotRequest> {
     let path = format!("/api/v10/channels/{channel}/messages");
     h.fake
         .requests()

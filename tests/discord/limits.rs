@@ -10,14 +10,14 @@ use std::time::Duration;
 const ASTRID: u64 = 900_000_000_000_000_101;
 const BIRGER: u64 = 900_000_000_000_000_102;
 
-fn assert_refused(r: &Recorded, words: &str) {
+fn assert_refused(r: &BotRequest, words: &str) {
     assert!(r.ephemeral(), "refusals are private: {:?}", r.json);
     let text = r.content();
     assert!(text.contains(words), "expected '{words}' in '{text}'");
     assert!(!text.contains('\n'), "one line: '{text}'");
 }
 
-fn assert_answered(r: &Recorded) {
+fn assert_answered(r: &BotRequest) {
     let text = r.content();
     assert!(
         !text.contains("try again in"),

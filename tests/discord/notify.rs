@@ -31,7 +31,7 @@ fn birger() -> Who {
 }
 
 /// `/tablut notify` by `who` (`mode`: the choice's index, none for the setting): its answer.
-async fn notify(h: &BotHarness, who: &Who, channel: u64, mode: Option<u64>) -> Recorded {
+async fn notify(h: &BotHarness, who: &Who, channel: u64, mode: Option<u64>) -> BotRequest {
     let options = match mode {
         Some(i) => json!([{"name": "mode", "type": 4, "value": i}]),
         None => json!([]),
@@ -159,7 +159,7 @@ async fn a_member_who_takes_no_direct_messages_is_turned_off_and_told_once() {
     // Refused once; his notifications off; the game's channel told, mentioning him.
     assert_eq!(h.fake.dms_refused_to(BIRGER), 1);
     assert!(h.fake.dms_to(BIRGER).is_empty());
-    let told = |h: &BotHarness| -> Vec<Recorded> {
+    let told = |h: &BotHarness| -> Vec<BotRequest> {
         h.fake
             .shown(CHANNEL)
             .into_iter()

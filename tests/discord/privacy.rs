@@ -19,7 +19,7 @@ const ORG: u64 = 900_000_000_000_000_200;
 const HALL: u64 = 41;
 
 /// `/tablut tournament <sub>` with `options` in the hall; returns what it shows.
-async fn tournament(h: &BotHarness, who: &Who, sub: &str, options: Value) -> Recorded {
+async fn tournament(h: &BotHarness, who: &Who, sub: &str, options: Value) -> BotRequest {
     let options = json!([{"name": "tournament", "type": 2,
         "options": [{"name": sub, "type": 1, "options": options}]}]);
     let id = h.fake.command(who, HALL, "tablut", None, options, &[]);
@@ -27,7 +27,7 @@ async fn tournament(h: &BotHarness, who: &Who, sub: &str, options: Value) -> Rec
 }
 
 /// Interaction `id`'s response (seen already or not).
-fn response(h: &BotHarness, id: u64) -> Recorded {
+fn response(h: &BotHarness, id: u64) -> BotRequest {
     let prefix = format!("/api/v10/interactions/{id}/");
     h.fake
         .requests()

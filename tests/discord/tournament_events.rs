@@ -62,12 +62,12 @@ fn organiser() -> Who {
     }
 }
 
-fn is_post_in(r: &Recorded, channel: u64) -> bool {
+fn is_post_in(r: &BotRequest, channel: u64) -> bool {
     r.method == "POST" && r.path == format!("/api/v10/channels/{channel}/messages")
 }
 
 /// A standings image: a PNG that decodes, wider than tall only for a crosstable's sake.
-fn standings_image(r: &Recorded) -> image::DynamicImage {
+fn standings_image(r: &BotRequest) -> image::DynamicImage {
     let png = r.file("standings.png").expect("the standings image");
     let img = image::load_from_memory_with_format(png, image::ImageFormat::Png).unwrap();
     assert!(img.width() > 200 && img.height() > 100);
@@ -104,7 +104,7 @@ struct Leg {
 /// A round as the hall and the threads show it.
 #[derive(Debug)]
 struct Round {
-    post: Recorded,
+    post: BotRequest,
     /// The matches to play, (first, second) in the post's order.
     matches: Vec<(usize, usize)>,
     bye: Option<usize>,
@@ -135,7 +135,7 @@ struct Event<'a> {
 
 impl Event<'_> {
     /// `/tablut tournament <sub>` with `options`, by `by`; returns what it shows.
-    async fn command(&self, by: &Who, sub: &str, options: Value) -> Recorded {
+    async fn command(&self, by: &Who, sub: &str, options: Value) -> BotRequest {
         let options = json!([{"name": "tournament", "type": 2,
             "options": [{"name": sub, "type": 1, "options": options}]}]);
         let id = self.h.fake.command(by, HALL, "tablut", None, options, &[]);
@@ -288,7 +288,7 @@ impl Event<'_> {
 
     /// `/tablut tournament standings` of this tournament (named by its number, or left out:
     /// the newest), asked by `by`.
-    async fn standings(&self, by: &Who, named: bool) -> Recorded {
+    async fn standings(&self, by: &Who, named: bool) -> BotRequest {
         let options = match named {
             true => json!([{"name": "tournament", "type": 3, "value": self.id.to_string()}]),
             false => json!([]),
@@ -336,7 +336,7 @@ impl Event<'_> {
     }
 
     /// Waits for the post that ends the tournament.
-    async fn finished(&self) -> Recorded {
+    async fn finished(&self) -> BotRequest {
         let head = format!("**{}** is over.", self.name);
         self.h
             .fake

@@ -30,14 +30,14 @@ fn birger() -> Who {
 }
 
 /// `/tablut tournament <sub>` with `options`; returns what it shows.
-async fn tournament(h: &BotHarness, who: &Who, sub: &str, options: Value) -> Recorded {
+async fn tournament(h: &BotHarness, who: &Who, sub: &str, options: Value) -> BotRequest {
     let options = json!([{"name": "tournament", "type": 2,
         "options": [{"name": sub, "type": 1, "options": options}]}]);
     let id = h.fake.command(who, HALL, "tablut", None, options, &[]);
     h.fake.answer(id).await
 }
 
-fn is_post_in(r: &Recorded, channel: u64) -> bool {
+fn is_post_in(r: &BotRequest, channel: u64) -> bool {
     r.method == "POST" && r.path == format!("/api/v10/channels/{channel}/messages")
 }
 
@@ -142,7 +142,7 @@ async fn a_signup_that_ends_starts_the_tournament_and_its_threads_are_made_once(
         firsts.push(first);
     }
     h.outbox_settled().await;
-    let made: Vec<Recorded> = h
+    let made: Vec<BotRequest> = h
         .fake
         .requests()
         .into_iter()
@@ -163,7 +163,7 @@ async fn a_signup_that_ends_starts_the_tournament_and_its_threads_are_made_once(
         .requests()
         .iter()
         .any(|r| r.method == "GET" && r.path.ends_with("/threads/active")));
-    let thread_of = |r: &Recorded| -> u64 { r.path.split('/').nth(4).unwrap().parse().unwrap() };
+    let thread_of = |r: &BotRequest| -> u64 { r.path.split('/').nth(4).unwrap().parse().unwrap() };
     let threads: Vec<u64> = firsts.iter().map(thread_of).collect();
     assert_ne!(threads[0], threads[1], "each game in its own thread");
 

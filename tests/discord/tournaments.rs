@@ -22,23 +22,23 @@ fn organiser() -> Who {
 }
 
 /// `/tablut tournament <sub>` with `options`; returns what it shows.
-async fn tournament(h: &BotHarness, who: &Who, sub: &str, options: Value) -> Recorded {
+async fn tournament(h: &BotHarness, who: &Who, sub: &str, options: Value) -> BotRequest {
     let options = json!([{"name": "tournament", "type": 2,
         "options": [{"name": sub, "type": 1, "options": options}]}]);
     let id = h.fake.command(who, HALL, "tablut", None, options, &[]);
     h.fake.answer(id).await
 }
 
-fn is_post_in(r: &Recorded, channel: u64) -> bool {
+fn is_post_in(r: &BotRequest, channel: u64) -> bool {
     r.method == "POST" && r.path == format!("/api/v10/channels/{channel}/messages")
 }
 
-fn is_edit_of(r: &Recorded, message: u64) -> bool {
+fn is_edit_of(r: &BotRequest, message: u64) -> bool {
     r.method == "PATCH" && r.path == format!("/api/v10/channels/{HALL}/messages/{message}")
 }
 
 /// The standings image a round's post carries: a PNG that decodes.
-fn assert_standings(r: &Recorded) {
+fn assert_standings(r: &BotRequest) {
     let png = r.file("standings.png").expect("the standings image");
     let img = image::load_from_memory_with_format(png, image::ImageFormat::Png).unwrap();
     assert!(img.width() > 0 && img.height() > 0);

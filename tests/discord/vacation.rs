@@ -17,7 +17,7 @@ fn vacation(sub: &str, options: Value) -> Value {
 }
 
 /// `/tablut vacation sub` by `who`: its callback, and what it shows.
-async fn ask(h: &BotHarness, who: &Who, sub: &str, options: Value) -> (Recorded, Recorded) {
+async fn ask(h: &BotHarness, who: &Who, sub: &str, options: Value) -> (BotRequest, BotRequest) {
     let id = h
         .fake
         .command(who, CHANNEL, "tablut", None, vacation(sub, options), &[]);
@@ -36,7 +36,7 @@ fn told(h: &BotHarness) -> Vec<String> {
     h.fake
         .shown(CHANNEL)
         .iter()
-        .map(Recorded::content)
+        .map(BotRequest::content)
         .filter(|c| c.contains("vacation"))
         .collect()
 }

@@ -107,7 +107,7 @@ async fn analysed(s: &Service, channel: u64) -> AnalysisReport {
         .await
         .unwrap()
     {
-        AnalysisStatus::Done(report) => *report,
+        AnalysisStatus::Finished(report) => *report,
         other => panic!("expected the finished analysis, got {other:?}"),
     }
 }
@@ -452,7 +452,7 @@ both_backends! {
         for done in 1..=3 {
             assert_eq!(
                 s.analysis().step(id).await.unwrap(),
-                Step::Recorded { done, positions: 7 }
+                Step::Reviewed { done, positions: 7 }
             );
         }
         assert_eq!(s.probe().analysis_searches(), 3);
@@ -482,7 +482,7 @@ both_backends! {
             analysis::evaluate_game(&mut Searcher::new(TT_MB, Weights::DEFAULT), &whole, &limits);
         let fresh = analysis::review(&whole, &evals, analysis::DEFAULT_SCALE);
         let report = match s.analysis().request(5, None, None).await.unwrap() {
-            AnalysisStatus::Done(r) => r,
+            AnalysisStatus::Finished(r) => r,
             other => panic!("{other:?}"),
         };
         assert_eq!(report.review.curve, fresh.curve);

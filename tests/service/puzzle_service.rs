@@ -9,7 +9,7 @@ use crate::support::until_async;
 use tablut_bot::ai::puzzle::{scan, Kind, Record, Solver, SCAN_PLIES};
 use tablut_bot::both_backends;
 use tablut_bot::rating::{rate_game, Rating, Score};
-use tablut_bot::service::puzzle::{day_of, initial_rating, PuzzleAnswer, SEED};
+use tablut_bot::service::puzzle::{day_of, initial_rating, PuzzleVerdict, SEED};
 use tablut_bot::service::*;
 use tablut_bot::store::puzzles::{self as rows, NewPuzzle};
 use tablut_bot::store::testdb::TestDb;
@@ -111,7 +111,7 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
         .await
         .unwrap();
     match &goes_on {
-        PuzzleAnswer::Continue { played, view, .. } => {
+        PuzzleVerdict::Continue { played, view, .. } => {
             assert!(played.starts_with(&r.line[0]), "{played}");
             assert_eq!(view.step, 2);
             assert!(view.reply.as_deref().unwrap().starts_with(&r.line[1]));
@@ -135,7 +135,7 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
         .await
         .unwrap();
     match &solved {
-        PuzzleAnswer::Solved { ratings, .. } => {
+        PuzzleVerdict::Solved { ratings, .. } => {
             let ratings = ratings.expect("a first try is rated");
             let (after, puzzle_after) = rate_game(before, puzzle_before, Score::Win);
             assert_eq!(ratings.player, (before, after));
@@ -165,14 +165,14 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
         solved
     );
     assert_eq!(
-        f.service.puzzles().unshown_answer(GUILD, ASTRID, None).await.unwrap(),
+        f.service.puzzles().unshown_verdict(GUILD, ASTRID, None).await.unwrap(),
         Some(solved.clone())
     );
     let unchanged = f.service.puzzles().puzzle_player(GUILD, ASTRID).await.unwrap();
     assert_eq!(unchanged.as_ref(), Some(&me));
-    f.service.puzzles().answer_shown(solved.key()).await.unwrap();
+    f.service.puzzles().verdict_shown(solved.key()).await.unwrap();
     assert_eq!(
-        f.service.puzzles().unshown_answer(GUILD, ASTRID, None).await.unwrap(),
+        f.service.puzzles().unshown_verdict(GUILD, ASTRID, None).await.unwrap(),
         None
     );
     // No puzzle to answer now.
@@ -193,7 +193,7 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
         .await
         .unwrap()
     {
-        PuzzleAnswer::Solved { ratings: None, .. } => {}
+        PuzzleVerdict::Solved { ratings: None, .. } => {}
         other => panic!("{other:?}"),
     }
     let me_after = f
@@ -257,8 +257,8 @@ async fn two_players_solving_one_puzzle_at_once_both_move_its_rating(db: TestDb)
         s.puzzles().puzzle_move(GUILD, &birger, &r.line[0], None),
         both_waiting
     );
-    let solved = |answer: Result<PuzzleAnswer, ServiceError>| match answer.unwrap() {
-        PuzzleAnswer::Solved { ratings, .. } => ratings.expect("a first try is rated"),
+    let solved = |answer: Result<PuzzleVerdict, ServiceError>| match answer.unwrap() {
+        PuzzleVerdict::Solved { ratings, .. } => ratings.expect("a first try is rated"),
         other => panic!("{other:?}"),
     };
     let (a, b) = (solved(a), solved(b));
@@ -297,7 +297,7 @@ async fn a_wrong_answer_fails_and_is_rated_as_a_loss(db: TestDb) {
     f.service.puzzles().puzzle(GUILD, &birger, None).await.unwrap();
     let wrong = wrong_move(&r);
     match f.service.puzzles().puzzle_move(GUILD, &birger, &wrong, None).await.unwrap() {
-        PuzzleAnswer::Failed {
+        PuzzleVerdict::Failed {
             solution, ratings, ..
         } => {
             assert_eq!(solution, r.line[0]);
@@ -408,7 +408,7 @@ async fn the_current_puzzle_survives_a_restart(db: TestDb) {
             .puzzles().puzzle_move(GUILD, &astrid, &r.line[2], None)
             .await
             .unwrap(),
-        PuzzleAnswer::Solved {
+        PuzzleVerdict::Solved {
             ratings: Some(_),
             ..
         }
@@ -437,7 +437,7 @@ async fn each_player_gets_puzzles_they_have_not_tried(db: TestDb) {
         let first = p.line.split_whitespace().next().unwrap().to_string();
         // Solve or fail it to move on.
         let answer = f.service.puzzles().puzzle_move(GUILD, &astrid, &first, None).await.unwrap();
-        if let PuzzleAnswer::Continue { .. } = answer {
+        if let PuzzleVerdict::Continue { .. } = answer {
             let third = p.line.split_whitespace().nth(2).unwrap().to_string();
             f.service.puzzles().puzzle_move(GUILD, &astrid, &third, None).await.unwrap();
         }
@@ -507,7 +507,7 @@ async fn the_daily_puzzle_is_posted_once_a_day_through_the_outbox(db: TestDb) {
 
 /// Answers the user's current puzzle with the solver's moves of `line` to the end; the last
 /// answer.
-async fn solve(s: &Service, who: &User, line: &[String]) -> PuzzleAnswer {
+async fn solve(s: &Service, who: &User, line: &[String]) -> PuzzleVerdict {
     let mut last = None;
     for mv in line.iter().step_by(2) {
         last = Some(s.puzzles().puzzle_move(GUILD, who, mv, None).await.unwrap());
@@ -585,7 +585,7 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
     // Solved 42 s after she pressed.
     f.clock.advance(std::time::Duration::from_secs(42));
     match solve(s, &astrid, &line).await {
-        PuzzleAnswer::Solved { day: d, ratings, .. } => {
+        PuzzleVerdict::Solved { day: d, ratings, .. } => {
             assert_eq!(d, Some(day));
             assert_eq!(ratings.is_some(), view.rated);
         }
@@ -623,7 +623,7 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
         .unwrap();
     f.clock.advance(std::time::Duration::from_secs(5));
     match s.puzzles().puzzle_move(GUILD, &birger, &wrong, None).await.unwrap() {
-        PuzzleAnswer::Failed { day: d, ratings, .. } => {
+        PuzzleVerdict::Failed { day: d, ratings, .. } => {
             assert_eq!(d, Some(day));
             assert!(ratings.is_some());
         }
@@ -671,7 +671,7 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
     assert_eq!(carls.day, Some(day));
     assert!(matches!(
         solve(s, &carl, &line).await,
-        PuzzleAnswer::Solved { .. }
+        PuzzleVerdict::Solved { .. }
     ));
 }
 }
@@ -776,7 +776,7 @@ async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb
     };
     let wrong = wrong_move(&r);
     assert!(s
-        .puzzles().answer_private(GUILD, BIRGER, Some(&wrong))
+        .puzzles().verdict_private(GUILD, BIRGER, Some(&wrong))
         .await
         .unwrap());
     // Asked from a public response: refused, nothing judged, nothing written.
@@ -800,12 +800,12 @@ async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb
     );
     let notice = s.outbox().notice(id).await.unwrap().unwrap();
     let mut told = answer.clone();
-    if let PuzzleAnswer::Failed { key, .. } = &mut told {
+    if let PuzzleVerdict::Failed { key, .. } = &mut told {
         key.notice = None;
     } else {
         panic!("{told:?}");
     }
-    assert_eq!(notice.news, News::PuzzleAnswer(told));
+    assert_eq!(notice.news, News::PuzzleVerdict(told));
     assert!(notice.payload.private && notice.payload.answer.is_some());
     let board = notice.payload.puzzle.clone().unwrap();
     assert_eq!(
@@ -816,18 +816,18 @@ async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb
     let rated = s.puzzles().puzzle_player(GUILD, BIRGER).await.unwrap().unwrap();
     assert_eq!((rated.solved, rated.failed), (0, 1));
     // Until delivered, play would give it again (privately); once delivered, not.
-    assert!(s.puzzles().answer_private(GUILD, BIRGER, None).await.unwrap());
+    assert!(s.puzzles().verdict_private(GUILD, BIRGER, None).await.unwrap());
     assert!(s
-        .puzzles().unshown_answer(GUILD, BIRGER, None)
+        .puzzles().unshown_verdict(GUILD, BIRGER, None)
         .await
         .unwrap()
         .is_some());
     s.outbox().news_delivered(&notice, None).await.unwrap();
     assert_eq!(
-        s.puzzles().unshown_answer(GUILD, BIRGER, None).await.unwrap(),
+        s.puzzles().unshown_verdict(GUILD, BIRGER, None).await.unwrap(),
         None
     );
-    assert!(!s.puzzles().answer_private(GUILD, BIRGER, None).await.unwrap());
+    assert!(!s.puzzles().verdict_private(GUILD, BIRGER, None).await.unwrap());
     assert_eq!(s.puzzles().puzzle_player(GUILD, BIRGER).await.unwrap().unwrap(), rated);
 }
 }

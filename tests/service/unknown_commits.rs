@@ -9,7 +9,7 @@ use tablut_bot::ai::Level;
 use tablut_bot::bot::messages::{plain_name, record_tags};
 use tablut_bot::both_backends;
 use tablut_bot::service::privacy::FORMER_PLAYER_NAME;
-use tablut_bot::service::puzzle::{PuzzleAnswer, ReplyTo};
+use tablut_bot::service::puzzle::{PuzzleVerdict, ReplyTo};
 use tablut_bot::service::*;
 use tablut_bot::store::testdb::TestDb;
 use tablut_bot::store::{self, CommitFault};
@@ -257,7 +257,7 @@ async fn puzzle_tries_and_answers_are_looked_up_when_their_commit_is_unknown(db:
         .puzzle_move(GUILD, &astrid(), &solution, Some(&reply_to(30, "m2")))
         .await
         .unwrap();
-    assert!(!matches!(answer, PuzzleAnswer::Failed { .. }), "{answer:?}");
+    assert!(!matches!(answer, PuzzleVerdict::Failed { .. }), "{answer:?}");
     told_once(s, 30, answer.key().notice, "puzzle_answer", 2).await;
     // Without notices, the try itself is looked for.
     fail_next(s, CommitFault::Landed);

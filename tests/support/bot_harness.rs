@@ -3,7 +3,7 @@
 //! database's as the bot reads it, which also runs on in real time (so that the outbox's holds and
 //! retries come due while the bot runs).
 
-use super::fake_discord::{FakeDiscord, Recorded, Who};
+use super::fake_discord::{BotRequest, FakeDiscord, Who};
 use super::Waiting;
 use serde_json::json;
 use std::sync::Arc;
@@ -50,7 +50,7 @@ impl BotHarness {
 
     /// Starts a bot on the harness's database; returns the request that registered its
     /// commands.
-    pub async fn boot(&mut self) -> Recorded {
+    pub async fn boot(&mut self) -> BotRequest {
         let config = self
             .fake
             .bot_config(&self.dir.path().join("bot.db"), self.settings);
@@ -77,7 +77,7 @@ impl BotHarness {
     }
 
     /// Shuts the bot down and starts a new one on the same database.
-    pub async fn restart(&mut self) -> Recorded {
+    pub async fn restart(&mut self) -> BotRequest {
         self.bot.take().unwrap().shutdown().await;
         self.boot().await
     }
@@ -144,7 +144,7 @@ impl BotHarness {
         sub: &str,
         options: serde_json::Value,
         users: &[(u64, &str, bool)],
-    ) -> (u64, Recorded) {
+    ) -> (u64, BotRequest) {
         let id = self
             .fake
             .command(user, channel, "tablut", Some(sub), options, users);
@@ -152,7 +152,7 @@ impl BotHarness {
     }
 
     /// `/move notation`; returns what it shows (see [`FakeDiscord::answer`]).
-    pub async fn play(&self, user: &Who, channel: u64, notation: &str) -> Recorded {
+    pub async fn play(&self, user: &Who, channel: u64, notation: &str) -> BotRequest {
         let id = self.fake.command(
             user,
             channel,
@@ -174,7 +174,7 @@ impl BotHarness {
         challenger: &Who,
         (opponent, name): (u64, &str),
         extra: serde_json::Value,
-    ) -> (Recorded, Recorded) {
+    ) -> (BotRequest, BotRequest) {
         let accepted = self
             .fake
             .challenge_accepted(channel, challenger, &Who::member(opponent, name), extra)
@@ -185,7 +185,7 @@ impl BotHarness {
 }
 
 /// A message with the board: a PNG of the documented size.
-pub fn assert_board(r: &Recorded) {
+pub fn assert_board(r: &BotRequest) {
     let png = r.file(".png").expect("a board image");
     let img = image::load_from_memory_with_format(png, image::ImageFormat::Png).unwrap();
     assert_eq!(img.width(), tablut_bot::render::BOARD_SIZE_PX);

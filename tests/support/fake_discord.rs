@@ -41,7 +41,7 @@ pub const TOKEN: &str = "NzAwMDAwMDAwMDAwMDAwMDAx.Gfake0.fake-token-for-tests-on
 
 /// A request the bot made.
 #[derive(Debug, Clone)]
-pub struct Recorded {
+pub struct BotRequest {
     pub index: usize,
     pub method: String,
     pub path: String,
@@ -58,7 +58,7 @@ pub struct Recorded {
     pub at: std::time::Instant,
 }
 
-impl Recorded {
+impl BotRequest {
     /// The message content the request carries, as a reader sees it: `content`, or
     /// `data.content` of an interaction callback, without the characters nothing displays (the
     /// word joiner and Unicode's tag characters, with which the bot marks its notices).
@@ -133,7 +133,7 @@ impl Recorded {
 struct Inner {
     /// Files attached to commands, by attachment id, served as Discord's CDN serves them.
     attachments: Mutex<HashMap<u64, Vec<u8>>>,
-    requests: Mutex<Vec<Recorded>>,
+    requests: Mutex<Vec<BotRequest>>,
     consumed: Mutex<HashSet<usize>>,
     arrived: Notify,
     /// The shard count and each shard's session.
@@ -781,7 +781,7 @@ impl FakeDiscord {
     }
 
     /// The direct messages `user` received (posts the fake took in their direct channel).
-    pub fn dms_to(&self, user: u64) -> Vec<Recorded> {
+    pub fn dms_to(&self, user: u64) -> Vec<BotRequest> {
         match self.dm_channel(user) {
             Some(channel) => self.shown(channel),
             None => Vec::new(),
@@ -838,7 +838,7 @@ impl FakeDiscord {
 
     /// The messages a channel shows, in order: posts that created a message (a repeated nonce
     /// creates none), follow-ups, and non-ephemeral interaction answers given there.
-    pub fn shown(&self, channel: u64) -> Vec<Recorded> {
+    pub fn shown(&self, channel: u64) -> Vec<BotRequest> {
         shown_in(&self.inner, channel)
     }
 
@@ -847,7 +847,7 @@ impl FakeDiscord {
     }
 
     /// Waits for the next request not yet taken that matches, and takes it.
-    pub async fn expect(&self, what: &str, pred: impl Fn(&Recorded) -> bool) -> Recorded {
+    pub async fn expect(&self, what: &str, pred: impl Fn(&BotRequest) -> bool) -> BotRequest {
         self.expect_within(what, Duration::from_secs(20), pred)
             .await
     }
@@ -856,8 +856,8 @@ impl FakeDiscord {
         &self,
         what: &str,
         timeout: Duration,
-        pred: impl Fn(&Recorded) -> bool,
-    ) -> Recorded {
+        pred: impl Fn(&BotRequest) -> bool,
+    ) -> BotRequest {
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
             let notified = self.inner.arrived.notified();
@@ -893,7 +893,7 @@ impl FakeDiscord {
     }
 
     /// The response to interaction `id` (its callback).
-    pub async fn callback(&self, id: u64) -> Recorded {
+    pub async fn callback(&self, id: u64) -> BotRequest {
         let prefix = format!("/api/v10/interactions/{id}/");
         self.expect(&format!("the callback of interaction {id}"), |r| {
             r.path.starts_with(&prefix)
@@ -906,7 +906,7 @@ impl FakeDiscord {
     /// acknowledged (type 6), the first edit of its original response that took effect, or its
     /// first follow-up (a refusal, for its caller alone), past the bot's neutral first
     /// follow-up that it deletes before a private line ([`NOTHING_CHANGED`]).
-    pub async fn answer(&self, id: u64) -> Recorded {
+    pub async fn answer(&self, id: u64) -> BotRequest {
         let response = self.callback(id).await;
         let token = format!("token-{id}");
         // A response Discord did not take (refused, or held and never done) shows nothing more.
@@ -926,7 +926,7 @@ impl FakeDiscord {
     }
 
     /// The edits of interaction `id`'s original response so far, whether they took effect or not.
-    pub fn edits(&self, id: u64) -> Vec<Recorded> {
+    pub fn edits(&self, id: u64) -> Vec<BotRequest> {
         let original = format!("/token-{id}/messages/@original");
         self.requests()
             .into_iter()
@@ -935,7 +935,7 @@ impl FakeDiscord {
     }
 
     /// A follow-up or edit of interaction `id`'s response.
-    pub async fn followup(&self, id: u64) -> Recorded {
+    pub async fn followup(&self, id: u64) -> BotRequest {
         let token = format!("/token-{id}");
         self.expect(&format!("a follow-up of interaction {id}"), |r| {
             r.path.starts_with("/api/v10/webhooks/") && r.path.contains(&token) && r.method != "GET"
@@ -944,7 +944,7 @@ impl FakeDiscord {
     }
 
     /// A message posted in a channel.
-    pub async fn channel_message(&self, channel: u64) -> Recorded {
+    pub async fn channel_message(&self, channel: u64) -> BotRequest {
         let path = format!("/api/v10/channels/{channel}/messages");
         self.expect(&format!("a message in channel {channel}"), |r| {
             r.method == "POST" && r.path == path
@@ -974,7 +974,7 @@ impl FakeDiscord {
     }
 
     /// Every request so far (taken or not).
-    pub fn requests(&self) -> Vec<Recorded> {
+    pub fn requests(&self) -> Vec<BotRequest> {
         self.inner.requests.lock().unwrap().clone()
     }
 
@@ -1215,7 +1215,7 @@ impl FakeDiscord {
         challenger: &Who,
         opponent: &Who,
         extra: Value,
-    ) -> (Recorded, Recorded) {
+    ) -> (BotRequest, BotRequest) {
         let mut options = vec![
             json!({"name": "opponent", "type": 6, "value": opponent.id.to_string()}),
             json!({"name": "side", "type": 4, "value": 0}),
@@ -1229,7 +1229,7 @@ impl FakeDiscord {
             json!(options),
             &[(opponent.id, &opponent.name, false)],
         );
-        let with_accept = |r: &Recorded| {
+        let with_accept = |r: &BotRequest| {
             r.button_ids()
                 .iter()
                 .any(|b| b.starts_with("tablut:accept:"))
@@ -1299,7 +1299,7 @@ impl FakeDiscord {
 }
 
 /// The messages a channel shows, in order (see [`FakeDiscord::shown`]).
-fn shown_in(inner: &Inner, channel: u64) -> Vec<Recorded> {
+fn shown_in(inner: &Inner, channel: u64) -> Vec<BotRequest> {
     let channels = inner.channels.lock().unwrap().clone();
     let posts = format!("/api/v10/channels/{channel}/messages");
     let in_channel = |path: &str| {
@@ -1318,7 +1318,7 @@ fn shown_in(inner: &Inner, channel: u64) -> Vec<Recorded> {
             .map(str::to_string)
     };
     // The last edit that took effect on each interaction's original response.
-    let mut edits: HashMap<String, Recorded> = HashMap::new();
+    let mut edits: HashMap<String, BotRequest> = HashMap::new();
     // The interactions followed up: the first follow-up of a deferred response not yet edited
     // takes its place.
     let mut followed_up: HashSet<String> = HashSet::new();
@@ -1806,7 +1806,7 @@ async fn rest(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     let record = |status: u16, created: Option<u64>| {
         let mut requests = inner.requests.lock().unwrap();
         let index = requests.len();
-        requests.push(Recorded {
+        requests.push(BotRequest {
             index,
             method: method.to_string(),
             path: path.clone(),

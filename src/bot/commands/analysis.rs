@@ -68,7 +68,7 @@ pub async fn analysis(
     };
     let none = serenity::CreateAllowedMentions::new;
     match status {
-        AnalysisStatus::Done(report) => {
+        AnalysisStatus::Finished(report) => {
             let text = messages::analysis_summary(&report.summary());
             let mut answer = reply(text).allowed_mentions(none());
             if !report.png.is_empty() {

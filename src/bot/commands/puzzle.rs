@@ -5,7 +5,7 @@ use crate::bot::protocol::command::{answer_privately, change_as, interaction, sh
 use crate::bot::reply::{board_reply, choices, reply};
 use crate::bot::Context;
 use crate::bot::{messages, Error};
-use crate::service::puzzle::{PuzzleAnswer, PuzzleView, ReplyTo};
+use crate::service::puzzle::{PuzzleVerdict, PuzzleView, ReplyTo};
 use crate::service::ServiceError;
 use poise::serenity_prelude as serenity;
 
@@ -32,7 +32,7 @@ fn puzzle_reply(text: String, png: Vec<u8>, private: bool) -> poise::CreateReply
         .allowed_mentions(serenity::CreateAllowedMentions::new())
 }
 
-/// The interaction a puzzle's answer is given to: this command's deferred response, private
+/// The interaction a puzzle's verdict is given to: this command's deferred response, private
 /// or not.
 fn reply_to(ctx: Context<'_>, private: bool) -> Option<ReplyTo> {
     interaction(ctx).map(|answer| ReplyTo {
@@ -42,39 +42,39 @@ fn reply_to(ctx: Context<'_>, private: bool) -> Option<ReplyTo> {
     })
 }
 
-/// Whether the answer or puzzle the caller is about to be shown is the daily puzzle's, for
-/// them alone (`typed`: the move they answer with). Read before the command is acknowledged,
-/// so that the acknowledgement is private when the answer will be; if it cannot be read, it is
+/// Whether the verdict or puzzle the caller is about to be shown is the daily puzzle's, for
+/// them alone (`typed`: the move they play). Read before the command is acknowledged,
+/// so that the acknowledgement is private when the verdict will be; if it cannot be read, it is
 /// taken as private (nothing private is shown to the channel).
-async fn private_answer(ctx: Context<'_>, typed: Option<&str>) -> bool {
+async fn private_verdict(ctx: Context<'_>, typed: Option<&str>) -> bool {
     let service = &ctx.data().service;
     service
         .puzzles()
-        .answer_private(guild(ctx), ctx.author().id.get(), typed)
+        .verdict_private(guild(ctx), ctx.author().id.get(), typed)
         .await
         .unwrap_or(true)
 }
 
-/// Shows an answer given to this command's interaction: its notice, written with it, edits the
+/// Shows a verdict given to this command's interaction: its notice, written with it, edits the
 /// deferred response (and the dispatcher sends the same edit if this one fails; past the
-/// token's life a public answer is posted in the channel, a private one is given again by the
+/// token's life a public verdict is posted in the channel, a private one is given again by the
 /// next `/tablut puzzle play` or `move`). Once shown, the try does not give it again.
-async fn show_answer(ctx: Context<'_>, answer: PuzzleAnswer) {
-    if let Some(notice) = answer.key().notice {
-        show(ctx, notice, answer.png().to_vec()).await;
+async fn show_verdict(ctx: Context<'_>, verdict: PuzzleVerdict) {
+    if let Some(notice) = verdict.key().notice {
+        show(ctx, notice, verdict.png().to_vec()).await;
     }
 }
 
 /// What `/tablut puzzle play` shows.
 enum Shown {
-    /// The last answer, whose reply was not shown, given again.
-    Answer(PuzzleAnswer),
+    /// The last verdict, not shown, given again.
+    Verdict(PuzzleVerdict),
     /// The puzzle under way, or a new one.
     Puzzle(PuzzleView),
 }
 
 /// Shows a puzzle to this command's caller: through its notice when showing it started a try
-/// (see [`show_answer`]); else (the try under way, shown again: nothing changed, and asking
+/// (see [`show_verdict`]); else (the try under way, shown again: nothing changed, and asking
 /// again shows the same) directly, for the caller alone when it is the daily puzzle or the
 /// response is private.
 async fn show_puzzle(ctx: Context<'_>, view: PuzzleView, private: bool) -> Result<(), Error> {
@@ -96,18 +96,18 @@ async fn show_puzzle(ctx: Context<'_>, view: PuzzleView, private: bool) -> Resul
 /// Your puzzle: the one you are solving, or a new one near your puzzle rating.
 #[poise::command(slash_command, guild_only)]
 pub async fn play(ctx: Context<'_>) -> Result<(), Error> {
-    let private = private_answer(ctx, None).await;
+    let private = private_verdict(ctx, None).await;
     let service = &ctx.data().service;
     let to = reply_to(ctx, private);
     let shown = async {
-        // First, the last answer if its reply was not shown: given again through a notice of
-        // its own, as a new answer is.
-        if let Some(answer) = service
+        // First, the last verdict if it was not shown: given again through a notice of its
+        // own, as a new verdict is.
+        if let Some(verdict) = service
             .puzzles()
-            .unshown_answer(guild(ctx), ctx.author().id.get(), to.as_ref())
+            .unshown_verdict(guild(ctx), ctx.author().id.get(), to.as_ref())
             .await?
         {
-            return Ok(Shown::Answer(answer));
+            return Ok(Shown::Verdict(verdict));
         }
         let me = caller(ctx);
         let view = service.puzzles().puzzle(guild(ctx), &me, to.as_ref()).await;
@@ -116,7 +116,7 @@ pub async fn play(ctx: Context<'_>) -> Result<(), Error> {
     // Nothing to refuse before: a puzzle is always shown (one is found, or none is there).
     let check = std::future::ready(Ok(()));
     match change_as(ctx, private, check, shown).await? {
-        Some(Shown::Answer(answer)) => show_answer(ctx, answer).await,
+        Some(Shown::Verdict(verdict)) => show_verdict(ctx, verdict).await,
         Some(Shown::Puzzle(view)) => show_puzzle(ctx, view, private).await?,
         // Committed, and a step after failed: the dispatcher shows it.
         None => {}
@@ -195,21 +195,21 @@ pub async fn move_(
     #[max_length = 40]
     notation: String,
 ) -> Result<(), Error> {
-    // The daily puzzle's answers are acknowledged, shown and refused privately; the others in
+    // The daily puzzle's moves are acknowledged, shown and refused privately; the others in
     // the channel.
-    let private = private_answer(ctx, Some(&notation)).await;
+    let private = private_verdict(ctx, Some(&notation)).await;
     let to = reply_to(ctx, private);
     let service = &ctx.data().service;
     let (puzzles, me) = (service.puzzles(), caller(ctx));
-    let answer = change_as(
+    let verdict = change_as(
         ctx,
         private,
         puzzles.check_puzzle_move(guild(ctx), me.id, &notation),
         puzzles.puzzle_move(guild(ctx), &me, &notation, to.as_ref()),
     )
     .await?;
-    if let Some(answer) = answer {
-        show_answer(ctx, answer).await;
+    if let Some(verdict) = verdict {
+        show_verdict(ctx, verdict).await;
     }
     Ok(())
 }

@@ -162,7 +162,9 @@ pub async fn import(
                     reviewed,
                     total,
                 }) => messages::analysis_running(&game, reviewed, total),
-                Ok(AnalysisStatus::Done(report)) => messages::analysis_summary(&report.summary()),
+                Ok(AnalysisStatus::Finished(report)) => {
+                    messages::analysis_summary(&report.summary())
+                }
                 Err(e) => format!("{} {}", messages::imported(id), messages::refusal(&e)),
             };
             ctx.send(reply(text).allowed_mentions(none())).await?;

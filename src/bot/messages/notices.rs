@@ -39,7 +39,7 @@ fn news_words(news: &News) -> String {
             total,
         } => analysis_progress(game, *reviewed, *total),
         News::AnalysisSummary(summary) => analysis_summary(summary),
-        News::PuzzleAnswer(answer) => super::answer_text(answer),
+        News::PuzzleVerdict(verdict) => super::verdict_text(verdict),
         News::PuzzleShown(view) => super::view_message(view),
         News::DailyPuzzleChannel { channel, had } => super::daily_channel_text(*channel, *had),
         News::Forgotten(done) => forgotten_text(done),

@@ -1,9 +1,9 @@
-//! Puzzles' words: a puzzle as asked, an answer judged, the daily puzzle and its line, the
+//! Puzzles' words: a puzzle as asked, a move judged, the daily puzzle and its line, the
 //! puzzles' leaderboard.
 
 use super::*;
 use crate::ai::puzzle::Kind;
-use crate::service::puzzle::{DailyBoard, PuzzleAnswer, PuzzleRatings, PuzzleView};
+use crate::service::puzzle::{DailyBoard, PuzzleRatings, PuzzleVerdict, PuzzleView};
 use std::time::Duration;
 
 /// A puzzle's task at the player's turn, under its board and in its message: "Defenders to
@@ -168,16 +168,16 @@ pub(super) fn puzzle_ratings_line(r: &Option<PuzzleRatings>) -> String {
     }
 }
 
-/// The answer's words.
-pub fn answer_text(answer: &PuzzleAnswer) -> String {
-    match answer {
-        PuzzleAnswer::Continue { played, view, .. } => {
+/// The verdict's words.
+pub fn verdict_text(verdict: &PuzzleVerdict) -> String {
+    match verdict {
+        PuzzleVerdict::Continue { played, view, .. } => {
             format!("**{played}** is right.\n{}", view_message(view))
         }
-        PuzzleAnswer::Solved {
+        PuzzleVerdict::Solved {
             played, ratings, ..
         } => format!("**{played}**: solved!{}", puzzle_ratings_line(ratings)),
-        PuzzleAnswer::Failed {
+        PuzzleVerdict::Failed {
             played,
             solution,
             ratings,

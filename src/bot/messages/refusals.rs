@@ -210,9 +210,9 @@ pub fn done_words(done: Done) -> &'static str {
         Done::GameEnd => "The game's end was recorded, but the bot could not show it: the result follows in this channel (or see it with /tablut board).",
         Done::GameStart => "The game has started, but the bot could not show it: the board follows in this channel (or see it with /tablut board).",
         Done::Challenge => "Your challenge was made, but the bot could not show it: it follows in this channel. Do not challenge again.",
-        Done::ChallengeAnswer => "Your answer to the challenge was recorded, but the bot could not show it: the news follows in this channel.",
+        Done::ChallengeDecided => "Your answer to the challenge was recorded, but the bot could not show it: the news follows in this channel.",
         Done::PuzzleStart => "Your puzzle is chosen, but the bot could not show it: see it with /tablut puzzle play.",
-        Done::PuzzleAnswer => "Your answer was recorded, but the bot could not show it: see where your puzzle stands with /tablut puzzle play.",
+        Done::PuzzleMove => "Your answer was recorded, but the bot could not show it: see where your puzzle stands with /tablut puzzle play.",
     }
 }
 

@@ -962,9 +962,9 @@ fn a_failure_after_a_commit_says_what_stands() {
         Done::GameEnd,
         Done::GameStart,
         Done::Challenge,
-        Done::ChallengeAnswer,
+        Done::ChallengeDecided,
         Done::PuzzleStart,
-        Done::PuzzleAnswer,
+        Done::PuzzleMove,
     ] {
         let e = ServiceError::after(done)(ServiceError::Internal("render failed".into()));
         let text = refusal(&e);

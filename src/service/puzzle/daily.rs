@@ -73,9 +73,9 @@ impl Puzzles<'_> {
             DailyTry::New { day, puzzle_id } => (day, puzzle_id),
         };
         let p = self.stored_puzzle(puzzle_id).await?;
-        let mut tx = self.cx.store.write().await?;
+        let mut tx = self.core.store.write().await?;
         let rated = !rows::tried(&mut *tx, guild, user.id, puzzle_id).await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         let started = rows::start(&mut *tx, guild, user.id, puzzle_id, rated, Some(day), now).await;
         match started {
             Ok(attempt) => {
@@ -85,7 +85,7 @@ impl Puzzles<'_> {
             // A second press at the same moment started it: show that one.
             Err(e) if e.is_unique_violation("puzzle_attempts") => {
                 drop(tx);
-                let a = rows::day_attempt(self.cx.store.read(), guild, user.id, day)
+                let a = rows::day_attempt(self.core.store.read(), guild, user.id, day)
                     .await?
                     .ok_or(ServiceError::PositionChanged)?;
                 self.view(&p, a.progress, a.rated, a.day).await
@@ -116,9 +116,9 @@ impl Puzzles<'_> {
         day: Option<i64>,
     ) -> Result<DailyTry, ServiceError> {
         // The day on the database's clock: every process agrees on it.
-        let today = day_of(self.cx.database_now().await?);
+        let today = day_of(self.core.database_now().await?);
         let day = day.unwrap_or(today);
-        if let Some(a) = rows::day_attempt(self.cx.store.read(), guild, user, day).await? {
+        if let Some(a) = rows::day_attempt(self.core.store.read(), guild, user, day).await? {
             if a.status != "active" {
                 return Err(ServiceError::DailyPuzzleDone {
                     solved: a.status == "solved",
@@ -129,7 +129,7 @@ impl Puzzles<'_> {
         if day != today {
             return Err(ServiceError::DailyPuzzleOver);
         }
-        let (puzzle_id, _) = rows::of_server_day(self.cx.store.read(), guild, day)
+        let (puzzle_id, _) = rows::of_server_day(self.core.store.read(), guild, day)
             .await?
             .ok_or(ServiceError::NoDailyPuzzle)?;
         Ok(DailyTry::New { day, puzzle_id })
@@ -138,9 +138,9 @@ impl Puzzles<'_> {
     /// Today's daily puzzle in this server and the finished tries at it; `None` when none was
     /// posted today.
     pub async fn daily_board(self, guild: GuildId) -> Result<Option<DailyBoard>, ServiceError> {
-        let day = day_of(self.cx.database_now().await?);
+        let day = day_of(self.core.database_now().await?);
         let Some((puzzle_id, channel)) =
-            rows::of_server_day(self.cx.store.read(), guild, day).await?
+            rows::of_server_day(self.core.store.read(), guild, day).await?
         else {
             return Ok(None);
         };
@@ -148,7 +148,7 @@ impl Puzzles<'_> {
             day,
             puzzle_id,
             channel,
-            results: rows::day_results(self.cx.store.read(), guild, day)
+            results: rows::day_results(self.core.store.read(), guild, day)
                 .await?
                 .into_iter()
                 .map(DayResult::from)
@@ -166,8 +166,8 @@ impl Puzzles<'_> {
         by: UserId,
         to: Option<&ReplyTo>,
     ) -> Result<(bool, Option<NoticeId>), ServiceError> {
-        let mut tx = self.cx.store.write().await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let mut tx = self.core.store.write().await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         let had = match channel {
             Some(c) => rows::set_channel(&mut *tx, guild, c, by, now)
                 .await
@@ -175,16 +175,17 @@ impl Puzzles<'_> {
             None => rows::clear_channel(&mut *tx, guild).await,
         }?;
         let news = News::DailyPuzzleChannel { channel, had };
-        let notice = (self
-            .cx
-            .reply_notice(&mut tx, "daily_channel", Payload::news(news), to, now))
-        .await?;
+        let notice =
+            (self
+                .core
+                .reply_notice(&mut tx, "daily_channel", Payload::news(news), to, now))
+            .await?;
         // Landed: the server's daily channel as this transaction left it.
         let landed = || async move {
-            let now = rows::channel_of(self.cx.store.read(), guild).await?;
+            let now = rows::channel_of(self.core.store.read(), guild).await?;
             Ok(now == channel.map(|c| (c, by)))
         };
-        self.cx.commit_answered(tx, notice, landed).await?;
+        self.core.commit_answered(tx, notice, landed).await?;
         Ok((had, notice))
     }
 
@@ -194,18 +195,18 @@ impl Puzzles<'_> {
     pub async fn post_daily(self) -> Result<Vec<GuildId>, ServiceError> {
         // The day on the database's clock: processes whose clocks differ around midnight
         // agree on which day's puzzle is due.
-        let now = self.cx.database_now().await?;
+        let now = self.core.database_now().await?;
         let day = day_of(now);
-        let due = rows::daily_due(self.cx.store.read(), day).await?;
+        let due = rows::daily_due(self.core.store.read(), day).await?;
         if due.is_empty() {
             return Ok(Vec::new());
         }
-        let mut count = rows::count(self.cx.store.read()).await?;
+        let mut count = rows::count(self.core.store.read()).await?;
         if count == 0 {
             self.seed().await?;
-            count = rows::count(self.cx.store.read()).await?;
+            count = rows::count(self.core.store.read()).await?;
         }
-        let Some(row) = rows::of_day(self.cx.store.read(), day, count).await? else {
+        let Some(row) = rows::of_day(self.core.store.read(), day, count).await? else {
             return Ok(Vec::new());
         };
         let p = load(row)?;
@@ -224,7 +225,7 @@ impl Puzzles<'_> {
         };
         let mut posted = Vec::new();
         for (guild, channel) in due {
-            let mut tx = self.cx.store.write().await?;
+            let mut tx = self.core.store.write().await?;
             if !rows::claim_day(&mut *tx, guild, channel, day).await? {
                 continue;
             }
@@ -233,7 +234,7 @@ impl Puzzles<'_> {
             let payload = Payload {
                 puzzle: Some(PuzzleBoardRef {
                     puzzle: p.row.id,
-                    caption: self.cx.caption(&Caption::Puzzle(&view)),
+                    caption: self.core.caption(&Caption::Puzzle(&view)),
                     plies: 0,
                     then: None,
                 }),
@@ -241,7 +242,7 @@ impl Puzzles<'_> {
                 ..Payload::news(News::DailyPuzzle(view.clone()))
             };
             let told = self
-                .cx
+                .core
                 .enqueue(
                     &mut tx,
                     channel,
@@ -251,7 +252,7 @@ impl Puzzles<'_> {
                     now,
                 )
                 .await?;
-            self.cx.commit_noticed(tx, told).await?;
+            self.core.commit_noticed(tx, told).await?;
             posted.push(guild);
         }
         Ok(posted)

@@ -22,33 +22,34 @@ impl Puzzles<'_> {
     /// [`SCAN_GIVE_UP`] failures it is recorded as searched, with nothing found, and not tried
     /// again. How many puzzles were new.
     pub async fn find_in_games(self, limit: u32) -> Result<u32, ServiceError> {
-        let now = self.cx.database_now().await?;
-        let aside = self.cx.retries.waiting(Work::PuzzleScan, now) as u32;
-        let ids = rows::unscanned_games(self.cx.store.read(), limit.saturating_add(aside)).await?;
+        let now = self.core.database_now().await?;
+        let aside = self.core.retries.waiting(Work::PuzzleScan, now) as u32;
+        let ids =
+            rows::unscanned_games(self.core.store.read(), limit.saturating_add(aside)).await?;
         let mut added = 0;
         let ready = ids
             .into_iter()
-            .filter(|&id| self.cx.retries.ready(Work::PuzzleScan, id, now))
+            .filter(|&id| self.core.retries.ready(Work::PuzzleScan, id, now))
             .take(limit as usize);
         for id in ready {
             match self.scan_game(id).await {
                 Ok(n) => {
-                    self.cx.retries.succeeded(Work::PuzzleScan, id);
+                    self.core.retries.succeeded(Work::PuzzleScan, id);
                     added += n;
                 }
                 Err(e) => {
-                    let (failures, next) = self.cx.retries.failed(Work::PuzzleScan, id, now);
+                    let (failures, next) = self.core.retries.failed(Work::PuzzleScan, id, now);
                     if failures < SCAN_GIVE_UP {
                         tracing::warn!(game = id, error = ?e, failures, retry_in_s = (next - now) / 1000, "the puzzle search of a game failed: set aside");
                         continue;
                     }
                     tracing::error!(game = id, error = ?e, failures, "the puzzle search of a game failed again: given up");
-                    let scanned = match self.cx.store.lock().await {
+                    let scanned = match self.core.store.lock().await {
                         Ok(mut writing) => rows::scanned(writing.ex(), id, 0, now).await,
                         Err(e) => Err(e),
                     };
                     match scanned {
-                        Ok(_) => self.cx.retries.succeeded(Work::PuzzleScan, id),
+                        Ok(_) => self.core.retries.succeeded(Work::PuzzleScan, id),
                         Err(e) => {
                             tracing::error!(game = id, error = ?e, "cannot record a game's search as given up: set aside")
                         }
@@ -61,10 +62,10 @@ impl Puzzles<'_> {
 
     /// Searches one finished game for puzzles and stores them; how many were new.
     async fn scan_game(self, id: GameId) -> Result<u32, ServiceError> {
-        let Some(row) = games::by_id(self.cx.store.read(), id).await? else {
+        let Some(row) = games::by_id(self.core.store.read(), id).await? else {
             return Ok(0);
         };
-        let found = match self.cx.load_or_skip(row).await {
+        let found = match self.core.load_or_skip(row).await {
             // Puzzles are Tablut's: games of the other variants are passed over (and not
             // looked at again).
             Some(loaded) if !loaded.info.variant().is_tablut() => Vec::new(),
@@ -83,8 +84,8 @@ impl Puzzles<'_> {
             None => Vec::new(),
         };
         let mut added = 0;
-        let mut tx = self.cx.store.write().await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let mut tx = self.core.store.write().await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         if !rows::scanned(&mut *tx, id, found.len() as u32, now).await? {
             return Ok(0);
         }

@@ -7,13 +7,13 @@
 //! The puzzles come from `assets/puzzles.json` (found by `tablut-bot puzzles` in the AI's games
 //! against itself and proven by [`crate::ai::puzzle`]), loaded at start-up.
 
-mod answers;
 mod daily;
 mod finding;
 mod puzzles;
+mod verdicts;
 
 pub use crate::service::notice::ReplyTo;
-pub use crate::service::types::{AnswerKey, PuzzleAnswer, PuzzleRatings, PuzzleView};
+pub use crate::service::types::{PuzzleRatings, PuzzleVerdict, PuzzleView, VerdictKey};
 pub use daily::{day_of, DailyBoard, DayResult};
 pub use finding::SCAN_GIVE_UP;
 pub use puzzles::{initial_rating, PuzzlePlayer, Puzzles, SEED};

@@ -5,7 +5,7 @@
 use crate::ai::pool::Pool;
 use crate::ai::puzzle::{Kind, Record};
 use crate::rating::Rating;
-use crate::service::context::Context;
+use crate::service::core::Core;
 use crate::service::error::{Done, ServiceError};
 use crate::service::news::News;
 use crate::service::notice::{Payload, PuzzleBoardRef, ReplyTo};
@@ -101,14 +101,14 @@ impl LoadedPuzzle {
 /// puzzle and its board; puzzles found in finished games.
 #[derive(Clone, Copy)]
 pub struct Puzzles<'a> {
-    pub(super) cx: &'a Context,
+    pub(super) core: &'a Core,
     /// The AI's workers, where finished games are scanned for puzzles as background work.
     pub(super) pool: &'a Pool,
 }
 
 impl<'a> Puzzles<'a> {
-    pub(crate) fn new(cx: &'a Context, pool: &'a Pool) -> Puzzles<'a> {
-        Puzzles { cx, pool }
+    pub(crate) fn new(core: &'a Core, pool: &'a Pool) -> Puzzles<'a> {
+        Puzzles { core, pool }
     }
 }
 
@@ -118,8 +118,8 @@ impl Puzzles<'_> {
     pub async fn seed(self) -> Result<u32, ServiceError> {
         let records: Vec<Record> = serde_json::from_str(SEED)
             .map_err(|e| ServiceError::Internal(format!("assets/puzzles.json: {e}")))?;
-        let mut tx = self.cx.store.write().await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let mut tx = self.core.store.write().await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         let mut added = 0;
         for r in &records {
             if r.read().is_err() {
@@ -158,24 +158,24 @@ impl Puzzles<'_> {
         user: &User,
         to: Option<&ReplyTo>,
     ) -> Result<PuzzleView, ServiceError> {
-        if let Some(a) = rows::active(self.cx.store.read(), guild, user.id).await? {
+        if let Some(a) = rows::active(self.core.store.read(), guild, user.id).await? {
             let p = self.stored_puzzle(a.puzzle_id).await?;
             return self.view(&p, a.progress, a.rated, a.day).await;
         }
-        if rows::count(self.cx.store.read()).await? == 0 {
+        if rows::count(self.core.store.read()).await? == 0 {
             self.seed().await?;
         }
-        let mine = rows::player(self.cx.store.read(), guild, user.id)
+        let mine = rows::player(self.core.store.read(), guild, user.id)
             .await?
             .map(|p| p.rating)
             .unwrap_or_default();
-        let row = rows::next_for(self.cx.store.read(), guild, user.id, mine.rating)
+        let row = rows::next_for(self.core.store.read(), guild, user.id, mine.rating)
             .await?
             .ok_or(ServiceError::NoPuzzles)?;
         let p = load(row)?;
-        let mut tx = self.cx.store.write().await?;
+        let mut tx = self.core.store.write().await?;
         let rated = !rows::tried(&mut *tx, guild, user.id, p.row.id).await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         let started = rows::start(&mut *tx, guild, user.id, p.row.id, rated, None, now).await;
         match started {
             Ok(attempt) => {
@@ -185,7 +185,7 @@ impl Puzzles<'_> {
             // Another command started one at the same moment: show that one.
             Err(e) if e.is_unique_violation("puzzle_attempts") => {
                 drop(tx);
-                let a = rows::active(self.cx.store.read(), guild, user.id)
+                let a = rows::active(self.core.store.read(), guild, user.id)
                     .await?
                     .ok_or(ServiceError::PositionChanged)?;
                 let p = self.stored_puzzle(a.puzzle_id).await?;
@@ -196,7 +196,7 @@ impl Puzzles<'_> {
     }
 
     pub(super) async fn stored_puzzle(self, id: i64) -> Result<LoadedPuzzle, ServiceError> {
-        let row = rows::by_id(self.cx.store.read(), id)
+        let row = rows::by_id(self.core.store.read(), id)
             .await?
             .ok_or_else(|| ServiceError::Internal(format!("puzzle {id} is gone")))?;
         load(row)
@@ -210,7 +210,7 @@ impl Puzzles<'_> {
         rated: bool,
         day: Option<i64>,
     ) -> Result<PuzzleView, ServiceError> {
-        let (mut view, board) = view_at(self.cx, p, progress, rated, day);
+        let (mut view, board) = view_at(self.core, p, progress, rated, day);
         view.png = self.puzzle_image(p, &board).await?;
         Ok(view)
     }
@@ -228,7 +228,7 @@ impl Puzzles<'_> {
             let mv = parse_move(game.position(), then).map_err(|e| bad(e.to_string()))?;
             game.play(mv).map_err(|e| bad(e.to_string()))?;
         }
-        self.cx
+        self.core
             .image_captioned(
                 *game.position(),
                 game.moves().last().copied(),
@@ -250,22 +250,22 @@ impl Puzzles<'_> {
         to: Option<&ReplyTo>,
         now: i64,
     ) -> Result<PuzzleView, ServiceError> {
-        let (mut view, board) = view_at(self.cx, p, 0, rated, day);
+        let (mut view, board) = view_at(self.core, p, 0, rated, day);
         let payload = Payload {
             puzzle: Some(board.clone()),
             ..Payload::news(News::PuzzleShown(view.clone()))
         };
         view.notice = self
-            .cx
+            .core
             .reply_notice(&mut tx, "puzzle_shown", payload, to, now)
             .await?;
         // Landed: the try, at this puzzle.
         let puzzle = p.row.id;
         let landed = || async move {
-            let a = rows::attempt(self.cx.store.read(), attempt).await?;
+            let a = rows::attempt(self.core.store.read(), attempt).await?;
             Ok(a.is_some_and(|a| a.puzzle_id == puzzle))
         };
-        self.cx.commit_answered(tx, view.notice, landed).await?;
+        self.core.commit_answered(tx, view.notice, landed).await?;
         view.png =
             (self.puzzle_image(p, &board).await).map_err(ServiceError::after(Done::PuzzleStart))?;
         Ok(view)
@@ -277,7 +277,7 @@ impl Puzzles<'_> {
         guild: GuildId,
         limit: u32,
     ) -> Result<Vec<PuzzlePlayer>, ServiceError> {
-        Ok(rows::leaderboard(self.cx.store.read(), guild, limit)
+        Ok(rows::leaderboard(self.core.store.read(), guild, limit)
             .await?
             .into_iter()
             .map(PuzzlePlayer::from)
@@ -290,7 +290,7 @@ impl Puzzles<'_> {
         guild: GuildId,
         user: UserId,
     ) -> Result<Option<PuzzlePlayer>, ServiceError> {
-        Ok(rows::player(self.cx.store.read(), guild, user)
+        Ok(rows::player(self.core.store.read(), guild, user)
             .await?
             .map(PuzzlePlayer::from))
     }
@@ -304,7 +304,7 @@ impl Puzzles<'_> {
 
 /// The view of a puzzle `progress` plies into its line, without its board, and that board.
 pub(super) fn view_at(
-    cx: &Context,
+    core: &Core,
     p: &LoadedPuzzle,
     progress: u32,
     rated: bool,
@@ -328,7 +328,7 @@ pub(super) fn view_at(
     };
     let board = PuzzleBoardRef {
         puzzle: p.row.id,
-        caption: cx.caption(&Caption::Puzzle(&view)),
+        caption: core.caption(&Caption::Puzzle(&view)),
         plies: progress,
         then: None,
     };

@@ -64,8 +64,8 @@ impl Tournaments<'_> {
         if !member.manage_server {
             return Err(TournamentRefusal::NotManager.into());
         }
-        let mut tx = self.cx.store.write().await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let mut tx = self.core.store.write().await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         rows::set_organisers(&mut *tx, guild, role, member.user.id, now).await?;
         tx.commit().await?;
         Ok(())
@@ -94,10 +94,10 @@ impl Tournaments<'_> {
                 .into());
             }
         }
-        let mut tx = self.cx.store.write().await?;
+        let mut tx = self.core.store.write().await?;
         self.may_organise(&mut tx, req.guild, &req.organiser, None)
             .await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         let signup_until = req
             .signup_for
             .map(|d| now.saturating_add(d.as_millis() as i64));
@@ -130,7 +130,7 @@ impl Tournaments<'_> {
             ..Payload::news(News::Tournament(TournamentNews::Announced(info.clone())))
         };
         let notice = self
-            .cx
+            .core
             .enqueue(
                 &mut tx,
                 req.channel,
@@ -141,7 +141,7 @@ impl Tournaments<'_> {
             )
             .await?;
         rows::set_announcement(&mut *tx, id, notice).await?;
-        self.cx.commit_noticed(tx, notice).await?;
+        self.core.commit_noticed(tx, notice).await?;
         Ok(info)
     }
 
@@ -176,7 +176,7 @@ impl Tournaments<'_> {
             ..Payload::news(News::Tournament(TournamentNews::Announced(info.clone())))
         };
         let notice = self
-            .cx
+            .core
             .enqueue(
                 conn,
                 info.channel,
@@ -197,10 +197,10 @@ impl Tournaments<'_> {
         id: Option<TournamentId>,
         user: User,
     ) -> Result<TournamentInfo, ServiceError> {
-        let mut tx = self.cx.store.write().await?;
+        let mut tx = self.core.store.write().await?;
         let id = find_in(&mut *tx, guild, id).await?;
-        let loaded = LoadedTournament::lock(&mut tx, self.cx.store.backend(), id).await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let loaded = LoadedTournament::lock(&mut tx, self.core.store.backend(), id).await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         self.signing_up(&loaded, now)?;
         if loaded.entrants.iter().any(|e| e.user_id == user.id) {
             return Err(TournamentRefusal::AlreadyIn.into());
@@ -218,7 +218,7 @@ impl Tournaments<'_> {
                 false => ServiceError::from(e),
             })?;
         let (info, notice) = self.edit_announcement(&mut tx, id, now).await?;
-        self.cx.commit_noticed(tx, notice).await?;
+        self.core.commit_noticed(tx, notice).await?;
         Ok(info)
     }
 
@@ -230,10 +230,10 @@ impl Tournaments<'_> {
         id: Option<TournamentId>,
         user: UserId,
     ) -> Result<TournamentInfo, ServiceError> {
-        let mut tx = self.cx.store.write().await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let mut tx = self.core.store.write().await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         let id = find_in(&mut *tx, guild, id).await?;
-        let loaded = LoadedTournament::lock(&mut tx, self.cx.store.backend(), id).await?;
+        let loaded = LoadedTournament::lock(&mut tx, self.core.store.backend(), id).await?;
         if loaded.status()? != TournamentStatus::SignUp {
             return Err(TournamentRefusal::SignUpOver.into());
         }
@@ -241,7 +241,7 @@ impl Tournaments<'_> {
             return Err(TournamentRefusal::NotIn.into());
         }
         let (info, notice) = self.edit_announcement(&mut tx, id, now).await?;
-        self.cx.commit_noticed(tx, notice).await?;
+        self.core.commit_noticed(tx, notice).await?;
         Ok(info)
     }
 
@@ -265,9 +265,9 @@ impl Tournaments<'_> {
         id: Option<TournamentId>,
         member: &Member,
     ) -> Result<TournamentInfo, ServiceError> {
-        let mut tx = self.cx.store.write().await?;
+        let mut tx = self.core.store.write().await?;
         let id = find_in(&mut *tx, guild, id).await?;
-        let loaded = LoadedTournament::lock(&mut tx, self.cx.store.backend(), id).await?;
+        let loaded = LoadedTournament::lock(&mut tx, self.core.store.backend(), id).await?;
         self.may_organise(&mut tx, guild, member, Some(loaded.row.organiser_id))
             .await?;
         let status = loaded.status()?;
@@ -287,12 +287,12 @@ impl Tournaments<'_> {
                 .into());
             }
         }
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         let Some(notice) = self.begin(&mut tx, &loaded, now).await? else {
             return Err(TournamentRefusal::Status(TournamentStatus::Running).into());
         };
         let info = LoadedTournament::read(&mut tx, id).await?.info()?;
-        self.cx.commit_noticed(tx, notice).await?;
+        self.core.commit_noticed(tx, notice).await?;
         Ok(info)
     }
 
@@ -314,7 +314,7 @@ impl Tournaments<'_> {
             rows::seat(&mut *conn, id, e.user_id, seat as i64).await?;
         }
         let (_, notice) = self.edit_announcement(conn, id, now).await?;
-        self.cx.pair_round(conn, id, 1, now).await?;
+        self.core.pair_round(conn, id, 1, now).await?;
         Ok(Some(notice))
     }
 
@@ -326,20 +326,20 @@ impl Tournaments<'_> {
     /// so that two processes start it once. A tournament that fails is logged and set aside
     /// for a while; the others go on. Returns the tournaments started or cancelled.
     pub async fn start_due(self) -> Result<Vec<TournamentInfo>, ServiceError> {
-        let now = self.cx.database_now().await?;
+        let now = self.core.database_now().await?;
         let mut out = Vec::new();
-        for row in rows::signup_over(self.cx.store.read(), now).await? {
+        for row in rows::signup_over(self.core.store.read(), now).await? {
             let id = row.id;
-            if !self.cx.retries.ready(Work::SignUpOver, id, now) {
+            if !self.core.retries.ready(Work::SignUpOver, id, now) {
                 continue;
             }
             match self.signup_ended(id).await {
                 Ok(done) => {
-                    self.cx.retries.succeeded(Work::SignUpOver, id);
+                    self.core.retries.succeeded(Work::SignUpOver, id);
                     out.extend(done);
                 }
                 Err(e) => {
-                    let (failures, next) = self.cx.retries.failed(Work::SignUpOver, id, now);
+                    let (failures, next) = self.core.retries.failed(Work::SignUpOver, id, now);
                     tracing::error!(tournament = id, error = ?e, failures, retry_in_s = (next - now) / 1000, "cannot start a tournament whose sign-up ended: set aside");
                 }
             }
@@ -351,9 +351,9 @@ impl Tournaments<'_> {
     /// in one transaction; none if it no longer signs up or its sign-up has not ended (another
     /// process or its organiser came first).
     async fn signup_ended(self, id: TournamentId) -> Result<Option<TournamentInfo>, ServiceError> {
-        let mut tx = self.cx.store.write().await?;
-        let loaded = LoadedTournament::lock(&mut tx, self.cx.store.backend(), id).await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let mut tx = self.core.store.write().await?;
+        let loaded = LoadedTournament::lock(&mut tx, self.core.store.backend(), id).await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         let due = loaded.row.signup_until.is_some_and(|until| until <= now);
         if loaded.status()? != TournamentStatus::SignUp || !due {
             return Ok(None);
@@ -369,7 +369,7 @@ impl Tournaments<'_> {
                 entrants,
             };
             let notice = self
-                .cx
+                .core
                 .enqueue(
                     &mut tx,
                     info.channel,
@@ -379,7 +379,7 @@ impl Tournaments<'_> {
                     now,
                 )
                 .await?;
-            self.cx.commit_noticed(tx, notice).await?;
+            self.core.commit_noticed(tx, notice).await?;
             return Ok(Some(info));
         }
         if let TournamentFormat::Swiss { rounds } = loaded.format() {
@@ -392,7 +392,7 @@ impl Tournaments<'_> {
             return Ok(None);
         };
         let info = LoadedTournament::read(&mut tx, id).await?.info()?;
-        self.cx.commit_noticed(tx, notice).await?;
+        self.core.commit_noticed(tx, notice).await?;
         Ok(Some(info))
     }
 
@@ -407,9 +407,9 @@ impl Tournaments<'_> {
         user: UserId,
         by: Option<&Member>,
     ) -> Result<TournamentInfo, ServiceError> {
-        let mut tx = self.cx.store.write().await?;
+        let mut tx = self.core.store.write().await?;
         let id = find_in(&mut *tx, guild, id).await?;
-        let loaded = LoadedTournament::lock(&mut tx, self.cx.store.backend(), id).await?;
+        let loaded = LoadedTournament::lock(&mut tx, self.core.store.backend(), id).await?;
         if let Some(member) = by {
             self.may_organise(&mut tx, guild, member, Some(loaded.row.organiser_id))
                 .await?;
@@ -427,7 +427,7 @@ impl Tournaments<'_> {
             other => return Err(TournamentRefusal::Status(other).into()),
         }
         let seat = entrant.seat.ok_or(TournamentRefusal::NotIn)?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         if !rows::withdraw(&mut *tx, id, user, loaded.row.round).await? {
             return Err(TournamentRefusal::NotIn.into());
         }
@@ -440,7 +440,7 @@ impl Tournaments<'_> {
         };
         let payload = Payload::news(News::Tournament(news.clone()));
         let notice = self
-            .cx
+            .core
             .enqueue(
                 &mut tx,
                 info.channel,
@@ -453,7 +453,7 @@ impl Tournaments<'_> {
         self.forfeit_rest(&mut tx, &loaded, seat, &news, now)
             .await?;
         let info = LoadedTournament::read(&mut tx, id).await?.info()?;
-        self.cx.commit_noticed(tx, notice).await?;
+        self.core.commit_noticed(tx, notice).await?;
         Ok(info)
     }
 
@@ -500,9 +500,9 @@ impl Tournaments<'_> {
         id: Option<TournamentId>,
         member: &Member,
     ) -> Result<TournamentInfo, ServiceError> {
-        let mut tx = self.cx.store.write().await?;
+        let mut tx = self.core.store.write().await?;
         let id = find_in(&mut *tx, guild, id).await?;
-        let loaded = LoadedTournament::lock(&mut tx, self.cx.store.backend(), id).await?;
+        let loaded = LoadedTournament::lock(&mut tx, self.core.store.backend(), id).await?;
         self.may_organise(&mut tx, guild, member, Some(loaded.row.organiser_id))
             .await?;
         let status = loaded.status()?;
@@ -512,7 +512,7 @@ impl Tournaments<'_> {
         ) {
             return Err(TournamentRefusal::Status(status).into());
         }
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         if !rows::set_status(&mut *tx, id, status.to_store(), "cancelled", now).await? {
             return Err(TournamentRefusal::Status(status).into());
         }
@@ -528,7 +528,7 @@ impl Tournaments<'_> {
         }
         let payload = Payload::news(News::Tournament(news));
         let notice = self
-            .cx
+            .core
             .enqueue(
                 &mut tx,
                 info.channel,
@@ -538,7 +538,7 @@ impl Tournaments<'_> {
                 now,
             )
             .await?;
-        self.cx.commit_noticed(tx, notice).await?;
+        self.core.commit_noticed(tx, notice).await?;
         Ok(info)
     }
 
@@ -550,19 +550,19 @@ impl Tournaments<'_> {
         from: TournamentStatus,
         to: TournamentStatus,
     ) -> Result<TournamentInfo, ServiceError> {
-        let mut tx = self.cx.store.write().await?;
+        let mut tx = self.core.store.write().await?;
         let id = find_in(&mut *tx, guild, id).await?;
-        let loaded = LoadedTournament::lock(&mut tx, self.cx.store.backend(), id).await?;
+        let loaded = LoadedTournament::lock(&mut tx, self.core.store.backend(), id).await?;
         self.may_organise(&mut tx, guild, member, Some(loaded.row.organiser_id))
             .await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         if !rows::set_status(&mut *tx, id, from.to_store(), to.to_store(), now).await? {
             return Err(TournamentRefusal::Status(loaded.status()?).into());
         }
         let info = LoadedTournament::read(&mut tx, id).await?.info()?;
         let payload = Payload::news(News::Tournament(TournamentNews::Status(info.clone())));
         let notice = self
-            .cx
+            .core
             .enqueue(
                 &mut tx,
                 info.channel,
@@ -573,10 +573,10 @@ impl Tournaments<'_> {
             )
             .await?;
         if to == TournamentStatus::Running {
-            self.cx.round_looked_at(&mut tx, id, now).await?;
+            self.core.round_looked_at(&mut tx, id, now).await?;
         }
         let info = LoadedTournament::read(&mut tx, id).await?.info()?;
-        self.cx.commit_noticed(tx, notice).await?;
+        self.core.commit_noticed(tx, notice).await?;
         Ok(info)
     }
 }

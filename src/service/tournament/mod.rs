@@ -25,7 +25,7 @@ mod view;
 
 pub use view::{standings_png, TournamentView};
 
-use super::context::Context;
+use super::core::Core;
 use super::play::Games;
 
 pub use super::types::tournament::*;
@@ -33,12 +33,12 @@ pub use super::types::tournament::*;
 /// Tournaments ([`Service::tournaments`]).
 #[derive(Clone, Copy)]
 pub struct Tournaments<'a> {
-    pub(super) cx: &'a Context,
+    pub(super) core: &'a Core,
     pub(super) games: Games<'a>,
 }
 
 impl<'a> Tournaments<'a> {
-    pub(crate) fn new(cx: &'a Context, games: Games<'a>) -> Tournaments<'a> {
-        Tournaments { cx, games }
+    pub(crate) fn new(core: &'a Core, games: Games<'a>) -> Tournaments<'a> {
+        Tournaments { core, games }
     }
 }

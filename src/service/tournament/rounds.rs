@@ -6,7 +6,7 @@ use super::view::LoadedTournament;
 use super::{
     MatchGame, TournamentFormat, TournamentNews, TournamentRefusal, TournamentStatus, Tournaments,
 };
-use crate::service::context::Context;
+use crate::service::core::Core;
 use crate::service::error::ServiceError;
 use crate::service::news::News;
 use crate::service::notice::Payload;
@@ -18,7 +18,7 @@ use crate::tafl::{Outcome, Position, Side};
 use crate::tournament::{self as pairing, MatchResult, Pairing};
 use std::time::Duration;
 
-impl Context {
+impl Core {
     /// Pairs round `round` of a running tournament in `conn`'s transaction, if no one paired
     /// it before (the tournament's round counter decides): its matches and their games, the
     /// notices that open each game's thread, and the round's post. A round with no game to
@@ -182,7 +182,7 @@ impl Context {
     }
 
     /// A game's end, in the transaction that ends it (which took
-    /// [`Context::lock_tournament_of`] first): if it is a tournament's, its result scored, its
+    /// [`Core::lock_tournament_of`] first): if it is a tournament's, its result scored, its
     /// match decided when both games are, and the round's last match decided, the next round
     /// paired (unless the tournament is paused) or the tournament finished.
     pub(crate) async fn tournament_game_ended(
@@ -259,7 +259,7 @@ impl Context {
 impl Tournaments<'_> {
     /// The thread recorded for a match game (made by an attempt before), if any.
     pub async fn thread_of(self, slot: i64) -> Result<Option<ChannelId>, ServiceError> {
-        let row = rows::game_by_id(self.cx.store.read(), slot).await?;
+        let row = rows::game_by_id(self.core.store.read(), slot).await?;
         Ok(row.and_then(|g| g.thread_id))
     }
 
@@ -272,7 +272,7 @@ impl Tournaments<'_> {
         slot: i64,
         found: &[ChannelId],
     ) -> Result<Option<ChannelId>, ServiceError> {
-        let mut tx = self.cx.store.write().await?;
+        let mut tx = self.core.store.write().await?;
         let Some(row) = rows::game_by_id(&mut *tx, slot).await? else {
             return Ok(None);
         };
@@ -292,7 +292,7 @@ impl Tournaments<'_> {
     /// Records the thread made for a match game (before its game starts there), so that a
     /// second attempt uses it rather than making another.
     pub async fn thread_made(self, slot: i64, thread: ChannelId) -> Result<(), ServiceError> {
-        let mut lock = self.cx.store.lock().await?;
+        let mut lock = self.core.store.lock().await?;
         rows::set_thread(lock.ex(), slot, thread).await?;
         Ok(())
     }
@@ -307,11 +307,11 @@ impl Tournaments<'_> {
         game: &MatchGame,
         thread: ChannelId,
     ) -> Result<Option<GameInfo>, ServiceError> {
-        let mut tx = self.cx.store.write().await?;
-        let now = self.cx.database_now_on(&mut tx).await?;
+        let mut tx = self.core.store.write().await?;
+        let now = self.core.database_now_on(&mut tx).await?;
         // Locked first: a cancel or a withdrawal at the same time waits for the game started
         // (and aborts it), or this waits for it and sees the tournament over.
-        let backend = self.cx.store.backend();
+        let backend = self.core.store.backend();
         let loaded = match LoadedTournament::lock(&mut tx, backend, game.tournament).await {
             Err(ServiceError::Tournament(TournamentRefusal::NoTournament)) => return Ok(None),
             other => other?,
@@ -361,9 +361,9 @@ impl Tournaments<'_> {
             game: game.clone(),
             info: Box::new(info.clone()),
         };
-        let payload = self.cx.with_board(News::Tournament(news), &info);
+        let payload = self.core.with_board(News::Tournament(news), &info);
         let first_post = self
-            .cx
+            .core
             .enqueue(
                 &mut tx,
                 thread,
@@ -373,11 +373,11 @@ impl Tournaments<'_> {
                 now,
             )
             .await?;
-        self.cx.clock_waits(&mut tx, &info, first_post).await?;
-        (self.cx)
+        self.core.clock_waits(&mut tx, &info, first_post).await?;
+        (self.core)
             .tell_turn(&mut tx, &info, first_post, None, None, now)
             .await?;
-        self.cx.commit_noticed(tx, first_post).await?;
+        self.core.commit_noticed(tx, first_post).await?;
         Ok(Some(info))
     }
 
@@ -407,7 +407,7 @@ impl Tournaments<'_> {
                 self.abort_under_way(conn, leg, news, now).await?;
                 rows::score_game(&mut *conn, leg.id, points).await?;
             }
-            self.cx.match_scored(conn, m.id, now).await?;
+            self.core.match_scored(conn, m.id, now).await?;
         }
         Ok(())
     }
@@ -426,7 +426,7 @@ impl Tournaments<'_> {
         };
         if rows::abort_game(&mut *conn, game, now).await? {
             let payload = Payload::news(News::Tournament(news.clone()));
-            self.cx
+            self.core
                 .enqueue(
                     conn,
                     thread,

@@ -292,7 +292,7 @@ impl Tournaments<'_> {
         guild: GuildId,
         id: Option<TournamentId>,
     ) -> Result<TournamentId, ServiceError> {
-        find_in(self.cx.store.read(), guild, id).await
+        find_in(self.core.store.read(), guild, id).await
     }
 
     /// A tournament as it stands: the one named by id, or else the newest not over, or else
@@ -302,7 +302,7 @@ impl Tournaments<'_> {
         guild: GuildId,
         id: Option<TournamentId>,
     ) -> Result<TournamentView, ServiceError> {
-        let pool = self.cx.store.read();
+        let pool = self.core.store.read();
         let id = match id {
             Some(_) => find_in(pool, guild, id).await?,
             None => match rows::open_in_guild(pool, guild).await?.first() {
@@ -336,8 +336,8 @@ impl Tournaments<'_> {
     pub async fn draw_standings(self, s: Standings<'_>) -> Result<Vec<u8>, ServiceError> {
         let (info, rows) = (s.tournament.clone(), s.rows.to_vec());
         let crosstable = s.crosstable.cloned();
-        let place = self.cx.costly_place(None)?;
-        self.cx
+        let place = self.core.costly_place(None)?;
+        self.core
             .heavy(&place, move || {
                 standings_png(Standings {
                     tournament: &info,
@@ -350,7 +350,7 @@ impl Tournaments<'_> {
 
     /// The server's tournaments (the newest first), for the commands' autocomplete.
     pub async fn list(self, guild: GuildId) -> Result<Vec<(TournamentId, String)>, ServiceError> {
-        Ok(rows::of_guild(self.cx.store.read(), guild, 25)
+        Ok(rows::of_guild(self.core.store.read(), guild, 25)
             .await?
             .into_iter()
             .map(|t| (t.id, t.name))

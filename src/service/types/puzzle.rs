@@ -1,5 +1,5 @@
 //! What a puzzle hands its player, as the puzzles' part returns it and a notice tells it: the
-//! puzzle at their turn, and how an answer went.
+//! puzzle at their turn, and how a move in it was judged.
 
 use super::NoticeId;
 use crate::ai::puzzle::Kind;
@@ -42,36 +42,36 @@ pub struct PuzzleRatings {
     pub puzzle: (Rating, Rating),
 }
 
-/// Which answer an answer is: its try, and where it left the try (for
-/// `Puzzles::answer_shown`); and, when it was given to an interaction, the notice
+/// Which verdict a verdict is: its try, and where it left the try (for
+/// `Puzzles::verdict_shown`); and, when it was given to an interaction, the notice
 /// that shows it there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct AnswerKey {
+pub struct VerdictKey {
     pub attempt: i64,
     pub progress: u32,
-    /// The notice (written with the answer) whose edit of the interaction's response shows
+    /// The notice (written with the verdict) whose edit of the interaction's response shows
     /// it; none when no interaction was named. Not stored with the notice.
     #[serde(skip)]
     pub notice: Option<NoticeId>,
 }
 
-/// How an answer went. Until `Puzzles::answer_shown` is told its reply was sent, the
-/// player's try keeps it, and the next `puzzle_move` or `Puzzles::unshown_answer`
-/// gives it again (the same answer: nothing judged or rated again). Stored (its board left
+/// How a move in a puzzle was judged. Until `Puzzles::verdict_shown` is told it was shown, the
+/// player's try keeps it, and the next `puzzle_move` or `Puzzles::unshown_verdict`
+/// gives it again (the same verdict: nothing judged or rated again). Stored (its board left
 /// out) as the news of the notice that shows it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum PuzzleAnswer {
+pub enum PuzzleVerdict {
     /// Right, and the puzzle goes on: the opponent replied; the next move is asked.
     Continue {
         played: String,
         view: PuzzleView,
-        key: AnswerKey,
+        key: VerdictKey,
     },
     /// Right, and the puzzle is solved.
     Solved {
         played: String,
-        key: AnswerKey,
+        key: VerdictKey,
         ratings: Option<PuzzleRatings>,
         /// The daily puzzle's day, when it was the daily puzzle.
         day: Option<i64>,
@@ -81,7 +81,7 @@ pub enum PuzzleAnswer {
     /// Wrong: the solution's move here was `solution`.
     Failed {
         played: String,
-        key: AnswerKey,
+        key: VerdictKey,
         solution: String,
         ratings: Option<PuzzleRatings>,
         day: Option<i64>,
@@ -90,44 +90,44 @@ pub enum PuzzleAnswer {
     },
 }
 
-impl PuzzleAnswer {
-    /// The daily puzzle's day, when the answer was to the daily puzzle.
+impl PuzzleVerdict {
+    /// The daily puzzle's day, when the move was in the daily puzzle.
     pub fn day(&self) -> Option<i64> {
         match self {
-            PuzzleAnswer::Continue { view, .. } => view.day,
-            PuzzleAnswer::Solved { day, .. } | PuzzleAnswer::Failed { day, .. } => *day,
+            PuzzleVerdict::Continue { view, .. } => view.day,
+            PuzzleVerdict::Solved { day, .. } | PuzzleVerdict::Failed { day, .. } => *day,
         }
     }
 
-    /// Which answer this is.
-    pub fn key(&self) -> AnswerKey {
+    /// Which verdict this is.
+    pub fn key(&self) -> VerdictKey {
         match self {
-            PuzzleAnswer::Continue { key, .. }
-            | PuzzleAnswer::Solved { key, .. }
-            | PuzzleAnswer::Failed { key, .. } => *key,
+            PuzzleVerdict::Continue { key, .. }
+            | PuzzleVerdict::Solved { key, .. }
+            | PuzzleVerdict::Failed { key, .. } => *key,
         }
     }
 
-    pub(crate) fn key_mut(&mut self) -> &mut AnswerKey {
+    pub(crate) fn key_mut(&mut self) -> &mut VerdictKey {
         match self {
-            PuzzleAnswer::Continue { key, .. }
-            | PuzzleAnswer::Solved { key, .. }
-            | PuzzleAnswer::Failed { key, .. } => key,
+            PuzzleVerdict::Continue { key, .. }
+            | PuzzleVerdict::Solved { key, .. }
+            | PuzzleVerdict::Failed { key, .. } => key,
         }
     }
 
-    /// The board after the answer (empty when images are off, or in a stored notice).
+    /// The board after the move (empty when images are off, or in a stored notice).
     pub fn png(&self) -> &[u8] {
         match self {
-            PuzzleAnswer::Continue { view, .. } => &view.png,
-            PuzzleAnswer::Solved { png, .. } | PuzzleAnswer::Failed { png, .. } => png,
+            PuzzleVerdict::Continue { view, .. } => &view.png,
+            PuzzleVerdict::Solved { png, .. } | PuzzleVerdict::Failed { png, .. } => png,
         }
     }
 
     pub(crate) fn png_mut(&mut self) -> &mut Vec<u8> {
         match self {
-            PuzzleAnswer::Continue { view, .. } => &mut view.png,
-            PuzzleAnswer::Solved { png, .. } | PuzzleAnswer::Failed { png, .. } => png,
+            PuzzleVerdict::Continue { view, .. } => &mut view.png,
+            PuzzleVerdict::Solved { png, .. } | PuzzleVerdict::Failed { png, .. } => png,
         }
     }
 }

@@ -1,4 +1,4 @@
-//! The service's core: what every part shares ([`Context`]): the database, the clocks, the
+//! The service's core: what every part shares ([`Core`]): the database, the clocks, the
 //! configuration, the outbox's times and wake, the heavy-work gate, the sweeps' backoff, the
 //! per-user rate limits and the process's claimer id; and the helpers on them every part uses
 //! here and in the core's other files: the database's time, heavy work off the runtime, a board
@@ -18,11 +18,11 @@ use crate::tafl::{Position, RecordedMove};
 use std::sync::Arc;
 
 /// What the parts of the service share; each part borrows it (see docs/ARCHITECTURE.md).
-pub(crate) struct Context {
+pub(crate) struct Core {
     /// The database: reads through it, writes through its write lock (see [`Store`]). Shared
     /// with the tasks that renew the AI's claims, which write beside the service.
     pub(crate) store: Store,
-    /// This process's clock (see [`Context::process_now`]).
+    /// This process's clock (see [`Core::process_now`]).
     pub(crate) clock: Arc<dyn Clock>,
     /// Where the service reads the database's time (see [`super::clock`]).
     pub(crate) database_clock: DatabaseClock,
@@ -45,9 +45,9 @@ pub(crate) struct Context {
     pub(crate) captions: Option<Captions>,
 }
 
-impl Context {
-    pub(crate) fn new(store: Store, config: Config, clock: Arc<dyn Clock>) -> Context {
-        Context {
+impl Core {
+    pub(crate) fn new(store: Store, config: Config, clock: Arc<dyn Clock>) -> Core {
+        Core {
             store,
             database_clock: DatabaseClock::new(&clock),
             limits: Limits::new(&config, clock.clone()),
@@ -66,7 +66,7 @@ impl Context {
     /// cooldown sparing its AI pool (and, through their own handle on the clock, the per-user
     /// rate limits it keeps, see [`limits`]). Nothing it gives is stored or compared with
     /// another process's times: every deadline, expiry, day, date and lease is on the
-    /// database's clock ([`Context::database_now`]; see [`clock`]).
+    /// database's clock ([`Core::database_now`]; see [`clock`]).
     pub(crate) fn process_now(&self) -> i64 {
         self.clock.now_ms()
     }
@@ -84,7 +84,7 @@ impl Context {
             .await?)
     }
 
-    /// [`Context::database_now`] on a connection (in a transaction under way).
+    /// [`Core::database_now`] on a connection (in a transaction under way).
     pub(crate) async fn database_now_on(&self, conn: &mut Connection) -> Result<i64, ServiceError> {
         Ok(self
             .database_clock
