@@ -15,7 +15,7 @@ use tablut_bot::ai::analysis::{self, Review};
 use tablut_bot::ai::{analyze_at, Level, Limits, Searcher, Weights};
 use tablut_bot::render::graph::evaluation_graph;
 use tablut_bot::service::analysis::graph_input;
-use tablut_bot::service::DEFAULT_AI_TT_MB;
+use tablut_bot::service::{graph_labels, DEFAULT_AI_TT_MB};
 use tablut_bot::tafl::{Game, Rules};
 
 const PLIES: usize = 100;
@@ -90,6 +90,7 @@ fn bench_graph(c: &mut Criterion) {
             "Game #1 · {} plies · the AI against itself",
             game.moves().len()
         ),
+        graph_labels(Some(tablut_bot::bot::messages::caption)),
     );
     let png = evaluation_graph(&input).png;
     let decoded = image::load_from_memory(&png).unwrap();

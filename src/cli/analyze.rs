@@ -51,7 +51,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), CliError> {
     if let Some(reason) = game.outcome().reason() {
         return Err(CliError::Input(format!(
             "the game is over ({}): there is nothing to analyse",
-            reason.describe()
+            crate::bot::messages::reason_words(reason)
         )));
     }
     let limits = Limits {

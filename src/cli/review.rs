@@ -99,11 +99,14 @@ pub fn run(args: ReviewArgs) -> Result<(), CliError> {
                     Some(Side::Defenders) => "Defenders won",
                     None => "Drawn",
                 },
-                o.reason().map(|r| r.describe()).unwrap_or_default()
+                o.reason()
+                    .map(crate::bot::messages::reason_words)
+                    .unwrap_or_default()
             ),
             _ => format!("After {} plies", game.moves().len()),
         });
-        let graph = evaluation_graph(&graph_input(&review, title));
+        let labels = crate::service::graph_labels(Some(crate::bot::messages::caption));
+        let graph = evaluation_graph(&graph_input(&review, title, labels));
         std::fs::write(path, graph.png)
             .map_err(|e| CliError::Failed(format!("cannot write {}: {e}", path.display())))?;
     }

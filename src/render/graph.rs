@@ -1,6 +1,7 @@
 //! The evaluation graph of an analysed game: the attackers' expected score over the plies, the
 //! costly moves marked on the curve, the moments of *raichi* and *tuichu*, and the result; the
-//! key under the plot names only the kinds of marks and lines the graph holds. Drawn
+//! key under the plot names only the kinds of marks and lines the graph holds. Its words (the
+//! title, the axes' names, the key's) are the caller's ([`GraphLabels`]). Drawn
 //! with plotters' bitmap backend in the board's palette and the bundled font (plotters' `ab_glyph`
 //! feature: no system font is looked for), then encoded as an RGB PNG. No I/O.
 
@@ -40,15 +41,6 @@ pub enum Mark {
 impl Mark {
     /// Every mark, from the least costly: the order the key names them in.
     pub const ALL: [Mark; 3] = [Mark::Inaccuracy, Mark::Mistake, Mark::Blunder];
-
-    /// The word the key names the mark by.
-    pub const fn word(self) -> &'static str {
-        match self {
-            Mark::Inaccuracy => "inaccuracy",
-            Mark::Mistake => "mistake",
-            Mark::Blunder => "blunder",
-        }
-    }
 }
 
 /// The colour of a move's marker.
@@ -81,6 +73,41 @@ pub struct GraphInput {
     pub calls: Vec<(u32, Call)>,
     /// The title: the players and the result.
     pub title: String,
+    /// The axes' names and the key's.
+    pub labels: GraphLabels,
+}
+
+/// The words on a graph besides its title: the axes' names, and the name the key gives each
+/// kind of mark and each call. Empty, a label is left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GraphLabels {
+    /// Under the plies' axis.
+    pub plies: String,
+    /// Beside the axis of the attackers' expected score.
+    pub score: String,
+    /// Each mark's name, in [`Mark::ALL`]'s order.
+    pub marks: [String; 3],
+    /// The names of raichi and of tuichu.
+    pub calls: [String; 2],
+}
+
+impl GraphLabels {
+    /// The key's name of `mark`.
+    pub fn mark(&self, mark: Mark) -> &str {
+        match mark {
+            Mark::Inaccuracy => &self.marks[0],
+            Mark::Mistake => &self.marks[1],
+            Mark::Blunder => &self.marks[2],
+        }
+    }
+
+    /// The key's name of `call`.
+    pub fn call(&self, call: Call) -> &str {
+        match call {
+            Call::Raichi => &self.calls[0],
+            Call::Tuichu => &self.calls[1],
+        }
+    }
 }
 
 /// A drawn graph: the PNG and where each point of the curve went.
@@ -208,8 +235,8 @@ fn chart<'a, 'b>(
                 format!("{v:.0}")
             }
         })
-        .x_desc("ply")
-        .y_desc("attackers")
+        .x_desc(&input.labels.plies)
+        .y_desc(&input.labels.score)
         .axis_desc_style(("sans-serif", 24).into_font().color(&text))
         .label_style(("sans-serif", 22).into_font().color(&text))
         .axis_style(ShapeStyle {
@@ -317,8 +344,12 @@ fn key(root: &DrawingArea<BitMapBackend<'_>, Shift>, input: &GraphInput, mut x: 
     {
         root.draw(&Circle::new((x + 9, key_y), 9, rgb(marker(mark)).filled()))
             .expect(FAILED);
-        root.draw(&Text::new(mark.word(), (x + 24, key_y), font.clone()))
-            .expect(FAILED);
+        root.draw(&Text::new(
+            input.labels.mark(mark),
+            (x + 24, key_y),
+            font.clone(),
+        ))
+        .expect(FAILED);
         x += 165;
     }
     for call in [Call::Raichi, Call::Tuichu]
@@ -340,8 +371,12 @@ fn key(root: &DrawingArea<BitMapBackend<'_>, Shift>, input: &GraphInput, mut x: 
             },
         ))
         .expect(FAILED);
-        root.draw(&Text::new(call.word(), (x + 24, key_y), font.clone()))
-            .expect(FAILED);
+        root.draw(&Text::new(
+            input.labels.call(call),
+            (x + 24, key_y),
+            font.clone(),
+        ))
+        .expect(FAILED);
         x += 130;
     }
 }
@@ -388,6 +423,7 @@ mod tests {
             marks: vec![(5, Mark::Mistake)],
             calls,
             title: "raichi and tuichu".into(),
+            labels: GraphLabels::default(),
         }
     }
 

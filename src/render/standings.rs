@@ -4,9 +4,9 @@
 //! [`CROSSTABLE_MAX`] players, the crosstable beside them. Drawn straight into palette indices
 //! in the board's colours and font, and encoded as the boards are ([`indexed_png`]). No I/O.
 //!
-//! The input is this module's own: the caller (the service, from the tournament's standings)
-//! gives names and headings as text and the numbers as they stand; the image words nothing
-//! itself but the numbers. Names are any Unicode ([`text`](super::text) handles what the font
+//! The input is this module's own: the caller (the service, from the tournament's standings,
+//! in the bot's words) gives names and headings as text and the numbers as they stand; the
+//! image words nothing itself. Names are any Unicode ([`text`](super::text) handles what the font
 //! lacks) and a name too long for its column is set smaller, then cut short with `…`.
 
 use super::render::indexed_png;
@@ -58,6 +58,8 @@ pub struct StandingsTable {
     pub title: String,
     /// The line under it (the round, the format).
     pub subtitle: String,
+    /// The place column's heading.
+    pub place_heading: String,
     pub columns: Vec<Column>,
     pub rows: Vec<Row>,
     /// `cells[i][j]`: row `i` against row `j`, in the rows' order; drawn when the rows are at
@@ -322,7 +324,7 @@ pub fn standings_png(table: &StandingsTable) -> Vec<u8> {
     let sizes = (16.0, 11.0);
     c.text(
         (g.place.0, head.0, g.place.1 - 10, head.1),
-        "#",
+        &table.place_heading,
         sizes,
         Align::Right,
         Ground::Wool,

@@ -11,13 +11,13 @@ use super::heavy::Place;
 use super::news::News;
 use super::notice::{GraphRef, Payload};
 use super::stored::{rebuild, LoadedGame};
+use super::types::{graph_labels, Caption, ChannelId, GameId, GameInfo, UserId};
 pub use super::types::{AnalysisSummary, CostlyMove, SideSummary, WORST_PER_SIDE};
-use super::types::{Caption, ChannelId, GameId, GameInfo, UserId};
 use crate::ai::analysis::{self, Evaluation, Judgement, Review};
 use crate::ai::pool::Pool;
 use crate::ai::queue::Class;
 use crate::ai::Limits;
-use crate::render::graph::{evaluation_graph, GraphInput, Mark};
+use crate::render::graph::{evaluation_graph, GraphInput, GraphLabels, Mark};
 use crate::store::analysis::{self as rows, AnalysisRow, NewAnalysis};
 use crate::store::{games, moves, GameStatus};
 use crate::tafl::Game;
@@ -408,7 +408,11 @@ impl Analysis<'_> {
         if !self.core.config.images {
             return Ok(Vec::new());
         }
-        let mut input = graph_input(review, self.core.caption(&Caption::Graph(game)));
+        let mut input = graph_input(
+            review,
+            self.core.caption(&Caption::Graph(game)),
+            graph_labels(self.core.captions),
+        );
         if !game.variant().is_tablut() {
             // Raichi and tuichu are Linnaeus' calls: Tablut's alone.
             input.calls.clear();
@@ -644,8 +648,8 @@ impl Analysis<'_> {
 }
 
 /// What the evaluation graph shows of a game's review: the curve, the costly moves marked,
-/// the calls, under `title`.
-pub fn graph_input(review: &Review, title: String) -> GraphInput {
+/// the calls, under `title`, labelled with `labels`.
+pub fn graph_input(review: &Review, title: String, labels: GraphLabels) -> GraphInput {
     GraphInput {
         curve: review.curve.clone(),
         marks: review
@@ -655,6 +659,7 @@ pub fn graph_input(review: &Review, title: String) -> GraphInput {
             .collect(),
         calls: review.calls.clone(),
         title,
+        labels,
     }
 }
 

@@ -12,12 +12,13 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// The stand-in a forgotten person becomes in the games they finished, the challenges they
-/// closed and the settings they made: an id no Discord user has (Discord's ids are never 0),
-/// and a name that says who it was without saying who.
+/// closed and the settings they made: an id no Discord user has (Discord's ids are never 0).
+/// The bot words it by its id.
 pub const FORMER_PLAYER: UserId = 0;
 
-/// The stand-in's name, stored where the forgotten person's was.
-pub const FORMER_PLAYER_NAME: &str = "a former player";
+/// The name stored for the stand-in where the forgotten person's was: none (the id says who
+/// it is; rows forgotten by earlier versions hold words there, which nothing reads).
+pub const FORGOTTEN_NAME: &str = "";
 
 /// Whether `id` is the stand-in for people forgotten.
 pub fn is_former_player(id: UserId) -> bool {
@@ -174,7 +175,7 @@ impl Privacy<'_> {
         if under.any() {
             return Err(ServiceError::StillUnderWay(under));
         }
-        let stand_in = (FORMER_PLAYER, FORMER_PLAYER_NAME);
+        let stand_in = (FORMER_PLAYER, FORGOTTEN_NAME);
         let done = rows::forget(&mut tx, user.id, stand_in, &notices).await?;
         let mut forgotten = Forgotten {
             ratings: done.ratings,

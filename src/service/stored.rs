@@ -214,9 +214,10 @@ pub(crate) fn seat(player: &Player) -> SeatRow {
         Player::Ai(level) => SeatRow {
             user_id: None,
             ai_level: Some(level.name().to_string()),
-            // The name column of an AI's seat: a label for whoever reads the table, never
-            // shown (a seat with an AI level is read back as `Player::Ai`).
-            name: format!("the AI ({level})"),
+            // An AI's seat has no name: its level says who plays it (read back as
+            // `Player::Ai`, which the bot words). Rows written by earlier versions hold a
+            // label there, which nothing reads.
+            name: String::new(),
         },
     }
 }

@@ -67,23 +67,6 @@ impl Reason {
         .into_iter()
         .find(|r| r.name() == s)
     }
-
-    /// A few words for people: "the king was captured".
-    pub const fn describe(self) -> &'static str {
-        match self {
-            Reason::KingCaptured => "the king was captured",
-            Reason::KingEscaped => "the king escaped",
-            Reason::Repetition => "a position was repeated",
-            Reason::NoMoves => "a side had no legal move",
-            Reason::Resigned => "a player resigned",
-            Reason::DrawAgreed => "the players agreed a draw",
-            Reason::Timeout => "a player ran out of time",
-            Reason::Aborted => "the game was aborted",
-            Reason::ExitFort => "the king made an exit fort",
-            Reason::Encircled => "the attackers encircled the king and all his defenders",
-            Reason::PlyLimit => "the game reached the bot's limit on a game's length",
-        }
-    }
 }
 
 impl fmt::Display for Reason {

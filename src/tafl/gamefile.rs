@@ -329,7 +329,7 @@ fn write_opentafl(game: &Game, tags: &RecordTags) -> String {
     let outcome = game.outcome();
     tag("result", opentafl_result(outcome));
     if let Some(r) = outcome.reason() {
-        tag("termination", r.describe());
+        tag("termination", termination(r));
     }
     tag("variant", &rules_name(game.rules()));
     tag("rules", &opentafl_rules(game.rules(), game.start()));
@@ -664,7 +664,26 @@ pub fn read_record(text: &str, fallback: Rules) -> Result<ReadRecord, RecordRead
     Ok(ReadRecord { format, tags, game })
 }
 
-/// A termination in words (OpenTafl's tag, as [`Reason::describe`] writes it).
+/// OpenTafl's `termination` tag: a few words of how the game ended. They are part of the
+/// record format (records written by earlier versions read back by them), not the bot's
+/// wording, and do not change.
+const fn termination(reason: Reason) -> &'static str {
+    match reason {
+        Reason::KingCaptured => "the king was captured",
+        Reason::KingEscaped => "the king escaped",
+        Reason::Repetition => "a position was repeated",
+        Reason::NoMoves => "a side had no legal move",
+        Reason::Resigned => "a player resigned",
+        Reason::DrawAgreed => "the players agreed a draw",
+        Reason::Timeout => "a player ran out of time",
+        Reason::Aborted => "the game was aborted",
+        Reason::ExitFort => "the king made an exit fort",
+        Reason::Encircled => "the attackers encircled the king and all his defenders",
+        Reason::PlyLimit => "the game reached the bot's limit on a game's length",
+    }
+}
+
+/// A reason from OpenTafl's `termination` tag, as [`termination`] writes it.
 fn reason_from_words(text: &str) -> Option<Reason> {
     [
         Reason::KingCaptured,
@@ -680,5 +699,5 @@ fn reason_from_words(text: &str) -> Option<Reason> {
         Reason::PlyLimit,
     ]
     .into_iter()
-    .find(|r| r.describe().eq_ignore_ascii_case(text.trim()))
+    .find(|r| termination(*r).eq_ignore_ascii_case(text.trim()))
 }

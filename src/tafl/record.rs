@@ -186,13 +186,6 @@ impl Call {
             _ => Some(Call::Tuichu),
         }
     }
-
-    pub const fn word(self) -> &'static str {
-        match self {
-            Call::Raichi => "raichi",
-            Call::Tuichu => "tuichu",
-        }
-    }
 }
 
 /// A move as the record keeps it. Stored (with a notice) as [`StoredMove`].

@@ -406,3 +406,190 @@ fn no_service_or_render_string_is_a_sentence() {
     }
     assert!(found.is_empty(), "{found:#?}");
 }
+
+/// Calls whose strings are said to the operator, not to players: failures (`expect`, `panic!`,
+/// assertions, internal errors and the errors mapped or made from an absence), log lines, and
+/// the paths of `include_bytes!`.
+const FOR_THE_OPERATOR: [&str; 17] = [
+    "expect",
+    "panic",
+    "unreachable",
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "debug_assert",
+    "info",
+    "warn",
+    "error",
+    "debug",
+    "trace",
+    "Internal",
+    "injected",
+    "map_err",
+    "ok_or",
+    "include_bytes",
+];
+
+/// The string literals of Rust source `text` before its test module (`#[cfg(test)]`), outside
+/// comments, each with its line and whether it is said to the operator (inside a call of
+/// [`FOR_THE_OPERATOR`], however deep, or an `#[error]`).
+fn strings(text: &str) -> Vec<(usize, String, bool)> {
+    let text = text.split("#[cfg(test)]").next().unwrap_or_default();
+    let b = text.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    // The name each open bracket follows (a call's, a macro's; empty for `[`, `{`).
+    let mut open: Vec<&str> = Vec::new();
+    let mut out = Vec::new();
+    let (mut i, mut line) = (0, 1);
+    let operator = |open: &[&str]| open.iter().any(|o| FOR_THE_OPERATOR.contains(o));
+    while i < b.len() {
+        let rest = &text[i..];
+        match b[i] {
+            b'\n' => line += 1,
+            b'/' if rest.starts_with("//") => {
+                i += rest.find('\n').unwrap_or(rest.len());
+                continue;
+            }
+            b'/' if rest.starts_with("/*") => {
+                let end = rest.find("*/").expect("a closed comment") + 2;
+                line += rest[..end].matches('\n').count();
+                i += end;
+                continue;
+            }
+            b'r' if (i == 0 || !ident(b[i - 1]))
+                && rest[1..].trim_start_matches('#').starts_with('"') =>
+            {
+                let hashes = rest[1..].len() - rest[1..].trim_start_matches('#').len();
+                let start = 2 + hashes;
+                let close = format!("\"{}", "#".repeat(hashes));
+                let len = rest[start..].find(&close).expect("a closed raw string");
+                out.push((line, rest[start..start + len].to_string(), operator(&open)));
+                line += rest[..start + len].matches('\n').count();
+                i += start + len + close.len();
+                continue;
+            }
+            b'"' => {
+                let mut j = i + 1;
+                while b[j] != b'"' {
+                    j += if b[j] == b'\\' { 2 } else { 1 };
+                }
+                out.push((line, text[i + 1..j].to_string(), operator(&open)));
+                line += text[i..j].matches('\n').count();
+                i = j + 1;
+                continue;
+            }
+            // A character ('"', '\''), or a lifetime.
+            b'\'' if b.get(i + 1) == Some(&b'\\') => {
+                i += 3 + rest[3..].find('\'').expect("a closed character") + 1;
+                continue;
+            }
+            b'\'' if rest.chars().nth(2) == Some('\'') => {
+                i += rest.chars().take(3).map(char::len_utf8).sum::<usize>();
+                continue;
+            }
+            b'(' => {
+                let before = text[..i].trim_end_matches([' ', '\n', '!']);
+                let name = before.len() - before.bytes().rev().take_while(|&c| ident(c)).count();
+                open.push(&before[name..]);
+            }
+            b'[' | b'{' => open.push(""),
+            b')' | b']' | b'}' => {
+                open.pop();
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// A string that holds words for players though it does not open a sentence: a phrase opening
+/// with an article ("a former player", "the AI ({level})") or one capitalised word (a heading:
+/// "MP").
+fn players_phrase(s: &str) -> bool {
+    let article = ["a ", "an ", "the "].iter().any(|a| {
+        s.strip_prefix(a)
+            .and_then(|r| r.chars().next())
+            .is_some_and(|c| c.is_alphabetic() || c == '{')
+    });
+    let heading = s.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        && s.chars().all(|c| c.is_ascii_alphabetic());
+    article || heading
+}
+
+/// Words src/service and src/render keep that are not for players, each with who reads them.
+const NOT_FOR_PLAYERS: [(&str, &str); 5] = [
+    // The outbox's `failure` column, for the operator.
+    ("src/service/gone.rs", "the channel was deleted"),
+    ("src/service/gone.rs", "the bot left the server"),
+    // The name an imported record's side without one is stored under.
+    ("src/service/records.rs", "the {side}"),
+    // The font family plotters draws with, and what drawing the graph fails with.
+    ("src/render/graph.rs", "sans-serif"),
+    ("src/render/graph.rs", "drawing into a buffer"),
+];
+
+/// Nor do they keep words for players in another form: no string of src/service is a phrase
+/// for players ([`players_phrase`]: a stored label such as "a former player" or "the AI
+/// (hard)", a heading), and src/render holds no word at all, the words it draws being its
+/// caller's; only what they say to the operator ([`FOR_THE_OPERATOR`], [`NOT_FOR_PLAYERS`]).
+#[test]
+fn no_service_or_render_string_holds_words_for_players() {
+    let planted = "let a = \"a former player\"; // \"the AI\"\n/* \"the king\" */ let c = '\"';\n\
+                   let b = format!(\"the AI ({level})\");\nlet h = \"MP\";\nlet r = r#\"ply\"#;\n\
+                   x.expect(\"the canvas holds it\");\ntracing::warn!(\n    id,\n    \"a notice \
+                   is late\"\n);\nlet s = \"SELECT name FROM games\";\n#[error(\"the game is \
+                   over\")]\n#[cfg(test)]\nlet t = \"the test\";";
+    let found: Vec<(usize, String, bool)> = strings(planted)
+        .into_iter()
+        .map(|(n, s, o)| {
+            (
+                n,
+                if players_phrase(&s) {
+                    "phrase".into()
+                } else {
+                    s
+                },
+                o,
+            )
+        })
+        .collect();
+    let expected = [
+        (1, "phrase", false),
+        (3, "phrase", false),
+        (4, "phrase", false),
+        (5, "ply", false),
+        (6, "phrase", true),
+        (9, "phrase", true),
+        (11, "SELECT name FROM games", false),
+        (12, "phrase", true),
+    ];
+    assert_eq!(found, expected.map(|(n, s, o)| (n, s.to_string(), o)));
+    let mut found = Vec::new();
+    for (dir, holds_words) in [
+        ("src/service", players_phrase as fn(&str) -> bool),
+        ("src/render", |s: &str| {
+            s.as_bytes()
+                .windows(2)
+                .any(|w| w.iter().all(u8::is_ascii_alphabetic))
+        }),
+    ] {
+        for file in rust_files(&root().join(dir)) {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let name = file
+                .strip_prefix(root())
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            for (n, s, for_the_operator) in strings(&text) {
+                if !for_the_operator
+                    && holds_words(&s)
+                    && !NOT_FOR_PLAYERS.contains(&(name.as_str(), s.as_str()))
+                {
+                    found.push(format!("{name}:{n}: {s:?}"));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+}

@@ -140,7 +140,7 @@ fn result_words(game: &Game, variant: Variant, attackers: &str, defenders: &str)
                 Side::Defenders => defenders,
             },
             name(variant),
-            reason.describe()
+            tablut_bot::bot::messages::reason_words(reason)
         ),
         other => panic!("the game should be won: {other:?}"),
     }
@@ -458,6 +458,7 @@ async fn assert_analysis(h: &BotHarness, who: &Who, channel: u64, game: &Game, v
         marks: Vec::new(),
         calls: Vec::new(),
         title: String::new(),
+        labels: graph::GraphLabels::default(),
     });
     for call in [Call::Raichi, Call::Tuichu] {
         let colour = graph::call_line(call);
@@ -465,7 +466,7 @@ async fn assert_analysis(h: &BotHarness, who: &Who, channel: u64, game: &Game, v
             .flat_map(|x| (plot.top..=plot.bottom).map(move |y| (x as u32, y as u32)))
             .filter(|&(x, y)| graph.get_pixel(x, y).0 == colour)
             .count();
-        assert_eq!(drawn, 0, "{} drawn in a game of {variant}", call.word());
+        assert_eq!(drawn, 0, "{call:?} drawn in a game of {variant}");
     }
 }
 

@@ -194,3 +194,51 @@ fn bad_records_are_refused_naming_the_ply_and_why() {
     let line = err(&format!("{} {says}", moves[..n].join(" ")));
     assert!(line.starts_with("the record says "), "{line}");
 }
+
+/// OpenTafl's `termination` tag is part of the record: the words records have always been
+/// written with are written still, and a record holding them (or the reason's name) reads back
+/// to its reason, whatever the bot's messages call it.
+#[test]
+fn the_termination_tag_keeps_its_words() {
+    let ended_off_the_board = [
+        (Reason::Resigned, "a player resigned"),
+        (Reason::DrawAgreed, "the players agreed a draw"),
+        (Reason::Timeout, "a player ran out of time"),
+        (Reason::Aborted, "the game was aborted"),
+        (
+            Reason::PlyLimit,
+            "the game reached the bot's limit on a game's length",
+        ),
+    ];
+    for (reason, words) in ended_off_the_board {
+        let mut g = Game::new(Rules::default());
+        g.play_text("e2-c2").unwrap();
+        let outcome = match reason {
+            Reason::DrawAgreed | Reason::Aborted | Reason::PlyLimit => Outcome::Drawn { reason },
+            _ => Outcome::Won {
+                winner: Side::Attackers,
+                reason,
+            },
+        };
+        g.end(outcome).unwrap();
+        let written = write_record(&g, RecordFormat::OpenTafl, &RecordTags::default());
+        assert!(
+            written.contains(&format!("\n[termination:{words}]\n")),
+            "{written}"
+        );
+        let result = if outcome.winner().is_some() {
+            "1-0"
+        } else {
+            "1/2-1/2"
+        };
+        for tag in [
+            words.to_string(),
+            words.to_uppercase(),
+            reason.name().into(),
+        ] {
+            let old = format!("[result:{result}]\n[termination:{tag}]\n\n1. e2-c2\n");
+            let read = read_record(&old, Rules::default()).unwrap_or_else(|e| panic!("{e}\n{old}"));
+            assert_eq!(read.game.outcome(), outcome, "{old}");
+        }
+    }
+}

@@ -168,6 +168,7 @@ pub fn sample_standings(
     });
     StandingsTable {
         title: "Spring Open · Tablut".into(),
+        place_heading: "#".into(),
         subtitle: if round_robin {
             format!(
                 "Round robin · final standings after round {}",

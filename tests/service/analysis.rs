@@ -382,6 +382,7 @@ both_backends! {
         let drawn = evaluation_graph(&graph_input(
             &report.review,
             tablut_bot::bot::messages::graph_title(&report.game),
+            tablut_bot::service::graph_labels(Some(tablut_bot::bot::messages::caption)),
         ));
         assert_eq!(
             drawn.png, report.png,

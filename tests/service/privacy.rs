@@ -9,10 +9,10 @@ use crate::support::fixture::{challenge_request, Fixture};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::time::Duration;
-use tablut_bot::bot::messages::plain_name;
+use tablut_bot::bot::messages::{plain_name, FORMER_PLAYER_NAME};
 use tablut_bot::both_backends;
 use tablut_bot::service::analysis::AnalysisStatus;
-use tablut_bot::service::privacy::{StoredAbout, UnderWay, FORMER_PLAYER, FORMER_PLAYER_NAME};
+use tablut_bot::service::privacy::{StoredAbout, UnderWay, FORGOTTEN_NAME, FORMER_PLAYER};
 use tablut_bot::service::puzzle::ReplyTo;
 use tablut_bot::service::tournament::{
     MatchGame, Member, PairingView, TournamentFormat, TournamentNews, TournamentRequest,
@@ -399,6 +399,22 @@ async fn what_is_stored_about_a_member_is_read_out_whole_and_forgotten_for_good(
         assert_eq!(plain_name(after.game.player(seat)), FORMER_PLAYER_NAME);
         assert!(s.games().start_replay(c, None).await.unwrap().draw().await.is_ok());
     }
+    // Stored, the stand-in has its id and no name: the bot words it. A seat forgotten by an
+    // earlier version, which stored the words as its name, shows the same.
+    let seats = |name: &str| {
+        format!(
+            "SELECT COUNT(*) FROM games WHERE (attacker_user_id = $1 AND attacker_name {name}) \
+             OR (defender_user_id = $1 AND defender_name {name})"
+        )
+    };
+    assert!(count(s, &seats("= ''"), FORMER_PLAYER).await > 0);
+    assert_eq!(count(s, &seats("<> ''"), FORMER_PLAYER).await, 0);
+    for side in ["attacker", "defender"] {
+        let old = format!("UPDATE games SET {side}_name = 'a former player' WHERE {side}_user_id = $1");
+        sqlx::query(&old).bind(0i64).execute(s.store().pool()).await.unwrap();
+    }
+    let birger_old = s.games().stats(GUILD, BIRGER, 5).await.unwrap();
+    assert!(birger_old.recent.iter().all(|g| plain_name(&g.opponent) == FORMER_PLAYER_NAME));
     let board = s.games().leaderboard(GUILD, Variant::Tablut, 0).await.unwrap();
     assert_eq!(board.lines.iter().map(|l| l.user).collect::<Vec<_>>(), [BIRGER]);
     assert!(s.puzzles().puzzle_player(GUILD, ASTRID).await.unwrap().is_none());
@@ -529,7 +545,7 @@ async fn a_member_s_tournaments_are_read_out_and_given_to_the_stand_in_once_over
         assert_eq!((a.place, a.match_points, a.game_halves), (b.place, b.match_points, b.game_halves));
         match b.user.id {
             CARL => assert_eq!(a.user, b.user),
-            _ => assert_eq!((a.user.id, a.user.name.as_str()), (FORMER_PLAYER, FORMER_PLAYER_NAME)),
+            _ => assert_eq!((a.user.id, a.user.name.as_str()), (FORMER_PLAYER, FORGOTTEN_NAME)),
         }
     }
     assert_eq!(after.crosstable, before.crosstable);

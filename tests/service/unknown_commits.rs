@@ -6,9 +6,8 @@
 use crate::support::fixture::{challenge_request, Fixture};
 use std::time::Duration;
 use tablut_bot::ai::Level;
-use tablut_bot::bot::messages::{plain_name, record_tags};
+use tablut_bot::bot::messages::{plain_name, record_tags, FORMER_PLAYER_NAME};
 use tablut_bot::both_backends;
-use tablut_bot::service::privacy::FORMER_PLAYER_NAME;
 use tablut_bot::service::puzzle::{PuzzleVerdict, ReplyTo};
 use tablut_bot::service::*;
 use tablut_bot::store::testdb::TestDb;

@@ -2,9 +2,10 @@
 
 use super::*;
 use crate::ai::analysis::{self, Judgement};
+use crate::render::graph::Mark;
 use crate::service::analysis::{AnalysisSummary, CostlyMove, SideSummary};
-use crate::service::GameInfo;
-use crate::tafl::{Side, Variant};
+use crate::service::{GameInfo, GraphLabel};
+use crate::tafl::{Call, Side, Variant};
 
 /// A finished game as the analysis's autocomplete lists it (within 100 characters).
 pub fn game_choice(game: &GameInfo) -> String {
@@ -39,6 +40,20 @@ pub fn graph_title(game: &GameInfo) -> String {
         plain_name(&game.defenders),
         board_caption(game)
     )
+}
+
+/// A label of a game's evaluation graph: an axis's name ("ply" across, "attackers" up, for
+/// their expected score), or the key's name of a kind of mark or a call.
+pub const fn graph_label(label: GraphLabel) -> &'static str {
+    match label {
+        GraphLabel::Plies => "ply",
+        GraphLabel::Score => "attackers",
+        GraphLabel::Mark(Mark::Inaccuracy) => "inaccuracy",
+        GraphLabel::Mark(Mark::Mistake) => "mistake",
+        GraphLabel::Mark(Mark::Blunder) => "blunder",
+        GraphLabel::Call(Call::Raichi) => "raichi",
+        GraphLabel::Call(Call::Tuichu) => "tuichu",
+    }
 }
 
 /// The progress of an analysis, as its message shows it (edited as it goes).

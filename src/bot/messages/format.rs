@@ -2,7 +2,8 @@
 //! through, lists cut to fit, mentions, names (escaped), variants' names, counts and capitals.
 
 use crate::ai::Level;
-use crate::service::Player;
+use crate::service::privacy::is_former_player;
+use crate::service::{Player, User};
 use crate::tafl::Variant;
 use poise::serenity_prelude as serenity;
 use serenity::Mentionable;
@@ -88,10 +89,23 @@ pub fn date_time(unix_ms: i64) -> String {
     }
 }
 
+/// What the bot calls the stand-in for the members it has forgotten (`privacy::FORMER_PLAYER`),
+/// whatever name its rows hold (none; rows written before hold these words).
+pub const FORMER_PLAYER_NAME: &str = "a former player";
+
+/// A person's name as they chose it, or [`FORMER_PLAYER_NAME`] for the stand-in.
+pub fn person_name(u: &User) -> &str {
+    if is_former_player(u.id) {
+        FORMER_PLAYER_NAME
+    } else {
+        &u.name
+    }
+}
+
 /// A player as a mention (people) or a name (the AI, and the stand-in for people forgotten).
 pub fn mention(player: &Player) -> String {
     match player {
-        Player::User(u) if crate::service::privacy::is_former_player(u.id) => escape(&u.name),
+        Player::User(u) if is_former_player(u.id) => escape(person_name(u)),
         Player::User(u) => user(u.id).to_string(),
         Player::Ai(level) => ai_name(*level),
     }
@@ -102,20 +116,20 @@ pub fn ai_name(level: Level) -> String {
     format!("the AI ({level})")
 }
 
-/// A player's name as a post shows it: a person's escaped ([`escape`]), the AI's as the bot
-/// words it ([`ai_name`]).
+/// A player's name as a post shows it: a person's escaped ([`escape`], [`person_name`]), the
+/// AI's as the bot words it ([`ai_name`]).
 pub fn name(player: &Player) -> String {
     match player {
-        Player::User(u) => escape(&u.name),
+        Player::User(u) => escape(person_name(u)),
         Player::Ai(level) => ai_name(*level),
     }
 }
 
 /// A player's name where markdown is not read (an image, a file, an autocomplete label): a
-/// person's as it is, the AI's as [`ai_name`] words it.
+/// person's as it is ([`person_name`]), the AI's as [`ai_name`] words it.
 pub fn plain_name(player: &Player) -> String {
     match player {
-        Player::User(u) => u.name.clone(),
+        Player::User(u) => person_name(u).to_string(),
         Player::Ai(level) => ai_name(*level),
     }
 }

@@ -3,7 +3,24 @@
 
 use super::*;
 use crate::service::{Ended, GameInfo, Hint, MoveReport, Player, RatingChanges};
-use crate::tafl::{Call, Game, Outcome, RecordTags, Rules, Side, Variant};
+use crate::tafl::{Call, Game, Outcome, Reason, RecordTags, Rules, Side, Variant};
+
+/// How a game ended, in a few words: "the king was captured".
+pub const fn reason_words(reason: Reason) -> &'static str {
+    match reason {
+        Reason::KingCaptured => "the king was captured",
+        Reason::KingEscaped => "the king escaped",
+        Reason::Repetition => "a position was repeated",
+        Reason::NoMoves => "a side had no legal move",
+        Reason::Resigned => "a player resigned",
+        Reason::DrawAgreed => "the players agreed a draw",
+        Reason::Timeout => "a player ran out of time",
+        Reason::Aborted => "the game was aborted",
+        Reason::ExitFort => "the king made an exit fort",
+        Reason::Encircled => "the attackers encircled the king and all his defenders",
+        Reason::PlyLimit => "the game reached the bot's limit on a game's length",
+    }
+}
 
 /// A game's state in a line for a post, the names escaped: [`status_words`] with [`name`].
 pub fn status_line(game: &GameInfo) -> String {
@@ -27,10 +44,10 @@ pub fn status_words(game: &GameInfo, name: impl Fn(&Player) -> String) -> String
         Outcome::Won { winner, reason } => format!(
             "{} win: {} ({})",
             capital(winner.name()),
-            reason.describe(),
+            reason_words(reason),
             name(game.player(winner))
         ),
-        Outcome::Drawn { reason } => format!("Draw: {}", reason.describe()),
+        Outcome::Drawn { reason } => format!("Draw: {}", reason_words(reason)),
     }
 }
 
@@ -69,11 +86,11 @@ pub fn result_line(game: &GameInfo) -> String {
         Outcome::Won { winner, reason } => format!(
             "{} wins{game_words} with the {winner}: {}.",
             bold(game.player(winner)),
-            reason.describe()
+            reason_words(reason)
         ),
         Outcome::Drawn { reason } => match variant {
-            Variant::Tablut => format!("Draw: {}.", reason.describe()),
-            _ => format!("Draw in{game_words}: {}.", reason.describe()),
+            Variant::Tablut => format!("Draw: {}.", reason_words(reason)),
+            _ => format!("Draw in{game_words}: {}.", reason_words(reason)),
         },
     }
 }
@@ -186,7 +203,7 @@ pub fn replay_caption(game: &Game, ply: usize) -> String {
                 Some(Side::Defenders) => "defenders win",
                 None => "draw",
             };
-            text = format!("{text} · {result}: {}", reason.describe());
+            text = format!("{text} · {result}: {}", reason_words(reason));
         }
     }
     text

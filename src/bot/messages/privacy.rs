@@ -28,7 +28,7 @@ pub fn forget_me_question() -> String {
          your name and id become **{}** (the games stay whole: their records, replays and your opponents' ratings do \
          not change). This cannot be undone. Press **Forget me** to go ahead, or dismiss this \
          message to keep everything.",
-        crate::service::privacy::FORMER_PLAYER_NAME
+        FORMER_PLAYER_NAME
     )
 }
 
@@ -41,6 +41,6 @@ pub fn forgotten_text(done: &crate::service::privacy::Forgotten) -> String {
         counted(done.puzzle_ratings, "puzzle rating", "puzzle ratings"),
         counted(done.puzzle_tries, "puzzle try", "puzzle tries"),
         counted(done.games, "finished game", "finished games"),
-        crate::service::privacy::FORMER_PLAYER_NAME
+        FORMER_PLAYER_NAME
     )
 }

@@ -1074,10 +1074,7 @@ fn a_boards_caption_names_the_players_as_they_are_and_a_post_escapes_them() {
     };
     assert_eq!(
         board_caption(&game),
-        format!(
-            "Defenders win: {} (the AI (hard))",
-            crate::tafl::Reason::KingEscaped.describe()
-        )
+        "Defenders win: the king escaped (the AI (hard))"
     );
     assert_eq!(
         caption(&Caption::Graph(&game)),
@@ -1157,7 +1154,7 @@ fn a_replays_frames_are_captioned_with_their_moves_and_the_last_with_the_result(
     let mut won = Game::from_position(start.unwrap());
     won.play_text("d1-d3").unwrap();
     assert!(won.outcome().is_over());
-    let reason = won.outcome().reason().unwrap().describe();
+    let reason = reason_words(won.outcome().reason().unwrap());
     assert_eq!(
         replay_caption(&won, 1),
         format!("1. {} · attackers win: {reason}", won.moves()[0])
@@ -1251,4 +1248,91 @@ fn a_tournament_cancelled_at_its_signups_end_says_why() {
             format!("**Winter Cup** is cancelled: its sign-up ended with {count} and a tournament needs at least 2.")
         );
     }
+}
+
+/// The stand-in for forgotten members is worded by its id: stored with no name, or with the
+/// words earlier versions stored, it reads "a former player" everywhere a name is shown.
+#[test]
+fn the_stand_in_for_forgotten_members_is_worded_by_its_id() {
+    use crate::service::privacy::{FORGOTTEN_NAME, FORMER_PLAYER};
+    use crate::service::User;
+    for stored in [FORGOTTEN_NAME, "a former player"] {
+        let gone = Player::User(User::new(FORMER_PLAYER, stored));
+        assert_eq!(mention(&gone), "a former player");
+        assert_eq!(name(&gone), "a former player");
+        assert_eq!(plain_name(&gone), "a former player");
+        assert_eq!(caption(&Caption::Name(&gone)), "a former player");
+    }
+    // A member keeps their own name, and the AI is worded by its level.
+    let astrid = Player::User(User::new(7, "Astrid"));
+    assert_eq!(
+        (name(&astrid), mention(&astrid)),
+        ("Astrid".into(), "<@7>".into())
+    );
+    let ai = Player::Ai(crate::ai::Level::Hard);
+    assert_eq!(caption(&Caption::Name(&ai)), "the AI (hard)");
+}
+
+/// The words drawn into the evaluation graph and the standings image are the bot's: the
+/// axes, the key, the headings and the round.
+#[test]
+fn the_graph_and_standings_images_take_their_words_from_here() {
+    use crate::render::graph::Mark;
+    use crate::service::{graph_labels, GraphLabel, Heading};
+    use crate::tournament::Tiebreak;
+    let labels = graph_labels(Some(caption));
+    assert_eq!(
+        (labels.plies.as_str(), labels.score.as_str()),
+        ("ply", "attackers")
+    );
+    assert_eq!(labels.marks, ["inaccuracy", "mistake", "blunder"]);
+    assert_eq!(labels.calls, ["raichi", "tuichu"]);
+    assert_eq!(labels.mark(Mark::Blunder), "blunder");
+    assert_eq!(
+        caption(&Caption::GraphLabel(GraphLabel::Call(Call::Tuichu))),
+        "tuichu"
+    );
+    // Without the bot's words, an image has none.
+    assert_eq!(graph_labels(None), Default::default());
+    let heading = |h| caption(&Caption::Heading(h));
+    assert_eq!(
+        [
+            heading(Heading::Place),
+            heading(Heading::MatchPoints),
+            heading(Heading::Tiebreak(Tiebreak::GamePoints)),
+            heading(Heading::Tiebreak(Tiebreak::SonnebornBerger)),
+            heading(Heading::Tiebreak(Tiebreak::Buchholz)),
+            heading(Heading::Tiebreak(Tiebreak::MedianBuchholz)),
+        ],
+        ["#", "MP", "GP", "SB", "Bh", "MBh"]
+    );
+    assert_eq!(
+        caption(&Caption::StandingsRound {
+            round: 2,
+            rounds: 5
+        }),
+        "2/5"
+    );
+}
+
+/// A game's end in words, one for each reason.
+#[test]
+fn every_reason_a_game_ends_for_has_its_words() {
+    use crate::tafl::Reason;
+    let all = [
+        Reason::KingCaptured,
+        Reason::KingEscaped,
+        Reason::Repetition,
+        Reason::NoMoves,
+        Reason::Resigned,
+        Reason::DrawAgreed,
+        Reason::Timeout,
+        Reason::Aborted,
+        Reason::ExitFort,
+        Reason::Encircled,
+        Reason::PlyLimit,
+    ];
+    let words: std::collections::BTreeSet<&str> = all.iter().map(|&r| reason_words(r)).collect();
+    assert_eq!(words.len(), all.len(), "{words:?}");
+    assert_eq!(reason_words(Reason::KingCaptured), "the king was captured");
 }

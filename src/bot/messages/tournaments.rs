@@ -2,13 +2,14 @@
 //! post, the end, the organiser's changes, the commands' answers and refusals.
 
 use super::{
-    counted, escape, game_words, listing, relative_time, started_message, time_words, user,
+    counted, escape, game_words, listing, person_name, relative_time, started_message, time_words,
+    user,
 };
 use crate::service::tournament::{
     MatchGame, MatchTag, PairingView, StandingRow, Tiebreak, TournamentFormat, TournamentInfo,
     TournamentNews, TournamentRefusal, TournamentStatus, TournamentView, MAX_NAME,
 };
-use crate::service::User;
+use crate::service::{Heading, User};
 
 /// A match game's thread: `Spring Open · R2 · Astrid – Bjorn · 1/2`, within Discord's 100
 /// characters (the players' names shortened if they must be).
@@ -57,7 +58,7 @@ fn mention(u: &User) -> String {
 /// The organiser as a mention, or the stand-in's name once they are forgotten.
 fn organiser(id: u64) -> String {
     match crate::service::privacy::is_former_player(id) {
-        true => crate::service::privacy::FORMER_PLAYER_NAME.to_string(),
+        true => super::FORMER_PLAYER_NAME.to_string(),
         false => user(id).to_string(),
     }
 }
@@ -80,6 +81,25 @@ pub fn tiebreak_name(tiebreak: Tiebreak) -> &'static str {
         Tiebreak::GamePoints => "game points",
         Tiebreak::Seed => "seeding",
     }
+}
+
+/// A column's heading in the standings image: the usual abbreviations (MP, GP, SB, Bh, MBh),
+/// and `#` over the places.
+pub const fn heading(heading: Heading) -> &'static str {
+    match heading {
+        Heading::Place | Heading::Tiebreak(Tiebreak::Seed) => "#",
+        Heading::MatchPoints => "MP",
+        Heading::Tiebreak(Tiebreak::GamePoints) => "GP",
+        Heading::Tiebreak(Tiebreak::SonnebornBerger) => "SB",
+        Heading::Tiebreak(Tiebreak::Buchholz) => "Bh",
+        Heading::Tiebreak(Tiebreak::MedianBuchholz) => "MBh",
+    }
+}
+
+/// The line under a tournament's name in its standings image: the last round paired, of how
+/// many: "2/5".
+pub fn standings_round(round: u32, rounds: u32) -> String {
+    format!("{round}/{rounds}")
 }
 
 /// Game points in halves as a number: 3, 2½, ½.
@@ -132,7 +152,7 @@ fn announcement(t: &TournamentInfo) -> String {
         .enumerate()
         .map(|(i, e)| {
             let out = if e.withdrawn { " (withdrawn)" } else { "" };
-            format!("{}. {}{out}", i + 1, escape(&e.user.name))
+            format!("{}. {}{out}", i + 1, escape(person_name(&e.user)))
         })
         .collect();
     listing(head, &lines)
@@ -175,7 +195,7 @@ fn standing_line(s: &StandingRow) -> String {
     let out = if s.withdrawn { ", withdrawn" } else { "" };
     format!(
         "{place}. {}: {} ({} game points{}{out})",
-        escape(&s.user.name),
+        escape(person_name(&s.user)),
         counted(s.match_points, "match point", "match points"),
         halves(s.game_halves),
         match breaks.is_empty() {
@@ -271,7 +291,7 @@ pub fn notice(news: &TournamentNews) -> String {
             removed,
         } => format!(
             "{} {} {}: their games not finished are lost, and they are paired no more.",
-            escape(&who.name),
+            escape(person_name(who)),
             match removed {
                 true => "was removed by the organiser from",
                 false => "withdrew from",
@@ -360,7 +380,7 @@ pub fn changed(t: &TournamentInfo) -> String {
 /// The answer to a withdrawal or a removal.
 pub fn withdrawn(t: &TournamentInfo, who: Option<&User>) -> String {
     match who {
-        Some(u) => format!("{} is out of {}.", escape(&u.name), title(t)),
+        Some(u) => format!("{} is out of {}.", escape(person_name(u)), title(t)),
         None => format!(
             "You are out of {}: your games not finished are lost.",
             title(t)

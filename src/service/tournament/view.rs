@@ -7,7 +7,9 @@ use super::{
 use crate::render::standings::{Cell, Column, Row, StandingsTable, CROSSTABLE_MAX};
 use crate::service::error::ServiceError;
 use crate::service::stored::parse_rules;
-use crate::service::types::{GuildId, TimeControl, User};
+use crate::service::types::{
+    worded, Caption, Captions, GuildId, Heading, Player, TimeControl, User,
+};
 use crate::store::tournaments::{self as rows, EntrantRow, MatchRow, TournamentRow};
 use crate::store::{AnyExecutor, Backend, Connection};
 use crate::tournament::{self as pairing, MatchResult};
@@ -201,23 +203,17 @@ impl LoadedTournament {
 
 /// The standings image (a PNG): the tournament's name, the round, and a row a player (place,
 /// name, match points, game points, the format's tiebreaks), with a round robin's crosstable.
-/// Its headings are the usual abbreviations (MP, GP, SB, Bh, MBh), not words.
-pub fn standings_png(s: Standings<'_>) -> Vec<u8> {
+/// Its headings, the line under the name and the players' names in the words `captions` gives.
+pub fn standings_png(s: Standings<'_>, captions: Option<Captions>) -> Vec<u8> {
     let t = s.tournament;
-    let heading = |tb: Tiebreak| match tb {
-        Tiebreak::SonnebornBerger => "SB",
-        Tiebreak::Buchholz => "Bh",
-        Tiebreak::MedianBuchholz => "MBh",
-        Tiebreak::GamePoints => "GP",
-        Tiebreak::Seed => "#",
-    };
+    let heading = |h: Heading| worded(captions, &Caption::Heading(h));
     let mut columns = vec![
         Column {
-            heading: "MP".into(),
+            heading: heading(Heading::MatchPoints),
             doubled: false,
         },
         Column {
-            heading: "GP".into(),
+            heading: heading(Heading::Tiebreak(Tiebreak::GamePoints)),
             doubled: true,
         },
     ];
@@ -230,7 +226,7 @@ pub fn standings_png(s: Standings<'_>) -> Vec<u8> {
         .filter(|&tb| tb != Tiebreak::GamePoints)
         .collect();
     columns.extend(breaks.iter().map(|&tb| Column {
-        heading: heading(tb).into(),
+        heading: heading(Heading::Tiebreak(tb)),
         doubled: tb.doubled(),
     }));
     let rows = s
@@ -247,7 +243,7 @@ pub fn standings_png(s: Standings<'_>) -> Vec<u8> {
             Row {
                 place: r.place as usize,
                 shared: r.shared,
-                name: r.user.name.clone(),
+                name: worded(captions, &Caption::Name(&Player::User(r.user.clone()))),
                 values,
                 withdrawn: r.withdrawn,
             }
@@ -277,7 +273,14 @@ pub fn standings_png(s: Standings<'_>) -> Vec<u8> {
     });
     let table = StandingsTable {
         title: t.name.clone(),
-        subtitle: format!("{}/{}", t.round, t.rounds),
+        subtitle: worded(
+            captions,
+            &Caption::StandingsRound {
+                round: t.round,
+                rounds: t.rounds,
+            },
+        ),
+        place_heading: heading(Heading::Place),
         columns,
         rows,
         crosstable,
@@ -337,13 +340,17 @@ impl Tournaments<'_> {
         let (info, rows) = (s.tournament.clone(), s.rows.to_vec());
         let crosstable = s.crosstable.cloned();
         let place = self.core.costly_place(None)?;
+        let captions = self.core.captions;
         self.core
             .heavy(&place, move || {
-                standings_png(Standings {
-                    tournament: &info,
-                    rows: &rows,
-                    crosstable: crosstable.as_ref(),
-                })
+                standings_png(
+                    Standings {
+                        tournament: &info,
+                        rows: &rows,
+                        crosstable: crosstable.as_ref(),
+                    },
+                    captions,
+                )
             })
             .await
     }

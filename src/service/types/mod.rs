@@ -14,7 +14,7 @@ pub mod vacation;
 
 pub use analysis::{AnalysisSummary, CostlyMove, SideSummary, WORST_PER_SIDE};
 pub(crate) use caption::worded;
-pub use caption::{Caption, Captions};
+pub use caption::{graph_labels, Caption, Captions, GraphLabel, Heading};
 pub use privacy::Forgotten;
 pub use puzzle::{PuzzleRatings, PuzzleVerdict, PuzzleView, VerdictKey};
 
