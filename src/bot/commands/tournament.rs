@@ -8,7 +8,9 @@ use crate::bot::caller::{caller, is_admin, person};
 use crate::bot::messages::tournaments as words;
 use crate::bot::reply::{private, reply};
 use crate::bot::{Data, Error};
-use crate::service::tournament::{Member, TournamentFormat, TournamentId, TournamentRequest};
+use crate::service::tournament::{
+    Member, TournamentFormat, TournamentId, TournamentInfo, TournamentRequest, Tournaments,
+};
 use crate::service::{ServiceError, TimeControl};
 use poise::serenity_prelude as serenity;
 
@@ -64,6 +66,29 @@ fn member(ctx: Context<'_>) -> Member {
         manage_server: is_admin(ctx),
         roles,
     }
+}
+
+/// An organiser's change to a tournament (start, pause, resume, cancel, remove): the tournament
+/// the option names, the service's `change` to it by the caller, and its answer in `words`,
+/// privately.
+async fn organise(
+    ctx: Context<'_>,
+    tournament: Option<String>,
+    change: impl AsyncFnOnce(
+        Tournaments<'_>,
+        u64,
+        Option<TournamentId>,
+        Member,
+    ) -> Result<TournamentInfo, ServiceError>,
+    words: impl FnOnce(&TournamentInfo) -> String,
+) -> Result<(), Error> {
+    let id = named(tournament.as_deref())?;
+    let t = ctx.data().service.tournaments();
+    let info = change(t, guild(ctx), id, member(ctx))
+        .await
+        .map_err(worded)?;
+    ctx.send(private(words(&info))).await?;
+    Ok(())
 }
 
 /// The tournament an option names (`#12 Spring Open`, or its id), none if left out.
@@ -269,14 +294,13 @@ pub async fn start(
     #[max_length = 60]
     tournament: Option<String>,
 ) -> Result<(), Error> {
-    let id = named(tournament.as_deref())?;
-    let t = ctx.data().service.tournaments();
-    let info = t
-        .start(guild(ctx), id, &member(ctx))
-        .await
-        .map_err(worded)?;
-    ctx.send(private(words::changed(&info))).await?;
-    Ok(())
+    organise(
+        ctx,
+        tournament,
+        async |t, guild, id, by| t.start(guild, id, &by).await,
+        words::changed,
+    )
+    .await
 }
 
 /// A tournament's standings, with their image.
@@ -346,17 +370,14 @@ pub async fn remove(
     #[max_length = 60]
     tournament: Option<String>,
 ) -> Result<(), Error> {
-    let id = named(tournament.as_deref())?;
-    let t = ctx.data().service.tournaments();
     let who = person(&player);
-    let by = member(ctx);
-    let info = t
-        .withdraw(guild(ctx), id, who.id, Some(&by))
-        .await
-        .map_err(worded)?;
-    ctx.send(private(words::withdrawn(&info, Some(&who))))
-        .await?;
-    Ok(())
+    organise(
+        ctx,
+        tournament,
+        async |t, guild, id, by| t.withdraw(guild, id, who.id, Some(&by)).await,
+        |info| words::withdrawn(info, Some(&who)),
+    )
+    .await
 }
 
 /// Pause a tournament: games under way go on, the next round waits (its organiser).
@@ -368,14 +389,13 @@ pub async fn pause(
     #[max_length = 60]
     tournament: Option<String>,
 ) -> Result<(), Error> {
-    let id = named(tournament.as_deref())?;
-    let t = ctx.data().service.tournaments();
-    let info = t
-        .pause(guild(ctx), id, &member(ctx))
-        .await
-        .map_err(worded)?;
-    ctx.send(private(words::changed(&info))).await?;
-    Ok(())
+    organise(
+        ctx,
+        tournament,
+        async |t, guild, id, by| t.pause(guild, id, &by).await,
+        words::changed,
+    )
+    .await
 }
 
 /// Resume a paused tournament (its organiser).
@@ -387,14 +407,13 @@ pub async fn resume(
     #[max_length = 60]
     tournament: Option<String>,
 ) -> Result<(), Error> {
-    let id = named(tournament.as_deref())?;
-    let t = ctx.data().service.tournaments();
-    let info = t
-        .resume(guild(ctx), id, &member(ctx))
-        .await
-        .map_err(worded)?;
-    ctx.send(private(words::changed(&info))).await?;
-    Ok(())
+    organise(
+        ctx,
+        tournament,
+        async |t, guild, id, by| t.resume(guild, id, &by).await,
+        words::changed,
+    )
+    .await
 }
 
 /// Cancel a tournament: its unfinished games are aborted, unrated (its organiser).
@@ -406,14 +425,13 @@ pub async fn cancel(
     #[max_length = 60]
     tournament: Option<String>,
 ) -> Result<(), Error> {
-    let id = named(tournament.as_deref())?;
-    let t = ctx.data().service.tournaments();
-    let info = t
-        .cancel(guild(ctx), id, &member(ctx))
-        .await
-        .map_err(worded)?;
-    ctx.send(private(words::changed(&info))).await?;
-    Ok(())
+    organise(
+        ctx,
+        tournament,
+        async |t, guild, id, by| t.cancel(guild, id, &by).await,
+        words::changed,
+    )
+    .await
 }
 
 /// A press of Join or Leave on an announcement: the presser joins or leaves; the answer is
