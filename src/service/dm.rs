@@ -19,6 +19,10 @@ use std::time::Duration;
 /// The notice kind of a turn's direct message.
 pub(crate) const TURN_DM: &str = "turn_dm";
 
+/// The most a turn's direct message waits for the notice that shows the turn in the game's
+/// channel (to link to the message it becomes): past it, it is sent linking to the channel.
+pub(crate) const LINK_WAIT: Duration = Duration::from_secs(60);
+
 /// `user`'s setting as stored, or the default.
 pub(crate) async fn setting_of<'e>(
     ex: impl AnyExecutor<'e>,
@@ -55,7 +59,8 @@ impl Core {
     /// none: the AI or the clock) with `last_move` (none: the game's start): if a person is to
     /// move who is not `by`, wants a direct message a move, and is not on vacation, one is
     /// written, in the caller's transaction (at most one a move: the change is committed once
-    /// per ply). Returns it, if written.
+    /// per ply), waiting for `shown_by` (at most [`LINK_WAIT`]) to link to its message.
+    /// Returns it, if written.
     pub(crate) async fn tell_turn(
         &self,
         conn: &mut Connection,
@@ -86,8 +91,9 @@ impl Core {
             shown_by,
         });
         let payload = self.with_board(news, game);
+        let waits = (shown_by, LINK_WAIT);
         let id = self
-            .enqueue(conn, user.id, TURN_DM, &payload, Duration::ZERO, now)
+            .enqueue_after(conn, user.id, TURN_DM, &payload, waits, now)
             .await?;
         Ok(Some(id))
     }

@@ -290,6 +290,24 @@ impl Core {
         Ok(written.await?.id)
     }
 
+    /// Writes a notice for `channel` as [`Core::enqueue`] does, pending and waiting for
+    /// notice `first` (written before it, in this transaction or earlier): due once `first` is
+    /// delivered or given up, or `at_most` after `now`, whichever comes first. The wait is no
+    /// attempt (none is counted or logged).
+    pub(crate) async fn enqueue_after(
+        &self,
+        conn: &mut Connection,
+        channel: ChannelId,
+        kind: &str,
+        payload: &Payload,
+        (first, at_most): (NoticeId, Duration),
+        now: i64,
+    ) -> Result<NoticeId, ServiceError> {
+        let waits = Some((first, at_most));
+        let written = self.write(conn, channel, kind, payload, Duration::ZERO, waits, now);
+        Ok(written.await?.id)
+    }
+
     /// [`Core::enqueue`], returning the notice as it is written: what the handler of its
     /// interaction shows, with no read of it back. `payload` tells its news (a notice that
     /// tells nothing is not written: it could not be read).
@@ -302,6 +320,23 @@ impl Core {
         hold: Duration,
         now: i64,
     ) -> Result<Notice, ServiceError> {
+        self.write(conn, channel, kind, payload, hold, None, now)
+            .await
+    }
+
+    /// [`Core::write_notice`], the notice waiting for another for at most a time
+    /// ([`Core::enqueue_after`]) if `waits` says so.
+    #[allow(clippy::too_many_arguments)]
+    async fn write(
+        &self,
+        conn: &mut Connection,
+        channel: ChannelId,
+        kind: &str,
+        payload: &Payload,
+        hold: Duration,
+        waits: Option<(NoticeId, Duration)>,
+        now: i64,
+    ) -> Result<Notice, ServiceError> {
         let mut payload = payload.clone();
         if let Some(answer) = &mut payload.answer {
             answer.expires_at = Some(now.saturating_add(millis(ANSWER_LIFE)));
@@ -310,6 +345,8 @@ impl Core {
         let news = (payload.news.take())
             .ok_or_else(|| ServiceError::Internal(format!("a {kind} notice tells nothing")))?;
         let nonce = nonce();
+        // Held for an answer, or waiting for another notice: at most this long.
+        let wait = waits.map_or(hold, |(_, at_most)| at_most);
         let id = rows::insert(
             &mut *conn,
             &NewNotice {
@@ -318,8 +355,9 @@ impl Core {
                 payload: &stored,
                 nonce: &nonce,
                 now,
-                next_attempt_at: now + hold.as_millis() as i64,
+                next_attempt_at: now.saturating_add(millis(wait)),
                 held: !hold.is_zero(),
+                waits_for: waits.map(|(first, _)| first),
             },
         )
         .await?;

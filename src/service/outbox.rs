@@ -68,19 +68,6 @@ impl Outbox<'_> {
             .and_then(|n| n.message_id))
     }
 
-    /// What notice `id` became once settled: the message it became (none: given up, pruned,
-    /// or shown without a known message); `None` while it is still owed.
-    pub async fn settled_as(self, id: NoticeId) -> Result<Option<Option<u64>>, ServiceError> {
-        use crate::store::NoticeStatus;
-        Ok(match rows::by_id(self.core.store.read(), id).await? {
-            Some(n) if matches!(n.status, NoticeStatus::Delivered | NoticeStatus::Failed) => {
-                Some(n.message_id)
-            }
-            Some(_) => None,
-            None => Some(None),
-        })
-    }
-
     /// The notices due at `now`, as [`Outbox::due`] chooses them, claimed for this
     /// process's attempt at them: no other process takes them before the policy's
     /// `claim_lease` is over (nor this one: it records how each attempt went, which sets when

@@ -123,6 +123,8 @@ pub struct StoredNotice {
     pub failure: Option<String>,
     pub message_id: Option<u64>,
     pub delivered_at: Option<i64>,
+    /// The notice it waits for, until it is first claimed.
+    pub waits_for: Option<NoticeId>,
 }
 
 /// Where a notice's delivery stands.
@@ -175,6 +177,7 @@ impl StoredNotice {
             failure: row.failure,
             message_id: row.message_id,
             delivered_at: row.delivered_at,
+            waits_for: row.waits_for,
         }
     }
 }

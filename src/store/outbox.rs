@@ -25,6 +25,8 @@ pub struct NoticeRow {
     #[sqlx(try_from = "MaybeDbId")]
     pub message_id: Option<u64>,
     pub delivered_at: Option<i64>,
+    /// The notice it waits for, until its first claim (see [`NewNotice::waits_for`]).
+    pub waits_for: Option<i64>,
 }
 
 /// A notice to write.
@@ -38,10 +40,13 @@ pub struct NewNotice<'a> {
     pub next_attempt_at: i64,
     /// Held for an interaction's answer until `next_attempt_at` (else pending, due then).
     pub held: bool,
+    /// Pending, it waits for this notice (its id): due once that one is delivered or given up
+    /// (or gone), or at `next_attempt_at` at the latest.
+    pub waits_for: Option<i64>,
 }
 
 const COLUMNS: &str = "id, channel_id, kind, payload, nonce, created_at, next_attempt_at, \
-    attempts, status, failure, message_id, delivered_at";
+    attempts, status, failure, message_id, delivered_at, waits_for";
 
 /// The states in which a notice is still owed (see `migrations/sqlite/0021_outbox_states.sql`).
 const OPEN: &str = "('held', 'pending', 'claimed')";
@@ -49,8 +54,8 @@ const OPEN: &str = "('held', 'pending', 'claimed')";
 /// Writes a notice; returns its id.
 pub async fn insert<'e>(ex: impl Writes<'e>, n: &NewNotice<'_>) -> Result<i64, StoreError> {
     Ok(sqlx::query_scalar(
-        "INSERT INTO outbox (channel_id, kind, payload, nonce, created_at, next_attempt_at, status) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+        "INSERT INTO outbox (channel_id, kind, payload, nonce, created_at, next_attempt_at, status, \
+         waits_for) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
     )
     .bind(to_db(n.channel_id))
     .bind(n.kind)
@@ -59,6 +64,7 @@ pub async fn insert<'e>(ex: impl Writes<'e>, n: &NewNotice<'_>) -> Result<i64, S
     .bind(n.now)
     .bind(n.next_attempt_at)
     .bind(if n.held { "held" } else { "pending" })
+    .bind(n.waits_for)
     .fetch_one(ex)
     .await?)
 }
@@ -72,16 +78,28 @@ fn head() -> String {
     )
 }
 
+/// When notice `o` (an alias of `outbox`) is due: at its `next_attempt_at`; one that waits for
+/// another notice ([`NewNotice::waits_for`]) that is no longer owed, since its writing.
+fn due_at(o: &str) -> String {
+    format!(
+        "CASE WHEN {o}.waits_for IS NOT NULL AND NOT EXISTS (SELECT 1 FROM outbox w \
+         WHERE w.id = {o}.waits_for AND w.status IN {OPEN}) THEN {o}.created_at \
+         ELSE {o}.next_attempt_at END"
+    )
+}
+
 /// The notices to deliver at `now`: each channel's next owed one, if it is due (a held one's
-/// hold, or a claimed one's lease, is over; a pending one's time has come); oldest first.
+/// hold, or a claimed one's lease, is over; a pending one's time has come, or the notice it
+/// waits for is settled); oldest first.
 pub async fn due<'e>(
     ex: impl AnyExecutor<'e>,
     now: i64,
     limit: u32,
 ) -> Result<Vec<NoticeRow>, StoreError> {
     Ok(sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM outbox o WHERE {head} AND o.next_attempt_at <= $1 ORDER BY o.id LIMIT $2",
-        head = head()
+        "SELECT {COLUMNS} FROM outbox o WHERE {head} AND {due} <= $1 ORDER BY o.id LIMIT $2",
+        head = head(),
+        due = due_at("o")
     ))
     .bind(now)
     .bind(i64::from(limit))
@@ -93,8 +111,9 @@ pub async fn due<'e>(
 /// `claimed`, its attempts counted with this one, and due again only at `until`, so no other
 /// dispatcher (another process) takes it meanwhile, and if this one stops before recording how
 /// the attempt went, the notice comes due again then (as a notice attempted before, which is
-/// looked for in its channel before it is sent again). On PostgreSQL, notices another
-/// dispatcher is claiming at this moment are skipped, not waited for. Oldest first.
+/// looked for in its channel before it is sent again). A notice that waited for another waits
+/// no more. On PostgreSQL, notices another dispatcher is claiming at this moment are skipped,
+/// not waited for. Oldest first.
 pub async fn claim_due<'e>(
     ex: impl Writes<'e>,
     backend: Backend,
@@ -103,12 +122,15 @@ pub async fn claim_due<'e>(
     limit: u32,
 ) -> Result<Vec<NoticeRow>, StoreError> {
     let mut rows: Vec<NoticeRow> = sqlx::query_as(&format!(
-        "UPDATE outbox SET status = 'claimed', attempts = attempts + 1, next_attempt_at = $2 \
-         WHERE status IN {OPEN} AND next_attempt_at <= $1 AND id IN \
-         (SELECT o.id FROM outbox o WHERE {head} AND o.next_attempt_at <= $1 \
+        "UPDATE outbox SET status = 'claimed', attempts = attempts + 1, next_attempt_at = $2, \
+         waits_for = NULL \
+         WHERE status IN {OPEN} AND {due} <= $1 AND id IN \
+         (SELECT o.id FROM outbox o WHERE {head} AND {due_o} <= $1 \
           ORDER BY o.id LIMIT $3{lock}) \
          RETURNING {COLUMNS}",
         head = head(),
+        due = due_at("outbox"),
+        due_o = due_at("o"),
         lock = backend.skip_locked("o")
     ))
     .bind(now)
@@ -137,8 +159,9 @@ pub async fn owes_posts<'e>(ex: impl AnyExecutor<'e>, channel: u64) -> Result<bo
 /// When the next notice falls due (a channel's next owed one), if any is owed.
 pub async fn next_due<'e>(ex: impl AnyExecutor<'e>) -> Result<Option<i64>, StoreError> {
     Ok(sqlx::query_scalar(&format!(
-        "SELECT MIN(o.next_attempt_at) FROM outbox o WHERE {head}",
-        head = head()
+        "SELECT MIN({due}) FROM outbox o WHERE {head}",
+        head = head(),
+        due = due_at("o")
     ))
     .fetch_one(ex)
     .await?)

@@ -95,6 +95,16 @@ async fn a_turn_message_is_sent_once_with_the_board_the_move_the_time_and_the_li
     assert!(shown_ids(&h, CHANNEL).contains(&message), "{link}");
     assert_board(&dms[0]);
     assert!(h.fake.dms_to(BIRGER).is_empty());
+    // It waited for the start to be shown, to link to it: one attempt, no failure.
+    let pool = h.database().await;
+    let tried: Vec<(i64, Option<String>)> = sqlx::query_as(&format!(
+        "SELECT attempts, failure FROM outbox WHERE channel_id = {ASTRID}"
+    ))
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(tried, [(1, None)]);
+    pool.close().await;
 
     // Her move: Birger is told of it, linked to the message that shows it.
     let moved = h.play(&astrid(), CHANNEL, "a4-a3").await;
@@ -127,7 +137,7 @@ async fn a_turn_message_is_sent_once_with_the_board_the_move_the_time_and_the_li
         .await;
     h.restart().await;
     h.fake.forget_nonces();
-    // Past the retry (its backoff doubles after the wait for the game's message).
+    // Past the retry.
     h.clock.advance(Duration::from_secs(180));
     h.outbox_settled().await;
     let dms = h.fake.dms_to(ASTRID);

@@ -196,6 +196,70 @@ async fn a_turn_message_is_written_with_the_move_that_gives_the_turn(db: TestDb)
 }
 
 both_backends! {
+/// A turn's message waits for the notice that shows the turn (to link to the message it
+/// becomes): not due, and no attempt counted, until that notice is delivered or given up, or
+/// for a minute at most; then due at once.
+#[tokio::test]
+async fn a_turn_message_waits_for_the_notice_that_shows_the_turn(db: TestDb) {
+    let f = Fixture::open(db, config()).await;
+    let outbox = f.service.outbox();
+    let due = move |at: i64| async move {
+        outbox.due(at, 100).await.unwrap().into_iter().map(|n| n.id).collect::<Vec<_>>()
+    };
+    let service = &f.service;
+    let stored = move |to: u64| async move { service.probe().notices_in(to).await.unwrap() };
+    // The start gives Astrid the turn: her message waits for the start's notice, a minute at
+    // most.
+    game(&f, 97, "2d").await;
+    let start = stored(97).await[0].id;
+    let dm = stored(ASTRID).await[0].clone();
+    assert_eq!((dm.status, dm.waits_for), (NoticeStatus::Pending, Some(start)));
+    assert_eq!((dm.created_at, dm.next_attempt_at), (T0, T0 + 60_000));
+    assert_eq!(due(T0).await, [start]);
+    assert_eq!(due(T0 + 59_999).await, [start]);
+    assert_eq!(due(T0 + 60_000).await, [start, dm.id]);
+    // Claimed alone (its attempt under way, it is still owed): the message waits on.
+    let claimed = outbox.claim(T0, 100).await.unwrap();
+    assert_eq!(claimed.iter().map(|n| n.id).collect::<Vec<_>>(), [start]);
+    assert!(due(T0).await.is_empty());
+    // Delivered: the message is due since its writing, and claimed as any other, its wait over
+    // and never counted as an attempt.
+    outbox.news_delivered(&claimed[0], Some(555)).await.unwrap();
+    assert_eq!(due(T0).await, [dm.id]);
+    assert_eq!(outbox.next_due_at().await.unwrap(), Some(T0));
+    let claimed = outbox.claim(T0, 100).await.unwrap();
+    assert_eq!((claimed.len(), claimed[0].id, claimed[0].attempts), (1, dm.id, 0));
+    let row = stored(ASTRID).await[0].clone();
+    assert_eq!((row.status, row.attempts, row.waits_for), (NoticeStatus::Claimed, 1, None));
+    assert_eq!((row.failure, outbox.notice_message(start).await.unwrap()), (None, Some(555)));
+    outbox.news_delivered(&claimed[0], Some(556)).await.unwrap();
+
+    // Her move's notice given up: Birger's message goes at once, with nothing to link to.
+    let moved = f.service.games().play_move(97, ASTRID, "a4-a3", None).await.unwrap();
+    let dm = stored(BIRGER).await[0].clone();
+    assert_eq!(dm.waits_for, Some(moved.notice));
+    let now = f.service.database_now().await.unwrap();
+    assert!(!due(now + 59_999).await.contains(&dm.id));
+    let notice = outbox.notice(moved.notice).await.unwrap().unwrap();
+    outbox.news_failed(&notice, "refused").await.unwrap();
+    assert_eq!(due(now).await, [dm.id]);
+    assert_eq!(outbox.notice_message(moved.notice).await.unwrap(), None);
+
+    // His move's notice never settled: Astrid's message is due a minute after it was written,
+    // and not before.
+    f.clock.advance(Duration::from_secs(5));
+    f.service.games().play_move(97, BIRGER, "e3-d3", None).await.unwrap();
+    let dm = stored(ASTRID).await[1].clone();
+    assert_eq!(dm.next_attempt_at, dm.created_at + 60_000);
+    assert!(!due(dm.created_at + 59_999).await.contains(&dm.id));
+    assert!(due(dm.created_at + 60_000).await.contains(&dm.id));
+    let claimed = outbox.claim(dm.created_at + 60_000, 100).await.unwrap();
+    let mine: Vec<_> = claimed.iter().filter(|n| n.channel == ASTRID).collect();
+    assert_eq!((mine.len(), mine[0].id, mine[0].attempts), (1, dm.id, 0));
+}
+}
+
+both_backends! {
 /// The digest: once a day for a member who chose it, listing the games where it is their move
 /// with the time left, written by one of two processes sweeping at once; none on a day nothing
 /// waits on them or they are away; across a restart.

@@ -464,15 +464,12 @@ async fn attempt(
     }
 }
 
-/// How long a turn's direct message waits for the game's message it links to, once written:
-/// past this it links to the game's channel.
-const LINK_WAIT: Duration = Duration::from_secs(60);
-
 /// Delivers a direct message to `user` (a turn's notification, a daily digest), claimed at
 /// `claimed`: in the direct channel the bot has with them, once (as a channel's post: its
 /// nonce, and a look through that channel after an attempt that may have reached Discord). A
-/// turn's message waits a little for the game's message it links to. Discord's refusal to
-/// deliver it (the member takes no direct messages) is [`Delivery::DmsRefused`]; any other
+/// turn's message links to the message the notice showing the turn became (the outbox keeps it
+/// back until that notice is settled, or for at most a minute; with none, it links to the
+/// game's channel). Discord's refusal to deliver it (the member takes no direct messages) is [`Delivery::DmsRefused`]; any other
 /// refusal fails the message alone (never a game's clock or channel).
 async fn direct(
     service: &Service,
@@ -484,14 +481,12 @@ async fn direct(
     claimed: i64,
 ) -> Attempt {
     let text = match &notice.news {
-        News::TurnDm(dm) => match service.outbox().settled_as(dm.shown_by).await {
-            Ok(Some(message)) => crate::bot::messages::turn_dm(dm, message),
-            Ok(None) if claimed < notice.created_at + LINK_WAIT.as_millis() as i64 => {
-                let reason = "waits for the game's message it links to".to_string();
-                let after = Some(Duration::from_secs(2));
-                return Delivery::Retry { reason, after }.into();
+        News::TurnDm(dm) => match service.outbox().notice_message(dm.shown_by).await {
+            Ok(message) => crate::bot::messages::turn_dm(dm, message),
+            Err(e) => {
+                tracing::warn!(notice = notice.id, error = ?e, "cannot read the message a turn's direct message links to: linking to its channel");
+                crate::bot::messages::turn_dm(dm, None)
             }
-            Ok(None) | Err(_) => crate::bot::messages::turn_dm(dm, None),
         },
         news => crate::bot::messages::notice_text(news),
     };
