@@ -1394,3 +1394,80 @@ async fn joins_at_once_in_two_processes_fill_the_seats_and_no_more_on_postgres()
 async fn joins_at_once_in_two_processes_fill_the_seats_and_no_more_on_sqlite() {
     joins_at_once_in_two_processes_fill_the_seats_and_no_more(Backend::Sqlite).await;
 }
+
+/// Two tournaments of one name in one channel, each with a match game whose thread's answer
+/// was lost, adopt a thread at once through two processes, among the same threads found by
+/// that name: each takes a thread of its own, never the same one.
+async fn twin_tournaments_adopting_threads_at_once_take_one_each(backend: Backend) {
+    use tournament::*;
+    let Some((_db, a, b)) = two_on(backend, "races::tournament_adopt").await else {
+        return;
+    };
+    let organiser = Member {
+        user: User::new(42, "Org"),
+        manage_server: true,
+        roles: Vec::new(),
+    };
+    for event in 0..10u64 {
+        let hall = 900 + event;
+        let mut slots = Vec::new();
+        for twin in 0..2u64 {
+            let created = a
+                .tournaments()
+                .create(TournamentRequest {
+                    guild: GUILD,
+                    channel: hall,
+                    organiser: organiser.clone(),
+                    name: "Twin Cup".into(),
+                    rules: Rules::default(),
+                    format: TournamentFormat::RoundRobin,
+                    time_control: TimeControl::None,
+                    rated: false,
+                    seats: 2,
+                    signup_for: None,
+                })
+                .await
+                .unwrap();
+            let id = Some(created.id);
+            for (i, name) in ["Astrid", "Birger"].iter().enumerate() {
+                let user = User::new(ASTRID + 100 * event + 10 * twin + i as u64, *name);
+                a.tournaments().join(GUILD, id, user).await.unwrap();
+            }
+            a.tournaments().start(GUILD, id, &organiser).await.unwrap();
+            let owed = (tournament_news(&a, hall).await.into_iter())
+                .filter_map(|(_, news)| match news {
+                    TournamentNews::Thread(game) if game.tournament == created.id => Some(game),
+                    _ => None,
+                })
+                .find(|game| game.leg == 1)
+                .expect("a match game owed its thread");
+            slots.push(owed.slot);
+        }
+        let found = [7_000 + 10 * event, 7_001 + 10 * event];
+        let adopt = |s: Arc<Service>, slot: i64| async move {
+            s.tournaments().adopt_thread(slot, &found).await
+        };
+        let (one, two) = tokio::join!(
+            tokio::spawn(adopt(a.clone(), slots[0])),
+            tokio::spawn(adopt(b.clone(), slots[1])),
+        );
+        let got = [one.unwrap().unwrap(), two.unwrap().unwrap()];
+        let mut taken = got;
+        taken.sort();
+        assert_eq!(taken, found.map(Some), "event {event}: a thread each");
+        for (slot, thread) in slots.into_iter().zip(got) {
+            let recorded = a.tournaments().thread_of(slot).await.unwrap();
+            assert_eq!(recorded, thread, "event {event}");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn twin_tournaments_adopting_threads_at_once_take_one_each_on_postgres() {
+    twin_tournaments_adopting_threads_at_once_take_one_each(Backend::Postgres).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn twin_tournaments_adopting_threads_at_once_take_one_each_on_sqlite() {
+    twin_tournaments_adopting_threads_at_once_take_one_each(Backend::Sqlite).await;
+}

@@ -12,6 +12,7 @@ use crate::service::news::News;
 use crate::service::notice::Payload;
 use crate::service::stored::parse_rules;
 use crate::service::types::{ChannelId, GameInfo, Place, Player, TimeControl};
+use crate::store::dialect::lock_in_transaction;
 use crate::store::tournaments::{self as rows, MatchGameRow, MatchRow};
 use crate::store::Connection;
 use crate::tafl::{Outcome, Position, Side};
@@ -266,13 +267,32 @@ impl Tournaments<'_> {
     /// Of `found`, the threads of a match game's name found in its channel, takes the first
     /// that no match game has for this one (recorded, so that every later attempt uses it):
     /// the thread an attempt made before its answer was lost. None if each is another's, or
-    /// this one has a thread recorded meanwhile (that one is returned).
+    /// this one has a thread recorded meanwhile (that one is returned). Its tournament is
+    /// locked first, as by every transaction that changes one, then its channel's threads
+    /// ([`lock_in_transaction`]): tournaments of one name in one channel adopting at once take
+    /// turns, each seeing the threads taken before it.
     pub async fn adopt_thread(
         self,
         slot: i64,
         found: &[ChannelId],
     ) -> Result<Option<ChannelId>, ServiceError> {
         let mut tx = self.core.store.write().await?;
+        let Some(row) = rows::game_by_id(&mut *tx, slot).await? else {
+            return Ok(None);
+        };
+        let Some(m) = rows::match_by_id(&mut *tx, row.match_id).await? else {
+            return Ok(None);
+        };
+        let backend = self.core.store.backend();
+        if !rows::lock(&mut tx, backend, m.tournament_id).await? {
+            return Ok(None);
+        }
+        let Some(tournament) = rows::by_id(&mut *tx, m.tournament_id).await? else {
+            return Ok(None);
+        };
+        let key = format!("tournament threads in {}", tournament.channel_id);
+        lock_in_transaction(&mut tx, backend, &key).await?;
+        // Read again under the locks: another attempt may have recorded one meanwhile.
         let Some(row) = rows::game_by_id(&mut *tx, slot).await? else {
             return Ok(None);
         };
