@@ -705,7 +705,8 @@ async fn another_refusal_fails_the_move_and_stops_the_clock_of_its_timed_game() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_token_stops_delivery_and_keeps_the_notice_for_the_next_start() {
-    let mut h = BotHarness::start(SETTINGS).await;
+    // No request times out (a post timed out and tried again would be refused twice).
+    let mut h = BotHarness::start(PATIENT).await;
     ai_attacks(&h, 190).await;
     shown(&h, 190, 1, |r| played(&r.content()).is_some()).await;
     let service = h.bot.as_ref().unwrap().service.clone();
@@ -717,8 +718,14 @@ async fn a_refused_token_stops_delivery_and_keeps_the_notice_for_the_next_start(
     // Discord refuses the token from now on (the interaction's answer needs none).
     h.fake.reject_token();
     h.play(&astrid(), 190, &moves[0]).await;
-    let waiting = Waiting::for_("delivery to stop");
-    while !h.bot.as_ref().unwrap().delivery_stopped() {
+    // Delivery stops (first), and the reply's attempt is recorded.
+    let kept = || async {
+        let rows = service.probe().notices_in(190).await.unwrap();
+        let reply = rows.last().unwrap().clone();
+        reply.status != tablut_bot::service::NoticeStatus::Claimed && reply.failure.is_some()
+    };
+    let waiting = Waiting::for_("delivery to stop and the reply's attempt recorded");
+    while !h.bot.as_ref().unwrap().delivery_stopped() || !kept().await {
         waiting.again().await;
     }
     // One attempt, refused; the reply kept, due at once, and not tried again.

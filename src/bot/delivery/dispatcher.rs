@@ -51,7 +51,8 @@ async fn run(
     let wake = service.outbox().wake_signal();
     let mut paused_until: Option<Instant> = None;
     let mut prune_at = Instant::now() + FIRST_PRUNE;
-    let mut attempts = Attempts::new(service.clone(), poster, policy);
+    let mut attempts = Attempts::new(service.clone(), poster, policy, halted.clone());
+    let mut halt_told = false;
     loop {
         // Asked to stop: no new attempt; those under way are finished and recorded, and the
         // claims of those waiting for their channel given back, so no claimed notice is left
@@ -84,11 +85,13 @@ async fn run(
                     let until = Instant::now() + pause;
                     paused_until = Some(paused_until.map_or(until, |p| p.max(until)));
                 }
-                if outcome.unauthorized && !halted.swap(true, Ordering::SeqCst) {
-                    // Every post would be refused: delivery stops (loudly), and the
-                    // notices wait in the outbox for a start with a valid token.
+                if outcome.unauthorized && !halt_told {
+                    // Every post would be refused: delivery stops (loudly; the attempt set
+                    // `halted`), and the notices wait in the outbox for a start with a valid
+                    // token, those claimed given back.
+                    halt_told = true;
                     tracing::error!("the dispatcher stops: Discord refuses the bot's token");
-                    attempts.next_of.clear();
+                    attempts.give_back_waiting().await;
                 }
             }
             _ = wake.notified() => {}
@@ -116,17 +119,26 @@ struct Attempts {
     service: Arc<Service>,
     poster: Arc<Poster>,
     policy: DeliveryPolicy,
+    /// Set by an attempt whose token Discord refused, before it records its notice (due again
+    /// at once): no notice is claimed after it.
+    halted: Arc<AtomicBool>,
     under_way: tokio::task::JoinSet<AttemptEffect>,
     busy: HashMap<ChannelId, (NoticeId, tokio::task::Id)>,
     next_of: HashMap<ChannelId, (Notice, i64)>,
 }
 
 impl Attempts {
-    fn new(service: Arc<Service>, poster: Arc<Poster>, policy: DeliveryPolicy) -> Attempts {
+    fn new(
+        service: Arc<Service>,
+        poster: Arc<Poster>,
+        policy: DeliveryPolicy,
+        halted: Arc<AtomicBool>,
+    ) -> Attempts {
         Attempts {
             service,
             poster,
             policy,
+            halted,
             under_way: tokio::task::JoinSet::new(),
             busy: HashMap::new(),
             next_of: HashMap::new(),
@@ -137,9 +149,10 @@ impl Attempts {
     fn spawn(&mut self, notice: (Notice, i64)) {
         let (channel, id) = (notice.0.channel, notice.0.id);
         let (service, poster, policy) = (self.service.clone(), self.poster.clone(), self.policy);
+        let halted = self.halted.clone();
         let task = self
             .under_way
-            .spawn(async move { deliver(&service, &poster, &policy, notice).await });
+            .spawn(async move { deliver(&service, &poster, &policy, &halted, notice).await });
         self.busy.insert(channel, (id, task.id()));
     }
 
@@ -158,7 +171,13 @@ impl Attempts {
     /// Gives back the claims of the notices waiting for their channel (the dispatcher stops):
     /// their attempts never began, and they are due again at once.
     async fn give_back_waiting(&mut self) {
-        for (_, (notice, _)) in self.next_of.drain() {
+        let waiting: Vec<Notice> = self.next_of.drain().map(|(_, (n, _))| n).collect();
+        self.give_back(waiting).await;
+    }
+
+    /// Gives back the claims of `notices`, whose attempts never began: due again at once.
+    async fn give_back(&self, notices: Vec<Notice>) {
+        for notice in notices {
             if let Err(e) = self.service.outbox().unclaim(&notice).await {
                 tracing::warn!(notice = notice.id, error = ?e, "cannot give back a notice's claim: it is due again at its lease's end");
             }
@@ -188,6 +207,12 @@ impl Attempts {
                 return None;
             }
         };
+        // An attempt refused the token meanwhile (it set `halted` before recording its notice
+        // due again, so a claim that took that notice sees it set): none of these is tried.
+        if self.halted.load(Ordering::SeqCst) {
+            self.give_back(due).await;
+            return None;
+        }
         for notice in due {
             match self.busy.get(&notice.channel) {
                 // Its claim ran out while its attempt is still under way: that attempt records
@@ -349,6 +374,7 @@ async fn deliver(
     service: &Service,
     poster: &Poster,
     policy: &DeliveryPolicy,
+    halted: &AtomicBool,
     (notice, claimed): (Notice, i64),
 ) -> AttemptEffect {
     let kept = notice.clone();
@@ -366,16 +392,18 @@ async fn deliver(
         }
     };
     tokio::select! {
-        outcome = attempt(service, poster, policy, notice, claimed) => outcome,
+        outcome = attempt(service, poster, policy, halted, notice, claimed) => outcome,
         () = keep_claim => unreachable!("kept until the attempt ends"),
     }
 }
 
-/// [`deliver`]'s attempt.
+/// [`deliver`]'s attempt. Discord refusing the token sets `halted` before the notice is
+/// recorded (due again at once), so that the dispatcher claims it no more.
 async fn attempt(
     service: &Service,
     poster: &Poster,
     policy: &DeliveryPolicy,
+    halted: &AtomicBool,
     mut notice: Notice,
     claimed: i64,
 ) -> AttemptEffect {
@@ -407,6 +435,9 @@ async fn attempt(
     };
     let (id, channel, kind) = (notice.id, notice.channel, notice.kind.as_str());
     let unauthorized = matches!(attempt.delivery, Delivery::Unauthorized { .. });
+    if unauthorized {
+        halted.store(true, Ordering::SeqCst);
+    }
     match &attempt.delivery {
         Delivery::Delivered { .. } => tracing::debug!(notice = id, channel, kind, "delivered"),
         Delivery::Unauthorized { reason } => {
