@@ -6,7 +6,7 @@
 //! place of the question; afterwards the member's id and name are in no
 //! column of any table, the opponent's rating is as it was, and the game still replays.
 
-use crate::support::bot_harness::BotHarness;
+use crate::support::bot_harness::{organiser, BotHarness};
 use crate::support::fake_discord::*;
 use serde_json::{json, Value};
 use sqlx::{Column, Row};
@@ -17,14 +17,6 @@ const CHANNEL: u64 = 40;
 const ORG: u64 = 900_000_000_000_000_200;
 /// The tournament's channel.
 const HALL: u64 = 41;
-
-/// `/tablut tournament <sub>` with `options` in the hall; returns what it shows.
-async fn tournament(h: &BotHarness, who: &Who, sub: &str, options: Value) -> BotRequest {
-    let options = json!([{"name": "tournament", "type": 2,
-        "options": [{"name": sub, "type": 1, "options": options}]}]);
-    let id = h.fake.command(who, HALL, "tablut", None, options, &[]);
-    h.fake.answer(id).await
-}
 
 /// Interaction `id`'s response (seen already or not).
 fn response(h: &BotHarness, id: u64) -> BotRequest {
@@ -97,23 +89,19 @@ async fn a_member_reads_what_is_stored_about_them_and_is_forgotten_by_a_button()
     h.play(&birger, CHANNEL, "e3-d3").await;
 
     // A tournament in sign-up, which she enters.
-    let organiser = Who {
-        // Manage Server.
-        permissions: "32".into(),
-        ..Who::member(ORG, "Org")
-    };
+    let organiser = organiser(ORG);
     let options = json!([
         {"name": "name", "type": 3, "value": "Spring Open"},
         {"name": "format", "type": 4, "value": 0},
         {"name": "seats", "type": 4, "value": 8},
     ]);
-    let created = tournament(&h, &organiser, "create", options).await;
+    let created = h.tournament(&organiser, HALL, "create", options).await;
     assert!(
         created.content().contains("Spring Open"),
         "{}",
         created.content()
     );
-    let joined = tournament(&h, &astrid, "join", json!([])).await;
+    let joined = h.tournament(&astrid, HALL, "join", json!([])).await;
     assert!(
         joined.content().contains("Spring Open"),
         "{}",
@@ -133,7 +121,7 @@ async fn a_member_reads_what_is_stored_about_them_and_is_forgotten_by_a_button()
         "{words}"
     );
     assert!(refused.button_ids().is_empty());
-    let left = tournament(&h, &astrid, "leave", json!([])).await;
+    let left = h.tournament(&astrid, HALL, "leave", json!([])).await;
     assert!(left.content().contains("Spring Open"), "{}", left.content());
 
     let (_, resigned) = h.tablut(&astrid, CHANNEL, "resign", json!([]), &[]).await;

@@ -3,7 +3,7 @@
 //! the end and checked against standings worked out by hand, a Swiss event of nine over four
 //! rounds with a withdrawal in round 3, and a restart of the bot in the middle of a round.
 
-use crate::support::bot_harness::{assert_board, BotHarness};
+use crate::support::bot_harness::{assert_board, is_post_in, organiser, BotHarness};
 use crate::support::fake_discord::*;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -52,18 +52,6 @@ fn mentioned(text: &str) -> Vec<usize> {
         .filter_map(|s| s.split('>').next()?.parse().ok())
         .map(seat_of)
         .collect()
-}
-
-fn organiser() -> Who {
-    Who {
-        // Manage Server.
-        permissions: "32".into(),
-        ..Who::member(ORG, "Org")
-    }
-}
-
-fn is_post_in(r: &BotRequest, channel: u64) -> bool {
-    r.method == "POST" && r.path == format!("/api/v10/channels/{channel}/messages")
 }
 
 /// A standings image: a PNG that decodes, wider than tall only for a crosstable's sake.
@@ -136,10 +124,7 @@ struct Event<'a> {
 impl Event<'_> {
     /// `/tablut tournament <sub>` with `options`, by `by`; returns what it shows.
     async fn command(&self, by: &Who, sub: &str, options: Value) -> BotRequest {
-        let options = json!([{"name": "tournament", "type": 2,
-            "options": [{"name": sub, "type": 1, "options": options}]}]);
-        let id = self.h.fake.command(by, HALL, "tablut", None, options, &[]);
-        self.h.fake.answer(id).await
+        self.h.tournament(by, HALL, sub, options).await
     }
 
     /// Created (`format`: 0 a round robin, 1 a Swiss of `rounds`), and `entrants` seats joined
@@ -152,7 +137,7 @@ impl Event<'_> {
         ];
         options.extend(rounds.map(|r| json!({"name": "rounds", "type": 4, "value": r})));
         let created = self
-            .command(&organiser(), "create", Value::Array(options))
+            .command(&organiser(ORG), "create", Value::Array(options))
             .await;
         assert!(created.ephemeral(), "{}", created.content());
         let number = created.content().split("(tournament #").nth(1).map(|s| {
@@ -188,7 +173,7 @@ impl Event<'_> {
                 .await;
             assert!(edit.content().contains(&format!("({}/16)", seat + 1)));
         }
-        let started = self.command(&organiser(), "start", json!([])).await;
+        let started = self.command(&organiser(ORG), "start", json!([])).await;
         assert!(
             started.content().contains("started"),
             "{}",
@@ -307,7 +292,7 @@ impl Event<'_> {
             "{}",
             refused.content()
         );
-        let paused = self.command(&organiser(), "pause", json!([])).await;
+        let paused = self.command(&organiser(ORG), "pause", json!([])).await;
         assert!(
             paused.content().contains("is paused"),
             "{}",
@@ -324,7 +309,7 @@ impl Event<'_> {
 
     /// The organiser resumes it, and the hall is told.
     async fn resumed(&self) {
-        let resumed = self.command(&organiser(), "resume", json!([])).await;
+        let resumed = self.command(&organiser(ORG), "resume", json!([])).await;
         assert!(resumed.content().contains("runs"), "{}", resumed.content());
         let head = format!("**{}** goes on", self.name);
         self.h

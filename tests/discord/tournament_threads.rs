@@ -3,9 +3,9 @@
 //! every post of a match game names the tournament and the round), and one with too few
 //! entrants is cancelled with a post that says why.
 
-use crate::support::bot_harness::BotHarness;
+use crate::support::bot_harness::{is_post_in, organiser, BotHarness};
 use crate::support::fake_discord::*;
-use serde_json::{json, Value};
+use serde_json::json;
 use std::time::Duration;
 
 const HALL: u64 = 62;
@@ -13,32 +13,12 @@ const ORG: u64 = 900_000_000_000_000_300;
 const ASTRID: u64 = 900_000_000_000_000_301;
 const BIRGER: u64 = 900_000_000_000_000_302;
 
-fn organiser() -> Who {
-    Who {
-        // Manage Server.
-        permissions: "32".into(),
-        ..Who::member(ORG, "Org")
-    }
-}
-
 fn astrid() -> Who {
     Who::member(ASTRID, "Astrid")
 }
 
 fn birger() -> Who {
     Who::member(BIRGER, "Birger")
-}
-
-/// `/tablut tournament <sub>` with `options`; returns what it shows.
-async fn tournament(h: &BotHarness, who: &Who, sub: &str, options: Value) -> BotRequest {
-    let options = json!([{"name": "tournament", "type": 2,
-        "options": [{"name": sub, "type": 1, "options": options}]}]);
-    let id = h.fake.command(who, HALL, "tablut", None, options, &[]);
-    h.fake.answer(id).await
-}
-
-fn is_post_in(r: &BotRequest, channel: u64) -> bool {
-    r.method == "POST" && r.path == format!("/api/v10/channels/{channel}/messages")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -58,13 +38,17 @@ async fn a_signup_that_ends_starts_the_tournament_and_its_threads_are_made_once(
             {"name": "signup", "type": 3, "value": "1m"},
         ])
     };
-    let created = tournament(&h, &organiser(), "create", create("Spring Open")).await;
+    let created = h
+        .tournament(&organiser(ORG), HALL, "create", create("Spring Open"))
+        .await;
     assert!(
         created.content().contains("Spring Open"),
         "{}",
         created.content()
     );
-    let lonely = tournament(&h, &organiser(), "create", create("Winter Cup")).await;
+    let lonely = h
+        .tournament(&organiser(ORG), HALL, "create", create("Winter Cup"))
+        .await;
     assert!(
         lonely.content().contains("Winter Cup"),
         "{}",
@@ -77,7 +61,7 @@ async fn a_signup_that_ends_starts_the_tournament_and_its_threads_are_made_once(
         {"name": "seats", "type": 4, "value": 4},
         {"name": "signup", "type": 3, "value": "yesterday"},
     ]);
-    let refused = tournament(&h, &organiser(), "create", bad).await;
+    let refused = h.tournament(&organiser(ORG), HALL, "create", bad).await;
     assert!(
         refused.ephemeral() && refused.content().contains("'yesterday'"),
         "{}",
@@ -97,7 +81,7 @@ async fn a_signup_that_ends_starts_the_tournament_and_its_threads_are_made_once(
     // Spring Open (#1): Astrid and Birger join; Winter Cup (#2): Astrid alone.
     for (who, which) in [(astrid(), "1"), (birger(), "1"), (astrid(), "2")] {
         let option = json!([{"name": "tournament", "type": 3, "value": which}]);
-        let joined = tournament(&h, &who, "join", option).await;
+        let joined = h.tournament(&who, HALL, "join", option).await;
         assert!(
             joined.content().contains("You are in"),
             "{}",

@@ -3,35 +3,15 @@
 //! there, the round's post with a standings image), and a round's last game's end pairing the
 //! next round.
 
-use crate::support::bot_harness::{assert_board, BotHarness};
+use crate::support::bot_harness::{assert_board, is_post_in, organiser, BotHarness};
 use crate::support::fake_discord::*;
-use serde_json::{json, Value};
+use serde_json::json;
 
 const HALL: u64 = 61;
 const ORG: u64 = 900_000_000_000_000_200;
 const ASTRID: u64 = 900_000_000_000_000_201;
 const BIRGER: u64 = 900_000_000_000_000_202;
 const CARL: u64 = 900_000_000_000_000_203;
-
-fn organiser() -> Who {
-    Who {
-        // Manage Server.
-        permissions: "32".into(),
-        ..Who::member(ORG, "Org")
-    }
-}
-
-/// `/tablut tournament <sub>` with `options`; returns what it shows.
-async fn tournament(h: &BotHarness, who: &Who, sub: &str, options: Value) -> BotRequest {
-    let options = json!([{"name": "tournament", "type": 2,
-        "options": [{"name": sub, "type": 1, "options": options}]}]);
-    let id = h.fake.command(who, HALL, "tablut", None, options, &[]);
-    h.fake.answer(id).await
-}
-
-fn is_post_in(r: &BotRequest, channel: u64) -> bool {
-    r.method == "POST" && r.path == format!("/api/v10/channels/{channel}/messages")
-}
 
 fn is_edit_of(r: &BotRequest, message: u64) -> bool {
     r.method == "PATCH" && r.path == format!("/api/v10/channels/{HALL}/messages/{message}")
@@ -94,17 +74,18 @@ async fn a_tournament_is_announced_joined_started_and_paired_round_after_round()
         ("DEFAULT_TIME_CONTROL", "none"),
     ])
     .await;
-    let created = tournament(
-        &h,
-        &organiser(),
-        "create",
-        json!([
-            {"name": "name", "type": 3, "value": "Spring Open"},
-            {"name": "format", "type": 4, "value": 0},
-            {"name": "seats", "type": 4, "value": 8},
-        ]),
-    )
-    .await;
+    let created = h
+        .tournament(
+            &organiser(ORG),
+            HALL,
+            "create",
+            json!([
+                {"name": "name", "type": 3, "value": "Spring Open"},
+                {"name": "format", "type": 4, "value": 0},
+                {"name": "seats", "type": 4, "value": 8},
+            ]),
+        )
+        .await;
     assert!(created.ephemeral(), "{:?}", created.json);
     assert!(
         created.content().contains("Spring Open"),
@@ -112,18 +93,19 @@ async fn a_tournament_is_announced_joined_started_and_paired_round_after_round()
         created.content()
     );
     // A member without Manage Server may not create one: one private line.
-    let refused = tournament(
-        &h,
-        &Who::member(CARL, "Carl"),
-        "create",
-        json!([
-            {"name": "name", "type": 3, "value": "Other"},
-            {"name": "format", "type": 4, "value": 1},
-            {"name": "seats", "type": 4, "value": 8},
-            {"name": "rounds", "type": 4, "value": 3},
-        ]),
-    )
-    .await;
+    let refused = h
+        .tournament(
+            &Who::member(CARL, "Carl"),
+            HALL,
+            "create",
+            json!([
+                {"name": "name", "type": 3, "value": "Other"},
+                {"name": "format", "type": 4, "value": 1},
+                {"name": "seats", "type": 4, "value": 8},
+                {"name": "rounds", "type": 4, "value": 3},
+            ]),
+        )
+        .await;
     assert!(refused.ephemeral() && refused.content().contains("Manage Server"));
     let announced = h
         .fake
@@ -184,7 +166,9 @@ async fn a_tournament_is_announced_joined_started_and_paired_round_after_round()
         twice.content()
     );
 
-    let started = tournament(&h, &organiser(), "start", json!([])).await;
+    let started = h
+        .tournament(&organiser(ORG), HALL, "start", json!([]))
+        .await;
     assert!(
         started.content().contains("started"),
         "{}",
@@ -237,7 +221,9 @@ async fn a_tournament_is_announced_joined_started_and_paired_round_after_round()
         .await;
     assert_standings(&round);
     h.outbox_settled().await;
-    let standings = tournament(&h, &Who::member(CARL, "Carl"), "standings", json!([])).await;
+    let standings = h
+        .tournament(&Who::member(CARL, "Carl"), HALL, "standings", json!([]))
+        .await;
     assert!(standings.content().contains("Spring Open"));
     assert!(standings.file("standings.png").is_some());
 }

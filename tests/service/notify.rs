@@ -6,7 +6,9 @@
 //! Discord's refusal of a member's direct messages: their notifications turned off, their
 //! waiting messages given up, one game's channel told, once.
 
-use crate::support::fixture::{ai_game_request, challenge_request, Fixture, T0};
+use crate::support::fixture::{
+    ai_game_request, challenge_request, config, user, Fixture, GUILD, PLAYERS, T0,
+};
 use crate::support::news_shown;
 use std::time::Duration;
 use tablut_bot::ai::Level;
@@ -15,22 +17,9 @@ use tablut_bot::service::notify::{Digest, NotifyMode, NotifySetting, TurnDm};
 use tablut_bot::service::vacation::DAY_MS;
 use tablut_bot::service::*;
 
-const GUILD: u64 = 900_000_000_000_000_001;
-const ASTRID: u64 = 18_000_000_000_000_000_011;
-const BIRGER: u64 = 18_000_000_000_000_000_012;
+const ASTRID: u64 = PLAYERS;
+const BIRGER: u64 = PLAYERS + 1;
 const HOUR: i64 = 3_600_000;
-
-fn config() -> Config {
-    Config {
-        images: false,
-        ai_tt_mb: 4,
-        ..Config::default()
-    }
-}
-
-fn user(id: u64) -> User {
-    User::new(id, if id == ASTRID { "Astrid" } else { "Birger" })
-}
 
 fn place(channel: u64) -> Place {
     Place {

@@ -4,55 +4,25 @@
 //! thread found again after a lost answer taken by one match game only, and tournament games
 //! outside the per-member limits on open games.
 
-use crate::support::fixture::{ai_game_request, challenge_request, Fixture};
+use crate::support::fixture::{
+    ai_game_request, challenge_request, config, organiser, player, tournament_request, Fixture,
+    GUILD, HALL,
+};
 use std::time::Duration;
 use tablut_bot::ai::Level;
 use tablut_bot::both_backends;
 use tablut_bot::service::tournament::*;
 use tablut_bot::service::*;
-use tablut_bot::tafl::{Rules, Side};
+use tablut_bot::tafl::Side;
 
-const GUILD: u64 = 900_000_000_000_000_001;
-const HALL: u64 = 700;
 /// Thread ids: a match game's thread is this plus its slot.
 const THREADS: u64 = 1_000_000;
 
-fn config() -> Config {
-    Config {
-        images: false,
-        ai_tt_mb: 4,
-        ..Config::default()
-    }
-}
-
-fn player(i: u64) -> User {
-    let names = ["Astrid", "Birger", "Carl", "Dagny", "Einar"];
-    User::new(18_000_000_000_000_000_000 + i, names[i as usize])
-}
-
-fn organiser() -> Member {
-    Member {
-        user: User::new(42, "Org"),
-        manage_server: true,
-        roles: Vec::new(),
-    }
-}
-
+/// The fixture's tournament, its sign-up open for `signup` if given.
 fn request(format: TournamentFormat, seats: i64, signup: Option<Duration>) -> TournamentRequest {
     TournamentRequest {
-        guild: GUILD,
-        channel: HALL,
-        organiser: organiser(),
-        name: "Spring Open".into(),
-        rules: Rules::default(),
-        format,
-        time_control: TimeControl::Fischer {
-            bank: Duration::from_secs(3 * 86_400),
-            increment: Duration::from_secs(6 * 3600),
-        },
-        rated: true,
-        seats,
         signup_for: signup,
+        ..tournament_request(format, seats)
     }
 }
 

@@ -3,58 +3,15 @@
 //! dispatcher makes it), standings checked against values worked out by hand, withdrawals,
 //! cancelling, a restart in the middle of a round, every refusal changing nothing.
 
-use crate::support::fixture::Fixture;
-use std::time::Duration;
+use crate::support::fixture::{
+    config, organiser, player, tournament_request as request, Fixture, GUILD, HALL,
+};
 use tablut_bot::both_backends;
 use tablut_bot::service::tournament::*;
 use tablut_bot::service::*;
-use tablut_bot::tafl::Rules;
 
-const GUILD: u64 = 900_000_000_000_000_001;
-const HALL: u64 = 700;
 /// Thread ids: a match game's thread is this plus its slot.
 const THREADS: u64 = 1_000_000;
-
-fn config() -> Config {
-    Config {
-        images: false,
-        ai_tt_mb: 4,
-        ..Config::default()
-    }
-}
-
-fn player(i: u64) -> User {
-    let names = [
-        "Astrid", "Birger", "Carl", "Dagny", "Einar", "Frida", "Gorm", "Hild", "Ivar",
-    ];
-    User::new(18_000_000_000_000_000_000 + i, names[i as usize])
-}
-
-fn organiser() -> Member {
-    Member {
-        user: User::new(42, "Org"),
-        manage_server: true,
-        roles: Vec::new(),
-    }
-}
-
-fn request(format: TournamentFormat, seats: i64) -> TournamentRequest {
-    TournamentRequest {
-        guild: GUILD,
-        channel: HALL,
-        organiser: organiser(),
-        name: "Spring Open".into(),
-        rules: Rules::default(),
-        format,
-        time_control: TimeControl::Fischer {
-            bank: Duration::from_secs(3 * 86_400),
-            increment: Duration::from_secs(6 * 3600),
-        },
-        rated: true,
-        seats,
-        signup_for: None,
-    }
-}
 
 /// The hall's notices' news, in order.
 async fn news(s: &Service, channel: u64) -> Vec<(String, News)> {

@@ -5,7 +5,7 @@
 //! told once at the start and once at the end; the yearly allowance, and every refusal, which
 //! changes nothing.
 
-use crate::support::fixture::{challenge_request, Fixture, T0};
+use crate::support::fixture::{challenge_request, config, user, Fixture, GUILD, PLAYERS, T0};
 use crate::support::news_shown;
 use std::time::Duration;
 use tablut_bot::both_backends;
@@ -15,28 +15,10 @@ use tablut_bot::service::vacation::{
 use tablut_bot::service::*;
 use tablut_bot::store;
 
-const GUILD: u64 = 900_000_000_000_000_001;
-const ASTRID: u64 = 18_000_000_000_000_000_001;
-const BIRGER: u64 = 18_000_000_000_000_000_002;
-const CARL: u64 = 3;
+const ASTRID: u64 = PLAYERS;
+const BIRGER: u64 = PLAYERS + 1;
+const CARL: u64 = PLAYERS + 2;
 const HOUR: i64 = 3_600_000;
-
-fn config() -> Config {
-    Config {
-        images: false,
-        ai_tt_mb: 4,
-        ..Config::default()
-    }
-}
-
-fn user(id: u64) -> User {
-    let name = match id {
-        ASTRID => "Astrid",
-        BIRGER => "Birger",
-        _ => "Carl",
-    };
-    User::new(id, name)
-}
 
 fn wait(f: &Fixture, ms: i64) {
     f.clock.advance(Duration::from_millis(ms as u64));

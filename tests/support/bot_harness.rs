@@ -151,6 +151,23 @@ impl BotHarness {
         (id, self.fake.answer(id).await)
     }
 
+    /// `/tablut tournament <sub>` with `options`, by `who` in `channel`; returns what it shows
+    /// (see [`FakeDiscord::answer`]).
+    pub async fn tournament(
+        &self,
+        who: &Who,
+        channel: u64,
+        sub: &str,
+        options: serde_json::Value,
+    ) -> BotRequest {
+        let options = json!([{"name": "tournament", "type": 2,
+            "options": [{"name": sub, "type": 1, "options": options}]}]);
+        let id = self
+            .fake
+            .command(who, channel, "tablut", None, options, &[]);
+        self.fake.answer(id).await
+    }
+
     /// `/move notation`; returns what it shows (see [`FakeDiscord::answer`]).
     pub async fn play(&self, user: &Who, channel: u64, notation: &str) -> BotRequest {
         let id = self.fake.command(
@@ -182,6 +199,19 @@ impl BotHarness {
         self.outbox_settled().await;
         accepted
     }
+}
+
+/// A member who may organise tournaments (Manage Server), named "Org".
+pub fn organiser(id: u64) -> Who {
+    Who {
+        permissions: "32".into(),
+        ..Who::member(id, "Org")
+    }
+}
+
+/// Whether `r` is a message posted in `channel`.
+pub fn is_post_in(r: &BotRequest, channel: u64) -> bool {
+    r.method == "POST" && r.path == format!("/api/v10/channels/{channel}/messages")
 }
 
 /// A message with the board: a PNG of the documented size.

@@ -2,7 +2,9 @@
 //! from.
 
 use std::sync::Arc;
+use std::time::Duration;
 use tablut_bot::ai::Level;
+use tablut_bot::service::tournament::{Member, TournamentFormat, TournamentRequest};
 use tablut_bot::service::{
     AiGameRequest, ChallengeRequest, Config, ManualClock, OutboxTimes, Place, Service, SideChoice,
     TimeControl, User,
@@ -119,5 +121,67 @@ pub fn challenge_request(place: Place, challenger: User, opponent: User) -> Chal
         thread: false,
         rated: true,
         start: None,
+    }
+}
+
+/// The server the tests' games and tournaments are in.
+pub const GUILD: u64 = 900_000_000_000_000_001;
+
+/// A configuration for the tests that draw no image and let the AI search with little memory.
+pub fn config() -> Config {
+    Config {
+        images: false,
+        ai_tt_mb: 4,
+        ..Config::default()
+    }
+}
+
+/// The first of the tests' members' ids: member `PLAYERS + i` is [`player`] `i`.
+pub const PLAYERS: u64 = 18_000_000_000_000_000_000;
+
+/// The tests' members, in order, by name.
+const NAMES: [&str; 9] = [
+    "Astrid", "Birger", "Carl", "Dagny", "Einar", "Frida", "Gorm", "Hild", "Ivar",
+];
+
+/// The tests' `i`-th member (0: Astrid, 1: Birger, 2: Carl, and so on to 8: Ivar).
+pub fn player(i: u64) -> User {
+    User::new(PLAYERS + i, NAMES[i as usize])
+}
+
+/// The member of id `id`, one of [`player`]'s.
+pub fn user(id: u64) -> User {
+    player(id - PLAYERS)
+}
+
+/// A member who may organise tournaments (Manage Server): "Org", id 42.
+pub fn organiser() -> Member {
+    Member {
+        user: User::new(42, "Org"),
+        manage_server: true,
+        roles: Vec::new(),
+    }
+}
+
+/// The channel the tests' tournaments are in.
+pub const HALL: u64 = 700;
+
+/// The [`organiser`]'s tournament "Spring Open" in [`HALL`], of `format` with `seats`: rated,
+/// Tablut, three days in the bank and six hours a move, started by the organiser.
+pub fn tournament_request(format: TournamentFormat, seats: i64) -> TournamentRequest {
+    TournamentRequest {
+        guild: GUILD,
+        channel: HALL,
+        organiser: organiser(),
+        name: "Spring Open".into(),
+        rules: Rules::default(),
+        format,
+        time_control: TimeControl::Fischer {
+            bank: Duration::from_secs(3 * 86_400),
+            increment: Duration::from_secs(6 * 3600),
+        },
+        rated: true,
+        seats,
+        signup_for: None,
     }
 }
