@@ -649,14 +649,15 @@ pub fn run(args: VersusArgs) -> Result<(), CliError> {
 }
 
 /// The rules a match is played under, the other program's: Brandubh's `linnaeus` preset (the
-/// one the rules record sent to an OpenTafl engine describes, `ks:c`); Copenhagen as
-/// hnefatafl.org plays it against its programs (`hnefatafl_org`, the defenders may not repeat
-/// a board), else the variant's default.
+/// one the rules record sent to an OpenTafl engine describes, `ks:c`); Copenhagen on 11×11 and
+/// 13×13 as hnefatafl.org plays it against its programs (`hnefatafl_org`, the defenders may not
+/// repeat a board), else the variant's default.
 fn peer_rules(variant: Variant, protocol: Protocol) -> crate::tafl::Rules {
     use crate::tafl::Preset;
     match (variant, protocol) {
         (Variant::Brandubh, _) => crate::tafl::Rules::BRANDUBH,
         (Variant::Copenhagen, Protocol::Htp) => Preset::CopenhagenHnefataflOrg.rules(),
+        (Variant::Copenhagen13, Protocol::Htp) => Preset::Copenhagen13HnefataflOrg.rules(),
         (v, _) => v.rules(),
     }
 }
@@ -664,6 +665,29 @@ fn peer_rules(variant: Variant, protocol: Protocol) -> crate::tafl::Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tafl::{IllegalMove, Repetition};
+
+    #[test]
+    fn against_hnefatafl_org_the_defenders_may_not_recreate_a_board_on_both_boards() {
+        // From the start the attackers' a4 and the defenders' king-side soldier (e5 on 11×11,
+        // g4 on 13×13) step out and back; the defenders' return would recreate the board after
+        // the attackers' first move.
+        for (variant, out, back) in [
+            (Variant::Copenhagen, "e5-e3", "e3-e5"),
+            (Variant::Copenhagen13, "g4-g3", "g3-g4"),
+        ] {
+            let rules = peer_rules(variant, Protocol::Htp);
+            assert_eq!(rules.variant, variant);
+            assert_eq!(rules.repetition(), Repetition::DefendersMayNotRepeat);
+            let mut game = Game::new(rules);
+            for mv in ["a4-b4", out, "b4-c4", back, "c4-a4", out, "a4-b4"] {
+                game.play_text(mv).unwrap();
+            }
+            let repeat = crate::tafl::parse_move(game.position(), back).unwrap();
+            assert_eq!(game.play(repeat), Err(IllegalMove::RepeatsBoard(repeat)));
+            assert!(!game.legal_moves().contains(&repeat));
+        }
+    }
 
     #[test]
     fn an_htp_answer_is_a_move_or_a_resignation() {
