@@ -5,11 +5,8 @@
 //! blockade of the approaches, the king's safety on, beside and away from his castle, and
 //! mobility. The weights are tuned by self-play (`tablut-bot selfplay --tune`).
 
-use crate::tafl::bitboard::Bits;
-use crate::tafl::tables::{
-    slide, slide_on, Geometry, ADJACENT, DIRECTIONS, GEOMETRY_11, GEOMETRY_13, GEOMETRY_7,
-    GEOMETRY_9,
-};
+use crate::tafl::bitboard::{Bits, Word};
+use crate::tafl::tables::{slide_on, Board, Geometry, Size, WordOf, DIRECTIONS};
 use crate::tafl::{Bitboard, Escape, KingCapture, Position, Side, Variant};
 
 /// The evaluation's weights, in centi-soldiers (an attacker is worth about 100).
@@ -145,8 +142,8 @@ impl Default for Weights {
     }
 }
 
-const fn rank_mask(rank: usize) -> Bits {
-    Bits::from_lo(0x1FF << (rank * STRIDE))
+const fn rank_mask(rank: usize) -> u128 {
+    0x1FF << (rank * STRIDE)
 }
 
 /// Squares are numbered rank × STRIDE + file (see `crate::tafl::square`).
@@ -155,10 +152,11 @@ const SQUARES: usize = crate::tafl::square::SQUARES;
 /// The castle's index.
 const CASTLE_SQ: usize = crate::tafl::Square::CASTLE.index();
 
-const FILE_A: Bits = Bitboard::FILE_A.0;
-const FILE_I: Bits = Bitboard::FILE_I.0;
-const CASTLE: Bits = Bitboard::CASTLE.0;
-const FULL: Bits = Bitboard::FULL.0;
+// Tablut's masks: its 9×9 board's squares' indices are below 128.
+const FILE_A: u128 = Bitboard::FILE_A.0.lo();
+const FILE_I: u128 = Bitboard::FILE_I.0.lo();
+const CASTLE: u128 = Bitboard::CASTLE.0.lo();
+const FULL: u128 = Bitboard::FULL.0.lo();
 
 const fn squares_mask(list: &[(u8, u8)]) -> Bits {
     let mut m = Bits::ZERO;
@@ -172,7 +170,7 @@ const fn squares_mask(list: &[(u8, u8)]) -> Bits {
 }
 
 /// b3, c2 and their seven mirror images: where attackers wall off the corners.
-const BLOCKADE: Bits = squares_mask(&[
+const BLOCKADE: u128 = squares_mask(&[
     (1, 2),
     (2, 1),
     (6, 1),
@@ -181,7 +179,8 @@ const BLOCKADE: Bits = squares_mask(&[
     (2, 7),
     (6, 7),
     (7, 6),
-]);
+])
+.lo();
 
 /// Manhattan-free distance to the nearest edge: 0 on the edge, 4 on the castle.
 const fn edge_distance() -> [u8; SQUARES] {
@@ -239,7 +238,7 @@ static CORNER_DISTANCE: [u8; SQUARES] = corner_distance();
 /// The squares from which the line in each direction to an escape square is free, given the
 /// squares that block (`empty` is where a king may pass).
 #[inline(always)]
-fn free_line_fills(empty: Bits, escape: Bits) -> [Bits; 4] {
+fn free_line_fills(empty: u128, escape: u128) -> [u128; 4] {
     // North: seeds on rank 9, spread south through empty squares.
     let mut n = escape & empty & rank_mask(8);
     let mut e = escape & empty & FILE_I;
@@ -256,14 +255,15 @@ fn free_line_fills(empty: Bits, escape: Bits) -> [Bits; 4] {
 
 /// The king's reach in one move, as the rules let him move (`occ` without the king).
 #[inline(always)]
-pub(crate) fn king_reach(pos: &Position, k: usize, occ: Bits) -> Bits {
+pub(crate) fn king_reach(pos: &Position, k: usize, occ: u128) -> u128 {
     let rules = pos.rules();
-    let mut reach = Bits::ZERO;
+    let g = geo::<9>();
+    let mut reach = 0;
     for dir in DIRECTIONS {
-        let mut r = slide(k, dir, occ);
+        let mut r = slide_on(g, k, dir, occ);
         if !rules.castle_passable && (r & CASTLE).any() {
             // Cut the slide at the castle (he may land there only if he may re-enter).
-            r &= crate::tafl::tables::TO_CASTLE[k];
+            r &= g.to_centre[k];
         }
         reach |= r;
     }
@@ -314,8 +314,8 @@ pub(crate) fn king_lines(pos: &Position) -> KingLines {
         Variant::Copenhagen => return king_lines_n::<11>(pos, k),
         Variant::Copenhagen13 => return king_lines_n::<13>(pos, k),
     }
-    let occ = pos.occupied().0 & !(Bits::bit(k));
-    let escape = pos.escape_squares().0;
+    let occ = w::<9>(pos.occupied()) & !u128::bit(k);
+    let escape = w::<9>(pos.escape_squares());
     let mut block = occ;
     if !pos.rules().castle_passable {
         block |= CASTLE;
@@ -351,8 +351,8 @@ pub fn evaluate_defenders(pos: &Position, w: &Weights) -> i32 {
 
 /// Tablut's evaluation (9×9, every preset and option).
 fn evaluate_tablut(pos: &Position, w: &Weights) -> i32 {
-    let att = pos.attackers().0;
-    let def = pos.defenders().0;
+    let att = self::w::<9>(pos.attackers());
+    let def = self::w::<9>(pos.defenders());
     // Material against the start's 8 defenders and 16 attackers, so the start is about even.
     let mut v =
         w.defender * (def.count_ones() as i32 - 8) - w.attacker * (att.count_ones() as i32 - 16);
@@ -376,17 +376,18 @@ fn evaluate_tablut(pos: &Position, w: &Weights) -> i32 {
         + w.king_mobility * lines.reach as i32;
 
     // Safety: hostile squares around him, against how many the attackers need.
-    let adj = ADJACENT[k];
+    let g = geo::<9>();
+    let adj = g.adjacent[k];
     let castle_empty = k != CASTLE_SQ;
     let mut hostile = att;
     if castle_empty {
         hostile |= CASTLE;
     }
     if rules.escape == Escape::Corner {
-        hostile |= Bitboard::CORNERS.0;
+        hostile |= g.corners;
     }
     let around = (adj & hostile).count_ones() as i32;
-    let beside = ADJACENT[CASTLE_SQ].has(k);
+    let beside = g.adjacent[CASTLE_SQ].has(k);
     let needed = match rules.king_capture {
         KingCapture::FourSides => 4,
         KingCapture::Linnaeus | KingCapture::FourOnThrone if k == CASTLE_SQ => 4,
@@ -420,15 +421,22 @@ fn evaluate_tablut(pos: &Position, w: &Weights) -> i32 {
 // lines to a corner and his two-move routes, the attackers guarding the corners' approaches,
 // his safety against the variant's capture, his mobility and the material.
 
-/// The geometry of the `N` × `N` board.
+/// The geometry of the `N` × `N` board, in its word.
 #[inline(always)]
-pub(crate) fn geo<const N: usize>() -> &'static Geometry {
-    match N {
-        7 => &GEOMETRY_7,
-        11 => &GEOMETRY_11,
-        13 => &GEOMETRY_13,
-        _ => &GEOMETRY_9,
-    }
+pub(crate) fn geo<const N: usize>() -> &'static Geometry<WordOf<N>>
+where
+    Size<N>: Board,
+{
+    Size::<N>::geo()
+}
+
+/// A set of the position's in the `N` × `N` board's word.
+#[inline(always)]
+pub(crate) fn w<const N: usize>(b: Bitboard) -> WordOf<N>
+where
+    Size<N>: Board,
+{
+    WordOf::<N>::from_bits(b.0)
 }
 
 /// Steps to the nearest corner along ranks and files on an `n` × `n` board: 0 on a corner.
@@ -473,7 +481,10 @@ const GUARDS_11: Bits = corner_guards_on(11);
 const GUARDS_13: Bits = corner_guards_on(13);
 
 #[inline(always)]
-fn corner_distance_n<const N: usize>(k: usize) -> i32 {
+fn corner_distance_n<const N: usize>(k: usize) -> i32
+where
+    Size<N>: Board,
+{
     match N {
         7 => CORNER_DISTANCE_7[k] as i32,
         11 => CORNER_DISTANCE_11[k] as i32,
@@ -483,7 +494,10 @@ fn corner_distance_n<const N: usize>(k: usize) -> i32 {
 
 /// [`free_line_fills`] on the `N` × `N` board.
 #[inline(always)]
-fn free_line_fills_n<const N: usize>(empty: Bits, escape: Bits) -> [Bits; 4] {
+fn free_line_fills_n<const N: usize>(empty: WordOf<N>, escape: WordOf<N>) -> [WordOf<N>; 4]
+where
+    Size<N>: Board,
+{
     let g = geo::<N>();
     let top = g.full & !(g.full >> STRIDE);
     let bottom = g.full & !(g.full << STRIDE);
@@ -491,11 +505,18 @@ fn free_line_fills_n<const N: usize>(empty: Bits, escape: Bits) -> [Bits; 4] {
     let mut e = escape & empty & g.last_file;
     let mut s = escape & empty & bottom;
     let mut w = escape & empty & g.first_file;
+    // A line is at most N - 1 steps; the fills stop growing as soon as the lines end.
     for _ in 0..N - 1 {
-        n |= (n >> STRIDE) & empty;
-        s |= (s << STRIDE) & empty;
-        e |= (e >> 1) & empty & !g.last_file;
-        w |= (w << 1) & empty & !g.first_file;
+        let grown = [
+            n | (n >> STRIDE) & empty,
+            e | (e >> 1) & empty & !g.last_file,
+            s | (s << STRIDE) & empty,
+            w | (w << 1) & empty & !g.first_file,
+        ];
+        if grown == [n, e, s, w] {
+            break;
+        }
+        [n, e, s, w] = grown;
     }
     [n, e, s, w]
 }
@@ -503,9 +524,9 @@ fn free_line_fills_n<const N: usize>(empty: Bits, escape: Bits) -> [Bits; 4] {
 /// The king's reach in one move on any board, as the rules let him move (`occ` without the
 /// king).
 #[inline(always)]
-pub(crate) fn king_reach_on(pos: &Position, g: &Geometry, k: usize, occ: Bits) -> Bits {
+pub(crate) fn king_reach_on<W: Word>(pos: &Position, g: &Geometry<W>, k: usize, occ: W) -> W {
     let rules = pos.rules();
-    let mut reach = Bits::ZERO;
+    let mut reach = W::ZERO;
     for dir in DIRECTIONS {
         let mut r = slide_on(g, k, dir, occ);
         if !rules.castle_passable && (r & g.centre).any() {
@@ -521,10 +542,13 @@ pub(crate) fn king_reach_on(pos: &Position, g: &Geometry, k: usize, occ: Bits) -
 
 /// [`king_lines`] on the `N` × `N` board.
 #[inline(always)]
-fn king_lines_n<const N: usize>(pos: &Position, k: usize) -> KingLines {
+fn king_lines_n<const N: usize>(pos: &Position, k: usize) -> KingLines
+where
+    Size<N>: Board,
+{
     let g = geo::<N>();
-    let occ = pos.occupied().0 & !(Bits::bit(k));
-    let escape = pos.escape_squares().0;
+    let occ = w::<N>(pos.occupied()) & !(WordOf::<N>::bit(k));
+    let escape = w::<N>(pos.escape_squares());
     let mut block = occ;
     if !pos.rules().castle_passable {
         block |= g.centre;
@@ -548,10 +572,13 @@ fn king_lines_n<const N: usize>(pos: &Position, k: usize) -> KingLines {
 }
 
 /// The worth to the defenders of a Brandubh (`N` = 7) or Copenhagen (`N` = 11) position.
-fn evaluate_corner<const N: usize>(pos: &Position, w: &Weights) -> i32 {
+fn evaluate_corner<const N: usize>(pos: &Position, w: &Weights) -> i32
+where
+    Size<N>: Board,
+{
     let g = geo::<N>();
-    let att = pos.attackers().0;
-    let def = pos.defenders().0;
+    let att = self::w::<N>(pos.attackers());
+    let def = self::w::<N>(pos.defenders());
     // Material (the start's is taken off by the bias).
     let mut v = w.defender * def.count_ones() as i32 - w.attacker * att.count_ones() as i32;
     let Some(ksq) = pos.king() else {
@@ -602,11 +629,11 @@ fn evaluate_corner<const N: usize>(pos: &Position, w: &Weights) -> i32 {
     }
 
     // The attackers' guards on the corners' approaches, and their wall's diagonal links.
-    let guards = match N {
+    let guards = WordOf::<N>::from_bits(match N {
         7 => GUARDS_7,
         11 => GUARDS_11,
         _ => GUARDS_13,
-    };
+    });
     v -= w.blockade * (att & guards).count_ones() as i32;
     let ne = (att << (STRIDE + 1)) & !g.first_file & att;
     let nw = (att << (STRIDE - 1)) & !g.last_file & att;

@@ -1,15 +1,17 @@
 //! The search: iterative deepening principal variation search over a transposition table,
 //! with a quiescence step for the king's threats and exact repetition counting.
 
-use super::eval::{evaluate, king_reach_on, Weights};
+use super::eval::{evaluate, geo, king_reach_on, w, Weights};
 use super::threats;
 use super::tt::{Bound, Table};
-use crate::tafl::bitboard::Bits;
+use crate::tafl::bitboard::{squares_of, Bits, Word};
 use crate::tafl::movelist::MAX_MOVES;
 use crate::tafl::square::SQUARES;
-use crate::tafl::tables::{slide_on, DIRECTIONS};
+use crate::tafl::tables::{slide_on, Board, Size, WordOf, DIRECTIONS};
 use crate::tafl::zobrist::DEFENDERS_TO_MOVE;
-use crate::tafl::{Bitboard, Game, Move, MoveList, NoMoves, Position, Repetition, Rules, Side};
+use crate::tafl::{
+    Bitboard, Game, Move, MoveList, NoMoves, Position, Repetition, Rules, Side, Variant,
+};
 use std::time::{Duration, Instant};
 
 /// A won game is worth `MATE - plies`; a lost one the opposite.
@@ -360,18 +362,37 @@ impl Searcher {
 
     /// Ordering scores for a list of moves, into `self.scores[ply]`.
     fn order(&mut self, pos: &Position, list: &MoveList, hash_move: Option<Move>, ply: usize) {
+        match pos.variant() {
+            Variant::Tablut => self.order_n::<9>(pos, list, hash_move, ply),
+            Variant::Brandubh => self.order_n::<7>(pos, list, hash_move, ply),
+            Variant::Copenhagen => self.order_n::<11>(pos, list, hash_move, ply),
+            Variant::Copenhagen13 => self.order_n::<13>(pos, list, hash_move, ply),
+        }
+    }
+
+    /// [`Searcher::order`] on the `N` × `N` board.
+    #[inline(always)]
+    fn order_n<const N: usize>(
+        &mut self,
+        pos: &Position,
+        list: &MoveList,
+        hash_move: Option<Move>,
+        ply: usize,
+    ) where
+        Size<N>: Board,
+    {
         let us = pos.turn();
         let si = side_index(us);
-        let king = pos.king_bb();
+        let king = w::<N>(pos.king_bb());
         let king_adj = pos
             .king()
-            .map_or(Bits::ZERO, |k| pos.geometry().adjacent[k.index()]);
+            .map_or(WordOf::<N>::ZERO, |k| geo::<N>().adjacent[k.index()]);
         let killers = if ply < MAX_PLY {
             self.killers[ply]
         } else {
             [None; 2]
         };
-        let [one, two, three] = threats::capture_squares(pos);
+        let [one, two, three] = threats::capture_squares_of::<N>(pos);
         for (i, &mv) in list.iter().enumerate() {
             let s = if Some(mv) == hash_move {
                 1 << 30
@@ -387,7 +408,7 @@ impl Searcher {
                 } else if Some(mv) == killers[1] {
                     s += 900_000;
                 }
-                if king.contains(mv.from) {
+                if king.has(mv.from.index()) {
                     s += 500_000;
                 } else if us == Side::Attackers && king_adj.has(mv.to.index()) {
                     s += 450_000;
@@ -727,16 +748,30 @@ impl Searcher {
 
     /// Squares from which the king would have a free line (the king's own square counted empty).
     fn route_squares(pos: &Position) -> Bits {
+        match pos.variant() {
+            Variant::Tablut => Self::route_squares_n::<9>(pos).to_bits(),
+            Variant::Brandubh => Self::route_squares_n::<7>(pos).to_bits(),
+            Variant::Copenhagen => Self::route_squares_n::<11>(pos).to_bits(),
+            Variant::Copenhagen13 => Self::route_squares_n::<13>(pos).to_bits(),
+        }
+    }
+
+    /// [`Searcher::route_squares`] on the `N` × `N` board.
+    #[inline(always)]
+    fn route_squares_n<const N: usize>(pos: &Position) -> WordOf<N>
+    where
+        Size<N>: Board,
+    {
         let Some(k) = pos.king() else {
-            return Bits::ZERO;
+            return WordOf::<N>::ZERO;
         };
         let k = k.index();
-        let g = pos.geometry();
-        let occ = pos.occupied().0 & !(Bits::bit(k));
-        let escape = pos.escape_squares().0;
-        let mut m = Bits::ZERO;
+        let g = geo::<N>();
+        let occ = w::<N>(pos.occupied()) & !WordOf::<N>::bit(k);
+        let escape = w::<N>(pos.escape_squares());
+        let mut m = WordOf::<N>::ZERO;
         // Squares that see an escape square along a line: scan from each escape square inward.
-        for e in Bitboard(escape & !occ) {
+        for e in squares_of(escape & !occ) {
             for dir in DIRECTIONS {
                 m |= slide_on(g, e.index(), dir, occ);
             }

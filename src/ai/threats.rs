@@ -1,38 +1,18 @@
 //! Fast threat tests for the search: can the attackers take the king with one move, and where
 //! does a move capture. Bitboard versions of what the rules engine works out move by move.
 
-use super::eval::geo;
-use crate::tafl::bitboard::Bits;
-use crate::tafl::tables::{ADJACENT, DIRECTIONS, EAST, NEIGHBOURS, NONE, NORTH, RAYS};
+use super::eval::{geo, w};
+use crate::tafl::bitboard::{Bits, Word};
+use crate::tafl::tables::{Board, Size, WordOf, DIRECTIONS, EAST, NONE, NORTH};
 use crate::tafl::{Bitboard, Escape, KingCapture, Position, Side, Throne, Variant};
 
-const CASTLE: Bits = Bitboard::CASTLE.0;
+const CASTLE: u128 = Bitboard::CASTLE.0.lo();
 const CASTLE_SQ: usize = crate::tafl::Square::CASTLE.index();
 /// Squares are numbered rank × STRIDE + file (see `crate::tafl::square`).
 const STRIDE: usize = crate::tafl::square::STRIDE;
-const FULL: Bits = Bitboard::FULL.0;
-const FILE_A: Bits = Bitboard::FILE_A.0;
-const FILE_I: Bits = Bitboard::FILE_I.0;
-
-/// Whether an attacker can slide to the empty square `t` in one move.
-#[inline(always)]
-fn attacker_reaches(att: Bits, blockers: Bits, t: usize) -> bool {
-    for dir in DIRECTIONS {
-        let hits = RAYS[dir][t] & blockers;
-        if hits.is_zero() {
-            continue;
-        }
-        let first = if dir == NORTH || dir == EAST {
-            hits.trailing_zeros()
-        } else {
-            Bits::WIDTH - 1 - hits.leading_zeros()
-        };
-        if att.has(first as usize) {
-            return true;
-        }
-    }
-    false
-}
+const FULL: u128 = Bitboard::FULL.0.lo();
+const FILE_A: u128 = Bitboard::FILE_A.0.lo();
+const FILE_I: u128 = Bitboard::FILE_I.0.lo();
 
 /// Whether the attackers, were it their turn, could capture the king with one move: the same
 /// answer as [`Position::king_capturable`], without playing any move.
@@ -52,27 +32,28 @@ fn king_capturable_tablut(pos: &Position) -> bool {
     if pos.decided().is_some() {
         return false;
     }
+    let g = geo::<9>();
     let k = k.index();
     let rules = pos.rules();
-    let att = pos.attackers().0;
-    let occ = pos.occupied().0;
+    let att = w::<9>(pos.attackers());
+    let occ = w::<9>(pos.occupied());
     let corners = match rules.escape {
-        Escape::Edge => Bits::ZERO,
-        Escape::Corner => Bitboard::CORNERS.0,
+        Escape::Edge => 0,
+        Escape::Corner => g.corners,
     };
-    let adj = ADJACENT[k];
+    let adj = g.adjacent[k];
     let targets = adj & !occ & !CASTLE & !corners;
     if targets.is_zero() {
         return false;
     }
     // The castle is empty unless the king stands on it.
     let castle = if k == CASTLE_SQ || rules.throne == Throne::Neutral {
-        Bits::ZERO
+        0
     } else {
         CASTLE
     };
     let neutral = corners | castle;
-    let beside = ADJACENT[CASTLE_SQ].has(k);
+    let beside = g.adjacent[CASTLE_SQ].has(k);
     let on_castle = k == CASTLE_SQ;
     // A quick count first: too few hostile neighbours and no single arrival can finish it.
     let needed = match rules.king_capture {
@@ -95,10 +76,10 @@ fn king_capturable_tablut(pos: &Position) -> bool {
     if !rules.castle_passable {
         blockers |= CASTLE;
     }
-    let by_two = |t: usize, hostile: Bits| {
+    let by_two = |t: usize, hostile: u128| {
         DIRECTIONS.into_iter().any(|dir| {
-            NEIGHBOURS[t][dir] as usize == k && {
-                let z = NEIGHBOURS[k][dir];
+            g.neighbours[t][dir] as usize == k && {
+                let z = g.neighbours[k][dir];
                 z != NONE && hostile.has(z as usize)
             }
         })
@@ -107,7 +88,7 @@ fn king_capturable_tablut(pos: &Position) -> bool {
     while ts.any() {
         let t = ts.trailing_zeros() as usize;
         ts = ts.without_lowest();
-        let att2 = att | Bits::bit(t);
+        let att2 = att | u128::bit(t);
         let taken = match rules.king_capture {
             KingCapture::Linnaeus | KingCapture::FourOnThrone if on_castle => adj & att2 == adj,
             KingCapture::Linnaeus if beside => {
@@ -121,7 +102,7 @@ fn king_capturable_tablut(pos: &Position) -> bool {
                 adj.count_ones() == 4 && adj & hostile == adj
             }
         };
-        if taken && attacker_reaches(att, blockers, t) {
+        if taken && attacker_reaches_n::<9>(att, blockers, t) {
             return true;
         }
     }
@@ -133,44 +114,61 @@ fn king_capturable_tablut(pos: &Position) -> bool {
 /// bitboards: squares capturing at least one, at least two, at least three.
 #[inline]
 pub fn capture_squares(pos: &Position) -> [Bits; 3] {
+    fn bits<W: Word>(sets: [W; 3]) -> [Bits; 3] {
+        sets.map(W::to_bits)
+    }
     match pos.variant() {
-        Variant::Tablut => capture_squares_tablut(pos),
-        Variant::Brandubh => capture_squares_n::<7>(pos),
-        Variant::Copenhagen => capture_squares_n::<11>(pos),
-        Variant::Copenhagen13 => capture_squares_n::<13>(pos),
+        Variant::Tablut => bits(capture_squares_of::<9>(pos)),
+        Variant::Brandubh => bits(capture_squares_of::<7>(pos)),
+        Variant::Copenhagen => bits(capture_squares_of::<11>(pos)),
+        Variant::Copenhagen13 => bits(capture_squares_of::<13>(pos)),
+    }
+}
+
+/// [`capture_squares`] on the `N` × `N` board, in its word.
+#[inline(always)]
+pub(crate) fn capture_squares_of<const N: usize>(pos: &Position) -> [WordOf<N>; 3]
+where
+    Size<N>: Board,
+{
+    if N == 9 {
+        let [a, b, c] = capture_squares_tablut(pos);
+        [a, b, c].map(|x| WordOf::<N>::from_bits(Bits::from_lo(x)))
+    } else {
+        capture_squares_n::<N>(pos)
     }
 }
 
 #[inline(always)]
-fn capture_squares_tablut(pos: &Position) -> [Bits; 3] {
+fn capture_squares_tablut(pos: &Position) -> [u128; 3] {
     let rules = pos.rules();
     let (mut anvils, enemies) = match pos.turn() {
-        Side::Attackers => (pos.attackers().0, pos.defenders().0),
+        Side::Attackers => (w::<9>(pos.attackers()), w::<9>(pos.defenders())),
         Side::Defenders => {
             let king = if rules.king_armed {
-                pos.king_bb().0
+                w::<9>(pos.king_bb())
             } else {
-                Bits::ZERO
+                0
             };
-            (pos.defenders().0 | king, pos.attackers().0)
+            (w::<9>(pos.defenders()) | king, w::<9>(pos.attackers()))
         }
     };
     if !pos.king_bb().contains(crate::tafl::Square::CASTLE) {
         anvils |= CASTLE;
     }
     if rules.escape == Escape::Corner {
-        anvils |= Bitboard::CORNERS.0;
+        anvils |= Bitboard::CORNERS.0.lo();
     }
-    let empty = !pos.occupied().0 & FULL;
+    let empty = !w::<9>(pos.occupied()) & FULL;
     // Landing on t with the enemy on t+d and the anvil on t+2d, for each direction d.
     let north = (enemies >> STRIDE) & (anvils >> (2 * STRIDE));
     let south = (enemies << STRIDE) & (anvils << (2 * STRIDE));
     let east = (enemies >> 1) & (anvils >> 2) & !FILE_I & !(FILE_I >> 1);
     let west = (enemies << 1) & (anvils << 2) & !FILE_A & !(FILE_A << 1);
     let dirs = [north & empty, south & empty, east & empty, west & empty];
-    let mut one = Bits::ZERO;
-    let mut two = Bits::ZERO;
-    let mut three = Bits::ZERO;
+    let mut one = 0;
+    let mut two = 0;
+    let mut three = 0;
     for d in dirs {
         three |= two & d;
         two |= one & d;
@@ -179,9 +177,12 @@ fn capture_squares_tablut(pos: &Position) -> [Bits; 3] {
     [one, two, three]
 }
 
-/// [`attacker_reaches`] on the `N` × `N` board.
+/// Whether an attacker can slide to the empty square `t` in one move, on the `N` × `N` board.
 #[inline(always)]
-fn attacker_reaches_n<const N: usize>(att: Bits, blockers: Bits, t: usize) -> bool {
+fn attacker_reaches_n<const N: usize>(att: WordOf<N>, blockers: WordOf<N>, t: usize) -> bool
+where
+    Size<N>: Board,
+{
     let g = geo::<N>();
     for dir in DIRECTIONS {
         let hits = g.rays[dir][t] & blockers;
@@ -191,7 +192,7 @@ fn attacker_reaches_n<const N: usize>(att: Bits, blockers: Bits, t: usize) -> bo
         let first = if dir == NORTH || dir == EAST {
             hits.trailing_zeros()
         } else {
-            Bits::WIDTH - 1 - hits.leading_zeros()
+            hits.highest()
         };
         if att.has(first as usize) {
             return true;
@@ -203,7 +204,10 @@ fn attacker_reaches_n<const N: usize>(att: Bits, blockers: Bits, t: usize) -> bo
 /// [`king_capturable`] on Brandubh's (`N` = 7) or Copenhagen's (`N` = 11) board: corners
 /// hostile, the empty throne hostile, the king taken as the variant's rules say.
 #[inline(always)]
-fn king_capturable_n<const N: usize>(pos: &Position) -> bool {
+fn king_capturable_n<const N: usize>(pos: &Position) -> bool
+where
+    Size<N>: Board,
+{
     let Some(k) = pos.king() else { return false };
     if pos.decided().is_some() {
         return false;
@@ -211,12 +215,12 @@ fn king_capturable_n<const N: usize>(pos: &Position) -> bool {
     let g = geo::<N>();
     let k = k.index();
     let rules = pos.rules();
-    let att = pos.attackers().0;
-    let occ = pos.occupied().0;
+    let att = w::<N>(pos.attackers());
+    let occ = w::<N>(pos.occupied());
     let castle = g.centre;
     let castle_sq = g.centre_sq;
     let corners = match rules.escape {
-        Escape::Edge => Bits::ZERO,
+        Escape::Edge => WordOf::<N>::ZERO,
         Escape::Corner => g.corners,
     };
     let adj = g.adjacent[k];
@@ -226,7 +230,7 @@ fn king_capturable_n<const N: usize>(pos: &Position) -> bool {
     }
     let on_throne = k == castle_sq;
     let throne = if on_throne || rules.throne == Throne::Neutral {
-        Bits::ZERO
+        WordOf::<N>::ZERO
     } else {
         castle
     };
@@ -252,7 +256,7 @@ fn king_capturable_n<const N: usize>(pos: &Position) -> bool {
     if !rules.castle_passable {
         blockers |= castle;
     }
-    let by_two = |t: usize, hostile: Bits| {
+    let by_two = |t: usize, hostile: WordOf<N>| {
         DIRECTIONS.into_iter().any(|dir| {
             g.neighbours[t][dir] as usize == k && {
                 let z = g.neighbours[k][dir];
@@ -264,7 +268,7 @@ fn king_capturable_n<const N: usize>(pos: &Position) -> bool {
     while ts.any() {
         let t = ts.trailing_zeros() as usize;
         ts = ts.without_lowest();
-        let att2 = att | Bits::bit(t);
+        let att2 = att | WordOf::<N>::bit(t);
         let taken = match rules.king_capture {
             KingCapture::Linnaeus | KingCapture::FourOnThrone if on_throne => adj & att2 == adj,
             KingCapture::Linnaeus if beside => {
@@ -287,27 +291,30 @@ fn king_capturable_n<const N: usize>(pos: &Position) -> bool {
 
 /// [`capture_squares`] on the `N` × `N` board (the shieldwall is left out).
 #[inline(always)]
-fn capture_squares_n<const N: usize>(pos: &Position) -> [Bits; 3] {
+fn capture_squares_n<const N: usize>(pos: &Position) -> [WordOf<N>; 3]
+where
+    Size<N>: Board,
+{
     let g = geo::<N>();
     let rules = pos.rules();
     let (mut anvils, enemies) = match pos.turn() {
-        Side::Attackers => (pos.attackers().0, pos.defenders().0),
+        Side::Attackers => (w::<N>(pos.attackers()), w::<N>(pos.defenders())),
         Side::Defenders => {
             let king = if rules.king_armed {
-                pos.king_bb().0
+                w::<N>(pos.king_bb())
             } else {
-                Bits::ZERO
+                WordOf::<N>::ZERO
             };
-            (pos.defenders().0 | king, pos.attackers().0)
+            (w::<N>(pos.defenders()) | king, w::<N>(pos.attackers()))
         }
     };
-    if (pos.king_bb().0 & g.centre).is_zero() && rules.throne == Throne::Hostile {
+    if (w::<N>(pos.king_bb()) & g.centre).is_zero() && rules.throne == Throne::Hostile {
         anvils |= g.centre;
     }
     if rules.escape == Escape::Corner {
         anvils |= g.corners;
     }
-    let empty = !pos.occupied().0 & g.full;
+    let empty = !w::<N>(pos.occupied()) & g.full;
     let first2 = g.first_file | (g.first_file << 1);
     let last2 = g.last_file | (g.last_file >> 1);
     let north = (enemies >> STRIDE) & (anvils >> (2 * STRIDE));
@@ -315,9 +322,9 @@ fn capture_squares_n<const N: usize>(pos: &Position) -> [Bits; 3] {
     let east = (enemies >> 1) & (anvils >> 2) & !last2;
     let west = (enemies << 1) & (anvils << 2) & !first2;
     let dirs = [north & empty, south & empty, east & empty, west & empty];
-    let mut one = Bits::ZERO;
-    let mut two = Bits::ZERO;
-    let mut three = Bits::ZERO;
+    let mut one = WordOf::<N>::ZERO;
+    let mut two = WordOf::<N>::ZERO;
+    let mut three = WordOf::<N>::ZERO;
     for d in dirs {
         three |= two & d;
         two |= one & d;

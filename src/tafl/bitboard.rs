@@ -1,12 +1,14 @@
 //! A set of squares as the bits of a [`Bits`], bit `rank × 13 + file` for a square: the 169
 //! bits of the 13×13 board, of which an 11×11, 9×9 or 7×7 board uses the lower-left part.
+//! The engine's and the AI's hot paths hold a board's sets in its [`Word`]: a `u128` on the
+//! 7×7 and 9×9 boards, whose squares all lie in the low 128 bits, [`Bits`] on the others.
 
 use super::square::Square;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Shl, Shr};
 
 /// 192 bits: the low 128 in a `u128`, the high 64 in a `u64`, packed to 24 bytes. Every board
-/// of up to 9×9 lives in the low word (its squares' indices are below 128), so the high word's
-/// operations cost little there; the 11×11 and 13×13 boards use both.
+/// of up to 9×9 lives in the low word (its squares' indices are below 128), and its hot paths
+/// work on that word alone ([`Word`]); the 11×11 and 13×13 boards use both.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[repr(C, packed(8))]
 pub struct Bits {
@@ -30,6 +32,12 @@ impl Bits {
     };
     /// How many bits there are.
     pub const WIDTH: u32 = 192;
+
+    /// The low 128 bits.
+    #[inline(always)]
+    pub const fn lo(self) -> u128 {
+        self.lo
+    }
 
     /// The set of the low 128 bits `lo`.
     #[inline(always)]
@@ -191,6 +199,168 @@ impl Bits {
             },
         }
     }
+}
+
+/// How the engine's hot paths hold a set of squares: [`Bits`], or a `u128` for the boards whose
+/// squares' indices are all below 128 (7×7 and 9×9), where the high word would always be empty.
+/// Each board size's code is compiled for its own word ([`crate::tafl::tables::Board`]).
+pub trait Word:
+    Copy
+    + Eq
+    + std::fmt::Debug
+    + BitAnd<Output = Self>
+    + BitAndAssign
+    + BitOr<Output = Self>
+    + BitOrAssign
+    + BitXor<Output = Self>
+    + BitXorAssign
+    + Not<Output = Self>
+    + Shl<usize, Output = Self>
+    + Shr<usize, Output = Self>
+{
+    const ZERO: Self;
+    const ONES: Self;
+    /// How many bits there are.
+    const WIDTH: u32;
+    /// The single bit `i` (below [`Word::WIDTH`]).
+    fn bit(i: usize) -> Self;
+    fn has(self, i: usize) -> bool;
+    fn is_zero(self) -> bool;
+    fn any(self) -> bool;
+    fn count_ones(self) -> u32;
+    /// The lowest set bit's index; `WIDTH` for the empty set.
+    fn trailing_zeros(self) -> u32;
+    /// The highest set bit's index (the set is not empty).
+    fn highest(self) -> u32;
+    fn without_lowest(self) -> Self;
+    /// The bits below bit `i` (`i` < `WIDTH`).
+    fn below(i: u32) -> Self;
+    /// The bits above bit `i` (`i` < `WIDTH`).
+    fn above(i: u32) -> Self;
+    /// The word of a set (whose bits fit in it).
+    fn from_bits(b: Bits) -> Self;
+    fn to_bits(self) -> Bits;
+}
+
+impl Word for u128 {
+    const ZERO: u128 = 0;
+    const ONES: u128 = u128::MAX;
+    const WIDTH: u32 = 128;
+    #[inline(always)]
+    fn bit(i: usize) -> u128 {
+        1 << i
+    }
+    #[inline(always)]
+    fn has(self, i: usize) -> bool {
+        self >> i & 1 != 0
+    }
+    #[inline(always)]
+    fn is_zero(self) -> bool {
+        self == 0
+    }
+    #[inline(always)]
+    fn any(self) -> bool {
+        self != 0
+    }
+    #[inline(always)]
+    fn count_ones(self) -> u32 {
+        u128::count_ones(self)
+    }
+    #[inline(always)]
+    fn trailing_zeros(self) -> u32 {
+        u128::trailing_zeros(self)
+    }
+    #[inline(always)]
+    fn highest(self) -> u32 {
+        127 - u128::leading_zeros(self)
+    }
+    #[inline(always)]
+    fn without_lowest(self) -> u128 {
+        self & self.wrapping_sub(1)
+    }
+    #[inline(always)]
+    fn below(i: u32) -> u128 {
+        (1 << i) - 1
+    }
+    #[inline(always)]
+    fn above(i: u32) -> u128 {
+        (u128::MAX << i) << 1
+    }
+    #[inline(always)]
+    fn from_bits(b: Bits) -> u128 {
+        b.lo
+    }
+    #[inline(always)]
+    fn to_bits(self) -> Bits {
+        Bits::from_lo(self)
+    }
+}
+
+impl Word for Bits {
+    const ZERO: Bits = Bits::ZERO;
+    const ONES: Bits = Bits::ONES;
+    const WIDTH: u32 = Bits::WIDTH;
+    #[inline(always)]
+    fn bit(i: usize) -> Bits {
+        Bits::bit(i)
+    }
+    #[inline(always)]
+    fn has(self, i: usize) -> bool {
+        Bits::has(self, i)
+    }
+    #[inline(always)]
+    fn is_zero(self) -> bool {
+        Bits::is_zero(self)
+    }
+    #[inline(always)]
+    fn any(self) -> bool {
+        Bits::any(self)
+    }
+    #[inline(always)]
+    fn count_ones(self) -> u32 {
+        Bits::count_ones(self)
+    }
+    #[inline(always)]
+    fn trailing_zeros(self) -> u32 {
+        Bits::trailing_zeros(self)
+    }
+    #[inline(always)]
+    fn highest(self) -> u32 {
+        Bits::WIDTH - 1 - Bits::leading_zeros(self)
+    }
+    #[inline(always)]
+    fn without_lowest(self) -> Bits {
+        Bits::without_lowest(self)
+    }
+    #[inline(always)]
+    fn below(i: u32) -> Bits {
+        Bits::below(i)
+    }
+    #[inline(always)]
+    fn above(i: u32) -> Bits {
+        Bits::below(i + 1).not()
+    }
+    #[inline(always)]
+    fn from_bits(b: Bits) -> Bits {
+        b
+    }
+    #[inline(always)]
+    fn to_bits(self) -> Bits {
+        self
+    }
+}
+
+/// The squares of a word, lowest first.
+#[inline(always)]
+pub fn squares_of<W: Word>(mut w: W) -> impl Iterator<Item = Square> {
+    std::iter::from_fn(move || {
+        if w.is_zero() {
+            return None;
+        }
+        let i = w.trailing_zeros();
+        w = w.without_lowest();
+        Square::new(i as u8)
+    })
 }
 
 /// A set of squares. Bit `i` is the square with index `i`.
@@ -443,6 +613,44 @@ mod tests {
         assert_eq!(Bitboard::ALL_SQUARES.0, GEOMETRY_13.full);
         assert_eq!(Bitboard::EMPTY.complement_on(7).count(), 49);
         assert_eq!(Bitboard::ALL_SQUARES.count(), 169);
+    }
+
+    #[test]
+    fn a_u128_word_answers_as_bits_do() {
+        let mut rng = fastrand::Rng::with_seed(13);
+        for _ in 0..2000 {
+            let x = rng.u128(..) >> rng.u32(0..128);
+            let b = Bits::from_lo(x);
+            let i = rng.u32(0..128);
+            let w = |v: u128| Bits::from_lo(v);
+            assert_eq!(Word::has(x, i as usize), Word::has(b, i as usize));
+            assert_eq!(Word::count_ones(x), Word::count_ones(b));
+            assert_eq!(w(Word::without_lowest(x)), Word::without_lowest(b));
+            assert_eq!(w(<u128 as Word>::below(i)), <Bits as Word>::below(i));
+            assert_eq!(
+                w(<u128 as Word>::above(i)),
+                <Bits as Word>::above(i) & Bits::below(128)
+            );
+            assert_eq!(
+                w(<u128 as Word>::bit(i as usize)),
+                <Bits as Word>::bit(i as usize)
+            );
+            assert_eq!(w(x << 13) & Bits::below(128), (b << 13) & Bits::below(128));
+            assert_eq!(w(x >> 13), b >> 13);
+            assert_eq!(<u128 as Word>::from_bits(b), x);
+            assert_eq!(Word::to_bits(x), b);
+            if x != 0 {
+                assert_eq!(Word::trailing_zeros(x), Word::trailing_zeros(b));
+                assert_eq!(Word::highest(x), Word::highest(b));
+            }
+            let squares: Vec<Square> = squares_of(x).collect();
+            assert_eq!(squares, Bitboard(b).into_iter().collect::<Vec<_>>());
+        }
+        assert_eq!(
+            Word::highest(Bits::bit(150) | Bits::bit(3)),
+            150,
+            "the high word counts"
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 use super::movelist::MoveList;
 use super::position::Position;
 use super::rules::Variant;
+use super::tables::{Board, Size};
 
 /// The number of leaves `depth` plies below `pos`. A game won by escape or capture is a leaf;
 /// repetition is ignored. The last ply is counted in bulk, without playing its moves.
@@ -26,7 +27,10 @@ pub fn perft_slow(pos: &Position, depth: u32) -> u64 {
 }
 
 /// The count for the `N` × `N` board: its size is known at compile time all the way down.
-fn leaves<const N: usize, const BULK: bool>(pos: &Position, depth: u32) -> u64 {
+fn leaves<const N: usize, const BULK: bool>(pos: &Position, depth: u32) -> u64
+where
+    Size<N>: Board,
+{
     if depth == 0 {
         return 1;
     }

@@ -1,32 +1,37 @@
 //! A position: the pieces on the board, the side to move, and the rules they play under.
 //! Legal move generation, captures and the king's fate live here.
 
-use super::bitboard::{Bitboard, Bits};
+use super::bitboard::{squares_of, Bitboard, Bits, Word};
 use super::movelist::MoveList;
 use super::mv::Move;
 use super::rules::{Escape, KingCapture, Rules, Throne, Variant};
 use super::side::{Piece, Side};
 use super::square::Square;
-use super::tables::{
-    slide_on, Geometry, DIRECTIONS, GEOMETRY_11, GEOMETRY_13, GEOMETRY_7, GEOMETRY_9, NONE,
-};
+use super::tables::{slide_on, Board, Geometry, Size, WordOf, DIRECTIONS, NONE};
 use super::zobrist::{DEFENDERS_TO_MOVE, PIECE_KEYS};
 use std::fmt;
 
-/// The geometry of the `N` × `N` board, resolved at compile time.
+/// The geometry of the `N` × `N` board in its word, resolved at compile time.
 #[inline(always)]
-fn geo<const N: usize>() -> &'static Geometry {
-    match N {
-        7 => &GEOMETRY_7,
-        9 => &GEOMETRY_9,
-        11 => &GEOMETRY_11,
-        _ => &GEOMETRY_13,
-    }
+fn geo<const N: usize>() -> &'static Geometry<WordOf<N>>
+where
+    Size<N>: Board,
+{
+    Size::<N>::geo()
+}
+
+/// A board's set in the `N` × `N` board's word.
+#[inline(always)]
+fn w<const N: usize>(b: Bitboard) -> WordOf<N>
+where
+    Size<N>: Board,
+{
+    WordOf::<N>::from_bits(b.0)
 }
 
 /// Calls the board-size specialisation of a method: `by_size!(self, method(args))`. The hot
 /// paths are generic over the board size, so each size's code is compiled with its own
-/// constant masks and tables, and Tablut's is what it was before other sizes existed.
+/// constant masks and tables in its own word (a `u128` up to 9×9).
 macro_rules! by_size {
     ($self:ident . $f:ident ( $($arg:expr),* )) => {
         match $self.rules.variant {
@@ -315,7 +320,7 @@ impl Position {
         let encircle = rules.encirclement;
         pos.end = match variant {
             Variant::Tablut => None,
-            Variant::Brandubh => ending::<7>(a, d, k, mover, encircle),
+            Variant::Brandubh => ending::<7>(a.lo(), d.lo(), k.lo(), mover, encircle),
             Variant::Copenhagen => ending::<11>(a, d, k, mover, encircle),
             Variant::Copenhagen13 => ending::<13>(a, d, k, mover, encircle),
         };
@@ -423,11 +428,22 @@ impl Position {
     }
 
     #[inline(always)]
-    fn escape_squares_n<const N: usize>(&self) -> Bitboard {
+    fn escape_squares_n<const N: usize>(&self) -> Bitboard
+    where
+        Size<N>: Board,
+    {
+        Bitboard(self.escape_n::<N>().to_bits())
+    }
+
+    #[inline(always)]
+    fn escape_n<const N: usize>(&self) -> WordOf<N>
+    where
+        Size<N>: Board,
+    {
         let g = geo::<N>();
         match self.rules.escape {
-            Escape::Edge => Bitboard(g.edge),
-            Escape::Corner => Bitboard(g.corners),
+            Escape::Edge => g.edge,
+            Escape::Corner => g.corners,
         }
     }
 
@@ -438,10 +454,14 @@ impl Position {
     }
 
     #[inline(always)]
-    pub(crate) fn decided_n<const N: usize>(&self) -> Option<Decided> {
-        if self.king.is_empty() {
+    pub(crate) fn decided_n<const N: usize>(&self) -> Option<Decided>
+    where
+        Size<N>: Board,
+    {
+        let king = w::<N>(self.king);
+        if king.is_zero() {
             Some(Decided::KingCaptured)
-        } else if (self.king & self.escape_squares_n::<N>()).any() {
+        } else if (king & self.escape_n::<N>()).any() {
             Some(Decided::KingEscaped)
         } else if N != 9 {
             self.end
@@ -452,7 +472,10 @@ impl Position {
 
     /// Squares no soldier may land on.
     #[inline(always)]
-    fn soldier_forbidden<const N: usize>(&self) -> Bits {
+    fn soldier_forbidden<const N: usize>(&self) -> WordOf<N>
+    where
+        Size<N>: Board,
+    {
         let g = geo::<N>();
         match self.rules.escape {
             Escape::Edge => g.centre,
@@ -467,16 +490,42 @@ impl Position {
             return Bitboard::EMPTY;
         }
         if self.king.contains(from) {
-            by_size!(self.king_destinations(from))
+            by_size!(self.king_destinations_bb(from))
         } else {
-            by_size!(self.soldier_destinations(from))
+            by_size!(self.soldier_destinations_bb(from))
         }
     }
 
+    fn king_destinations_bb<const N: usize>(&self, from: Square) -> Bitboard
+    where
+        Size<N>: Board,
+    {
+        Bitboard(self.king_destinations::<N>(from).to_bits())
+    }
+
+    fn soldier_destinations_bb<const N: usize>(&self, from: Square) -> Bitboard
+    where
+        Size<N>: Board,
+    {
+        Bitboard(self.soldier_destinations::<N>(from).to_bits())
+    }
+
+    /// The board's pieces, in the `N` × `N` board's word.
     #[inline(always)]
-    fn soldier_destinations<const N: usize>(&self, from: Square) -> Bitboard {
+    fn occupied_n<const N: usize>(&self) -> WordOf<N>
+    where
+        Size<N>: Board,
+    {
+        w::<N>(self.attackers) | w::<N>(self.defenders) | w::<N>(self.king)
+    }
+
+    #[inline(always)]
+    fn soldier_destinations<const N: usize>(&self, from: Square) -> WordOf<N>
+    where
+        Size<N>: Board,
+    {
         let g = geo::<N>();
-        let mut blockers = self.occupied().0;
+        let mut blockers = self.occupied_n::<N>();
         if !self.rules.castle_passable {
             blockers |= g.centre;
         }
@@ -485,15 +534,18 @@ impl Position {
             | slide_on(g, sq, 1, blockers)
             | slide_on(g, sq, 2, blockers)
             | slide_on(g, sq, 3, blockers);
-        Bitboard(reach & !self.soldier_forbidden::<N>())
+        reach & !self.soldier_forbidden::<N>()
     }
 
     #[inline(always)]
-    fn king_destinations<const N: usize>(&self, from: Square) -> Bitboard {
+    fn king_destinations<const N: usize>(&self, from: Square) -> WordOf<N>
+    where
+        Size<N>: Board,
+    {
         let g = geo::<N>();
-        let occ = self.occupied().0;
+        let occ = self.occupied_n::<N>();
         let sq = from.index();
-        let mut reach = Bits::ZERO;
+        let mut reach = WordOf::<N>::ZERO;
         for dir in DIRECTIONS {
             let mut r = slide_on(g, sq, dir, occ);
             if !self.rules.castle_passable && (r & g.centre).any() {
@@ -504,7 +556,7 @@ impl Position {
         if !self.rules.king_reenters_castle {
             reach &= !g.centre;
         }
-        Bitboard(reach)
+        reach
     }
 
     /// Every legal move of the side to move, in no particular order. None once decided.
@@ -514,24 +566,27 @@ impl Position {
 
     /// [`Position::legal_moves`] for the `N` × `N` board.
     #[inline]
-    pub(crate) fn legal_moves_n<const N: usize>(&self, list: &mut MoveList) {
+    pub(crate) fn legal_moves_n<const N: usize>(&self, list: &mut MoveList)
+    where
+        Size<N>: Board,
+    {
         list.clear();
         if self.decided_n::<N>().is_some() {
             return;
         }
         if self.turn == Side::Defenders {
             if let Some(k) = self.king() {
-                for to in self.king_destinations::<N>(k) {
+                for to in squares_of(self.king_destinations::<N>(k)) {
                     list.push(Move::new(k, to));
                 }
             }
         }
         let soldiers = match self.turn {
-            Side::Attackers => self.attackers,
-            Side::Defenders => self.defenders,
+            Side::Attackers => w::<N>(self.attackers),
+            Side::Defenders => w::<N>(self.defenders),
         };
-        for from in soldiers {
-            for to in self.soldier_destinations::<N>(from) {
+        for from in squares_of(soldiers) {
+            for to in squares_of(self.soldier_destinations::<N>(from)) {
                 list.push(Move::new(from, to));
             }
         }
@@ -553,13 +608,16 @@ impl Position {
 
     /// [`Position::count_legal_moves`] for the `N` × `N` board.
     #[inline]
-    pub(crate) fn count_legal_moves_n<const N: usize>(&self) -> u32 {
+    pub(crate) fn count_legal_moves_n<const N: usize>(&self) -> u32
+    where
+        Size<N>: Board,
+    {
         const STRIDE: u32 = super::square::STRIDE as u32;
         let geo = geo::<N>();
         if self.decided_n::<N>().is_some() {
             return 0;
         }
-        let occ = self.occupied().0;
+        let occ = self.occupied_n::<N>();
         // Off-board squares are never passable: on boards narrower than the stride a shift east
         // or west off the board lands on one of them, and needs no file mask.
         let mut pass = !occ & geo.full;
@@ -568,14 +626,14 @@ impl Position {
         }
         let land = !self.soldier_forbidden::<N>();
         let soldiers = match self.turn {
-            Side::Attackers => self.attackers.0,
-            Side::Defenders => self.defenders.0,
+            Side::Attackers => w::<N>(self.attackers),
+            Side::Defenders => w::<N>(self.defenders),
         };
         // Only the widest board fills its rows and needs the wrap masks.
         let (not_first, not_last) = if N == STRIDE as usize {
             (!geo.first_file, !geo.last_file)
         } else {
-            (Bits::ONES, Bits::ONES)
+            (WordOf::<N>::ONES, WordOf::<N>::ONES)
         };
         let mut n = 0;
         let mut g = soldiers;
@@ -601,7 +659,7 @@ impl Position {
         }
         if self.turn == Side::Defenders {
             if let Some(k) = self.king() {
-                n += self.king_destinations::<N>(k).count();
+                n += self.king_destinations::<N>(k).count_ones();
             }
         }
         n
@@ -612,7 +670,10 @@ impl Position {
         by_size!(self.has_legal_move_n())
     }
 
-    fn has_legal_move_n<const N: usize>(&self) -> bool {
+    fn has_legal_move_n<const N: usize>(&self) -> bool
+    where
+        Size<N>: Board,
+    {
         if self.decided_n::<N>().is_some() {
             return false;
         }
@@ -713,7 +774,10 @@ impl Position {
 
     /// [`Position::make`] for the `N` × `N` board.
     #[inline]
-    pub(crate) fn make_n<const N: usize>(&self, mv: Move) -> (Position, MoveEffect) {
+    pub(crate) fn make_n<const N: usize>(&self, mv: Move) -> (Position, MoveEffect)
+    where
+        Size<N>: Board,
+    {
         let mut next = *self;
         let undo = next.make_in_place_n::<N>(mv);
         (next, undo.effect)
@@ -726,7 +790,11 @@ impl Position {
     }
 
     #[inline(always)]
-    fn make_in_place_n<const N: usize>(&mut self, mv: Move) -> Undo {
+    fn make_in_place_n<const N: usize>(&mut self, mv: Move) -> Undo
+    where
+        Size<N>: Board,
+    {
+        type W<const N: usize> = WordOf<N>;
         let g = geo::<N>();
         let castle = g.centre_sq;
         let from = mv.from.index();
@@ -737,42 +805,45 @@ impl Position {
             hash: self.hash,
             king_was,
         };
-        let from_to = Bits::bit(from) | Bits::bit(to);
-        let mover_is_king = self.king.0.has(from);
+        let from_to = W::<N>::bit(from) | W::<N>::bit(to);
+        let mover_is_king = w::<N>(self.king).has(from);
         let kind = if mover_is_king {
-            self.king.0 ^= from_to;
+            self.king.0 ^= from_to.to_bits();
             2
         } else if self.turn == Side::Attackers {
-            self.attackers.0 ^= from_to;
+            self.attackers.0 ^= from_to.to_bits();
             0
         } else {
-            self.defenders.0 ^= from_to;
+            self.defenders.0 ^= from_to.to_bits();
             1
         };
+        let attackers = w::<N>(self.attackers);
+        let defenders = w::<N>(self.defenders);
+        let king = w::<N>(self.king);
         self.hash ^= PIECE_KEYS[kind][from] ^ PIECE_KEYS[kind][to];
 
-        let castle_empty = (self.king.0 & g.centre).is_zero();
+        let castle_empty = (king & g.centre).is_zero();
         let corners = match self.rules.escape {
-            Escape::Edge => Bits::ZERO,
+            Escape::Edge => W::<N>::ZERO,
             Escape::Corner => g.corners,
         };
         let throne = castle_empty && self.rules.throne == Throne::Hostile;
-        let neutral_hostile = corners | if throne { g.centre } else { Bits::ZERO };
+        let neutral_hostile = corners | if throne { g.centre } else { W::<N>::ZERO };
 
         if !mover_is_king || self.rules.king_armed {
             let (anvils, enemies, enemy_kind) = match self.turn {
-                Side::Attackers => (self.attackers.0, self.defenders.0, 1),
+                Side::Attackers => (attackers, defenders, 1),
                 Side::Defenders => {
-                    let king = if self.rules.king_armed {
-                        self.king.0
+                    let armed = if self.rules.king_armed {
+                        king
                     } else {
-                        Bits::ZERO
+                        W::<N>::ZERO
                     };
-                    (self.defenders.0 | king, self.attackers.0, 0)
+                    (defenders | armed, attackers, 0)
                 }
             };
             let hostile = anvils | neutral_hostile;
-            let mut captured = Bits::ZERO;
+            let mut captured = W::<N>::ZERO;
             for dir in DIRECTIONS {
                 let y = g.neighbours[to][dir];
                 if y == NONE || !enemies.has(y as usize) {
@@ -789,56 +860,47 @@ impl Position {
                         && z == castle
                         && self.turn == Side::Attackers
                         && self.rules.king_armed
-                        && self.rule_12(y as usize))
+                        && rule_12(king.to_bits(), attackers.to_bits(), y as usize))
                 {
-                    captured |= Bits::bit(y as usize);
+                    captured |= W::<N>::bit(y as usize);
                 }
             }
             if N >= 11 && g.edge.has(to) {
                 captured |= match self.turn {
-                    Side::Attackers => shieldwall::<N>(
-                        self.attackers.0,
-                        self.defenders.0 | self.king.0,
-                        self.defenders.0,
-                        to,
-                    ),
-                    Side::Defenders => shieldwall::<N>(
-                        self.defenders.0 | self.king.0,
-                        self.attackers.0,
-                        self.attackers.0,
-                        to,
-                    ),
+                    Side::Attackers => shieldwall::<N>(attackers, defenders | king, defenders, to),
+                    Side::Defenders => shieldwall::<N>(defenders | king, attackers, attackers, to),
                 };
             }
             if captured.any() {
                 if enemy_kind == 0 {
-                    self.attackers.0 ^= captured;
+                    self.attackers.0 ^= captured.to_bits();
                 } else {
-                    self.defenders.0 ^= captured;
+                    self.defenders.0 ^= captured.to_bits();
                 }
-                for sq in Bitboard(captured) {
+                for sq in squares_of(captured) {
                     self.hash ^= PIECE_KEYS[enemy_kind][sq.index()];
                 }
-                undo.effect.captured = Bitboard(captured);
+                undo.effect.captured = Bitboard(captured.to_bits());
             }
         }
 
         if self.turn == Side::Attackers {
-            if (self.king.0 & g.adjacent[to]).any() && self.king_is_taken::<N>(to, neutral_hostile)
+            if (king & g.adjacent[to]).any()
+                && king_is_taken::<N>(&self.rules, attackers, king, to, neutral_hostile)
             {
-                let k = self.king.0.trailing_zeros() as usize;
+                let k = king.trailing_zeros() as usize;
                 self.hash ^= PIECE_KEYS[2][k];
-                self.king.0 = Bits::ZERO;
+                self.king = Bitboard::EMPTY;
                 undo.effect.king_captured = true;
             }
-        } else if mover_is_king && self.escape_squares_n::<N>().0.has(to) {
+        } else if mover_is_king && self.escape_n::<N>().has(to) {
             undo.effect.escaped = true;
         }
         if N != 9 && !undo.effect.king_captured && !undo.effect.escaped {
             self.end = ending::<N>(
-                self.attackers.0,
-                self.defenders.0,
-                self.king.0,
+                w::<N>(self.attackers),
+                w::<N>(self.defenders),
+                w::<N>(self.king),
                 self.turn,
                 self.rules.encirclement,
             );
@@ -847,57 +909,6 @@ impl Position {
         self.turn = self.turn.other();
         self.hash ^= DEFENDERS_TO_MOVE;
         undo
-    }
-
-    /// Rule 12: the king on his castle with attackers on the three neighbours other than `y`,
-    /// where a defender stands. A disarmed king (`king_armed = false`) takes part in no capture,
-    /// so this needs him armed. Tablut's only.
-    #[inline]
-    fn rule_12(&self, y: usize) -> bool {
-        let g = &GEOMETRY_9;
-        self.king.0 == g.centre && {
-            let others = g.adjacent[g.centre_sq] & !Bits::bit(y);
-            others & self.attackers.0 == others
-        }
-    }
-
-    /// Whether the attacker that just arrived on `to` (next to the king) completes his capture.
-    #[inline]
-    fn king_is_taken<const N: usize>(&self, to: usize, neutral_hostile: Bits) -> bool {
-        let g = geo::<N>();
-        let castle = g.centre_sq;
-        let k = self.king.0.trailing_zeros() as usize;
-        let adj = g.adjacent[k];
-        let att = self.attackers.0;
-        // Two sides: the arrival on `to` and a hostile square beyond the king.
-        let by_two = |hostile: Bits| {
-            DIRECTIONS.into_iter().any(|dir| {
-                g.neighbours[to][dir] as usize == k && {
-                    let z = g.neighbours[k][dir];
-                    z != NONE && hostile.has(z as usize)
-                }
-            })
-        };
-        match self.rules.king_capture {
-            KingCapture::Linnaeus => {
-                if k == castle {
-                    adj & att == adj
-                } else if g.adjacent[castle].has(k) {
-                    let sides = adj & !g.centre;
-                    sides & att == sides
-                } else {
-                    by_two(att | neutral_hostile)
-                }
-            }
-            KingCapture::FourSides => {
-                let hostile = att | neutral_hostile;
-                adj.count_ones() == 4 && adj & hostile == adj
-            }
-            // The empty throne is never hostile to the king; a corner is.
-            KingCapture::FourOnThrone if k == castle => adj & att == adj,
-            KingCapture::FourOnThrone => by_two(att | (neutral_hostile & !g.centre)),
-            KingCapture::TwoSides => by_two(att | neutral_hostile),
-        }
     }
 
     /// Takes back the move `make_in_place` played.
@@ -925,9 +936,16 @@ impl Position {
     /// The king's free lines to a square he would win on (Linnaeus' *raichi* for one, *tuichu*
     /// for two or more): how many of his legal moves, were it his turn, reach an escape square.
     pub fn king_free_lines(&self) -> u32 {
+        by_size!(self.king_free_lines_n())
+    }
+
+    fn king_free_lines_n<const N: usize>(&self) -> u32
+    where
+        Size<N>: Board,
+    {
         match self.king() {
-            Some(k) if self.decided().is_none() => {
-                (by_size!(self.king_destinations(k)) & self.escape_squares()).count()
+            Some(k) if self.decided_n::<N>().is_none() => {
+                (self.king_destinations::<N>(k) & self.escape_n::<N>()).count_ones()
             }
             _ => 0,
         }
@@ -938,19 +956,21 @@ impl Position {
         by_size!(self.king_capturable_n())
     }
 
-    fn king_capturable_n<const N: usize>(&self) -> bool {
+    fn king_capturable_n<const N: usize>(&self) -> bool
+    where
+        Size<N>: Board,
+    {
         if self.decided_n::<N>().is_some() {
             return false;
         }
         let me = self.with_turn(Side::Attackers);
         let Some(k) = me.king() else { return false };
-        let targets = Bitboard(geo::<N>().adjacent[k.index()] & !me.occupied().0);
-        if targets.is_empty() {
+        let targets = geo::<N>().adjacent[k.index()] & !me.occupied_n::<N>();
+        if targets.is_zero() {
             return false;
         }
-        me.attackers.into_iter().any(|from| {
-            (me.soldier_destinations::<N>(from) & targets)
-                .into_iter()
+        squares_of(w::<N>(me.attackers)).any(|from| {
+            squares_of(me.soldier_destinations::<N>(from) & targets)
                 .any(|to| me.make_n::<N>(Move::new(from, to)).1.king_captured)
         })
     }
@@ -959,15 +979,77 @@ impl Position {
 // Brandubh's and Copenhagen's own rules. Free functions over bitboards passed by value, never
 // inlined: Tablut's make, which shares a caller with them, keeps its position in registers.
 
+/// Rule 12: the king on his castle with attackers on the three neighbours other than `y`,
+/// where a defender stands. A disarmed king (`king_armed = false`) takes part in no capture,
+/// so this needs him armed. Tablut's only.
+#[inline]
+fn rule_12(king: Bits, attackers: Bits, y: usize) -> bool {
+    let g = &super::tables::GEOMETRY_9;
+    king == g.centre && {
+        let others = g.adjacent[g.centre_sq] & !Bits::bit(y);
+        others & attackers == others
+    }
+}
+
+/// Whether the attacker that just arrived on `to` (next to the king) completes his capture.
+#[inline]
+fn king_is_taken<const N: usize>(
+    rules: &Rules,
+    att: WordOf<N>,
+    king: WordOf<N>,
+    to: usize,
+    neutral_hostile: WordOf<N>,
+) -> bool
+where
+    Size<N>: Board,
+{
+    let g = geo::<N>();
+    let castle = g.centre_sq;
+    let k = king.trailing_zeros() as usize;
+    let adj = g.adjacent[k];
+    // Two sides: the arrival on `to` and a hostile square beyond the king.
+    let by_two = |hostile: WordOf<N>| {
+        DIRECTIONS.into_iter().any(|dir| {
+            g.neighbours[to][dir] as usize == k && {
+                let z = g.neighbours[k][dir];
+                z != NONE && hostile.has(z as usize)
+            }
+        })
+    };
+    match rules.king_capture {
+        KingCapture::Linnaeus => {
+            if k == castle {
+                adj & att == adj
+            } else if g.adjacent[castle].has(k) {
+                let sides = adj & !g.centre;
+                sides & att == sides
+            } else {
+                by_two(att | neutral_hostile)
+            }
+        }
+        KingCapture::FourSides => {
+            let hostile = att | neutral_hostile;
+            adj.count_ones() == 4 && adj & hostile == adj
+        }
+        // The empty throne is never hostile to the king; a corner is.
+        KingCapture::FourOnThrone if k == castle => adj & att == adj,
+        KingCapture::FourOnThrone => by_two(att | (neutral_hostile & !g.centre)),
+        KingCapture::TwoSides => by_two(att | neutral_hostile),
+    }
+}
+
 /// The squares next to any square of `b`, on the `N` × `N` board.
 #[inline(always)]
-fn dilate<const N: usize>(b: Bits) -> Bits {
+fn dilate<const N: usize>(b: WordOf<N>) -> WordOf<N>
+where
+    Size<N>: Board,
+{
     const S: usize = super::square::STRIDE;
     let g = geo::<N>();
     let (not_first, not_last) = if N == S {
         (!g.first_file, !g.last_file)
     } else {
-        (Bits::ONES, Bits::ONES)
+        (WordOf::<N>::ONES, WordOf::<N>::ONES)
     };
     ((b << S) | (b >> S) | ((b << 1) & not_first) | ((b >> 1) & not_last)) & g.full
 }
@@ -977,12 +1059,15 @@ fn dilate<const N: usize>(b: Bits) -> Bits {
 /// attackers' move, where the rules have it).
 #[inline(never)]
 fn ending<const N: usize>(
-    attackers: Bits,
-    defenders: Bits,
-    king: Bits,
+    attackers: WordOf<N>,
+    defenders: WordOf<N>,
+    king: WordOf<N>,
     mover: Side,
     encircle: bool,
-) -> Option<Decided> {
+) -> Option<Decided>
+where
+    Size<N>: Board,
+{
     match mover {
         Side::Defenders if N >= 11 && exit_fort::<N>(attackers, defenders, king) => {
             Some(Decided::ExitFort)
@@ -1000,7 +1085,15 @@ fn ending<const N: usize>(
 /// side in front of it. The row's soldiers are captured; a king in the row counts toward the two
 /// but is not captured. Both directions along the edge are looked at.
 #[inline(never)]
-fn shieldwall<const N: usize>(own: Bits, enemies: Bits, soldiers: Bits, to: usize) -> Bits {
+fn shieldwall<const N: usize>(
+    own: WordOf<N>,
+    enemies: WordOf<N>,
+    soldiers: WordOf<N>,
+    to: usize,
+) -> WordOf<N>
+where
+    Size<N>: Board,
+{
     use super::tables::{EAST, NORTH, SOUTH, WEST};
     let g = geo::<N>();
     let n = N as u8;
@@ -1014,13 +1107,13 @@ fn shieldwall<const N: usize>(own: Bits, enemies: Bits, soldiers: Bits, to: usiz
     } else {
         (WEST, [NORTH, SOUTH])
     };
-    let mut captured = Bits::ZERO;
+    let mut captured = WordOf::<N>::ZERO;
     for walk in walks {
-        let mut row = Bits::ZERO;
+        let mut row = WordOf::<N>::ZERO;
         let mut count = 0;
         let mut t = g.neighbours[to][walk];
         while t != NONE {
-            let b = Bits::bit(t as usize);
+            let b = WordOf::<N>::bit(t as usize);
             if ((g.corners | own) & b).any() {
                 if count >= 2 {
                     captured |= row;
@@ -1046,7 +1139,10 @@ fn shieldwall<const N: usize>(own: Bits, enemies: Bits, soldiers: Bits, to: usiz
 /// of empty squares closed by defenders and the edge that reaches no attacker and no corner, and
 /// every defender of its wall safe from capture: along each line through him, at least one
 /// neighbour is off the board, a piece of his side, or inside the fort (not the empty throne).
-fn exit_fort<const N: usize>(attackers: Bits, defenders: Bits, k: Bits) -> bool {
+fn exit_fort<const N: usize>(attackers: WordOf<N>, defenders: WordOf<N>, k: WordOf<N>) -> bool
+where
+    Size<N>: Board,
+{
     const S: usize = super::square::STRIDE;
     let g = geo::<N>();
     if (k & g.edge).is_zero() {
@@ -1076,7 +1172,7 @@ fn exit_fort<const N: usize>(attackers: Bits, defenders: Bits, k: Bits) -> bool 
     let (not_first, not_last) = if N == S {
         (!g.first_file, !g.last_file)
     } else {
-        (Bits::ONES, Bits::ONES)
+        (WordOf::<N>::ONES, WordOf::<N>::ONES)
     };
     let vertical = top | bottom | (safe >> S) | (safe << S);
     let horizontal =
@@ -1086,24 +1182,35 @@ fn exit_fort<const N: usize>(attackers: Bits, defenders: Bits, k: Bits) -> bool 
 
 /// Encirclement (Brandubh and Copenhagen): the squares the king can reach through empty squares
 /// and his own pieces, closed by attackers, touch no edge and hold every defender.
-fn encircled<const N: usize>(attackers: Bits, defenders: Bits, k: Bits) -> bool {
+fn encircled<const N: usize>(attackers: WordOf<N>, defenders: WordOf<N>, k: WordOf<N>) -> bool
+where
+    Size<N>: Board,
+{
     let g = geo::<N>();
     if k.is_zero() || ((defenders | k) & g.edge).any() {
         return false;
     }
     let open = g.full & !attackers;
-    let mut inside = k;
-    loop {
-        let grown = (inside | dilate::<N>(inside)) & open;
-        if (grown & g.edge).any() {
-            return false;
+    // The squares reached from the king, then from him alone: a defender's space that reaches
+    // the edge is the king's, or that defender is outside his; either way there is no
+    // encirclement, and the defenders, closer to the edge than he is, find it sooner.
+    let reaches_edge = |from: WordOf<N>| {
+        let mut inside = from;
+        loop {
+            let grown = (inside | dilate::<N>(inside)) & open;
+            if (grown & g.edge).any() {
+                return None;
+            }
+            if grown == inside {
+                return Some(inside);
+            }
+            inside = grown;
         }
-        if grown == inside {
-            break;
-        }
-        inside = grown;
+    };
+    if reaches_edge(defenders | k).is_none() {
+        return false;
     }
-    (defenders & !inside).is_zero()
+    reaches_edge(k).is_some_and(|inside| (defenders & !inside).is_zero())
 }
 
 impl fmt::Debug for Position {

@@ -4,7 +4,7 @@
 //! lands on a square outside the board's mask and needs no wrap mask. Only the 13×13 board
 //! fills its rows and needs them.
 
-use super::bitboard::Bits;
+use super::bitboard::{Bits, Word};
 use super::square::{SQUARES, STRIDE};
 
 /// Directions: north (+rank), east (+file), south (-rank), west (-file).
@@ -17,33 +17,34 @@ pub const DIRECTIONS: [usize; 4] = [NORTH, EAST, SOUTH, WEST];
 /// 255 where there is no neighbour.
 pub const NONE: u8 = 255;
 
-/// Everything the engine needs to know about one board size.
+/// Everything the engine needs to know about one board size, its sets of squares held in `W`
+/// ([`Bits`], or a `u128` for the hot paths of boards that fit one: [`Board`]).
 #[derive(Debug)]
-pub struct Geometry {
+pub struct Geometry<W = Bits> {
     /// Squares per side: 7, 9, 11 or 13.
     pub size: u8,
     /// Every square of the board.
-    pub full: Bits,
+    pub full: W,
     /// The squares on the edge.
-    pub edge: Bits,
+    pub edge: W,
     /// The four corners.
-    pub corners: Bits,
+    pub corners: W,
     /// The centre square (the castle, or throne).
-    pub centre: Bits,
+    pub centre: W,
     /// The centre square's index.
     pub centre_sq: usize,
     /// The first file (a) and the last file.
-    pub first_file: Bits,
-    pub last_file: Bits,
+    pub first_file: W,
+    pub last_file: W,
     /// `rays[dir][sq]`: the squares from `sq` (exclusive) to the edge in direction `dir`.
-    pub rays: [[Bits; SQUARES]; 4],
+    pub rays: [[W; SQUARES]; 4],
     /// `neighbours[sq][dir]`: the adjacent square in that direction, or [`NONE`].
     pub neighbours: [[u8; 4]; SQUARES],
     /// `adjacent[sq]`: the (up to four) orthogonal neighbours.
-    pub adjacent: [Bits; SQUARES],
+    pub adjacent: [W; SQUARES],
     /// `to_centre[sq]`: squares after `sq` up to and including the centre, if `sq` shares its
     /// line. Used to cut a slide at the centre when it may not be passed.
-    pub to_centre: [Bits; SQUARES],
+    pub to_centre: [W; SQUARES],
 }
 
 const fn step(n: usize, sq: usize, dir: usize) -> Option<usize> {
@@ -124,6 +125,89 @@ const fn make_geometry(n: usize) -> Geometry {
     g
 }
 
+/// A geometry's sets as `u128`s: for a board of up to 9×9, whose squares' indices are below 128.
+const fn narrow(g: Geometry) -> Geometry<u128> {
+    let mut rays = [[0; SQUARES]; 4];
+    let mut adjacent = [0; SQUARES];
+    let mut to_centre = [0; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let mut dir = 0;
+        while dir < 4 {
+            rays[dir][sq] = g.rays[dir][sq].lo();
+            dir += 1;
+        }
+        adjacent[sq] = g.adjacent[sq].lo();
+        to_centre[sq] = g.to_centre[sq].lo();
+        sq += 1;
+    }
+    Geometry {
+        size: g.size,
+        full: g.full.lo(),
+        edge: g.edge.lo(),
+        corners: g.corners.lo(),
+        centre: g.centre.lo(),
+        centre_sq: g.centre_sq,
+        first_file: g.first_file.lo(),
+        last_file: g.last_file.lo(),
+        rays,
+        neighbours: g.neighbours,
+        adjacent,
+        to_centre,
+    }
+}
+
+/// A board size, as the engine's hot paths are compiled for it: `Size<7>`, `Size<9>`,
+/// `Size<11>`, `Size<13>`. The 7×7 and 9×9 boards hold their sets in a `u128` (every one of
+/// their squares' indices is below 128); 11×11 and 13×13 in [`Bits`].
+pub struct Size<const N: usize>;
+
+/// What a board size's code works with: its word and its tables in that word.
+pub trait Board {
+    type W: Word;
+    fn geo() -> &'static Geometry<Self::W>;
+}
+
+impl Board for Size<7> {
+    type W = u128;
+    #[inline(always)]
+    fn geo() -> &'static Geometry<u128> {
+        &GEOMETRY_7_WORD
+    }
+}
+
+impl Board for Size<9> {
+    type W = u128;
+    #[inline(always)]
+    fn geo() -> &'static Geometry<u128> {
+        &GEOMETRY_9_WORD
+    }
+}
+
+impl Board for Size<11> {
+    type W = Bits;
+    #[inline(always)]
+    fn geo() -> &'static Geometry<Bits> {
+        &GEOMETRY_11
+    }
+}
+
+impl Board for Size<13> {
+    type W = Bits;
+    #[inline(always)]
+    fn geo() -> &'static Geometry<Bits> {
+        &GEOMETRY_13
+    }
+}
+
+/// The word of the `N` × `N` board's hot paths.
+pub type WordOf<const N: usize> = <Size<N> as Board>::W;
+
+/// Brandubh's 7×7 tables in a `u128`.
+static GEOMETRY_7_WORD: Geometry<u128> = narrow(make_geometry(7));
+/// Tablut's 9×9 tables in a `u128`.
+static GEOMETRY_9_WORD: Geometry<u128> = narrow(make_geometry(9));
+
 /// Brandubh's 7×7 board.
 pub static GEOMETRY_7: Geometry = make_geometry(7);
 /// Tablut's 9×9 board.
@@ -144,39 +228,19 @@ pub fn geometry(size: u8) -> &'static Geometry {
     }
 }
 
-/// Tablut's 9×9 tables, as the search and evaluation use them.
-/// `RAYS[dir][sq]`: the squares from `sq` (exclusive) to the edge in direction `dir`.
-pub static RAYS: [[Bits; SQUARES]; 4] = make_geometry(9).rays;
-/// `NEIGHBOURS[sq][dir]`: the adjacent square in that direction, or [`NONE`] (9×9).
-pub static NEIGHBOURS: [[u8; 4]; SQUARES] = make_geometry(9).neighbours;
-/// `ADJACENT[sq]`: the (up to four) orthogonal neighbours (9×9).
-pub static ADJACENT: [Bits; SQUARES] = make_geometry(9).adjacent;
-/// `TO_CASTLE[sq]`: squares after `sq` up to and including the castle, if `sq` shares its line
-/// (9×9).
-pub static TO_CASTLE: [Bits; SQUARES] = make_geometry(9).to_centre;
-
-/// The squares reachable from `sq` in direction `dir` on Tablut's 9×9 board, stopping before
-/// the first blocker.
-#[inline(always)]
-pub fn slide(sq: usize, dir: usize, blockers: Bits) -> Bits {
-    slide_on(&GEOMETRY_9, sq, dir, blockers)
-}
-
 /// The squares reachable from `sq` in direction `dir` on a board, stopping before the first
 /// blocker.
 #[inline(always)]
-pub fn slide_on(g: &Geometry, sq: usize, dir: usize, blockers: Bits) -> Bits {
+pub fn slide_on<W: Word>(g: &Geometry<W>, sq: usize, dir: usize, blockers: W) -> W {
     let ray = g.rays[dir][sq];
     let hits = ray & blockers;
     if hits.is_zero() {
         return ray;
     }
     if dir == NORTH || dir == EAST {
-        let first = hits.trailing_zeros();
-        ray & Bits::below(first)
+        ray & W::below(hits.trailing_zeros())
     } else {
-        let first = Bits::WIDTH - 1 - hits.leading_zeros();
-        ray & !Bits::below(first + 1)
+        ray & W::above(hits.highest())
     }
 }
 
@@ -191,31 +255,80 @@ mod tests {
 
     #[test]
     fn rays_and_neighbours() {
+        let g = &GEOMETRY_9;
+        let (rays, neighbours, adjacent) = (&g.rays, &g.neighbours, &g.adjacent);
         let e5 = idx("e5");
         // e5: four rays of four squares each.
         for dir in DIRECTIONS {
-            assert_eq!(RAYS[dir][e5].count_ones(), 4);
+            assert_eq!(rays[dir][e5].count_ones(), 4);
         }
-        assert_eq!(RAYS[NORTH][0].count_ones(), 8);
-        assert_eq!(RAYS[SOUTH][0], Bits::ZERO);
-        assert_eq!(NEIGHBOURS[0][WEST], NONE);
-        assert_eq!(NEIGHBOURS[0][EAST], 1);
-        assert_eq!(ADJACENT[e5].count_ones(), 4);
-        assert_eq!(ADJACENT[0].count_ones(), 2);
+        assert_eq!(rays[NORTH][0].count_ones(), 8);
+        assert_eq!(rays[SOUTH][0], Bits::ZERO);
+        assert_eq!(neighbours[0][WEST], NONE);
+        assert_eq!(neighbours[0][EAST], 1);
+        assert_eq!(adjacent[e5].count_ones(), 4);
+        assert_eq!(adjacent[0].count_ones(), 2);
         // From e1 toward the castle: e2 e3 e4 e5.
-        assert_eq!(TO_CASTLE[idx("e1")].count_ones(), 4);
-        assert_eq!(TO_CASTLE[0], Bits::ZERO);
+        assert_eq!(g.to_centre[idx("e1")].count_ones(), 4);
+        assert_eq!(g.to_centre[0], Bits::ZERO);
     }
 
     #[test]
     fn slides_stop_before_blockers() {
+        let g = &GEOMETRY_9;
         let b = |n: &str| Bits::bit(idx(n));
         // From a1 north with a blocker on a4: a2, a3.
-        assert_eq!(slide(0, NORTH, b("a4")), b("a2") | b("a3"));
+        assert_eq!(slide_on(g, 0, NORTH, b("a4")), b("a2") | b("a3"));
         // From i9 south with a blocker on i7: i8 only.
-        assert_eq!(slide(idx("i9"), SOUTH, b("i7")), b("i8"));
+        assert_eq!(slide_on(g, idx("i9"), SOUTH, b("i7")), b("i8"));
         // West from e5 with a blocker on c5: d5 only.
-        assert_eq!(slide(idx("e5"), WEST, b("c5")), b("d5"));
+        assert_eq!(slide_on(g, idx("e5"), WEST, b("c5")), b("d5"));
+    }
+
+    #[test]
+    fn the_u128_tables_hold_the_same_squares_and_slide_the_same() {
+        fn same(w: &Geometry<u128>, b: &Geometry) {
+            let lo = Bits::from_lo;
+            assert_eq!((w.size, w.centre_sq), (b.size, b.centre_sq));
+            assert_eq!(
+                [
+                    w.full,
+                    w.edge,
+                    w.corners,
+                    w.centre,
+                    w.first_file,
+                    w.last_file
+                ]
+                .map(lo),
+                [
+                    b.full,
+                    b.edge,
+                    b.corners,
+                    b.centre,
+                    b.first_file,
+                    b.last_file
+                ]
+            );
+            assert_eq!(w.neighbours, b.neighbours);
+            let mut rng = fastrand::Rng::with_seed(7);
+            for sq in Square::all_on(b.size) {
+                let i = sq.index();
+                assert_eq!(lo(w.adjacent[i]), b.adjacent[i]);
+                assert_eq!(lo(w.to_centre[i]), b.to_centre[i]);
+                for dir in DIRECTIONS {
+                    assert_eq!(lo(w.rays[dir][i]), b.rays[dir][i]);
+                    let blockers = rng.u128(..) & w.full;
+                    assert_eq!(
+                        lo(slide_on(w, i, dir, blockers)),
+                        slide_on(b, i, dir, lo(blockers))
+                    );
+                }
+            }
+        }
+        same(Size::<7>::geo(), &GEOMETRY_7);
+        same(Size::<9>::geo(), &GEOMETRY_9);
+        assert!(std::ptr::eq(Size::<11>::geo(), &GEOMETRY_11));
+        assert!(std::ptr::eq(Size::<13>::geo(), &GEOMETRY_13));
     }
 
     #[test]
