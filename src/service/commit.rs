@@ -1,6 +1,8 @@
 //! A change committed with its notices: a move or a game's end written in one transaction with
 //! the news it owes (the game's row moved on only if it is still where it was read), the game
-//! rated when it ends, the clock's deadline set; a commit whose outcome is unknown looked up.
+//! rated when it ends, what the parts registered for a game's end
+//! ([`OnGameEnd`](super::core::OnGameEnd)) done in that transaction, the clock's deadline
+//! set; a commit whose outcome is unknown looked up.
 
 use super::away;
 use super::core::Core;
@@ -10,7 +12,7 @@ use super::notice::{AnswerRef, Answering, Notice, Payload};
 use super::stored::LoadedGame;
 use super::types::notify::LastMove;
 use super::types::{
-    Caption, ChannelId, ClockEvent, Clocks, Ended, GameInfo, MoveReport, NoticeId, Player,
+    Caption, ChannelId, ClockEvent, Clocks, Ended, GameId, GameInfo, MoveReport, NoticeId, Player,
     RatingChanges, TimeControl, User, UserId,
 };
 use crate::rating::{rate_game, Score};
@@ -66,7 +68,7 @@ impl Core {
         };
         let notation = recorded.to_string();
         if info.is_over() {
-            self.lock_tournament_of(&mut tx, row.id).await?;
+            self.before_end(&mut tx, row.id).await?;
         }
         advance(&mut tx, &row, &info, game.position(), now).await?;
         moves::insert(&mut *tx, row.id, info.ply, &notation, by_user, now)
@@ -77,9 +79,7 @@ impl Core {
             ))?;
         draws::close_open(&mut *tx, row.id, DrawStatus::Lapsed, now).await?;
         let ratings = if info.is_over() {
-            // A tournament's game: scored, and the next round paired if it was the round's
-            // last (`src/service/tournament/rounds.rs`), in this transaction.
-            self.tournament_game_ended(&mut tx, &info, now).await?;
+            self.game_ended(&mut tx, &info, now).await?;
             rate(&mut tx, &info, now).await?
         } else {
             None
@@ -230,7 +230,7 @@ impl Core {
         };
         let mut tx = self.store.write().await?;
         let now = self.database_now_on(&mut tx).await?;
-        self.lock_tournament_of(&mut tx, row.id).await?;
+        self.before_end(&mut tx, row.id).await?;
         if let Some(offer) = offer {
             if !draws::answer(&mut *tx, offer, DrawStatus::Accepted, now).await? {
                 return Err(ServiceError::NoDrawOffer);
@@ -238,7 +238,7 @@ impl Core {
         }
         advance(&mut tx, &row, &info, game.position(), now).await?;
         draws::close_open(&mut *tx, row.id, DrawStatus::Lapsed, now).await?;
-        self.tournament_game_ended(&mut tx, &info, now).await?;
+        self.game_ended(&mut tx, &info, now).await?;
         let ratings = rate(&mut tx, &info, now).await?;
         let mut ended = Ended {
             game: info,
@@ -269,6 +269,29 @@ impl Core {
                 .map_err(ServiceError::after(Done::GameEnd))?;
         }
         Ok(ended)
+    }
+
+    /// What the parts registered take before a game's end is written
+    /// ([`OnGameEnd::before_end`](super::core::OnGameEnd::before_end)).
+    async fn before_end(&self, conn: &mut Connection, game: GameId) -> Result<(), ServiceError> {
+        for hook in &self.on_game_end {
+            hook.before_end(self, conn, game).await?;
+        }
+        Ok(())
+    }
+
+    /// What the parts registered owe a game's end, written in its transaction
+    /// ([`OnGameEnd::ended`](super::core::OnGameEnd::ended)).
+    async fn game_ended(
+        &self,
+        conn: &mut Connection,
+        game: &GameInfo,
+        now: i64,
+    ) -> Result<(), ServiceError> {
+        for hook in &self.on_game_end {
+            hook.ended(self, conn, game, now).await?;
+        }
+        Ok(())
     }
 
     /// Makes `game`'s clock, if it runs, wait for `notice` (the news that gives its player to

@@ -3,8 +3,9 @@
 //! per-user rate limits and the process's claimer id; and the helpers on them every part uses
 //! here and in the core's other files: the database's time, heavy work off the runtime, a board
 //! drawn (here); a game's rows read and decoded (`stored.rs`); a move or a game's end committed
-//! with its notices (`commit.rs`); a notice written, and what showing it settles
-//! (`notice.rs`). The core imports none of the parts; the parts import it.
+//! with its notices (`commit.rs`), with what the parts registered for a game's end
+//! ([`OnGameEnd`]); a notice written, and what showing it settles (`notice.rs`). The core
+//! imports none of the parts; the parts import it.
 
 use super::backoff::Backoff;
 use super::clock::{Clock, DatabaseClock};
@@ -12,9 +13,11 @@ use super::config::{Config, OutboxTimes};
 use super::error::ServiceError;
 use super::heavy::{self, Heavy};
 use super::limits::Limits;
-use super::types::{worded, Caption, Captions, UserId};
+use super::types::{worded, Caption, Captions, GameId, GameInfo, UserId};
 use crate::store::{Connection, Store};
 use crate::tafl::{Position, RecordedMove};
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 /// What the parts of the service share; each part borrows it (see docs/ARCHITECTURE.md).
@@ -43,6 +46,9 @@ pub(crate) struct Core {
     /// The bot's words for the text drawn into images (see [`Caption`]); none: images carry
     /// no text of their own.
     pub(crate) captions: Option<Captions>,
+    /// What the parts do in the transaction that ends a game, in the order registered
+    /// ([`OnGameEnd`]; the tournaments' part scores its games).
+    pub(crate) on_game_end: Vec<Box<dyn OnGameEnd>>,
 }
 
 impl Core {
@@ -58,6 +64,7 @@ impl Core {
             retries: Backoff::default(),
             claimer: claimer_id(),
             captions: None,
+            on_game_end: Vec::new(),
             config,
         }
     }
@@ -150,6 +157,34 @@ impl Core {
             })
             .await
     }
+}
+
+/// What an [`OnGameEnd`] does, in the transaction under way.
+pub(crate) type GameEndStep<'a> =
+    Pin<Box<dyn Future<Output = Result<(), ServiceError>> + Send + 'a>>;
+
+/// What a part does in the transaction that ends a game, registered with the core when
+/// [`Service::new`](super::Service::new) builds the parts ([`Core::on_game_end`]): the commit
+/// path (`commit.rs`) calls each, in the order registered, knowing no part.
+pub(crate) trait OnGameEnd: Send + Sync {
+    /// Before the end of game `game` is written: the locks the part's rows are taken in
+    /// before a game's (so that transactions ending games and changing the part's rows take
+    /// turns, in one order).
+    fn before_end<'a>(
+        &'a self,
+        core: &'a Core,
+        conn: &'a mut Connection,
+        game: GameId,
+    ) -> GameEndStep<'a>;
+
+    /// Game `game` has ended at `now` (its row moved on, not yet rated): what the part owes it.
+    fn ended<'a>(
+        &'a self,
+        core: &'a Core,
+        conn: &'a mut Connection,
+        game: &'a GameInfo,
+        now: i64,
+    ) -> GameEndStep<'a>;
 }
 
 /// An id for the AI turns a service claims in the database: the process's id, the time and a

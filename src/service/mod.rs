@@ -91,11 +91,19 @@ pub struct Service {
 
 impl Service {
     pub fn new(store: Store, config: Config, clock: Arc<dyn Clock>) -> Service {
+        let mut core = Core::new(store, config, clock);
+        // A tournament's game that ends is scored, and the next round paired if it was the
+        // round's last, in the transaction that ends it.
+        core.on_game_end.push(Box::new(tournament::GameEnds));
         Service {
-            ai: crate::ai::pool::Pool::new(config.ai_workers, config.ai_tt_mb, config.ai_priority),
+            ai: crate::ai::pool::Pool::new(
+                core.config.ai_workers,
+                core.config.ai_tt_mb,
+                core.config.ai_priority,
+            ),
             ai_turns: ai::AiTurns::new(),
             analyses: analysis::Analyses::default(),
-            core: Core::new(store, config, clock),
+            core,
         }
     }
 

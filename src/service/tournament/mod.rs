@@ -23,6 +23,7 @@ mod manage;
 mod rounds;
 mod view;
 
+pub(crate) use rounds::GameEnds;
 pub use view::{standings_png, TournamentView};
 
 use super::core::Core;

@@ -1,17 +1,18 @@
 //! Rounds: paired (with each match game's thread owed and the round's post), a match game
-//! started in its thread, scored when it ends, and the next round paired (or the tournament
-//! finished) in the transaction of the round's last game's end.
+//! started in its thread, scored when it ends ([`GameEnds`], registered with the core), and the
+//! next round paired (or the tournament finished) in the transaction of the round's last game's
+//! end.
 
 use super::view::LoadedTournament;
 use super::{
     MatchGame, TournamentFormat, TournamentNews, TournamentRefusal, TournamentStatus, Tournaments,
 };
-use crate::service::core::Core;
+use crate::service::core::{Core, GameEndStep, OnGameEnd};
 use crate::service::error::ServiceError;
 use crate::service::news::News;
 use crate::service::notice::Payload;
 use crate::service::stored::parse_rules;
-use crate::service::types::{ChannelId, GameInfo, Place, Player, TimeControl};
+use crate::service::types::{ChannelId, GameId, GameInfo, Place, Player, TimeControl};
 use crate::store::dialect::lock_in_transaction;
 use crate::store::tournaments::{self as rows, MatchGameRow, MatchRow};
 use crate::store::Connection;
@@ -19,13 +20,40 @@ use crate::tafl::{Outcome, Position, Side};
 use crate::tournament::{self as pairing, MatchResult, Pairing};
 use std::time::Duration;
 
+/// A tournament's game ends: what the tournaments' part registers with the core
+/// ([`OnGameEnd`]). Before the end is written, the game's tournament is locked
+/// ([`Core::lock_tournament_of`]); once it is, the game is scored, and the next round paired
+/// if it was the round's last ([`Core::tournament_game_ended`]), in that transaction.
+pub(crate) struct GameEnds;
+
+impl OnGameEnd for GameEnds {
+    fn before_end<'a>(
+        &'a self,
+        core: &'a Core,
+        conn: &'a mut Connection,
+        game: GameId,
+    ) -> GameEndStep<'a> {
+        Box::pin(core.lock_tournament_of(conn, game))
+    }
+
+    fn ended<'a>(
+        &'a self,
+        core: &'a Core,
+        conn: &'a mut Connection,
+        game: &'a GameInfo,
+        now: i64,
+    ) -> GameEndStep<'a> {
+        Box::pin(core.tournament_game_ended(conn, game, now))
+    }
+}
+
 impl Core {
     /// Pairs round `round` of a running tournament in `conn`'s transaction, if no one paired
     /// it before (the tournament's round counter decides): its matches and their games, the
     /// notices that open each game's thread, and the round's post. A round with no game to
     /// play (every match a bye or forfeited) is followed at once by the next. Past the last
     /// round, the tournament finishes. Returns whether this call paired (or finished) it.
-    pub(crate) async fn pair_round(
+    pub(super) async fn pair_round(
         &self,
         conn: &mut Connection,
         id: i64,
@@ -171,10 +199,10 @@ impl Core {
     /// transaction that ends a game does before it writes the end, so that two games of one
     /// round ending at once take turns (the second sees the first scored), and a tournament's
     /// row is always locked before its games' rows.
-    pub(crate) async fn lock_tournament_of(
+    async fn lock_tournament_of(
         &self,
         conn: &mut Connection,
-        game: i64,
+        game: GameId,
     ) -> Result<(), ServiceError> {
         if let Some(id) = rows::of_game(&mut *conn, game).await? {
             rows::lock(conn, self.store.backend(), id).await?;
@@ -186,7 +214,7 @@ impl Core {
     /// [`Core::lock_tournament_of`] first): if it is a tournament's, its result scored, its
     /// match decided when both games are, and the round's last match decided, the next round
     /// paired (unless the tournament is paused) or the tournament finished.
-    pub(crate) async fn tournament_game_ended(
+    async fn tournament_game_ended(
         &self,
         conn: &mut Connection,
         game: &GameInfo,
