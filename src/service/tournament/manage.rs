@@ -15,7 +15,7 @@ use crate::service::stored::rules_json;
 use crate::service::types::NoticeId;
 use crate::service::types::{GuildId, User, UserId};
 use crate::store::tournaments::{self as rows, NewTournament};
-use crate::store::{outbox as notices, Connection};
+use crate::store::{outbox as notices, Connection, Write};
 use std::time::Duration;
 
 /// A tournament's name, checked: 1 to [`MAX_NAME`] characters, letters, digits, spaces and
@@ -33,6 +33,27 @@ pub fn checked_name(name: &str) -> Result<String, TournamentRefusal> {
         return Err(TournamentRefusal::NameCharacter(c));
     }
     Ok(name)
+}
+
+impl<'a> Tournaments<'a> {
+    /// Tournament `id` of `guild` (none: the one [`find_in`] picks), locked first of all
+    /// ([`LoadedTournament::lock`]) in a new write transaction, for a change by `member`:
+    /// refused unless they may organise it (none: a player's change to their own entry).
+    async fn organising(
+        self,
+        guild: GuildId,
+        id: Option<TournamentId>,
+        member: Option<&Member>,
+    ) -> Result<(Write<'a>, LoadedTournament), ServiceError> {
+        let mut tx = self.core.store.write().await?;
+        let id = find_in(&mut *tx, guild, id).await?;
+        let loaded = LoadedTournament::lock(&mut tx, self.core.store.backend(), id).await?;
+        if let Some(member) = member {
+            self.may_organise(&mut tx, guild, member, Some(loaded.row.organiser_id))
+                .await?;
+        }
+        Ok((tx, loaded))
+    }
 }
 
 impl Tournaments<'_> {
@@ -265,11 +286,8 @@ impl Tournaments<'_> {
         id: Option<TournamentId>,
         member: &Member,
     ) -> Result<TournamentInfo, ServiceError> {
-        let mut tx = self.core.store.write().await?;
-        let id = find_in(&mut *tx, guild, id).await?;
-        let loaded = LoadedTournament::lock(&mut tx, self.core.store.backend(), id).await?;
-        self.may_organise(&mut tx, guild, member, Some(loaded.row.organiser_id))
-            .await?;
+        let (mut tx, loaded) = self.organising(guild, id, Some(member)).await?;
+        let id = loaded.row.id;
         let status = loaded.status()?;
         if status != TournamentStatus::SignUp {
             return Err(TournamentRefusal::Status(status).into());
@@ -407,13 +425,8 @@ impl Tournaments<'_> {
         user: UserId,
         by: Option<&Member>,
     ) -> Result<TournamentInfo, ServiceError> {
-        let mut tx = self.core.store.write().await?;
-        let id = find_in(&mut *tx, guild, id).await?;
-        let loaded = LoadedTournament::lock(&mut tx, self.core.store.backend(), id).await?;
-        if let Some(member) = by {
-            self.may_organise(&mut tx, guild, member, Some(loaded.row.organiser_id))
-                .await?;
-        }
+        let (mut tx, loaded) = self.organising(guild, id, by).await?;
+        let id = loaded.row.id;
         let status = loaded.status()?;
         let Some(entrant) = loaded.entrants.iter().find(|e| e.user_id == user) else {
             return Err(TournamentRefusal::NotIn.into());
@@ -500,11 +513,8 @@ impl Tournaments<'_> {
         id: Option<TournamentId>,
         member: &Member,
     ) -> Result<TournamentInfo, ServiceError> {
-        let mut tx = self.core.store.write().await?;
-        let id = find_in(&mut *tx, guild, id).await?;
-        let loaded = LoadedTournament::lock(&mut tx, self.core.store.backend(), id).await?;
-        self.may_organise(&mut tx, guild, member, Some(loaded.row.organiser_id))
-            .await?;
+        let (mut tx, loaded) = self.organising(guild, id, Some(member)).await?;
+        let id = loaded.row.id;
         let status = loaded.status()?;
         if matches!(
             status,
@@ -550,11 +560,8 @@ impl Tournaments<'_> {
         from: TournamentStatus,
         to: TournamentStatus,
     ) -> Result<TournamentInfo, ServiceError> {
-        let mut tx = self.core.store.write().await?;
-        let id = find_in(&mut *tx, guild, id).await?;
-        let loaded = LoadedTournament::lock(&mut tx, self.core.store.backend(), id).await?;
-        self.may_organise(&mut tx, guild, member, Some(loaded.row.organiser_id))
-            .await?;
+        let (mut tx, loaded) = self.organising(guild, id, Some(member)).await?;
+        let id = loaded.row.id;
         let now = self.core.database_now_on(&mut tx).await?;
         if !rows::set_status(&mut *tx, id, from.to_store(), to.to_store(), now).await? {
             return Err(TournamentRefusal::Status(loaded.status()?).into());
