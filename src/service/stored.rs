@@ -1,15 +1,14 @@
 //! A game's rows read and decoded, in one place: the row and its moves rebuilt into the game
-//! (the moves are the truth), its players, rules, start position, outcome and clocks read from
-//! their columns, and written back to them.
+//! (the moves are the truth), its players, rules, start position, outcome, clocks and
+//! tournament game read from their columns, and written back to them.
 
 use super::core::Core;
 use super::error::ServiceError;
 use super::heavy;
 use super::types::tournament::MatchTag;
 use super::types::{ChannelId, Clocks, GameId, GameInfo, Place, Player, TimeControl, User};
-use crate::store::games::{self, GameRow, SeatRow};
+use crate::store::games::{self, GameRow, MatchTagRow, SeatRow};
 use crate::store::moves;
-use crate::store::tournaments;
 use crate::tafl::{write_position, Game, Outcome, Position, Reason, Rules, Side};
 
 /// A game read from the store and rebuilt from its moves.
@@ -42,26 +41,7 @@ impl Core {
 
     pub(crate) async fn load(&self, row: GameRow) -> Result<LoadedGame, ServiceError> {
         let moves = moves::of_game(self.store.read(), row.id).await?;
-        let tag = self.match_tag(&row).await?;
-        let mut loaded = rebuild(row, moves.iter().map(|m| m.notation.as_str()))?;
-        loaded.info.tournament = tag;
-        Ok(loaded)
-    }
-
-    /// The tournament game that game `row` is, if it is one (only a game between two people
-    /// in a server can be).
-    async fn match_tag(&self, row: &GameRow) -> Result<Option<MatchTag>, ServiceError> {
-        let people = row.attacker.user_id.is_some() && row.defender.user_id.is_some();
-        if row.guild_id.is_none() || !people {
-            return Ok(None);
-        }
-        let tag = tournaments::tag_of_game(self.store.read(), row.id).await?;
-        Ok(tag.map(|(tournament, name, round, leg)| MatchTag {
-            tournament,
-            name,
-            round: round as u32,
-            leg: leg as u8,
-        }))
+        rebuild(row, moves.iter().map(|m| m.notation.as_str()))
     }
 
     /// [`Core::load`] with the game played through on a blocking thread, through
@@ -72,14 +52,10 @@ impl Core {
         place: &heavy::Place,
     ) -> Result<LoadedGame, ServiceError> {
         let moves = moves::of_game(self.store.read(), row.id).await?;
-        let tag = self.match_tag(&row).await?;
-        let mut loaded = self
-            .heavy(place, move || {
-                rebuild(row, moves.iter().map(|m| m.notation.as_str()))
-            })
-            .await??;
-        loaded.info.tournament = tag;
-        Ok(loaded)
+        self.heavy(place, move || {
+            rebuild(row, moves.iter().map(|m| m.notation.as_str()))
+        })
+        .await?
     }
 
     /// [`Core::load`] for a sweep over many games: a game that cannot be rebuilt is logged
@@ -149,7 +125,7 @@ pub(crate) fn rebuild<'a>(
         turn_deadline: row.turn_deadline,
         board_message_id: row.board_message_id,
         clocks: None,
-        tournament: None,
+        tournament: row.tournament.as_ref().map(match_tag),
     };
     let info = GameInfo {
         clocks: stored_clocks(&row, &info),
@@ -189,6 +165,16 @@ fn stored_clocks(row: &GameRow, info: &GameInfo) -> Option<Clocks> {
     clocks.set(info.turn, row.turn_ms.unwrap_or(bank));
     clocks.set(info.turn.other(), row.waiting_ms.unwrap_or(bank));
     Some(clocks)
+}
+
+/// The tournament game a game is, as stored with it.
+fn match_tag(tag: &MatchTagRow) -> MatchTag {
+    MatchTag {
+        tournament: tag.tournament,
+        name: tag.name.clone(),
+        round: tag.round as u32,
+        leg: tag.leg as u8,
+    }
 }
 
 /// A stored seat as a player.

@@ -56,6 +56,17 @@ pub struct GameRow {
     pub created_at: i64,
     pub updated_at: i64,
     pub ended_at: Option<i64>,
+    /// The tournament game it is, if it is one.
+    pub tournament: Option<MatchTagRow>,
+}
+
+/// The tournament game a game is: its tournament (id and name), round and leg (1 or 2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchTagRow {
+    pub tournament: i64,
+    pub name: String,
+    pub round: i64,
+    pub leg: i64,
 }
 
 /// A game to create.
@@ -77,10 +88,19 @@ pub struct NewGame<'a> {
     pub now: i64,
 }
 
-const COLUMNS: &str = "id, guild_id, channel_id, attacker_user_id, attacker_ai_level, attacker_name, \
-    defender_user_id, defender_ai_level, defender_name, rules, start_position, start_turn, rated, status, result, reason, ply, \
-    position, time_per_move_ms, increment_ms, turn_ms, waiting_ms, turn_deadline, reminders_sent, \
-    last_reminder_at, board_message_id, clock_waits_for, clock_frozen_at, created_at, updated_at, ended_at";
+/// A game's columns (the table as `g`) with the tournament game it is, if any (`tag_*`), read
+/// in the same query: every post of a tournament game names it, and a move's load is one query.
+const SELECT: &str =
+    "SELECT g.id, g.guild_id, g.channel_id, g.attacker_user_id, g.attacker_ai_level, \
+    g.attacker_name, g.defender_user_id, g.defender_ai_level, g.defender_name, g.rules, \
+    g.start_position, g.start_turn, g.rated, g.status, g.result, g.reason, g.ply, g.position, \
+    g.time_per_move_ms, g.increment_ms, g.turn_ms, g.waiting_ms, g.turn_deadline, \
+    g.reminders_sent, g.last_reminder_at, g.board_message_id, g.clock_waits_for, \
+    g.clock_frozen_at, g.created_at, g.updated_at, g.ended_at, \
+    t.id AS tag_tournament, t.name AS tag_name, tm.round AS tag_round, tg.leg AS tag_leg \
+    FROM games g LEFT JOIN tournament_games tg ON tg.game_id = g.id \
+    LEFT JOIN tournament_matches tm ON tm.id = tg.match_id \
+    LEFT JOIN tournaments t ON t.id = tm.tournament_id";
 
 /// A `games` row as sqlx reads it, column for column; [`GameRow`] is its shape for the service.
 #[derive(sqlx::FromRow)]
@@ -124,6 +144,10 @@ struct Stored {
     created_at: i64,
     updated_at: i64,
     ended_at: Option<i64>,
+    tag_tournament: Option<i64>,
+    tag_name: Option<String>,
+    tag_round: Option<i64>,
+    tag_leg: Option<i64>,
 }
 
 impl From<Stored> for GameRow {
@@ -163,6 +187,15 @@ impl From<Stored> for GameRow {
             created_at: r.created_at,
             updated_at: r.updated_at,
             ended_at: r.ended_at,
+            tournament: match (r.tag_tournament, r.tag_name, r.tag_round, r.tag_leg) {
+                (Some(tournament), Some(name), Some(round), Some(leg)) => Some(MatchTagRow {
+                    tournament,
+                    name,
+                    round,
+                    leg,
+                }),
+                _ => None,
+            },
         }
     }
 }
@@ -204,7 +237,7 @@ pub async fn insert<'e>(ex: impl Writes<'e>, g: &NewGame<'_>) -> Result<i64, Sto
 /// A game by id.
 pub async fn by_id<'e>(ex: impl AnyExecutor<'e>, id: i64) -> Result<Option<GameRow>, StoreError> {
     Ok(
-        sqlx::query_as::<_, Stored>(&format!("SELECT {COLUMNS} FROM games WHERE id = $1"))
+        sqlx::query_as::<_, Stored>(&format!("{SELECT} WHERE g.id = $1"))
             .bind(id)
             .fetch_optional(ex)
             .await
@@ -218,7 +251,7 @@ pub async fn active_in_channel<'e>(
     channel_id: u64,
 ) -> Result<Option<GameRow>, StoreError> {
     Ok(sqlx::query_as::<_, Stored>(&format!(
-        "SELECT {COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'"
+        "{SELECT} WHERE g.channel_id = $1 AND g.status = 'active'"
     ))
     .bind(to_db(channel_id))
     .fetch_optional(ex)
@@ -232,8 +265,8 @@ pub async fn latest_in_channel<'e>(
     channel_id: u64,
 ) -> Result<Option<GameRow>, StoreError> {
     Ok(sqlx::query_as::<_, Stored>(&format!(
-        "SELECT {COLUMNS} FROM games WHERE channel_id = $1 \
-         ORDER BY status = 'active' DESC, id DESC LIMIT 1"
+        "{SELECT} WHERE g.channel_id = $1 \
+         ORDER BY g.status = 'active' DESC, g.id DESC LIMIT 1"
     ))
     .bind(to_db(channel_id))
     .fetch_optional(ex)
@@ -247,7 +280,7 @@ pub async fn active_in_guild<'e>(
     guild_id: u64,
 ) -> Result<Vec<GameRow>, StoreError> {
     Ok(sqlx::query_as::<_, Stored>(&format!(
-        "SELECT {COLUMNS} FROM games WHERE guild_id = $1 AND status = 'active' ORDER BY id"
+        "{SELECT} WHERE g.guild_id = $1 AND g.status = 'active' ORDER BY g.id"
     ))
     .bind(to_db(guild_id))
     .fetch_all(ex)
@@ -257,12 +290,12 @@ pub async fn active_in_guild<'e>(
 
 /// Every active game (for the start-up sweep of AI turns).
 pub async fn all_active<'e>(ex: impl AnyExecutor<'e>) -> Result<Vec<GameRow>, StoreError> {
-    Ok(sqlx::query_as::<_, Stored>(&format!(
-        "SELECT {COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
-    ))
-    .fetch_all(ex)
-    .await
-    .map(|rows| rows.into_iter().map(GameRow::from).collect())?)
+    Ok(
+        sqlx::query_as::<_, Stored>(&format!("{SELECT} WHERE g.status = 'active' ORDER BY g.id"))
+            .fetch_all(ex)
+            .await
+            .map(|rows| rows.into_iter().map(GameRow::from).collect())?,
+    )
 }
 
 /// A user's games against the AI in a server (`None`: direct messages): how many are active,
@@ -294,9 +327,10 @@ pub async fn ai_games_of<'e>(
 /// yet is left alone: its time has not started; so is one whose player to move is on vacation.
 pub async fn clock_due<'e>(ex: impl AnyExecutor<'e>, now: i64) -> Result<Vec<GameRow>, StoreError> {
     Ok(sqlx::query_as::<_, Stored>(&format!(
-        "SELECT {COLUMNS} FROM games WHERE status = 'active' AND turn_deadline IS NOT NULL \
-         AND clock_waits_for IS NULL AND clock_frozen_at IS NULL AND turn_deadline - COALESCE(turn_ms, time_per_move_ms) / 2 <= $1 \
-         AND (reminders_sent < 2 OR turn_deadline <= $1) ORDER BY turn_deadline"
+        "{SELECT} WHERE g.status = 'active' AND g.turn_deadline IS NOT NULL \
+         AND g.clock_waits_for IS NULL AND g.clock_frozen_at IS NULL \
+         AND g.turn_deadline - COALESCE(g.turn_ms, g.time_per_move_ms) / 2 <= $1 \
+         AND (g.reminders_sent < 2 OR g.turn_deadline <= $1) ORDER BY g.turn_deadline"
     ))
     .bind(now)
     .fetch_all(ex)
@@ -354,8 +388,8 @@ pub async fn finished_of_player<'e>(
     user_id: u64,
 ) -> Result<Vec<GameRow>, StoreError> {
     Ok(sqlx::query_as::<_, Stored>(&format!(
-        "SELECT {COLUMNS} FROM games WHERE guild_id = $1 AND status = 'finished' \
-         AND (attacker_user_id = $2 OR defender_user_id = $2) ORDER BY ended_at DESC, id DESC"
+        "{SELECT} WHERE g.guild_id = $1 AND g.status = 'finished' \
+         AND (g.attacker_user_id = $2 OR g.defender_user_id = $2) ORDER BY g.ended_at DESC, g.id DESC"
     ))
     .bind(to_db(guild_id))
     .bind(to_db(user_id))
@@ -464,8 +498,8 @@ pub async fn active_of_user<'e>(
     user: u64,
 ) -> Result<Vec<GameRow>, StoreError> {
     Ok(sqlx::query_as::<_, Stored>(&format!(
-        "SELECT {COLUMNS} FROM games WHERE status = 'active' \
-         AND (attacker_user_id = $1 OR defender_user_id = $2) ORDER BY id"
+        "{SELECT} WHERE g.status = 'active' \
+         AND (g.attacker_user_id = $1 OR g.defender_user_id = $2) ORDER BY g.id"
     ))
     .bind(to_db(user))
     .bind(to_db(user))
@@ -477,8 +511,8 @@ pub async fn active_of_user<'e>(
 /// The active games whose clock stands still for a vacation.
 pub async fn frozen<'e>(ex: impl AnyExecutor<'e>) -> Result<Vec<GameRow>, StoreError> {
     Ok(sqlx::query_as::<_, Stored>(&format!(
-        "SELECT {COLUMNS} FROM games WHERE status = 'active' AND clock_frozen_at IS NOT NULL \
-         ORDER BY id"
+        "{SELECT} WHERE g.status = 'active' AND g.clock_frozen_at IS NOT NULL \
+         ORDER BY g.id"
     ))
     .fetch_all(ex)
     .await
@@ -691,13 +725,8 @@ pub async fn active_in_threads_of<'e>(
     ex: impl AnyExecutor<'e>,
     parent: u64,
 ) -> Result<Vec<GameRow>, StoreError> {
-    let columns = COLUMNS
-        .split(", ")
-        .map(|c| format!("g.{}", c.trim()))
-        .collect::<Vec<_>>()
-        .join(", ");
     Ok(sqlx::query_as::<_, Stored>(&format!(
-        "SELECT {columns} FROM games g JOIN challenges c ON c.game_id = g.id \
+        "{SELECT} JOIN challenges c ON c.game_id = g.id \
          WHERE c.channel_id = $1 AND g.channel_id <> $2 AND g.status = 'active' ORDER BY g.id"
     ))
     .bind(to_db(parent))

@@ -629,22 +629,6 @@ pub async fn set_thread<'e>(ex: impl Writes<'e>, id: i64, thread: u64) -> Result
     Ok(done.rows_affected() == 1)
 }
 
-/// The tournament game that game `game` is, if it is one: its tournament's id and name, the
-/// round and the leg.
-pub async fn tag_of_game<'e>(
-    ex: impl AnyExecutor<'e>,
-    game: i64,
-) -> Result<Option<(i64, String, i64, i64)>, StoreError> {
-    Ok(sqlx::query_as(
-        "SELECT t.id, t.name, m.round, g.leg FROM tournament_games g \
-         JOIN tournament_matches m ON m.id = g.match_id \
-         JOIN tournaments t ON t.id = m.tournament_id WHERE g.game_id = $1",
-    )
-    .bind(game)
-    .fetch_optional(ex)
-    .await?)
-}
-
 /// The match game recorded in thread `thread`, if one is.
 pub async fn game_in_thread<'e>(
     ex: impl AnyExecutor<'e>,

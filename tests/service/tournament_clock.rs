@@ -1,6 +1,7 @@
 //! Tournaments on both backends, beyond a tournament's play: a sign-up that ends at its time
 //! (the clock starts the tournament once, whatever the processes, or cancels it with too few
-//! entrants and says why), every post of a match game naming its tournament and round, a
+//! entrants and says why), every post of a match game naming its tournament and round (read
+//! with the game's row), a
 //! thread found again after a lost answer taken by one match game only, and tournament games
 //! outside the per-member limits on open games.
 
@@ -13,6 +14,7 @@ use tablut_bot::ai::Level;
 use tablut_bot::both_backends;
 use tablut_bot::service::tournament::*;
 use tablut_bot::service::*;
+use tablut_bot::store::games::{self, MatchTagRow};
 use tablut_bot::tafl::Side;
 
 /// Thread ids: a match game's thread is this plus its slot.
@@ -177,6 +179,26 @@ both_backends! {
         let tag = MatchTag { tournament: created.id, name: "Spring Open".into(), round: 1, leg: game.leg };
         assert_eq!(info.tournament.as_ref(), Some(&tag));
         let thread = info.place.channel;
+        // Each query of a game's row reads its tournament game with it.
+        let pool = s.store().pool();
+        let stored = MatchTagRow {
+            tournament: created.id,
+            name: "Spring Open".into(),
+            round: 1,
+            leg: i64::from(game.leg),
+        };
+        let user = info.player(Side::Attackers).user_id().unwrap();
+        let rows = [
+            games::by_id(pool, info.id).await.unwrap(),
+            games::active_in_channel(pool, thread).await.unwrap(),
+            games::latest_in_channel(pool, thread).await.unwrap(),
+            games::active_in_guild(pool, GUILD).await.unwrap().into_iter().find(|g| g.id == info.id),
+            games::all_active(pool).await.unwrap().into_iter().find(|g| g.id == info.id),
+            games::active_of_user(pool, user).await.unwrap().into_iter().find(|g| g.id == info.id),
+        ];
+        for row in rows {
+            assert_eq!(row.expect("the game is found").tournament.as_ref(), Some(&stored));
+        }
         // A move, a draw offered and declined, a resignation.
         let mover = info.player(info.turn).user_id().unwrap();
         let text = match info.turn {
@@ -206,6 +228,8 @@ both_backends! {
             .unwrap();
         let started = s.games().accept(challenge.id, player(3).id, None, None).await.unwrap();
         assert_eq!(started.game.tournament, None);
+        let row = games::by_id(pool, started.game.id).await.unwrap().unwrap();
+        assert_eq!(row.tournament, None);
     }
 
     #[tokio::test]
