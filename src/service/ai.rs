@@ -7,14 +7,14 @@ use super::core::Core;
 use super::error::ServiceError;
 use super::news::News;
 use super::notice::Payload;
-use super::stored::LoadedGame;
+use super::stored::games::{self as stored, LoadedGame};
 use super::types::{ChannelId, GameId, GuildId, Hint, MoveReport, Player, UserId};
 use crate::ai::pool::{Found, Pool, Search};
 use crate::ai::queue::{Class, Owner, Ticket};
 use crate::ai::Level;
 use crate::ai::SearchResult;
 use crate::store::{self, games, Connection, GameStatus};
-use crate::tafl::{Game, Side};
+use crate::tafl::Game;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -313,27 +313,12 @@ impl Ai<'_> {
     pub async fn games_awaiting(self) -> Result<Vec<(GameId, ChannelId)>, ServiceError> {
         let mut out = Vec::new();
         for row in games::all_active(self.core.store.read()).await? {
-            let start = match &row.start {
-                Some((_, turn)) => match turn.parse::<Side>() {
-                    Ok(side) => side,
-                    Err(e) => {
-                        tracing::error!(game = row.id, error = %e, "stored start turn: skipped");
-                        continue;
-                    }
-                },
-                None => Side::Attackers,
-            };
-            let turn = if row.ply % 2 == 0 {
-                start
-            } else {
-                start.other()
-            };
-            let seat = match turn {
-                Side::Attackers => &row.attacker,
-                Side::Defenders => &row.defender,
-            };
-            if seat.ai_level.is_some() {
-                out.push((row.id, row.channel_id));
+            match stored::ai_to_move(&row) {
+                Ok(true) => out.push((row.id, row.channel_id)),
+                Ok(false) => {}
+                Err(e) => {
+                    tracing::error!(game = row.id, error = %e, "stored start turn: skipped");
+                }
             }
         }
         Ok(out)

@@ -10,7 +10,9 @@ use super::error::ServiceError;
 use super::heavy::Place;
 use super::news::News;
 use super::notice::{GraphRef, Payload};
-use super::stored::{rebuild, LoadedGame};
+pub use super::stored::analysis::AnalysisSettings;
+use super::stored::analysis::{self as stored_analysis, StoredEval};
+use super::stored::games::{rebuild, LoadedGame};
 use super::types::{graph_labels, Caption, ChannelId, GameId, GameInfo, UserId};
 pub use super::types::{AnalysisSummary, CostlyMove, SideSummary, WORST_PER_SIDE};
 use crate::ai::analysis::{self, Evaluation, Judgement, Review};
@@ -21,7 +23,6 @@ use crate::render::graph::{evaluation_graph, GraphInput, GraphLabels, Mark};
 use crate::store::analysis::{self as rows, AnalysisRow, NewAnalysis};
 use crate::store::{games, moves, GameStatus};
 use crate::tafl::Game;
-use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -32,26 +33,6 @@ pub const PROGRESS_EVERY: u32 = 10;
 /// Finished games offered by the autocomplete.
 pub const GAMES_LISTED: i64 = 25;
 
-/// How an analysis searches each position, as stored with it (a restart goes on the same way).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct AnalysisSettings {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ms_per_ply: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub depth: Option<u32>,
-    pub scale: f64,
-}
-
-impl AnalysisSettings {
-    pub fn limits(&self) -> Limits {
-        Limits {
-            depth: self.depth,
-            time: self.ms_per_ply.map(Duration::from_millis),
-            nodes: None,
-        }
-    }
-}
-
 /// One step's searches before they are recorded: every evaluation as it will be stored, how
 /// many there were before the step and after it, the game's moves, and, once every position is
 /// searched, the summary.
@@ -61,15 +42,6 @@ struct Searched {
     after: usize,
     total: u32,
     summary: Option<AnalysisSummary>,
-}
-
-/// One position's search as stored.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-struct StoredEval {
-    score: i32,
-    best: String,
-    depth: u32,
-    nodes: u64,
 }
 
 /// A finished analysis.
@@ -254,7 +226,7 @@ impl Analysis<'_> {
         if let Some(stored) = rows::of_game(self.core.store.read(), loaded.info.id).await? {
             return self.status_of(loaded, stored, &place).await;
         }
-        let settings = serde_json::to_string(&self.settings()).expect("settings serialize");
+        let settings = self.settings().json();
         let progress = Payload::news(News::AnalysisProgress {
             game: loaded.info.clone(),
             reviewed: 0,
@@ -394,7 +366,7 @@ impl Analysis<'_> {
     ) -> Result<(Review, LoadedGame), ServiceError> {
         self.core
             .heavy(place, move || {
-                review_of(&loaded.game, &stored).map(|review| (review, loaded))
+                stored_analysis::review(&loaded.game, &stored).map(|review| (review, loaded))
             })
             .await?
     }
@@ -471,10 +443,10 @@ impl Analysis<'_> {
         if stored.finished_at.is_some() {
             return Ok(Step::Finished);
         }
-        let mut evals = stored_evals(&stored)?;
+        let mut evals = stored_analysis::evaluations(&stored)?;
         let before = evals.len();
         let loaded = self.search_next(&stored, &mut evals).await?;
-        let json = serde_json::to_string(&evals).expect("evaluations serialize");
+        let json = stored_analysis::evaluations_json(&evals);
         let total = loaded.game.moves().len() as u32;
         // The summary, worked out before the transaction that writes it (with the analysis
         // marked finished) opens.
@@ -503,8 +475,7 @@ impl Analysis<'_> {
         evals: &mut Vec<Option<StoredEval>>,
     ) -> Result<LoadedGame, ServiceError> {
         let id = stored.game_id;
-        let settings: AnalysisSettings = serde_json::from_str(&stored.settings)
-            .map_err(|e| ServiceError::Internal(format!("analysis {id}: settings: {e}")))?;
+        let settings = stored_analysis::settings(stored)?;
         let row = games::by_id(self.core.store.read(), id)
             .await?
             .ok_or(ServiceError::NoGame)?;
@@ -527,12 +498,7 @@ impl Analysis<'_> {
             } else {
                 Some(self.evaluate_on_pool(next, settings.limits()).await?)
             };
-            evals.push(eval.map(|e| StoredEval {
-                score: e.score,
-                best: e.best.to_string(),
-                depth: e.depth,
-                nodes: e.nodes,
-            }));
+            evals.push(eval.as_ref().map(StoredEval::from));
         }
         Ok(loaded)
     }
@@ -551,7 +517,7 @@ impl Analysis<'_> {
         let review = self
             .core
             .heavy(&self.core.gate.background_place(), move || {
-                review_of(&game, &finished_row)
+                stored_analysis::review(&game, &finished_row)
             })
             .await??;
         Ok(AnalysisSummary::new(&loaded.info, &review))
@@ -671,51 +637,4 @@ pub fn graph_mark(judgement: Judgement) -> Option<Mark> {
         Judgement::Mistake => Some(Mark::Mistake),
         Judgement::Blunder => Some(Mark::Blunder),
     }
-}
-
-fn stored_evals(stored: &AnalysisRow) -> Result<Vec<Option<StoredEval>>, ServiceError> {
-    serde_json::from_str(&stored.evaluations).map_err(|e| {
-        ServiceError::Internal(format!("analysis {}: evaluations: {e}", stored.game_id))
-    })
-}
-
-/// The review of a game from its stored analysis, the game played through once, one position
-/// at a time.
-fn review_of(game: &Game, stored: &AnalysisRow) -> Result<Review, ServiceError> {
-    let settings: AnalysisSettings = serde_json::from_str(&stored.settings).map_err(|e| {
-        ServiceError::Internal(format!("analysis {}: settings: {e}", stored.game_id))
-    })?;
-    let evals = stored_evals(stored)?;
-    let positions = game.moves().len() + 1;
-    if evals.len() != positions {
-        return Err(ServiceError::Internal(format!(
-            "analysis {}: {} evaluations for {positions} positions",
-            stored.game_id,
-            evals.len(),
-        )));
-    }
-    let mut parsed = Vec::with_capacity(positions);
-    let mut failed = None;
-    analysis::walk(game, |i, g| match (&evals[i], &failed) {
-        (_, Some(_)) => {}
-        (None, None) => parsed.push(None),
-        (Some(e), None) => match crate::tafl::parse_move(g.position(), &e.best) {
-            Ok(best) => parsed.push(Some(Evaluation {
-                score: e.score,
-                best,
-                depth: e.depth,
-                nodes: e.nodes,
-            })),
-            Err(err) => {
-                failed = Some(ServiceError::Internal(format!(
-                    "analysis {}: stored move '{}': {err}",
-                    stored.game_id, e.best
-                )))
-            }
-        },
-    });
-    if let Some(e) = failed {
-        return Err(e);
-    }
-    Ok(analysis::review(game, &parsed, settings.scale))
 }

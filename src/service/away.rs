@@ -8,7 +8,7 @@ use super::core::Core;
 use super::error::ServiceError;
 use super::news::News;
 use super::notice::Payload;
-use super::stored::LoadedGame;
+use super::stored::games::LoadedGame;
 use super::types::vacation::{VacationChange, VacationEnd, VacationEnded, VacationNews};
 use super::types::{ChannelId, GameInfo, NoticeId, Player, UserId};
 use crate::store::games::{self, GameRow};

@@ -6,13 +6,14 @@ use super::error::{Done, ServiceError};
 use super::news::{News, NotStartedWhy, StartRefused};
 use super::notice::{self, Answering};
 use super::play::Games;
-use super::stored::{parse_rules, rules_json, seat, start_columns, stored_start};
+use super::stored::challenges::{self as stored, challenge as challenge_info};
+use super::stored::games::seat;
+use super::stored::{rules_json, start_columns};
 use super::types::{
     AiGameRequest, Caption, ChallengeId, ChallengeInfo, ChallengeRequest, ChallengeStatus,
-    ChannelId, ClockEvent, Clocks, GameInfo, NoticeId, Place, Player, SideChoice, Started,
-    TimeControl, User, UserId,
+    ChannelId, ClockEvent, Clocks, GameInfo, NoticeId, Place, Player, Started, TimeControl, UserId,
 };
-use crate::store::challenges::{self, ChallengeRow, NewChallenge};
+use crate::store::challenges::{self, ChallengeRow};
 use crate::store::games::{self, NewGame, SeatRow};
 use crate::store::{self, Connection};
 use crate::tafl::{write_position, Game, Position, Side};
@@ -31,38 +32,17 @@ impl Games<'_> {
         answering: Option<Answering>,
     ) -> Result<(ChallengeInfo, Option<NoticeId>), ServiceError> {
         self.challengeable(&req).await?;
-        let rules = rules_json(&req.rules);
-        let start = start_columns(req.start.as_ref());
         let mut tx = self.core.store.write().await?;
         let now = self.core.database_now_on(&mut tx).await?;
         let expires_at = now + self.core.config.challenge_ttl.as_millis() as i64;
         self.check_challenge_limits(Some(&mut tx), &req, now)
             .await?;
-        let id = challenges::insert(
-            &mut *tx,
-            &NewChallenge {
-                guild_id: req.place.guild,
-                channel_id: req.place.channel,
-                challenger_id: req.challenger.id,
-                challenger_name: &req.challenger.name,
-                challenged_id: req.opponent.id,
-                challenged_name: &req.opponent.name,
-                side: req.side.name(),
-                rules: &rules,
-                start: start.as_ref().map(|(p, t)| (p.as_str(), t.as_str())),
-                time_per_move_ms: req.time_control.as_ms(),
-                increment_ms: req.time_control.increment_ms(),
-                thread: req.thread,
-                rated: req.rated,
-                now,
-                expires_at,
-            },
-        )
-        .await
-        .map_err(ServiceError::unless_taken(
-            "challenges",
-            ServiceError::ChallengeOpen,
-        ))?;
+        let id = stored::insert(&mut tx, &req, now, expires_at)
+            .await
+            .map_err(ServiceError::unless_taken(
+                "challenges",
+                ServiceError::ChallengeOpen,
+            ))?;
         let notice = match answering {
             Some(answering) => {
                 let row = challenges::by_id(&mut *tx, id)
@@ -357,23 +337,17 @@ impl Games<'_> {
         channel: Option<ChannelId>,
         answering: Option<Answering>,
     ) -> Result<Started, ServiceError> {
-        let row = self.answerable(id, user).await?;
-        let challenger = Player::User(User::new(row.challenger_id, row.challenger_name.clone()));
-        let challenged = Player::User(User::new(row.challenged_id, row.challenged_name.clone()));
-        let side: SideChoice = row
-            .side
-            .parse()
-            .map_err(|e: String| ServiceError::Internal(e))?;
-        let (attackers, defenders) = match side.resolve() {
+        let (row, start) = stored::with_start(self.answerable(id, user).await?)?;
+        let challenger = Player::User(row.challenger.clone());
+        let challenged = Player::User(row.challenged.clone());
+        let (attackers, defenders) = match row.side.resolve() {
             Side::Attackers => (challenger, challenged),
             Side::Defenders => (challenged, challenger),
         };
         let place = Place {
-            guild: row.guild_id,
-            channel: channel.unwrap_or(row.channel_id),
+            guild: row.place.guild,
+            channel: channel.unwrap_or(row.place.channel),
         };
-        let rules = parse_rules(&row.rules)?;
-        let start = stored_start(row.start.as_ref(), rules)?;
         let mut tx = self.core.store.write().await?;
         let now = self.core.database_now_on(&mut tx).await?;
         let info = self
@@ -383,7 +357,7 @@ impl Games<'_> {
                 attackers,
                 defenders,
                 start,
-                TimeControl::from_columns(row.time_per_move_ms, row.increment_ms),
+                row.time_control,
                 row.rated,
                 now,
             )
@@ -428,7 +402,7 @@ impl Games<'_> {
                 let payload = match channel {
                     // Said where the challenge was made: the game is on in its thread.
                     Some(thread) => {
-                        let mut closed = challenge_info(row.clone())?;
+                        let mut closed = row.clone();
                         closed.status = ChallengeStatus::Accepted;
                         let news = News::ChallengeClosed {
                             challenge: closed,
@@ -443,7 +417,7 @@ impl Games<'_> {
                 let hold = self.core.delivery.answer_grace;
                 let accepted = self
                     .core
-                    .enqueue(&mut tx, row.channel_id, "accepted", &payload, hold, now)
+                    .enqueue(&mut tx, row.place.channel, "accepted", &payload, hold, now)
                     .await?;
                 if channel.is_none() {
                     self.core.clock_waits(&mut tx, &info, accepted).await?;
@@ -719,26 +693,6 @@ impl Games<'_> {
         ))?;
         Ok(info)
     }
-}
-
-fn challenge_info(row: ChallengeRow) -> Result<ChallengeInfo, ServiceError> {
-    Ok(ChallengeInfo {
-        id: row.id,
-        place: Place {
-            guild: row.guild_id,
-            channel: row.channel_id,
-        },
-        challenger: User::new(row.challenger_id, row.challenger_name),
-        challenged: User::new(row.challenged_id, row.challenged_name),
-        side: row.side.parse().map_err(ServiceError::Internal)?,
-        rules: parse_rules(&row.rules)?,
-        time_control: TimeControl::from_columns(row.time_per_move_ms, row.increment_ms),
-        thread: row.thread,
-        rated: row.rated,
-        status: ChallengeStatus::from_store(row.status),
-        expires_at: row.expires_at,
-        message_id: row.message_id,
-    })
 }
 
 /// Closes a challenge whose time ran out, with its notice (the challenge message edited,

@@ -9,7 +9,7 @@ use super::core::Core;
 use super::error::{Done, ServiceError};
 use super::news::News;
 use super::notice::{AnswerRef, Answering, Notice, Payload};
-use super::stored::LoadedGame;
+use super::stored::games::LoadedGame;
 use super::types::notify::LastMove;
 use super::types::{
     Caption, ChannelId, ClockEvent, Clocks, Ended, GameId, GameInfo, MoveReport, NoticeId, Player,
@@ -232,7 +232,7 @@ impl Core {
         let now = self.database_now_on(&mut tx).await?;
         self.before_end(&mut tx, row.id).await?;
         if let Some(offer) = offer {
-            if !draws::answer(&mut *tx, offer, DrawStatus::Accepted, now).await? {
+            if !draws::decide(&mut *tx, offer, DrawStatus::Accepted, now).await? {
                 return Err(ServiceError::NoDrawOffer);
             }
         }

@@ -2,7 +2,7 @@
 //! configuration, the outbox's times and wake, the heavy-work gate, the sweeps' backoff, the
 //! per-user rate limits and the process's claimer id; and the helpers on them every part uses
 //! here and in the core's other files: the database's time, heavy work off the runtime, a board
-//! drawn (here); a game's rows read and decoded (`stored.rs`); a move or a game's end committed
+//! drawn (here); the stored rows read and decoded (`stored/`); a move or a game's end committed
 //! with its notices (`commit.rs`), with what the parts registered for a game's end
 //! ([`OnGameEnd`]); a notice written, and what showing it settles (`notice.rs`). The core
 //! imports none of the parts; the parts import it.

@@ -1,7 +1,7 @@
 //! A member's direct messages as the core writes them: the turn notification, written in the
 //! transaction of the change that gives a person the turn (a move, the AI's included, a game's
-//! start), beside the notice that shows the turn in the game's channel; and a member's setting
-//! as stored ([`super::notify`] is the part that changes it and sends the daily digests).
+//! start), beside the notice that shows the turn in the game's channel ([`super::notify`] is
+//! the part that changes a member's setting and sends the daily digests).
 //!
 //! A direct message is a notice like any other, queued under its member's id instead of a
 //! channel's (Discord's ids never coincide), so a member's messages go out in order and never
@@ -10,10 +10,10 @@
 use super::core::Core;
 use super::error::ServiceError;
 use super::news::News;
-use super::types::notify::{LastMove, NotifyMode, NotifySetting, TurnDm};
+use super::stored::notify::setting_of;
+use super::types::notify::{LastMove, NotifyMode, TurnDm};
 use super::types::{GameInfo, NoticeId, Player, TimeControl, UserId};
-use crate::store::{notify, vacations, Connection};
-use crate::store::{AnyExecutor, StoreError};
+use crate::store::{vacations, Connection};
 use std::time::Duration;
 
 /// The notice kind of a turn's direct message.
@@ -22,27 +22,6 @@ pub(crate) const TURN_DM: &str = "turn_dm";
 /// The most a turn's direct message waits for the notice that shows the turn in the game's
 /// channel (to link to the message it becomes): past it, it is sent linking to the channel.
 pub(crate) const LINK_WAIT: Duration = Duration::from_secs(60);
-
-/// `user`'s setting as stored, or the default.
-pub(crate) async fn setting_of<'e>(
-    ex: impl AnyExecutor<'e>,
-    user: UserId,
-) -> Result<NotifySetting, StoreError> {
-    let row = notify::of_user(ex, user).await?;
-    Ok(match row {
-        Some(row) => NotifySetting {
-            // A mode this version does not know (a later one's): told nothing.
-            mode: NotifyMode::parse(&row.mode).unwrap_or(NotifyMode::Off),
-            chosen: true,
-            refused_at: row.refused_at,
-        },
-        None => NotifySetting {
-            mode: NotifyMode::DEFAULT,
-            chosen: false,
-            refused_at: None,
-        },
-    })
-}
 
 /// The time the player to move in `game` has for the turn just given them (their bank, or
 /// the time per move), if the game has a clock.

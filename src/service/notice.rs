@@ -8,7 +8,7 @@ use super::core::Core;
 use super::error::ServiceError;
 use super::news::News;
 use super::types::{Caption, ChallengeId, ChannelId, GameId, GameInfo, NoticeId};
-use crate::store::outbox::{self as rows, NewNotice, NoticeRow};
+use crate::store::outbox::{self as rows, NewNotice};
 use crate::store::{challenges, games, puzzles, Connection, StoreError, Write};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -249,29 +249,6 @@ async fn owes_posts(conn: &mut Connection, channel: ChannelId) -> Result<bool, S
     Ok(rows::owes_posts(&mut *conn, channel).await?)
 }
 
-/// A stored notice (`claimed`: as claimed for an attempt, which its row counts already), or
-/// why its payload cannot be read.
-pub(crate) fn notice(row: NoticeRow, claimed: bool) -> Result<Notice, String> {
-    let mut payload: Payload = serde_json::from_str(&row.payload)
-        .map_err(|e| format!("the stored payload cannot be read: {e}"))?;
-    let news = payload
-        .news
-        .take()
-        .ok_or("the stored payload tells nothing")?;
-    Ok(Notice {
-        id: row.id,
-        channel: row.channel_id,
-        kind: row.kind,
-        nonce: row.nonce,
-        attempts: row.attempts.saturating_sub(u32::from(claimed)),
-        claim: claimed.then_some(row.attempts),
-        created_at: row.created_at,
-        failure: row.failure,
-        news,
-        payload,
-    })
-}
-
 impl Core {
     /// Writes a notice for `channel` in the caller's transaction, written at `now` (the
     /// database's time the transaction read, once): held for its interaction's answer for
@@ -488,7 +465,7 @@ impl Core {
         }
         if let News::PuzzleVerdict(verdict) = &notice.news {
             let key = verdict.key();
-            puzzles::answer_shown(&mut *conn, key.attempt, key.progress).await?;
+            puzzles::verdict_shown(&mut *conn, key.attempt, key.progress).await?;
         }
         if let Some(game) = notice.news.turn_given() {
             let to_move = notice.news.turn_given_to();

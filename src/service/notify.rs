@@ -4,10 +4,11 @@
 
 use super::away::{games_of, to_move};
 use super::core::Core;
-use super::dm::{setting_of, turn_time};
+use super::dm::turn_time;
 use super::error::ServiceError;
 use super::news::News;
 use super::notice::Payload;
+use super::stored::notify::setting_of;
 use super::types::vacation::DAY_MS;
 use super::types::UserId;
 use crate::store::{notify, vacations};

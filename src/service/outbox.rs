@@ -10,7 +10,8 @@
 use super::core::Core;
 use super::error::ServiceError;
 use super::news::News;
-use super::notice::{millis, notice, BoardRef, Notice, Payload};
+use super::notice::{millis, BoardRef, Notice, Payload};
+use super::stored::notices::notice;
 use super::types::notify::DmsRefused;
 use super::types::{ChannelId, Ended, GameId, NoticeId, Player};
 use crate::store::outbox::{self as rows, Settle};

@@ -9,7 +9,7 @@ use super::core::Core;
 use super::error::ServiceError;
 use super::news::News;
 use super::notice::{AnswerRef, Answering, Buttons, Notice, Payload};
-use super::stored::LoadedGame;
+use super::stored::games::LoadedGame;
 use super::types::{
     ChannelId, DrawDecision, Ended, GameId, GameInfo, MoveReport, NoticeId, UserId,
 };
@@ -291,7 +291,7 @@ impl Games<'_> {
             let mut tx = self.core.store.write().await?;
             // One conditional update of this offer: an Accept that took it first wins.
             let now = self.core.database_now_on(&mut tx).await?;
-            if !draws::answer(&mut *tx, offer.id, DrawStatus::Declined, now).await? {
+            if !draws::decide(&mut *tx, offer.id, DrawStatus::Declined, now).await? {
                 return Err(ServiceError::NoDrawOffer);
             }
             let notice = match answering {
@@ -315,7 +315,7 @@ impl Games<'_> {
             let offer = offer.id;
             let landed = || async move {
                 let read = self.core.store.read();
-                draws::answered_at(read, offer, DrawStatus::Declined, now).await
+                draws::decided_at(read, offer, DrawStatus::Declined, now).await
             };
             self.core.commit_answered(tx, notice, landed).await?;
             Ok(DrawDecision::Declined(loaded.info, notice))

@@ -4,14 +4,14 @@ use super::commit::turn_left;
 use super::error::ServiceError;
 use super::heavy;
 use super::play::Games;
-use super::stored::{parse_rules, player, rebuild};
+use super::stored::games::{self as stored, rebuild};
 use super::types::{
     worded, BoardView, Caption, Captions, ChannelId, GameId, GameInfo, GuildId, History,
-    Leaderboard, Ranked, RecentGame, Stats, UserId, VariantRating,
+    Leaderboard, Ranked, Stats, UserId, VariantRating,
 };
 use crate::store::games::{self, GameRow};
 use crate::store::{moves, players};
-use crate::tafl::{write_position, Reason, Side, Variant};
+use crate::tafl::{write_position, Side, Variant};
 
 /// Lines on a leaderboard page.
 pub const LEADERBOARD_PAGE: u32 = 10;
@@ -138,10 +138,7 @@ impl Games<'_> {
             recent: Vec::new(),
         };
         for row in rows {
-            if row.reason.as_deref() == Some(Reason::Aborted.name()) {
-                continue;
-            }
-            let Some(game) = finished(&row, user) else {
+            let Some(game) = stored::finished(&row, user) else {
                 continue;
             };
             stats.games += 1;
@@ -206,37 +203,6 @@ impl Games<'_> {
             lines,
         })
     }
-}
-
-/// A finished game from `user`'s side.
-fn finished(row: &GameRow, user: UserId) -> Option<RecentGame> {
-    let (side, opponent) = if row.attacker.user_id == Some(user) {
-        (Side::Attackers, &row.defender)
-    } else if row.defender.user_id == Some(user) {
-        (Side::Defenders, &row.attacker)
-    } else {
-        return None;
-    };
-    // A seat that cannot be read (the schema allows none) is left out of the stats, as a game
-    // that cannot be rebuilt is left out everywhere else.
-    let opponent = player(opponent).ok()?;
-    let result = match (row.result.as_deref()?, side) {
-        ("attackers_won", Side::Attackers) | ("defenders_won", Side::Defenders) => "win",
-        ("draw", _) => "draw",
-        _ => "loss",
-    };
-    // A game whose rules cannot be read is not rebuilt anywhere else either: Tablut's name is
-    // as good as any for it here.
-    let variant = parse_rules(&row.rules).map_or(Variant::Tablut, |r| r.variant);
-    Some(RecentGame {
-        game: row.id,
-        variant,
-        side,
-        opponent,
-        result,
-        reason: row.reason.clone().unwrap_or_default(),
-        ended_at: row.ended_at.unwrap_or(row.updated_at),
-    })
 }
 
 /// A replay asked for, holding its place in the heavy-work queue ([`Games::start_replay`]).

@@ -49,8 +49,8 @@ pub async fn open_in_game<'e>(
     .await?)
 }
 
-/// Whether offer `id` was answered with `status` at `at`.
-pub async fn answered_at<'e>(
+/// Whether offer `id` was decided with `status` at `at`.
+pub async fn decided_at<'e>(
     ex: impl AnyExecutor<'e>,
     id: i64,
     status: DrawStatus,
@@ -85,10 +85,10 @@ pub async fn close_open<'e>(
     Ok(done.rows_affected() == 1)
 }
 
-/// Answers the offer `id` with `status` (accepted or declined), if it is still open. One
-/// conditional update: of two answers at once (Accept and Decline pressed together), exactly
-/// one takes the offer. Returns whether this one did.
-pub async fn answer<'e>(
+/// Decides the offer `id` with `status` (accepted or declined), if it is still open. One
+/// conditional update: of two decisions at once (Accept and Decline pressed together),
+/// exactly one takes the offer. Returns whether this one did.
+pub async fn decide<'e>(
     ex: impl Writes<'e>,
     id: i64,
     status: DrawStatus,

@@ -414,14 +414,15 @@ pub async fn day_results<'e>(
         .collect())
 }
 
-/// Moves an active try on from `expected` plies to `progress`, recording the answer (shown
-/// once [`answer_shown`] says so); false if it was not there (another answer came first).
+/// Moves an active try on from `expected` plies to `progress`, keeping the verdict (JSON; in
+/// the `answer` column, shown once [`verdict_shown`] says so); false if it was not there
+/// (another move's verdict came first).
 pub async fn advance<'e>(
     ex: impl Writes<'e>,
     id: i64,
     expected: u32,
     progress: u32,
-    answer: &str,
+    verdict: &str,
     now: i64,
 ) -> Result<bool, StoreError> {
     let done = sqlx::query(
@@ -429,7 +430,7 @@ pub async fn advance<'e>(
          answer_shown = FALSE WHERE id = $4 AND status = 'active' AND progress = $5",
     )
     .bind(i64::from(progress))
-    .bind(answer)
+    .bind(verdict)
     .bind(now)
     .bind(id)
     .bind(i64::from(expected))
@@ -438,8 +439,8 @@ pub async fn advance<'e>(
     Ok(done.rows_affected() == 1)
 }
 
-/// Ends an active try at `expected` plies as solved or failed, its answer not yet shown (the
-/// answer is written by [`keep_answer`] in the same transaction); false if it was not there.
+/// Ends an active try at `expected` plies as solved or failed, its verdict not yet shown (the
+/// verdict is written by [`keep_verdict`] in the same transaction); false if it was not there.
 pub async fn finish<'e>(
     ex: impl Writes<'e>,
     id: i64,
@@ -461,24 +462,29 @@ pub async fn finish<'e>(
     Ok(done.rows_affected() == 1)
 }
 
-/// Keeps a try's last answer (JSON), to be given again until it is shown.
-pub async fn keep_answer<'e>(ex: impl Writes<'e>, id: i64, answer: &str) -> Result<(), StoreError> {
+/// Keeps a try's last verdict (JSON, in the `answer` column), to be given again until it is
+/// shown.
+pub async fn keep_verdict<'e>(
+    ex: impl Writes<'e>,
+    id: i64,
+    verdict: &str,
+) -> Result<(), StoreError> {
     sqlx::query("UPDATE puzzle_attempts SET answer = $1 WHERE id = $2")
-        .bind(answer)
+        .bind(verdict)
         .bind(id)
         .execute(ex)
         .await?;
     Ok(())
 }
 
-/// A try whose last answer is not known to have been shown, with that answer (JSON).
+/// A try whose last verdict is not known to have been shown, with that verdict (JSON).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnshownRow {
     pub attempt: AttemptRow,
-    pub answer: String,
+    pub verdict: String,
 }
 
-/// The user's latest answer in a server not known to have been shown, if any.
+/// The user's latest verdict in a server not known to have been shown, if any.
 pub async fn unshown<'e>(
     ex: impl AnyExecutor<'e>,
     guild_id: u64,
@@ -501,13 +507,13 @@ pub async fn unshown<'e>(
     .await?;
     Ok(row.map(|r| UnshownRow {
         attempt: r.attempt,
-        answer: r.answer,
+        verdict: r.answer,
     }))
 }
 
-/// Records that try `id`'s answer at `progress` plies (where the answer left it) was shown;
+/// Records that try `id`'s verdict at `progress` plies (where the verdict left it) was shown;
 /// false if it was shown already or the try has moved on.
-pub async fn answer_shown<'e>(
+pub async fn verdict_shown<'e>(
     ex: impl Writes<'e>,
     id: i64,
     progress: u32,

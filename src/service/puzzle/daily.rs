@@ -2,32 +2,16 @@
 //! transaction that claims the day; every member may answer it (one try each, beside their own
 //! puzzle), and the day's results are its leaderboard.
 
-use super::puzzles::{load, Puzzles};
+use super::puzzles::Puzzles;
 use crate::service::error::ServiceError;
 use crate::service::news::News;
 use crate::service::notice::{Buttons, Payload, PuzzleBoardRef, ReplyTo};
-use crate::service::types::{Caption, ChannelId, GuildId, NoticeId, PuzzleView, User, UserId};
+use crate::service::stored::puzzles::{self as stored, PuzzleTry, TryStatus};
+use crate::service::types::{
+    Caption, ChannelId, DayResult, GuildId, NoticeId, PuzzleView, User, UserId,
+};
 use crate::store::puzzles as rows;
 use std::time::Duration;
-
-/// A member's finished try at the day's puzzle.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DayResult {
-    pub user_id: UserId,
-    pub solved: bool,
-    /// From the try's start to its end, in ms.
-    pub took_ms: i64,
-}
-
-impl From<rows::DayResultRow> for DayResult {
-    fn from(r: rows::DayResultRow) -> DayResult {
-        DayResult {
-            user_id: r.user_id,
-            solved: r.solved,
-            took_ms: r.took_ms,
-        }
-    }
-}
 
 /// The day's puzzle in a server and how its members did.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,7 +31,7 @@ pub fn day_of(now_ms: i64) -> i64 {
 
 /// A player's try at a day's puzzle (see `Puzzles::daily_try`).
 enum DailyTry {
-    UnderWay(rows::AttemptRow),
+    UnderWay(PuzzleTry),
     New { day: i64, puzzle_id: i64 },
 }
 
@@ -67,7 +51,7 @@ impl Puzzles<'_> {
     ) -> Result<PuzzleView, ServiceError> {
         let (day, puzzle_id) = match self.daily_try(guild, user.id, day).await? {
             DailyTry::UnderWay(a) => {
-                let p = self.stored_puzzle(a.puzzle_id).await?;
+                let p = self.stored_puzzle(a.puzzle).await?;
                 return self.view(&p, a.progress, a.rated, a.day).await;
             }
             DailyTry::New { day, puzzle_id } => (day, puzzle_id),
@@ -119,9 +103,10 @@ impl Puzzles<'_> {
         let today = day_of(self.core.database_now().await?);
         let day = day.unwrap_or(today);
         if let Some(a) = rows::day_attempt(self.core.store.read(), guild, user, day).await? {
-            if a.status != "active" {
+            let a = PuzzleTry::from(a);
+            if !a.active() {
                 return Err(ServiceError::DailyPuzzleDone {
-                    solved: a.status == "solved",
+                    solved: a.status == TryStatus::Solved,
                 });
             }
             return Ok(DailyTry::UnderWay(a));
@@ -209,14 +194,14 @@ impl Puzzles<'_> {
         let Some(row) = rows::of_day(self.core.store.read(), day, count).await? else {
             return Ok(Vec::new());
         };
-        let p = load(row)?;
+        let p = stored::puzzle(row)?;
         let view = PuzzleView {
-            puzzle_id: p.row.id,
+            puzzle_id: p.id,
             kind: p.kind,
-            moves: p.row.moves,
+            moves: p.moves,
             step: 1,
             side: p.start.turn(),
-            rating: p.row.rating.rating,
+            rating: p.rating,
             rated: false,
             reply: None,
             day: Some(day),
@@ -230,10 +215,10 @@ impl Puzzles<'_> {
                 continue;
             }
             // The puzzle its members answer today is the one the post shows.
-            rows::record_day(&mut *tx, guild, day, p.row.id, channel, now).await?;
+            rows::record_day(&mut *tx, guild, day, p.id, channel, now).await?;
             let payload = Payload {
                 puzzle: Some(PuzzleBoardRef {
-                    puzzle: p.row.id,
+                    puzzle: p.id,
                     caption: self.core.caption(&Caption::Puzzle(&view)),
                     plies: 0,
                     then: None,

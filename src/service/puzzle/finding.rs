@@ -6,10 +6,10 @@ use crate::ai::puzzle::{scan, Record, Solver, SCAN_PLIES};
 use crate::ai::queue::Class;
 use crate::service::backoff::Work;
 use crate::service::error::ServiceError;
-use crate::service::stored::rules_json;
+use crate::service::stored::puzzles as stored;
 use crate::service::types::GameId;
 use crate::store::games;
-use crate::store::puzzles::{self as rows, NewPuzzle};
+use crate::store::puzzles as rows;
 
 /// The failed searches of a game after which it is recorded as searched, with nothing found.
 pub const SCAN_GIVE_UP: u32 = 3;
@@ -91,22 +91,8 @@ impl Puzzles<'_> {
         }
         for (start, f) in &found {
             let r = Record::new(start, f, "game");
-            let new = rows::insert(
-                &mut *tx,
-                &NewPuzzle {
-                    position: &r.position,
-                    to_move: r.to_move.name(),
-                    rules: &rules_json(&r.rules),
-                    kind: r.kind.name(),
-                    moves: r.moves,
-                    line: &r.line.join(" "),
-                    source: "game",
-                    game_id: Some(id),
-                    rating: initial_rating(r.kind, r.moves),
-                    now,
-                },
-            )
-            .await?;
+            let rating = initial_rating(r.kind, r.moves);
+            let new = stored::insert(&mut tx, &r, ("game", Some(id)), rating, now).await?;
             added += u32::from(new);
         }
         tx.commit().await?;

@@ -13,7 +13,9 @@ mod puzzles;
 mod verdicts;
 
 pub use crate::service::notice::ReplyTo;
-pub use crate::service::types::{PuzzleRatings, PuzzleVerdict, PuzzleView, VerdictKey};
-pub use daily::{day_of, DailyBoard, DayResult};
+pub use crate::service::types::{
+    DayResult, PuzzlePlayer, PuzzleRatings, PuzzleVerdict, PuzzleView, VerdictKey,
+};
+pub use daily::{day_of, DailyBoard};
 pub use finding::SCAN_GIVE_UP;
-pub use puzzles::{initial_rating, PuzzlePlayer, Puzzles, SEED};
+pub use puzzles::{initial_rating, Puzzles, SEED};

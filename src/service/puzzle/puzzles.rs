@@ -9,10 +9,10 @@ use crate::service::core::Core;
 use crate::service::error::{Done, ServiceError};
 use crate::service::news::News;
 use crate::service::notice::{Payload, PuzzleBoardRef, ReplyTo};
-use crate::service::stored::{parse_rules, rules_json};
-use crate::service::types::{Caption, GuildId, PuzzleView, User, UserId};
-use crate::store::puzzles::{self as rows, NewPuzzle, PuzzleRow};
-use crate::tafl::{parse_move, Game, Move, Position, Side};
+use crate::service::stored::puzzles::{self as stored, LoadedPuzzle, PuzzleTry};
+use crate::service::types::{Caption, GuildId, PuzzlePlayer, PuzzleView, User, UserId};
+use crate::store::puzzles as rows;
+use crate::tafl::parse_move;
 
 /// The seed puzzles, built into the binary.
 pub const SEED: &str = include_str!("../../../assets/puzzles.json");
@@ -27,73 +27,6 @@ pub fn initial_rating(kind: Kind, moves: u32) -> Rating {
     Rating {
         rating,
         ..Rating::default()
-    }
-}
-
-/// A server's puzzle leaderboard line: a member's puzzle rating and tries.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PuzzlePlayer {
-    pub user_id: UserId,
-    pub name: String,
-    pub rating: crate::rating::Rating,
-    pub solved: u32,
-    pub failed: u32,
-}
-
-impl From<rows::PuzzlePlayerRow> for PuzzlePlayer {
-    fn from(r: rows::PuzzlePlayerRow) -> PuzzlePlayer {
-        PuzzlePlayer {
-            user_id: r.user_id,
-            name: r.name,
-            rating: r.rating,
-            solved: r.solved,
-            failed: r.failed,
-        }
-    }
-}
-
-/// A stored puzzle read back: its start, its line and what it asks.
-pub(super) struct LoadedPuzzle {
-    pub(super) row: PuzzleRow,
-    pub(super) start: Position,
-    pub(super) line: Vec<Move>,
-    pub(super) kind: Kind,
-}
-
-pub(super) fn load(row: PuzzleRow) -> Result<LoadedPuzzle, ServiceError> {
-    let bad = |e: String| ServiceError::Internal(format!("puzzle {}: {e}", row.id));
-    let kind = Kind::from_name(&row.kind).ok_or_else(|| bad(format!("kind '{}'", row.kind)))?;
-    let to_move: Side = row
-        .to_move
-        .parse()
-        .map_err(|e: crate::tafl::side::SideError| bad(e.to_string()))?;
-    let record = Record {
-        position: row.position.clone(),
-        to_move,
-        rules: parse_rules(&row.rules)?,
-        kind,
-        moves: row.moves,
-        line: row.line.split_whitespace().map(str::to_string).collect(),
-        source: row.source.clone(),
-    };
-    let (start, line) = record.read().map_err(|e| bad(e.to_string()))?;
-    Ok(LoadedPuzzle {
-        row,
-        start,
-        line,
-        kind,
-    })
-}
-
-impl LoadedPuzzle {
-    /// The game from the puzzle's start with the first `plies` of the line played.
-    pub(super) fn game_at(&self, plies: u32) -> Game {
-        let mut game = Game::from_position(self.start);
-        for &mv in self.line.iter().take(plies as usize) {
-            game.play(mv)
-                .expect("a stored line is checked legal when read");
-        }
-        game
     }
 }
 
@@ -126,22 +59,8 @@ impl Puzzles<'_> {
                 tracing::warn!(position = %r.position, "a seed puzzle does not read back: skipped");
                 continue;
             }
-            let new = rows::insert(
-                &mut *tx,
-                &NewPuzzle {
-                    position: &r.position,
-                    to_move: r.to_move.name(),
-                    rules: &rules_json(&r.rules),
-                    kind: r.kind.name(),
-                    moves: r.moves,
-                    line: &r.line.join(" "),
-                    source: "seed",
-                    game_id: None,
-                    rating: initial_rating(r.kind, r.moves),
-                    now,
-                },
-            )
-            .await?;
+            let rating = initial_rating(r.kind, r.moves);
+            let new = stored::insert(&mut tx, r, ("seed", None), rating, now).await?;
             added += u32::from(new);
         }
         tx.commit().await?;
@@ -158,8 +77,8 @@ impl Puzzles<'_> {
         user: &User,
         to: Option<&ReplyTo>,
     ) -> Result<PuzzleView, ServiceError> {
-        if let Some(a) = rows::active(self.core.store.read(), guild, user.id).await? {
-            let p = self.stored_puzzle(a.puzzle_id).await?;
+        if let Some(a) = self.active_try(guild, user.id).await? {
+            let p = self.stored_puzzle(a.puzzle).await?;
             return self.view(&p, a.progress, a.rated, a.day).await;
         }
         if rows::count(self.core.store.read()).await? == 0 {
@@ -172,11 +91,11 @@ impl Puzzles<'_> {
         let row = rows::next_for(self.core.store.read(), guild, user.id, mine.rating)
             .await?
             .ok_or(ServiceError::NoPuzzles)?;
-        let p = load(row)?;
+        let p = stored::puzzle(row)?;
         let mut tx = self.core.store.write().await?;
-        let rated = !rows::tried(&mut *tx, guild, user.id, p.row.id).await?;
+        let rated = !rows::tried(&mut *tx, guild, user.id, p.id).await?;
         let now = self.core.database_now_on(&mut tx).await?;
-        let started = rows::start(&mut *tx, guild, user.id, p.row.id, rated, None, now).await;
+        let started = rows::start(&mut *tx, guild, user.id, p.id, rated, None, now).await;
         match started {
             Ok(attempt) => {
                 self.start_shown(tx, attempt, &p, rated, None, to, now)
@@ -185,10 +104,9 @@ impl Puzzles<'_> {
             // Another command started one at the same moment: show that one.
             Err(e) if e.is_unique_violation("puzzle_attempts") => {
                 drop(tx);
-                let a = rows::active(self.core.store.read(), guild, user.id)
-                    .await?
+                let a = (self.active_try(guild, user.id).await?)
                     .ok_or(ServiceError::PositionChanged)?;
-                let p = self.stored_puzzle(a.puzzle_id).await?;
+                let p = self.stored_puzzle(a.puzzle).await?;
                 self.view(&p, a.progress, a.rated, a.day).await
             }
             Err(e) => Err(e.into()),
@@ -199,7 +117,17 @@ impl Puzzles<'_> {
         let row = rows::by_id(self.core.store.read(), id)
             .await?
             .ok_or_else(|| ServiceError::Internal(format!("puzzle {id} is gone")))?;
-        load(row)
+        stored::puzzle(row)
+    }
+
+    /// The user's current try in a server, if any (see [`rows::active`]).
+    pub(super) async fn active_try(
+        self,
+        guild: GuildId,
+        user: UserId,
+    ) -> Result<Option<PuzzleTry>, ServiceError> {
+        let row = rows::active(self.core.store.read(), guild, user).await?;
+        Ok(row.map(PuzzleTry::from))
     }
 
     /// The view of a puzzle `progress` plies into its line.
@@ -224,7 +152,7 @@ impl Puzzles<'_> {
     ) -> Result<Vec<u8>, ServiceError> {
         let mut game = p.game_at(board.plies);
         if let Some(then) = &board.then {
-            let bad = |e: String| ServiceError::Internal(format!("puzzle {}: {e}", p.row.id));
+            let bad = |e: String| ServiceError::Internal(format!("puzzle {}: {e}", p.id));
             let mv = parse_move(game.position(), then).map_err(|e| bad(e.to_string()))?;
             game.play(mv).map_err(|e| bad(e.to_string()))?;
         }
@@ -260,7 +188,7 @@ impl Puzzles<'_> {
             .reply_notice(&mut tx, "puzzle_shown", payload, to, now)
             .await?;
         // Landed: the try, at this puzzle.
-        let puzzle = p.row.id;
+        let puzzle = p.id;
         let landed = || async move {
             let a = rows::attempt(self.core.store.read(), attempt).await?;
             Ok(a.is_some_and(|a| a.puzzle_id == puzzle))
@@ -312,12 +240,12 @@ pub(super) fn view_at(
 ) -> (PuzzleView, PuzzleBoardRef) {
     let game = p.game_at(progress);
     let view = PuzzleView {
-        puzzle_id: p.row.id,
+        puzzle_id: p.id,
         kind: p.kind,
-        moves: p.row.moves,
+        moves: p.moves,
         step: progress / 2 + 1,
         side: p.start.turn(),
-        rating: p.row.rating.rating,
+        rating: p.rating,
         rated,
         reply: (progress > 0)
             .then(|| game.moves().last().map(|m| m.to_string()))
@@ -327,7 +255,7 @@ pub(super) fn view_at(
         notice: None,
     };
     let board = PuzzleBoardRef {
-        puzzle: p.row.id,
+        puzzle: p.id,
         caption: core.caption(&Caption::Puzzle(&view)),
         plies: progress,
         then: None,

@@ -2,13 +2,14 @@
 //! played or the try ended, the player's and the puzzle's Glicko-2 ratings moved once per first
 //! try (as lichess does), and the verdict kept with its try until it is known to have been shown.
 
-use super::puzzles::{view_at, LoadedPuzzle, Puzzles};
-use crate::rating::{rate_game, Rating, Score};
+use super::puzzles::{view_at, Puzzles};
+use crate::rating::{rate_game, Score};
 use crate::service::core::Core;
 use crate::service::error::{Done, ServiceError};
 use crate::service::news::News;
 use crate::service::notice::{Payload, PuzzleBoardRef, ReplyTo};
 use crate::service::play;
+use crate::service::stored::puzzles::{self as stored, KeptVerdict, LoadedPuzzle, PuzzleTry};
 use crate::service::types::{
     Caption, GuildId, PuzzleRatings, PuzzleVerdict, User, UserId, VerdictKey,
 };
@@ -16,65 +17,10 @@ use crate::store::puzzles as rows;
 use crate::store::Connection;
 use crate::tafl::{parse_move, Move};
 
-/// A verdict as its try keeps it until it is shown: the move, and for the try's end the
-/// solution's move and the ratings' change.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-struct KeptVerdict {
-    /// The move, `from-to`.
-    #[serde(rename = "move")]
-    mv: String,
-    /// The move as played (its captures, the game's end).
-    played: String,
-    #[serde(default)]
-    solution: Option<String>,
-    /// The ratings' change: the player's rating, deviation and volatility before and after,
-    /// then the puzzle's, each written as Rust writes an `f64` (the shortest text that reads
-    /// back to the same number, which serde_json's reading does not promise).
-    #[serde(default)]
-    ratings: Option<Vec<String>>,
-}
-
-impl KeptVerdict {
-    fn json(&self) -> Result<String, ServiceError> {
-        serde_json::to_string(self).map_err(|e| ServiceError::Internal(format!("a verdict: {e}")))
-    }
-
-    fn keep_ratings(r: &PuzzleRatings) -> Vec<String> {
-        [r.player.0, r.player.1, r.puzzle.0, r.puzzle.1]
-            .iter()
-            .flat_map(|r| [r.rating, r.deviation, r.volatility])
-            .map(|x| x.to_string())
-            .collect()
-    }
-
-    fn ratings(&self) -> Result<Option<PuzzleRatings>, ServiceError> {
-        let Some(kept) = &self.ratings else {
-            return Ok(None);
-        };
-        let bad = || ServiceError::Internal(format!("a kept verdict's ratings: {kept:?}"));
-        let x: Vec<f64> = kept
-            .iter()
-            .map(|x| x.parse().map_err(|_| bad()))
-            .collect::<Result<_, _>>()?;
-        if x.len() != 12 {
-            return Err(bad());
-        }
-        let r = |i: usize| Rating {
-            rating: x[3 * i],
-            deviation: x[3 * i + 1],
-            volatility: x[3 * i + 2],
-        };
-        Ok(Some(PuzzleRatings {
-            player: (r(0), r(1)),
-            puzzle: (r(2), r(3)),
-        }))
-    }
-}
-
 /// A try's verdict not known to have been shown: the try, the verdict, its puzzle, and the
 /// plies into the puzzle's line before the move it judged.
 struct Kept {
-    attempt: rows::AttemptRow,
+    attempt: PuzzleTry,
     verdict: KeptVerdict,
     puzzle: LoadedPuzzle,
     before: u32,
@@ -84,7 +30,7 @@ struct Kept {
 /// or a move to judge.
 enum ToJudge {
     Kept(Box<Kept>),
-    Move(rows::AttemptRow, Box<LoadedPuzzle>, Move, String),
+    Move(PuzzleTry, Box<LoadedPuzzle>, Move, String),
 }
 
 /// A daily puzzle's verdict goes to a private response only: asked from a public one (the
@@ -98,7 +44,7 @@ fn check_private(day: Option<i64>, to: Option<&ReplyTo>) -> Result<(), ServiceEr
 
 /// Whether `kept` is the verdict to give: for `play` (no move typed), always; for a move, when
 /// no puzzle is under way or the kept verdict's move is typed again.
-fn gives_kept(kept: &Kept, active: Option<&rows::AttemptRow>, typed: Option<&str>) -> bool {
+fn gives_kept(kept: &Kept, active: Option<&PuzzleTry>, typed: Option<&str>) -> bool {
     match typed {
         None => true,
         Some(text) => {
@@ -124,7 +70,7 @@ fn ended_at(
         Some(solution) => Caption::PuzzleFailed { solution },
     });
     let board = PuzzleBoardRef {
-        puzzle: p.row.id,
+        puzzle: p.id,
         caption,
         plies: progress,
         then: Some(kept.mv.clone()),
@@ -158,7 +104,7 @@ fn kept_at(core: &Core, kept: &Kept) -> Result<(PuzzleVerdict, PuzzleBoardRef), 
         progress: a.progress,
         notice: None,
     };
-    if a.status == "active" {
+    if a.active() {
         let (view, board) = view_at(core, &kept.puzzle, a.progress, a.rated, a.day);
         let played = kept.verdict.played.clone();
         return Ok((PuzzleVerdict::Continue { played, view, key }, board));
@@ -220,10 +166,10 @@ impl Puzzles<'_> {
         typed: &str,
         limit: usize,
     ) -> Result<Vec<String>, ServiceError> {
-        let Some(a) = rows::active(self.core.store.read(), guild, user).await? else {
+        let Some(a) = self.active_try(guild, user).await? else {
             return Ok(Vec::new());
         };
-        let p = self.stored_puzzle(a.puzzle_id).await?;
+        let p = self.stored_puzzle(a.puzzle).await?;
         let game = p.game_at(a.progress);
         Ok(play::matching_moves(game.position(), typed, limit))
     }
@@ -251,12 +197,8 @@ impl Puzzles<'_> {
         let expected = p.line[a.progress as usize];
         let right = mv == expected;
         let last_step = a.progress as usize + 1 >= p.line.len();
-        let kept = KeptVerdict {
-            mv: mv.to_string(),
-            played,
-            solution: (!right).then(|| expected.to_string()),
-            ratings: None,
-        };
+        let solution = (!right).then(|| expected.to_string());
+        let kept = KeptVerdict::new(mv.to_string(), played, solution);
         let mut tx = self.core.store.write().await?;
         let now = self.core.database_now_on(&mut tx).await?;
         let (mut verdict, board) = if right && !last_step {
@@ -272,9 +214,9 @@ impl Puzzles<'_> {
         let ended = !matches!(verdict, PuzzleVerdict::Continue { .. });
         let landed = || async move {
             let now = rows::attempt(self.core.store.read(), id).await?;
-            Ok(now.is_some_and(|now| {
-                now.progress == key.progress && (!ended || now.status != "active")
-            }))
+            Ok(now
+                .map(PuzzleTry::from)
+                .is_some_and(|now| now.progress == key.progress && (!ended || !now.active())))
         };
         self.core
             .commit_answered(tx, verdict.key().notice, landed)
@@ -289,7 +231,7 @@ impl Puzzles<'_> {
     async fn go_on(
         self,
         conn: &mut Connection,
-        a: &rows::AttemptRow,
+        a: &PuzzleTry,
         p: &LoadedPuzzle,
         kept: KeptVerdict,
         now: i64,
@@ -319,7 +261,7 @@ impl Puzzles<'_> {
         self,
         conn: &mut Connection,
         (guild, user): (GuildId, &User),
-        a: &rows::AttemptRow,
+        a: &PuzzleTry,
         p: &LoadedPuzzle,
         mut kept: KeptVerdict,
         now: i64,
@@ -333,8 +275,8 @@ impl Puzzles<'_> {
         } else {
             None
         };
-        kept.ratings = ratings.as_ref().map(KeptVerdict::keep_ratings);
-        rows::keep_answer(&mut *conn, a.id, &kept.json()?).await?;
+        kept.set_ratings(ratings.as_ref());
+        rows::keep_verdict(&mut *conn, a.id, &kept.json()?).await?;
         let key = VerdictKey {
             attempt: a.id,
             progress: a.progress + 1,
@@ -363,13 +305,13 @@ impl Puzzles<'_> {
             .await?
             .map(|r| r.rating)
             .unwrap_or_default();
-        let puzzle_before = rows::rating_for_update(&mut *conn, backend, p.row.id)
+        let puzzle_before = rows::rating_for_update(&mut *conn, backend, p.id)
             .await?
-            .ok_or_else(|| ServiceError::Internal(format!("puzzle {} is gone", p.row.id)))?;
+            .ok_or_else(|| ServiceError::Internal(format!("puzzle {} is gone", p.id)))?;
         let score = if right { Score::Win } else { Score::Loss };
         let (after, puzzle_after) = rate_game(before, puzzle_before, score);
         rows::put_player(&mut *conn, guild, user.id, &user.name, after, right, now).await?;
-        rows::put_rating(&mut *conn, p.row.id, puzzle_after, right).await?;
+        rows::put_rating(&mut *conn, p.id, puzzle_after, right).await?;
         Ok(PuzzleRatings {
             player: (before, after),
             puzzle: (puzzle_before, puzzle_after),
@@ -398,14 +340,14 @@ impl Puzzles<'_> {
         user: UserId,
         text: &str,
     ) -> Result<ToJudge, ServiceError> {
-        let active = rows::active(self.core.store.read(), guild, user).await?;
+        let active = self.active_try(guild, user).await?;
         if let Some(kept) = self.unshown(guild, user).await? {
             if gives_kept(&kept, active.as_ref(), Some(text)) {
                 return Ok(ToJudge::Kept(Box::new(kept)));
             }
         }
         let a = active.ok_or(ServiceError::NoPuzzle)?;
-        let p = self.stored_puzzle(a.puzzle_id).await?;
+        let p = self.stored_puzzle(a.puzzle).await?;
         let mut game = p.game_at(a.progress);
         let mv = parse_move(game.position(), text).map_err(ServiceError::IllegalMove)?;
         let played = game
@@ -441,7 +383,7 @@ impl Puzzles<'_> {
         user: UserId,
         typed: Option<&str>,
     ) -> Result<bool, ServiceError> {
-        let active = rows::active(self.core.store.read(), guild, user).await?;
+        let active = self.active_try(guild, user).await?;
         if let Some(kept) = self.unshown(guild, user).await? {
             if gives_kept(&kept, active.as_ref(), typed) {
                 return Ok(kept.attempt.day.is_some());
@@ -451,16 +393,13 @@ impl Puzzles<'_> {
     }
 
     async fn unshown(self, guild: GuildId, user: UserId) -> Result<Option<Kept>, ServiceError> {
-        let Some(u) = rows::unshown(self.core.store.read(), guild, user).await? else {
+        let Some(row) = rows::unshown(self.core.store.read(), guild, user).await? else {
             return Ok(None);
         };
-        let a = u.attempt;
-        let verdict: KeptVerdict = serde_json::from_str(&u.answer).map_err(|e| {
-            ServiceError::Internal(format!("the verdict kept with try {}: {e}", a.id))
-        })?;
-        let puzzle = self.stored_puzzle(a.puzzle_id).await?;
+        let (a, verdict) = stored::unshown(row)?;
+        let puzzle = self.stored_puzzle(a.puzzle).await?;
         // A verdict that goes on moved the try two plies on (the reply), one that ends it one.
-        let plies = if a.status == "active" { 2 } else { 1 };
+        let plies = if a.active() { 2 } else { 1 };
         let before = a.progress.checked_sub(plies).ok_or_else(|| {
             ServiceError::Internal(format!("try {} kept a verdict before its first move", a.id))
         })?;
@@ -499,7 +438,7 @@ impl Puzzles<'_> {
     /// Records that a verdict was shown: it is not given again.
     pub async fn verdict_shown(self, key: VerdictKey) -> Result<(), ServiceError> {
         let mut writing = self.core.store.lock().await?;
-        rows::answer_shown(writing.ex(), key.attempt, key.progress).await?;
+        rows::verdict_shown(writing.ex(), key.attempt, key.progress).await?;
         Ok(())
     }
 }

@@ -12,6 +12,7 @@ use crate::service::error::ServiceError;
 use crate::service::news::News;
 use crate::service::notice::{Buttons, Payload};
 use crate::service::stored::rules_json;
+use crate::service::stored::tournaments as stored;
 use crate::service::types::NoticeId;
 use crate::service::types::{GuildId, User, UserId};
 use crate::store::tournaments::{self as rows, NewTournament};
@@ -134,7 +135,7 @@ impl Tournaments<'_> {
                 organiser_id: req.organiser.user.id,
                 name: &name,
                 rules: &rules_json(&req.rules),
-                format: req.format.to_store(),
+                format: stored::format_name(req.format),
                 rounds,
                 time_per_move_ms: req.time_control.as_ms(),
                 increment_ms: req.time_control.increment_ms(),
@@ -325,7 +326,15 @@ impl Tournaments<'_> {
         now: i64,
     ) -> Result<Option<NoticeId>, ServiceError> {
         let id = loaded.row.id;
-        if !rows::set_status(&mut *conn, id, "signup", "running", now).await? {
+        if !stored::set_status(
+            &mut *conn,
+            id,
+            TournamentStatus::SignUp,
+            TournamentStatus::Running,
+            now,
+        )
+        .await?
+        {
             return Ok(None);
         }
         for (seat, e) in loaded.entrants.iter().enumerate() {
@@ -378,7 +387,15 @@ impl Tournaments<'_> {
         }
         let entrants = loaded.entrants.len() as u32;
         if entrants < 2 {
-            if !rows::set_status(&mut *tx, id, "signup", "cancelled", now).await? {
+            if !stored::set_status(
+                &mut tx,
+                id,
+                TournamentStatus::SignUp,
+                TournamentStatus::Cancelled,
+                now,
+            )
+            .await?
+            {
                 return Ok(None);
             }
             let (info, _) = self.edit_announcement(&mut tx, id, now).await?;
@@ -523,7 +540,7 @@ impl Tournaments<'_> {
             return Err(TournamentRefusal::Status(status).into());
         }
         let now = self.core.database_now_on(&mut tx).await?;
-        if !rows::set_status(&mut *tx, id, status.to_store(), "cancelled", now).await? {
+        if !stored::set_status(&mut tx, id, status, TournamentStatus::Cancelled, now).await? {
             return Err(TournamentRefusal::Status(status).into());
         }
         let info = match status {
@@ -563,7 +580,7 @@ impl Tournaments<'_> {
         let (mut tx, loaded) = self.organising(guild, id, Some(member)).await?;
         let id = loaded.row.id;
         let now = self.core.database_now_on(&mut tx).await?;
-        if !rows::set_status(&mut *tx, id, from.to_store(), to.to_store(), now).await? {
+        if !stored::set_status(&mut tx, id, from, to, now).await? {
             return Err(TournamentRefusal::Status(loaded.status()?).into());
         }
         let info = LoadedTournament::read(&mut tx, id).await?.info()?;

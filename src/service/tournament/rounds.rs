@@ -11,8 +11,8 @@ use crate::service::core::{Core, GameEndStep, OnGameEnd};
 use crate::service::error::ServiceError;
 use crate::service::news::News;
 use crate::service::notice::Payload;
-use crate::service::stored::parse_rules;
-use crate::service::types::{ChannelId, GameId, GameInfo, Place, Player, TimeControl};
+use crate::service::stored::tournaments as stored;
+use crate::service::types::{ChannelId, GameId, GameInfo, Place, Player};
 use crate::store::dialect::lock_in_transaction;
 use crate::store::tournaments::{self as rows, MatchGameRow, MatchRow};
 use crate::store::Connection;
@@ -172,7 +172,15 @@ impl Core {
         now: i64,
     ) -> Result<bool, ServiceError> {
         let id = loaded.row.id;
-        if !rows::set_status(&mut *conn, id, "running", "finished", now).await? {
+        if !stored::set_status(
+            &mut *conn,
+            id,
+            TournamentStatus::Running,
+            TournamentStatus::Finished,
+            now,
+        )
+        .await?
+        {
             return Ok(false);
         }
         let mut info = loaded.info()?;
@@ -271,7 +279,7 @@ impl Core {
         let Some(row) = rows::by_id(&mut *conn, id).await? else {
             return Ok(());
         };
-        if row.status != "running" {
+        if stored::status(&row).ok() != Some(TournamentStatus::Running) {
             return Ok(());
         }
         let matches = rows::matches(&mut *conn, id).await?;
@@ -374,7 +382,7 @@ impl Tournaments<'_> {
         if !matches!(status, TournamentStatus::Running | TournamentStatus::Paused) {
             return Ok(None);
         }
-        let rules = parse_rules(&loaded.row.rules)?;
+        let rules = loaded.rules()?;
         let (first, second) = (
             Player::User(game.first.clone()),
             Player::User(game.second.clone()),
@@ -387,7 +395,7 @@ impl Tournaments<'_> {
             guild: Some(loaded.row.guild_id),
             channel: thread,
         };
-        let time = TimeControl::from_columns(loaded.row.time_per_move_ms, loaded.row.increment_ms);
+        let time = stored::time_control(&loaded.row);
         let mut info = self
             .games
             .create_game(

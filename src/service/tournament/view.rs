@@ -1,17 +1,16 @@
 //! A tournament read and shown: its info, its standings and pairings, the standings image.
 
 use super::{
-    Crosstable, Entrant, PairingView, StandingRow, Standings, Tiebreak, TournamentFormat,
-    TournamentId, TournamentInfo, TournamentRefusal, TournamentStatus, Tournaments,
+    Crosstable, PairingView, StandingRow, Standings, Tiebreak, TournamentFormat, TournamentId,
+    TournamentInfo, TournamentRefusal, TournamentStatus, Tournaments,
 };
 use crate::render::standings::{Cell, Column, Row, StandingsTable, CROSSTABLE_MAX};
 use crate::service::error::ServiceError;
-use crate::service::stored::parse_rules;
-use crate::service::types::{
-    worded, Caption, Captions, GuildId, Heading, Player, TimeControl, User,
-};
+use crate::service::stored::tournaments as stored;
+use crate::service::types::{worded, Caption, Captions, GuildId, Heading, Player, User};
 use crate::store::tournaments::{self as rows, EntrantRow, MatchRow, TournamentRow};
 use crate::store::{AnyExecutor, Backend, Connection};
+use crate::tafl::Rules;
 use crate::tournament::{self as pairing, MatchResult};
 
 /// A tournament as it stands: its info, its rounds' pairings, its standings.
@@ -67,16 +66,16 @@ impl LoadedTournament {
     }
 
     pub fn status(&self) -> Result<TournamentStatus, ServiceError> {
-        TournamentStatus::from_store(&self.row.status).map_err(ServiceError::Internal)
+        stored::status(&self.row)
     }
 
     pub fn format(&self) -> TournamentFormat {
-        match self.row.format.as_str() {
-            "swiss" => TournamentFormat::Swiss {
-                rounds: self.row.rounds as u32,
-            },
-            _ => TournamentFormat::RoundRobin,
-        }
+        stored::format(&self.row)
+    }
+
+    /// The rules its games are played under.
+    pub fn rules(&self) -> Result<Rules, ServiceError> {
+        stored::rules(&self.row)
     }
 
     /// The seated entrants by seat.
@@ -105,31 +104,7 @@ impl LoadedTournament {
     }
 
     pub fn info(&self) -> Result<TournamentInfo, ServiceError> {
-        let row = &self.row;
-        Ok(TournamentInfo {
-            id: row.id,
-            name: row.name.clone(),
-            guild: row.guild_id,
-            channel: row.channel_id,
-            organiser: row.organiser_id,
-            rules: parse_rules(&row.rules)?,
-            format: self.format(),
-            time_control: TimeControl::from_columns(row.time_per_move_ms, row.increment_ms),
-            rated: row.rated,
-            seats: row.seats as u32,
-            signup_until: row.signup_until,
-            status: self.status()?,
-            round: row.round as u32,
-            rounds: row.rounds as u32,
-            entrants: self
-                .entrants
-                .iter()
-                .map(|e| Entrant {
-                    user: User::new(e.user_id, e.name.clone()),
-                    withdrawn: e.withdrawn_round.is_some(),
-                })
-                .collect(),
-        })
+        stored::info(&self.row, &self.entrants)
     }
 
     /// The decided matches, as the pairing module reads them.

@@ -16,7 +16,7 @@ pub use analysis::{AnalysisSummary, CostlyMove, SideSummary, WORST_PER_SIDE};
 pub(crate) use caption::worded;
 pub use caption::{graph_labels, Caption, Captions, GraphLabel, Heading};
 pub use privacy::Forgotten;
-pub use puzzle::{PuzzleRatings, PuzzleVerdict, PuzzleView, VerdictKey};
+pub use puzzle::{DayResult, PuzzlePlayer, PuzzleRatings, PuzzleVerdict, PuzzleView, VerdictKey};
 
 use crate::ai::Level;
 use crate::rating::Rating;

@@ -1,7 +1,8 @@
 //! What a puzzle hands its player, as the puzzles' part returns it and a notice tells it: the
-//! puzzle at their turn, and how a move in it was judged.
+//! puzzle at their turn, and how a move in it was judged; and the lines of the puzzles'
+//! leaderboards.
 
-use super::NoticeId;
+use super::{NoticeId, UserId};
 use crate::ai::puzzle::Kind;
 use crate::rating::Rating;
 use crate::tafl::Side;
@@ -33,6 +34,25 @@ pub struct PuzzleView {
     /// interaction was named. Not stored with the notice.
     #[serde(skip)]
     pub notice: Option<NoticeId>,
+}
+
+/// A server's puzzle leaderboard line: a member's puzzle rating and tries.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PuzzlePlayer {
+    pub user_id: UserId,
+    pub name: String,
+    pub rating: Rating,
+    pub solved: u32,
+    pub failed: u32,
+}
+
+/// A member's finished try at the day's puzzle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DayResult {
+    pub user_id: UserId,
+    pub solved: bool,
+    /// From the try's start to its end, in ms.
+    pub took_ms: i64,
 }
 
 /// A rated try's effect: the player's and the puzzle's ratings before and after.

@@ -29,13 +29,6 @@ impl TournamentFormat {
         }
     }
 
-    pub(crate) fn to_store(self) -> &'static str {
-        match self {
-            TournamentFormat::RoundRobin => "round_robin",
-            TournamentFormat::Swiss { .. } => "swiss",
-        }
-    }
-
     pub fn pairing(self) -> crate::tournament::Format {
         match self {
             TournamentFormat::RoundRobin => crate::tournament::Format::RoundRobin,
@@ -63,30 +56,6 @@ pub enum TournamentStatus {
     Paused,
     Finished,
     Cancelled,
-}
-
-impl TournamentStatus {
-    /// The status a stored one names (its name, if it is none).
-    pub(crate) fn from_store(s: &str) -> Result<TournamentStatus, String> {
-        Ok(match s {
-            "signup" => TournamentStatus::SignUp,
-            "running" => TournamentStatus::Running,
-            "paused" => TournamentStatus::Paused,
-            "finished" => TournamentStatus::Finished,
-            "cancelled" => TournamentStatus::Cancelled,
-            other => return Err(format!("tournament status {other}")),
-        })
-    }
-
-    pub(crate) fn to_store(self) -> &'static str {
-        match self {
-            TournamentStatus::SignUp => "signup",
-            TournamentStatus::Running => "running",
-            TournamentStatus::Paused => "paused",
-            TournamentStatus::Finished => "finished",
-            TournamentStatus::Cancelled => "cancelled",
-        }
-    }
 }
 
 /// Why a tournament's command was refused: its data (the bot words it).

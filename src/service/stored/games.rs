@@ -1,15 +1,19 @@
-//! A game's rows read and decoded, in one place: the row and its moves rebuilt into the game
-//! (the moves are the truth), its players, rules, start position, outcome, clocks and
-//! tournament game read from their columns, and written back to them.
+//! A game's rows read and decoded: the row and its moves rebuilt into the game (the moves are
+//! the truth), its players, rules, start position, outcome, clocks and tournament game read
+//! from their columns, and its seats written back to them.
 
-use super::core::Core;
-use super::error::ServiceError;
-use super::heavy;
-use super::types::tournament::MatchTag;
-use super::types::{ChannelId, Clocks, GameId, GameInfo, Place, Player, TimeControl, User};
+use super::{parse_rules, stored_start};
+use crate::service::core::Core;
+use crate::service::error::ServiceError;
+use crate::service::heavy;
+use crate::service::types::tournament::MatchTag;
+use crate::service::types::{
+    ChannelId, Clocks, GameId, GameInfo, Place, Player, RecentGame, TimeControl, User, UserId,
+};
 use crate::store::games::{self, GameRow, MatchTagRow, SeatRow};
 use crate::store::moves;
-use crate::tafl::{write_position, Game, Outcome, Position, Reason, Rules, Side};
+use crate::tafl::side::SideError;
+use crate::tafl::{write_position, Game, Outcome, Position, Reason, Rules, Side, Variant};
 
 /// A game read from the store and rebuilt from its moves.
 pub(crate) struct LoadedGame {
@@ -189,6 +193,26 @@ pub(crate) fn player(seat: &SeatRow) -> Result<Player, ServiceError> {
     }
 }
 
+/// Whether the AI is to move in a game as its row stands (its start's side to move and its
+/// plies tell whose turn it is; the game is not rebuilt), or why the start's side to move
+/// cannot be read.
+pub(crate) fn ai_to_move(row: &GameRow) -> Result<bool, SideError> {
+    let start = match &row.start {
+        Some((_, turn)) => turn.parse::<Side>()?,
+        None => Side::Attackers,
+    };
+    let turn = if row.ply.is_multiple_of(2) {
+        start
+    } else {
+        start.other()
+    };
+    let seat = match turn {
+        Side::Attackers => &row.attacker,
+        Side::Defenders => &row.defender,
+    };
+    Ok(seat.ai_level.is_some())
+}
+
 /// A player as a stored seat.
 pub(crate) fn seat(player: &Player) -> SeatRow {
     match player {
@@ -206,35 +230,6 @@ pub(crate) fn seat(player: &Player) -> SeatRow {
             name: String::new(),
         },
     }
-}
-
-/// The rules as stored.
-pub(crate) fn rules_json(rules: &Rules) -> String {
-    serde_json::to_string(rules).expect("rules serialize")
-}
-
-pub(crate) fn parse_rules(json: &str) -> Result<Rules, ServiceError> {
-    serde_json::from_str(json).map_err(|e| ServiceError::Internal(format!("stored rules: {e}")))
-}
-
-/// A start position as stored: its record and side to move (none: the standard start).
-pub(crate) fn start_columns(start: Option<&Position>) -> Option<(String, String)> {
-    start.map(|p| (write_position(p), p.turn().name().to_string()))
-}
-
-/// The stored start position.
-pub(crate) fn stored_start(
-    start: Option<&(String, String)>,
-    rules: Rules,
-) -> Result<Position, ServiceError> {
-    let Some((record, turn)) = start else {
-        return Ok(Position::start(rules));
-    };
-    let bad = |e: String| ServiceError::Internal(format!("stored start position: {e}"));
-    let turn: Side = turn
-        .parse()
-        .map_err(|e: crate::tafl::side::SideError| bad(e.to_string()))?;
-    crate::tafl::parse_position(record, turn, rules).map_err(|e| bad(e.to_string()))
 }
 
 /// The outcome the row records.
@@ -255,5 +250,40 @@ fn stored_outcome(row: &GameRow) -> Result<Outcome, ServiceError> {
         },
         "draw" => Outcome::Drawn { reason },
         _ => return Err(bad()),
+    })
+}
+
+/// A finished game from `user`'s side, for their stats; none for an aborted game, or one
+/// they did not play.
+pub(crate) fn finished(row: &GameRow, user: UserId) -> Option<RecentGame> {
+    if row.reason.as_deref() == Some(Reason::Aborted.name()) {
+        return None;
+    }
+    let (side, opponent) = if row.attacker.user_id == Some(user) {
+        (Side::Attackers, &row.defender)
+    } else if row.defender.user_id == Some(user) {
+        (Side::Defenders, &row.attacker)
+    } else {
+        return None;
+    };
+    // A seat that cannot be read (the schema allows none) is left out of the stats, as a game
+    // that cannot be rebuilt is left out everywhere else.
+    let opponent = player(opponent).ok()?;
+    let result = match (row.result.as_deref()?, side) {
+        ("attackers_won", Side::Attackers) | ("defenders_won", Side::Defenders) => "win",
+        ("draw", _) => "draw",
+        _ => "loss",
+    };
+    // A game whose rules cannot be read is not rebuilt anywhere else either: Tablut's name is
+    // as good as any for it here.
+    let variant = parse_rules(&row.rules).map_or(Variant::Tablut, |r| r.variant);
+    Some(RecentGame {
+        game: row.id,
+        variant,
+        side,
+        opponent,
+        result,
+        reason: row.reason.clone().unwrap_or_default(),
+        ended_at: row.ended_at.unwrap_or(row.updated_at),
     })
 }

@@ -1,0 +1,50 @@
+//! The stored rows read and decoded, in one place, a file for each kind of row: each turns the
+//! store's rows into the service's types, so that no part parses a stored text (a JSON column,
+//! a name, a status, a result) itself, and writes the columns that several parts fill alike.
+//! `games.rs`: a game's row and moves rebuilt into the game, its seats, a finished game for
+//! the stats; `challenges.rs`: a challenge; `tournaments.rs`: a tournament's status, format,
+//! rules and info; `puzzles.rs`: a puzzle, a try and the verdict kept with it, the puzzle
+//! leaderboard's and the day's lines; `analysis.rs`: an analysis's settings and evaluations,
+//! and the review they make; `notices.rs`: a notice read back; `notify.rs`: a member's
+//! notification setting. Here: the rules and start positions that games, challenges, puzzles
+//! and tournaments store alike.
+
+pub(crate) mod analysis;
+pub(crate) mod challenges;
+pub(crate) mod games;
+pub(crate) mod notices;
+pub(crate) mod notify;
+pub(crate) mod puzzles;
+pub(crate) mod tournaments;
+
+use super::error::ServiceError;
+use crate::tafl::{write_position, Position, Rules, Side};
+
+/// The rules as stored.
+pub(crate) fn rules_json(rules: &Rules) -> String {
+    serde_json::to_string(rules).expect("rules serialize")
+}
+
+pub(crate) fn parse_rules(json: &str) -> Result<Rules, ServiceError> {
+    serde_json::from_str(json).map_err(|e| ServiceError::Internal(format!("stored rules: {e}")))
+}
+
+/// A start position as stored: its record and side to move (none: the standard start).
+pub(crate) fn start_columns(start: Option<&Position>) -> Option<(String, String)> {
+    start.map(|p| (write_position(p), p.turn().name().to_string()))
+}
+
+/// The stored start position.
+pub(crate) fn stored_start(
+    start: Option<&(String, String)>,
+    rules: Rules,
+) -> Result<Position, ServiceError> {
+    let Some((record, turn)) = start else {
+        return Ok(Position::start(rules));
+    };
+    let bad = |e: String| ServiceError::Internal(format!("stored start position: {e}"));
+    let turn: Side = turn
+        .parse()
+        .map_err(|e: crate::tafl::side::SideError| bad(e.to_string()))?;
+    crate::tafl::parse_position(record, turn, rules).map_err(|e| bad(e.to_string()))
+}

@@ -1,0 +1,105 @@
+//! A tournament's row decoded: its status, format and rules read from their columns (and the
+//! names the store keeps for a status and a format), and the tournament as it stands with its
+//! entrants.
+
+use super::parse_rules;
+use crate::service::error::ServiceError;
+use crate::service::types::tournament::{
+    Entrant, TournamentFormat, TournamentInfo, TournamentStatus,
+};
+use crate::service::types::{TimeControl, User};
+use crate::store::tournaments::{self as rows, EntrantRow, TournamentRow};
+use crate::store::{Connection, StoreError};
+use crate::tafl::Rules;
+
+/// The tournament's status.
+pub(crate) fn status(row: &TournamentRow) -> Result<TournamentStatus, ServiceError> {
+    Ok(match row.status.as_str() {
+        "signup" => TournamentStatus::SignUp,
+        "running" => TournamentStatus::Running,
+        "paused" => TournamentStatus::Paused,
+        "finished" => TournamentStatus::Finished,
+        "cancelled" => TournamentStatus::Cancelled,
+        other => return Err(ServiceError::Internal(format!("tournament status {other}"))),
+    })
+}
+
+/// A status as stored.
+fn status_name(status: TournamentStatus) -> &'static str {
+    match status {
+        TournamentStatus::SignUp => "signup",
+        TournamentStatus::Running => "running",
+        TournamentStatus::Paused => "paused",
+        TournamentStatus::Finished => "finished",
+        TournamentStatus::Cancelled => "cancelled",
+    }
+}
+
+/// Moves tournament `id` from status `from` to `to` at `now`: whether it was at `from`.
+pub(crate) async fn set_status(
+    conn: &mut Connection,
+    id: i64,
+    from: TournamentStatus,
+    to: TournamentStatus,
+    now: i64,
+) -> Result<bool, StoreError> {
+    rows::set_status(&mut *conn, id, status_name(from), status_name(to), now).await
+}
+
+/// The tournament's format (one stored as anything but `swiss` is a round robin).
+pub(crate) fn format(row: &TournamentRow) -> TournamentFormat {
+    match row.format.as_str() {
+        "swiss" => TournamentFormat::Swiss {
+            rounds: row.rounds as u32,
+        },
+        _ => TournamentFormat::RoundRobin,
+    }
+}
+
+/// A format as stored (a Swiss system's rounds are a column of their own).
+pub(crate) fn format_name(format: TournamentFormat) -> &'static str {
+    match format {
+        TournamentFormat::RoundRobin => "round_robin",
+        TournamentFormat::Swiss { .. } => "swiss",
+    }
+}
+
+/// The rules the tournament's games are played under.
+pub(crate) fn rules(row: &TournamentRow) -> Result<Rules, ServiceError> {
+    parse_rules(&row.rules)
+}
+
+/// The clock the tournament's games are played on.
+pub(crate) fn time_control(row: &TournamentRow) -> TimeControl {
+    TimeControl::from_columns(row.time_per_move_ms, row.increment_ms)
+}
+
+/// The tournament as it stands, with its entrants (in the order given).
+pub(crate) fn info(
+    row: &TournamentRow,
+    entrants: &[EntrantRow],
+) -> Result<TournamentInfo, ServiceError> {
+    Ok(TournamentInfo {
+        id: row.id,
+        name: row.name.clone(),
+        guild: row.guild_id,
+        channel: row.channel_id,
+        organiser: row.organiser_id,
+        rules: rules(row)?,
+        format: format(row),
+        time_control: time_control(row),
+        rated: row.rated,
+        seats: row.seats as u32,
+        signup_until: row.signup_until,
+        status: status(row)?,
+        round: row.round as u32,
+        rounds: row.rounds as u32,
+        entrants: entrants
+            .iter()
+            .map(|e| Entrant {
+                user: User::new(e.user_id, e.name.clone()),
+                withdrawn: e.withdrawn_round.is_some(),
+            })
+            .collect(),
+    })
+}
