@@ -34,6 +34,22 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// Every reason, in declaration order.
+    pub const ALL: [Reason; 11] = [
+        Reason::KingCaptured,
+        Reason::KingEscaped,
+        Reason::Repetition,
+        Reason::NoMoves,
+        Reason::Resigned,
+        Reason::DrawAgreed,
+        Reason::Timeout,
+        Reason::Aborted,
+        Reason::ExitFort,
+        Reason::Encircled,
+        Reason::PlyLimit,
+    ];
+
+    /// The reason's name in stored rows and records (`king_captured`, ...).
     pub const fn name(self) -> &'static str {
         match self {
             Reason::KingCaptured => "king_captured",
@@ -50,22 +66,9 @@ impl Reason {
         }
     }
 
+    /// The reason [`Reason::name`] names.
     pub fn from_name(s: &str) -> Option<Reason> {
-        [
-            Reason::KingCaptured,
-            Reason::KingEscaped,
-            Reason::Repetition,
-            Reason::NoMoves,
-            Reason::Resigned,
-            Reason::DrawAgreed,
-            Reason::Timeout,
-            Reason::Aborted,
-            Reason::ExitFort,
-            Reason::Encircled,
-            Reason::PlyLimit,
-        ]
-        .into_iter()
-        .find(|r| r.name() == s)
+        Reason::ALL.into_iter().find(|r| r.name() == s)
     }
 }
 

@@ -499,6 +499,62 @@ fn describe_result(r: Option<Side>) -> String {
 /// The first line or ply that cannot be read or played, and why; a stated result the moves
 /// contradict.
 pub fn read_record(text: &str, fallback: Rules) -> Result<ReadRecord, RecordReadError> {
+    let Scanned {
+        tags,
+        format,
+        rules,
+        otn,
+        position,
+        to_move,
+        result,
+        termination,
+        moves,
+    } = scan_record(text)?;
+    // The rules: the variant tag, else OpenTafl's rules string, else the fallback.
+    let (otn_rules, otn_start, otn_turn) = match &otn {
+        Some((r, s, t)) => (Some(*r), s.clone(), Some(*t)),
+        None => (None, None, None),
+    };
+    let rules = rules.or(otn_rules).unwrap_or(fallback);
+    let turn = to_move.or(otn_turn).unwrap_or(Side::Attackers);
+    let start_text = position.or(otn_start);
+    let start = match start_text {
+        Some(s) => parse_position(&s, turn, rules).map_err(|e| RecordReadError::Line {
+            line: 0,
+            why: format!("the start position: {e}"),
+        })?,
+        None => Position::start(rules).with_turn(turn),
+    };
+    let mut game = Game::from_position(start);
+    play_moves(&mut game, &moves)?;
+    if let Some(Some(says)) = result {
+        settle_result(&mut game, says, termination.as_deref())?;
+    }
+    Ok(ReadRecord { format, tags, game })
+}
+
+/// What a record's lines say, read but not yet played.
+struct Scanned<'a> {
+    tags: RecordTags,
+    format: Option<RecordFormat>,
+    /// The `Variant` tag's rules.
+    rules: Option<Rules>,
+    /// OpenTafl's rules string: its rules, start position and side to move.
+    otn: Option<(Rules, Option<String>, Side)>,
+    position: Option<String>,
+    to_move: Option<Side>,
+    /// The stated result: none, unknown (`*`), or a winner or a draw.
+    result: Option<Option<Option<Side>>>,
+    termination: Option<String>,
+    /// The move tokens, in order.
+    moves: Vec<&'a str>,
+}
+
+/// Reads a record's tag lines and move tokens.
+///
+/// # Errors
+/// The first line that is not a tag, or a tag whose value cannot be read.
+fn scan_record(text: &str) -> Result<Scanned<'_>, RecordReadError> {
     let mut tags = RecordTags::default();
     let mut format = None;
     let mut rules = None;
@@ -507,7 +563,7 @@ pub fn read_record(text: &str, fallback: Rules) -> Result<ReadRecord, RecordRead
     let mut to_move = None;
     let mut result = None;
     let mut termination = None;
-    let mut moves: Vec<(usize, &str)> = Vec::new();
+    let mut moves: Vec<&str> = Vec::new();
     for (n, raw) in text.lines().enumerate() {
         let line_no = n + 1;
         let line = raw.trim();
@@ -573,27 +629,30 @@ pub fn read_record(text: &str, fallback: Rules) -> Result<ReadRecord, RecordRead
                 result = Some(r);
                 continue;
             }
-            moves.push((line_no, token));
+            moves.push(token);
         }
     }
-    // The rules: the variant tag, else OpenTafl's rules string, else the fallback.
-    let (otn_rules, otn_start, otn_turn) = match &otn {
-        Some((r, s, t)) => (Some(*r), s.clone(), Some(*t)),
-        None => (None, None, None),
-    };
-    let rules = rules.or(otn_rules).unwrap_or(fallback);
-    let turn = to_move.or(otn_turn).unwrap_or(Side::Attackers);
-    let start_text = position.or(otn_start);
-    let start = match start_text {
-        Some(s) => parse_position(&s, turn, rules).map_err(|e| RecordReadError::Line {
-            line: 0,
-            why: format!("the start position: {e}"),
-        })?,
-        None => Position::start(rules).with_turn(turn),
-    };
-    let mut game = Game::from_position(start);
-    let size = rules.variant.size();
-    for (i, (_, token)) in moves.iter().enumerate() {
+    Ok(Scanned {
+        tags,
+        format,
+        rules,
+        otn,
+        position,
+        to_move,
+        result,
+        termination,
+        moves,
+    })
+}
+
+/// Plays a record's move tokens (`---`: the side to move resigns), checking each move's stated
+/// captures against the ones it makes.
+///
+/// # Errors
+/// The first ply that cannot be read or played, or whose stated captures differ.
+fn play_moves(game: &mut Game, moves: &[&str]) -> Result<(), RecordReadError> {
+    let size = game.rules().variant.size();
+    for (i, token) in moves.iter().enumerate() {
         let ply = |why: String| RecordReadError::Ply {
             ply: i + 1,
             text: token.to_string(),
@@ -631,37 +690,45 @@ pub fn read_record(text: &str, fallback: Rules) -> Result<ReadRecord, RecordRead
             }
         }
     }
-    // The stated result: the moves' own, or the one they leave to a resignation, time or an
-    // agreement.
-    if let Some(Some(says)) = result {
-        let reason = termination
-            .as_deref()
-            .and_then(|t| Reason::from_name(t.trim()).or_else(|| reason_from_words(t)));
-        match game.outcome() {
-            Outcome::Ongoing => {
-                let outcome = match says {
-                    Some(winner) => Outcome::Won {
-                        winner,
-                        reason: reason.unwrap_or(Reason::Resigned),
-                    },
-                    None => Outcome::Drawn {
-                        reason: reason.unwrap_or(Reason::DrawAgreed),
-                    },
-                };
-                game.end(outcome).expect("the game was not over");
-            }
-            over => {
-                let ends = over.winner();
-                if ends != says || (says.is_none() && !matches!(over, Outcome::Drawn { .. })) {
-                    return Err(RecordReadError::Result {
-                        says: describe_result(says),
-                        ends: describe_result(ends),
-                    });
-                }
+    Ok(())
+}
+
+/// The stated result (`says`: the winner, or none for a draw): the moves' own, or the one they
+/// leave to a resignation, time or an agreement, its reason from the `termination` tag.
+///
+/// # Errors
+/// A result the moves contradict.
+fn settle_result(
+    game: &mut Game,
+    says: Option<Side>,
+    termination: Option<&str>,
+) -> Result<(), RecordReadError> {
+    let reason =
+        termination.and_then(|t| Reason::from_name(t.trim()).or_else(|| reason_from_words(t)));
+    match game.outcome() {
+        Outcome::Ongoing => {
+            let outcome = match says {
+                Some(winner) => Outcome::Won {
+                    winner,
+                    reason: reason.unwrap_or(Reason::Resigned),
+                },
+                None => Outcome::Drawn {
+                    reason: reason.unwrap_or(Reason::DrawAgreed),
+                },
+            };
+            game.end(outcome).expect("the game was not over");
+        }
+        over => {
+            let ends = over.winner();
+            if ends != says || (says.is_none() && !matches!(over, Outcome::Drawn { .. })) {
+                return Err(RecordReadError::Result {
+                    says: describe_result(says),
+                    ends: describe_result(ends),
+                });
             }
         }
     }
-    Ok(ReadRecord { format, tags, game })
+    Ok(())
 }
 
 /// OpenTafl's `termination` tag: a few words of how the game ended. They are part of the
@@ -685,19 +752,7 @@ const fn termination(reason: Reason) -> &'static str {
 
 /// A reason from OpenTafl's `termination` tag, as [`termination`] writes it.
 fn reason_from_words(text: &str) -> Option<Reason> {
-    [
-        Reason::KingCaptured,
-        Reason::KingEscaped,
-        Reason::Repetition,
-        Reason::NoMoves,
-        Reason::Resigned,
-        Reason::DrawAgreed,
-        Reason::Timeout,
-        Reason::Aborted,
-        Reason::ExitFort,
-        Reason::Encircled,
-        Reason::PlyLimit,
-    ]
-    .into_iter()
-    .find(|r| termination(*r).eq_ignore_ascii_case(text.trim()))
+    Reason::ALL
+        .into_iter()
+        .find(|r| termination(*r).eq_ignore_ascii_case(text.trim()))
 }

@@ -1319,19 +1319,7 @@ fn the_graph_and_standings_images_take_their_words_from_here() {
 #[test]
 fn every_reason_a_game_ends_for_has_its_words() {
     use crate::tafl::Reason;
-    let all = [
-        Reason::KingCaptured,
-        Reason::KingEscaped,
-        Reason::Repetition,
-        Reason::NoMoves,
-        Reason::Resigned,
-        Reason::DrawAgreed,
-        Reason::Timeout,
-        Reason::Aborted,
-        Reason::ExitFort,
-        Reason::Encircled,
-        Reason::PlyLimit,
-    ];
+    let all = Reason::ALL;
     let words: std::collections::BTreeSet<&str> = all.iter().map(|&r| reason_words(r)).collect();
     assert_eq!(words.len(), all.len(), "{words:?}");
     assert_eq!(reason_words(Reason::KingCaptured), "the king was captured");
