@@ -150,11 +150,9 @@ impl Square {
         let rank: String = chars.collect();
         match file {
             Some(c) if c.is_ascii_alphabetic() && !rank.is_empty() => {
-                let rank_num: u32 = rank
-                    .parse()
-                    .map_err(|_| SquareError::Malformed(s.to_string()))?;
+                let rank_num: u32 = rank.parse().map_err(|_| SquareError::malformed(s, size))?;
                 if !rank.chars().all(|c| c.is_ascii_digit()) {
-                    return Err(SquareError::Malformed(s.to_string()));
+                    return Err(SquareError::malformed(s, size));
                 }
                 let file_idx = c.to_ascii_lowercase() as u32 - 'a' as u32;
                 if file_idx >= u32::from(size) || !(1..=u32::from(size)).contains(&rank_num) {
@@ -162,7 +160,7 @@ impl Square {
                 }
                 Ok(Square((rank_num as u8 - 1) * STRIDE as u8 + file_idx as u8))
             }
-            _ => Err(SquareError::Malformed(s.to_string())),
+            _ => Err(SquareError::malformed(s, size)),
         }
     }
 }
@@ -182,11 +180,19 @@ pub enum SquareError {
     /// Off a board of another size.
     #[error("{} is off the board: files run from a to {} and ranks from 1 to {size}", crate::echo::echo(name), (b'a' + size - 1) as char)]
     OffBoardOf { name: String, size: u8 },
-    #[error("'{}' is not a square: write a file letter a-i then a rank 1-9, like e5", crate::echo::echo(.0))]
-    Malformed(String),
+    /// Not a file letter then a rank, on a `size` × `size` board.
+    #[error("'{}' is not a square: write a file letter a-{} then a rank 1-{size}, like e5", crate::echo::echo(text), (b'a' + size - 1) as char)]
+    Malformed { text: String, size: u8 },
 }
 
 impl SquareError {
+    fn malformed(text: &str, size: u8) -> SquareError {
+        SquareError::Malformed {
+            text: text.to_string(),
+            size,
+        }
+    }
+
     fn off_board(name: String, size: u8) -> SquareError {
         if size == 9 {
             SquareError::OffBoard(name)
@@ -236,16 +242,34 @@ mod tests {
         );
         assert!(matches!(
             "44".parse::<Square>(),
-            Err(SquareError::Malformed(_))
+            Err(SquareError::Malformed { .. })
         ));
         assert!(matches!(
             "".parse::<Square>(),
-            Err(SquareError::Malformed(_))
+            Err(SquareError::Malformed { .. })
         ));
         assert!(matches!(
             "é4".parse::<Square>(),
-            Err(SquareError::Malformed(_)) | Err(SquareError::OffBoard(_))
+            Err(SquareError::Malformed { .. }) | Err(SquareError::OffBoard(_))
         ));
+    }
+
+    #[test]
+    fn a_malformed_square_is_told_the_files_and_ranks_of_its_board() {
+        let on = |size| Square::parse_on("5e", size).unwrap_err().to_string();
+        assert_eq!(
+            on(9),
+            "'5e' is not a square: write a file letter a-i then a rank 1-9, like e5"
+        );
+        assert_eq!(
+            on(11),
+            "'5e' is not a square: write a file letter a-k then a rank 1-11, like e5"
+        );
+        assert_eq!(
+            on(13),
+            "'5e' is not a square: write a file letter a-m then a rank 1-13, like e5"
+        );
+        assert!(on(7).contains("a-g then a rank 1-7"), "{}", on(7));
     }
 
     #[test]
