@@ -31,27 +31,82 @@ pub struct EngineArgs {
 /// the start position's record and side to move. Records the engine cannot play are refused
 /// with the reason.
 pub fn parse_rules_record(record: &str) -> Result<(Rules, String, Side), String> {
+    let variant = record_variant(record)?;
+    if variant != Variant::Tablut {
+        return parse_fixed_record(record, variant);
+    }
+    let TablutKeys {
+        mut rules,
+        start,
+        turn,
+        escape,
+        king_strong,
+        linnaean,
+        cens,
+        cenp,
+    } = read_tablut_keys(record)?;
+    let start = start.ok_or("the rules record has no start: position")?;
+    rules.escape = escape;
+    rules.king_capture = if linnaean || !king_strong {
+        KingCapture::Linnaeus
+    } else {
+        KingCapture::FourSides
+    };
+    if cens.chars().any(|c| c != 'K' && c != 'k') {
+        return Err(format!("cens:{cens}: only the king may stop on the castle"));
+    }
+    rules.king_reenters_castle = cens.contains('K') || cens.contains('k');
+    let soldiers_pass = (cenp.contains('t'), cenp.contains('T'));
+    rules.castle_passable = match soldiers_pass {
+        (true, true) => true,
+        (false, false) => false,
+        _ => {
+            return Err(format!(
+                "cenp:{cenp}: the castle is passable by both sides or neither"
+            ))
+        }
+    };
+    parse_position(&start, turn, rules).map_err(|e| format!("start: {e}"))?;
+    Ok((rules, start, turn))
+}
+
+/// The game a rules record's board size (`dim:`) says.
+fn record_variant(record: &str) -> Result<Variant, String> {
     // The board size first: it says which game.
     let size = record
         .split_whitespace()
         .find_map(|t| t.strip_prefix("dim:"))
         .map(|d| d.parse::<u32>().ok());
-    let variant = match size {
-        Some(Some(9)) => Variant::Tablut,
-        Some(Some(7)) => Variant::Brandubh,
-        Some(Some(11)) => Variant::Copenhagen,
-        Some(Some(13)) => Variant::Copenhagen13,
-        Some(Some(d)) => {
-            return Err(format!(
+    match size {
+        Some(Some(9)) => Ok(Variant::Tablut),
+        Some(Some(7)) => Ok(Variant::Brandubh),
+        Some(Some(11)) => Ok(Variant::Copenhagen),
+        Some(Some(13)) => Ok(Variant::Copenhagen13),
+        Some(Some(d)) => Err(format!(
                 "dim:{d}: only 7×7 brandubh, 9×9 tablut, 11×11 copenhagen and 13×13 copenhagen13 are supported"
-            ))
-        }
-        Some(None) => return Err("the dim: entry is not a number".into()),
-        None => return Err("the rules record has no dim: entry".into()),
-    };
-    if variant != Variant::Tablut {
-        return parse_fixed_record(record, variant);
+        )),
+        Some(None) => Err("the dim: entry is not a number".into()),
+        None => Err("the rules record has no dim: entry".into()),
     }
+}
+
+/// A Tablut rules record's entries, OpenTafl's defaults where one is absent.
+struct TablutKeys {
+    rules: Rules,
+    start: Option<String>,
+    turn: Side,
+    escape: Escape,
+    king_strong: bool,
+    linnaean: bool,
+    cens: String,
+    cenp: String,
+}
+
+/// Reads a Tablut rules record's entries.
+///
+/// # Errors
+/// An entry the engine cannot play, and why.
+fn read_tablut_keys(record: &str) -> Result<TablutKeys, String> {
     let mut rules = Rules::default();
     let mut start = None;
     let mut turn = Side::Attackers;
@@ -127,29 +182,16 @@ pub fn parse_rules_record(record: &str) -> Result<(Rules, String, Side), String>
             _ => {}
         }
     }
-    let start = start.ok_or("the rules record has no start: position")?;
-    rules.escape = escape;
-    rules.king_capture = if linnaean || !king_strong {
-        KingCapture::Linnaeus
-    } else {
-        KingCapture::FourSides
-    };
-    if cens.chars().any(|c| c != 'K' && c != 'k') {
-        return Err(format!("cens:{cens}: only the king may stop on the castle"));
-    }
-    rules.king_reenters_castle = cens.contains('K') || cens.contains('k');
-    let soldiers_pass = (cenp.contains('t'), cenp.contains('T'));
-    rules.castle_passable = match soldiers_pass {
-        (true, true) => true,
-        (false, false) => false,
-        _ => {
-            return Err(format!(
-                "cenp:{cenp}: the castle is passable by both sides or neither"
-            ))
-        }
-    };
-    parse_position(&start, turn, rules).map_err(|e| format!("start: {e}"))?;
-    Ok((rules, start, turn))
+    Ok(TablutKeys {
+        rules,
+        start,
+        turn,
+        escape,
+        king_strong,
+        linnaean,
+        cens,
+        cenp,
+    })
 }
 
 /// Brandubh's or Copenhagen's record: the game is played under its own fixed rules (see

@@ -300,8 +300,23 @@ pub fn standings_png(table: &StandingsTable) -> Vec<u8> {
         px: vec![Ground::Wool.index(); (g.width * g.height) as usize],
         width: g.width,
     };
+    draw_title(&mut c, table, &g);
+    draw_headings(&mut c, table, &g);
+    for (i, row) in table.rows.iter().enumerate() {
+        draw_row(&mut c, table, &g, i, row);
+    }
+    indexed_png(
+        g.width,
+        g.height,
+        &palette(),
+        &c.px,
+        super::render::PNG_LEVEL,
+    )
+}
+
+/// The title band: the name, the line under it, and the bands of red, yellow and green.
+fn draw_title(c: &mut Canvas, table: &StandingsTable, g: &Geometry) {
     let inner = g.width - 2 * MARGIN;
-    // The title band: the name, the line under it, and the bands of red, yellow and green.
     c.text(
         (MARGIN, 10, inner, 48),
         &table.title,
@@ -319,7 +334,10 @@ pub fn standings_png(table: &StandingsTable) -> Vec<u8> {
     for (k, (index, _)) in BANDS.iter().enumerate() {
         c.fill((0, TITLE_PX + k as u32 * BAND_PX, g.width, BAND_PX), *index);
     }
-    // The headings, on the wool.
+}
+
+/// The headings, on the wool: place, each column's, and the crosstable's numbers.
+fn draw_headings(c: &mut Canvas, table: &StandingsTable, g: &Geometry) {
     let head = (g.header_top, ROW_PX);
     let sizes = (16.0, 11.0);
     c.text(
@@ -350,87 +368,81 @@ pub fn standings_png(table: &StandingsTable) -> Vec<u8> {
             );
         }
     }
-    // The rows.
-    for (i, row) in table.rows.iter().enumerate() {
-        let top = g.row_top(i);
-        let ground = match (i % 2 == 1, row.withdrawn) {
-            (false, false) => Ground::Linen,
-            (true, false) => Ground::Stripe,
-            (false, true) => Ground::LinenMuted,
-            (true, true) => Ground::StripeMuted,
-        };
-        let span = g
-            .numbers
-            .last()
-            .map_or(g.name.0 + g.name.1, |&(x, w)| x + w)
-            - MARGIN;
-        c.fill((MARGIN, top, span, ROW_PX), ground.index());
-        let sizes = (17.0, 12.0);
-        let place = if row.shared {
-            format!("{}=", row.place)
-        } else {
-            row.place.to_string()
-        };
+}
+
+/// Row `i`: its ground (striped, muted when withdrawn), place, name, values and crosstable cells.
+fn draw_row(c: &mut Canvas, table: &StandingsTable, g: &Geometry, i: usize, row: &Row) {
+    let top = g.row_top(i);
+    let ground = match (i % 2 == 1, row.withdrawn) {
+        (false, false) => Ground::Linen,
+        (true, false) => Ground::Stripe,
+        (false, true) => Ground::LinenMuted,
+        (true, true) => Ground::StripeMuted,
+    };
+    let span = g
+        .numbers
+        .last()
+        .map_or(g.name.0 + g.name.1, |&(x, w)| x + w)
+        - MARGIN;
+    c.fill((MARGIN, top, span, ROW_PX), ground.index());
+    let sizes = (17.0, 12.0);
+    let place = if row.shared {
+        format!("{}=", row.place)
+    } else {
+        row.place.to_string()
+    };
+    c.text(
+        (g.place.0, top, g.place.1 - 10, ROW_PX),
+        &place,
+        sizes,
+        Align::Right,
+        ground,
+    );
+    c.text(
+        (g.name.0 + 4, top, g.name.1 - 12, ROW_PX),
+        &row.name,
+        (17.0, 15.0),
+        Align::Left,
+        ground,
+    );
+    for ((value, col), &(x, w)) in row.values.iter().zip(&table.columns).zip(&g.numbers) {
+        let text = number(*value, col.doubled);
         c.text(
-            (g.place.0, top, g.place.1 - 10, ROW_PX),
-            &place,
+            (x + 4, top, w - 8, ROW_PX),
+            &text,
             sizes,
-            Align::Right,
+            Align::Centre,
             ground,
         );
-        c.text(
-            (g.name.0 + 4, top, g.name.1 - 12, ROW_PX),
-            &row.name,
-            (17.0, 15.0),
-            Align::Left,
-            ground,
-        );
-        for ((value, col), &(x, w)) in row.values.iter().zip(&table.columns).zip(&g.numbers) {
-            let text = number(*value, col.doubled);
-            c.text(
-                (x + 4, top, w - 8, ROW_PX),
-                &text,
-                sizes,
-                Align::Centre,
-                ground,
+    }
+    if let (Some((x, w)), Some(cells)) = (g.crosstable, &table.crosstable) {
+        for j in 0..table.rows.len() {
+            let cell = cells
+                .get(i)
+                .and_then(|r| r.get(j))
+                .copied()
+                .unwrap_or(Cell::Unplayed);
+            let (text, look) = cell_look(cell);
+            let ground = look.unwrap_or(if i % 2 == 1 {
+                Ground::Stripe
+            } else {
+                Ground::Linen
+            });
+            let area = (x + j as u32 * w, top, w, ROW_PX);
+            // A thin line of wool between cells.
+            c.fill(
+                (area.0 + 1, area.1 + 1, area.2 - 2, area.3 - 2),
+                ground.index(),
             );
-        }
-        if let (Some((x, w)), Some(cells)) = (g.crosstable, &table.crosstable) {
-            for j in 0..table.rows.len() {
-                let cell = cells
-                    .get(i)
-                    .and_then(|r| r.get(j))
-                    .copied()
-                    .unwrap_or(Cell::Unplayed);
-                let (text, look) = cell_look(cell);
-                let ground = look.unwrap_or(if i % 2 == 1 {
-                    Ground::Stripe
-                } else {
-                    Ground::Linen
-                });
-                let area = (x + j as u32 * w, top, w, ROW_PX);
-                // A thin line of wool between cells.
-                c.fill(
+            if !text.is_empty() {
+                c.text(
                     (area.0 + 1, area.1 + 1, area.2 - 2, area.3 - 2),
-                    ground.index(),
+                    &text,
+                    (16.0, 11.0),
+                    Align::Centre,
+                    ground,
                 );
-                if !text.is_empty() {
-                    c.text(
-                        (area.0 + 1, area.1 + 1, area.2 - 2, area.3 - 2),
-                        &text,
-                        (16.0, 11.0),
-                        Align::Centre,
-                        ground,
-                    );
-                }
             }
         }
     }
-    indexed_png(
-        g.width,
-        g.height,
-        &palette(),
-        &c.px,
-        super::render::PNG_LEVEL,
-    )
 }

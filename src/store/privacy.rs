@@ -317,6 +317,27 @@ pub async fn forget(
 ) -> Result<Forgotten, StoreError> {
     let (id, other, name) = (to_db(user), to_db(stand_in.0), stand_in.1);
     let mut done = Forgotten::default();
+    delete_own_rows(conn, id, &mut done).await?;
+    hand_over_games(conn, id, (other, name), &mut done).await?;
+    hand_over_tournaments(conn, id, (other, name), &mut done).await?;
+    for notice in notices.iter().filter(|n| !n.owed()) {
+        done.notices +=
+            sqlx::query("DELETE FROM outbox WHERE id = $1 AND status IN ('delivered', 'failed')")
+                .bind(notice.id)
+                .execute(&mut *conn)
+                .await?
+                .rows_affected();
+    }
+    Ok(done)
+}
+
+/// [`forget`]'s first step: the member's own rows deleted (ratings, puzzle ratings and tries,
+/// vacations, notification setting).
+async fn delete_own_rows(
+    conn: &mut sqlx::AnyConnection,
+    id: i64,
+    done: &mut Forgotten,
+) -> Result<(), StoreError> {
     let deleted = |table: &str| format!("DELETE FROM {table} WHERE user_id = $1");
     for (table, into) in [
         ("players", &mut done.ratings),
@@ -337,6 +358,17 @@ pub async fn forget(
             .execute(&mut *conn)
             .await?;
     }
+    Ok(())
+}
+
+/// [`forget`]'s seats in finished games (their moves and draw offers too), closed challenges,
+/// daily-puzzle settings and analyses, given to the stand-in (`other`, `name`).
+async fn hand_over_games(
+    conn: &mut sqlx::AnyConnection,
+    id: i64,
+    (other, name): (i64, &str),
+    done: &mut Forgotten,
+) -> Result<(), StoreError> {
     const FINISHED: &str = "SELECT id FROM games WHERE status = 'finished'";
     // Moves and draw offers first, while the games still name the player.
     for sql in [
@@ -384,6 +416,17 @@ pub async fn forget(
         .await?
         .rows_affected();
     }
+    Ok(())
+}
+
+/// [`forget`]'s entries in and organising of finished or cancelled tournaments, and the
+/// tournament-organiser settings the member made, given to the stand-in.
+async fn hand_over_tournaments(
+    conn: &mut sqlx::AnyConnection,
+    id: i64,
+    (other, name): (i64, &str),
+    done: &mut Forgotten,
+) -> Result<(), StoreError> {
     const OVER: &str = "SELECT id FROM tournaments WHERE status IN ('finished', 'cancelled')";
     done.others += sqlx::query(&format!(
         "UPDATE tournament_entrants SET user_id = $2, name = $3 \
@@ -408,15 +451,7 @@ pub async fn forget(
             .await?
             .rows_affected();
     }
-    for notice in notices.iter().filter(|n| !n.owed()) {
-        done.notices +=
-            sqlx::query("DELETE FROM outbox WHERE id = $1 AND status IN ('delivered', 'failed')")
-                .bind(notice.id)
-                .execute(&mut *conn)
-                .await?
-                .rows_affected();
-    }
-    Ok(done)
+    Ok(())
 }
 
 #[cfg(test)]
