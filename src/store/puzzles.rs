@@ -229,7 +229,7 @@ pub struct AttemptRow {
     pub progress: u32,
     #[sqlx(try_from = "DbBool")]
     pub rated: bool,
-    /// The day whose daily puzzle this try answers; `None` for the user's own puzzles.
+    /// The day whose daily puzzle this is a try at; `None` for the user's own puzzles.
     pub day: Option<i64>,
 }
 

@@ -1,5 +1,5 @@
 //! The daily puzzle: posted in each server's daily channel through the outbox, in the
-//! transaction that claims the day; every member may answer it (one try each, beside their own
+//! transaction that claims the day; every member may try it (one try each, beside their own
 //! puzzle), and the day's results are its leaderboard.
 
 use super::puzzles::Puzzles;
@@ -38,7 +38,7 @@ enum DailyTry {
 impl Puzzles<'_> {
     /// The user's try at the daily puzzle of `day` (by default today's) in this server: started
     /// (rated if it is their first try at that puzzle), or the one under way. Until it is over
-    /// it is their current puzzle (answered with [`Puzzles::puzzle_move`]); their own puzzle
+    /// it is their current puzzle (played with [`Puzzles::puzzle_move`]); their own puzzle
     /// waits meanwhile. One try a day: a second is refused, and so is an earlier day's puzzle
     /// not under way. A try started writes the notice that shows it to `to`, as
     /// [`Puzzles::puzzle`] does.
@@ -214,7 +214,7 @@ impl Puzzles<'_> {
             if !rows::claim_day(&mut *tx, guild, channel, day).await? {
                 continue;
             }
-            // The puzzle its members answer today is the one the post shows.
+            // The puzzle its members try today is the one the post shows.
             rows::record_day(&mut *tx, guild, day, p.id, channel, now).await?;
             let payload = Payload {
                 puzzle: Some(PuzzleBoardRef {

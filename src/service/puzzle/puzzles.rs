@@ -30,7 +30,7 @@ pub fn initial_rating(kind: Kind, moves: u32) -> Rating {
     }
 }
 
-/// The puzzles (`Service::puzzles`): handed out, answered move by move, rated; the daily
+/// The puzzles (`Service::puzzles`): handed out, played move by move, rated; the daily
 /// puzzle and its board; puzzles found in finished games.
 #[derive(Clone, Copy)]
 pub struct Puzzles<'a> {

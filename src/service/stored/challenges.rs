@@ -1,11 +1,9 @@
 //! A challenge's row decoded: read back as the challenge it is (with the start position its
 //! game is to begin from), and a challenge asked for written to its columns.
 
-use super::{parse_rules, rules_json, start_columns, stored_start};
+use super::{parse_rules, rules_json, start_columns, stored_start, time_control};
 use crate::service::error::ServiceError;
-use crate::service::types::{
-    ChallengeInfo, ChallengeRequest, ChallengeStatus, Place, TimeControl, User,
-};
+use crate::service::types::{ChallengeInfo, ChallengeRequest, ChallengeStatus, Place, User};
 use crate::store::challenges::{self as rows, ChallengeRow, NewChallenge};
 use crate::store::{Connection, StoreError};
 use crate::tafl::Position;
@@ -22,7 +20,7 @@ pub(crate) fn challenge(row: ChallengeRow) -> Result<ChallengeInfo, ServiceError
         challenged: User::new(row.challenged_id, row.challenged_name),
         side: row.side.parse().map_err(ServiceError::Internal)?,
         rules: parse_rules(&row.rules)?,
-        time_control: TimeControl::from_columns(row.time_per_move_ms, row.increment_ms),
+        time_control: time_control(row.time_per_move_ms, row.increment_ms),
         thread: row.thread,
         rated: row.rated,
         status: ChallengeStatus::from_store(row.status),

@@ -2,7 +2,7 @@
 //! the truth), its players, rules, start position, outcome, clocks and tournament game read
 //! from their columns, and its seats written back to them.
 
-use super::{parse_rules, stored_start};
+use super::{parse_rules, stored_start, time_control};
 use crate::service::core::Core;
 use crate::service::error::ServiceError;
 use crate::service::heavy;
@@ -125,7 +125,7 @@ pub(crate) fn rebuild<'a>(
         ply: game.moves().len() as u32,
         turn: game.turn(),
         outcome: game.outcome(),
-        time_control: TimeControl::from_columns(row.time_per_move_ms, row.increment_ms),
+        time_control: time_control(row.time_per_move_ms, row.increment_ms),
         turn_deadline: row.turn_deadline,
         board_message_id: row.board_message_id,
         clocks: None,

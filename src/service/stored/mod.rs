@@ -6,8 +6,8 @@
 //! rules and info; `puzzles.rs`: a puzzle, a try and the verdict kept with it, the puzzle
 //! leaderboard's and the day's lines; `analysis.rs`: an analysis's settings and evaluations,
 //! and the review they make; `notices.rs`: a notice read back; `notify.rs`: a member's
-//! notification setting. Here: the rules and start positions that games, challenges, puzzles
-//! and tournaments store alike.
+//! notification setting. Here: the rules, start positions and time controls that several kinds
+//! of row store alike.
 
 pub(crate) mod analysis;
 pub(crate) mod challenges;
@@ -18,7 +18,24 @@ pub(crate) mod puzzles;
 pub(crate) mod tournaments;
 
 use super::error::ServiceError;
+use super::types::TimeControl;
 use crate::tafl::{write_position, Position, Rules, Side};
+use std::time::Duration;
+
+/// The time control stored in the columns `time_per_move_ms` (the time per move, or a Fischer
+/// clock's bank; none, or not above zero: no clock) and `increment_ms` (a Fischer clock's
+/// increment; none for a time per move), as games, challenges and tournaments store it.
+pub(crate) fn time_control(ms: Option<i64>, increment_ms: Option<i64>) -> TimeControl {
+    let span = |ms: i64| Duration::from_millis(ms.max(0) as u64);
+    match (ms.filter(|&ms| ms > 0), increment_ms) {
+        (Some(bank), Some(inc)) => TimeControl::Fischer {
+            bank: span(bank),
+            increment: span(inc),
+        },
+        (Some(per_move), None) => TimeControl::PerMove(span(per_move)),
+        (None, _) => TimeControl::None,
+    }
+}
 
 /// The rules as stored.
 pub(crate) fn rules_json(rules: &Rules) -> String {
@@ -47,4 +64,30 @@ pub(crate) fn stored_start(
         .parse()
         .map_err(|e: crate::tafl::side::SideError| bad(e.to_string()))?;
     crate::tafl::parse_position(record, turn, rules).map_err(|e| bad(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::time_control;
+    use crate::service::types::TimeControl;
+    use std::time::Duration;
+
+    /// A time control written to its columns reads back the same; none, or a time not above
+    /// zero, is no clock.
+    #[test]
+    fn a_time_control_reads_back_from_its_columns() {
+        let s = Duration::from_secs;
+        for tc in [
+            TimeControl::None,
+            TimeControl::PerMove(s(3600)),
+            TimeControl::Fischer {
+                bank: s(600),
+                increment: s(5),
+            },
+        ] {
+            assert_eq!(time_control(tc.as_ms(), tc.increment_ms()), tc);
+        }
+        assert_eq!(time_control(Some(0), None), TimeControl::None);
+        assert_eq!(time_control(Some(-5), Some(1000)), TimeControl::None);
+    }
 }

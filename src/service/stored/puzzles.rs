@@ -109,7 +109,7 @@ pub(crate) struct PuzzleTry {
     pub(crate) progress: u32,
     /// Whether it counts for the ratings.
     pub(crate) rated: bool,
-    /// The day whose daily puzzle this try answers; `None` for the user's own puzzles.
+    /// The day whose daily puzzle this is a try at; `None` for the user's own puzzles.
     pub(crate) day: Option<i64>,
 }
 
@@ -234,5 +234,58 @@ impl From<DayResultRow> for DayResult {
             solved: r.solved,
             took_ms: r.took_ms,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{KeptVerdict, PuzzleTry, TryStatus};
+    use crate::rating::Rating;
+    use crate::service::types::PuzzleRatings;
+    use crate::store::puzzles::AttemptRow;
+
+    /// A try's status reads as under way, solved or failed; a status this version does not
+    /// know reads as failed, not as under way.
+    #[test]
+    fn a_tries_status_is_read_once() {
+        let row = |status: &str| AttemptRow {
+            id: 1,
+            puzzle_id: 2,
+            status: status.to_string(),
+            progress: 3,
+            rated: true,
+            day: None,
+        };
+        let status = |s: &str| PuzzleTry::from(row(s)).status;
+        assert_eq!(status("active"), TryStatus::Active);
+        assert_eq!(status("solved"), TryStatus::Solved);
+        assert_eq!(status("failed"), TryStatus::Failed);
+        assert_eq!(status("later"), TryStatus::Failed);
+        assert!(PuzzleTry::from(row("active")).active());
+    }
+
+    /// The ratings' change a verdict keeps reads back to the same numbers, to the last bit.
+    #[test]
+    fn a_kept_verdicts_ratings_read_back_exactly() {
+        let r = |rating: f64| Rating {
+            rating,
+            deviation: rating / 7.0,
+            volatility: 0.06 + rating / 1e9,
+        };
+        let ratings = PuzzleRatings {
+            player: (r(1500.1), r(1512.345678901234)),
+            puzzle: (r(1600.0 / 3.0), r(0.1 + 0.2)),
+        };
+        let mut kept = KeptVerdict::new("e1-e3".into(), "e1-e3 x e4".into(), None);
+        kept.set_ratings(Some(&ratings));
+        let json = kept.json().unwrap();
+        let back: KeptVerdict = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.ratings().unwrap(), Some(ratings));
+        assert_eq!(
+            (back.mv, back.played, back.solution),
+            (kept.mv, kept.played, None)
+        );
+        let none = KeptVerdict::new("a1-a2".into(), "a1-a2".into(), Some("b1-b2".into()));
+        assert_eq!(none.ratings().unwrap(), None);
     }
 }

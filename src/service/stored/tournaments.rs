@@ -71,7 +71,7 @@ pub(crate) fn rules(row: &TournamentRow) -> Result<Rules, ServiceError> {
 
 /// The clock the tournament's games are played on.
 pub(crate) fn time_control(row: &TournamentRow) -> TimeControl {
-    TimeControl::from_columns(row.time_per_move_ms, row.increment_ms)
+    super::time_control(row.time_per_move_ms, row.increment_ms)
 }
 
 /// The tournament as it stands, with its entrants (in the order given).
@@ -102,4 +102,52 @@ pub(crate) fn info(
             })
             .collect(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{format, format_name, status, status_name};
+    use crate::service::types::tournament::{TournamentFormat, TournamentStatus};
+    use crate::store::tournaments::TournamentRow;
+
+    fn row(status: &str, format: &str, rounds: i64) -> TournamentRow {
+        TournamentRow {
+            id: 1,
+            guild_id: 2,
+            channel_id: 3,
+            organiser_id: 4,
+            name: "Midsummer".into(),
+            rules: String::new(),
+            format: format.into(),
+            rounds,
+            time_per_move_ms: None,
+            increment_ms: None,
+            rated: true,
+            seats: 8,
+            signup_until: None,
+            status: status.into(),
+            round: 0,
+            announcement: None,
+            announcement_message: None,
+            created_at: 0,
+            updated_at: 0,
+        }
+    }
+
+    /// Each status and format written reads back as itself; a status this version does not
+    /// know is an error, not a guess.
+    #[test]
+    fn statuses_and_formats_read_back() {
+        use TournamentStatus::*;
+        for s in [SignUp, Running, Paused, Finished, Cancelled] {
+            assert_eq!(status(&row(status_name(s), "swiss", 3)).unwrap(), s);
+        }
+        assert!(status(&row("later", "swiss", 3)).is_err());
+        for f in [
+            TournamentFormat::RoundRobin,
+            TournamentFormat::Swiss { rounds: 5 },
+        ] {
+            assert_eq!(format(&row("running", format_name(f), 5)), f);
+        }
+    }
 }

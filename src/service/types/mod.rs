@@ -169,20 +169,6 @@ impl TimeControl {
         }
     }
 
-    /// The stored columns' time control: `time_per_move_ms` (the time per move, or the bank)
-    /// and `increment_ms` (a Fischer clock's increment; none for a time per move).
-    pub(crate) fn from_columns(ms: Option<i64>, increment_ms: Option<i64>) -> TimeControl {
-        let span = |ms: i64| Duration::from_millis(ms.max(0) as u64);
-        match (ms_positive(ms), increment_ms) {
-            (Some(bank), Some(inc)) => TimeControl::Fischer {
-                bank: span(bank),
-                increment: span(inc),
-            },
-            (Some(per_move), None) => TimeControl::PerMove(span(per_move)),
-            (None, _) => TimeControl::None,
-        }
-    }
-
     /// The `time_per_move_ms` column: the time per move, or the bank.
     pub(crate) fn as_ms(self) -> Option<i64> {
         self.bank().map(|d| d.as_millis() as i64)
@@ -192,10 +178,6 @@ impl TimeControl {
     pub(crate) fn increment_ms(self) -> Option<i64> {
         self.increment().map(|d| d.as_millis() as i64)
     }
-}
-
-fn ms_positive(ms: Option<i64>) -> Option<i64> {
-    ms.filter(|&ms| ms > 0)
 }
 
 /// A duration in its largest whole unit: `3d`, `12h`, `90m`, `45s`.
