@@ -5,6 +5,7 @@
 use super::error::ServiceError;
 use super::news::News;
 use super::notice::{Payload, ReplyTo};
+use super::stored::notices::readable;
 pub use super::types::Forgotten;
 use super::types::{User, UserId};
 use crate::store::privacy as rows;
@@ -76,18 +77,6 @@ impl<'a> Privacy<'a> {
     }
 }
 
-/// The outbox's row as the person reads it: its payload as JSON, without the interaction's
-/// handle.
-fn readable_notice(mut row: Map<String, Value>) -> Map<String, Value> {
-    if let Some(Value::String(text)) = row.get("payload") {
-        if let Ok(Value::Object(mut payload)) = serde_json::from_str::<Value>(text) {
-            payload.remove("answer");
-            row.insert("payload".into(), Value::Object(payload));
-        }
-    }
-    row
-}
-
 impl Privacy<'_> {
     /// Counts a read-out of `user`'s data ([`Privacy::stored`], which may read many rows)
     /// against their wait between costly commands, which replays and analyses share.
@@ -117,10 +106,7 @@ impl Privacy<'_> {
         let notices = rows::notices_naming(db, user.id, &looked_for).await?;
         tables.push(TableRows {
             table: "outbox",
-            rows: notices
-                .into_iter()
-                .map(|n| readable_notice(n.row))
-                .collect(),
+            rows: notices.into_iter().map(|n| readable(n.row)).collect(),
         });
         names.retain(|n| !n.is_empty());
         Ok(StoredAbout {

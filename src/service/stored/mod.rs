@@ -5,9 +5,9 @@
 //! the stats; `challenges.rs`: a challenge; `tournaments.rs`: a tournament's status, format,
 //! rules and info; `puzzles.rs`: a puzzle, a try and the verdict kept with it, the puzzle
 //! leaderboard's and the day's lines; `analysis.rs`: an analysis's settings and evaluations,
-//! and the review they make; `notices.rs`: a notice read back; `notify.rs`: a member's
-//! notification setting. Here: the rules, start positions and time controls that several kinds
-//! of row store alike.
+//! and the review they make; `notices.rs`: a notice read back (to deliver, or to show the
+//! person it names); `notify.rs`: a member's notification setting. Here: the rules, start
+//! positions and time controls that several kinds of row store alike.
 
 pub(crate) mod analysis;
 pub(crate) mod challenges;

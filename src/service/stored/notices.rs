@@ -1,8 +1,10 @@
 //! A notice's row decoded: read back into the notice to deliver, its payload's news taken out
-//! (a notice is written by `Core::write_notice`, beside its `Payload`, in `notice.rs`).
+//! (a notice is written by `Core::write_notice`, beside its `Payload`, in `notice.rs`), or as
+//! the person it names reads it in the read-out of their data.
 
 use crate::service::notice::{Notice, Payload};
 use crate::store::outbox::NoticeRow;
+use serde_json::{Map, Value};
 
 /// A stored notice (`claimed`: as claimed for an attempt, which its row counts already), or
 /// why its payload cannot be read.
@@ -25,4 +27,16 @@ pub(crate) fn notice(row: NoticeRow, claimed: bool) -> Result<Notice, String> {
         news,
         payload,
     })
+}
+
+/// The outbox's row as the person reads it: its payload as JSON, without the interaction's
+/// handle.
+pub(crate) fn readable(mut row: Map<String, Value>) -> Map<String, Value> {
+    if let Some(Value::String(text)) = row.get("payload") {
+        if let Ok(Value::Object(mut payload)) = serde_json::from_str::<Value>(text) {
+            payload.remove("answer");
+            row.insert("payload".into(), Value::Object(payload));
+        }
+    }
+    row
 }
