@@ -7,16 +7,15 @@ use super::news::{News, NotStartedWhy, StartRefused};
 use super::notice::{self, Answering};
 use super::play::Games;
 use super::stored::challenges::{self as stored, challenge as challenge_info};
-use super::stored::games::seat;
-use super::stored::{rules_json, start_columns};
+use super::stored::games::{self as stored_games, seat};
 use super::types::{
     AiGameRequest, Caption, ChallengeId, ChallengeInfo, ChallengeRequest, ChallengeStatus,
     ChannelId, ClockEvent, Clocks, GameInfo, NoticeId, Place, Player, Started, TimeControl, UserId,
 };
 use crate::store::challenges::{self, ChallengeRow};
-use crate::store::games::{self, NewGame, SeatRow};
+use crate::store::games::{self, SeatRow};
 use crate::store::{self, Connection};
-use crate::tafl::{write_position, Game, Position, Side};
+use crate::tafl::{Game, Position, Side};
 use std::time::Duration;
 
 impl Games<'_> {
@@ -661,36 +660,13 @@ impl Games<'_> {
             },
         };
         info.turn_deadline = self.core.deadline(&info, now);
-        let rules_text = rules_json(&rules);
-        let position = write_position(&start);
-        let start_cols = (start != Position::start(rules))
-            .then(|| start_columns(Some(&start)))
-            .flatten();
-        let (a, d) = (seat(&info.attackers), seat(&info.defenders));
-        info.id = games::insert(
-            &mut *conn,
-            &NewGame {
-                guild_id: place.guild,
-                channel_id: place.channel,
-                attacker: &a,
-                defender: &d,
-                rules: &rules_text,
-                start: start_cols.as_ref().map(|(p, t)| (p.as_str(), t.as_str())),
-                rated,
-                position: &position,
-                time_per_move_ms: time_control.as_ms(),
-                increment_ms: time_control.increment_ms(),
-                turn_ms: info.clocks.map(|c| c.of(info.turn)),
-                waiting_ms: info.clocks.map(|c| c.of(info.turn.other())),
-                turn_deadline: info.turn_deadline,
-                now,
-            },
-        )
-        .await
-        .map_err(ServiceError::unless_taken(
-            "games",
-            ServiceError::GameRunning,
-        ))?;
+        info.id =
+            stored_games::insert(conn, &info, now)
+                .await
+                .map_err(ServiceError::unless_taken(
+                    "games",
+                    ServiceError::GameRunning,
+                ))?;
         Ok(info)
     }
 }

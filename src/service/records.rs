@@ -4,14 +4,11 @@
 
 use super::error::{RecordProblem, ServiceError};
 use super::play::Games;
-use super::stored::{rules_json, start_columns};
-use super::types::{ChannelId, GameId, GameInfo, User};
-use crate::store::games::{self, NewGame, SeatRow};
+use super::stored::games as stored;
+use super::types::{ChannelId, GameId, GameInfo, Player, User};
+use crate::store::games;
 use crate::store::moves;
-use crate::tafl::{
-    read_record, write_position, write_record, Game, Position, ReadRecord, RecordFormat,
-    RecordTags, Rules,
-};
+use crate::tafl::{read_record, write_record, Game, ReadRecord, RecordFormat, RecordTags, Rules};
 
 /// The longest record read (characters): a 1000-ply game in either format fits well within.
 pub const MAX_RECORD: usize = 64 * 1024;
@@ -61,51 +58,22 @@ impl Games<'_> {
         if game.moves().is_empty() {
             return Err(ServiceError::RecordEmpty);
         }
-        let seat = |name: &Option<String>, side: &str| SeatRow {
-            user_id: Some(importer.id),
-            ai_level: None,
-            name: name
+        let seat = |name: &Option<String>, side: &str| {
+            let name = name
                 .as_deref()
                 .map(str::trim)
                 .filter(|n| !n.is_empty() && *n != "?")
                 .map(|n| n.chars().take(64).collect())
-                .unwrap_or_else(|| format!("the {side}")),
+                .unwrap_or_else(|| format!("the {side}"));
+            Player::User(User::new(importer.id, name))
         };
-        let (a, d) = (
-            seat(&record.tags.attackers, "attackers"),
-            seat(&record.tags.defenders, "defenders"),
+        let players = (
+            &seat(&record.tags.attackers, "attackers"),
+            &seat(&record.tags.defenders, "defenders"),
         );
-        let rules = rules_json(game.rules());
-        let start = game.start();
-        let start_cols = (*start != Position::start(*game.rules()))
-            .then(|| start_columns(Some(start)))
-            .flatten();
-        let position = write_position(game.position());
         let mut tx = self.core.store.write().await?;
         let now = self.core.database_now_on(&mut tx).await?;
-        let id = games::insert_finished(
-            &mut *tx,
-            &NewGame {
-                guild_id: None,
-                channel_id: channel,
-                attacker: &a,
-                defender: &d,
-                rules: &rules,
-                start: start_cols.as_ref().map(|(p, t)| (p.as_str(), t.as_str())),
-                rated: false,
-                position: &position,
-                time_per_move_ms: None,
-                increment_ms: None,
-                turn_ms: None,
-                waiting_ms: None,
-                turn_deadline: None,
-                now,
-            },
-            outcome.status(),
-            reason.name(),
-            game.moves().len() as u32,
-        )
-        .await?;
+        let id = stored::insert_finished(&mut tx, channel, players, game, reason, now).await?;
         let plies = game.moves().len() as u32;
         for (i, m) in game.moves().iter().enumerate() {
             moves::insert(&mut *tx, id, i as u32 + 1, &m.to_string(), None, now).await?;

@@ -1,8 +1,9 @@
 //! A game's rows read and decoded: the row and its moves rebuilt into the game (the moves are
 //! the truth), its players, rules, start position, outcome, clocks and tournament game read
-//! from their columns, and its seats written back to them.
+//! from their columns; and a game written to them (at its start, or finished: an imported
+//! record).
 
-use super::{parse_rules, stored_start, time_control};
+use super::{parse_rules, rules_json, start_columns, stored_start, time_control};
 use crate::service::core::Core;
 use crate::service::error::ServiceError;
 use crate::service::heavy;
@@ -10,8 +11,8 @@ use crate::service::types::tournament::MatchTag;
 use crate::service::types::{
     ChannelId, Clocks, GameId, GameInfo, Place, Player, RecentGame, TimeControl, User, UserId,
 };
-use crate::store::games::{self, GameRow, MatchTagRow, SeatRow};
-use crate::store::moves;
+use crate::store::games::{self, GameRow, MatchTagRow, NewGame, SeatRow};
+use crate::store::{moves, Connection, StoreError};
 use crate::tafl::side::SideError;
 use crate::tafl::{write_position, Game, Outcome, Position, Reason, Rules, Side, Variant};
 
@@ -191,6 +192,79 @@ pub(crate) fn player(seat: &SeatRow) -> Result<Player, ServiceError> {
             .map_err(|e| ServiceError::Internal(format!("stored AI level: {e}"))),
         _ => Err(ServiceError::Internal("a seat is both or neither".into())),
     }
+}
+
+/// Writes game `info`, at its start (no move played), at `now`: its id.
+///
+/// # Errors
+///
+/// The store's, a unique violation among them when a game is running in its channel already.
+pub(crate) async fn insert(
+    conn: &mut Connection,
+    info: &GameInfo,
+    now: i64,
+) -> Result<GameId, StoreError> {
+    let (a, d) = (seat(&info.attackers), seat(&info.defenders));
+    let rules = rules_json(&info.rules);
+    let position = write_position(&info.start);
+    let start = (info.start != Position::start(info.rules))
+        .then(|| start_columns(Some(&info.start)))
+        .flatten();
+    let new = NewGame {
+        guild_id: info.place.guild,
+        channel_id: info.place.channel,
+        attacker: &a,
+        defender: &d,
+        rules: &rules,
+        start: start.as_ref().map(|(p, t)| (p.as_str(), t.as_str())),
+        rated: info.rated,
+        position: &position,
+        time_per_move_ms: info.time_control.as_ms(),
+        increment_ms: info.time_control.increment_ms(),
+        turn_ms: info.clocks.map(|c| c.of(info.turn)),
+        waiting_ms: info.clocks.map(|c| c.of(info.turn.other())),
+        turn_deadline: info.turn_deadline,
+        now,
+    };
+    games::insert(&mut *conn, &new).await
+}
+
+/// Writes `game`, finished (`outcome`, ended for `reason`), as a finished game of `channel`
+/// in no server, unrated, without a clock, between `attackers` and `defenders`, at `now`: its
+/// id (its moves are the caller's to write).
+pub(crate) async fn insert_finished(
+    conn: &mut Connection,
+    channel: ChannelId,
+    (attackers, defenders): (&Player, &Player),
+    game: &Game,
+    reason: Reason,
+    now: i64,
+) -> Result<GameId, StoreError> {
+    let (a, d) = (seat(attackers), seat(defenders));
+    let rules = rules_json(game.rules());
+    let start = game.start();
+    let start = (*start != Position::start(*game.rules()))
+        .then(|| start_columns(Some(start)))
+        .flatten();
+    let position = write_position(game.position());
+    let new = NewGame {
+        guild_id: None,
+        channel_id: channel,
+        attacker: &a,
+        defender: &d,
+        rules: &rules,
+        start: start.as_ref().map(|(p, t)| (p.as_str(), t.as_str())),
+        rated: false,
+        position: &position,
+        time_per_move_ms: None,
+        increment_ms: None,
+        turn_ms: None,
+        waiting_ms: None,
+        turn_deadline: None,
+        now,
+    };
+    let (result, plies) = (game.outcome().status(), game.moves().len() as u32);
+    games::insert_finished(&mut *conn, &new, result, reason.name(), plies).await
 }
 
 /// Whether the AI is to move in a game as its row stands (its start's side to move and its

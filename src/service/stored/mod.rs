@@ -1,6 +1,6 @@
 //! The stored rows read and decoded, in one place, a file for each kind of row: each turns the
 //! store's rows into the service's types, so that no part parses a stored text (a JSON column,
-//! a name, a status, a result) itself, and writes the columns that several parts fill alike.
+//! a name, a status, a result) itself, and writes a new game, challenge, tournament or puzzle.
 //! `games.rs`: a game's row and moves rebuilt into the game, its seats, a finished game for
 //! the stats; `challenges.rs`: a challenge; `tournaments.rs`: a tournament's status, format,
 //! rules and info; `puzzles.rs`: a puzzle, a try and the verdict kept with it, the puzzle

@@ -1,14 +1,14 @@
-//! A tournament's row decoded: its status, format and rules read from their columns (and the
-//! names the store keeps for a status and a format), and the tournament as it stands with its
-//! entrants.
+//! A tournament's row decoded: its status, format, rules and time control read from their
+//! columns, and the tournament as it stands with its entrants; a tournament asked for written
+//! to its columns, and its status moved.
 
-use super::parse_rules;
+use super::{parse_rules, rules_json};
 use crate::service::error::ServiceError;
 use crate::service::types::tournament::{
-    Entrant, TournamentFormat, TournamentInfo, TournamentStatus,
+    Entrant, TournamentFormat, TournamentInfo, TournamentRequest, TournamentStatus,
 };
 use crate::service::types::{TimeControl, User};
-use crate::store::tournaments::{self as rows, EntrantRow, TournamentRow};
+use crate::store::tournaments::{self as rows, EntrantRow, NewTournament, TournamentRow};
 use crate::store::{Connection, StoreError};
 use crate::tafl::Rules;
 
@@ -46,6 +46,38 @@ pub(crate) async fn set_status(
     rows::set_status(&mut *conn, id, status_name(from), status_name(to), now).await
 }
 
+/// Writes the tournament `req` asks for, named `name` (checked), its sign-up open until
+/// `signup_until` if it ends, made at `now`: its id.
+pub(crate) async fn insert(
+    conn: &mut Connection,
+    req: &TournamentRequest,
+    name: &str,
+    signup_until: Option<i64>,
+    now: i64,
+) -> Result<i64, StoreError> {
+    let rules = rules_json(&req.rules);
+    let rounds = match req.format {
+        TournamentFormat::Swiss { rounds } => i64::from(rounds),
+        TournamentFormat::RoundRobin => 0,
+    };
+    let new = NewTournament {
+        guild_id: req.guild,
+        channel_id: req.channel,
+        organiser_id: req.organiser.user.id,
+        name,
+        rules: &rules,
+        format: format_name(req.format),
+        rounds,
+        time_per_move_ms: req.time_control.as_ms(),
+        increment_ms: req.time_control.increment_ms(),
+        rated: req.rated,
+        seats: req.seats,
+        signup_until,
+        now,
+    };
+    rows::insert(&mut *conn, &new).await
+}
+
 /// The tournament's format (one stored as anything but `swiss` is a round robin).
 pub(crate) fn format(row: &TournamentRow) -> TournamentFormat {
     match row.format.as_str() {
@@ -57,7 +89,7 @@ pub(crate) fn format(row: &TournamentRow) -> TournamentFormat {
 }
 
 /// A format as stored (a Swiss system's rounds are a column of their own).
-pub(crate) fn format_name(format: TournamentFormat) -> &'static str {
+fn format_name(format: TournamentFormat) -> &'static str {
     match format {
         TournamentFormat::RoundRobin => "round_robin",
         TournamentFormat::Swiss { .. } => "swiss",

@@ -11,11 +11,10 @@ use crate::service::backoff::Work;
 use crate::service::error::ServiceError;
 use crate::service::news::News;
 use crate::service::notice::{Buttons, Payload};
-use crate::service::stored::rules_json;
 use crate::service::stored::tournaments as stored;
 use crate::service::types::NoticeId;
 use crate::service::types::{GuildId, User, UserId};
-use crate::store::tournaments::{self as rows, NewTournament};
+use crate::store::tournaments as rows;
 use crate::store::{outbox as notices, Connection, Write};
 use std::time::Duration;
 
@@ -123,29 +122,7 @@ impl Tournaments<'_> {
         let signup_until = req
             .signup_for
             .map(|d| now.saturating_add(d.as_millis() as i64));
-        let rounds = match req.format {
-            TournamentFormat::Swiss { rounds } => rounds as i64,
-            TournamentFormat::RoundRobin => 0,
-        };
-        let id = rows::insert(
-            &mut *tx,
-            &NewTournament {
-                guild_id: req.guild,
-                channel_id: req.channel,
-                organiser_id: req.organiser.user.id,
-                name: &name,
-                rules: &rules_json(&req.rules),
-                format: stored::format_name(req.format),
-                rounds,
-                time_per_move_ms: req.time_control.as_ms(),
-                increment_ms: req.time_control.increment_ms(),
-                rated: req.rated,
-                seats: req.seats,
-                signup_until,
-                now,
-            },
-        )
-        .await?;
+        let id = stored::insert(&mut tx, &req, &name, signup_until, now).await?;
         let info = LoadedTournament::read(&mut tx, id).await?.info()?;
         let payload = Payload {
             buttons: Some(Buttons::Tournament(id)),
