@@ -70,7 +70,7 @@ async fn start_game(s: &Service, channel: u64) {
 async fn play(s: &Service, channel: u64, moves: &[String]) {
     for (ply, text) in moves.iter().enumerate() {
         s.games()
-            .play_move(channel, 1 + ply as u64 % 2, text, None)
+            .play_move(channel, 1 + ply as u64 % 2, text, Answer::None)
             .await
             .unwrap();
     }
@@ -122,7 +122,7 @@ fn moves_with_boards(
                         let t = Instant::now();
                         let r = s
                             .games()
-                            .play_move(*channel, 1 + ply as u64 % 2, text, None)
+                            .play_move(*channel, 1 + ply as u64 % 2, text, Answer::None)
                             .await
                             .unwrap();
                         total += t.elapsed();

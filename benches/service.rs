@@ -104,7 +104,7 @@ async fn play(
                     let user = 10_000 + 2 * g + (ply as u64 % 2);
                     let t = Instant::now();
                     s.games()
-                        .play_move(first_channel + g, user, text, None)
+                        .play_move(first_channel + g, user, text, Answer::None)
                         .await
                         .unwrap();
                     latencies.push(t.elapsed());
@@ -255,7 +255,7 @@ fn single_moves(c: &mut Criterion, rt: &tokio::runtime::Runtime, db: &TestDb) {
                         }
                         let t = Instant::now();
                         s.games()
-                            .play_move(channel, 1 + ply as u64 % 2, text, None)
+                            .play_move(channel, 1 + ply as u64 % 2, text, Answer::None)
                             .await
                             .unwrap();
                         total += t.elapsed();

@@ -151,7 +151,7 @@ async fn play_through(s: &Service, channel: u64, game: &Game) -> Vec<MoveReport>
         };
         out.push(
             s.games()
-                .play_move(channel, by, &m.mv.to_string(), None)
+                .play_move(channel, by, &m.mv.to_string(), Answer::None)
                 .await
                 .unwrap(),
         );
@@ -197,7 +197,9 @@ async fn a_game_that_reaches_the_ply_limit_is_drawn_in_every_variant() {
         // The seventh move is refused: the game is over, and stays over when read again.
         let seventh = game.moves()[6].mv.to_string();
         assert!(matches!(
-            s.games().play_move(channel, ASTRID, &seventh, None).await,
+            s.games()
+                .play_move(channel, ASTRID, &seventh, Answer::None)
+                .await,
             Err(ServiceError::GameOver)
         ));
         let stored = s.games().game(info.id).await.unwrap();
@@ -224,7 +226,7 @@ async fn a_move_that_decides_the_game_at_the_limit_keeps_the_rules_result() {
     game_between(&s, 20, Rules::default(), Some(start)).await;
     let r = s
         .games()
-        .play_move(20, BIRGER, "e3-e1", None)
+        .play_move(20, BIRGER, "e3-e1", Answer::None)
         .await
         .unwrap();
     assert_eq!(

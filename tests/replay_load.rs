@@ -113,7 +113,7 @@ fn plies() -> usize {
 async fn answered_with_board(s: &Service, m: &RecordedMove) {
     let r = s
         .games()
-        .play_move(51, by(m.side), &m.mv.to_string(), None)
+        .play_move(51, by(m.side), &m.mv.to_string(), Answer::None)
         .await
         .unwrap();
     assert!(r.png.starts_with(b"\x89PNG"), "the answer has the board");
@@ -226,7 +226,7 @@ async fn ten_replays_of_a_long_game_at_once_stay_within_memory_and_moves_are_ans
         for m in long.moves() {
             let r = s
                 .games()
-                .play_move(50, by(m.side), &m.mv.to_string(), None)
+                .play_move(50, by(m.side), &m.mv.to_string(), Answer::None)
                 .await
                 .unwrap();
             assert_eq!(r.game.ply == 1000, r.game.outcome.is_over());
@@ -305,7 +305,7 @@ async fn ten_replays_of_a_long_game_at_once_stay_within_memory_and_moves_are_ans
         let asked = Instant::now();
         let r = s
             .games()
-            .play_move(51, by(m.side), &m.mv.to_string(), None)
+            .play_move(51, by(m.side), &m.mv.to_string(), Answer::None)
             .await
             .unwrap();
         let took = asked.elapsed();

@@ -112,7 +112,7 @@ async fn accept_in_thread(
     let accepted =
         data.service
             .games()
-            .accept(challenge.id, user, Some(thread), Some(answer.answering()));
+            .accept(challenge.id, user, Some(thread), Some(answer.answer()));
     // The challenge's message says where the game is on, without a board.
     answer
         .change(data, (accepted, in_hand), |s| (s.notice, Vec::new()))
@@ -148,10 +148,9 @@ async fn press(answer: &mut Press<'_>, data: &Data) -> Result<(), Error> {
             if challenge.thread {
                 return accept_in_thread(answer, data, &challenge, user, in_hand).await;
             }
-            let accepted =
-                service
-                    .games()
-                    .accept(challenge_id, user, None, Some(answer.answering()));
+            let accepted = service
+                .games()
+                .accept(challenge_id, user, None, Some(answer.answer()));
             answer
                 .change(data, (accepted, in_hand), |s| (s.notice, s.png))
                 .await
@@ -160,7 +159,7 @@ async fn press(answer: &mut Press<'_>, data: &Data) -> Result<(), Error> {
             service.games().check_decline(challenge_id, user).await?;
             let declined = service
                 .games()
-                .decline(challenge_id, user, Some(answer.answering()));
+                .decline(challenge_id, user, Some(answer.answer()));
             answer
                 .change(data, (declined, in_hand), |(_, n)| (n, Vec::new()))
                 .await
@@ -169,7 +168,7 @@ async fn press(answer: &mut Press<'_>, data: &Data) -> Result<(), Error> {
             service.games().check_cancel(challenge_id, user).await?;
             let cancelled = service
                 .games()
-                .cancel(challenge_id, user, Some(answer.answering()));
+                .cancel(challenge_id, user, Some(answer.answer()));
             answer
                 .change(data, (cancelled, in_hand), |(_, n)| (n, Vec::new()))
                 .await
@@ -182,7 +181,7 @@ async fn press(answer: &mut Press<'_>, data: &Data) -> Result<(), Error> {
             let answered =
                 service
                     .games()
-                    .respond_to_draw(channel, user, accept, Some(answer.answering()));
+                    .respond_to_draw(channel, user, accept, Some(answer.answer()));
             answer
                 .change(data, (answered, in_hand), |a| match a {
                     DrawDecision::Accepted(ended) => (ended.notice, ended.png),

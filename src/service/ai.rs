@@ -6,7 +6,7 @@
 use super::core::Core;
 use super::error::ServiceError;
 use super::news::News;
-use super::notice::Payload;
+use super::notice::{Answer, Payload};
 use super::stored::games::{self as stored, LoadedGame};
 use super::types::{ChannelId, GameId, GuildId, Hint, MoveReport, Player, UserId};
 use crate::ai::pool::{Found, Pool, Search};
@@ -269,7 +269,7 @@ impl Ai<'_> {
             .game
             .play(found.best)
             .map_err(|e| ServiceError::Internal(format!("the AI chose an illegal move: {e}")))?;
-        match self.core.commit_move(loaded, None, None).await {
+        match self.core.commit_move(loaded, None, Answer::None).await {
             Ok((report, _posted)) => Ok(Some(report)),
             Err(ServiceError::PositionChanged | ServiceError::GameOver) => Ok(None),
             Err(e) => Err(e),

@@ -4,7 +4,7 @@
 use super::core::Core;
 use super::error::{Done, ServiceError};
 use super::news::{News, NotStartedWhy, StartRefused};
-use super::notice::{self, Answering};
+use super::notice::{self, Answer};
 use super::play::Games;
 use super::stored::challenges::{self as stored, challenge as challenge_info};
 use super::stored::games::{self as stored_games, seat};
@@ -23,12 +23,12 @@ impl Games<'_> {
     /// the channel (unless it is to be played in a thread), a second open challenge of yours
     /// in the channel, as many open challenges of yours as allowed, a person sent as many
     /// challenges lately as allowed. From a command that answers with the challenge and its
-    /// buttons (`answering`), the challenge's message is also written to the outbox in the same
+    /// buttons (`answer`), the challenge's message is also written to the outbox in the same
     /// transaction, held for that answer (its notice returned).
     pub async fn challenge(
         self,
         req: ChallengeRequest,
-        answering: Option<Answering>,
+        answer: Option<Answer>,
     ) -> Result<(ChallengeInfo, Option<NoticeId>), ServiceError> {
         self.challengeable(&req).await?;
         let mut tx = self.core.store.write().await?;
@@ -42,15 +42,15 @@ impl Games<'_> {
                 "challenges",
                 ServiceError::ChallengeOpen,
             ))?;
-        let notice = match answering {
-            Some(answering) => {
+        let notice = match answer {
+            Some(answer) => {
                 let row = challenges::by_id(&mut *tx, id)
                     .await?
                     .ok_or(ServiceError::NoChallenge)?;
                 let info = challenge_info(row)?;
                 let payload = notice::Payload {
                     buttons: Some(notice::Buttons::Challenge(id)),
-                    ..answering.payload(notice::Payload::news(News::Challenge(info.clone())))
+                    ..answer.payload(notice::Payload::news(News::Challenge(info.clone())))
                 };
                 let hold = self.core.delivery.answer_grace;
                 Some(
@@ -293,7 +293,7 @@ impl Games<'_> {
     /// `channel` when given (a thread made for it, whose first post goes through the outbox).
     /// The game starts, the challenge closes (naming it) and the thread's first post is
     /// written in one transaction; a game already running in the channel refuses it. From a
-    /// button press whose answer shows the start (`answering`), the news (the game on, or where
+    /// button press whose answer shows the start (`answer`), the news (the game on, or where
     /// it is played) is written to the outbox in the same transaction, held for that answer.
     /// If the game was to be played in a thread and cannot start (the challenge expired or was
     /// answered meanwhile), the thread is told why, so it is not left empty.
@@ -302,9 +302,9 @@ impl Games<'_> {
         id: ChallengeId,
         user: UserId,
         channel: Option<ChannelId>,
-        answering: Option<Answering>,
+        answer: Option<Answer>,
     ) -> Result<Started, ServiceError> {
-        let result = self.try_accept(id, user, channel, answering).await;
+        let result = self.try_accept(id, user, channel, answer).await;
         if let (Err(e), Some(thread)) = (&result, channel) {
             if !e.is_internal() {
                 let payload = notice::Payload::news(News::NotStarted {
@@ -334,7 +334,7 @@ impl Games<'_> {
         id: ChallengeId,
         user: UserId,
         channel: Option<ChannelId>,
-        answering: Option<Answering>,
+        answer: Option<Answer>,
     ) -> Result<Started, ServiceError> {
         let (row, start) = stored::with_start(self.answerable(id, user).await?)?;
         let challenger = Player::User(row.challenger.clone());
@@ -396,8 +396,8 @@ impl Games<'_> {
             }
             None => None,
         };
-        let notice = match answering {
-            Some(answering) => {
+        let notice = match answer {
+            Some(answer) => {
                 let payload = match channel {
                     // Said where the challenge was made: the game is on in its thread.
                     Some(thread) => {
@@ -407,10 +407,10 @@ impl Games<'_> {
                             challenge: closed,
                             thread: Some(thread),
                         };
-                        answering.payload(notice::Payload::news(news))
+                        answer.payload(notice::Payload::news(news))
                     }
                     None => {
-                        answering.payload(self.core.with_board(News::Started(info.clone()), &info))
+                        answer.payload(self.core.with_board(News::Started(info.clone()), &info))
                     }
                 };
                 let hold = self.core.delivery.answer_grace;
@@ -448,16 +448,16 @@ impl Games<'_> {
         Ok(started)
     }
 
-    /// The challenged player declines. From a button press (`answering`), the news is written
+    /// The challenged player declines. From a button press (`answer`), the news is written
     /// to the outbox with the change, held for the press's answer (its notice returned).
     pub async fn decline(
         self,
         id: ChallengeId,
         user: UserId,
-        answering: Option<Answering>,
+        answer: Option<Answer>,
     ) -> Result<(ChallengeInfo, Option<NoticeId>), ServiceError> {
         let row = self.answerable(id, user).await?;
-        self.close_challenge(row, ChallengeStatus::Declined, answering)
+        self.close_challenge(row, ChallengeStatus::Declined, answer)
             .await
     }
 
@@ -466,11 +466,11 @@ impl Games<'_> {
         self,
         id: ChallengeId,
         user: UserId,
-        answering: Option<Answering>,
+        answer: Option<Answer>,
     ) -> Result<(ChallengeInfo, Option<NoticeId>), ServiceError> {
         let row = self.challenged_by(id, user).await?;
         let row = self.still_open(row).await?;
-        self.close_challenge(row, ChallengeStatus::Cancelled, answering)
+        self.close_challenge(row, ChallengeStatus::Cancelled, answer)
             .await
     }
 
@@ -478,7 +478,7 @@ impl Games<'_> {
         self,
         row: ChallengeRow,
         status: ChallengeStatus,
-        answering: Option<Answering>,
+        answer: Option<Answer>,
     ) -> Result<(ChallengeInfo, Option<NoticeId>), ServiceError> {
         let id = row.id;
         let mut closed = challenge_info(row)?;
@@ -489,13 +489,13 @@ impl Games<'_> {
             drop(tx);
             return Err(self.closed_meanwhile(id).await);
         }
-        let notice = match answering {
-            Some(answering) => {
+        let notice = match answer {
+            Some(answer) => {
                 let news = News::ChallengeClosed {
                     challenge: closed.clone(),
                     thread: None,
                 };
-                let payload = answering.payload(notice::Payload::news(news));
+                let payload = answer.payload(notice::Payload::news(news));
                 let hold = self.core.delivery.answer_grace;
                 let channel = closed.place.channel;
                 Some(
@@ -522,12 +522,12 @@ impl Games<'_> {
     /// Starts a game against the AI. If the AI has the first move, call [`Ai::turn`](super::ai::Ai::turn).
     /// Refused: the AI's queue is full, the user has as many games against the AI in the server
     /// as allowed, or started one too recently. From a command that answers with the start
-    /// (`answering`), the start (with the board) is also written to the outbox in the same
+    /// (`answer`), the start (with the board) is also written to the outbox in the same
     /// transaction, held for that answer.
     pub async fn start_ai_game(
         self,
         req: AiGameRequest,
-        answering: Option<Answering>,
+        answer: Option<Answer>,
     ) -> Result<Started, ServiceError> {
         let user_id = req.user.id;
         let human = Player::User(req.user);
@@ -557,10 +557,10 @@ impl Games<'_> {
                 now,
             )
             .await?;
-        let notice = match answering {
-            Some(answering) => {
+        let notice = match answer {
+            Some(answer) => {
                 let payload =
-                    answering.payload(self.core.with_board(News::Started(info.clone()), &info));
+                    answer.payload(self.core.with_board(News::Started(info.clone()), &info));
                 let hold = self.core.delivery.answer_grace;
                 let shown = self
                     .core

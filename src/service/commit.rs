@@ -8,7 +8,7 @@ use super::away;
 use super::core::Core;
 use super::error::{Done, ServiceError};
 use super::news::News;
-use super::notice::{AnswerRef, Answering, Notice, Payload};
+use super::notice::{Answer, Notice, Payload};
 use super::stored::games::LoadedGame;
 use super::types::notify::LastMove;
 use super::types::{
@@ -32,7 +32,7 @@ impl Core {
         &self,
         loaded: LoadedGame,
         by_user: Option<UserId>,
-        answer: Option<AnswerRef>,
+        answer: Answer,
     ) -> Result<(MoveReport, Notice), ServiceError> {
         let LoadedGame {
             row,
@@ -101,16 +101,9 @@ impl Core {
             None => Duration::ZERO,
         };
         // Posted instead, after the news its channel owes, if the response would stand above it.
-        let answering = Answering {
-            answer,
-            message: None,
-        };
         let channel = report.game.place.channel;
-        let (answering, hold) = self.in_order(&mut tx, channel, answering, hold).await?;
-        let payload = Payload {
-            answer: answering.answer,
-            ..self.with_board(News::Moved(report.clone()), &report.game)
-        };
+        let (answer, hold) = self.in_order(&mut tx, channel, answer, hold).await?;
+        let payload = answer.payload(self.with_board(News::Moved(report.clone()), &report.game));
         let notice = self
             .write_notice(&mut tx, channel, "move", &payload, hold, now)
             .await?;
@@ -357,7 +350,7 @@ impl Core {
     ) -> Result<Option<NoticeId>, ServiceError> {
         match announce {
             Announce::Answer => {}
-            Announce::Held { by, answering } => {
+            Announce::Held { by, answer } => {
                 // The player who resigned or aborted; a moderator who aborted, by id.
                 let by = by.map(|u| match ended.game.side_of(u) {
                     Some(side) => ended.game.player(side).clone(),
@@ -369,8 +362,8 @@ impl Core {
                 };
                 let channel = ended.game.place.channel;
                 let grace = self.delivery.answer_grace;
-                let (answering, hold) = self.in_order(conn, channel, answering, grace).await?;
-                let payload = answering.payload(self.with_board(news, &ended.game));
+                let (answer, hold) = self.in_order(conn, channel, answer, grace).await?;
+                let payload = answer.payload(self.with_board(news, &ended.game));
                 let id = self
                     .enqueue(conn, channel, "ended", &payload, hold, now)
                     .await?;
@@ -406,11 +399,8 @@ pub(crate) enum Announce {
     Answer,
     /// The player's command or press shows it by editing its response; its notice is held for
     /// that edit, which the dispatcher sends again if the handler does not record it (`by`: the
-    /// player who resigned or aborted; `answering`: the interaction).
-    Held {
-        by: Option<UserId>,
-        answering: Answering,
-    },
+    /// player who resigned or aborted; `answer`: where it is shown).
+    Held { by: Option<UserId>, answer: Answer },
     /// The clock: a loss on time, through the outbox.
     TimedOut,
     /// The channel is gone: said in the channel the game's thread came from, if any and if it

@@ -35,11 +35,12 @@ pub struct Payload {
     /// Edit this message (and remove its buttons) instead of posting; if it is gone, post.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edit: Option<u64>,
-    /// The interaction whose original response shows this notice, edited by its handler or by
-    /// the dispatcher while its handle serves; past that, the notice is posted. Removed once the
-    /// notice is delivered or given up.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub answer: Option<AnswerRef>,
+    /// Where its news is shown ([`Answer`]): the interaction whose original response shows it,
+    /// edited by its handler or by the dispatcher while its handle serves (past that, posted,
+    /// or given up if it is private); none: posted. Stored as the keys `answer` (the handle,
+    /// removed once the notice is delivered or given up), `private` and `pressed`.
+    #[serde(flatten)]
+    pub answer: Answer,
     /// A puzzle's start to draw (the daily puzzle), when `board` is none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub puzzle: Option<PuzzleBoardRef>,
@@ -53,11 +54,6 @@ pub struct Payload {
     /// The evaluation graph of a game's analysis, drawn at delivery from the stored analysis.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub graph: Option<GraphRef>,
-    /// For its interaction's caller alone (a daily puzzle's answer): shown only by editing the
-    /// interaction's (private) response, never posted in the channel; past the answer's life
-    /// ([`ANSWER_LIFE`]) it is given up.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub private: bool,
 }
 
 /// A puzzle's start position a notice carries, drawn at delivery.
@@ -127,9 +123,8 @@ impl Core {
 /// for the time before the notice was written and requests under way.
 pub const ANSWER_LIFE: Duration = Duration::from_secs(14 * 60);
 
-/// The interaction whose original response shows a notice's news: the deferred answer to a
-/// command, or the message whose button was pressed. The bot makes the handle on that response
-/// and reads it; the service keeps it, with when it stops serving.
+/// The handle on the interaction's response that shows a notice's news ([`Answer`]): the bot
+/// makes it and reads it; the service keeps it, with when it stops serving.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AnswerRef {
     /// The bot's handle on the response (it lets the bot edit it: never logged). Rows written
@@ -166,43 +161,150 @@ impl std::fmt::Debug for AnswerRef {
     }
 }
 
-/// The interaction that acknowledged a change (a command or a button press, deferred): the
-/// change's news is written to the outbox with it, and shown by editing the interaction's
-/// original response, by its handler ([`Outbox::news_delivered`](super::outbox::Outbox::news_delivered) records it shown) or by the
-/// dispatcher, which sends the same edit if the handler did not record it (after the notice's
-/// hold, or at once after [`Outbox::answer_failed`](super::outbox::Outbox::answer_failed)).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Answering {
-    /// The interaction.
-    pub answer: Option<AnswerRef>,
-    /// The message whose button was pressed: past the handle's life, a notice without a board
-    /// edits it (its buttons removed) rather than posting anew.
-    pub message: Option<u64>,
+/// Where a change's news is shown: the interaction that made the change, one value from the
+/// handler that makes its handle (and shows the news) through the service's call into the
+/// notice's stored row, where the dispatcher reads it if the handler's edit is not recorded
+/// (after the notice's hold, or at once after
+/// [`Outbox::answer_failed`](super::outbox::Outbox::answer_failed)); the handler records its
+/// edit with [`Outbox::news_delivered`](super::outbox::Outbox::news_delivered).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "StoredAnswer", into = "StoredAnswer")]
+pub enum Answer {
+    /// No interaction's response: the news is posted in the channel.
+    #[default]
+    None,
+    /// The command's deferred response. It is made when the command is acknowledged: if the
+    /// channel owes news to be posted when the news is written, the news is posted after that
+    /// news instead (`Core::in_order`).
+    Command(AnswerRef),
+    /// The message whose button was pressed (the interaction's original response), edited
+    /// into the news; past the handle's life, a notice without a board edits `message` (its
+    /// buttons removed) rather than posting anew.
+    Pressed { answer: AnswerRef, message: u64 },
+    /// A response for the caller alone (ephemeral: a daily puzzle's, a forgetting's): shown
+    /// only by editing it, never posted in the channel; past the handle's life
+    /// ([`ANSWER_LIFE`]) the notice is given up.
+    Private(AnswerRef),
 }
 
-impl Answering {
-    /// The held notice's payload: `payload`, remembering the interaction.
+impl Answer {
+    /// The handle on the interaction's response, if the news is shown in one.
+    pub fn handle(&self) -> Option<&AnswerRef> {
+        match self {
+            Answer::None => None,
+            Answer::Command(answer) | Answer::Private(answer) => Some(answer),
+            Answer::Pressed { answer, .. } => Some(answer),
+        }
+    }
+
+    fn handle_mut(&mut self) -> Option<&mut AnswerRef> {
+        match self {
+            Answer::None => None,
+            Answer::Command(answer) | Answer::Private(answer) => Some(answer),
+            Answer::Pressed { answer, .. } => Some(answer),
+        }
+    }
+
+    /// Whether the news is for the interaction's caller alone.
+    pub fn is_private(&self) -> bool {
+        matches!(self, Answer::Private(_))
+    }
+
+    /// The same response, for the caller alone (none stays none).
+    pub fn private(self) -> Answer {
+        match self.handle() {
+            Some(answer) => Answer::Private(answer.clone()),
+            None => Answer::None,
+        }
+    }
+
+    /// A response made when the interaction is acknowledged (a command's), which stands where
+    /// it was made in the channel, rather than a message already in place (a press's).
+    fn made_on_acknowledging(&self) -> bool {
+        matches!(self, Answer::Command(_) | Answer::Private(_))
+    }
+
+    /// `payload`, shown here: past the handle's life, a press's notice without a board edits
+    /// the pressed message.
     pub(crate) fn payload(&self, payload: Payload) -> Payload {
         Payload {
-            answer: self.answer.clone(),
-            edit: match payload.board {
-                Some(_) => None,
-                None => self.message,
+            answer: self.clone(),
+            edit: match (self, &payload.board) {
+                (Answer::Pressed { message, .. }, None) => Some(*message),
+                _ => None,
             },
             ..payload
         }
     }
 }
 
-/// The interaction a puzzle's answer is given to: its deferred response, in `channel`, shows
-/// the answer (edited by the handler, or by the dispatcher if the handler's edit fails);
-/// `private` when that response is for the player alone (ephemeral). An answer to the daily
-/// puzzle is given only to a private one, and is never posted in the channel.
+/// An [`Answer`] as a notice's payload stores it, beside its other keys: `answer`, the handle
+/// (the key the outbox removes once the notice is settled: no handle is kept after that);
+/// `private`, for the caller alone; `pressed`, the pressed message. A row holding the first two
+/// alone reads as they say; a press's answer without `pressed` reads as a command's, which
+/// delivery treats alike (the payload's `edit` names the message).
+#[derive(Default, Serialize, Deserialize)]
+struct StoredAnswer {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    answer: Option<AnswerRef>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    private: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pressed: Option<u64>,
+}
+
+impl From<StoredAnswer> for Answer {
+    fn from(stored: StoredAnswer) -> Answer {
+        match stored {
+            StoredAnswer { answer: None, .. } => Answer::None,
+            StoredAnswer {
+                answer: Some(answer),
+                private: true,
+                ..
+            } => Answer::Private(answer),
+            StoredAnswer {
+                answer: Some(answer),
+                pressed: Some(message),
+                ..
+            } => Answer::Pressed { answer, message },
+            StoredAnswer {
+                answer: Some(answer),
+                ..
+            } => Answer::Command(answer),
+        }
+    }
+}
+
+impl From<Answer> for StoredAnswer {
+    fn from(answer: Answer) -> StoredAnswer {
+        match answer {
+            Answer::None => StoredAnswer::default(),
+            Answer::Command(answer) => StoredAnswer {
+                answer: Some(answer),
+                ..StoredAnswer::default()
+            },
+            Answer::Pressed { answer, message } => StoredAnswer {
+                answer: Some(answer),
+                pressed: Some(message),
+                ..StoredAnswer::default()
+            },
+            Answer::Private(answer) => StoredAnswer {
+                answer: Some(answer),
+                private: true,
+                ..StoredAnswer::default()
+            },
+        }
+    }
+}
+
+/// The interaction a puzzle's answer (or a forgetting's news) is given to: its deferred
+/// response, in `channel`, shows it (edited by the handler, or by the dispatcher if the
+/// handler's edit fails). An answer to the daily puzzle is given only to a private one
+/// ([`Answer::Private`]), and is never posted in the channel.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReplyTo {
     pub channel: ChannelId,
-    pub answer: AnswerRef,
-    pub private: bool,
+    pub answer: Answer,
 }
 
 /// A notice to deliver.
@@ -315,7 +417,7 @@ impl Core {
         now: i64,
     ) -> Result<Notice, ServiceError> {
         let mut payload = payload.clone();
-        if let Some(answer) = &mut payload.answer {
+        if let Some(answer) = payload.answer.handle_mut() {
             answer.expires_at = Some(now.saturating_add(millis(ANSWER_LIFE)));
         }
         let stored = serde_json::to_string(&payload).expect("a payload serializes");
@@ -401,9 +503,9 @@ impl Core {
         .await
     }
 
-    /// `answering` as the news of a change written now in `channel` (held for `hold`) may use
-    /// it: a command's response is made when it is acknowledged, so if the channel owes news to
-    /// be posted (the AI's move being retried, say), that response stands above it, out of the
+    /// `answer` as the news of a change written now in `channel` (held for `hold`) may use it:
+    /// a command's response is made when it is acknowledged, so if the channel owes news to be
+    /// posted (the AI's move being retried, say), that response stands above it, out of the
     /// game's order; the news is then posted after it instead (no interaction, no hold: the
     /// handler, finding its answer not held for it, takes its response back). A press's
     /// response is the pressed message, in place already.
@@ -411,20 +513,19 @@ impl Core {
         &self,
         conn: &mut Connection,
         channel: ChannelId,
-        answering: Answering,
+        answer: Answer,
         hold: Duration,
-    ) -> Result<(Answering, Duration), ServiceError> {
-        let command = answering.answer.is_some() && answering.message.is_none();
-        if command && owes_posts(conn, channel).await? {
-            return Ok((Answering::default(), Duration::ZERO));
+    ) -> Result<(Answer, Duration), ServiceError> {
+        if answer.made_on_acknowledging() && owes_posts(conn, channel).await? {
+            return Ok((Answer::None, Duration::ZERO));
         }
-        Ok((answering, hold))
+        Ok((answer, hold))
     }
 
     /// Writes `payload`, a notice of `kind`, for the interaction `to` (none: no notice): held
     /// for the handler's edit of its deferred response, sent again by the dispatcher if the
     /// handler does not record it; past the token's life posted in the channel, or given up if
-    /// the response is private.
+    /// the response is private ([`Answer::Private`]).
     pub(crate) async fn reply_notice(
         &self,
         conn: &mut Connection,
@@ -437,8 +538,7 @@ impl Core {
             return Ok(None);
         };
         let payload = Payload {
-            answer: Some(to.answer.clone()),
-            private: to.private,
+            answer: to.answer.clone(),
             ..payload
         };
         let hold = self.delivery.answer_grace;
@@ -472,5 +572,94 @@ impl Core {
             games::start_clock_shown(&mut *conn, game, notice.id, to_move, now).await?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn handle(expires_at: Option<i64>) -> AnswerRef {
+        AnswerRef {
+            expires_at,
+            ..AnswerRef::new("7/token".into())
+        }
+    }
+
+    fn read(stored: &str) -> Payload {
+        serde_json::from_str(stored).expect("a stored payload reads")
+    }
+
+    /// Rows stored with the handle and `private` beside it (and a press's message in `edit`
+    /// alone) read as the answer they stood for; a settled row, its handle removed, as none.
+    #[test]
+    fn a_payload_stored_with_its_handle_and_private_beside_it_reads_as_one_answer() {
+        let private = read(r#"{"answer":{"reply":"7/token","expires_at":5},"private":true}"#);
+        assert_eq!(private.answer, Answer::Private(handle(Some(5))));
+        let command = read(r#"{"answer":{"reply":"7/token","expires_at":5}}"#);
+        assert_eq!(command.answer, Answer::Command(handle(Some(5))));
+        let pressed = read(r#"{"answer":{"reply":"7/token"},"edit":42}"#);
+        assert_eq!(
+            (pressed.answer, pressed.edit),
+            (Answer::Command(handle(None)), Some(42))
+        );
+        let settled = read(r#"{"private":true,"edit":42}"#);
+        assert_eq!((settled.answer, settled.edit), (Answer::None, Some(42)));
+        assert_eq!(read("{}"), Payload::default());
+    }
+
+    /// Every answer is stored and read back as it was, with the rest of its payload; the
+    /// handle is the `answer` key alone (which the outbox removes once the notice is settled).
+    #[test]
+    fn every_answer_is_stored_and_read_back_as_it_was() {
+        let answers = [
+            Answer::None,
+            Answer::Command(handle(Some(5))),
+            Answer::Pressed {
+                answer: handle(Some(5)),
+                message: u64::MAX,
+            },
+            Answer::Private(handle(None)),
+        ];
+        for answer in answers {
+            let payload = Payload {
+                board: Some(BoardRef {
+                    game: 3,
+                    ply: 4,
+                    caption: "caption".into(),
+                }),
+                buttons: Some(Buttons::Draw(3)),
+                edit: Some(9),
+                ..answer.payload(Payload::default())
+            };
+            let stored = serde_json::to_string(&payload).unwrap();
+            assert_eq!(read(&stored), payload, "{stored}");
+            let value: serde_json::Value = serde_json::from_str(&stored).unwrap();
+            let reply = value.get("answer").and_then(|a| a.get("reply"));
+            assert_eq!(reply.is_some(), answer.handle().is_some(), "{stored}");
+            assert!(!format!("{answer:?}").contains("token"), "never printed");
+        }
+    }
+
+    /// A press's notice edits the pressed message past the handle's life unless it carries a
+    /// board (posted anew); any other answer edits nothing.
+    #[test]
+    fn only_a_press_without_a_board_edits_its_message() {
+        let pressed = Answer::Pressed {
+            answer: handle(None),
+            message: 42,
+        };
+        assert_eq!(pressed.payload(Payload::default()).edit, Some(42));
+        let board = Payload {
+            board: Some(BoardRef {
+                game: 1,
+                ply: 0,
+                caption: String::new(),
+            }),
+            ..Payload::default()
+        };
+        assert_eq!(pressed.payload(board).edit, None);
+        let command = Answer::Command(handle(None)).payload(Payload::default());
+        assert_eq!(command.edit, None);
     }
 }

@@ -8,7 +8,7 @@ use super::commit::Announce;
 use super::core::Core;
 use super::error::ServiceError;
 use super::news::News;
-use super::notice::{AnswerRef, Answering, Buttons, Notice, Payload};
+use super::notice::{Answer, Buttons, Notice, Payload};
 use super::stored::games::LoadedGame;
 use super::types::{
     ChannelId, DrawDecision, Ended, GameId, GameInfo, MoveReport, NoticeId, UserId,
@@ -42,7 +42,7 @@ impl Games<'_> {
     /// `user` plays the move `text` in the channel's game. Refused: no game, not a player, not
     /// their turn, an illegal move (with the engine's reason), or another move landed first.
     /// Against the AI, follow with [`Ai::turn`]. From an interaction that will answer
-    /// with the move, the move's notice remembers it (`answer`), so that the dispatcher shows
+    /// with the move, the move's notice remembers where (`answer`), so that the dispatcher shows
     /// the move by the same edit if the handler does not record it shown; the handler shows it
     /// from [`Games::play_move_answered`].
     pub async fn play_move(
@@ -50,7 +50,7 @@ impl Games<'_> {
         channel: ChannelId,
         user: UserId,
         text: &str,
-        answer: Option<AnswerRef>,
+        answer: Answer,
     ) -> Result<MoveReport, ServiceError> {
         let played = self.play_move_answered(channel, user, text, answer);
         Ok(played.await?.report)
@@ -64,7 +64,7 @@ impl Games<'_> {
         channel: ChannelId,
         user: UserId,
         text: &str,
-        answer: Option<AnswerRef>,
+        answer: Answer,
     ) -> Result<MovePlayed, ServiceError> {
         let loaded = self.moved(channel, user, text).await?;
         let (report, notice) = self.core.commit_move(loaded, Some(user), answer).await?;
@@ -116,15 +116,15 @@ impl Games<'_> {
     }
 
     /// `user` resigns the channel's game: the opponent wins. The ending's notice is held for
-    /// the interaction that will answer with it (`answering`; none: it is posted in the
+    /// the interaction that will answer with it (`answer`; none: it is posted in the
     /// channel once the hold is over).
     pub async fn resign(
         self,
         channel: ChannelId,
         user: UserId,
-        answering: Option<Answering>,
+        answer: Option<Answer>,
     ) -> Result<Ended, ServiceError> {
-        let answering = answering.unwrap_or_default();
+        let answer = answer.unwrap_or_default();
         let loaded = self.core.active(channel).await?;
         let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
         self.core
@@ -136,7 +136,7 @@ impl Games<'_> {
                 },
                 Announce::Held {
                     by: Some(user),
-                    answering,
+                    answer,
                 },
             )
             .await
@@ -144,13 +144,13 @@ impl Games<'_> {
 
     /// `user` offers a draw; the opponent answers with [`Games::respond_to_draw`]. The AI
     /// declines at once. From a command that answers with the offer and its buttons
-    /// (`answering`), the offer is also written to the outbox in the same transaction, held for
+    /// (`answer`), the offer is also written to the outbox in the same transaction, held for
     /// that answer (its notice returned).
     pub async fn offer_draw(
         self,
         channel: ChannelId,
         user: UserId,
-        answering: Option<Answering>,
+        answer: Option<Answer>,
     ) -> Result<(GameInfo, Option<NoticeId>), ServiceError> {
         let loaded = self.draw_offerable(channel, user).await?;
         let mut tx = self.core.store.write().await?;
@@ -161,16 +161,13 @@ impl Games<'_> {
                 "draw_offers",
                 ServiceError::DrawOfferOpen,
             ))?;
-        let notice = match answering {
-            Some(answering) => {
+        let notice = match answer {
+            Some(answer) => {
                 let grace = self.core.delivery.answer_grace;
-                let (answering, hold) = self
-                    .core
-                    .in_order(&mut tx, channel, answering, grace)
-                    .await?;
+                let (answer, hold) = self.core.in_order(&mut tx, channel, answer, grace).await?;
                 let payload = Payload {
                     buttons: Some(Buttons::Draw(loaded.info.id)),
-                    ..answering.payload(Payload::news(News::DrawOffered {
+                    ..answer.payload(Payload::news(News::DrawOffered {
                         game: loaded.info.clone(),
                         by: user,
                     }))
@@ -258,23 +255,20 @@ impl Games<'_> {
     }
 
     /// The opponent of the player who offered a draw accepts or declines it. From a button
-    /// press whose answer shows the outcome (`answering`), the outcome is also written to the
+    /// press whose answer shows the outcome (`answer`), the outcome is also written to the
     /// outbox in the same transaction, held for that answer.
     pub async fn respond_to_draw(
         self,
         channel: ChannelId,
         user: UserId,
         accept: bool,
-        answering: Option<Answering>,
+        answer: Option<Answer>,
     ) -> Result<DrawDecision, ServiceError> {
         let loaded = self.core.active(channel).await?;
         let (loaded, offer) = self.draw_respondable(loaded, user).await?;
         if accept {
-            let announce = match answering {
-                Some(answering) => Announce::Held {
-                    by: None,
-                    answering,
-                },
+            let announce = match answer {
+                Some(answer) => Announce::Held { by: None, answer },
                 None => Announce::Answer,
             };
             let outcome = Outcome::Drawn {
@@ -294,13 +288,13 @@ impl Games<'_> {
             if !draws::decide(&mut *tx, offer.id, DrawStatus::Declined, now).await? {
                 return Err(ServiceError::NoDrawOffer);
             }
-            let notice = match answering {
-                Some(answering) => {
+            let notice = match answer {
+                Some(answer) => {
                     let news = News::DrawDeclined {
                         game: loaded.info.clone(),
                         by: user,
                     };
-                    let payload = answering.payload(Payload::news(news));
+                    let payload = answer.payload(Payload::news(news));
                     let channel = loaded.info.place.channel;
                     let hold = self.core.delivery.answer_grace;
                     Some(
@@ -330,9 +324,9 @@ impl Games<'_> {
         channel: ChannelId,
         user: UserId,
         moderator: bool,
-        answering: Option<Answering>,
+        answer: Option<Answer>,
     ) -> Result<Ended, ServiceError> {
-        let answering = answering.unwrap_or_default();
+        let answer = answer.unwrap_or_default();
         let loaded = self.abortable(channel, user, moderator).await?;
         self.core
             .commit_end(
@@ -342,7 +336,7 @@ impl Games<'_> {
                 },
                 Announce::Held {
                     by: Some(user),
-                    answering,
+                    answer,
                 },
             )
             .await

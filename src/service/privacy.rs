@@ -174,8 +174,7 @@ impl Privacy<'_> {
         };
         if let Some(to) = to {
             let payload = Payload {
-                answer: Some(to.answer.clone()),
-                private: true,
+                answer: to.answer.clone().private(),
                 ..Payload::news(News::Forgotten(forgotten))
             };
             let hold = self.core.delivery.answer_grace;

@@ -300,7 +300,7 @@ async fn a_full_queue_refuses_new_requests_and_changes_nothing() {
     assert!(s.games().game_in_channel(3).await.unwrap().is_none());
     let e = s
         .games()
-        .play_move(9, CARL, "a4-a3", None)
+        .play_move(9, CARL, "a4-a3", Answer::None)
         .await
         .unwrap_err();
     assert_eq!(tablut_bot::bot::messages::refusal(&e), busy);
@@ -381,7 +381,7 @@ async fn ai_turns_owed_survive_a_restart_and_an_abandoned_request() {
             1,
             ASTRID,
             &s.games().suggest_moves(1, ASTRID, "", 1).await.unwrap()[0],
-            None,
+            Answer::None,
         )
         .await
         .unwrap();

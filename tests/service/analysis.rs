@@ -77,7 +77,7 @@ async fn played(s: &Service, channel: u64, start: Option<Position>, moves: &[&st
         let user = game.to_move().unwrap().user_id().unwrap();
         game = s
             .games()
-            .play_move(channel, user, m, None)
+            .play_move(channel, user, m, Answer::None)
             .await
             .unwrap()
             .game;

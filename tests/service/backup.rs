@@ -6,7 +6,7 @@ use crate::support::fixture::{challenge_request, Fixture};
 use crate::support::until;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
-use tablut_bot::service::{Config, Place, User};
+use tablut_bot::service::{Answer, Config, Place, User};
 use tablut_bot::store;
 
 const ASTRID: u64 = 1;
@@ -66,7 +66,7 @@ async fn a_backup_taken_during_play_holds_every_acknowledged_move() {
                 let user = if ply % 2 == 0 { ASTRID } else { BIRGER };
                 service
                     .games()
-                    .play_move(channel, user, text, None)
+                    .play_move(channel, user, text, Answer::None)
                     .await
                     .unwrap_or_else(|e| panic!("ply {}: {text}: {e:?}", ply + 1));
                 acknowledged[i].store(ply + 1, Ordering::SeqCst);

@@ -111,7 +111,7 @@ async fn a_turn_message_is_written_with_the_move_that_gives_the_turn(db: TestDb)
     news_shown(&f.service, 90).await;
 
     // Her move: Birger told once, with it; nothing more to her.
-    let r = f.service.games().play_move(90, ASTRID, "a4-a3", None).await.unwrap();
+    let r = f.service.games().play_move(90, ASTRID, "a4-a3", Answer::None).await.unwrap();
     let told = dms(&f, BIRGER).await;
     assert_eq!(told.len(), 1);
     let last = told[0].last_move.as_ref().unwrap();
@@ -119,36 +119,36 @@ async fn a_turn_message_is_written_with_the_move_that_gives_the_turn(db: TestDb)
     assert_eq!((told[0].shown_by, told[0].game.ply), (r.notice, 1));
     assert_eq!(dms(&f, ASTRID).await.len(), 1);
     // The same move sent again is refused: still one message.
-    assert!(f.service.games().play_move(90, ASTRID, "a4-a3", None).await.is_err());
+    assert!(f.service.games().play_move(90, ASTRID, "a4-a3", Answer::None).await.is_err());
     assert_eq!(dms(&f, BIRGER).await.len(), 1);
 
     // Astrid chooses the digest during the game: Birger's next move tells her nothing.
     let changed = n.set(ASTRID, NotifyMode::Digest).await.unwrap();
     assert_eq!((changed.before.chosen, changed.now), (false, NotifyMode::Digest));
     news_shown(&f.service, 90).await;
-    f.service.games().play_move(90, BIRGER, "e3-d3", None).await.unwrap();
+    f.service.games().play_move(90, BIRGER, "e3-d3", Answer::None).await.unwrap();
     assert_eq!(dms(&f, ASTRID).await.len(), 1);
     // Back to a message a move: her next turn is told again.
     n.set(ASTRID, NotifyMode::Move).await.unwrap();
     news_shown(&f.service, 90).await;
-    f.service.games().play_move(90, ASTRID, "i4-i3", None).await.unwrap();
+    f.service.games().play_move(90, ASTRID, "i4-i3", Answer::None).await.unwrap();
     news_shown(&f.service, 90).await;
-    f.service.games().play_move(90, BIRGER, "e7-d7", None).await.unwrap();
+    f.service.games().play_move(90, BIRGER, "e7-d7", Answer::None).await.unwrap();
     assert_eq!(dms(&f, ASTRID).await.len(), 2);
     // Off: nothing.
     n.set(BIRGER, NotifyMode::Off).await.unwrap();
     assert_eq!(n.setting(BIRGER).await.unwrap().mode, NotifyMode::Off);
     news_shown(&f.service, 90).await;
-    f.service.games().play_move(90, ASTRID, "a6-a7", None).await.unwrap();
+    f.service.games().play_move(90, ASTRID, "a6-a7", Answer::None).await.unwrap();
     assert_eq!(dms(&f, BIRGER).await.len(), 2);
     n.set(BIRGER, NotifyMode::Move).await.unwrap();
 
     // Birger on vacation: his turn is not told (his clock stands still).
     news_shown(&f.service, 90).await;
-    f.service.games().play_move(90, BIRGER, "d3-c3", None).await.unwrap();
+    f.service.games().play_move(90, BIRGER, "d3-c3", Answer::None).await.unwrap();
     f.service.vacations().start(&user(BIRGER), 2).await.unwrap();
     news_shown(&f.service, 90).await;
-    f.service.games().play_move(90, ASTRID, "i6-i7", None).await.unwrap();
+    f.service.games().play_move(90, ASTRID, "i6-i7", Answer::None).await.unwrap();
     assert_eq!(dms(&f, BIRGER).await.len(), 2);
     f.service.vacations().end(BIRGER).await.unwrap();
 
@@ -224,7 +224,7 @@ async fn a_turn_message_waits_for_the_notice_that_shows_the_turn(db: TestDb) {
     outbox.news_delivered(&claimed[0], Some(556)).await.unwrap();
 
     // Her move's notice given up: Birger's message goes at once, with nothing to link to.
-    let moved = f.service.games().play_move(97, ASTRID, "a4-a3", None).await.unwrap();
+    let moved = f.service.games().play_move(97, ASTRID, "a4-a3", Answer::None).await.unwrap();
     let dm = stored(BIRGER).await[0].clone();
     assert_eq!(dm.waits_for, Some(moved.notice));
     let now = f.service.database_now().await.unwrap();
@@ -237,7 +237,7 @@ async fn a_turn_message_waits_for_the_notice_that_shows_the_turn(db: TestDb) {
     // His move's notice never settled: Astrid's message is due a minute after it was written,
     // and not before.
     f.clock.advance(Duration::from_secs(5));
-    f.service.games().play_move(97, BIRGER, "e3-d3", None).await.unwrap();
+    f.service.games().play_move(97, BIRGER, "e3-d3", Answer::None).await.unwrap();
     let dm = stored(ASTRID).await[1].clone();
     assert_eq!(dm.next_attempt_at, dm.created_at + 60_000);
     assert!(!due(dm.created_at + 59_999).await.contains(&dm.id));
@@ -263,7 +263,7 @@ async fn the_daily_digest_is_sent_once_a_day_by_one_process(db: TestDb) {
     // A game where it is Birger's move: not hers to list.
     game(&f, 94, "3d").await;
     news_shown(&f.service, 94).await;
-    f.service.games().play_move(94, ASTRID, "a4-a3", None).await.unwrap();
+    f.service.games().play_move(94, ASTRID, "a4-a3", Answer::None).await.unwrap();
     assert!(dms(&f, ASTRID).await.is_empty(), "the digest, not a message a move");
     f.clock.advance(Duration::from_millis((3 * HOUR) as u64));
 
@@ -324,7 +324,7 @@ async fn a_member_who_refuses_direct_messages_is_turned_off_and_told_once(db: Te
     for channel in [95, 96] {
         game(&f, channel, "2d").await;
         news_shown(&f.service, channel).await;
-        f.service.games().play_move(channel, ASTRID, "a4-a3", None).await.unwrap();
+        f.service.games().play_move(channel, ASTRID, "a4-a3", Answer::None).await.unwrap();
         news_shown(&f.service, channel).await;
     }
     assert_eq!(dms(&f, BIRGER).await.len(), 2);
@@ -353,17 +353,17 @@ async fn a_member_who_refuses_direct_messages_is_turned_off_and_told_once(db: Te
     assert!(matches!(&told[..], [News::DmsRefused(r)] if r.user == user(BIRGER)), "{told:?}");
     assert!(!news_of(&f, 96).await.iter().any(|(_, n)| matches!(n, News::DmsRefused(_))));
     // His next turns are not told.
-    f.service.games().play_move(95, BIRGER, "e3-d3", None).await.unwrap();
+    f.service.games().play_move(95, BIRGER, "e3-d3", Answer::None).await.unwrap();
     news_shown(&f.service, 95).await;
-    f.service.games().play_move(95, ASTRID, "i4-i3", None).await.unwrap();
+    f.service.games().play_move(95, ASTRID, "i4-i3", Answer::None).await.unwrap();
     assert_eq!(dms(&f, BIRGER).await.len(), 2);
     // He chooses again: told again, and the refusal is forgotten.
     f.service.notifications().set(BIRGER, NotifyMode::Move).await.unwrap();
     assert_eq!(f.service.notifications().setting(BIRGER).await.unwrap().refused_at, None);
     news_shown(&f.service, 95).await;
-    f.service.games().play_move(95, BIRGER, "e7-d7", None).await.unwrap();
+    f.service.games().play_move(95, BIRGER, "e7-d7", Answer::None).await.unwrap();
     news_shown(&f.service, 95).await;
-    f.service.games().play_move(95, ASTRID, "a6-a7", None).await.unwrap();
+    f.service.games().play_move(95, ASTRID, "a6-a7", Answer::None).await.unwrap();
     assert_eq!(dms(&f, BIRGER).await.len(), 3);
 }
 }

@@ -207,7 +207,7 @@ async fn a_players_move_waits_for_its_answer_and_holds_back_the_ais_reply(db: Te
     let f = fixture(db, false).await;
     let s = &f.service;
     let game = ai_game(s, 11, SideChoice::Attackers).await;
-    let mine = s.games().play_move(11, ASTRID, "a4-a3", None).await.unwrap();
+    let mine = s.games().play_move(11, ASTRID, "a4-a3", Answer::None).await.unwrap();
     let reply = s.ai().turn(game.id).await.unwrap().unwrap();
     // Both are written; the AI's reply waits behind the held move, in order.
     let rows = s.probe().notices_in(11).await.unwrap();
@@ -236,21 +236,21 @@ async fn a_moves_notice_as_its_commit_returns_it_is_the_notice_stored(db: TestDb
     two_player_game(s, 28, TimeControl::None).await;
     // Held for the command's answer: the handler shows the notice the commit returns, which
     // is the row as stored, its answer's end included.
-    let answer = Some(answer_ref(1, "token-28"));
+    let answer = Answer::Command(answer_ref(1, "token-28"));
     let held = s.games().play_move_answered(28, ASTRID, "a4-a3", answer).await.unwrap();
     let stored = s.outbox().notice(held.notice.id).await.unwrap().unwrap();
     assert_eq!(held.notice, stored);
     assert_eq!((held.notice.id, held.notice.kind.as_str()), (held.report.notice, "move"));
-    assert!(held.notice.payload.answer.as_ref().is_some_and(|a| a.expires_at.is_some()));
+    assert!(held.notice.payload.answer.handle().is_some_and(|a| a.expires_at.is_some()));
     let News::Moved(told) = &held.notice.news else {
         panic!("{:?}", held.notice.news);
     };
     assert_eq!((told.notation.as_str(), told.game.ply), ("a4-a3", held.report.game.ply));
     // No interaction to answer: the notice names none, as stored.
-    let posted = s.games().play_move_answered(28, BIRGER, "e3-d3", None).await.unwrap();
+    let posted = s.games().play_move_answered(28, BIRGER, "e3-d3", Answer::None).await.unwrap();
     let stored = s.outbox().notice(posted.notice.id).await.unwrap().unwrap();
     assert_eq!(posted.notice, stored);
-    assert_eq!(posted.notice.payload.answer, None);
+    assert_eq!(posted.notice.payload.answer, Answer::None);
 }
 }
 
@@ -261,7 +261,7 @@ async fn a_move_whose_answer_failed_is_posted_and_so_is_one_never_answered(db: T
     let s = &f.service;
     two_player_game(s, 12, TimeControl::None).await;
     // The answer failed: posted at once.
-    let first = s.games().play_move(12, ASTRID, "a4-a3", None).await.unwrap();
+    let first = s.games().play_move(12, ASTRID, "a4-a3", Answer::None).await.unwrap();
     s.outbox().answer_failed(first.notice).await.unwrap();
     let due = due_in(s, 12, now(s).await).await;
     assert_eq!(due.len(), 1);
@@ -274,7 +274,7 @@ async fn a_move_whose_answer_failed_is_posted_and_so_is_one_never_answered(db: T
         .await
         .unwrap();
     // No word from the answer (the bot died): posted once the grace is over.
-    let second = s.games().play_move(12, BIRGER, "e3-d3", None).await.unwrap();
+    let second = s.games().play_move(12, BIRGER, "e3-d3", Answer::None).await.unwrap();
     assert!(due_in(s, 12, now(s).await).await.is_empty());
     let due = due_in(s, 12, later(s, GRACE + Duration::from_millis(100)).await).await;
     assert_eq!(
@@ -382,7 +382,7 @@ async fn a_channel_that_is_gone_aborts_its_game_and_one_that_refuses_stops_its_c
 
     // 403: the notice fails, the game goes on without its clock, and a move restarts it.
     let game = two_player_game(s, 15, TimeControl::PerMove(Duration::from_secs(3600))).await;
-    let mine = s.games().play_move(15, ASTRID, "a4-a3", None).await.unwrap();
+    let mine = s.games().play_move(15, ASTRID, "a4-a3", Answer::None).await.unwrap();
     assert!(mine.game.turn_deadline.is_some());
     s.outbox().answer_failed(mine.notice).await.unwrap();
     let n = due_in(s, 15, now(s).await).await.pop().unwrap();
@@ -397,7 +397,7 @@ async fn a_channel_that_is_gone_aborts_its_game_and_one_that_refuses_stops_its_c
     assert!(s.game_clock().tick().await.unwrap().is_empty(), "nobody loses on time");
     let info = s.games().game_in_channel(15).await.unwrap().unwrap();
     assert_eq!(info.turn_deadline, None);
-    let next = s.games().play_move(15, BIRGER, "e3-d3", None).await.unwrap();
+    let next = s.games().play_move(15, BIRGER, "e3-d3", Answer::None).await.unwrap();
     assert!(next.game.turn_deadline.is_some(), "the next move starts it");
 }
 }
@@ -415,7 +415,7 @@ async fn another_refusal_stops_the_clock_only_for_news_on_the_clock_and_a_refuse
     };
     // A move in a timed game: failed, and the clock stopped.
     let game = two_player_game(s, 17, TimeControl::PerMove(Duration::from_secs(3600))).await;
-    let mine = s.games().play_move(17, ASTRID, "a4-a3", None).await.unwrap();
+    let mine = s.games().play_move(17, ASTRID, "a4-a3", Answer::None).await.unwrap();
     s.outbox().answer_failed(mine.notice).await.unwrap();
     let n = due_in(s, 17, now(s).await).await.pop().unwrap();
     assert_eq!(n.kind, "move");
@@ -432,7 +432,7 @@ async fn another_refusal_stops_the_clock_only_for_news_on_the_clock_and_a_refuse
     // News no one loses on time for (a draw offer): failed, the clock runs on.
     let game = two_player_game(s, 18, TimeControl::PerMove(Duration::from_secs(3600))).await;
     let (_, id) = s
-        .games().offer_draw(18, ASTRID, Some(Answering::default()))
+        .games().offer_draw(18, ASTRID, Some(Answer::None))
         .await
         .unwrap();
     let id = id.expect("the offer's notice");
@@ -480,7 +480,7 @@ async fn a_notice_that_cannot_be_read_fails_alone(db: TestDb) {
     let good = ai_game(s, 21, SideChoice::Defenders).await;
     let good_reply = s.ai().turn(good.id).await.unwrap().unwrap();
     let moves = s.games().suggest_moves(20, ASTRID, "", 1).await.unwrap();
-    let mine = s.games().play_move(20, ASTRID, &moves[0], None).await.unwrap();
+    let mine = s.games().play_move(20, ASTRID, &moves[0], Answer::None).await.unwrap();
     s.outbox().answer_failed(mine.notice).await.unwrap();
     sqlx::query("UPDATE outbox SET payload = '{\"text\": 7' WHERE id = $1")
         .bind(bad_reply.notice)
@@ -528,7 +528,7 @@ async fn a_notice_written_in_the_old_format_is_delivered_in_its_words(db: TestDb
     };
     // A move, as the older version stored it: its words and its board.
     let game = two_player_game(s, 22, TimeControl::PerMove(Duration::from_secs(3600))).await;
-    let mine = s.games().play_move(22, ASTRID, "a4-a3", None).await.unwrap();
+    let mine = s.games().play_move(22, ASTRID, "a4-a3", Answer::None).await.unwrap();
     let text = "**Astrid** (attackers) played **a4-a3**.\nYour move, <@18000000000000000002> (defenders) · move 1";
     let board = serde_json::json!({"game": game.id, "ply": 1, "caption": "Move 1 · Birger (defenders) to play"});
     old(mine.notice, serde_json::json!({"text": text, "board": board}))
@@ -561,7 +561,7 @@ async fn a_notice_written_in_the_old_format_is_delivered_in_its_words(db: TestDb
     // A draw offer, with its buttons: nobody loses on time for it.
     two_player_game(s, 23, TimeControl::PerMove(Duration::from_secs(3600))).await;
     let (_, id) = s
-        .games().offer_draw(23, ASTRID, Some(Answering::default()))
+        .games().offer_draw(23, ASTRID, Some(Answer::None))
         .await
         .unwrap();
     let id = id.unwrap();
@@ -589,7 +589,7 @@ async fn a_notice_written_in_the_old_format_is_delivered_in_its_words(db: TestDb
     );
     assert!(s.games().game_in_channel(23).await.unwrap().unwrap().turn_deadline.is_some());
     // Delivered in its words: marked so, like any other.
-    let mine = s.games().play_move(22, BIRGER, "e3-d3", None).await.unwrap();
+    let mine = s.games().play_move(22, BIRGER, "e3-d3", Answer::None).await.unwrap();
     old(mine.notice, serde_json::json!({"text": "old words"}))
         .await
         .unwrap();
@@ -675,8 +675,8 @@ async fn a_notices_board_is_the_position_at_its_ply(db: TestDb) {
     let f = fixture(db, true).await;
     let s = &f.service;
     two_player_game(s, 19, TimeControl::None).await;
-    let first = s.games().play_move(19, ASTRID, "a4-a3", None).await.unwrap();
-    s.games().play_move(19, BIRGER, "e3-d3", None).await.unwrap();
+    let first = s.games().play_move(19, ASTRID, "a4-a3", Answer::None).await.unwrap();
+    s.games().play_move(19, BIRGER, "e3-d3", Answer::None).await.unwrap();
     let rows = s.probe().notices_in(19).await.unwrap();
     let payload: Payload = serde_json::from_str(&rows[0].payload).unwrap();
     let board = payload.board.unwrap();
@@ -705,14 +705,14 @@ async fn a_moves_notice_remembers_its_answer_until_delivered(db: TestDb) {
     two_player_game(s, 20, TimeControl::None).await;
     let answer = answer_ref(7, "interaction-token-1");
     let mine = s
-        .games().play_move(20, ASTRID, "a4-a3", Some(answer.clone()))
+        .games().play_move(20, ASTRID, "a4-a3", Answer::Command(answer.clone()))
         .await
         .unwrap();
     let n = due_in(s, 20, later(s, GRACE + Duration::from_millis(100)).await)
         .await
         .pop()
         .unwrap();
-    let remembered = n.payload.answer.as_ref().and_then(answer_webhook);
+    let remembered = n.payload.answer.handle().and_then(answer_webhook);
     assert_eq!((n.id, remembered), (mine.notice, Some((7, "interaction-token-1"))));
     assert!(
         !format!("{:?}", n.payload).contains("interaction-token"),
@@ -736,10 +736,12 @@ async fn a_moves_notice_remembers_its_answer_until_delivered(db: TestDb) {
 }
 }
 
-fn answering(token: &str, message: Option<u64>) -> Answering {
-    Answering {
-        answer: Some(answer_ref(7, token)),
-        message,
+/// A command's answer, or (with the pressed `message`) a press's.
+fn answering(token: &str, message: Option<u64>) -> Answer {
+    let answer = answer_ref(7, token);
+    match message {
+        Some(message) => Answer::Pressed { answer, message },
+        None => Answer::Command(answer),
     }
 }
 
@@ -794,7 +796,7 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
     let n = held(s, 30, started.notice.expect("a notice")).await;
     assert_eq!(n.kind, "accepted");
     assert_eq!(n.payload.board.as_ref().map(|b| b.ply), Some(0));
-    assert_eq!(answer_webhook(n.payload.answer.as_ref().unwrap()), Some((7, "t-accept")));
+    assert_eq!(answer_webhook(n.payload.answer.handle().unwrap()), Some((7, "t-accept")));
     assert_eq!(n.payload.edit, None, "a board is posted, not edited in");
     answered(s, n.id).await;
     // A draw declined, then one agreed.
@@ -889,14 +891,14 @@ async fn a_resignation_and_an_abort_remember_their_interaction(db: TestDb) {
         .await
         .unwrap();
     let n = held(s, 40, ended.notice.unwrap()).await;
-    assert_eq!(answer_webhook(n.payload.answer.as_ref().unwrap()), Some((7, "t-resign")));
+    assert_eq!(answer_webhook(n.payload.answer.handle().unwrap()), Some((7, "t-resign")));
     two_player_game(s, 41, TimeControl::None).await;
     let ended = s
         .games().abort(41, ASTRID, false, Some(answering("t-abort", None)))
         .await
         .unwrap();
     let n = held(s, 41, ended.notice.unwrap()).await;
-    assert_eq!(answer_webhook(n.payload.answer.as_ref().unwrap()), Some((7, "t-abort")));
+    assert_eq!(answer_webhook(n.payload.answer.handle().unwrap()), Some((7, "t-abort")));
     record(s, &n, Delivery::Delivered { message_id: None }, now(s).await)
         .await
         .unwrap();
@@ -950,7 +952,7 @@ async fn a_notice_retried_past_the_give_up_time_fails_with_its_reason_and_stops_
     let f = fixture(db, false).await;
     let s = &f.service;
     let game = two_player_game(s, 45, TimeControl::PerMove(Duration::from_secs(3600))).await;
-    let mine = s.games().play_move(45, ASTRID, "a4-a3", None).await.unwrap();
+    let mine = s.games().play_move(45, ASTRID, "a4-a3", Answer::None).await.unwrap();
     s.outbox().answer_failed(mine.notice).await.unwrap();
     let n = claimed_in(s, 45, now(s).await).await.pop().unwrap();
     let retry = || Delivery::Retry {
@@ -982,7 +984,7 @@ async fn a_notice_retried_past_the_give_up_time_fails_with_its_reason_and_stops_
     let info = s.games().game_in_channel(45).await.unwrap().unwrap();
     assert_eq!(info.turn_deadline, None);
     // The game goes on.
-    s.games().play_move(45, BIRGER, "e3-d3", None).await.unwrap();
+    s.games().play_move(45, BIRGER, "e3-d3", Answer::None).await.unwrap();
 }
 }
 
@@ -1014,7 +1016,7 @@ async fn delivered_and_given_up_notices_are_pruned_after_the_retention_pending_o
     };
     record(s, &n, refused, t).await.unwrap();
     two_player_game(s, 48, TimeControl::None).await;
-    s.games().play_move(48, ASTRID, "a4-a3", None).await.unwrap();
+    s.games().play_move(48, ASTRID, "a4-a3", Answer::None).await.unwrap();
     let retention = RETENTION.as_millis() as i64;
     assert_eq!(s.outbox().prune(t + retention - 60_000).await.unwrap(), 0);
     assert_eq!(s.probe().notices_in(46).await.unwrap().len(), 1);
@@ -1116,19 +1118,19 @@ async fn a_commit_whose_outcome_is_unknown_is_looked_up_before_anything_is_told(
     };
     let played = legal(first).await[0].clone();
     s.store().fail_next_commit(store::CommitFault::Landed);
-    let report = s.games().play_move(75, first, &played, None).await.unwrap();
+    let report = s.games().play_move(75, first, &played, Answer::None).await.unwrap();
     assert_eq!(report.game.ply, 1);
     let notices = s.probe().notices_in(75).await.unwrap();
     assert!(notices.iter().any(|n| n.id == report.notice && n.kind == "move"));
     // Lost: the error, and the game as it was.
     let reply = legal(second).await[0].clone();
     s.store().fail_next_commit(store::CommitFault::Lost);
-    let lost = s.games().play_move(75, second, &reply, None).await.unwrap_err();
+    let lost = s.games().play_move(75, second, &reply, Answer::None).await.unwrap_err();
     assert!(matches!(lost, ServiceError::Database(_)), "{lost:?}");
     assert_eq!(s.games().history(75).await.unwrap().moves, std::slice::from_ref(&played));
     assert_eq!(s.probe().notices_in(75).await.unwrap().len(), notices.len());
     // Sent again, it lands.
-    s.games().play_move(75, second, &reply, None).await.unwrap();
+    s.games().play_move(75, second, &reply, Answer::None).await.unwrap();
     assert_eq!(s.games().history(75).await.unwrap().moves, [played, reply]);
     // A resignation whose commit landed is answered as usual.
     s.store().fail_next_commit(store::CommitFault::Landed);
@@ -1238,7 +1240,7 @@ async fn a_changes_notice_records_its_tokens_life_and_whoever_shows_it_first_set
     let row = held_challenge(s, 80).await;
     assert_eq!((row.status, row.next_attempt_at), (NoticeStatus::Held, row.created_at + grace));
     let n = s.outbox().notice(row.id).await.unwrap().unwrap();
-    let answer = n.payload.answer.clone().unwrap();
+    let answer = n.payload.answer.handle().cloned().unwrap();
     assert_eq!(answer.expires_at, Some(row.created_at + life));
     assert!(answer.alive_at(row.created_at + life - 1));
     assert!(!answer.alive_at(row.created_at + life));
@@ -1310,7 +1312,7 @@ async fn a_notice_stored_with_the_interactions_token_is_given_the_bots_handle(db
     );
     assert_eq!(migrated["news"], payload["news"], "the rest as it was");
     let n = s.outbox().notice(row.id).await.unwrap().unwrap();
-    let answer = n.payload.answer.clone().unwrap();
+    let answer = n.payload.answer.handle().cloned().unwrap();
     assert_eq!(answer_webhook(&answer), Some((7, "token-82")));
     assert_eq!(
         answer,
@@ -1324,7 +1326,8 @@ async fn a_notice_stored_with_the_interactions_token_is_given_the_bots_handle(db
     payload["answer"] = serde_json::json!({"token": "token-82"});
     store_as(payload.to_string()).await.unwrap();
     migrate().await;
-    let answer = s.outbox().notice(row.id).await.unwrap().unwrap().payload.answer.unwrap();
+    let answer = s.outbox().notice(row.id).await.unwrap().unwrap().payload.answer;
+    let answer = answer.handle().cloned().unwrap();
     assert_eq!((answer_webhook(&answer), answer.reply.as_str()), (None, ""));
     // Not JSON: left as it is, for the claim to give up.
     store_as("{not json \"token\"".to_string()).await.unwrap();
@@ -1336,7 +1339,7 @@ async fn a_notice_stored_with_the_interactions_token_is_given_the_bots_handle(db
     store_as(payload.to_string()).await.unwrap();
     migrate().await;
     let n = s.outbox().notice(row.id).await.unwrap().unwrap();
-    let answer = n.payload.answer.clone().unwrap();
+    let answer = n.payload.answer.handle().cloned().unwrap();
     assert_eq!(
         (answer_webhook(&answer), answer.expires_at),
         (Some((7, "token-82")), Some(row.created_at + life))
@@ -1345,7 +1348,7 @@ async fn a_notice_stored_with_the_interactions_token_is_given_the_bots_handle(db
     s.outbox().answer_failed(row.id).await.unwrap();
     let n = claimed_in(s, 82, now(s).await).await.pop().expect("released");
     assert_eq!(n.id, row.id);
-    assert_eq!(answer_webhook(n.payload.answer.as_ref().unwrap()), Some((7, "token-82")));
+    assert_eq!(answer_webhook(n.payload.answer.handle().unwrap()), Some((7, "token-82")));
     let delivered = Delivery::Delivered { message_id: Some(8) };
     record(s, &n, delivered, now(s).await).await.unwrap();
     let settled = s.probe().notices_in(82).await.unwrap().pop().unwrap();
@@ -1440,10 +1443,7 @@ async fn a_turns_time_starts_when_the_news_that_gave_it_is_shown(db: TestDb) {
     assert!(matches!(&events[..], [ClockEvent::TimedOut(_)]), "{events:?}");
 
     // A game's start, the player to move first, shown by its command's edit a while later.
-    let answering = Answering {
-        answer: Some(answer_ref(1, "token")),
-        message: None,
-    };
+    let answering = Answer::Command(answer_ref(1, "token"));
     let started = s
         .games()
         .start_ai_game(
@@ -1495,14 +1495,14 @@ async fn a_move_made_while_the_channel_owes_news_is_posted_after_it(db: TestDb) 
     let answer = answer_ref(1, "token");
     let mine = s
         .games()
-        .play_move(26, ASTRID, &moves[0], Some(answer))
+        .play_move(26, ASTRID, &moves[0], Answer::Command(answer))
         .await
         .unwrap();
     let rows = s.probe().notices_in(26).await.unwrap();
     let row = rows.iter().find(|r| r.id == mine.notice).unwrap();
     assert_eq!(row.status, NoticeStatus::Pending, "not held for the response");
     let notice = s.outbox().notice(mine.notice).await.unwrap().unwrap();
-    assert!(notice.payload.answer.is_none(), "posted, not edited in");
+    assert_eq!(notice.payload.answer, Answer::None, "posted, not edited in");
     // The AI's move goes first; the player's once it is shown.
     let due = due_in(s, 26, next).await;
     assert_eq!(due.iter().map(|n| n.id).collect::<Vec<_>>(), [reply.notice]);
@@ -1516,21 +1516,18 @@ async fn a_move_made_while_the_channel_owes_news_is_posted_after_it(db: TestDb) 
     // whose answer failed, posted by the dispatcher): posted after it, not held.
     for channel in [28, 29] {
         two_player_game(s, channel, TimeControl::None).await;
-        let moved = s.games().play_move(channel, ASTRID, "a4-a3", None).await.unwrap();
+        let moved = s.games().play_move(channel, ASTRID, "a4-a3", Answer::None).await.unwrap();
         s.outbox().answer_failed(moved.notice).await.unwrap();
         assert!(s.outbox().owes(channel).await.unwrap());
     }
     let command = || {
-        Some(Answering {
-            answer: Some(answer_ref(1, "token")),
-            message: None,
-        })
+        Some(Answer::Command(answer_ref(1, "token")))
     };
     let ended = s.games().resign(28, BIRGER, command()).await.unwrap();
     let (_, offer) = s.games().offer_draw(29, BIRGER, command()).await.unwrap();
     for id in [ended.notice.unwrap(), offer.unwrap()] {
         let notice = s.outbox().notice(id).await.unwrap().unwrap();
-        assert!(notice.payload.answer.is_none(), "{notice:?}");
+        assert_eq!(notice.payload.answer, Answer::None, "{notice:?}");
         let rows = s.probe().notices_in(notice.channel).await.unwrap();
         let row = rows.iter().find(|r| r.id == id).unwrap();
         assert_eq!(row.status, NoticeStatus::Pending);
@@ -1539,7 +1536,7 @@ async fn a_move_made_while_the_channel_owes_news_is_posted_after_it(db: TestDb) 
     let held = two_player_game(s, 27, TimeControl::None).await;
     let first = s
         .games()
-        .play_move(27, ASTRID, "a4-a3", Some(answer_ref(1, "token")))
+        .play_move(27, ASTRID, "a4-a3", Answer::Command(answer_ref(1, "token")))
         .await
         .unwrap();
     assert_eq!(first.game.id, held.id);

@@ -152,8 +152,14 @@ async fn count(s: &Service, sql: &str, id: u64) -> usize {
 async fn history(s: &Service) -> Vec<u64> {
     // Channel 1: she moves, offers a draw, Birger declines, she resigns.
     game(s, 1).await;
-    s.games().play_move(1, ASTRID, "a4-a3", None).await.unwrap();
-    s.games().play_move(1, BIRGER, "e3-d3", None).await.unwrap();
+    s.games()
+        .play_move(1, ASTRID, "a4-a3", Answer::None)
+        .await
+        .unwrap();
+    s.games()
+        .play_move(1, BIRGER, "e3-d3", Answer::None)
+        .await
+        .unwrap();
     s.games().offer_draw(1, ASTRID, None).await.unwrap();
     s.games()
         .respond_to_draw(1, BIRGER, false, None)
@@ -162,7 +168,10 @@ async fn history(s: &Service) -> Vec<u64> {
     s.games().resign(1, ASTRID, None).await.unwrap();
     // Channel 2: Birger resigns.
     game(s, 2).await;
-    s.games().play_move(2, ASTRID, "a4-a3", None).await.unwrap();
+    s.games()
+        .play_move(2, ASTRID, "a4-a3", Answer::None)
+        .await
+        .unwrap();
     s.games().resign(2, BIRGER, None).await.unwrap();
     // Channel 3: Birger challenges her, and she declines.
     let c = s
@@ -343,8 +352,7 @@ async fn what_is_stored_about_a_member_is_read_out_whole_and_forgotten_for_good(
     game(s, 6).await;
     let to = ReplyTo {
         channel: 9,
-        answer: AnswerRef::new("app/token".into()),
-        private: true,
+        answer: Answer::Private(AnswerRef::new("app/token".into())),
     };
     match s.privacy().forget(&asking, Some(&to)).await {
         Err(ServiceError::StillUnderWay(UnderWay { games: 1, challenges: 0, .. })) => {}
@@ -420,7 +428,7 @@ async fn what_is_stored_about_a_member_is_read_out_whole_and_forgotten_for_good(
     assert!(s.puzzles().puzzle_player(GUILD, ASTRID).await.unwrap().is_none());
     // The news that it is done: for her alone, telling what went.
     let notice = s.outbox().notice(done.notice.unwrap()).await.unwrap().unwrap();
-    assert!(notice.payload.private);
+    assert!(notice.payload.answer.is_private());
     assert_eq!(notice.channel, 9);
     assert!(matches!(notice.news, News::Forgotten(f) if f.games == 4 && f.notice.is_none()));
     // Nothing is left to read out (but that news).

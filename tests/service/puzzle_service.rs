@@ -700,7 +700,7 @@ async fn finished_games_on_the_bot_are_searched_for_puzzles_once(db: TestDb) {
     let mut game = f.service.games().accept(c.id, BIRGER, None, None).await.unwrap().game;
     for mv in &line {
         let to_move = game.to_move().unwrap().user_id().unwrap();
-        game = f.service.games().play_move(50, to_move, &mv.to_string(), None).await.unwrap().game;
+        game = f.service.games().play_move(50, to_move, &mv.to_string(), Answer::None).await.unwrap().game;
     }
     assert!(game.is_over());
     // What the finder makes of the same game, directly.
@@ -752,8 +752,10 @@ async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb
     let birger = user(BIRGER, "Birger");
     let to = |private| ReplyTo {
         channel: ASKED,
-        answer: AnswerRef::new("1/token-1".into()),
-        private,
+        answer: match private {
+            true => Answer::Private(AnswerRef::new("1/token-1".into())),
+            false => Answer::Command(AnswerRef::new("1/token-1".into())),
+        },
     };
     // The daily puzzle, and Birger's try at it.
     s.puzzles().set_daily_channel(GUILD, Some(DAILY), ASTRID, None)
@@ -806,7 +808,7 @@ async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb
         panic!("{told:?}");
     }
     assert_eq!(notice.news, News::PuzzleVerdict(told));
-    assert!(notice.payload.private && notice.payload.answer.is_some());
+    assert!(notice.payload.answer.is_private() && notice.payload.answer.handle().is_some());
     let board = notice.payload.puzzle.clone().unwrap();
     assert_eq!(
         (board.puzzle, board.plies, board.then.as_deref()),
@@ -848,8 +850,10 @@ async fn a_puzzle_handed_out_or_a_daily_channel_set_is_written_with_its_notice(d
     let (astrid, birger) = (user(ASTRID, "Astrid"), user(BIRGER, "Birger"));
     let to = |private| ReplyTo {
         channel: ASKED,
-        answer: AnswerRef::new("1/token-2".into()),
-        private,
+        answer: match private {
+            true => Answer::Private(AnswerRef::new("1/token-2".into())),
+            false => Answer::Command(AnswerRef::new("1/token-2".into())),
+        },
     };
     let alone = to(true);
     // The notice `id`: its kind, its state, what it tells, whether private, its board.
@@ -857,7 +861,7 @@ async fn a_puzzle_handed_out_or_a_daily_channel_set_is_written_with_its_notice(d
         let row = s.probe().notices_in(ASKED).await.unwrap();
         let row = row.into_iter().find(|n| n.id == id).expect("stored");
         let notice = s.outbox().notice(id).await.unwrap().unwrap();
-        assert!(notice.payload.answer.is_some() && !row.payload.contains("png"));
+        assert!(notice.payload.answer.handle().is_some() && !row.payload.contains("png"));
         (row.kind, row.status, notice.news, notice.payload)
     };
     let told = |view: &tablut_bot::service::puzzle::PuzzleView| {
@@ -873,7 +877,7 @@ async fn a_puzzle_handed_out_or_a_daily_channel_set_is_written_with_its_notice(d
     let (kind, status, news, payload) = stored(id).await;
     assert_eq!((kind.as_str(), status), ("puzzle_shown", NoticeStatus::Held));
     assert_eq!(news, told(&view));
-    assert!(!payload.private);
+    assert!(!payload.answer.is_private());
     let board = payload.puzzle.unwrap();
     assert_eq!((board.puzzle, board.plies), (view.puzzle_id, 0));
     let active = rows::active(s.store().pool(), GUILD, ASTRID).await.unwrap();
@@ -895,7 +899,7 @@ async fn a_puzzle_handed_out_or_a_daily_channel_set_is_written_with_its_notice(d
         had: true,
     };
     assert_eq!(news, set);
-    assert!(payload.private && payload.puzzle.is_none());
+    assert!(payload.answer.is_private() && payload.puzzle.is_none());
     assert_eq!(s.puzzles().post_daily().await.unwrap(), vec![GUILD]);
     // Birger's try at it: started with its private notice; then read.
     let daily = s.puzzles().daily_puzzle(GUILD, &birger, None, Some(&alone));
@@ -903,7 +907,7 @@ async fn a_puzzle_handed_out_or_a_daily_channel_set_is_written_with_its_notice(d
     let (kind, status, news, payload) = stored(daily.notice.expect("a notice")).await;
     assert_eq!((kind.as_str(), status), ("puzzle_shown", NoticeStatus::Held));
     assert_eq!(news, told(&daily));
-    assert!(daily.day.is_some() && payload.private);
+    assert!(daily.day.is_some() && payload.answer.is_private());
     let again = s.puzzles().daily_puzzle(GUILD, &birger, None, Some(&alone));
     assert_eq!(again.await.unwrap().notice, None);
     assert_eq!(s.probe().notices_in(ASKED).await.unwrap().len(), 3);

@@ -137,8 +137,8 @@ async fn moves_sent_to_two_processes_at_once_land_once_per_ply() {
                 let m1 = moves[rng.usize(..moves.len())].clone();
                 let m2 = moves[rng.usize(..moves.len())].clone();
                 let (r1, r2) = tokio::join!(
-                    a.games().play_move(ch, user, &m1, None),
-                    b.games().play_move(ch, user, &m2, None)
+                    a.games().play_move(ch, user, &m1, Answer::None),
+                    b.games().play_move(ch, user, &m2, Answer::None)
                 );
                 let won = [&r1, &r2].iter().filter(|r| r.is_ok()).count();
                 for r in [&r1, &r2] {
@@ -560,10 +560,13 @@ async fn two_dispatchers_deliver_each_notice_once() {
     for ch in 500..512u64 {
         game(&t.a, ch, TimeControl::None).await;
         t.a.games()
-            .play_move(ch, ASTRID, "d1-d3", None)
+            .play_move(ch, ASTRID, "d1-d3", Answer::None)
             .await
             .unwrap();
-        t.b.games().play_move(ch, BIRGER, "e3-d3", None).await.ok();
+        t.b.games()
+            .play_move(ch, BIRGER, "e3-d3", Answer::None)
+            .await
+            .ok();
     }
     let pending: i64 =
         sqlx::query_scalar("SELECT COUNT(*) FROM outbox WHERE status IN ('pending', 'held')")
@@ -803,7 +806,7 @@ async fn two_processes_whose_clocks_are_a_minute_apart_double_and_lose_nothing()
             let moves = a.games().history(channel).await.unwrap().moves;
             let by = if (i + round) % 2 == 0 { &b } else { &a };
             by.games()
-                .play_move(channel, player(channel), &quiet_move(&moves), None)
+                .play_move(channel, player(channel), &quiet_move(&moves), Answer::None)
                 .await
                 .unwrap();
         }
@@ -905,7 +908,7 @@ async fn two_processes_whose_clocks_are_a_minute_apart_agree_on_deadlines_remind
     database.advance(Duration::from_secs(5));
     let moved = b
         .games()
-        .play_move(800, ASTRID, "d1-d3", None)
+        .play_move(800, ASTRID, "d1-d3", Answer::None)
         .await
         .unwrap();
     let deadline = T0 + 5_000 + per_move_ms;
@@ -1050,7 +1053,7 @@ async fn a_move_sent_to_another_process_while_the_ais_is_posted_is_shown_after_i
         "owed while A posts it"
     );
     let moves = t.b.games().suggest_moves(360, ASTRID, "", 1).await.unwrap();
-    let answer = Some(delivery::answer_ref(1, "token"));
+    let answer = Answer::Command(delivery::answer_ref(1, "token"));
     let mine =
         t.b.games()
             .play_move(360, ASTRID, &moves[0], answer)
@@ -1058,7 +1061,7 @@ async fn a_move_sent_to_another_process_while_the_ais_is_posted_is_shown_after_i
             .unwrap();
     let notice = t.b.outbox().notice(mine.notice).await.unwrap().unwrap();
     assert!(
-        notice.payload.answer.is_none(),
+        notice.payload.answer == Answer::None,
         "posted, not shown in B's response"
     );
     assert!(

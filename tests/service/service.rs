@@ -185,7 +185,7 @@ async fn a_whole_game_from_the_start_ends_in_a_repetition_draw_and_is_rated(db: 
         (ASTRID, "A3A4"),
         (BIRGER, "d3-e3"),
     ] {
-        last = Some(s.games().play_move(10, user, text, None).await.unwrap());
+        last = Some(s.games().play_move(10, user, text, Answer::None).await.unwrap());
     }
     let last = last.unwrap();
     assert_eq!(
@@ -206,7 +206,7 @@ async fn a_whole_game_from_the_start_ends_in_a_repetition_draw_and_is_rated(db: 
         "the channel is free again"
     );
     assert!(matches!(
-        s.games().play_move(10, ASTRID, "a4-a3", None).await,
+        s.games().play_move(10, ASTRID, "a4-a3", Answer::None).await,
         Err(ServiceError::GameOver)
     ));
     check_store(s, game.id).await;
@@ -222,7 +222,7 @@ async fn the_king_escapes(db: TestDb) {
     let s = &f.service;
     let start = position("/9/9/4K4/9/9/9/9/9/t7t/", Side::Defenders);
     let game = game_between(s, 11, Some(start)).await;
-    let r = s.games().play_move(11, BIRGER, "e3-e1", None).await.unwrap();
+    let r = s.games().play_move(11, BIRGER, "e3-e1", Answer::None).await.unwrap();
     assert_eq!(r.notation, "e3-e1++");
     assert_eq!(
         r.game.outcome,
@@ -245,7 +245,7 @@ async fn the_king_is_captured(db: TestDb) {
     let s = &f.service;
     let start = position("/3t5/9/1tK6/9/9/9/9/9/t8/", Side::Attackers);
     game_between(s, 12, Some(start)).await;
-    let r = s.games().play_move(12, ASTRID, "d1-d3", None).await.unwrap();
+    let r = s.games().play_move(12, ASTRID, "d1-d3", Answer::None).await.unwrap();
     assert_eq!(
         r.game.outcome,
         Outcome::Won {
@@ -264,7 +264,7 @@ async fn a_side_without_a_legal_move_loses(db: TestDb) {
     let s = &f.service;
     let start = position("/tT7/T8/9/9/4K4/9/9/9/9/", Side::Defenders);
     game_between(s, 13, Some(start)).await;
-    let r = s.games().play_move(13, BIRGER, "e5-e6", None).await.unwrap();
+    let r = s.games().play_move(13, BIRGER, "e5-e6", Answer::None).await.unwrap();
     assert_eq!(
         r.game.outcome,
         Outcome::Won {
@@ -281,7 +281,7 @@ async fn resignation_ends_the_game_and_moves_ratings_to_known_glicko2_values(db:
     let f = fixture(db).await;
     let s = &f.service;
     let game = game_between(s, 14, None).await;
-    s.games().play_move(14, ASTRID, "a4-a3", None).await.unwrap();
+    s.games().play_move(14, ASTRID, "a4-a3", Answer::None).await.unwrap();
     assert!(matches!(
         s.games().resign(14, CARL, None).await,
         Err(ServiceError::NotAPlayer)
@@ -336,7 +336,7 @@ async fn a_draw_offer_is_answered_by_the_opponent_only(db: TestDb) {
     ));
     // A move lets an open offer lapse.
     s.games().offer_draw(15, ASTRID, None).await.unwrap();
-    s.games().play_move(15, ASTRID, "a4-a3", None).await.unwrap();
+    s.games().play_move(15, ASTRID, "a4-a3", Answer::None).await.unwrap();
     assert!(matches!(
         s.games().respond_to_draw(15, BIRGER, true, None).await,
         Err(ServiceError::NoDrawOffer)
@@ -413,14 +413,14 @@ async fn abort_is_for_players_before_the_second_move_and_for_moderators(db: Test
         s.games().abort(16, CARL, false, None).await,
         Err(ServiceError::NotAPlayer)
     ));
-    s.games().play_move(16, ASTRID, "a4-a3", None).await.unwrap();
+    s.games().play_move(16, ASTRID, "a4-a3", Answer::None).await.unwrap();
     let ended = s.games().abort(16, BIRGER, false, None).await.unwrap();
     assert_eq!(ended.game.outcome.reason(), Some(Reason::Aborted));
     assert!(ended.ratings.is_none(), "an aborted game is unrated");
 
     game_between(s, 16, None).await;
-    s.games().play_move(16, ASTRID, "a4-a3", None).await.unwrap();
-    s.games().play_move(16, BIRGER, "e3-d3", None).await.unwrap();
+    s.games().play_move(16, ASTRID, "a4-a3", Answer::None).await.unwrap();
+    s.games().play_move(16, BIRGER, "e3-d3", Answer::None).await.unwrap();
     assert!(matches!(
         s.games().abort(16, ASTRID, false, None).await,
         Err(ServiceError::TooLateToAbort)
@@ -439,7 +439,7 @@ async fn every_refusal_is_typed_and_changes_nothing(db: TestDb) {
     let f = fixture(db).await;
     let s = &f.service;
     assert!(matches!(
-        s.games().play_move(20, ASTRID, "a4-a3", None).await,
+        s.games().play_move(20, ASTRID, "a4-a3", Answer::None).await,
         Err(ServiceError::NoGame)
     ));
     assert!(matches!(s.games().board(20).await, Err(ServiceError::NoGame)));
@@ -466,25 +466,25 @@ async fn every_refusal_is_typed_and_changes_nothing(db: TestDb) {
         Err(ServiceError::GameRunning)
     ));
     assert!(matches!(
-        s.games().play_move(20, CARL, "a4-a3", None).await,
+        s.games().play_move(20, CARL, "a4-a3", Answer::None).await,
         Err(ServiceError::NotAPlayer)
     ));
     assert!(matches!(
-        s.games().play_move(20, BIRGER, "e3-d3", None).await,
+        s.games().play_move(20, BIRGER, "e3-d3", Answer::None).await,
         Err(ServiceError::NotYourTurn(Side::Attackers))
     ));
-    let err = s.games().play_move(20, ASTRID, "d1-d6", None).await.unwrap_err();
+    let err = s.games().play_move(20, ASTRID, "d1-d6", Answer::None).await.unwrap_err();
     assert!(matches!(err, ServiceError::IllegalMove(_)));
     assert_eq!(
         refusal(&err),
         "That move is not legal: the path from d1 to d6 is blocked by the piece on d5."
     );
     assert!(matches!(
-        s.games().play_move(20, ASTRID, "zz9", None).await,
+        s.games().play_move(20, ASTRID, "zz9", Answer::None).await,
         Err(ServiceError::IllegalMove(_))
     ));
     assert!(matches!(
-        s.games().play_move(20, ASTRID, "", None).await,
+        s.games().play_move(20, ASTRID, "", Answer::None).await,
         Err(ServiceError::IllegalMove(_))
     ));
     assert_eq!(
@@ -606,13 +606,13 @@ both_backends! {
 async fn a_game_survives_a_restart(db: TestDb) {
     let f = fixture(db).await;
     let game = game_between(&f.service, 40, None).await;
-    f.service.games().play_move(40, ASTRID, "a4-a3", None).await.unwrap();
-    f.service.games().play_move(40, BIRGER, "e3-d3", None).await.unwrap();
+    f.service.games().play_move(40, ASTRID, "a4-a3", Answer::None).await.unwrap();
+    f.service.games().play_move(40, BIRGER, "e3-d3", Answer::None).await.unwrap();
     let f = f.reopen().await;
     let board = f.service.games().board(40).await.unwrap();
     assert_eq!(board.game.ply, 2);
     assert_eq!(board.last.unwrap().to_string(), "e3-d3");
-    f.service.games().play_move(40, ASTRID, "a3-a2", None).await.unwrap();
+    f.service.games().play_move(40, ASTRID, "a3-a2", Answer::None).await.unwrap();
     let game = check_store(&f.service, game.id).await;
     assert_eq!(game.record(), "1. a4-a3 e3-d3  2. a3-a2");
 }
@@ -645,7 +645,7 @@ async fn concurrent_moves_never_land_twice_and_none_is_lost(db: TestDb) {
                 // Two different moves for the same turn, sent at once.
                 let a = moves[rng.usize(..moves.len())].clone();
                 let b = moves[rng.usize(..moves.len())].clone();
-                let (ra, rb) = tokio::join!(s.games().play_move(ch, user, &a, None), s.games().play_move(ch, user, &b, None));
+                let (ra, rb) = tokio::join!(s.games().play_move(ch, user, &a, Answer::None), s.games().play_move(ch, user, &b, Answer::None));
                 // Both answers are counted before the game's end stops the loop: the move that
                 // ended it may be either one.
                 let mut over = false;
@@ -715,7 +715,7 @@ async fn games_against_the_ai_as_each_side(db: TestDb) {
         "not its turn"
     );
     let moves = s.games().suggest_moves(50, ASTRID, "", 1).await.unwrap();
-    s.games().play_move(50, ASTRID, &moves[0], None).await.unwrap();
+    s.games().play_move(50, ASTRID, &moves[0], Answer::None).await.unwrap();
     assert_eq!(
         s.ai().games_awaiting().await.unwrap(),
         vec![(started.game.id, 50)]
@@ -733,7 +733,7 @@ async fn games_against_the_ai_as_each_side(db: TestDb) {
         .await
         .unwrap();
     assert!(s.ai().turn(started.game.id).await.unwrap().is_none());
-    s.games().play_move(51, ASTRID, "a4-a3", None).await.unwrap();
+    s.games().play_move(51, ASTRID, "a4-a3", Answer::None).await.unwrap();
     let reply = s.ai().turn(started.game.id).await.unwrap().unwrap();
     assert_eq!(reply.recorded.side, Side::Defenders);
     check_store(s, started.game.id).await;
@@ -748,7 +748,7 @@ async fn boards_are_real_pngs_and_replays_real_gifs(db: TestDb) {
     let f = fixture_with(db, true).await;
     let s = &f.service;
     game_between(s, 60, None).await;
-    let r = s.games().play_move(60, ASTRID, "a4-a3", None).await.unwrap();
+    let r = s.games().play_move(60, ASTRID, "a4-a3", Answer::None).await.unwrap();
     let img = image::load_from_memory_with_format(&r.png, image::ImageFormat::Png).unwrap();
     assert_eq!(
         (img.width(), img.height()),
@@ -905,7 +905,7 @@ async fn reminders_come_once_each_and_time_runs_out_even_across_a_restart(db: Te
     }
     assert!(f.service.game_clock().tick().await.unwrap().is_empty(), "once only");
     // A move restarts the clock for the other player, once it is shown.
-    f.service.games().play_move(90, ASTRID, "a4-a3", None).await.unwrap();
+    f.service.games().play_move(90, ASTRID, "a4-a3", Answer::None).await.unwrap();
     f.clock.advance(day);
     assert!(
         f.service.game_clock().tick().await.unwrap().is_empty(),
@@ -1091,7 +1091,7 @@ async fn the_games_of_a_server_are_listed_with_whose_turn_it_is(db: TestDb) {
     let s = &f.service;
     game_between(s, 300, None).await;
     game_between(s, 301, None).await;
-    s.games().play_move(301, ASTRID, "a4-a3", None).await.unwrap();
+    s.games().play_move(301, ASTRID, "a4-a3", Answer::None).await.unwrap();
     let games = s.games().games_in_guild(GUILD).await.unwrap();
     assert_eq!(games.len(), 2);
     assert_eq!(games[0].place.channel, 300);
@@ -1228,7 +1228,12 @@ async fn play_out(s: &Service, channel: u64, moves: &[&str]) -> MoveReport {
     let mut last = None;
     for (i, m) in moves.iter().enumerate() {
         let by = if i % 2 == 0 { ASTRID } else { BIRGER };
-        last = Some(s.games().play_move(channel, by, m, None).await.unwrap());
+        last = Some(
+            s.games()
+                .play_move(channel, by, m, Answer::None)
+                .await
+                .unwrap(),
+        );
     }
     last.unwrap()
 }
@@ -1244,12 +1249,12 @@ async fn each_variant_is_played_stored_and_rated_on_its_own(db: TestDb) {
     // Brandubh: Birger's king escapes.
     let brandubh = variant_game(s, 61, Variant::Brandubh).await;
     // A square off the 7×7 board, and one in no board's notation: one line each, nothing played.
-    let e = s.games().play_move(61, ASTRID, "d2-h2", None).await.unwrap_err();
+    let e = s.games().play_move(61, ASTRID, "d2-h2", Answer::None).await.unwrap_err();
     assert_eq!(
         refusal(&e),
         "That move is not legal: h2 is off the board: files run from a to g and ranks from 1 to 7."
     );
-    assert!(matches!(s.games().play_move(61, ASTRID, "k11", None).await, Err(ServiceError::IllegalMove(_))));
+    assert!(matches!(s.games().play_move(61, ASTRID, "k11", Answer::None).await, Err(ServiceError::IllegalMove(_))));
     assert_eq!(s.games().game(brandubh.id).await.unwrap().ply, 0);
     // Autocomplete reads the 7×7 board: d1's moves and none to a square off it.
     let d1 = s.games().suggest_moves(61, ASTRID, "d1", 25).await.unwrap();
@@ -1543,17 +1548,17 @@ async fn a_fischer_game_is_won_on_time_with_its_increments_counted_exactly(db: T
     };
     // Ten minutes, then the hour: the bank is full again, and no fuller.
     wait(10 * min);
-    let r = f.service.games().play_move(91, ASTRID, "a4-a3", None).await.unwrap();
+    let r = f.service.games().play_move(91, ASTRID, "a4-a3", Answer::None).await.unwrap();
     assert_eq!(r.game.clocks, banks(24 * hour, 24 * hour));
     // Birger's time waits for the move to be shown.
     wait(3 * hour);
     crate::support::news_shown(&f.service, 91).await;
     wait(10 * hour);
-    let r = f.service.games().play_move(91, BIRGER, "e3-d3", None).await.unwrap();
+    let r = f.service.games().play_move(91, BIRGER, "e3-d3", Answer::None).await.unwrap();
     assert_eq!(r.game.clocks, banks(24 * hour, 15 * hour));
     crate::support::news_shown(&f.service, 91).await;
     wait(5 * hour);
-    let r = f.service.games().play_move(91, ASTRID, "a3-a4", None).await.unwrap();
+    let r = f.service.games().play_move(91, ASTRID, "a3-a4", Answer::None).await.unwrap();
     assert_eq!(r.game.clocks, banks(20 * hour, 15 * hour));
     assert!(
         board_caption(&r.game).ends_with("· Astrid 20 h · Birger 15 h"),
@@ -1647,7 +1652,7 @@ async fn a_game_from_before_the_banks_keeps_its_time_per_move(db: TestDb) {
     assert_eq!(board.game.clocks, None);
     assert_eq!(board.game.turn_deadline, Some(T0 + 2 * day));
     f.clock.advance(Duration::from_secs(3600));
-    let r = f.service.games().play_move(92, ASTRID, "a4-a3", None).await.unwrap();
+    let r = f.service.games().play_move(92, ASTRID, "a4-a3", Answer::None).await.unwrap();
     assert_eq!(r.game.clocks, None);
     crate::support::news_shown(&f.service, 92).await;
     let board = f.service.games().board(92).await.unwrap();

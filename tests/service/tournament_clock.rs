@@ -205,7 +205,7 @@ both_backends! {
             Side::Attackers => "a4-a3",
             Side::Defenders => "e3-d3",
         };
-        let moved = s.games().play_move(thread, mover, text, None).await.unwrap();
+        let moved = s.games().play_move(thread, mover, text, Answer::None).await.unwrap();
         assert_eq!(moved.game.tournament.as_ref(), Some(&tag));
         let other = info.player(moved.game.turn).user_id().unwrap();
         let (offered, _) = s.games().offer_draw(thread, other, None).await.unwrap();

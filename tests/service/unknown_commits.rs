@@ -47,18 +47,14 @@ fn birger() -> User {
     User::new(BIRGER, "Birger")
 }
 
-fn answering(token: &str) -> Option<Answering> {
-    Some(Answering {
-        answer: Some(AnswerRef::new(format!("7/{token}"))),
-        message: None,
-    })
+fn answering(token: &str) -> Option<Answer> {
+    Some(Answer::Command(AnswerRef::new(format!("7/{token}"))))
 }
 
 fn reply_to(channel: u64, token: &str) -> ReplyTo {
     ReplyTo {
         channel,
-        answer: AnswerRef::new(format!("7/{token}")),
-        private: true,
+        answer: Answer::Private(AnswerRef::new(format!("7/{token}"))),
     }
 }
 

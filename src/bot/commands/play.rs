@@ -1,9 +1,7 @@
 //! Playing: `/move`, `/tablut resign`, `/tablut draw`, `/tablut hint`, `/tablut abort`.
 
 use crate::bot::caller::{is_moderator, place};
-use crate::bot::protocol::command::{
-    answering_in_order, change_as, interaction, owes_news, show_in_order,
-};
+use crate::bot::protocol::command::{answer_in_order, change_as, owes_news, show_in_order};
 use crate::bot::reply::{choices, private};
 use crate::bot::{messages, Context, Error};
 use crate::service::play::MovePlayed;
@@ -33,7 +31,7 @@ pub async fn move_(
     let games = ctx.data().service.games();
     let (channel, me) = (ctx.channel_id().get(), ctx.author().id.get());
     let owed = owes_news(ctx, games.check_move(channel, me, &notation)).await?;
-    let answer = interaction(ctx).filter(|_| !owed);
+    let answer = answer_in_order(ctx, owed);
     let Some(MovePlayed { report, notice }) = change_as(
         ctx,
         owed,
@@ -74,9 +72,9 @@ pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
     let games = ctx.data().service.games();
     let (channel, me) = (ctx.channel_id().get(), ctx.author().id.get());
     let owed = owes_news(ctx, games.check_resign(channel, me)).await?;
-    let answering = Some(answering_in_order(ctx, owed));
+    let answer = Some(answer_in_order(ctx, owed));
     let ready = std::future::ready(Ok(()));
-    let ended = change_as(ctx, owed, ready, games.resign(channel, me, answering)).await?;
+    let ended = change_as(ctx, owed, ready, games.resign(channel, me, answer)).await?;
     show_ended(ctx, owed, ended).await;
     Ok(())
 }
@@ -87,9 +85,9 @@ pub async fn draw(ctx: Context<'_>) -> Result<(), Error> {
     let games = ctx.data().service.games();
     let (channel, me) = (ctx.channel_id().get(), ctx.author().id.get());
     let owed = owes_news(ctx, games.check_offer_draw(channel, me)).await?;
-    let answering = Some(answering_in_order(ctx, owed));
+    let answer = Some(answer_in_order(ctx, owed));
     let ready = std::future::ready(Ok(()));
-    let offered = change_as(ctx, owed, ready, games.offer_draw(channel, me, answering)).await?;
+    let offered = change_as(ctx, owed, ready, games.offer_draw(channel, me, answer)).await?;
     if let Some((_, Some(notice))) = offered {
         show_in_order(ctx, owed, notice, Vec::new(), messages::news_posted()).await;
     }
@@ -116,9 +114,9 @@ pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
     let games = ctx.data().service.games();
     let (channel, me, moderator) = (place(ctx).channel, ctx.author().id.get(), is_moderator(ctx));
     let owed = owes_news(ctx, games.check_abort(channel, me, moderator)).await?;
-    let answering = Some(answering_in_order(ctx, owed));
+    let answer = Some(answer_in_order(ctx, owed));
     let ready = std::future::ready(Ok(()));
-    let aborted = games.abort(channel, me, moderator, answering);
+    let aborted = games.abort(channel, me, moderator, answer);
     let ended = change_as(ctx, owed, ready, aborted).await?;
     show_ended(ctx, owed, ended).await;
     Ok(())

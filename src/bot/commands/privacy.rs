@@ -8,7 +8,7 @@ use crate::bot::reply::private;
 use crate::bot::Context;
 use crate::bot::{buttons, messages, Error};
 use crate::service::puzzle::ReplyTo;
-use crate::service::{ServiceError, User};
+use crate::service::{Answer, ServiceError, User};
 use poise::serenity_prelude as serenity;
 
 /// The largest file the bot attaches (Discord takes 10 MiB from a bot).
@@ -70,8 +70,7 @@ pub(crate) fn pressed_by(
     }
     let to = ReplyTo {
         channel: press.channel_id.get(),
-        answer: crate::bot::delivery::answer_ref(press.application_id.get(), &press.token),
-        private: true,
+        answer: Answer::Private(crate::bot::protocol::press::handle(press)),
     };
     Ok((presser, to))
 }

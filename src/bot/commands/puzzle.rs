@@ -1,12 +1,12 @@
 //! Puzzles: `/tablut puzzle play` · `today` · `move` · `leaderboard` · `daily`.
 
 use crate::bot::caller::{caller, is_admin};
-use crate::bot::protocol::command::{answer_privately, change_as, interaction, show};
+use crate::bot::protocol::command::{answer, answer_privately, change_as, show};
 use crate::bot::reply::{board_reply, choices, reply};
 use crate::bot::Context;
 use crate::bot::{messages, Error};
 use crate::service::puzzle::{PuzzleVerdict, PuzzleView, ReplyTo};
-use crate::service::ServiceError;
+use crate::service::{Answer, ServiceError};
 use poise::serenity_prelude as serenity;
 
 /// Puzzles from real games: find the move that wins, or the only one that saves the game.
@@ -35,10 +35,13 @@ fn puzzle_reply(text: String, png: Vec<u8>, private: bool) -> poise::CreateReply
 /// The interaction a puzzle's verdict is given to: this command's deferred response, private
 /// or not.
 fn reply_to(ctx: Context<'_>, private: bool) -> Option<ReplyTo> {
-    interaction(ctx).map(|answer| ReplyTo {
+    let answer = match private {
+        true => answer(ctx).private(),
+        false => answer(ctx),
+    };
+    (answer != Answer::None).then(|| ReplyTo {
         channel: ctx.channel_id().get(),
         answer,
-        private,
     })
 }
 
@@ -153,8 +156,7 @@ pub(crate) async fn daily_press(
     let presser = crate::bot::caller::presser(press);
     let to = ReplyTo {
         channel: press.channel_id.get(),
-        answer: crate::bot::delivery::answer_ref(press.application_id.get(), &press.token),
-        private: true,
+        answer: Answer::Private(crate::bot::protocol::press::handle(press)),
     };
     let guild = press.guild_id.map_or(0, |g| g.get());
     let view = data

@@ -3,7 +3,7 @@
 
 use super::start::{time_control, LevelArg, SideArg};
 use crate::bot::caller::{caller, person, place};
-use crate::bot::protocol::command::{answering, change, show};
+use crate::bot::protocol::command::{answer, change, show};
 use crate::bot::reply::reply;
 use crate::bot::Context;
 use crate::bot::{messages, Error};
@@ -185,7 +185,7 @@ pub async fn import(
             let Some(started) = change(
                 ctx,
                 games.check_ai_game(&request),
-                games.start_ai_game(request.clone(), Some(answering(ctx))),
+                games.start_ai_game(request.clone(), Some(answer(ctx))),
             )
             .await?
             else {
@@ -220,7 +220,7 @@ pub async fn import(
             let made = change(
                 ctx,
                 games.check_challenge(&request),
-                games.challenge(request.clone(), Some(answering(ctx))),
+                games.challenge(request.clone(), Some(answer(ctx))),
             )
             .await?;
             if let Some((_, Some(notice))) = made {

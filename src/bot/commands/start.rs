@@ -2,7 +2,7 @@
 
 use crate::ai::Level;
 use crate::bot::caller::{caller, person, place};
-use crate::bot::protocol::command::{answering, change, show};
+use crate::bot::protocol::command::{answer, change, show};
 use crate::bot::Context;
 use crate::bot::{messages, Error};
 use crate::service::{AiGameRequest, ChallengeRequest, ServiceError, SideChoice, TimeControl};
@@ -169,7 +169,7 @@ pub async fn challenge(
     let made = change(
         ctx,
         games.check_challenge(&request),
-        games.challenge(request.clone(), Some(answering(ctx))),
+        games.challenge(request.clone(), Some(answer(ctx))),
     )
     .await?;
     if let Some((_, Some(notice))) = made {
@@ -207,7 +207,7 @@ pub async fn ai(
     let Some(started) = change(
         ctx,
         games.check_ai_game(&request),
-        games.start_ai_game(request.clone(), Some(answering(ctx))),
+        games.start_ai_game(request.clone(), Some(answer(ctx))),
     )
     .await?
     else {

@@ -80,7 +80,7 @@ impl Poster {
         // Worded by the caller, from what the notice tells, and marked as this notice's.
         let text = marked(text, &notice.nonce);
         let buttons_on = notice.payload.buttons;
-        let answer = (notice.payload.answer.as_ref())
+        let answer = (notice.payload.answer.handle())
             .filter(|answer| answer.alive_at(now))
             .and_then(answer_webhook);
         if let Some(webhook) = answer {
@@ -93,7 +93,7 @@ impl Poster {
                 return attempt;
             }
         }
-        if notice.payload.private {
+        if notice.payload.answer.is_private() {
             // For the interaction's caller alone: never posted where everyone would see it.
             let reason = "a private answer whose interaction's token has expired: not posted";
             return Delivery::Refused {
@@ -119,7 +119,7 @@ impl Poster {
         // the nonce lasts only minutes), or the news of an interaction whose original response
         // may show it (edited before its token expired): if the channel shows it already, it
         // is delivered.
-        let unsure = notice.attempts > 0 || notice.payload.answer.is_some();
+        let unsure = notice.attempts > 0 || notice.payload.answer.handle().is_some();
         if unsure {
             if let Some(message_id) = self.already_posted(notice).await {
                 let message_id = Some(message_id);

@@ -7,7 +7,7 @@ use super::client::{answer_webhook, Poster};
 use super::policy::Attempt;
 use super::policy::{self, Consequence, Delivery, DeliveryPolicy};
 use crate::service::tournament::{MatchGame, TournamentNews};
-use crate::service::{ChannelId, News, Notice, NoticeId, Service, ServiceError};
+use crate::service::{Answer, ChannelId, News, Notice, NoticeId, Service, ServiceError};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -330,7 +330,7 @@ pub async fn show_notice(
     png: Vec<u8>,
 ) -> bool {
     let id = notice.id;
-    let Some(answer) = &notice.payload.answer else {
+    let Some(answer) = notice.payload.answer.handle() else {
         return false;
     };
     let delivery = match answer_webhook(answer) {
@@ -525,7 +525,7 @@ async fn direct(
         Ok(dm) => {
             let mut to = notice.clone();
             to.channel = dm;
-            to.payload.answer = None;
+            to.payload.answer = Answer::None;
             to.payload.edit = None;
             poster.send(&to, &text, png, filename, claimed).await
         }

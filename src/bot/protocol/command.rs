@@ -5,7 +5,7 @@
 use super::ToShow;
 use crate::bot::reply::private;
 use crate::bot::{messages, redact, Context, Data, Error, InFlight};
-use crate::service::{AnswerRef, Answering, ServiceError};
+use crate::service::{Answer, ServiceError};
 use poise::serenity_prelude as serenity;
 
 /// What the handling of one command remembers, from its checks to its errors.
@@ -36,22 +36,15 @@ pub async fn enter(ctx: Context<'_>) {
     invocation(ctx, |i| i.in_flight = Some(counted)).await;
 }
 
-/// The command's interaction, for the notice of its change to remember.
-pub fn interaction(ctx: Context<'_>) -> Option<AnswerRef> {
+/// Where a command's change is shown, as the notice of its change remembers it: its deferred
+/// response (none for a command without an interaction, typed as a message).
+pub fn answer(ctx: Context<'_>) -> Answer {
     match ctx {
-        poise::Context::Application(a) => Some(crate::bot::delivery::answer_ref(
+        poise::Context::Application(a) => Answer::Command(crate::bot::delivery::answer_ref(
             a.interaction.application_id.get(),
             &a.interaction.token,
         )),
-        poise::Context::Prefix(_) => None,
-    }
-}
-
-/// A command's interaction, as the notice of its change remembers it.
-pub fn answering(ctx: Context<'_>) -> Answering {
-    Answering {
-        answer: interaction(ctx),
-        message: None,
+        poise::Context::Prefix(_) => Answer::None,
     }
 }
 
@@ -71,12 +64,12 @@ pub async fn owes_news(
     Ok(owes.await.unwrap_or(true))
 }
 
-/// The interaction a command's change is to be shown in ([`answering`]), or none when its
-/// channel `owed` news ([`owes_news`]): its news is posted then.
-pub fn answering_in_order(ctx: Context<'_>, owed: bool) -> Answering {
+/// Where a command's change is to be shown ([`answer`]), or none when its channel `owed` news
+/// ([`owes_news`]): its news is posted then.
+pub fn answer_in_order(ctx: Context<'_>, owed: bool) -> Answer {
     match owed {
-        true => Answering::default(),
-        false => answering(ctx),
+        true => Answer::None,
+        false => answer(ctx),
     }
 }
 

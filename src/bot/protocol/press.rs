@@ -4,7 +4,7 @@
 //! change's news after; and its refusals, for the presser alone.
 
 use crate::bot::{messages, redact, Data, Error};
-use crate::service::{Answering, NoticeId, ServiceError};
+use crate::service::{Answer, AnswerRef, NoticeId, ServiceError};
 use poise::serenity_prelude as serenity;
 
 /// The response to one press: at once with the updated message (a page of a list), or, for a
@@ -99,16 +99,13 @@ impl<'a> Press<'a> {
         Ok(())
     }
 
-    /// The press as the notice of its change remembers it: the interaction, whose original
-    /// response is the pressed message (edited into the news), and that message (edited by the
-    /// dispatcher past the token's life).
-    pub fn answering(&self) -> Answering {
-        Answering {
-            answer: Some(crate::bot::delivery::answer_ref(
-                self.press.application_id.get(),
-                &self.press.token,
-            )),
-            message: Some(self.press.message.id.get()),
+    /// Where the press's change is shown, as the notice of its change remembers it: the
+    /// pressed message, the interaction's original response (edited into the news; edited by
+    /// the dispatcher past the token's life).
+    pub fn answer(&self) -> Answer {
+        Answer::Pressed {
+            answer: handle(self.press),
+            message: self.press.message.id.get(),
         }
     }
 
@@ -145,4 +142,10 @@ impl<'a> Press<'a> {
         }
         Ok(())
     }
+}
+
+/// The handle on `press`'s response (the pressed message, or the message a private
+/// acknowledgement made).
+pub fn handle(press: &serenity::ComponentInteraction) -> AnswerRef {
+    crate::bot::delivery::answer_ref(press.application_id.get(), &press.token)
 }

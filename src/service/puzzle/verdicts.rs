@@ -37,7 +37,7 @@ enum ToJudge {
 /// puzzle changed between the deferral and the move), it is refused, and nothing changes.
 fn check_private(day: Option<i64>, to: Option<&ReplyTo>) -> Result<(), ServiceError> {
     match (day, to) {
-        (Some(_), Some(to)) if !to.private => Err(ServiceError::PositionChanged),
+        (Some(_), Some(to)) if !to.answer.is_private() => Err(ServiceError::PositionChanged),
         _ => Ok(()),
     }
 }
