@@ -109,13 +109,15 @@ async fn accept_in_thread(
             _ => e.into(),
         })?;
     let thread = thread.id.get();
-    let accepted =
-        data.service
-            .games()
-            .accept(challenge.id, user, Some(thread), Some(answer.answer()));
+    let accepted = data.service.games().accept_answered(
+        challenge.id,
+        user,
+        Some(thread),
+        Some(answer.answer()),
+    );
     // The challenge's message says where the game is on, without a board.
     answer
-        .change(data, (accepted, in_hand), |s| (s.notice, Vec::new()))
+        .change(data, (accepted, in_hand), |_| Vec::new())
         .await
 }
 
@@ -148,29 +150,30 @@ async fn press(answer: &mut Press<'_>, data: &Data) -> Result<(), Error> {
             if challenge.thread {
                 return accept_in_thread(answer, data, &challenge, user, in_hand).await;
             }
-            let accepted = service
-                .games()
-                .accept(challenge_id, user, None, Some(answer.answer()));
-            answer
-                .change(data, (accepted, in_hand), |s| (s.notice, s.png))
-                .await
+            let accepted =
+                service
+                    .games()
+                    .accept_answered(challenge_id, user, None, Some(answer.answer()));
+            answer.change(data, (accepted, in_hand), |s| s.png).await
         }
         Button::Decline(challenge_id) => {
             service.games().check_decline(challenge_id, user).await?;
-            let declined = service
-                .games()
-                .decline(challenge_id, user, Some(answer.answer()));
+            let declined =
+                service
+                    .games()
+                    .decline_answered(challenge_id, user, Some(answer.answer()));
             answer
-                .change(data, (declined, in_hand), |(_, n)| (n, Vec::new()))
+                .change(data, (declined, in_hand), |_| Vec::new())
                 .await
         }
         Button::Cancel(challenge_id) => {
             service.games().check_cancel(challenge_id, user).await?;
-            let cancelled = service
-                .games()
-                .cancel(challenge_id, user, Some(answer.answer()));
+            let cancelled =
+                service
+                    .games()
+                    .cancel_answered(challenge_id, user, Some(answer.answer()));
             answer
-                .change(data, (cancelled, in_hand), |(_, n)| (n, Vec::new()))
+                .change(data, (cancelled, in_hand), |_| Vec::new())
                 .await
         }
         Button::Draw { game, accept } => {
@@ -178,14 +181,16 @@ async fn press(answer: &mut Press<'_>, data: &Data) -> Result<(), Error> {
                 .games()
                 .check_respond_to_draw(channel, game, user)
                 .await?;
-            let answered =
-                service
-                    .games()
-                    .respond_to_draw(channel, user, accept, Some(answer.answer()));
+            let answered = service.games().respond_to_draw_answered(
+                channel,
+                user,
+                accept,
+                Some(answer.answer()),
+            );
             answer
                 .change(data, (answered, in_hand), |a| match a {
-                    DrawDecision::Accepted(ended) => (ended.notice, ended.png),
-                    DrawDecision::Declined(_, notice) => (notice, Vec::new()),
+                    DrawDecision::Accepted(ended) => ended.png,
+                    DrawDecision::Declined(..) => Vec::new(),
                 })
                 .await
         }
@@ -197,19 +202,15 @@ async fn press(answer: &mut Press<'_>, data: &Data) -> Result<(), Error> {
                 .await?;
             answer.private = true;
             let daily = super::commands::puzzle::daily_press(answer.http, press, data, day);
-            answer
-                .change(data, (daily, ()), |v| (v.notice, v.png))
-                .await
+            answer.change(data, (daily, ()), |v| v.png).await
         }
         Button::ForgetMe(asker) => {
             // Refused at once, privately, while anything of theirs is under way; the question
             // becomes the news once they are forgotten.
             let (presser, to) = super::commands::privacy::pressed_by(press, asker)?;
             service.privacy().check_forget(&presser).await?;
-            let forget = service.privacy().forget(&presser, Some(&to));
-            answer
-                .change(data, (forget, ()), |f| (f.notice, Vec::new()))
-                .await
+            let forget = service.privacy().forget_answered(&presser, Some(&to));
+            answer.change(data, (forget, ()), |_| Vec::new()).await
         }
         Button::Tournament { id, join } => {
             // The presser's answer is theirs alone; the announcement's edit is the outbox's.

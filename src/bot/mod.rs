@@ -43,7 +43,7 @@ pub struct Data {
     /// The bot's tasks beside the gateway: the AI's turns and the analyses run on them.
     pub tasks: tasks::Tasks,
     /// Edits an interaction's original response into its change's news, as the dispatcher
-    /// does (see `delivery::show_answer`).
+    /// does (see `delivery::show_notice`).
     pub poster: Arc<delivery::Poster>,
 }
 

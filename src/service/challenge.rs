@@ -4,7 +4,7 @@
 use super::core::Core;
 use super::error::{Done, ServiceError};
 use super::news::{News, NotStartedWhy, StartRefused};
-use super::notice::{self, Answer};
+use super::notice::{self, Answer, Answered};
 use super::play::Games;
 use super::stored::challenges::{self as stored, challenge as challenge_info};
 use super::stored::games::{self as stored_games, seat};
@@ -30,6 +30,15 @@ impl Games<'_> {
         req: ChallengeRequest,
         answer: Option<Answer>,
     ) -> Result<(ChallengeInfo, Option<NoticeId>), ServiceError> {
+        Ok(self.challenge_answered(req, answer).await?.done)
+    }
+
+    /// [`Games::challenge`], with the challenge's notice as written, for the handler to show.
+    pub async fn challenge_answered(
+        self,
+        req: ChallengeRequest,
+        answer: Option<Answer>,
+    ) -> Result<Answered<(ChallengeInfo, Option<NoticeId>)>, ServiceError> {
         self.challengeable(&req).await?;
         let mut tx = self.core.store.write().await?;
         let now = self.core.database_now_on(&mut tx).await?;
@@ -55,7 +64,7 @@ impl Games<'_> {
                 let hold = self.core.delivery.answer_grace;
                 Some(
                     self.core
-                        .enqueue(
+                        .write_notice(
                             &mut tx,
                             info.place.channel,
                             "challenge",
@@ -74,12 +83,13 @@ impl Games<'_> {
             let row = challenges::by_id(self.core.store.read(), id).await?;
             Ok(row.is_some_and(|r| (r.challenger_id, r.created_at) == (challenger, now)))
         };
-        self.core.commit_answered(tx, notice, landed).await?;
+        let written = notice.as_ref().map(|n| n.id);
+        self.core.commit_answered(tx, written, landed).await?;
         let info = self
             .challenge_info(id)
             .await
             .map_err(ServiceError::after(Done::Challenge))?;
-        Ok((info, notice))
+        Ok(Answered::with((info, written), notice))
     }
 
     /// Checks, reading only, that [`Games::challenge`] would open the challenge now: every
@@ -304,6 +314,18 @@ impl Games<'_> {
         channel: Option<ChannelId>,
         answer: Option<Answer>,
     ) -> Result<Started, ServiceError> {
+        Ok(self.accept_answered(id, user, channel, answer).await?.done)
+    }
+
+    /// [`Games::accept`], with the start's notice for the press's answer as written, for the
+    /// handler to show.
+    pub async fn accept_answered(
+        self,
+        id: ChallengeId,
+        user: UserId,
+        channel: Option<ChannelId>,
+        answer: Option<Answer>,
+    ) -> Result<Answered<Started>, ServiceError> {
         let result = self.try_accept(id, user, channel, answer).await;
         if let (Err(e), Some(thread)) = (&result, channel) {
             if !e.is_internal() {
@@ -335,7 +357,7 @@ impl Games<'_> {
         user: UserId,
         channel: Option<ChannelId>,
         answer: Option<Answer>,
-    ) -> Result<Started, ServiceError> {
+    ) -> Result<Answered<Started>, ServiceError> {
         let (row, start) = stored::with_start(self.answerable(id, user).await?)?;
         let challenger = Player::User(row.challenger.clone());
         let challenged = Player::User(row.challenged.clone());
@@ -416,12 +438,12 @@ impl Games<'_> {
                 let hold = self.core.delivery.answer_grace;
                 let accepted = self
                     .core
-                    .enqueue(&mut tx, row.place.channel, "accepted", &payload, hold, now)
+                    .write_notice(&mut tx, row.place.channel, "accepted", &payload, hold, now)
                     .await?;
                 if channel.is_none() {
-                    self.core.clock_waits(&mut tx, &info, accepted).await?;
+                    self.core.clock_waits(&mut tx, &info, accepted.id).await?;
                     (self.core)
-                        .tell_turn(&mut tx, &info, accepted, Some(user), None, now)
+                        .tell_turn(&mut tx, &info, accepted.id, Some(user), None, now)
                         .await?;
                 }
                 Some(accepted)
@@ -437,15 +459,16 @@ impl Games<'_> {
                     && r.game_id == Some(game)
             }))
         };
+        let written = notice.as_ref().map(|n| n.id);
         self.core
-            .commit_answered(tx, notice.or(first), landed)
+            .commit_answered(tx, written.or(first), landed)
             .await?;
         let mut started = self
             .started(info)
             .await
             .map_err(ServiceError::after(Done::GameStart))?;
-        started.notice = notice;
-        Ok(started)
+        started.notice = written;
+        Ok(Answered::with(started, notice))
     }
 
     /// The challenged player declines. From a button press (`answer`), the news is written
@@ -456,6 +479,16 @@ impl Games<'_> {
         user: UserId,
         answer: Option<Answer>,
     ) -> Result<(ChallengeInfo, Option<NoticeId>), ServiceError> {
+        Ok(self.decline_answered(id, user, answer).await?.done)
+    }
+
+    /// [`Games::decline`], with its notice as written, for the handler to show.
+    pub async fn decline_answered(
+        self,
+        id: ChallengeId,
+        user: UserId,
+        answer: Option<Answer>,
+    ) -> Result<Answered<(ChallengeInfo, Option<NoticeId>)>, ServiceError> {
         let row = self.answerable(id, user).await?;
         self.close_challenge(row, ChallengeStatus::Declined, answer)
             .await
@@ -468,6 +501,16 @@ impl Games<'_> {
         user: UserId,
         answer: Option<Answer>,
     ) -> Result<(ChallengeInfo, Option<NoticeId>), ServiceError> {
+        Ok(self.cancel_answered(id, user, answer).await?.done)
+    }
+
+    /// [`Games::cancel`], with its notice as written, for the handler to show.
+    pub async fn cancel_answered(
+        self,
+        id: ChallengeId,
+        user: UserId,
+        answer: Option<Answer>,
+    ) -> Result<Answered<(ChallengeInfo, Option<NoticeId>)>, ServiceError> {
         let row = self.challenged_by(id, user).await?;
         let row = self.still_open(row).await?;
         self.close_challenge(row, ChallengeStatus::Cancelled, answer)
@@ -479,7 +522,7 @@ impl Games<'_> {
         row: ChallengeRow,
         status: ChallengeStatus,
         answer: Option<Answer>,
-    ) -> Result<(ChallengeInfo, Option<NoticeId>), ServiceError> {
+    ) -> Result<Answered<(ChallengeInfo, Option<NoticeId>)>, ServiceError> {
         let id = row.id;
         let mut closed = challenge_info(row)?;
         closed.status = status;
@@ -500,7 +543,7 @@ impl Games<'_> {
                 let channel = closed.place.channel;
                 Some(
                     self.core
-                        .enqueue(&mut tx, channel, "challenge_closed", &payload, hold, now)
+                        .write_notice(&mut tx, channel, "challenge_closed", &payload, hold, now)
                         .await?,
                 )
             }
@@ -511,12 +554,13 @@ impl Games<'_> {
             let row = challenges::by_id(self.core.store.read(), id).await?;
             Ok(row.is_some_and(|r| ChallengeStatus::from_store(r.status) == status))
         };
-        self.core.commit_answered(tx, notice, landed).await?;
+        let written = notice.as_ref().map(|n| n.id);
+        self.core.commit_answered(tx, written, landed).await?;
         let info = self
             .challenge_info(id)
             .await
             .map_err(ServiceError::after(Done::ChallengeDecided))?;
-        Ok((info, notice))
+        Ok(Answered::with((info, written), notice))
     }
 
     /// Starts a game against the AI. If the AI has the first move, call [`Ai::turn`](super::ai::Ai::turn).
@@ -529,6 +573,15 @@ impl Games<'_> {
         req: AiGameRequest,
         answer: Option<Answer>,
     ) -> Result<Started, ServiceError> {
+        Ok(self.start_ai_game_answered(req, answer).await?.done)
+    }
+
+    /// [`Games::start_ai_game`], with the start's notice as written, for the handler to show.
+    pub async fn start_ai_game_answered(
+        self,
+        req: AiGameRequest,
+        answer: Option<Answer>,
+    ) -> Result<Answered<Started>, ServiceError> {
         let user_id = req.user.id;
         let human = Player::User(req.user);
         let ai = Player::Ai(req.level);
@@ -564,11 +617,11 @@ impl Games<'_> {
                 let hold = self.core.delivery.answer_grace;
                 let shown = self
                     .core
-                    .enqueue(&mut tx, info.place.channel, "started", &payload, hold, now)
+                    .write_notice(&mut tx, info.place.channel, "started", &payload, hold, now)
                     .await?;
-                self.core.clock_waits(&mut tx, &info, shown).await?;
+                self.core.clock_waits(&mut tx, &info, shown.id).await?;
                 (self.core)
-                    .tell_turn(&mut tx, &info, shown, Some(user_id), None, now)
+                    .tell_turn(&mut tx, &info, shown.id, Some(user_id), None, now)
                     .await?;
                 Some(shown)
             }
@@ -589,13 +642,14 @@ impl Games<'_> {
                     && (ids(&r.attacker), ids(&r.defender)) == (ids(&seats.0), ids(&seats.1))
             }))
         };
-        self.core.commit_answered(tx, notice, landed).await?;
+        let written = notice.as_ref().map(|n| n.id);
+        self.core.commit_answered(tx, written, landed).await?;
         let mut started = self
             .started(info)
             .await
             .map_err(ServiceError::after(Done::GameStart))?;
-        started.notice = notice;
-        Ok(started)
+        started.notice = written;
+        Ok(Answered::with(started, notice))
     }
 
     /// Checks, reading only, that [`Games::start_ai_game`] would start the game now: the AI's

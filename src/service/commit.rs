@@ -8,7 +8,7 @@ use super::away;
 use super::core::Core;
 use super::error::{Done, ServiceError};
 use super::news::News;
-use super::notice::{Answer, Notice, Payload};
+use super::notice::{Answer, Answered, Notice, Payload};
 use super::stored::games::LoadedGame;
 use super::types::notify::LastMove;
 use super::types::{
@@ -189,13 +189,14 @@ impl Core {
     }
 
     /// Ends a game off the board (resignation, agreement, abort, time), if it is still where
-    /// it was read.
+    /// it was read; with the notice held for its interaction's answer, as written, if
+    /// `announce` holds one ([`Announce::Held`]).
     pub(crate) async fn commit_end(
         &self,
         loaded: LoadedGame,
         outcome: Outcome,
         announce: Announce,
-    ) -> Result<Ended, ServiceError> {
+    ) -> Result<Answered<Ended>, ServiceError> {
         self.commit_end_taking(loaded, outcome, announce, None)
             .await
     }
@@ -209,7 +210,7 @@ impl Core {
         outcome: Outcome,
         announce: Announce,
         offer: Option<i64>,
-    ) -> Result<Ended, ServiceError> {
+    ) -> Result<Answered<Ended>, ServiceError> {
         let LoadedGame {
             row,
             mut game,
@@ -240,7 +241,8 @@ impl Core {
             notice: None,
         };
         let answered = matches!(announce, Announce::Answer | Announce::Held { .. });
-        ended.notice = self.announce_end(&mut tx, &ended, announce, now).await?;
+        let notice = self.announce_end(&mut tx, &ended, announce, now).await?;
+        ended.notice = notice.as_ref().map(|n| n.id);
         // Landed: the game ended at its ply, as this transaction wrote it.
         let (id, ply, reason) = (row.id, ended.game.ply, outcome.reason().map(|r| r.name()));
         let landed = || async move {
@@ -261,7 +263,7 @@ impl Core {
                 .await
                 .map_err(ServiceError::after(Done::GameEnd))?;
         }
-        Ok(ended)
+        Ok(Answered::with(ended, notice))
     }
 
     /// What the parts registered take before a game's end is written
@@ -333,21 +335,21 @@ impl Core {
             .commit_end(loaded, outcome, Announce::ChannelGone(gone.to_vec()))
             .await
         {
-            Ok(ended) => Ok(Some(Box::new(ended))),
+            Ok(ended) => Ok(Some(Box::new(ended.done))),
             Err(ServiceError::PositionChanged | ServiceError::GameOver) => Ok(None),
             Err(e) => Err(e),
         }
     }
 
     /// Writes what a game's ending owes a channel; returns the notice its interaction's
-    /// answer is to show, if the answer is held for.
+    /// answer is to show, as written, if the answer is held for.
     pub(crate) async fn announce_end(
         &self,
         conn: &mut Connection,
         ended: &Ended,
         announce: Announce,
         now: i64,
-    ) -> Result<Option<NoticeId>, ServiceError> {
+    ) -> Result<Option<Notice>, ServiceError> {
         match announce {
             Announce::Answer => {}
             Announce::Held { by, answer } => {
@@ -364,10 +366,10 @@ impl Core {
                 let grace = self.delivery.answer_grace;
                 let (answer, hold) = self.in_order(conn, channel, answer, grace).await?;
                 let payload = answer.payload(self.with_board(news, &ended.game));
-                let id = self
-                    .enqueue(conn, channel, "ended", &payload, hold, now)
+                let notice = self
+                    .write_notice(conn, channel, "ended", &payload, hold, now)
                     .await?;
-                return Ok(Some(id));
+                return Ok(Some(notice));
             }
             Announce::TimedOut => {
                 let news = News::Clock(ClockEvent::TimedOut(ended.clone()));

@@ -55,7 +55,8 @@ pub use error::{Done, RecordProblem, ServiceError};
 pub use gone::Gone;
 pub use news::{News, NotStartedWhy, StartRefused};
 pub use notice::{
-    Answer, AnswerRef, BoardRef, Buttons, Notice, Payload, PuzzleBoardRef, ReplyTo, ANSWER_LIFE,
+    Answer, AnswerRef, Answered, BoardRef, Buttons, Notice, Payload, PuzzleBoardRef, ReplyTo,
+    ANSWER_LIFE,
 };
 #[cfg(any(test, feature = "test-support"))]
 pub use probe::{NoticeStatus, StoredNotice};

@@ -307,6 +307,23 @@ pub struct ReplyTo {
     pub answer: Answer,
 }
 
+/// A change made from an interaction, as its handler gets it back: what the change did
+/// (`done`), and the notice its commit wrote for the interaction's response ([`Answer`]), as
+/// written: the handler words it and shows it with no read of it back. None when the change
+/// wrote no notice for it.
+#[derive(Debug, Clone)]
+pub struct Answered<T> {
+    pub done: T,
+    pub notice: Option<Notice>,
+}
+
+impl<T> Answered<T> {
+    /// `done`, with `notice`.
+    pub(crate) fn with(done: T, notice: Option<Notice>) -> Answered<T> {
+        Answered { done, notice }
+    }
+}
+
 /// A notice to deliver.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notice {
@@ -533,7 +550,7 @@ impl Core {
         payload: Payload,
         to: Option<&ReplyTo>,
         now: i64,
-    ) -> Result<Option<NoticeId>, ServiceError> {
+    ) -> Result<Option<Notice>, ServiceError> {
         let Some(to) = to else {
             return Ok(None);
         };
@@ -542,10 +559,10 @@ impl Core {
             ..payload
         };
         let hold = self.delivery.answer_grace;
-        let id = self
-            .enqueue(conn, to.channel, kind, &payload, hold, now)
+        let notice = self
+            .write_notice(conn, to.channel, kind, &payload, hold, now)
             .await?;
-        Ok(Some(id))
+        Ok(Some(notice))
     }
 
     /// Records what showing `notice` (as `message`, when known) settles beyond the notice

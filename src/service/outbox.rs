@@ -55,13 +55,6 @@ impl Outbox<'_> {
         Ok(rows::next_due(self.core.store.read()).await?)
     }
 
-    /// Notice `id` as stored, if it is there and can be read.
-    pub async fn notice(self, id: NoticeId) -> Result<Option<Notice>, ServiceError> {
-        Ok(rows::by_id(self.core.store.read(), id)
-            .await?
-            .and_then(|row| notice(row, false).ok()))
-    }
-
     /// The message notice `id` became, once delivered.
     pub async fn notice_message(self, id: NoticeId) -> Result<Option<u64>, ServiceError> {
         Ok(rows::by_id(self.core.store.read(), id)

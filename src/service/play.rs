@@ -8,21 +8,13 @@ use super::commit::Announce;
 use super::core::Core;
 use super::error::ServiceError;
 use super::news::News;
-use super::notice::{Answer, Buttons, Notice, Payload};
+use super::notice::{Answer, Answered, Buttons, Payload};
 use super::stored::games::LoadedGame;
 use super::types::{
     ChannelId, DrawDecision, Ended, GameId, GameInfo, MoveReport, NoticeId, UserId,
 };
 use crate::store::{draws, DrawStatus};
 use crate::tafl::{MoveError, Outcome, Position, Reason};
-
-/// A move played from an interaction ([`Games::play_move_answered`]): its report, and its
-/// notice as the move's commit wrote it (its news is the report's).
-#[derive(Debug, Clone)]
-pub struct MovePlayed {
-    pub report: MoveReport,
-    pub notice: Notice,
-}
 
 /// Games and challenges (`Service::games`): every use case of people playing, over the
 /// shared `Core`, with the AI's part for the room in its queue and its limits on games.
@@ -53,7 +45,7 @@ impl Games<'_> {
         answer: Answer,
     ) -> Result<MoveReport, ServiceError> {
         let played = self.play_move_answered(channel, user, text, answer);
-        Ok(played.await?.report)
+        Ok(played.await?.done)
     }
 
     /// [`Games::play_move`], with the move's notice as its commit wrote it, for the handler of
@@ -65,10 +57,10 @@ impl Games<'_> {
         user: UserId,
         text: &str,
         answer: Answer,
-    ) -> Result<MovePlayed, ServiceError> {
+    ) -> Result<Answered<MoveReport>, ServiceError> {
         let loaded = self.moved(channel, user, text).await?;
         let (report, notice) = self.core.commit_move(loaded, Some(user), answer).await?;
-        Ok(MovePlayed { report, notice })
+        Ok(Answered::with(report, Some(notice)))
     }
 
     /// Checks, reading only, that [`Games::play_move`] would play `text` for `user` now: its
@@ -124,6 +116,16 @@ impl Games<'_> {
         user: UserId,
         answer: Option<Answer>,
     ) -> Result<Ended, ServiceError> {
+        Ok(self.resign_answered(channel, user, answer).await?.done)
+    }
+
+    /// [`Games::resign`], with the ending's notice as written, for the handler to show.
+    pub async fn resign_answered(
+        self,
+        channel: ChannelId,
+        user: UserId,
+        answer: Option<Answer>,
+    ) -> Result<Answered<Ended>, ServiceError> {
         let answer = answer.unwrap_or_default();
         let loaded = self.core.active(channel).await?;
         let side = loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
@@ -152,6 +154,16 @@ impl Games<'_> {
         user: UserId,
         answer: Option<Answer>,
     ) -> Result<(GameInfo, Option<NoticeId>), ServiceError> {
+        Ok(self.offer_draw_answered(channel, user, answer).await?.done)
+    }
+
+    /// [`Games::offer_draw`], with the offer's notice as written, for the handler to show.
+    pub async fn offer_draw_answered(
+        self,
+        channel: ChannelId,
+        user: UserId,
+        answer: Option<Answer>,
+    ) -> Result<Answered<(GameInfo, Option<NoticeId>)>, ServiceError> {
         let loaded = self.draw_offerable(channel, user).await?;
         let mut tx = self.core.store.write().await?;
         let now = self.core.database_now_on(&mut tx).await?;
@@ -174,7 +186,7 @@ impl Games<'_> {
                 };
                 Some(
                     self.core
-                        .enqueue(&mut tx, channel, "draw_offer", &payload, hold, now)
+                        .write_notice(&mut tx, channel, "draw_offer", &payload, hold, now)
                         .await?,
                 )
             }
@@ -186,8 +198,9 @@ impl Games<'_> {
             let open = draws::open_in_game(self.core.store.read(), game).await?;
             Ok(open.is_some_and(|o| (o.id, o.offered_by) == (offer, user)))
         };
-        self.core.commit_answered(tx, notice, landed).await?;
-        Ok((loaded.info, notice))
+        let id = notice.as_ref().map(|n| n.id);
+        self.core.commit_answered(tx, id, landed).await?;
+        Ok(Answered::with((loaded.info, id), notice))
     }
 
     /// Checks, reading only, that [`Games::offer_draw`] would offer a draw for `user` now: a
@@ -264,6 +277,19 @@ impl Games<'_> {
         accept: bool,
         answer: Option<Answer>,
     ) -> Result<DrawDecision, ServiceError> {
+        let answered = self.respond_to_draw_answered(channel, user, accept, answer);
+        Ok(answered.await?.done)
+    }
+
+    /// [`Games::respond_to_draw`], with the outcome's notice as written, for the handler to
+    /// show.
+    pub async fn respond_to_draw_answered(
+        self,
+        channel: ChannelId,
+        user: UserId,
+        accept: bool,
+        answer: Option<Answer>,
+    ) -> Result<Answered<DrawDecision>, ServiceError> {
         let loaded = self.core.active(channel).await?;
         let (loaded, offer) = self.draw_respondable(loaded, user).await?;
         if accept {
@@ -280,7 +306,10 @@ impl Games<'_> {
                 .core
                 .commit_end_taking(loaded, outcome, announce, Some(offer.id))
                 .await?;
-            Ok(DrawDecision::Accepted(ended))
+            Ok(Answered::with(
+                DrawDecision::Accepted(ended.done),
+                ended.notice,
+            ))
         } else {
             let mut tx = self.core.store.write().await?;
             // One conditional update of this offer: an Accept that took it first wins.
@@ -299,7 +328,7 @@ impl Games<'_> {
                     let hold = self.core.delivery.answer_grace;
                     Some(
                         self.core
-                            .enqueue(&mut tx, channel, "draw_declined", &payload, hold, now)
+                            .write_notice(&mut tx, channel, "draw_declined", &payload, hold, now)
                             .await?,
                     )
                 }
@@ -311,8 +340,12 @@ impl Games<'_> {
                 let read = self.core.store.read();
                 draws::decided_at(read, offer, DrawStatus::Declined, now).await
             };
-            self.core.commit_answered(tx, notice, landed).await?;
-            Ok(DrawDecision::Declined(loaded.info, notice))
+            let id = notice.as_ref().map(|n| n.id);
+            self.core.commit_answered(tx, id, landed).await?;
+            Ok(Answered::with(
+                DrawDecision::Declined(loaded.info, id),
+                notice,
+            ))
         }
     }
 
@@ -326,6 +359,18 @@ impl Games<'_> {
         moderator: bool,
         answer: Option<Answer>,
     ) -> Result<Ended, ServiceError> {
+        let answered = self.abort_answered(channel, user, moderator, answer);
+        Ok(answered.await?.done)
+    }
+
+    /// [`Games::abort`], with the ending's notice as written, for the handler to show.
+    pub async fn abort_answered(
+        self,
+        channel: ChannelId,
+        user: UserId,
+        moderator: bool,
+        answer: Option<Answer>,
+    ) -> Result<Answered<Ended>, ServiceError> {
         let answer = answer.unwrap_or_default();
         let loaded = self.abortable(channel, user, moderator).await?;
         self.core

@@ -4,7 +4,7 @@
 
 use super::error::ServiceError;
 use super::news::News;
-use super::notice::{Payload, ReplyTo};
+use super::notice::{Answered, Payload, ReplyTo};
 use super::stored::notices::readable;
 pub use super::types::Forgotten;
 use super::types::{User, UserId};
@@ -152,6 +152,16 @@ impl Privacy<'_> {
         user: &User,
         to: Option<&ReplyTo>,
     ) -> Result<Forgotten, ServiceError> {
+        Ok(self.forget_answered(user, to).await?.done)
+    }
+
+    /// [`Privacy::forget`], with the notice written for `to` as written, for the handler to
+    /// show.
+    pub async fn forget_answered(
+        self,
+        user: &User,
+        to: Option<&ReplyTo>,
+    ) -> Result<Answered<Forgotten>, ServiceError> {
         let mut tx = self.core.store.write().await?;
         let now = self.core.database_now_on(&mut tx).await?;
         let mut names = rows::names_of(&mut *tx, user.id).await?;
@@ -172,16 +182,18 @@ impl Privacy<'_> {
             notices: done.notices,
             notice: None,
         };
+        let mut notice = None;
         if let Some(to) = to {
             let payload = Payload {
                 answer: to.answer.clone().private(),
                 ..Payload::news(News::Forgotten(forgotten))
             };
             let hold = self.core.delivery.answer_grace;
-            let id = (self.core)
-                .enqueue(&mut tx, to.channel, "forgotten", &payload, hold, now)
+            let written = (self.core)
+                .write_notice(&mut tx, to.channel, "forgotten", &payload, hold, now)
                 .await?;
-            forgotten.notice = Some(id);
+            forgotten.notice = Some(written.id);
+            notice = Some(written);
         }
         // Landed: no name of theirs is left beside their id.
         let landed = || async move {
@@ -191,7 +203,7 @@ impl Privacy<'_> {
         self.core
             .commit_answered(tx, forgotten.notice, landed)
             .await?;
-        Ok(forgotten)
+        Ok(Answered::with(forgotten, notice))
     }
 }
 

@@ -4,7 +4,7 @@
 //! for the tests (the `test-support` feature): the bot's library carries none of it.
 
 use super::heavy::{Heavy, HeavyStats};
-use super::{ChannelId, NoticeId, Service, ServiceError};
+use super::{ChannelId, Notice, NoticeId, Service, ServiceError};
 use crate::ai::pool::Pool;
 use crate::store::outbox::{self, NoticeRow};
 use std::sync::atomic::Ordering;
@@ -97,6 +97,14 @@ impl Probe<'_> {
 }
 
 impl Probe<'_> {
+    /// Notice `id` read back from the outbox, as the dispatcher reads a notice it delivers, if
+    /// it is there and can be read.
+    pub async fn notice(&self, id: NoticeId) -> Result<Option<Notice>, ServiceError> {
+        Ok(outbox::by_id(self.service.store().read(), id)
+            .await?
+            .and_then(|row| super::stored::notices::notice(row, false).ok()))
+    }
+
     /// A channel's notices as stored, in order.
     pub async fn notices_in(&self, channel: ChannelId) -> Result<Vec<StoredNotice>, ServiceError> {
         Ok(outbox::of_channel(self.service.store().read(), channel)

@@ -238,7 +238,7 @@ impl GameClock<'_> {
                 .commit_end(loaded, outcome, Announce::TimedOut)
                 .await
             {
-                Ok(ended) => Ok(Some(ClockEvent::TimedOut(ended))),
+                Ok(ended) => Ok(Some(ClockEvent::TimedOut(ended.done))),
                 Err(ServiceError::PositionChanged | ServiceError::GameOver) => Ok(None),
                 Err(e) => Err(e),
             };

@@ -3,7 +3,8 @@
 //! outbox's dispatcher sends it again whenever the handler did not record it shown (its edit
 //! failed, or the bot died first). Past the token's life the news is posted in the channel. On
 //! both backends: the service with the bot's dispatcher against the fake Discord, the handler's
-//! edit sent as the bot sends it (`delivery::show_answer`).
+//! edit sent as the bot sends it (`delivery::show_notice`, of the notice the move's commit
+//! returns).
 
 use crate::support::fake_discord::{BotRequest, FakeDiscord, Fault, Who, APP_ID, TOKEN};
 use crate::support::fixture::challenge_request;
@@ -125,6 +126,8 @@ async fn setup_drawing(db: TestDb, channel: u64, dispatching: bool, images: bool
 struct Move {
     interaction: u64,
     report: MoveReport,
+    /// Its notice, as its commit wrote it.
+    notice: Notice,
 }
 
 impl Setup {
@@ -147,21 +150,22 @@ impl Setup {
             .unwrap();
         assert!(deferred.status().is_success(), "{deferred:?}");
         let answer = delivery::answer_ref(APP_ID, &format!("token-{interaction}"));
-        let report = self
+        let played = self
             .service
             .games()
-            .play_move(channel, who, notation, Answer::Command(answer))
+            .play_move_answered(channel, who, notation, Answer::Command(answer))
             .await
             .unwrap();
         Move {
             interaction,
-            report,
+            report: played.done,
+            notice: played.notice.expect("a move's notice"),
         }
     }
 
     /// The handler's edit, as the bot sends it.
     async fn show(&self, m: &Move) {
-        delivery::show_answer(&self.service, &self.poster, m.report.notice, Vec::new()).await;
+        delivery::show_notice(&self.service, &self.poster, &m.notice, Vec::new()).await;
     }
 
     /// The messages `channel` shows with `notation`'s news, once the outbox owes nothing.

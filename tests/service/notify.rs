@@ -229,7 +229,7 @@ async fn a_turn_message_waits_for_the_notice_that_shows_the_turn(db: TestDb) {
     assert_eq!(dm.waits_for, Some(moved.notice));
     let now = f.service.database_now().await.unwrap();
     assert!(!due(now + 59_999).await.contains(&dm.id));
-    let notice = outbox.notice(moved.notice).await.unwrap().unwrap();
+    let notice = f.service.probe().notice(moved.notice).await.unwrap().unwrap();
     outbox.news_failed(&notice, "refused").await.unwrap();
     assert_eq!(due(now).await, [dm.id]);
     assert_eq!(outbox.notice_message(moved.notice).await.unwrap(), None);

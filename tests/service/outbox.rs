@@ -238,19 +238,21 @@ async fn a_moves_notice_as_its_commit_returns_it_is_the_notice_stored(db: TestDb
     // is the row as stored, its answer's end included.
     let answer = Answer::Command(answer_ref(1, "token-28"));
     let held = s.games().play_move_answered(28, ASTRID, "a4-a3", answer).await.unwrap();
-    let stored = s.outbox().notice(held.notice.id).await.unwrap().unwrap();
-    assert_eq!(held.notice, stored);
-    assert_eq!((held.notice.id, held.notice.kind.as_str()), (held.report.notice, "move"));
-    assert!(held.notice.payload.answer.handle().is_some_and(|a| a.expires_at.is_some()));
-    let News::Moved(told) = &held.notice.news else {
-        panic!("{:?}", held.notice.news);
+    let (report, notice) = (held.done, held.notice.expect("a notice"));
+    let stored = s.probe().notice(notice.id).await.unwrap().unwrap();
+    assert_eq!(notice, stored);
+    assert_eq!((notice.id, notice.kind.as_str()), (report.notice, "move"));
+    assert!(notice.payload.answer.handle().is_some_and(|a| a.expires_at.is_some()));
+    let News::Moved(told) = &notice.news else {
+        panic!("{:?}", notice.news);
     };
-    assert_eq!((told.notation.as_str(), told.game.ply), ("a4-a3", held.report.game.ply));
+    assert_eq!((told.notation.as_str(), told.game.ply), ("a4-a3", report.game.ply));
     // No interaction to answer: the notice names none, as stored.
     let posted = s.games().play_move_answered(28, BIRGER, "e3-d3", Answer::None).await.unwrap();
-    let stored = s.outbox().notice(posted.notice.id).await.unwrap().unwrap();
-    assert_eq!(posted.notice, stored);
-    assert_eq!(posted.notice.payload.answer, Answer::None);
+    let notice = posted.notice.expect("a notice");
+    let stored = s.probe().notice(notice.id).await.unwrap().unwrap();
+    assert_eq!(notice, stored);
+    assert_eq!(notice.payload.answer, Answer::None);
 }
 }
 
@@ -1206,7 +1208,7 @@ async fn a_challenge_a_draw_offer_and_a_game_against_the_ai_hold_their_message_f
 
 /// What the handler of notice `id`'s interaction records once its edit showed the news.
 async fn answered(s: &Service, id: NoticeId) {
-    let notice = s.outbox().notice(id).await.unwrap().expect("the notice");
+    let notice = s.probe().notice(id).await.unwrap().expect("the notice");
     s.outbox().news_delivered(&notice, None).await.unwrap();
 }
 
@@ -1239,7 +1241,7 @@ async fn a_changes_notice_records_its_tokens_life_and_whoever_shows_it_first_set
     // Held for its handler's edit, the token's end recorded on the database's clock.
     let row = held_challenge(s, 80).await;
     assert_eq!((row.status, row.next_attempt_at), (NoticeStatus::Held, row.created_at + grace));
-    let n = s.outbox().notice(row.id).await.unwrap().unwrap();
+    let n = s.probe().notice(row.id).await.unwrap().unwrap();
     let answer = n.payload.answer.handle().cloned().unwrap();
     assert_eq!(answer.expires_at, Some(row.created_at + life));
     assert!(answer.alive_at(row.created_at + life - 1));
@@ -1311,7 +1313,7 @@ async fn a_notice_stored_with_the_interactions_token_is_given_the_bots_handle(db
         serde_json::json!({"reply": "7/token-82", "expires_at": expires_at})
     );
     assert_eq!(migrated["news"], payload["news"], "the rest as it was");
-    let n = s.outbox().notice(row.id).await.unwrap().unwrap();
+    let n = s.probe().notice(row.id).await.unwrap().unwrap();
     let answer = n.payload.answer.handle().cloned().unwrap();
     assert_eq!(answer_webhook(&answer), Some((7, "token-82")));
     assert_eq!(
@@ -1326,7 +1328,7 @@ async fn a_notice_stored_with_the_interactions_token_is_given_the_bots_handle(db
     payload["answer"] = serde_json::json!({"token": "token-82"});
     store_as(payload.to_string()).await.unwrap();
     migrate().await;
-    let answer = s.outbox().notice(row.id).await.unwrap().unwrap().payload.answer;
+    let answer = s.probe().notice(row.id).await.unwrap().unwrap().payload.answer;
     let answer = answer.handle().cloned().unwrap();
     assert_eq!((answer_webhook(&answer), answer.reply.as_str()), (None, ""));
     // Not JSON: left as it is, for the claim to give up.
@@ -1338,7 +1340,7 @@ async fn a_notice_stored_with_the_interactions_token_is_given_the_bots_handle(db
     payload["answer"] = serde_json::json!({"application": 7, "token": "token-82"});
     store_as(payload.to_string()).await.unwrap();
     migrate().await;
-    let n = s.outbox().notice(row.id).await.unwrap().unwrap();
+    let n = s.probe().notice(row.id).await.unwrap().unwrap();
     let answer = n.payload.answer.handle().cloned().unwrap();
     assert_eq!(
         (answer_webhook(&answer), answer.expires_at),
@@ -1501,7 +1503,7 @@ async fn a_move_made_while_the_channel_owes_news_is_posted_after_it(db: TestDb) 
     let rows = s.probe().notices_in(26).await.unwrap();
     let row = rows.iter().find(|r| r.id == mine.notice).unwrap();
     assert_eq!(row.status, NoticeStatus::Pending, "not held for the response");
-    let notice = s.outbox().notice(mine.notice).await.unwrap().unwrap();
+    let notice = s.probe().notice(mine.notice).await.unwrap().unwrap();
     assert_eq!(notice.payload.answer, Answer::None, "posted, not edited in");
     // The AI's move goes first; the player's once it is shown.
     let due = due_in(s, 26, next).await;
@@ -1526,7 +1528,7 @@ async fn a_move_made_while_the_channel_owes_news_is_posted_after_it(db: TestDb) 
     let ended = s.games().resign(28, BIRGER, command()).await.unwrap();
     let (_, offer) = s.games().offer_draw(29, BIRGER, command()).await.unwrap();
     for id in [ended.notice.unwrap(), offer.unwrap()] {
-        let notice = s.outbox().notice(id).await.unwrap().unwrap();
+        let notice = s.probe().notice(id).await.unwrap().unwrap();
         assert_eq!(notice.payload.answer, Answer::None, "{notice:?}");
         let rows = s.probe().notices_in(notice.channel).await.unwrap();
         let row = rows.iter().find(|r| r.id == id).unwrap();

@@ -427,7 +427,7 @@ async fn what_is_stored_about_a_member_is_read_out_whole_and_forgotten_for_good(
     assert_eq!(board.lines.iter().map(|l| l.user).collect::<Vec<_>>(), [BIRGER]);
     assert!(s.puzzles().puzzle_player(GUILD, ASTRID).await.unwrap().is_none());
     // The news that it is done: for her alone, telling what went.
-    let notice = s.outbox().notice(done.notice.unwrap()).await.unwrap().unwrap();
+    let notice = s.probe().notice(done.notice.unwrap()).await.unwrap().unwrap();
     assert!(notice.payload.answer.is_private());
     assert_eq!(notice.channel, 9);
     assert!(matches!(notice.news, News::Forgotten(f) if f.games == 4 && f.notice.is_none()));

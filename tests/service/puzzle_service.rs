@@ -800,7 +800,7 @@ async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb
         (stored[0].id, stored[0].kind.as_str(), stored[0].status),
         (id, "puzzle_answer", NoticeStatus::Held)
     );
-    let notice = s.outbox().notice(id).await.unwrap().unwrap();
+    let notice = s.probe().notice(id).await.unwrap().unwrap();
     let mut told = answer.clone();
     if let PuzzleVerdict::Failed { key, .. } = &mut told {
         key.notice = None;
@@ -860,7 +860,7 @@ async fn a_puzzle_handed_out_or_a_daily_channel_set_is_written_with_its_notice(d
     let stored = |id: NoticeId| async move {
         let row = s.probe().notices_in(ASKED).await.unwrap();
         let row = row.into_iter().find(|n| n.id == id).expect("stored");
-        let notice = s.outbox().notice(id).await.unwrap().unwrap();
+        let notice = s.probe().notice(id).await.unwrap().unwrap();
         assert!(notice.payload.answer.handle().is_some() && !row.payload.contains("png"));
         (row.kind, row.status, notice.news, notice.payload)
     };

@@ -1059,7 +1059,7 @@ async fn a_move_sent_to_another_process_while_the_ais_is_posted_is_shown_after_i
             .play_move(360, ASTRID, &moves[0], answer)
             .await
             .unwrap();
-    let notice = t.b.outbox().notice(mine.notice).await.unwrap().unwrap();
+    let notice = t.b.probe().notice(mine.notice).await.unwrap().unwrap();
     assert!(
         notice.payload.answer == Answer::None,
         "posted, not shown in B's response"

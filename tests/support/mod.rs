@@ -64,7 +64,7 @@ pub async fn news_shown(s: &tablut_bot::service::Service, channel: u64) {
             row.status,
             NoticeStatus::Held | NoticeStatus::Pending | NoticeStatus::Claimed
         );
-        if let Some(notice) = s.outbox().notice(row.id).await.unwrap().filter(|_| owed) {
+        if let Some(notice) = s.probe().notice(row.id).await.unwrap().filter(|_| owed) {
             s.outbox().news_delivered(&notice, None).await.unwrap();
         }
     }

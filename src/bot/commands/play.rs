@@ -4,8 +4,7 @@ use crate::bot::caller::{is_moderator, place};
 use crate::bot::protocol::command::{answer_in_order, change_as, owes_news, show_in_order};
 use crate::bot::reply::{choices, private};
 use crate::bot::{messages, Context, Error};
-use crate::service::play::MovePlayed;
-use crate::service::{Ended, GameId};
+use crate::service::{Answered, Ended, GameId};
 use poise::serenity_prelude as serenity;
 
 /// Autocomplete for `/move`: the caller's legal moves that match what they typed.
@@ -32,7 +31,10 @@ pub async fn move_(
     let (channel, me) = (ctx.channel_id().get(), ctx.author().id.get());
     let owed = owes_news(ctx, games.check_move(channel, me, &notation)).await?;
     let answer = answer_in_order(ctx, owed);
-    let Some(MovePlayed { report, notice }) = change_as(
+    let Some(Answered {
+        done: report,
+        notice,
+    }) = change_as(
         ctx,
         owed,
         std::future::ready(Ok(())),
@@ -46,7 +48,9 @@ pub async fn move_(
     let ai_next = report.game.to_move().is_some_and(|p| p.is_ai());
     let told = messages::move_posted(&report.notation);
     // Shown as written: its news is the report's, worded with no read of it back.
-    show_in_order(ctx, owed, notice, report.png, told).await;
+    if let Some(notice) = &notice {
+        show_in_order(ctx, owed, notice, report.png, told).await;
+    }
     if ai_next {
         ai_reply(ctx, game);
     }
@@ -74,7 +78,7 @@ pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
     let owed = owes_news(ctx, games.check_resign(channel, me)).await?;
     let answer = Some(answer_in_order(ctx, owed));
     let ready = std::future::ready(Ok(()));
-    let ended = change_as(ctx, owed, ready, games.resign(channel, me, answer)).await?;
+    let ended = change_as(ctx, owed, ready, games.resign_answered(channel, me, answer)).await?;
     show_ended(ctx, owed, ended).await;
     Ok(())
 }
@@ -87,9 +91,10 @@ pub async fn draw(ctx: Context<'_>) -> Result<(), Error> {
     let owed = owes_news(ctx, games.check_offer_draw(channel, me)).await?;
     let answer = Some(answer_in_order(ctx, owed));
     let ready = std::future::ready(Ok(()));
-    let offered = change_as(ctx, owed, ready, games.offer_draw(channel, me, answer)).await?;
-    if let Some((_, Some(notice))) = offered {
-        show_in_order(ctx, owed, notice, Vec::new(), messages::news_posted()).await;
+    let offer = games.offer_draw_answered(channel, me, answer);
+    let offered = change_as(ctx, owed, ready, offer).await?;
+    if let Some(notice) = offered.and_then(|o| o.notice) {
+        show_in_order(ctx, owed, &notice, Vec::new(), messages::news_posted()).await;
     }
     Ok(())
 }
@@ -116,20 +121,19 @@ pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
     let owed = owes_news(ctx, games.check_abort(channel, me, moderator)).await?;
     let answer = Some(answer_in_order(ctx, owed));
     let ready = std::future::ready(Ok(()));
-    let aborted = games.abort(channel, me, moderator, answer);
+    let aborted = games.abort_answered(channel, me, moderator, answer);
     let ended = change_as(ctx, owed, ready, aborted).await?;
     show_ended(ctx, owed, ended).await;
     Ok(())
 }
 
 /// Shows the end of a game a command made, in the game's order (see [`show_in_order`]).
-async fn show_ended(ctx: Context<'_>, owed: bool, ended: Option<Ended>) {
-    if let Some(Ended {
+async fn show_ended(ctx: Context<'_>, owed: bool, ended: Option<Answered<Ended>>) {
+    if let Some(Answered {
+        done: Ended { png, .. },
         notice: Some(notice),
-        png,
-        ..
     }) = ended
     {
-        show_in_order(ctx, owed, notice, png, messages::news_posted()).await;
+        show_in_order(ctx, owed, &notice, png, messages::news_posted()).await;
     }
 }

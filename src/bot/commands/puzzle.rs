@@ -6,7 +6,7 @@ use crate::bot::reply::{board_reply, choices, reply};
 use crate::bot::Context;
 use crate::bot::{messages, Error};
 use crate::service::puzzle::{PuzzleVerdict, PuzzleView, ReplyTo};
-use crate::service::{Answer, ServiceError};
+use crate::service::{Answer, Answered, ServiceError};
 use poise::serenity_prelude as serenity;
 
 /// Puzzles from real games: find the move that wins, or the only one that saves the game.
@@ -62,29 +62,39 @@ async fn private_verdict(ctx: Context<'_>, typed: Option<&str>) -> bool {
 /// deferred response (and the dispatcher sends the same edit if this one fails; past the
 /// token's life a public verdict is posted in the channel, a private one is given again by the
 /// next `/tablut puzzle play` or `move`). Once shown, the try does not give it again.
-async fn show_verdict(ctx: Context<'_>, verdict: PuzzleVerdict) {
-    if let Some(notice) = verdict.key().notice {
-        show(ctx, notice, verdict.png().to_vec()).await;
+async fn show_verdict(ctx: Context<'_>, verdict: Answered<PuzzleVerdict>) {
+    if let Some(notice) = &verdict.notice {
+        show(ctx, notice, verdict.done.png().to_vec()).await;
     }
 }
 
 /// What `/tablut puzzle play` shows.
 enum Shown {
     /// The last verdict, not shown, given again.
-    Verdict(PuzzleVerdict),
+    Verdict(Answered<PuzzleVerdict>),
     /// The puzzle under way, or a new one.
-    Puzzle(PuzzleView),
+    Puzzle(Answered<PuzzleView>),
 }
 
 /// Shows a puzzle to this command's caller: through its notice when showing it started a try
 /// (see [`show_verdict`]); else (the try under way, shown again: nothing changed, and asking
 /// again shows the same) directly, for the caller alone when it is the daily puzzle or the
 /// response is private.
-async fn show_puzzle(ctx: Context<'_>, view: PuzzleView, private: bool) -> Result<(), Error> {
-    if let Some(notice) = view.notice {
-        show(ctx, notice, view.png).await;
-        return Ok(());
-    }
+async fn show_puzzle(
+    ctx: Context<'_>,
+    view: Answered<PuzzleView>,
+    private: bool,
+) -> Result<(), Error> {
+    let view = match view {
+        Answered {
+            done,
+            notice: Some(notice),
+        } => {
+            show(ctx, &notice, done.png).await;
+            return Ok(());
+        }
+        Answered { done, .. } => done,
+    };
     let alone = private || view.day.is_some();
     let reply = puzzle_reply(messages::view_message(&view), view.png, alone);
     if alone {
@@ -107,13 +117,15 @@ pub async fn play(ctx: Context<'_>) -> Result<(), Error> {
         // own, as a new verdict is.
         if let Some(verdict) = service
             .puzzles()
-            .unshown_verdict(guild(ctx), ctx.author().id.get(), to.as_ref())
+            .unshown_verdict_answered(guild(ctx), ctx.author().id.get(), to.as_ref())
             .await?
         {
             return Ok(Shown::Verdict(verdict));
         }
         let me = caller(ctx);
-        let view = service.puzzles().puzzle(guild(ctx), &me, to.as_ref()).await;
+        let view = (service.puzzles())
+            .puzzle_answered(guild(ctx), &me, to.as_ref())
+            .await;
         view.map(Shown::Puzzle)
     };
     // Nothing to refuse before: a puzzle is always shown (one is found, or none is there).
@@ -136,7 +148,7 @@ pub async fn today(ctx: Context<'_>) -> Result<(), Error> {
     let me = caller(ctx);
     let puzzles = service.puzzles();
     let check = puzzles.check_daily_puzzle(guild(ctx), me.id, None);
-    let daily = puzzles.daily_puzzle(guild(ctx), &me, None, to.as_ref());
+    let daily = puzzles.daily_puzzle_answered(guild(ctx), &me, None, to.as_ref());
     if let Some(view) = change_as(ctx, true, check, daily).await? {
         show_puzzle(ctx, view, true).await?;
     }
@@ -152,21 +164,22 @@ pub(crate) async fn daily_press(
     press: &serenity::ComponentInteraction,
     data: &crate::bot::Data,
     day: i64,
-) -> Result<PuzzleView, ServiceError> {
+) -> Result<Answered<PuzzleView>, ServiceError> {
     let presser = crate::bot::caller::presser(press);
     let to = ReplyTo {
         channel: press.channel_id.get(),
         answer: Answer::Private(crate::bot::protocol::press::handle(press)),
     };
     let guild = press.guild_id.map_or(0, |g| g.get());
-    let view = data
-        .service
-        .puzzles()
-        .daily_puzzle(guild, &presser, Some(day), Some(&to));
-    let view = view.await?;
-    if view.notice.is_none() {
+    let answered =
+        data.service
+            .puzzles()
+            .daily_puzzle_answered(guild, &presser, Some(day), Some(&to));
+    let answered = answered.await?;
+    let view = &answered.done;
+    if answered.notice.is_none() {
         let mut edit = serenity::EditInteractionResponse::new()
-            .content(messages::fit(messages::view_message(&view)))
+            .content(messages::fit(messages::view_message(view)))
             .allowed_mentions(serenity::CreateAllowedMentions::new());
         if !view.png.is_empty() {
             let png = serenity::CreateAttachment::bytes(view.png.clone(), "board.png");
@@ -176,7 +189,7 @@ pub(crate) async fn daily_press(
             tracing::warn!(error = %crate::bot::redact::error(&e), "could not show the daily try under way");
         }
     }
-    Ok(view)
+    Ok(answered)
 }
 
 /// Autocomplete: the legal moves of your puzzle's position that match what you typed.
@@ -207,7 +220,7 @@ pub async fn move_(
         ctx,
         private,
         puzzles.check_puzzle_move(guild(ctx), me.id, &notation),
-        puzzles.puzzle_move(guild(ctx), &me, &notation, to.as_ref()),
+        puzzles.puzzle_move_answered(guild(ctx), &me, &notation, to.as_ref()),
     )
     .await?;
     if let Some(verdict) = verdict {
@@ -250,10 +263,13 @@ pub async fn daily(
     let by = ctx.author().id.get();
     let set = service
         .puzzles()
-        .set_daily_channel(guild(ctx), chosen, by, to.as_ref());
+        .set_daily_channel_answered(guild(ctx), chosen, by, to.as_ref());
     let check = std::future::ready(Ok(()));
-    if let Some((_, Some(notice))) = change_as(ctx, true, check, set).await? {
-        show(ctx, notice, Vec::new()).await;
+    if let Some(notice) = change_as(ctx, true, check, set)
+        .await?
+        .and_then(|s| s.notice)
+    {
+        show(ctx, &notice, Vec::new()).await;
     }
     Ok(())
 }

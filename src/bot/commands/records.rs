@@ -9,7 +9,7 @@ use crate::bot::Context;
 use crate::bot::{messages, Error};
 use crate::service::analysis::AnalysisStatus;
 use crate::service::records::{self, MAX_RECORD};
-use crate::service::{AiGameRequest, ChallengeRequest, RecordProblem, ServiceError};
+use crate::service::{AiGameRequest, Answered, ChallengeRequest, RecordProblem, ServiceError};
 use crate::tafl::RecordFormat;
 use poise::serenity_prelude as serenity;
 
@@ -182,16 +182,19 @@ pub async fn import(
                 time_control: time_control(ctx, time)?,
                 start: Some(*read.game.position()),
             };
-            let Some(started) = change(
+            let Some(Answered {
+                done: started,
+                notice,
+            }) = change(
                 ctx,
                 games.check_ai_game(&request),
-                games.start_ai_game(request.clone(), Some(answer(ctx))),
+                games.start_ai_game_answered(request.clone(), Some(answer(ctx))),
             )
             .await?
             else {
                 return Ok(());
             };
-            if let Some(notice) = started.notice {
+            if let Some(notice) = &notice {
                 show(ctx, notice, started.png).await;
             }
             if started.game.to_move().is_some_and(|p| p.is_ai()) {
@@ -220,11 +223,11 @@ pub async fn import(
             let made = change(
                 ctx,
                 games.check_challenge(&request),
-                games.challenge(request.clone(), Some(answer(ctx))),
+                games.challenge_answered(request.clone(), Some(answer(ctx))),
             )
             .await?;
-            if let Some((_, Some(notice))) = made {
-                show(ctx, notice, Vec::new()).await;
+            if let Some(notice) = made.and_then(|m| m.notice) {
+                show(ctx, &notice, Vec::new()).await;
             }
         }
     }

@@ -5,7 +5,9 @@ use crate::bot::caller::{caller, person, place};
 use crate::bot::protocol::command::{answer, change, show};
 use crate::bot::Context;
 use crate::bot::{messages, Error};
-use crate::service::{AiGameRequest, ChallengeRequest, ServiceError, SideChoice, TimeControl};
+use crate::service::{
+    AiGameRequest, Answered, ChallengeRequest, ServiceError, SideChoice, TimeControl,
+};
 use crate::tafl::{Preset, Rules, Variant};
 use poise::serenity_prelude as serenity;
 
@@ -169,11 +171,11 @@ pub async fn challenge(
     let made = change(
         ctx,
         games.check_challenge(&request),
-        games.challenge(request.clone(), Some(answer(ctx))),
+        games.challenge_answered(request.clone(), Some(answer(ctx))),
     )
     .await?;
-    if let Some((_, Some(notice))) = made {
-        show(ctx, notice, Vec::new()).await;
+    if let Some(notice) = made.and_then(|m| m.notice) {
+        show(ctx, &notice, Vec::new()).await;
     }
     Ok(())
 }
@@ -204,16 +206,19 @@ pub async fn ai(
         start: None,
     };
     let games = data.service.games();
-    let Some(started) = change(
+    let Some(Answered {
+        done: started,
+        notice,
+    }) = change(
         ctx,
         games.check_ai_game(&request),
-        games.start_ai_game(request.clone(), Some(answer(ctx))),
+        games.start_ai_game_answered(request.clone(), Some(answer(ctx))),
     )
     .await?
     else {
         return Ok(());
     };
-    if let Some(notice) = started.notice {
+    if let Some(notice) = &notice {
         show(ctx, notice, started.png).await;
     }
     if started.game.to_move().is_some_and(|p| p.is_ai()) {

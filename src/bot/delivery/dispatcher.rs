@@ -303,19 +303,6 @@ async fn draw(service: &Service, notice: &Notice) -> (Vec<u8>, &'static str) {
     (png, filename)
 }
 
-/// Shows notice `id`, the news of the interaction handled now, read back from the outbox, as
-/// [`show_notice`] does. A notice that cannot be read is left to the dispatcher (true).
-pub async fn show_answer(service: &Service, poster: &Poster, id: NoticeId, png: Vec<u8>) -> bool {
-    match service.outbox().notice(id).await {
-        Ok(Some(notice)) => show_notice(service, poster, &notice, png).await,
-        Ok(None) => true,
-        Err(e) => {
-            tracing::error!(notice = id, error = ?e, "cannot read a notice to show: the dispatcher shows it");
-            true
-        }
-    }
-}
-
 /// Shows `notice`, the news of the interaction handled now (as its change wrote it), by editing
 /// the interaction's original response, with `png` as its board (drawn here if empty), and
 /// records it delivered. If the edit fails, the notice is left to the dispatcher at once, which

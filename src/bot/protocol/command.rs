@@ -2,10 +2,9 @@
 //! or for the caller alone), its commit, the edit that shows its news in the game's order, and
 //! its refusals, private whatever the acknowledgement was ([`on_error`]).
 
-use super::ToShow;
 use crate::bot::reply::private;
 use crate::bot::{messages, redact, Context, Data, Error, InFlight};
-use crate::service::{Answer, ServiceError};
+use crate::service::{Answer, Notice, ServiceError};
 use poise::serenity_prelude as serenity;
 
 /// What the handling of one command remembers, from its checks to its errors.
@@ -82,8 +81,8 @@ pub fn answer_in_order(ctx: Context<'_>, owed: bool) -> Answer {
 /// change goes on all the same (Discord may have taken it): its news is shown by the edit, or
 /// posted in the channel if there is no answer to edit. A refusal the commit finds (another
 /// change landed first) is the caller's alone all the same (see [`answer_privately`]). A
-/// failure after the commit (drawing the board, reading back what was written) is only logged:
-/// the news is in the outbox, and the dispatcher shows it in the deferred answer. `None` then.
+/// failure after the commit (drawing the board) is only logged: the news is in the outbox, and
+/// the dispatcher shows it in the deferred answer. `None` then.
 pub async fn change<T>(
     ctx: Context<'_>,
     check: impl std::future::Future<Output = Result<(), ServiceError>>,
@@ -127,10 +126,10 @@ pub async fn acknowledge(ctx: Context<'_>, private: bool) {
     }
 }
 
-/// Shows the news of a change this command made (`notice`, with `png` as its board, if drawn)
-/// by editing its deferred answer (see [`super::show`]). False when the notice is not the
-/// answer's to show (it is posted in the channel).
-pub async fn show(ctx: Context<'_>, notice: impl Into<ToShow>, png: Vec<u8>) -> bool {
+/// Shows the news of a change this command made (`notice`, as its commit wrote it, with `png`
+/// as its board, if drawn) by editing its deferred answer (see [`super::show`]). False when the
+/// notice is not the answer's to show (it is posted in the channel).
+pub async fn show(ctx: Context<'_>, notice: &Notice, png: Vec<u8>) -> bool {
     super::show(ctx.data(), notice, png).await
 }
 
@@ -143,11 +142,10 @@ pub async fn show(ctx: Context<'_>, notice: impl Into<ToShow>, png: Vec<u8>) -> 
 pub async fn show_in_order(
     ctx: Context<'_>,
     owed: bool,
-    notice: impl Into<ToShow>,
+    notice: &Notice,
     png: Vec<u8>,
     told: String,
 ) {
-    let notice = notice.into();
     if !owed {
         if !show(ctx, notice, png).await {
             if let poise::Context::Application(a) = ctx {
@@ -158,7 +156,7 @@ pub async fn show_in_order(
         }
         return;
     }
-    let id = notice.id();
+    let id = notice.id;
     if let Err(e) = ctx.data().service.outbox().not_answered(id).await {
         // Posted all the same, once its hold is over.
         tracing::error!(notice = id, error = ?e, "cannot release a notice: posted after its hold");

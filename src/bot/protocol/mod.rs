@@ -9,8 +9,9 @@
 //!    interaction; a refusal the commit finds (another change landed first) is the caller's
 //!    alone; a failure after the commit ([`committed`]) is only logged, as the news is in the
 //!    outbox;
-//! 4. **show**: the handler edits the deferred response into the news ([`show`]); if that
-//!    fails, the dispatcher sends the same edit.
+//! 4. **show**: the handler words the notice its commit wrote, as the service returned it
+//!    ([`Answered`](crate::service::Answered)), and edits the deferred response into it
+//!    ([`show`]); if that fails, the dispatcher sends the same edit.
 //!
 //! The words are `messages`'s, the requests `delivery`'s.
 
@@ -18,12 +19,12 @@ pub mod command;
 pub mod press;
 
 use super::Data;
-use crate::service::{Notice, NoticeId, ServiceError};
+use crate::service::{Notice, ServiceError};
 
 /// A change's result as the handler of `interaction` (a command's name, a button's custom id)
 /// takes it: done; or, when the change was committed but a step after it failed (drawing the
-/// board, reading back what was written), `None`, logged: its news is in the outbox, and the
-/// dispatcher shows it; or the refusal, the caller's alone.
+/// board), `None`, logged: its news is in the outbox, and the dispatcher shows it; or the
+/// refusal, the caller's alone.
 pub fn committed<T>(
     changed: Result<T, ServiceError>,
     interaction: &str,
@@ -38,44 +39,10 @@ pub fn committed<T>(
     }
 }
 
-/// A change's notice as its handler holds it: as the change wrote it (shown as it is), or its
-/// id alone (read back from the outbox to be shown).
-pub enum ToShow {
-    Written(Box<Notice>),
-    Stored(NoticeId),
-}
-
-impl ToShow {
-    /// The notice's id.
-    pub fn id(&self) -> NoticeId {
-        match self {
-            ToShow::Written(notice) => notice.id,
-            ToShow::Stored(id) => *id,
-        }
-    }
-}
-
-impl From<NoticeId> for ToShow {
-    fn from(id: NoticeId) -> ToShow {
-        ToShow::Stored(id)
-    }
-}
-
-impl From<Notice> for ToShow {
-    fn from(notice: Notice) -> ToShow {
-        ToShow::Written(Box::new(notice))
-    }
-}
-
-/// Shows the news of a change (`notice`, with `png` as its board, if drawn) by editing its
-/// interaction's deferred response; if that fails, the dispatcher sends the same edit. False
-/// when the notice is not the response's to show (it is posted in the channel).
-pub async fn show(data: &Data, notice: impl Into<ToShow>, png: Vec<u8>) -> bool {
-    let (service, poster) = (&data.service, &data.poster);
-    match notice.into() {
-        ToShow::Written(notice) => {
-            super::delivery::show_notice(service, poster, &notice, png).await
-        }
-        ToShow::Stored(id) => super::delivery::show_answer(service, poster, id, png).await,
-    }
+/// Shows the news of a change (`notice`, as its commit wrote it, with `png` as its board, if
+/// drawn) by editing its interaction's deferred response; if that fails, the dispatcher sends
+/// the same edit. False when the notice is not the response's to show (it is posted in the
+/// channel).
+pub async fn show(data: &Data, notice: &Notice, png: Vec<u8>) -> bool {
+    super::delivery::show_notice(&data.service, &data.poster, notice, png).await
 }

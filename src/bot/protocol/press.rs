@@ -4,7 +4,7 @@
 //! change's news after; and its refusals, for the presser alone.
 
 use crate::bot::{messages, redact, Data, Error};
-use crate::service::{Answer, AnswerRef, NoticeId, ServiceError};
+use crate::service::{Answer, AnswerRef, Answered, ServiceError};
 use poise::serenity_prelude as serenity;
 
 /// The response to one press: at once with the updated message (a page of a list), or, for a
@@ -111,8 +111,9 @@ impl<'a> Press<'a> {
 
     /// Makes the change the press asks for (checked by the caller, reading only, before),
     /// acknowledged first (a deferred update, so Discord's three seconds cannot run out), and
-    /// shows its news (`notice` of what `change` returns) by editing the pressed message; if
-    /// that edit fails, the dispatcher sends it again. If the acknowledgement fails, the change
+    /// shows its news (the notice `change` returns as its commit wrote it, with `png` of what
+    /// it did as its board) by editing the pressed message; if that edit fails, the dispatcher
+    /// sends it again. If the acknowledgement fails, the change
     /// goes on all the same (Discord may have taken it): the edit shows its news, or the
     /// dispatcher does in the channel. A refusal the commit finds (another answer landed first)
     /// is the presser's alone (see [`Press::refuse`]). A failure after the commit is only
@@ -122,10 +123,10 @@ impl<'a> Press<'a> {
         &mut self,
         data: &Data,
         (change, held): (
-            impl std::future::Future<Output = Result<T, ServiceError>>,
+            impl std::future::Future<Output = Result<Answered<T>, ServiceError>>,
             H,
         ),
-        notice: impl FnOnce(T) -> (Option<NoticeId>, Vec<u8>),
+        png: impl FnOnce(T) -> Vec<u8>,
     ) -> Result<(), Error> {
         if !self.acknowledged {
             if let Err(e) = self.acknowledge().await {
@@ -137,8 +138,12 @@ impl<'a> Press<'a> {
         // The change is made: what was held for it may go.
         drop(held);
         let committed = super::committed(changed, &self.press.data.custom_id)?;
-        if let Some((Some(id), png)) = committed.map(notice) {
-            super::show(data, id, png).await;
+        if let Some(Answered {
+            done,
+            notice: Some(notice),
+        }) = committed
+        {
+            super::show(data, &notice, png(done)).await;
         }
         Ok(())
     }

@@ -5,7 +5,7 @@
 use super::puzzles::Puzzles;
 use crate::service::error::ServiceError;
 use crate::service::news::News;
-use crate::service::notice::{Buttons, Payload, PuzzleBoardRef, ReplyTo};
+use crate::service::notice::{Answered, Buttons, Payload, PuzzleBoardRef, ReplyTo};
 use crate::service::stored::puzzles::{self as stored, PuzzleTry, TryStatus};
 use crate::service::types::{
     Caption, ChannelId, DayResult, GuildId, NoticeId, PuzzleView, User, UserId,
@@ -49,10 +49,23 @@ impl Puzzles<'_> {
         day: Option<i64>,
         to: Option<&ReplyTo>,
     ) -> Result<PuzzleView, ServiceError> {
+        Ok(self.daily_puzzle_answered(guild, user, day, to).await?.done)
+    }
+
+    /// [`Puzzles::daily_puzzle`], with the notice written for `to` as written, for the handler
+    /// to show.
+    pub async fn daily_puzzle_answered(
+        self,
+        guild: GuildId,
+        user: &User,
+        day: Option<i64>,
+        to: Option<&ReplyTo>,
+    ) -> Result<Answered<PuzzleView>, ServiceError> {
         let (day, puzzle_id) = match self.daily_try(guild, user.id, day).await? {
             DailyTry::UnderWay(a) => {
                 let p = self.stored_puzzle(a.puzzle).await?;
-                return self.view(&p, a.progress, a.rated, a.day).await;
+                let view = self.view(&p, a.progress, a.rated, a.day).await?;
+                return Ok(Answered::with(view, None));
             }
             DailyTry::New { day, puzzle_id } => (day, puzzle_id),
         };
@@ -72,7 +85,8 @@ impl Puzzles<'_> {
                 let a = rows::day_attempt(self.core.store.read(), guild, user.id, day)
                     .await?
                     .ok_or(ServiceError::PositionChanged)?;
-                self.view(&p, a.progress, a.rated, a.day).await
+                let view = self.view(&p, a.progress, a.rated, a.day).await?;
+                Ok(Answered::with(view, None))
             }
             Err(e) => Err(e.into()),
         }
@@ -151,6 +165,19 @@ impl Puzzles<'_> {
         by: UserId,
         to: Option<&ReplyTo>,
     ) -> Result<(bool, Option<NoticeId>), ServiceError> {
+        let set = self.set_daily_channel_answered(guild, channel, by, to);
+        Ok(set.await?.done)
+    }
+
+    /// [`Puzzles::set_daily_channel`], with the notice written for `to` as written, for the
+    /// handler to show.
+    pub async fn set_daily_channel_answered(
+        self,
+        guild: GuildId,
+        channel: Option<ChannelId>,
+        by: UserId,
+        to: Option<&ReplyTo>,
+    ) -> Result<Answered<(bool, Option<NoticeId>)>, ServiceError> {
         let mut tx = self.core.store.write().await?;
         let now = self.core.database_now_on(&mut tx).await?;
         let had = match channel {
@@ -170,8 +197,9 @@ impl Puzzles<'_> {
             let now = rows::channel_of(self.core.store.read(), guild).await?;
             Ok(now == channel.map(|c| (c, by)))
         };
-        self.core.commit_answered(tx, notice, landed).await?;
-        Ok((had, notice))
+        let id = notice.as_ref().map(|n| n.id);
+        self.core.commit_answered(tx, id, landed).await?;
+        Ok(Answered::with((had, id), notice))
     }
 
     /// Posts today's puzzle in every server's daily channel that has not had it: each post is

@@ -8,7 +8,7 @@ use crate::rating::Rating;
 use crate::service::core::Core;
 use crate::service::error::{Done, ServiceError};
 use crate::service::news::News;
-use crate::service::notice::{Payload, PuzzleBoardRef, ReplyTo};
+use crate::service::notice::{Answered, Payload, PuzzleBoardRef, ReplyTo};
 use crate::service::stored::puzzles::{self as stored, LoadedPuzzle, PuzzleTry};
 use crate::service::types::{Caption, GuildId, PuzzlePlayer, PuzzleView, User, UserId};
 use crate::store::puzzles as rows;
@@ -77,9 +77,21 @@ impl Puzzles<'_> {
         user: &User,
         to: Option<&ReplyTo>,
     ) -> Result<PuzzleView, ServiceError> {
+        Ok(self.puzzle_answered(guild, user, to).await?.done)
+    }
+
+    /// [`Puzzles::puzzle`], with the notice written for `to` as written, for the handler to
+    /// show.
+    pub async fn puzzle_answered(
+        self,
+        guild: GuildId,
+        user: &User,
+        to: Option<&ReplyTo>,
+    ) -> Result<Answered<PuzzleView>, ServiceError> {
         if let Some(a) = self.active_try(guild, user.id).await? {
             let p = self.stored_puzzle(a.puzzle).await?;
-            return self.view(&p, a.progress, a.rated, a.day).await;
+            let view = self.view(&p, a.progress, a.rated, a.day).await?;
+            return Ok(Answered::with(view, None));
         }
         if rows::count(self.core.store.read()).await? == 0 {
             self.seed().await?;
@@ -107,7 +119,8 @@ impl Puzzles<'_> {
                 let a = (self.active_try(guild, user.id).await?)
                     .ok_or(ServiceError::PositionChanged)?;
                 let p = self.stored_puzzle(a.puzzle).await?;
-                self.view(&p, a.progress, a.rated, a.day).await
+                let view = self.view(&p, a.progress, a.rated, a.day).await?;
+                Ok(Answered::with(view, None))
             }
             Err(e) => Err(e.into()),
         }
@@ -177,16 +190,17 @@ impl Puzzles<'_> {
         day: Option<i64>,
         to: Option<&ReplyTo>,
         now: i64,
-    ) -> Result<PuzzleView, ServiceError> {
+    ) -> Result<Answered<PuzzleView>, ServiceError> {
         let (mut view, board) = view_at(self.core, p, 0, rated, day);
         let payload = Payload {
             puzzle: Some(board.clone()),
             ..Payload::news(News::PuzzleShown(view.clone()))
         };
-        view.notice = self
+        let notice = self
             .core
             .reply_notice(&mut tx, "puzzle_shown", payload, to, now)
             .await?;
+        view.notice = notice.as_ref().map(|n| n.id);
         // Landed: the try, at this puzzle.
         let puzzle = p.id;
         let landed = || async move {
@@ -196,7 +210,7 @@ impl Puzzles<'_> {
         self.core.commit_answered(tx, view.notice, landed).await?;
         view.png =
             (self.puzzle_image(p, &board).await).map_err(ServiceError::after(Done::PuzzleStart))?;
-        Ok(view)
+        Ok(Answered::with(view, notice))
     }
 
     /// The server's best puzzle solvers.

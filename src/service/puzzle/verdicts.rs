@@ -7,7 +7,7 @@ use crate::rating::{rate_game, Score};
 use crate::service::core::Core;
 use crate::service::error::{Done, ServiceError};
 use crate::service::news::News;
-use crate::service::notice::{Payload, PuzzleBoardRef, ReplyTo};
+use crate::service::notice::{Answered, Notice, Payload, PuzzleBoardRef, ReplyTo};
 use crate::service::play;
 use crate::service::stored::puzzles::{self as stored, KeptVerdict, LoadedPuzzle, PuzzleTry};
 use crate::service::types::{
@@ -133,7 +133,7 @@ impl Puzzles<'_> {
 
     /// Writes the notice that shows `verdict` to the interaction `to` (none: no notice) in the
     /// transaction that judged it (or that gives it again), written at `now`, the database's
-    /// time that transaction read, and names it in the verdict's key. It
+    /// time that transaction read, names it in the verdict's key, and returns it as written. It
     /// is held for the handler's edit of the deferred response; the dispatcher sends the same
     /// edit if the handler does not record it, and past the answer's life posts it in the
     /// channel, unless it is private (then it is given up, and the try gives it again when
@@ -145,16 +145,17 @@ impl Puzzles<'_> {
         board: &PuzzleBoardRef,
         to: Option<&ReplyTo>,
         now: i64,
-    ) -> Result<(), ServiceError> {
+    ) -> Result<Option<Notice>, ServiceError> {
         let payload = Payload {
             puzzle: Some(board.clone()),
             ..Payload::news(News::PuzzleVerdict(verdict.clone()))
         };
-        verdict.key_mut().notice = self
+        let notice = self
             .core
             .reply_notice(conn, "puzzle_answer", payload, to, now)
             .await?;
-        Ok(())
+        verdict.key_mut().notice = notice.as_ref().map(|n| n.id);
+        Ok(notice)
     }
 
     /// The moves the user could play in their puzzle that match what they typed (for
@@ -189,6 +190,18 @@ impl Puzzles<'_> {
         text: &str,
         to: Option<&ReplyTo>,
     ) -> Result<PuzzleVerdict, ServiceError> {
+        Ok(self.puzzle_move_answered(guild, user, text, to).await?.done)
+    }
+
+    /// [`Puzzles::puzzle_move`], with the verdict's notice as written, for the handler to
+    /// show.
+    pub async fn puzzle_move_answered(
+        self,
+        guild: GuildId,
+        user: &User,
+        text: &str,
+        to: Option<&ReplyTo>,
+    ) -> Result<Answered<PuzzleVerdict>, ServiceError> {
         let (a, p, mv, played) = match self.to_judge(guild, user.id, text).await? {
             ToJudge::Kept(kept) => return self.give_kept(*kept, to).await,
             ToJudge::Move(a, p, mv, played) => (a, p, mv, played),
@@ -207,8 +220,7 @@ impl Puzzles<'_> {
             self.end_try(&mut tx, (guild, user), &a, &p, kept, now)
                 .await?
         };
-        self.verdict_notice(&mut tx, &mut verdict, &board, to, now)
-            .await?;
+        let notice = (self.verdict_notice(&mut tx, &mut verdict, &board, to, now)).await?;
         // Landed: the try where this verdict left it (moved on, or ended).
         let (id, key) = (a.id, verdict.key());
         let ended = !matches!(verdict, PuzzleVerdict::Continue { .. });
@@ -221,9 +233,9 @@ impl Puzzles<'_> {
         self.core
             .commit_answered(tx, verdict.key().notice, landed)
             .await?;
-        self.draw_verdict(&p, verdict, &board)
-            .await
-            .map_err(ServiceError::after(Done::PuzzleMove))
+        let verdict = (self.draw_verdict(&p, verdict, &board).await)
+            .map_err(ServiceError::after(Done::PuzzleMove))?;
+        Ok(Answered::with(verdict, notice))
     }
 
     /// A right move that is not the puzzle's last: the try `a` moves on past the opponent's
@@ -367,6 +379,18 @@ impl Puzzles<'_> {
         user: UserId,
         to: Option<&ReplyTo>,
     ) -> Result<Option<PuzzleVerdict>, ServiceError> {
+        let answered = self.unshown_verdict_answered(guild, user, to).await?;
+        Ok(answered.map(|a| a.done))
+    }
+
+    /// [`Puzzles::unshown_verdict`], with the notice written for `to` as written, for the
+    /// handler to show.
+    pub async fn unshown_verdict_answered(
+        self,
+        guild: GuildId,
+        user: UserId,
+        to: Option<&ReplyTo>,
+    ) -> Result<Option<Answered<PuzzleVerdict>>, ServiceError> {
         match self.unshown(guild, user).await? {
             Some(kept) => Ok(Some(self.give_kept(kept, to).await?)),
             None => Ok(None),
@@ -417,22 +441,22 @@ impl Puzzles<'_> {
         self,
         kept: Kept,
         to: Option<&ReplyTo>,
-    ) -> Result<PuzzleVerdict, ServiceError> {
+    ) -> Result<Answered<PuzzleVerdict>, ServiceError> {
         check_private(kept.attempt.day, to)?;
         let (mut verdict, board) = kept_at(self.core, &kept)?;
+        let mut notice = None;
         if to.is_some() {
             let mut tx = self.core.store.write().await?;
             let now = self.core.database_now_on(&mut tx).await?;
-            self.verdict_notice(&mut tx, &mut verdict, &board, to, now)
-                .await?;
+            notice = (self.verdict_notice(&mut tx, &mut verdict, &board, to, now)).await?;
             let nothing_else = || async { Ok(false) };
             self.core
                 .commit_answered(tx, verdict.key().notice, nothing_else)
                 .await?;
         }
-        self.draw_verdict(&kept.puzzle, verdict, &board)
-            .await
-            .map_err(ServiceError::after(Done::PuzzleMove))
+        let verdict = (self.draw_verdict(&kept.puzzle, verdict, &board).await)
+            .map_err(ServiceError::after(Done::PuzzleMove))?;
+        Ok(Answered::with(verdict, notice))
     }
 
     /// Records that a verdict was shown: it is not given again.
