@@ -55,6 +55,9 @@ pub(crate) struct DatabaseClock {
     /// Built for tests only: while set, every read of the database's time fails.
     #[cfg(any(test, feature = "test-support"))]
     failing: Arc<std::sync::atomic::AtomicBool>,
+    /// Built for tests only: how many times the database's time was read.
+    #[cfg(any(test, feature = "test-support"))]
+    reads: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl DatabaseClock {
@@ -66,6 +69,8 @@ impl DatabaseClock {
             by_hand: clock.clone(),
             #[cfg(any(test, feature = "test-support"))]
             failing: Arc::default(),
+            #[cfg(any(test, feature = "test-support"))]
+            reads: Arc::default(),
         }
     }
 
@@ -77,6 +82,8 @@ impl DatabaseClock {
     ) -> Result<i64, StoreError> {
         let offset = self.offset.load(Ordering::SeqCst);
         #[cfg(any(test, feature = "test-support"))]
+        self.reads.fetch_add(1, Ordering::SeqCst);
+        #[cfg(any(test, feature = "test-support"))]
         if self.failing.load(Ordering::SeqCst) {
             return Err(StoreError::injected("the database's clock"));
         }
@@ -85,6 +92,12 @@ impl DatabaseClock {
             return Ok(ms + offset);
         }
         store::database_now(ex, backend, offset).await
+    }
+
+    /// How many times the database's time was read (tests only use it).
+    #[cfg(any(test, feature = "test-support"))]
+    pub(crate) fn reads(&self) -> u64 {
+        self.reads.load(Ordering::SeqCst)
     }
 
     /// Makes every read of the database's time fail while `failing` (tests only use it).

@@ -79,6 +79,12 @@ impl Probe<'_> {
         self.service.core.store.writes_waiting()
     }
 
+    /// How many times the service has read the database's time (each transaction's stamp, each
+    /// lease and hold).
+    pub fn database_clock_reads(&self) -> u64 {
+        self.service.core.database_clock.reads()
+    }
+
     /// Makes every read of the database's time (as the service reads it) fail while
     /// `failing`, as a database that does not answer would.
     pub fn fail_database_clock(&self, failing: bool) {

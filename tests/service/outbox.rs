@@ -257,6 +257,35 @@ async fn a_moves_notice_as_its_commit_returns_it_is_the_notice_stored(db: TestDb
 }
 
 both_backends! {
+/// A move's commit reads the database's clock once, and stamps the move, its clock's deadline,
+/// its notice and the answer's end with that one time; a game's end (a resignation) likewise.
+#[tokio::test]
+async fn a_moves_commit_reads_the_database_clock_once(db: TestDb) {
+    let f = fixture(db, false).await;
+    let s = &f.service;
+    two_player_game(s, 29, TimeControl::PerMove(Duration::from_secs(3600))).await;
+    let life = ANSWER_LIFE.as_millis() as i64;
+    let reads = || s.probe().database_clock_reads();
+    let before = reads();
+    let answer = Answer::Command(answer_ref(1, "token-29"));
+    let played = s.games().play_move_answered(29, ASTRID, "a4-a3", answer).await.unwrap();
+    assert_eq!(reads() - before, 1, "one read for the move's transaction");
+    let notice = played.notice.expect("a notice");
+    let at = notice.created_at;
+    assert_eq!(notice.payload.answer.handle().unwrap().expires_at, Some(at + life));
+    assert_eq!(played.done.game.turn_deadline, Some(at + 3_600_000));
+    let before = reads();
+    let answer = Some(Answer::Command(answer_ref(1, "token-29-resign")));
+    let ended = s.games().resign_answered(29, BIRGER, answer).await.unwrap();
+    assert_eq!(reads() - before, 1, "one read for the ending's transaction");
+    let notice = ended.notice.expect("a notice");
+    let at = notice.created_at;
+    assert_eq!(notice.payload.answer.handle().unwrap().expires_at, Some(at + life));
+    assert_eq!(ended.done.game.id, played.done.game.id);
+}
+}
+
+both_backends! {
 #[tokio::test]
 async fn a_move_whose_answer_failed_is_posted_and_so_is_one_never_answered(db: TestDb) {
     let f = fixture(db, false).await;
