@@ -28,12 +28,12 @@ pub async fn on_event(
     let data = framework.user_data;
     let _counted = InFlight::enter(&data.in_flight);
     let context = framework.serenity_context;
-    let mut answer = Press::new(&context.http, &context.cache, press_event);
-    if let Err(error) = press(&mut answer, data).await {
+    let mut response = Press::new(&context.http, &context.cache, press_event);
+    if let Err(error) = press(&mut response, data).await {
         if error.is_internal() {
             tracing::error!(custom_id = %press_event.data.custom_id, error = %redact::error(&error), "button failed");
         }
-        if let Err(e) = answer.refuse(error.to_string()).await {
+        if let Err(e) = response.refuse(error.to_string()).await {
             tracing::warn!(error = %redact::error(&e), "could not answer a button");
         }
     }
@@ -79,16 +79,16 @@ impl Drop for ChallengeInHand<'_> {
 /// the challenge's message edited to point there. If the challenge expired or was answered
 /// while the thread was made, the thread is told (by the outbox) why no game started in it.
 async fn accept_in_thread(
-    answer: &mut Press<'_>,
+    response: &mut Press<'_>,
     data: &Data,
     challenge: &crate::service::ChallengeInfo,
     user: u64,
     in_hand: Option<ChallengeInHand<'_>>,
 ) -> Result<(), Error> {
-    answer.acknowledge().await?;
-    let http = answer.http;
+    response.acknowledge().await?;
+    let http = response.http;
     let name = messages::thread_name(challenge);
-    let thread = answer
+    let thread = response
         .press
         .channel_id
         .create_thread(
@@ -113,17 +113,17 @@ async fn accept_in_thread(
         challenge.id,
         user,
         Some(thread),
-        Some(answer.answer()),
+        Some(response.answer()),
     );
     // The challenge's message says where the game is on, without a board.
-    answer
+    response
         .change(data, (accepted, in_hand), |_| Vec::new())
         .await
 }
 
 /// Handles one button press.
-async fn press(answer: &mut Press<'_>, data: &Data) -> Result<(), Error> {
-    let press = answer.press;
+async fn press(response: &mut Press<'_>, data: &Data) -> Result<(), Error> {
+    let press = response.press;
     let button = match press.data.custom_id.parse::<Button>() {
         Ok(button) => button,
         Err(ButtonError::Foreign) => return Ok(()),
@@ -148,21 +148,21 @@ async fn press(answer: &mut Press<'_>, data: &Data) -> Result<(), Error> {
         Button::Accept(challenge_id) => {
             let challenge = service.games().check_accept(challenge_id, user).await?;
             if challenge.thread {
-                return accept_in_thread(answer, data, &challenge, user, in_hand).await;
+                return accept_in_thread(response, data, &challenge, user, in_hand).await;
             }
             let accepted =
                 service
                     .games()
-                    .accept_answered(challenge_id, user, None, Some(answer.answer()));
-            answer.change(data, (accepted, in_hand), |s| s.png).await
+                    .accept_answered(challenge_id, user, None, Some(response.answer()));
+            response.change(data, (accepted, in_hand), |s| s.png).await
         }
         Button::Decline(challenge_id) => {
             service.games().check_decline(challenge_id, user).await?;
             let declined =
                 service
                     .games()
-                    .decline_answered(challenge_id, user, Some(answer.answer()));
-            answer
+                    .decline_answered(challenge_id, user, Some(response.answer()));
+            response
                 .change(data, (declined, in_hand), |_| Vec::new())
                 .await
         }
@@ -171,8 +171,8 @@ async fn press(answer: &mut Press<'_>, data: &Data) -> Result<(), Error> {
             let cancelled =
                 service
                     .games()
-                    .cancel_answered(challenge_id, user, Some(answer.answer()));
-            answer
+                    .cancel_answered(challenge_id, user, Some(response.answer()));
+            response
                 .change(data, (cancelled, in_hand), |_| Vec::new())
                 .await
         }
@@ -185,9 +185,9 @@ async fn press(answer: &mut Press<'_>, data: &Data) -> Result<(), Error> {
                 channel,
                 user,
                 accept,
-                Some(answer.answer()),
+                Some(response.answer()),
             );
-            answer
+            response
                 .change(data, (answered, in_hand), |a| match a {
                     DrawDecision::Accepted(ended) => ended.png,
                     DrawDecision::Declined(..) => Vec::new(),
@@ -200,9 +200,9 @@ async fn press(answer: &mut Press<'_>, data: &Data) -> Result<(), Error> {
                 .puzzles()
                 .check_daily_puzzle(guild, user, Some(day))
                 .await?;
-            answer.private = true;
-            let daily = super::commands::puzzle::daily_press(answer.http, press, data, day);
-            answer.change(data, (daily, ()), |v| v.png).await
+            response.private = true;
+            let daily = super::commands::puzzle::daily_press(response.http, press, data, day);
+            response.change(data, (daily, ()), |v| v.png).await
         }
         Button::ForgetMe(asker) => {
             // Refused at once, privately, while anything of theirs is under way; the question
@@ -210,12 +210,12 @@ async fn press(answer: &mut Press<'_>, data: &Data) -> Result<(), Error> {
             let (presser, to) = super::commands::privacy::pressed_by(press, asker)?;
             service.privacy().check_forget(&presser).await?;
             let forget = service.privacy().forget_answered(&presser, Some(&to));
-            answer.change(data, (forget, ()), |_| Vec::new()).await
+            response.change(data, (forget, ()), |_| Vec::new()).await
         }
         Button::Tournament { id, join } => {
             // The presser's answer is theirs alone; the announcement's edit is the outbox's.
             let text = super::commands::tournament::press(data, press, id, join).await?;
-            answer.refuse(text).await?;
+            response.refuse(text).await?;
             Ok(())
         }
         Button::Leaderboard { variant, page } => {
@@ -227,7 +227,9 @@ async fn press(answer: &mut Press<'_>, data: &Data) -> Result<(), Error> {
                 .leaderboard(guild.get(), variant, page)
                 .await?;
             let text = messages::leaderboard_message(&board);
-            answer.update_with(text, leaderboard_buttons(&board)).await
+            response
+                .update_with(text, leaderboard_buttons(&board))
+                .await
         }
         Button::Games { page } => {
             let guild = press
@@ -235,10 +237,10 @@ async fn press(answer: &mut Press<'_>, data: &Data) -> Result<(), Error> {
                 .ok_or_else(|| Error::User("The games listed belong to a server.".into()))?;
             // Worked out again for the presser (the caller: the listing is theirs alone), so a
             // page shows only the games in channels they can see now.
-            let viewer = super::visibility::Viewer::of_press(answer.cache, answer.http, press);
+            let viewer = super::visibility::Viewer::of_press(response.cache, response.http, press);
             let games = super::visibility::visible_games(&viewer, service, guild.get()).await?;
             let listed = messages::games_page(&games, page);
-            answer
+            response
                 .update_with(listed.text.clone(), games_buttons(&listed))
                 .await
         }
