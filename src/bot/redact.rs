@@ -11,9 +11,6 @@ use std::fmt;
 use std::io;
 use std::sync::LazyLock;
 
-/// What stands where a token was.
-pub const REDACTED: &str = crate::credentials::HIDDEN;
-
 /// A token in a URL path (after `interactions/{id}/` or `webhooks/{id}/`), a `token` field in a
 /// value's debug form, and a bot token (three dot-separated base64 parts).
 static TOKENS: LazyLock<[(Regex, &str); 3]> = LazyLock::new(|| {
@@ -32,7 +29,7 @@ static TOKENS: LazyLock<[(Regex, &str); 3]> = LazyLock::new(|| {
 });
 
 /// `text` with every token and every credential (a database or proxy URL's password, see
-/// [`crate::credentials`]) in it replaced by [`REDACTED`].
+/// [`crate::credentials`]) in it replaced by `<redacted>`.
 pub fn redact(text: &str) -> String {
     let mut out = crate::credentials::hide(text);
     for (pattern, replacement) in TOKENS.iter() {

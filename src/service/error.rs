@@ -74,8 +74,6 @@ pub enum ServiceError {
     AiGameTooSoon(u64),
     #[error("the hint's search timed out")]
     HintTimedOut,
-    #[error("the AI is to move")]
-    AiToMove,
     #[error("not a time control: {:?}", .0)]
     BadTimeControl(String),
     #[error("no puzzle to answer")]

@@ -102,12 +102,6 @@ impl Games<'_> {
         self.core.game(id).await
     }
 
-    /// Remembers the message that shows a game's latest board.
-    pub async fn set_board_message(self, id: GameId, message_id: u64) -> Result<(), ServiceError> {
-        let mut writing = self.core.store.lock().await?;
-        Ok(games::set_board_message(writing.ex(), id, message_id).await?)
-    }
-
     /// The games running in a server, oldest first.
     pub async fn games_in_guild(self, guild: GuildId) -> Result<Vec<GameInfo>, ServiceError> {
         let mut out = Vec::new();

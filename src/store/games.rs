@@ -585,20 +585,6 @@ pub async fn mark_reminder<'e>(
     Ok(done.rows_affected() == 1)
 }
 
-/// Remembers the message that shows the game's latest board.
-pub async fn set_board_message<'e>(
-    ex: impl Writes<'e>,
-    id: i64,
-    message_id: u64,
-) -> Result<(), StoreError> {
-    sqlx::query("UPDATE games SET board_message_id = $1 WHERE id = $2")
-        .bind(to_db(message_id))
-        .bind(id)
-        .execute(ex)
-        .await?;
-    Ok(())
-}
-
 /// Stops the clock of a game (no deadline until its next move). Returns whether it ran.
 pub async fn stop_clock<'e>(ex: impl Writes<'e>, id: i64) -> Result<bool, StoreError> {
     let done = sqlx::query(

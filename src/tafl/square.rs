@@ -88,11 +88,6 @@ impl Square {
         self.file() < size && self.rank() < size
     }
 
-    /// Every square of Tablut's 9×9 board, a1 b1 … i9.
-    pub fn all() -> impl Iterator<Item = Square> {
-        Square::all_on(9)
-    }
-
     /// Every square of a `size` × `size` board, rank by rank: a1 b1 … (lowest index first).
     pub fn all_on(size: u8) -> impl Iterator<Item = Square> {
         (0..size)
@@ -174,12 +169,9 @@ impl fmt::Display for Square {
 /// Why text is not a square.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SquareError {
-    /// Off Tablut's 9×9 board.
-    #[error("{} is off the board: files run from a to i and ranks from 1 to 9", crate::echo::echo(.0))]
-    OffBoard(String),
-    /// Off a board of another size.
+    /// Off a `size` × `size` board.
     #[error("{} is off the board: files run from a to {} and ranks from 1 to {size}", crate::echo::echo(name), (b'a' + size - 1) as char)]
-    OffBoardOf { name: String, size: u8 },
+    OffBoard { name: String, size: u8 },
     /// Not a file letter then a rank, on a `size` × `size` board.
     #[error("'{}' is not a square: write a file letter a-{} then a rank 1-{size}, like e5", crate::echo::echo(text), (b'a' + size - 1) as char)]
     Malformed { text: String, size: u8 },
@@ -194,11 +186,7 @@ impl SquareError {
     }
 
     fn off_board(name: String, size: u8) -> SquareError {
-        if size == 9 {
-            SquareError::OffBoard(name)
-        } else {
-            SquareError::OffBoardOf { name, size }
-        }
+        SquareError::OffBoard { name, size }
     }
 }
 
@@ -217,7 +205,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for sq in Square::all() {
+        for sq in Square::all_on(9) {
             assert_eq!(sq.to_string().parse::<Square>(), Ok(sq));
         }
         assert_eq!("a1".parse::<Square>().unwrap().index(), 0);
@@ -230,15 +218,24 @@ mod tests {
     fn off_board_squares_are_named() {
         assert_eq!(
             "j4".parse::<Square>(),
-            Err(SquareError::OffBoard("j4".into()))
+            Err(SquareError::OffBoard {
+                name: "j4".into(),
+                size: 9
+            })
         );
         assert_eq!(
             "a10".parse::<Square>(),
-            Err(SquareError::OffBoard("a10".into()))
+            Err(SquareError::OffBoard {
+                name: "a10".into(),
+                size: 9
+            })
         );
         assert_eq!(
             "a0".parse::<Square>(),
-            Err(SquareError::OffBoard("a0".into()))
+            Err(SquareError::OffBoard {
+                name: "a0".into(),
+                size: 9
+            })
         );
         assert!(matches!(
             "44".parse::<Square>(),
@@ -250,7 +247,7 @@ mod tests {
         ));
         assert!(matches!(
             "é4".parse::<Square>(),
-            Err(SquareError::Malformed { .. }) | Err(SquareError::OffBoard(_))
+            Err(SquareError::Malformed { .. }) | Err(SquareError::OffBoard { .. })
         ));
     }
 

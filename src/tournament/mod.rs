@@ -100,12 +100,6 @@ impl Pairing {
             Pairing::Bye(seat) => (seat, None),
         }
     }
-
-    /// Whether `seat` plays in (or has the bye of) this pairing.
-    pub fn involves(&self, seat: Seat) -> bool {
-        let (a, b) = self.seats();
-        a == seat || b == Some(seat)
-    }
 }
 
 /// A match's result as the standings count it.

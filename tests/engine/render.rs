@@ -119,13 +119,13 @@ fn square_centres_tell_attackers_defenders_the_king_and_empty_squares_apart() {
     let game = long_game(Rules::default(), 24);
     for position in [&start, game.position()] {
         let img = decode_png(&board_png(position, None, None));
-        for s in Square::all() {
+        for s in Square::all_on(9) {
             assert_eq!(what_is_at(&img, s), expected(position, s), "square {s}");
         }
     }
     // And with the last move's highlights and marks drawn.
     let img = png_after(&game, Some("Move 13"));
-    for s in Square::all() {
+    for s in Square::all_on(9) {
         let captured = game.moves().last().unwrap().captured.contains(s);
         if !captured {
             assert_eq!(
@@ -161,7 +161,7 @@ fn the_last_moves_squares_carry_the_highlight_and_no_other_square_does() {
     let without = decode_png(&board_png(game.position(), None, None));
     // A pixel near each square's corner, clear of pieces and stitches.
     let corner = |img: &RgbaImage, s: Square| inside(img, s, 5, 8);
-    for s in Square::all() {
+    for s in Square::all_on(9) {
         let (a, b) = (corner(&with, s), corner(&without, s));
         if s == sq("e2") {
             assert!(
@@ -193,7 +193,7 @@ fn rendering_straight_after_a_capture_marks_the_captured_squares() {
     assert_eq!(last.to_string(), "e1-e4xd4/f4");
     let img = png_after(&game, None);
     let before = decode_png(&board_png(game.start(), None, None));
-    for s in Square::all() {
+    for s in Square::all_on(9) {
         let captured = s == sq("d4") || s == sq("f4");
         assert_eq!(
             is_marked_captured(&img, s),
@@ -334,7 +334,7 @@ fn captions_take_any_unicode_and_never_break_the_image() {
             "{caption:?}"
         );
         // The board itself is untouched by the caption.
-        for s in Square::all() {
+        for s in Square::all_on(9) {
             assert_eq!(
                 what_is_at(&img, s),
                 expected(&position, s),
@@ -380,7 +380,7 @@ fn the_replay_has_one_frame_per_ply_plus_the_start_and_each_shows_its_board() {
             game.moves().get(ply - 1)
         };
         let png = decode_png(&board_png(position, last, None));
-        for s in Square::all() {
+        for s in Square::all_on(9) {
             let (x, y) = square_origin(s);
             for (dx, dy) in [(SQUARE_PX / 2, SQUARE_PX / 2), (5, 8), (20, 30), (50, 12)] {
                 assert_eq!(

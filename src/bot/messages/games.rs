@@ -222,15 +222,6 @@ pub fn replay_text(game: &GameInfo) -> String {
     )
 }
 
-/// `player` aborted the game (a player before the second move, or a moderator).
-pub fn aborted_by(game: &GameInfo, player: &Player) -> String {
-    format!(
-        "{} aborted {}; it does not count.",
-        mention(player),
-        the_game(game.variant())
-    )
-}
-
 /// The line for an AI turn in `game` still waiting for a worker, with `ahead` requests before
 /// it ("this Brandubh game" for another variant than Tablut).
 pub fn ai_waiting(game: &GameInfo, ahead: usize) -> String {

@@ -126,7 +126,6 @@ pub fn refusal(e: &ServiceError) -> String {
             format!("You started a game against the AI a moment ago: try again in {secs} s.")
         }
         E::HintTimedOut => "Sorry, the AI is busy with other games and could not look at your position in time: ask for a hint again in a minute.".into(),
-        E::AiToMove => "It is the AI's turn: its move is coming.".into(),
         E::BadTimeControl(typed) => format!(
             "'{}' is not a time control: write none, a time per move like 3d, or a bank and increment like 3d+6h (1 minute to 30 days; the increment at most the bank).",
             crate::echo::echo(typed)
