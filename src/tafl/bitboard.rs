@@ -490,13 +490,6 @@ impl Iterator for Squares {
 
 impl ExactSizeIterator for Squares {}
 
-impl Bitboard {
-    /// The squares of a `size` × `size` board not in the set.
-    pub fn complement_on(self, size: u8) -> Bitboard {
-        Bitboard(self.0.not() & super::tables::geometry(size).full)
-    }
-}
-
 impl FromIterator<Square> for Bitboard {
     fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Bitboard {
         iter.into_iter().fold(Bitboard::EMPTY, |bb, sq| bb.with(sq))
@@ -531,8 +524,7 @@ bitop!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
 bitop!(BitOr, bitor, BitOrAssign, bitor_assign, |);
 bitop!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
 
-/// The complement within Tablut's 9×9 board. For another board size, use
-/// [`Bitboard::complement_on`].
+/// The complement within Tablut's 9×9 board.
 impl Not for Bitboard {
     type Output = Bitboard;
     #[inline(always)]
@@ -590,7 +582,6 @@ impl Shr<usize> for Bits {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tafl::tables::{GEOMETRY_13, GEOMETRY_9};
 
     #[test]
     fn masks() {
@@ -604,14 +595,6 @@ mod tests {
             .collect();
         assert_eq!(corners, ["a1", "i1", "a9", "i9"]);
         assert_eq!((!Bitboard::EMPTY), Bitboard::FULL);
-        assert_eq!(Bitboard::FULL.0, GEOMETRY_9.full);
-        assert_eq!(Bitboard::EDGE.0, GEOMETRY_9.edge);
-        assert_eq!(Bitboard::CORNERS.0, GEOMETRY_9.corners);
-        assert_eq!(Bitboard::CASTLE.0, GEOMETRY_9.centre);
-        assert_eq!(Bitboard::FILE_A.0, GEOMETRY_9.first_file);
-        assert_eq!(Bitboard::FILE_I.0, GEOMETRY_9.last_file);
-        assert_eq!(Bitboard::ALL_SQUARES.0, GEOMETRY_13.full);
-        assert_eq!(Bitboard::EMPTY.complement_on(7).count(), 49);
         assert_eq!(Bitboard::ALL_SQUARES.count(), 169);
     }
 

@@ -4,7 +4,7 @@
 //! lands on a square outside the board's mask and needs no wrap mask. Only the 13×13 board
 //! fills its rows and needs them.
 
-use super::bitboard::{Bits, Word};
+use super::bitboard::{Bitboard, Bits, Word};
 use super::square::{SQUARES, STRIDE};
 
 /// Directions: north (+rank), east (+file), south (-rank), west (-file).
@@ -228,6 +228,13 @@ pub fn geometry(size: u8) -> &'static Geometry {
     }
 }
 
+impl Bitboard {
+    /// The squares of a `size` × `size` board not in the set.
+    pub fn complement_on(self, size: u8) -> Bitboard {
+        Bitboard(self.0.not() & geometry(size).full)
+    }
+}
+
 /// The squares reachable from `sq` in direction `dir` on a board, stopping before the first
 /// blocker.
 #[inline(always)]
@@ -248,6 +255,18 @@ pub fn slide_on<W: Word>(g: &Geometry<W>, sq: usize, dir: usize, blockers: W) ->
 mod tests {
     use super::*;
     use crate::tafl::Square;
+
+    #[test]
+    fn tablut_s_masks_are_the_9x9_geometry_s() {
+        assert_eq!(Bitboard::FULL.0, GEOMETRY_9.full);
+        assert_eq!(Bitboard::EDGE.0, GEOMETRY_9.edge);
+        assert_eq!(Bitboard::CORNERS.0, GEOMETRY_9.corners);
+        assert_eq!(Bitboard::CASTLE.0, GEOMETRY_9.centre);
+        assert_eq!(Bitboard::FILE_A.0, GEOMETRY_9.first_file);
+        assert_eq!(Bitboard::FILE_I.0, GEOMETRY_9.last_file);
+        assert_eq!(Bitboard::ALL_SQUARES.0, GEOMETRY_13.full);
+        assert_eq!(Bitboard::EMPTY.complement_on(7).count(), 49);
+    }
 
     fn idx(name: &str) -> usize {
         name.parse::<Square>().unwrap().index()
