@@ -296,7 +296,7 @@ fn adler32(data: &[u8]) -> u32 {
 }
 
 /// `data` as a zlib stream (one dynamic-Huffman deflate block), its rows `stride` bytes long.
-pub fn zlib(data: &[u8], stride: usize) -> Vec<u8> {
+pub(crate) fn zlib(data: &[u8], stride: usize) -> Vec<u8> {
     let tokens = tokens(data, stride);
     let mut lit_freq = [0u32; 286];
     let mut dist_freq = [0u32; 30];

@@ -88,7 +88,7 @@ impl Bits {
 /// that fits. That parse is not always the greedy one, which LZW allows: the decoder only
 /// ever adds "last string + first byte of this one", and so does the encoder, even when the
 /// string is already known.
-pub fn encode(data: &[u8], run_byte: u8) -> Vec<u8> {
+pub(crate) fn encode(data: &[u8], run_byte: u8) -> Vec<u8> {
     let mut bits = Bits {
         out: Vec::with_capacity(data.len() / 4 + 16),
         acc: 0,

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 #[derive(Debug, Args)]
 #[command(group(ArgGroup::new("limit").required(true).args(["depth", "time_ms", "nodes"])))]
-pub struct AnalyzeArgs {
+pub(super) struct AnalyzeArgs {
     #[command(flatten)]
     pub common: Common,
     /// Moves to play from the position before analysing (e2-c2, e2c2, Ke5-e8, ...).
@@ -37,7 +37,7 @@ fn parse_level(s: &str) -> Result<Level, String> {
 
 /// The JSON object `analyze` prints.
 #[derive(Debug, Serialize)]
-pub struct AnalyzeOutput {
+pub(super) struct AnalyzeOutput {
     pub best: String,
     pub score: i32,
     pub depth: u32,
@@ -46,7 +46,7 @@ pub struct AnalyzeOutput {
     pub pv: Vec<String>,
 }
 
-pub fn run(args: AnalyzeArgs) -> Result<(), CliError> {
+pub(super) fn run(args: AnalyzeArgs) -> Result<(), CliError> {
     let game = args.common.game_after(&args.moves)?;
     if let Some(reason) = game.outcome().reason() {
         return Err(CliError::Input(format!(

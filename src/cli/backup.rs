@@ -7,7 +7,7 @@ use clap::Args;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
-pub struct BackupArgs {
+pub(super) struct BackupArgs {
     /// The file to write the copy to; it must not exist yet.
     #[arg(value_name = "PATH")]
     path: PathBuf,
@@ -16,7 +16,7 @@ pub struct BackupArgs {
     database_url: String,
 }
 
-pub fn run(args: BackupArgs) -> Result<(), CliError> {
+pub(super) fn run(args: BackupArgs) -> Result<(), CliError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

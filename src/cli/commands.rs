@@ -9,7 +9,7 @@ use clap::{ArgGroup, Args, Subcommand};
 use poise::serenity_prelude as serenity;
 
 #[derive(Debug, Subcommand)]
-pub enum CommandsArgs {
+pub(super) enum CommandsArgs {
     /// Remove the bot's commands from one server (--guild ID), or its global commands
     /// (--global). The bot registers them again when it starts (in DEV_GUILD_ID's server if
     /// set, else globally).
@@ -18,7 +18,7 @@ pub enum CommandsArgs {
 
 #[derive(Debug, Args)]
 #[command(group(ArgGroup::new("scope").required(true).args(["guild", "global"])))]
-pub struct ClearArgs {
+pub(super) struct ClearArgs {
     /// The server whose commands to remove (its numeric id): those registered while
     /// DEV_GUILD_ID named it.
     #[arg(long, value_name = "ID", value_parser = clap::value_parser!(u64).range(1..))]
@@ -30,7 +30,7 @@ pub struct ClearArgs {
     config: Box<BotConfig>,
 }
 
-pub fn run(args: CommandsArgs) -> Result<(), CliError> {
+pub(super) fn run(args: CommandsArgs) -> Result<(), CliError> {
     match args {
         CommandsArgs::Clear(args) => clear(args),
     }

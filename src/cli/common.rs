@@ -109,7 +109,7 @@ impl Common {
 }
 
 /// The moves given as arguments, or read whitespace-separated from stdin when there are none.
-pub fn moves_or_stdin(moves: Vec<String>) -> Result<Vec<String>, CliError> {
+pub(super) fn moves_or_stdin(moves: Vec<String>) -> Result<Vec<String>, CliError> {
     if !moves.is_empty() {
         return Ok(moves);
     }

@@ -18,7 +18,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
 #[derive(Debug, Args)]
-pub struct EngineArgs {
+pub(super) struct EngineArgs {
     /// Seconds per move when the host sends no clock.
     #[arg(long, default_value_t = 2.0)]
     pub seconds: f64,
@@ -30,7 +30,7 @@ pub struct EngineArgs {
 /// Reads an OpenTafl rules record (`dim:9 esc:e ka:y … start:/…/`) into the rule options and
 /// the start position's record and side to move. Records the engine cannot play are refused
 /// with the reason.
-pub fn parse_rules_record(record: &str) -> Result<(Rules, String, Side), String> {
+pub(super) fn parse_rules_record(record: &str) -> Result<(Rules, String, Side), String> {
     let variant = record_variant(record)?;
     if variant != Variant::Tablut {
         return parse_fixed_record(record, variant);
@@ -455,7 +455,7 @@ fn parse_clock(args: &str, side: Option<Side>) -> Option<(u64, u64)> {
     }
 }
 
-pub fn run(args: EngineArgs) -> Result<(), CliError> {
+pub(super) fn run(args: EngineArgs) -> Result<(), CliError> {
     if !(args.seconds > 0.0 && args.seconds <= 3600.0) {
         return Err(CliError::Input(
             "--seconds must be more than 0 and at most 3600".into(),

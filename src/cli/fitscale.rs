@@ -17,7 +17,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 #[derive(Debug, Args)]
-pub struct FitScaleArgs {
+pub(super) struct FitScaleArgs {
     #[command(flatten)]
     pub common: Common,
     /// Opening positions; each is played twice, the colours swapped.
@@ -85,7 +85,7 @@ fn play(
     (scored, outcome)
 }
 
-pub fn run(args: FitScaleArgs) -> Result<(), CliError> {
+pub(super) fn run(args: FitScaleArgs) -> Result<(), CliError> {
     let start = args.common.game()?;
     let lines = openings(*start.rules(), args.openings as usize);
     let jobs: Vec<&[crate::tafl::Move]> = lines

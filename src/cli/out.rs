@@ -9,7 +9,7 @@ use std::io::{self, Write};
 
 /// Prints `text` and a newline on stdout, flushed: [`CliError::Closed`] if the reader has
 /// closed its end, a one-line failure for any other error.
-pub fn line(text: impl Display) -> Result<(), CliError> {
+pub(super) fn line(text: impl Display) -> Result<(), CliError> {
     let mut out = io::stdout().lock();
     writeln!(out, "{text}")
         .and_then(|()| out.flush())
@@ -17,7 +17,7 @@ pub fn line(text: impl Display) -> Result<(), CliError> {
 }
 
 /// A failed write to stdout as the command's error.
-pub fn error(e: io::Error) -> CliError {
+pub(super) fn error(e: io::Error) -> CliError {
     if e.kind() == io::ErrorKind::BrokenPipe {
         CliError::Closed
     } else {

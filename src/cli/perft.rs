@@ -7,7 +7,7 @@ use clap::Args;
 use std::time::Instant;
 
 #[derive(Debug, Args)]
-pub struct PerftArgs {
+pub(super) struct PerftArgs {
     /// How many plies deep to count, at most 6.
     #[arg(value_parser = parse_depth)]
     pub depth: u32,
@@ -17,7 +17,7 @@ pub struct PerftArgs {
 
 /// The deepest count offered: depth 6 from the start takes minutes (about 130 billion
 /// leaves); depth 7 would take hours, and from depth 10 the count no longer fits in 64 bits.
-pub const MAX_DEPTH: u32 = 6;
+pub(super) const MAX_DEPTH: u32 = 6;
 
 fn parse_depth(s: &str) -> Result<u32, String> {
     let too_deep = || {
@@ -39,7 +39,7 @@ fn parse_depth(s: &str) -> Result<u32, String> {
     }
 }
 
-pub fn run(args: PerftArgs) -> Result<(), CliError> {
+pub(super) fn run(args: PerftArgs) -> Result<(), CliError> {
     let pos = args.common.position()?;
     let started = Instant::now();
     let leaves = perft(&pos, args.depth);

@@ -15,7 +15,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 #[derive(Debug, Args)]
-pub struct PuzzlesArgs {
+pub(super) struct PuzzlesArgs {
     #[command(flatten)]
     pub common: Common,
     /// Where to write the puzzles (a JSON array, one puzzle a line).
@@ -56,7 +56,7 @@ fn parse_spec(s: &str) -> Result<Spec, String> {
 
 /// The puzzles found in a finished game's last `scan` plies, with the time each position took
 /// to search. Each puzzle starts a fresh game at its position.
-pub fn scan_game(
+pub(super) fn scan_game(
     solver: &mut Solver,
     game: &Game,
     scan: usize,
@@ -76,7 +76,7 @@ pub fn scan_game(
     (found, times)
 }
 
-pub fn run(args: PuzzlesArgs) -> Result<(), CliError> {
+pub(super) fn run(args: PuzzlesArgs) -> Result<(), CliError> {
     let start = args.common.game()?;
     if start.outcome().is_over() {
         return Err(CliError::Input(

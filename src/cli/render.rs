@@ -6,7 +6,7 @@ use clap::Args;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
-pub struct RenderArgs {
+pub(super) struct RenderArgs {
     #[command(flatten)]
     pub common: Common,
     /// Where to write the image (a PNG, or a GIF with --replay).
@@ -22,7 +22,7 @@ pub struct RenderArgs {
     pub moves: Vec<String>,
 }
 
-pub fn run(args: RenderArgs) -> Result<(), CliError> {
+pub(super) fn run(args: RenderArgs) -> Result<(), CliError> {
     if args.replay && args.caption.is_some() {
         return Err(CliError::Input(
             "--caption is for a board PNG; a --replay captions every frame with its move".into(),

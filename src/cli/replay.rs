@@ -7,7 +7,7 @@ use clap::Args;
 use serde::Serialize;
 
 #[derive(Debug, Args)]
-pub struct ReplayArgs {
+pub(super) struct ReplayArgs {
     #[command(flatten)]
     pub common: Common,
     /// Print the game as a record in this format (tafl: the archives' record; opentafl:
@@ -25,7 +25,7 @@ fn parse_format(s: &str) -> Result<RecordFormat, String> {
 
 /// The JSON object `replay` prints.
 #[derive(Debug, Serialize)]
-pub struct ReplayOutput {
+pub(super) struct ReplayOutput {
     pub position: String,
     pub to_move: &'static str,
     pub status: &'static str,
@@ -35,7 +35,7 @@ pub struct ReplayOutput {
 }
 
 impl ReplayOutput {
-    pub fn of(game: &Game) -> ReplayOutput {
+    pub(super) fn of(game: &Game) -> ReplayOutput {
         let pos = game.position();
         let outcome = game.outcome();
         ReplayOutput {
@@ -56,7 +56,7 @@ impl ReplayOutput {
     }
 }
 
-pub fn run(args: ReplayArgs) -> Result<(), CliError> {
+pub(super) fn run(args: ReplayArgs) -> Result<(), CliError> {
     let game = if args.moves.is_empty() {
         let mut input = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut input)

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 #[derive(Debug, Args)]
-pub struct ReviewArgs {
+pub(super) struct ReviewArgs {
     #[command(flatten)]
     pub common: Common,
     /// Milliseconds of search per position (the bot's default).
@@ -71,7 +71,7 @@ fn round(x: f64, places: i32) -> f64 {
     (x * f).round() / f
 }
 
-pub fn run(args: ReviewArgs) -> Result<(), CliError> {
+pub(super) fn run(args: ReviewArgs) -> Result<(), CliError> {
     if !(args.scale.is_finite() && args.scale > 0.0) {
         return Err(CliError::Input("--scale must be a positive number".into()));
     }

@@ -4,7 +4,7 @@
 use super::common::CliError;
 use crate::bot::{self, BotConfig};
 
-pub fn run(config: BotConfig) -> Result<(), CliError> {
+pub(super) fn run(config: BotConfig) -> Result<(), CliError> {
     // Settings that contradict each other are refused before anything starts, as a bad value is.
     config
         .check()

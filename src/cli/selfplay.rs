@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 #[derive(Debug, Args)]
-pub struct SelfplayArgs {
+pub(super) struct SelfplayArgs {
     #[command(flatten)]
     pub common: Common,
     /// The first player: easy, medium or hard (timed by --time-ms), depth:N or nodes:N.
@@ -56,7 +56,7 @@ pub struct SelfplayArgs {
 
 /// A player's configuration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Spec {
+pub(super) enum Spec {
     Level(Level),
     Depth(u32),
     Nodes(u64),
@@ -105,7 +105,7 @@ fn parse_spec(s: &str) -> Result<Spec, String> {
 }
 
 /// A player in a match: its configuration and its own searcher.
-pub struct Player {
+pub(super) struct Player {
     spec: Spec,
     time: Duration,
     searcher: Searcher,
@@ -117,7 +117,7 @@ pub struct Player {
 }
 
 impl Player {
-    pub fn new(spec: Spec, time: Duration, tt_mb: usize, weights: Weights) -> Player {
+    pub(super) fn new(spec: Spec, time: Duration, tt_mb: usize, weights: Weights) -> Player {
         Player {
             spec,
             time,
@@ -158,7 +158,7 @@ impl Player {
 }
 
 /// The fixed openings: the start, then two plies chosen by a generator seeded with the index.
-pub fn openings(rules: Rules, n: usize) -> Vec<Vec<Move>> {
+pub(super) fn openings(rules: Rules, n: usize) -> Vec<Vec<Move>> {
     let mut out = vec![Vec::new()];
     let mut seed = 1;
     while out.len() < n {
@@ -180,7 +180,7 @@ pub fn openings(rules: Rules, n: usize) -> Vec<Vec<Move>> {
 }
 
 /// Plays one game from `start` after `opening`; the outcome (a draw after `max_plies`).
-pub fn play_game(
+pub(super) fn play_game(
     start: &Game,
     opening: &[Move],
     attackers: &mut Player,
@@ -191,7 +191,7 @@ pub fn play_game(
 }
 
 /// Plays one game from `start` after `opening`, stopping after `max_plies`; the game.
-pub fn play_out(
+pub(super) fn play_out(
     start: &Game,
     opening: &[Move],
     attackers: &mut Player,
@@ -221,7 +221,7 @@ pub fn play_out(
 
 /// A match's result from the first player's view.
 #[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
-pub struct Tally {
+pub(super) struct Tally {
     pub wins: u32,
     pub draws: u32,
     pub losses: u32,
@@ -232,12 +232,12 @@ pub struct Tally {
 }
 
 impl Tally {
-    pub fn games(&self) -> u32 {
+    pub(super) fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }
 
     /// The first player's score, 0 to 1.
-    pub fn score(&self) -> f64 {
+    pub(super) fn score(&self) -> f64 {
         if self.games() == 0 {
             return 0.5;
         }
@@ -250,7 +250,7 @@ impl Tally {
     /// interval are then infinite, and the other end is the exact (Clopper–Pearson) 95% bound
     /// of n wins in n games, 0.025^(1/n) (its mirror for n losses). An end of the normal
     /// interval beyond 0 % or 100 % is infinite too. No game: (0, −∞, +∞).
-    pub fn elo_interval(&self) -> (f64, f64, f64) {
+    pub(super) fn elo_interval(&self) -> (f64, f64, f64) {
         let (inf, neg_inf) = (f64::INFINITY, f64::NEG_INFINITY);
         if self.games() == 0 {
             return (0.0, neg_inf, inf);
@@ -285,7 +285,7 @@ impl Tally {
     }
 
     /// The Elo difference and the half-width of its 95% interval (infinite when an end is).
-    pub fn elo(&self) -> (f64, f64) {
+    pub(super) fn elo(&self) -> (f64, f64) {
         let (elo, lo, hi) = self.elo_interval();
         (elo, (hi - lo) / 2.0)
     }
@@ -304,7 +304,7 @@ fn elo_figure(elo: f64) -> String {
 /// A match's Elo difference with its 95% interval, in words where a 0 % or 100 % score leaves
 /// an end open: `Elo +241 (95% +99 to +557)`, `Elo unbounded above (100 % of 20 games; 95%
 /// from +277)`, `Elo +191 (95% from -68, unbounded above)`, `Elo: no game scored`.
-pub fn elo_text(tally: &Tally) -> String {
+pub(super) fn elo_text(tally: &Tally) -> String {
     let games = tally.games();
     if games == 0 {
         return "Elo: no game scored".to_string();
@@ -338,7 +338,7 @@ pub fn elo_text(tally: &Tally) -> String {
 
 /// Plays every opening twice, colours swapped: `a` against `b`. Progress goes to stderr.
 #[allow(clippy::too_many_arguments)]
-pub fn run_match(
+pub(super) fn run_match(
     rules: Rules,
     start: &Game,
     a: Spec,
@@ -433,7 +433,7 @@ fn read_weights(path: &str) -> Result<Weights, CliError> {
     serde_json::from_str(&text).map_err(|e| CliError::Input(format!("--weights {path}: {e}")))
 }
 
-pub fn run(args: SelfplayArgs) -> Result<(), CliError> {
+pub(super) fn run(args: SelfplayArgs) -> Result<(), CliError> {
     let rules = args.common.rules()?;
     let start = args.common.game()?;
     if start.outcome().is_over() {

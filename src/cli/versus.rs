@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 /// The other program's protocol.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Protocol {
+pub(super) enum Protocol {
     /// OpenTafl Engine Protocol on the program's stdin and stdout.
     Otep,
     /// hnefatafl.org's text protocol: the program connects to us over TCP.
@@ -34,7 +34,7 @@ pub enum Protocol {
 }
 
 #[derive(Debug, Args)]
-pub struct VersusArgs {
+pub(super) struct VersusArgs {
     /// The game: brandubh, copenhagen, copenhagen13 or tablut.
     #[arg(long, default_value = "copenhagen")]
     pub variant: Variant,
@@ -264,7 +264,7 @@ fn side_word(side: Side) -> &'static str {
 }
 
 /// The OpenTafl rules record of a variant's start, as OpenTafl reads it.
-pub fn rules_record(variant: Variant) -> String {
+pub(super) fn rules_record(variant: Variant) -> String {
     let start = write_position(&crate::tafl::Position::start_of(variant));
     match variant {
         Variant::Brandubh => format!("dim:7 name:Brandubh atkf:y ks:c start:{start}"),
@@ -569,7 +569,7 @@ fn play_one(
     })
 }
 
-pub fn run(args: VersusArgs) -> Result<(), CliError> {
+pub(super) fn run(args: VersusArgs) -> Result<(), CliError> {
     args.check().map_err(CliError::Input)?;
     if let Some(&core) = args.cores.first() {
         // Our search runs on this thread; the threads it starts (reading the other program's

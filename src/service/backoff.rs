@@ -31,13 +31,13 @@ pub(crate) struct Backoff(Mutex<HashMap<(Work, i64), (u32, i64)>>);
 
 impl Backoff {
     /// Whether `id` may be tried at `now`.
-    pub fn ready(&self, work: Work, id: i64, now: i64) -> bool {
+    pub(crate) fn ready(&self, work: Work, id: i64, now: i64) -> bool {
         let map = self.0.lock().expect("backoff table");
         map.get(&(work, id)).is_none_or(|&(_, at)| now >= at)
     }
 
     /// How many items of `work` are set aside at `now`.
-    pub fn waiting(&self, work: Work, now: i64) -> usize {
+    pub(crate) fn waiting(&self, work: Work, now: i64) -> usize {
         let map = self.0.lock().expect("backoff table");
         map.iter()
             .filter(|((w, _), (_, at))| *w == work && now < *at)
@@ -45,7 +45,7 @@ impl Backoff {
     }
 
     /// Records a failure of `id` at `now`: its failures so far, and when it is tried again.
-    pub fn failed(&self, work: Work, id: i64, now: i64) -> (u32, i64) {
+    pub(crate) fn failed(&self, work: Work, id: i64, now: i64) -> (u32, i64) {
         let mut map = self.0.lock().expect("backoff table");
         let failures = map.get(&(work, id)).map_or(0, |&(n, _)| n) + 1;
         let wait = RETRY_MIN
@@ -57,7 +57,7 @@ impl Backoff {
     }
 
     /// `id` was handled: forgotten.
-    pub fn succeeded(&self, work: Work, id: i64) {
+    pub(crate) fn succeeded(&self, work: Work, id: i64) {
         self.0.lock().expect("backoff table").remove(&(work, id));
     }
 }

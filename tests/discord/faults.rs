@@ -55,7 +55,7 @@ fn birger() -> Who {
 }
 
 /// The move a message announces (`… played **e1-e3** …`).
-pub fn played(content: &str) -> Option<String> {
+pub(crate) fn played(content: &str) -> Option<String> {
     let rest = &content[content.find("played **")? + "played **".len()..];
     Some(rest[..rest.find("**")?].to_string())
 }

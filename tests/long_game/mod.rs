@@ -6,7 +6,7 @@ use tablut_bot::tafl::{Game, MoveList, Rules};
 
 /// A legal game of exactly `plies` moves, chosen by a generator seeded with `seed`, in which no
 /// position ever occurs twice and no move ends the game.
-pub fn lasting_game(rules: Rules, seed: u64, plies: usize) -> Game {
+pub(crate) fn lasting_game(rules: Rules, seed: u64, plies: usize) -> Game {
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut game = Game::new(rules);
     let mut seen = HashSet::from([game.position().hash()]);

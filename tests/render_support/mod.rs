@@ -4,7 +4,7 @@ use tablut_bot::tafl::{Game, MoveList, Position, RecordedMove, Rules};
 
 /// A legal game of up to `plies` moves chosen by a fastrand generator seeded with `seed`; it
 /// stops early if the game ends.
-pub fn random_game(rules: Rules, seed: u64, plies: usize) -> Game {
+pub(crate) fn random_game(rules: Rules, seed: u64, plies: usize) -> Game {
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut game = Game::new(rules);
     let mut list = MoveList::new();
@@ -22,7 +22,7 @@ pub fn random_game(rules: Rules, seed: u64, plies: usize) -> Game {
 }
 
 /// The first seeded random game that lasts `plies` moves without ending.
-pub fn long_game(rules: Rules, plies: usize) -> Game {
+pub(crate) fn long_game(rules: Rules, plies: usize) -> Game {
     (1..10_000)
         .map(|seed| random_game(rules, seed, plies))
         .find(|g| g.moves().len() == plies)
@@ -32,7 +32,7 @@ pub fn long_game(rules: Rules, plies: usize) -> Game {
 /// The boards the size checks and the benchmark draw for a game: the start, and the last
 /// position of 24 seeded random games of 9 to 124 plies (or fewer where a game ends), each with
 /// the move that led to it.
-pub fn sample_boards(rules: Rules) -> Vec<(Position, Option<RecordedMove>)> {
+pub(crate) fn sample_boards(rules: Rules) -> Vec<(Position, Option<RecordedMove>)> {
     let mut boards = vec![(Position::start(rules), None)];
     for seed in 1..=24 {
         let game = random_game(rules, seed, 4 + seed as usize * 5);
@@ -42,11 +42,11 @@ pub fn sample_boards(rules: Rules) -> Vec<(Position, Option<RecordedMove>)> {
 }
 
 /// The caption the size checks and the benchmark draw under every board: a long name.
-pub const LONG_CAPTION: &str = "Move 44 · Astrid Ragnhildsdóttir (defenders) to play";
+pub(crate) const LONG_CAPTION: &str = "Move 44 · Astrid Ragnhildsdóttir (defenders) to play";
 
 /// Entrants' names for the standings images: many scripts, an emoji, markup, and names far
 /// too long for their column.
-pub const NAMES: [&str; 12] = [
+pub(crate) const NAMES: [&str; 12] = [
     "Astrid Ragnhildsdóttir",
     "Bjørn",
     "Áilu Gaup",
@@ -63,7 +63,7 @@ pub const NAMES: [&str; 12] = [
 
 /// The standings of a seeded tournament of `players` (a round robin played to the end with
 /// its crosstable, or a Swiss event after `rounds` rounds), as the image takes them.
-pub fn sample_standings(
+pub(crate) fn sample_standings(
     players: usize,
     round_robin: bool,
     rounds: u32,

@@ -12,9 +12,9 @@ use tablut_bot::service::ManualClock;
 use tempfile::TempDir;
 
 /// The clock's start: a fixed instant.
-pub const T0: i64 = 1_800_000_000_000;
+pub(crate) const T0: i64 = 1_800_000_000_000;
 
-pub struct BotHarness {
+pub(crate) struct BotHarness {
     pub fake: FakeDiscord,
     pub dir: TempDir,
     pub clock: ManualClock,
@@ -25,13 +25,13 @@ pub struct BotHarness {
 
 impl BotHarness {
     /// A fake Discord and a bot connected to it, its commands registered.
-    pub async fn start(settings: &'static [(&'static str, &'static str)]) -> BotHarness {
+    pub(crate) async fn start(settings: &'static [(&'static str, &'static str)]) -> BotHarness {
         BotHarness::start_sharded(1, settings).await
     }
 
     /// The same with a fake Discord of `shards` shards (the bot runs those its `SHARDS`
     /// setting names, or all).
-    pub async fn start_sharded(
+    pub(crate) async fn start_sharded(
         shards: u32,
         settings: &'static [(&'static str, &'static str)],
     ) -> BotHarness {
@@ -50,7 +50,7 @@ impl BotHarness {
 
     /// Starts a bot on the harness's database; returns the request that registered its
     /// commands.
-    pub async fn boot(&mut self) -> BotRequest {
+    pub(crate) async fn boot(&mut self) -> BotRequest {
         let config = self
             .fake
             .bot_config(&self.dir.path().join("bot.db"), self.settings);
@@ -77,13 +77,13 @@ impl BotHarness {
     }
 
     /// Shuts the bot down and starts a new one on the same database.
-    pub async fn restart(&mut self) -> BotRequest {
+    pub(crate) async fn restart(&mut self) -> BotRequest {
         self.bot.take().unwrap().shutdown().await;
         self.boot().await
     }
 
     /// The bot's database, opened beside the bot (read by tests that wait on its state).
-    pub async fn database(&self) -> sqlx::SqlitePool {
+    pub(crate) async fn database(&self) -> sqlx::SqlitePool {
         let url = format!("sqlite://{}", self.dir.path().join("bot.db").display());
         sqlx::SqlitePool::connect(&url).await.unwrap()
     }
@@ -93,7 +93,7 @@ impl BotHarness {
     /// heartbeat). The loop runs its ticks one after another, so when this returns, `n` whole
     /// ticks have run after the call: whatever they would do is done or in the outbox.
     /// Returns how far the clock moved.
-    pub async fn clock_ticks(&self, n: usize) -> std::time::Duration {
+    pub(crate) async fn clock_ticks(&self, n: usize) -> std::time::Duration {
         let pool = self.database().await;
         for _ in 0..=n {
             self.clock.advance(std::time::Duration::from_millis(1));
@@ -119,7 +119,7 @@ impl BotHarness {
 
     /// Waits until the outbox owes nothing: every row is delivered or has failed for good.
     /// After it, a count of what was posted is final until something new happens.
-    pub async fn outbox_settled(&self) {
+    pub(crate) async fn outbox_settled(&self) {
         let pool = self.database().await;
         let waiting = Waiting::for_("an outbox that owes nothing");
         while sqlx::query_scalar::<_, i64>(
@@ -137,7 +137,7 @@ impl BotHarness {
 
     /// `/tablut sub` with options (and the users they resolve); returns (interaction id, what
     /// it shows: see [`FakeDiscord::answer`]).
-    pub async fn tablut(
+    pub(crate) async fn tablut(
         &self,
         user: &Who,
         channel: u64,
@@ -153,7 +153,7 @@ impl BotHarness {
 
     /// `/tablut tournament <sub>` with `options`, by `who` in `channel`; returns what it shows
     /// (see [`FakeDiscord::answer`]).
-    pub async fn tournament(
+    pub(crate) async fn tournament(
         &self,
         who: &Who,
         channel: u64,
@@ -169,7 +169,7 @@ impl BotHarness {
     }
 
     /// `/move notation`; returns what it shows (see [`FakeDiscord::answer`]).
-    pub async fn play(&self, user: &Who, channel: u64, notation: &str) -> BotRequest {
+    pub(crate) async fn play(&self, user: &Who, channel: u64, notation: &str) -> BotRequest {
         let id = self.fake.command(
             user,
             channel,
@@ -185,7 +185,7 @@ impl BotHarness {
     /// opponent presses Accept; returns the challenge and the accept callback (or, when the press
     /// was acknowledged first, the edit that followed), once the outbox owes nothing: the first
     /// player's time runs from when the start is shown and recorded so.
-    pub async fn challenge_accepted(
+    pub(crate) async fn challenge_accepted(
         &self,
         channel: u64,
         challenger: &Who,
@@ -202,7 +202,7 @@ impl BotHarness {
 }
 
 /// A member who may organise tournaments (Manage Server), named "Org".
-pub fn organiser(id: u64) -> Who {
+pub(crate) fn organiser(id: u64) -> Who {
     Who {
         permissions: "32".into(),
         ..Who::member(id, "Org")
@@ -210,12 +210,12 @@ pub fn organiser(id: u64) -> Who {
 }
 
 /// Whether `r` is a message posted in `channel`.
-pub fn is_post_in(r: &BotRequest, channel: u64) -> bool {
+pub(crate) fn is_post_in(r: &BotRequest, channel: u64) -> bool {
     r.method == "POST" && r.path == format!("/api/v10/channels/{channel}/messages")
 }
 
 /// A message with the board: a PNG of the documented size.
-pub fn assert_board(r: &BotRequest) {
+pub(crate) fn assert_board(r: &BotRequest) {
     let png = r.file(".png").expect("a board image");
     let img = image::load_from_memory_with_format(png, image::ImageFormat::Png).unwrap();
     assert_eq!(img.width(), tablut_bot::render::BOARD_SIZE_PX);

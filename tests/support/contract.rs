@@ -20,10 +20,10 @@ use std::path::PathBuf;
 use std::sync::{Arc, LazyLock, Mutex};
 
 /// Discord's documented limit on a message's content, in characters.
-pub const CONTENT_LIMIT: usize = 2000;
+pub(crate) const CONTENT_LIMIT: usize = 2000;
 
 /// How a request's body came.
-pub enum Body<'a> {
+pub(crate) enum Body<'a> {
     /// No body at all.
     Empty,
     /// A JSON body (`None` if it did not parse).
@@ -38,7 +38,7 @@ pub enum Body<'a> {
 
 /// Why a request breaks the contract, and the status Discord would answer it with.
 #[derive(Debug, Clone)]
-pub struct Violation {
+pub(crate) struct Violation {
     pub status: u16,
     pub reason: String,
 }
@@ -203,7 +203,7 @@ const SENT: [(&str, &str, &str); 13] = [
 /// takes about 0.2 s to read the document and 0.05 to 0.25 s for each validator on a quiet
 /// machine, several times that on a busy one: done on a request's first arrival, that work
 /// delayed the fake's answer past the short HTTP time-out some tests give the bot.
-pub fn warm_up() {
+pub(crate) fn warm_up() {
     static WARM: LazyLock<()> = LazyLock::new(|| {
         for (method, route, media) in SENT {
             let schema =
@@ -254,7 +254,7 @@ fn long_content(body: &Value) -> Option<String> {
 }
 
 /// Checks one request: `path` is the URL path (with `/api/v10`).
-pub fn check(method: &str, path: &str, body: &Body<'_>) -> Result<(), Violation> {
+pub(crate) fn check(method: &str, path: &str, body: &Body<'_>) -> Result<(), Violation> {
     let not_found = |reason: String| Violation {
         status: 404,
         reason,

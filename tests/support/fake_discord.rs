@@ -31,17 +31,18 @@ use std::time::Duration;
 use tokio::sync::{mpsc, Notify};
 
 #[path = "contract.rs"]
-pub mod contract;
+pub(crate) mod contract;
 
-pub const APP_ID: u64 = 700_000_000_000_000_001;
-pub const BOT_ID: u64 = 700_000_000_000_000_001;
-pub const GUILD_ID: u64 = 800_000_000_000_000_001;
+pub(crate) const APP_ID: u64 = 700_000_000_000_000_001;
+pub(crate) const BOT_ID: u64 = 700_000_000_000_000_001;
+pub(crate) const GUILD_ID: u64 = 800_000_000_000_000_001;
 /// A token of the right shape (three dot-separated parts).
-pub const TOKEN: &str = "NzAwMDAwMDAwMDAwMDAwMDAx.Gfake0.fake-token-for-tests-only-0123456789ab";
+pub(crate) const TOKEN: &str =
+    "NzAwMDAwMDAwMDAwMDAwMDAx.Gfake0.fake-token-for-tests-only-0123456789ab";
 
 /// A request the bot made.
 #[derive(Debug, Clone)]
-pub struct BotRequest {
+pub(crate) struct BotRequest {
     pub index: usize,
     pub method: String,
     pub path: String,
@@ -62,7 +63,7 @@ impl BotRequest {
     /// The message content the request carries, as a reader sees it: `content`, or
     /// `data.content` of an interaction callback, without the characters nothing displays (the
     /// word joiner and Unicode's tag characters, with which the bot marks its notices).
-    pub fn content(&self) -> String {
+    pub(crate) fn content(&self) -> String {
         self.raw_content()
             .chars()
             .filter(|&c| c != '\u{2060}' && !('\u{E0000}'..='\u{E007F}').contains(&c))
@@ -70,7 +71,7 @@ impl BotRequest {
     }
 
     /// The message content the request carries, every character as sent.
-    pub fn raw_content(&self) -> String {
+    pub(crate) fn raw_content(&self) -> String {
         self.json["content"]
             .as_str()
             .or_else(|| self.json["data"]["content"].as_str())
@@ -79,7 +80,7 @@ impl BotRequest {
     }
 
     /// The channel the message's content names first (`<#id>`), such as a game's thread.
-    pub fn channel_named(&self) -> u64 {
+    pub(crate) fn channel_named(&self) -> u64 {
         let content = self.content();
         content
             .split("<#")
@@ -90,7 +91,7 @@ impl BotRequest {
     }
 
     /// Whether the message is ephemeral (flag 64).
-    pub fn ephemeral(&self) -> bool {
+    pub(crate) fn ephemeral(&self) -> bool {
         let flags = self.json["flags"]
             .as_u64()
             .or_else(|| self.json["data"]["flags"].as_u64())
@@ -99,12 +100,12 @@ impl BotRequest {
     }
 
     /// The callback type of an interaction response.
-    pub fn callback_type(&self) -> Option<u64> {
+    pub(crate) fn callback_type(&self) -> Option<u64> {
         self.json["type"].as_u64()
     }
 
     /// The custom ids of the buttons in the message.
-    pub fn button_ids(&self) -> Vec<String> {
+    pub(crate) fn button_ids(&self) -> Vec<String> {
         let components = if self.json["components"].is_array() {
             &self.json["components"]
         } else {
@@ -121,7 +122,7 @@ impl BotRequest {
         out
     }
 
-    pub fn file(&self, suffix: &str) -> Option<&[u8]> {
+    pub(crate) fn file(&self, suffix: &str) -> Option<&[u8]> {
         self.files
             .iter()
             .find(|(_, name, _)| name.ends_with(suffix))
@@ -219,12 +220,12 @@ struct Inner {
 
 /// The bot's first follow-up after a public acknowledgement, deleted at once, before a line
 /// for the caller alone (Discord gives the first follow-up the acknowledgement's visibility).
-pub const NOTHING_CHANGED: &str = "Nothing changed.";
+pub(crate) const NOTHING_CHANGED: &str = "Nothing changed.";
 
 /// How long Discord waits for an interaction's first response.
-pub const FIRST_RESPONSE: Duration = Duration::from_secs(3);
+pub(crate) const FIRST_RESPONSE: Duration = Duration::from_secs(3);
 /// How long an interaction's token lets the bot edit its response and follow it up.
-pub const TOKEN_LIFE: Duration = Duration::from_secs(15 * 60);
+pub(crate) const TOKEN_LIFE: Duration = Duration::from_secs(15 * 60);
 
 impl Inner {
     /// The messages the follow-ups of interaction `token` made so far.
@@ -271,7 +272,7 @@ impl Inner {
 
 /// How the fake misbehaves for a request, the way Discord (or the way to it) can.
 #[derive(Debug, Clone)]
-pub enum Fault {
+pub(crate) enum Fault {
     /// Answer with this status and the body Discord gives for it: 403 Missing Permissions,
     /// 404 Unknown Channel, 500 (JSON), 502 (Cloudflare's HTML page), others plain JSON.
     Status(u16),
@@ -303,7 +304,7 @@ pub enum Fault {
 
 /// Holds requests (see [`Fault::Gate`]) until the test opens it.
 #[derive(Debug, Clone, Default)]
-pub struct Gate {
+pub(crate) struct Gate {
     inner: Arc<GateInner>,
 }
 
@@ -315,12 +316,12 @@ struct GateInner {
 }
 
 impl Gate {
-    pub fn new() -> Gate {
+    pub(crate) fn new() -> Gate {
         Gate::default()
     }
 
     /// Waits (up to 20 s) until the gate has held `n` requests.
-    pub async fn arrived(&self, n: u64) {
+    pub(crate) async fn arrived(&self, n: u64) {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
         loop {
             let changed = self.inner.changed.notified();
@@ -334,17 +335,17 @@ impl Gate {
     }
 
     /// How many requests it has held.
-    pub fn held(&self) -> u64 {
+    pub(crate) fn held(&self) -> u64 {
         self.inner.held.load(Ordering::SeqCst)
     }
 
     /// Lets every request held, and every later one, through.
-    pub fn open(&self) {
+    pub(crate) fn open(&self) {
         self.inner.open.store(true, Ordering::SeqCst);
         self.inner.changed.notify_waiters();
     }
 
-    pub fn is_open(&self) -> bool {
+    pub(crate) fn is_open(&self) -> bool {
         self.inner.open.load(Ordering::SeqCst)
     }
 
@@ -457,7 +458,7 @@ impl Drop for ContractGuard {
 /// The fake Discord. Dropping it stops nothing: each test's runtime ends with the test. Dropping
 /// its last handle checks the contract (see [`FakeDiscord::assert_contract`]).
 #[derive(Clone)]
-pub struct FakeDiscord {
+pub(crate) struct FakeDiscord {
     pub base_url: String,
     inner: Arc<Inner>,
     _contract: Arc<ContractGuard>,
@@ -465,7 +466,7 @@ pub struct FakeDiscord {
 
 /// Someone using a command or pressing a button.
 #[derive(Debug, Clone)]
-pub struct Who {
+pub(crate) struct Who {
     pub id: u64,
     pub name: String,
     /// The member's permissions bit set (guild only), e.g. `"8192"` for Manage Messages.
@@ -478,7 +479,7 @@ pub struct Who {
 }
 
 impl Who {
-    pub fn member(id: u64, name: &str) -> Who {
+    pub(crate) fn member(id: u64, name: &str) -> Who {
         Who {
             id,
             name: name.to_string(),
@@ -489,7 +490,7 @@ impl Who {
     }
 }
 
-pub fn user_json(id: u64, name: &str, bot: bool) -> Value {
+pub(crate) fn user_json(id: u64, name: &str, bot: bool) -> Value {
     json!({"id": id.to_string(), "username": name, "global_name": name, "discriminator": "0",
            "avatar": null, "bot": bot})
 }
@@ -497,7 +498,7 @@ pub fn user_json(id: u64, name: &str, bot: bool) -> Value {
 impl FakeDiscord {
     /// The bot's settings against this fake: the token, `DISCORD_PROXY` pointing here, the
     /// database file `db` and the development guild, then `extra` (name, value) settings.
-    pub fn bot_config(
+    pub(crate) fn bot_config(
         &self,
         db: &std::path::Path,
         extra: &[(&'static str, &'static str)],
@@ -523,7 +524,7 @@ impl FakeDiscord {
         .expect("the test settings are valid")
     }
 
-    pub async fn start() -> FakeDiscord {
+    pub(crate) async fn start() -> FakeDiscord {
         // The contract's document and validators are ready before anything is asked.
         tokio::task::spawn_blocking(contract::warm_up)
             .await
@@ -557,7 +558,7 @@ impl FakeDiscord {
 
     /// The names of the application's commands as last registered in `guild` (none: the
     /// global ones).
-    pub fn commands(&self, guild: Option<u64>) -> Vec<String> {
+    pub(crate) fn commands(&self, guild: Option<u64>) -> Vec<String> {
         let commands = self.inner.commands.lock().unwrap();
         let names = commands.get(&guild).into_iter().flatten();
         names
@@ -566,7 +567,7 @@ impl FakeDiscord {
     }
 
     /// Registers commands named `names` in `guild` (none: globally), as a bot would.
-    pub fn put_commands(&self, guild: Option<u64>, names: &[&str]) {
+    pub(crate) fn put_commands(&self, guild: Option<u64>, names: &[&str]) {
         let names: Vec<Value> = names.iter().map(|name| json!({"name": name})).collect();
         let first = self
             .inner
@@ -579,25 +580,25 @@ impl FakeDiscord {
     /// Sets the shard count (before any client connects): what `GET /gateway/bot` recommends
     /// and the `total` every IDENTIFY must give (fewer: close code 4011, sharding required;
     /// more, or a shard id past it: 4010, invalid shard).
-    pub fn set_shards(&self, shards: u32) {
+    pub(crate) fn set_shards(&self, shards: u32) {
         assert!(shards >= 1);
         self.inner.gateway.lock().unwrap().shards = shards;
     }
 
     /// The shard count.
-    pub fn shards(&self) -> u32 {
+    pub(crate) fn shards(&self) -> u32 {
         self.inner.gateway.lock().unwrap().shards
     }
 
     /// The shard that receives guild `guild`'s events: `(guild_id >> 22) % shards`.
-    pub fn shard_of(&self, guild: u64) -> u32 {
+    pub(crate) fn shard_of(&self, guild: u64) -> u32 {
         shard_of(guild, self.shards())
     }
 
     /// Adds a guild with its channels (the bot joining it, or joining it again after
     /// [`FakeDiscord::remove_guild`]). A shard already connected for it
     /// gets its GUILD_CREATE at once; one that connects later, after its READY.
-    pub fn add_guild(&self, guild: u64, channels: &[u64]) {
+    pub(crate) fn add_guild(&self, guild: u64, channels: &[u64]) {
         self.inner.left.lock().unwrap().remove(&guild);
         self.inner
             .guilds
@@ -622,7 +623,7 @@ impl FakeDiscord {
     /// Adds a private channel to `guild`: @everyone may not view it, only `members` may (a
     /// permission overwrite each, as Discord keeps them). A connected shard is sent its
     /// CHANNEL_CREATE.
-    pub fn add_private_channel(&self, guild: u64, channel: u64, members: &[u64]) {
+    pub(crate) fn add_private_channel(&self, guild: u64, channel: u64, members: &[u64]) {
         self.inner
             .private
             .lock()
@@ -652,7 +653,7 @@ impl FakeDiscord {
     /// CHANNEL_DELETE and nothing for its threads (Discord deletes them with it and sends no
     /// THREAD_DELETE); from then on requests to the channel or its threads answer 404 Unknown
     /// Channel.
-    pub fn delete_channel(&self, channel: u64) {
+    pub(crate) fn delete_channel(&self, channel: u64) {
         let guild = self.guild_of(channel);
         let d = channel_json(&self.inner, guild, channel, 0);
         let threads: Vec<u64> = self
@@ -672,7 +673,7 @@ impl FakeDiscord {
 
     /// Deletes a thread: a connected shard is sent its THREAD_DELETE (the id, guild, parent and
     /// type, as Discord sends it); requests to it answer 404 Unknown Channel.
-    pub fn delete_thread(&self, thread: u64) {
+    pub(crate) fn delete_thread(&self, thread: u64) {
         let guild = self.guild_of(thread);
         let parent = self
             .inner
@@ -691,7 +692,7 @@ impl FakeDiscord {
     /// Discord, which sends GUILD_CREATE when it is over); without, the bot was removed from the
     /// guild (kicked, or the guild deleted): requests to its channels answer 403 Missing Access
     /// from then on.
-    pub fn remove_guild(&self, guild: u64, unavailable: bool) {
+    pub(crate) fn remove_guild(&self, guild: u64, unavailable: bool) {
         let d = match unavailable {
             true => json!({"id": guild.to_string(), "unavailable": true}),
             false => {
@@ -713,24 +714,24 @@ impl FakeDiscord {
     }
 
     /// The guild a channel belongs to ([`GUILD_ID`] for a channel no guild names).
-    pub fn guild_of(&self, channel: u64) -> u64 {
+    pub(crate) fn guild_of(&self, channel: u64) -> u64 {
         guild_of(&self.inner, channel)
     }
 
     /// Every IDENTIFY's `shard` array (`[id, total]`; `[0, 1]` for one that gave none), in
     /// order.
-    pub fn identified_shards(&self) -> Vec<[u32; 2]> {
+    pub(crate) fn identified_shards(&self) -> Vec<[u32; 2]> {
         self.inner.identified.lock().unwrap().clone()
     }
 
     /// Whether shard `shard` has a session with a client connected on it.
-    pub fn shard_connected(&self, shard: u32) -> bool {
+    pub(crate) fn shard_connected(&self, shard: u32) -> bool {
         let gateway = self.inner.gateway.lock().unwrap();
         gateway.sessions.get(&shard).is_some_and(|g| g.tx.is_some())
     }
 
     /// Waits until shard `shard` has a client connected on it that has identified (or resumed).
-    pub async fn wait_shard_ready(&self, shard: u32) {
+    pub(crate) async fn wait_shard_ready(&self, shard: u32) {
         for _ in 0..800 {
             if self.shard_connected(shard) {
                 return;
@@ -741,18 +742,18 @@ impl FakeDiscord {
     }
 
     /// Makes the fake refuse the token (401 on REST, close code 4004 on the gateway).
-    pub fn reject_token(&self) {
+    pub(crate) fn reject_token(&self) {
         self.inner.reject_token.store(true, Ordering::SeqCst);
     }
 
     /// Makes the fake accept the token again.
-    pub fn accept_token(&self) {
+    pub(crate) fn accept_token(&self) {
         self.inner.reject_token.store(false, Ordering::SeqCst);
     }
 
     /// Makes the next `times` requests with this method whose path contains `path_contains`
     /// fail with `fault` (`usize::MAX`: from now on). Rules apply in the order they were set.
-    pub fn fail(&self, method: &str, path_contains: &str, times: usize, fault: Fault) {
+    pub(crate) fn fail(&self, method: &str, path_contains: &str, times: usize, fault: Fault) {
         self.inner.faults.lock().unwrap().push(FaultRule {
             method: method.to_string(),
             path_contains: path_contains.to_string(),
@@ -763,7 +764,7 @@ impl FakeDiscord {
 
     /// A message `author` (a user, or another bot) posts in `channel`: the channel's latest
     /// messages show it.
-    pub fn say(&self, channel: u64, author: Value, content: &str) {
+    pub(crate) fn say(&self, channel: u64, author: Value, content: &str) {
         let id = self.inner.ids.fetch_add(1, Ordering::SeqCst);
         let said = (channel, id, author, content.to_string());
         self.inner.said.lock().unwrap().push(said);
@@ -771,17 +772,17 @@ impl FakeDiscord {
 
     /// Makes `user` take no direct messages from the bot (their privacy settings): a post in
     /// their direct channel answers 403 with Discord's code 50007.
-    pub fn refuse_dms(&self, user: u64) {
+    pub(crate) fn refuse_dms(&self, user: u64) {
         self.inner.refusing_dms.lock().unwrap().insert(user);
     }
 
     /// `user`'s direct channel with the bot, once the bot opened it.
-    pub fn dm_channel(&self, user: u64) -> Option<u64> {
+    pub(crate) fn dm_channel(&self, user: u64) -> Option<u64> {
         self.inner.dm_channels.lock().unwrap().get(&user).copied()
     }
 
     /// The direct messages `user` received (posts the fake took in their direct channel).
-    pub fn dms_to(&self, user: u64) -> Vec<BotRequest> {
+    pub(crate) fn dms_to(&self, user: u64) -> Vec<BotRequest> {
         match self.dm_channel(user) {
             Some(channel) => self.shown(channel),
             None => Vec::new(),
@@ -789,7 +790,7 @@ impl FakeDiscord {
     }
 
     /// The direct messages refused to `user` (50007), attempts counted.
-    pub fn dms_refused_to(&self, user: u64) -> usize {
+    pub(crate) fn dms_refused_to(&self, user: u64) -> usize {
         let Some(channel) = self.dm_channel(user) else {
             return 0;
         };
@@ -805,25 +806,25 @@ impl FakeDiscord {
     /// buckets do: every post's answer states its bucket (`X-RateLimit-Bucket`, `-Limit`,
     /// `-Remaining`, `-Reset`, `-Reset-After`), and a post beyond the limit is refused with a
     /// 429 and its `retry_after`, nothing made.
-    pub fn limit_posts(&self, limit: u32, window: Duration) {
+    pub(crate) fn limit_posts(&self, limit: u32, window: Duration) {
         *self.inner.post_limit.lock().unwrap() = Some((limit, window));
     }
 
     /// Forgets every nonce, as Discord does a few minutes after a post: a post repeating one
     /// from now on makes a second message.
-    pub fn forget_nonces(&self) {
+    pub(crate) fn forget_nonces(&self) {
         self.inner.nonces.lock().unwrap().clear();
     }
 
     /// Moves the fake's clock on by `by`: interactions dispatched before are that much older
     /// (their 3 s for a first response and their token's 15 minutes run on it).
-    pub fn advance(&self, by: Duration) {
+    pub(crate) fn advance(&self, by: Duration) {
         *self.inner.ahead.lock().unwrap() += by;
     }
 
     /// Makes interaction `id`'s token expire now, as 15 minutes after it was dispatched: its
     /// callback, edits and follow-ups answer 401 *Invalid Webhook Token* from now on.
-    pub fn expire_token(&self, id: u64) {
+    pub(crate) fn expire_token(&self, id: u64) {
         self.inner
             .expired
             .lock()
@@ -832,27 +833,31 @@ impl FakeDiscord {
     }
 
     /// Removes every fault still to be injected.
-    pub fn clear_faults(&self) {
+    pub(crate) fn clear_faults(&self) {
         self.inner.faults.lock().unwrap().clear();
     }
 
     /// The messages a channel shows, in order: posts that created a message (a repeated nonce
     /// creates none), follow-ups, and non-ephemeral interaction answers given there.
-    pub fn shown(&self, channel: u64) -> Vec<BotRequest> {
+    pub(crate) fn shown(&self, channel: u64) -> Vec<BotRequest> {
         shown_in(&self.inner, channel)
     }
 
-    pub fn next_id(&self) -> u64 {
+    pub(crate) fn next_id(&self) -> u64 {
         self.inner.ids.fetch_add(1, Ordering::SeqCst)
     }
 
     /// Waits for the next request not yet taken that matches, and takes it.
-    pub async fn expect(&self, what: &str, pred: impl Fn(&BotRequest) -> bool) -> BotRequest {
+    pub(crate) async fn expect(
+        &self,
+        what: &str,
+        pred: impl Fn(&BotRequest) -> bool,
+    ) -> BotRequest {
         self.expect_within(what, Duration::from_secs(20), pred)
             .await
     }
 
-    pub async fn expect_within(
+    pub(crate) async fn expect_within(
         &self,
         what: &str,
         timeout: Duration,
@@ -893,7 +898,7 @@ impl FakeDiscord {
     }
 
     /// The response to interaction `id` (its callback).
-    pub async fn callback(&self, id: u64) -> BotRequest {
+    pub(crate) async fn callback(&self, id: u64) -> BotRequest {
         let prefix = format!("/api/v10/interactions/{id}/");
         self.expect(&format!("the callback of interaction {id}"), |r| {
             r.path.starts_with(&prefix)
@@ -906,7 +911,7 @@ impl FakeDiscord {
     /// acknowledged (type 6), the first edit of its original response that took effect, or its
     /// first follow-up (a refusal, for its caller alone), past the bot's neutral first
     /// follow-up that it deletes before a private line ([`NOTHING_CHANGED`]).
-    pub async fn answer(&self, id: u64) -> BotRequest {
+    pub(crate) async fn answer(&self, id: u64) -> BotRequest {
         let response = self.callback(id).await;
         let token = format!("token-{id}");
         // A response Discord did not take (refused, or held and never done) shows nothing more.
@@ -926,7 +931,7 @@ impl FakeDiscord {
     }
 
     /// The edits of interaction `id`'s original response so far, whether they took effect or not.
-    pub fn edits(&self, id: u64) -> Vec<BotRequest> {
+    pub(crate) fn edits(&self, id: u64) -> Vec<BotRequest> {
         let original = format!("/token-{id}/messages/@original");
         self.requests()
             .into_iter()
@@ -935,7 +940,7 @@ impl FakeDiscord {
     }
 
     /// A follow-up or edit of interaction `id`'s response.
-    pub async fn followup(&self, id: u64) -> BotRequest {
+    pub(crate) async fn followup(&self, id: u64) -> BotRequest {
         let token = format!("/token-{id}");
         self.expect(&format!("a follow-up of interaction {id}"), |r| {
             r.path.starts_with("/api/v10/webhooks/") && r.path.contains(&token) && r.method != "GET"
@@ -944,7 +949,7 @@ impl FakeDiscord {
     }
 
     /// A message posted in a channel.
-    pub async fn channel_message(&self, channel: u64) -> BotRequest {
+    pub(crate) async fn channel_message(&self, channel: u64) -> BotRequest {
         let path = format!("/api/v10/channels/{channel}/messages");
         self.expect(&format!("a message in channel {channel}"), |r| {
             r.method == "POST" && r.path == path
@@ -953,18 +958,18 @@ impl FakeDiscord {
     }
 
     /// The requests so far that broke Discord's contract (method, path and why).
-    pub fn violations(&self) -> Vec<String> {
+    pub(crate) fn violations(&self) -> Vec<String> {
         self.inner.violations.lock().unwrap().clone()
     }
 
     /// Takes the violations so far, for a test that sends them on purpose.
-    pub fn take_violations(&self) -> Vec<String> {
+    pub(crate) fn take_violations(&self) -> Vec<String> {
         std::mem::take(&mut *self.inner.violations.lock().unwrap())
     }
 
     /// Fails if any request so far broke Discord's contract. Also done when the test's last
     /// handle on the fake is dropped, so no test can forget it.
-    pub fn assert_contract(&self) {
+    pub(crate) fn assert_contract(&self) {
         let violations = self.violations();
         assert!(
             violations.is_empty(),
@@ -974,17 +979,17 @@ impl FakeDiscord {
     }
 
     /// Every request so far (taken or not).
-    pub fn requests(&self) -> Vec<BotRequest> {
+    pub(crate) fn requests(&self) -> Vec<BotRequest> {
         self.inner.requests.lock().unwrap().clone()
     }
 
     /// How many times a client identified.
-    pub fn identifies(&self) -> u64 {
+    pub(crate) fn identifies(&self) -> u64 {
         self.inner.identifies.load(Ordering::SeqCst)
     }
 
     /// Waits until every shard has a client connected that has identified (READY sent).
-    pub async fn wait_ready(&self) {
+    pub(crate) async fn wait_ready(&self) {
         for _ in 0..1200 {
             if self.inner.gateway.lock().unwrap().all_connected() {
                 return;
@@ -995,17 +1000,17 @@ impl FakeDiscord {
     }
 
     /// How many times a client resumed its session.
-    pub fn resumes(&self) -> u64 {
+    pub(crate) fn resumes(&self) -> u64 {
         self.inner.resumes.load(Ordering::SeqCst)
     }
 
     /// Heartbeats acknowledged so far, on every connection.
-    pub fn heartbeat_acks(&self) -> u64 {
+    pub(crate) fn heartbeat_acks(&self) -> u64 {
         self.inner.heartbeat_acks.load(Ordering::SeqCst)
     }
 
     /// Waits until `n` more heartbeats than `since` have been acknowledged.
-    pub async fn wait_heartbeat_acks(&self, since: u64, n: u64) {
+    pub(crate) async fn wait_heartbeat_acks(&self, since: u64, n: u64) {
         // Not support::Waiting: the benchmarks include this file alone.
         let deadline = std::time::Instant::now() + Duration::from_secs(30);
         while self.heartbeat_acks() < since + n {
@@ -1019,7 +1024,7 @@ impl FakeDiscord {
 
     /// Waits until the client has identified `identifies` times or resumed `resumes` times in
     /// all, and every shard is connected.
-    pub async fn wait_reconnected(&self, identifies: u64, resumes: u64) {
+    pub(crate) async fn wait_reconnected(&self, identifies: u64, resumes: u64) {
         for _ in 0..800 {
             if (self.identifies() >= identifies || self.resumes() >= resumes)
                 && self.inner.gateway.lock().unwrap().all_connected()
@@ -1038,20 +1043,20 @@ impl FakeDiscord {
     /// Ends every shard's gateway connection: with a close frame of this code (4000: unknown
     /// error, resumable), or (`None`) abnormally, without one. Dispatches from now on wait in
     /// the session for a RESUME.
-    pub fn close_gateway(&self, code: Option<u16>) {
+    pub(crate) fn close_gateway(&self, code: Option<u16>) {
         self.control(Control::Close(code));
     }
 
     /// Stops acknowledging the connection's heartbeats (a zombied connection): the client
     /// closes it and RESUMEs on a new one. Dispatches from now on wait in the session.
-    pub fn withhold_heartbeat_acks(&self) {
+    pub(crate) fn withhold_heartbeat_acks(&self) {
         self.control(Control::WithholdAcks);
     }
 
     /// Forgets every shard's session, as Discord does once a session has expired: a RESUME is
     /// answered with INVALID_SESSION (`d: false`) and the client must IDENTIFY afresh. The
     /// connections stay as they are.
-    pub fn expire_sessions(&self) {
+    pub(crate) fn expire_sessions(&self) {
         let mut gateway = self.inner.gateway.lock().unwrap();
         for session in gateway.sessions.values_mut() {
             session.id.clear();
@@ -1060,7 +1065,7 @@ impl FakeDiscord {
 
     /// Sends INVALID_SESSION (opcode 9) with `d: false`: the session is gone, and the client
     /// must IDENTIFY afresh. What was dispatched in it and not delivered is lost, as on Discord.
-    pub fn invalidate_session(&self) {
+    pub(crate) fn invalidate_session(&self) {
         self.control(Control::InvalidSession(false));
     }
 
@@ -1123,7 +1128,7 @@ impl FakeDiscord {
 
     /// Dispatches a slash command `/name sub ...` with options; `users` are resolved user
     /// options (id, name, is_bot). Returns the interaction id.
-    pub fn command(
+    pub(crate) fn command(
         &self,
         who: &Who,
         channel: u64,
@@ -1138,7 +1143,7 @@ impl FakeDiscord {
     /// [`FakeDiscord::command`] whose options also name text channels: `channels` are resolved
     /// as Discord does (`data.resolved.channels`, partial channels by id).
     #[allow(clippy::too_many_arguments)]
-    pub fn command_resolving(
+    pub(crate) fn command_resolving(
         &self,
         who: &Who,
         channel: u64,
@@ -1171,7 +1176,7 @@ impl FakeDiscord {
     /// interaction's `resolved.attachments` name it, and its URL is served as Discord's CDN
     /// serves it (not a REST call: outside the contract and the recorded requests).
     #[allow(clippy::too_many_arguments)]
-    pub fn command_with_file(
+    pub(crate) fn command_with_file(
         &self,
         who: &Who,
         channel: u64,
@@ -1209,7 +1214,7 @@ impl FakeDiscord {
     /// `challenger` challenges `opponent` in `channel` to play the attackers (`extra`: more
     /// options) and the opponent presses Accept. Returns the challenge's answer and the press's
     /// outcome (the edit that follows when the press is acknowledged first).
-    pub async fn challenge_accepted(
+    pub(crate) async fn challenge_accepted(
         &self,
         channel: u64,
         challenger: &Who,
@@ -1249,7 +1254,7 @@ impl FakeDiscord {
     }
 
     /// Dispatches an autocomplete request for `/name`'s focused option `option` with `typed`.
-    pub fn autocomplete(
+    pub(crate) fn autocomplete(
         &self,
         who: &Who,
         channel: u64,
@@ -1264,7 +1269,7 @@ impl FakeDiscord {
     /// subcommand group (type 2) and subcommand (type 1) it is under, outermost first, as
     /// Discord nests them (`data.options = [{group, options: [{subcommand, options:
     /// [{option, focused}]}]}]`).
-    pub fn autocomplete_in(
+    pub(crate) fn autocomplete_in(
         &self,
         who: &Who,
         channel: u64,
@@ -1284,7 +1289,7 @@ impl FakeDiscord {
     }
 
     /// Dispatches a button click on a message the bot sent (`message_id` in `channel`).
-    pub fn click(&self, who: &Who, channel: u64, message_id: u64, custom_id: &str) -> u64 {
+    pub(crate) fn click(&self, who: &Who, channel: u64, message_id: u64, custom_id: &str) -> u64 {
         let data = json!({"custom_id": custom_id, "component_type": 2});
         let (id, mut d) = self.base(3, who, channel, data);
         d["message"] = message_json(message_id, channel, "", &json!({}));
@@ -1382,12 +1387,12 @@ async fn gateway(State(inner): State<Arc<Inner>>, ws: WebSocketUpgrade) -> Respo
 }
 
 /// The shard that receives guild `guild`'s events, of `shards`: Discord's rule.
-pub fn shard_of(guild: u64, shards: u32) -> u32 {
+pub(crate) fn shard_of(guild: u64, shards: u32) -> u32 {
     ((guild >> 22) % u64::from(shards)) as u32
 }
 
 /// A guild id whose events go to shard `shard` of `shards`; `nth` tells several apart.
-pub fn guild_on_shard(shard: u32, shards: u32, nth: u64) -> u64 {
+pub(crate) fn guild_on_shard(shard: u32, shards: u32, nth: u64) -> u64 {
     assert!(shard < shards);
     let shards = u64::from(shards);
     // A snowflake's time part (its top 42 bits) of late 2026, rounded down to a multiple of
@@ -1480,7 +1485,7 @@ const EVERYONE_PERMISSIONS: &str = "2248473465835073";
 
 /// READY for shard `id` of `total` with its `guilds` (unavailable until their GUILD_CREATE);
 /// the session's id and resume URL are placeholders the fake fills in.
-pub fn ready_json(id: u32, total: u32, guilds: &[u64]) -> Value {
+pub(crate) fn ready_json(id: u32, total: u32, guilds: &[u64]) -> Value {
     json!({
         "v": 10, "user": user_json(BOT_ID, "tablut-bot", true),
         "guilds": guilds.iter().map(|g| json!({"id": g.to_string(), "unavailable": true}))
@@ -1492,7 +1497,7 @@ pub fn ready_json(id: u32, total: u32, guilds: &[u64]) -> Value {
 }
 
 /// A GUILD_CREATE's guild with these text channels.
-pub fn guild_json(guild: u64, channels: &[u64]) -> Value {
+pub(crate) fn guild_json(guild: u64, channels: &[u64]) -> Value {
     let channels: Vec<Value> = channels
         .iter()
         .enumerate()

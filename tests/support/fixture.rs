@@ -14,11 +14,11 @@ use tablut_bot::store::Backend;
 use tablut_bot::tafl::Rules;
 
 /// The time the tests' clocks start at (2027-01-15, in milliseconds since the epoch).
-pub const T0: i64 = 1_800_000_000_000;
+pub(crate) const T0: i64 = 1_800_000_000_000;
 
 /// A service with `config` on a database of its own (kept as long as the fixture is), reading a
 /// clock that starts at [`T0`] and moves only when the test moves it.
-pub struct Fixture {
+pub(crate) struct Fixture {
     pub db: TestDb,
     pub clock: ManualClock,
     pub config: Config,
@@ -29,12 +29,12 @@ pub struct Fixture {
 }
 
 impl Fixture {
-    pub async fn open(db: TestDb, config: Config) -> Fixture {
+    pub(crate) async fn open(db: TestDb, config: Config) -> Fixture {
         Fixture::opened(db, config, None).await
     }
 
     /// On a SQLite file of its own: for the tests of what does not depend on the backend.
-    pub async fn sqlite(config: Config) -> Fixture {
+    pub(crate) async fn sqlite(config: Config) -> Fixture {
         let db = TestDb::new(Backend::Sqlite, module_path!())
             .await
             .expect("a SQLite database");
@@ -42,7 +42,7 @@ impl Fixture {
     }
 
     /// With the outbox's times set to `delivery` (as the bot's delivery policy sets them).
-    pub async fn with_delivery(
+    pub(crate) async fn with_delivery(
         db: TestDb,
         config: Config,
         delivery: impl Into<OutboxTimes>,
@@ -64,12 +64,12 @@ impl Fixture {
 
     /// Another service on the same database, configuration, outbox times and clock: a second
     /// process.
-    pub async fn another(&self) -> Service {
+    pub(crate) async fn another(&self) -> Service {
         open_service(&self.db, &self.config, &self.clock, self.delivery).await
     }
 
     /// The service closed and another opened in its place, as a restart does.
-    pub async fn reopen(self) -> Fixture {
+    pub(crate) async fn reopen(self) -> Fixture {
         self.service.close().await;
         let service = Arc::new(self.another().await);
         Fixture { service, ..self }
@@ -95,7 +95,12 @@ async fn open_service(
 
 /// `user` asks for a game against the AI at `level` in `place`, taking `side`: Tablut, untimed,
 /// from the opening position.
-pub fn ai_game_request(place: Place, user: User, side: SideChoice, level: Level) -> AiGameRequest {
+pub(crate) fn ai_game_request(
+    place: Place,
+    user: User,
+    side: SideChoice,
+    level: Level,
+) -> AiGameRequest {
     AiGameRequest {
         place,
         user,
@@ -109,7 +114,11 @@ pub fn ai_game_request(place: Place, user: User, side: SideChoice, level: Level)
 
 /// `challenger` challenges `opponent` (not the bot) in `place`, taking the attackers: Tablut,
 /// untimed, rated, from the opening position, without a thread.
-pub fn challenge_request(place: Place, challenger: User, opponent: User) -> ChallengeRequest {
+pub(crate) fn challenge_request(
+    place: Place,
+    challenger: User,
+    opponent: User,
+) -> ChallengeRequest {
     ChallengeRequest {
         place,
         challenger,
@@ -125,10 +134,10 @@ pub fn challenge_request(place: Place, challenger: User, opponent: User) -> Chal
 }
 
 /// The server the tests' games and tournaments are in.
-pub const GUILD: u64 = 900_000_000_000_000_001;
+pub(crate) const GUILD: u64 = 900_000_000_000_000_001;
 
 /// A configuration for the tests that draw no image and let the AI search with little memory.
-pub fn config() -> Config {
+pub(crate) fn config() -> Config {
     Config {
         images: false,
         ai_tt_mb: 4,
@@ -137,7 +146,7 @@ pub fn config() -> Config {
 }
 
 /// The first of the tests' members' ids: member `PLAYERS + i` is [`player`] `i`.
-pub const PLAYERS: u64 = 18_000_000_000_000_000_000;
+pub(crate) const PLAYERS: u64 = 18_000_000_000_000_000_000;
 
 /// The tests' members, in order, by name.
 const NAMES: [&str; 9] = [
@@ -145,17 +154,17 @@ const NAMES: [&str; 9] = [
 ];
 
 /// The tests' `i`-th member (0: Astrid, 1: Birger, 2: Carl, and so on to 8: Ivar).
-pub fn player(i: u64) -> User {
+pub(crate) fn player(i: u64) -> User {
     User::new(PLAYERS + i, NAMES[i as usize])
 }
 
 /// The member of id `id`, one of [`player`]'s.
-pub fn user(id: u64) -> User {
+pub(crate) fn user(id: u64) -> User {
     player(id - PLAYERS)
 }
 
 /// A member who may organise tournaments (Manage Server): "Org", id 42.
-pub fn organiser() -> Member {
+pub(crate) fn organiser() -> Member {
     Member {
         user: User::new(42, "Org"),
         manage_server: true,
@@ -164,11 +173,11 @@ pub fn organiser() -> Member {
 }
 
 /// The channel the tests' tournaments are in.
-pub const HALL: u64 = 700;
+pub(crate) const HALL: u64 = 700;
 
 /// The [`organiser`]'s tournament "Spring Open" in [`HALL`], of `format` with `seats`: rated,
 /// Tablut, three days in the bank and six hours a move, started by the organiser.
-pub fn tournament_request(format: TournamentFormat, seats: i64) -> TournamentRequest {
+pub(crate) fn tournament_request(format: TournamentFormat, seats: i64) -> TournamentRequest {
     TournamentRequest {
         guild: GUILD,
         channel: HALL,

@@ -1,9 +1,9 @@
 //! Shared support for the integration tests.
 #![allow(dead_code)]
 
-pub mod bot_harness;
-pub mod fake_discord;
-pub mod fixture;
+pub(crate) mod bot_harness;
+pub(crate) mod fake_discord;
+pub(crate) mod fixture;
 
 use std::future::Future;
 use std::time::{Duration, Instant};
@@ -11,13 +11,13 @@ use std::time::{Duration, Instant};
 /// A wait for something the test cannot be told of directly (a row, a counter): the caller
 /// looks, and calls [`Waiting::again`] while it is not so, which fails the test, naming
 /// `what`, once 30 s have gone by.
-pub struct Waiting {
+pub(crate) struct Waiting {
     what: String,
     until: Instant,
 }
 
 impl Waiting {
-    pub fn for_(what: impl Into<String>) -> Waiting {
+    pub(crate) fn for_(what: impl Into<String>) -> Waiting {
         Waiting {
             what: what.into(),
             until: Instant::now() + Duration::from_secs(30),
@@ -25,7 +25,7 @@ impl Waiting {
     }
 
     /// Fails the test if the time is up, else waits a moment before the next look.
-    pub async fn again(&self) {
+    pub(crate) async fn again(&self) {
         assert!(
             Instant::now() < self.until,
             "waited 30 s in vain: {}",
@@ -36,7 +36,7 @@ impl Waiting {
 }
 
 /// Waits until `done` holds (see [`Waiting`]).
-pub async fn until(what: impl Into<String>, mut done: impl FnMut() -> bool) {
+pub(crate) async fn until(what: impl Into<String>, mut done: impl FnMut() -> bool) {
     let waiting = Waiting::for_(what);
     while !done() {
         waiting.again().await;
@@ -44,7 +44,7 @@ pub async fn until(what: impl Into<String>, mut done: impl FnMut() -> bool) {
 }
 
 /// Waits until `done` yields true (see [`Waiting`]).
-pub async fn until_async<F: Future<Output = bool>>(
+pub(crate) async fn until_async<F: Future<Output = bool>>(
     what: impl Into<String>,
     mut done: impl FnMut() -> F,
 ) {
@@ -57,7 +57,7 @@ pub async fn until_async<F: Future<Output = bool>>(
 /// Records every notice `channel` still owes as shown, as the bot's delivery does once Discord
 /// has taken it (the handler's edit or the dispatcher's post): the time of the player to move
 /// runs from the news that gave them the turn being shown.
-pub async fn news_shown(s: &tablut_bot::service::Service, channel: u64) {
+pub(crate) async fn news_shown(s: &tablut_bot::service::Service, channel: u64) {
     use tablut_bot::service::NoticeStatus;
     for row in s.probe().notices_in(channel).await.unwrap() {
         let owed = matches!(
@@ -73,7 +73,7 @@ pub async fn news_shown(s: &tablut_bot::service::Service, channel: u64) {
 /// Runs migration `file` (its SQLite or PostgreSQL version, as `store`'s backend) again, as the
 /// bot's start does on the rows stored before it: for rows a test writes as an older version
 /// stored them.
-pub async fn migrate_again(store: &tablut_bot::store::Store, file: &str) {
+pub(crate) async fn migrate_again(store: &tablut_bot::store::Store, file: &str) {
     let dir = match store.backend() {
         tablut_bot::store::Backend::Sqlite => "sqlite",
         tablut_bot::store::Backend::Postgres => "postgres",

@@ -33,7 +33,7 @@ async fn finished_games(ctx: Context<'_>, typed: &str) -> serenity::CreateAutoco
 
 /// Review a finished game: each move judged, each side's accuracy, and the evaluation graph.
 #[poise::command(slash_command, guild_only)]
-pub async fn analysis(
+pub(crate) async fn analysis(
     ctx: Context<'_>,
     #[description = "Which game (default: this channel's last finished one)"]
     #[autocomplete = "finished_games"]

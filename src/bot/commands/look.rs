@@ -8,7 +8,7 @@ use poise::serenity_prelude as serenity;
 
 /// Show the board of this channel's game.
 #[poise::command(slash_command, guild_only)]
-pub async fn board(ctx: Context<'_>) -> Result<(), Error> {
+pub(crate) async fn board(ctx: Context<'_>) -> Result<(), Error> {
     let view = ctx
         .data()
         .service
@@ -23,7 +23,7 @@ pub async fn board(ctx: Context<'_>) -> Result<(), Error> {
 
 /// The record of this channel's game, as text and as a file.
 #[poise::command(slash_command, guild_only)]
-pub async fn history(ctx: Context<'_>) -> Result<(), Error> {
+pub(crate) async fn history(ctx: Context<'_>) -> Result<(), Error> {
     let h = ctx
         .data()
         .service
@@ -46,7 +46,7 @@ pub async fn history(ctx: Context<'_>) -> Result<(), Error> {
 
 /// An animated replay of this channel's game.
 #[poise::command(slash_command, guild_only)]
-pub async fn replay(ctx: Context<'_>) -> Result<(), Error> {
+pub(crate) async fn replay(ctx: Context<'_>) -> Result<(), Error> {
     // The refusals (no game, the bot busy, the caller's cooldown) come before the answer is
     // deferred, so that they are private lines; the drawing, after.
     let pending = ctx
@@ -71,7 +71,7 @@ pub async fn replay(ctx: Context<'_>) -> Result<(), Error> {
 
 /// The rules in brief (of this channel's game, or of the game you name).
 #[poise::command(slash_command)]
-pub async fn rules(
+pub(crate) async fn rules(
     ctx: Context<'_>,
     #[description = "Which game's rules (default: this channel's game's, or Tablut's)"]
     variant: Option<VariantArg>,
@@ -98,7 +98,7 @@ pub async fn rules(
 
 /// A player's games, results and rating in this server.
 #[poise::command(slash_command, guild_only)]
-pub async fn stats(
+pub(crate) async fn stats(
     ctx: Context<'_>,
     #[description = "Whose stats (default yours)"] player: Option<serenity::User>,
 ) -> Result<(), Error> {
@@ -121,7 +121,7 @@ pub async fn stats(
 
 /// This server's best players (each game has its own ratings).
 #[poise::command(slash_command, guild_only)]
-pub async fn leaderboard(
+pub(crate) async fn leaderboard(
     ctx: Context<'_>,
     #[description = "Which game's ratings (default tablut)"]
     #[rename = "variant"]
@@ -145,7 +145,7 @@ pub async fn leaderboard(
 
 /// The games running in this server, in the channels you can see.
 #[poise::command(slash_command, guild_only)]
-pub async fn games(ctx: Context<'_>) -> Result<(), Error> {
+pub(crate) async fn games(ctx: Context<'_>) -> Result<(), Error> {
     let guild = ctx.guild_id().expect("guild only").get();
     // Only the games in channels the caller can see, and for the caller alone: a listing in
     // a public channel would show others what the caller may see. Its pages too are the

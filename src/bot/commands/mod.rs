@@ -48,7 +48,7 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
     ),
     subcommand_required
 )]
-pub async fn tablut(_: Context<'_>) -> Result<(), Error> {
+pub(crate) async fn tablut(_: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 

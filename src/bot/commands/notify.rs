@@ -30,7 +30,7 @@ impl From<ModeArg> for NotifyMode {
 
 /// How you are told that it is your move, in every server (without a choice: your setting).
 #[poise::command(slash_command)]
-pub async fn notify(
+pub(crate) async fn notify(
     ctx: Context<'_>,
     #[description = "A message each move, a daily digest, or none"] mode: Option<ModeArg>,
 ) -> Result<(), Error> {

@@ -20,7 +20,7 @@ async fn legal_moves(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompl
 
 /// Make a move: from-to, like e1-e3.
 #[poise::command(slash_command, guild_only, rename = "move")]
-pub async fn move_(
+pub(crate) async fn move_(
     ctx: Context<'_>,
     #[description = "The move, like e1-e3 (a square lists its moves)"]
     #[autocomplete = "legal_moves"]
@@ -72,7 +72,7 @@ pub fn ai_reply(ctx: Context<'_>, game: GameId) {
 
 /// Resign the game in this channel.
 #[poise::command(slash_command, guild_only)]
-pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
+pub(crate) async fn resign(ctx: Context<'_>) -> Result<(), Error> {
     let games = ctx.data().service.games();
     let (channel, me) = (ctx.channel_id().get(), ctx.author().id.get());
     let owed = owes_news(ctx, games.check_resign(channel, me)).await?;
@@ -85,7 +85,7 @@ pub async fn resign(ctx: Context<'_>) -> Result<(), Error> {
 
 /// Offer your opponent a draw.
 #[poise::command(slash_command, guild_only)]
-pub async fn draw(ctx: Context<'_>) -> Result<(), Error> {
+pub(crate) async fn draw(ctx: Context<'_>) -> Result<(), Error> {
     let games = ctx.data().service.games();
     let (channel, me) = (ctx.channel_id().get(), ctx.author().id.get());
     let owed = owes_news(ctx, games.check_offer_draw(channel, me)).await?;
@@ -101,7 +101,7 @@ pub async fn draw(ctx: Context<'_>) -> Result<(), Error> {
 
 /// Ask the bot for a move (only you see it).
 #[poise::command(slash_command, guild_only)]
-pub async fn hint(ctx: Context<'_>) -> Result<(), Error> {
+pub(crate) async fn hint(ctx: Context<'_>) -> Result<(), Error> {
     ctx.defer_ephemeral().await?;
     let (ai, me) = (ctx.data().service.ai(), ctx.author().id.get());
     let hint = ai.hint(ctx.channel_id().get(), me).await?;
@@ -115,7 +115,7 @@ pub async fn hint(ctx: Context<'_>) -> Result<(), Error> {
 
 /// Abort the game: its players before the second move, moderators at any time.
 #[poise::command(slash_command, guild_only)]
-pub async fn abort(ctx: Context<'_>) -> Result<(), Error> {
+pub(crate) async fn abort(ctx: Context<'_>) -> Result<(), Error> {
     let games = ctx.data().service.games();
     let (channel, me, moderator) = (place(ctx).channel, ctx.author().id.get(), is_moderator(ctx));
     let owed = owes_news(ctx, games.check_abort(channel, me, moderator)).await?;

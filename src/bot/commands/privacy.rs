@@ -16,7 +16,7 @@ const MAX_FILE: usize = 10 * 1024 * 1024;
 
 /// What the bot stores about you, sent to you alone as a file.
 #[poise::command(slash_command)]
-pub async fn privacy(ctx: Context<'_>) -> Result<(), Error> {
+pub(crate) async fn privacy(ctx: Context<'_>) -> Result<(), Error> {
     // A read, answered directly and privately: refused at once within the caller's wait between
     // costly commands, else acknowledged first, as reading every row that names a player who
     // has played for years may take a moment.
@@ -47,7 +47,7 @@ fn internal(e: serde_json::Error) -> Error {
 
 /// Delete your ratings and puzzle data, and your name from finished games.
 #[poise::command(slash_command, rename = "forget-me")]
-pub async fn forget_me(ctx: Context<'_>) -> Result<(), Error> {
+pub(crate) async fn forget_me(ctx: Context<'_>) -> Result<(), Error> {
     let me = caller(ctx);
     // Nothing changes yet: refused privately while something of theirs is under way, else
     // asked to confirm with a button on an answer for them alone.

@@ -16,7 +16,7 @@ use poise::serenity_prelude as serenity;
     subcommands("play", "today", "move_", "leaderboard", "daily"),
     subcommand_required
 )]
-pub async fn puzzle(_: Context<'_>) -> Result<(), Error> {
+pub(crate) async fn puzzle(_: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
@@ -108,7 +108,7 @@ async fn show_puzzle(
 
 /// Your puzzle: the one you are solving, or a new one near your puzzle rating.
 #[poise::command(slash_command, guild_only)]
-pub async fn play(ctx: Context<'_>) -> Result<(), Error> {
+pub(crate) async fn play(ctx: Context<'_>) -> Result<(), Error> {
     let private = private_verdict(ctx, None).await;
     let service = &ctx.data().service;
     let to = reply_to(ctx, private);
@@ -141,7 +141,7 @@ pub async fn play(ctx: Context<'_>) -> Result<(), Error> {
 
 /// Today's puzzle of this server, for everyone: your try, seen by you alone (one a day).
 #[poise::command(slash_command, guild_only)]
-pub async fn today(ctx: Context<'_>) -> Result<(), Error> {
+pub(crate) async fn today(ctx: Context<'_>) -> Result<(), Error> {
     // Private, whatever it answers.
     let to = reply_to(ctx, true);
     let service = &ctx.data().service;
@@ -203,7 +203,7 @@ async fn puzzle_moves(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocomp
 
 /// Answer your puzzle with a move, like e1-e3.
 #[poise::command(slash_command, guild_only, rename = "move")]
-pub async fn move_(
+pub(crate) async fn move_(
     ctx: Context<'_>,
     #[description = "The move, like e1-e3 (a square lists its moves)"]
     #[autocomplete = "puzzle_moves"]
@@ -231,7 +231,7 @@ pub async fn move_(
 
 /// This server's best puzzle solvers.
 #[poise::command(slash_command, guild_only)]
-pub async fn leaderboard(ctx: Context<'_>) -> Result<(), Error> {
+pub(crate) async fn leaderboard(ctx: Context<'_>) -> Result<(), Error> {
     let lines = ctx
         .data()
         .service
@@ -247,7 +247,7 @@ pub async fn leaderboard(ctx: Context<'_>) -> Result<(), Error> {
 
 /// Set the channel for the daily puzzle (Manage Server); leave it out to stop it.
 #[poise::command(slash_command, guild_only)]
-pub async fn daily(
+pub(crate) async fn daily(
     ctx: Context<'_>,
     #[description = "Where to post a puzzle every day (leave out to stop)"]
     #[channel_types("Text")]

@@ -44,7 +44,7 @@ pub enum ThenArg {
 
 /// Write this channel's game as a record file, in the archives' format or OpenTafl's.
 #[poise::command(slash_command, guild_only)]
-pub async fn export(
+pub(crate) async fn export(
     ctx: Context<'_>,
     #[description = "The format: tafl (default, the archives') or opentafl"] format: Option<
         FormatArg,
@@ -100,7 +100,7 @@ async fn record_text(
 // Each option is an argument, as poise takes them.
 #[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command, guild_only)]
-pub async fn import(
+pub(crate) async fn import(
     ctx: Context<'_>,
     #[description = "The record as text: moves (1. e2-c2 e4-d4 …), with or without its tags"]
     #[max_length = 6000]

@@ -137,7 +137,7 @@ pub(crate) fn time_control(ctx: Context<'_>, text: Option<String>) -> Result<Tim
 // Each option is an argument, as poise takes them.
 #[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command, guild_only)]
-pub async fn challenge(
+pub(crate) async fn challenge(
     ctx: Context<'_>,
     #[description = "Who you challenge"] opponent: serenity::User,
     #[description = "The game: tablut (default), brandubh, copenhagen or copenhagen13"]
@@ -182,7 +182,7 @@ pub async fn challenge(
 
 /// Play a game of Tablut, Brandubh or Copenhagen Hnefatafl against the bot.
 #[poise::command(slash_command, guild_only)]
-pub async fn ai(
+pub(crate) async fn ai(
     ctx: Context<'_>,
     #[description = "The game: tablut (default), brandubh, copenhagen or copenhagen13"]
     variant: Option<VariantArg>,

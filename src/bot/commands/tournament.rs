@@ -34,7 +34,7 @@ use poise::serenity_prelude as serenity;
     ),
     subcommand_required
 )]
-pub async fn tournament(_: Context<'_>) -> Result<(), Error> {
+pub(crate) async fn tournament(_: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
@@ -143,7 +143,7 @@ pub enum FormatArg {
 // Each option is an argument, as poise takes them.
 #[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command, guild_only)]
-pub async fn create(
+pub(crate) async fn create(
     ctx: Context<'_>,
     #[description = "Its name (letters, digits, spaces; up to 40 characters)"]
     #[max_length = 100]
@@ -238,7 +238,7 @@ fn signup_end(text: &str, now: i64) -> Option<std::time::Duration> {
 
 /// Name the role whose members may run tournaments here (Manage Server); none: only Manage Server.
 #[poise::command(slash_command, guild_only)]
-pub async fn organisers(
+pub(crate) async fn organisers(
     ctx: Context<'_>,
     #[description = "The organisers' role (leave out to forget it)"] role: Option<serenity::Role>,
 ) -> Result<(), Error> {
@@ -254,7 +254,7 @@ pub async fn organisers(
 
 /// Join a tournament signing up.
 #[poise::command(slash_command, guild_only)]
-pub async fn join(
+pub(crate) async fn join(
     ctx: Context<'_>,
     #[description = "Which tournament (default: the newest)"]
     #[autocomplete = "tournaments"]
@@ -270,7 +270,7 @@ pub async fn join(
 
 /// Leave a tournament before it starts.
 #[poise::command(slash_command, guild_only)]
-pub async fn leave(
+pub(crate) async fn leave(
     ctx: Context<'_>,
     #[description = "Which tournament (default: the newest)"]
     #[autocomplete = "tournaments"]
@@ -287,7 +287,7 @@ pub async fn leave(
 
 /// Start a tournament: seats in the order they joined, round 1 paired (its organiser).
 #[poise::command(slash_command, guild_only)]
-pub async fn start(
+pub(crate) async fn start(
     ctx: Context<'_>,
     #[description = "Which tournament (default: the newest)"]
     #[autocomplete = "tournaments"]
@@ -305,7 +305,7 @@ pub async fn start(
 
 /// A tournament's standings, with their image.
 #[poise::command(slash_command, guild_only)]
-pub async fn standings(
+pub(crate) async fn standings(
     ctx: Context<'_>,
     #[description = "Which tournament (default: the newest)"]
     #[autocomplete = "tournaments"]
@@ -327,7 +327,7 @@ pub async fn standings(
 
 /// A tournament's pairings of its last round, with their results so far.
 #[poise::command(slash_command, guild_only)]
-pub async fn pairings(
+pub(crate) async fn pairings(
     ctx: Context<'_>,
     #[description = "Which tournament (default: the newest)"]
     #[autocomplete = "tournaments"]
@@ -345,7 +345,7 @@ pub async fn pairings(
 
 /// Withdraw from a tournament: your games not finished are lost, and you are paired no more.
 #[poise::command(slash_command, guild_only)]
-pub async fn withdraw(
+pub(crate) async fn withdraw(
     ctx: Context<'_>,
     #[description = "Which tournament (default: the newest)"]
     #[autocomplete = "tournaments"]
@@ -362,7 +362,7 @@ pub async fn withdraw(
 
 /// Remove a player from a tournament, as a withdrawal (its organiser).
 #[poise::command(slash_command, guild_only)]
-pub async fn remove(
+pub(crate) async fn remove(
     ctx: Context<'_>,
     #[description = "The player to remove"] player: serenity::User,
     #[description = "Which tournament (default: the newest)"]
@@ -382,7 +382,7 @@ pub async fn remove(
 
 /// Pause a tournament: games under way go on, the next round waits (its organiser).
 #[poise::command(slash_command, guild_only)]
-pub async fn pause(
+pub(crate) async fn pause(
     ctx: Context<'_>,
     #[description = "Which tournament (default: the newest)"]
     #[autocomplete = "tournaments"]
@@ -400,7 +400,7 @@ pub async fn pause(
 
 /// Resume a paused tournament (its organiser).
 #[poise::command(slash_command, guild_only)]
-pub async fn resume(
+pub(crate) async fn resume(
     ctx: Context<'_>,
     #[description = "Which tournament (default: the newest)"]
     #[autocomplete = "tournaments"]
@@ -418,7 +418,7 @@ pub async fn resume(
 
 /// Cancel a tournament: its unfinished games are aborted, unrated (its organiser).
 #[poise::command(slash_command, guild_only)]
-pub async fn cancel(
+pub(crate) async fn cancel(
     ctx: Context<'_>,
     #[description = "Which tournament (default: the newest)"]
     #[autocomplete = "tournaments"]

@@ -13,13 +13,13 @@ use crate::bot::{messages, Error};
     subcommands("start", "end", "status"),
     subcommand_required
 )]
-pub async fn vacation(_: Context<'_>) -> Result<(), Error> {
+pub(crate) async fn vacation(_: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
 /// Go on vacation: your clocks stop in all your games, in every server, for up to this many days.
 #[poise::command(slash_command)]
-pub async fn start(
+pub(crate) async fn start(
     ctx: Context<'_>,
     #[description = "For how many days at most (your allowance left: /tablut vacation status)"]
     days: u32,
@@ -37,7 +37,7 @@ pub async fn start(
 
 /// Come back from vacation: your clocks run again with the time they had left.
 #[poise::command(slash_command)]
-pub async fn end(ctx: Context<'_>) -> Result<(), Error> {
+pub(crate) async fn end(ctx: Context<'_>) -> Result<(), Error> {
     let me = ctx.author().id.get();
     let vacations = ctx.data().service.vacations();
     vacations.check_end(me).await?;
@@ -49,7 +49,7 @@ pub async fn end(ctx: Context<'_>) -> Result<(), Error> {
 
 /// Whether you are on vacation, and the days of your allowance left.
 #[poise::command(slash_command)]
-pub async fn status(ctx: Context<'_>) -> Result<(), Error> {
+pub(crate) async fn status(ctx: Context<'_>) -> Result<(), Error> {
     let me = ctx.author().id.get();
     let status = ctx.data().service.vacations().status(me).await?;
     ctx.send(private(messages::vacation_status(&status)))

@@ -46,7 +46,7 @@ pub(super) struct Route {
 
 impl Route {
     /// The route of a request with `method` to `path` (`/api/v10/channels/5/messages`).
-    pub fn of(method: &str, path: &str) -> Route {
+    pub(super) fn of(method: &str, path: &str) -> Route {
         let parts: Vec<&str> = path
             .trim_start_matches('/')
             .trim_start_matches("api/")
@@ -77,7 +77,7 @@ impl Route {
 impl Buckets {
     /// How long a request on `route` must wait before it is sent (nothing: it is counted
     /// against its bucket now).
-    pub fn wait(&self, route: &Route) -> Duration {
+    pub(super) fn wait(&self, route: &Route) -> Duration {
         let now = Instant::now();
         let mut state = self.state.lock().expect("not poisoned");
         let global = (state.global_until)
@@ -104,7 +104,12 @@ impl Buckets {
 
     /// Records what an answer on `route` says of its bucket: its headers, and a 429's
     /// `retry_after` (`limited`: how long, and whether every request must wait).
-    pub fn update(&self, route: &Route, headers: &HeaderMap, limited: Option<(Duration, bool)>) {
+    pub(super) fn update(
+        &self,
+        route: &Route,
+        headers: &HeaderMap,
+        limited: Option<(Duration, bool)>,
+    ) {
         let now = Instant::now();
         let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
         let mut state = self.state.lock().expect("not poisoned");

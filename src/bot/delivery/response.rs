@@ -24,21 +24,21 @@ pub(super) struct RateLimit {
 impl Response {
     /// Discord's error code, if the answer is Discord's error body
     /// (`{"code": 10003, "message": "Unknown Channel"}`).
-    pub fn code(&self) -> Option<i64> {
+    pub(super) fn code(&self) -> Option<i64> {
         self.body["code"]
             .as_i64()
             .filter(|_| self.body["message"].is_string())
     }
 
     /// The message it is (a post's or an edit's answer).
-    pub fn message_id(&self) -> Option<u64> {
+    pub(super) fn message_id(&self) -> Option<u64> {
         serde_json::from_value::<serenity::Message>(self.body.clone())
             .ok()
             .map(|m| m.id.get())
     }
 
     /// The rate limit a 429 states, in its body or its headers (a second if neither says).
-    pub fn rate_limit(&self) -> RateLimit {
+    pub(super) fn rate_limit(&self) -> RateLimit {
         let header = |name: &str| self.headers.get(name).and_then(|v| v.to_str().ok());
         let seconds = self.body["retry_after"]
             .as_f64()

@@ -20,7 +20,7 @@ use std::time::Duration;
 
 /// A tournament's name, checked: 1 to [`MAX_NAME`] characters, letters, digits, spaces and
 /// plain punctuation only (no mentions, no markdown), its spaces collapsed.
-pub fn checked_name(name: &str) -> Result<String, TournamentRefusal> {
+pub(super) fn checked_name(name: &str) -> Result<String, TournamentRefusal> {
     let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
     let chars = name.chars().count();
     if chars == 0 || chars > MAX_NAME {

@@ -41,7 +41,7 @@ pub(super) struct LoadedTournament {
 }
 
 impl LoadedTournament {
-    pub async fn read(
+    pub(super) async fn read(
         conn: &mut Connection,
         id: TournamentId,
     ) -> Result<LoadedTournament, ServiceError> {
@@ -54,7 +54,7 @@ impl LoadedTournament {
 
     /// [`LoadedTournament::read`] with the tournament's row locked until the transaction ends
     /// ([`rows::lock`]): how a transaction that changes the tournament reads it first.
-    pub async fn lock(
+    pub(super) async fn lock(
         conn: &mut Connection,
         backend: Backend,
         id: TournamentId,
@@ -65,21 +65,21 @@ impl LoadedTournament {
         LoadedTournament::read(conn, id).await
     }
 
-    pub fn status(&self) -> Result<TournamentStatus, ServiceError> {
+    pub(super) fn status(&self) -> Result<TournamentStatus, ServiceError> {
         stored::status(&self.row)
     }
 
-    pub fn format(&self) -> TournamentFormat {
+    pub(super) fn format(&self) -> TournamentFormat {
         stored::format(&self.row)
     }
 
     /// The rules its games are played under.
-    pub fn rules(&self) -> Result<Rules, ServiceError> {
+    pub(super) fn rules(&self) -> Result<Rules, ServiceError> {
         stored::rules(&self.row)
     }
 
     /// The seated entrants by seat.
-    pub fn seated(&self) -> Vec<&EntrantRow> {
+    pub(super) fn seated(&self) -> Vec<&EntrantRow> {
         let mut seated: Vec<&EntrantRow> =
             self.entrants.iter().filter(|e| e.seat.is_some()).collect();
         seated.sort_by_key(|e| e.seat);
@@ -87,7 +87,7 @@ impl LoadedTournament {
     }
 
     /// The seats withdrawn.
-    pub fn withdrawn(&self) -> Vec<usize> {
+    pub(super) fn withdrawn(&self) -> Vec<usize> {
         self.seated()
             .iter()
             .filter(|e| e.withdrawn_round.is_some())
@@ -95,7 +95,7 @@ impl LoadedTournament {
             .collect()
     }
 
-    pub fn user_at(&self, seat: i64) -> User {
+    pub(super) fn user_at(&self, seat: i64) -> User {
         self.entrants
             .iter()
             .find(|e| e.seat == Some(seat))
@@ -103,12 +103,12 @@ impl LoadedTournament {
             .unwrap_or_else(|| User::new(0, String::new()))
     }
 
-    pub fn info(&self) -> Result<TournamentInfo, ServiceError> {
+    pub(super) fn info(&self) -> Result<TournamentInfo, ServiceError> {
         stored::info(&self.row, &self.entrants)
     }
 
     /// The decided matches, as the pairing module reads them.
-    pub fn results(matches: &[MatchRow]) -> Vec<MatchResult> {
+    pub(super) fn results(matches: &[MatchRow]) -> Vec<MatchResult> {
         matches
             .iter()
             .filter_map(|m| {
@@ -124,7 +124,7 @@ impl LoadedTournament {
             .collect()
     }
 
-    pub fn standings(&self, matches: &[MatchRow]) -> Vec<StandingRow> {
+    pub(super) fn standings(&self, matches: &[MatchRow]) -> Vec<StandingRow> {
         let seated = self.seated();
         let n = seated.len();
         if n == 0 {
@@ -148,7 +148,7 @@ impl LoadedTournament {
     }
 
     /// A round robin's crosstable, in the standings' order, up to [`CROSSTABLE_MAX`] players.
-    pub fn crosstable(&self, matches: &[MatchRow]) -> Option<Crosstable> {
+    pub(super) fn crosstable(&self, matches: &[MatchRow]) -> Option<Crosstable> {
         let n = self.seated().len();
         if self.format() != TournamentFormat::RoundRobin || n == 0 || n > CROSSTABLE_MAX {
             return None;
@@ -159,7 +159,7 @@ impl LoadedTournament {
         Some(pairing::crosstable(&order, &played))
     }
 
-    pub fn pairings(&self, matches: &[MatchRow], round: i64) -> Vec<PairingView> {
+    pub(super) fn pairings(&self, matches: &[MatchRow], round: i64) -> Vec<PairingView> {
         matches
             .iter()
             .filter(|m| m.round == round)
