@@ -397,57 +397,14 @@ impl Games<'_> {
             return Err(self.closed_meanwhile(row.id).await);
         }
         let first = match channel {
-            Some(_) => {
-                let payload = self.core.with_board(News::Started(info.clone()), &info);
-                let first = self
-                    .core
-                    .enqueue(
-                        &mut tx,
-                        info.place.channel,
-                        "game_started",
-                        &payload,
-                        Duration::ZERO,
-                        now,
-                    )
-                    .await?;
-                self.core.clock_waits(&mut tx, &info, first).await?;
-                (self.core)
-                    .tell_turn(&mut tx, &info, first, Some(user), None, now)
-                    .await?;
-                Some(first)
-            }
+            Some(_) => Some(self.announce_start(&mut tx, &info, user, now).await?),
             None => None,
         };
         let notice = match answer {
-            Some(answer) => {
-                let payload = match channel {
-                    // Said where the challenge was made: the game is on in its thread.
-                    Some(thread) => {
-                        let mut closed = row.clone();
-                        closed.status = ChallengeStatus::Accepted;
-                        let news = News::ChallengeClosed {
-                            challenge: closed,
-                            thread: Some(thread),
-                        };
-                        answer.payload(notice::Payload::news(news))
-                    }
-                    None => {
-                        answer.payload(self.core.with_board(News::Started(info.clone()), &info))
-                    }
-                };
-                let hold = self.core.delivery.answer_grace;
-                let accepted = self
-                    .core
-                    .write_notice(&mut tx, row.place.channel, "accepted", &payload, hold, now)
-                    .await?;
-                if channel.is_none() {
-                    self.core.clock_waits(&mut tx, &info, accepted.id).await?;
-                    (self.core)
-                        .tell_turn(&mut tx, &info, accepted.id, Some(user), None, now)
-                        .await?;
-                }
-                Some(accepted)
-            }
+            Some(answer) => Some(
+                self.write_accepted(&mut tx, &row, &info, channel, answer, user, now)
+                    .await?,
+            ),
             None => None,
         };
         // Landed: the challenge accepted with this game.
@@ -469,6 +426,76 @@ impl Games<'_> {
             .map_err(ServiceError::after(Done::GameStart))?;
         started.notice = written;
         Ok(Answered::with(started, notice))
+    }
+
+    /// An accepted challenge's game started in its own thread, in `conn`'s transaction: the
+    /// start posted there with its board, the first player's clock waiting for it, and their
+    /// turn's direct message. Returns the post's notice.
+    async fn announce_start(
+        self,
+        conn: &mut Connection,
+        info: &GameInfo,
+        user: UserId,
+        now: i64,
+    ) -> Result<NoticeId, ServiceError> {
+        let payload = self.core.with_board(News::Started(info.clone()), info);
+        let first = self
+            .core
+            .enqueue(
+                conn,
+                info.place.channel,
+                "game_started",
+                &payload,
+                Duration::ZERO,
+                now,
+            )
+            .await?;
+        self.core.clock_waits(conn, info, first).await?;
+        (self.core)
+            .tell_turn(conn, info, first, Some(user), None, now)
+            .await?;
+        Ok(first)
+    }
+
+    /// The acceptance's notice, shown by `answer`, in `conn`'s transaction: where the challenge
+    /// was made, that the game is on in its thread (`thread`); or else the start itself with its
+    /// board, the first player's clock waiting for it and their turn's direct message.
+    #[allow(clippy::too_many_arguments)]
+    async fn write_accepted(
+        self,
+        conn: &mut Connection,
+        row: &ChallengeInfo,
+        info: &GameInfo,
+        thread: Option<ChannelId>,
+        answer: Answer,
+        user: UserId,
+        now: i64,
+    ) -> Result<notice::Notice, ServiceError> {
+        let payload = match thread {
+            // Said where the challenge was made: the game is on in its thread.
+            Some(thread) => {
+                let mut closed = row.clone();
+                closed.status = ChallengeStatus::Accepted;
+                let news = News::ChallengeClosed {
+                    challenge: closed,
+                    thread: Some(thread),
+                };
+                answer.payload(notice::Payload::news(news))
+            }
+            None => answer.payload(self.core.with_board(News::Started(info.clone()), info)),
+        };
+        let hold = self.core.delivery.answer_grace;
+        let accepted = self
+            .core
+            .write_notice(conn, row.place.channel, "accepted", &payload, hold, now)
+            .await?;
+        if thread.is_none() {
+            self.core.clock_waits(conn, info, accepted.id).await?;
+            (self.core)
+                .tell_turn(conn, info, accepted.id, Some(user), None, now)
+                .await?;
+        }
+        Ok(accepted)
     }
 
     /// The challenged player declines. From a button press (`answer`), the news is written

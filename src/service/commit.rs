@@ -19,7 +19,7 @@ use crate::rating::{rate_game, Score};
 use crate::store::games::{Advance, GameRow};
 use crate::store::{challenges, draws, games, moves, players, DrawStatus, GameStatus};
 use crate::store::{Connection, StoreError, Write};
-use crate::tafl::{write_position, Outcome, Position, Reason, Side};
+use crate::tafl::{write_position, Game, Outcome, Position, Reason, Side};
 use std::time::Duration;
 
 impl Core {
@@ -54,75 +54,12 @@ impl Core {
             Some(user) => away::end_by_move(self, &mut tx, user, now).await?,
             None => Vec::new(),
         };
-        let clocks = fischer_after_move(&row, &info, now);
-        let info = GameInfo {
-            ply: row.ply + 1,
-            turn: game.turn(),
-            outcome: game.outcome(),
-            clocks,
-            ..info
-        };
-        let info = GameInfo {
-            turn_deadline: self.deadline(&info, now),
-            ..info
-        };
-        let notation = recorded.to_string();
-        if info.is_over() {
-            self.before_end(&mut tx, row.id).await?;
-        }
-        advance(&mut tx, &row, &info, game.position(), now).await?;
-        moves::insert(&mut *tx, row.id, info.ply, &notation, by_user, now)
-            .await
-            .map_err(ServiceError::unless_taken(
-                "moves",
-                ServiceError::PositionChanged,
-            ))?;
-        draws::close_open(&mut *tx, row.id, DrawStatus::Lapsed, now).await?;
-        let ratings = if info.is_over() {
-            self.game_ended(&mut tx, &info, now).await?;
-            rate(&mut tx, &info, now).await?
-        } else {
-            None
-        };
-        let mut report = MoveReport {
-            by: info.player(recorded.side).clone(),
-            captured: recorded.captured.into_iter().collect(),
-            // Linnaeus' calls are Tablut's alone.
-            call: recorded.call.filter(|_| info.variant().is_tablut()),
-            notation,
-            recorded,
-            ratings,
-            game: info,
-            png: Vec::new(),
-            notice: 0,
-        };
-        let hold = match by_user {
-            Some(_) => self.delivery.answer_grace,
-            None => Duration::ZERO,
-        };
-        // Posted instead, after the news its channel owes, if the response would stand above it.
-        let channel = report.game.place.channel;
-        let (answer, hold) = self.in_order(&mut tx, channel, answer, hold).await?;
-        let payload = answer.payload(self.with_board(News::Moved(report.clone()), &report.game));
+        let mut report = self
+            .write_move(&mut tx, &row, &game, info, by_user, now)
+            .await?;
         let notice = self
-            .write_notice(&mut tx, channel, "move", &payload, hold, now)
+            .announce_move(&mut tx, &mut report, answer, by_user, now)
             .await?;
-        report.notice = notice.id;
-        self.clock_waits(&mut tx, &report.game, report.notice)
-            .await?;
-        let last = LastMove {
-            notation: report.notation.clone(),
-            by: report.by.clone(),
-        };
-        self.tell_turn(
-            &mut tx,
-            &report.game,
-            report.notice,
-            by_user,
-            Some(last),
-            now,
-        )
-        .await?;
         away::tell(self, &mut tx, back, now).await?;
         // Landed: the move at its ply, as this transaction wrote it.
         let (id, ply, notation) = (row.id, report.game.ply, &report.notation);
@@ -144,6 +81,101 @@ impl Core {
                 .map_err(ServiceError::after(Done::Move))?;
         }
         Ok((report, notice))
+    }
+
+    /// A move's rows, in `conn`'s transaction: the game's row moved on (only if it is still at
+    /// the ply it was read at), the move under its `(game, ply)` key, an open draw offer lapsed,
+    /// and a game the move ends closed by what the parts registered and rated. Returns the move's
+    /// report, its notice not yet written.
+    ///
+    /// # Errors
+    /// [`ServiceError::PositionChanged`] when another move took the ply; the database's.
+    async fn write_move(
+        &self,
+        conn: &mut Connection,
+        row: &GameRow,
+        game: &Game,
+        info: GameInfo,
+        by_user: Option<UserId>,
+        now: i64,
+    ) -> Result<MoveReport, ServiceError> {
+        let recorded = *game.moves().last().expect("a move was just played");
+        let clocks = fischer_after_move(row, &info, now);
+        let info = GameInfo {
+            ply: row.ply + 1,
+            turn: game.turn(),
+            outcome: game.outcome(),
+            clocks,
+            ..info
+        };
+        let info = GameInfo {
+            turn_deadline: self.deadline(&info, now),
+            ..info
+        };
+        let notation = recorded.to_string();
+        if info.is_over() {
+            self.before_end(conn, row.id).await?;
+        }
+        advance(conn, row, &info, game.position(), now).await?;
+        moves::insert(&mut *conn, row.id, info.ply, &notation, by_user, now)
+            .await
+            .map_err(ServiceError::unless_taken(
+                "moves",
+                ServiceError::PositionChanged,
+            ))?;
+        draws::close_open(&mut *conn, row.id, DrawStatus::Lapsed, now).await?;
+        let ratings = if info.is_over() {
+            self.game_ended(conn, &info, now).await?;
+            rate(conn, &info, now).await?
+        } else {
+            None
+        };
+        Ok(MoveReport {
+            by: info.player(recorded.side).clone(),
+            captured: recorded.captured.into_iter().collect(),
+            // Linnaeus' calls are Tablut's alone.
+            call: recorded.call.filter(|_| info.variant().is_tablut()),
+            notation,
+            recorded,
+            ratings,
+            game: info,
+            png: Vec::new(),
+            notice: 0,
+        })
+    }
+
+    /// A move's news, in `conn`'s transaction: its notice (a player's held for its answer for
+    /// the grace; posted instead, after the news its channel owes, if the answer would stand
+    /// above it), the player's clock waiting for it, and the turn's direct message. Sets the
+    /// report's notice and returns the notice as written.
+    async fn announce_move(
+        &self,
+        conn: &mut Connection,
+        report: &mut MoveReport,
+        answer: Answer,
+        by_user: Option<UserId>,
+        now: i64,
+    ) -> Result<Notice, ServiceError> {
+        let hold = match by_user {
+            Some(_) => self.delivery.answer_grace,
+            None => Duration::ZERO,
+        };
+        // Posted instead, after the news its channel owes, if the response would stand above it.
+        let channel = report.game.place.channel;
+        let (answer, hold) = self.in_order(conn, channel, answer, hold).await?;
+        let payload = answer.payload(self.with_board(News::Moved(report.clone()), &report.game));
+        let notice = self
+            .write_notice(conn, channel, "move", &payload, hold, now)
+            .await?;
+        report.notice = notice.id;
+        self.clock_waits(conn, &report.game, report.notice).await?;
+        let last = LastMove {
+            notation: report.notation.clone(),
+            by: report.by.clone(),
+        };
+        self.tell_turn(conn, &report.game, report.notice, by_user, Some(last), now)
+            .await?;
+        Ok(notice)
     }
 
     /// Commits `tx`, which wrote notices, and wakes the dispatcher. A commit whose outcome is

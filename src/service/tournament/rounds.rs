@@ -12,6 +12,7 @@ use crate::service::error::ServiceError;
 use crate::service::news::News;
 use crate::service::notice::Payload;
 use crate::service::stored::tournaments as stored;
+use crate::service::types::tournament::TournamentInfo;
 use crate::service::types::{ChannelId, GameId, GameInfo, Place, Player};
 use crate::store::dialect::lock_in_transaction;
 use crate::store::tournaments::{self as rows, MatchGameRow, MatchRow};
@@ -65,24 +66,9 @@ impl Core {
             if loaded.status()? != TournamentStatus::Running {
                 return Ok(false);
             }
-            let seated = loaded.seated();
-            let n = seated.len();
             let withdrawn = loaded.withdrawn();
             let matches = rows::matches(&mut *conn, id).await?;
-            let rounds = loaded.format().pairing().rounds(n) as i64;
-            let (rounds, pairings) = match loaded.format() {
-                TournamentFormat::RoundRobin => {
-                    let table = pairing::round_robin(n);
-                    (rounds, table.get(round as usize - 1).cloned())
-                }
-                TournamentFormat::Swiss { rounds } => {
-                    let active = n - withdrawn.len();
-                    let pairings = (round <= rounds as i64 && active >= 2).then(|| {
-                        pairing::swiss_round(n, &withdrawn, &LoadedTournament::results(&matches))
-                    });
-                    (rounds as i64, pairings)
-                }
-            };
+            let (rounds, pairings) = round_pairings(&loaded, &matches, &withdrawn, round);
             let Some(pairings) = pairings else {
                 return self.finish(conn, &loaded, &matches, now).await;
             };
@@ -91,76 +77,110 @@ impl Core {
             }
             let loaded = LoadedTournament::read(conn, id).await?;
             let info = loaded.info()?;
-            let mut to_play = 0;
-            for pair in &pairings {
-                let (first, second) = pair.seats();
-                let seats = (first as i64, second.map(|s| s as i64));
-                // A bye, or a pairing with a withdrawn seat: decided at once, without a game.
-                let decided = match *pair {
-                    Pairing::Bye(seat) => Some(
-                        MatchResult::forfeit(round as u32, pair, &withdrawn)
-                            .unwrap_or_else(|| MatchResult::bye(round as u32, seat)),
-                    ),
-                    Pairing::Match { .. } => MatchResult::forfeit(round as u32, pair, &withdrawn),
-                };
-                if let Some(r) = decided {
-                    let halves = (i64::from(r.first_halves), i64::from(r.second_halves));
-                    rows::insert_match(&mut *conn, id, round, seats, Some(halves), r.forfeit)
-                        .await?;
-                    continue;
-                }
-                let (Pairing::Match { first, second }, Some(_)) = (*pair, second) else {
-                    continue;
-                };
-                let m = rows::insert_match(&mut *conn, id, round, seats, None, false).await?;
-                for leg in 1..=2 {
-                    let slot = rows::insert_game(&mut *conn, m, leg).await?;
-                    to_play += 1;
-                    let game = MatchGame {
-                        tournament: id,
-                        name: info.name.clone(),
-                        round: round as u32,
-                        first: loaded.user_at(first as i64),
-                        second: loaded.user_at(second as i64),
-                        leg: leg as u8,
-                        slot,
-                    };
-                    let payload = Payload::news(News::Tournament(TournamentNews::Thread(game)));
-                    self.enqueue(
-                        conn,
-                        info.channel,
-                        "tournament_thread",
-                        &payload,
-                        Duration::ZERO,
-                        now,
-                    )
-                    .await?;
-                }
-            }
-            let matches = rows::matches(&mut *conn, id).await?;
-            // The standings before the round: the round's byes and forfeits are in them.
-            let news = TournamentNews::Round {
-                pairings: loaded.pairings(&matches, round),
-                standings: loaded.standings(&matches),
-                crosstable: loaded.crosstable(&matches),
-                tournament: info.clone(),
-                round: round as u32,
-            };
-            let payload = Payload::news(News::Tournament(news));
-            self.enqueue(
-                conn,
-                info.channel,
-                "tournament_round",
-                &payload,
-                Duration::ZERO,
-                now,
-            )
-            .await?;
+            let to_play = self
+                .open_pairings(conn, &loaded, &info, round, &pairings, now)
+                .await?;
+            self.post_round(conn, &loaded, &info, round, now).await?;
             if to_play > 0 {
                 return Ok(true);
             }
             round += 1;
         }
+    }
+
+    /// A round's pairings written, in `conn`'s transaction: a bye, or a pairing with a withdrawn
+    /// seat, decided at once without a game; every other match with its two games, each with
+    /// the notice that opens its thread. Returns how many games were opened.
+    async fn open_pairings(
+        &self,
+        conn: &mut Connection,
+        loaded: &LoadedTournament,
+        info: &TournamentInfo,
+        round: i64,
+        pairings: &[Pairing],
+        now: i64,
+    ) -> Result<u32, ServiceError> {
+        let id = loaded.row.id;
+        let withdrawn = &loaded.withdrawn()[..];
+        let mut to_play = 0;
+        for pair in pairings {
+            let (first, second) = pair.seats();
+            let seats = (first as i64, second.map(|s| s as i64));
+            // A bye, or a pairing with a withdrawn seat: decided at once, without a game.
+            let decided = match *pair {
+                Pairing::Bye(seat) => Some(
+                    MatchResult::forfeit(round as u32, pair, withdrawn)
+                        .unwrap_or_else(|| MatchResult::bye(round as u32, seat)),
+                ),
+                Pairing::Match { .. } => MatchResult::forfeit(round as u32, pair, withdrawn),
+            };
+            if let Some(r) = decided {
+                let halves = (i64::from(r.first_halves), i64::from(r.second_halves));
+                rows::insert_match(&mut *conn, id, round, seats, Some(halves), r.forfeit).await?;
+                continue;
+            }
+            let (Pairing::Match { first, second }, Some(_)) = (*pair, second) else {
+                continue;
+            };
+            let m = rows::insert_match(&mut *conn, id, round, seats, None, false).await?;
+            for leg in 1..=2 {
+                let slot = rows::insert_game(&mut *conn, m, leg).await?;
+                to_play += 1;
+                let game = MatchGame {
+                    tournament: id,
+                    name: info.name.clone(),
+                    round: round as u32,
+                    first: loaded.user_at(first as i64),
+                    second: loaded.user_at(second as i64),
+                    leg: leg as u8,
+                    slot,
+                };
+                let payload = Payload::news(News::Tournament(TournamentNews::Thread(game)));
+                self.enqueue(
+                    conn,
+                    info.channel,
+                    "tournament_thread",
+                    &payload,
+                    Duration::ZERO,
+                    now,
+                )
+                .await?;
+            }
+        }
+        Ok(to_play)
+    }
+
+    /// The round's post, in `conn`'s transaction: its pairings, and the standings and
+    /// crosstable before it (the round's byes and forfeits in them).
+    async fn post_round(
+        &self,
+        conn: &mut Connection,
+        loaded: &LoadedTournament,
+        info: &TournamentInfo,
+        round: i64,
+        now: i64,
+    ) -> Result<(), ServiceError> {
+        let id = loaded.row.id;
+        let matches = rows::matches(&mut *conn, id).await?;
+        // The standings before the round: the round's byes and forfeits are in them.
+        let news = TournamentNews::Round {
+            pairings: loaded.pairings(&matches, round),
+            standings: loaded.standings(&matches),
+            crosstable: loaded.crosstable(&matches),
+            tournament: info.clone(),
+            round: round as u32,
+        };
+        let payload = Payload::news(News::Tournament(news));
+        self.enqueue(
+            conn,
+            info.channel,
+            "tournament_round",
+            &payload,
+            Duration::ZERO,
+            now,
+        )
+        .await?;
+        Ok(())
     }
 
     /// Finishes a running tournament: its final standings posted.
@@ -494,5 +514,30 @@ impl Tournaments<'_> {
                 .await?;
         }
         Ok(())
+    }
+}
+
+/// Round `round`'s pairings, and the number of rounds: the round-robin table's, or a Swiss
+/// round paired from the results so far (none past the last round, or with fewer than two
+/// players left). None: the tournament is over.
+fn round_pairings(
+    loaded: &LoadedTournament,
+    matches: &[MatchRow],
+    withdrawn: &[usize],
+    round: i64,
+) -> (i64, Option<Vec<Pairing>>) {
+    let n = loaded.seated().len();
+    let rounds = loaded.format().pairing().rounds(n) as i64;
+    match loaded.format() {
+        TournamentFormat::RoundRobin => {
+            let table = pairing::round_robin(n);
+            (rounds, table.get(round as usize - 1).cloned())
+        }
+        TournamentFormat::Swiss { rounds } => {
+            let active = n - withdrawn.len();
+            let pairings = (round <= rounds as i64 && active >= 2)
+                .then(|| pairing::swiss_round(n, withdrawn, &LoadedTournament::results(matches)));
+            (rounds as i64, pairings)
+        }
     }
 }
