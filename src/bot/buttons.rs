@@ -44,7 +44,7 @@ pub enum ButtonError {
     #[error("not a tablut button")]
     Foreign,
     /// This bot's prefix, but no button it makes.
-    #[error("That button is broken: use the slash commands instead.")]
+    #[error("a tablut button of no kind the bot makes")]
     Broken,
 }
 
@@ -143,12 +143,12 @@ pub fn tournament_buttons(id: i64) -> Vec<serenity::CreateActionRow> {
     vec![serenity::CreateActionRow::Buttons(vec![
         button(
             Button::Tournament { id, join: true },
-            "Join",
+            messages::JOIN,
             serenity::ButtonStyle::Success,
         ),
         button(
             Button::Tournament { id, join: false },
-            "Leave",
+            messages::LEAVE,
             serenity::ButtonStyle::Secondary,
         ),
     ])]
@@ -157,15 +157,19 @@ pub fn tournament_buttons(id: i64) -> Vec<serenity::CreateActionRow> {
 /// Accept / Decline (the challenged player) and Cancel (the challenger).
 pub fn challenge_buttons(id: ChallengeId) -> Vec<serenity::CreateActionRow> {
     vec![serenity::CreateActionRow::Buttons(vec![
-        button(Button::Accept(id), "Accept", serenity::ButtonStyle::Success),
+        button(
+            Button::Accept(id),
+            messages::ACCEPT,
+            serenity::ButtonStyle::Success,
+        ),
         button(
             Button::Decline(id),
-            "Decline",
+            messages::DECLINE,
             serenity::ButtonStyle::Danger,
         ),
         button(
             Button::Cancel(id),
-            "Cancel",
+            messages::CANCEL,
             serenity::ButtonStyle::Secondary,
         ),
     ])]
@@ -176,7 +180,7 @@ pub fn draw_buttons(game: GameId) -> Vec<serenity::CreateActionRow> {
     vec![serenity::CreateActionRow::Buttons(vec![
         button(
             Button::Draw { game, accept: true },
-            "Accept the draw",
+            messages::ACCEPT_DRAW,
             serenity::ButtonStyle::Success,
         ),
         button(
@@ -184,7 +188,7 @@ pub fn draw_buttons(game: GameId) -> Vec<serenity::CreateActionRow> {
                 game,
                 accept: false,
             },
-            "Decline",
+            messages::DECLINE,
             serenity::ButtonStyle::Danger,
         ),
     ])]
@@ -194,7 +198,7 @@ pub fn draw_buttons(game: GameId) -> Vec<serenity::CreateActionRow> {
 pub fn daily_puzzle_buttons(day: i64) -> Vec<serenity::CreateActionRow> {
     vec![serenity::CreateActionRow::Buttons(vec![button(
         Button::DailyPuzzle(day),
-        "Solve today's puzzle",
+        messages::SOLVE_DAILY_PUZZLE,
         serenity::ButtonStyle::Primary,
     )])]
 }
@@ -204,7 +208,7 @@ pub fn daily_puzzle_buttons(day: i64) -> Vec<serenity::CreateActionRow> {
 pub fn forget_me_buttons(user: u64) -> Vec<serenity::CreateActionRow> {
     vec![serenity::CreateActionRow::Buttons(vec![button(
         Button::ForgetMe(user),
-        "Forget me",
+        messages::FORGET_ME,
         serenity::ButtonStyle::Danger,
     )])]
 }
@@ -220,7 +224,7 @@ pub fn leaderboard_buttons(board: &Leaderboard) -> Vec<serenity::CreateActionRow
                 variant: board.variant,
                 page: board.page.saturating_sub(1),
             },
-            "◀ Previous",
+            messages::PREVIOUS_PAGE,
             serenity::ButtonStyle::Secondary,
         )
         .disabled(board.page == 0),
@@ -229,7 +233,7 @@ pub fn leaderboard_buttons(board: &Leaderboard) -> Vec<serenity::CreateActionRow
                 variant: board.variant,
                 page: board.page + 1,
             },
-            "Next ▶",
+            messages::NEXT_PAGE,
             serenity::ButtonStyle::Secondary,
         )
         .disabled(board.page + 1 >= board.pages),
@@ -246,7 +250,7 @@ pub fn games_buttons(listed: &messages::GamesPage) -> Vec<serenity::CreateAction
             Button::Games {
                 page: listed.page.saturating_sub(1),
             },
-            "◀ Previous",
+            messages::PREVIOUS_PAGE,
             serenity::ButtonStyle::Secondary,
         )
         .disabled(listed.page == 0),
@@ -254,7 +258,7 @@ pub fn games_buttons(listed: &messages::GamesPage) -> Vec<serenity::CreateAction
             Button::Games {
                 page: listed.page + 1,
             },
-            "Next ▶",
+            messages::NEXT_PAGE,
             serenity::ButtonStyle::Secondary,
         )
         .disabled(listed.page + 1 >= listed.pages),
@@ -316,7 +320,7 @@ mod tests {
 
     #[test]
     fn a_broken_button_is_answered_in_one_line() {
-        let answer = ButtonError::Broken.to_string();
+        let answer = messages::BROKEN_BUTTON;
         assert_eq!(
             answer,
             "That button is broken: use the slash commands instead."

@@ -56,10 +56,7 @@ struct ChallengeInHand<'a> {
 impl<'a> ChallengeInHand<'a> {
     fn begin(set: &'a Mutex<HashSet<ChallengeId>>, id: ChallengeId) -> Result<Self, Error> {
         if !set.lock().unwrap_or_else(|e| e.into_inner()).insert(id) {
-            return Err(Error::User(
-                "This challenge is being answered right now: its message shows the outcome in a moment."
-                    .into(),
-            ));
+            return Err(Error::User(messages::CHALLENGE_IN_HAND.into()));
         }
         Ok(ChallengeInHand { set, id })
     }
@@ -127,7 +124,7 @@ async fn press(response: &mut Press<'_>, data: &Data) -> Result<(), Error> {
     let button = match press.data.custom_id.parse::<Button>() {
         Ok(button) => button,
         Err(ButtonError::Foreign) => return Ok(()),
-        Err(e) => return Err(Error::User(e.to_string())),
+        Err(ButtonError::Broken) => return Err(Error::User(messages::BROKEN_BUTTON.into())),
     };
     let user = press.user.id.get();
     let channel = press.channel_id.get();
@@ -145,36 +142,8 @@ async fn press(response: &mut Press<'_>, data: &Data) -> Result<(), Error> {
         // A change is checked first, reading only, so that a refusal is the press's private
         // answer at once, before anything is acknowledged, written, or waits for the write
         // lock (a challenge past its time is refused here, and marked expired after).
-        Button::Accept(challenge_id) => {
-            let challenge = service.games().check_accept(challenge_id, user).await?;
-            if challenge.thread {
-                return accept_in_thread(response, data, &challenge, user, in_hand).await;
-            }
-            let accepted =
-                service
-                    .games()
-                    .accept_answered(challenge_id, user, None, Some(response.answer()));
-            response.change(data, (accepted, in_hand), |s| s.png).await
-        }
-        Button::Decline(challenge_id) => {
-            service.games().check_decline(challenge_id, user).await?;
-            let declined =
-                service
-                    .games()
-                    .decline_answered(challenge_id, user, Some(response.answer()));
-            response
-                .change(data, (declined, in_hand), |_| Vec::new())
-                .await
-        }
-        Button::Cancel(challenge_id) => {
-            service.games().check_cancel(challenge_id, user).await?;
-            let cancelled =
-                service
-                    .games()
-                    .cancel_answered(challenge_id, user, Some(response.answer()));
-            response
-                .change(data, (cancelled, in_hand), |_| Vec::new())
-                .await
+        Button::Accept(_) | Button::Decline(_) | Button::Cancel(_) => {
+            challenge_press(response, data, button, user, in_hand).await
         }
         Button::Draw { game, accept } => {
             service
@@ -218,11 +187,78 @@ async fn press(response: &mut Press<'_>, data: &Data) -> Result<(), Error> {
             response.refuse(text).await?;
             Ok(())
         }
+        Button::Leaderboard { .. } | Button::Games { .. } => {
+            turn_page(response, data, button).await
+        }
+    }
+}
+
+/// A challenge's button (accept, decline, cancel), pressed by `user`, with the challenge held
+/// while it changes (`in_hand`).
+async fn challenge_press(
+    response: &mut Press<'_>,
+    data: &Data,
+    button: Button,
+    user: u64,
+    in_hand: Option<ChallengeInHand<'_>>,
+) -> Result<(), Error> {
+    let service = &data.service;
+    match button {
+        Button::Accept(challenge_id) => {
+            let challenge = data
+                .service
+                .games()
+                .check_accept(challenge_id, user)
+                .await?;
+            if challenge.thread {
+                return accept_in_thread(response, data, &challenge, user, in_hand).await;
+            }
+            let accepted =
+                service
+                    .games()
+                    .accept_answered(challenge_id, user, None, Some(response.answer()));
+            response.change(data, (accepted, in_hand), |s| s.png).await
+        }
+        Button::Decline(challenge_id) => {
+            data.service
+                .games()
+                .check_decline(challenge_id, user)
+                .await?;
+            let declined =
+                service
+                    .games()
+                    .decline_answered(challenge_id, user, Some(response.answer()));
+            response
+                .change(data, (declined, in_hand), |_| Vec::new())
+                .await
+        }
+        Button::Cancel(challenge_id) => {
+            data.service
+                .games()
+                .check_cancel(challenge_id, user)
+                .await?;
+            let cancelled =
+                service
+                    .games()
+                    .cancel_answered(challenge_id, user, Some(response.answer()));
+            response
+                .change(data, (cancelled, in_hand), |_| Vec::new())
+                .await
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A list's page turned (the leaderboard, the games running): the pressed message updated.
+async fn turn_page(response: &mut Press<'_>, data: &Data, button: Button) -> Result<(), Error> {
+    let press = response.press;
+    match button {
         Button::Leaderboard { variant, page } => {
             let guild = press
                 .guild_id
-                .ok_or_else(|| Error::User("The leaderboard belongs to a server.".into()))?;
-            let board = service
+                .ok_or_else(|| Error::User(messages::LEADERBOARD_IN_A_SERVER.into()))?;
+            let board = data
+                .service
                 .games()
                 .leaderboard(guild.get(), variant, page)
                 .await?;
@@ -234,15 +270,17 @@ async fn press(response: &mut Press<'_>, data: &Data) -> Result<(), Error> {
         Button::Games { page } => {
             let guild = press
                 .guild_id
-                .ok_or_else(|| Error::User("The games listed belong to a server.".into()))?;
+                .ok_or_else(|| Error::User(messages::GAMES_IN_A_SERVER.into()))?;
             // Worked out again for the presser (the caller: the listing is theirs alone), so a
             // page shows only the games in channels they can see now.
             let viewer = super::visibility::Viewer::of_press(response.cache, response.http, press);
-            let games = super::visibility::visible_games(&viewer, service, guild.get()).await?;
+            let games =
+                super::visibility::visible_games(&viewer, &data.service, guild.get()).await?;
             let listed = messages::games_page(&games, page);
             response
                 .update_with(listed.text.clone(), games_buttons(&listed))
                 .await
         }
+        _ => Ok(()),
     }
 }

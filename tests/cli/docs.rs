@@ -352,20 +352,22 @@ fn no_service_string_names_a_command() {
     assert!(found.is_empty(), "{found:#?}");
 }
 
+/// Whether `s` opens a sentence: a capital's word, a space, then a word or a value.
+fn opens_a_sentence(s: &str) -> bool {
+    let mut chars = s.chars();
+    let first = chars.next().is_some_and(|c| c.is_ascii_uppercase());
+    let word: String = chars.by_ref().take_while(|c| *c != ' ').collect();
+    let next = chars.next();
+    first
+        && !word.is_empty()
+        && word.chars().all(|c| c.is_ascii_lowercase())
+        && next.is_some_and(|c| c.is_alphabetic() || c == '{')
+}
+
 /// The lines of Rust source `text` holding a string that opens a sentence (a capital's word,
 /// a space, then a word or a value: `"The answer was {solution}."`, `"Move {} · {}"`) outside a
 /// comment: words for players.
 fn sentences(text: &str) -> Vec<(usize, String)> {
-    let opens_a_sentence = |s: &str| {
-        let mut chars = s.chars();
-        let first = chars.next().is_some_and(|c| c.is_ascii_uppercase());
-        let word: String = chars.by_ref().take_while(|c| *c != ' ').collect();
-        let next = chars.next();
-        first
-            && !word.is_empty()
-            && word.chars().all(|c| c.is_ascii_lowercase())
-            && next.is_some_and(|c| c.is_alphabetic() || c == '{')
-    };
     text.lines()
         .enumerate()
         .filter(|(_, line)| {
@@ -595,6 +597,45 @@ fn no_service_or_render_string_holds_words_for_players() {
                 {
                     found.push(format!("{name}:{n}: {s:?}"));
                 }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+/// Strings of src/bot outside src/bot/messages/ that open a sentence but are not for players,
+/// by their file and opening, with who reads them.
+const BOT_NOT_FOR_PLAYERS: [(&str, &str); 2] = [
+    // The Authorization header's scheme.
+    ("src/bot/delivery/client.rs", "Bot {}"),
+    // The line the process exits with when Discord refuses its shards, for the operator.
+    ("src/bot/mod.rs", "Discord refused {which}"),
+];
+
+/// In src/bot, the words a player reads are made in src/bot/messages/: no other file of
+/// src/bot holds a string that opens a sentence, but what it says to the operator
+/// ([`FOR_THE_OPERATOR`], [`BOT_NOT_FOR_PLAYERS`]) and the slash commands' descriptions, which
+/// poise takes as attributes of the commands (`#[description = "…"]`).
+#[test]
+fn no_bot_string_outside_messages_is_a_sentence() {
+    let mut found = Vec::new();
+    for file in rust_files(&root().join("src/bot")) {
+        if file.starts_with(root().join("src/bot/messages")) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        let name = file
+            .strip_prefix(root())
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let lines: Vec<&str> = text.lines().collect();
+        for (n, s, for_the_operator) in strings(&text) {
+            let description = lines[n - 1].trim_start().starts_with("#[description");
+            let operator = (BOT_NOT_FOR_PLAYERS.iter())
+                .any(|(f, opening)| *f == name && s.starts_with(opening));
+            if !for_the_operator && !description && !operator && opens_a_sentence(&s) {
+                found.push(format!("{}:{n}: {s:?}", file.display()));
             }
         }
     }

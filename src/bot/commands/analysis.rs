@@ -44,12 +44,7 @@ pub(crate) async fn analysis(
         None | Some("") => None,
         Some(text) => match text.trim_start_matches('#').parse::<i64>() {
             Ok(id) if id > 0 => Some(id),
-            _ => {
-                return Err(Error::User(format!(
-                    "'{}' is not a game: pick one from the list, or leave it out for the last one.",
-                    crate::echo::echo(text)
-                )))
-            }
+            _ => return Err(Error::User(messages::not_a_game(text))),
         },
     };
     let data = ctx.data();

@@ -10,7 +10,7 @@ use crate::bot::{messages, Error};
 use crate::service::analysis::AnalysisStatus;
 use crate::service::records::{self, MAX_RECORD};
 use crate::service::{AiGameRequest, Answered, ChallengeRequest, RecordProblem, ServiceError};
-use crate::tafl::RecordFormat;
+use crate::tafl::{ReadRecord, RecordFormat};
 use poise::serenity_prelude as serenity;
 
 /// A record format.
@@ -84,9 +84,8 @@ async fn record_text(
                 .into());
             }
             let bytes = file.download().await.map_err(|e| {
-                Error::User(format!(
-                    "The file could not be read from Discord ({}): please try again.",
-                    crate::bot::redact::error(&e)
+                Error::User(messages::record_file_unreadable(
+                    &crate::bot::redact::error(&e).to_string(),
                 ))
             })?;
             String::from_utf8(bytes)
@@ -121,115 +120,141 @@ pub(crate) async fn import(
 ) -> Result<(), Error> {
     let text = record_text(record, file).await?;
     let read = records::read(&text)?;
+    match then.unwrap_or(ThenArg::Analysis) {
+        ThenArg::Analysis => import_for_analysis(ctx, &read).await,
+        ThenArg::Ai => play_on_against_the_ai(ctx, &read, side, level, time).await,
+        ThenArg::Challenge => play_on_by_challenge(ctx, &read, opponent, side, time).await,
+    }
+}
+
+/// `/tablut import then: analysis`: the finished game stored in the channel and its review
+/// started, as /tablut analysis starts one; a review refused (busy, too soon) leaves the game
+/// for /tablut analysis later.
+async fn import_for_analysis(ctx: Context<'_>, read: &ReadRecord) -> Result<(), Error> {
     let data = ctx.data();
     let games = data.service.games();
     let channel = ctx.channel_id().get();
-    match then.unwrap_or(ThenArg::Analysis) {
-        ThenArg::Analysis => {
-            let me = caller(ctx);
-            let check = async {
-                if !read.game.outcome().is_over() {
-                    return Err(ServiceError::RecordUnfinished);
-                }
-                if read.game.moves().is_empty() {
-                    return Err(ServiceError::RecordEmpty);
-                }
-                Ok(())
-            };
-            let Some(id) = change(ctx, check, games.import_finished(channel, &me, &read)).await?
-            else {
-                return Ok(());
-            };
-            // Its review, as /tablut analysis starts one; refused (busy, too soon), the game
-            // stays, for /tablut analysis later.
-            let none = serenity::CreateAllowedMentions::new;
-            let text = match data
-                .service
-                .analysis()
-                .request(channel, Some(id), Some(me.id))
-                .await
-            {
-                Ok(AnalysisStatus::Started { game, total }) => {
-                    crate::bot::background::analysis(&data.tasks, data.service.clone(), game.id);
-                    format!(
-                        "{} {}",
-                        messages::imported(id),
-                        messages::analysis_started(&game, total)
-                    )
-                }
-                Ok(AnalysisStatus::Running {
-                    game,
-                    reviewed,
-                    total,
-                }) => messages::analysis_running(&game, reviewed, total),
-                Ok(AnalysisStatus::Finished(report)) => {
-                    messages::analysis_summary(&report.summary())
-                }
-                Err(e) => format!("{} {}", messages::imported(id), messages::refusal(&e)),
-            };
-            ctx.send(reply(text).allowed_mentions(none())).await?;
+    let me = caller(ctx);
+    let check = async {
+        if !read.game.outcome().is_over() {
+            return Err(ServiceError::RecordUnfinished);
         }
-        ThenArg::Ai => {
-            if read.game.outcome().is_over() {
-                return Err(ServiceError::RecordFinished.into());
-            }
-            let request = AiGameRequest {
-                place: place(ctx),
-                user: caller(ctx),
-                side: side.unwrap_or(SideArg::Random).into(),
-                level: level.unwrap_or(LevelArg::Medium).into(),
-                rules: *read.game.rules(),
-                time_control: time_control(ctx, time)?,
-                start: Some(*read.game.position()),
-            };
-            let Some(Answered {
-                done: started,
-                notice,
-            }) = change(
-                ctx,
-                games.check_ai_game(&request),
-                games.start_ai_game_answered(request.clone(), Some(answer(ctx))),
+        if read.game.moves().is_empty() {
+            return Err(ServiceError::RecordEmpty);
+        }
+        Ok(())
+    };
+    let Some(id) = change(ctx, check, games.import_finished(channel, &me, read)).await? else {
+        return Ok(());
+    };
+    // Its review, as /tablut analysis starts one; refused (busy, too soon), the game
+    // stays, for /tablut analysis later.
+    let none = serenity::CreateAllowedMentions::new;
+    let text = match data
+        .service
+        .analysis()
+        .request(channel, Some(id), Some(me.id))
+        .await
+    {
+        Ok(AnalysisStatus::Started { game, total }) => {
+            crate::bot::background::analysis(&data.tasks, data.service.clone(), game.id);
+            format!(
+                "{} {}",
+                messages::imported(id),
+                messages::analysis_started(&game, total)
             )
-            .await?
-            else {
-                return Ok(());
-            };
-            if let Some(notice) = &notice {
-                show(ctx, notice, started.png).await;
-            }
-            if started.game.to_move().is_some_and(|p| p.is_ai()) {
-                super::play::ai_reply(ctx, started.game.id);
-            }
         }
-        ThenArg::Challenge => {
-            if read.game.outcome().is_over() {
-                return Err(ServiceError::RecordFinished.into());
-            }
-            let Some(opponent) = opponent else {
-                return Err(Error::User(messages::IMPORT_NEEDS_OPPONENT.into()));
-            };
-            let request = ChallengeRequest {
-                place: place(ctx),
-                challenger: caller(ctx),
-                opponent: person(&opponent),
-                opponent_is_bot: opponent.bot,
-                side: side.unwrap_or(SideArg::Random).into(),
-                rules: *read.game.rules(),
-                time_control: time_control(ctx, time)?,
-                thread: false,
-                rated: false,
-                start: Some(*read.game.position()),
-            };
-            let made = change(
-                ctx,
-                games.check_challenge(&request),
-                games.challenge_answered(request.clone(), Some(answer(ctx))),
-            )
-            .await?;
-            if let Some(notice) = made.and_then(|m| m.notice) {
-                show(ctx, &notice, Vec::new()).await;
-            }
-        }
+        Ok(AnalysisStatus::Running {
+            game,
+            reviewed,
+            total,
+        }) => messages::analysis_running(&game, reviewed, total),
+        Ok(AnalysisStatus::Finished(report)) => messages::analysis_summary(&report.summary()),
+        Err(e) => format!("{} {}", messages::imported(id), messages::refusal(&e)),
+    };
+    ctx.send(reply(text).allowed_mentions(none())).await?;
+    Ok(())
+}
+
+/// `/tablut import then: ai`: the unfinished game played on against the AI from its last
+/// position.
+async fn play_on_against_the_ai(
+    ctx: Context<'_>,
+    read: &ReadRecord,
+    side: Option<SideArg>,
+    level: Option<LevelArg>,
+    time: Option<String>,
+) -> Result<(), Error> {
+    let games = ctx.data().service.games();
+    if read.game.outcome().is_over() {
+        return Err(ServiceError::RecordFinished.into());
+    }
+    let request = AiGameRequest {
+        place: place(ctx),
+        user: caller(ctx),
+        side: side.unwrap_or(SideArg::Random).into(),
+        level: level.unwrap_or(LevelArg::Medium).into(),
+        rules: *read.game.rules(),
+        time_control: time_control(ctx, time)?,
+        start: Some(*read.game.position()),
+    };
+    let Some(Answered {
+        done: started,
+        notice,
+    }) = change(
+        ctx,
+        games.check_ai_game(&request),
+        games.start_ai_game_answered(request.clone(), Some(answer(ctx))),
+    )
+    .await?
+    else {
+        return Ok(());
+    };
+    if let Some(notice) = &notice {
+        show(ctx, notice, started.png).await;
+    }
+    if started.game.to_move().is_some_and(|p| p.is_ai()) {
+        super::play::ai_reply(ctx, started.game.id);
+    }
+    Ok(())
+}
+
+/// `/tablut import then: challenge`: `opponent` challenged to play the unfinished game on from
+/// its last position.
+async fn play_on_by_challenge(
+    ctx: Context<'_>,
+    read: &ReadRecord,
+    opponent: Option<serenity::User>,
+    side: Option<SideArg>,
+    time: Option<String>,
+) -> Result<(), Error> {
+    let games = ctx.data().service.games();
+    if read.game.outcome().is_over() {
+        return Err(ServiceError::RecordFinished.into());
+    }
+    let Some(opponent) = opponent else {
+        return Err(Error::User(messages::IMPORT_NEEDS_OPPONENT.into()));
+    };
+    let request = ChallengeRequest {
+        place: place(ctx),
+        challenger: caller(ctx),
+        opponent: person(&opponent),
+        opponent_is_bot: opponent.bot,
+        side: side.unwrap_or(SideArg::Random).into(),
+        rules: *read.game.rules(),
+        time_control: time_control(ctx, time)?,
+        thread: false,
+        rated: false,
+        start: Some(*read.game.position()),
+    };
+    let made = change(
+        ctx,
+        games.check_challenge(&request),
+        games.challenge_answered(request.clone(), Some(answer(ctx))),
+    )
+    .await?;
+    if let Some(notice) = made.and_then(|m| m.notice) {
+        show(ctx, &notice, Vec::new()).await;
     }
     Ok(())
 }

@@ -103,10 +103,7 @@ fn named(text: Option<&str>) -> Result<Option<TournamentId>, Error> {
         .collect();
     match digits.parse::<i64>() {
         Ok(id) if id > 0 => Ok(Some(id)),
-        _ => Err(Error::User(format!(
-            "'{}' is not a tournament: pick one from the list, or leave it out for the newest.",
-            crate::echo::echo(text)
-        ))),
+        _ => Err(Error::User(words::not_a_tournament(text))),
     }
 }
 
@@ -173,12 +170,7 @@ pub(crate) async fn create(
         None => None,
         Some(text) => {
             let now = chrono::Utc::now().timestamp_millis();
-            Some(signup_end(text, now).ok_or_else(|| {
-                Error::User(format!(
-                    "'{}' is not an end for the sign-up: write how long it lasts (2d, 12h; 1 minute to 30 days) or when it ends, in UTC (2027-01-20 18:00), within 30 days.",
-                    crate::echo::echo(text)
-                ))
-            })?)
+            Some(signup_end(text, now).ok_or_else(|| Error::User(words::not_a_signup_end(text)))?)
         }
     };
     let request = TournamentRequest {

@@ -14,6 +14,7 @@
 //! - [`puzzles`]: puzzles' words.
 //! - [`privacy`]: what the bot stores about a member, and forgetting it.
 //! - [`refusals`]: the one-line private answers to what cannot be done.
+//! - [`labels`]: the buttons' labels.
 //! - [`notify`]: turn notifications: the setting, the direct messages, the notice that they
 //!   are refused.
 //! - [`notices`]: the words of each notice the outbox delivers, from the topics above.
@@ -30,6 +31,7 @@ mod challenges;
 mod clocks;
 mod format;
 mod games;
+mod labels;
 mod notices;
 mod notify;
 mod privacy;
@@ -45,6 +47,7 @@ pub use challenges::*;
 pub use clocks::*;
 pub use format::*;
 pub use games::*;
+pub use labels::*;
 pub use notices::*;
 pub use notify::*;
 pub use privacy::*;

@@ -16,6 +16,50 @@ pub fn preset_refused(variant: Variant, preset: &str) -> String {
     )
 }
 
+/// A command used outside a server.
+pub const GUILD_ONLY: &str =
+    "Tablut is played in a server's channels: use this command in a server, not in a direct message.";
+
+/// An option Discord could not read for the command (`why`: what poise found).
+pub fn bad_option(why: &str) -> String {
+    format!("That option is not valid ({why}): check the command's options and try again.")
+}
+
+/// An option that is none of the command's choices.
+pub const BAD_CHOICE: &str =
+    "That option is not valid: pick one of the command's choices and try again.";
+
+/// A command used again within its cooldown.
+pub fn too_fast(secs: u64) -> String {
+    format!("Not so fast: try again in {secs} s.")
+}
+
+/// A button of the bot's that names no button it makes.
+pub const BROKEN_BUTTON: &str = "That button is broken: use the slash commands instead.";
+
+/// A challenge's button pressed while another press of it is being answered.
+pub const CHALLENGE_IN_HAND: &str =
+    "This challenge is being answered right now: its message shows the outcome in a moment.";
+
+/// A leaderboard's page turned outside a server.
+pub const LEADERBOARD_IN_A_SERVER: &str = "The leaderboard belongs to a server.";
+
+/// A page of the games running turned outside a server.
+pub const GAMES_IN_A_SERVER: &str = "The games listed belong to a server.";
+
+/// `/tablut analysis game:` given what is not a game's number.
+pub fn not_a_game(typed: &str) -> String {
+    format!(
+        "'{}' is not a game: pick one from the list, or leave it out for the last one.",
+        crate::echo::echo(typed)
+    )
+}
+
+/// A record's file Discord would not hand over (`why`: the error, its tokens hidden).
+pub fn record_file_unreadable(why: &str) -> String {
+    format!("The file could not be read from Discord ({why}): please try again.")
+}
+
 /// `/tablut import` given both or neither of its sources.
 pub const IMPORT_ONE_SOURCE: &str =
     "Give the record once: as text (record:) or as a file (file:), not both or neither.";

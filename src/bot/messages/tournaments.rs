@@ -437,3 +437,19 @@ pub fn refusal(r: &TournamentRefusal) -> String {
         TournamentRefusal::TournamentGame => "A tournament's game cannot be aborted: resign it, or ask the organiser.".into(),
     }
 }
+
+/// A tournament named by what is not its number.
+pub fn not_a_tournament(typed: &str) -> String {
+    format!(
+        "'{}' is not a tournament: pick one from the list, or leave it out for the newest.",
+        crate::echo::echo(typed)
+    )
+}
+
+/// `/tablut tournament create signup:` given what is no end for a sign-up.
+pub fn not_a_signup_end(typed: &str) -> String {
+    format!(
+        "'{}' is not an end for the sign-up: write how long it lasts (2d, 12h; 1 minute to 30 days) or when it ends, in UTC (2027-01-20 18:00), within 30 days.",
+        crate::echo::echo(typed)
+    )
+}

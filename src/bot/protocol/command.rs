@@ -208,28 +208,27 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
             }
             (ctx, error.to_string())
         }
-        F::GuildOnly { ctx, .. } => (
-            ctx,
-            "Tablut is played in a server's channels: use this command in a server, not in a direct message."
-                .to_string(),
-        ),
-        F::ArgumentParse { ctx, error, .. } => (
-            ctx,
-            format!("That option is not valid ({error}): check the command's options and try again."),
-        ),
-        F::CommandStructureMismatch { ctx, description, .. } => {
+        F::GuildOnly { ctx, .. } => (ctx, messages::GUILD_ONLY.to_string()),
+        F::ArgumentParse { ctx, error, .. } => (ctx, messages::bad_option(&error.to_string())),
+        F::CommandStructureMismatch {
+            ctx, description, ..
+        } => {
             tracing::warn!(command = %ctx.command().qualified_name, description, "options Discord should not have sent");
             (
                 poise::Context::Application(ctx),
-                "That option is not valid: pick one of the command's choices and try again."
-                    .to_string(),
+                messages::BAD_CHOICE.to_string(),
             )
         }
-        F::CommandCheckFailed { error: Some(error), ctx, .. } => (ctx, error.to_string()),
-        F::CooldownHit { ctx, remaining_cooldown, .. } => (
+        F::CommandCheckFailed {
+            error: Some(error),
             ctx,
-            format!("Not so fast: try again in {} s.", remaining_cooldown.as_secs() + 1),
-        ),
+            ..
+        } => (ctx, error.to_string()),
+        F::CooldownHit {
+            ctx,
+            remaining_cooldown,
+            ..
+        } => (ctx, messages::too_fast(remaining_cooldown.as_secs() + 1)),
         other => {
             if let Err(e) = poise::builtins::on_error(other).await {
                 tracing::error!(error = %redact::error(&e), "could not handle an error");
