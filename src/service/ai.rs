@@ -302,8 +302,10 @@ impl Ai<'_> {
         let now = self.core.database_now_on(&mut tx).await?;
         let told = self
             .core
-            .enqueue(&mut tx, channel, "ai_wait", &payload, Duration::ZERO, now)
-            .await?;
+            .notice(channel, "ai_wait", &payload)
+            .write(&mut tx, now)
+            .await?
+            .id;
         self.core.commit_noticed(tx, told).await?;
         Ok(true)
     }

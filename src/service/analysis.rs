@@ -26,7 +26,6 @@ use crate::tafl::Game;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::Duration;
 
 /// The progress message is edited after every this many moves reviewed.
 pub const PROGRESS_EVERY: u32 = 10;
@@ -236,15 +235,10 @@ impl Analysis<'_> {
         let now = self.core.database_now_on(&mut tx).await?;
         let notice = self
             .core
-            .enqueue(
-                &mut tx,
-                channel,
-                "analysis_progress",
-                &progress,
-                Duration::ZERO,
-                now,
-            )
-            .await?;
+            .notice(channel, "analysis_progress", &progress)
+            .write(&mut tx, now)
+            .await?
+            .id;
         let inserted = rows::insert(
             &mut *tx,
             &NewAnalysis {
@@ -555,7 +549,6 @@ impl Analysis<'_> {
                 total,
             })
         };
-        let zero = Duration::ZERO;
         if let Some(summary) = summary {
             let now = self.core.database_now_on(&mut tx).await?;
             if !rows::finish(&mut *tx, id, now).await? {
@@ -563,15 +556,18 @@ impl Analysis<'_> {
             }
             let last = progress(total);
             (self.core)
-                .enqueue(&mut tx, channel, "analysis_progress", &last, zero, now)
+                .notice(channel, "analysis_progress", &last)
+                .write(&mut tx, now)
                 .await?;
             let summary = Payload {
                 graph: Some(GraphRef { game: id }),
                 ..Payload::news(News::AnalysisSummary(summary))
             };
             let told = (self.core)
-                .enqueue(&mut tx, channel, "analysis", &summary, zero, now)
-                .await?;
+                .notice(channel, "analysis", &summary)
+                .write(&mut tx, now)
+                .await?
+                .id;
             self.core.commit_noticed(tx, told).await?;
             return Ok(Step::Finished);
         }
@@ -579,8 +575,10 @@ impl Analysis<'_> {
             let p = progress(reviewed);
             let now = self.core.database_now_on(&mut tx).await?;
             let told = (self.core)
-                .enqueue(&mut tx, channel, "analysis_progress", &p, zero, now)
-                .await?;
+                .notice(channel, "analysis_progress", &p)
+                .write(&mut tx, now)
+                .await?
+                .id;
             self.core.commit_noticed(tx, told).await?;
         } else {
             tx.commit().await?;

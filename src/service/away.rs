@@ -67,8 +67,10 @@ pub(crate) async fn tell(
     let mut first = None;
     for (channel, payload) in notices {
         let id = core
-            .enqueue(conn, channel, "vacation", &payload, Duration::ZERO, now)
-            .await?;
+            .notice(channel, "vacation", &payload)
+            .write(conn, now)
+            .await?
+            .id;
         first.get_or_insert(id);
     }
     Ok(first)

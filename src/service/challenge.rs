@@ -16,7 +16,6 @@ use crate::store::challenges::{self, ChallengeRow};
 use crate::store::games::{self, SeatRow};
 use crate::store::{self, Connection};
 use crate::tafl::{Game, Position, Side};
-use std::time::Duration;
 
 impl Games<'_> {
     /// Opens a challenge. Refused: challenging yourself or a bot, a game already running in
@@ -64,14 +63,9 @@ impl Games<'_> {
                 let hold = self.core.delivery.answer_grace;
                 Some(
                     self.core
-                        .write_notice(
-                            &mut tx,
-                            info.place.channel,
-                            "challenge",
-                            &payload,
-                            hold,
-                            now,
-                        )
+                        .notice(info.place.channel, "challenge", &payload)
+                        .held(hold)
+                        .write(&mut tx, now)
                         .await?,
                 )
             }
@@ -336,15 +330,10 @@ impl Games<'_> {
                 let now = self.core.database_now_on(&mut tx).await?;
                 let told = self
                     .core
-                    .enqueue(
-                        &mut tx,
-                        thread,
-                        "not_started",
-                        &payload,
-                        Duration::ZERO,
-                        now,
-                    )
-                    .await?;
+                    .notice(thread, "not_started", &payload)
+                    .write(&mut tx, now)
+                    .await?
+                    .id;
                 self.core.commit_noticed(tx, told).await?;
             }
         }
@@ -441,15 +430,10 @@ impl Games<'_> {
         let payload = self.core.with_board(News::Started(info.clone()), info);
         let first = self
             .core
-            .enqueue(
-                conn,
-                info.place.channel,
-                "game_started",
-                &payload,
-                Duration::ZERO,
-                now,
-            )
-            .await?;
+            .notice(info.place.channel, "game_started", &payload)
+            .write(conn, now)
+            .await?
+            .id;
         self.core.clock_waits(conn, info, first).await?;
         (self.core)
             .tell_turn(conn, info, first, Some(user), None, now)
@@ -487,7 +471,9 @@ impl Games<'_> {
         let hold = self.core.delivery.answer_grace;
         let accepted = self
             .core
-            .write_notice(conn, row.place.channel, "accepted", &payload, hold, now)
+            .notice(row.place.channel, "accepted", &payload)
+            .held(hold)
+            .write(conn, now)
             .await?;
         if thread.is_none() {
             self.core.clock_waits(conn, info, accepted.id).await?;
@@ -570,7 +556,9 @@ impl Games<'_> {
                 let channel = closed.place.channel;
                 Some(
                     self.core
-                        .write_notice(&mut tx, channel, "challenge_closed", &payload, hold, now)
+                        .notice(channel, "challenge_closed", &payload)
+                        .held(hold)
+                        .write(&mut tx, now)
                         .await?,
                 )
             }
@@ -644,7 +632,9 @@ impl Games<'_> {
                 let hold = self.core.delivery.answer_grace;
                 let shown = self
                     .core
-                    .write_notice(&mut tx, info.place.channel, "started", &payload, hold, now)
+                    .notice(info.place.channel, "started", &payload)
+                    .held(hold)
+                    .write(&mut tx, now)
                     .await?;
                 self.core.clock_waits(&mut tx, &info, shown.id).await?;
                 (self.core)
@@ -778,15 +768,10 @@ pub(super) async fn expire(
         return Ok(None);
     }
     let told = core
-        .enqueue(
-            &mut tx,
-            info.place.channel,
-            "challenge_expired",
-            &payload,
-            Duration::ZERO,
-            now,
-        )
-        .await?;
+        .notice(info.place.channel, "challenge_expired", &payload)
+        .write(&mut tx, now)
+        .await?
+        .id;
     core.commit_noticed(tx, told).await?;
     Ok(Some(info))
 }

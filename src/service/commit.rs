@@ -165,7 +165,9 @@ impl Core {
         let (answer, hold) = self.in_order(conn, channel, answer, hold).await?;
         let payload = answer.payload(self.with_board(News::Moved(report.clone()), &report.game));
         let notice = self
-            .write_notice(conn, channel, "move", &payload, hold, now)
+            .notice(channel, "move", &payload)
+            .held(hold)
+            .write(conn, now)
             .await?;
         report.notice = notice.id;
         self.clock_waits(conn, &report.game, report.notice).await?;
@@ -399,7 +401,9 @@ impl Core {
                 let (answer, hold) = self.in_order(conn, channel, answer, grace).await?;
                 let payload = answer.payload(self.with_board(news, &ended.game));
                 let notice = self
-                    .write_notice(conn, channel, "ended", &payload, hold, now)
+                    .notice(channel, "ended", &payload)
+                    .held(hold)
+                    .write(conn, now)
                     .await?;
                 return Ok(Some(notice));
             }
@@ -407,7 +411,8 @@ impl Core {
                 let news = News::Clock(ClockEvent::TimedOut(ended.clone()));
                 let payload = self.with_board(news, &ended.game);
                 let channel = ended.game.place.channel;
-                self.enqueue(conn, channel, "timeout", &payload, Duration::ZERO, now)
+                self.notice(channel, "timeout", &payload)
+                    .write(conn, now)
                     .await?;
             }
             Announce::ChannelGone(gone) => {
@@ -417,7 +422,8 @@ impl Core {
                     .filter(|&c| c != ended.game.place.channel && !gone.contains(&c));
                 if let Some(parent) = parent {
                     let payload = Payload::news(News::ChannelGone(ended.game.clone()));
-                    self.enqueue(conn, parent, "channel_gone", &payload, Duration::ZERO, now)
+                    self.notice(parent, "channel_gone", &payload)
+                        .write(conn, now)
                         .await?;
                 }
             }

@@ -70,10 +70,12 @@ impl Core {
             shown_by,
         });
         let payload = self.with_board(news, game);
-        let waits = (shown_by, LINK_WAIT);
         let id = self
-            .enqueue_after(conn, user.id, TURN_DM, &payload, waits, now)
-            .await?;
+            .notice(user.id, TURN_DM, &payload)
+            .after(shown_by, LINK_WAIT)
+            .write(conn, now)
+            .await?
+            .id;
         Ok(Some(id))
     }
 }

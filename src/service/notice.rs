@@ -368,71 +368,56 @@ async fn owes_posts(conn: &mut Connection, channel: ChannelId) -> Result<bool, S
     Ok(rows::owes_posts(&mut *conn, channel).await?)
 }
 
-impl Core {
-    /// Writes a notice for `channel` in the caller's transaction, written at `now` (the
-    /// database's time the transaction read, once): held for its interaction's answer for
-    /// `hold`, if it is not zero, else pending and due at once. Call
-    /// [`Core::wake_outbox`] once the transaction has committed.
-    pub(crate) async fn enqueue(
-        &self,
-        conn: &mut Connection,
-        channel: ChannelId,
-        kind: &str,
-        payload: &Payload,
-        hold: Duration,
-        now: i64,
-    ) -> Result<NoticeId, ServiceError> {
-        let written = self.write_notice(conn, channel, kind, payload, hold, now);
-        Ok(written.await?.id)
+/// A notice to write for a channel, made by [`Core::notice`]: pending and due at once unless
+/// held for its interaction's answer ([`Draft::held`]) or waiting for another notice
+/// ([`Draft::after`]); written by [`Draft::write`].
+#[must_use]
+pub(crate) struct Draft<'a> {
+    channel: ChannelId,
+    kind: &'a str,
+    payload: &'a Payload,
+    hold: Duration,
+    waits: Option<(NoticeId, Duration)>,
+}
+
+impl<'a> Draft<'a> {
+    /// Held for its interaction's answer for `hold`, if it is not zero.
+    pub(crate) fn held(self, hold: Duration) -> Draft<'a> {
+        Draft { hold, ..self }
     }
 
-    /// Writes a notice for `channel` as [`Core::enqueue`] does, pending and waiting for
-    /// notice `first` (written before it, in this transaction or earlier): due once `first` is
-    /// delivered or given up, or `at_most` after `now`, whichever comes first. The wait is no
-    /// attempt (none is counted or logged).
-    pub(crate) async fn enqueue_after(
-        &self,
-        conn: &mut Connection,
-        channel: ChannelId,
-        kind: &str,
-        payload: &Payload,
-        (first, at_most): (NoticeId, Duration),
-        now: i64,
-    ) -> Result<NoticeId, ServiceError> {
-        let waits = Some((first, at_most));
-        let written = self.write(conn, channel, kind, payload, Duration::ZERO, waits, now);
-        Ok(written.await?.id)
+    /// Waiting for notice `first` (written before it, in this transaction or earlier): due
+    /// once `first` is delivered or given up, or `at_most` after it is written, whichever
+    /// comes first. The wait is no attempt (none is counted or logged).
+    pub(crate) fn after(self, first: NoticeId, at_most: Duration) -> Draft<'a> {
+        Draft {
+            waits: Some((first, at_most)),
+            ..self
+        }
     }
 
-    /// [`Core::enqueue`], returning the notice as it is written: what the handler of its
-    /// interaction shows, with no read of it back. `payload` tells its news (a notice that
-    /// tells nothing is not written: it could not be read).
-    pub(crate) async fn write_notice(
-        &self,
+    /// Writes the notice in the caller's transaction, written at `now` (the database's time the
+    /// transaction read, once), and returns it as it is written: what the handler of its
+    /// interaction shows, with no read of it back (callers needing its id take `.id`). Call
+    /// [`Core::wake_outbox`] once the transaction has committed (or commit with
+    /// [`Core::commit_noticed`]).
+    ///
+    /// # Errors
+    ///
+    /// [`ServiceError::Internal`] if the payload tells no news (a notice that tells nothing is
+    /// not written: it could not be read); the store's error if the row is not written.
+    pub(crate) async fn write(
+        self,
         conn: &mut Connection,
-        channel: ChannelId,
-        kind: &str,
-        payload: &Payload,
-        hold: Duration,
         now: i64,
     ) -> Result<Notice, ServiceError> {
-        self.write(conn, channel, kind, payload, hold, None, now)
-            .await
-    }
-
-    /// [`Core::write_notice`], the notice waiting for another for at most a time
-    /// ([`Core::enqueue_after`]) if `waits` says so.
-    #[allow(clippy::too_many_arguments)]
-    async fn write(
-        &self,
-        conn: &mut Connection,
-        channel: ChannelId,
-        kind: &str,
-        payload: &Payload,
-        hold: Duration,
-        waits: Option<(NoticeId, Duration)>,
-        now: i64,
-    ) -> Result<Notice, ServiceError> {
+        let Draft {
+            channel,
+            kind,
+            payload,
+            hold,
+            waits,
+        } = self;
         let mut payload = payload.clone();
         if let Some(answer) = payload.answer.handle_mut() {
             answer.expires_at = Some(now.saturating_add(millis(ANSWER_LIFE)));
@@ -469,6 +454,25 @@ impl Core {
             news,
             payload,
         })
+    }
+}
+
+impl Core {
+    /// A notice of `kind` for `channel`, carrying `payload`, to write ([`Draft::write`]):
+    /// pending and due at once unless its options say otherwise.
+    pub(crate) fn notice<'a>(
+        &self,
+        channel: ChannelId,
+        kind: &'a str,
+        payload: &'a Payload,
+    ) -> Draft<'a> {
+        Draft {
+            channel,
+            kind,
+            payload,
+            hold: Duration::ZERO,
+            waits: None,
+        }
     }
 
     /// Tells the dispatcher that notices may be due (after a commit that wrote some).
@@ -559,10 +563,8 @@ impl Core {
             ..payload
         };
         let hold = self.delivery.answer_grace;
-        let notice = self
-            .write_notice(conn, to.channel, kind, &payload, hold, now)
-            .await?;
-        Ok(Some(notice))
+        let notice = self.notice(to.channel, kind, &payload).held(hold);
+        Ok(Some(notice.write(conn, now).await?))
     }
 
     /// Records what showing `notice` (as `message`, when known) settles beyond the notice

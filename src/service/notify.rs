@@ -12,7 +12,6 @@ use super::stored::notify::setting_of;
 use super::types::vacation::DAY_MS;
 use super::types::UserId;
 use crate::store::{notify, vacations};
-use std::time::Duration;
 
 pub use super::types::notify::{
     Digest, DmsRefused, LastMove, NotifyChanged, NotifyMode, NotifySetting, TurnDm, Waiting,
@@ -111,15 +110,10 @@ async fn digest_for(core: &Core, user: UserId) -> Result<bool, ServiceError> {
     }
     let news = News::Digest(Digest { user, day, games });
     let id = core
-        .enqueue(
-            &mut tx,
-            user,
-            DIGEST,
-            &Payload::news(news),
-            Duration::ZERO,
-            now,
-        )
-        .await?;
+        .notice(user, DIGEST, &Payload::news(news))
+        .write(&mut tx, now)
+        .await?
+        .id;
     core.commit_answered(tx, Some(id), claimed).await?;
     Ok(true)
 }

@@ -17,7 +17,6 @@ use super::types::{ChannelId, Ended, GameId, NoticeId, Player};
 use crate::store::outbox::{self as rows, Settle};
 use crate::store::{games, notify};
 use std::sync::Arc;
-use std::time::Duration;
 
 /// The outbox as the bot's delivery sees it (`Service::outbox`): the notices due and claimed,
 /// the boards they carry, how each attempt went, and what follows for a channel that is gone or
@@ -289,11 +288,12 @@ impl Outbox<'_> {
             let channel = game.place.channel;
             let payload = Payload::news(News::DmsRefused(DmsRefused { user, game }));
             let kind = "dms_refused";
-            let zero = Duration::ZERO;
             told = Some(
                 (self.core)
-                    .enqueue(&mut tx, channel, kind, &payload, zero, now)
-                    .await?,
+                    .notice(channel, kind, &payload)
+                    .write(&mut tx, now)
+                    .await?
+                    .id,
             );
         }
         let turned_off = || async move {

@@ -186,7 +186,9 @@ impl Games<'_> {
                 };
                 Some(
                     self.core
-                        .write_notice(&mut tx, channel, "draw_offer", &payload, hold, now)
+                        .notice(channel, "draw_offer", &payload)
+                        .held(hold)
+                        .write(&mut tx, now)
                         .await?,
                 )
             }
@@ -328,7 +330,9 @@ impl Games<'_> {
                     let hold = self.core.delivery.answer_grace;
                     Some(
                         self.core
-                            .write_notice(&mut tx, channel, "draw_declined", &payload, hold, now)
+                            .notice(channel, "draw_declined", &payload)
+                            .held(hold)
+                            .write(&mut tx, now)
                             .await?,
                     )
                 }

@@ -190,7 +190,9 @@ impl Privacy<'_> {
             };
             let hold = self.core.delivery.answer_grace;
             let written = (self.core)
-                .write_notice(&mut tx, to.channel, "forgotten", &payload, hold, now)
+                .notice(to.channel, "forgotten", &payload)
+                .held(hold)
+                .write(&mut tx, now)
                 .await?;
             forgotten.notice = Some(written.id);
             notice = Some(written);

@@ -266,15 +266,10 @@ impl GameClock<'_> {
         }
         let told = self
             .core
-            .enqueue(
-                &mut tx,
-                game.place.channel,
-                "reminder",
-                &payload,
-                Duration::ZERO,
-                now,
-            )
-            .await?;
+            .notice(game.place.channel, "reminder", &payload)
+            .write(&mut tx, now)
+            .await?
+            .id;
         self.core.commit_noticed(tx, told).await?;
         Ok(Some(event))
     }

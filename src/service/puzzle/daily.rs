@@ -11,7 +11,6 @@ use crate::service::types::{
     Caption, ChannelId, DayResult, GuildId, NoticeId, PuzzleView, User, UserId,
 };
 use crate::store::puzzles as rows;
-use std::time::Duration;
 
 /// The day's puzzle in a server and how its members did.
 #[derive(Debug, Clone, PartialEq)]
@@ -256,15 +255,10 @@ impl Puzzles<'_> {
             };
             let told = self
                 .core
-                .enqueue(
-                    &mut tx,
-                    channel,
-                    "daily_puzzle",
-                    &payload,
-                    Duration::ZERO,
-                    now,
-                )
-                .await?;
+                .notice(channel, "daily_puzzle", &payload)
+                .write(&mut tx, now)
+                .await?
+                .id;
             self.core.commit_noticed(tx, told).await?;
             posted.push(guild);
         }

@@ -1,5 +1,5 @@
 //! A notice's row decoded: read back into the notice to deliver, its payload's news taken out
-//! (a notice is written by `Core::write_notice`, beside its `Payload`, in `notice.rs`), or as
+//! (a notice is written by `Core::notice`, beside its `Payload`, in `notice.rs`), or as
 //! the person it names reads it in the read-out of their data.
 
 use crate::service::notice::{Notice, Payload};

@@ -16,7 +16,6 @@ use crate::service::types::NoticeId;
 use crate::service::types::{GuildId, User, UserId};
 use crate::store::tournaments as rows;
 use crate::store::{outbox as notices, Connection, Write};
-use std::time::Duration;
 
 /// A tournament's name, checked: 1 to [`MAX_NAME`] characters, letters, digits, spaces and
 /// plain punctuation only (no mentions, no markdown), its spaces collapsed.
@@ -130,15 +129,10 @@ impl Tournaments<'_> {
         };
         let notice = self
             .core
-            .enqueue(
-                &mut tx,
-                req.channel,
-                "tournament",
-                &payload,
-                Duration::ZERO,
-                now,
-            )
-            .await?;
+            .notice(req.channel, "tournament", &payload)
+            .write(&mut tx, now)
+            .await?
+            .id;
         rows::set_announcement(&mut *tx, id, notice).await?;
         self.core.commit_noticed(tx, notice).await?;
         Ok(info)
@@ -176,15 +170,10 @@ impl Tournaments<'_> {
         };
         let notice = self
             .core
-            .enqueue(
-                conn,
-                info.channel,
-                "tournament_entrants",
-                &payload,
-                Duration::ZERO,
-                now,
-            )
-            .await?;
+            .notice(info.channel, "tournament_entrants", &payload)
+            .write(conn, now)
+            .await?
+            .id;
         Ok((info, notice))
     }
 
@@ -380,17 +369,13 @@ impl Tournaments<'_> {
                 tournament: info.clone(),
                 entrants,
             };
+            let payload = Payload::news(News::Tournament(news));
             let notice = self
                 .core
-                .enqueue(
-                    &mut tx,
-                    info.channel,
-                    "tournament_status",
-                    &Payload::news(News::Tournament(news)),
-                    Duration::ZERO,
-                    now,
-                )
-                .await?;
+                .notice(info.channel, "tournament_status", &payload)
+                .write(&mut tx, now)
+                .await?
+                .id;
             self.core.commit_noticed(tx, notice).await?;
             return Ok(Some(info));
         }
@@ -448,15 +433,10 @@ impl Tournaments<'_> {
         let payload = Payload::news(News::Tournament(news.clone()));
         let notice = self
             .core
-            .enqueue(
-                &mut tx,
-                info.channel,
-                "tournament_withdrawn",
-                &payload,
-                Duration::ZERO,
-                now,
-            )
-            .await?;
+            .notice(info.channel, "tournament_withdrawn", &payload)
+            .write(&mut tx, now)
+            .await?
+            .id;
         self.forfeit_rest(&mut tx, &loaded, seat, &news, now)
             .await?;
         let info = LoadedTournament::read(&mut tx, id).await?.info()?;
@@ -533,15 +513,10 @@ impl Tournaments<'_> {
         let payload = Payload::news(News::Tournament(news));
         let notice = self
             .core
-            .enqueue(
-                &mut tx,
-                info.channel,
-                "tournament_status",
-                &payload,
-                Duration::ZERO,
-                now,
-            )
-            .await?;
+            .notice(info.channel, "tournament_status", &payload)
+            .write(&mut tx, now)
+            .await?
+            .id;
         self.core.commit_noticed(tx, notice).await?;
         Ok(info)
     }
@@ -564,15 +539,10 @@ impl Tournaments<'_> {
         let payload = Payload::news(News::Tournament(TournamentNews::Status(info.clone())));
         let notice = self
             .core
-            .enqueue(
-                &mut tx,
-                info.channel,
-                "tournament_status",
-                &payload,
-                Duration::ZERO,
-                now,
-            )
-            .await?;
+            .notice(info.channel, "tournament_status", &payload)
+            .write(&mut tx, now)
+            .await?
+            .id;
         if to == TournamentStatus::Running {
             self.core.round_looked_at(&mut tx, id, now).await?;
         }

@@ -19,7 +19,6 @@ use crate::store::tournaments::{self as rows, MatchGameRow, MatchRow};
 use crate::store::Connection;
 use crate::tafl::{Outcome, Position, Side};
 use crate::tournament::{self as pairing, MatchResult, Pairing};
-use std::time::Duration;
 
 /// A tournament's game ends: what the tournaments' part registers with the core
 /// ([`OnGameEnd`]). Before the end is written, the game's tournament is locked
@@ -136,15 +135,9 @@ impl Core {
                     slot,
                 };
                 let payload = Payload::news(News::Tournament(TournamentNews::Thread(game)));
-                self.enqueue(
-                    conn,
-                    info.channel,
-                    "tournament_thread",
-                    &payload,
-                    Duration::ZERO,
-                    now,
-                )
-                .await?;
+                self.notice(info.channel, "tournament_thread", &payload)
+                    .write(conn, now)
+                    .await?;
             }
         }
         Ok(to_play)
@@ -171,15 +164,9 @@ impl Core {
             round: round as u32,
         };
         let payload = Payload::news(News::Tournament(news));
-        self.enqueue(
-            conn,
-            info.channel,
-            "tournament_round",
-            &payload,
-            Duration::ZERO,
-            now,
-        )
-        .await?;
+        self.notice(info.channel, "tournament_round", &payload)
+            .write(conn, now)
+            .await?;
         Ok(())
     }
 
@@ -211,15 +198,9 @@ impl Core {
             tournament: info.clone(),
         };
         let payload = Payload::news(News::Tournament(news));
-        self.enqueue(
-            conn,
-            info.channel,
-            "tournament_finished",
-            &payload,
-            Duration::ZERO,
-            now,
-        )
-        .await?;
+        self.notice(info.channel, "tournament_finished", &payload)
+            .write(conn, now)
+            .await?;
         Ok(true)
     }
 
@@ -440,15 +421,10 @@ impl Tournaments<'_> {
         let payload = self.core.with_board(News::Tournament(news), &info);
         let first_post = self
             .core
-            .enqueue(
-                &mut tx,
-                thread,
-                "game_started",
-                &payload,
-                Duration::ZERO,
-                now,
-            )
-            .await?;
+            .notice(thread, "game_started", &payload)
+            .write(&mut tx, now)
+            .await?
+            .id;
         self.core.clock_waits(&mut tx, &info, first_post).await?;
         (self.core)
             .tell_turn(&mut tx, &info, first_post, None, None, now)
@@ -503,14 +479,8 @@ impl Tournaments<'_> {
         if rows::abort_game(&mut *conn, game, now).await? {
             let payload = Payload::news(News::Tournament(news.clone()));
             self.core
-                .enqueue(
-                    conn,
-                    thread,
-                    "tournament_end",
-                    &payload,
-                    Duration::ZERO,
-                    now,
-                )
+                .notice(thread, "tournament_end", &payload)
+                .write(conn, now)
                 .await?;
         }
         Ok(())
