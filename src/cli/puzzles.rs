@@ -7,7 +7,7 @@ use super::common::{CliError, Common};
 use super::selfplay::{play_out, Player, Spec};
 use crate::ai::puzzle::{self, Kind, Record, Solver};
 use crate::ai::Weights;
-use crate::tafl::Game;
+use crate::tafl::{Game, Move};
 use clap::Args;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -98,20 +98,7 @@ pub(super) fn run(args: PuzzlesArgs) -> Result<(), CliError> {
                     if i >= args.games {
                         break;
                     }
-                    let mut rng = fastrand::Rng::with_seed(args.seed + i);
-                    let mut opening = Vec::new();
-                    let mut g = start.clone();
-                    for _ in 0..args.random_plies {
-                        let moves = g.position().legal_moves_sorted();
-                        if moves.is_empty() || g.outcome().is_over() {
-                            break;
-                        }
-                        let mv = moves[rng.usize(..moves.len())];
-                        if g.play(mv).is_err() {
-                            break;
-                        }
-                        opening.push(mv);
-                    }
+                    let opening = random_opening(&start, args.random_plies, args.seed + i);
                     let game = play_out(&start, &opening, &mut a, &mut d, args.max_plies as usize);
                     let (found, times) =
                         scan_game(&mut solver, &game, args.scan_plies as usize, "selfplay");
@@ -131,29 +118,8 @@ pub(super) fn run(args: PuzzlesArgs) -> Result<(), CliError> {
             });
         }
     });
-    let mut results = results.into_inner().expect("no thread panicked");
-    results.sort_by_key(|r| r.0);
-    let mut seen = HashSet::new();
-    let mut puzzles = Vec::new();
-    let mut times: Vec<Duration> = Vec::new();
-    for (_, found, t) in results {
-        times.extend(t);
-        for r in found {
-            if seen.insert((r.position.clone(), r.to_move, r.rules)) {
-                puzzles.push(r);
-            }
-        }
-    }
-    let mut text = String::from("[\n");
-    for (i, r) in puzzles.iter().enumerate() {
-        let line = serde_json::to_string(r)
-            .map_err(|e| CliError::Failed(format!("cannot write JSON: {e}")))?;
-        text.push_str(&line);
-        text.push_str(if i + 1 < puzzles.len() { ",\n" } else { "\n" });
-    }
-    text.push_str("]\n");
-    std::fs::write(&args.out, text)
-        .map_err(|e| CliError::Failed(format!("cannot write {}: {e}", args.out)))?;
+    let (puzzles, mut times) = distinct(results.into_inner().expect("no thread panicked"));
+    write_json(&args.out, &puzzles)?;
     times.sort();
     let total: Duration = times.iter().sum();
     let count = |k: Kind, n: u32| {
@@ -180,4 +146,53 @@ pub(super) fn run(args: PuzzlesArgs) -> Result<(), CliError> {
         count(Kind::Save, 1),
     );
     Ok(())
+}
+
+/// `plies` random legal moves from `start` (fewer if the game ends first), drawn from `seed`.
+fn random_opening(start: &Game, plies: u64, seed: u64) -> Vec<Move> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut opening = Vec::new();
+    let mut g = start.clone();
+    for _ in 0..plies {
+        let moves = g.position().legal_moves_sorted();
+        if moves.is_empty() || g.outcome().is_over() {
+            break;
+        }
+        let mv = moves[rng.usize(..moves.len())];
+        if g.play(mv).is_err() {
+            break;
+        }
+        opening.push(mv);
+    }
+    opening
+}
+
+/// The games' puzzles in the games' order, each position once, and every search's time.
+fn distinct(mut results: Vec<(u64, Vec<Record>, Vec<Duration>)>) -> (Vec<Record>, Vec<Duration>) {
+    results.sort_by_key(|r| r.0);
+    let mut seen = HashSet::new();
+    let mut puzzles = Vec::new();
+    let mut times: Vec<Duration> = Vec::new();
+    for (_, found, t) in results {
+        times.extend(t);
+        for r in found {
+            if seen.insert((r.position.clone(), r.to_move, r.rules)) {
+                puzzles.push(r);
+            }
+        }
+    }
+    (puzzles, times)
+}
+
+/// Writes `puzzles` to `out` as a JSON array, one puzzle a line.
+fn write_json(out: &str, puzzles: &[Record]) -> Result<(), CliError> {
+    let mut text = String::from("[\n");
+    for (i, r) in puzzles.iter().enumerate() {
+        let line = serde_json::to_string(r)
+            .map_err(|e| CliError::Failed(format!("cannot write JSON: {e}")))?;
+        text.push_str(&line);
+        text.push_str(if i + 1 < puzzles.len() { ",\n" } else { "\n" });
+    }
+    text.push_str("]\n");
+    std::fs::write(out, text).map_err(|e| CliError::Failed(format!("cannot write {out}: {e}")))
 }

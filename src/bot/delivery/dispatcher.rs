@@ -7,7 +7,7 @@ use super::client::{answer_webhook, Poster};
 use super::policy::Attempt;
 use super::policy::{self, Consequence, Delivery, DeliveryPolicy};
 use crate::service::tournament::{MatchGame, TournamentNews};
-use crate::service::{Answer, ChannelId, News, Notice, NoticeId, Service, ServiceError};
+use crate::service::{Answer, ChannelId, GameId, News, Notice, NoticeId, Service, ServiceError};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -425,7 +425,27 @@ async fn attempt(
     if unauthorized {
         halted.store(true, Ordering::SeqCst);
     }
-    match &attempt.delivery {
+    log_attempt(&notice, &attempt.delivery);
+    let delivery = attempt.delivery;
+    let recorded = async {
+        let now = service.database_now().await?;
+        policy::record(service, policy, &notice, delivery, now).await
+    };
+    let (game, what) = consequence(id, recorded.await);
+    if !what.is_empty() {
+        tracing::warn!(notice = id, channel, kind, game, "{what}");
+    }
+    AttemptEffect {
+        global_pause: attempt.global_pause,
+        unauthorized,
+    }
+}
+
+/// Logs how an attempt to deliver `notice` went: at debug when delivered, as an error when
+/// Discord refuses the token, as a warning otherwise.
+fn log_attempt(notice: &Notice, delivery: &Delivery) {
+    let (id, channel, kind) = (notice.id, notice.channel, notice.kind.as_str());
+    match delivery {
         Delivery::Delivered { .. } => tracing::debug!(notice = id, channel, kind, "delivered"),
         Delivery::Unauthorized { reason } => {
             tracing::error!(
@@ -442,12 +462,15 @@ async fn attempt(
             tracing::warn!(notice = id, channel, kind, attempts = notice.attempts + 1, outcome = ?failed, "delivery failed")
         }
     }
-    let delivery = attempt.delivery;
-    let recorded = async {
-        let now = service.database_now().await?;
-        policy::record(service, policy, &notice, delivery, now).await
-    };
-    let (game, what) = match recorded.await {
+}
+
+/// What recording an attempt led to that the operator reads: the game it concerns, and what
+/// happened (empty when nothing did).
+fn consequence(
+    id: NoticeId,
+    recorded: Result<Consequence, ServiceError>,
+) -> (Option<GameId>, &'static str) {
+    match recorded {
         Ok(Consequence::GameAborted(ended)) => {
             (Some(ended.game.id), "the game's channel is gone: aborted")
         }
@@ -472,13 +495,6 @@ async fn attempt(
             tracing::error!(notice = id, error = ?e, "cannot record a delivery");
             (None, "")
         }
-    };
-    if !what.is_empty() {
-        tracing::warn!(notice = id, channel, kind, game, "{what}");
-    }
-    AttemptEffect {
-        global_pause: attempt.global_pause,
-        unauthorized,
     }
 }
 
