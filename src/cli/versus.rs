@@ -469,6 +469,19 @@ struct Clock {
 
 /// One game: our AI plays `ours` after `opening`. The score, the reason, the plies and the
 /// moves.
+/// How one game of a match went: the score, why it ended, its plies and its moves.
+type Played = (Score, String, usize, Vec<Move>);
+
+/// A game that ends before the rules end it, with the moves played so far.
+fn stopped(score: Score, why: String, game: &Game) -> Played {
+    (
+        score,
+        why,
+        game.moves().len(),
+        game.moves().iter().map(|r| r.mv).collect(),
+    )
+}
+
 fn play_one(
     args: &VersusArgs,
     variant: Variant,
@@ -476,7 +489,7 @@ fn play_one(
     ours: Side,
     listener: Option<&TcpListener>,
     clock: &mut Clock,
-) -> Result<(Score, String, usize, Vec<Move>), String> {
+) -> Result<Played, String> {
     let mut opp: Box<dyn Opponent> = match args.protocol {
         Protocol::Otep => Box::new(Otep::start(args, variant)?),
         Protocol::Htp => Box::new(Htp::start(args, listener.ok_or("no listener")?, variant)?),
@@ -488,67 +501,94 @@ fn play_one(
         game.play(mv).map_err(|e| e.to_string())?;
         opp.tell(mv, mover)?;
     }
-    // A game that ends before the rules end it, with the moves played so far.
-    let stopped = |score: Score, why: String, game: &Game| {
-        (
-            score,
-            why,
-            game.moves().len(),
-            game.moves().iter().map(|r| r.mv).collect(),
-        )
-    };
-    let disagreement = |why: String, game: &Game| stopped(Score::Disagreement, why, game);
-    let timeout = Duration::from_secs(args.timeout_s);
     while !game.outcome().is_over() && (game.moves().len() as u64) < args.max_plies {
-        let side = game.turn();
-        if side == ours {
-            let theirs = if args.time_ms > 0 {
-                args.time_ms
-            } else {
-                clock
-                    .theirs_ms
-                    .checked_div(clock.theirs_n)
-                    .map_or(args.initial_ms, |ms| ms as u64)
-            };
-            let started = Instant::now();
-            let r =
-                ai::choose_move_with(&mut searcher, &game, Level::Hard, args.our_budget(theirs))
-                    .ok_or("our AI found no move")?;
-            let took = started.elapsed();
-            clock.ours_ms += took.as_millis();
-            clock.ours_n += 1;
-            if took > timeout {
-                let why = format!("our move took {} ms, over the time-out", took.as_millis());
-                return Ok(stopped(Score::LossOnTime, why, &game));
-            }
-            game.play(r.best).map_err(|e| e.to_string())?;
-            if game.outcome().is_over() {
-                break;
-            }
-            if let Err(e) = opp.tell(r.best, side) {
-                return Ok(disagreement(format!("after our {}: {e}", r.best), &game));
-            }
+        let stop = if game.turn() == ours {
+            our_move(args, &mut searcher, &mut game, clock, opp.as_mut())?
         } else {
-            let started = Instant::now();
-            let text = match opp.ask(side) {
-                Ok(t) => t,
-                Err(NoMove::Resigned) => return Ok(stopped(Score::Win, "resigned".into(), &game)),
-                Err(NoMove::TimedOut) => {
-                    let why = format!("its move timed out after {} s", args.timeout_s);
-                    return Ok(stopped(Score::WinOnTime, why, &game));
-                }
-                Err(e) => return Ok(disagreement(format!("asked to move: {e}"), &game)),
-            };
-            clock.theirs_ms += started.elapsed().as_millis();
-            clock.theirs_n += 1;
-            if let Err(e) = game.play_text(&text) {
-                return Ok(disagreement(format!("its move {text}: {e}"), &game));
-            }
+            their_move(args, &mut game, clock, opp.as_mut())?
+        };
+        if let Some(played) = stop {
+            return Ok(played);
         }
     }
+    Ok(result_of(&game, ours, args.max_plies))
+}
+
+/// Our move: searched at the other program's time (or its mean time so far), played, and told
+/// to it. Some: the game stops (our move over the time-out, or the other program refusing it).
+fn our_move(
+    args: &VersusArgs,
+    searcher: &mut Searcher,
+    game: &mut Game,
+    clock: &mut Clock,
+    opp: &mut dyn Opponent,
+) -> Result<Option<Played>, String> {
+    let side = game.turn();
+    let theirs = if args.time_ms > 0 {
+        args.time_ms
+    } else {
+        clock
+            .theirs_ms
+            .checked_div(clock.theirs_n)
+            .map_or(args.initial_ms, |ms| ms as u64)
+    };
+    let started = Instant::now();
+    let r = ai::choose_move_with(searcher, game, Level::Hard, args.our_budget(theirs))
+        .ok_or("our AI found no move")?;
+    let took = started.elapsed();
+    clock.ours_ms += took.as_millis();
+    clock.ours_n += 1;
+    if took > Duration::from_secs(args.timeout_s) {
+        let why = format!("our move took {} ms, over the time-out", took.as_millis());
+        return Ok(Some(stopped(Score::LossOnTime, why, game)));
+    }
+    game.play(r.best).map_err(|e| e.to_string())?;
+    if game.outcome().is_over() {
+        return Ok(None);
+    }
+    if let Err(e) = opp.tell(r.best, side) {
+        let why = format!("after our {}: {e}", r.best);
+        return Ok(Some(stopped(Score::Disagreement, why, game)));
+    }
+    Ok(None)
+}
+
+/// The other program's move: asked for, timed and played. Some: the game stops (it resigned,
+/// timed out, gave no move, or a move the rules refuse).
+fn their_move(
+    args: &VersusArgs,
+    game: &mut Game,
+    clock: &mut Clock,
+    opp: &mut dyn Opponent,
+) -> Result<Option<Played>, String> {
+    let side = game.turn();
+    let started = Instant::now();
+    let text = match opp.ask(side) {
+        Ok(t) => t,
+        Err(NoMove::Resigned) => return Ok(Some(stopped(Score::Win, "resigned".into(), game))),
+        Err(NoMove::TimedOut) => {
+            let why = format!("its move timed out after {} s", args.timeout_s);
+            return Ok(Some(stopped(Score::WinOnTime, why, game)));
+        }
+        Err(e) => {
+            let why = format!("asked to move: {e}");
+            return Ok(Some(stopped(Score::Disagreement, why, game)));
+        }
+    };
+    clock.theirs_ms += started.elapsed().as_millis();
+    clock.theirs_n += 1;
+    if let Err(e) = game.play_text(&text) {
+        let why = format!("its move {text}: {e}");
+        return Ok(Some(stopped(Score::Disagreement, why, game)));
+    }
+    Ok(None)
+}
+
+/// A game played to its end under the rules (or to `max_plies`, drawn), from our side's view.
+fn result_of(game: &Game, ours: Side, max_plies: u64) -> Played {
     let plies = game.moves().len();
     let moves: Vec<Move> = game.moves().iter().map(|r| r.mv).collect();
-    Ok(match game.outcome() {
+    match game.outcome() {
         Outcome::Won { winner, reason } => (
             if winner == ours {
                 Score::Win
@@ -560,13 +600,8 @@ fn play_one(
             moves,
         ),
         Outcome::Drawn { reason } => (Score::Draw, reason.name().to_string(), plies, moves),
-        _ => (
-            Score::Draw,
-            format!("{} plies", args.max_plies),
-            plies,
-            moves,
-        ),
-    })
+        _ => (Score::Draw, format!("{max_plies} plies"), plies, moves),
+    }
 }
 
 pub(super) fn run(args: VersusArgs) -> Result<(), CliError> {
