@@ -3,13 +3,13 @@
 
 use super::start::{time_control, LevelArg, SideArg};
 use crate::bot::caller::{caller, person, place};
-use crate::bot::protocol::command::{answer, change, show};
+use crate::bot::protocol::command::change;
 use crate::bot::reply::reply;
 use crate::bot::Context;
 use crate::bot::{messages, Error};
 use crate::service::analysis::AnalysisStatus;
 use crate::service::records::{self, MAX_RECORD};
-use crate::service::{AiGameRequest, Answered, ChallengeRequest, RecordProblem, ServiceError};
+use crate::service::{AiGameRequest, ChallengeRequest, RecordProblem, ServiceError};
 use crate::tafl::{ReadRecord, RecordFormat};
 use poise::serenity_prelude as serenity;
 
@@ -185,7 +185,6 @@ async fn play_on_against_the_ai(
     level: Option<LevelArg>,
     time: Option<String>,
 ) -> Result<(), Error> {
-    let games = ctx.data().service.games();
     if read.game.outcome().is_over() {
         return Err(ServiceError::RecordFinished.into());
     }
@@ -198,25 +197,7 @@ async fn play_on_against_the_ai(
         time_control: time_control(ctx, time)?,
         start: Some(*read.game.position()),
     };
-    let Some(Answered {
-        done: started,
-        notice,
-    }) = change(
-        ctx,
-        games.check_ai_game(&request),
-        games.start_ai_game_answered(request.clone(), Some(answer(ctx))),
-    )
-    .await?
-    else {
-        return Ok(());
-    };
-    if let Some(notice) = &notice {
-        show(ctx, notice, started.png).await;
-    }
-    if started.game.to_move().is_some_and(|p| p.is_ai()) {
-        super::play::ai_reply(ctx, started.game.id);
-    }
-    Ok(())
+    super::start::start_ai_game(ctx, request).await
 }
 
 /// `/tablut import then: challenge`: `opponent` challenged to play the unfinished game on from
@@ -228,7 +209,6 @@ async fn play_on_by_challenge(
     side: Option<SideArg>,
     time: Option<String>,
 ) -> Result<(), Error> {
-    let games = ctx.data().service.games();
     if read.game.outcome().is_over() {
         return Err(ServiceError::RecordFinished.into());
     }
@@ -247,14 +227,5 @@ async fn play_on_by_challenge(
         rated: false,
         start: Some(*read.game.position()),
     };
-    let made = change(
-        ctx,
-        games.check_challenge(&request),
-        games.challenge_answered(request.clone(), Some(answer(ctx))),
-    )
-    .await?;
-    if let Some(notice) = made.and_then(|m| m.notice) {
-        show(ctx, &notice, Vec::new()).await;
-    }
-    Ok(())
+    super::start::open_challenge(ctx, request).await
 }

@@ -165,19 +165,7 @@ pub(crate) async fn challenge(
         rated: rated.unwrap_or(true),
         start: None,
     };
-    let games = ctx.data().service.games();
-    // The challenge's message is the deferred answer, edited into it: its expiry edits that
-    // message (recorded with the edit, by whichever sends it).
-    let made = change(
-        ctx,
-        games.check_challenge(&request),
-        games.challenge_answered(request.clone(), Some(answer(ctx))),
-    )
-    .await?;
-    if let Some(notice) = made.and_then(|m| m.notice) {
-        show(ctx, &notice, Vec::new()).await;
-    }
-    Ok(())
+    open_challenge(ctx, request).await
 }
 
 /// Play a game of Tablut, Brandubh or Copenhagen Hnefatafl against the bot.
@@ -195,7 +183,6 @@ pub(crate) async fn ai(
     time: Option<String>,
 ) -> Result<(), Error> {
     let rules = game_rules(self::variant(variant), rules)?;
-    let data = ctx.data();
     let request = AiGameRequest {
         place: place(ctx),
         user: caller(ctx),
@@ -205,7 +192,32 @@ pub(crate) async fn ai(
         time_control: time_control(ctx, time)?,
         start: None,
     };
-    let games = data.service.games();
+    start_ai_game(ctx, request).await
+}
+
+/// Opens the challenge `request` asks for (checked first, refused privately), its message the
+/// command's deferred answer: its expiry edits that message.
+pub(crate) async fn open_challenge(
+    ctx: Context<'_>,
+    request: ChallengeRequest,
+) -> Result<(), Error> {
+    let games = ctx.data().service.games();
+    let made = change(
+        ctx,
+        games.check_challenge(&request),
+        games.challenge_answered(request.clone(), Some(answer(ctx))),
+    )
+    .await?;
+    if let Some(notice) = made.and_then(|m| m.notice) {
+        show(ctx, &notice, Vec::new()).await;
+    }
+    Ok(())
+}
+
+/// Starts the game against the AI `request` asks for (checked first, refused privately), shows
+/// its start as the command's answer, and the AI's first move if it is to play.
+pub(crate) async fn start_ai_game(ctx: Context<'_>, request: AiGameRequest) -> Result<(), Error> {
+    let games = ctx.data().service.games();
     let Some(Answered {
         done: started,
         notice,
