@@ -35,19 +35,13 @@ pub(super) fn parse_rules_record(record: &str) -> Result<(Rules, String, Side), 
     if variant != Variant::Tablut {
         return parse_fixed_record(record, variant);
     }
-    let TablutKeys {
-        mut rules,
-        start,
-        turn,
-        escape,
-        king_strong,
-        linnaean,
-        cens,
-        cenp,
-    } = read_tablut_keys(record)?;
-    let start = start.ok_or("the rules record has no start: position")?;
-    rules.escape = escape;
-    rules.king_capture = if linnaean || !king_strong {
+    let keys = read_tablut_keys(record)?;
+    let (mut rules, turn, cens, cenp) = (keys.rules, keys.turn, keys.cens, keys.cenp);
+    let start = keys
+        .start
+        .ok_or("the rules record has no start: position")?;
+    rules.escape = keys.escape;
+    rules.king_capture = if keys.linnaean || !keys.king_strong {
         KingCapture::Linnaeus
     } else {
         KingCapture::FourSides

@@ -499,25 +499,15 @@ fn describe_result(r: Option<Side>) -> String {
 /// The first line or ply that cannot be read or played, and why; a stated result the moves
 /// contradict.
 pub fn read_record(text: &str, fallback: Rules) -> Result<ReadRecord, RecordReadError> {
-    let Scanned {
-        tags,
-        format,
-        rules,
-        otn,
-        position,
-        to_move,
-        result,
-        termination,
-        moves,
-    } = scan_record(text)?;
+    let scanned = scan_record(text)?;
     // The rules: the variant tag, else OpenTafl's rules string, else the fallback.
-    let (otn_rules, otn_start, otn_turn) = match &otn {
+    let (otn_rules, otn_start, otn_turn) = match &scanned.otn {
         Some((r, s, t)) => (Some(*r), s.clone(), Some(*t)),
         None => (None, None, None),
     };
-    let rules = rules.or(otn_rules).unwrap_or(fallback);
-    let turn = to_move.or(otn_turn).unwrap_or(Side::Attackers);
-    let start_text = position.or(otn_start);
+    let rules = scanned.rules.or(otn_rules).unwrap_or(fallback);
+    let turn = scanned.to_move.or(otn_turn).unwrap_or(Side::Attackers);
+    let start_text = scanned.position.or(otn_start);
     let start = match start_text {
         Some(s) => parse_position(&s, turn, rules).map_err(|e| RecordReadError::Line {
             line: 0,
@@ -526,11 +516,15 @@ pub fn read_record(text: &str, fallback: Rules) -> Result<ReadRecord, RecordRead
         None => Position::start(rules).with_turn(turn),
     };
     let mut game = Game::from_position(start);
-    play_moves(&mut game, &moves)?;
-    if let Some(Some(says)) = result {
-        settle_result(&mut game, says, termination.as_deref())?;
+    play_moves(&mut game, &scanned.moves)?;
+    if let Some(Some(says)) = scanned.result {
+        settle_result(&mut game, says, scanned.termination.as_deref())?;
     }
-    Ok(ReadRecord { format, tags, game })
+    Ok(ReadRecord {
+        format: scanned.format,
+        tags: scanned.tags,
+        game,
+    })
 }
 
 /// What a record's lines say, read but not yet played.
