@@ -205,11 +205,7 @@ async fn challenge_press(
     let service = &data.service;
     match button {
         Button::Accept(challenge_id) => {
-            let challenge = data
-                .service
-                .games()
-                .check_accept(challenge_id, user)
-                .await?;
+            let challenge = service.games().check_accept(challenge_id, user).await?;
             if challenge.thread {
                 return accept_in_thread(response, data, &challenge, user, in_hand).await;
             }
@@ -220,10 +216,7 @@ async fn challenge_press(
             response.change(data, (accepted, in_hand), |s| s.png).await
         }
         Button::Decline(challenge_id) => {
-            data.service
-                .games()
-                .check_decline(challenge_id, user)
-                .await?;
+            service.games().check_decline(challenge_id, user).await?;
             let declined =
                 service
                     .games()
@@ -233,10 +226,7 @@ async fn challenge_press(
                 .await
         }
         Button::Cancel(challenge_id) => {
-            data.service
-                .games()
-                .check_cancel(challenge_id, user)
-                .await?;
+            service.games().check_cancel(challenge_id, user).await?;
             let cancelled =
                 service
                     .games()
