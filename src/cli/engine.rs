@@ -326,15 +326,7 @@ impl<W: Write> Engine<W> {
         match cmd {
             "" | "hello" | "start" | "simple-moves" => {}
             "goodbye" => return false,
-            "rules" => match parse_rules_record(rest) {
-                Ok((rules, start, turn)) => {
-                    let pos = parse_position(&start, turn, rules).expect("checked when parsed");
-                    self.game = Game::from_position(pos);
-                    self.searcher = Searcher::new(self.tt_mb, Weights::DEFAULT);
-                    self.send(&format!("status rules accepted: {rules}"));
-                }
-                Err(e) => self.send(&format!("error -1 rules not supported: {e}")),
-            },
+            "rules" => self.take_rules(rest),
             "position" => {
                 let turn = self.game.turn();
                 if let Err(e) = self.reset(rest, turn) {
@@ -347,52 +339,11 @@ impl<W: Write> Engine<W> {
             },
             "clock" => self.clock = parse_clock(rest, self.side),
             "play" => match parse_side(rest) {
-                Some(side) => {
-                    self.side = Some(side);
-                    // The host sends the clock right after 'play': wait a moment for it.
-                    match lines.recv_timeout(Duration::from_millis(30)) {
-                        Ok(next) if next.trim_start().starts_with("clock") => {
-                            let (_, args) = next.trim().split_once(' ').unwrap_or(("", ""));
-                            self.clock = parse_clock(args.trim(), self.side);
-                            self.play(side);
-                        }
-                        Ok(next) => {
-                            self.play(side);
-                            return self.handle(&next, lines);
-                        }
-                        Err(RecvTimeoutError::Timeout) => self.play(side),
-                        Err(RecvTimeoutError::Disconnected) => {
-                            self.play(side);
-                            return false;
-                        }
-                    }
-                }
+                Some(side) => return self.play_when_asked(side, lines),
                 None => self.send(&format!("error 0 '{}' is not a side", echo(rest))),
             },
-            "opponent-move" => {
-                let (moves, record) = rest.split_once(' ').unwrap_or((rest, ""));
-                let mover = self.game.turn();
-                let mut ok = true;
-                for mv in moves.split('|').filter(|m| !m.is_empty()) {
-                    ok &= self.game.play_text(mv).is_ok();
-                }
-                let record = record.trim();
-                if !record.is_empty() && (!ok || write_position(self.game.position()) != record) {
-                    let turn = self.side.unwrap_or(mover.other());
-                    if let Err(e) = self.reset(record, turn) {
-                        self.send(&format!("error 0 opponent-move: {e}"));
-                    }
-                }
-            }
-            "move" => {
-                // The host accepted our move: resynchronise if our board differs.
-                if !rest.is_empty() && write_position(self.game.position()) != rest {
-                    let turn = self.side.map_or(self.game.turn(), Side::other);
-                    if let Err(e) = self.reset(rest, turn) {
-                        self.send(&format!("error 0 move: {e}"));
-                    }
-                }
-            }
+            "opponent-move" => self.take_opponent_move(rest),
+            "move" => self.confirm_our_move(rest),
             "analyze" => {
                 let mut parts = rest.split_whitespace();
                 let _number = parts.next();
@@ -411,6 +362,75 @@ impl<W: Write> Engine<W> {
             other => self.send(&format!("error 0 unknown command '{}'", echo(other))),
         }
         true
+    }
+
+    /// `rules`: a new game from the host's rules record (its start, the side to move) with a
+    /// fresh searcher, or the reason the rules are refused.
+    fn take_rules(&mut self, record: &str) {
+        match parse_rules_record(record) {
+            Ok((rules, start, turn)) => {
+                let pos = parse_position(&start, turn, rules).expect("checked when parsed");
+                self.game = Game::from_position(pos);
+                self.searcher = Searcher::new(self.tt_mb, Weights::DEFAULT);
+                self.send(&format!("status rules accepted: {rules}"));
+            }
+            Err(e) => self.send(&format!("error -1 rules not supported: {e}")),
+        }
+    }
+
+    /// `play <side>`: we play `side` and move now, after taking the clock the host sends right
+    /// behind `play` (waited for a moment). A line other than the clock is handled after our
+    /// move; false when the engine should stop (the host gone, or that line saying goodbye).
+    fn play_when_asked(&mut self, side: Side, lines: &Receiver<String>) -> bool {
+        self.side = Some(side);
+        // The host sends the clock right after 'play': wait a moment for it.
+        match lines.recv_timeout(Duration::from_millis(30)) {
+            Ok(next) if next.trim_start().starts_with("clock") => {
+                let (_, args) = next.trim().split_once(' ').unwrap_or(("", ""));
+                self.clock = parse_clock(args.trim(), self.side);
+                self.play(side);
+            }
+            Ok(next) => {
+                self.play(side);
+                return self.handle(&next, lines);
+            }
+            Err(RecvTimeoutError::Timeout) => self.play(side),
+            Err(RecvTimeoutError::Disconnected) => {
+                self.play(side);
+                return false;
+            }
+        }
+        true
+    }
+
+    /// `opponent-move <moves> [record]`: the opponent's moves played on our board; when they do
+    /// not all play or the board differs from the host's record, the game is reset to that
+    /// record.
+    fn take_opponent_move(&mut self, rest: &str) {
+        let (moves, record) = rest.split_once(' ').unwrap_or((rest, ""));
+        let mover = self.game.turn();
+        let mut ok = true;
+        for mv in moves.split('|').filter(|m| !m.is_empty()) {
+            ok &= self.game.play_text(mv).is_ok();
+        }
+        let record = record.trim();
+        if !record.is_empty() && (!ok || write_position(self.game.position()) != record) {
+            let turn = self.side.unwrap_or(mover.other());
+            if let Err(e) = self.reset(record, turn) {
+                self.send(&format!("error 0 opponent-move: {e}"));
+            }
+        }
+    }
+
+    /// `move [record]`: the host accepted our move; our board is reset to the host's record
+    /// when it differs.
+    fn confirm_our_move(&mut self, record: &str) {
+        if !record.is_empty() && write_position(self.game.position()) != record {
+            let turn = self.side.map_or(self.game.turn(), Side::other);
+            if let Err(e) = self.reset(record, turn) {
+                self.send(&format!("error 0 move: {e}"));
+            }
+        }
     }
 }
 
