@@ -336,95 +336,146 @@ pub(super) fn elo_text(tally: &Tally) -> String {
     format!("Elo {} (95% {interval})", elo_figure(elo))
 }
 
-/// Plays every opening twice, colours swapped: `a` against `b`. Progress goes to stderr.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn run_match(
-    rules: Rules,
-    start: &Game,
-    a: Spec,
-    wa: Weights,
-    b: Spec,
-    wb: Weights,
+/// What every game of a match shares: where the games start, the time per move, when a game
+/// is scored a draw, and how the games are run.
+struct MatchSetup<'a> {
+    /// The position every opening is played from.
+    start: &'a Game,
+    /// The openings' moves from `start`; each is played twice, the colours swapped.
+    openings: &'a [Vec<Move>],
+    /// The time per move of the level players.
     time: Duration,
-    openings: &[Vec<Move>],
+    /// A game still going after this many plies is scored a draw.
     max_plies: usize,
+    /// Games played at once.
     threads: usize,
+    /// Transposition table size per player, in MB.
     tt_mb: usize,
+    /// Each game's result goes to stderr.
     verbose: bool,
-) -> Tally {
-    let _ = rules;
-    let jobs: Vec<(usize, bool)> = (0..openings.len())
-        .flat_map(|i| [(i, true), (i, false)])
-        .collect();
-    let next = AtomicUsize::new(0);
-    let tally = Mutex::new(Tally::default());
-    let stats = Mutex::new([(Duration::ZERO, 0u64, 0u64); 2]);
+}
+
+/// One side of a match: its configuration and its evaluation's weights.
+#[derive(Clone, Copy)]
+struct Contender {
+    spec: Spec,
+    weights: Weights,
+}
+
+/// Plays every opening twice, colours swapped: `a` against `b`. Progress goes to stderr.
+fn run_match(setup: &MatchSetup<'_>, a: Contender, b: Contender) -> Tally {
+    let running = Running {
+        setup,
+        a_spec: a.spec,
+        jobs: (0..setup.openings.len())
+            .flat_map(|i| [(i, true), (i, false)])
+            .collect(),
+        next: AtomicUsize::new(0),
+        tally: Mutex::new(Tally::default()),
+        stats: Mutex::new([(Duration::ZERO, 0u64, 0u64); 2]),
+    };
     std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
-            scope.spawn(|| {
-                let mut pa = Player::new(a, time, tt_mb, wa);
-                let mut pb = Player::new(b, time, tt_mb, wb);
-                loop {
-                    let j = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(i, a_attacks)) = jobs.get(j) else {
-                        let mut stats = stats.lock().expect("no thread panics holding it");
-                        for (k, p) in [&pa, &pb].into_iter().enumerate() {
-                            stats[k].1 += p.moves;
-                            stats[k].2 += p.depth_sum;
-                        }
-                        break;
-                    };
-                    let outcome = if a_attacks {
-                        play_game(start, &openings[i], &mut pa, &mut pb, max_plies)
-                    } else {
-                        play_game(start, &openings[i], &mut pb, &mut pa, max_plies)
-                    };
-                    let mut stats = stats.lock().expect("no thread panics holding it");
-                    for (k, p) in [&pa, &pb].into_iter().enumerate() {
-                        stats[k].0 = stats[k].0.max(p.slowest);
-                    }
-                    drop(stats);
-                    let a_side = if a_attacks {
-                        Side::Attackers
-                    } else {
-                        Side::Defenders
-                    };
-                    let mut t = tally.lock().expect("no thread panics holding it");
-                    let result = match outcome.winner() {
-                        Some(w) if w == a_side => {
-                            t.wins += 1;
-                            "win"
-                        }
-                        Some(_) => {
-                            t.losses += 1;
-                            "loss"
-                        }
-                        None => {
-                            t.draws += 1;
-                            "draw"
-                        }
-                    };
-                    if verbose {
-                        eprintln!(
-                            "game {:>3}: opening {i}, {a} as {a_side}: {result} ({})  [+{} ={} -{}]",
-                            j + 1,
-                            outcome.reason().map_or("unfinished", |r| r.name()),
-                            t.wins,
-                            t.draws,
-                            t.losses
-                        );
-                    }
-                }
-            });
+        for _ in 0..setup.threads.max(1) {
+            scope.spawn(|| running.play_jobs(a, b));
         }
     });
-    let mut t = tally.into_inner().expect("no thread panicked");
-    let stats = stats.into_inner().expect("no thread panicked");
-    for (k, (slowest, moves, depths)) in stats.into_iter().enumerate() {
-        t.slowest_ms[k] = slowest.as_millis() as u64;
-        t.mean_depth[k] = depths as f64 / moves.max(1) as f64;
+    running.into_tally()
+}
+
+/// A match being played by its threads: the games to play, the next one to take, and what the
+/// games played add up to.
+struct Running<'a> {
+    setup: &'a MatchSetup<'a>,
+    /// The first player's configuration, for the progress lines.
+    a_spec: Spec,
+    /// The games: an opening's index and whether the first player attacks.
+    jobs: Vec<(usize, bool)>,
+    /// The index in `jobs` of the next game to take.
+    next: AtomicUsize,
+    /// Wins, draws and losses so far, from the first player's view.
+    tally: Mutex<Tally>,
+    /// For each player: its slowest move, its moves, and the sum of their completed depths.
+    stats: Mutex<[(Duration, u64, u64); 2]>,
+}
+
+impl Running<'_> {
+    /// One thread's share: games taken one at a time, each with this thread's own players,
+    /// until none is left; then the players' moves and depths added to the match's.
+    fn play_jobs(&self, a: Contender, b: Contender) {
+        let setup = self.setup;
+        let mut pa = Player::new(a.spec, setup.time, setup.tt_mb, a.weights);
+        let mut pb = Player::new(b.spec, setup.time, setup.tt_mb, b.weights);
+        loop {
+            let j = self.next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(i, a_attacks)) = self.jobs.get(j) else {
+                let mut stats = self.stats.lock().expect("no thread panics holding it");
+                for (k, p) in [&pa, &pb].into_iter().enumerate() {
+                    stats[k].1 += p.moves;
+                    stats[k].2 += p.depth_sum;
+                }
+                break;
+            };
+            let opening = &setup.openings[i];
+            let outcome = if a_attacks {
+                play_game(setup.start, opening, &mut pa, &mut pb, setup.max_plies)
+            } else {
+                play_game(setup.start, opening, &mut pb, &mut pa, setup.max_plies)
+            };
+            let mut stats = self.stats.lock().expect("no thread panics holding it");
+            for (k, p) in [&pa, &pb].into_iter().enumerate() {
+                stats[k].0 = stats[k].0.max(p.slowest);
+            }
+            drop(stats);
+            self.score(j, i, a_attacks, &outcome);
+        }
     }
-    t
+
+    /// Game `j` (opening `i`) counted as a win, draw or loss of the first player, and its
+    /// progress line written when the match is verbose.
+    fn score(&self, j: usize, i: usize, a_attacks: bool, outcome: &Outcome) {
+        let a = self.a_spec;
+        let a_side = if a_attacks {
+            Side::Attackers
+        } else {
+            Side::Defenders
+        };
+        let mut t = self.tally.lock().expect("no thread panics holding it");
+        let result = match outcome.winner() {
+            Some(w) if w == a_side => {
+                t.wins += 1;
+                "win"
+            }
+            Some(_) => {
+                t.losses += 1;
+                "loss"
+            }
+            None => {
+                t.draws += 1;
+                "draw"
+            }
+        };
+        if self.setup.verbose {
+            eprintln!(
+                "game {:>3}: opening {i}, {a} as {a_side}: {result} ({})  [+{} ={} -{}]",
+                j + 1,
+                outcome.reason().map_or("unfinished", |r| r.name()),
+                t.wins,
+                t.draws,
+                t.losses
+            );
+        }
+    }
+
+    /// The match's tally, with each player's slowest move and mean completed depth.
+    fn into_tally(self) -> Tally {
+        let mut t = self.tally.into_inner().expect("no thread panicked");
+        let stats = self.stats.into_inner().expect("no thread panicked");
+        for (k, (slowest, moves, depths)) in stats.into_iter().enumerate() {
+            t.slowest_ms[k] = slowest.as_millis() as u64;
+            t.mean_depth[k] = depths as f64 / moves.max(1) as f64;
+        }
+        t
+    }
 }
 
 fn read_weights(path: &str) -> Result<Weights, CliError> {
@@ -441,67 +492,86 @@ pub(super) fn run(args: SelfplayArgs) -> Result<(), CliError> {
             "the start position is already decided: nothing to play".into(),
         ));
     }
-    let time = Duration::from_millis(args.time_ms);
     let book = if args.common.position.is_some() {
         vec![Vec::new(); 1]
     } else {
         openings(rules, args.openings as usize)
     };
-    let mut weights = match &args.weights {
+    let weights = match &args.weights {
         Some(p) => read_weights(p)?,
         None => Weights::DEFAULT,
     };
-    let threads = args.threads as usize;
-    let tt_mb = args.tt_mb as usize;
-    let max_plies = args.max_plies as usize;
-    if !args.tune {
-        let t = run_match(
-            rules,
-            &start,
-            args.a,
-            weights,
-            args.b,
-            Weights::DEFAULT,
-            time,
-            &book,
-            max_plies,
-            threads,
-            tt_mb,
-            true,
-        );
-        let (elo, err) = t.elo();
-        let summary = serde_json::json!({
-            "a": args.a.to_string(),
-            "b": args.b.to_string(),
-            "games": t.games(),
-            "wins": t.wins,
-            "draws": t.draws,
-            "losses": t.losses,
-            "score": (t.score() * 1000.0).round() / 1000.0,
-            "elo": elo.round(),
-            "elo_error": err.round(),
-            "elo_low": t.elo_interval().1.round(),
-            "time_ms": args.time_ms,
-            "slowest_move_ms": t.slowest_ms,
-            "mean_depth": t.mean_depth.map(|d| (d * 10.0).round() / 10.0),
-        });
-        out::line(summary)?;
-        return Ok(());
+    let setup = MatchSetup {
+        start: &start,
+        openings: &book,
+        time: Duration::from_millis(args.time_ms),
+        max_plies: args.max_plies as usize,
+        threads: args.threads as usize,
+        tt_mb: args.tt_mb as usize,
+        verbose: !args.tune,
+    };
+    if args.tune {
+        tune(&args, &setup, weights)
+    } else {
+        report_match(&args, &setup, weights)
     }
+}
+
+/// `--a` (with `weights`) against `--b` (with the default weights), and the match's summary
+/// written as one JSON line.
+fn report_match(
+    args: &SelfplayArgs,
+    setup: &MatchSetup<'_>,
+    weights: Weights,
+) -> Result<(), CliError> {
+    let a = Contender {
+        spec: args.a,
+        weights,
+    };
+    let b = Contender {
+        spec: args.b,
+        weights: Weights::DEFAULT,
+    };
+    let t = run_match(setup, a, b);
+    let (elo, err) = t.elo();
+    let summary = serde_json::json!({
+        "a": args.a.to_string(),
+        "b": args.b.to_string(),
+        "games": t.games(),
+        "wins": t.wins,
+        "draws": t.draws,
+        "losses": t.losses,
+        "score": (t.score() * 1000.0).round() / 1000.0,
+        "elo": elo.round(),
+        "elo_error": err.round(),
+        "elo_low": t.elo_interval().1.round(),
+        "time_ms": args.time_ms,
+        "slowest_move_ms": t.slowest_ms,
+        "mean_depth": t.mean_depth.map(|d| (d * 10.0).round() / 10.0),
+    });
+    out::line(summary)?;
+    Ok(())
+}
+
+/// `--tune`: for `--rounds` passes, each weight in turn is raised, then lowered, by `--step`
+/// percent; `--a` with the changed weights plays `--a` with the best so far, and a change that
+/// scores at least 55% is kept. The tuned weights are written as JSON.
+fn tune(args: &SelfplayArgs, setup: &MatchSetup<'_>, mut weights: Weights) -> Result<(), CliError> {
     for round in 0..args.rounds {
         let names: Vec<&'static str> = weights.clone().fields_mut().iter().map(|f| f.0).collect();
         for (i, name) in names.iter().enumerate() {
             for sign in [1i32, -1] {
-                let mut cand = weights;
-                {
-                    let fields = cand.fields_mut();
-                    let v = &mut *fields[i].1;
-                    let step = (v.abs() * args.step as i32 / 100).max(2);
-                    *v += sign * step;
-                }
+                let mut cand = changed(weights, i, sign, args.step);
                 let t = run_match(
-                    rules, &start, args.a, cand, args.a, weights, time, &book, max_plies, threads,
-                    tt_mb, false,
+                    setup,
+                    Contender {
+                        spec: args.a,
+                        weights: cand,
+                    },
+                    Contender {
+                        spec: args.a,
+                        weights,
+                    },
                 );
                 let value = *cand.fields_mut()[i].1;
                 eprintln!(
@@ -524,6 +594,17 @@ pub(super) fn run(args: SelfplayArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::Failed(format!("cannot write JSON: {e}")))?;
     out::line(json)?;
     Ok(())
+}
+
+/// `weights` with its `i`th weight moved by `step_pct` percent of itself (at least 2 points),
+/// up for a `sign` of 1 and down for -1.
+fn changed(weights: Weights, i: usize, sign: i32, step_pct: u64) -> Weights {
+    let mut cand = weights;
+    let fields = cand.fields_mut();
+    let v = &mut *fields[i].1;
+    let step = (v.abs() * step_pct as i32 / 100).max(2);
+    *v += sign * step;
+    cand
 }
 
 #[cfg(test)]
