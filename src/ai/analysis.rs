@@ -23,7 +23,7 @@
 //!   a side's accuracy is the mean over its moves.
 
 use super::{search_with, Limits, SearchResult, Searcher, Stop, MATE_BOUND};
-use crate::tafl::{Call, Game, Move, Outcome, Side};
+use crate::tafl::{Call, Game, Move, Outcome, RecordedMove, Side};
 use std::time::{Duration, Instant};
 
 /// The logistic curve's scale, fitted on self-play (`tablut-bot fit-scale --openings 15
@@ -348,30 +348,12 @@ pub fn review(game: &Game, evals: &[Option<Evaluation>], scale: f64) -> Review {
         game.moves().len() + 1,
         "one evaluation per position"
     );
-    // Each position's side to move, that side's expected score, and whether it wins (true) or
-    // loses (false) by force.
-    let mut turns = Vec::with_capacity(evals.len());
-    let mut own = Vec::with_capacity(evals.len());
-    let mut forced = Vec::with_capacity(evals.len());
-    walk(game, |i, g| {
-        turns.push(g.turn());
-        let (e, f) = match (g.outcome(), &evals[i]) {
-            (o, _) if o.is_over() => (decided(o, g.turn()), o.winner().map(|w| w == g.turn())),
-            (_, Some(e)) => (
-                expected(e.score, scale),
-                (e.score.abs() > MATE_BOUND).then_some(e.score > 0),
-            ),
-            (_, None) => panic!("an undecided position without an evaluation"),
-        };
-        own.push(e);
-        forced.push(f);
-    });
-    let curve: Vec<f64> = turns
+    let seen = positions_seen(game, evals, scale);
+    let curve: Vec<f64> = seen
         .iter()
-        .zip(&own)
-        .map(|(turn, &e)| match turn {
-            Side::Attackers => e,
-            Side::Defenders => 1.0 - e,
+        .map(|p| match p.turn {
+            Side::Attackers => p.own,
+            Side::Defenders => 1.0 - p.own,
         })
         .collect();
     let mut moves = Vec::with_capacity(game.moves().len());
@@ -379,51 +361,14 @@ pub fn review(game: &Game, evals: &[Option<Evaluation>], scale: f64) -> Review {
     let mut sums = [0.0; 2];
     let mut counts = [0usize; 2];
     for (i, m) in game.moves().iter().enumerate() {
-        let ply = i as u32 + 1;
+        let judged = judge_move(i, m, &seen, evals);
         if let Some(call) = m.call {
-            calls.push((ply, call));
+            calls.push((judged.ply, call));
         }
-        let before = own[i];
-        // The mover's expected score after the move: the opponent's, turned round.
-        let (after, forced_after) = match turns[i + 1] == m.side {
-            true => (own[i + 1], forced[i + 1]),
-            false => (1.0 - own[i + 1], forced[i + 1].map(|w| !w)),
-        };
-        let best = evals[i].map(|e| e.best);
-        let chosen = best == Some(m.mv);
-        let loss = if chosen {
-            0.0
-        } else {
-            (before - after).max(0.0)
-        };
-        let forced_change = match (forced[i], forced_after) {
-            _ if chosen => None,
-            (Some(false), _) => None,
-            (_, Some(false)) => Some(Forced::LossAllowed),
-            (Some(true), None) => Some(Forced::WinMissed),
-            _ => None,
-        };
-        let judgement = Judgement::of_loss(loss)
-            .max(forced_change.map_or(Judgement::Good, |f| f.judgement(before, after)));
-        let accuracy = move_accuracy(loss);
         let s = side_index(m.side);
-        sums[s] += accuracy;
+        sums[s] += judged.accuracy;
         counts[s] += 1;
-        let gave = judgement > Judgement::Good;
-        moves.push(MoveReview {
-            ply,
-            side: m.side,
-            played: m.to_string(),
-            mv: m.mv,
-            before,
-            after,
-            loss,
-            judgement,
-            forced: forced_change,
-            accuracy,
-            better: best.filter(|_| gave),
-            refutation: evals[i + 1].map(|e| e.best).filter(|_| gave),
-        });
+        moves.push(judged);
     }
     let accuracy = [0, 1].map(|s| (counts[s] > 0).then(|| sums[s] / counts[s] as f64));
     Review {
@@ -432,6 +377,90 @@ pub fn review(game: &Game, evals: &[Option<Evaluation>], scale: f64) -> Review {
         calls,
         accuracy,
         outcome: game.outcome(),
+    }
+}
+
+/// What a review reads off one position of a game.
+struct Seen {
+    /// The side to move.
+    turn: Side,
+    /// That side's expected score.
+    own: f64,
+    /// Whether that side wins (true) or loses (false) by force, when it does either.
+    forced: Option<bool>,
+}
+
+/// Each position of `game` as a review reads it: decided ones from the rules, the others from
+/// their evaluations (`evals[i]`, after `i` moves) with the logistic `scale`.
+///
+/// # Panics
+/// If an undecided position has no evaluation.
+fn positions_seen(game: &Game, evals: &[Option<Evaluation>], scale: f64) -> Vec<Seen> {
+    let mut seen = Vec::with_capacity(evals.len());
+    walk(game, |i, g| {
+        let (own, forced) = match (g.outcome(), &evals[i]) {
+            (o, _) if o.is_over() => (decided(o, g.turn()), o.winner().map(|w| w == g.turn())),
+            (_, Some(e)) => (
+                expected(e.score, scale),
+                (e.score.abs() > MATE_BOUND).then_some(e.score > 0),
+            ),
+            (_, None) => panic!("an undecided position without an evaluation"),
+        };
+        seen.push(Seen {
+            turn: g.turn(),
+            own,
+            forced,
+        });
+    });
+    seen
+}
+
+/// The game's move `i` (`m`, played from position `i`) judged from the positions before and
+/// after it: its loss, the forced result it allowed or let go, its judgement and accuracy, and,
+/// when it gave something away, the search's preferred move and the opponent's best answer.
+fn judge_move(
+    i: usize,
+    m: &RecordedMove,
+    seen: &[Seen],
+    evals: &[Option<Evaluation>],
+) -> MoveReview {
+    let before = seen[i].own;
+    // The mover's expected score after the move: the opponent's, turned round.
+    let next = &seen[i + 1];
+    let (after, forced_after) = match next.turn == m.side {
+        true => (next.own, next.forced),
+        false => (1.0 - next.own, next.forced.map(|w| !w)),
+    };
+    let best = evals[i].map(|e| e.best);
+    let chosen = best == Some(m.mv);
+    let loss = if chosen {
+        0.0
+    } else {
+        (before - after).max(0.0)
+    };
+    let forced_change = match (seen[i].forced, forced_after) {
+        _ if chosen => None,
+        (Some(false), _) => None,
+        (_, Some(false)) => Some(Forced::LossAllowed),
+        (Some(true), None) => Some(Forced::WinMissed),
+        _ => None,
+    };
+    let judgement = Judgement::of_loss(loss)
+        .max(forced_change.map_or(Judgement::Good, |f| f.judgement(before, after)));
+    let gave = judgement > Judgement::Good;
+    MoveReview {
+        ply: i as u32 + 1,
+        side: m.side,
+        played: m.to_string(),
+        mv: m.mv,
+        before,
+        after,
+        loss,
+        judgement,
+        forced: forced_change,
+        accuracy: move_accuracy(loss),
+        better: best.filter(|_| gave),
+        refutation: evals[i + 1].map(|e| e.best).filter(|_| gave),
     }
 }
 
