@@ -129,34 +129,10 @@ impl GameClock<'_> {
     /// clock decided is announced even if the bot stops right after; a game that fails is
     /// logged and the others go on. Returns what it did.
     pub async fn tick(self) -> Result<Vec<ClockEvent>, ServiceError> {
-        let mut events: Vec<ClockEvent> = match self.expire_challenges().await {
-            Ok(expired) => expired
-                .into_iter()
-                .map(ClockEvent::ChallengeExpired)
-                .collect(),
-            // The games' clocks go on without the challenges.
-            Err(e) => {
-                tracing::error!(error = ?e, "cannot list the expired challenges");
-                Vec::new()
-            }
-        };
+        let mut events = self.expired_challenge_events().await;
         // Vacations whose days have passed end before the games' clocks are looked at.
-        match super::away::end_due(self.core).await {
-            Ok(ended) if !ended.is_empty() => {
-                tracing::info!(
-                    vacations = ended.len(),
-                    "vacations ended: their days passed"
-                )
-            }
-            Ok(_) => {}
-            Err(e) => tracing::error!(error = ?e, "cannot end the vacations whose days passed"),
-        }
-        // The daily digests of the games waiting on those who chose them.
-        match super::notify::send_digests(self.core).await {
-            Ok(0) => {}
-            Ok(n) => tracing::info!(digests = n, "daily digests written"),
-            Err(e) => tracing::error!(error = ?e, "cannot send the daily digests"),
-        }
+        self.end_due_vacations().await;
+        self.send_due_digests().await;
         // Every time here is the database's, as the deadlines are: processes whose own clocks
         // differ decide a game's reminders and loss on time alike.
         let now = self.core.database_now().await?;
@@ -165,25 +141,7 @@ impl GameClock<'_> {
             if !self.core.retries.ready(Work::Clock, id, now) {
                 continue;
             }
-            // Across processes: one clock at a time looks at a game; a process that dies
-            // while it looks leaves the game to the others at its lease's end (on the
-            // database's clock, which every process's leases are measured on).
-            let claimed = match self.core.database_now().await {
-                Ok(at) => {
-                    let until = at + CLOCK_CLAIM_LEASE.as_millis() as i64;
-                    match self.core.store.lock().await {
-                        Ok(mut writing) => {
-                            games::claim_clock(writing.ex(), id, &self.core.claimer, at, until)
-                                .await
-                                .map(|claimed| claimed.then_some(at))
-                                .map_err(ServiceError::from)
-                        }
-                        Err(e) => Err(ServiceError::from(e)),
-                    }
-                }
-                Err(e) => Err(e),
-            };
-            let at = match claimed {
+            let at = match self.claim_look(id).await {
                 Ok(Some(at)) => at,
                 Ok(None) => continue,
                 Err(e) => {
@@ -191,16 +149,7 @@ impl GameClock<'_> {
                     continue;
                 }
             };
-            // Measured when the look began (not when the sweep did).
-            let step = self.clock_step(row, at).await;
-            let released = match self.core.store.lock().await {
-                Ok(mut writing) => games::release_clock(writing.ex(), id, &self.core.claimer).await,
-                Err(e) => Err(e),
-            };
-            if let Err(e) = released {
-                tracing::warn!(game = id, error = %e, "could not give up the clock's look: it is free at its lease's end");
-            }
-            match step {
+            match self.look_at(row, at).await {
                 Ok(event) => {
                     self.core.retries.succeeded(Work::Clock, id);
                     events.extend(event);
@@ -212,6 +161,75 @@ impl GameClock<'_> {
             }
         }
         Ok(events)
+    }
+
+    /// The challenges expired by now, closed, as the clock's events; none when they cannot be
+    /// listed (logged: the games' clocks go on without them).
+    async fn expired_challenge_events(self) -> Vec<ClockEvent> {
+        match self.expire_challenges().await {
+            Ok(expired) => expired
+                .into_iter()
+                .map(ClockEvent::ChallengeExpired)
+                .collect(),
+            // The games' clocks go on without the challenges.
+            Err(e) => {
+                tracing::error!(error = ?e, "cannot list the expired challenges");
+                Vec::new()
+            }
+        }
+    }
+
+    /// Ends the vacations whose days have passed; what ended, or why nothing could, is logged.
+    async fn end_due_vacations(self) {
+        match super::away::end_due(self.core).await {
+            Ok(ended) if !ended.is_empty() => {
+                tracing::info!(
+                    vacations = ended.len(),
+                    "vacations ended: their days passed"
+                )
+            }
+            Ok(_) => {}
+            Err(e) => tracing::error!(error = ?e, "cannot end the vacations whose days passed"),
+        }
+    }
+
+    /// Writes the daily digests of the games waiting on those who chose them; how many, or why
+    /// none could be, is logged.
+    async fn send_due_digests(self) {
+        match super::notify::send_digests(self.core).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(digests = n, "daily digests written"),
+            Err(e) => tracing::error!(error = ?e, "cannot send the daily digests"),
+        }
+    }
+
+    /// Claims the clock's look at game `id` for [`CLOCK_CLAIM_LEASE`]: the database's time of
+    /// the claim, or none when another process holds it.
+    async fn claim_look(self, id: i64) -> Result<Option<i64>, ServiceError> {
+        // Across processes: one clock at a time looks at a game; a process that dies while it
+        // looks leaves the game to the others at its lease's end (on the database's clock,
+        // which every process's leases are measured on).
+        let at = self.core.database_now().await?;
+        let until = at + CLOCK_CLAIM_LEASE.as_millis() as i64;
+        let mut writing = self.core.store.lock().await?;
+        let claimed = games::claim_clock(writing.ex(), id, &self.core.claimer, at, until).await?;
+        Ok(claimed.then_some(at))
+    }
+
+    /// The clock's look at a game it has claimed at `at`: its step (see
+    /// [`GameClock::clock_step`], measured when the look began, not when the sweep did), then
+    /// the claim given up (a failure to give it up is logged: it is free at its lease's end).
+    async fn look_at(self, row: GameRow, at: i64) -> Result<Option<ClockEvent>, ServiceError> {
+        let id = row.id;
+        let step = self.clock_step(row, at).await;
+        let released = match self.core.store.lock().await {
+            Ok(mut writing) => games::release_clock(writing.ex(), id, &self.core.claimer).await,
+            Err(e) => Err(e),
+        };
+        if let Err(e) = released {
+            tracing::warn!(game = id, error = %e, "could not give up the clock's look: it is free at its lease's end");
+        }
+        step
     }
 
     /// A loss on time or a reminder for one game whose clock is due.
