@@ -182,6 +182,35 @@ impl LoadedTournament {
 pub fn standings_png(s: Standings<'_>, captions: Option<Captions>) -> Vec<u8> {
     let t = s.tournament;
     let heading = |h: Heading| worded(captions, &Caption::Heading(h));
+    let breaks: Vec<Tiebreak> = t
+        .format
+        .pairing()
+        .tiebreaks()
+        .iter()
+        .copied()
+        .filter(|&tb| tb != Tiebreak::GamePoints)
+        .collect();
+    let table = StandingsTable {
+        title: t.name.clone(),
+        subtitle: worded(
+            captions,
+            &Caption::StandingsRound {
+                round: t.round,
+                rounds: t.rounds,
+            },
+        ),
+        place_heading: heading(Heading::Place),
+        columns: standings_columns(&breaks, captions),
+        rows: standings_rows(s.rows, &breaks, captions),
+        crosstable: s.crosstable.map(crosstable_cells),
+    };
+    crate::render::standings::standings_png(&table)
+}
+
+/// The standings' number columns: match points, game points (in halves), then the format's
+/// other tiebreaks `breaks`, headed in the words `captions` gives.
+fn standings_columns(breaks: &[Tiebreak], captions: Option<Captions>) -> Vec<Column> {
+    let heading = |h: Heading| worded(captions, &Caption::Heading(h));
     let mut columns = vec![
         Column {
             heading: heading(Heading::MatchPoints),
@@ -192,20 +221,21 @@ pub fn standings_png(s: Standings<'_>, captions: Option<Captions>) -> Vec<u8> {
             doubled: true,
         },
     ];
-    let breaks: Vec<Tiebreak> = t
-        .format
-        .pairing()
-        .tiebreaks()
-        .iter()
-        .copied()
-        .filter(|&tb| tb != Tiebreak::GamePoints)
-        .collect();
     columns.extend(breaks.iter().map(|&tb| Column {
         heading: heading(Heading::Tiebreak(tb)),
         doubled: tb.doubled(),
     }));
-    let rows = s
-        .rows
+    columns
+}
+
+/// A row a player: place, name (in the words `captions` gives), match points, game points and
+/// the tiebreaks `breaks` (0 for one the player has none of), whether they withdrew.
+fn standings_rows(
+    standings: &[StandingRow],
+    breaks: &[Tiebreak],
+    captions: Option<Captions>,
+) -> Vec<Row> {
+    standings
         .iter()
         .map(|r| {
             let mut values = vec![r.match_points, r.game_halves];
@@ -223,44 +253,32 @@ pub fn standings_png(s: Standings<'_>, captions: Option<Captions>) -> Vec<u8> {
                 withdrawn: r.withdrawn,
             }
         })
-        .collect();
-    let crosstable = s.crosstable.map(|cells| {
-        cells
-            .iter()
-            .enumerate()
-            .map(|(i, row)| {
-                row.iter()
-                    .enumerate()
-                    .map(|(j, cell)| match (i == j, cell) {
-                        (true, _) => Cell::Own,
-                        (false, None) => Cell::Unplayed,
-                        (false, Some(m)) if m.forfeit => Cell::Forfeit {
-                            won: m.halves > m.against,
-                        },
-                        (false, Some(m)) => Cell::Played {
-                            halves: m.halves,
-                            against: m.against,
-                        },
-                    })
-                    .collect()
-            })
-            .collect()
-    });
-    let table = StandingsTable {
-        title: t.name.clone(),
-        subtitle: worded(
-            captions,
-            &Caption::StandingsRound {
-                round: t.round,
-                rounds: t.rounds,
-            },
-        ),
-        place_heading: heading(Heading::Place),
-        columns,
-        rows,
-        crosstable,
-    };
-    crate::render::standings::standings_png(&table)
+        .collect()
+}
+
+/// A round robin's crosstable as the image's cells: a player's own, a match not played, one
+/// forfeited, or the halves each side scored.
+fn crosstable_cells(cells: &Crosstable) -> Vec<Vec<Cell>> {
+    cells
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            row.iter()
+                .enumerate()
+                .map(|(j, cell)| match (i == j, cell) {
+                    (true, _) => Cell::Own,
+                    (false, None) => Cell::Unplayed,
+                    (false, Some(m)) if m.forfeit => Cell::Forfeit {
+                        won: m.halves > m.against,
+                    },
+                    (false, Some(m)) => Cell::Played {
+                        halves: m.halves,
+                        against: m.against,
+                    },
+                })
+                .collect()
+        })
+        .collect()
 }
 
 impl Tournaments<'_> {
