@@ -467,8 +467,6 @@ struct Clock {
     theirs_n: u128,
 }
 
-/// One game: our AI plays `ours` after `opening`. The score, the reason, the plies and the
-/// moves.
 /// How one game of a match went: the score, why it ended, its plies and its moves.
 type Played = (Score, String, usize, Vec<Move>);
 
@@ -482,6 +480,8 @@ fn stopped(score: Score, why: String, game: &Game) -> Played {
     )
 }
 
+/// One game: our AI plays `ours` after `opening`. The score, the reason, the plies and the
+/// moves.
 fn play_one(
     args: &VersusArgs,
     variant: Variant,
@@ -606,18 +606,7 @@ fn result_of(game: &Game, ours: Side, max_plies: u64) -> Played {
 
 pub(super) fn run(args: VersusArgs) -> Result<(), CliError> {
     args.check().map_err(CliError::Input)?;
-    if let Some(&core) = args.cores.first() {
-        // Our search runs on this thread; the threads it starts (reading the other program's
-        // lines) inherit the pin.
-        pin_this_thread(core).map_err(CliError::Input)?;
-    }
-    if let Some(&core) = args.cores.get(1) {
-        // The other's core, tried on a thread of its own before any game.
-        std::thread::spawn(move || pin_this_thread(core))
-            .join()
-            .unwrap_or_else(|_| Err("the pinning thread failed".into()))
-            .map_err(CliError::Input)?;
-    }
+    pin_cores(&args.cores)?;
     let variant = args.variant;
     let listener =
         match args.protocol {
@@ -653,6 +642,32 @@ pub(super) fn run(args: VersusArgs) -> Result<(), CliError> {
             ))?;
         }
     }
+    write_totals(&table, &clock)
+}
+
+/// `--cores`: our search pinned to the first core (this thread; the threads it starts, reading
+/// the other program's lines, inherit the pin), and the second core tried on a thread of its
+/// own before any game.
+fn pin_cores(cores: &[usize]) -> Result<(), CliError> {
+    if let Some(&core) = cores.first() {
+        // Our search runs on this thread; the threads it starts (reading the other program's
+        // lines) inherit the pin.
+        pin_this_thread(core).map_err(CliError::Input)?;
+    }
+    if let Some(&core) = cores.get(1) {
+        // The other's core, tried on a thread of its own before any game.
+        std::thread::spawn(move || pin_this_thread(core))
+            .join()
+            .unwrap_or_else(|_| Err("the pinning thread failed".into()))
+            .map_err(CliError::Input)?;
+    }
+    Ok(())
+}
+
+/// The match's lines after its games: each side's results (`table[side]`: won, drawn, lost,
+/// disagreements, won on time, lost on time), then the total with the score and the Elo of the
+/// games played out and the mean time per move of each program.
+fn write_totals(table: &[[u32; 6]; 2], clock: &Clock) -> Result<(), CliError> {
     for (si, side) in [Side::Attackers, Side::Defenders].into_iter().enumerate() {
         let [w, d, l, x, tw, tl] = table[si];
         out::line(format_args!(
