@@ -614,10 +614,14 @@ const BOT_NOT_FOR_PLAYERS: [(&str, &str); 2] = [
 
 /// In src/bot, the words a player reads are made in src/bot/messages/: no other file of
 /// src/bot holds a string that opens a sentence, but what it says to the operator
-/// ([`FOR_THE_OPERATOR`], [`BOT_NOT_FOR_PLAYERS`]) and the slash commands' descriptions, which
-/// poise takes as attributes of the commands (`#[description = "…"]`).
+/// ([`FOR_THE_OPERATOR`], [`BOT_NOT_FOR_PLAYERS`]). The slash commands' words are there too:
+/// no command or option has a `#[description = "…"]`, and a choice's `#[name = "…"]` is a
+/// name (lowercase letters, digits, `-`, `_`), labelled in src/bot/messages/commands.rs.
 #[test]
 fn no_bot_string_outside_messages_is_a_sentence() {
+    let a_name = |s: &str| {
+        (s.chars()).all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-_".contains(c))
+    };
     let mut found = Vec::new();
     for file in rust_files(&root().join("src/bot")) {
         if file.starts_with(root().join("src/bot/messages")) {
@@ -631,10 +635,12 @@ fn no_bot_string_outside_messages_is_a_sentence() {
             .into_owned();
         let lines: Vec<&str> = text.lines().collect();
         for (n, s, for_the_operator) in strings(&text) {
-            let description = lines[n - 1].trim_start().starts_with("#[description");
+            let attribute = lines[n - 1].trim_start();
+            let worded_attribute = attribute.starts_with("#[description")
+                || (attribute.starts_with("#[name") && !a_name(&s));
             let operator = (BOT_NOT_FOR_PLAYERS.iter())
                 .any(|(f, opening)| *f == name && s.starts_with(opening));
-            if !for_the_operator && !description && !operator && opens_a_sentence(&s) {
+            if worded_attribute || (!for_the_operator && !operator && opens_a_sentence(&s)) {
                 found.push(format!("{}:{n}: {s:?}", file.display()));
             }
         }

@@ -31,11 +31,10 @@ async fn finished_games(ctx: Context<'_>, typed: &str) -> serenity::CreateAutoco
     serenity::CreateAutocompleteResponse::new().set_choices(choices)
 }
 
-/// Review a finished game: each move judged, each side's accuracy, and the evaluation graph.
+/// `/tablut analysis`: a finished game's review started (the channel's last, or the one named).
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn analysis(
     ctx: Context<'_>,
-    #[description = "Which game (default: this channel's last finished one)"]
     #[autocomplete = "finished_games"]
     #[max_length = 20]
     game: Option<String>,

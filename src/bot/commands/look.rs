@@ -6,7 +6,7 @@ use crate::bot::Context;
 use crate::bot::{buttons, messages, Error};
 use poise::serenity_prelude as serenity;
 
-/// Show the board of this channel's game.
+/// `/tablut board`: the channel's game's board.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn board(ctx: Context<'_>) -> Result<(), Error> {
     let view = ctx
@@ -21,7 +21,7 @@ pub(crate) async fn board(ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// The record of this channel's game, as text and as a file.
+/// `/tablut history`: the channel's game's record, as text and as a file.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn history(ctx: Context<'_>) -> Result<(), Error> {
     let h = ctx
@@ -44,7 +44,7 @@ pub(crate) async fn history(ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// An animated replay of this channel's game.
+/// `/tablut replay`: the channel's game drawn as an animation.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn replay(ctx: Context<'_>) -> Result<(), Error> {
     // The refusals (no game, the bot busy, the caller's cooldown) come before the answer is
@@ -69,13 +69,9 @@ pub(crate) async fn replay(ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// The rules in brief (of this channel's game, or of the game you name).
+/// `/tablut rules`: a variant's rules in brief (the one named, else the channel's game's).
 #[poise::command(slash_command)]
-pub(crate) async fn rules(
-    ctx: Context<'_>,
-    #[description = "Which game's rules (default: this channel's game's, or Tablut's)"]
-    variant: Option<VariantArg>,
-) -> Result<(), Error> {
+pub(crate) async fn rules(ctx: Context<'_>, variant: Option<VariantArg>) -> Result<(), Error> {
     let rules = match ctx.guild_id() {
         Some(_) => ctx
             .data()
@@ -96,12 +92,9 @@ pub(crate) async fn rules(
     Ok(())
 }
 
-/// A player's games, results and rating in this server.
+/// `/tablut stats`: a player's record in the server (the caller's unless named).
 #[poise::command(slash_command, guild_only)]
-pub(crate) async fn stats(
-    ctx: Context<'_>,
-    #[description = "Whose stats (default yours)"] player: Option<serenity::User>,
-) -> Result<(), Error> {
+pub(crate) async fn stats(ctx: Context<'_>, player: Option<serenity::User>) -> Result<(), Error> {
     let user = player.as_ref().unwrap_or(ctx.author());
     let guild = ctx.guild_id().expect("guild only").get();
     let stats = ctx
@@ -119,13 +112,11 @@ pub(crate) async fn stats(
     Ok(())
 }
 
-/// This server's best players (each game has its own ratings).
+/// `/tablut leaderboard`: the server's ratings of a variant, a page at a time.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn leaderboard(
     ctx: Context<'_>,
-    #[description = "Which game's ratings (default tablut)"]
-    #[rename = "variant"]
-    game: Option<VariantArg>,
+    #[rename = "variant"] game: Option<VariantArg>,
 ) -> Result<(), Error> {
     let guild = ctx.guild_id().expect("guild only").get();
     let board = ctx
@@ -143,7 +134,7 @@ pub(crate) async fn leaderboard(
     Ok(())
 }
 
-/// The games running in this server, in the channels you can see.
+/// `/tablut games`: the server's games running, in the channels the caller can see.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn games(ctx: Context<'_>) -> Result<(), Error> {
     let guild = ctx.guild_id().expect("guild only").get();

@@ -10,11 +10,11 @@ use crate::service::notify::NotifyMode;
 /// How the bot tells you that a game waits on you.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
 pub enum ModeArg {
-    #[name = "move: a direct message when it is your move"]
+    #[name = "move"]
     Move,
-    #[name = "digest: one direct message a day listing your games"]
+    #[name = "digest"]
     Digest,
-    #[name = "off: no direct messages"]
+    #[name = "off"]
     Off,
 }
 
@@ -28,12 +28,9 @@ impl From<ModeArg> for NotifyMode {
     }
 }
 
-/// How you are told that it is your move, in every server (without a choice: your setting).
+/// `/tablut notify`: the caller's turn notifications set (without a mode: shown).
 #[poise::command(slash_command)]
-pub(crate) async fn notify(
-    ctx: Context<'_>,
-    #[description = "A message each move, a daily digest, or none"] mode: Option<ModeArg>,
-) -> Result<(), Error> {
+pub(crate) async fn notify(ctx: Context<'_>, mode: Option<ModeArg>) -> Result<(), Error> {
     let me = ctx.author().id.get();
     let notifications = ctx.data().service.notifications();
     let Some(mode) = mode else {

@@ -18,11 +18,10 @@ async fn legal_moves(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompl
     choices(moves.await)
 }
 
-/// Make a move: from-to, like e1-e3.
+/// `/move`: the caller's move in the channel's game.
 #[poise::command(slash_command, guild_only, rename = "move")]
 pub(crate) async fn move_(
     ctx: Context<'_>,
-    #[description = "The move, like e1-e3 (a square lists its moves)"]
     #[autocomplete = "legal_moves"]
     #[max_length = 40]
     notation: String,
@@ -70,7 +69,7 @@ pub fn ai_reply(ctx: Context<'_>, game: GameId) {
     );
 }
 
-/// Resign the game in this channel.
+/// `/tablut resign`: the caller resigns the channel's game.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn resign(ctx: Context<'_>) -> Result<(), Error> {
     let games = ctx.data().service.games();
@@ -83,7 +82,7 @@ pub(crate) async fn resign(ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// Offer your opponent a draw.
+/// `/tablut draw`: the caller offers a draw in the channel's game.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn draw(ctx: Context<'_>) -> Result<(), Error> {
     let games = ctx.data().service.games();
@@ -99,7 +98,7 @@ pub(crate) async fn draw(ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// Ask the bot for a move (only you see it).
+/// `/tablut hint`: the AI's move for the caller, for them alone.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn hint(ctx: Context<'_>) -> Result<(), Error> {
     ctx.defer_ephemeral().await?;
@@ -113,7 +112,7 @@ pub(crate) async fn hint(ctx: Context<'_>) -> Result<(), Error> {
     shown.map(drop).map_err(Error::from)
 }
 
-/// Abort the game: its players before the second move, moderators at any time.
+/// `/tablut abort`: the channel's game aborted (by a player early on, by a moderator).
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn abort(ctx: Context<'_>) -> Result<(), Error> {
     let games = ctx.data().service.games();

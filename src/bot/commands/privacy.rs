@@ -14,7 +14,7 @@ use poise::serenity_prelude as serenity;
 /// The largest file the bot attaches (Discord takes 10 MiB from a bot).
 const MAX_FILE: usize = 10 * 1024 * 1024;
 
-/// What the bot stores about you, sent to you alone as a file.
+/// `/tablut privacy`: what is stored about the caller, as a file for them alone.
 #[poise::command(slash_command)]
 pub(crate) async fn privacy(ctx: Context<'_>) -> Result<(), Error> {
     // A read, answered directly and privately: refused at once within the caller's wait between
@@ -45,7 +45,7 @@ fn internal(e: serde_json::Error) -> Error {
     ServiceError::Internal(format!("the stored data does not serialize: {e}")).into()
 }
 
-/// Delete your ratings and puzzle data, and your name from finished games.
+/// `/tablut forget-me`: asks the caller to confirm forgetting them (the button does it).
 #[poise::command(slash_command, rename = "forget-me")]
 pub(crate) async fn forget_me(ctx: Context<'_>) -> Result<(), Error> {
     let me = caller(ctx);

@@ -9,7 +9,7 @@ use crate::service::puzzle::{PuzzleVerdict, PuzzleView, ReplyTo};
 use crate::service::{Answer, Answered, ServiceError};
 use poise::serenity_prelude as serenity;
 
-/// Puzzles from real games: find the move that wins, or the only one that saves the game.
+/// `/tablut puzzle`: the puzzles' group.
 #[poise::command(
     slash_command,
     guild_only,
@@ -106,7 +106,7 @@ async fn show_puzzle(
     Ok(())
 }
 
-/// Your puzzle: the one you are solving, or a new one near your puzzle rating.
+/// `/tablut puzzle play`: the caller's puzzle under way, or a new one.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn play(ctx: Context<'_>) -> Result<(), Error> {
     let private = private_verdict(ctx, None).await;
@@ -139,7 +139,7 @@ pub(crate) async fn play(ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// Today's puzzle of this server, for everyone: your try, seen by you alone (one a day).
+/// `/tablut puzzle today`: the caller's try at the server's daily puzzle, for them alone.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn today(ctx: Context<'_>) -> Result<(), Error> {
     // Private, whatever it answers.
@@ -201,11 +201,10 @@ async fn puzzle_moves(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocomp
     choices(moves.await)
 }
 
-/// Answer your puzzle with a move, like e1-e3.
+/// `/tablut puzzle move`: the caller's move in their puzzle, and its verdict.
 #[poise::command(slash_command, guild_only, rename = "move")]
 pub(crate) async fn move_(
     ctx: Context<'_>,
-    #[description = "The move, like e1-e3 (a square lists its moves)"]
     #[autocomplete = "puzzle_moves"]
     #[max_length = 40]
     notation: String,
@@ -229,7 +228,7 @@ pub(crate) async fn move_(
     Ok(())
 }
 
-/// This server's best puzzle solvers.
+/// `/tablut puzzle leaderboard`: the server's puzzle ratings.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn leaderboard(ctx: Context<'_>) -> Result<(), Error> {
     let lines = ctx
@@ -245,13 +244,11 @@ pub(crate) async fn leaderboard(ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// Set the channel for the daily puzzle (Manage Server); leave it out to stop it.
+/// `/tablut puzzle daily`: the daily puzzle's channel set, or the posts stopped (Manage Server).
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn daily(
     ctx: Context<'_>,
-    #[description = "Where to post a puzzle every day (leave out to stop)"]
-    #[channel_types("Text")]
-    channel: Option<serenity::GuildChannel>,
+    #[channel_types("Text")] channel: Option<serenity::GuildChannel>,
 ) -> Result<(), Error> {
     if !is_admin(ctx) {
         return Err(ServiceError::NotAnAdmin.into());

@@ -16,9 +16,9 @@ use poise::serenity_prelude as serenity;
 /// A record format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
 pub enum FormatArg {
-    #[name = "tafl (the archives' record)"]
+    #[name = "tafl"]
     Tafl,
-    #[name = "opentafl (OpenTafl's game record)"]
+    #[name = "opentafl"]
     OpenTafl,
 }
 
@@ -34,22 +34,17 @@ impl From<FormatArg> for RecordFormat {
 /// What to do with an imported record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
 pub enum ThenArg {
-    #[name = "analysis (keep the finished game and review it)"]
+    #[name = "analysis"]
     Analysis,
-    #[name = "ai (play on from its last position against the bot)"]
+    #[name = "ai"]
     Ai,
-    #[name = "challenge (play on from its last position against someone)"]
+    #[name = "challenge"]
     Challenge,
 }
 
-/// Write this channel's game as a record file, in the archives' format or OpenTafl's.
+/// `/tablut export`: the channel's game as a record file.
 #[poise::command(slash_command, guild_only)]
-pub(crate) async fn export(
-    ctx: Context<'_>,
-    #[description = "The format: tafl (default, the archives') or opentafl"] format: Option<
-        FormatArg,
-    >,
-) -> Result<(), Error> {
+pub(crate) async fn export(ctx: Context<'_>, format: Option<FormatArg>) -> Result<(), Error> {
     let format = RecordFormat::from(format.unwrap_or(FormatArg::Tafl));
     let (game, text) = ctx
         .data()
@@ -95,28 +90,19 @@ async fn record_text(
     }
 }
 
-/// Read a game record (text or file): review it, or play on from its last position.
+/// `/tablut import`: a record read, then reviewed or played on (`then`).
 // Each option is an argument, as poise takes them.
 #[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn import(
     ctx: Context<'_>,
-    #[description = "The record as text: moves (1. e2-c2 e4-d4 …), with or without its tags"]
-    #[max_length = 6000]
-    record: Option<String>,
-    #[description = "The record as a file (.txt or OpenTafl's .otg)"] file: Option<
-        serenity::Attachment,
-    >,
-    #[description = "analysis (default): review the finished game; ai or challenge: play on"]
+    #[max_length = 6000] record: Option<String>,
+    file: Option<serenity::Attachment>,
     then: Option<ThenArg>,
-    #[description = "Who you challenge (with then: challenge)"] opponent: Option<serenity::User>,
-    #[description = "The side you play on with (default random)"] side: Option<SideArg>,
-    #[description = "How strong the bot plays (with then: ai; default medium)"] level: Option<
-        LevelArg,
-    >,
-    #[description = "Time per move: none, 12h, 3d… (default 3d)"]
-    #[max_length = 20]
-    time: Option<String>,
+    opponent: Option<serenity::User>,
+    side: Option<SideArg>,
+    level: Option<LevelArg>,
+    #[max_length = 20] time: Option<String>,
 ) -> Result<(), Error> {
     let text = record_text(record, file).await?;
     let read = records::read(&text)?;

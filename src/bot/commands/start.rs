@@ -35,13 +35,13 @@ impl From<SideArg> for SideChoice {
 /// or 13×13).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
 pub enum VariantArg {
-    #[name = "tablut (9×9)"]
+    #[name = "tablut"]
     Tablut,
-    #[name = "brandubh (7×7)"]
+    #[name = "brandubh"]
     Brandubh,
-    #[name = "copenhagen (11×11)"]
+    #[name = "copenhagen"]
     Copenhagen,
-    #[name = "copenhagen13 (13×13)"]
+    #[name = "copenhagen13"]
     Copenhagen13,
 }
 
@@ -64,19 +64,19 @@ pub fn variant(arg: Option<VariantArg>) -> Variant {
 /// A rules preset by name: each variant has its own (`/tablut rules variant:…` lists them).
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
 pub enum RulesArg {
-    #[name = "linnaeus (tablut, brandubh)"]
+    #[name = "linnaeus"]
     Linnaeus,
-    #[name = "walker (tablut)"]
+    #[name = "walker"]
     Walker,
-    #[name = "salmi (tablut)"]
+    #[name = "salmi"]
     Salmi,
-    #[name = "corner (tablut)"]
+    #[name = "corner"]
     Corner,
-    #[name = "aagenielsen (brandubh, copenhagen, copenhagen13)"]
+    #[name = "aagenielsen"]
     Aagenielsen,
-    #[name = "opentafl (brandubh)"]
+    #[name = "opentafl"]
     OpenTafl,
-    #[name = "hnefatafl_org (copenhagen, copenhagen13)"]
+    #[name = "hnefatafl_org"]
     HnefataflOrg,
 }
 
@@ -133,23 +133,18 @@ pub(crate) fn time_control(ctx: Context<'_>, text: Option<String>) -> Result<Tim
     }
 }
 
-/// Challenge someone to a game of Tablut, Brandubh or Copenhagen Hnefatafl.
+/// `/tablut challenge`: a challenge opened in the channel.
 // Each option is an argument, as poise takes them.
 #[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn challenge(
     ctx: Context<'_>,
-    #[description = "Who you challenge"] opponent: serenity::User,
-    #[description = "The game: tablut (default), brandubh, copenhagen or copenhagen13"]
+    opponent: serenity::User,
     variant: Option<VariantArg>,
-    #[description = "The side you want (default random)"] side: Option<SideArg>,
-    #[description = "The rules preset (default: the game's own, linnaeus for tablut)"]
+    side: Option<SideArg>,
     rules: Option<RulesArg>,
-    #[description = "Time per move (none, 12h, 3d…; default 3d) or a bank and an increment (3d+6h)"]
-    #[max_length = 20]
-    time: Option<String>,
-    #[description = "Play in a new thread of this channel"] thread: Option<bool>,
-    #[description = "Rated (default true); a casual game changes no ratings and allows hints"]
+    #[max_length = 20] time: Option<String>,
+    thread: Option<bool>,
     rated: Option<bool>,
 ) -> Result<(), Error> {
     let rules = game_rules(self::variant(variant), rules)?;
@@ -168,19 +163,15 @@ pub(crate) async fn challenge(
     open_challenge(ctx, request).await
 }
 
-/// Play a game of Tablut, Brandubh or Copenhagen Hnefatafl against the bot.
+/// `/tablut ai`: a game against the AI started in the channel.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn ai(
     ctx: Context<'_>,
-    #[description = "The game: tablut (default), brandubh, copenhagen or copenhagen13"]
     variant: Option<VariantArg>,
-    #[description = "The side you play (default random)"] side: Option<SideArg>,
-    #[description = "How strong the bot plays (default medium)"] level: Option<LevelArg>,
-    #[description = "The rules preset (default: the game's own, linnaeus for tablut)"]
+    side: Option<SideArg>,
+    level: Option<LevelArg>,
     rules: Option<RulesArg>,
-    #[description = "Your time per move (none, 12h, 3d…; default 3d) or bank and increment (3d+6h)"]
-    #[max_length = 20]
-    time: Option<String>,
+    #[max_length = 20] time: Option<String>,
 ) -> Result<(), Error> {
     let rules = game_rules(self::variant(variant), rules)?;
     let request = AiGameRequest {

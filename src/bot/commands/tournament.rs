@@ -14,7 +14,7 @@ use crate::service::tournament::{
 use crate::service::{ServiceError, TimeControl};
 use poise::serenity_prelude as serenity;
 
-/// Round robins and Swiss events of two-game matches, sides swapped.
+/// `/tablut tournament`: the tournaments' group.
 #[poise::command(
     slash_command,
     guild_only,
@@ -136,28 +136,21 @@ pub enum FormatArg {
     Swiss,
 }
 
-/// Create a tournament in this channel (Manage Server or the organisers' role).
+/// `/tablut tournament create`: a tournament opened for sign-up in the channel.
 // Each option is an argument, as poise takes them.
 #[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn create(
     ctx: Context<'_>,
-    #[description = "Its name (letters, digits, spaces; up to 40 characters)"]
-    #[max_length = 100]
-    name: String,
-    #[description = "round-robin (every pair once) or swiss"] format: FormatArg,
-    #[description = "Seats: 2 to 32 for a round robin, up to 256 for Swiss"] seats: i64,
-    #[description = "Swiss: the number of rounds"] rounds: Option<i64>,
-    #[description = "The game: tablut (default), brandubh, copenhagen or copenhagen13"]
+    #[max_length = 100] name: String,
+    format: FormatArg,
+    seats: i64,
+    rounds: Option<i64>,
     variant: Option<VariantArg>,
-    #[description = "The rules preset (default: the game's own)"] rules: Option<RulesArg>,
-    #[description = "Time per move (3d…) or a bank and an increment (3d+6h); default 3d"]
-    #[max_length = 20]
-    time: Option<String>,
-    #[description = "Rated (default true)"] rated: Option<bool>,
-    #[description = "Sign-up ends after a span (2d, 12h) or at a UTC time (2027-01-20 18:00); default: when started"]
-    #[max_length = 30]
-    signup: Option<String>,
+    rules: Option<RulesArg>,
+    #[max_length = 20] time: Option<String>,
+    rated: Option<bool>,
+    #[max_length = 30] signup: Option<String>,
 ) -> Result<(), Error> {
     let rules = game_rules(self::variant(variant), rules)?;
     let format = match format {
@@ -228,11 +221,11 @@ fn signup_end(text: &str, now: i64) -> Option<std::time::Duration> {
         .then(|| std::time::Duration::from_millis(ahead as u64))
 }
 
-/// Name the role whose members may run tournaments here (Manage Server); none: only Manage Server.
+/// `/tablut tournament organisers`: the server's organisers' role set or forgotten.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn organisers(
     ctx: Context<'_>,
-    #[description = "The organisers' role (leave out to forget it)"] role: Option<serenity::Role>,
+    role: Option<serenity::Role>,
 ) -> Result<(), Error> {
     let role = role.map(|r| r.id.get());
     let tournaments = ctx.data().service.tournaments();
@@ -244,11 +237,10 @@ pub(crate) async fn organisers(
     Ok(())
 }
 
-/// Join a tournament signing up.
+/// `/tablut tournament join`: the caller signed up.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn join(
     ctx: Context<'_>,
-    #[description = "Which tournament (default: the newest)"]
     #[autocomplete = "tournaments"]
     #[max_length = 60]
     tournament: Option<String>,
@@ -260,11 +252,10 @@ pub(crate) async fn join(
     Ok(())
 }
 
-/// Leave a tournament before it starts.
+/// `/tablut tournament leave`: the caller's sign-up taken back.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn leave(
     ctx: Context<'_>,
-    #[description = "Which tournament (default: the newest)"]
     #[autocomplete = "tournaments"]
     #[max_length = 60]
     tournament: Option<String>,
@@ -277,11 +268,10 @@ pub(crate) async fn leave(
     Ok(())
 }
 
-/// Start a tournament: seats in the order they joined, round 1 paired (its organiser).
+/// `/tablut tournament start`: sign-up closed and round 1 paired.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn start(
     ctx: Context<'_>,
-    #[description = "Which tournament (default: the newest)"]
     #[autocomplete = "tournaments"]
     #[max_length = 60]
     tournament: Option<String>,
@@ -295,11 +285,10 @@ pub(crate) async fn start(
     .await
 }
 
-/// A tournament's standings, with their image.
+/// `/tablut tournament standings`: a tournament's standings, with their image.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn standings(
     ctx: Context<'_>,
-    #[description = "Which tournament (default: the newest)"]
     #[autocomplete = "tournaments"]
     #[max_length = 60]
     tournament: Option<String>,
@@ -317,11 +306,10 @@ pub(crate) async fn standings(
     Ok(())
 }
 
-/// A tournament's pairings of its last round, with their results so far.
+/// `/tablut tournament pairings`: a tournament's last round's pairings.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn pairings(
     ctx: Context<'_>,
-    #[description = "Which tournament (default: the newest)"]
     #[autocomplete = "tournaments"]
     #[max_length = 60]
     tournament: Option<String>,
@@ -335,11 +323,10 @@ pub(crate) async fn pairings(
     Ok(())
 }
 
-/// Withdraw from a tournament: your games not finished are lost, and you are paired no more.
+/// `/tablut tournament withdraw`: the caller withdraws.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn withdraw(
     ctx: Context<'_>,
-    #[description = "Which tournament (default: the newest)"]
     #[autocomplete = "tournaments"]
     #[max_length = 60]
     tournament: Option<String>,
@@ -352,12 +339,11 @@ pub(crate) async fn withdraw(
     Ok(())
 }
 
-/// Remove a player from a tournament, as a withdrawal (its organiser).
+/// `/tablut tournament remove`: a player withdrawn by the organiser.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn remove(
     ctx: Context<'_>,
-    #[description = "The player to remove"] player: serenity::User,
-    #[description = "Which tournament (default: the newest)"]
+    player: serenity::User,
     #[autocomplete = "tournaments"]
     #[max_length = 60]
     tournament: Option<String>,
@@ -372,11 +358,10 @@ pub(crate) async fn remove(
     .await
 }
 
-/// Pause a tournament: games under way go on, the next round waits (its organiser).
+/// `/tablut tournament pause`: the next round held back.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn pause(
     ctx: Context<'_>,
-    #[description = "Which tournament (default: the newest)"]
     #[autocomplete = "tournaments"]
     #[max_length = 60]
     tournament: Option<String>,
@@ -390,11 +375,10 @@ pub(crate) async fn pause(
     .await
 }
 
-/// Resume a paused tournament (its organiser).
+/// `/tablut tournament resume`: a paused tournament going on.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn resume(
     ctx: Context<'_>,
-    #[description = "Which tournament (default: the newest)"]
     #[autocomplete = "tournaments"]
     #[max_length = 60]
     tournament: Option<String>,
@@ -408,11 +392,10 @@ pub(crate) async fn resume(
     .await
 }
 
-/// Cancel a tournament: its unfinished games are aborted, unrated (its organiser).
+/// `/tablut tournament cancel`: a tournament ended, its unfinished games aborted.
 #[poise::command(slash_command, guild_only)]
 pub(crate) async fn cancel(
     ctx: Context<'_>,
-    #[description = "Which tournament (default: the newest)"]
     #[autocomplete = "tournaments"]
     #[max_length = 60]
     tournament: Option<String>,

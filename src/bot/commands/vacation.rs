@@ -7,7 +7,7 @@ use crate::bot::reply::private;
 use crate::bot::Context;
 use crate::bot::{messages, Error};
 
-/// Stop your clocks in all your games while you are away, within a yearly allowance.
+/// `/tablut vacation`: the vacations' group.
 #[poise::command(
     slash_command,
     subcommands("start", "end", "status"),
@@ -17,13 +17,9 @@ pub(crate) async fn vacation(_: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// Go on vacation: your clocks stop in all your games, in every server, for up to this many days.
+/// `/tablut vacation start`: the caller's clocks stopped for up to `days`.
 #[poise::command(slash_command)]
-pub(crate) async fn start(
-    ctx: Context<'_>,
-    #[description = "For how many days at most (your allowance left: /tablut vacation status)"]
-    days: u32,
-) -> Result<(), Error> {
+pub(crate) async fn start(ctx: Context<'_>, days: u32) -> Result<(), Error> {
     let me = caller(ctx);
     let vacations = ctx.data().service.vacations();
     // Refused at once, privately, before anything is acknowledged or written.
@@ -35,7 +31,7 @@ pub(crate) async fn start(
     Ok(())
 }
 
-/// Come back from vacation: your clocks run again with the time they had left.
+/// `/tablut vacation end`: the caller's clocks running again.
 #[poise::command(slash_command)]
 pub(crate) async fn end(ctx: Context<'_>) -> Result<(), Error> {
     let me = ctx.author().id.get();
@@ -47,7 +43,7 @@ pub(crate) async fn end(ctx: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// Whether you are on vacation, and the days of your allowance left.
+/// `/tablut vacation status`: the caller's vacation and allowance left.
 #[poise::command(slash_command)]
 pub(crate) async fn status(ctx: Context<'_>) -> Result<(), Error> {
     let me = ctx.author().id.get();

@@ -15,6 +15,7 @@
 //! - [`privacy`]: what the bot stores about a member, and forgetting it.
 //! - [`refusals`]: the one-line private answers to what cannot be done.
 //! - [`labels`]: the buttons' labels.
+//! - [`commands`]: the slash commands' descriptions, their options' and their choices' labels.
 //! - [`notify`]: turn notifications: the setting, the direct messages, the notice that they
 //!   are refused.
 //! - [`notices`]: the words of each notice the outbox delivers, from the topics above.
@@ -29,6 +30,7 @@ mod analysis;
 mod captions;
 mod challenges;
 mod clocks;
+mod commands;
 mod format;
 mod games;
 mod labels;
@@ -45,6 +47,7 @@ pub use analysis::*;
 pub use captions::*;
 pub use challenges::*;
 pub use clocks::*;
+pub use commands::*;
 pub use format::*;
 pub use games::*;
 pub use labels::*;
