@@ -1,6 +1,7 @@
-//! A tournament's row decoded: its status, format, rules and time control read from their
-//! columns, and the tournament as it stands with its entrants; a tournament asked for written
-//! to its columns, and its status moved.
+//! A tournament's rows decoded: a tournament read back ([`StoredTournament`]: its status,
+//! format, rules and time control read from their columns) with its entrants
+//! ([`StoredEntrant`]), and the tournament as it stands; a tournament asked for written to its
+//! columns, and its status moved.
 
 use super::{parse_rules, rules_json};
 use crate::service::error::ServiceError;
@@ -9,11 +10,181 @@ use crate::service::types::tournament::{
 };
 use crate::service::types::{TimeControl, User};
 use crate::store::tournaments::{self as rows, EntrantRow, NewTournament, TournamentRow};
-use crate::store::{Connection, StoreError};
+use crate::store::{AnyExecutor, Connection, StoreError};
 use crate::tafl::Rules;
 
+/// A tournament read back. Its columns are decoded where they are asked for: a status or rules
+/// this version cannot read are an error there, not when the tournament is read.
+#[derive(Debug, Clone)]
+pub(crate) struct StoredTournament(TournamentRow);
+
+/// An entrant read back.
+#[derive(Debug, Clone)]
+pub(crate) struct StoredEntrant {
+    pub(crate) user: User,
+    /// Their seat, from the tournament's start.
+    pub(crate) seat: Option<i64>,
+    /// The round they withdrew in, if they did.
+    pub(crate) withdrawn_round: Option<i64>,
+}
+
+/// Tournament `id`, if there is one.
+pub(crate) async fn by_id<'e>(
+    ex: impl AnyExecutor<'e>,
+    id: i64,
+) -> Result<Option<StoredTournament>, StoreError> {
+    Ok(rows::by_id(ex, id).await?.map(StoredTournament))
+}
+
+/// A server's tournaments not over (signing up, running or paused), the newest first.
+pub(crate) async fn open_in_guild<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild: u64,
+) -> Result<Vec<StoredTournament>, StoreError> {
+    let found = rows::open_in_guild(ex, guild).await?;
+    Ok(found.into_iter().map(StoredTournament).collect())
+}
+
+/// A server's tournaments, the newest first, at most `limit`.
+pub(crate) async fn of_guild<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild: u64,
+    limit: i64,
+) -> Result<Vec<StoredTournament>, StoreError> {
+    let found = rows::of_guild(ex, guild, limit).await?;
+    Ok(found.into_iter().map(StoredTournament).collect())
+}
+
+/// Tournaments signing up whose sign-up ended by `now`: to be started.
+pub(crate) async fn signup_over<'e>(
+    ex: impl AnyExecutor<'e>,
+    now: i64,
+) -> Result<Vec<StoredTournament>, StoreError> {
+    let found = rows::signup_over(ex, now).await?;
+    Ok(found.into_iter().map(StoredTournament).collect())
+}
+
+/// Tournament `tournament`'s entrants: the seated by seat, then the others in the order they
+/// joined.
+pub(crate) async fn entrants<'e>(
+    ex: impl AnyExecutor<'e>,
+    tournament: i64,
+) -> Result<Vec<StoredEntrant>, StoreError> {
+    Ok(rows::entrants(ex, tournament)
+        .await?
+        .into_iter()
+        .map(entrant)
+        .collect())
+}
+
+/// An entrant's row decoded.
+fn entrant(row: EntrantRow) -> StoredEntrant {
+    StoredEntrant {
+        user: User::new(row.user_id, row.name),
+        seat: row.seat,
+        withdrawn_round: row.withdrawn_round,
+    }
+}
+
+impl StoredTournament {
+    pub(crate) fn id(&self) -> i64 {
+        self.0.id
+    }
+
+    pub(crate) fn name(&self) -> &str {
+        &self.0.name
+    }
+
+    pub(crate) fn guild(&self) -> u64 {
+        self.0.guild_id
+    }
+
+    /// The member who made it.
+    pub(crate) fn organiser(&self) -> u64 {
+        self.0.organiser_id
+    }
+
+    /// Whether its games are rated.
+    pub(crate) fn rated(&self) -> bool {
+        self.0.rated
+    }
+
+    /// How many may enter.
+    pub(crate) fn seats(&self) -> i64 {
+        self.0.seats
+    }
+
+    /// When its sign-up ends, if it does by itself.
+    pub(crate) fn signup_until(&self) -> Option<i64> {
+        self.0.signup_until
+    }
+
+    /// The round being played (0 while it signs up).
+    pub(crate) fn round(&self) -> i64 {
+        self.0.round
+    }
+
+    /// The notice that announced it, if one did.
+    pub(crate) fn announcement(&self) -> Option<i64> {
+        self.0.announcement
+    }
+
+    /// The message that announced it, once known.
+    pub(crate) fn announcement_message(&self) -> Option<u64> {
+        self.0.announcement_message
+    }
+
+    /// Its status.
+    pub(crate) fn status(&self) -> Result<TournamentStatus, ServiceError> {
+        status(&self.0)
+    }
+
+    /// Its format.
+    pub(crate) fn format(&self) -> TournamentFormat {
+        format(&self.0)
+    }
+
+    /// The rules its games are played under.
+    pub(crate) fn rules(&self) -> Result<Rules, ServiceError> {
+        parse_rules(&self.0.rules)
+    }
+
+    /// The clock its games are played on.
+    pub(crate) fn time_control(&self) -> TimeControl {
+        super::time_control(self.0.time_per_move_ms, self.0.increment_ms)
+    }
+
+    /// The tournament as it stands, with its entrants (in the order given).
+    pub(crate) fn info(&self, entrants: &[StoredEntrant]) -> Result<TournamentInfo, ServiceError> {
+        let row = &self.0;
+        Ok(TournamentInfo {
+            id: row.id,
+            name: row.name.clone(),
+            guild: row.guild_id,
+            channel: row.channel_id,
+            organiser: row.organiser_id,
+            rules: self.rules()?,
+            format: self.format(),
+            time_control: self.time_control(),
+            rated: row.rated,
+            seats: row.seats as u32,
+            signup_until: row.signup_until,
+            status: self.status()?,
+            round: row.round as u32,
+            rounds: row.rounds as u32,
+            entrants: entrants
+                .iter()
+                .map(|e| Entrant {
+                    user: e.user.clone(),
+                    withdrawn: e.withdrawn_round.is_some(),
+                })
+                .collect(),
+        })
+    }
+}
+
 /// The tournament's status.
-pub(crate) fn status(row: &TournamentRow) -> Result<TournamentStatus, ServiceError> {
+fn status(row: &TournamentRow) -> Result<TournamentStatus, ServiceError> {
     Ok(match row.status.as_str() {
         "signup" => TournamentStatus::SignUp,
         "running" => TournamentStatus::Running,
@@ -79,7 +250,7 @@ pub(crate) async fn insert(
 }
 
 /// The tournament's format (one stored as anything but `swiss` is a round robin).
-pub(crate) fn format(row: &TournamentRow) -> TournamentFormat {
+fn format(row: &TournamentRow) -> TournamentFormat {
     match row.format.as_str() {
         "swiss" => TournamentFormat::Swiss {
             rounds: row.rounds as u32,
@@ -94,46 +265,6 @@ fn format_name(format: TournamentFormat) -> &'static str {
         TournamentFormat::RoundRobin => "round_robin",
         TournamentFormat::Swiss { .. } => "swiss",
     }
-}
-
-/// The rules the tournament's games are played under.
-pub(crate) fn rules(row: &TournamentRow) -> Result<Rules, ServiceError> {
-    parse_rules(&row.rules)
-}
-
-/// The clock the tournament's games are played on.
-pub(crate) fn time_control(row: &TournamentRow) -> TimeControl {
-    super::time_control(row.time_per_move_ms, row.increment_ms)
-}
-
-/// The tournament as it stands, with its entrants (in the order given).
-pub(crate) fn info(
-    row: &TournamentRow,
-    entrants: &[EntrantRow],
-) -> Result<TournamentInfo, ServiceError> {
-    Ok(TournamentInfo {
-        id: row.id,
-        name: row.name.clone(),
-        guild: row.guild_id,
-        channel: row.channel_id,
-        organiser: row.organiser_id,
-        rules: rules(row)?,
-        format: format(row),
-        time_control: time_control(row),
-        rated: row.rated,
-        seats: row.seats as u32,
-        signup_until: row.signup_until,
-        status: status(row)?,
-        round: row.round as u32,
-        rounds: row.rounds as u32,
-        entrants: entrants
-            .iter()
-            .map(|e| Entrant {
-                user: User::new(e.user_id, e.name.clone()),
-                withdrawn: e.withdrawn_round.is_some(),
-            })
-            .collect(),
-    })
 }
 
 #[cfg(test)]

@@ -48,7 +48,7 @@ impl<'a> Tournaments<'a> {
         let id = find_in(&mut *tx, guild, id).await?;
         let loaded = LoadedTournament::lock(&mut tx, self.core.store.backend(), id).await?;
         if let Some(member) = member {
-            self.may_organise(&mut tx, guild, member, Some(loaded.row.organiser_id))
+            self.may_organise(&mut tx, guild, member, Some(loaded.tournament.organiser()))
                 .await?;
         }
         Ok((tx, loaded))
@@ -148,9 +148,9 @@ impl Tournaments<'_> {
     ) -> Result<(TournamentInfo, NoticeId), ServiceError> {
         let loaded = LoadedTournament::read(conn, id).await?;
         let info = loaded.info()?;
-        let mut message = loaded.row.announcement_message;
+        let mut message = loaded.tournament.announcement_message();
         if message.is_none() {
-            if let Some(notice) = loaded.row.announcement {
+            if let Some(notice) = loaded.tournament.announcement() {
                 message = notices::by_id(&mut *conn, notice)
                     .await?
                     .and_then(|n| n.message_id);
@@ -164,7 +164,7 @@ impl Tournaments<'_> {
             edit: message,
             edit_notice: message
                 .is_none()
-                .then_some(loaded.row.announcement)
+                .then_some(loaded.tournament.announcement())
                 .flatten(),
             ..Payload::news(News::Tournament(TournamentNews::Announced(info.clone())))
         };
@@ -190,12 +190,12 @@ impl Tournaments<'_> {
         let loaded = LoadedTournament::lock(&mut tx, self.core.store.backend(), id).await?;
         let now = self.core.database_now_on(&mut tx).await?;
         self.signing_up(&loaded, now)?;
-        if loaded.entrants.iter().any(|e| e.user_id == user.id) {
+        if loaded.entrants.iter().any(|e| e.user.id == user.id) {
             return Err(TournamentRefusal::AlreadyIn.into());
         }
-        if loaded.entrants.len() as i64 >= loaded.row.seats {
+        if loaded.entrants.len() as i64 >= loaded.tournament.seats() {
             return Err(TournamentRefusal::Full {
-                seats: loaded.row.seats as u32,
+                seats: loaded.tournament.seats() as u32,
             }
             .into());
         }
@@ -238,7 +238,11 @@ impl Tournaments<'_> {
         if status != TournamentStatus::SignUp {
             return Err(TournamentRefusal::Status(status).into());
         }
-        if loaded.row.signup_until.is_some_and(|until| until <= now) {
+        if loaded
+            .tournament
+            .signup_until()
+            .is_some_and(|until| until <= now)
+        {
             return Err(TournamentRefusal::SignUpOver.into());
         }
         Ok(())
@@ -254,7 +258,7 @@ impl Tournaments<'_> {
         member: &Member,
     ) -> Result<TournamentInfo, ServiceError> {
         let (mut tx, loaded) = self.organising(guild, id, Some(member)).await?;
-        let id = loaded.row.id;
+        let id = loaded.tournament.id();
         let status = loaded.status()?;
         if status != TournamentStatus::SignUp {
             return Err(TournamentRefusal::Status(status).into());
@@ -291,7 +295,7 @@ impl Tournaments<'_> {
         loaded: &LoadedTournament,
         now: i64,
     ) -> Result<Option<NoticeId>, ServiceError> {
-        let id = loaded.row.id;
+        let id = loaded.tournament.id();
         if !stored::set_status(
             &mut *conn,
             id,
@@ -304,7 +308,7 @@ impl Tournaments<'_> {
             return Ok(None);
         }
         for (seat, e) in loaded.entrants.iter().enumerate() {
-            rows::seat(&mut *conn, id, e.user_id, seat as i64).await?;
+            rows::seat(&mut *conn, id, e.user.id, seat as i64).await?;
         }
         let (_, notice) = self.edit_announcement(conn, id, now).await?;
         self.core.pair_round(conn, id, 1, now).await?;
@@ -321,8 +325,8 @@ impl Tournaments<'_> {
     pub async fn start_due(self) -> Result<Vec<TournamentInfo>, ServiceError> {
         let now = self.core.database_now().await?;
         let mut out = Vec::new();
-        for row in rows::signup_over(self.core.store.read(), now).await? {
-            let id = row.id;
+        for due in stored::signup_over(self.core.store.read(), now).await? {
+            let id = due.id();
             if !self.core.retries.ready(Work::SignUpOver, id, now) {
                 continue;
             }
@@ -347,7 +351,10 @@ impl Tournaments<'_> {
         let mut tx = self.core.store.write().await?;
         let loaded = LoadedTournament::lock(&mut tx, self.core.store.backend(), id).await?;
         let now = self.core.database_now_on(&mut tx).await?;
-        let due = loaded.row.signup_until.is_some_and(|until| until <= now);
+        let due = loaded
+            .tournament
+            .signup_until()
+            .is_some_and(|until| until <= now);
         if loaded.status()? != TournamentStatus::SignUp || !due {
             return Ok(None);
         }
@@ -405,9 +412,9 @@ impl Tournaments<'_> {
         by: Option<&Member>,
     ) -> Result<TournamentInfo, ServiceError> {
         let (mut tx, loaded) = self.organising(guild, id, by).await?;
-        let id = loaded.row.id;
+        let id = loaded.tournament.id();
         let status = loaded.status()?;
-        let Some(entrant) = loaded.entrants.iter().find(|e| e.user_id == user) else {
+        let Some(entrant) = loaded.entrants.iter().find(|e| e.user.id == user) else {
             return Err(TournamentRefusal::NotIn.into());
         };
         match status {
@@ -420,14 +427,14 @@ impl Tournaments<'_> {
         }
         let seat = entrant.seat.ok_or(TournamentRefusal::NotIn)?;
         let now = self.core.database_now_on(&mut tx).await?;
-        if !rows::withdraw(&mut *tx, id, user, loaded.row.round).await? {
+        if !rows::withdraw(&mut *tx, id, user, loaded.tournament.round()).await? {
             return Err(TournamentRefusal::NotIn.into());
         }
         let loaded = LoadedTournament::read(&mut tx, id).await?;
         let info = loaded.info()?;
         let news = TournamentNews::Withdrawn {
             tournament: info.clone(),
-            user: User::new(user, entrant.name.clone()),
+            user: entrant.user.clone(),
             removed: by.is_some(),
         };
         let payload = Payload::news(News::Tournament(news.clone()));
@@ -488,7 +495,7 @@ impl Tournaments<'_> {
         member: &Member,
     ) -> Result<TournamentInfo, ServiceError> {
         let (mut tx, loaded) = self.organising(guild, id, Some(member)).await?;
-        let id = loaded.row.id;
+        let id = loaded.tournament.id();
         let status = loaded.status()?;
         if matches!(
             status,
@@ -530,7 +537,7 @@ impl Tournaments<'_> {
         to: TournamentStatus,
     ) -> Result<TournamentInfo, ServiceError> {
         let (mut tx, loaded) = self.organising(guild, id, Some(member)).await?;
-        let id = loaded.row.id;
+        let id = loaded.tournament.id();
         let now = self.core.database_now_on(&mut tx).await?;
         if !stored::set_status(&mut tx, id, from, to, now).await? {
             return Err(TournamentRefusal::Status(loaded.status()?).into());

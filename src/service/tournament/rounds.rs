@@ -99,7 +99,7 @@ impl Core {
         pairings: &[Pairing],
         now: i64,
     ) -> Result<u32, ServiceError> {
-        let id = loaded.row.id;
+        let id = loaded.tournament.id();
         let withdrawn = &loaded.withdrawn()[..];
         let mut to_play = 0;
         for pair in pairings {
@@ -153,7 +153,7 @@ impl Core {
         round: i64,
         now: i64,
     ) -> Result<(), ServiceError> {
-        let id = loaded.row.id;
+        let id = loaded.tournament.id();
         let matches = rows::matches(&mut *conn, id).await?;
         // The standings before the round: the round's byes and forfeits are in them.
         let news = TournamentNews::Round {
@@ -178,7 +178,7 @@ impl Core {
         matches: &[MatchRow],
         now: i64,
     ) -> Result<bool, ServiceError> {
-        let id = loaded.row.id;
+        let id = loaded.tournament.id();
         if !stored::set_status(
             &mut *conn,
             id,
@@ -277,18 +277,19 @@ impl Core {
         id: i64,
         now: i64,
     ) -> Result<(), ServiceError> {
-        let Some(row) = rows::by_id(&mut *conn, id).await? else {
+        let Some(tournament) = stored::by_id(&mut *conn, id).await? else {
             return Ok(());
         };
-        if stored::status(&row).ok() != Some(TournamentStatus::Running) {
+        if tournament.status().ok() != Some(TournamentStatus::Running) {
             return Ok(());
         }
+        let round = tournament.round();
         let matches = rows::matches(&mut *conn, id).await?;
         let open = matches
             .iter()
-            .any(|m| m.round == row.round && m.first_halves.is_none());
+            .any(|m| m.round == round && m.first_halves.is_none());
         if !open {
-            self.pair_round(conn, id, row.round + 1, now).await?;
+            self.pair_round(conn, id, round + 1, now).await?;
         }
         Ok(())
     }
@@ -393,10 +394,10 @@ impl Tournaments<'_> {
             _ => (second, first),
         };
         let place = Place {
-            guild: Some(loaded.row.guild_id),
+            guild: Some(loaded.tournament.guild()),
             channel: thread,
         };
-        let time = stored::time_control(&loaded.row);
+        let time = loaded.tournament.time_control();
         let mut info = self
             .games
             .create_game(
@@ -406,7 +407,7 @@ impl Tournaments<'_> {
                 defenders,
                 Position::start(rules),
                 time,
-                loaded.row.rated,
+                loaded.tournament.rated(),
                 now,
             )
             .await?;
@@ -443,7 +444,7 @@ impl Tournaments<'_> {
         news: &TournamentNews,
         now: i64,
     ) -> Result<(), ServiceError> {
-        let id = loaded.row.id;
+        let id = loaded.tournament.id();
         let matches = rows::matches(&mut *conn, id).await?;
         let legs = rows::games_of(&mut *conn, id).await?;
         for m in matches.iter().filter(|m| m.first_halves.is_none()) {

@@ -6,9 +6,9 @@ use super::{
 };
 use crate::render::standings::{Cell, Column, Row, StandingsTable, CROSSTABLE_MAX};
 use crate::service::error::ServiceError;
-use crate::service::stored::tournaments as stored;
+use crate::service::stored::tournaments::{self as stored, StoredEntrant, StoredTournament};
 use crate::service::types::{worded, Caption, Captions, GuildId, Heading, Player, User};
-use crate::store::tournaments::{self as rows, EntrantRow, MatchRow, TournamentRow};
+use crate::store::tournaments::{self as rows, MatchRow};
 use crate::store::{AnyExecutor, Backend, Connection};
 use crate::tafl::Rules;
 use crate::tournament::{self as pairing, MatchResult};
@@ -34,10 +34,10 @@ impl TournamentView {
     }
 }
 
-/// What is read of a tournament to show it or change it.
+/// What is read of a tournament to show it or change it, decoded in `stored/`.
 pub(super) struct LoadedTournament {
-    pub row: TournamentRow,
-    pub entrants: Vec<EntrantRow>,
+    pub tournament: StoredTournament,
+    pub entrants: Vec<StoredEntrant>,
 }
 
 impl LoadedTournament {
@@ -45,11 +45,14 @@ impl LoadedTournament {
         conn: &mut Connection,
         id: TournamentId,
     ) -> Result<LoadedTournament, ServiceError> {
-        let row = rows::by_id(&mut *conn, id)
+        let tournament = stored::by_id(&mut *conn, id)
             .await?
             .ok_or(TournamentRefusal::NoTournament)?;
-        let entrants = rows::entrants(&mut *conn, id).await?;
-        Ok(LoadedTournament { row, entrants })
+        let entrants = stored::entrants(&mut *conn, id).await?;
+        Ok(LoadedTournament {
+            tournament,
+            entrants,
+        })
     }
 
     /// [`LoadedTournament::read`] with the tournament's row locked until the transaction ends
@@ -66,21 +69,21 @@ impl LoadedTournament {
     }
 
     pub(super) fn status(&self) -> Result<TournamentStatus, ServiceError> {
-        stored::status(&self.row)
+        self.tournament.status()
     }
 
     pub(super) fn format(&self) -> TournamentFormat {
-        stored::format(&self.row)
+        self.tournament.format()
     }
 
     /// The rules its games are played under.
     pub(super) fn rules(&self) -> Result<Rules, ServiceError> {
-        stored::rules(&self.row)
+        self.tournament.rules()
     }
 
     /// The seated entrants by seat.
-    pub(super) fn seated(&self) -> Vec<&EntrantRow> {
-        let mut seated: Vec<&EntrantRow> =
+    pub(super) fn seated(&self) -> Vec<&StoredEntrant> {
+        let mut seated: Vec<&StoredEntrant> =
             self.entrants.iter().filter(|e| e.seat.is_some()).collect();
         seated.sort_by_key(|e| e.seat);
         seated
@@ -99,12 +102,12 @@ impl LoadedTournament {
         self.entrants
             .iter()
             .find(|e| e.seat == Some(seat))
-            .map(|e| User::new(e.user_id, e.name.clone()))
+            .map(|e| e.user.clone())
             .unwrap_or_else(|| User::new(0, String::new()))
     }
 
     pub(super) fn info(&self) -> Result<TournamentInfo, ServiceError> {
-        stored::info(&self.row, &self.entrants)
+        self.tournament.info(&self.entrants)
     }
 
     /// The decided matches, as the pairing module reads them.
@@ -301,23 +304,26 @@ impl Tournaments<'_> {
         let pool = self.core.store.read();
         let id = match id {
             Some(_) => find_in(pool, guild, id).await?,
-            None => match rows::open_in_guild(pool, guild).await?.first() {
-                Some(open) => open.id,
-                None => rows::of_guild(pool, guild, 1)
+            None => match stored::open_in_guild(pool, guild).await?.first() {
+                Some(open) => open.id(),
+                None => stored::of_guild(pool, guild, 1)
                     .await?
                     .first()
-                    .map(|t| t.id)
+                    .map(StoredTournament::id)
                     .ok_or(TournamentRefusal::NoTournament)?,
             },
         };
-        let row = rows::by_id(pool, id)
+        let tournament = stored::by_id(pool, id)
             .await?
             .ok_or(TournamentRefusal::NoTournament)?;
-        let entrants = rows::entrants(pool, id).await?;
-        let loaded = LoadedTournament { row, entrants };
+        let entrants = stored::entrants(pool, id).await?;
+        let loaded = LoadedTournament {
+            tournament,
+            entrants,
+        };
         let matches = rows::matches(pool, id).await?;
         let info = loaded.info()?;
-        let rounds = (1..=loaded.row.round)
+        let rounds = (1..=loaded.tournament.round())
             .map(|r| loaded.pairings(&matches, r))
             .collect();
         Ok(TournamentView {
@@ -350,10 +356,10 @@ impl Tournaments<'_> {
 
     /// The server's tournaments (the newest first), for the commands' autocomplete.
     pub async fn list(self, guild: GuildId) -> Result<Vec<(TournamentId, String)>, ServiceError> {
-        Ok(rows::of_guild(self.core.store.read(), guild, 25)
+        Ok(stored::of_guild(self.core.store.read(), guild, 25)
             .await?
-            .into_iter()
-            .map(|t| (t.id, t.name))
+            .iter()
+            .map(|t| (t.id(), t.name().to_string()))
             .collect())
     }
 }
@@ -365,16 +371,16 @@ pub(super) async fn find_in<'e>(
 ) -> Result<TournamentId, ServiceError> {
     match id {
         Some(id) => {
-            let row = rows::by_id(ex, id).await?;
-            match row {
-                Some(t) if t.guild_id == guild => Ok(t.id),
+            let found = stored::by_id(ex, id).await?;
+            match found {
+                Some(t) if t.guild() == guild => Ok(t.id()),
                 _ => Err(TournamentRefusal::NoTournament.into()),
             }
         }
-        None => rows::open_in_guild(ex, guild)
+        None => stored::open_in_guild(ex, guild)
             .await?
             .first()
-            .map(|t| t.id)
+            .map(StoredTournament::id)
             .ok_or_else(|| TournamentRefusal::NoTournament.into()),
     }
 }
