@@ -13,7 +13,7 @@ use crate::ai::pool::{Found, Pool, Search};
 use crate::ai::queue::{Class, Owner, Ticket};
 use crate::ai::Level;
 use crate::ai::SearchResult;
-use crate::store::{self, games, Connection, GameStatus};
+use crate::store::{self, games, Connection};
 use crate::tafl::Game;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -123,10 +123,10 @@ impl Ai<'_> {
         let Some(_claim) = self.claim_ai_turn(id) else {
             return Ok(None);
         };
-        let Some(row) = games::by_id(self.core.store.read(), id).await? else {
+        let Some(row) = stored::by_id(self.core.store.read(), id).await? else {
             return Ok(None);
         };
-        if row.status != GameStatus::Active {
+        if !row.is_active() {
             return Ok(None);
         }
         let loaded = self.core.load(row).await?;
@@ -135,7 +135,7 @@ impl Ai<'_> {
         };
         // Across processes: the turn is searched only by the process that claims it in the
         // database; a claim whose process died ends with its lease (the sweep plays it then).
-        let ply = loaded.row.ply;
+        let ply = loaded.turn.ply;
         let time = self.core.config.ai_time(level);
         let lease = time + self.core.config.ai_claim_margin;
         // On the database's clock, which every process's claims are measured on.
@@ -233,7 +233,7 @@ impl Ai<'_> {
         time: Duration,
         lost: oneshot::Receiver<()>,
     ) -> Result<Option<MoveReport>, ServiceError> {
-        let id = loaded.row.id;
+        let id = loaded.info.id;
         // Round-robin goes across the people the AI plays.
         let owner = loaded
             .info
@@ -314,12 +314,12 @@ impl Ai<'_> {
     /// (after a restart, or a turn that failed, the sweep plays them).
     pub async fn games_awaiting(self) -> Result<Vec<(GameId, ChannelId)>, ServiceError> {
         let mut out = Vec::new();
-        for row in games::all_active(self.core.store.read()).await? {
+        for row in stored::all_active(self.core.store.read()).await? {
             match stored::ai_to_move(&row) {
-                Ok(true) => out.push((row.id, row.channel_id)),
+                Ok(true) => out.push((row.id(), row.channel())),
                 Ok(false) => {}
                 Err(e) => {
-                    tracing::error!(game = row.id, error = %e, "stored start turn: skipped");
+                    tracing::error!(game = row.id(), error = %e, "stored start turn: skipped");
                 }
             }
         }

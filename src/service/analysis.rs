@@ -11,8 +11,8 @@ use super::heavy::Place;
 use super::news::News;
 use super::notice::{GraphRef, Payload};
 pub use super::stored::analysis::AnalysisSettings;
-use super::stored::analysis::{self as stored_analysis, StoredEval};
-use super::stored::games::{rebuild, LoadedGame};
+use super::stored::analysis::{self as stored_analysis, StoredAnalysis, StoredEval};
+use super::stored::games::{self as stored_games, rebuild, LoadedGame, StoredGame};
 use super::types::{graph_labels, Caption, ChannelId, GameId, GameInfo, UserId};
 pub use super::types::{AnalysisSummary, CostlyMove, SideSummary, WORST_PER_SIDE};
 use crate::ai::analysis::{self, Evaluation, Judgement, Review};
@@ -20,8 +20,8 @@ use crate::ai::pool::Pool;
 use crate::ai::queue::Class;
 use crate::ai::Limits;
 use crate::render::graph::{evaluation_graph, GraphInput, GraphLabels, Mark};
-use crate::store::analysis::{self as rows, AnalysisRow, NewAnalysis};
-use crate::store::{games, moves, GameStatus};
+use crate::store::analysis::{self as rows, NewAnalysis};
+use crate::store::moves;
 use crate::tafl::Game;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -110,7 +110,7 @@ pub struct Analysis<'a> {
 pub struct AnalysisRequest {
     channel: ChannelId,
     user: Option<UserId>,
-    row: games::GameRow,
+    row: StoredGame,
     place: Place,
 }
 
@@ -148,7 +148,7 @@ impl Analysis<'_> {
         for id in
             rows::finished_games_in_channel(self.core.store.read(), channel, GAMES_LISTED).await?
         {
-            if let Some(row) = games::by_id(self.core.store.read(), id).await? {
+            if let Some(row) = stored_games::by_id(self.core.store.read(), id).await? {
                 stored.push((row, moves::of_game(self.core.store.read(), id).await?));
             }
         }
@@ -156,7 +156,7 @@ impl Analysis<'_> {
             stored
                 .into_iter()
                 .filter_map(|(row, moves)| {
-                    let id = row.id;
+                    let id = row.id();
                     match rebuild(row, moves.iter().map(|m| m.notation.as_str())) {
                         Ok(loaded) => Some(loaded.info),
                         Err(e) => {
@@ -196,8 +196,8 @@ impl Analysis<'_> {
         user: Option<UserId>,
     ) -> Result<AnalysisRequest, ServiceError> {
         let row = self.finished(channel, id).await?;
-        if row.ply == 0 {
-            return Err(ServiceError::NothingToReview(row.id));
+        if row.ply() == 0 {
+            return Err(ServiceError::NothingToReview(row.id()));
         }
         // The game is one of the channel's finished ones: the request is valid, and counts.
         let place = self.core.costly_place(user)?;
@@ -222,7 +222,9 @@ impl Analysis<'_> {
         if total == 0 {
             return Err(ServiceError::NothingToReview(loaded.info.id));
         }
-        if let Some(stored) = rows::of_game(self.core.store.read(), loaded.info.id).await? {
+        if let Some(stored) =
+            stored_analysis::of_game(self.core.store.read(), loaded.info.id).await?
+        {
             return self.status_of(loaded, stored, &place).await;
         }
         let settings = self.settings().json();
@@ -263,7 +265,7 @@ impl Analysis<'_> {
             // Asked twice at once: the other request started it.
             Err(e) if e.is_unique_violation("analyses") => {
                 drop(tx);
-                let stored = rows::of_game(self.core.store.read(), loaded.info.id)
+                let stored = stored_analysis::of_game(self.core.store.read(), loaded.info.id)
                     .await?
                     .ok_or_else(|| ServiceError::Internal("the analysis vanished".into()))?;
                 self.status_of(loaded, stored, &place).await
@@ -277,11 +279,11 @@ impl Analysis<'_> {
         &self,
         channel: ChannelId,
         id: Option<GameId>,
-    ) -> Result<games::GameRow, ServiceError> {
+    ) -> Result<StoredGame, ServiceError> {
         Ok(match id {
-            Some(id) => games::by_id(self.core.store.read(), id)
+            Some(id) => stored_games::by_id(self.core.store.read(), id)
                 .await?
-                .filter(|r| r.channel_id == channel && r.status == GameStatus::Finished)
+                .filter(|r| r.channel() == channel && r.is_finished())
                 .ok_or(ServiceError::NotAFinishedGame(id))?,
             None => {
                 let id = rows::finished_games_in_channel(self.core.store.read(), channel, 1)
@@ -289,7 +291,7 @@ impl Analysis<'_> {
                     .into_iter()
                     .next()
                     .ok_or(ServiceError::NoFinishedGame)?;
-                games::by_id(self.core.store.read(), id)
+                stored_games::by_id(self.core.store.read(), id)
                     .await?
                     .ok_or(ServiceError::NoFinishedGame)?
             }
@@ -299,14 +301,14 @@ impl Analysis<'_> {
     async fn status_of(
         &self,
         loaded: LoadedGame,
-        stored: AnalysisRow,
+        stored: StoredAnalysis,
         place: &Place,
     ) -> Result<AnalysisStatus, ServiceError> {
-        let total = stored.plies as u32;
-        if stored.finished_at.is_none() {
+        let total = stored.plies() as u32;
+        if !stored.is_finished() {
             return Ok(AnalysisStatus::Running {
                 game: loaded.info,
-                reviewed: (stored.done as u32).saturating_sub(1),
+                reviewed: (stored.done() as u32).saturating_sub(1),
                 total,
             });
         }
@@ -321,13 +323,13 @@ impl Analysis<'_> {
 
     /// A finished analysis of game `id`, with its graph; `None` if it is not finished.
     pub async fn report(&self, id: GameId) -> Result<Option<AnalysisReport>, ServiceError> {
-        let Some(stored) = rows::of_game(self.core.store.read(), id).await? else {
+        let Some(stored) = stored_analysis::of_game(self.core.store.read(), id).await? else {
             return Ok(None);
         };
-        if stored.finished_at.is_none() {
+        if !stored.is_finished() {
             return Ok(None);
         }
-        let row = games::by_id(self.core.store.read(), id)
+        let row = stored_games::by_id(self.core.store.read(), id)
             .await?
             .ok_or(ServiceError::NoGame)?;
         // For a notice's graph: background work, which waits its turn.
@@ -355,7 +357,7 @@ impl Analysis<'_> {
     async fn review_blocking(
         &self,
         loaded: LoadedGame,
-        stored: AnalysisRow,
+        stored: StoredAnalysis,
         place: &Place,
     ) -> Result<(Review, LoadedGame), ServiceError> {
         self.core
@@ -431,10 +433,10 @@ impl Analysis<'_> {
     /// after the last, the analysis finished with its summary and graph in the outbox, in the
     /// same transaction.
     pub async fn step(&self, id: GameId) -> Result<Step, ServiceError> {
-        let stored = rows::of_game(self.core.store.read(), id)
+        let stored = stored_analysis::of_game(self.core.store.read(), id)
             .await?
             .ok_or_else(|| ServiceError::Internal(format!("game {id} has no analysis")))?;
-        if stored.finished_at.is_some() {
+        if stored.is_finished() {
             return Ok(Step::Finished);
         }
         let mut evals = stored_analysis::evaluations(&stored)?;
@@ -465,12 +467,12 @@ impl Analysis<'_> {
     /// blocking thread: one game at a time, never every position at once.
     async fn search_next(
         &self,
-        stored: &AnalysisRow,
+        stored: &StoredAnalysis,
         evals: &mut Vec<Option<StoredEval>>,
     ) -> Result<LoadedGame, ServiceError> {
-        let id = stored.game_id;
+        let id = stored.game();
         let settings = stored_analysis::settings(stored)?;
-        let row = games::by_id(self.core.store.read(), id)
+        let row = stored_games::by_id(self.core.store.read(), id)
             .await?
             .ok_or(ServiceError::NoGame)?;
         let done = evals.len();
@@ -502,16 +504,15 @@ impl Analysis<'_> {
     async fn summary(
         &self,
         loaded: &LoadedGame,
-        stored: &AnalysisRow,
+        stored: &StoredAnalysis,
         json: &str,
     ) -> Result<AnalysisSummary, ServiceError> {
-        let mut finished_row = stored.clone();
-        finished_row.evaluations = json.to_string();
+        let finished = stored.with_evaluations(json);
         let game = loaded.game.clone();
         let review = self
             .core
             .heavy(&self.core.gate.background_place(), move || {
-                stored_analysis::review(&game, &finished_row)
+                stored_analysis::review(&game, &finished)
             })
             .await??;
         Ok(AnalysisSummary::new(&loaded.info, &review))
@@ -523,7 +524,7 @@ impl Analysis<'_> {
     /// its last progress and its summary (with the graph) in the outbox.
     async fn record_step(
         &self,
-        stored: &AnalysisRow,
+        stored: &StoredAnalysis,
         game: &GameInfo,
         searched: Searched,
     ) -> Result<Step, ServiceError> {
@@ -534,7 +535,7 @@ impl Analysis<'_> {
             total,
             summary,
         } = searched;
-        let (id, channel) = (stored.game_id, stored.channel_id);
+        let (id, channel) = (stored.game(), stored.channel());
         let positions = total as usize + 1;
         let reviewed = (after as u32).saturating_sub(1);
         let mut tx = self.core.store.write().await?;
@@ -542,7 +543,7 @@ impl Analysis<'_> {
             return Ok(Step::Raced);
         }
         let progress = |reviewed: u32| Payload {
-            edit_notice: stored.progress_notice,
+            edit_notice: stored.progress_notice(),
             ..Payload::news(News::AnalysisProgress {
                 game: game.clone(),
                 reviewed,

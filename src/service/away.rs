@@ -8,10 +8,10 @@ use super::core::Core;
 use super::error::ServiceError;
 use super::news::News;
 use super::notice::Payload;
-use super::stored::games::LoadedGame;
+use super::stored::games::{self as stored, LoadedGame, StoredGame};
 use super::types::vacation::{VacationChange, VacationEnd, VacationEnded, VacationNews};
 use super::types::{ChannelId, GameInfo, NoticeId, Player, UserId};
-use crate::store::games::{self, GameRow};
+use crate::store::games;
 use crate::store::vacations::{self, VacationRow};
 use crate::store::{Connection, StoreError};
 use std::collections::HashSet;
@@ -29,7 +29,7 @@ pub(crate) async fn games_of(
     user: UserId,
 ) -> Result<Vec<LoadedGame>, ServiceError> {
     let mut out = Vec::new();
-    for row in games::active_of_user(&mut *conn, user).await? {
+    for row in stored::active_of_user(&mut *conn, user).await? {
         out.extend(core.load_or_skip(row).await);
     }
     Ok(out)
@@ -108,7 +108,7 @@ pub(crate) async fn end_open(
     let mut notices = Vec::new();
     for loaded in games_of(core, conn, open.user_id).await? {
         if to_move(&loaded.info) == Some(open.user_id)
-            && games::thaw_clock(&mut *conn, loaded.row.id, loaded.row.ply, now).await?
+            && games::thaw_clock(&mut *conn, loaded.info.id, loaded.turn.ply, now).await?
         {
             ended.restarted += 1;
         }
@@ -170,16 +170,17 @@ async fn set_clocks_right(core: &Core) -> Result<(), ServiceError> {
         .await?
         .into_iter()
         .collect();
-    let mut rows: Vec<GameRow> = games::frozen(core.store.read()).await?;
+    let mut rows: Vec<StoredGame> = stored::frozen(core.store.read()).await?;
     for user in &away {
-        rows.extend(games::active_of_user(core.store.read(), *user).await?);
+        rows.extend(stored::active_of_user(core.store.read(), *user).await?);
     }
     let mut seen = HashSet::new();
     for row in rows {
-        if !seen.insert(row.id) || row.turn_deadline.is_none() {
+        let turn = row.turn();
+        if !seen.insert(row.id()) || turn.deadline.is_none() {
             continue;
         }
-        let (frozen, waits) = (row.clock_frozen_at.is_some(), row.clock_waits_for.is_some());
+        let (frozen, waits) = (turn.frozen_at.is_some(), turn.waits_for.is_some());
         let Some(loaded) = core.load_or_skip(row).await else {
             continue;
         };
@@ -189,7 +190,7 @@ async fn set_clocks_right(core: &Core) -> Result<(), ServiceError> {
         }
         let now = core.database_now().await?;
         let mut writing = core.store.lock().await?;
-        let (id, ply) = (loaded.row.id, loaded.row.ply);
+        let (id, ply) = (loaded.info.id, loaded.turn.ply);
         let set = if on {
             games::freeze_clock(writing.ex(), id, ply, now).await?
         } else {

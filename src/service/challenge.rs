@@ -6,14 +6,13 @@ use super::error::{Done, ServiceError};
 use super::news::{News, NotStartedWhy, StartRefused};
 use super::notice::{self, Answer, Answered};
 use super::play::Games;
-use super::stored::challenges::{self as stored, challenge as challenge_info};
-use super::stored::games::{self as stored_games, seat};
+use super::stored::challenges::{self as stored, challenge as challenge_info, StoredChallenge};
+use super::stored::games as stored_games;
 use super::types::{
     AiGameRequest, Caption, ChallengeId, ChallengeInfo, ChallengeRequest, ChallengeStatus,
     ChannelId, ClockEvent, Clocks, GameInfo, NoticeId, Place, Player, Started, TimeControl, UserId,
 };
-use crate::store::challenges::{self, ChallengeRow};
-use crate::store::games::{self, SeatRow};
+use crate::store::challenges;
 use crate::store::{self, Connection};
 use crate::tafl::{Game, Position, Side};
 
@@ -52,7 +51,7 @@ impl Games<'_> {
             ))?;
         let notice = match answer {
             Some(answer) => {
-                let row = challenges::by_id(&mut *tx, id)
+                let row = stored::by_id(&mut *tx, id)
                     .await?
                     .ok_or(ServiceError::NoChallenge)?;
                 let info = challenge_info(row)?;
@@ -74,8 +73,8 @@ impl Games<'_> {
         // Landed: the challenge, as this transaction wrote it.
         let challenger = req.challenger.id;
         let landed = || async move {
-            let row = challenges::by_id(self.core.store.read(), id).await?;
-            Ok(row.is_some_and(|r| (r.challenger_id, r.created_at) == (challenger, now)))
+            let row = stored::by_id(self.core.store.read(), id).await?;
+            Ok(row.is_some_and(|r| (r.challenger(), r.created_at()) == (challenger, now)))
         };
         let written = notice.as_ref().map(|n| n.id);
         self.core.commit_answered(tx, written, landed).await?;
@@ -104,7 +103,7 @@ impl Games<'_> {
             return Err(ServiceError::OpponentIsBot);
         }
         if !req.thread
-            && games::active_in_channel(self.core.store.read(), req.place.channel)
+            && stored_games::active_in_channel(self.core.store.read(), req.place.channel)
                 .await?
                 .is_some()
         {
@@ -173,7 +172,7 @@ impl Games<'_> {
 
     /// A challenge as it stands.
     pub async fn challenge_info(self, id: ChallengeId) -> Result<ChallengeInfo, ServiceError> {
-        match challenges::by_id(self.core.store.read(), id).await? {
+        match stored::by_id(self.core.store.read(), id).await? {
             Some(row) => challenge_info(row),
             None => Err(ServiceError::NoChallenge),
         }
@@ -191,17 +190,25 @@ impl Games<'_> {
 
     /// Reads a challenge that `user` may answer now (a challenge past its time is marked
     /// expired and refused).
-    async fn answerable(self, id: ChallengeId, user: UserId) -> Result<ChallengeRow, ServiceError> {
+    async fn answerable(
+        self,
+        id: ChallengeId,
+        user: UserId,
+    ) -> Result<StoredChallenge, ServiceError> {
         let row = self.challenged(id, user).await?;
         self.still_open(row).await
     }
 
     /// Reads challenge `id`, if it was made to `user`.
-    async fn challenged(self, id: ChallengeId, user: UserId) -> Result<ChallengeRow, ServiceError> {
-        let row = challenges::by_id(self.core.store.read(), id)
+    async fn challenged(
+        self,
+        id: ChallengeId,
+        user: UserId,
+    ) -> Result<StoredChallenge, ServiceError> {
+        let row = stored::by_id(self.core.store.read(), id)
             .await?
             .ok_or(ServiceError::NoChallenge)?;
-        if row.challenged_id != user {
+        if row.challenged() != user {
             return Err(ServiceError::ChallengeNotYours);
         }
         Ok(row)
@@ -212,11 +219,11 @@ impl Games<'_> {
         self,
         id: ChallengeId,
         user: UserId,
-    ) -> Result<ChallengeRow, ServiceError> {
-        let row = challenges::by_id(self.core.store.read(), id)
+    ) -> Result<StoredChallenge, ServiceError> {
+        let row = stored::by_id(self.core.store.read(), id)
             .await?
             .ok_or(ServiceError::NoChallenge)?;
-        if row.challenger_id != user {
+        if row.challenger() != user {
             return Err(ServiceError::NotYourChallenge);
         }
         Ok(row)
@@ -224,8 +231,8 @@ impl Games<'_> {
 
     /// The refusal for a challenge that another answer closed first: how it was closed.
     async fn closed_meanwhile(self, id: ChallengeId) -> ServiceError {
-        match challenges::by_id(self.core.store.read(), id).await {
-            Ok(Some(row)) => match ChallengeStatus::from_store(row.status) {
+        match stored::by_id(self.core.store.read(), id).await {
+            Ok(Some(row)) => match row.status() {
                 ChallengeStatus::Expired => ServiceError::ChallengeExpired,
                 closed => ServiceError::ChallengeClosed(closed),
             },
@@ -235,7 +242,7 @@ impl Games<'_> {
     }
 
     /// `row`, if it is still open (a challenge past its time is marked expired and refused).
-    async fn still_open(self, row: ChallengeRow) -> Result<ChallengeRow, ServiceError> {
+    async fn still_open(self, row: StoredChallenge) -> Result<StoredChallenge, ServiceError> {
         match self.open_at(&row).await? {
             Ok(()) => Ok(row),
             Err(now) => {
@@ -247,14 +254,14 @@ impl Games<'_> {
 
     /// Whether `row` is still open, reading only: refused if it is closed; `Err(now)` if it
     /// is past its time now (on the database's clock) but not yet marked expired.
-    async fn open_at(self, row: &ChallengeRow) -> Result<Result<(), i64>, ServiceError> {
-        match ChallengeStatus::from_store(row.status) {
+    async fn open_at(self, row: &StoredChallenge) -> Result<Result<(), i64>, ServiceError> {
+        match row.status() {
             ChallengeStatus::Pending => {}
             ChallengeStatus::Expired => return Err(ServiceError::ChallengeExpired),
             closed => return Err(ServiceError::ChallengeClosed(closed)),
         }
         let now = self.core.database_now().await?;
-        Ok(if row.expires_at <= now {
+        Ok(if row.expires_at() <= now {
             Err(now)
         } else {
             Ok(())
@@ -263,7 +270,7 @@ impl Games<'_> {
 
     /// `row`, if it is still open, reading only: one past its time is refused as expired, and
     /// left for the clock (or the answer that follows) to mark so.
-    async fn open_now(self, row: ChallengeRow) -> Result<ChallengeRow, ServiceError> {
+    async fn open_now(self, row: StoredChallenge) -> Result<StoredChallenge, ServiceError> {
         match self.open_at(&row).await? {
             Ok(()) => Ok(row),
             Err(_) => Err(ServiceError::ChallengeExpired),
@@ -399,11 +406,9 @@ impl Games<'_> {
         // Landed: the challenge accepted with this game.
         let (challenge, game) = (row.id, info.id);
         let landed = || async move {
-            let row = challenges::by_id(self.core.store.read(), challenge).await?;
-            Ok(row.is_some_and(|r| {
-                ChallengeStatus::from_store(r.status) == ChallengeStatus::Accepted
-                    && r.game_id == Some(game)
-            }))
+            let row = stored::by_id(self.core.store.read(), challenge).await?;
+            Ok(row
+                .is_some_and(|r| r.status() == ChallengeStatus::Accepted && r.game() == Some(game)))
         };
         let written = notice.as_ref().map(|n| n.id);
         self.core
@@ -532,11 +537,11 @@ impl Games<'_> {
 
     async fn close_challenge(
         self,
-        row: ChallengeRow,
+        row: StoredChallenge,
         status: ChallengeStatus,
         answer: Option<Answer>,
     ) -> Result<Answered<(ChallengeInfo, Option<NoticeId>)>, ServiceError> {
-        let id = row.id;
+        let id = row.id();
         let mut closed = challenge_info(row)?;
         closed.status = status;
         let mut tx = self.core.store.write().await?;
@@ -566,8 +571,8 @@ impl Games<'_> {
         };
         // Landed: the challenge closed as this transaction closed it.
         let landed = || async move {
-            let row = challenges::by_id(self.core.store.read(), id).await?;
-            Ok(row.is_some_and(|r| ChallengeStatus::from_store(r.status) == status))
+            let row = stored::by_id(self.core.store.read(), id).await?;
+            Ok(row.is_some_and(|r| r.status() == status))
         };
         let written = notice.as_ref().map(|n| n.id);
         self.core.commit_answered(tx, written, landed).await?;
@@ -645,18 +650,16 @@ impl Games<'_> {
             None => None,
         };
         // Landed: this game, in its channel, between its players.
-        let (id, place, seats) = (
+        let (id, place, players) = (
             info.id,
             info.place,
-            (seat(&info.attackers), seat(&info.defenders)),
+            (info.attackers.clone(), info.defenders.clone()),
         );
-        let seats = &seats;
+        let players = &players;
         let landed = || async move {
-            let row = games::by_id(self.core.store.read(), id).await?;
+            let row = stored_games::by_id(self.core.store.read(), id).await?;
             Ok(row.is_some_and(|r| {
-                let ids = |s: &SeatRow| (s.user_id, s.ai_level.clone());
-                r.channel_id == place.channel
-                    && (ids(&r.attacker), ids(&r.defender)) == (ids(&seats.0), ids(&seats.1))
+                r.channel() == place.channel && r.seats_are(&players.0, &players.1)
             }))
         };
         let written = notice.as_ref().map(|n| n.id);
@@ -746,7 +749,7 @@ impl Games<'_> {
 /// its buttons removed) in the outbox. Returns it, if it was still open.
 pub(super) async fn expire(
     core: &Core,
-    row: ChallengeRow,
+    row: StoredChallenge,
     now: i64,
 ) -> Result<Option<ChallengeInfo>, ServiceError> {
     let mut info = challenge_info(row)?;

@@ -9,15 +9,16 @@ use super::core::Core;
 use super::error::{Done, ServiceError};
 use super::news::News;
 use super::notice::{Answer, Answered, Notice, Payload};
-use super::stored::games::LoadedGame;
+use super::stored::challenges as stored_challenges;
+use super::stored::games::{self as stored, LoadedGame, StoredGame, StoredTurn};
 use super::types::notify::LastMove;
 use super::types::{
     Caption, ChannelId, ClockEvent, Clocks, Ended, GameId, GameInfo, MoveReport, NoticeId, Player,
     RatingChanges, TimeControl, User, UserId,
 };
 use crate::rating::{rate_game, Score};
-use crate::store::games::{Advance, GameRow};
-use crate::store::{challenges, draws, games, moves, players, DrawStatus, GameStatus};
+use crate::store::games::Advance;
+use crate::store::{draws, games, moves, players, DrawStatus};
 use crate::store::{Connection, StoreError, Write};
 use crate::tafl::{write_position, Game, Outcome, Position, Reason, Side};
 use std::time::Duration;
@@ -35,7 +36,7 @@ impl Core {
         answer: Answer,
     ) -> Result<(MoveReport, Notice), ServiceError> {
         let LoadedGame {
-            row,
+            turn,
             mut game,
             info,
         } = loaded;
@@ -55,14 +56,14 @@ impl Core {
             None => Vec::new(),
         };
         let mut report = self
-            .write_move(&mut tx, &row, &game, info, by_user, now)
+            .write_move(&mut tx, turn, &game, info, by_user, now)
             .await?;
         let notice = self
             .announce_move(&mut tx, &mut report, answer, by_user, now)
             .await?;
         away::tell(self, &mut tx, back, now).await?;
         // Landed: the move at its ply, as this transaction wrote it.
-        let (id, ply, notation) = (row.id, report.game.ply, &report.notation);
+        let (id, ply, notation) = (report.game.id, report.game.ply, &report.notation);
         let landed = || async move {
             let moves = moves::of_game(self.store.read(), id).await?;
             Ok(moves.iter().any(|m| {
@@ -84,7 +85,7 @@ impl Core {
     }
 
     /// A move's rows, in `conn`'s transaction: the game's row moved on (only if it is still at
-    /// the ply it was read at), the move under its `(game, ply)` key, an open draw offer lapsed,
+    /// the ply it was read at, `turn`), the move under its `(game, ply)` key, an open draw offer lapsed,
     /// and a game the move ends closed by what the parts registered and rated. Returns the move's
     /// report, its notice not yet written.
     ///
@@ -93,16 +94,17 @@ impl Core {
     async fn write_move(
         &self,
         conn: &mut Connection,
-        row: &GameRow,
+        turn: StoredTurn,
         game: &Game,
         info: GameInfo,
         by_user: Option<UserId>,
         now: i64,
     ) -> Result<MoveReport, ServiceError> {
         let recorded = *game.moves().last().expect("a move was just played");
-        let clocks = fischer_after_move(row, &info, now);
+        let clocks = fischer_after_move(turn, &info, now);
+        let id = info.id;
         let info = GameInfo {
-            ply: row.ply + 1,
+            ply: turn.ply + 1,
             turn: game.turn(),
             outcome: game.outcome(),
             clocks,
@@ -114,16 +116,16 @@ impl Core {
         };
         let notation = recorded.to_string();
         if info.is_over() {
-            self.before_end(conn, row.id).await?;
+            self.before_end(conn, id).await?;
         }
-        advance(conn, row, &info, game.position(), now).await?;
-        moves::insert(&mut *conn, row.id, info.ply, &notation, by_user, now)
+        advance(conn, turn, &info, game.position(), now).await?;
+        moves::insert(&mut *conn, id, info.ply, &notation, by_user, now)
             .await
             .map_err(ServiceError::unless_taken(
                 "moves",
                 ServiceError::PositionChanged,
             ))?;
-        draws::close_open(&mut *conn, row.id, DrawStatus::Lapsed, now).await?;
+        draws::close_open(&mut *conn, id, DrawStatus::Lapsed, now).await?;
         let ratings = if info.is_over() {
             self.game_ended(conn, &info, now).await?;
             rate(conn, &info, now).await?
@@ -246,10 +248,11 @@ impl Core {
         offer: Option<i64>,
     ) -> Result<Answered<Ended>, ServiceError> {
         let LoadedGame {
-            row,
+            turn,
             mut game,
             info,
         } = loaded;
+        let id = info.id;
         game.end(outcome).map_err(|_| ServiceError::GameOver)?;
         let info = GameInfo {
             outcome,
@@ -258,14 +261,14 @@ impl Core {
         };
         let mut tx = self.store.write().await?;
         let now = self.database_now_on(&mut tx).await?;
-        self.before_end(&mut tx, row.id).await?;
+        self.before_end(&mut tx, id).await?;
         if let Some(offer) = offer {
             if !draws::decide(&mut *tx, offer, DrawStatus::Accepted, now).await? {
                 return Err(ServiceError::NoDrawOffer);
             }
         }
-        advance(&mut tx, &row, &info, game.position(), now).await?;
-        draws::close_open(&mut *tx, row.id, DrawStatus::Lapsed, now).await?;
+        advance(&mut tx, turn, &info, game.position(), now).await?;
+        draws::close_open(&mut *tx, id, DrawStatus::Lapsed, now).await?;
         self.game_ended(&mut tx, &info, now).await?;
         let ratings = rate(&mut tx, &info, now).await?;
         let mut ended = Ended {
@@ -278,12 +281,11 @@ impl Core {
         let notice = self.announce_end(&mut tx, &ended, announce, now).await?;
         ended.notice = notice.as_ref().map(|n| n.id);
         // Landed: the game ended at its ply, as this transaction wrote it.
-        let (id, ply, reason) = (row.id, ended.game.ply, outcome.reason().map(|r| r.name()));
+        let (ply, reason) = (ended.game.ply, outcome.reason().map(|r| r.name()));
         let landed = || async move {
-            let row = games::by_id(self.store.read(), id).await?;
+            let row = stored::by_id(self.store.read(), id).await?;
             Ok(row.is_some_and(|r| {
-                r.status != GameStatus::Active
-                    && (r.ply, r.ended_at, r.reason.as_deref()) == (ply, Some(now), reason)
+                !r.is_active() && (r.ply(), r.ended_at(), r.reason()) == (ply, Some(now), reason)
             }))
         };
         self.commit_or_look(tx, landed).await?;
@@ -356,7 +358,7 @@ impl Core {
     /// channel is told, unless it is among `gone` (deleted with it).
     pub(crate) async fn abort_in_gone_channel(
         &self,
-        row: GameRow,
+        row: StoredGame,
         gone: &[ChannelId],
     ) -> Result<Option<Box<Ended>>, ServiceError> {
         let Some(loaded) = self.load_or_skip(row).await else {
@@ -416,9 +418,9 @@ impl Core {
                     .await?;
             }
             Announce::ChannelGone(gone) => {
-                let parent = challenges::by_game(&mut *conn, ended.game.id)
+                let parent = stored_challenges::by_game(&mut *conn, ended.game.id)
                     .await?
-                    .map(|c| c.channel_id)
+                    .map(|c| c.channel())
                     .filter(|&c| c != ended.game.place.channel && !gone.contains(&c));
                 if let Some(parent) = parent {
                     let payload = Payload::news(News::ChannelGone(ended.game.clone()));
@@ -449,17 +451,17 @@ pub(crate) enum Announce {
 }
 
 /// Moves a game's row on to `info` (at `position`), if it is still active at the ply it was
-/// read at; otherwise says why not: it ended, or another move came first.
+/// read at (`turn`); otherwise says why not: it ended, or another move came first.
 async fn advance(
     conn: &mut Connection,
-    row: &GameRow,
+    turn: StoredTurn,
     info: &GameInfo,
     position: &Position,
     now: i64,
 ) -> Result<(), ServiceError> {
     let advance = Advance {
-        id: row.id,
-        expected_ply: row.ply,
+        id: info.id,
+        expected_ply: turn.ply,
         ply: info.ply,
         position: &write_position(position),
         ended: ending(info.outcome),
@@ -472,33 +474,21 @@ async fn advance(
     if games::advance(&mut *conn, &advance).await? {
         return Ok(());
     }
-    Err(match games::by_id(&mut *conn, row.id).await? {
-        Some(r) if r.status == GameStatus::Active => ServiceError::PositionChanged,
+    Err(match stored::by_id(&mut *conn, info.id).await? {
+        Some(r) if r.is_active() => ServiceError::PositionChanged,
         _ => ServiceError::GameOver,
     })
 }
 
-/// The time the player to move has left at `now` of `had` (the time per move, or the bank
-/// their turn started with): all of it while the news that gave them the turn is not shown,
-/// or their clock stands still; what the turn left as it stopped while they are on vacation.
-pub(crate) fn turn_left(row: &GameRow, had: i64, now: i64) -> i64 {
-    match (row.turn_deadline, row.clock_waits_for) {
-        (Some(deadline), None) => (deadline - row.clock_frozen_at.unwrap_or(now))
-            .min(had)
-            .max(0),
-        _ => had,
-    }
-}
-
-/// A Fischer clock's banks after the side to move (in `info`, as loaded from `row`) moves at
-/// `now`: the mover keeps what its turn left ([`turn_left`]) plus the increment, never more
-/// than the bank the game started with. None for a game without a bank.
-pub(crate) fn fischer_after_move(row: &GameRow, info: &GameInfo, now: i64) -> Option<Clocks> {
+/// A Fischer clock's banks after the side to move (in `info`, as loaded with `turn`) moves at
+/// `now`: the mover keeps what its turn left ([`StoredTurn::left`]) plus the increment, never
+/// more than the bank the game started with. None for a game without a bank.
+pub(crate) fn fischer_after_move(turn: StoredTurn, info: &GameInfo, now: i64) -> Option<Clocks> {
     let TimeControl::Fischer { bank, increment } = info.time_control else {
         return None;
     };
     let mut clocks = info.clocks?;
-    let left = turn_left(row, clocks.of(info.turn), now);
+    let left = turn.left(clocks.of(info.turn), now);
     let after = (left + increment.as_millis() as i64).min(bank.as_millis() as i64);
     clocks.set(info.turn, after);
     Some(clocks)

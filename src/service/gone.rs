@@ -5,6 +5,7 @@
 
 use super::error::ServiceError;
 use super::play::Games;
+use super::stored::games as stored;
 use super::types::{ChannelId, GameId, GuildId};
 use crate::store::{challenges, games, outbox as rows, puzzles};
 
@@ -40,22 +41,22 @@ impl Games<'_> {
         let mut gone = vec![channel];
         gone.extend(threads.iter().copied());
         let mut games = Vec::new();
-        for row in games::active_in_threads_of(self.core.store.read(), channel).await? {
-            gone.push(row.channel_id);
+        for row in stored::active_in_threads_of(self.core.store.read(), channel).await? {
+            gone.push(row.channel());
             games.push(row);
         }
         gone.sort_unstable();
         gone.dedup();
         for &c in &gone {
-            if let Some(row) = games::active_in_channel(self.core.store.read(), c).await? {
-                if !games.iter().any(|g| g.id == row.id) {
+            if let Some(row) = stored::active_in_channel(self.core.store.read(), c).await? {
+                if !games.iter().any(|g| g.id() == row.id()) {
                     games.push(row);
                 }
             }
         }
         let mut out = Gone::default();
         for row in games {
-            let id = row.id;
+            let id = row.id();
             match self.core.abort_in_gone_channel(row, &gone).await {
                 Ok(Some(_)) => out.aborted.push(id),
                 Ok(None) => {}
@@ -90,9 +91,9 @@ impl Games<'_> {
         let mut out = Gone::default();
         let mut tx = self.core.store.write().await?;
         let now = self.core.database_now_on(&mut tx).await?;
-        for row in games::active_in_guild(&mut *tx, guild).await? {
-            games::stop_clock(&mut *tx, row.id).await?;
-            out.paused.push(row.id);
+        for row in stored::active_in_guild(&mut *tx, guild).await? {
+            games::stop_clock(&mut *tx, row.id()).await?;
+            out.paused.push(row.id());
         }
         out.withdrawn = challenges::withdraw_in_guild(&mut *tx, guild, now).await?;
         out.dropped =

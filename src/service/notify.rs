@@ -88,8 +88,8 @@ async fn digest_for(core: &Core, user: UserId) -> Result<bool, ServiceError> {
         if away || to_move(&loaded.info) != Some(user) {
             continue;
         }
-        let row = &loaded.row;
-        let time_left_ms = match (row.turn_deadline, row.clock_waits_for, row.clock_frozen_at) {
+        let turn = &loaded.turn;
+        let time_left_ms = match (turn.deadline, turn.waits_for, turn.frozen_at) {
             (None, _, _) => None,
             (Some(_), Some(_), _) => turn_time(&loaded.info),
             (Some(deadline), None, Some(frozen)) => Some(deadline - frozen),

@@ -11,6 +11,7 @@ use super::core::Core;
 use super::error::ServiceError;
 use super::news::News;
 use super::notice::{millis, BoardRef, Notice, Payload};
+use super::stored::games as stored_games;
 use super::stored::notices::notice;
 use super::types::notify::DmsRefused;
 use super::types::{ChannelId, Ended, GameId, NoticeId, Player};
@@ -310,7 +311,7 @@ impl Outbox<'_> {
         self,
         channel: ChannelId,
     ) -> Result<Option<Box<Ended>>, ServiceError> {
-        match games::active_in_channel(self.core.store.read(), channel).await? {
+        match stored_games::active_in_channel(self.core.store.read(), channel).await? {
             Some(row) => self.core.abort_in_gone_channel(row, &[]).await,
             None => Ok(None),
         }
@@ -328,13 +329,14 @@ impl Outbox<'_> {
         self,
         channel: ChannelId,
     ) -> Result<Option<(GameId, bool)>, ServiceError> {
-        let Some(row) = games::active_in_channel(self.core.store.read(), channel).await? else {
+        let Some(row) = stored_games::active_in_channel(self.core.store.read(), channel).await?
+        else {
             return Ok(None);
         };
         let mut writing = self.core.store.lock().await?;
         Ok(Some((
-            row.id,
-            games::stop_clock(writing.ex(), row.id).await?,
+            row.id(),
+            games::stop_clock(writing.ex(), row.id()).await?,
         )))
     }
 }

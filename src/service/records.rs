@@ -6,7 +6,6 @@ use super::error::{RecordProblem, ServiceError};
 use super::play::Games;
 use super::stored::games as stored;
 use super::types::{ChannelId, GameId, GameInfo, Player, User};
-use crate::store::games;
 use crate::store::moves;
 use crate::tafl::{read_record, write_record, Game, ReadRecord, RecordFormat, RecordTags, Rules};
 
@@ -79,10 +78,13 @@ impl Games<'_> {
             moves::insert(&mut *tx, id, i as u32 + 1, &m.to_string(), None, now).await?;
         }
         // Landed: this game, finished, as this transaction wrote it.
-        let landed = || async move {
-            let row = games::by_id(self.core.store.read(), id).await?;
-            Ok(row.is_some_and(|r| (r.channel_id, r.ply, r.created_at) == (channel, plies, now)))
-        };
+        let landed =
+            || async move {
+                let row = stored::by_id(self.core.store.read(), id).await?;
+                Ok(row.is_some_and(|r| {
+                    (r.channel(), r.ply(), r.created_at()) == (channel, plies, now)
+                }))
+            };
         self.core.commit_answered(tx, None, landed).await?;
         Ok(id)
     }

@@ -10,9 +10,10 @@ use super::commit::Announce;
 use super::core::Core;
 use super::error::ServiceError;
 use super::news::News;
+use super::stored::challenges as stored_challenges;
+use super::stored::games::{self as stored, StoredGame};
 use super::types::{ChallengeInfo, ClockEvent, Player};
-use crate::store::challenges;
-use crate::store::games::{self, GameRow};
+use crate::store::games;
 use crate::store::heartbeat;
 use crate::tafl::{Outcome, Reason};
 use std::time::Duration;
@@ -105,8 +106,8 @@ impl GameClock<'_> {
     pub async fn expire_challenges(self) -> Result<Vec<ChallengeInfo>, ServiceError> {
         let now = self.core.database_now().await?;
         let mut out = Vec::new();
-        for row in challenges::expired(self.core.store.read(), now).await? {
-            let id = row.id;
+        for row in stored_challenges::expired(self.core.store.read(), now).await? {
+            let id = row.id();
             if !self.core.retries.ready(Work::ExpireChallenge, id, now) {
                 continue;
             }
@@ -136,8 +137,8 @@ impl GameClock<'_> {
         // Every time here is the database's, as the deadlines are: processes whose own clocks
         // differ decide a game's reminders and loss on time alike.
         let now = self.core.database_now().await?;
-        for row in games::clock_due(self.core.store.read(), now).await? {
-            let id = row.id;
+        for row in stored::clock_due(self.core.store.read(), now).await? {
+            let id = row.id();
             if !self.core.retries.ready(Work::Clock, id, now) {
                 continue;
             }
@@ -219,8 +220,8 @@ impl GameClock<'_> {
     /// The clock's look at a game it has claimed at `at`: its step (see
     /// [`GameClock::clock_step`], measured when the look began, not when the sweep did), then
     /// the claim given up (a failure to give it up is logged: it is free at its lease's end).
-    async fn look_at(self, row: GameRow, at: i64) -> Result<Option<ClockEvent>, ServiceError> {
-        let id = row.id;
+    async fn look_at(self, row: StoredGame, at: i64) -> Result<Option<ClockEvent>, ServiceError> {
+        let id = row.id();
         let step = self.clock_step(row, at).await;
         let released = match self.core.store.lock().await {
             Ok(mut writing) => games::release_clock(writing.ex(), id, &self.core.claimer).await,
@@ -233,11 +234,13 @@ impl GameClock<'_> {
     }
 
     /// A loss on time or a reminder for one game whose clock is due.
-    async fn clock_step(self, row: GameRow, now: i64) -> Result<Option<ClockEvent>, ServiceError> {
+    async fn clock_step(
+        self,
+        row: StoredGame,
+        now: i64,
+    ) -> Result<Option<ClockEvent>, ServiceError> {
         // The turn's time: the time per move, or the bank of the side to move.
-        let (Some(deadline), Some(per_move)) =
-            (row.turn_deadline, row.turn_ms.or(row.time_per_move_ms))
-        else {
+        let Some((deadline, per_move)) = row.turn_time() else {
             return Ok(None);
         };
         let Some(loaded) = self.core.load_or_skip(row).await else {
@@ -266,7 +269,7 @@ impl GameClock<'_> {
         } else {
             1
         };
-        if loaded.row.reminders_sent >= number {
+        if loaded.turn.reminders_sent >= number {
             return Ok(None);
         }
         let game = loaded.info.clone();
@@ -279,7 +282,7 @@ impl GameClock<'_> {
         let payload = self.core.with_board(News::Clock(event.clone()), &game);
         let mut tx = self.core.store.write().await?;
         // Recording the reminder and writing its notice are one step: each goes out once.
-        if !games::mark_reminder(&mut *tx, game.id, loaded.row.ply, number, now).await? {
+        if !games::mark_reminder(&mut *tx, game.id, loaded.turn.ply, number, now).await? {
             return Ok(None);
         }
         let told = self

@@ -103,7 +103,7 @@ impl Vacations<'_> {
         for loaded in games_of(self.core, &mut tx, user.id).await? {
             started.games += 1;
             if to_move(&loaded.info) == Some(user.id)
-                && games::freeze_clock(&mut *tx, loaded.row.id, loaded.row.ply, now).await?
+                && games::freeze_clock(&mut *tx, loaded.info.id, loaded.turn.ply, now).await?
             {
                 started.stopped += 1;
             }

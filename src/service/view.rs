@@ -1,15 +1,13 @@
 //! Looking: boards, records, replays, the games of a server, stats and the leaderboard.
 
-use super::commit::turn_left;
 use super::error::ServiceError;
 use super::heavy;
 use super::play::Games;
-use super::stored::games::{self as stored, rebuild};
+use super::stored::games::{self as stored, rebuild, StoredGame};
 use super::types::{
     worded, BoardView, Caption, Captions, ChannelId, GameId, GameInfo, GuildId, History,
     Leaderboard, Ranked, Stats, UserId, VariantRating,
 };
-use crate::store::games::{self, GameRow};
 use crate::store::{moves, players};
 use crate::tafl::{write_position, Side, Variant};
 
@@ -24,12 +22,12 @@ impl Games<'_> {
         let (turn, over) = (loaded.info.turn, loaded.info.is_over());
         if let (Some(clocks), Some(_), None, false) = (
             loaded.info.clocks.as_mut(),
-            loaded.row.turn_deadline,
-            loaded.row.clock_waits_for,
+            loaded.turn.deadline,
+            loaded.turn.waits_for,
             over,
         ) {
             let now = self.core.database_now().await?;
-            clocks.set(turn, turn_left(&loaded.row, clocks.of(turn), now));
+            clocks.set(turn, loaded.turn.left(clocks.of(turn), now));
         }
         let last = loaded.game.moves().last().copied();
         let png = self
@@ -72,11 +70,11 @@ impl Games<'_> {
         channel: ChannelId,
         user: Option<UserId>,
     ) -> Result<PendingReplay, ServiceError> {
-        let row = games::latest_in_channel(self.core.store.read(), channel)
+        let row = stored::latest_in_channel(self.core.store.read(), channel)
             .await?
             .ok_or(ServiceError::NoGame)?;
         let place = self.core.costly_place(user)?;
-        let moves = moves::of_game(self.core.store.read(), row.id).await?;
+        let moves = moves::of_game(self.core.store.read(), row.id()).await?;
         Ok(PendingReplay {
             row,
             moves: moves.into_iter().map(|m| m.notation).collect(),
@@ -91,7 +89,7 @@ impl Games<'_> {
         self,
         channel: ChannelId,
     ) -> Result<Option<GameInfo>, ServiceError> {
-        match games::active_in_channel(self.core.store.read(), channel).await? {
+        match stored::active_in_channel(self.core.store.read(), channel).await? {
             Some(row) => Ok(Some(self.core.load(row).await?.info)),
             None => Ok(None),
         }
@@ -105,7 +103,7 @@ impl Games<'_> {
     /// The games running in a server, oldest first.
     pub async fn games_in_guild(self, guild: GuildId) -> Result<Vec<GameInfo>, ServiceError> {
         let mut out = Vec::new();
-        for row in games::active_in_guild(self.core.store.read(), guild).await? {
+        for row in stored::active_in_guild(self.core.store.read(), guild).await? {
             out.push(self.core.load(row).await?.info);
         }
         Ok(out)
@@ -119,7 +117,7 @@ impl Games<'_> {
         user: UserId,
         recent: usize,
     ) -> Result<Stats, ServiceError> {
-        let rows = games::finished_of_player(self.core.store.read(), guild, user).await?;
+        let rows = stored::finished_of_player(self.core.store.read(), guild, user).await?;
         let mut stats = Stats {
             user,
             games: 0,
@@ -201,7 +199,7 @@ impl Games<'_> {
 
 /// A replay asked for, holding its place in the heavy-work queue ([`Games::start_replay`]).
 pub struct PendingReplay {
-    row: GameRow,
+    row: StoredGame,
     moves: Vec<String>,
     place: heavy::Place,
     gate: heavy::Heavy,

@@ -6,9 +6,9 @@ use crate::ai::puzzle::{scan, Record, Solver, SCAN_PLIES};
 use crate::ai::queue::Class;
 use crate::service::backoff::Work;
 use crate::service::error::ServiceError;
+use crate::service::stored::games as stored_games;
 use crate::service::stored::puzzles as stored;
 use crate::service::types::GameId;
-use crate::store::games;
 use crate::store::puzzles as rows;
 
 /// The failed searches of a game after which it is recorded as searched, with nothing found.
@@ -62,7 +62,7 @@ impl Puzzles<'_> {
 
     /// Searches one finished game for puzzles and stores them; how many were new.
     async fn scan_game(self, id: GameId) -> Result<u32, ServiceError> {
-        let Some(row) = games::by_id(self.core.store.read(), id).await? else {
+        let Some(row) = stored_games::by_id(self.core.store.read(), id).await? else {
             return Ok(0);
         };
         let found = match self.core.load_or_skip(row).await {

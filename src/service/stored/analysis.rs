@@ -1,10 +1,13 @@
-//! An analysis's row decoded: the settings it searches with and the evaluations it has
-//! recorded, as stored (JSON), and the review they make of its game.
+//! An analysis's row decoded: an analysis read back ([`StoredAnalysis`]), the settings it
+//! searches with and the evaluations it has recorded, as stored (JSON), and the review they
+//! make of its game.
 
 use crate::ai::analysis::{self, Evaluation, Review};
 use crate::ai::Limits;
 use crate::service::error::ServiceError;
-use crate::store::analysis::AnalysisRow;
+use crate::service::types::{ChannelId, GameId, NoticeId};
+use crate::store::analysis::{self as rows, AnalysisRow};
+use crate::store::{AnyExecutor, StoreError};
 use crate::tafl::Game;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -54,14 +57,71 @@ impl From<&Evaluation> for StoredEval {
     }
 }
 
+/// An analysis read back: its settings and evaluations are decoded where they are asked for.
+#[derive(Debug, Clone)]
+pub(crate) struct StoredAnalysis(AnalysisRow);
+
+impl StoredAnalysis {
+    /// The game it reviews.
+    pub(crate) fn game(&self) -> GameId {
+        self.0.game_id
+    }
+
+    /// The channel it reports to.
+    pub(crate) fn channel(&self) -> ChannelId {
+        self.0.channel_id
+    }
+
+    /// The game's plies.
+    pub(crate) fn plies(&self) -> i64 {
+        self.0.plies
+    }
+
+    /// The positions searched so far.
+    pub(crate) fn done(&self) -> i64 {
+        self.0.done
+    }
+
+    /// Whether every position is searched and the summary written.
+    pub(crate) fn is_finished(&self) -> bool {
+        self.0.finished_at.is_some()
+    }
+
+    /// The notice that shows its progress, edited as it goes.
+    pub(crate) fn progress_notice(&self) -> Option<NoticeId> {
+        self.0.progress_notice
+    }
+
+    /// The analysis with `json` (as [`evaluations_json`] writes them) for its evaluations: as
+    /// it will be stored once they are recorded.
+    pub(crate) fn with_evaluations(&self, json: &str) -> StoredAnalysis {
+        StoredAnalysis(AnalysisRow {
+            evaluations: json.to_string(),
+            ..self.0.clone()
+        })
+    }
+}
+
+/// Game `game`'s analysis, if it has one.
+pub(crate) async fn of_game<'e>(
+    ex: impl AnyExecutor<'e>,
+    game: GameId,
+) -> Result<Option<StoredAnalysis>, StoreError> {
+    Ok(rows::of_game(ex, game).await?.map(StoredAnalysis))
+}
+
 /// The settings `stored` searches with.
-pub(crate) fn settings(stored: &AnalysisRow) -> Result<AnalysisSettings, ServiceError> {
+pub(crate) fn settings(
+    StoredAnalysis(stored): &StoredAnalysis,
+) -> Result<AnalysisSettings, ServiceError> {
     serde_json::from_str(&stored.settings)
         .map_err(|e| ServiceError::Internal(format!("analysis {}: settings: {e}", stored.game_id)))
 }
 
 /// The evaluations `stored` has recorded, a position each (none where the game is over).
-pub(crate) fn evaluations(stored: &AnalysisRow) -> Result<Vec<Option<StoredEval>>, ServiceError> {
+pub(crate) fn evaluations(
+    StoredAnalysis(stored): &StoredAnalysis,
+) -> Result<Vec<Option<StoredEval>>, ServiceError> {
     serde_json::from_str(&stored.evaluations).map_err(|e| {
         ServiceError::Internal(format!("analysis {}: evaluations: {e}", stored.game_id))
     })
@@ -74,9 +134,10 @@ pub(crate) fn evaluations_json(evals: &[Option<StoredEval>]) -> String {
 
 /// The review of a game from its stored analysis, the game played through once, one position
 /// at a time.
-pub(crate) fn review(game: &Game, stored: &AnalysisRow) -> Result<Review, ServiceError> {
-    let settings = settings(stored)?;
-    let evals = evaluations(stored)?;
+pub(crate) fn review(game: &Game, analysis: &StoredAnalysis) -> Result<Review, ServiceError> {
+    let settings = settings(analysis)?;
+    let evals = evaluations(analysis)?;
+    let stored = &analysis.0;
     let positions = game.moves().len() + 1;
     if evals.len() != positions {
         return Err(ServiceError::Internal(format!(

@@ -1,7 +1,8 @@
 //! A game's rows read and decoded: the row and its moves rebuilt into the game (the moves are
 //! the truth), its players, rules, start position, outcome, clocks and tournament game read
 //! from their columns; and a game written to them (at its start, or finished: an imported
-//! record).
+//! record). Outside `stored/` a game's row is a [`StoredGame`]: held, handed to [`Core::load`]
+//! (or [`rebuild`]), and read only through its accessors here.
 
 use super::{parse_rules, rules_json, start_columns, stored_start, time_control};
 use crate::service::core::Core;
@@ -9,27 +10,213 @@ use crate::service::error::ServiceError;
 use crate::service::heavy;
 use crate::service::types::tournament::MatchTag;
 use crate::service::types::{
-    ChannelId, Clocks, GameId, GameInfo, Place, Player, RecentGame, TimeControl, User, UserId,
+    ChannelId, Clocks, GameId, GameInfo, GuildId, Place, Player, RecentGame, TimeControl, User,
+    UserId,
 };
 use crate::store::games::{self, GameRow, MatchTagRow, NewGame, SeatRow};
-use crate::store::{moves, Connection, StoreError};
+use crate::store::{moves, AnyExecutor, Connection, GameStatus, StoreError};
 use crate::tafl::side::SideError;
 use crate::tafl::{write_position, Game, Outcome, Position, Reason, Rules, Side, Variant};
 
+/// A game's row read back, not yet rebuilt: what a part holds of a game it has found, to load
+/// it or to pass its id back to the store.
+#[derive(Debug, Clone)]
+pub(crate) struct StoredGame(GameRow);
+
+/// What a game's row holds beyond the game's description ([`GameInfo`]): the ply it stood at
+/// when read, and its turn's clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StoredTurn {
+    /// The plies the row counted when read: a write that moves the game on, stops or starts
+    /// its clock, or marks a reminder sent, is made only if the row is still at this ply.
+    pub(crate) ply: u32,
+    /// The turn's deadline, when the game has a clock.
+    pub(crate) deadline: Option<i64>,
+    /// The notice whose delivery starts the turn's time, while it is not shown: the clock
+    /// leaves the game alone until then.
+    pub(crate) waits_for: Option<i64>,
+    /// While the player to move is on vacation: when their clock stopped.
+    pub(crate) frozen_at: Option<i64>,
+    /// The turn's reminders sent so far.
+    pub(crate) reminders_sent: u32,
+}
+
 /// A game read from the store and rebuilt from its moves.
 pub(crate) struct LoadedGame {
-    pub row: GameRow,
+    pub turn: StoredTurn,
     pub game: Game,
     pub info: GameInfo,
+}
+
+impl StoredGame {
+    pub(crate) fn id(&self) -> GameId {
+        self.0.id
+    }
+
+    /// The channel it is played in.
+    pub(crate) fn channel(&self) -> ChannelId {
+        self.0.channel_id
+    }
+
+    /// Whether it is under way.
+    pub(crate) fn is_active(&self) -> bool {
+        self.0.status == GameStatus::Active
+    }
+
+    /// Whether it is finished.
+    pub(crate) fn is_finished(&self) -> bool {
+        self.0.status == GameStatus::Finished
+    }
+
+    /// The plies the row counts.
+    pub(crate) fn ply(&self) -> u32 {
+        self.0.ply
+    }
+
+    /// When it was written.
+    pub(crate) fn created_at(&self) -> i64 {
+        self.0.created_at
+    }
+
+    /// When it ended, if it has.
+    pub(crate) fn ended_at(&self) -> Option<i64> {
+        self.0.ended_at
+    }
+
+    /// The name of the reason it ended for, if it has.
+    pub(crate) fn reason(&self) -> Option<&str> {
+        self.0.reason.as_deref()
+    }
+
+    /// The turn as the row holds it (see [`StoredTurn`]).
+    pub(crate) fn turn(&self) -> StoredTurn {
+        let row = &self.0;
+        StoredTurn {
+            ply: row.ply,
+            deadline: row.turn_deadline,
+            waits_for: row.clock_waits_for,
+            frozen_at: row.clock_frozen_at,
+            reminders_sent: row.reminders_sent,
+        }
+    }
+
+    /// The turn's deadline and its time (the time per move, or the bank of the side to move as
+    /// its turn began), when the game has a clock with a deadline.
+    pub(crate) fn turn_time(&self) -> Option<(i64, i64)> {
+        let row = &self.0;
+        row.turn_deadline.zip(row.turn_ms.or(row.time_per_move_ms))
+    }
+
+    /// Whether its seats hold `attackers` and `defenders`: the same people, or the AI at the
+    /// same levels (names aside).
+    pub(crate) fn seats_are(&self, attackers: &Player, defenders: &Player) -> bool {
+        let ids = |s: &SeatRow| (s.user_id, s.ai_level.clone());
+        let (a, d) = (seat(attackers), seat(defenders));
+        (ids(&self.0.attacker), ids(&self.0.defender)) == (ids(&a), ids(&d))
+    }
+}
+
+impl StoredTurn {
+    /// The time the player to move has left at `now` of `had` (the time per move, or the bank
+    /// their turn started with): all of it while the news that gave them the turn is not shown,
+    /// or their clock stands still; what the turn left as it stopped while they are on
+    /// vacation.
+    pub(crate) fn left(&self, had: i64, now: i64) -> i64 {
+        match (self.deadline, self.waits_for) {
+            (Some(deadline), None) => (deadline - self.frozen_at.unwrap_or(now)).min(had).max(0),
+            _ => had,
+        }
+    }
+}
+
+/// Game `id`, if there is one.
+pub(crate) async fn by_id<'e>(
+    ex: impl AnyExecutor<'e>,
+    id: GameId,
+) -> Result<Option<StoredGame>, StoreError> {
+    Ok(games::by_id(ex, id).await?.map(StoredGame))
+}
+
+/// The game active in a channel, if any.
+pub(crate) async fn active_in_channel<'e>(
+    ex: impl AnyExecutor<'e>,
+    channel: ChannelId,
+) -> Result<Option<StoredGame>, StoreError> {
+    Ok(games::active_in_channel(ex, channel).await?.map(StoredGame))
+}
+
+/// The channel's active game, or else its most recent one.
+pub(crate) async fn latest_in_channel<'e>(
+    ex: impl AnyExecutor<'e>,
+    channel: ChannelId,
+) -> Result<Option<StoredGame>, StoreError> {
+    Ok(games::latest_in_channel(ex, channel).await?.map(StoredGame))
+}
+
+/// The active games of a server, oldest first.
+pub(crate) async fn active_in_guild<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild: GuildId,
+) -> Result<Vec<StoredGame>, StoreError> {
+    Ok(wrapped(games::active_in_guild(ex, guild).await?))
+}
+
+/// Every active game.
+pub(crate) async fn all_active<'e>(
+    ex: impl AnyExecutor<'e>,
+) -> Result<Vec<StoredGame>, StoreError> {
+    Ok(wrapped(games::all_active(ex).await?))
+}
+
+/// Active games whose clock needs a look at `now` (see [`games::clock_due`]).
+pub(crate) async fn clock_due<'e>(
+    ex: impl AnyExecutor<'e>,
+    now: i64,
+) -> Result<Vec<StoredGame>, StoreError> {
+    Ok(wrapped(games::clock_due(ex, now).await?))
+}
+
+/// A player's finished games in a server, most recent first.
+pub(crate) async fn finished_of_player<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild: GuildId,
+    user: UserId,
+) -> Result<Vec<StoredGame>, StoreError> {
+    Ok(wrapped(games::finished_of_player(ex, guild, user).await?))
+}
+
+/// The active games `user` plays (either side), in every server, oldest first.
+pub(crate) async fn active_of_user<'e>(
+    ex: impl AnyExecutor<'e>,
+    user: UserId,
+) -> Result<Vec<StoredGame>, StoreError> {
+    Ok(wrapped(games::active_of_user(ex, user).await?))
+}
+
+/// The active games whose clock stands still for a vacation.
+pub(crate) async fn frozen<'e>(ex: impl AnyExecutor<'e>) -> Result<Vec<StoredGame>, StoreError> {
+    Ok(wrapped(games::frozen(ex).await?))
+}
+
+/// The active games in threads made for challenges in channel `parent`.
+pub(crate) async fn active_in_threads_of<'e>(
+    ex: impl AnyExecutor<'e>,
+    parent: ChannelId,
+) -> Result<Vec<StoredGame>, StoreError> {
+    Ok(wrapped(games::active_in_threads_of(ex, parent).await?))
+}
+
+fn wrapped(rows: Vec<GameRow>) -> Vec<StoredGame> {
+    rows.into_iter().map(StoredGame).collect()
 }
 
 impl Core {
     /// The active game in a channel, rebuilt.
     pub(crate) async fn active(&self, channel: ChannelId) -> Result<LoadedGame, ServiceError> {
-        match games::active_in_channel(self.store.read(), channel).await? {
+        match active_in_channel(self.store.read(), channel).await? {
             Some(row) => self.load(row).await,
             // A game just finished here: say so, rather than that there is none.
-            None => match games::latest_in_channel(self.store.read(), channel).await? {
+            None => match latest_in_channel(self.store.read(), channel).await? {
                 Some(_) => Err(ServiceError::GameOver),
                 None => Err(ServiceError::NoGame),
             },
@@ -38,14 +225,14 @@ impl Core {
 
     /// The channel's active game, or else its latest one (for looking, not playing).
     pub(crate) async fn latest(&self, channel: ChannelId) -> Result<LoadedGame, ServiceError> {
-        match games::latest_in_channel(self.store.read(), channel).await? {
+        match latest_in_channel(self.store.read(), channel).await? {
             Some(row) => self.load(row).await,
             None => Err(ServiceError::NoGame),
         }
     }
 
-    pub(crate) async fn load(&self, row: GameRow) -> Result<LoadedGame, ServiceError> {
-        let moves = moves::of_game(self.store.read(), row.id).await?;
+    pub(crate) async fn load(&self, row: StoredGame) -> Result<LoadedGame, ServiceError> {
+        let moves = moves::of_game(self.store.read(), row.id()).await?;
         rebuild(row, moves.iter().map(|m| m.notation.as_str()))
     }
 
@@ -53,10 +240,10 @@ impl Core {
     /// [`Core::heavy`]: for the commands that then do heavy work with it (replays, analyses).
     pub(crate) async fn load_blocking(
         &self,
-        row: GameRow,
+        row: StoredGame,
         place: &heavy::Place,
     ) -> Result<LoadedGame, ServiceError> {
-        let moves = moves::of_game(self.store.read(), row.id).await?;
+        let moves = moves::of_game(self.store.read(), row.id()).await?;
         self.heavy(place, move || {
             rebuild(row, moves.iter().map(|m| m.notation.as_str()))
         })
@@ -65,8 +252,8 @@ impl Core {
 
     /// [`Core::load`] for a sweep over many games: a game that cannot be rebuilt is logged
     /// and skipped, so it does not hold up the others.
-    pub(crate) async fn load_or_skip(&self, row: GameRow) -> Option<LoadedGame> {
-        let id = row.id;
+    pub(crate) async fn load_or_skip(&self, row: StoredGame) -> Option<LoadedGame> {
+        let id = row.id();
         match self.load(row).await {
             Ok(loaded) => Some(loaded),
             Err(e) => {
@@ -78,7 +265,7 @@ impl Core {
 
     /// Game `id`'s description as it stands.
     pub(crate) async fn game(&self, id: GameId) -> Result<GameInfo, ServiceError> {
-        match games::by_id(self.store.read(), id).await? {
+        match by_id(self.store.read(), id).await? {
             Some(row) => Ok(self.load(row).await?.info),
             None => Err(ServiceError::NoGame),
         }
@@ -98,7 +285,7 @@ impl Core {
 /// A game rebuilt from its row and its moves. The moves are the truth: the row's cached
 /// position is checked against them.
 pub(crate) fn rebuild<'a>(
-    row: GameRow,
+    StoredGame(row): StoredGame,
     moves: impl IntoIterator<Item = &'a str>,
 ) -> Result<LoadedGame, ServiceError> {
     let (rules, start, mut game) = replayed(&row, moves)?;
@@ -136,7 +323,8 @@ pub(crate) fn rebuild<'a>(
         clocks: stored_clocks(&row, &info),
         ..info
     };
-    Ok(LoadedGame { row, game, info })
+    let turn = StoredGame(row).turn();
+    Ok(LoadedGame { turn, game, info })
 }
 
 /// The row's rules and start position, and the game from that start with `moves` (as stored)
@@ -270,7 +458,7 @@ pub(crate) async fn insert_finished(
 /// Whether the AI is to move in a game as its row stands (its start's side to move and its
 /// plies tell whose turn it is; the game is not rebuilt), or why the start's side to move
 /// cannot be read.
-pub(crate) fn ai_to_move(row: &GameRow) -> Result<bool, SideError> {
+pub(crate) fn ai_to_move(StoredGame(row): &StoredGame) -> Result<bool, SideError> {
     let start = match &row.start {
         Some((_, turn)) => turn.parse::<Side>()?,
         None => Side::Attackers,
@@ -329,7 +517,7 @@ fn stored_outcome(row: &GameRow) -> Result<Outcome, ServiceError> {
 
 /// A finished game from `user`'s side, for their stats; none for an aborted game, or one
 /// they did not play.
-pub(crate) fn finished(row: &GameRow, user: UserId) -> Option<RecentGame> {
+pub(crate) fn finished(StoredGame(row): &StoredGame, user: UserId) -> Option<RecentGame> {
     if row.reason.as_deref() == Some(Reason::Aborted.name()) {
         return None;
     }
