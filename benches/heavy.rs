@@ -124,7 +124,8 @@ fn moves_with_boards(
                             .games()
                             .play_move(*channel, 1 + ply as u64 % 2, text, Answer::None)
                             .await
-                            .unwrap();
+                            .unwrap()
+                            .done;
                         total += t.elapsed();
                         assert!(r.png.starts_with(b"\x89PNG"));
                         made += 1;

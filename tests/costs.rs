@@ -153,7 +153,8 @@ async fn play_through(s: &Service, channel: u64, game: &Game) -> Vec<MoveReport>
             s.games()
                 .play_move(channel, by, &m.mv.to_string(), Answer::None)
                 .await
-                .unwrap(),
+                .unwrap()
+                .done,
         );
     }
     out
@@ -228,7 +229,8 @@ async fn a_move_that_decides_the_game_at_the_limit_keeps_the_rules_result() {
         .games()
         .play_move(20, BIRGER, "e3-e1", Answer::None)
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     assert_eq!(
         r.game.outcome,
         Outcome::Won {

@@ -115,7 +115,8 @@ async fn answered_with_board(s: &Service, m: &RecordedMove) {
         .games()
         .play_move(51, by(m.side), &m.mv.to_string(), Answer::None)
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     assert!(r.png.starts_with(b"\x89PNG"), "the answer has the board");
 }
 
@@ -228,7 +229,8 @@ async fn ten_replays_of_a_long_game_at_once_stay_within_memory_and_moves_are_ans
                 .games()
                 .play_move(50, by(m.side), &m.mv.to_string(), Answer::None)
                 .await
-                .unwrap();
+                .unwrap()
+                .done;
             assert_eq!(r.game.ply == 1000, r.game.outcome.is_over());
         }
         if plies < 1000 {
@@ -307,7 +309,8 @@ async fn ten_replays_of_a_long_game_at_once_stay_within_memory_and_moves_are_ans
             .games()
             .play_move(51, by(m.side), &m.mv.to_string(), Answer::None)
             .await
-            .unwrap();
+            .unwrap()
+            .done;
         let took = asked.elapsed();
         assert!(r.png.starts_with(b"\x89PNG"), "the answer has the board");
         slowest = slowest.max(took);

@@ -146,16 +146,9 @@ async fn press(response: &mut Press<'_>, data: &Data) -> Result<(), Error> {
             challenge_press(response, data, button, user, in_hand).await
         }
         Button::Draw { game, accept } => {
-            service
-                .games()
-                .check_respond_to_draw(channel, game, user)
-                .await?;
-            let answered = service.games().respond_to_draw_answered(
-                channel,
-                user,
-                accept,
-                Some(response.answer()),
-            );
+            let games = service.games();
+            games.check_respond_to_draw(channel, game, user).await?;
+            let answered = games.respond_to_draw(channel, user, accept, Some(response.answer()));
             response
                 .change(data, (answered, in_hand), |a| match a {
                     DrawDecision::Accepted(ended) => ended.png,

@@ -35,23 +35,11 @@ impl Games<'_> {
     /// their turn, an illegal move (with the engine's reason), or another move landed first.
     /// Against the AI, follow with [`Ai::turn`]. From an interaction that will answer
     /// with the move, the move's notice remembers where (`answer`), so that the dispatcher shows
-    /// the move by the same edit if the handler does not record it shown; the handler shows it
-    /// from [`Games::play_move_answered`].
+    /// the move by the same edit if the handler does not record it shown. The report comes with
+    /// the move's notice as its commit wrote it, for the handler to show it (the news the report
+    /// tells, held for that answer unless the channel owed news meanwhile) without reading it
+    /// back.
     pub async fn play_move(
-        self,
-        channel: ChannelId,
-        user: UserId,
-        text: &str,
-        answer: Answer,
-    ) -> Result<MoveReport, ServiceError> {
-        let played = self.play_move_answered(channel, user, text, answer);
-        Ok(played.await?.done)
-    }
-
-    /// [`Games::play_move`], with the move's notice as its commit wrote it, for the handler of
-    /// the interaction that answers with the move to show it (the news its report tells, held
-    /// for that answer unless the channel owed news meanwhile) without reading it back.
-    pub async fn play_move_answered(
         self,
         channel: ChannelId,
         user: UserId,
@@ -109,18 +97,8 @@ impl Games<'_> {
 
     /// `user` resigns the channel's game: the opponent wins. The ending's notice is held for
     /// the interaction that will answer with it (`answer`; none: it is posted in the
-    /// channel once the hold is over).
+    /// channel once the hold is over), and returned as written, for the handler to show.
     pub async fn resign(
-        self,
-        channel: ChannelId,
-        user: UserId,
-        answer: Option<Answer>,
-    ) -> Result<Ended, ServiceError> {
-        Ok(self.resign_answered(channel, user, answer).await?.done)
-    }
-
-    /// [`Games::resign`], with the ending's notice as written, for the handler to show.
-    pub async fn resign_answered(
         self,
         channel: ChannelId,
         user: UserId,
@@ -147,18 +125,8 @@ impl Games<'_> {
     /// `user` offers a draw; the opponent answers with [`Games::respond_to_draw`]. The AI
     /// declines at once. From a command that answers with the offer and its buttons
     /// (`answer`), the offer is also written to the outbox in the same transaction, held for
-    /// that answer (its notice returned).
+    /// that answer (its notice returned, as written, for the handler to show).
     pub async fn offer_draw(
-        self,
-        channel: ChannelId,
-        user: UserId,
-        answer: Option<Answer>,
-    ) -> Result<(GameInfo, Option<NoticeId>), ServiceError> {
-        Ok(self.offer_draw_answered(channel, user, answer).await?.done)
-    }
-
-    /// [`Games::offer_draw`], with the offer's notice as written, for the handler to show.
-    pub async fn offer_draw_answered(
         self,
         channel: ChannelId,
         user: UserId,
@@ -271,21 +239,9 @@ impl Games<'_> {
 
     /// The opponent of the player who offered a draw accepts or declines it. From a button
     /// press whose answer shows the outcome (`answer`), the outcome is also written to the
-    /// outbox in the same transaction, held for that answer.
+    /// outbox in the same transaction, held for that answer (its notice returned, as written,
+    /// for the handler to show).
     pub async fn respond_to_draw(
-        self,
-        channel: ChannelId,
-        user: UserId,
-        accept: bool,
-        answer: Option<Answer>,
-    ) -> Result<DrawDecision, ServiceError> {
-        let answered = self.respond_to_draw_answered(channel, user, accept, answer);
-        Ok(answered.await?.done)
-    }
-
-    /// [`Games::respond_to_draw`], with the outcome's notice as written, for the handler to
-    /// show.
-    pub async fn respond_to_draw_answered(
         self,
         channel: ChannelId,
         user: UserId,
@@ -355,20 +311,8 @@ impl Games<'_> {
 
     /// Aborts the channel's game: a player may before the second move, a moderator always.
     /// An aborted game is unrated. The ending's notice is held for the interaction that will
-    /// answer with it, as [`Games::resign`]'s.
+    /// answer with it and returned, as [`Games::resign`]'s.
     pub async fn abort(
-        self,
-        channel: ChannelId,
-        user: UserId,
-        moderator: bool,
-        answer: Option<Answer>,
-    ) -> Result<Ended, ServiceError> {
-        let answered = self.abort_answered(channel, user, moderator, answer);
-        Ok(answered.await?.done)
-    }
-
-    /// [`Games::abort`], with the ending's notice as written, for the handler to show.
-    pub async fn abort_answered(
         self,
         channel: ChannelId,
         user: UserId,

@@ -153,7 +153,7 @@ impl Setup {
         let played = self
             .service
             .games()
-            .play_move_answered(channel, who, notation, Answer::Command(answer))
+            .play_move(channel, who, notation, Answer::Command(answer))
             .await
             .unwrap();
         Move {
@@ -310,7 +310,7 @@ async fn a_crash_between_the_commit_and_the_edit_shows_the_news_once_after_the_r
     let s = setup(db, 350, false).await;
     let m = s.play(ASTRID, 350, "a4-a3").await;
     // Birger's reply lands too (from another process): it must not show before Astrid's move.
-    let reply = s.service.games().play_move(350, BIRGER, "e3-d3", Answer::None).await.unwrap();
+    let reply = s.service.games().play_move(350, BIRGER, "e3-d3", Answer::None).await.unwrap().done;
     assert!(s.fake.edits(m.interaction).is_empty());
     // The restart: a new service and dispatcher on the same database.
     let (service, _poster, dispatcher) = open(&s.db, &s.fake, true).await;

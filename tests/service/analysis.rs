@@ -80,11 +80,18 @@ async fn played(s: &Service, channel: u64, start: Option<Position>, moves: &[&st
             .play_move(channel, user, m, Answer::None)
             .await
             .unwrap()
+            .done
             .game;
     }
     if !game.is_over() {
         let user = game.to_move().unwrap().user_id().unwrap();
-        game = s.games().resign(channel, user, None).await.unwrap().game;
+        game = s
+            .games()
+            .resign(channel, user, None)
+            .await
+            .unwrap()
+            .done
+            .game;
     }
     game
 }

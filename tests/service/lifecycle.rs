@@ -166,7 +166,7 @@ async fn a_game_whose_puzzle_search_fails_is_set_aside_then_given_up_and_the_nex
     let mut game = first.clone();
     for mv in &line {
         let to_move = game.to_move().unwrap().user_id().unwrap();
-        game = s.games().play_move(20, to_move, &mv.to_string(), Answer::None).await.unwrap().game;
+        game = s.games().play_move(20, to_move, &mv.to_string(), Answer::None).await.unwrap().done.game;
     }
     assert!(game.is_over());
     let second = game_between(s, 21, None, TimeControl::None).await;

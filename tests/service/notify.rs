@@ -111,7 +111,7 @@ async fn a_turn_message_is_written_with_the_move_that_gives_the_turn(db: TestDb)
     news_shown(&f.service, 90).await;
 
     // Her move: Birger told once, with it; nothing more to her.
-    let r = f.service.games().play_move(90, ASTRID, "a4-a3", Answer::None).await.unwrap();
+    let r = f.service.games().play_move(90, ASTRID, "a4-a3", Answer::None).await.unwrap().done;
     let told = dms(&f, BIRGER).await;
     assert_eq!(told.len(), 1);
     let last = told[0].last_move.as_ref().unwrap();
@@ -224,7 +224,7 @@ async fn a_turn_message_waits_for_the_notice_that_shows_the_turn(db: TestDb) {
     outbox.news_delivered(&claimed[0], Some(556)).await.unwrap();
 
     // Her move's notice given up: Birger's message goes at once, with nothing to link to.
-    let moved = f.service.games().play_move(97, ASTRID, "a4-a3", Answer::None).await.unwrap();
+    let moved = f.service.games().play_move(97, ASTRID, "a4-a3", Answer::None).await.unwrap().done;
     let dm = stored(BIRGER).await[0].clone();
     assert_eq!(dm.waits_for, Some(moved.notice));
     let now = f.service.database_now().await.unwrap();

@@ -207,7 +207,7 @@ async fn a_players_move_waits_for_its_answer_and_holds_back_the_ais_reply(db: Te
     let f = fixture(db, false).await;
     let s = &f.service;
     let game = ai_game(s, 11, SideChoice::Attackers).await;
-    let mine = s.games().play_move(11, ASTRID, "a4-a3", Answer::None).await.unwrap();
+    let mine = s.games().play_move(11, ASTRID, "a4-a3", Answer::None).await.unwrap().done;
     let reply = s.ai().turn(game.id).await.unwrap().unwrap();
     // Both are written; the AI's reply waits behind the held move, in order.
     let rows = s.probe().notices_in(11).await.unwrap();
@@ -237,7 +237,7 @@ async fn a_moves_notice_as_its_commit_returns_it_is_the_notice_stored(db: TestDb
     // Held for the command's answer: the handler shows the notice the commit returns, which
     // is the row as stored, its answer's end included.
     let answer = Answer::Command(answer_ref(1, "token-28"));
-    let held = s.games().play_move_answered(28, ASTRID, "a4-a3", answer).await.unwrap();
+    let held = s.games().play_move(28, ASTRID, "a4-a3", answer).await.unwrap();
     let (report, notice) = (held.done, held.notice.expect("a notice"));
     let stored = s.probe().notice(notice.id).await.unwrap().unwrap();
     assert_eq!(notice, stored);
@@ -248,7 +248,7 @@ async fn a_moves_notice_as_its_commit_returns_it_is_the_notice_stored(db: TestDb
     };
     assert_eq!((told.notation.as_str(), told.game.ply), ("a4-a3", report.game.ply));
     // No interaction to answer: the notice names none, as stored.
-    let posted = s.games().play_move_answered(28, BIRGER, "e3-d3", Answer::None).await.unwrap();
+    let posted = s.games().play_move(28, BIRGER, "e3-d3", Answer::None).await.unwrap();
     let notice = posted.notice.expect("a notice");
     let stored = s.probe().notice(notice.id).await.unwrap().unwrap();
     assert_eq!(notice, stored);
@@ -268,7 +268,7 @@ async fn a_moves_commit_reads_the_database_clock_once(db: TestDb) {
     let reads = || s.probe().database_clock_reads();
     let before = reads();
     let answer = Answer::Command(answer_ref(1, "token-29"));
-    let played = s.games().play_move_answered(29, ASTRID, "a4-a3", answer).await.unwrap();
+    let played = s.games().play_move(29, ASTRID, "a4-a3", answer).await.unwrap();
     assert_eq!(reads() - before, 1, "one read for the move's transaction");
     let notice = played.notice.expect("a notice");
     let at = notice.created_at;
@@ -276,7 +276,7 @@ async fn a_moves_commit_reads_the_database_clock_once(db: TestDb) {
     assert_eq!(played.done.game.turn_deadline, Some(at + 3_600_000));
     let before = reads();
     let answer = Some(Answer::Command(answer_ref(1, "token-29-resign")));
-    let ended = s.games().resign_answered(29, BIRGER, answer).await.unwrap();
+    let ended = s.games().resign(29, BIRGER, answer).await.unwrap();
     assert_eq!(reads() - before, 1, "one read for the ending's transaction");
     let notice = ended.notice.expect("a notice");
     let at = notice.created_at;
@@ -292,7 +292,7 @@ async fn a_move_whose_answer_failed_is_posted_and_so_is_one_never_answered(db: T
     let s = &f.service;
     two_player_game(s, 12, TimeControl::None).await;
     // The answer failed: posted at once.
-    let first = s.games().play_move(12, ASTRID, "a4-a3", Answer::None).await.unwrap();
+    let first = s.games().play_move(12, ASTRID, "a4-a3", Answer::None).await.unwrap().done;
     s.outbox().answer_failed(first.notice).await.unwrap();
     let due = due_in(s, 12, now(s).await).await;
     assert_eq!(due.len(), 1);
@@ -305,7 +305,7 @@ async fn a_move_whose_answer_failed_is_posted_and_so_is_one_never_answered(db: T
         .await
         .unwrap();
     // No word from the answer (the bot died): posted once the grace is over.
-    let second = s.games().play_move(12, BIRGER, "e3-d3", Answer::None).await.unwrap();
+    let second = s.games().play_move(12, BIRGER, "e3-d3", Answer::None).await.unwrap().done;
     assert!(due_in(s, 12, now(s).await).await.is_empty());
     let due = due_in(s, 12, later(s, GRACE + Duration::from_millis(100)).await).await;
     assert_eq!(
@@ -413,7 +413,7 @@ async fn a_channel_that_is_gone_aborts_its_game_and_one_that_refuses_stops_its_c
 
     // 403: the notice fails, the game goes on without its clock, and a move restarts it.
     let game = two_player_game(s, 15, TimeControl::PerMove(Duration::from_secs(3600))).await;
-    let mine = s.games().play_move(15, ASTRID, "a4-a3", Answer::None).await.unwrap();
+    let mine = s.games().play_move(15, ASTRID, "a4-a3", Answer::None).await.unwrap().done;
     assert!(mine.game.turn_deadline.is_some());
     s.outbox().answer_failed(mine.notice).await.unwrap();
     let n = due_in(s, 15, now(s).await).await.pop().unwrap();
@@ -428,7 +428,7 @@ async fn a_channel_that_is_gone_aborts_its_game_and_one_that_refuses_stops_its_c
     assert!(s.game_clock().tick().await.unwrap().is_empty(), "nobody loses on time");
     let info = s.games().game_in_channel(15).await.unwrap().unwrap();
     assert_eq!(info.turn_deadline, None);
-    let next = s.games().play_move(15, BIRGER, "e3-d3", Answer::None).await.unwrap();
+    let next = s.games().play_move(15, BIRGER, "e3-d3", Answer::None).await.unwrap().done;
     assert!(next.game.turn_deadline.is_some(), "the next move starts it");
 }
 }
@@ -446,7 +446,7 @@ async fn another_refusal_stops_the_clock_only_for_news_on_the_clock_and_a_refuse
     };
     // A move in a timed game: failed, and the clock stopped.
     let game = two_player_game(s, 17, TimeControl::PerMove(Duration::from_secs(3600))).await;
-    let mine = s.games().play_move(17, ASTRID, "a4-a3", Answer::None).await.unwrap();
+    let mine = s.games().play_move(17, ASTRID, "a4-a3", Answer::None).await.unwrap().done;
     s.outbox().answer_failed(mine.notice).await.unwrap();
     let n = due_in(s, 17, now(s).await).await.pop().unwrap();
     assert_eq!(n.kind, "move");
@@ -465,7 +465,8 @@ async fn another_refusal_stops_the_clock_only_for_news_on_the_clock_and_a_refuse
     let (_, id) = s
         .games().offer_draw(18, ASTRID, Some(Answer::None))
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     let id = id.expect("the offer's notice");
     s.outbox().answer_failed(id).await.unwrap();
     let n = due_in(s, 18, now(s).await).await.pop().unwrap();
@@ -511,7 +512,7 @@ async fn a_notice_that_cannot_be_read_fails_alone(db: TestDb) {
     let good = ai_game(s, 21, SideChoice::Defenders).await;
     let good_reply = s.ai().turn(good.id).await.unwrap().unwrap();
     let moves = s.games().suggest_moves(20, ASTRID, "", 1).await.unwrap();
-    let mine = s.games().play_move(20, ASTRID, &moves[0], Answer::None).await.unwrap();
+    let mine = s.games().play_move(20, ASTRID, &moves[0], Answer::None).await.unwrap().done;
     s.outbox().answer_failed(mine.notice).await.unwrap();
     sqlx::query("UPDATE outbox SET payload = '{\"text\": 7' WHERE id = $1")
         .bind(bad_reply.notice)
@@ -559,7 +560,7 @@ async fn a_notice_written_in_the_old_format_is_delivered_in_its_words(db: TestDb
     };
     // A move, as the older version stored it: its words and its board.
     let game = two_player_game(s, 22, TimeControl::PerMove(Duration::from_secs(3600))).await;
-    let mine = s.games().play_move(22, ASTRID, "a4-a3", Answer::None).await.unwrap();
+    let mine = s.games().play_move(22, ASTRID, "a4-a3", Answer::None).await.unwrap().done;
     let text = "**Astrid** (attackers) played **a4-a3**.\nYour move, <@18000000000000000002> (defenders) · move 1";
     let board = serde_json::json!({"game": game.id, "ply": 1, "caption": "Move 1 · Birger (defenders) to play"});
     old(mine.notice, serde_json::json!({"text": text, "board": board}))
@@ -594,7 +595,8 @@ async fn a_notice_written_in_the_old_format_is_delivered_in_its_words(db: TestDb
     let (_, id) = s
         .games().offer_draw(23, ASTRID, Some(Answer::None))
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     let id = id.unwrap();
     let offer = "<@18000000000000000001> offers a draw. <@18000000000000000002>, do you accept?";
     let game = s.games().game_in_channel(23).await.unwrap().unwrap();
@@ -620,7 +622,7 @@ async fn a_notice_written_in_the_old_format_is_delivered_in_its_words(db: TestDb
     );
     assert!(s.games().game_in_channel(23).await.unwrap().unwrap().turn_deadline.is_some());
     // Delivered in its words: marked so, like any other.
-    let mine = s.games().play_move(22, BIRGER, "e3-d3", Answer::None).await.unwrap();
+    let mine = s.games().play_move(22, BIRGER, "e3-d3", Answer::None).await.unwrap().done;
     old(mine.notice, serde_json::json!({"text": "old words"}))
         .await
         .unwrap();
@@ -706,7 +708,7 @@ async fn a_notices_board_is_the_position_at_its_ply(db: TestDb) {
     let f = fixture(db, true).await;
     let s = &f.service;
     two_player_game(s, 19, TimeControl::None).await;
-    let first = s.games().play_move(19, ASTRID, "a4-a3", Answer::None).await.unwrap();
+    let first = s.games().play_move(19, ASTRID, "a4-a3", Answer::None).await.unwrap().done;
     s.games().play_move(19, BIRGER, "e3-d3", Answer::None).await.unwrap();
     let rows = s.probe().notices_in(19).await.unwrap();
     let payload: Payload = serde_json::from_str(&rows[0].payload).unwrap();
@@ -738,7 +740,8 @@ async fn a_moves_notice_remembers_its_answer_until_delivered(db: TestDb) {
     let mine = s
         .games().play_move(20, ASTRID, "a4-a3", Answer::Command(answer.clone()))
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     let n = due_in(s, 20, later(s, GRACE + Duration::from_millis(100)).await)
         .await
         .pop()
@@ -836,6 +839,7 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
         .games().respond_to_draw(30, BIRGER, false, Some(answering("t-no", Some(32))))
         .await
         .unwrap()
+        .done
     else {
         panic!("declined")
     };
@@ -854,6 +858,7 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
         .games().respond_to_draw(30, BIRGER, true, Some(answering("t-yes", Some(33))))
         .await
         .unwrap()
+        .done
     else {
         panic!("agreed")
     };
@@ -920,14 +925,16 @@ async fn a_resignation_and_an_abort_remember_their_interaction(db: TestDb) {
     let ended = s
         .games().resign(40, BIRGER, Some(answering("t-resign", None)))
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     let n = held(s, 40, ended.notice.unwrap()).await;
     assert_eq!(answer_webhook(n.payload.answer.handle().unwrap()), Some((7, "t-resign")));
     two_player_game(s, 41, TimeControl::None).await;
     let ended = s
         .games().abort(41, ASTRID, false, Some(answering("t-abort", None)))
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     let n = held(s, 41, ended.notice.unwrap()).await;
     assert_eq!(answer_webhook(n.payload.answer.handle().unwrap()), Some((7, "t-abort")));
     record(s, &n, Delivery::Delivered { message_id: None }, now(s).await)
@@ -983,7 +990,7 @@ async fn a_notice_retried_past_the_give_up_time_fails_with_its_reason_and_stops_
     let f = fixture(db, false).await;
     let s = &f.service;
     let game = two_player_game(s, 45, TimeControl::PerMove(Duration::from_secs(3600))).await;
-    let mine = s.games().play_move(45, ASTRID, "a4-a3", Answer::None).await.unwrap();
+    let mine = s.games().play_move(45, ASTRID, "a4-a3", Answer::None).await.unwrap().done;
     s.outbox().answer_failed(mine.notice).await.unwrap();
     let n = claimed_in(s, 45, now(s).await).await.pop().unwrap();
     let retry = || Delivery::Retry {
@@ -1149,7 +1156,7 @@ async fn a_commit_whose_outcome_is_unknown_is_looked_up_before_anything_is_told(
     };
     let played = legal(first).await[0].clone();
     s.store().fail_next_commit(store::CommitFault::Landed);
-    let report = s.games().play_move(75, first, &played, Answer::None).await.unwrap();
+    let report = s.games().play_move(75, first, &played, Answer::None).await.unwrap().done;
     assert_eq!(report.game.ply, 1);
     let notices = s.probe().notices_in(75).await.unwrap();
     assert!(notices.iter().any(|n| n.id == report.notice && n.kind == "move"));
@@ -1165,7 +1172,7 @@ async fn a_commit_whose_outcome_is_unknown_is_looked_up_before_anything_is_told(
     assert_eq!(s.games().history(75).await.unwrap().moves, [played, reply]);
     // A resignation whose commit landed is answered as usual.
     s.store().fail_next_commit(store::CommitFault::Landed);
-    let ended = s.games().resign(75, first, None).await.unwrap();
+    let ended = s.games().resign(75, first, None).await.unwrap().done;
     assert!(ended.game.is_over());
     assert!(s.games().game_in_channel(75).await.unwrap().is_none());
 }
@@ -1198,7 +1205,8 @@ async fn a_challenge_a_draw_offer_and_a_game_against_the_ai_hold_their_message_f
     let (game, notice) = s
         .games().offer_draw(50, ASTRID, Some(answering("t-offer", None)))
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     let n = held(s, 50, notice.unwrap()).await;
     assert_eq!(
         (n.kind.as_str(), n.payload.buttons),
@@ -1528,7 +1536,8 @@ async fn a_move_made_while_the_channel_owes_news_is_posted_after_it(db: TestDb) 
         .games()
         .play_move(26, ASTRID, &moves[0], Answer::Command(answer))
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     let rows = s.probe().notices_in(26).await.unwrap();
     let row = rows.iter().find(|r| r.id == mine.notice).unwrap();
     assert_eq!(row.status, NoticeStatus::Pending, "not held for the response");
@@ -1547,15 +1556,15 @@ async fn a_move_made_while_the_channel_owes_news_is_posted_after_it(db: TestDb) 
     // whose answer failed, posted by the dispatcher): posted after it, not held.
     for channel in [28, 29] {
         two_player_game(s, channel, TimeControl::None).await;
-        let moved = s.games().play_move(channel, ASTRID, "a4-a3", Answer::None).await.unwrap();
+        let moved = s.games().play_move(channel, ASTRID, "a4-a3", Answer::None).await.unwrap().done;
         s.outbox().answer_failed(moved.notice).await.unwrap();
         assert!(s.outbox().owes(channel).await.unwrap());
     }
     let command = || {
         Some(Answer::Command(answer_ref(1, "token")))
     };
-    let ended = s.games().resign(28, BIRGER, command()).await.unwrap();
-    let (_, offer) = s.games().offer_draw(29, BIRGER, command()).await.unwrap();
+    let ended = s.games().resign(28, BIRGER, command()).await.unwrap().done;
+    let (_, offer) = s.games().offer_draw(29, BIRGER, command()).await.unwrap().done;
     for id in [ended.notice.unwrap(), offer.unwrap()] {
         let notice = s.probe().notice(id).await.unwrap().unwrap();
         assert_eq!(notice.payload.answer, Answer::None, "{notice:?}");
@@ -1569,7 +1578,8 @@ async fn a_move_made_while_the_channel_owes_news_is_posted_after_it(db: TestDb) 
         .games()
         .play_move(27, ASTRID, "a4-a3", Answer::Command(answer_ref(1, "token")))
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     assert_eq!(first.game.id, held.id);
     assert!(!s.outbox().owes(27).await.unwrap());
 }

@@ -910,7 +910,8 @@ async fn two_processes_whose_clocks_are_a_minute_apart_agree_on_deadlines_remind
         .games()
         .play_move(800, ASTRID, "d1-d3", Answer::None)
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     let deadline = T0 + 5_000 + per_move_ms;
     assert_eq!(moved.game.turn_deadline, Some(deadline));
     // Shown at once (the database's time is frozen here): Birger's time runs from then.
@@ -924,7 +925,7 @@ async fn two_processes_whose_clocks_are_a_minute_apart_agree_on_deadlines_remind
     let expires = T0 + 5_000 + ttl;
     assert_eq!(open.expires_at, expires);
     // A draw offer, written through B, is dated by the database too.
-    let (offered, _) = b.games().offer_draw(800, ASTRID, None).await.unwrap();
+    let (offered, _) = b.games().offer_draw(800, ASTRID, None).await.unwrap().done;
     let offered_at: i64 =
         sqlx::query_scalar("SELECT created_at FROM draw_offers WHERE game_id = $1")
             .bind(offered.id)
@@ -1058,7 +1059,8 @@ async fn a_move_sent_to_another_process_while_the_ais_is_posted_is_shown_after_i
         t.b.games()
             .play_move(360, ASTRID, &moves[0], answer)
             .await
-            .unwrap();
+            .unwrap()
+            .done;
     let notice = t.b.probe().notice(mine.notice).await.unwrap().unwrap();
     assert!(
         notice.payload.answer == Answer::None,

@@ -185,7 +185,7 @@ async fn a_whole_game_from_the_start_ends_in_a_repetition_draw_and_is_rated(db: 
         (ASTRID, "A3A4"),
         (BIRGER, "d3-e3"),
     ] {
-        last = Some(s.games().play_move(10, user, text, Answer::None).await.unwrap());
+        last = Some(s.games().play_move(10, user, text, Answer::None).await.unwrap().done);
     }
     let last = last.unwrap();
     assert_eq!(
@@ -222,7 +222,7 @@ async fn the_king_escapes(db: TestDb) {
     let s = &f.service;
     let start = position("/9/9/4K4/9/9/9/9/9/t7t/", Side::Defenders);
     let game = game_between(s, 11, Some(start)).await;
-    let r = s.games().play_move(11, BIRGER, "e3-e1", Answer::None).await.unwrap();
+    let r = s.games().play_move(11, BIRGER, "e3-e1", Answer::None).await.unwrap().done;
     assert_eq!(r.notation, "e3-e1++");
     assert_eq!(
         r.game.outcome,
@@ -245,7 +245,7 @@ async fn the_king_is_captured(db: TestDb) {
     let s = &f.service;
     let start = position("/3t5/9/1tK6/9/9/9/9/9/t8/", Side::Attackers);
     game_between(s, 12, Some(start)).await;
-    let r = s.games().play_move(12, ASTRID, "d1-d3", Answer::None).await.unwrap();
+    let r = s.games().play_move(12, ASTRID, "d1-d3", Answer::None).await.unwrap().done;
     assert_eq!(
         r.game.outcome,
         Outcome::Won {
@@ -264,7 +264,7 @@ async fn a_side_without_a_legal_move_loses(db: TestDb) {
     let s = &f.service;
     let start = position("/tT7/T8/9/9/4K4/9/9/9/9/", Side::Defenders);
     game_between(s, 13, Some(start)).await;
-    let r = s.games().play_move(13, BIRGER, "e5-e6", Answer::None).await.unwrap();
+    let r = s.games().play_move(13, BIRGER, "e5-e6", Answer::None).await.unwrap().done;
     assert_eq!(
         r.game.outcome,
         Outcome::Won {
@@ -286,7 +286,7 @@ async fn resignation_ends_the_game_and_moves_ratings_to_known_glicko2_values(db:
         s.games().resign(14, CARL, None).await,
         Err(ServiceError::NotAPlayer)
     ));
-    let ended = s.games().resign(14, BIRGER, None).await.unwrap();
+    let ended = s.games().resign(14, BIRGER, None).await.unwrap().done;
     assert_eq!(
         ended.game.outcome,
         Outcome::Won {
@@ -331,7 +331,7 @@ async fn a_draw_offer_is_answered_by_the_opponent_only(db: TestDb) {
         Err(ServiceError::OwnDrawOffer)
     ));
     assert!(matches!(
-        s.games().respond_to_draw(15, BIRGER, false, None).await.unwrap(),
+        s.games().respond_to_draw(15, BIRGER, false, None).await.unwrap().done,
         DrawDecision::Declined(..)
     ));
     // A move lets an open offer lapse.
@@ -342,7 +342,7 @@ async fn a_draw_offer_is_answered_by_the_opponent_only(db: TestDb) {
         Err(ServiceError::NoDrawOffer)
     ));
     s.games().offer_draw(15, BIRGER, None).await.unwrap();
-    let DrawDecision::Accepted(ended) = s.games().respond_to_draw(15, ASTRID, true, None).await.unwrap() else {
+    let DrawDecision::Accepted(ended) = s.games().respond_to_draw(15, ASTRID, true, None).await.unwrap().done else {
         panic!("accepted")
     };
     assert_eq!(
@@ -369,8 +369,8 @@ async fn accept_and_decline_pressed_together_take_the_draw_offer_once(db: TestDb
         let game = game_between(&s, channel, None).await;
         s.games().offer_draw(channel, ASTRID, None).await.unwrap();
         let (a, d) = (s.clone(), s.clone());
-        let accept = tokio::spawn(async move { a.games().respond_to_draw(channel, BIRGER, true, None).await });
-        let decline = tokio::spawn(async move { d.games().respond_to_draw(channel, BIRGER, false, None).await });
+        let accept = tokio::spawn(async move { a.games().respond_to_draw(channel, BIRGER, true, None).await.map(|r| r.done) });
+        let decline = tokio::spawn(async move { d.games().respond_to_draw(channel, BIRGER, false, None).await.map(|r| r.done) });
         let (accept, decline) = (accept.await.unwrap(), decline.await.unwrap());
         let after = s.games().game(game.id).await.unwrap();
         let status: String =
@@ -414,7 +414,7 @@ async fn abort_is_for_players_before_the_second_move_and_for_moderators(db: Test
         Err(ServiceError::NotAPlayer)
     ));
     s.games().play_move(16, ASTRID, "a4-a3", Answer::None).await.unwrap();
-    let ended = s.games().abort(16, BIRGER, false, None).await.unwrap();
+    let ended = s.games().abort(16, BIRGER, false, None).await.unwrap().done;
     assert_eq!(ended.game.outcome.reason(), Some(Reason::Aborted));
     assert!(ended.ratings.is_none(), "an aborted game is unrated");
 
@@ -425,7 +425,7 @@ async fn abort_is_for_players_before_the_second_move_and_for_moderators(db: Test
         s.games().abort(16, ASTRID, false, None).await,
         Err(ServiceError::TooLateToAbort)
     ));
-    let ended = s.games().abort(16, CARL, true, None).await.unwrap();
+    let ended = s.games().abort(16, CARL, true, None).await.unwrap().done;
     assert_eq!(ended.game.outcome.reason(), Some(Reason::Aborted));
     let stats = s.games().stats(GUILD, ASTRID, 5).await.unwrap();
     assert_eq!(stats.games, 0, "aborted games do not count");
@@ -737,7 +737,7 @@ async fn games_against_the_ai_as_each_side(db: TestDb) {
     let reply = s.ai().turn(started.game.id).await.unwrap().unwrap();
     assert_eq!(reply.recorded.side, Side::Defenders);
     check_store(s, started.game.id).await;
-    let ended = s.games().resign(51, ASTRID, None).await.unwrap();
+    let ended = s.games().resign(51, ASTRID, None).await.unwrap().done;
     assert!(ended.ratings.is_none(), "games against the AI are unrated");
 }
 }
@@ -748,7 +748,7 @@ async fn boards_are_real_pngs_and_replays_real_gifs(db: TestDb) {
     let f = fixture_with(db, true).await;
     let s = &f.service;
     game_between(s, 60, None).await;
-    let r = s.games().play_move(60, ASTRID, "a4-a3", Answer::None).await.unwrap();
+    let r = s.games().play_move(60, ASTRID, "a4-a3", Answer::None).await.unwrap().done;
     let img = image::load_from_memory_with_format(&r.png, image::ImageFormat::Png).unwrap();
     assert_eq!(
         (img.width(), img.height()),
@@ -843,12 +843,12 @@ async fn hints_are_refused_in_rated_games_and_casual_games_change_no_ratings(db:
     // Casual: a hint, and the game ends with no rating change.
     casual_game(s, 82).await;
     assert!(s.ai().hint(82, ASTRID).await.is_ok(), "the rated refusal did not count");
-    let ended = s.games().resign(82, BIRGER, None).await.unwrap();
+    let ended = s.games().resign(82, BIRGER, None).await.unwrap().done;
     assert!(ended.ratings.is_none() && !ended.game.rated);
     let stats = s.games().stats(GUILD, ASTRID, 5).await.unwrap();
     assert!(stats.ratings.is_empty(), "{:?}", stats.ratings);
     // The rated game still rates.
-    let ended = s.games().resign(81, BIRGER, None).await.unwrap();
+    let ended = s.games().resign(81, BIRGER, None).await.unwrap().done;
     assert!(ended.ratings.is_some());
     // A challenge stored before the column existed (no value given) reads as rated.
     sqlx::query(
@@ -1232,7 +1232,8 @@ async fn play_out(s: &Service, channel: u64, moves: &[&str]) -> MoveReport {
             s.games()
                 .play_move(channel, by, m, Answer::None)
                 .await
-                .unwrap(),
+                .unwrap()
+                .done,
         );
     }
     last.unwrap()
@@ -1390,7 +1391,7 @@ async fn ratings_stored_before_the_variants_are_tablut_s(db: TestDb) {
     assert_eq!(stats.rating(Variant::Tablut).unwrap().rated_games, 42);
     // A Brandubh game won by Astrid rates her Brandubh rating from the start, not her Tablut one.
     let game = variant_game(s, 70, Variant::Brandubh).await;
-    let ended = s.games().resign(70, BIRGER, None).await.unwrap();
+    let ended = s.games().resign(70, BIRGER, None).await.unwrap().done;
     let r = ended.ratings.unwrap();
     assert_eq!(r.attackers.1.rating, 1500.0, "{:?}", game.id);
     let stats = s.games().stats(GUILD, ASTRID, 5).await.unwrap();
@@ -1548,17 +1549,17 @@ async fn a_fischer_game_is_won_on_time_with_its_increments_counted_exactly(db: T
     };
     // Ten minutes, then the hour: the bank is full again, and no fuller.
     wait(10 * min);
-    let r = f.service.games().play_move(91, ASTRID, "a4-a3", Answer::None).await.unwrap();
+    let r = f.service.games().play_move(91, ASTRID, "a4-a3", Answer::None).await.unwrap().done;
     assert_eq!(r.game.clocks, banks(24 * hour, 24 * hour));
     // Birger's time waits for the move to be shown.
     wait(3 * hour);
     crate::support::news_shown(&f.service, 91).await;
     wait(10 * hour);
-    let r = f.service.games().play_move(91, BIRGER, "e3-d3", Answer::None).await.unwrap();
+    let r = f.service.games().play_move(91, BIRGER, "e3-d3", Answer::None).await.unwrap().done;
     assert_eq!(r.game.clocks, banks(24 * hour, 15 * hour));
     crate::support::news_shown(&f.service, 91).await;
     wait(5 * hour);
-    let r = f.service.games().play_move(91, ASTRID, "a3-a4", Answer::None).await.unwrap();
+    let r = f.service.games().play_move(91, ASTRID, "a3-a4", Answer::None).await.unwrap().done;
     assert_eq!(r.game.clocks, banks(20 * hour, 15 * hour));
     assert!(
         board_caption(&r.game).ends_with("· Astrid 20 h · Birger 15 h"),
@@ -1652,7 +1653,7 @@ async fn a_game_from_before_the_banks_keeps_its_time_per_move(db: TestDb) {
     assert_eq!(board.game.clocks, None);
     assert_eq!(board.game.turn_deadline, Some(T0 + 2 * day));
     f.clock.advance(Duration::from_secs(3600));
-    let r = f.service.games().play_move(92, ASTRID, "a4-a3", Answer::None).await.unwrap();
+    let r = f.service.games().play_move(92, ASTRID, "a4-a3", Answer::None).await.unwrap().done;
     assert_eq!(r.game.clocks, None);
     crate::support::news_shown(&f.service, 92).await;
     let board = f.service.games().board(92).await.unwrap();

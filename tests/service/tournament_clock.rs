@@ -205,10 +205,10 @@ both_backends! {
             Side::Attackers => "a4-a3",
             Side::Defenders => "e3-d3",
         };
-        let moved = s.games().play_move(thread, mover, text, Answer::None).await.unwrap();
+        let moved = s.games().play_move(thread, mover, text, Answer::None).await.unwrap().done;
         assert_eq!(moved.game.tournament.as_ref(), Some(&tag));
         let other = info.player(moved.game.turn).user_id().unwrap();
-        let (offered, _) = s.games().offer_draw(thread, other, None).await.unwrap();
+        let (offered, _) = s.games().offer_draw(thread, other, None).await.unwrap().done;
         assert_eq!(offered.tournament.as_ref(), Some(&tag));
         s.games().respond_to_draw(thread, mover, false, None).await.unwrap();
         s.games().resign(thread, mover, None).await.unwrap();

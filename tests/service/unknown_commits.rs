@@ -199,14 +199,14 @@ async fn games_against_the_ai_and_draw_offers_are_looked_up_when_their_commit_is
     games.check_offer_draw(23, ASTRID).await.unwrap();
     assert_eq!(kinds(s, 23).await.len(), before);
     fail_next(s, CommitFault::Landed);
-    let (_, notice) = games.offer_draw(23, ASTRID, answering("o2")).await.unwrap();
+    let (_, notice) = games.offer_draw(23, ASTRID, answering("o2")).await.unwrap().done;
     told_once(s, 23, notice, "draw_offer", before + 1).await;
     let game = games.game_in_channel(23).await.unwrap().unwrap().id;
     fail_next(s, CommitFault::Lost);
     assert_lost(games.respond_to_draw(23, BIRGER, false, answering("n1")).await);
     games.check_respond_to_draw(23, game, BIRGER).await.unwrap();
     fail_next(s, CommitFault::Landed);
-    let declined = games.respond_to_draw(23, BIRGER, false, answering("n2")).await.unwrap();
+    let declined = games.respond_to_draw(23, BIRGER, false, answering("n2")).await.unwrap().done;
     let DrawDecision::Declined(_, notice) = declined else {
         panic!("declined, not {declined:?}");
     };
@@ -215,7 +215,7 @@ async fn games_against_the_ai_and_draw_offers_are_looked_up_when_their_commit_is
     fail_next(s, CommitFault::Landed);
     games.offer_draw(23, BIRGER, None).await.unwrap();
     fail_next(s, CommitFault::Landed);
-    let declined = games.respond_to_draw(23, ASTRID, false, None).await.unwrap();
+    let declined = games.respond_to_draw(23, ASTRID, false, None).await.unwrap().done;
     assert!(matches!(declined, DrawDecision::Declined(_, None)));
     assert!(matches!(
         games.check_respond_to_draw(23, game, ASTRID).await,

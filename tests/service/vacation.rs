@@ -165,7 +165,7 @@ async fn a_move_ends_a_vacation_and_a_fischer_bank_keeps_what_it_had(db: TestDb)
     let g = game(&f, 82, ASTRID, BIRGER, "1d+1h").await;
     let banks = |a: i64, d: i64| Some(Clocks { attackers_ms: a, defenders_ms: d });
     wait(&f, 10 * HOUR);
-    let r = f.service.games().play_move(82, ASTRID, "a4-a3", Answer::None).await.unwrap();
+    let r = f.service.games().play_move(82, ASTRID, "a4-a3", Answer::None).await.unwrap().done;
     assert_eq!(r.game.clocks, banks(15 * HOUR, 24 * HOUR));
     news_shown(&f.service, 82).await;
     wait(&f, 2 * HOUR);
@@ -173,7 +173,7 @@ async fn a_move_ends_a_vacation_and_a_fischer_bank_keeps_what_it_had(db: TestDb)
     let started = f.service.vacations().start(&user(ASTRID), 3).await.unwrap();
     assert_eq!((started.games, started.stopped), (1, 0));
     wait(&f, 2 * HOUR);
-    let r = f.service.games().play_move(82, BIRGER, "e3-d3", Answer::None).await.unwrap();
+    let r = f.service.games().play_move(82, BIRGER, "e3-d3", Answer::None).await.unwrap().done;
     assert_eq!(r.game.clocks, banks(15 * HOUR, 21 * HOUR));
     news_shown(&f.service, 82).await;
     wait(&f, 2 * DAY_MS);
@@ -181,7 +181,7 @@ async fn a_move_ends_a_vacation_and_a_fischer_bank_keeps_what_it_had(db: TestDb)
     let board = f.service.games().board(82).await.unwrap();
     assert_eq!(board.game.clocks, banks(15 * HOUR, 21 * HOUR), "her bank as it stood");
     // Her move ends it: the bank she had, and the increment.
-    let r = f.service.games().play_move(82, ASTRID, "a3-a4", Answer::None).await.unwrap();
+    let r = f.service.games().play_move(82, ASTRID, "a3-a4", Answer::None).await.unwrap().done;
     assert_eq!(r.game.clocks, banks(16 * HOUR, 21 * HOUR));
     let status = f.service.vacations().status(ASTRID).await.unwrap();
     assert_eq!(status.on, None);

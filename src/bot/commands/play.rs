@@ -37,7 +37,7 @@ pub(crate) async fn move_(
         ctx,
         owed,
         std::future::ready(Ok(())),
-        games.play_move_answered(channel, me, &notation, answer),
+        games.play_move(channel, me, &notation, answer),
     )
     .await?
     else {
@@ -77,7 +77,7 @@ pub(crate) async fn resign(ctx: Context<'_>) -> Result<(), Error> {
     let owed = owes_news(ctx, games.check_resign(channel, me)).await?;
     let answer = Some(answer_in_order(ctx, owed));
     let ready = std::future::ready(Ok(()));
-    let ended = change_as(ctx, owed, ready, games.resign_answered(channel, me, answer)).await?;
+    let ended = change_as(ctx, owed, ready, games.resign(channel, me, answer)).await?;
     show_ended(ctx, owed, ended).await;
     Ok(())
 }
@@ -90,7 +90,7 @@ pub(crate) async fn draw(ctx: Context<'_>) -> Result<(), Error> {
     let owed = owes_news(ctx, games.check_offer_draw(channel, me)).await?;
     let answer = Some(answer_in_order(ctx, owed));
     let ready = std::future::ready(Ok(()));
-    let offer = games.offer_draw_answered(channel, me, answer);
+    let offer = games.offer_draw(channel, me, answer);
     let offered = change_as(ctx, owed, ready, offer).await?;
     if let Some(notice) = offered.and_then(|o| o.notice) {
         show_in_order(ctx, owed, &notice, Vec::new(), messages::news_posted()).await;
@@ -120,7 +120,7 @@ pub(crate) async fn abort(ctx: Context<'_>) -> Result<(), Error> {
     let owed = owes_news(ctx, games.check_abort(channel, me, moderator)).await?;
     let answer = Some(answer_in_order(ctx, owed));
     let ready = std::future::ready(Ok(()));
-    let aborted = games.abort_answered(channel, me, moderator, answer);
+    let aborted = games.abort(channel, me, moderator, answer);
     let ended = change_as(ctx, owed, ready, aborted).await?;
     show_ended(ctx, owed, ended).await;
     Ok(())
