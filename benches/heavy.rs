@@ -63,6 +63,7 @@ async fn start_game(s: &Service, channel: u64) {
         )
         .await
         .unwrap()
+        .done
         .0;
     s.games().accept(c.id, 2, None, None).await.unwrap();
 }

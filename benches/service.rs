@@ -74,6 +74,7 @@ async fn start_games(s: &Service, first_channel: u64) {
             )
             .await
             .unwrap()
+            .done
             .0;
         s.games()
             .accept(c.id, 10_001 + 2 * g, None, None)
@@ -247,6 +248,7 @@ fn single_moves(c: &mut Criterion, rt: &tokio::runtime::Runtime, db: &TestDb) {
                         )
                         .await
                         .unwrap()
+                        .done
                         .0;
                     s.games().accept(c.id, 2, None, None).await.unwrap();
                     for (ply, text) in moves.iter().enumerate() {

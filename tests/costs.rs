@@ -132,11 +132,13 @@ async fn game_between(
         )
         .await
         .unwrap()
+        .done
         .0;
     s.games()
         .accept(c.id, BIRGER, None, None)
         .await
         .unwrap()
+        .done
         .game
 }
 

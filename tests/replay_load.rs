@@ -72,11 +72,13 @@ async fn game_between(s: &Service, channel: u64) -> GameInfo {
         )
         .await
         .unwrap()
+        .done
         .0;
     s.games()
         .accept(c.id, BIRGER, None, None)
         .await
         .unwrap()
+        .done
         .game
 }
 

@@ -106,12 +106,8 @@ async fn accept_in_thread(
             _ => e.into(),
         })?;
     let thread = thread.id.get();
-    let accepted = data.service.games().accept_answered(
-        challenge.id,
-        user,
-        Some(thread),
-        Some(response.answer()),
-    );
+    let games = data.service.games();
+    let accepted = games.accept(challenge.id, user, Some(thread), Some(response.answer()));
     // The challenge's message says where the game is on, without a board.
     response
         .change(data, (accepted, in_hand), |_| Vec::new())
@@ -205,25 +201,23 @@ async fn challenge_press(
             let accepted =
                 service
                     .games()
-                    .accept_answered(challenge_id, user, None, Some(response.answer()));
+                    .accept(challenge_id, user, None, Some(response.answer()));
             response.change(data, (accepted, in_hand), |s| s.png).await
         }
         Button::Decline(challenge_id) => {
             service.games().check_decline(challenge_id, user).await?;
-            let declined =
-                service
-                    .games()
-                    .decline_answered(challenge_id, user, Some(response.answer()));
+            let declined = service
+                .games()
+                .decline(challenge_id, user, Some(response.answer()));
             response
                 .change(data, (declined, in_hand), |_| Vec::new())
                 .await
         }
         Button::Cancel(challenge_id) => {
             service.games().check_cancel(challenge_id, user).await?;
-            let cancelled =
-                service
-                    .games()
-                    .cancel_answered(challenge_id, user, Some(response.answer()));
+            let cancelled = service
+                .games()
+                .cancel(challenge_id, user, Some(response.answer()));
             response
                 .change(data, (cancelled, in_hand), |_| Vec::new())
                 .await

@@ -22,17 +22,9 @@ impl Games<'_> {
     /// in the channel, as many open challenges of yours as allowed, a person sent as many
     /// challenges lately as allowed. From a command that answers with the challenge and its
     /// buttons (`answer`), the challenge's message is also written to the outbox in the same
-    /// transaction, held for that answer (its notice returned).
+    /// transaction, held for that answer (its notice returned, as written, for the handler to
+    /// show).
     pub async fn challenge(
-        self,
-        req: ChallengeRequest,
-        answer: Option<Answer>,
-    ) -> Result<(ChallengeInfo, Option<NoticeId>), ServiceError> {
-        Ok(self.challenge_answered(req, answer).await?.done)
-    }
-
-    /// [`Games::challenge`], with the challenge's notice as written, for the handler to show.
-    pub async fn challenge_answered(
         self,
         req: ChallengeRequest,
         answer: Option<Answer>,
@@ -305,22 +297,11 @@ impl Games<'_> {
     /// The game starts, the challenge closes (naming it) and the thread's first post is
     /// written in one transaction; a game already running in the channel refuses it. From a
     /// button press whose answer shows the start (`answer`), the news (the game on, or where
-    /// it is played) is written to the outbox in the same transaction, held for that answer.
-    /// If the game was to be played in a thread and cannot start (the challenge expired or was
-    /// answered meanwhile), the thread is told why, so it is not left empty.
+    /// it is played) is written to the outbox in the same transaction, held for that answer,
+    /// and returned as written, for the handler to show. If the game was to be played in a
+    /// thread and cannot start (the challenge expired or was answered meanwhile), the thread is
+    /// told why, so it is not left empty.
     pub async fn accept(
-        self,
-        id: ChallengeId,
-        user: UserId,
-        channel: Option<ChannelId>,
-        answer: Option<Answer>,
-    ) -> Result<Started, ServiceError> {
-        Ok(self.accept_answered(id, user, channel, answer).await?.done)
-    }
-
-    /// [`Games::accept`], with the start's notice for the press's answer as written, for the
-    /// handler to show.
-    pub async fn accept_answered(
         self,
         id: ChallengeId,
         user: UserId,
@@ -490,18 +471,9 @@ impl Games<'_> {
     }
 
     /// The challenged player declines. From a button press (`answer`), the news is written
-    /// to the outbox with the change, held for the press's answer (its notice returned).
+    /// to the outbox with the change, held for the press's answer (its notice returned, as
+    /// written, for the handler to show).
     pub async fn decline(
-        self,
-        id: ChallengeId,
-        user: UserId,
-        answer: Option<Answer>,
-    ) -> Result<(ChallengeInfo, Option<NoticeId>), ServiceError> {
-        Ok(self.decline_answered(id, user, answer).await?.done)
-    }
-
-    /// [`Games::decline`], with its notice as written, for the handler to show.
-    pub async fn decline_answered(
         self,
         id: ChallengeId,
         user: UserId,
@@ -514,16 +486,6 @@ impl Games<'_> {
 
     /// The challenger withdraws the challenge; from a button press, as [`Games::decline`].
     pub async fn cancel(
-        self,
-        id: ChallengeId,
-        user: UserId,
-        answer: Option<Answer>,
-    ) -> Result<(ChallengeInfo, Option<NoticeId>), ServiceError> {
-        Ok(self.cancel_answered(id, user, answer).await?.done)
-    }
-
-    /// [`Games::cancel`], with its notice as written, for the handler to show.
-    pub async fn cancel_answered(
         self,
         id: ChallengeId,
         user: UserId,
@@ -587,17 +549,9 @@ impl Games<'_> {
     /// Refused: the AI's queue is full, the user has as many games against the AI in the server
     /// as allowed, or started one too recently. From a command that answers with the start
     /// (`answer`), the start (with the board) is also written to the outbox in the same
-    /// transaction, held for that answer.
+    /// transaction, held for that answer (its notice returned, as written, for the handler to
+    /// show).
     pub async fn start_ai_game(
-        self,
-        req: AiGameRequest,
-        answer: Option<Answer>,
-    ) -> Result<Started, ServiceError> {
-        Ok(self.start_ai_game_answered(req, answer).await?.done)
-    }
-
-    /// [`Games::start_ai_game`], with the start's notice as written, for the handler to show.
-    pub async fn start_ai_game_answered(
         self,
         req: AiGameRequest,
         answer: Option<Answer>,

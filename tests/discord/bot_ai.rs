@@ -272,7 +272,8 @@ async fn no_game_waits_on_the_ai_after_a_restart_or_unannounced() {
             None,
         )
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     other.close().await;
     // Nothing tells the bot of this game: its move, once posted, was found by the sweep.
     ai_move(&h.fake, 402).await;

@@ -107,6 +107,7 @@ async fn setup_drawing(db: TestDb, channel: u64, dispatching: bool, images: bool
         )
         .await
         .unwrap()
+        .done
         .0;
     service
         .games()

@@ -146,7 +146,7 @@ async fn a_player_holds_only_so_many_open_challenges(db: TestDb) {
     let (s, clock) = service(&db, 3, 0, 3).await;
     let mut open = Vec::new();
     for channel in 1..=3 {
-        open.push(s.games().challenge(challenge(channel, ASTRID, BIRGER), None).await.unwrap().0);
+        open.push(s.games().challenge(challenge(channel, ASTRID, BIRGER), None).await.unwrap().done.0);
         clock.advance(Duration::from_secs(60));
     }
     let e = s.games().challenge(challenge(4, ASTRID, BIRGER), None).await.unwrap_err();
@@ -190,10 +190,10 @@ both_backends! {
 async fn a_person_is_challenged_only_so_often(db: TestDb) {
     let (s, clock) = service(&db, 0, 3, 3).await;
     // Accepted: wanted, not counted.
-    let c = s.games().challenge(challenge(50, 10, BIRGER), None).await.unwrap().0;
+    let c = s.games().challenge(challenge(50, 10, BIRGER), None).await.unwrap().done.0;
     s.games().accept(c.id, BIRGER, None, None).await.unwrap();
     for (i, from) in [11, 12, 13].into_iter().enumerate() {
-        let c = s.games().challenge(challenge(i as u64 + 1, from, BIRGER), None).await.unwrap().0;
+        let c = s.games().challenge(challenge(i as u64 + 1, from, BIRGER), None).await.unwrap().done.0;
         // Declined at once: answered challenges count too (each was a ping).
         s.games().decline(c.id, BIRGER, None).await.unwrap();
         clock.advance(Duration::from_secs(600));

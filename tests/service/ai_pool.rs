@@ -59,6 +59,7 @@ async fn start(s: &Service, channel: u64, user: u64, level: Level) -> GameId {
         .start_ai_game(request(GUILD, channel, user, level, true), None)
         .await
         .unwrap()
+        .done
         .game
         .id
 }

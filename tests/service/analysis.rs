@@ -66,12 +66,14 @@ async fn played(s: &Service, channel: u64, start: Option<Position>, moves: &[&st
         )
         .await
         .unwrap()
+        .done
         .0;
     let mut game = s
         .games()
         .accept(c.id, BIRGER, None, None)
         .await
         .unwrap()
+        .done
         .game;
     for m in moves {
         let user = game.to_move().unwrap().user_id().unwrap();

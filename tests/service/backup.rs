@@ -43,9 +43,15 @@ async fn a_backup_taken_during_play_holds_every_acknowledged_move() {
             User::new(ASTRID, "Astrid"),
             User::new(BIRGER, "Birger"),
         );
-        let (challenge, _) = f.service.games().challenge(request, None).await.unwrap();
+        let (challenge, _) = f
+            .service
+            .games()
+            .challenge(request, None)
+            .await
+            .unwrap()
+            .done;
         let started = f.service.games().accept(challenge.id, BIRGER, None, None);
-        games.push(started.await.unwrap().game.id);
+        games.push(started.await.unwrap().done.game.id);
     }
     let stop = Arc::new(AtomicBool::new(false));
     let acknowledged: Arc<Vec<AtomicUsize>> =

@@ -60,11 +60,13 @@ async fn game_between(
         .challenge(request(channel, start, time_control), None)
         .await
         .unwrap()
+        .done
         .0;
     s.games()
         .accept(c.id, BIRGER, None, None)
         .await
         .unwrap()
+        .done
         .game
 }
 
@@ -106,8 +108,8 @@ async fn an_expired_challenge_that_cannot_be_closed_holds_up_no_other_item_of_th
     let f = fixture(db).await;
     let s = &f.service;
     let game = game_between(s, 12, None, TimeControl::PerMove(2 * DAY)).await;
-    let stuck = s.games().challenge(request(10, None, TimeControl::None), None).await.unwrap().0;
-    let other = s.games().challenge(request(11, None, TimeControl::None), None).await.unwrap().0;
+    let stuck = s.games().challenge(request(10, None, TimeControl::None), None).await.unwrap().done.0;
+    let other = s.games().challenge(request(11, None, TimeControl::None), None).await.unwrap().done.0;
     refuse(s, "stuck_challenge", "UPDATE", "challenges", &format!("OLD.id = {}", stuck.id)).await;
     // Both challenges expire, and half the game's time is gone.
     f.clock.advance(DAY + Duration::from_secs(1));

@@ -43,12 +43,14 @@ async fn game(f: &Fixture, channel: u64, time: &str) -> GameInfo {
         )
         .await
         .unwrap()
+        .done
         .0;
     f.service
         .games()
         .accept(c.id, BIRGER, Some(channel), None)
         .await
         .unwrap()
+        .done
         .game
 }
 
@@ -167,7 +169,8 @@ async fn a_turn_message_is_written_with_the_move_that_gives_the_turn(db: TestDb)
             None,
         )
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     assert!(ai.game.attackers.is_ai());
     assert_eq!(dms(&f, BIRGER).await.len(), 2);
     let moved = f.service.ai().turn(ai.game.id).await.unwrap().expect("the AI's move");

@@ -118,6 +118,7 @@ async fn ai_game(s: &Service, channel: u64, side: SideChoice) -> GameInfo {
         )
         .await
         .unwrap()
+        .done
         .game
 }
 
@@ -137,11 +138,13 @@ async fn two_player_game(s: &Service, channel: u64, time: TimeControl) -> GameIn
         )
         .await
         .unwrap()
+        .done
         .0;
     s.games()
         .accept(c.id, BIRGER, None, None)
         .await
         .unwrap()
+        .done
         .game
 }
 
@@ -648,7 +651,7 @@ async fn a_thread_that_is_gone_is_said_in_its_channel(db: TestDb) {
             ..challenge_request(place(16), User::new(ASTRID, "Astrid"), User::new(BIRGER, "Birger"))
         }, None)
         .await
-        .unwrap().0;
+        .unwrap().done.0;
     s.games().accept(c.id, BIRGER, Some(160), None).await.unwrap();
     // The thread's first post is in the outbox with the board at the start.
     let first = due_in(s, 160, now(s).await).await.pop().expect("the first post");
@@ -688,7 +691,7 @@ async fn the_clock_writes_its_reminders_losses_and_expiries_with_them(db: TestDb
             ..challenge_request(place(18), User::new(ASTRID, "Astrid"), User::new(BIRGER, "Birger"))
         }, None)
         .await
-        .unwrap().0;
+        .unwrap().done.0;
     s.games().set_challenge_message(c.id, 4242).await.unwrap();
     f.clock.advance(Duration::from_secs(25 * 3600));
     s.game_clock().tick().await.unwrap();
@@ -795,6 +798,7 @@ async fn challenge_in(s: &Service, channel: u64, thread: bool) -> ChallengeInfo 
         )
         .await
         .unwrap()
+        .done
         .0
 }
 
@@ -826,7 +830,8 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
     let started = s
         .games().accept(c.id, BIRGER, None, Some(answering("t-accept", Some(31))))
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     let n = held(s, 30, started.notice.expect("a notice")).await;
     assert_eq!(n.kind, "accepted");
     assert_eq!(n.payload.board.as_ref().map(|b| b.ply), Some(0));
@@ -871,7 +876,8 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
     let (_, notice) = s
         .games().decline(c.id, BIRGER, Some(answering("t-decline", Some(35))))
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     let n = held(s, 34, notice.unwrap()).await;
     assert_eq!(
         (n.kind.as_str(), n.payload.edit),
@@ -882,7 +888,8 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
     let (closed, notice) = s
         .games().cancel(c.id, ASTRID, Some(answering("t-cancel", Some(36))))
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     assert_eq!(closed.status, ChallengeStatus::Cancelled);
     let n = held(s, 34, notice.unwrap()).await;
     assert_eq!(n.payload.edit, Some(36));
@@ -897,7 +904,8 @@ async fn every_button_that_changes_something_holds_its_news_for_its_answer(db: T
             Some(answering("t-thread", Some(38))),
         )
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     assert_eq!(due_in(s, 370, now(s).await).await[0].kind, "game_started");
     let n = held(s, 37, started.notice.unwrap()).await;
     assert_eq!(n.payload.edit, Some(38));
@@ -1190,7 +1198,8 @@ async fn a_challenge_a_draw_offer_and_a_game_against_the_ai_hold_their_message_f
             Some(answering("t-challenge", None)),
         )
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     let n = held(s, 50, notice.unwrap()).await;
     assert_eq!(n.kind, "challenge");
     assert_eq!(n.payload.buttons, Some(Buttons::Challenge(c.id)));
@@ -1229,7 +1238,8 @@ async fn a_challenge_a_draw_offer_and_a_game_against_the_ai_hold_their_message_f
             Some(answering("t-ai", None)),
         )
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     s.ai().turn(started.game.id).await.unwrap().unwrap();
     let n = held(s, 51, started.notice.unwrap()).await;
     assert_eq!(n.kind, "started");
@@ -1262,7 +1272,8 @@ async fn held_challenge(s: &Service, channel: u64) -> StoredNotice {
             Some(answering(&format!("token-{channel}"), None)),
         )
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     let row = s.probe().notices_in(channel).await.unwrap().pop().unwrap();
     assert_eq!(Some(row.id), notice);
     row
@@ -1498,7 +1509,8 @@ async fn a_turns_time_starts_when_the_news_that_gave_it_is_shown(db: TestDb) {
             Some(answering),
         )
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     f.clock.advance(2 * hour);
     assert!(s.game_clock().tick().await.unwrap().is_empty(), "not shown yet");
     answered(s, started.notice.expect("the start's notice")).await;

@@ -65,11 +65,13 @@ async fn game(s: &Service, channel: u64) -> GameInfo {
         .challenge(challenge_request(place(channel), astrid(), birger()), None)
         .await
         .unwrap()
+        .done
         .0;
     s.games()
         .accept(c.id, BIRGER, None, None)
         .await
         .unwrap()
+        .done
         .game
 }
 
@@ -179,6 +181,7 @@ async fn history(s: &Service) -> Vec<u64> {
         .challenge(challenge_request(place(3), birger(), astrid()), None)
         .await
         .unwrap()
+        .done
         .0;
     s.games().decline(c.id, ASTRID, None).await.unwrap();
     // Channel 4: against the AI, resigned.
@@ -194,7 +197,8 @@ async fn history(s: &Service) -> Vec<u64> {
             None,
         )
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     assert!(ai.game.attackers.is_ai());
     s.games().resign(4, ASTRID, None).await.unwrap();
     // A puzzle, answered until it ends.
@@ -363,6 +367,7 @@ async fn what_is_stored_about_a_member_is_read_out_whole_and_forgotten_for_good(
         .challenge(challenge_request(place(7), astrid(), birger()), None)
         .await
         .unwrap()
+        .done
         .0;
     let refused = s.privacy().forget(&asking, Some(&to)).await.unwrap_err();
     let words = tablut_bot::bot::messages::refusal(&refused);

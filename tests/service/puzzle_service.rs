@@ -696,8 +696,8 @@ async fn finished_games_on_the_bot_are_searched_for_puzzles_once(db: TestDb) {
             )
         }, None)
         .await
-        .unwrap().0;
-    let mut game = f.service.games().accept(c.id, BIRGER, None, None).await.unwrap().game;
+        .unwrap().done.0;
+    let mut game = f.service.games().accept(c.id, BIRGER, None, None).await.unwrap().done.game;
     for mv in &line {
         let to_move = game.to_move().unwrap().user_id().unwrap();
         game = f.service.games().play_move(50, to_move, &mv.to_string(), Answer::None).await.unwrap().done.game;

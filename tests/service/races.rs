@@ -102,11 +102,13 @@ async fn game(s: &Service, channel: u64, time_control: TimeControl) -> GameInfo 
         .challenge(request(channel, time_control), None)
         .await
         .unwrap()
+        .done
         .0;
     s.games()
         .accept(c.id, BIRGER, None, None)
         .await
         .unwrap()
+        .done
         .game
 }
 
@@ -196,6 +198,7 @@ async fn a_challenge_accepted_in_two_processes_at_once_starts_one_game() {
                 .challenge(request(ch, TimeControl::None), None)
                 .await
                 .unwrap()
+                .done
                 .0;
         let (a, b) = (t.a.clone(), t.b.clone());
         let (r1, r2) = tokio::join!(
@@ -229,6 +232,7 @@ async fn two_clocks_remind_once_and_end_each_game_on_time_once() {
                 .challenge(request(ch, TimeControl::PerMove(per_move)), None)
                 .await
                 .unwrap()
+                .done
                 .0;
         t.a.games().accept(c.id, BIRGER, None, None).await.unwrap();
     }
@@ -286,12 +290,14 @@ async fn a_game_whose_clock_a_dead_process_claimed_is_looked_at_once_its_lease_e
             .challenge(request(350, TimeControl::PerMove(per_move)), None)
             .await
             .unwrap()
+            .done
             .0;
     let id =
         t.a.games()
             .accept(c.id, BIRGER, None, None)
             .await
             .unwrap()
+            .done
             .game
             .id;
     // Half the time gone: a reminder is due. A process claims the game's clock (on the
@@ -350,7 +356,8 @@ async fn two_ai_sweeps_play_each_ai_turn_once() {
                     None,
                 )
                 .await
-                .unwrap();
+                .unwrap()
+                .done;
         ids.push((started.game.id, ch));
     }
     // Both processes find every owed turn and play it at once.
@@ -400,7 +407,8 @@ async fn an_ai_turn_claimed_by_a_dead_process_is_played_once_its_lease_ends() {
                 None,
             )
             .await
-            .unwrap();
+            .unwrap()
+            .done;
     let id = started.game.id;
     // A process claims the turn (as the service does, on the database's clock, for its
     // search's time and the margin) and dies before it moves.
@@ -476,6 +484,7 @@ async fn an_ai_turn_waiting_in_a_busy_queue_past_its_lease_is_searched_once() {
         )
         .await
         .unwrap()
+        .done
         .game
         .id;
     // A person's casual game in A (hints are for casual games) whose hint takes A's only
@@ -491,6 +500,7 @@ async fn an_ai_turn_waiting_in_a_busy_queue_past_its_lease_is_searched_once() {
         )
         .await
         .unwrap()
+        .done
         .0;
     a.games().accept(c.id, BIRGER, None, None).await.unwrap();
     let hint = {
@@ -651,6 +661,7 @@ async fn two_games_of_one_player_ending_at_once_are_both_rated() {
                     )
                     .await
                     .unwrap()
+                    .done
                     .0;
             t.a.games()
                 .accept(c.id, opponent.id, None, None)
@@ -788,7 +799,8 @@ async fn two_processes_whose_clocks_are_a_minute_apart_double_and_lose_nothing()
                 None,
             )
             .await
-            .unwrap();
+            .unwrap()
+            .done;
         games.push(started.game.id);
     }
     // Three rounds: the AI's turn, tried by both processes at once, then Astrid's move,
@@ -896,13 +908,15 @@ async fn two_processes_whose_clocks_are_a_minute_apart_agree_on_deadlines_remind
         .games()
         .challenge(request(800, TimeControl::PerMove(per_move)), None)
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     assert_eq!(c.expires_at, T0 + ttl);
     let started = b
         .games()
         .accept(c.id, BIRGER, None, None)
         .await
         .unwrap()
+        .done
         .game;
     assert_eq!(started.turn_deadline, Some(T0 + per_move_ms));
     database.advance(Duration::from_secs(5));
@@ -921,7 +935,8 @@ async fn two_processes_whose_clocks_are_a_minute_apart_agree_on_deadlines_remind
         .games()
         .challenge(request(801, TimeControl::None), None)
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     let expires = T0 + 5_000 + ttl;
     assert_eq!(open.expires_at, expires);
     // A draw offer, written through B, is dated by the database too.
@@ -1043,7 +1058,13 @@ async fn a_move_sent_to_another_process_while_the_ais_is_posted_is_shown_after_i
     let off = tablut_bot::service::notify::NotifyMode::Off;
     t.a.notifications().set(ASTRID, off).await.unwrap();
     let request = ai_game_request(place(360), astrid, SideChoice::Defenders, Level::Easy);
-    let game = t.a.games().start_ai_game(request, None).await.unwrap().game;
+    let game =
+        t.a.games()
+            .start_ai_game(request, None)
+            .await
+            .unwrap()
+            .done
+            .game;
     let reply = t.a.ai().turn(game.id).await.unwrap().unwrap();
     let now = t.a.database_now().await.unwrap();
     let claimed = t.a.outbox().claim(now, 10).await.unwrap();
@@ -1129,7 +1150,7 @@ async fn a_claim_outlives_its_attempts_slow_drawing() {
         SideChoice::Defenders,
         Level::Easy,
     );
-    let started = a.games().start_ai_game(request, None).await.unwrap();
+    let started = a.games().start_ai_game(request, None).await.unwrap().done;
     a.ai().turn(started.game.id).await.unwrap().unwrap();
     // A's only worker drawing something else until let go: its boards wait.
     let (release, held) = std::sync::mpsc::channel::<()>();

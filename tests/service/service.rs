@@ -80,8 +80,14 @@ async fn game_between(s: &Service, channel: u64, start: Option<Position>) -> Gam
         )
         .await
         .unwrap()
+        .done
         .0;
-    let started = s.games().accept(c.id, BIRGER, None, None).await.unwrap();
+    let started = s
+        .games()
+        .accept(c.id, BIRGER, None, None)
+        .await
+        .unwrap()
+        .done;
     assert_eq!(started.game.attackers.user_id(), Some(ASTRID));
     assert_eq!(started.game.defenders.user_id(), Some(BIRGER));
     started.game
@@ -100,9 +106,15 @@ async fn casual_game(s: &Service, channel: u64) -> GameInfo {
         )
         .await
         .unwrap()
+        .done
         .0;
     assert!(!c.rated);
-    let started = s.games().accept(c.id, BIRGER, None, None).await.unwrap();
+    let started = s
+        .games()
+        .accept(c.id, BIRGER, None, None)
+        .await
+        .unwrap()
+        .done;
     assert!(!started.game.rated && started.game.is_casual());
     started.game
 }
@@ -509,7 +521,7 @@ both_backends! {
 async fn challenges_are_answered_by_the_challenged_only_and_expire(db: TestDb) {
     let f = fixture(db).await;
     let s = &f.service;
-    let c = s.games().challenge(request(30, SideChoice::Random), None).await.unwrap().0;
+    let c = s.games().challenge(request(30, SideChoice::Random), None).await.unwrap().done.0;
     assert_eq!(c.status, ChallengeStatus::Pending);
     assert!(matches!(
         s.games().challenge(request(30, SideChoice::Random), None).await,
@@ -527,20 +539,20 @@ async fn challenges_are_answered_by_the_challenged_only_and_expire(db: TestDb) {
         s.games().cancel(c.id, BIRGER, None).await,
         Err(ServiceError::NotYourChallenge)
     ));
-    let declined = s.games().decline(c.id, BIRGER, None).await.unwrap().0;
+    let declined = s.games().decline(c.id, BIRGER, None).await.unwrap().done.0;
     assert_eq!(declined.status, ChallengeStatus::Declined);
     assert!(matches!(
         s.games().accept(c.id, BIRGER, None, None).await,
         Err(ServiceError::ChallengeClosed(_))
     ));
 
-    let c = s.games().challenge(request(30, SideChoice::Random), None).await.unwrap().0;
+    let c = s.games().challenge(request(30, SideChoice::Random), None).await.unwrap().done.0;
     assert_eq!(
-        s.games().cancel(c.id, ASTRID, None).await.unwrap().0.status,
+        s.games().cancel(c.id, ASTRID, None).await.unwrap().done.0.status,
         ChallengeStatus::Cancelled
     );
 
-    let c = s.games().challenge(request(30, SideChoice::Random), None).await.unwrap().0;
+    let c = s.games().challenge(request(30, SideChoice::Random), None).await.unwrap().done.0;
     f.clock.advance(Duration::from_secs(24 * 3600));
     assert!(matches!(
         s.games().accept(c.id, BIRGER, None, None).await,
@@ -549,7 +561,7 @@ async fn challenges_are_answered_by_the_challenged_only_and_expire(db: TestDb) {
     assert!(s.games().game_in_channel(30).await.unwrap().is_none());
 
     // The clock expires open challenges and reports each once.
-    let c = s.games().challenge(request(30, SideChoice::Random), None).await.unwrap().0;
+    let c = s.games().challenge(request(30, SideChoice::Random), None).await.unwrap().done.0;
     f.clock.advance(Duration::from_secs(23 * 3600));
     assert!(s.game_clock().tick().await.unwrap().is_empty());
     f.clock.advance(Duration::from_secs(3600));
@@ -572,7 +584,7 @@ both_backends! {
 async fn a_challenge_accepted_after_another_game_started_is_refused_by_the_constraint(db: TestDb) {
     let f = fixture(db).await;
     let s = &f.service;
-    let c = s.games().challenge(request(31, SideChoice::Random), None).await.unwrap().0;
+    let c = s.games().challenge(request(31, SideChoice::Random), None).await.unwrap().done.0;
     // Carl starts a game against the AI in the channel meanwhile.
     s.games().start_ai_game(ai_game_request(place(31), User::new(CARL, "Carl"), SideChoice::Attackers, Level::Easy), None)
     .await
@@ -587,7 +599,7 @@ async fn a_challenge_accepted_after_another_game_started_is_refused_by_the_const
         ChallengeStatus::Pending
     );
     // Accepted into a thread of its own, it starts there.
-    let started = s.games().accept(c.id, BIRGER, Some(32), None).await.unwrap();
+    let started = s.games().accept(c.id, BIRGER, Some(32), None).await.unwrap().done;
     assert_eq!(started.game.place.channel, 32);
     // The closed challenge names the game it started.
     let row = store::challenges::by_id(s.store().pool(), c.id)
@@ -700,7 +712,8 @@ async fn games_against_the_ai_as_each_side(db: TestDb) {
     let started = s
         .games().start_ai_game(ai_game(50, SideChoice::Defenders), None)
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     assert!(!started.game.rated);
     assert_eq!(started.game.turn_deadline, None, "the AI has no clock");
     let reply = s
@@ -731,7 +744,8 @@ async fn games_against_the_ai_as_each_side(db: TestDb) {
     let started = s
         .games().start_ai_game(ai_game(51, SideChoice::Attackers), None)
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     assert!(s.ai().turn(started.game.id).await.unwrap().is_none());
     s.games().play_move(51, ASTRID, "a4-a3", Answer::None).await.unwrap();
     let reply = s.ai().turn(started.game.id).await.unwrap().unwrap();
@@ -881,8 +895,8 @@ async fn reminders_come_once_each_and_time_runs_out_even_across_a_restart(db: Te
             ..request(90, SideChoice::Attackers)
         }, None)
         .await
-        .unwrap().0;
-    let game = f.service.games().accept(c.id, BIRGER, None, None).await.unwrap().game;
+        .unwrap().done.0;
+    let game = f.service.games().accept(c.id, BIRGER, None, None).await.unwrap().done.game;
     assert_eq!(game.turn_deadline, Some(T0 + 2 * 86_400_000));
     f.clock.advance(day - Duration::from_secs(1));
     assert!(
@@ -975,10 +989,10 @@ async fn downtime_is_given_back_to_running_games_and_open_challenges_once(db: Te
             ..request(95, SideChoice::Attackers)
         }, None)
         .await
-        .unwrap().0;
-    let game = f.service.games().accept(c.id, BIRGER, None, None).await.unwrap().game;
+        .unwrap().done.0;
+    let game = f.service.games().accept(c.id, BIRGER, None, None).await.unwrap().done.game;
     assert_eq!(game.turn_deadline, Some(T0 + ms(day)));
-    let open = f.service.games().challenge(request(96, SideChoice::Defenders), None).await.unwrap().0;
+    let open = f.service.games().challenge(request(96, SideChoice::Defenders), None).await.unwrap().done.0;
     let expiry = |s: &Service| {
         let pool = s.store().pool().clone();
         async move {
@@ -1058,7 +1072,7 @@ async fn the_leaderboard_orders_by_rating_and_pages(db: TestDb) {
                 ..request(0, SideChoice::Attackers)
             }, None)
             .await
-            .unwrap().0;
+            .unwrap().done.0;
         s.games().accept(c.id, 1000 + n + 1, None, None).await.unwrap();
         s.games().resign(200 + n, 1000 + n + 1, None).await.unwrap();
     }
@@ -1164,8 +1178,8 @@ async fn a_game_that_cannot_be_rebuilt_holds_up_no_other_clock(db: TestDb) {
                 ..request(channel, SideChoice::Attackers)
             }, None)
             .await
-            .unwrap().0;
-        ids.push(f.service.games().accept(c.id, BIRGER, None, None).await.unwrap().game.id);
+            .unwrap().done.0;
+        ids.push(f.service.games().accept(c.id, BIRGER, None, None).await.unwrap().done.game.id);
     }
     // The first game's stored rules are damaged: it cannot be rebuilt.
     sqlx::query("UPDATE games SET rules = 'not json' WHERE id = $1")
@@ -1215,9 +1229,15 @@ async fn variant_game(s: &Service, channel: u64, variant: Variant) -> GameInfo {
         )
         .await
         .unwrap()
+        .done
         .0;
     assert_eq!(c.rules.variant, variant);
-    let started = s.games().accept(c.id, BIRGER, None, None).await.unwrap();
+    let started = s
+        .games()
+        .accept(c.id, BIRGER, None, None)
+        .await
+        .unwrap()
+        .done;
     assert_eq!(started.game.variant(), variant);
     assert_eq!(started.game.start, Position::start_of(variant));
     started.game
@@ -1531,9 +1551,10 @@ async fn a_fischer_game_is_won_on_time_with_its_increments_counted_exactly(db: T
         )
         .await
         .unwrap()
+        .done
         .0;
     assert_eq!(c.time_control, fischer);
-    let game = f.service.games().accept(c.id, BIRGER, None, None).await.unwrap().game;
+    let game = f.service.games().accept(c.id, BIRGER, None, None).await.unwrap().done.game;
     assert_eq!(game.time_control, fischer);
     assert_eq!(game.clocks, Some(Clocks::both(24 * hour)));
     assert!(

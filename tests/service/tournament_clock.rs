@@ -225,8 +225,9 @@ both_backends! {
             .games()
             .challenge(challenge_request(place, player(2), player(3)), None)
             .await
-            .unwrap();
-        let started = s.games().accept(challenge.id, player(3).id, None, None).await.unwrap();
+            .unwrap()
+            .done;
+        let started = s.games().accept(challenge.id, player(3).id, None, None).await.unwrap().done;
         assert_eq!(started.game.tournament, None);
         let row = games::by_id(pool, started.game.id).await.unwrap().unwrap();
         assert_eq!(row.tournament, None);

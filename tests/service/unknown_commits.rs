@@ -98,15 +98,15 @@ async fn challenges_made_answered_and_expired_are_looked_up_when_their_commit_is
     fail_next(s, CommitFault::Lost);
     assert_lost(games.challenge(request(10), answering("c1")).await);
     assert!(kinds(s, 10).await.is_empty());
-    let (c, notice) = games.challenge(request(10), answering("c2")).await.unwrap();
+    let (c, notice) = games.challenge(request(10), answering("c2")).await.unwrap().done;
     told_once(s, 10, notice, "challenge", 1).await;
     fail_next(s, CommitFault::Landed);
-    let (landed, notice) = games.challenge(request(11), answering("c3")).await.unwrap();
+    let (landed, notice) = games.challenge(request(11), answering("c3")).await.unwrap().done;
     told_once(s, 11, notice, "challenge", 1).await;
     assert_eq!(status(s, landed.id).await, ChallengeStatus::Pending);
     // Without a notice, the challenge itself is looked for.
     fail_next(s, CommitFault::Landed);
-    let (quiet, _) = games.challenge(request(12), None).await.unwrap();
+    let (quiet, _) = games.challenge(request(12), None).await.unwrap().done;
     assert_eq!(status(s, quiet.id).await, ChallengeStatus::Pending);
     fail_next(s, CommitFault::Lost);
     assert_lost(games.challenge(request(13), None).await);
@@ -118,11 +118,11 @@ async fn challenges_made_answered_and_expired_are_looked_up_when_their_commit_is
     assert_eq!(status(s, c.id).await, ChallengeStatus::Pending);
     assert!(games.game_in_channel(10).await.unwrap().is_none());
     fail_next(s, CommitFault::Landed);
-    let started = games.accept(c.id, BIRGER, None, answering("a2")).await.unwrap();
+    let started = games.accept(c.id, BIRGER, None, answering("a2")).await.unwrap().done;
     told_once(s, 10, started.notice, "accepted", 2).await;
     assert_eq!(games.game_in_channel(10).await.unwrap().map(|g| g.id), Some(started.game.id));
     fail_next(s, CommitFault::Landed);
-    let quiet = games.accept(quiet.id, BIRGER, None, None).await.unwrap();
+    let quiet = games.accept(quiet.id, BIRGER, None, None).await.unwrap().done;
     assert_eq!(games.game_in_channel(12).await.unwrap().map(|g| g.id), Some(quiet.game.id));
 
     // Declined and withdrawn.
@@ -131,19 +131,19 @@ async fn challenges_made_answered_and_expired_are_looked_up_when_their_commit_is
     assert_eq!(status(s, landed.id).await, ChallengeStatus::Pending);
     assert_eq!(kinds(s, 11).await.len(), 1);
     fail_next(s, CommitFault::Landed);
-    let (declined, notice) = games.decline(landed.id, BIRGER, answering("d2")).await.unwrap();
+    let (declined, notice) = games.decline(landed.id, BIRGER, answering("d2")).await.unwrap().done;
     assert_eq!(declined.status, ChallengeStatus::Declined);
     told_once(s, 11, notice, "challenge_closed", 2).await;
-    let (open, _) = games.challenge(request(14), None).await.unwrap();
+    let (open, _) = games.challenge(request(14), None).await.unwrap().done;
     fail_next(s, CommitFault::Lost);
     assert_lost(games.cancel(open.id, ASTRID, None).await);
     assert_eq!(status(s, open.id).await, ChallengeStatus::Pending);
     fail_next(s, CommitFault::Landed);
-    let (cancelled, _) = games.cancel(open.id, ASTRID, None).await.unwrap();
+    let (cancelled, _) = games.cancel(open.id, ASTRID, None).await.unwrap().done;
     assert_eq!(cancelled.status, ChallengeStatus::Cancelled);
 
     // Expired when answered past its time: lost, still open; then the expiry lands, told once.
-    let (old, _) = games.challenge(request(15), None).await.unwrap();
+    let (old, _) = games.challenge(request(15), None).await.unwrap().done;
     f.clock.advance(f.config.challenge_ttl + Duration::from_secs(1));
     fail_next(s, CommitFault::Lost);
     assert_lost(games.accept(old.id, BIRGER, None, None).await);
@@ -181,17 +181,18 @@ async fn games_against_the_ai_and_draw_offers_are_looked_up_when_their_commit_is
     assert!(kinds(s, 20).await.is_empty());
     games.start_ai_game(request(20), answering("s2")).await.unwrap();
     fail_next(s, CommitFault::Landed);
-    let started = games.start_ai_game(request(21), answering("s3")).await.unwrap();
+    let started = games.start_ai_game(request(21), answering("s3")).await.unwrap().done;
     told_once(s, 21, started.notice, "started", 1).await;
     fail_next(s, CommitFault::Landed);
-    let quiet = games.start_ai_game(request(22), None).await.unwrap();
+    let quiet = games.start_ai_game(request(22), None).await.unwrap().done;
     assert_eq!(games.game_in_channel(22).await.unwrap().map(|g| g.id), Some(quiet.game.id));
 
     // Draw offers between people, and their answers.
     let (c, _) = games
         .challenge(challenge_request(place(23), astrid(), birger()), None)
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     games.accept(c.id, BIRGER, None, None).await.unwrap();
     let before = kinds(s, 23).await.len();
     fail_next(s, CommitFault::Lost);

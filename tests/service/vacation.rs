@@ -43,6 +43,7 @@ async fn game(f: &Fixture, channel: u64, attacker: u64, defender: u64, time: &st
         )
         .await
         .unwrap()
+        .done
         .0;
     let game = f
         .service
@@ -50,6 +51,7 @@ async fn game(f: &Fixture, channel: u64, attacker: u64, defender: u64, time: &st
         .accept(c.id, defender, None, None)
         .await
         .unwrap()
+        .done
         .game;
     news_shown(&f.service, channel).await;
     game

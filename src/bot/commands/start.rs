@@ -196,7 +196,7 @@ pub(crate) async fn open_challenge(
     let made = change(
         ctx,
         games.check_challenge(&request),
-        games.challenge_answered(request.clone(), Some(answer(ctx))),
+        games.challenge(request.clone(), Some(answer(ctx))),
     )
     .await?;
     if let Some(notice) = made.and_then(|m| m.notice) {
@@ -215,7 +215,7 @@ pub(crate) async fn start_ai_game(ctx: Context<'_>, request: AiGameRequest) -> R
     }) = change(
         ctx,
         games.check_ai_game(&request),
-        games.start_ai_game_answered(request.clone(), Some(answer(ctx))),
+        games.start_ai_game(request.clone(), Some(answer(ctx))),
     )
     .await?
     else {
