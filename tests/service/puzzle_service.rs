@@ -96,20 +96,21 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
     let r = seed_where(|r| r.kind == Kind::Win && r.moves == 2);
     f.only(&r).await;
     let astrid = user(ASTRID, "Astrid");
-    let view = f.service.puzzles().puzzle(GUILD, &astrid, None).await.unwrap();
+    let view = f.service.puzzles().puzzle(GUILD, &astrid, None).await.unwrap().done;
     assert_eq!((view.kind, view.moves, view.step), (Kind::Win, 2, 1));
     assert!(view.rated && view.reply.is_none());
     assert_eq!(view.side, r.to_move);
     // The same puzzle while it is not done.
     assert_eq!(
-        f.service.puzzles().puzzle(GUILD, &astrid, None).await.unwrap().puzzle_id,
+        f.service.puzzles().puzzle(GUILD, &astrid, None).await.unwrap().done.puzzle_id,
         view.puzzle_id
     );
     let goes_on = f
         .service
         .puzzles().puzzle_move(GUILD, &astrid, &r.line[0], None)
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     match &goes_on {
         PuzzleVerdict::Continue { played, view, .. } => {
             assert!(played.starts_with(&r.line[0]), "{played}");
@@ -124,7 +125,8 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
         f.service
             .puzzles().puzzle_move(GUILD, &astrid, &r.line[0], None)
             .await
-            .unwrap(),
+            .unwrap()
+            .done,
         goes_on
     );
     let before = Rating::default();
@@ -133,7 +135,8 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
         .service
         .puzzles().puzzle_move(GUILD, &astrid, &r.line[2], None)
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     match &solved {
         PuzzleVerdict::Solved { ratings, .. } => {
             let ratings = ratings.expect("a first try is rated");
@@ -161,18 +164,18 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
     // any move (there is no puzzle under way), and as the last answer not shown; nothing is
     // judged or rated again.
     assert_eq!(
-        f.service.puzzles().puzzle_move(GUILD, &astrid, "a1-a2", None).await.unwrap(),
+        f.service.puzzles().puzzle_move(GUILD, &astrid, "a1-a2", None).await.unwrap().done,
         solved
     );
     assert_eq!(
-        f.service.puzzles().unshown_verdict(GUILD, ASTRID, None).await.unwrap(),
+        f.service.puzzles().unshown_verdict(GUILD, ASTRID, None).await.unwrap().map(|a| a.done),
         Some(solved.clone())
     );
     let unchanged = f.service.puzzles().puzzle_player(GUILD, ASTRID).await.unwrap();
     assert_eq!(unchanged.as_ref(), Some(&me));
     f.service.puzzles().verdict_shown(solved.key()).await.unwrap();
     assert_eq!(
-        f.service.puzzles().unshown_verdict(GUILD, ASTRID, None).await.unwrap(),
+        f.service.puzzles().unshown_verdict(GUILD, ASTRID, None).await.unwrap().map(|a| a.done),
         None
     );
     // No puzzle to answer now.
@@ -181,7 +184,7 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
         Err(ServiceError::NoPuzzle)
     ));
     // The only puzzle again: a repeat, unrated, and the ratings stay.
-    let again = f.service.puzzles().puzzle(GUILD, &astrid, None).await.unwrap();
+    let again = f.service.puzzles().puzzle(GUILD, &astrid, None).await.unwrap().done;
     assert!(!again.rated);
     f.service
         .puzzles().puzzle_move(GUILD, &astrid, &r.line[0], None)
@@ -192,6 +195,7 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
         .puzzles().puzzle_move(GUILD, &astrid, &r.line[2], None)
         .await
         .unwrap()
+        .done
     {
         PuzzleVerdict::Solved { ratings: None, .. } => {}
         other => panic!("{other:?}"),
@@ -220,8 +224,8 @@ async fn two_players_solving_one_puzzle_at_once_both_move_its_rating(db: TestDb)
     f.only(&r).await;
     let (astrid, birger) = (user(ASTRID, "Astrid"), user(BIRGER, "Birger"));
     let s = &f.service;
-    let id = s.puzzles().puzzle(GUILD, &astrid, None).await.unwrap().puzzle_id;
-    assert_eq!(s.puzzles().puzzle(GUILD, &birger, None).await.unwrap().puzzle_id, id);
+    let id = s.puzzles().puzzle(GUILD, &astrid, None).await.unwrap().done.puzzle_id;
+    assert_eq!(s.puzzles().puzzle(GUILD, &birger, None).await.unwrap().done.puzzle_id, id);
     // Another writer holds the puzzle (SQLite: the database's write lock; PostgreSQL: the
     // puzzle's row) until both answers have read what they read before they write.
     let mut holder = s.store().pool().begin().await.unwrap();
@@ -257,7 +261,7 @@ async fn two_players_solving_one_puzzle_at_once_both_move_its_rating(db: TestDb)
         s.puzzles().puzzle_move(GUILD, &birger, &r.line[0], None),
         both_waiting
     );
-    let solved = |answer: Result<PuzzleVerdict, ServiceError>| match answer.unwrap() {
+    let solved = |answer: Result<Answered<PuzzleVerdict>, ServiceError>| match answer.unwrap().done {
         PuzzleVerdict::Solved { ratings, .. } => ratings.expect("a first try is rated"),
         other => panic!("{other:?}"),
     };
@@ -296,7 +300,7 @@ async fn a_wrong_answer_fails_and_is_rated_as_a_loss(db: TestDb) {
     let birger = user(BIRGER, "Birger");
     f.service.puzzles().puzzle(GUILD, &birger, None).await.unwrap();
     let wrong = wrong_move(&r);
-    match f.service.puzzles().puzzle_move(GUILD, &birger, &wrong, None).await.unwrap() {
+    match f.service.puzzles().puzzle_move(GUILD, &birger, &wrong, None).await.unwrap().done {
         PuzzleVerdict::Failed {
             solution, ratings, ..
         } => {
@@ -352,7 +356,7 @@ async fn bad_answers_change_nothing(db: TestDb) {
         assert!(words.len() < 200 && !words.contains('\n'));
     }
     // Still the first move, still rated.
-    let view = f.service.puzzles().puzzle(GUILD, &astrid, None).await.unwrap();
+    let view = f.service.puzzles().puzzle(GUILD, &astrid, None).await.unwrap().done;
     assert_eq!(view.step, 1);
     assert!(view.rated);
     assert!(f
@@ -395,19 +399,20 @@ async fn the_current_puzzle_survives_a_restart(db: TestDb) {
     let r = seed_where(|r| r.kind == Kind::Win && r.moves == 2);
     f.only(&r).await;
     let astrid = user(ASTRID, "Astrid");
-    let view = f.service.puzzles().puzzle(GUILD, &astrid, None).await.unwrap();
+    let view = f.service.puzzles().puzzle(GUILD, &astrid, None).await.unwrap().done;
     f.service
         .puzzles().puzzle_move(GUILD, &astrid, &r.line[0], None)
         .await
         .unwrap();
     let f = f.reopen().await;
-    let again = f.service.puzzles().puzzle(GUILD, &astrid, None).await.unwrap();
+    let again = f.service.puzzles().puzzle(GUILD, &astrid, None).await.unwrap().done;
     assert_eq!((again.puzzle_id, again.step), (view.puzzle_id, 2));
     assert!(matches!(
         f.service
             .puzzles().puzzle_move(GUILD, &astrid, &r.line[2], None)
             .await
-            .unwrap(),
+            .unwrap()
+            .done,
         PuzzleVerdict::Solved {
             ratings: Some(_),
             ..
@@ -423,7 +428,7 @@ async fn each_player_gets_puzzles_they_have_not_tried(db: TestDb) {
     let astrid = user(ASTRID, "Astrid");
     let mut seen = std::collections::HashSet::new();
     for _ in 0..3 {
-        let view = f.service.puzzles().puzzle(GUILD, &astrid, None).await.unwrap();
+        let view = f.service.puzzles().puzzle(GUILD, &astrid, None).await.unwrap().done;
         assert!(view.rated);
         assert!(
             seen.insert(view.puzzle_id),
@@ -436,7 +441,7 @@ async fn each_player_gets_puzzles_they_have_not_tried(db: TestDb) {
             .unwrap();
         let first = p.line.split_whitespace().next().unwrap().to_string();
         // Solve or fail it to move on.
-        let answer = f.service.puzzles().puzzle_move(GUILD, &astrid, &first, None).await.unwrap();
+        let answer = f.service.puzzles().puzzle_move(GUILD, &astrid, &first, None).await.unwrap().done;
         if let PuzzleVerdict::Continue { .. } = answer {
             let third = p.line.split_whitespace().nth(2).unwrap().to_string();
             f.service.puzzles().puzzle_move(GUILD, &astrid, &third, None).await.unwrap();
@@ -498,6 +503,7 @@ async fn the_daily_puzzle_is_posted_once_a_day_through_the_outbox(db: TestDb) {
         .puzzles().set_daily_channel(GUILD, None, ASTRID, None)
         .await
         .unwrap()
+        .done
         .0);
     f.clock
         .advance(std::time::Duration::from_millis(DAY_MS as u64));
@@ -510,7 +516,13 @@ async fn the_daily_puzzle_is_posted_once_a_day_through_the_outbox(db: TestDb) {
 async fn solve(s: &Service, who: &User, line: &[String]) -> PuzzleVerdict {
     let mut last = None;
     for mv in line.iter().step_by(2) {
-        last = Some(s.puzzles().puzzle_move(GUILD, who, mv, None).await.unwrap());
+        last = Some(
+            s.puzzles()
+                .puzzle_move(GUILD, who, mv, None)
+                .await
+                .unwrap()
+                .done,
+        );
     }
     last.unwrap()
 }
@@ -530,7 +542,7 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
     ));
     assert!(s.puzzles().daily_board(GUILD).await.unwrap().is_none());
     // Astrid has a puzzle of her own under way.
-    let own = s.puzzles().puzzle(GUILD, &astrid, None).await.unwrap();
+    let own = s.puzzles().puzzle(GUILD, &astrid, None).await.unwrap().done;
     assert_eq!(own.day, None);
     s.puzzles().set_daily_channel(GUILD, Some(CHANNEL), ASTRID, None)
         .await
@@ -578,10 +590,10 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
         .collect();
     // Astrid's try: the posted puzzle, rated unless she had it as her own; her current puzzle
     // until it is over.
-    let view = s.puzzles().daily_puzzle(GUILD, &astrid, None, None).await.unwrap();
+    let view = s.puzzles().daily_puzzle(GUILD, &astrid, None, None).await.unwrap().done;
     assert_eq!((view.puzzle_id, view.day, view.step), (posted, Some(day), 1));
     assert_eq!(view.rated, own.puzzle_id != posted);
-    assert_eq!(s.puzzles().puzzle(GUILD, &astrid, None).await.unwrap().day, Some(day));
+    assert_eq!(s.puzzles().puzzle(GUILD, &astrid, None).await.unwrap().done.day, Some(day));
     // Solved 42 s after she pressed.
     f.clock.advance(std::time::Duration::from_secs(42));
     match solve(s, &astrid, &line).await {
@@ -592,14 +604,14 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
         other => panic!("{other:?}"),
     }
     // Her own puzzle is back where it was; the day's puzzle is hers no more.
-    let back = s.puzzles().puzzle(GUILD, &astrid, None).await.unwrap();
+    let back = s.puzzles().puzzle(GUILD, &astrid, None).await.unwrap().done;
     assert_eq!((back.puzzle_id, back.day, back.step), (own.puzzle_id, None, 1));
     assert!(matches!(
         s.puzzles().daily_puzzle(GUILD, &astrid, None, None).await,
         Err(ServiceError::DailyPuzzleDone { solved: true })
     ));
     // Birger's try, rated, answered wrong.
-    let birgers = s.puzzles().daily_puzzle(GUILD, &birger, Some(day), None).await.unwrap();
+    let birgers = s.puzzles().daily_puzzle(GUILD, &birger, Some(day), None).await.unwrap().done;
     assert!(birgers.rated && birgers.puzzle_id == posted);
     let (start, solution) = rows::by_id(s.store().pool(), posted)
         .await
@@ -622,7 +634,7 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
         .find(|m| *m != solution)
         .unwrap();
     f.clock.advance(std::time::Duration::from_secs(5));
-    match s.puzzles().puzzle_move(GUILD, &birger, &wrong, None).await.unwrap() {
+    match s.puzzles().puzzle_move(GUILD, &birger, &wrong, None).await.unwrap().done {
         PuzzleVerdict::Failed { day: d, ratings, .. } => {
             assert_eq!(d, Some(day));
             assert!(ratings.is_some());
@@ -638,7 +650,7 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
         s.puzzles().daily_puzzle(GUILD, &carl, None, None),
         s.puzzles().daily_puzzle(GUILD, &carl, None, None)
     );
-    assert_eq!(a.unwrap().puzzle_id, b.unwrap().puzzle_id);
+    assert_eq!(a.unwrap().done.puzzle_id, b.unwrap().done.puzzle_id);
     let tries: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM puzzle_attempts WHERE day = $1")
         .bind(day)
         .fetch_one(s.store().pool())
@@ -667,7 +679,7 @@ async fn everyone_answers_the_daily_puzzle_once_beside_their_own(db: TestDb) {
     ));
     assert!(s.puzzles().daily_board(GUILD).await.unwrap().is_none());
     // Carl's try from yesterday is still his to finish.
-    let carls = s.puzzles().daily_puzzle(GUILD, &carl, Some(day), None).await.unwrap();
+    let carls = s.puzzles().daily_puzzle(GUILD, &carl, Some(day), None).await.unwrap().done;
     assert_eq!(carls.day, Some(day));
     assert!(matches!(
         solve(s, &carl, &line).await,
@@ -762,7 +774,7 @@ async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb
         .await
         .unwrap();
     assert_eq!(s.puzzles().post_daily().await.unwrap(), vec![GUILD]);
-    let view = s.puzzles().daily_puzzle(GUILD, &birger, None, None).await.unwrap();
+    let view = s.puzzles().daily_puzzle(GUILD, &birger, None, None).await.unwrap().done;
     let p = rows::by_id(s.store().pool(), view.puzzle_id)
         .await
         .unwrap()
@@ -792,7 +804,8 @@ async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb
     let answer = s
         .puzzles().puzzle_move(GUILD, &birger, &wrong, Some(&to(true)))
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     let id = answer.key().notice.expect("a notice");
     let stored = s.probe().notices_in(ASKED).await.unwrap();
     assert_eq!(stored.len(), 1);
@@ -826,7 +839,7 @@ async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb
         .is_some());
     s.outbox().news_delivered(&notice, None).await.unwrap();
     assert_eq!(
-        s.puzzles().unshown_verdict(GUILD, BIRGER, None).await.unwrap(),
+        s.puzzles().unshown_verdict(GUILD, BIRGER, None).await.unwrap().map(|a| a.done),
         None
     );
     assert!(!s.puzzles().verdict_private(GUILD, BIRGER, None).await.unwrap());
@@ -872,7 +885,7 @@ async fn a_puzzle_handed_out_or_a_daily_channel_set_is_written_with_its_notice(d
         })
     };
     // Her own puzzle, handed out: the try and its notice.
-    let view = s.puzzles().puzzle(GUILD, &astrid, Some(&to(false))).await.unwrap();
+    let view = s.puzzles().puzzle(GUILD, &astrid, Some(&to(false))).await.unwrap().done;
     let id = view.notice.expect("a notice");
     let (kind, status, news, payload) = stored(id).await;
     assert_eq!((kind.as_str(), status), ("puzzle_shown", NoticeStatus::Held));
@@ -883,14 +896,15 @@ async fn a_puzzle_handed_out_or_a_daily_channel_set_is_written_with_its_notice(d
     let active = rows::active(s.store().pool(), GUILD, ASTRID).await.unwrap();
     assert_eq!(active.map(|a| a.puzzle_id), Some(view.puzzle_id));
     // Under way: read again, no notice.
-    let again = s.puzzles().puzzle(GUILD, &astrid, Some(&to(false))).await.unwrap();
+    let again = s.puzzles().puzzle(GUILD, &astrid, Some(&to(false))).await.unwrap().done;
     assert_eq!((again.puzzle_id, again.notice), (view.puzzle_id, None));
     assert_eq!(s.probe().notices_in(ASKED).await.unwrap().len(), 1);
     // The daily puzzle's channel, set with its private notice.
     let (had, notice) = s
         .puzzles().set_daily_channel(GUILD, Some(DAILY), ASTRID, Some(&alone))
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     assert!(had);
     let (kind, status, news, payload) = stored(notice.expect("a notice")).await;
     assert_eq!((kind.as_str(), status), ("daily_channel", NoticeStatus::Held));
@@ -903,22 +917,22 @@ async fn a_puzzle_handed_out_or_a_daily_channel_set_is_written_with_its_notice(d
     assert_eq!(s.puzzles().post_daily().await.unwrap(), vec![GUILD]);
     // Birger's try at it: started with its private notice; then read.
     let daily = s.puzzles().daily_puzzle(GUILD, &birger, None, Some(&alone));
-    let daily = daily.await.unwrap();
+    let daily = daily.await.unwrap().done;
     let (kind, status, news, payload) = stored(daily.notice.expect("a notice")).await;
     assert_eq!((kind.as_str(), status), ("puzzle_shown", NoticeStatus::Held));
     assert_eq!(news, told(&daily));
     assert!(daily.day.is_some() && payload.answer.is_private());
     let again = s.puzzles().daily_puzzle(GUILD, &birger, None, Some(&alone));
-    assert_eq!(again.await.unwrap().notice, None);
+    assert_eq!(again.await.unwrap().done.notice, None);
     assert_eq!(s.probe().notices_in(ASKED).await.unwrap().len(), 3);
     // Stopped, and stopped again: each said so.
     let stop = s.puzzles().set_daily_channel(GUILD, None, ASTRID, Some(&alone));
-    let (had, notice) = stop.await.unwrap();
+    let (had, notice) = stop.await.unwrap().done;
     let news = stored(notice.unwrap()).await.2;
     let stopped = |had| News::DailyPuzzleChannel { channel: None, had };
     assert!(had && news == stopped(true));
     let stop = s.puzzles().set_daily_channel(GUILD, None, ASTRID, Some(&alone));
-    let (had, notice) = stop.await.unwrap();
+    let (had, notice) = stop.await.unwrap().done;
     assert!(!had && stored(notice.unwrap()).await.2 == stopped(false));
 }
 }

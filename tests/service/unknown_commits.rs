@@ -238,7 +238,7 @@ async fn puzzle_tries_and_answers_are_looked_up_when_their_commit_is_unknown(db:
     assert_lost(puzzles.puzzle(GUILD, &astrid(), Some(&reply_to(30, "p1"))).await);
     assert!(kinds(s, 30).await.is_empty());
     fail_next(s, CommitFault::Landed);
-    let view = puzzles.puzzle(GUILD, &astrid(), Some(&reply_to(30, "p2"))).await.unwrap();
+    let view = puzzles.puzzle(GUILD, &astrid(), Some(&reply_to(30, "p2"))).await.unwrap().done;
     told_once(s, 30, view.notice, "puzzle_shown", 1).await;
     let puzzle = store::puzzles::by_id(s.store().pool(), view.puzzle_id).await.unwrap().unwrap();
     let solution = puzzle.line.split_whitespace().next().unwrap().to_string();
@@ -246,18 +246,19 @@ async fn puzzle_tries_and_answers_are_looked_up_when_their_commit_is_unknown(db:
     fail_next(s, CommitFault::Lost);
     assert_lost(puzzles.puzzle_move(GUILD, &astrid(), &solution, Some(&reply_to(30, "m1"))).await);
     assert_eq!(kinds(s, 30).await.len(), 1);
-    let again = puzzles.puzzle(GUILD, &astrid(), None).await.unwrap();
+    let again = puzzles.puzzle(GUILD, &astrid(), None).await.unwrap().done;
     assert_eq!((again.puzzle_id, again.step), (view.puzzle_id, 1));
     fail_next(s, CommitFault::Landed);
     let answer = puzzles
         .puzzle_move(GUILD, &astrid(), &solution, Some(&reply_to(30, "m2")))
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     assert!(!matches!(answer, PuzzleVerdict::Failed { .. }), "{answer:?}");
     told_once(s, 30, answer.key().notice, "puzzle_answer", 2).await;
     // Without notices, the try itself is looked for.
     fail_next(s, CommitFault::Landed);
-    let view = puzzles.puzzle(GUILD, &birger(), None).await.unwrap();
+    let view = puzzles.puzzle(GUILD, &birger(), None).await.unwrap().done;
     assert_eq!(view.step, 1);
     let puzzle = store::puzzles::by_id(s.store().pool(), view.puzzle_id).await.unwrap().unwrap();
     let first = puzzle.line.split_whitespace().next().unwrap().to_string();
@@ -270,11 +271,12 @@ async fn puzzle_tries_and_answers_are_looked_up_when_their_commit_is_unknown(db:
     let (had, notice) = puzzles
         .set_daily_channel(GUILD, Some(31), ASTRID, Some(&reply_to(32, "d2")))
         .await
-        .unwrap();
+        .unwrap()
+        .done;
     assert!(had);
     told_once(s, 32, notice, "daily_channel", 1).await;
     fail_next(s, CommitFault::Landed);
-    assert_eq!(puzzles.set_daily_channel(GUILD, None, ASTRID, None).await.unwrap(), (true, None));
+    assert_eq!(puzzles.set_daily_channel(GUILD, None, ASTRID, None).await.unwrap().done, (true, None));
 }
 }
 

@@ -117,14 +117,14 @@ pub(crate) async fn play(ctx: Context<'_>) -> Result<(), Error> {
         // own, as a new verdict is.
         if let Some(verdict) = service
             .puzzles()
-            .unshown_verdict_answered(guild(ctx), ctx.author().id.get(), to.as_ref())
+            .unshown_verdict(guild(ctx), ctx.author().id.get(), to.as_ref())
             .await?
         {
             return Ok(Shown::Verdict(verdict));
         }
         let me = caller(ctx);
         let view = (service.puzzles())
-            .puzzle_answered(guild(ctx), &me, to.as_ref())
+            .puzzle(guild(ctx), &me, to.as_ref())
             .await;
         view.map(Shown::Puzzle)
     };
@@ -148,7 +148,7 @@ pub(crate) async fn today(ctx: Context<'_>) -> Result<(), Error> {
     let me = caller(ctx);
     let puzzles = service.puzzles();
     let check = puzzles.check_daily_puzzle(guild(ctx), me.id, None);
-    let daily = puzzles.daily_puzzle_answered(guild(ctx), &me, None, to.as_ref());
+    let daily = puzzles.daily_puzzle(guild(ctx), &me, None, to.as_ref());
     if let Some(view) = change_as(ctx, true, check, daily).await? {
         show_puzzle(ctx, view, true).await?;
     }
@@ -171,10 +171,10 @@ pub(crate) async fn daily_press(
         answer: Answer::Private(crate::bot::protocol::press::handle(press)),
     };
     let guild = press.guild_id.map_or(0, |g| g.get());
-    let answered =
-        data.service
-            .puzzles()
-            .daily_puzzle_answered(guild, &presser, Some(day), Some(&to));
+    let answered = data
+        .service
+        .puzzles()
+        .daily_puzzle(guild, &presser, Some(day), Some(&to));
     let answered = answered.await?;
     let view = &answered.done;
     if answered.notice.is_none() {
@@ -219,7 +219,7 @@ pub(crate) async fn move_(
         ctx,
         private,
         puzzles.check_puzzle_move(guild(ctx), me.id, &notation),
-        puzzles.puzzle_move_answered(guild(ctx), &me, &notation, to.as_ref()),
+        puzzles.puzzle_move(guild(ctx), &me, &notation, to.as_ref()),
     )
     .await?;
     if let Some(verdict) = verdict {
@@ -260,7 +260,7 @@ pub(crate) async fn daily(
     let by = ctx.author().id.get();
     let set = service
         .puzzles()
-        .set_daily_channel_answered(guild(ctx), chosen, by, to.as_ref());
+        .set_daily_channel(guild(ctx), chosen, by, to.as_ref());
     let check = std::future::ready(Ok(()));
     if let Some(notice) = change_as(ctx, true, check, set)
         .await?

@@ -39,21 +39,9 @@ impl Puzzles<'_> {
     /// (rated if it is their first try at that puzzle), or the one under way. Until it is over
     /// it is their current puzzle (played with [`Puzzles::puzzle_move`]); their own puzzle
     /// waits meanwhile. One try a day: a second is refused, and so is an earlier day's puzzle
-    /// not under way. A try started writes the notice that shows it to `to`, as
+    /// not under way. A try started writes the notice that shows it to `to`, and returns it, as
     /// [`Puzzles::puzzle`] does.
     pub async fn daily_puzzle(
-        self,
-        guild: GuildId,
-        user: &User,
-        day: Option<i64>,
-        to: Option<&ReplyTo>,
-    ) -> Result<PuzzleView, ServiceError> {
-        Ok(self.daily_puzzle_answered(guild, user, day, to).await?.done)
-    }
-
-    /// [`Puzzles::daily_puzzle`], with the notice written for `to` as written, for the handler
-    /// to show.
-    pub async fn daily_puzzle_answered(
         self,
         guild: GuildId,
         user: &User,
@@ -156,21 +144,9 @@ impl Puzzles<'_> {
 
     /// Names the server's daily puzzle channel (`None`: stops the daily puzzle), with, given
     /// the interaction `to`, the notice that says so there (in the same transaction): whether
-    /// there was one to stop, and that notice.
+    /// there was one to stop, and that notice (its id, and the notice as written, for the
+    /// handler to show).
     pub async fn set_daily_channel(
-        self,
-        guild: GuildId,
-        channel: Option<ChannelId>,
-        by: UserId,
-        to: Option<&ReplyTo>,
-    ) -> Result<(bool, Option<NoticeId>), ServiceError> {
-        let set = self.set_daily_channel_answered(guild, channel, by, to);
-        Ok(set.await?.done)
-    }
-
-    /// [`Puzzles::set_daily_channel`], with the notice written for `to` as written, for the
-    /// handler to show.
-    pub async fn set_daily_channel_answered(
         self,
         guild: GuildId,
         channel: Option<ChannelId>,

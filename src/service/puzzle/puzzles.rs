@@ -70,19 +70,9 @@ impl Puzzles<'_> {
     /// The user's current puzzle in this server, or a new one near their puzzle rating (one
     /// they have not tried, while there are any). A new one's try is started in a transaction
     /// that also writes, given the interaction `to`, the notice that shows it there (named in
-    /// the view); the current one is read, and shown by the caller.
+    /// the view, and returned as written, for the handler to show); the current one is read,
+    /// and shown by the caller.
     pub async fn puzzle(
-        self,
-        guild: GuildId,
-        user: &User,
-        to: Option<&ReplyTo>,
-    ) -> Result<PuzzleView, ServiceError> {
-        Ok(self.puzzle_answered(guild, user, to).await?.done)
-    }
-
-    /// [`Puzzles::puzzle`], with the notice written for `to` as written, for the handler to
-    /// show.
-    pub async fn puzzle_answered(
         self,
         guild: GuildId,
         user: &User,

@@ -179,23 +179,12 @@ impl Puzzles<'_> {
     /// reply and asks for the next, or solves the puzzle; a wrong one fails it. A first try's
     /// end rates the player and the puzzle, in the transaction that ends it, which also keeps
     /// the verdict with the try and, given the interaction `to`, writes the notice that shows
-    /// the verdict there (named in its key). While a verdict is not known to have been shown
-    /// (its response failed), it is the verdict given, whatever was typed: nothing is judged or
-    /// rated twice. A move that cannot be read or is illegal changes nothing; so does a move
-    /// in the daily puzzle asked from a public response.
+    /// the verdict there (named in its key, and returned as written, for the handler to show).
+    /// While a verdict is not known to have been shown (its response failed), it is the verdict
+    /// given, whatever was typed: nothing is judged or rated twice. A move that cannot be read
+    /// or is illegal changes nothing; so does a move in the daily puzzle asked from a public
+    /// response.
     pub async fn puzzle_move(
-        self,
-        guild: GuildId,
-        user: &User,
-        text: &str,
-        to: Option<&ReplyTo>,
-    ) -> Result<PuzzleVerdict, ServiceError> {
-        Ok(self.puzzle_move_answered(guild, user, text, to).await?.done)
-    }
-
-    /// [`Puzzles::puzzle_move`], with the verdict's notice as written, for the handler to
-    /// show.
-    pub async fn puzzle_move_answered(
         self,
         guild: GuildId,
         user: &User,
@@ -371,21 +360,9 @@ impl Puzzles<'_> {
 
     /// The user's latest verdict in this server not known to have been shown (its response
     /// failed, or the bot stopped before it was sent), as it was given, and given again to
-    /// the interaction `to` if named (a notice written for it, as for a new verdict); `None` if
-    /// every verdict was shown.
+    /// the interaction `to` if named (a notice written for it, as for a new verdict, and
+    /// returned as written); `None` if every verdict was shown.
     pub async fn unshown_verdict(
-        self,
-        guild: GuildId,
-        user: UserId,
-        to: Option<&ReplyTo>,
-    ) -> Result<Option<PuzzleVerdict>, ServiceError> {
-        let answered = self.unshown_verdict_answered(guild, user, to).await?;
-        Ok(answered.map(|a| a.done))
-    }
-
-    /// [`Puzzles::unshown_verdict`], with the notice written for `to` as written, for the
-    /// handler to show.
-    pub async fn unshown_verdict_answered(
         self,
         guild: GuildId,
         user: UserId,
