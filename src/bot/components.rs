@@ -167,7 +167,7 @@ async fn press(response: &mut Press<'_>, data: &Data) -> Result<(), Error> {
             // becomes the news once they are forgotten.
             let (presser, to) = super::commands::privacy::pressed_by(press, asker)?;
             service.privacy().check_forget(&presser).await?;
-            let forget = service.privacy().forget_answered(&presser, Some(&to));
+            let forget = service.privacy().forget(&presser, Some(&to));
             response.change(data, (forget, ()), |_| Vec::new()).await
         }
         Button::Tournament { id, join } => {

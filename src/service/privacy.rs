@@ -142,22 +142,13 @@ impl Privacy<'_> {
     /// stay whole and can be replayed, the standings keep their place under the stand-in's name;
     /// their opponents' ratings are not touched); the analyses they
     /// asked for are asked for by nobody; news already delivered that named them is deleted.
-    /// The news that it is done (`News::Forgotten`) goes to `to`, privately, written with it.
+    /// The news that it is done (`News::Forgotten`) goes to `to`, privately, written with it
+    /// (its notice returned as written, for the handler to show).
     ///
     /// # Errors
     /// [`ServiceError::StillUnderWay`], changing nothing, while anything of theirs is under way
     /// (see [`Privacy::check_forget`]).
     pub async fn forget(
-        self,
-        user: &User,
-        to: Option<&ReplyTo>,
-    ) -> Result<Forgotten, ServiceError> {
-        Ok(self.forget_answered(user, to).await?.done)
-    }
-
-    /// [`Privacy::forget`], with the notice written for `to` as written, for the handler to
-    /// show.
-    pub async fn forget_answered(
         self,
         user: &User,
         to: Option<&ReplyTo>,

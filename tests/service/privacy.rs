@@ -394,7 +394,7 @@ async fn what_is_stored_about_a_member_is_read_out_whole_and_forgotten_for_good(
         }
         h
     };
-    let done = s.privacy().forget(&asking, Some(&to)).await.unwrap();
+    let done = s.privacy().forget(&asking, Some(&to)).await.unwrap().done;
     assert_eq!((done.ratings, done.games, done.puzzle_ratings), (1, 4, 1));
     assert!(done.puzzle_tries >= 1 && done.notices >= 5, "{done:?}");
     let left = where_held(s, ASTRID, &[NAME, NICK]).await;
@@ -440,7 +440,7 @@ async fn what_is_stored_about_a_member_is_read_out_whole_and_forgotten_for_good(
     let stored = s.privacy().stored(&asking).await.unwrap();
     assert!(tables_read_out(&stored).is_empty(), "{stored:?}");
     // Asked again: nothing more to forget.
-    let again = s.privacy().forget(&asking, None).await.unwrap();
+    let again = s.privacy().forget(&asking, None).await.unwrap().done;
     assert_eq!((again.ratings, again.games, again.others), (0, 0, 0));
 }
 
@@ -542,7 +542,7 @@ async fn a_member_s_tournaments_are_read_out_and_given_to_the_stand_in_once_over
     assert_eq!(tables_read_out(&stored), held);
 
     // Over: Astrid and then Birger forgotten, both the stand-in in one tournament.
-    let done = s.privacy().forget(&astrid(), None).await.unwrap();
+    let done = s.privacy().forget(&astrid(), None).await.unwrap().done;
     assert_eq!(done.games, 4);
     assert!(done.others >= 3, "her entry, her organising, the role setting: {done:?}");
     s.privacy().forget(&birger(), None).await.unwrap();

@@ -323,7 +323,7 @@ async fn imports_and_forgetting_are_looked_up_when_their_commit_is_unknown(db: T
     assert!(names().await.contains(&"Ingrid".to_string()));
     assert!(kinds(s, 42).await.is_empty());
     fail_next(s, CommitFault::Landed);
-    let forgotten = s.privacy().forget(&astrid(), Some(&reply_to(42, "f2"))).await.unwrap();
+    let forgotten = s.privacy().forget(&astrid(), Some(&reply_to(42, "f2"))).await.unwrap().done;
     // Both seats of both games were hers.
     assert_eq!(forgotten.games, 4);
     told_once(s, 42, forgotten.notice, "forgotten", 1).await;
@@ -333,7 +333,7 @@ async fn imports_and_forgetting_are_looked_up_when_their_commit_is_unknown(db: T
     // Without a notice, her names are looked for.
     s.games().import_finished(43, &birger(), &read).await.unwrap();
     fail_next(s, CommitFault::Landed);
-    let forgotten = s.privacy().forget(&birger(), None).await.unwrap();
+    let forgotten = s.privacy().forget(&birger(), None).await.unwrap().done;
     assert_eq!((forgotten.games, forgotten.notice), (2, None));
 }
 }
