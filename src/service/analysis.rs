@@ -21,7 +21,6 @@ use crate::ai::queue::Class;
 use crate::ai::Limits;
 use crate::render::graph::{evaluation_graph, GraphInput, GraphLabels, Mark};
 use crate::store::analysis::{self as rows, NewAnalysis};
-use crate::store::moves;
 use crate::tafl::Game;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -149,7 +148,10 @@ impl Analysis<'_> {
             rows::finished_games_in_channel(self.core.store.read(), channel, GAMES_LISTED).await?
         {
             if let Some(row) = stored_games::by_id(self.core.store.read(), id).await? {
-                stored.push((row, moves::of_game(self.core.store.read(), id).await?));
+                stored.push((
+                    row,
+                    stored_games::moves_of(self.core.store.read(), id).await?,
+                ));
             }
         }
         self.core.heavy(&place, move || {
@@ -157,7 +159,7 @@ impl Analysis<'_> {
                 .into_iter()
                 .filter_map(|(row, moves)| {
                     let id = row.id();
-                    match rebuild(row, moves.iter().map(|m| m.notation.as_str())) {
+                    match rebuild(row, moves.iter().map(String::as_str)) {
                         Ok(loaded) => Some(loaded.info),
                         Err(e) => {
                             tracing::error!(game = id, error = ?e, "cannot rebuild the game: skipped");
@@ -476,13 +478,13 @@ impl Analysis<'_> {
             .await?
             .ok_or(ServiceError::NoGame)?;
         let done = evals.len();
-        let moves = moves::of_game(self.core.store.read(), id).await?;
+        let moves = stored_games::moves_of(self.core.store.read(), id).await?;
         // Background work: it waits its turn in the heavy-work queue (its place given back
         // while the AI searches).
         let (loaded, next) = self
             .core
             .heavy(&self.core.gate.background_place(), move || {
-                let loaded = rebuild(row, moves.iter().map(|m| m.notation.as_str()))?;
+                let loaded = rebuild(row, moves.iter().map(String::as_str))?;
                 let next = (done <= loaded.game.moves().len())
                     .then(|| analysis::prefix(&loaded.game, done));
                 Ok::<_, ServiceError>((loaded, next))

@@ -9,10 +9,11 @@ use super::error::ServiceError;
 use super::news::News;
 use super::notice::Payload;
 use super::stored::games::{self as stored, LoadedGame, StoredGame};
+use super::stored::vacations::{self as stored_vacations, StoredVacation};
 use super::types::vacation::{VacationChange, VacationEnd, VacationEnded, VacationNews};
 use super::types::{ChannelId, GameInfo, NoticeId, Player, UserId};
 use crate::store::games;
-use crate::store::vacations::{self, VacationRow};
+use crate::store::vacations;
 use crate::store::{Connection, StoreError};
 use std::collections::HashSet;
 use std::time::Duration;
@@ -79,7 +80,7 @@ pub(crate) async fn tell(
 /// Whether vacation `id` is stored as ended at `at`: a look at whether the transaction that
 /// ended it landed, when its commit's outcome is unknown.
 pub(crate) async fn ended_as(core: &Core, id: i64, at: i64) -> Result<bool, StoreError> {
-    let row = vacations::by_id(core.store.read(), id).await?;
+    let row = stored_vacations::by_id(core.store.read(), id).await?;
     Ok(row.is_some_and(|v| v.ended_at == Some(at)))
 }
 
@@ -90,7 +91,7 @@ pub(crate) async fn ended_as(core: &Core, id: i64, at: i64) -> Result<bool, Stor
 pub(crate) async fn end_open(
     core: &Core,
     conn: &mut Connection,
-    open: &VacationRow,
+    open: &StoredVacation,
     now: i64,
     why: VacationEnd,
 ) -> Result<Option<(VacationEnded, Vec<(ChannelId, Payload)>)>, ServiceError> {
@@ -99,24 +100,20 @@ pub(crate) async fn end_open(
         return Ok(None);
     }
     let mut ended = VacationEnded {
-        user: open.user_id,
+        user: open.user,
         why,
         at: ended_at,
         lasted: Duration::from_millis((ended_at - open.started_at) as u64),
         restarted: 0,
     };
     let mut notices = Vec::new();
-    for loaded in games_of(core, conn, open.user_id).await? {
-        if to_move(&loaded.info) == Some(open.user_id)
+    for loaded in games_of(core, conn, open.user).await? {
+        if to_move(&loaded.info) == Some(open.user)
             && games::thaw_clock(&mut *conn, loaded.info.id, loaded.turn.ply, now).await?
         {
             ended.restarted += 1;
         }
-        notices.extend(notice(
-            &loaded.info,
-            open.user_id,
-            VacationChange::Ended(why),
-        ));
+        notices.extend(notice(&loaded.info, open.user, VacationChange::Ended(why)));
     }
     Ok(Some((ended, notices)))
 }
@@ -130,7 +127,7 @@ pub(crate) async fn end_by_move(
     user: UserId,
     now: i64,
 ) -> Result<Vec<(ChannelId, Payload)>, ServiceError> {
-    let Some(open) = vacations::open_of(&mut *conn, user).await? else {
+    let Some(open) = stored_vacations::open_of(&mut *conn, user).await? else {
         return Ok(Vec::new());
     };
     Ok(end_open(core, conn, &open, now, VacationEnd::Moved)
@@ -146,7 +143,7 @@ pub(crate) async fn end_by_move(
 pub(crate) async fn end_due(core: &Core) -> Result<Vec<VacationEnded>, ServiceError> {
     let now = core.database_now().await?;
     let mut out = Vec::new();
-    for open in vacations::due(core.store.read(), now).await? {
+    for open in stored_vacations::due(core.store.read(), now).await? {
         let mut tx = core.store.write().await?;
         let now = core.database_now_on(&mut tx).await?;
         let Some((ended, notices)) =

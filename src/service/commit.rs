@@ -65,10 +65,14 @@ impl Core {
         // Landed: the move at its ply, as this transaction wrote it.
         let (id, ply, notation) = (report.game.id, report.game.ply, &report.notation);
         let landed = || async move {
-            let moves = moves::of_game(self.store.read(), id).await?;
-            Ok(moves.iter().any(|m| {
-                (m.ply, &m.notation, m.user_id, m.played_at) == (ply, notation, by_user, now)
-            }))
+            stored::move_stored(
+                self.store.read(),
+                id,
+                (ply, notation.as_str()),
+                by_user,
+                now,
+            )
+            .await
         };
         self.commit_or_look(tx, landed).await?;
         if by_user.is_some() {

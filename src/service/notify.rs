@@ -8,7 +8,7 @@ use super::dm::turn_time;
 use super::error::ServiceError;
 use super::news::News;
 use super::notice::Payload;
-use super::stored::notify::setting_of;
+use super::stored::notify::{self as stored_notify, setting_of};
 use super::types::vacation::DAY_MS;
 use super::types::UserId;
 use crate::store::{notify, vacations};
@@ -43,8 +43,8 @@ impl Notifications<'_> {
         let before = setting_of(&mut *tx, user).await?;
         notify::set(&mut *tx, user, mode.as_str(), now).await?;
         let stored = || async move {
-            let row = notify::of_user(self.core.store.read(), user).await?;
-            Ok(row.is_some_and(|r| r.mode == mode.as_str() && r.set_at == now))
+            let row = stored_notify::of_user(self.core.store.read(), user).await?;
+            Ok(row.is_some_and(|r| r.is(mode) && r.set_at() == now))
         };
         self.core.commit_or_look(tx, stored).await?;
         Ok(NotifyChanged { before, now: mode })
@@ -101,8 +101,8 @@ async fn digest_for(core: &Core, user: UserId) -> Result<bool, ServiceError> {
         });
     }
     let claimed = || async move {
-        let row = notify::of_user(core.store.read(), user).await?;
-        Ok(row.is_some_and(|r| r.digest_day == Some(day)))
+        let row = stored_notify::of_user(core.store.read(), user).await?;
+        Ok(row.is_some_and(|r| r.digest_day() == Some(day)))
     };
     if games.is_empty() {
         core.commit_answered(tx, None, claimed).await?;

@@ -12,7 +12,8 @@ use super::error::ServiceError;
 use super::news::News;
 use super::notice::{millis, BoardRef, Notice, Payload};
 use super::stored::games as stored_games;
-use super::stored::notices::notice;
+use super::stored::notices::{message_of, notice, Unreadable};
+use super::stored::notify as stored_notify;
 use super::types::notify::DmsRefused;
 use super::types::{ChannelId, Ended, GameId, NoticeId, Player};
 use crate::store::outbox::{self as rows, Settle};
@@ -57,9 +58,7 @@ impl Outbox<'_> {
 
     /// The message notice `id` became, once delivered.
     pub async fn notice_message(self, id: NoticeId) -> Result<Option<u64>, ServiceError> {
-        Ok(rows::by_id(self.core.store.read(), id)
-            .await?
-            .and_then(|n| n.message_id))
+        Ok(message_of(self.core.store.read(), id).await?)
     }
 
     /// The notices due at `now`, as [`Outbox::due`] chooses them, claimed for this
@@ -75,12 +74,15 @@ impl Outbox<'_> {
         drop(writing);
         let mut notices = Vec::with_capacity(rows.len());
         for row in rows {
-            let (id, channel) = (row.id, row.channel_id);
             match notice(row, true) {
                 Ok(n) => notices.push(n),
                 // One row that cannot be read fails alone: the rest are delivered, and so is
                 // the channel's next notice.
-                Err(e) => {
+                Err(Unreadable {
+                    id,
+                    channel,
+                    why: e,
+                }) => {
                     tracing::error!(notice = id, channel, error = %e, "a notice cannot be read: given up");
                     self.settle(id, Settle::Unreadable(&e), None).await?;
                 }
@@ -298,8 +300,8 @@ impl Outbox<'_> {
             );
         }
         let turned_off = || async move {
-            let row = notify::of_user(self.core.store.read(), user).await?;
-            Ok(row.is_some_and(|r| r.refused_at == Some(now)))
+            let row = stored_notify::of_user(self.core.store.read(), user).await?;
+            Ok(row.is_some_and(|r| r.refused_at() == Some(now)))
         };
         self.core.commit_answered(tx, told, turned_off).await?;
         Ok(Some(off))

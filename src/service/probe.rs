@@ -177,6 +177,8 @@ impl NoticeStatus {
 }
 
 impl StoredNotice {
+    /// The outbox's row itself, column for column, for the tests (the service reads a notice
+    /// through `stored/notices.rs`).
     fn from_row(row: NoticeRow) -> StoredNotice {
         StoredNotice {
             id: row.id,

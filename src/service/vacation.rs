@@ -13,9 +13,10 @@
 use super::away::{end_open, ended_as, games_of, notice, tell, to_move};
 use super::core::Core;
 use super::error::ServiceError;
+use super::stored::vacations::{self as stored, StoredVacation};
 use super::types::{User, UserId};
 use crate::store::games;
-use crate::store::vacations::{self, VacationRow};
+use crate::store::vacations;
 use crate::store::AnyExecutor;
 use std::time::Duration;
 
@@ -49,7 +50,7 @@ impl Vacations<'_> {
         user: UserId,
         now: i64,
     ) -> Result<VacationStatus, ServiceError> {
-        let rows = vacations::of_user_since(ex, user, now - YEAR_MS).await?;
+        let rows = stored::of_user_since(ex, user, now - YEAR_MS).await?;
         let allowance = self.core.config.vacation_days_per_year;
         Ok(status_of(&rows, now, allowance))
     }
@@ -116,7 +117,7 @@ impl Vacations<'_> {
         let first = tell(self.core, &mut tx, notices, now).await?;
         let user = user.id;
         let opened = || async move {
-            let open = vacations::open_of(self.core.store.read(), user).await?;
+            let open = stored::open_of(self.core.store.read(), user).await?;
             Ok(open.is_some_and(|v| v.started_at == now && v.planned_end == until))
         };
         self.core.commit_answered(tx, first, opened).await?;
@@ -131,7 +132,7 @@ impl Vacations<'_> {
     pub async fn end(self, user: UserId) -> Result<VacationEnded, ServiceError> {
         let mut tx = self.core.store.write().await?;
         let now = self.core.database_now_on(&mut tx).await?;
-        let open = vacations::open_of(&mut *tx, user)
+        let open = stored::open_of(&mut *tx, user)
             .await?
             .ok_or(ServiceError::NotOnVacation)?;
         let (ended, notices) = end_open(self.core, &mut tx, &open, now, VacationEnd::Asked)
@@ -146,7 +147,7 @@ impl Vacations<'_> {
 }
 
 /// The status of a member whose vacations since a year ago are `rows`, at `now`.
-fn status_of(rows: &[VacationRow], now: i64, allowance: u32) -> VacationStatus {
+fn status_of(rows: &[StoredVacation], now: i64, allowance: u32) -> VacationStatus {
     let since = now - YEAR_MS;
     let used: i64 = rows
         .iter()
@@ -184,10 +185,10 @@ fn refuse_start(status: &VacationStatus, days: u32) -> Result<(), ServiceError> 
 mod tests {
     use super::*;
 
-    fn row(started_at: i64, ended_at: Option<i64>) -> VacationRow {
-        VacationRow {
+    fn row(started_at: i64, ended_at: Option<i64>) -> StoredVacation {
+        StoredVacation {
             id: 1,
-            user_id: 7,
+            user: 7,
             started_at,
             planned_end: started_at + 30 * DAY_MS,
             ended_at,

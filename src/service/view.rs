@@ -4,11 +4,12 @@ use super::error::ServiceError;
 use super::heavy;
 use super::play::Games;
 use super::stored::games::{self as stored, rebuild, StoredGame};
+use super::stored::players as stored_players;
 use super::types::{
     worded, BoardView, Caption, Captions, ChannelId, GameId, GameInfo, GuildId, History,
-    Leaderboard, Ranked, Stats, UserId, VariantRating,
+    Leaderboard, Stats, UserId,
 };
-use crate::store::{moves, players};
+use crate::store::players;
 use crate::tafl::{write_position, Side, Variant};
 
 /// Lines on a leaderboard page.
@@ -74,10 +75,10 @@ impl Games<'_> {
             .await?
             .ok_or(ServiceError::NoGame)?;
         let place = self.core.costly_place(user)?;
-        let moves = moves::of_game(self.core.store.read(), row.id()).await?;
+        let moves = stored::moves_of(self.core.store.read(), row.id()).await?;
         Ok(PendingReplay {
             row,
-            moves: moves.into_iter().map(|m| m.notation).collect(),
+            moves,
             place,
             gate: self.core.gate.clone(),
             captions: self.core.captions,
@@ -145,15 +146,7 @@ impl Games<'_> {
                 stats.recent.push(game);
             }
         }
-        stats.ratings = players::all_of(self.core.store.read(), guild, user)
-            .await?
-            .into_iter()
-            .map(|p| VariantRating {
-                variant: p.variant,
-                rating: p.rating,
-                rated_games: p.rated_games,
-            })
-            .collect();
+        stats.ratings = stored_players::ratings_of(self.core.store.read(), guild, user).await?;
         Ok(stats)
     }
 
@@ -169,24 +162,14 @@ impl Games<'_> {
         let pages = players_count.div_ceil(LEADERBOARD_PAGE).max(1);
         let page = page.min(pages - 1);
         let offset = page * LEADERBOARD_PAGE;
-        let lines = players::leaderboard(
+        let lines = stored_players::leaderboard(
             self.core.store.read(),
             guild,
             variant,
             offset,
             LEADERBOARD_PAGE,
         )
-        .await?
-        .into_iter()
-        .enumerate()
-        .map(|(i, p)| Ranked {
-            rank: offset + i as u32 + 1,
-            user: p.user_id,
-            name: p.name,
-            rating: p.rating,
-            rated_games: p.rated_games,
-        })
-        .collect();
+        .await?;
         Ok(Leaderboard {
             variant,
             page,

@@ -206,6 +206,30 @@ pub(crate) async fn active_in_threads_of<'e>(
     Ok(wrapped(games::active_in_threads_of(ex, parent).await?))
 }
 
+/// Game `id`'s moves as stored (their notation), in order.
+pub(crate) async fn moves_of<'e>(
+    ex: impl AnyExecutor<'e>,
+    id: GameId,
+) -> Result<Vec<String>, StoreError> {
+    let stored = moves::of_game(ex, id).await?;
+    Ok(stored.into_iter().map(|m| m.notation).collect())
+}
+
+/// Whether game `id`'s move at `ply` is stored as `notation`, played by `by_user` (none: the
+/// AI) at `at`: a look at whether the transaction that wrote it landed.
+pub(crate) async fn move_stored<'e>(
+    ex: impl AnyExecutor<'e>,
+    id: GameId,
+    (ply, notation): (u32, &str),
+    by_user: Option<UserId>,
+    at: i64,
+) -> Result<bool, StoreError> {
+    let stored = moves::of_game(ex, id).await?;
+    Ok(stored.iter().any(|m| {
+        (m.ply, m.notation.as_str(), m.user_id, m.played_at) == (ply, notation, by_user, at)
+    }))
+}
+
 fn wrapped(rows: Vec<GameRow>) -> Vec<StoredGame> {
     rows.into_iter().map(StoredGame).collect()
 }

@@ -6,16 +6,19 @@
 //! rules and info; `puzzles.rs`: a puzzle, a try and the verdict kept with it, the puzzle
 //! leaderboard's and the day's lines; `analysis.rs`: an analysis's settings and evaluations,
 //! and the review they make; `notices.rs`: a notice read back (to deliver, or to show the
-//! person it names); `notify.rs`: a member's notification setting. Here: the rules, start
-//! positions and time controls that several kinds of row store alike.
+//! person it names); `notify.rs`: a member's notification setting; `players.rs`: a member's
+//! ratings and the leaderboard's lines; `vacations.rs`: a vacation.
+//! Here: the rules, start positions and time controls that several kinds of row store alike.
 
 pub(crate) mod analysis;
 pub(crate) mod challenges;
 pub(crate) mod games;
 pub(crate) mod notices;
 pub(crate) mod notify;
+pub(crate) mod players;
 pub(crate) mod puzzles;
 pub(crate) mod tournaments;
+pub(crate) mod vacations;
 
 use super::error::ServiceError;
 use super::types::TimeControl;

@@ -1,15 +1,18 @@
 //! A tournament's rows decoded: a tournament read back ([`StoredTournament`]: its status,
 //! format, rules and time control read from their columns) with its entrants
-//! ([`StoredEntrant`]), and the tournament as it stands; a tournament asked for written to its
-//! columns, and its status moved.
+//! ([`StoredEntrant`]), its matches ([`StoredMatch`]) and their games ([`StoredLeg`]), and the
+//! tournament as it stands; a tournament asked for written to its columns, and its status
+//! moved.
 
 use super::{parse_rules, rules_json};
 use crate::service::error::ServiceError;
 use crate::service::types::tournament::{
     Entrant, TournamentFormat, TournamentInfo, TournamentRequest, TournamentStatus,
 };
-use crate::service::types::{TimeControl, User};
-use crate::store::tournaments::{self as rows, EntrantRow, NewTournament, TournamentRow};
+use crate::service::types::{ChannelId, GameId, TimeControl, User};
+use crate::store::tournaments::{
+    self as rows, EntrantRow, MatchGameRow, MatchRow, NewTournament, TournamentRow,
+};
 use crate::store::{AnyExecutor, Connection, StoreError};
 use crate::tafl::Rules;
 
@@ -26,6 +29,116 @@ pub(crate) struct StoredEntrant {
     pub(crate) seat: Option<i64>,
     /// The round they withdrew in, if they did.
     pub(crate) withdrawn_round: Option<i64>,
+}
+
+/// A match of a round, read back (a bye when `second_seat` is none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StoredMatch {
+    pub(crate) id: i64,
+    pub(crate) tournament: i64,
+    pub(crate) round: i64,
+    pub(crate) first_seat: i64,
+    pub(crate) second_seat: Option<i64>,
+    /// The halves each seat scored, once the match is decided.
+    pub(crate) first_halves: Option<i64>,
+    pub(crate) second_halves: Option<i64>,
+    /// Decided without its games being played (a bye, or a withdrawal).
+    pub(crate) forfeit: bool,
+}
+
+impl From<MatchRow> for StoredMatch {
+    fn from(row: MatchRow) -> StoredMatch {
+        StoredMatch {
+            id: row.id,
+            tournament: row.tournament_id,
+            round: row.round,
+            first_seat: row.first_seat,
+            second_seat: row.second_seat,
+            first_halves: row.first_halves,
+            second_halves: row.second_halves,
+            forfeit: row.forfeit,
+        }
+    }
+}
+
+/// One of a match's two games (a slot), read back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StoredLeg {
+    /// The slot's id.
+    pub(crate) id: i64,
+    pub(crate) match_id: i64,
+    /// 1 or 2: in leg 1 the match's first seat attacks.
+    pub(crate) leg: i64,
+    /// The game played in it, once started.
+    pub(crate) game: Option<GameId>,
+    /// Its thread, once made.
+    pub(crate) thread: Option<ChannelId>,
+    /// The first seat's points in it (2 a win, 1 a draw, 0 a loss), once scored.
+    pub(crate) first_points: Option<i64>,
+}
+
+impl From<MatchGameRow> for StoredLeg {
+    fn from(row: MatchGameRow) -> StoredLeg {
+        StoredLeg {
+            id: row.id,
+            match_id: row.match_id,
+            leg: row.leg,
+            game: row.game_id,
+            thread: row.thread_id,
+            first_points: row.first_points,
+        }
+    }
+}
+
+/// Every match of tournament `tournament`, by round.
+pub(crate) async fn matches<'e>(
+    ex: impl AnyExecutor<'e>,
+    tournament: i64,
+) -> Result<Vec<StoredMatch>, StoreError> {
+    let found = rows::matches(ex, tournament).await?;
+    Ok(found.into_iter().map(StoredMatch::from).collect())
+}
+
+/// Match `id`, if there is one.
+pub(crate) async fn match_by_id<'e>(
+    ex: impl AnyExecutor<'e>,
+    id: i64,
+) -> Result<Option<StoredMatch>, StoreError> {
+    Ok(rows::match_by_id(ex, id).await?.map(StoredMatch::from))
+}
+
+/// Match game (slot) `id`, if there is one.
+pub(crate) async fn leg_by_id<'e>(
+    ex: impl AnyExecutor<'e>,
+    id: i64,
+) -> Result<Option<StoredLeg>, StoreError> {
+    Ok(rows::game_by_id(ex, id).await?.map(StoredLeg::from))
+}
+
+/// The match game that is game `game`, if it is a tournament's.
+pub(crate) async fn leg_of<'e>(
+    ex: impl AnyExecutor<'e>,
+    game: GameId,
+) -> Result<Option<StoredLeg>, StoreError> {
+    Ok(rows::game_of(ex, game).await?.map(StoredLeg::from))
+}
+
+/// A match's games, leg 1 first.
+pub(crate) async fn legs_of_match<'e>(
+    ex: impl AnyExecutor<'e>,
+    match_id: i64,
+) -> Result<Vec<StoredLeg>, StoreError> {
+    let found = rows::games_of_match(ex, match_id).await?;
+    Ok(found.into_iter().map(StoredLeg::from).collect())
+}
+
+/// Every match game of tournament `tournament`.
+pub(crate) async fn legs_of<'e>(
+    ex: impl AnyExecutor<'e>,
+    tournament: i64,
+) -> Result<Vec<StoredLeg>, StoreError> {
+    let found = rows::games_of(ex, tournament).await?;
+    Ok(found.into_iter().map(StoredLeg::from).collect())
 }
 
 /// Tournament `id`, if there is one.
@@ -97,6 +210,11 @@ impl StoredTournament {
 
     pub(crate) fn guild(&self) -> u64 {
         self.0.guild_id
+    }
+
+    /// The channel it is announced and played in.
+    pub(crate) fn channel(&self) -> u64 {
+        self.0.channel_id
     }
 
     /// The member who made it.

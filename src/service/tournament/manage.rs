@@ -11,11 +11,12 @@ use crate::service::backoff::Work;
 use crate::service::error::ServiceError;
 use crate::service::news::News;
 use crate::service::notice::{Buttons, Payload};
+use crate::service::stored::notices as stored_notices;
 use crate::service::stored::tournaments as stored;
 use crate::service::types::NoticeId;
 use crate::service::types::{GuildId, User, UserId};
 use crate::store::tournaments as rows;
-use crate::store::{outbox as notices, Connection, Write};
+use crate::store::{Connection, Write};
 
 /// A tournament's name, checked: 1 to [`MAX_NAME`] characters, letters, digits, spaces and
 /// plain punctuation only (no mentions, no markdown), its spaces collapsed.
@@ -151,9 +152,7 @@ impl Tournaments<'_> {
         let mut message = loaded.tournament.announcement_message();
         if message.is_none() {
             if let Some(notice) = loaded.tournament.announcement() {
-                message = notices::by_id(&mut *conn, notice)
-                    .await?
-                    .and_then(|n| n.message_id);
+                message = stored_notices::message_of(&mut *conn, notice).await?;
                 if let Some(message) = message {
                     rows::set_announcement_message(&mut *conn, id, message).await?;
                 }
@@ -512,7 +511,7 @@ impl Tournaments<'_> {
             _ => LoadedTournament::read(&mut tx, id).await?.info()?,
         };
         let news = TournamentNews::Status(info.clone());
-        for leg in rows::games_of(&mut *tx, id).await? {
+        for leg in stored::legs_of(&mut *tx, id).await? {
             if leg.first_points.is_none() {
                 self.abort_under_way(&mut tx, &leg, &news, now).await?;
             }

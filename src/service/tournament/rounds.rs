@@ -11,11 +11,11 @@ use crate::service::core::{Core, GameEndStep, OnGameEnd};
 use crate::service::error::ServiceError;
 use crate::service::news::News;
 use crate::service::notice::Payload;
-use crate::service::stored::tournaments as stored;
+use crate::service::stored::tournaments::{self as stored, StoredLeg, StoredMatch};
 use crate::service::types::tournament::TournamentInfo;
 use crate::service::types::{ChannelId, GameId, GameInfo, Place, Player};
 use crate::store::dialect::lock_in_transaction;
-use crate::store::tournaments::{self as rows, MatchGameRow, MatchRow};
+use crate::store::tournaments as rows;
 use crate::store::Connection;
 use crate::tafl::{Outcome, Position, Side};
 use crate::tournament::{self as pairing, MatchResult, Pairing};
@@ -66,7 +66,7 @@ impl Core {
                 return Ok(false);
             }
             let withdrawn = loaded.withdrawn();
-            let matches = rows::matches(&mut *conn, id).await?;
+            let matches = stored::matches(&mut *conn, id).await?;
             let (rounds, pairings) = round_pairings(&loaded, &matches, &withdrawn, round);
             let Some(pairings) = pairings else {
                 return self.finish(conn, &loaded, &matches, now).await;
@@ -154,7 +154,7 @@ impl Core {
         now: i64,
     ) -> Result<(), ServiceError> {
         let id = loaded.tournament.id();
-        let matches = rows::matches(&mut *conn, id).await?;
+        let matches = stored::matches(&mut *conn, id).await?;
         // The standings before the round: the round's byes and forfeits are in them.
         let news = TournamentNews::Round {
             pairings: loaded.pairings(&matches, round),
@@ -175,7 +175,7 @@ impl Core {
         &self,
         conn: &mut Connection,
         loaded: &LoadedTournament,
-        matches: &[MatchRow],
+        matches: &[StoredMatch],
         now: i64,
     ) -> Result<bool, ServiceError> {
         let id = loaded.tournament.id();
@@ -229,7 +229,7 @@ impl Core {
         game: &GameInfo,
         now: i64,
     ) -> Result<(), ServiceError> {
-        let Some(slot) = rows::game_of(&mut *conn, game.id).await? else {
+        let Some(slot) = stored::leg_of(&mut *conn, game.id).await? else {
             return Ok(());
         };
         let leg_first_attacks = slot.leg == 1;
@@ -259,15 +259,15 @@ impl Core {
         match_id: i64,
         now: i64,
     ) -> Result<(), ServiceError> {
-        let legs = rows::games_of_match(&mut *conn, match_id).await?;
+        let legs = stored::legs_of_match(&mut *conn, match_id).await?;
         let Some(first) = legs.iter().map(|g| g.first_points).sum::<Option<i64>>() else {
             return Ok(());
         };
         rows::decide_match(&mut *conn, match_id, first, 4 - first).await?;
-        let Some(m) = rows::match_by_id(&mut *conn, match_id).await? else {
+        let Some(m) = stored::match_by_id(&mut *conn, match_id).await? else {
             return Ok(());
         };
-        self.round_looked_at(conn, m.tournament_id, now).await
+        self.round_looked_at(conn, m.tournament, now).await
     }
 
     /// Pairs the next round if the current one is over and the tournament runs.
@@ -284,7 +284,7 @@ impl Core {
             return Ok(());
         }
         let round = tournament.round();
-        let matches = rows::matches(&mut *conn, id).await?;
+        let matches = stored::matches(&mut *conn, id).await?;
         let open = matches
             .iter()
             .any(|m| m.round == round && m.first_halves.is_none());
@@ -298,8 +298,8 @@ impl Core {
 impl Tournaments<'_> {
     /// The thread recorded for a match game (made by an attempt before), if any.
     pub async fn thread_of(self, slot: i64) -> Result<Option<ChannelId>, ServiceError> {
-        let row = rows::game_by_id(self.core.store.read(), slot).await?;
-        Ok(row.and_then(|g| g.thread_id))
+        let row = stored::leg_by_id(self.core.store.read(), slot).await?;
+        Ok(row.and_then(|g| g.thread))
     }
 
     /// Of `found`, the threads of a match game's name found in its channel, takes the first
@@ -315,27 +315,27 @@ impl Tournaments<'_> {
         found: &[ChannelId],
     ) -> Result<Option<ChannelId>, ServiceError> {
         let mut tx = self.core.store.write().await?;
-        let Some(row) = rows::game_by_id(&mut *tx, slot).await? else {
+        let Some(row) = stored::leg_by_id(&mut *tx, slot).await? else {
             return Ok(None);
         };
-        let Some(m) = rows::match_by_id(&mut *tx, row.match_id).await? else {
+        let Some(m) = stored::match_by_id(&mut *tx, row.match_id).await? else {
             return Ok(None);
         };
         let backend = self.core.store.backend();
-        if !rows::lock(&mut tx, backend, m.tournament_id).await? {
+        if !rows::lock(&mut tx, backend, m.tournament).await? {
             return Ok(None);
         }
-        let Some(tournament) = rows::by_id(&mut *tx, m.tournament_id).await? else {
+        let Some(tournament) = stored::by_id(&mut *tx, m.tournament).await? else {
             return Ok(None);
         };
-        let key = format!("tournament threads in {}", tournament.channel_id);
+        let key = format!("tournament threads in {}", tournament.channel());
         lock_in_transaction(&mut tx, backend, &key).await?;
         // Read again under the locks: another attempt may have recorded one meanwhile.
-        let Some(row) = rows::game_by_id(&mut *tx, slot).await? else {
+        let Some(row) = stored::leg_by_id(&mut *tx, slot).await? else {
             return Ok(None);
         };
-        if row.thread_id.is_some() {
-            return Ok(row.thread_id);
+        if row.thread.is_some() {
+            return Ok(row.thread);
         }
         for &thread in found {
             if rows::game_in_thread(&mut *tx, thread).await?.is_none() {
@@ -374,10 +374,10 @@ impl Tournaments<'_> {
             Err(ServiceError::Tournament(TournamentRefusal::NoTournament)) => return Ok(None),
             other => other?,
         };
-        let Some(slot) = rows::game_by_id(&mut *tx, game.slot).await? else {
+        let Some(slot) = stored::leg_by_id(&mut *tx, game.slot).await? else {
             return Ok(None);
         };
-        if slot.game_id.is_some() || slot.first_points.is_some() {
+        if slot.game.is_some() || slot.first_points.is_some() {
             return Ok(None);
         }
         let status = loaded.status()?;
@@ -445,8 +445,8 @@ impl Tournaments<'_> {
         now: i64,
     ) -> Result<(), ServiceError> {
         let id = loaded.tournament.id();
-        let matches = rows::matches(&mut *conn, id).await?;
-        let legs = rows::games_of(&mut *conn, id).await?;
+        let matches = stored::matches(&mut *conn, id).await?;
+        let legs = stored::legs_of(&mut *conn, id).await?;
         for m in matches.iter().filter(|m| m.first_halves.is_none()) {
             let is_first = m.first_seat == seat;
             if !is_first && m.second_seat != Some(seat) {
@@ -470,11 +470,11 @@ impl Tournaments<'_> {
     pub(super) async fn abort_under_way(
         self,
         conn: &mut Connection,
-        leg: &MatchGameRow,
+        leg: &StoredLeg,
         news: &TournamentNews,
         now: i64,
     ) -> Result<(), ServiceError> {
-        let (Some(game), Some(thread)) = (leg.game_id, leg.thread_id) else {
+        let (Some(game), Some(thread)) = (leg.game, leg.thread) else {
             return Ok(());
         };
         if rows::abort_game(&mut *conn, game, now).await? {
@@ -493,7 +493,7 @@ impl Tournaments<'_> {
 /// players left). None: the tournament is over.
 fn round_pairings(
     loaded: &LoadedTournament,
-    matches: &[MatchRow],
+    matches: &[StoredMatch],
     withdrawn: &[usize],
     round: i64,
 ) -> (i64, Option<Vec<Pairing>>) {

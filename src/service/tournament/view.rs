@@ -6,9 +6,11 @@ use super::{
 };
 use crate::render::standings::{Cell, Column, Row, StandingsTable, CROSSTABLE_MAX};
 use crate::service::error::ServiceError;
-use crate::service::stored::tournaments::{self as stored, StoredEntrant, StoredTournament};
+use crate::service::stored::tournaments::{
+    self as stored, StoredEntrant, StoredMatch, StoredTournament,
+};
 use crate::service::types::{worded, Caption, Captions, GuildId, Heading, Player, User};
-use crate::store::tournaments::{self as rows, MatchRow};
+use crate::store::tournaments as rows;
 use crate::store::{AnyExecutor, Backend, Connection};
 use crate::tafl::Rules;
 use crate::tournament::{self as pairing, MatchResult};
@@ -111,7 +113,7 @@ impl LoadedTournament {
     }
 
     /// The decided matches, as the pairing module reads them.
-    pub(super) fn results(matches: &[MatchRow]) -> Vec<MatchResult> {
+    pub(super) fn results(matches: &[StoredMatch]) -> Vec<MatchResult> {
         matches
             .iter()
             .filter_map(|m| {
@@ -127,7 +129,7 @@ impl LoadedTournament {
             .collect()
     }
 
-    pub(super) fn standings(&self, matches: &[MatchRow]) -> Vec<StandingRow> {
+    pub(super) fn standings(&self, matches: &[StoredMatch]) -> Vec<StandingRow> {
         let seated = self.seated();
         let n = seated.len();
         if n == 0 {
@@ -151,7 +153,7 @@ impl LoadedTournament {
     }
 
     /// A round robin's crosstable, in the standings' order, up to [`CROSSTABLE_MAX`] players.
-    pub(super) fn crosstable(&self, matches: &[MatchRow]) -> Option<Crosstable> {
+    pub(super) fn crosstable(&self, matches: &[StoredMatch]) -> Option<Crosstable> {
         let n = self.seated().len();
         if self.format() != TournamentFormat::RoundRobin || n == 0 || n > CROSSTABLE_MAX {
             return None;
@@ -162,7 +164,7 @@ impl LoadedTournament {
         Some(pairing::crosstable(&order, &played))
     }
 
-    pub(super) fn pairings(&self, matches: &[MatchRow], round: i64) -> Vec<PairingView> {
+    pub(super) fn pairings(&self, matches: &[StoredMatch], round: i64) -> Vec<PairingView> {
         matches
             .iter()
             .filter(|m| m.round == round)
@@ -321,7 +323,7 @@ impl Tournaments<'_> {
             tournament,
             entrants,
         };
-        let matches = rows::matches(pool, id).await?;
+        let matches = stored::matches(pool, id).await?;
         let info = loaded.info()?;
         let rounds = (1..=loaded.tournament.round())
             .map(|r| loaded.pairings(&matches, r))

@@ -1,0 +1,46 @@
+//! A player's rating rows read back: a member's rating in each variant, and a page of a
+//! server's leaderboard.
+
+use crate::service::types::{GuildId, Ranked, UserId, VariantRating};
+use crate::store::{players, AnyExecutor, StoreError};
+use crate::tafl::Variant;
+
+/// `user`'s rating in each variant they have one in, in server `guild`.
+pub(crate) async fn ratings_of<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild: GuildId,
+    user: UserId,
+) -> Result<Vec<VariantRating>, StoreError> {
+    Ok(players::all_of(ex, guild, user)
+        .await?
+        .into_iter()
+        .map(|p| VariantRating {
+            variant: p.variant,
+            rating: p.rating,
+            rated_games: p.rated_games,
+        })
+        .collect())
+}
+
+/// At most `limit` lines of server `guild`'s leaderboard for `variant` (highest rating first),
+/// from the line after `offset`, ranked from `offset + 1`.
+pub(crate) async fn leaderboard<'e>(
+    ex: impl AnyExecutor<'e>,
+    guild: GuildId,
+    variant: Variant,
+    offset: u32,
+    limit: u32,
+) -> Result<Vec<Ranked>, StoreError> {
+    Ok(players::leaderboard(ex, guild, variant, offset, limit)
+        .await?
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| Ranked {
+            rank: offset + i as u32 + 1,
+            user: p.user_id,
+            name: p.name,
+            rating: p.rating,
+            rated_games: p.rated_games,
+        })
+        .collect())
+}
