@@ -315,6 +315,15 @@ fn command_names(text: &str) -> Vec<(usize, String)> {
         .collect()
 }
 
+/// `file`'s path from the repository's top, as the lists of files here name it
+/// (`src/bot/mod.rs`).
+fn relative(file: &Path) -> String {
+    file.strip_prefix(root())
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
+}
+
 /// Every `.rs` file under `dir`.
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
@@ -585,11 +594,7 @@ fn no_service_or_render_string_holds_words_for_players() {
     ] {
         for file in rust_files(&root().join(dir)) {
             let text = std::fs::read_to_string(&file).unwrap();
-            let name = file
-                .strip_prefix(root())
-                .unwrap()
-                .to_string_lossy()
-                .into_owned();
+            let name = relative(&file);
             for (n, s, for_the_operator) in strings(&text) {
                 if !for_the_operator
                     && holds_words(&s)
@@ -628,11 +633,7 @@ fn no_bot_string_outside_messages_is_a_sentence() {
             continue;
         }
         let text = std::fs::read_to_string(&file).unwrap();
-        let name = file
-            .strip_prefix(root())
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
+        let name = relative(&file);
         let lines: Vec<&str> = text.lines().collect();
         for (n, s, for_the_operator) in strings(&text) {
             let attribute = lines[n - 1].trim_start();
