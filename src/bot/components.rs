@@ -7,6 +7,7 @@ use super::buttons::{games_buttons, leaderboard_buttons, Button, ButtonError};
 use super::protocol::press::Press;
 use super::{messages, redact, Data, Error, InFlight};
 use crate::service::{ChallengeId, DrawDecision};
+use crate::tafl::Variant;
 use poise::serenity_prelude as serenity;
 use std::collections::HashSet;
 use std::sync::Mutex;
@@ -138,8 +139,14 @@ async fn press(response: &mut Press<'_>, data: &Data) -> Result<(), Error> {
         // A change is checked first, reading only, so that a refusal is the press's private
         // answer at once, before anything is acknowledged, written, or waits for the write
         // lock (a challenge past its time is refused here, and marked expired after).
-        Button::Accept(_) | Button::Decline(_) | Button::Cancel(_) => {
-            challenge_press(response, data, button, user, in_hand).await
+        Button::Accept(id) => {
+            challenge_press(response, data, id, Pressed::Accept, user, in_hand).await
+        }
+        Button::Decline(id) => {
+            challenge_press(response, data, id, Pressed::Decline, user, in_hand).await
+        }
+        Button::Cancel(id) => {
+            challenge_press(response, data, id, Pressed::Cancel, user, in_hand).await
         }
         Button::Draw { game, accept } => {
             let games = service.games();
@@ -176,24 +183,34 @@ async fn press(response: &mut Press<'_>, data: &Data) -> Result<(), Error> {
             response.refuse(text).await?;
             Ok(())
         }
-        Button::Leaderboard { .. } | Button::Games { .. } => {
-            turn_page(response, data, button).await
+        Button::Leaderboard { variant, page } => {
+            turn_page(response, data, Paged::Leaderboard(variant), page).await
         }
+        Button::Games { page } => turn_page(response, data, Paged::Games, page).await,
     }
 }
 
-/// A challenge's button (accept, decline, cancel), pressed by `user`, with the challenge held
-/// while it changes (`in_hand`).
+/// Which of a challenge's buttons was pressed.
+#[derive(Debug, Clone, Copy)]
+enum Pressed {
+    Accept,
+    Decline,
+    Cancel,
+}
+
+/// A challenge's button (accept, decline, cancel) pressed by `user` on the challenge
+/// `challenge_id`, with the challenge held while it changes (`in_hand`).
 async fn challenge_press(
     response: &mut Press<'_>,
     data: &Data,
-    button: Button,
+    challenge_id: ChallengeId,
+    pressed: Pressed,
     user: u64,
     in_hand: Option<ChallengeInHand<'_>>,
 ) -> Result<(), Error> {
     let service = &data.service;
-    match button {
-        Button::Accept(challenge_id) => {
+    match pressed {
+        Pressed::Accept => {
             let challenge = service.games().check_accept(challenge_id, user).await?;
             if challenge.thread {
                 return accept_in_thread(response, data, &challenge, user, in_hand).await;
@@ -204,7 +221,7 @@ async fn challenge_press(
                     .accept(challenge_id, user, None, Some(response.answer()));
             response.change(data, (accepted, in_hand), |s| s.png).await
         }
-        Button::Decline(challenge_id) => {
+        Pressed::Decline => {
             service.games().check_decline(challenge_id, user).await?;
             let declined = service
                 .games()
@@ -213,7 +230,7 @@ async fn challenge_press(
                 .change(data, (declined, in_hand), |_| Vec::new())
                 .await
         }
-        Button::Cancel(challenge_id) => {
+        Pressed::Cancel => {
             service.games().check_cancel(challenge_id, user).await?;
             let cancelled = service
                 .games()
@@ -222,15 +239,29 @@ async fn challenge_press(
                 .change(data, (cancelled, in_hand), |_| Vec::new())
                 .await
         }
-        _ => Ok(()),
     }
 }
 
-/// A list's page turned (the leaderboard, the games running): the pressed message updated.
-async fn turn_page(response: &mut Press<'_>, data: &Data, button: Button) -> Result<(), Error> {
+/// A list whose pages are turned by buttons.
+#[derive(Debug, Clone, Copy)]
+enum Paged {
+    /// A variant's leaderboard.
+    Leaderboard(Variant),
+    /// The games running in the server.
+    Games,
+}
+
+/// A list's page turned to `page` (the leaderboard, the games running): the pressed message
+/// updated.
+async fn turn_page(
+    response: &mut Press<'_>,
+    data: &Data,
+    list: Paged,
+    page: u32,
+) -> Result<(), Error> {
     let press = response.press;
-    match button {
-        Button::Leaderboard { variant, page } => {
+    match list {
+        Paged::Leaderboard(variant) => {
             let guild = press
                 .guild_id
                 .ok_or_else(|| Error::User(messages::LEADERBOARD_IN_A_SERVER.into()))?;
@@ -244,7 +275,7 @@ async fn turn_page(response: &mut Press<'_>, data: &Data, button: Button) -> Res
                 .update_with(text, leaderboard_buttons(&board))
                 .await
         }
-        Button::Games { page } => {
+        Paged::Games => {
             let guild = press
                 .guild_id
                 .ok_or_else(|| Error::User(messages::GAMES_IN_A_SERVER.into()))?;
@@ -258,6 +289,5 @@ async fn turn_page(response: &mut Press<'_>, data: &Data, button: Button) -> Res
                 .update_with(listed.text.clone(), games_buttons(&listed))
                 .await
         }
-        _ => Ok(()),
     }
 }
