@@ -15,6 +15,7 @@ use super::types::{
 use crate::store::challenges;
 use crate::store::{self, Connection};
 use crate::tafl::{Game, Position, Side};
+use std::time::Duration;
 
 impl Games<'_> {
     /// Opens a challenge. Refused: challenging yourself or a bot, a game already running in
@@ -373,16 +374,26 @@ impl Games<'_> {
             drop(tx);
             return Err(self.closed_meanwhile(row.id).await);
         }
+        // In a thread, the start is its first post, and the acceptance tells where the
+        // challenge was made that the game is on there; else the acceptance is the start.
         let first = match channel {
-            Some(_) => Some(self.announce_start(&mut tx, &info, user, now).await?),
-            None => None,
-        };
-        let notice = match answer {
-            Some(answer) => Some(
-                self.write_accepted(&mut tx, &row, &info, channel, answer, user, now)
-                    .await?,
+            Some(_) => Some(
+                self.write_start(&mut tx, &info, "game_started", None, user, now)
+                    .await?
+                    .id,
             ),
             None => None,
+        };
+        let notice = match (answer, channel) {
+            (Some(answer), Some(thread)) => Some(
+                self.write_accepted_in_thread(&mut tx, &row, thread, answer, now)
+                    .await?,
+            ),
+            (Some(answer), None) => Some(
+                self.write_start(&mut tx, &info, "accepted", Some(answer), user, now)
+                    .await?,
+            ),
+            (None, _) => None,
         };
         // Landed: the challenge accepted with this game.
         let (challenge, game) = (row.id, info.id);
@@ -403,71 +414,60 @@ impl Games<'_> {
         Ok(Answered::with(started, notice))
     }
 
-    /// An accepted challenge's game started in its own thread, in `conn`'s transaction: the
-    /// start posted there with its board, the first player's clock waiting for it, and their
-    /// turn's direct message. Returns the post's notice.
-    async fn announce_start(
+    /// `info`'s start with its board, written in `conn`'s transaction as the notice `kind` in
+    /// the game's channel (shown by `answer` and held for it, when there is one), the first
+    /// player's clock waiting for it and their turn's direct message (unless they are `by`, who
+    /// started the game). Returns the notice.
+    async fn write_start(
         self,
         conn: &mut Connection,
         info: &GameInfo,
-        user: UserId,
-        now: i64,
-    ) -> Result<NoticeId, ServiceError> {
-        let payload = self.core.with_board(News::Started(info.clone()), info);
-        let first = self
-            .core
-            .notice(info.place.channel, "game_started", &payload)
-            .write(conn, now)
-            .await?
-            .id;
-        self.core.clock_waits(conn, info, first).await?;
-        (self.core)
-            .tell_turn(conn, info, first, Some(user), None, now)
-            .await?;
-        Ok(first)
-    }
-
-    /// The acceptance's notice, shown by `answer`, in `conn`'s transaction: where the challenge
-    /// was made, that the game is on in its thread (`thread`); or else the start itself with its
-    /// board, the first player's clock waiting for it and their turn's direct message.
-    #[allow(clippy::too_many_arguments)]
-    async fn write_accepted(
-        self,
-        conn: &mut Connection,
-        row: &ChallengeInfo,
-        info: &GameInfo,
-        thread: Option<ChannelId>,
-        answer: Answer,
-        user: UserId,
+        kind: &str,
+        answer: Option<Answer>,
+        by: UserId,
         now: i64,
     ) -> Result<notice::Notice, ServiceError> {
-        let payload = match thread {
-            // Said where the challenge was made: the game is on in its thread.
-            Some(thread) => {
-                let mut closed = row.clone();
-                closed.status = ChallengeStatus::Accepted;
-                let news = News::ChallengeClosed {
-                    challenge: closed,
-                    thread: Some(thread),
-                };
-                answer.payload(notice::Payload::news(news))
-            }
-            None => answer.payload(self.core.with_board(News::Started(info.clone()), info)),
+        let payload = self.core.with_board(News::Started(info.clone()), info);
+        let (payload, hold) = match answer {
+            Some(answer) => (answer.payload(payload), self.core.delivery.answer_grace),
+            None => (payload, Duration::ZERO),
         };
-        let hold = self.core.delivery.answer_grace;
-        let accepted = self
+        let start = self
             .core
-            .notice(row.place.channel, "accepted", &payload)
+            .notice(info.place.channel, kind, &payload)
             .held(hold)
             .write(conn, now)
             .await?;
-        if thread.is_none() {
-            self.core.clock_waits(conn, info, accepted.id).await?;
-            (self.core)
-                .tell_turn(conn, info, accepted.id, Some(user), None, now)
-                .await?;
-        }
-        Ok(accepted)
+        self.core.clock_waits(conn, info, start.id).await?;
+        (self.core)
+            .tell_turn(conn, info, start.id, Some(by), None, now)
+            .await?;
+        Ok(start)
+    }
+
+    /// The acceptance's notice where the challenge was made, shown by `answer`, in `conn`'s
+    /// transaction: the game is on in its thread (`thread`).
+    async fn write_accepted_in_thread(
+        self,
+        conn: &mut Connection,
+        row: &ChallengeInfo,
+        thread: ChannelId,
+        answer: Answer,
+        now: i64,
+    ) -> Result<notice::Notice, ServiceError> {
+        let mut closed = row.clone();
+        closed.status = ChallengeStatus::Accepted;
+        let news = News::ChallengeClosed {
+            challenge: closed,
+            thread: Some(thread),
+        };
+        let payload = answer.payload(notice::Payload::news(news));
+        let hold = self.core.delivery.answer_grace;
+        self.core
+            .notice(row.place.channel, "accepted", &payload)
+            .held(hold)
+            .write(conn, now)
+            .await
     }
 
     /// The challenged player declines. From a button press (`answer`), the news is written
@@ -585,22 +585,10 @@ impl Games<'_> {
             )
             .await?;
         let notice = match answer {
-            Some(answer) => {
-                let payload =
-                    answer.payload(self.core.with_board(News::Started(info.clone()), &info));
-                let hold = self.core.delivery.answer_grace;
-                let shown = self
-                    .core
-                    .notice(info.place.channel, "started", &payload)
-                    .held(hold)
-                    .write(&mut tx, now)
-                    .await?;
-                self.core.clock_waits(&mut tx, &info, shown.id).await?;
-                (self.core)
-                    .tell_turn(&mut tx, &info, shown.id, Some(user_id), None, now)
-                    .await?;
-                Some(shown)
-            }
+            Some(answer) => Some(
+                self.write_start(&mut tx, &info, "started", Some(answer), user_id, now)
+                    .await?,
+            ),
             None => None,
         };
         // Landed: this game, in its channel, between its players.
