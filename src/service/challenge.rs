@@ -352,12 +352,14 @@ impl Games<'_> {
         let info = self
             .create_game(
                 &mut tx,
-                place,
-                attackers,
-                defenders,
-                start,
-                row.time_control,
-                row.rated,
+                NewGame {
+                    place,
+                    attackers,
+                    defenders,
+                    start,
+                    time_control: row.time_control,
+                    rated: row.rated,
+                },
                 now,
             )
             .await?;
@@ -575,12 +577,14 @@ impl Games<'_> {
         let info = self
             .create_game(
                 &mut tx,
-                req.place,
-                attackers,
-                defenders,
-                start,
-                req.time_control,
-                false,
+                NewGame {
+                    place: req.place,
+                    attackers,
+                    defenders,
+                    start,
+                    time_control: req.time_control,
+                    rated: false,
+                },
                 now,
             )
             .await?;
@@ -635,20 +639,23 @@ impl Games<'_> {
         })
     }
 
-    /// Inserts a game at its start, at `now` (the database's time the transaction read). The channel's one-active-game constraint refuses a
-    /// second: that violation is [`ServiceError::GameRunning`].
-    #[allow(clippy::too_many_arguments)]
+    /// Inserts `game` at its start, at `now` (the database's time the transaction read). The
+    /// channel's one-active-game constraint refuses a second: that violation is
+    /// [`ServiceError::GameRunning`].
     pub(super) async fn create_game(
         self,
         conn: &mut Connection,
-        place: Place,
-        attackers: Player,
-        defenders: Player,
-        start: Position,
-        time_control: TimeControl,
-        rated: bool,
+        game: NewGame,
         now: i64,
     ) -> Result<GameInfo, ServiceError> {
+        let NewGame {
+            place,
+            attackers,
+            defenders,
+            start,
+            time_control,
+            rated,
+        } = game;
         let rules = *start.rules();
         let game = Game::from_position(start);
         if game.outcome().is_over() {
@@ -685,6 +692,17 @@ impl Games<'_> {
                 ))?;
         Ok(info)
     }
+}
+
+/// A game to start ([`Games::create_game`]): where, between whom, from which position, on
+/// which clock, and whether it is to be rated (only between people in a server).
+pub(super) struct NewGame {
+    pub(super) place: Place,
+    pub(super) attackers: Player,
+    pub(super) defenders: Player,
+    pub(super) start: Position,
+    pub(super) time_control: TimeControl,
+    pub(super) rated: bool,
 }
 
 /// Closes a challenge whose time ran out, with its notice (the challenge message edited,

@@ -63,8 +63,8 @@ impl Puzzles<'_> {
         let started = rows::start(&mut *tx, guild, user.id, puzzle_id, rated, Some(day), now).await;
         match started {
             Ok(attempt) => {
-                self.start_shown(tx, attempt, &p, rated, Some(day), to, now)
-                    .await
+                let new_try = PuzzleTry::started(attempt, puzzle_id, rated, Some(day));
+                self.start_shown(tx, new_try, &p, to, now).await
             }
             // A second press at the same moment started it: show that one.
             Err(e) if e.is_unique_violation("puzzle_attempts") => {

@@ -100,8 +100,8 @@ impl Puzzles<'_> {
         let started = rows::start(&mut *tx, guild, user.id, p.id, rated, None, now).await;
         match started {
             Ok(attempt) => {
-                self.start_shown(tx, attempt, &p, rated, None, to, now)
-                    .await
+                let new_try = PuzzleTry::started(attempt, p.id, rated, None);
+                self.start_shown(tx, new_try, &p, to, now).await
             }
             // Another command started one at the same moment: show that one.
             Err(e) if e.is_unique_violation("puzzle_attempts") => {
@@ -168,20 +168,17 @@ impl Puzzles<'_> {
             .await
     }
 
-    /// Commits try `attempt`, just started at `p` (`tx`), with the notice that shows it to
+    /// Commits try `started`, just started at `p` (`tx`), with the notice that shows it to
     /// `to`, then draws its board.
-    #[allow(clippy::too_many_arguments)]
     pub(super) async fn start_shown(
         self,
         mut tx: crate::store::Write<'_>,
-        attempt: i64,
+        started: PuzzleTry,
         p: &LoadedPuzzle,
-        rated: bool,
-        day: Option<i64>,
         to: Option<&ReplyTo>,
         now: i64,
     ) -> Result<Answered<PuzzleView>, ServiceError> {
-        let (mut view, board) = view_at(self.core, p, 0, rated, day);
+        let (mut view, board) = view_at(self.core, p, started.progress, started.rated, started.day);
         let payload = Payload {
             puzzle: Some(board.clone()),
             ..Payload::news(News::PuzzleShown(view.clone()))
@@ -192,7 +189,7 @@ impl Puzzles<'_> {
             .await?;
         view.notice = notice.as_ref().map(|n| n.id);
         // Landed: the try, at this puzzle.
-        let puzzle = p.id;
+        let (attempt, puzzle) = (started.id, started.puzzle);
         let landed = || async move {
             let a = rows::attempt(self.core.store.read(), attempt).await?;
             Ok(a.is_some_and(|a| a.puzzle_id == puzzle))

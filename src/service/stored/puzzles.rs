@@ -114,6 +114,18 @@ pub(crate) struct PuzzleTry {
 }
 
 impl PuzzleTry {
+    /// The try `id` just started at `puzzle`: under way, at the puzzle's start.
+    pub(crate) fn started(id: i64, puzzle: i64, rated: bool, day: Option<i64>) -> PuzzleTry {
+        PuzzleTry {
+            id,
+            puzzle,
+            status: TryStatus::Active,
+            progress: 0,
+            rated,
+            day,
+        }
+    }
+
     pub(crate) fn active(&self) -> bool {
         self.status == TryStatus::Active
     }

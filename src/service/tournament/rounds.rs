@@ -7,6 +7,7 @@ use super::view::LoadedTournament;
 use super::{
     MatchGame, TournamentFormat, TournamentNews, TournamentRefusal, TournamentStatus, Tournaments,
 };
+use crate::service::challenge::NewGame;
 use crate::service::core::{Core, GameEndStep, OnGameEnd};
 use crate::service::error::ServiceError;
 use crate::service::news::News;
@@ -402,12 +403,14 @@ impl Tournaments<'_> {
             .games
             .create_game(
                 &mut tx,
-                place,
-                attackers,
-                defenders,
-                Position::start(rules),
-                time,
-                loaded.tournament.rated(),
+                NewGame {
+                    place,
+                    attackers,
+                    defenders,
+                    start: Position::start(rules),
+                    time_control: time,
+                    rated: loaded.tournament.rated(),
+                },
                 now,
             )
             .await?;
