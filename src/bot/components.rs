@@ -98,11 +98,7 @@ async fn accept_in_thread(
             serenity::Error::Http(h)
                 if h.status_code() == Some(serenity::StatusCode::FORBIDDEN) =>
             {
-                Error::User(
-                    "The bot may not create threads in this channel: press Accept again once it \
-                     may (Create Public Threads), or play here with a new challenge."
-                        .into(),
-                )
+                Error::User(messages::NO_THREAD_HERE.into())
             }
             _ => e.into(),
         })?;

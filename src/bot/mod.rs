@@ -69,8 +69,8 @@ pub enum Error {
     /// Something the user must change, in one line.
     #[error("{0}")]
     User(String),
-    /// Discord refused a request of ours.
-    #[error("Discord did not take the bot's answer: please try again.")]
+    /// Discord refused a request of ours: the player is told [`messages::DISCORD_REFUSED`].
+    #[error("{}", messages::DISCORD_REFUSED)]
     Discord(Box<serenity::Error>),
 }
 

@@ -445,9 +445,15 @@ const FOR_THE_OPERATOR: [&str; 17] = [
 /// "StoredAnswer")]`), words for nobody: taken as the operator's.
 const NAMING_CODE: [&str; 1] = ["serde"];
 
+/// The calls whose strings are the players' wherever they are: the bot's answer to a player
+/// (`Error::User("…")`), inside a call of [`FOR_THE_OPERATOR`] or not
+/// (`.map_err(|_| Error::User("…"))`).
+const FOR_PLAYERS: [&str; 1] = ["User"];
+
 /// The string literals of Rust source `text` before its test module (`#[cfg(test)]`), outside
 /// comments, each with its line and whether it is said to the operator (inside a call of
-/// [`FOR_THE_OPERATOR`], however deep, or an `#[error]`) or names code ([`NAMING_CODE`]).
+/// [`FOR_THE_OPERATOR`], however deep, or an `#[error]`, but not of [`FOR_PLAYERS`]) or names
+/// code ([`NAMING_CODE`]).
 fn strings(text: &str) -> Vec<(usize, String, bool)> {
     let text = text.split("#[cfg(test)]").next().unwrap_or_default();
     let b = text.as_bytes();
@@ -457,7 +463,8 @@ fn strings(text: &str) -> Vec<(usize, String, bool)> {
     let mut out = Vec::new();
     let (mut i, mut line) = (0, 1);
     let operator = |open: &[&str]| {
-        (open.iter()).any(|o| FOR_THE_OPERATOR.contains(o) || NAMING_CODE.contains(o))
+        !(open.iter()).any(|o| FOR_PLAYERS.contains(o))
+            && (open.iter()).any(|o| FOR_THE_OPERATOR.contains(o) || NAMING_CODE.contains(o))
     };
     while i < b.len() {
         let rest = &text[i..];
@@ -556,7 +563,8 @@ fn no_service_or_render_string_holds_words_for_players() {
                    let b = format!(\"the AI ({level})\");\nlet h = \"MP\";\nlet r = r#\"ply\"#;\n\
                    x.expect(\"the canvas holds it\");\ntracing::warn!(\n    id,\n    \"a notice \
                    is late\"\n);\nlet s = \"SELECT name FROM games\";\n#[error(\"the game is \
-                   over\")]\n#[serde(from = \"Stored\")]\n#[cfg(test)]\nlet t = \"the test\";";
+                   over\")]\n#[serde(from = \"Stored\")]\ny.map_err(|_| Error::User(\"the king \
+                   is gone\".into()));\n#[cfg(test)]\nlet t = \"the test\";";
     let found: Vec<(usize, String, bool)> = strings(planted)
         .into_iter()
         .map(|(n, s, o)| {
@@ -581,6 +589,7 @@ fn no_service_or_render_string_holds_words_for_players() {
         (11, "SELECT name FROM games", false),
         (12, "phrase", true),
         (13, "phrase", true),
+        (14, "phrase", false),
     ];
     assert_eq!(found, expected.map(|(n, s, o)| (n, s.to_string(), o)));
     let mut found = Vec::new();

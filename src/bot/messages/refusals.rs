@@ -41,6 +41,13 @@ pub const BROKEN_BUTTON: &str = "That button is broken: use the slash commands i
 pub const CHALLENGE_IN_HAND: &str =
     "This challenge is being answered right now: its message shows the outcome in a moment.";
 
+/// A challenge to play in a thread accepted in a channel where the bot may not make threads.
+pub const NO_THREAD_HERE: &str = "The bot may not create threads in this channel: press Accept \
+     again once it may (Create Public Threads), or play here with a new challenge.";
+
+/// A command or a press the bot could not answer: Discord refused its request.
+pub const DISCORD_REFUSED: &str = "Discord did not take the bot's answer: please try again.";
+
 /// A leaderboard's page turned outside a server.
 pub const LEADERBOARD_IN_A_SERVER: &str = "The leaderboard belongs to a server.";
 
