@@ -55,7 +55,7 @@ impl fmt::Display for Level {
 
 /// A level name that is not one.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("'{}' is not a level: choose easy, medium or hard", crate::echo::echo(.0))]
+#[error("unknown level '{}' (easy, medium or hard)", crate::echo::echo(.0))]
 pub struct LevelError(pub String);
 
 impl FromStr for Level {

@@ -458,7 +458,10 @@ pub enum RecordError {
     #[error("bad position: {0}")]
     Position(#[from] crate::tafl::RecordError),
     #[error("bad move {index} in the line: {reason}")]
-    Line { index: usize, reason: String },
+    Line {
+        index: usize,
+        reason: crate::tafl::MoveError,
+    },
     #[error("the line has {got} moves; a {kind} in {moves} has {want}")]
     Length {
         kind: &'static str,
@@ -496,10 +499,8 @@ impl Record {
         let mut pos = start;
         let mut line = Vec::with_capacity(self.line.len());
         for (index, text) in self.line.iter().enumerate() {
-            let mv = parse_move(&pos, text).map_err(|e| RecordError::Line {
-                index,
-                reason: e.to_string(),
-            })?;
+            let mv =
+                parse_move(&pos, text).map_err(|reason| RecordError::Line { index, reason })?;
             pos = pos.make(mv).0;
             line.push(mv);
         }

@@ -1,5 +1,7 @@
-//! The options every game-reading command shares, and the command line's error.
+//! The options every game-reading command shares, and the command line's error. What is wrong
+//! with a game's input is said in the bot's words (`bot::messages`), as a player reads it there.
 
+use crate::bot::messages as words;
 use crate::echo::echo;
 use crate::tafl::{parse_position, Game, Position, Preset, Rules, Side, Variant};
 use clap::Args;
@@ -50,8 +52,7 @@ pub struct Common {
 }
 
 fn parse_variant(s: &str) -> Result<Variant, String> {
-    s.parse()
-        .map_err(|e: crate::tafl::VariantError| e.to_string())
+    s.parse().map_err(|e| words::variant_problem(&e))
 }
 
 fn parse_side(s: &str) -> Result<Side, String> {
@@ -71,13 +72,13 @@ impl Common {
         let preset = match &self.rules {
             None => Preset::default_of(self.variant),
             Some(name) => Preset::find(self.variant, name)
-                .map_err(|e| CliError::Input(format!("--rules: {e}")))?,
+                .map_err(|e| CliError::Input(format!("--rules: {}", words::rules_problem(&e))))?,
         };
         let mut rules = preset.rules();
         for s in &self.set {
             rules
                 .apply_setting(s)
-                .map_err(|e| CliError::Input(format!("--set: {e}")))?;
+                .map_err(|e| CliError::Input(format!("--set: {}", words::rules_problem(&e))))?;
         }
         Ok(rules)
     }
@@ -87,8 +88,10 @@ impl Common {
         let rules = self.rules()?;
         match &self.position {
             None => Ok(Position::start(rules).with_turn(self.to_move)),
-            Some(record) => parse_position(record, self.to_move, rules)
-                .map_err(|e| CliError::Input(format!("--position: {e}"))),
+            Some(record) => parse_position(record, self.to_move, rules).map_err(|e| {
+                let why = words::position_record_problem(&e);
+                CliError::Input(format!("--position: {why}"))
+            }),
         }
     }
 
@@ -101,8 +104,10 @@ impl Common {
     pub fn game_after(&self, moves: &[String]) -> Result<Game, CliError> {
         let mut game = self.game()?;
         for (i, text) in moves.iter().enumerate() {
-            game.play_text(text)
-                .map_err(|e| CliError::Input(format!("ply {}: '{}': {}", i + 1, echo(text), e)))?;
+            game.play_text(text).map_err(|e| {
+                let why = words::move_problem(&e);
+                CliError::Input(format!("ply {}: '{}': {why}", i + 1, echo(text)))
+            })?;
         }
         Ok(game)
     }

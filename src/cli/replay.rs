@@ -64,7 +64,7 @@ pub(super) fn run(args: ReplayArgs) -> Result<(), CliError> {
         if input.lines().any(|l| l.trim_start().starts_with('[')) {
             // A whole record: its own rules and start, unless it names none.
             read_record(&input, args.common.rules()?)
-                .map_err(|e| CliError::Input(e.to_string()))?
+                .map_err(|e| CliError::Input(crate::bot::messages::record_read_problem(&e)))?
                 .game
         } else {
             let moves: Vec<String> = crate::tafl::record::record_tokens(&input)

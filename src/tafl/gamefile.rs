@@ -4,11 +4,12 @@
 //! read here; [`read_record`] tells them apart, and also reads a bare list of moves.
 
 use super::game::{Game, Outcome, Reason};
+use super::notation::MoveError;
 use super::position::Position;
-use super::record::{parse_position, write_position, Mark, RecordedMove};
+use super::record::{parse_position, write_position, Mark, RecordError, RecordedMove};
 use super::rules::{Escape, KingCapture, Preset, Repetition, Rules, Throne, Variant};
 use super::side::Side;
-use super::square::Square;
+use super::square::{Square, SquareError};
 use std::fmt;
 use std::str::FromStr;
 
@@ -57,7 +58,7 @@ impl FromStr for RecordFormat {
             .find(|f| f.name().eq_ignore_ascii_case(s.trim()))
             .ok_or_else(|| {
                 format!(
-                    "'{}' is not a record format: say tafl or opentafl",
+                    "unknown record format '{}' (tafl or opentafl)",
                     crate::echo::echo(s)
                 )
             })
@@ -84,19 +85,101 @@ pub struct ReadRecord {
     pub game: Game,
 }
 
-/// Why a record cannot be read: one line, naming the line or the ply.
+/// Why a record cannot be read, naming the line or the ply: data, worded for players by the
+/// bot (`bot::messages::imports`). The `Display` is plain, for logs and the command-line tools.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RecordReadError {
-    #[error("line {line}: {why}")]
-    Line { line: usize, why: String },
-    #[error("ply {ply}: '{}': {why}", crate::echo::echo(.text))]
+    /// A line (counted from 1; 0 is the start position the tags give) that cannot be read.
+    #[error("line {line}: {problem}")]
+    Line { line: usize, problem: LineProblem },
+    /// A move (its ply counted from 1, and its text) that cannot be read or played.
+    #[error("ply {ply}: '{}': {problem}", crate::echo::echo(.text))]
     Ply {
         ply: usize,
         text: String,
-        why: String,
+        problem: PlyProblem,
     },
-    #[error("the record says {says}, but its moves end with {ends}")]
-    Result { says: String, ends: String },
+    /// The stated result (a winner, or none for a draw) is not the one the moves reach.
+    #[error("the record states {}, and its moves end with {}", result_name(*.says), result_name(*.ends))]
+    Result {
+        says: Option<Side>,
+        ends: Option<Side>,
+    },
+}
+
+/// Why a record's line cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LineProblem {
+    /// A line starting with `[` that is no tag (the line, trimmed).
+    #[error("not a tag: '{}'", crate::echo::echo(.0))]
+    NotATag(String),
+    /// The `Variant` tag's rules.
+    #[error("variant: {0}")]
+    Variant(RulesNameError),
+    /// OpenTafl's rules string.
+    #[error("rules: {0}")]
+    OpenTaflRules(OpenTaflRulesError),
+    /// The `ToMove` tag's value, which is not a side.
+    #[error("ToMove: not a side: '{}'", crate::echo::echo(.0))]
+    ToMove(String),
+    /// The `Result` tag's value, which is not a result.
+    #[error("result: not a result: '{}'", crate::echo::echo(.0))]
+    Result(String),
+    /// The start position the tags give.
+    #[error("the start position: {0}")]
+    Start(RecordError),
+}
+
+/// Why a [`rules_name`] text names no rules.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RulesNameError {
+    #[error("no variant named")]
+    NoVariant,
+    #[error("{0}")]
+    Variant(#[from] super::rules::VariantError),
+    #[error("{0}")]
+    Rules(#[from] super::rules::RulesError),
+}
+
+/// Why OpenTafl's rules string names no rules this program plays.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OpenTaflRulesError {
+    /// No `dim:` (the board's size).
+    #[error("no dim: (the board's size)")]
+    NoDim,
+    /// A board size (the `dim:` value) of no variant.
+    #[error("dim:{}: no variant is played on that board", crate::echo::echo(.0))]
+    Dim(String),
+}
+
+/// Why a record's move cannot be read or played.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlyProblem {
+    #[error("{0}")]
+    Move(#[from] MoveError),
+    /// The captures it states (after its `x`) name a square that is not one.
+    #[error("its captures: {0}")]
+    Captures(SquareError),
+    /// The captures it states are not the ones it makes (each list sorted).
+    #[error("it states the captures [{}], and it makes [{}]", squares(.stated), squares(.made))]
+    CapturesDiffer {
+        stated: Vec<Square>,
+        made: Vec<Square>,
+    },
+}
+
+/// The squares, comma-separated.
+fn squares(list: &[Square]) -> String {
+    let names: Vec<String> = list.iter().map(Square::to_string).collect();
+    names.join(", ")
+}
+
+/// A result's plain name: the winner's, or a draw.
+fn result_name(winner: Option<Side>) -> String {
+    match winner {
+        Some(side) => format!("the {side} winning"),
+        None => "a draw".into(),
+    }
 }
 
 /// The variant and rules as one name: `brandubh aagenielsen`, `tablut walker`, or Tablut's
@@ -116,23 +199,20 @@ pub fn rules_name(rules: &Rules) -> String {
 }
 
 /// Reads [`rules_name`]'s form (a variant alone means its default preset).
-pub fn parse_rules_name(text: &str) -> Result<Rules, String> {
+///
+/// # Errors
+/// No variant, an unknown one, or a preset or option setting the variant does not have.
+pub fn parse_rules_name(text: &str) -> Result<Rules, RulesNameError> {
     let mut words = text.split_whitespace();
-    let variant: Variant = words
-        .next()
-        .ok_or("no variant named")?
-        .parse()
-        .map_err(|e: super::rules::VariantError| e.to_string())?;
+    let variant: Variant = words.next().ok_or(RulesNameError::NoVariant)?.parse()?;
     let rest: Vec<&str> = words.collect();
     match rest.as_slice() {
         [] => Ok(variant.rules()),
-        [name] if !name.contains('=') => Preset::find(variant, name)
-            .map(Preset::rules)
-            .map_err(|e| e.to_string()),
+        [name] if !name.contains('=') => Ok(Preset::find(variant, name)?.rules()),
         settings => {
             let mut rules = variant.rules();
             for s in settings {
-                rules.apply_setting(s).map_err(|e| e.to_string())?;
+                rules.apply_setting(s)?;
             }
             Ok(rules)
         }
@@ -371,7 +451,10 @@ fn tag_line(line: &str) -> Option<(String, String, RecordFormat)> {
 
 /// What an OpenTafl rules string says: the rules (by its variant, and for Brandubh and Tablut
 /// the options it can express), the start and the side to move.
-fn read_opentafl_rules(text: &str) -> Result<(Rules, Option<String>, Side), String> {
+///
+/// # Errors
+/// No board size, or one of no variant.
+fn read_opentafl_rules(text: &str) -> Result<(Rules, Option<String>, Side), OpenTaflRulesError> {
     let mut dim = None;
     let mut start = None;
     let mut turn = Side::Attackers;
@@ -398,12 +481,8 @@ fn read_opentafl_rules(text: &str) -> Result<(Rules, Option<String>, Side), Stri
         Some("9") => Variant::Tablut,
         Some("11") => Variant::Copenhagen,
         Some("13") => Variant::Copenhagen13,
-        Some(d) => {
-            return Err(format!(
-                "dim:{d}: the boards are 7×7 (brandubh), 9×9 (tablut), 11×11 (copenhagen) and 13×13 (copenhagen13)"
-            ))
-        }
-        None => return Err("the rules string has no dim: (the board's size)".into()),
+        Some(d) => return Err(OpenTaflRulesError::Dim(d.to_string())),
+        None => return Err(OpenTaflRulesError::NoDim),
     };
     let get = |k: &str| values.get(k).map(String::as_str);
     let mut rules = variant.rules();
@@ -453,7 +532,7 @@ fn read_opentafl_rules(text: &str) -> Result<(Rules, Option<String>, Side), Stri
 
 /// The squares a move record says it captures (after its `x`, separated by `/`, each perhaps
 /// with a piece letter), or `None` when it says nothing.
-fn claimed_captures(text: &str, size: u8) -> Option<Result<Vec<Square>, String>> {
+fn claimed_captures(text: &str, size: u8) -> Option<Result<Vec<Square>, SquareError>> {
     let i = text.find(['x', 'X'])?;
     let caps = text[i + 1..].trim_end_matches(['+', '-', '#', '!', '?']);
     Some(
@@ -466,7 +545,7 @@ fn claimed_captures(text: &str, size: u8) -> Option<Result<Vec<Square>, String>>
                 } else {
                     c.to_string()
                 };
-                Square::parse_on(&name, size).map_err(|e| e.to_string())
+                Square::parse_on(&name, size)
             })
             .collect(),
     )
@@ -481,13 +560,6 @@ fn parse_result(text: &str) -> Option<Option<Option<Side>>> {
         "1/2-1/2" | "½-½" | "0" => Some(Some(None)),
         "*" | "?" => Some(None),
         _ => None,
-    }
-}
-
-fn describe_result(r: Option<Side>) -> String {
-    match r {
-        Some(side) => format!("the {side} winning"),
-        None => "a draw".into(),
     }
 }
 
@@ -511,7 +583,7 @@ pub fn read_record(text: &str, fallback: Rules) -> Result<ReadRecord, RecordRead
     let start = match start_text {
         Some(s) => parse_position(&s, turn, rules).map_err(|e| RecordReadError::Line {
             line: 0,
-            why: format!("the start position: {e}"),
+            problem: LineProblem::Start(e),
         })?,
         None => Position::start(rules).with_turn(turn),
     };
@@ -564,10 +636,13 @@ fn scan_record(text: &str) -> Result<Scanned<'_>, RecordReadError> {
         if line.is_empty() {
             continue;
         }
-        let bad = |why: String| RecordReadError::Line { line: line_no, why };
+        let bad = |problem: LineProblem| RecordReadError::Line {
+            line: line_no,
+            problem,
+        };
         if line.starts_with('[') {
-            let (name, value, f) = tag_line(line)
-                .ok_or_else(|| bad(format!("'{}' is not a tag", crate::echo::echo(line))))?;
+            let (name, value, f) =
+                tag_line(line).ok_or_else(|| bad(LineProblem::NotATag(line.to_string())))?;
             format.get_or_insert(f);
             match name.as_str() {
                 "event" => tags.event = Some(value),
@@ -579,31 +654,27 @@ fn scan_record(text: &str) -> Result<Scanned<'_>, RecordReadError> {
                     Ok(r) => rules = Some(r),
                     // OpenTafl names variants its own way: its rules string says what they are.
                     Err(_) if f == RecordFormat::OpenTafl => {}
-                    Err(e) => return Err(bad(format!("variant: {e}"))),
+                    Err(e) => return Err(bad(LineProblem::Variant(e))),
                 },
                 "rules" => {
-                    otn = Some(read_opentafl_rules(&value).map_err(|e| bad(format!("rules: {e}")))?)
+                    otn = Some(
+                        read_opentafl_rules(&value)
+                            .map_err(|e| bad(LineProblem::OpenTaflRules(e)))?,
+                    )
                 }
                 "position" => position = Some(value),
                 "tomove" => {
                     to_move = Some(match value.trim() {
                         "attackers" => Side::Attackers,
                         "defenders" => Side::Defenders,
-                        v => {
-                            return Err(bad(format!(
-                                "ToMove: '{}' is not attackers or defenders",
-                                crate::echo::echo(v)
-                            )))
-                        }
+                        v => return Err(bad(LineProblem::ToMove(v.to_string()))),
                     })
                 }
                 "result" => {
-                    result = Some(parse_result(&value).ok_or_else(|| {
-                        bad(format!(
-                            "result: '{}' is not a result",
-                            crate::echo::echo(&value)
-                        ))
-                    })?)
+                    result = Some(
+                        parse_result(&value)
+                            .ok_or_else(|| bad(LineProblem::Result(value.clone())))?,
+                    )
                 }
                 "termination" => termination = Some(value),
                 _ => {}
@@ -647,40 +718,26 @@ fn scan_record(text: &str) -> Result<Scanned<'_>, RecordReadError> {
 fn play_moves(game: &mut Game, moves: &[&str]) -> Result<(), RecordReadError> {
     let size = game.rules().variant.size();
     for (i, token) in moves.iter().enumerate() {
-        let ply = |why: String| RecordReadError::Ply {
+        let ply = |problem: PlyProblem| RecordReadError::Ply {
             ply: i + 1,
             text: token.to_string(),
-            why,
+            problem,
         };
         if *token == "---" {
             // OpenTafl's resignation: the side to move resigns.
             let side = game.turn();
-            game.resign(side).map_err(|e| ply(e.to_string()))?;
+            game.resign(side)
+                .map_err(|e| ply(MoveError::from(e).into()))?;
             continue;
         }
-        let played = game.play_text(token).map_err(|e| ply(e.to_string()))?;
-        if let Some(claimed) = claimed_captures(token, size) {
-            let claimed = claimed.map_err(|e| ply(format!("its captures: {e}")))?;
-            let mut actual: Vec<Square> = played.captured.into_iter().collect();
-            let mut claimed = claimed;
-            actual.sort();
-            claimed.sort();
-            if actual != claimed {
-                let names = |v: &[Square]| {
-                    if v.is_empty() {
-                        "nothing".to_string()
-                    } else {
-                        v.iter()
-                            .map(Square::to_string)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    }
-                };
-                return Err(ply(format!(
-                    "the record says it captures {}, but it captures {}",
-                    names(&claimed),
-                    names(&actual)
-                )));
+        let played = game.play_text(token).map_err(|e| ply(e.into()))?;
+        if let Some(stated) = claimed_captures(token, size) {
+            let mut stated = stated.map_err(|e| ply(PlyProblem::Captures(e)))?;
+            let mut made: Vec<Square> = played.captured.into_iter().collect();
+            made.sort();
+            stated.sort();
+            if made != stated {
+                return Err(ply(PlyProblem::CapturesDiffer { stated, made }));
             }
         }
     }
@@ -715,10 +772,7 @@ fn settle_result(
         over => {
             let ends = over.winner();
             if ends != says || (says.is_none() && !matches!(over, Outcome::Drawn { .. })) {
-                return Err(RecordReadError::Result {
-                    says: describe_result(says),
-                    ends: describe_result(ends),
-                });
+                return Err(RecordReadError::Result { says, ends });
             }
         }
     }

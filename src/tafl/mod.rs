@@ -19,7 +19,8 @@ pub mod zobrist;
 pub use bitboard::Bitboard;
 pub use game::{Game, Outcome, Reason};
 pub use gamefile::{
-    read_record, write_record, ReadRecord, RecordFormat, RecordReadError, RecordTags,
+    read_record, write_record, LineProblem, OpenTaflRulesError, PlyProblem, ReadRecord,
+    RecordFormat, RecordReadError, RecordTags, RulesNameError,
 };
 pub use movelist::MoveList;
 pub use mv::Move;
@@ -31,4 +32,4 @@ pub use rules::{
     VariantError,
 };
 pub use side::{Piece, Side};
-pub use square::Square;
+pub use square::{Square, SquareError};

@@ -28,33 +28,35 @@ pub enum PieceLetter {
     Soldier,
 }
 
-/// Why a move was not accepted.
+/// Why a move was not accepted: data, worded for players by the bot
+/// (`bot::messages::moves`). The `Display` is plain, for logs and the command-line tools.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
     #[error("{0}")]
     Square(#[from] SquareError),
-    #[error("'{}' is not a move: write it as from-to, like e1-e3", crate::echo::echo(.0))]
+    /// Not a move's text (the text as typed, trimmed).
+    #[error("not a move: '{}'", crate::echo::echo(.0))]
     Malformed(String),
     #[error("{0}")]
     Illegal(#[from] IllegalMove),
-    #[error("more than one piece can reach {to}: say which with {}", list(.candidates))]
+    /// A bare destination more than one piece of the side to move reaches (the moves, sorted).
+    #[error("more than one piece reaches {to}: {}", list(.candidates))]
     Ambiguous { to: Square, candidates: Vec<Move> },
-    #[error("none of your pieces can reach {to}")]
+    /// A bare destination no piece of the side to move reaches.
+    #[error("no piece of the side to move reaches {to}")]
     Unreachable { to: Square },
-    #[error("{square} is your own piece: say where it goes, like {}", list(.moves))]
+    /// A bare square holding a piece of the side to move, which has these moves (sorted).
+    #[error("a square of the side to move's own piece, not a destination: {square}")]
     BareFrom { square: Square, moves: Vec<Move> },
-    #[error("the piece on {square} cannot move: it is hemmed in")]
+    /// A bare square holding a piece of the side to move that has no move.
+    #[error("the piece on {square} has no move")]
     Stuck { square: Square },
 }
 
+/// The moves, comma-separated.
 fn list(moves: &[Move]) -> String {
     let names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
-    match names.len() {
-        0 => String::new(),
-        1 => names[0].clone(),
-        n if n <= 6 => format!("{} or {}", names[..n - 1].join(", "), names[n - 1]),
-        n => format!("{}, … ({} moves)", names[..5].join(", "), n),
-    }
+    names.join(", ")
 }
 
 impl MoveText {

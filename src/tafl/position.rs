@@ -87,48 +87,57 @@ pub struct Undo {
     king_was: Bitboard,
 }
 
-/// Why a move is not legal in a position.
+/// Why a move is not legal in a position: data, worded for players by the bot
+/// (`bot::messages::moves`). The `Display` is plain, for logs and the command-line tools.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IllegalMove {
-    #[error("there is no piece on {0}")]
+    #[error("no piece on {0}")]
     EmptySquare(Square),
-    #[error("the piece on {square} belongs to the {owner}, and it is the {mover}' turn")]
+    #[error("the piece on {square} is the {owner}', and the {mover} are to move")]
     NotYourPiece {
         square: Square,
         owner: Side,
         mover: Side,
     },
+    /// The move's text names the king (`K`), and the piece is a soldier.
     #[error("the piece on {0} is not the king")]
     NotKing(Square),
-    #[error("the piece on {0} is the king, not a soldier")]
+    /// The move's text names a soldier (`T`, `t`), and the piece is the king.
+    #[error("the piece on {0} is the king")]
     IsKing(Square),
-    #[error("a move must go somewhere: {0} to {0} stays put")]
+    #[error("a move from {0} to itself")]
     NullMove(Square),
-    #[error("{from}-{to} is not a straight line: pieces move along a rank or a file")]
+    #[error("{from}-{to} is not along a rank or a file")]
     NotStraight { from: Square, to: Square },
-    #[error("the path from {from} to {to} is blocked by the piece on {at}")]
+    #[error("{from}-{to} is blocked at {at}")]
     Blocked {
         from: Square,
         to: Square,
         at: Square,
     },
-    #[error("{to} is already occupied")]
+    #[error("{to} is occupied")]
     Occupied { to: Square },
-    #[error("only the king may land on the castle (e5)")]
+    /// A soldier landing on Tablut's castle (e5).
+    #[error("a soldier landing on the castle")]
     CastleLanding,
-    #[error("only the king may land on the throne ({0})")]
+    /// A soldier landing on another variant's throne.
+    #[error("a soldier landing on the throne {0}")]
     ThroneLanding(Square),
     #[error("{0} is off the board")]
     OffBoard(Square),
-    #[error("the king may not return to the castle under these rules")]
+    /// The king returning to the castle, under rules where he may not.
+    #[error("the king returning to the castle")]
     KingCannotReenter,
-    #[error("no piece may pass through the castle (e5) under these rules")]
+    /// A piece passing through the castle (e5), under rules where none may.
+    #[error("a piece passing through the castle")]
     CastleNotPassable,
-    #[error("only the king may land on a corner under these rules")]
+    /// A soldier landing on a corner, under corner-escape rules.
+    #[error("a soldier landing on a corner")]
     CornerLanding,
-    #[error("the game is over: no more moves can be played")]
+    #[error("the game is over")]
     GameOver,
-    #[error("{0} would leave the board as it stood before: under these rules the defenders may not repeat a board (hnefatafl.org's rule)")]
+    /// A defenders' move that leaves the board as it stood before, under hnefatafl.org's rule.
+    #[error("{0} repeats a board")]
     RepeatsBoard(Move),
 }
 
@@ -139,26 +148,34 @@ pub struct PlayError {
     pub error: IllegalMove,
 }
 
-/// Why a set of pieces is not a position.
+/// Why a set of pieces is not a position: data, worded for players by the bot
+/// (`bot::messages::imports`). The `Display` is plain, for logs and the command-line tools.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
-    #[error("two pieces stand on {0}")]
+    #[error("two pieces on {0}")]
     Overlap(Square),
-    #[error("there can be only one king")]
+    #[error("more than one king")]
     TwoKings,
-    #[error("only the king may stand on the castle (e5)")]
+    /// A soldier on Tablut's castle (e5).
+    #[error("a soldier on the castle")]
     PieceOnCastle,
-    #[error("only the king may stand on a corner under corner-escape rules")]
+    /// A soldier on a corner, under corner-escape rules.
+    #[error("a soldier on a corner")]
     PieceOnCorner,
-    #[error("too many attackers: at most 16")]
+    /// More than 16 attackers, on Tablut's board.
+    #[error("more than 16 attackers")]
     TooManyAttackers,
-    #[error("too many defenders: at most 15 besides the king")]
+    /// More than 15 defenders besides the king, on Tablut's, Brandubh's or Copenhagen's board.
+    #[error("more than 15 defenders besides the king")]
     TooManyDefenders,
-    #[error("too many attackers: at most {0}")]
+    /// More attackers than the variant's most.
+    #[error("more than {0} attackers")]
     TooManyAttackersFor(u32),
-    #[error("too many defenders: at most {0} besides the king")]
+    /// More defenders besides the king than the variant's most.
+    #[error("more than {0} defenders besides the king")]
     TooManyDefendersFor(u32),
-    #[error("only the king may stand on the throne ({0})")]
+    /// A soldier on another variant's throne.
+    #[error("a soldier on the throne {0}")]
     PieceOnThrone(Square),
     #[error("{0} is off the {1}×{1} board")]
     OffBoard(Square, u8),

@@ -9,18 +9,21 @@ use super::side::{Piece, Side};
 use super::square::Square;
 use std::fmt;
 
-/// Why a position record cannot be read.
+/// Why a position record cannot be read: data, worded for players by the bot
+/// (`bot::messages::imports`). The `Display` is plain, for logs and the command-line tools.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
-    #[error("a position record has nine rows between slashes, like /3ttt3/4t4/…/; found {0}")]
+    /// A 9×9 record with this many rows between slashes.
+    #[error("{0} rows, not 9")]
     Rows(usize),
-    #[error("row {row} of the position record covers {width} squares, not 9")]
+    /// A 9×9 record's row (counted from 1) covering this many squares.
+    #[error("row {row} covers {width} squares, not 9")]
     Width { row: usize, width: usize },
-    #[error("a {size}×{size} position record has {size} rows between slashes; found {found}")]
+    #[error("{found} rows, not {size}")]
     RowsOf { size: u8, found: usize },
-    #[error("row {row} of the position record covers {width} squares, not {size}")]
+    #[error("row {row} covers {width} squares, not {size}")]
     WidthOf { row: usize, width: usize, size: u8 },
-    #[error("'{0}' is not a piece letter: use t (attacker), T (defender), K (king) or a digit")]
+    #[error("not a piece letter: '{0}'")]
     Letter(char),
     #[error("{0}")]
     Position(#[from] PositionError),

@@ -187,9 +187,9 @@ impl fmt::Display for Variant {
     }
 }
 
-/// A variant name that is not known.
+/// A variant name that is not known (worded for players by the bot, `bot::messages::imports`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game '{}': choose tablut, brandubh, copenhagen or copenhagen13", crate::echo::echo(.0))]
+#[error("unknown variant '{}'", crate::echo::echo(.0))]
 pub struct VariantError(pub String);
 
 impl FromStr for Variant {
@@ -451,15 +451,19 @@ impl fmt::Display for Preset {
     }
 }
 
-/// A rules text that is not understood.
+/// A rules text that is not understood: data, worded for players by the bot
+/// (`bot::messages::imports`). The `Display` is plain, for logs and the command-line tools.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
-    #[error("unknown rules preset '{}': choose linnaeus, walker, salmi or corner", crate::echo::echo(.0))]
+    /// Not one of Tablut's presets.
+    #[error("unknown preset '{}'", crate::echo::echo(.0))]
     UnknownPreset(String),
-    #[error("unknown rule option '{}': the options are king_reenters_castle, castle_passable, king_armed, king_capture, escape, repetition_limit, no_moves", crate::echo::echo(.0))]
+    /// Not one of Tablut's options (those [`Rules::options`] lists).
+    #[error("unknown option '{}'", crate::echo::echo(.0))]
     UnknownOption(String),
+    /// A value the option does not take (`expected`: the values it takes).
     #[error(
-        "'{}' is not a value of {option}: use {expected}",
+        "'{}' is not a value of {option} ({expected})",
         crate::echo::echo(value)
     )]
     BadValue {
@@ -467,14 +471,13 @@ pub enum RulesError {
         value: String,
         expected: &'static str,
     },
-    #[error(
-        "'{}' is not an option setting: write option=value, like king_armed=false",
-        crate::echo::echo(.0)
-    )]
+    /// Not `option=value`.
+    #[error("not an option setting: '{}'", crate::echo::echo(.0))]
     Malformed(String),
-    #[error("{} has no rule options: choose one of its presets ({})", .0.title(), Preset::names_of(*.0))]
+    /// Options given for a variant that has presets only.
+    #[error("{} has no options, only presets", .0.name())]
     FixedRules(Variant),
-    #[error("unknown {} preset '{}': choose {}", .variant.title(), crate::echo::echo(.name), Preset::names_of(*.variant))]
+    #[error("unknown {} preset '{}'", .variant.name(), crate::echo::echo(.name))]
     UnknownPresetOf { variant: Variant, name: String },
 }
 

@@ -35,7 +35,8 @@ impl fmt::Display for Side {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("'{}' is not a side: say attackers or defenders", crate::echo::echo(.0))]
+/// A side's name that is not known.
+#[error("not a side: '{}'", crate::echo::echo(.0))]
 pub struct SideError(pub String);
 
 impl FromStr for Side {

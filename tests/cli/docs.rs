@@ -418,6 +418,57 @@ fn no_service_or_render_string_is_a_sentence() {
     assert!(found.is_empty(), "{found:#?}");
 }
 
+/// The `#[error]` lines of `text` (an attribute over several lines joined), each with its line.
+fn error_attributes(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut open: Option<(usize, String)> = None;
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if let Some((_, attribute)) = open.as_mut() {
+            attribute.push(' ');
+            attribute.push_str(line);
+        } else if line.starts_with("#[error(") {
+            open = Some((n + 1, line.to_string()));
+        }
+        if open.as_ref().is_some_and(|(_, a)| a.ends_with(")]")) {
+            out.extend(open.take());
+        }
+    }
+    out
+}
+
+/// The rules engine's and the AI's errors are data, worded for players in `src/bot/messages/`:
+/// their `#[error]` lines are plain, for logs and the command-line tools, and speak to nobody
+/// (no "you", no advice such as "write it as", "choose", "say which").
+#[test]
+fn no_rules_engine_or_ai_error_speaks_to_a_player() {
+    const SPEAKING: [&str; 7] = ["you", "your", "write", "choose", "say", "use", "try"];
+    let speaks = |attribute: &str| {
+        attribute
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .any(|w| SPEAKING.contains(&w.to_ascii_lowercase().as_str()))
+    };
+    let planted = "#[error(\"no piece on {0}\")]\n#[error(\n    \"'{}' is not a move: write it \\\n as e1-e3\",\n    .0\n)]";
+    let planted: Vec<usize> = error_attributes(planted)
+        .into_iter()
+        .filter(|(_, a)| speaks(a))
+        .map(|(n, _)| n)
+        .collect();
+    assert_eq!(planted, [2]);
+    let mut found = Vec::new();
+    for dir in ["src/tafl", "src/ai"] {
+        for file in rust_files(&root().join(dir)) {
+            let text = std::fs::read_to_string(&file).unwrap();
+            for (n, attribute) in error_attributes(&text) {
+                if speaks(&attribute) {
+                    found.push(format!("{}:{n}: {attribute}", file.display()));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+}
+
 /// Calls whose strings are said to the operator, not to players: failures (`expect`, `panic!`,
 /// assertions, internal errors and the errors mapped or made from an absence), log lines, and
 /// the paths of `include_bytes!`.

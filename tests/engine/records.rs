@@ -3,8 +3,9 @@
 //! the board or off it; and bad records refused in one line naming the line or the ply.
 
 use tablut_bot::tafl::{
-    read_record, write_record, Game, Outcome, Position, Preset, Reason, RecordFormat, RecordTags,
-    Rules, Side, Variant,
+    read_record, write_record, Game, IllegalMove, LineProblem, MoveError, Outcome, PlyProblem,
+    Position, Preset, Reason, RecordFormat, RecordReadError, RecordTags, Rules, RulesError,
+    RulesNameError, Side, Square, Variant, VariantError,
 };
 
 fn tags() -> RecordTags {
@@ -145,28 +146,78 @@ fn the_archives_record_reads_as_it_is_written() {
     );
 }
 
-fn err(text: &str) -> String {
+fn err(text: &str) -> RecordReadError {
     let e = read_record(text, Rules::default()).unwrap_err();
     let line = e.to_string();
     assert!(!line.contains('\n'), "{line}");
-    line
+    e
+}
+
+fn ply(ply: usize, text: &str, problem: PlyProblem) -> RecordReadError {
+    RecordReadError::Ply {
+        ply,
+        text: text.into(),
+        problem,
+    }
+}
+
+fn line(line: usize, problem: LineProblem) -> RecordReadError {
+    RecordReadError::Line { line, problem }
+}
+
+fn sq(name: &str) -> Square {
+    name.parse().unwrap()
 }
 
 #[test]
 fn bad_records_are_refused_naming_the_ply_and_why() {
     assert_eq!(
         err("1. e2-c2 e4-e3"),
-        "ply 2: 'e4-e3': e3 is already occupied"
+        ply(
+            2,
+            "e4-e3",
+            MoveError::from(IllegalMove::Occupied { to: sq("e3") }).into()
+        )
+    );
+    assert_eq!(
+        err("1. e2-c2 e4-e3").to_string(),
+        "ply 2: 'e4-e3': e3 is occupied"
     );
     assert_eq!(
         err("1. e2-c2xc3"),
-        "ply 1: 'e2-c2xc3': the record says it captures c3, but it captures nothing"
+        ply(
+            1,
+            "e2-c2xc3",
+            PlyProblem::CapturesDiffer {
+                stated: vec![sq("c3")],
+                made: vec![]
+            }
+        )
     );
-    assert!(err("1. e2-c2 e4-d4 2. zz").starts_with("ply 3: 'zz': "));
-    assert!(err("[Variant \"chess\"]\n1. e2-c2").starts_with("line 1: variant: unknown game"));
-    assert!(err("[Result \"2-0\"]").starts_with("line 1: result:"));
-    assert!(
-        err("[Variant \"brandubh walker\"]").contains("choose aagenielsen, linnaeus or opentafl")
+    assert_eq!(
+        err("1. e2-c2 e4-d4 2. zz"),
+        ply(3, "zz", MoveError::Malformed("zz".into()).into())
+    );
+    assert_eq!(
+        err("[Variant \"chess\"]\n1. e2-c2"),
+        line(
+            1,
+            LineProblem::Variant(RulesNameError::Variant(VariantError("chess".into())))
+        )
+    );
+    assert_eq!(
+        err("[Result \"2-0\"]"),
+        line(1, LineProblem::Result("2-0".into()))
+    );
+    assert_eq!(
+        err("[Variant \"brandubh walker\"]"),
+        line(
+            1,
+            LineProblem::Variant(RulesNameError::Rules(RulesError::UnknownPresetOf {
+                variant: Variant::Brandubh,
+                name: "walker".into()
+            }))
+        )
     );
     // A move after the end.
     let mut g = Game::new(Rules::default());
@@ -180,10 +231,13 @@ fn bad_records_are_refused_naming_the_ply_and_why() {
     }
     let n = moves.len();
     moves.push("a1-a2".into());
-    let line = err(&moves.join(" "));
-    assert!(
-        line.starts_with(&format!("ply {}: 'a1-a2': ", n + 1)),
-        "{line}"
+    assert_eq!(
+        err(&moves.join(" ")),
+        ply(
+            n + 1,
+            "a1-a2",
+            MoveError::from(IllegalMove::GameOver).into()
+        )
     );
     // A decided game stated the other way round.
     let says = if g.outcome().winner() == Some(Side::Attackers) {
@@ -191,8 +245,19 @@ fn bad_records_are_refused_naming_the_ply_and_why() {
     } else {
         "1-0"
     };
-    let line = err(&format!("{} {says}", moves[..n].join(" ")));
-    assert!(line.starts_with("the record says "), "{line}");
+    let ends = g.outcome().winner();
+    let stated = if ends == Some(Side::Attackers) {
+        Side::Defenders
+    } else {
+        Side::Attackers
+    };
+    assert_eq!(
+        err(&format!("{} {says}", moves[..n].join(" "))),
+        RecordReadError::Result {
+            says: Some(stated),
+            ends
+        }
+    );
 }
 
 /// OpenTafl's `termination` tag is part of the record: the words records have always been

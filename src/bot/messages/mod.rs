@@ -8,6 +8,8 @@
 //! - [`challenges`]: a challenge, its thread's name, its acceptance, refusal or withdrawal.
 //! - [`clocks`]: time controls, the one wording of spans of time ([`span_words`]), a game's
 //!   clocks, what the clock says in a game's channel, vacations.
+//! - [`moves`]: why a move is not taken: its text, its squares, the rules it breaks.
+//! - [`imports`]: why a game record cannot be read: its tags, rules, start position, moves.
 //! - [`rules`]: each variant's rules in brief, presets' names.
 //! - [`records`]: stats and leaderboards.
 //! - [`analysis`]: an analysis's labels, progress and summary.
@@ -33,7 +35,9 @@ mod clocks;
 mod commands;
 mod format;
 mod games;
+mod imports;
 mod labels;
+mod moves;
 mod notices;
 mod notify;
 mod privacy;
@@ -50,7 +54,9 @@ pub use clocks::*;
 pub use commands::*;
 pub use format::*;
 pub use games::*;
+pub use imports::*;
 pub use labels::*;
+pub use moves::*;
 pub use notices::*;
 pub use notify::*;
 pub use privacy::*;

@@ -90,7 +90,7 @@ pub fn refusal(e: &ServiceError) -> String {
         }
         E::NotAPlayer => "You are not playing this game: only its two players can do that.".into(),
         E::NotYourTurn(side) => format!("It is not your turn: the {side} are to move."),
-        E::IllegalMove(why) => format!("That move is not legal: {why}."),
+        E::IllegalMove(why) => format!("That move is not legal: {}.", move_problem(why)),
         E::PositionChanged => {
             "The position changed while you were moving: look at the board and try again.".into()
         }
@@ -249,7 +249,7 @@ fn record_problem(problem: &RecordProblem) -> String {
             format!("the file is larger than {limit_kb} KB")
         }
         RecordProblem::NotText => "the file is not text".into(),
-        RecordProblem::Unreadable(why) => why.to_string(),
+        RecordProblem::Unreadable(why) => record_read_problem(why),
     }
 }
 

@@ -1323,3 +1323,133 @@ fn every_reason_a_game_ends_for_has_its_words() {
     assert_eq!(words.len(), all.len(), "{words:?}");
     assert_eq!(reason_words(Reason::KingCaptured), "the king was captured");
 }
+
+/// The rules engine's errors are data; the bot words each: what is wrong, and how to write a
+/// move where the mistake is in its text.
+#[test]
+fn move_problems_say_what_is_wrong_and_what_to_write() {
+    use crate::service::ServiceError;
+    use crate::tafl::{parse_move, IllegalMove, Move, Position, Square};
+    let p = Position::start(Rules::default());
+    let said = |t: &str| refusal(&ServiceError::IllegalMove(parse_move(&p, t).unwrap_err()));
+    let not_legal = "That move is not legal: ";
+    for (typed, words) in [
+        ("e1-e3", "the path from e1 to e3 is blocked by the piece on e2"),
+        (
+            "j4-j5",
+            "j4 is off the board: files run from a to i and ranks from 1 to 9",
+        ),
+        ("hello", "'hello' is not a move: write it as from-to, like e1-e3"),
+        ("d2", "more than one piece can reach d2: say which with d1-d2 or e2-d2"),
+        (
+            "e4-e3",
+            "the piece on e4 belongs to the defenders, and it is the attackers' turn",
+        ),
+        ("c7", "none of your pieces can reach c7"),
+        ("d1-e2", "d1-e2 is not a straight line: pieces move along a rank or a file"),
+        ("e2-e2", "a move must go somewhere: e2 to e2 stays put"),
+        ("Ke2-c2", "the piece on e2 is not the king"),
+        ("e1", "the piece on e1 cannot move: it is hemmed in"),
+        (
+            "a4",
+            "a4 is your own piece: say where it goes, like a4-a1, a4-a2, a4-a3, a4-b4, a4-c4 or a4-d4",
+        ),
+    ] {
+        assert_eq!(said(typed), format!("{not_legal}{words}."), "{typed}");
+    }
+    let sq = |n: &str| n.parse::<Square>().unwrap();
+    // Every illegal move is worded on one line, in words of the bot's own.
+    for e in [
+        IllegalMove::EmptySquare(sq("c3")),
+        IllegalMove::IsKing(sq("e5")),
+        IllegalMove::Occupied { to: sq("e3") },
+        IllegalMove::CastleLanding,
+        IllegalMove::ThroneLanding(sq("d4")),
+        IllegalMove::OffBoard(sq("a1")),
+        IllegalMove::KingCannotReenter,
+        IllegalMove::CastleNotPassable,
+        IllegalMove::CornerLanding,
+        IllegalMove::GameOver,
+        IllegalMove::RepeatsBoard(Move::new(sq("e3"), sq("e5"))),
+    ] {
+        let words = illegal_move(&e);
+        assert!(!words.is_empty() && !words.contains('\n'), "{words}");
+    }
+}
+
+/// A record that cannot be read is refused naming its line or ply and what is wrong there, in
+/// the bot's words.
+#[test]
+fn unreadable_records_are_worded_at_their_line_or_ply() {
+    use crate::service::{RecordProblem, ServiceError};
+    use crate::tafl::read_record;
+    let said = |text: &str| {
+        let e = read_record(text, Rules::default()).unwrap_err();
+        refusal(&ServiceError::BadRecord(RecordProblem::Unreadable(e)))
+    };
+    for (record, words) in [
+        ("1. e2-c2 e4-e3", "ply 2: 'e4-e3': e3 is already occupied"),
+        (
+            "1. e2-c2xc3",
+            "ply 1: 'e2-c2xc3': the record says it captures c3, but it captures nothing",
+        ),
+        (
+            "1. e2-c2xj9",
+            "ply 1: 'e2-c2xj9': its captures: j9 is off the board: files run from a to i and ranks from 1 to 9",
+        ),
+        (
+            "[Variant \"chess\"]",
+            "line 1: variant: unknown game 'chess': choose tablut, brandubh, copenhagen or copenhagen13",
+        ),
+        (
+            "[Variant \"brandubh walker\"]",
+            "line 1: variant: unknown Brandubh preset 'walker': choose aagenielsen, linnaeus or opentafl",
+        ),
+        (
+            "[Variant \"tablut king_armed=maybe\"]",
+            "line 1: variant: 'maybe' is not a value of king_armed: use true or false",
+        ),
+        ("[Result \"2-0\"]", "line 1: result: '2-0' is not a result"),
+        (
+            "[ToMove \"swedes\"]",
+            "line 1: ToMove: 'swedes' is not attackers or defenders",
+        ),
+        (
+            "[rules:dim:8]",
+            "line 1: rules: dim:8: the boards are 7×7 (brandubh), 9×9 (tablut), 11×11 (copenhagen) and 13×13 (copenhagen13)",
+        ),
+        (
+            "[Position \"/9/9/9/9/4t4/9/9/9/9/\"]",
+            "line 0: the start position: only the king may stand on the castle (e5)",
+        ),
+        (
+            "[Position \"/9/9/\"]",
+            "line 0: the start position: a position record has nine rows between slashes, like /3ttt3/4t4/…/; found 2",
+        ),
+        (
+            "[Position \"/3t5/9/1tK6/9/9/9/9/9/9/\"]\n1. d1-d3 0-1",
+            "the record says the defenders winning, but its moves end with the attackers winning",
+        ),
+    ] {
+        assert_eq!(
+            said(record),
+            format!("That record cannot be read: {words}."),
+            "{record}"
+        );
+    }
+}
+
+/// A square that is not one is told the files and ranks of its own board.
+#[test]
+fn a_malformed_square_is_told_the_files_and_ranks_of_its_board() {
+    use crate::tafl::Square;
+    let on = |size| square_problem(&Square::parse_on("5e", size).unwrap_err());
+    for (size, files) in [(7, "a-g"), (9, "a-i"), (11, "a-k"), (13, "a-m")] {
+        assert_eq!(
+            on(size),
+            format!(
+                "'5e' is not a square: write a file letter {files} then a rank 1-{size}, like e5"
+            )
+        );
+    }
+}
