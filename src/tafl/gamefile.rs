@@ -600,6 +600,7 @@ pub fn read_record(text: &str, fallback: Rules) -> Result<ReadRecord, RecordRead
 }
 
 /// What a record's lines say, read but not yet played.
+#[derive(Default)]
 struct Scanned<'a> {
     tags: RecordTags,
     format: Option<RecordFormat>,
@@ -621,66 +622,66 @@ struct Scanned<'a> {
 /// # Errors
 /// The first line that is not a tag, or a tag whose value cannot be read.
 fn scan_record(text: &str) -> Result<Scanned<'_>, RecordReadError> {
-    let mut tags = RecordTags::default();
-    let mut format = None;
-    let mut rules = None;
-    let mut otn: Option<(Rules, Option<String>, Side)> = None;
-    let mut position = None;
-    let mut to_move = None;
-    let mut result = None;
-    let mut termination = None;
-    let mut moves: Vec<&str> = Vec::new();
+    let mut scanned = Scanned::default();
     for (n, raw) in text.lines().enumerate() {
-        let line_no = n + 1;
         let line = raw.trim();
-        if line.is_empty() {
-            continue;
-        }
-        let bad = |problem: LineProblem| RecordReadError::Line {
-            line: line_no,
-            problem,
-        };
         if line.starts_with('[') {
-            let (name, value, f) =
-                tag_line(line).ok_or_else(|| bad(LineProblem::NotATag(line.to_string())))?;
-            format.get_or_insert(f);
-            match name.as_str() {
-                "event" => tags.event = Some(value),
-                "site" => tags.site = Some(value),
-                "date" => tags.date = Some(value),
-                "attackers" => tags.attackers = Some(value),
-                "defenders" => tags.defenders = Some(value),
-                "variant" => match parse_rules_name(&value) {
-                    Ok(r) => rules = Some(r),
-                    // OpenTafl names variants its own way: its rules string says what they are.
-                    Err(_) if f == RecordFormat::OpenTafl => {}
-                    Err(e) => return Err(bad(LineProblem::Variant(e))),
-                },
-                "rules" => {
-                    otn = Some(
-                        read_opentafl_rules(&value)
-                            .map_err(|e| bad(LineProblem::OpenTaflRules(e)))?,
-                    )
-                }
-                "position" => position = Some(value),
-                "tomove" => {
-                    to_move = Some(match value.trim() {
-                        "attackers" => Side::Attackers,
-                        "defenders" => Side::Defenders,
-                        v => return Err(bad(LineProblem::ToMove(v.to_string()))),
-                    })
-                }
-                "result" => {
-                    result = Some(
-                        parse_result(&value)
-                            .ok_or_else(|| bad(LineProblem::Result(value.clone())))?,
-                    )
-                }
-                "termination" => termination = Some(value),
-                _ => {}
-            }
-            continue;
+            scanned.tag(line).map_err(|problem| RecordReadError::Line {
+                line: n + 1,
+                problem,
+            })?;
+        } else {
+            scanned.tokens(line);
         }
+    }
+    Ok(scanned)
+}
+
+impl<'a> Scanned<'a> {
+    /// Takes a tag line: the tags it knows, the rest passed over.
+    ///
+    /// # Errors
+    /// A line that is no tag, or a tag whose value cannot be read.
+    fn tag(&mut self, line: &str) -> Result<(), LineProblem> {
+        let (name, value, f) =
+            tag_line(line).ok_or_else(|| LineProblem::NotATag(line.to_string()))?;
+        self.format.get_or_insert(f);
+        match name.as_str() {
+            "event" => self.tags.event = Some(value),
+            "site" => self.tags.site = Some(value),
+            "date" => self.tags.date = Some(value),
+            "attackers" => self.tags.attackers = Some(value),
+            "defenders" => self.tags.defenders = Some(value),
+            "variant" => match parse_rules_name(&value) {
+                Ok(r) => self.rules = Some(r),
+                // OpenTafl names variants its own way: its rules string says what they are.
+                Err(_) if f == RecordFormat::OpenTafl => {}
+                Err(e) => return Err(LineProblem::Variant(e)),
+            },
+            "rules" => {
+                self.otn = Some(read_opentafl_rules(&value).map_err(LineProblem::OpenTaflRules)?)
+            }
+            "position" => self.position = Some(value),
+            "tomove" => {
+                self.to_move = Some(match value.trim() {
+                    "attackers" => Side::Attackers,
+                    "defenders" => Side::Defenders,
+                    v => return Err(LineProblem::ToMove(v.to_string())),
+                })
+            }
+            "result" => {
+                let result = parse_result(&value).ok_or(LineProblem::Result(value))?;
+                self.result = Some(result);
+            }
+            "termination" => self.termination = Some(value),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Takes a line of moves: its move tokens, and a result at its end; turn numbers and
+    /// ellipses passed over.
+    fn tokens(&mut self, line: &'a str) {
         for token in line.split_whitespace() {
             let t = token.trim_end_matches(['.', '…']);
             if t.is_empty()
@@ -691,23 +692,12 @@ fn scan_record(text: &str) -> Result<Scanned<'_>, RecordReadError> {
                 continue;
             }
             if let Some(r) = parse_result(token).filter(|_| token.contains(['-', '*', '/'])) {
-                result = Some(r);
+                self.result = Some(r);
                 continue;
             }
-            moves.push(token);
+            self.moves.push(token);
         }
     }
-    Ok(Scanned {
-        tags,
-        format,
-        rules,
-        otn,
-        position,
-        to_move,
-        result,
-        termination,
-        moves,
-    })
 }
 
 /// Plays a record's move tokens (`---`: the side to move resigns), checking each move's stated
