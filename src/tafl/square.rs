@@ -124,13 +124,6 @@ impl Square {
         Some(squares.into_iter())
     }
 
-    /// Whether the square is on the edge of a `size` × `size` board.
-    pub const fn is_edge_on(self, size: u8) -> bool {
-        let f = self.file();
-        let r = self.rank();
-        self.is_on(size) && (f == 0 || f == size - 1 || r == 0 || r == size - 1)
-    }
-
     /// Whether the square is a corner of a `size` × `size` board.
     pub const fn is_corner_on(self, size: u8) -> bool {
         let f = self.file();
