@@ -9,6 +9,7 @@ use super::core::Core;
 use super::error::ServiceError;
 use super::news::News;
 use super::notice::{Answer, Answered, Buttons, Payload};
+use super::stored::draws::{self as stored_draws, StoredDrawOffer};
 use super::stored::games::LoadedGame;
 use super::types::{
     ChannelId, DrawDecision, Ended, GameId, GameInfo, MoveReport, NoticeId, UserId,
@@ -165,7 +166,7 @@ impl Games<'_> {
         // Landed: this offer, open.
         let game = loaded.info.id;
         let landed = || async move {
-            let open = draws::open_in_game(self.core.store.read(), game).await?;
+            let open = stored_draws::open_in_game(self.core.store.read(), game).await?;
             Ok(open.is_some_and(|o| (o.id, o.offered_by) == (offer, user)))
         };
         let id = notice.as_ref().map(|n| n.id);
@@ -182,7 +183,7 @@ impl Games<'_> {
         user: UserId,
     ) -> Result<(), ServiceError> {
         let loaded = self.draw_offerable(channel, user).await?;
-        match draws::open_in_game(self.core.store.read(), loaded.info.id).await? {
+        match stored_draws::open_in_game(self.core.store.read(), loaded.info.id).await? {
             Some(_) => Err(ServiceError::DrawOfferOpen),
             None => Ok(()),
         }
@@ -226,9 +227,9 @@ impl Games<'_> {
         self,
         loaded: LoadedGame,
         user: UserId,
-    ) -> Result<(LoadedGame, draws::DrawOfferRow), ServiceError> {
+    ) -> Result<(LoadedGame, StoredDrawOffer), ServiceError> {
         loaded.info.side_of(user).ok_or(ServiceError::NotAPlayer)?;
-        let offer = draws::open_in_game(self.core.store.read(), loaded.info.id)
+        let offer = stored_draws::open_in_game(self.core.store.read(), loaded.info.id)
             .await?
             .ok_or(ServiceError::NoDrawOffer)?;
         if offer.offered_by == user {

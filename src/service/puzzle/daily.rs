@@ -71,6 +71,7 @@ impl Puzzles<'_> {
                 drop(tx);
                 let a = rows::day_attempt(self.core.store.read(), guild, user.id, day)
                     .await?
+                    .map(PuzzleTry::from)
                     .ok_or(ServiceError::PositionChanged)?;
                 let view = self.view(&p, a.progress, a.rated, a.day).await?;
                 Ok(Answered::with(view, None))

@@ -88,7 +88,7 @@ impl Puzzles<'_> {
         }
         let mine = rows::player(self.core.store.read(), guild, user.id)
             .await?
-            .map(|p| p.rating)
+            .map(|p| PuzzlePlayer::from(p).rating)
             .unwrap_or_default();
         let row = rows::next_for(self.core.store.read(), guild, user.id, mine.rating)
             .await?
@@ -192,7 +192,7 @@ impl Puzzles<'_> {
         let (attempt, puzzle) = (started.id, started.puzzle);
         let landed = || async move {
             let a = rows::attempt(self.core.store.read(), attempt).await?;
-            Ok(a.is_some_and(|a| a.puzzle_id == puzzle))
+            Ok(a.is_some_and(|a| PuzzleTry::from(a).puzzle == puzzle))
         };
         self.core.commit_answered(tx, view.notice, landed).await?;
         view.png =

@@ -11,7 +11,7 @@ use crate::service::notice::{Answered, Notice, Payload, PuzzleBoardRef, ReplyTo}
 use crate::service::play;
 use crate::service::stored::puzzles::{self as stored, KeptVerdict, LoadedPuzzle, PuzzleTry};
 use crate::service::types::{
-    Caption, GuildId, PuzzleRatings, PuzzleVerdict, User, UserId, VerdictKey,
+    Caption, GuildId, PuzzlePlayer, PuzzleRatings, PuzzleVerdict, User, UserId, VerdictKey,
 };
 use crate::store::puzzles as rows;
 use crate::store::Connection;
@@ -304,7 +304,7 @@ impl Puzzles<'_> {
         crate::store::dialect::lock_in_transaction(&mut *conn, backend, &key).await?;
         let before = rows::player(&mut *conn, guild, user.id)
             .await?
-            .map(|r| r.rating)
+            .map(|r| PuzzlePlayer::from(r).rating)
             .unwrap_or_default();
         let puzzle_before = rows::rating_for_update(&mut *conn, backend, p.id)
             .await?

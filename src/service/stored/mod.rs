@@ -2,8 +2,8 @@
 //! store's rows into the service's types, so that no part parses a stored text (a JSON column,
 //! a name, a status, a result) itself, and writes a new game, challenge, tournament or puzzle.
 //! `games.rs`: a game's row and moves rebuilt into the game, its seats, a finished game for
-//! the stats; `challenges.rs`: a challenge; `tournaments.rs`: a tournament's status, format,
-//! rules and info; `puzzles.rs`: a puzzle, a try and the verdict kept with it, the puzzle
+//! the stats; `challenges.rs`: a challenge; `draws.rs`: an open draw offer; `tournaments.rs`:
+//! a tournament's status, format, rules and info; `puzzles.rs`: a puzzle, a try and the verdict kept with it, the puzzle
 //! leaderboard's and the day's lines; `analysis.rs`: an analysis's settings and evaluations,
 //! and the review they make; `notices.rs`: a notice read back (to deliver, or to show the
 //! person it names); `notify.rs`: a member's notification setting; `players.rs`: a member's
@@ -12,6 +12,7 @@
 
 pub(crate) mod analysis;
 pub(crate) mod challenges;
+pub(crate) mod draws;
 pub(crate) mod games;
 pub(crate) mod notices;
 pub(crate) mod notify;
