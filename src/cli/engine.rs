@@ -8,6 +8,7 @@
 
 use super::common::CliError;
 use crate::ai::{self, Level, Limits, Searcher, Weights};
+use crate::bot::messages::variant_title;
 use crate::echo::echo;
 use crate::tafl::{
     parse_position, write_position, Escape, Game, KingCapture, Rules, Side, Variant,
@@ -220,11 +221,14 @@ fn parse_fixed_record(record: &str, variant: Variant) -> Result<(Rules, String, 
             "esc" if value != "c" => {
                 return Err(format!(
                     "esc:{value}: {} is won in a corner",
-                    variant.title()
+                    variant_title(variant)
                 ))
             }
             "ber" | "kj" if value != "n" => {
-                return Err(format!("{key}:{value} is not part of {}", variant.title()));
+                return Err(format!(
+                    "{key}:{value} is not part of {}",
+                    variant_title(variant)
+                ));
             }
             _ => {}
         }

@@ -113,17 +113,6 @@ impl Variant {
         }
     }
 
-    /// The name for people: "Tablut", "Brandubh", "Copenhagen Hnefatafl", "Copenhagen
-    /// Hnefatafl 13×13".
-    pub const fn title(self) -> &'static str {
-        match self {
-            Variant::Tablut => "Tablut",
-            Variant::Brandubh => "Brandubh",
-            Variant::Copenhagen => "Copenhagen Hnefatafl",
-            Variant::Copenhagen13 => "Copenhagen Hnefatafl 13×13",
-        }
-    }
-
     /// Whether the variant plays Copenhagen's rules (shieldwall, exit fort): on 11×11 or 13×13.
     pub const fn is_copenhagen(self) -> bool {
         matches!(self, Variant::Copenhagen | Variant::Copenhagen13)
@@ -389,41 +378,10 @@ impl Preset {
         }
     }
 
-    /// One line on what the preset changes.
-    pub const fn description(self) -> &'static str {
-        match self {
-            Preset::Linnaeus => "Linnaeus' rules as the project reads them (the default)",
-            Preset::Walker => "Damian Walker's rules: a side with no legal move draws",
-            Preset::Salmi => "Salmi's reading: the king may return to his castle",
-            Preset::Corner => "the king must reach a corner, not just the edge",
-            Preset::BrandubhAagenielsen => {
-                "aagenielsen.dk's (the default): the king is taken by two attackers, by four on the throne; the empty throne is never hostile to him"
-            }
-            Preset::BrandubhLinnaeus => {
-                "the king is taken as in Linnaeus' Tablut: four on the throne, three beside it, two elsewhere"
-            }
-            Preset::BrandubhOpenTafl => {
-                "OpenTafl's: the king is taken by two everywhere, the throne is hostile to no one, no encirclement, a third repetition draws"
-            }
-            Preset::CopenhagenAagenielsen => {
-                "aagenielsen.dk's (the default): a third repetition of a position loses for the defenders"
-            }
-            Preset::CopenhagenHnefataflOrg => {
-                "hnefatafl.org's: the defenders may not recreate an earlier board; the attackers may repeat"
-            }
-            Preset::Copenhagen13HnefataflOrg => {
-                "hnefatafl.org's (the default): the defenders may not recreate an earlier board; the attackers may repeat"
-            }
-            Preset::Copenhagen13Aagenielsen => {
-                "aagenielsen.dk's repetition: a third repetition of a position loses for the defenders"
-            }
-        }
-    }
-
     /// The preset of `variant` named `name` (any case).
     ///
     /// # Errors
-    /// [`RulesError::UnknownPresetOf`] naming the variant's presets.
+    /// [`RulesError::UnknownPresetOf`], naming the variant and the name.
     pub fn find(variant: Variant, name: &str) -> Result<Preset, RulesError> {
         let t = name.trim().to_ascii_lowercase().replace(['-', '.'], "_");
         Preset::of(variant)
@@ -432,16 +390,6 @@ impl Preset {
                 variant,
                 name: name.to_string(),
             })
-    }
-
-    /// The names of a variant's presets, "a, b or c".
-    pub fn names_of(variant: Variant) -> String {
-        let names: Vec<&str> = Preset::of(variant).map(Preset::name).collect();
-        match names.split_last() {
-            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-            Some((last, _)) => last.to_string(),
-            None => String::new(),
-        }
     }
 }
 

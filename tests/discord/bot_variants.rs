@@ -12,6 +12,7 @@
 use crate::support::bot_harness::BotHarness;
 use crate::support::fake_discord::*;
 use serde_json::json;
+use tablut_bot::bot::messages::variant_title;
 use tablut_bot::render::graph;
 use tablut_bot::render::theme::{self, Layout};
 use tablut_bot::tafl::{
@@ -186,15 +187,19 @@ async fn a_whole_game_between_two_people(variant: Variant, channel: u64, moves: 
         )
         .await;
     assert!(
-        challenge
-            .content()
-            .contains(&format!("challenges you to {} ({n}×{n})", variant.title())),
+        challenge.content().contains(&format!(
+            "challenges you to {} ({n}×{n})",
+            variant_title(variant)
+        )),
         "{}",
         challenge.content()
     );
     let text = started.content();
     assert!(
-        text.contains(&format!("({}, {n}×{n}, no time limit)", variant.title())),
+        text.contains(&format!(
+            "({}, {n}×{n}, no time limit)",
+            variant_title(variant)
+        )),
         "{text}"
     );
     assert!(
@@ -218,13 +223,13 @@ async fn a_whole_game_between_two_people(variant: Variant, channel: u64, moves: 
             let (_, rules) = h.tablut(who, channel, "rules", json!([]), &[]).await;
             let text = rules.content();
             assert!(
-                text.starts_with(&format!("**{}**", variant.title())),
+                text.starts_with(&format!("**{}**", variant_title(variant))),
                 "{text}"
             );
             assert!(
                 text.contains(&format!(
                     "This channel's game is a game of {}, **{}** rules.",
-                    variant.title(),
+                    variant_title(variant),
                     tablut_bot::tafl::Preset::default_of(variant).name()
                 )),
                 "{text}"
@@ -286,7 +291,7 @@ async fn a_whole_game_between_two_people(variant: Variant, channel: u64, moves: 
     assert!(
         history
             .content()
-            .starts_with(&format!("{}: **Astrid**", variant.title())),
+            .starts_with(&format!("{}: **Astrid**", variant_title(variant))),
         "{}",
         history.content()
     );
@@ -400,7 +405,7 @@ async fn assert_replay(h: &BotHarness, who: &Who, channel: u64, game: &Game, var
     assert!(
         text.starts_with(&format!(
             "Replay of a game of {}: {} plies.",
-            variant.title(),
+            variant_title(variant),
             game.moves().len()
         )),
         "{text}"
@@ -558,7 +563,10 @@ async fn a_whole_game_against_the_ai(variant: Variant, channel: u64, side: Side)
     let text = started.content();
     assert!(!started.ephemeral(), "{text}");
     assert!(
-        text.contains(&format!("({}, {n}×{n}, no time limit)", variant.title())),
+        text.contains(&format!(
+            "({}, {n}×{n}, no time limit)",
+            variant_title(variant)
+        )),
         "{text}"
     );
     assert_names(&text, variant);

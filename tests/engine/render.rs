@@ -3,7 +3,7 @@
 use image::codecs::gif::GifDecoder;
 use image::{AnimationDecoder, RgbaImage};
 use std::io::Cursor;
-use tablut_bot::bot::messages::replay_caption;
+use tablut_bot::bot::messages::{replay_caption, variant_title};
 use tablut_bot::render::theme::{self, Layout, Rgb};
 use tablut_bot::render::{board_png, replay_gif, BOARD_SIZE_PX};
 use tablut_bot::tafl::{
@@ -480,7 +480,7 @@ fn every_variant_draws_its_own_board_size_in_the_same_image_size() {
         assert_eq!(layout.board_px, n * layout.square_px);
         square_px.push(layout.square_px);
         let start = Position::start_of(variant);
-        let img = decode_png(&board_png(&start, None, Some(variant.title())));
+        let img = decode_png(&board_png(&start, None, Some(variant_title(variant))));
         assert_eq!(
             img.dimensions(),
             (BOARD_SIZE_PX, BOARD_SIZE_PX),

@@ -34,7 +34,7 @@ pub fn graph_title(game: &GameInfo) -> String {
         game.id,
         match game.variant() {
             Variant::Tablut => String::new(),
-            v => format!(" · {}", v.title()),
+            v => format!(" · {}", variant_title(v)),
         },
         plain_name(&game.attackers),
         plain_name(&game.defenders),

@@ -55,7 +55,7 @@ pub fn challenge_message(c: &ChallengeInfo) -> String {
             Variant::Tablut => format!("Tablut: {} rules", rules_name(&c.rules)),
             v => format!(
                 "{} ({n}×{n}{})",
-                v.title(),
+                variant_title(v),
                 other_preset(&c.rules),
                 n = v.size()
             ),

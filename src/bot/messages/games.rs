@@ -159,7 +159,7 @@ pub fn history_text(game: &GameInfo, record: &str) -> String {
         "{}**{}** (attackers) vs **{}** (defenders): {}\n",
         match game.variant() {
             v if v.is_tablut() => String::new(),
-            v => format!("{}: ", v.title()),
+            v => format!("{}: ", variant_title(v)),
         },
         name(&game.attackers),
         name(&game.defenders),
@@ -215,7 +215,7 @@ pub fn replay_text(game: &GameInfo) -> String {
         "Replay{}: {}. {}",
         match game.variant() {
             v if v.is_tablut() => String::new(),
-            v => format!(" of a game of {}", v.title()),
+            v => format!(" of a game of {}", variant_title(v)),
         },
         counted(game.ply, "ply", "plies"),
         status_line(game)
@@ -361,7 +361,7 @@ pub(super) fn game_words(rules: &Rules) -> String {
         Variant::Tablut => format!("{} rules", rules_name(rules)),
         v => format!(
             "{}, {n}×{n}{}",
-            v.title(),
+            variant_title(v),
             other_preset(rules),
             n = v.size()
         ),

@@ -1,10 +1,11 @@
 //! Imports: why a game record cannot be read, at its line or its ply.
 
 use super::moves::{move_problem, square_problem};
+use super::rules::{preset_names, variant_title};
 use crate::echo::echo;
 use crate::tafl::{
-    LineProblem, OpenTaflRulesError, PlyProblem, PositionError, Preset, RecordError,
-    RecordReadError, Rules, RulesError, RulesNameError, Side, Square, Variant, VariantError,
+    LineProblem, OpenTaflRulesError, PlyProblem, PositionError, RecordError, RecordReadError,
+    Rules, RulesError, RulesNameError, Side, Square, Variant, VariantError,
 };
 
 /// Why a record cannot be read, after "That record cannot be read: ": the line or the ply, and
@@ -102,7 +103,7 @@ pub fn rules_problem(e: &RulesError) -> String {
         RulesError::UnknownPreset(name) => format!(
             "unknown rules preset '{}': choose {}",
             echo(name),
-            Preset::names_of(Variant::Tablut)
+            preset_names(Variant::Tablut)
         ),
         RulesError::UnknownOption(name) => {
             let options: Vec<&str> = Rules::default().options().map(|(k, _)| k).to_vec();
@@ -126,14 +127,14 @@ pub fn rules_problem(e: &RulesError) -> String {
         ),
         RulesError::FixedRules(variant) => format!(
             "{} has no rule options: choose one of its presets ({})",
-            variant.title(),
-            Preset::names_of(*variant)
+            variant_title(*variant),
+            preset_names(*variant)
         ),
         RulesError::UnknownPresetOf { variant, name } => format!(
             "unknown {} preset '{}': choose {}",
-            variant.title(),
+            variant_title(*variant),
             echo(name),
-            Preset::names_of(*variant)
+            preset_names(*variant)
         ),
     }
 }

@@ -10,7 +10,8 @@
 //!   clocks, what the clock says in a game's channel, vacations.
 //! - [`moves`]: why a move is not taken: its text, its squares, the rules it breaks.
 //! - [`imports`]: why a game record cannot be read: its tags, rules, start position, moves.
-//! - [`rules`]: each variant's rules in brief, presets' names.
+//! - [`rules`]: each variant's rules in brief, the variants' full names, presets' names and
+//!   what each preset changes.
 //! - [`records`]: stats and leaderboards.
 //! - [`analysis`]: an analysis's labels, progress and summary.
 //! - [`puzzles`]: puzzles' words.

@@ -10,8 +10,8 @@ use std::time::Duration;
 pub fn preset_refused(variant: Variant, preset: &str) -> String {
     format!(
         "{} has no rules preset {preset}: choose {} (`/tablut rules variant:{}` describes them).",
-        variant.title(),
-        crate::tafl::Preset::names_of(variant),
+        variant_title(variant),
+        preset_names(variant),
         variant.name()
     )
 }

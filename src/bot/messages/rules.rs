@@ -1,6 +1,59 @@
-//! The rules of each variant in brief, and presets' names.
+//! The rules of each variant in brief, the variants' full names, and presets' names and what
+//! each changes.
 
-use crate::tafl::{Rules, Variant};
+use crate::tafl::{Preset, Rules, Variant};
+
+/// A variant's full name: "Tablut", "Brandubh", "Copenhagen Hnefatafl", "Copenhagen
+/// Hnefatafl 13×13" (a post's short one is [`super::variant_name`]).
+pub const fn variant_title(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Tablut => "Tablut",
+        Variant::Brandubh => "Brandubh",
+        Variant::Copenhagen => "Copenhagen Hnefatafl",
+        Variant::Copenhagen13 => "Copenhagen Hnefatafl 13×13",
+    }
+}
+
+/// The names of a variant's presets, "a, b or c".
+pub fn preset_names(variant: Variant) -> String {
+    let names: Vec<&str> = Preset::of(variant).map(Preset::name).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        Some((last, _)) => last.to_string(),
+        None => String::new(),
+    }
+}
+
+/// One line on what the preset changes.
+pub const fn preset_description(preset: Preset) -> &'static str {
+    match preset {
+        Preset::Linnaeus => "Linnaeus' rules as the project reads them (the default)",
+        Preset::Walker => "Damian Walker's rules: a side with no legal move draws",
+        Preset::Salmi => "Salmi's reading: the king may return to his castle",
+        Preset::Corner => "the king must reach a corner, not just the edge",
+        Preset::BrandubhAagenielsen => {
+            "aagenielsen.dk's (the default): the king is taken by two attackers, by four on the throne; the empty throne is never hostile to him"
+        }
+        Preset::BrandubhLinnaeus => {
+            "the king is taken as in Linnaeus' Tablut: four on the throne, three beside it, two elsewhere"
+        }
+        Preset::BrandubhOpenTafl => {
+            "OpenTafl's: the king is taken by two everywhere, the throne is hostile to no one, no encirclement, a third repetition draws"
+        }
+        Preset::CopenhagenAagenielsen => {
+            "aagenielsen.dk's (the default): a third repetition of a position loses for the defenders"
+        }
+        Preset::CopenhagenHnefataflOrg => {
+            "hnefatafl.org's: the defenders may not recreate an earlier board; the attackers may repeat"
+        }
+        Preset::Copenhagen13HnefataflOrg => {
+            "hnefatafl.org's (the default): the defenders may not recreate an earlier board; the attackers may repeat"
+        }
+        Preset::Copenhagen13Aagenielsen => {
+            "aagenielsen.dk's repetition: a third repetition of a position loses for the defenders"
+        }
+    }
+}
 
 /// The preset's name, or "custom".
 pub fn rules_name(rules: &Rules) -> String {
@@ -35,7 +88,7 @@ pub fn rules_message(variant: Variant, game: Option<&Rules>) -> String {
         }
         Some(rules) => text.push_str(&format!(
             "\nThis channel's game is a game of {}, **{}** rules.",
-            variant.title(),
+            variant_title(variant),
             rules_name(rules)
         )),
         None => {}
@@ -46,8 +99,8 @@ pub fn rules_message(variant: Variant, game: Option<&Rules>) -> String {
         );
     } else {
         text.push_str("\nPresets (`rules:` when you start a game):");
-        for p in crate::tafl::Preset::of(variant) {
-            text.push_str(&format!("\n• **{}**: {}.", p.name(), p.description()));
+        for p in Preset::of(variant) {
+            text.push_str(&format!("\n• **{}**: {}.", p.name(), preset_description(p)));
         }
     }
     text

@@ -930,7 +930,10 @@ fn posts_name_the_game_unless_it_is_tablut() {
                 assert!(turn.ends_with(&format!("move 3 · {name}")), "{turn}");
                 let n = variant.size();
                 assert!(
-                    started.contains(&format!("({}, {n}×{n}, no time limit)", variant.title())),
+                    started.contains(&format!(
+                        "({}, {n}×{n}, no time limit)",
+                        variant_title(variant)
+                    )),
                     "{started}"
                 );
                 assert!(
