@@ -76,14 +76,6 @@ impl Forced {
             _ => Judgement::Blunder,
         }
     }
-
-    /// What the move did, as the summary says it ("it allows a forced loss").
-    pub const fn words(self) -> &'static str {
-        match self {
-            Forced::LossAllowed => "it allows a forced loss",
-            Forced::WinMissed => "it lets a forced win go",
-        }
-    }
 }
 
 /// How a move is judged.
@@ -113,22 +105,13 @@ impl Judgement {
         }
     }
 
-    pub const fn word(self) -> &'static str {
+    /// The name in the command-line tools' JSON: `good`, `inaccuracy`, `mistake`, `blunder`.
+    pub const fn name(self) -> &'static str {
         match self {
             Judgement::Good => "good",
             Judgement::Inaccuracy => "inaccuracy",
             Judgement::Mistake => "mistake",
             Judgement::Blunder => "blunder",
-        }
-    }
-
-    /// The word for several: "inaccuracies".
-    pub const fn words(self) -> &'static str {
-        match self {
-            Judgement::Good => "good moves",
-            Judgement::Inaccuracy => "inaccuracies",
-            Judgement::Mistake => "mistakes",
-            Judgement::Blunder => "blunders",
         }
     }
 

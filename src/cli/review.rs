@@ -125,7 +125,7 @@ pub(super) fn run(args: ReviewArgs) -> Result<(), CliError> {
                 side: m.side.name(),
                 played: m.played.clone(),
                 loss: round(m.loss, 3),
-                judgement: m.judgement.word(),
+                judgement: m.judgement.name(),
                 better: m.better.map(|b| b.to_string()),
                 refutation: m.refutation.map(|r| r.to_string()),
             })

@@ -1,7 +1,7 @@
 //! Analyses: the autocomplete's labels, progress, and the finished summary.
 
 use super::*;
-use crate::ai::analysis::{self, Judgement};
+use crate::ai::analysis::{self, Forced, Judgement};
 use crate::render::graph::Mark;
 use crate::service::analysis::{AnalysisSummary, CostlyMove, SideSummary};
 use crate::service::{GameInfo, GraphLabel};
@@ -133,7 +133,7 @@ pub fn analysis_summary(summary: &AnalysisSummary) -> String {
         ]
         .into_iter()
         .filter(|&(_, n)| n > 0)
-        .map(|(j, n)| counted(n, j.word(), j.words()))
+        .map(|(j, n)| counted(n, judgement_word(j), judgement_words(j)))
         .collect();
         let counts = if counts.is_empty() {
             "no costly move".to_string()
@@ -167,9 +167,9 @@ pub(super) fn costly_move(m: &CostlyMove) -> String {
         m.number,
         m.played,
         m.judgement.mark(),
-        m.judgement.word(),
+        judgement_word(m.judgement),
         match m.forced {
-            Some(f) => format!(": {}; ", f.words()),
+            Some(f) => format!(": {}; ", forced_words(f)),
             None => ", ".to_string(),
         },
         analysis::percent(m.loss)
@@ -181,4 +181,32 @@ pub(super) fn costly_move(m: &CostlyMove) -> String {
         line.push_str(&format!("; it allowed **{r}**"));
     }
     line
+}
+
+/// A move's judgement, as a line names it: "inaccuracy".
+pub const fn judgement_word(judgement: Judgement) -> &'static str {
+    match judgement {
+        Judgement::Good => "good",
+        Judgement::Inaccuracy => "inaccuracy",
+        Judgement::Mistake => "mistake",
+        Judgement::Blunder => "blunder",
+    }
+}
+
+/// The word for several moves so judged: "inaccuracies".
+const fn judgement_words(judgement: Judgement) -> &'static str {
+    match judgement {
+        Judgement::Good => "good moves",
+        Judgement::Inaccuracy => "inaccuracies",
+        Judgement::Mistake => "mistakes",
+        Judgement::Blunder => "blunders",
+    }
+}
+
+/// What a move did to a forced result, as the summary says it: "it allows a forced loss".
+const fn forced_words(forced: Forced) -> &'static str {
+    match forced {
+        Forced::LossAllowed => "it allows a forced loss",
+        Forced::WinMissed => "it lets a forced win go",
+    }
 }

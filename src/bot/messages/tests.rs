@@ -43,7 +43,7 @@ fn an_analysis_summary_names_three_moves_a_side_within_the_limit() {
     assert!(
         r.moves
             .iter()
-            .filter(|m| m.judgement.word() == "blunder")
+            .filter(|m| m.judgement == Judgement::Blunder)
             .count()
             > 50
     );
