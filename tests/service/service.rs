@@ -67,21 +67,9 @@ fn request(channel: u64, side: SideChoice) -> ChallengeRequest {
     }
 }
 
-/// Astrid (attackers) against Birger (defenders) in `channel`, from `start` if given.
-async fn game_between(s: &Service, channel: u64, start: Option<Position>) -> GameInfo {
-    let c = s
-        .games()
-        .challenge(
-            ChallengeRequest {
-                start,
-                ..request(channel, SideChoice::Attackers)
-            },
-            None,
-        )
-        .await
-        .unwrap()
-        .done
-        .0;
+/// Astrid's challenge `request` (she attacks) made and accepted by Birger: the game started.
+async fn accepted(s: &Service, request: ChallengeRequest) -> GameInfo {
+    let c = s.games().challenge(request, None).await.unwrap().done.0;
     let started = s
         .games()
         .accept(c.id, BIRGER, None, None)
@@ -90,33 +78,28 @@ async fn game_between(s: &Service, channel: u64, start: Option<Position>) -> Gam
         .done;
     assert_eq!(started.game.attackers.user_id(), Some(ASTRID));
     assert_eq!(started.game.defenders.user_id(), Some(BIRGER));
+    assert_eq!(started.game.rated, c.rated);
     started.game
+}
+
+/// Astrid (attackers) against Birger (defenders) in `channel`, from `start` if given.
+async fn game_between(s: &Service, channel: u64, start: Option<Position>) -> GameInfo {
+    let request = ChallengeRequest {
+        start,
+        ..request(channel, SideChoice::Attackers)
+    };
+    accepted(s, request).await
 }
 
 /// A casual game (`rated:false`) between Astrid (attackers) and Birger in `channel`.
 async fn casual_game(s: &Service, channel: u64) -> GameInfo {
-    let c = s
-        .games()
-        .challenge(
-            ChallengeRequest {
-                rated: false,
-                ..request(channel, SideChoice::Attackers)
-            },
-            None,
-        )
-        .await
-        .unwrap()
-        .done
-        .0;
-    assert!(!c.rated);
-    let started = s
-        .games()
-        .accept(c.id, BIRGER, None, None)
-        .await
-        .unwrap()
-        .done;
-    assert!(!started.game.rated && started.game.is_casual());
-    started.game
+    let request = ChallengeRequest {
+        rated: false,
+        ..request(channel, SideChoice::Attackers)
+    };
+    let game = accepted(s, request).await;
+    assert!(!game.rated && game.is_casual());
+    game
 }
 
 fn position(record: &str, turn: Side) -> Position {
