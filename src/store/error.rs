@@ -36,7 +36,7 @@ impl StoreError {
     /// game already running in the channel, a move already made at that ply).
     pub fn is_unique_violation(&self, table: &str) -> bool {
         match &self.0 {
-            Cause::Query(e) => super::is_unique_violation(e, table),
+            Cause::Query(e) => is_unique_violation(e, table),
             Cause::Migrate(_) => false,
         }
     }
@@ -69,5 +69,16 @@ impl StoreError {
     /// Whether the database was closed (the process is shutting down).
     pub fn is_closed(&self) -> bool {
         matches!(self.0, Cause::Query(sqlx::Error::PoolClosed))
+    }
+}
+
+/// Whether an error is the violation of a unique constraint (or index) on `table`.
+pub fn is_unique_violation(err: &sqlx::Error, table: &str) -> bool {
+    match err {
+        sqlx::Error::Database(db) => {
+            db.is_unique_violation()
+                && (db.table() == Some(table) || db.message().contains(&format!("{table}.")))
+        }
+        _ => false,
     }
 }

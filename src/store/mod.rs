@@ -42,7 +42,7 @@ pub mod tournaments;
 pub mod vacations;
 
 pub use dialect::Backend;
-pub use error::StoreError;
+pub use error::{is_unique_violation, StoreError};
 #[cfg(feature = "test-support")]
 pub use handle::CommitFault;
 pub use handle::{Locked, Store, Write, Writes};
@@ -469,17 +469,6 @@ impl<'r> sqlx::Decode<'r, sqlx::Any> for DbBool {
 /// An optional id, as stored.
 pub fn opt_to_db(id: Option<u64>) -> Option<i64> {
     id.map(to_db)
-}
-
-/// Whether an error is the violation of a unique constraint (or index) on `table`.
-pub fn is_unique_violation(err: &sqlx::Error, table: &str) -> bool {
-    match err {
-        sqlx::Error::Database(db) => {
-            db.is_unique_violation()
-                && (db.table() == Some(table) || db.message().contains(&format!("{table}.")))
-        }
-        _ => false,
-    }
 }
 
 #[cfg(test)]

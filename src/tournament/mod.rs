@@ -53,19 +53,6 @@ pub enum Format {
 }
 
 impl Format {
-    /// The tiebreaks of the format, in the order they are applied after the match points
-    /// (the seed decides last: [`Tiebreak::Seed`]).
-    pub const fn tiebreaks(self) -> &'static [Tiebreak] {
-        match self {
-            Format::RoundRobin => &[Tiebreak::SonnebornBerger, Tiebreak::GamePoints],
-            Format::Swiss { .. } => &[
-                Tiebreak::Buchholz,
-                Tiebreak::MedianBuchholz,
-                Tiebreak::GamePoints,
-            ],
-        }
-    }
-
     /// How many rounds an event of `n` players has: a round robin `n - 1` (even `n`) or `n`
     /// (odd `n`, one bye each), a Swiss the rounds it was created with.
     pub const fn rounds(self, n: usize) -> u32 {

@@ -33,6 +33,21 @@ pub enum Tiebreak {
     Seed,
 }
 
+impl Format {
+    /// The tiebreaks of the format, in the order they are applied after the match points
+    /// (the seed decides last: [`Tiebreak::Seed`]).
+    pub const fn tiebreaks(self) -> &'static [Tiebreak] {
+        match self {
+            Format::RoundRobin => &[Tiebreak::SonnebornBerger, Tiebreak::GamePoints],
+            Format::Swiss { .. } => &[
+                Tiebreak::Buchholz,
+                Tiebreak::MedianBuchholz,
+                Tiebreak::GamePoints,
+            ],
+        }
+    }
+}
+
 impl Tiebreak {
     /// Whether the tiebreak's values are kept doubled (they can hold halves).
     pub const fn doubled(self) -> bool {

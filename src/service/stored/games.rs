@@ -8,7 +8,7 @@ use super::{parse_rules, rules_json, start_columns, stored_start, time_control};
 use crate::service::core::Core;
 use crate::service::error::ServiceError;
 use crate::service::heavy;
-use crate::service::types::tournament::MatchTag;
+use crate::service::types::MatchTag;
 use crate::service::types::{
     ChannelId, Clocks, GameId, GameInfo, GuildId, Place, Player, RecentGame, TimeControl, User,
     UserId,

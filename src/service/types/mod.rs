@@ -35,6 +35,8 @@ pub type GameId = i64;
 pub type ChallengeId = i64;
 /// An outbox row's id.
 pub type NoticeId = i64;
+/// A tournament's id.
+pub type TournamentId = i64;
 
 /// Where a command was used: the server (none in a DM) and the channel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -332,7 +334,17 @@ pub struct GameInfo {
     /// The tournament, round and match game it is, if it is a tournament's (every post of the
     /// game names them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tournament: Option<tournament::MatchTag>,
+    pub tournament: Option<MatchTag>,
+}
+
+/// The tournament game a game is: its tournament's id and name, the round, and which of the
+/// match's two games (`leg`, 1 or 2).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct MatchTag {
+    pub tournament: TournamentId,
+    pub name: String,
+    pub round: u32,
+    pub leg: u8,
 }
 
 impl GameInfo {

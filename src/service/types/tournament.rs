@@ -5,10 +5,8 @@ use super::{ChannelId, GameInfo, GuildId, TimeControl, User, UserId};
 use crate::tafl::Rules;
 use serde::{Deserialize, Serialize};
 
+pub use super::{MatchTag, TournamentId};
 pub use crate::tournament::{Meeting, Tiebreak};
-
-/// A tournament's id.
-pub type TournamentId = i64;
 
 /// How a tournament pairs its entrants.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -159,16 +157,6 @@ pub struct MatchGame {
     pub leg: u8,
     /// The match game's id (its thread, once opened, starts the game).
     pub slot: i64,
-}
-
-/// The tournament game a game is: its tournament's id and name, the round, and which of the
-/// match's two games (`leg`, 1 or 2).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MatchTag {
-    pub tournament: TournamentId,
-    pub name: String,
-    pub round: u32,
-    pub leg: u8,
 }
 
 impl MatchGame {
