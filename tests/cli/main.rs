@@ -11,4 +11,5 @@ mod cli;
 mod docs;
 mod operator;
 mod render_cli;
+mod rooms;
 mod toolchain;
