@@ -605,6 +605,39 @@ const SERVICE_CORE: [&str; 11] = [
     "src/service/backoff.rs",
 ];
 
+/// The files of the games' part (`Games`), whose calls live in several files.
+const GAMES: [&str; 5] = [
+    "src/service/play.rs",
+    "src/service/challenge.rs",
+    "src/service/view.rs",
+    "src/service/records.rs",
+    "src/service/gone.rs",
+];
+
+/// The part of `src/service/` a file above the core is in: the games' [`GAMES`], a folder's
+/// files (`puzzle`, `tournament`), or a file of its own (`ai`).
+fn part(file: &str) -> &str {
+    if GAMES.contains(&file) {
+        return "games";
+    }
+    let rest = file.strip_prefix("src/service/").unwrap_or(file);
+    let first = rest.split('/').next().unwrap_or(rest);
+    first.strip_suffix(".rs").unwrap_or(first)
+}
+
+/// What a part takes of another, one way (docs/ARCHITECTURE.md, "The service's rooms"): the
+/// games ask the AI's part for room in its queue; a tournament starts its match games with
+/// `Games::create_game`; the clock expires challenges (`challenge::expire`) and writes the
+/// daily digests (`notify::send_digests`); a puzzle's autocomplete lists moves
+/// (`play::matching_moves`).
+const ACROSS_PARTS: [(&str, &str); 5] = [
+    ("games", "ai"),
+    ("tournament", "games"),
+    ("timecontrol", "games"),
+    ("timecontrol", "notify"),
+    ("puzzle", "games"),
+];
+
 fn on(floor: &[&str], file: &str) -> bool {
     floor.iter().any(|f| {
         if f.ends_with('/') {
@@ -679,13 +712,26 @@ fn trespasses(root: &Path) -> Vec<String> {
                     }
                 }
                 if from == "service" && to_layer == "service" {
-                    let part = !on(&SERVICE_TYPES, to) && !on(&SERVICE_CORE, to);
+                    let to_part = !on(&SERVICE_TYPES, to) && !on(&SERVICE_CORE, to);
                     if to == "src/service/mod.rs" && import.from != READS_SERVICE {
                         out.push(said("Service's file, src/service/mod.rs"));
                     } else if on(&SERVICE_TYPES, &import.from) && !on(&SERVICE_TYPES, to) {
                         out.push(said(&format!("{to}, above the service's types")));
-                    } else if on(&SERVICE_CORE, &import.from) && part {
+                    } else if on(&SERVICE_CORE, &import.from) && to_part {
                         out.push(said(&format!("the part {to}, from the service's core")));
+                    } else if to_part
+                        && !on(&SERVICE_CORE, &import.from)
+                        && !on(&SERVICE_TYPES, &import.from)
+                        && import.from != "src/service/mod.rs"
+                        && import.from != READS_SERVICE
+                        && part(&import.from) != part(to)
+                        && !ACROSS_PARTS.contains(&(part(&import.from), part(to)))
+                    {
+                        out.push(said(&format!(
+                            "{to}, of the part {}, which the part {} does not take",
+                            part(to),
+                            part(&import.from)
+                        )));
                     }
                 }
             }
@@ -713,10 +759,11 @@ fn every_room_imports_only_what_its_floor_allows_and_no_files_import_each_other_
     );
 }
 
-/// The check finds a loop through a `pub use`, a part imported by the core, `Service` imported,
-/// a forbidden layer and a forbidden crate, and reads test code as no import.
+/// The check finds a loop through a `pub use`, a part imported by the core or by a part that does
+/// not take it, `Service` imported, a file no module declares, a forbidden layer and a forbidden
+/// crate, and reads test code as no import.
 #[test]
-fn the_check_finds_a_loop_a_part_in_the_core_and_a_forbidden_import() {
+fn the_check_finds_a_loop_a_part_in_the_core_a_part_taken_and_a_forbidden_import() {
     let dir = tempfile::tempdir().unwrap();
     let write = |path: &str, text: &str| {
         let path = dir.path().join(path);
@@ -727,7 +774,7 @@ fn the_check_finds_a_loop_a_part_in_the_core_and_a_forbidden_import() {
     write("src/stray.rs", "");
     write(
         "src/service/mod.rs",
-        "mod core;\nmod play;\nmod view;\npub mod types;\npub use play::Games;\npub use types::*;\npub struct Service;\n",
+        "mod ai;\nmod core;\nmod play;\nmod view;\npub mod types;\npub use play::Games;\npub use types::*;\npub struct Service;\n",
     );
     write(
         "src/service/core.rs",
@@ -738,6 +785,7 @@ fn the_check_finds_a_loop_a_part_in_the_core_and_a_forbidden_import() {
         "use super::core::Core;\npub struct Games;\nfn f(_: Core) {}\n#[cfg(test)]\nmod tests { use crate::service::Service; }\n",
     );
     write("src/service/view.rs", "fn f(_: super::Service) {}\n");
+    write("src/service/ai.rs", "fn g(_: super::play::Games) {}\n");
     write(
         "src/service/types/mod.rs",
         "pub struct Board(crate::tafl::Board);\n",
@@ -752,6 +800,7 @@ fn the_check_finds_a_loop_a_part_in_the_core_and_a_forbidden_import() {
         [
             "a loop of 2 files: src/service/core.rs → src/service/play.rs (crate::service::Games); \
              src/service/play.rs → src/service/core.rs (super::core::Core)",
+            "src/service/ai.rs imports src/service/play.rs, of the part games, which the part ai does not take (super::play::Games)",
             "src/service/core.rs imports the part src/service/play.rs, from the service's core (crate::service::Games)",
             "src/service/view.rs imports Service's file, src/service/mod.rs (super::Service)",
             "src/stray.rs is not read: no module of src/lib.rs declares it",
