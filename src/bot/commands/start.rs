@@ -10,6 +10,7 @@ use crate::service::{
 };
 use crate::tafl::{Preset, Rules, Variant};
 use poise::serenity_prelude as serenity;
+use poise::ChoiceParameter;
 
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
 pub enum SideArg {
@@ -78,21 +79,6 @@ pub enum RulesArg {
     OpenTafl,
     #[name = "hnefatafl_org"]
     HnefataflOrg,
-}
-
-impl RulesArg {
-    /// The preset's name, as `tablut-bot presets` lists it.
-    pub const fn name(self) -> &'static str {
-        match self {
-            RulesArg::Linnaeus => "linnaeus",
-            RulesArg::Walker => "walker",
-            RulesArg::Salmi => "salmi",
-            RulesArg::Corner => "corner",
-            RulesArg::Aagenielsen => "aagenielsen",
-            RulesArg::OpenTafl => "opentafl",
-            RulesArg::HnefataflOrg => "hnefatafl_org",
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
@@ -228,4 +214,30 @@ pub(crate) async fn start_ai_game(ctx: Context<'_>, request: AiGameRequest) -> R
         super::play::ai_reply(ctx, started.game.id);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `rules` option's choices are the presets' names, every preset's and no other.
+    #[test]
+    fn the_rules_choices_are_the_presets() {
+        let list = RulesArg::list();
+        let choices: Vec<&str> = list.iter().map(|c| c.name.as_ref()).collect();
+        let mut presets: Vec<&str> = Variant::ALL
+            .iter()
+            .flat_map(|&v| Preset::of(v))
+            .map(Preset::name)
+            .collect();
+        presets.sort_unstable();
+        presets.dedup();
+        let mut sorted = choices.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, presets);
+        for name in choices {
+            let arg = RulesArg::from_name(name).unwrap();
+            assert_eq!(arg.name(), name);
+        }
+    }
 }
