@@ -1,13 +1,15 @@
 //! The house keeps its rooms (docs/ARCHITECTURE.md, "The layers" and "The service's rooms"),
 //! read from the library's own imports: no files import each other in a loop; each layer
 //! imports only the layers and crates its row of the table allows; in `src/service/`, the types
-//! import no other file of the service, the core imports only the core and the types, and no
-//! file imports `Service` (`src/service/mod.rs`).
+//! import no other file of the service, the core imports only the core and the types, a part
+//! takes of another only what that page names, and no file imports `Service`
+//! (`src/service/mod.rs`).
 //!
 //! An import is a name a file uses: a `use` or a path in its code (`stored::games::load`,
 //! `crate::tafl::Board`), followed through the `use`s that hand it on (`pub use`, globs) to the
 //! file that defines it. A module only declared (`mod x;`) is no import, and neither is test
-//! code (`#[cfg(test)]`), nor what is written inside a macro's call.
+//! code (`#[cfg(test)]`). Inside a macro's call, a path is read from its tokens (names joined by
+//! `::`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -456,6 +458,53 @@ impl<'ast> Visit<'ast> for Reader<'_> {
         self.add(&names, path.leading_colon.is_some());
         syn::visit::visit_path(self, path);
     }
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        syn::visit::visit_macro(self, mac);
+        let mut paths = Vec::new();
+        paths_in(mac.tokens.clone(), &mut paths);
+        for (names, leading_colon) in paths {
+            self.add(&names, leading_colon);
+        }
+    }
+}
+
+/// The paths written inside a macro's call (`format!("{}", stored::games::load(..))`), read
+/// from its tokens: each run of names joined by `::`, with whether it opens with `::`.
+fn paths_in(tokens: proc_macro2::TokenStream, out: &mut Vec<(Vec<String>, bool)>) {
+    use proc_macro2::{Spacing, TokenTree};
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    // Whether `tokens[i..]` opens with `::`.
+    let colons = |i: usize| {
+        matches!((tokens.get(i), tokens.get(i + 1)),
+            (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b)))
+                if a.as_char() == ':' && a.spacing() == Spacing::Joint && b.as_char() == ':')
+    };
+    let mut i = 0;
+    while i < tokens.len() {
+        match &tokens[i] {
+            TokenTree::Group(g) => {
+                paths_in(g.stream(), out);
+                i += 1;
+            }
+            TokenTree::Ident(first) => {
+                // A name after `::` belongs to the path that ran before it.
+                let leading_colon = i >= 2 && colons(i - 2);
+                let mut names = vec![first.to_string()];
+                i += 1;
+                while colons(i) {
+                    match tokens.get(i + 2) {
+                        Some(TokenTree::Ident(next)) => {
+                            names.push(next.to_string());
+                            i += 3;
+                        }
+                        _ => break,
+                    }
+                }
+                out.push((names, leading_colon));
+            }
+            _ => i += 1,
+        }
+    }
 }
 
 /// The layer a file is in: its first folder under `src/` (`service`), or its own name for a
@@ -792,7 +841,8 @@ fn the_check_finds_a_loop_a_part_in_the_core_a_part_taken_and_a_forbidden_import
     );
     write(
         "src/tafl/mod.rs",
-        "pub struct Board;\nfn f() { let _ = tokio::spawn; let _ = crate::service::Service; }\n",
+        "pub struct Board;\nfn f() { let _ = tokio::spawn; let _ = crate::service::Service; }\n\
+         fn g() { println!(\"{:?}\", (1, sqlx::query)); }\n",
     );
     let found = trespasses(dir.path());
     assert_eq!(
@@ -804,6 +854,7 @@ fn the_check_finds_a_loop_a_part_in_the_core_a_part_taken_and_a_forbidden_import
             "src/service/core.rs imports the part src/service/play.rs, from the service's core (crate::service::Games)",
             "src/service/view.rs imports Service's file, src/service/mod.rs (super::Service)",
             "src/stray.rs is not read: no module of src/lib.rs declares it",
+            "src/tafl/mod.rs imports the crate sqlx (sqlx::query)",
             "src/tafl/mod.rs imports the crate tokio (tokio::spawn)",
             "src/tafl/mod.rs imports the layer service (crate::service::Service)",
         ],
