@@ -634,25 +634,85 @@ fn never_outside(layer: &str) -> Vec<&'static str> {
     lists.iter().flat_map(|l| l.iter().copied()).collect()
 }
 
-/// The files of `src/service/` on its two lower floors.
-const SERVICE_TYPES: [&str; 3] = [
-    "src/service/types/",
-    "src/service/news.rs",
-    "src/service/error.rs",
-];
-const SERVICE_CORE: [&str; 11] = [
-    "src/service/core.rs",
-    "src/service/stored/",
-    "src/service/commit.rs",
-    "src/service/notice.rs",
-    "src/service/away.rs",
-    "src/service/dm.rs",
-    "src/service/config.rs",
-    "src/service/limits.rs",
-    "src/service/heavy.rs",
-    "src/service/clock.rs",
-    "src/service/backoff.rs",
-];
+/// The floors of `src/service/` as docs/ARCHITECTURE.md draws them ("The service's rooms": the
+/// block whose lines open with `parts`, `core` and `types`): each floor's files and folders
+/// (`src/service/stored/`), the names in parentheses left out (they tell what is inside).
+#[derive(Default)]
+struct Floors {
+    types: Vec<String>,
+    core: Vec<String>,
+    parts: Vec<String>,
+}
+
+impl Floors {
+    fn read(root: &Path) -> Floors {
+        let doc = std::fs::read_to_string(root.join("docs/ARCHITECTURE.md"))
+            .expect("docs/ARCHITECTURE.md is readable");
+        let mut floors = Floors::default();
+        let mut current: Option<&mut Vec<String>> = None;
+        let mut depth = 0;
+        let mut fenced = false;
+        for line in doc.lines() {
+            if line.starts_with("```") {
+                fenced = !fenced;
+                current = None;
+                continue;
+            }
+            if !fenced {
+                continue;
+            }
+            if !line.starts_with(' ') {
+                let label = line.split_whitespace().next().unwrap_or_default();
+                current = match label {
+                    "types" => Some(&mut floors.types),
+                    "core" => Some(&mut floors.core),
+                    "parts" => Some(&mut floors.parts),
+                    _ => None,
+                };
+            }
+            let Some(floor) = current.as_deref_mut() else {
+                continue;
+            };
+            let text = if line.starts_with(' ') {
+                line
+            } else {
+                line.split_once(' ').map_or("", |(_, rest)| rest)
+            };
+            // Outside the parentheses, the names separated by commas.
+            let mut outside = String::new();
+            for c in text.chars() {
+                match c {
+                    '(' => depth += 1,
+                    ')' => depth -= 1,
+                    c if depth == 0 => outside.push(c),
+                    _ => {}
+                }
+            }
+            floor.extend(
+                outside
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|n| n.ends_with(".rs") || n.ends_with('/'))
+                    .map(|n| format!("src/service/{n}")),
+            );
+        }
+        floors
+    }
+
+    /// The files of `src/service/` on no floor (`mod.rs`, `Service`'s, aside).
+    fn unplaced<'a>(&self, files: impl Iterator<Item = &'a String>) -> Vec<String> {
+        files
+            .filter(|f| f.starts_with("src/service/") && *f != "src/service/mod.rs")
+            .filter(|f| {
+                !on(&self.types, f)
+                    && !on(&self.core, f)
+                    && !on(&self.parts, f)
+                    && !GAMES.contains(&f.as_str())
+            })
+            .map(|f| format!("{f} is on no floor of docs/ARCHITECTURE.md's service rooms"))
+            .collect()
+    }
+}
 
 /// The files of the games' part (`Games`), whose calls live in several files.
 const GAMES: [&str; 5] = [
@@ -687,12 +747,12 @@ const ACROSS_PARTS: [(&str, &str); 5] = [
     ("puzzle", "games"),
 ];
 
-fn on(floor: &[&str], file: &str) -> bool {
-    floor.iter().any(|f| {
+fn on(floor: &[impl AsRef<str>], file: &str) -> bool {
+    floor.iter().map(AsRef::as_ref).any(|f| {
         if f.ends_with('/') {
             file.starts_with(f)
         } else {
-            file == *f
+            file == f
         }
     })
 }
@@ -738,11 +798,13 @@ fn unread(root: &Path, library: &Library) -> Vec<String> {
 /// Everything wrong with the rooms of the library under `root`, described.
 fn trespasses(root: &Path) -> Vec<String> {
     let library = Library::read(root);
+    let floors = Floors::read(root);
     let imports = library.imports();
     let mut out: Vec<String> = loops(&imports)
         .iter()
         .map(|members| describe_loop(members, &imports))
         .chain(unread(root, &library))
+        .chain(floors.unplaced(library.files.keys()))
         .collect();
     for import in &imports {
         let from = layer(&import.from);
@@ -761,16 +823,16 @@ fn trespasses(root: &Path) -> Vec<String> {
                     }
                 }
                 if from == "service" && to_layer == "service" {
-                    let to_part = !on(&SERVICE_TYPES, to) && !on(&SERVICE_CORE, to);
+                    let to_part = !on(&floors.types, to) && !on(&floors.core, to);
                     if to == "src/service/mod.rs" && import.from != READS_SERVICE {
                         out.push(said("Service's file, src/service/mod.rs"));
-                    } else if on(&SERVICE_TYPES, &import.from) && !on(&SERVICE_TYPES, to) {
+                    } else if on(&floors.types, &import.from) && !on(&floors.types, to) {
                         out.push(said(&format!("{to}, above the service's types")));
-                    } else if on(&SERVICE_CORE, &import.from) && to_part {
+                    } else if on(&floors.core, &import.from) && to_part {
                         out.push(said(&format!("the part {to}, from the service's core")));
                     } else if to_part
-                        && !on(&SERVICE_CORE, &import.from)
-                        && !on(&SERVICE_TYPES, &import.from)
+                        && !on(&floors.core, &import.from)
+                        && !on(&floors.types, &import.from)
                         && import.from != "src/service/mod.rs"
                         && import.from != READS_SERVICE
                         && part(&import.from) != part(to)
@@ -822,8 +884,13 @@ fn the_check_finds_a_loop_a_part_in_the_core_a_part_taken_and_a_forbidden_import
     write("src/lib.rs", "pub mod service;\npub mod tafl;\n");
     write("src/stray.rs", "");
     write(
+        "docs/ARCHITECTURE.md",
+        "# Architecture\n\n```\nmod.rs      Service\nparts       play.rs (Games; its calls \
+         also in view.rs), ai.rs\ncore        core.rs\ntypes       types/ (a file a topic)\n```\n",
+    );
+    write(
         "src/service/mod.rs",
-        "mod ai;\nmod core;\nmod play;\nmod view;\npub mod types;\npub use play::Games;\npub use types::*;\npub struct Service;\n",
+        "mod ai;\nmod core;\nmod extra;\nmod play;\nmod view;\npub mod types;\npub use play::Games;\npub use types::*;\npub struct Service;\n",
     );
     write(
         "src/service/core.rs",
@@ -834,6 +901,7 @@ fn the_check_finds_a_loop_a_part_in_the_core_a_part_taken_and_a_forbidden_import
         "use super::core::Core;\npub struct Games;\nfn f(_: Core) {}\n#[cfg(test)]\nmod tests { use crate::service::Service; }\n",
     );
     write("src/service/view.rs", "fn f(_: super::Service) {}\n");
+    write("src/service/extra.rs", "");
     write("src/service/ai.rs", "fn g(_: super::play::Games) {}\n");
     write(
         "src/service/types/mod.rs",
@@ -852,6 +920,7 @@ fn the_check_finds_a_loop_a_part_in_the_core_a_part_taken_and_a_forbidden_import
              src/service/play.rs → src/service/core.rs (super::core::Core)",
             "src/service/ai.rs imports src/service/play.rs, of the part games, which the part ai does not take (super::play::Games)",
             "src/service/core.rs imports the part src/service/play.rs, from the service's core (crate::service::Games)",
+            "src/service/extra.rs is on no floor of docs/ARCHITECTURE.md's service rooms",
             "src/service/view.rs imports Service's file, src/service/mod.rs (super::Service)",
             "src/stray.rs is not read: no module of src/lib.rs declares it",
             "src/tafl/mod.rs imports the crate sqlx (sqlx::query)",
