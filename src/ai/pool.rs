@@ -30,9 +30,9 @@ pub struct Search {
 pub struct SearchFailed(pub String);
 
 /// What a search found: the move (`None` when the game is over), or the failure.
-pub type Found = Result<Option<SearchResult>, SearchFailed>;
+pub type SearchFound = Result<Option<SearchResult>, SearchFailed>;
 
-type Then = Box<dyn FnOnce(Found) + Send>;
+type Then = Box<dyn FnOnce(SearchFound) + Send>;
 
 enum Work {
     /// The move the AI plays (or a hint).
@@ -133,7 +133,7 @@ impl Pool {
         owner: Owner,
         class: Class,
         search: Search,
-        done: impl FnOnce(Found) + Send + 'static,
+        done: impl FnOnce(SearchFound) + Send + 'static,
     ) -> Ticket {
         let done = Box::new(done);
         self.push(owner, class, Work::Search { search, done })
@@ -148,7 +148,7 @@ impl Pool {
         class: Class,
         game: Game,
         limits: Limits,
-        done: impl FnOnce(Found) + Send + 'static,
+        done: impl FnOnce(SearchFound) + Send + 'static,
     ) -> Ticket {
         let done = Box::new(done);
         self.push(owner, class, Work::Evaluate { game, limits, done })

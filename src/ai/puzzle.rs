@@ -55,7 +55,7 @@ impl Kind {
 
 /// A puzzle found in a position.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Found {
+pub struct FoundPuzzle {
     pub kind: Kind,
     /// Win: the solver's moves to the win. Save: 1.
     pub moves: u32,
@@ -325,7 +325,7 @@ fn near_king(k: Square, mv: Move) -> u8 {
 
 /// Looks for a puzzle at the end of `history` (the positions since the puzzle would start; a
 /// puzzle from a game starts a fresh game at its position, so pass just that position).
-pub fn find(solver: &mut Solver, history: &[Position]) -> Option<Found> {
+pub fn find(solver: &mut Solver, history: &[Position]) -> Option<FoundPuzzle> {
     let pos = *history.last()?;
     if pos.decided().is_some() || !pos.has_legal_move() {
         return None;
@@ -337,7 +337,7 @@ pub fn find(solver: &mut Solver, history: &[Position]) -> Option<Found> {
 }
 
 /// The shortest win, if exactly one first move gives it and the line stays unique.
-fn find_win(solver: &mut Solver, history: &[Position]) -> Option<Found> {
+fn find_win(solver: &mut Solver, history: &[Position]) -> Option<FoundPuzzle> {
     for n in 1..=MAX_WIN_MOVES {
         let winners = solver.winning_moves(history, n, 2);
         match winners.len() {
@@ -348,7 +348,7 @@ fn find_win(solver: &mut Solver, history: &[Position]) -> Option<Found> {
         let mut line = Vec::new();
         let mut path = history.to_vec();
         unique_line(solver, &mut path, n, &mut line)?;
-        return Some(Found {
+        return Some(FoundPuzzle {
             kind: Kind::Win,
             moves: n,
             line,
@@ -395,7 +395,7 @@ fn unique_line(
 }
 
 /// A save: the opponent threatens to win at once, and exactly one move avoids a forced loss.
-fn find_save(solver: &mut Solver, history: &[Position]) -> Option<Found> {
+fn find_save(solver: &mut Solver, history: &[Position]) -> Option<FoundPuzzle> {
     let pos = *history.last()?;
     let threatened = match pos.turn() {
         Side::Attackers => pos.king_free_lines() > 0,
@@ -418,7 +418,7 @@ fn find_save(solver: &mut Solver, history: &[Position]) -> Option<Found> {
     if solver.move_loses_within(history, mv, SAVE_MOVES + 1) {
         return None;
     }
-    Some(Found {
+    Some(FoundPuzzle {
         kind: Kind::Save,
         moves: 1,
         line: vec![mv],
@@ -426,7 +426,11 @@ fn find_save(solver: &mut Solver, history: &[Position]) -> Option<Found> {
 }
 
 /// The puzzles in the last `last` positions of a game, each as a fresh start at its position.
-pub fn scan(solver: &mut Solver, game: &crate::tafl::Game, last: usize) -> Vec<(Position, Found)> {
+pub fn scan(
+    solver: &mut Solver,
+    game: &crate::tafl::Game,
+    last: usize,
+) -> Vec<(Position, FoundPuzzle)> {
     let positions = game.positions();
     let from = positions.len().saturating_sub(last);
     positions[from..]
@@ -472,7 +476,7 @@ pub enum RecordError {
 }
 
 impl Record {
-    pub fn new(start: &Position, found: &Found, source: &str) -> Record {
+    pub fn new(start: &Position, found: &FoundPuzzle, source: &str) -> Record {
         Record {
             position: write_position(start),
             to_move: start.turn(),

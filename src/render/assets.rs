@@ -91,7 +91,7 @@ impl Content {
 
 /// The cloth of a square.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ground {
+pub enum Cloth {
     Plain,
     /// The castle, drawn as the king's fort.
     Castle,
@@ -99,9 +99,9 @@ pub enum Ground {
     Refuge,
 }
 
-impl Ground {
+impl Cloth {
     pub const COUNT: usize = 3;
-    const ALL: [Ground; Ground::COUNT] = [Ground::Plain, Ground::Castle, Ground::Refuge];
+    const ALL: [Cloth; Cloth::COUNT] = [Cloth::Plain, Cloth::Castle, Cloth::Refuge];
 }
 
 /// Whether the last move touched a square.
@@ -122,7 +122,7 @@ impl Highlight {
 pub struct SpriteId(pub u16);
 
 impl SpriteId {
-    pub const fn of(ground: Ground, highlight: Highlight, content: Content) -> SpriteId {
+    pub const fn of(ground: Cloth, highlight: Highlight, content: Content) -> SpriteId {
         let g = ground as usize;
         let h = highlight as usize;
         SpriteId(((g * Highlight::COUNT + h) * Content::COUNT + content.index()) as u16)
@@ -394,7 +394,7 @@ impl Px {
 
 /// The cloth of a square with its highlight: linen with a running stitch along its sides, or
 /// a fort.
-fn ground(px: Px, kind: Ground, highlight: Highlight) -> Picture {
+fn ground(px: Px, kind: Cloth, highlight: Highlight) -> Picture {
     let tint = |c: Rgb| match highlight {
         Highlight::None => c,
         Highlight::From => mix(c, MOVE_FROM, 0.55),
@@ -402,13 +402,13 @@ fn ground(px: Px, kind: Ground, highlight: Highlight) -> Picture {
     };
     let n = px.n;
     let cloth = match kind {
-        Ground::Plain => LINEN,
-        Ground::Castle => FORT_CLOTH,
-        Ground::Refuge => REFUGE_CLOTH,
+        Cloth::Plain => LINEN,
+        Cloth::Castle => FORT_CLOTH,
+        Cloth::Refuge => REFUGE_CLOTH,
     };
     let mut pic = Picture::new(n, n, tint(cloth));
-    if kind != Ground::Plain {
-        let wall = if kind == Ground::Castle {
+    if kind != Cloth::Plain {
+        let wall = if kind == Cloth::Castle {
             FORT_WALL
         } else {
             REFUGE_WALL
@@ -827,7 +827,7 @@ fn nearest(palette: &[Rgb], c: Rgb) -> u8 {
 
 fn build(layout: Layout) -> Assets {
     let px = Px::new(layout.square_px);
-    let grounds: Vec<Picture> = Ground::ALL
+    let grounds: Vec<Picture> = Cloth::ALL
         .iter()
         .flat_map(|&g| Highlight::ALL.iter().map(move |&h| ground(px, g, h)))
         .collect();
@@ -850,12 +850,12 @@ fn build(layout: Layout) -> Assets {
         }
     }
     debug_assert_eq!(
-        SpriteId::of(Ground::Refuge, Highlight::To, Content::Goal).0 as usize + 1,
+        SpriteId::of(Cloth::Refuge, Highlight::To, Content::Goal).0 as usize + 1,
         sprites_rgb.len()
     );
     let mut frame_rgb = frame(&layout);
     let plain =
-        &sprites_rgb[SpriteId::of(Ground::Plain, Highlight::None, Content::Empty).0 as usize];
+        &sprites_rgb[SpriteId::of(Cloth::Plain, Highlight::None, Content::Empty).0 as usize];
     let n = layout.square_px;
     for sq in Square::all_on(layout.size) {
         let (x, y) = layout.square_origin(sq);

@@ -1,7 +1,7 @@
 //! From a position to pixels: which sprite each square shows, the frame put together from the
 //! drawn-once assets, and the PNG and GIF encoders.
 
-use super::assets::{assets, Assets, Captive, Content, Ground, Highlight, SpriteId, TRANSPARENT};
+use super::assets::{assets, Assets, Captive, Cloth, Content, Highlight, SpriteId, TRANSPARENT};
 use super::text::{draw_text, Align};
 use super::theme::*;
 use crate::tafl::square::SQUARES;
@@ -106,11 +106,11 @@ pub fn scene(position: &Position, last: Option<&RecordedMove>) -> Scene {
     let mut squares = [SpriteId(0); SQUARES];
     for sq in variant.squares() {
         let ground = if sq == castle {
-            Ground::Castle
+            Cloth::Castle
         } else if corners && sq.is_corner_on(size) {
-            Ground::Refuge
+            Cloth::Refuge
         } else {
-            Ground::Plain
+            Cloth::Plain
         };
         squares[sq.index()] = SpriteId::of(ground, highlights[sq.index()], contents[sq.index()]);
     }

@@ -9,7 +9,7 @@ use super::news::News;
 use super::notice::{Answer, Payload};
 use super::stored::games::{self as stored, LoadedGame};
 use super::types::{ChannelId, GameId, GuildId, Hint, MoveReport, Player, UserId};
-use crate::ai::pool::{Found, Pool, Search};
+use crate::ai::pool::{Pool, Search, SearchFound};
 use crate::ai::queue::{Class, Owner, Ticket};
 use crate::ai::Level;
 use crate::ai::SearchResult;
@@ -460,7 +460,7 @@ impl Ai<'_> {
     }
 
     /// Queues a search on the pool; the receiver gets what it found.
-    fn submit(&self, owner: Owner, search: Search) -> (Ticket, oneshot::Receiver<Found>) {
+    fn submit(&self, owner: Owner, search: Search) -> (Ticket, oneshot::Receiver<SearchFound>) {
         let (tx, rx) = oneshot::channel();
         let ticket = self.pool.submit(owner, Class::Play, search, move |a| {
             // The waiter may have given up: what was found is of no use then.
@@ -472,7 +472,7 @@ impl Ai<'_> {
 
 /// What the pool found, as the service's result.
 fn as_result(
-    searched: Result<Found, oneshot::error::RecvError>,
+    searched: Result<SearchFound, oneshot::error::RecvError>,
 ) -> Result<Option<SearchResult>, ServiceError> {
     searched
         .map_err(|_| ServiceError::Internal("the AI pool stopped".into()))?

@@ -7,7 +7,7 @@
 
 use super::core::Core;
 use super::error::ServiceError;
-use super::heavy::Place;
+use super::heavy::QueuePlace;
 use super::news::News;
 use super::notice::{GraphRef, Payload};
 pub use super::stored::analysis::AnalysisSettings;
@@ -110,7 +110,7 @@ pub struct AnalysisRequest {
     channel: ChannelId,
     user: Option<UserId>,
     row: StoredGame,
-    place: Place,
+    place: QueuePlace,
 }
 
 impl<'a> Analysis<'a> {
@@ -304,7 +304,7 @@ impl Analysis<'_> {
         &self,
         loaded: LoadedGame,
         stored: StoredAnalysis,
-        place: &Place,
+        place: &QueuePlace,
     ) -> Result<AnalysisStatus, ServiceError> {
         let total = stored.plies() as u32;
         if !stored.is_finished() {
@@ -360,7 +360,7 @@ impl Analysis<'_> {
         &self,
         loaded: LoadedGame,
         stored: StoredAnalysis,
-        place: &Place,
+        place: &QueuePlace,
     ) -> Result<(Review, LoadedGame), ServiceError> {
         self.core
             .heavy(place, move || {
@@ -373,7 +373,7 @@ impl Analysis<'_> {
         &self,
         game: &GameInfo,
         review: &Review,
-        place: &Place,
+        place: &QueuePlace,
     ) -> Result<Vec<u8>, ServiceError> {
         if !self.core.config.images {
             return Ok(Vec::new());

@@ -104,7 +104,7 @@ impl Core {
     /// one of the workers costly work may take, holding its `place` in the queue.
     pub(crate) async fn heavy<R: Send + 'static>(
         &self,
-        place: &heavy::Place,
+        place: &heavy::QueuePlace,
         work: impl FnOnce() -> R + Send + 'static,
     ) -> Result<R, ServiceError> {
         self.gate.run_costly(place, work).await
@@ -114,7 +114,10 @@ impl Core {
     /// counted ([`Limits::costly`]; none without a user): refused with a private line
     /// when the queue is full or the user asked a moment ago. The place is taken first, so a
     /// refusal for a full queue does not start the cooldown.
-    pub(crate) fn costly_place(&self, user: Option<UserId>) -> Result<heavy::Place, ServiceError> {
+    pub(crate) fn costly_place(
+        &self,
+        user: Option<UserId>,
+    ) -> Result<heavy::QueuePlace, ServiceError> {
         let place = self.gate.place()?;
         if let Some(user) = user {
             self.limits.costly(user)?;

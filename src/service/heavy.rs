@@ -60,11 +60,11 @@ struct Inner {
 }
 
 /// A costly job's place in the queue, taken before it waits: dropped, the place is given back.
-pub struct Place {
+pub struct QueuePlace {
     inner: Arc<Inner>,
 }
 
-impl Drop for Place {
+impl Drop for QueuePlace {
     fn drop(&mut self) {
         self.inner.queued.fetch_sub(1, Ordering::SeqCst);
     }
@@ -96,7 +96,7 @@ impl Heavy {
     /// Takes a place in the costly queue for a user's request: refused with
     /// [`ServiceError::Busy`] if the queue is full. Take it before answering that the work
     /// is under way, so that a refusal can still be a private line.
-    pub fn place(&self) -> Result<Place, ServiceError> {
+    pub fn place(&self) -> Result<QueuePlace, ServiceError> {
         let inner = &self.inner;
         let mut queued = inner.queued.load(Ordering::SeqCst);
         loop {
@@ -114,17 +114,17 @@ impl Heavy {
             }
         }
         inner.peak_queued.fetch_max(queued + 1, Ordering::SeqCst);
-        Ok(Place {
+        Ok(QueuePlace {
             inner: inner.clone(),
         })
     }
 
     /// A place in the queue for costly work the bot does on its own (an analysis it drives, a
     /// notice's graph): never refused, it waits its turn.
-    pub fn background_place(&self) -> Place {
+    pub fn background_place(&self) -> QueuePlace {
         let queued = self.inner.queued.fetch_add(1, Ordering::SeqCst) + 1;
         self.inner.peak_queued.fetch_max(queued, Ordering::SeqCst);
-        Place {
+        QueuePlace {
             inner: self.inner.clone(),
         }
     }
@@ -133,7 +133,7 @@ impl Heavy {
     /// holds its place in the queue (one place may serve several steps, one after the other).
     pub async fn run_costly<R: Send + 'static>(
         &self,
-        _place: &Place,
+        _place: &QueuePlace,
         work: impl FnOnce() -> R + Send + 'static,
     ) -> Result<R, ServiceError> {
         let _costly = self.inner.costly.acquire().await.map_err(closed)?;

@@ -184,7 +184,7 @@ impl Games<'_> {
 pub struct PendingReplay {
     row: StoredGame,
     moves: Vec<String>,
-    place: heavy::Place,
+    place: heavy::QueuePlace,
     gate: heavy::Heavy,
     /// The bot's words for the frames' captions.
     captions: Option<Captions>,

@@ -23,6 +23,9 @@ type ModPath = Vec<String>;
 struct Scope {
     /// The items it defines (types, functions, constants, traits, macros).
     items: BTreeSet<String>,
+    /// Those of its items that are types other modules may name (structs, enums, unions,
+    /// aliases, traits, not private).
+    types: BTreeSet<String>,
     /// Its `use`s (those in its functions too): the name each brings in (none for `as _`) and
     /// the path as written.
     uses: Vec<(Option<String>, Vec<String>)>,
@@ -153,6 +156,22 @@ fn add_use(scope: &mut Scope, u: &syn::ItemUse) {
     }
 }
 
+/// Whether `item` is a type (a struct, an enum, a union, an alias, a trait) that other modules
+/// may name: not private to its own.
+fn shared_type(item: &syn::Item) -> bool {
+    use syn::Item::*;
+    let vis = match item {
+        Struct(i) => &i.vis,
+        Enum(i) => &i.vis,
+        Union(i) => &i.vis,
+        Type(i) => &i.vis,
+        Trait(i) => &i.vis,
+        TraitAlias(i) => &i.vis,
+        _ => return false,
+    };
+    !matches!(vis, syn::Visibility::Inherited)
+}
+
 fn item_name(item: &syn::Item) -> Option<String> {
     use syn::Item::*;
     let ident = match item {
@@ -236,6 +255,9 @@ impl Library {
                 syn::Item::Use(u) => add_use(&mut scope, u),
                 other => {
                     if let Some(name) = item_name(other) {
+                        if shared_type(other) {
+                            scope.types.insert(name.clone());
+                        }
                         scope.items.insert(name);
                     }
                     InnerUses(&mut scope).visit_item(other);
@@ -795,6 +817,32 @@ fn unread(root: &Path, library: &Library) -> Vec<String> {
         .collect()
 }
 
+/// The names that name two types in one layer that other modules may use (one name, one
+/// meaning; a module's private type is its own), each with the modules that define it. A layer may mirror another's name (the store's `ChallengeStatus`, a
+/// row's, and the service's, a challenge's).
+fn names_twice(library: &Library) -> Vec<String> {
+    let mut defined: BTreeMap<(&str, &str), Vec<String>> = BTreeMap::new();
+    for (module, (file, scope)) in &library.modules {
+        for name in &scope.types {
+            defined
+                .entry((layer(file), name.as_str()))
+                .or_default()
+                .push(module.join("::"));
+        }
+    }
+    defined
+        .into_iter()
+        .filter(|(_, modules)| modules.len() > 1)
+        .map(|((layer, name), modules)| {
+            format!(
+                "{name} names {} types of {layer}: in {}",
+                modules.len(),
+                modules.join(", ")
+            )
+        })
+        .collect()
+}
+
 /// Everything wrong with the rooms of the library under `root`, described.
 fn trespasses(root: &Path) -> Vec<String> {
     let library = Library::read(root);
@@ -805,6 +853,7 @@ fn trespasses(root: &Path) -> Vec<String> {
         .map(|members| describe_loop(members, &imports))
         .chain(unread(root, &library))
         .chain(floors.unplaced(library.files.keys()))
+        .chain(names_twice(&library))
         .collect();
     for import in &imports {
         let from = layer(&import.from);
@@ -901,7 +950,7 @@ fn the_check_finds_a_loop_a_part_in_the_core_a_part_taken_and_a_forbidden_import
         "use super::core::Core;\npub struct Games;\nfn f(_: Core) {}\n#[cfg(test)]\nmod tests { use crate::service::Service; }\n",
     );
     write("src/service/view.rs", "fn f(_: super::Service) {}\n");
-    write("src/service/extra.rs", "");
+    write("src/service/extra.rs", "pub struct Games;\n");
     write("src/service/ai.rs", "fn g(_: super::play::Games) {}\n");
     write(
         "src/service/types/mod.rs",
@@ -916,6 +965,7 @@ fn the_check_finds_a_loop_a_part_in_the_core_a_part_taken_and_a_forbidden_import
     assert_eq!(
         found,
         [
+            "Games names 2 types of service: in service::extra, service::play",
             "a loop of 2 files: src/service/core.rs → src/service/play.rs (crate::service::Games); \
              src/service/play.rs → src/service/core.rs (super::core::Core)",
             "src/service/ai.rs imports src/service/play.rs, of the part games, which the part ai does not take (super::play::Games)",

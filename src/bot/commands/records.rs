@@ -15,18 +15,18 @@ use poise::serenity_prelude as serenity;
 
 /// A record format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, poise::ChoiceParameter)]
-pub enum FormatArg {
+pub enum RecordFormatArg {
     #[name = "tafl"]
     Tafl,
     #[name = "opentafl"]
     OpenTafl,
 }
 
-impl From<FormatArg> for RecordFormat {
-    fn from(f: FormatArg) -> RecordFormat {
+impl From<RecordFormatArg> for RecordFormat {
+    fn from(f: RecordFormatArg) -> RecordFormat {
         match f {
-            FormatArg::Tafl => RecordFormat::Tafl,
-            FormatArg::OpenTafl => RecordFormat::OpenTafl,
+            RecordFormatArg::Tafl => RecordFormat::Tafl,
+            RecordFormatArg::OpenTafl => RecordFormat::OpenTafl,
         }
     }
 }
@@ -44,8 +44,8 @@ pub enum ThenArg {
 
 /// `/tablut export`: the channel's game as a record file.
 #[poise::command(slash_command, guild_only)]
-pub(crate) async fn export(ctx: Context<'_>, format: Option<FormatArg>) -> Result<(), Error> {
-    let format = RecordFormat::from(format.unwrap_or(FormatArg::Tafl));
+pub(crate) async fn export(ctx: Context<'_>, format: Option<RecordFormatArg>) -> Result<(), Error> {
+    let format = RecordFormat::from(format.unwrap_or(RecordFormatArg::Tafl));
     let (game, text) = ctx
         .data()
         .service

@@ -129,7 +129,7 @@ async fn tournaments(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompl
 
 /// How a tournament pairs.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum FormatArg {
+pub enum PairingArg {
     #[name = "round-robin"]
     RoundRobin,
     #[name = "swiss"]
@@ -143,7 +143,7 @@ pub enum FormatArg {
 pub(crate) async fn create(
     ctx: Context<'_>,
     #[max_length = 100] name: String,
-    format: FormatArg,
+    format: PairingArg,
     seats: i64,
     rounds: Option<i64>,
     variant: Option<VariantArg>,
@@ -154,8 +154,8 @@ pub(crate) async fn create(
 ) -> Result<(), Error> {
     let rules = game_rules(self::variant(variant), rules)?;
     let format = match format {
-        FormatArg::RoundRobin => TournamentFormat::RoundRobin,
-        FormatArg::Swiss => TournamentFormat::Swiss {
+        PairingArg::RoundRobin => TournamentFormat::RoundRobin,
+        PairingArg::Swiss => TournamentFormat::Swiss {
             rounds: rounds.unwrap_or(0).clamp(0, u32::MAX as i64) as u32,
         },
     };

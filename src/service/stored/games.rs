@@ -265,7 +265,7 @@ impl Core {
     pub(crate) async fn load_blocking(
         &self,
         row: StoredGame,
-        place: &heavy::Place,
+        place: &heavy::QueuePlace,
     ) -> Result<LoadedGame, ServiceError> {
         let moves = moves::of_game(self.store.read(), row.id()).await?;
         self.heavy(place, move || {
