@@ -721,6 +721,38 @@ impl Floors {
         floors
     }
 
+    /// What is wrong with the service's file `from` importing the service's file `to`, if
+    /// anything: `Service` imported; a type importing above the types; the core importing a
+    /// part; a part taking of another what docs/ARCHITECTURE.md does not name.
+    fn trespass(&self, from: &str, to: &str) -> Option<String> {
+        let service = |f: &str| f.starts_with("src/service/");
+        if !service(from) || !service(to) {
+            return None;
+        }
+        let is_part =
+            |f: &str| !on(&self.types, f) && !on(&self.core, f) && f != "src/service/mod.rs";
+        if to == "src/service/mod.rs" && from != READS_SERVICE {
+            Some("Service's file, src/service/mod.rs".to_string())
+        } else if on(&self.types, from) && !on(&self.types, to) {
+            Some(format!("{to}, above the service's types"))
+        } else if on(&self.core, from) && is_part(to) {
+            Some(format!("the part {to}, from the service's core"))
+        } else if is_part(from)
+            && from != READS_SERVICE
+            && is_part(to)
+            && part(from) != part(to)
+            && !ACROSS_PARTS.contains(&(part(from), part(to)))
+        {
+            Some(format!(
+                "{to}, of the part {}, which the part {} does not take",
+                part(to),
+                part(from)
+            ))
+        } else {
+            None
+        }
+    }
+
     /// The files of `src/service/` on no floor (`mod.rs`, `Service`'s, aside).
     fn unplaced<'a>(&self, files: impl Iterator<Item = &'a String>) -> Vec<String> {
         files
@@ -854,59 +886,40 @@ fn trespasses(root: &Path) -> Vec<String> {
         .chain(unread(root, &library))
         .chain(floors.unplaced(library.files.keys()))
         .chain(names_twice(&library))
+        .chain(imports.iter().filter_map(|i| {
+            let what = match &i.to {
+                Reached::File(to) => {
+                    layer_trespass(&i.from, to).or_else(|| floors.trespass(&i.from, to))
+                }
+                Reached::Outside(names) => crate_trespass(&i.from, names),
+            }?;
+            Some(format!("{} imports {what} ({})", i.from, i.written))
+        }))
         .collect();
-    for import in &imports {
-        let from = layer(&import.from);
-        let said = |what: &str| format!("{} imports {what} ({})", import.from, import.written);
-        match &import.to {
-            Reached::File(to) => {
-                let to_layer = layer(to);
-                if to_layer != from
-                    && !HELPERS.contains(&to_layer)
-                    && !EXCEPTIONS.contains(&(import.from.as_str(), to_layer))
-                {
-                    if let Some(allowed) = may_import(from) {
-                        if !allowed.contains(&to_layer) {
-                            out.push(said(&format!("the layer {to_layer}")));
-                        }
-                    }
-                }
-                if from == "service" && to_layer == "service" {
-                    let to_part = !on(&floors.types, to) && !on(&floors.core, to);
-                    if to == "src/service/mod.rs" && import.from != READS_SERVICE {
-                        out.push(said("Service's file, src/service/mod.rs"));
-                    } else if on(&floors.types, &import.from) && !on(&floors.types, to) {
-                        out.push(said(&format!("{to}, above the service's types")));
-                    } else if on(&floors.core, &import.from) && to_part {
-                        out.push(said(&format!("the part {to}, from the service's core")));
-                    } else if to_part
-                        && !on(&floors.core, &import.from)
-                        && !on(&floors.types, &import.from)
-                        && import.from != "src/service/mod.rs"
-                        && import.from != READS_SERVICE
-                        && part(&import.from) != part(to)
-                        && !ACROSS_PARTS.contains(&(part(&import.from), part(to)))
-                    {
-                        out.push(said(&format!(
-                            "{to}, of the part {}, which the part {} does not take",
-                            part(to),
-                            part(&import.from)
-                        )));
-                    }
-                }
-            }
-            Reached::Outside(names) => {
-                let two = names.join("::");
-                let never = never_outside(from);
-                if let Some(crate_name) = never.iter().find(|n| **n == names[0] || **n == two) {
-                    out.push(said(&format!("the crate {crate_name}")));
-                }
-            }
-        }
-    }
     out.sort();
     out.dedup();
     out
+}
+
+/// What is wrong with `from` importing the file `to` of another layer, if anything: a layer its
+/// row does not allow.
+fn layer_trespass(from: &str, to: &str) -> Option<String> {
+    let (from_layer, to_layer) = (layer(from), layer(to));
+    let allowed = to_layer == from_layer
+        || HELPERS.contains(&to_layer)
+        || EXCEPTIONS.contains(&(from, to_layer))
+        || may_import(from_layer).is_none_or(|allowed| allowed.contains(&to_layer));
+    (!allowed).then(|| format!("the layer {to_layer}"))
+}
+
+/// What is wrong with `from` importing a crate outside the library (`names`, its first two),
+/// if anything: one its layer never imports.
+fn crate_trespass(from: &str, names: &[String]) -> Option<String> {
+    let two = names.join("::");
+    never_outside(layer(from))
+        .into_iter()
+        .find(|n| *n == names[0] || *n == two)
+        .map(|n| format!("the crate {n}"))
 }
 
 #[test]
