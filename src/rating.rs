@@ -2,7 +2,7 @@
 //! where ratings are kept, and which games count, is the service's business.
 
 use serde::{Deserialize, Serialize};
-use skillratings::glicko2::{glicko2, glicko2_rating_period, Glicko2Config, Glicko2Rating};
+use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
 
 /// A player's rating, its deviation (uncertainty) and volatility.
@@ -69,19 +69,22 @@ pub fn rate_game(first: Rating, second: Rating, score: Score) -> (Rating, Rating
     (a.into(), b.into())
 }
 
-/// A player's rating after a rating period with these games (opponent, score from the
-/// player's side). With no games the deviation grows, as the system prescribes.
-pub fn rate_period(player: Rating, games: &[(Rating, Score)]) -> Rating {
-    let results: Vec<(Glicko2Rating, Outcomes)> = games
-        .iter()
-        .map(|(opp, s)| ((*opp).into(), s.outcome()))
-        .collect();
-    glicko2_rating_period(&player.into(), &results, &config()).into()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use skillratings::glicko2::glicko2_rating_period;
+
+    /// A player's rating after a rating period with these games (opponent, score from the
+    /// player's side); with no games the deviation grows, as the system prescribes. The bot
+    /// rates each game as a period of its own ([`rate_game`]); Glickman's example is a period
+    /// of three games, and checks the conversions both use.
+    fn rate_period(player: Rating, games: &[(Rating, Score)]) -> Rating {
+        let results: Vec<(Glicko2Rating, Outcomes)> = games
+            .iter()
+            .map(|(opp, s)| ((*opp).into(), s.outcome()))
+            .collect();
+        glicko2_rating_period(&player.into(), &results, &config()).into()
+    }
 
     fn r(rating: f64, deviation: f64) -> Rating {
         Rating {

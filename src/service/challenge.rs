@@ -171,16 +171,6 @@ impl Games<'_> {
         }
     }
 
-    /// Remembers the message that carries a challenge's buttons.
-    pub async fn set_challenge_message(
-        self,
-        id: ChallengeId,
-        message_id: u64,
-    ) -> Result<(), ServiceError> {
-        let mut writing = self.core.store.lock().await?;
-        Ok(challenges::set_message(writing.ex(), id, message_id).await?)
-    }
-
     /// Reads a challenge that `user` may answer now (a challenge past its time is marked
     /// expired and refused).
     async fn answerable(

@@ -4,9 +4,12 @@
 //! for the tests (the `test-support` feature): the bot's library carries none of it.
 
 use super::heavy::{Heavy, HeavyStats};
-use super::{ChannelId, Notice, NoticeId, Service, ServiceError};
+use super::{
+    ChallengeId, ChannelId, GuildId, Notice, NoticeId, PuzzlePlayer, Service, ServiceError, UserId,
+};
 use crate::ai::pool::Pool;
 use crate::store::outbox::{self, NoticeRow};
+use crate::store::{challenges, puzzles};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -118,6 +121,28 @@ impl Probe<'_> {
             .into_iter()
             .map(StoredNotice::from_row)
             .collect())
+    }
+
+    /// A member's puzzle rating in a server, if they have one.
+    pub async fn puzzle_player(
+        &self,
+        guild: GuildId,
+        user: UserId,
+    ) -> Result<Option<PuzzlePlayer>, ServiceError> {
+        Ok(puzzles::player(self.service.store().read(), guild, user)
+            .await?
+            .map(PuzzlePlayer::from))
+    }
+
+    /// Remembers `message_id` as the message that carries challenge `id`'s buttons, as showing
+    /// the challenge's notice does.
+    pub async fn set_challenge_message(
+        &self,
+        id: ChallengeId,
+        message_id: u64,
+    ) -> Result<(), ServiceError> {
+        let mut writing = self.service.store().lock().await?;
+        Ok(challenges::set_message(writing.ex(), id, message_id).await?)
     }
 }
 

@@ -1,4 +1,4 @@
-//! Reading moves as people type them. Parsing is separate from legality: [`MoveText::parse`]
+//! Reading moves as people type them. Parsing is separate from legality: [`MoveText::parse_on`]
 //! reads the text, [`MoveText::resolve`] checks it against a position.
 
 use super::movelist::MoveList;
@@ -60,15 +60,10 @@ fn list(moves: &[Move]) -> String {
 }
 
 impl MoveText {
-    /// Reads every accepted input form: `e1-e3`, `e1e3`, `e1 e3`, `E1-E3`, `Ke5-e8`, trailing
-    /// marks (`+`, `++`, `-`, `--`), captures copied from a record (`d1-d4xd5`) and a bare
-    /// destination (`e3`).
-    pub fn parse(text: &str) -> Result<MoveText, MoveError> {
-        MoveText::parse_on(text, 9)
-    }
-
-    /// [`MoveText::parse`] on a `size` × `size` board: files `a`… and ranks `1`… as far as the
-    /// board goes (to `k` and `11` on 11×11).
+    /// Reads every accepted input form on a `size` × `size` board: `e1-e3`, `e1e3`, `e1 e3`,
+    /// `E1-E3`, `Ke5-e8`, trailing marks (`+`, `++`, `-`, `--`), captures copied from a record
+    /// (`d1-d4xd5`) and a bare destination (`e3`); files `a`… and ranks `1`… as far as the board
+    /// goes (to `k` and `11` on 11×11).
     pub fn parse_on(text: &str, size: u8) -> Result<MoveText, MoveError> {
         let malformed = || MoveError::Malformed(text.trim().to_string());
         let mut s = text.trim();

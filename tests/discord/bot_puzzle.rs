@@ -305,7 +305,7 @@ async fn a_puzzle_answer_whose_edit_fails_is_shown_once_by_the_dispatcher() {
     assert_eq!(edits[0].status, 500);
     assert_eq!(edits[0].content(), shown.content());
     let rated = service
-        .puzzles()
+        .probe()
         .puzzle_player(guild, ASTRID)
         .await
         .unwrap()
@@ -346,7 +346,7 @@ async fn a_puzzle_answer_whose_edit_fails_is_shown_once_by_the_dispatcher() {
         "You have no puzzle to answer: ask for one with /tablut puzzle play."
     );
     let now = service
-        .puzzles()
+        .probe()
         .puzzle_player(guild, ASTRID)
         .await
         .unwrap()
@@ -365,7 +365,7 @@ async fn a_puzzle_answer_whose_edit_fails_is_shown_once_by_the_dispatcher() {
     let post = h.fake.channel_message(CHANNEL).await;
     h.outbox_settled().await;
     let after = service
-        .puzzles()
+        .probe()
         .puzzle_player(guild, ASTRID)
         .await
         .unwrap()
@@ -392,7 +392,7 @@ async fn a_puzzle_answer_whose_edit_fails_is_shown_once_by_the_dispatcher() {
     );
     assert_eq!(
         service
-            .puzzles()
+            .probe()
             .puzzle_player(guild, ASTRID)
             .await
             .unwrap()
@@ -524,7 +524,7 @@ async fn a_daily_answer_past_its_token_is_never_posted_and_given_again_when_aske
         .iter()
         .all(|r| !r.content().contains("is not it")));
     let rated = service
-        .puzzles()
+        .probe()
         .puzzle_player(guild, ASTRID)
         .await
         .unwrap()
@@ -547,7 +547,7 @@ async fn a_daily_answer_past_its_token_is_never_posted_and_given_again_when_aske
     answer_recorded_shown(&service, guild).await;
     assert_eq!(
         service
-            .puzzles()
+            .probe()
             .puzzle_player(guild, ASTRID)
             .await
             .unwrap()

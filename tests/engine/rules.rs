@@ -783,17 +783,18 @@ fn notation_position_records_round_trip_with_the_side_to_move() {
 
 #[test]
 fn move_text_parses_without_a_position() {
+    // On 9×9: `k` is no file.
     assert_eq!(
-        MoveText::parse("e1-e3").unwrap(),
+        MoveText::parse_on("e1-e3", 9).unwrap(),
         MoveText::FromTo {
             piece: None,
             from: sq("e1"),
             to: sq("e3")
         }
     );
-    assert_eq!(MoveText::parse("e3").unwrap(), MoveText::To(sq("e3")));
-    assert!(MoveText::parse("e1-e3-e5").is_err());
-    assert!(MoveText::parse("").is_err());
-    assert!(MoveText::parse("e").is_err());
-    assert!(MoveText::parse("e1-k3").is_err());
+    assert_eq!(MoveText::parse_on("e3", 9).unwrap(), MoveText::To(sq("e3")));
+    assert!(MoveText::parse_on("e1-e3-e5", 9).is_err());
+    assert!(MoveText::parse_on("", 9).is_err());
+    assert!(MoveText::parse_on("e", 9).is_err());
+    assert!(MoveText::parse_on("e1-k3", 9).is_err());
 }

@@ -692,7 +692,7 @@ async fn the_clock_writes_its_reminders_losses_and_expiries_with_them(db: TestDb
         }, None)
         .await
         .unwrap().done.0;
-    s.games().set_challenge_message(c.id, 4242).await.unwrap();
+    s.probe().set_challenge_message(c.id, 4242).await.unwrap();
     f.clock.advance(Duration::from_secs(25 * 3600));
     s.game_clock().tick().await.unwrap();
     let n = due_in(s, 18, now(s).await).await.pop().unwrap();

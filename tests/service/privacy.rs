@@ -204,7 +204,7 @@ async fn history(s: &Service) -> Vec<u64> {
     // A puzzle, answered until it ends.
     s.puzzles().puzzle(GUILD, &astrid(), None).await.unwrap();
     while s
-        .puzzles()
+        .probe()
         .puzzle_player(GUILD, ASTRID)
         .await
         .unwrap()
@@ -430,7 +430,7 @@ async fn what_is_stored_about_a_member_is_read_out_whole_and_forgotten_for_good(
     assert!(birger_old.recent.iter().all(|g| plain_name(&g.opponent) == FORMER_PLAYER_NAME));
     let board = s.games().leaderboard(GUILD, Variant::Tablut, 0).await.unwrap();
     assert_eq!(board.lines.iter().map(|l| l.user).collect::<Vec<_>>(), [BIRGER]);
-    assert!(s.puzzles().puzzle_player(GUILD, ASTRID).await.unwrap().is_none());
+    assert!(s.probe().puzzle_player(GUILD, ASTRID).await.unwrap().is_none());
     // The news that it is done: for her alone, telling what went.
     let notice = s.probe().notice(done.notice.unwrap()).await.unwrap().unwrap();
     assert!(notice.payload.answer.is_private());

@@ -155,7 +155,7 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
     assert!(stored.rating.rating < puzzle_before.rating);
     let me = f
         .service
-        .puzzles().puzzle_player(GUILD, ASTRID)
+        .probe().puzzle_player(GUILD, ASTRID)
         .await
         .unwrap()
         .unwrap();
@@ -171,7 +171,7 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
         f.service.puzzles().unshown_verdict(GUILD, ASTRID, None).await.unwrap().map(|a| a.done),
         Some(solved.clone())
     );
-    let unchanged = f.service.puzzles().puzzle_player(GUILD, ASTRID).await.unwrap();
+    let unchanged = f.service.probe().puzzle_player(GUILD, ASTRID).await.unwrap();
     assert_eq!(unchanged.as_ref(), Some(&me));
     f.service.puzzles().verdict_shown(solved.key()).await.unwrap();
     assert_eq!(
@@ -202,7 +202,7 @@ async fn a_multi_move_puzzle_is_answered_with_the_reply_and_solved_and_rated(db:
     }
     let me_after = f
         .service
-        .puzzles().puzzle_player(GUILD, ASTRID)
+        .probe().puzzle_player(GUILD, ASTRID)
         .await
         .unwrap()
         .unwrap();
@@ -319,7 +319,7 @@ async fn a_wrong_answer_fails_and_is_rated_as_a_loss(db: TestDb) {
     }
     let me = f
         .service
-        .puzzles().puzzle_player(GUILD, BIRGER)
+        .probe().puzzle_player(GUILD, BIRGER)
         .await
         .unwrap()
         .unwrap();
@@ -361,7 +361,7 @@ async fn bad_answers_change_nothing(db: TestDb) {
     assert!(view.rated);
     assert!(f
         .service
-        .puzzles().puzzle_player(GUILD, ASTRID)
+        .probe().puzzle_player(GUILD, ASTRID)
         .await
         .unwrap()
         .is_none());
@@ -449,7 +449,7 @@ async fn each_player_gets_puzzles_they_have_not_tried(db: TestDb) {
     }
     let me = f
         .service
-        .puzzles().puzzle_player(GUILD, ASTRID)
+        .probe().puzzle_player(GUILD, ASTRID)
         .await
         .unwrap()
         .unwrap();
@@ -799,7 +799,7 @@ async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb
         Err(ServiceError::PositionChanged)
     ));
     assert!(s.probe().notices_in(ASKED).await.unwrap().is_empty());
-    assert!(s.puzzles().puzzle_player(GUILD, BIRGER).await.unwrap().is_none());
+    assert!(s.probe().puzzle_player(GUILD, BIRGER).await.unwrap().is_none());
     // From a private one: judged, rated, and its notice written.
     let answer = s
         .puzzles().puzzle_move(GUILD, &birger, &wrong, Some(&to(true)))
@@ -828,7 +828,7 @@ async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb
         (view.puzzle_id, 0, Some(wrong.as_str()))
     );
     assert!(!stored[0].payload.contains("png"), "{}", stored[0].payload);
-    let rated = s.puzzles().puzzle_player(GUILD, BIRGER).await.unwrap().unwrap();
+    let rated = s.probe().puzzle_player(GUILD, BIRGER).await.unwrap().unwrap();
     assert_eq!((rated.solved, rated.failed), (0, 1));
     // Until delivered, play would give it again (privately); once delivered, not.
     assert!(s.puzzles().verdict_private(GUILD, BIRGER, None).await.unwrap());
@@ -843,7 +843,7 @@ async fn an_answer_given_to_an_interaction_is_written_with_its_notice(db: TestDb
         None
     );
     assert!(!s.puzzles().verdict_private(GUILD, BIRGER, None).await.unwrap());
-    assert_eq!(s.puzzles().puzzle_player(GUILD, BIRGER).await.unwrap().unwrap(), rated);
+    assert_eq!(s.probe().puzzle_player(GUILD, BIRGER).await.unwrap().unwrap(), rated);
 }
 }
 

@@ -213,17 +213,6 @@ impl Puzzles<'_> {
             .collect())
     }
 
-    /// A user's puzzle rating in a server, if they have one.
-    pub async fn puzzle_player(
-        self,
-        guild: GuildId,
-        user: UserId,
-    ) -> Result<Option<PuzzlePlayer>, ServiceError> {
-        Ok(rows::player(self.core.store.read(), guild, user)
-            .await?
-            .map(PuzzlePlayer::from))
-    }
-
     /// Draws the start of a puzzle a notice carries.
     pub async fn board(self, board: &PuzzleBoardRef) -> Result<Vec<u8>, ServiceError> {
         let p = self.stored_puzzle(board.puzzle).await?;
