@@ -3,7 +3,9 @@
 //! imports only the layers and crates its row of the table allows; in `src/service/`, the types
 //! import no other file of the service, the core imports only the core and the types, a part
 //! takes of another only what that page names, and no file imports `Service`
-//! (`src/service/mod.rs`).
+//! (`src/service/mod.rs`). The service's floors are read from that page's block of rooms, and
+//! each file of the service must stand on one. Every file of `src/` is read (a file no module
+//! declares is said), and no two types that other modules may name share a name in one layer.
 //!
 //! An import is a name a file uses: a `use` or a path in its code (`stored::games::load`,
 //! `crate::tafl::Board`), followed through the `use`s that hand it on (`pub use`, globs) to the
