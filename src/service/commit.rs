@@ -530,7 +530,7 @@ async fn rate(
     // of one player ending at once (in two processes) rate one after the other, and two games
     // between the same two people lock in the same order.
     // Each variant has its own ratings.
-    let variant = info.variant();
+    let variant = info.variant().name();
     let (low, high) = if a.id <= d.id { (a, d) } else { (d, a) };
     let first = players::lock(&mut *conn, guild, low.id, variant, &low.name, now).await?;
     let second = players::lock(&mut *conn, guild, high.id, variant, &high.name, now).await?;

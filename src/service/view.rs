@@ -158,7 +158,7 @@ impl Games<'_> {
         variant: Variant,
         page: u32,
     ) -> Result<Leaderboard, ServiceError> {
-        let players_count = players::count(self.core.store.read(), guild, variant).await?;
+        let players_count = players::count(self.core.store.read(), guild, variant.name()).await?;
         let pages = players_count.div_ceil(LEADERBOARD_PAGE).max(1);
         let page = page.min(pages - 1);
         let offset = page * LEADERBOARD_PAGE;

@@ -5,14 +5,14 @@ use super::StoreError;
 use super::Writes;
 use super::{to_db, DbId};
 use crate::rating::Rating;
-use crate::tafl::Variant;
 use sqlx::any::AnyExecutor;
 
 /// A player's stored rating.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlayerRow {
     pub user_id: u64,
-    pub variant: Variant,
+    /// The variant's name, as `Variant::name` spells it.
+    pub variant: String,
     pub name: String,
     pub rating: Rating,
     pub rated_games: u32,
@@ -32,17 +32,11 @@ struct Stored {
     rated_games: u32,
 }
 
-impl TryFrom<Stored> for PlayerRow {
-    type Error = sqlx::Error;
-
-    fn try_from(r: Stored) -> Result<PlayerRow, sqlx::Error> {
-        let variant = r
-            .variant
-            .parse()
-            .map_err(|e: crate::tafl::VariantError| sqlx::Error::Decode(Box::new(e)))?;
-        Ok(PlayerRow {
+impl From<Stored> for PlayerRow {
+    fn from(r: Stored) -> PlayerRow {
+        PlayerRow {
             user_id: r.user_id,
-            variant,
+            variant: r.variant,
             name: r.name,
             rating: Rating {
                 rating: r.rating,
@@ -50,7 +44,7 @@ impl TryFrom<Stored> for PlayerRow {
                 volatility: r.volatility,
             },
             rated_games: r.rated_games,
-        })
+        }
     }
 }
 
@@ -61,28 +55,26 @@ pub async fn get<'e>(
     ex: impl AnyExecutor<'e>,
     guild_id: u64,
     user_id: u64,
-    variant: Variant,
+    variant: &str,
 ) -> Result<Option<PlayerRow>, StoreError> {
     Ok(sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM players WHERE guild_id = $1 AND user_id = $2 AND variant = $3"
     ))
     .bind(to_db(guild_id))
     .bind(to_db(user_id))
-    .bind(variant.name())
+    .bind(variant)
     .fetch_optional(ex)
     .await?
-    .map(PlayerRow::try_from)
-    .transpose()?)
+    .map(PlayerRow::from))
 }
 
-/// A player's ratings in a server, one for each variant they have played rated games of, in
-/// [`Variant::ALL`]'s order (Tablut first).
+/// A player's ratings in a server, one for each variant they have played rated games of.
 pub async fn all_of<'e>(
     ex: impl AnyExecutor<'e>,
     guild_id: u64,
     user_id: u64,
 ) -> Result<Vec<PlayerRow>, StoreError> {
-    let mut rows = sqlx::query_as::<_, Stored>(&format!(
+    Ok(sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM players WHERE guild_id = $1 AND user_id = $2"
     ))
     .bind(to_db(guild_id))
@@ -90,10 +82,8 @@ pub async fn all_of<'e>(
     .fetch_all(ex)
     .await?
     .into_iter()
-    .map(PlayerRow::try_from)
-    .collect::<Result<Vec<_>, _>>()?;
-    rows.sort_by_key(|r| Variant::ALL.iter().position(|&v| v == r.variant));
-    Ok(rows)
+    .map(PlayerRow::from)
+    .collect())
 }
 
 /// A player's rating in a server for a variant, their row locked until the transaction ends
@@ -104,7 +94,7 @@ pub async fn lock<'e>(
     ex: impl Writes<'e>,
     guild_id: u64,
     user_id: u64,
-    variant: Variant,
+    variant: &str,
     name: &str,
     now: i64,
 ) -> Result<Rating, StoreError> {
@@ -115,12 +105,12 @@ pub async fn lock<'e>(
     ))
     .bind(to_db(guild_id))
     .bind(to_db(user_id))
-    .bind(variant.name())
+    .bind(variant)
     .bind(name)
     .bind(now)
     .fetch_one(ex)
     .await?;
-    Ok(PlayerRow::try_from(row)?.rating)
+    Ok(PlayerRow::from(row).rating)
 }
 
 /// Stores a player's rating for a variant after a rated game (creating the row on their
@@ -129,7 +119,7 @@ pub async fn put_rating<'e>(
     ex: impl Writes<'e>,
     guild_id: u64,
     user_id: u64,
-    variant: Variant,
+    variant: &str,
     name: &str,
     rating: Rating,
     now: i64,
@@ -143,7 +133,7 @@ pub async fn put_rating<'e>(
     )
     .bind(to_db(guild_id))
     .bind(to_db(user_id))
-    .bind(variant.name())
+    .bind(variant)
     .bind(name)
     .bind(rating.rating)
     .bind(rating.deviation)
@@ -158,38 +148,38 @@ pub async fn put_rating<'e>(
 pub async fn leaderboard<'e, E>(
     ex: E,
     guild_id: u64,
-    variant: Variant,
+    variant: &str,
     offset: u32,
     limit: u32,
 ) -> Result<Vec<PlayerRow>, StoreError>
 where
     E: AnyExecutor<'e>,
 {
-    sqlx::query_as::<_, Stored>(&format!(
+    Ok(sqlx::query_as::<_, Stored>(&format!(
         "SELECT {COLUMNS} FROM players WHERE guild_id = $1 AND variant = $2 \
          ORDER BY rating DESC, deviation ASC, user_id ASC LIMIT $3 OFFSET $4"
     ))
     .bind(to_db(guild_id))
-    .bind(variant.name())
+    .bind(variant)
     .bind(i64::from(limit))
     .bind(i64::from(offset))
     .fetch_all(ex)
     .await?
     .into_iter()
-    .map(|r| Ok(PlayerRow::try_from(r)?))
-    .collect()
+    .map(PlayerRow::from)
+    .collect())
 }
 
 /// How many players have a rating in a server for a variant.
 pub async fn count<'e>(
     ex: impl AnyExecutor<'e>,
     guild_id: u64,
-    variant: Variant,
+    variant: &str,
 ) -> Result<u32, StoreError> {
     let n: i64 =
         sqlx::query_scalar("SELECT COUNT(*) FROM players WHERE guild_id = $1 AND variant = $2")
             .bind(to_db(guild_id))
-            .bind(variant.name())
+            .bind(variant)
             .fetch_one(ex)
             .await?;
     Ok(n as u32)

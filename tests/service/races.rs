@@ -270,7 +270,7 @@ async fn two_clocks_remind_once_and_end_each_game_on_time_once() {
             t.b.store().pool(),
             GUILD,
             user,
-            tablut_bot::tafl::Variant::Tablut,
+            tablut_bot::tafl::Variant::Tablut.name(),
         )
         .await
         .unwrap()
@@ -681,7 +681,7 @@ async fn two_games_of_one_player_ending_at_once_are_both_rated() {
             t.a.store().pool(),
             GUILD,
             carl.id,
-            tablut_bot::tafl::Variant::Tablut,
+            tablut_bot::tafl::Variant::Tablut.name(),
         )
         .await
         .unwrap()
