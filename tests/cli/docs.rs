@@ -325,7 +325,7 @@ fn relative(file: &Path) -> String {
 }
 
 /// Every `.rs` file under `dir`.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
+pub(super) fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for entry in std::fs::read_dir(dir).expect("a readable folder") {
         let path = entry.expect("a folder entry").path();

@@ -49,6 +49,13 @@ struct Library {
     modules: BTreeMap<ModPath, (String, Scope)>,
     /// Each file's source, parsed.
     files: BTreeMap<String, syn::File>,
+    /// The files of the modules declared under `#[cfg(test)]`, not read.
+    test_files: BTreeSet<String>,
+}
+
+/// A path from the repository's top as the check names files (`src/bot/mod.rs`).
+fn slashed(path: &Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
 }
 
 /// Whether `attrs` hold `#[cfg(test)]`: test code, left out.
@@ -199,6 +206,7 @@ impl Library {
         let mut library = Library {
             modules: BTreeMap::new(),
             files: BTreeMap::new(),
+            test_files: BTreeSet::new(),
         };
         library.read_file(root, Path::new("src/lib.rs"), Vec::new());
         library
@@ -215,7 +223,7 @@ impl Library {
             Some("lib.rs" | "mod.rs") => file.parent().unwrap().to_path_buf(),
             _ => file.with_extension(""),
         };
-        let name = file.to_string_lossy().replace('\\', "/");
+        let name = slashed(file);
         self.read_items(root, &name, &parsed.items, module, &folder);
         self.files.insert(name, parsed);
     }
@@ -230,28 +238,32 @@ impl Library {
     ) {
         let mut scope = Scope::default();
         for item in items {
-            if test_only(item_attrs(item)) {
-                continue;
-            }
+            let test = test_only(item_attrs(item));
             match item {
+                syn::Item::Mod(m) if m.content.is_none() => {
+                    let name = m.ident.to_string();
+                    let flat = folder.join(format!("{name}.rs"));
+                    let nested = folder.join(&name).join("mod.rs");
+                    let path = if root.join(&flat).exists() {
+                        flat
+                    } else {
+                        nested
+                    };
+                    if test {
+                        self.test_files.insert(slashed(&path));
+                    } else {
+                        let mut child = module.clone();
+                        child.push(name);
+                        self.read_file(root, &path, child);
+                    }
+                }
+                _ if test => {}
                 syn::Item::Mod(m) => {
                     let name = m.ident.to_string();
                     let mut child = module.clone();
                     child.push(name.clone());
-                    match &m.content {
-                        Some((_, inner)) => {
-                            self.read_items(root, file, inner, child, &folder.join(&name))
-                        }
-                        None => {
-                            let flat = folder.join(format!("{name}.rs"));
-                            let nested = folder.join(&name).join("mod.rs");
-                            let path = if root.join(&flat).exists() {
-                                flat
-                            } else {
-                                nested
-                            };
-                            self.read_file(root, &path, child);
-                        }
+                    if let Some((_, inner)) = &m.content {
+                        self.read_items(root, file, inner, child, &folder.join(&name));
                     }
                 }
                 syn::Item::Use(u) => add_use(&mut scope, u),
@@ -532,7 +544,7 @@ fn paths_in(tokens: proc_macro2::TokenStream, out: &mut Vec<(Vec<String>, bool)>
 }
 
 /// The layer a file is in: its first folder under `src/` (`service`), or its own name for a
-/// file of `src/` (`rating`).
+/// file of `src/` (`rating`). (Given a path inside a layer, the same for a room of the layer.)
 fn layer(file: &str) -> &str {
     let rest = file.strip_prefix("src/").unwrap_or(file);
     let first = rest.split('/').next().unwrap_or(rest);
@@ -587,10 +599,11 @@ fn loops(imports: &[Import]) -> Vec<Vec<String>> {
 fn describe_loop(members: &[String], imports: &[Import]) -> String {
     let mut lines: Vec<String> = imports
         .iter()
-        .filter(|i| matches!(&i.to, Reached::File(to) if members.contains(&i.from) && members.contains(to)))
-        .map(|i| match &i.to {
-            Reached::File(to) => format!("{} → {to} ({})", i.from, i.written),
-            Reached::Outside(_) => unreachable!(),
+        .filter_map(|i| match &i.to {
+            Reached::File(to) if members.contains(&i.from) && members.contains(to) => {
+                Some(format!("{} → {to} ({})", i.from, i.written))
+            }
+            _ => None,
         })
         .collect();
     lines.sort();
@@ -783,9 +796,7 @@ fn part(file: &str) -> &str {
     if GAMES.contains(&file) {
         return "games";
     }
-    let rest = file.strip_prefix("src/service/").unwrap_or(file);
-    let first = rest.split('/').next().unwrap_or(rest);
-    first.strip_suffix(".rs").unwrap_or(first)
+    layer(file.strip_prefix("src/service/").unwrap_or(file))
 }
 
 /// What a part takes of another, one way (docs/ARCHITECTURE.md, "The service's rooms"): the
@@ -811,39 +822,14 @@ fn on(floor: &[impl AsRef<str>], file: &str) -> bool {
     })
 }
 
-/// Every `.rs` file under `dir`, by its path from `root`.
-fn rust_files(root: &Path, dir: &Path, out: &mut Vec<String>) {
-    for entry in std::fs::read_dir(root.join(dir)).expect("a readable folder") {
-        let name = entry.expect("a folder's entry").file_name();
-        let path = dir.join(&name);
-        if root.join(&path).is_dir() {
-            rust_files(root, &path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path.to_string_lossy().replace('\\', "/"));
-        }
-    }
-}
-
 /// The files of `src/` the check does not read, but the binary's `src/main.rs` and the test
 /// modules declared under `#[cfg(test)]`: a file left out of the check is said.
 fn unread(root: &Path, library: &Library) -> Vec<String> {
-    let mut files = Vec::new();
-    rust_files(root, Path::new("src"), &mut files);
-    files
-        .into_iter()
-        .filter(|f| f != "src/main.rs" && !library.files.contains_key(f))
+    super::docs::rust_files(&root.join("src"))
+        .iter()
+        .map(|f| slashed(f.strip_prefix(root).expect("a file under the root")))
         .filter(|f| {
-            let path = Path::new(f);
-            let stem = path
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or_default();
-            let parent = path.parent().unwrap();
-            let declared = format!("#[cfg(test)]\nmod {stem};");
-            ["mod.rs", "lib.rs"].iter().all(|p| {
-                !std::fs::read_to_string(root.join(parent).join(p))
-                    .is_ok_and(|t| t.contains(&declared))
-            })
+            f != "src/main.rs" && !library.files.contains_key(f) && !library.test_files.contains(f)
         })
         .map(|f| format!("{f} is not read: no module of src/lib.rs declares it"))
         .collect()
@@ -952,8 +938,10 @@ fn the_check_finds_a_loop_a_part_in_the_core_a_part_taken_and_a_forbidden_import
     );
     write(
         "src/service/mod.rs",
-        "mod ai;\nmod core;\nmod extra;\nmod play;\nmod view;\npub mod types;\npub use play::Games;\npub use types::*;\npub struct Service;\n",
+        "mod ai;\nmod core;\nmod extra;\nmod play;\nmod view;\npub mod types;\npub use play::Games;\npub use types::*;\npub struct Service;\n#[cfg(test)]\nmod checks;\n",
     );
+    // A test module's file: neither read nor said to be unread.
+    write("src/service/checks.rs", "use crate::service::Service;\n");
     write(
         "src/service/core.rs",
         "use crate::service::Games;\npub struct Core(Games, super::Board);\n",
